@@ -1,0 +1,18 @@
+// @ts-check
+import node from '@astrojs/node';
+import sitemap from '@astrojs/sitemap';
+import { defineConfig } from 'astro/config';
+import agentApi from 'agent-api';
+import { companyInfo } from './src/data/company.ts';
+
+// Every absolute URL the build publishes (Markdown links, openapi.json, discovery documents) comes
+// from `site`, so local runs and deployments each publish consistent addresses.
+const site = process.env.SITE_URL ?? 'http://localhost:4321';
+
+export default defineConfig({
+  site,
+  trailingSlash: 'always',
+  output: 'static',
+  adapter: node({ mode: 'middleware' }),
+  integrations: [sitemap(), agentApi({ company: companyInfo })],
+});

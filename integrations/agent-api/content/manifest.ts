@@ -1,0 +1,38 @@
+import type { CompanyInfo } from '../operations/schemas.ts';
+import type { AgentApiOptions } from '../options.ts';
+
+/** One content page of the built site, as the build step records it. */
+export interface ManifestPage {
+  /** Canonical absolute URL, e.g. `http://localhost:4321/servicios/fontaneria/madrid/`. */
+  url: string;
+  /** Site path, e.g. `/servicios/fontaneria/madrid/`. */
+  path: string;
+  title: string;
+  /** City slug, `""` for a general page. */
+  city: string;
+  markdown: string;
+}
+
+/** Everything the runtime needs from a build, written to `<outDir>/agent-api/` outside the public folder. */
+export interface Manifest {
+  version: 1;
+  /** Changes whenever the content changes: keys ETags, cursors and caches. */
+  buildId: string;
+  site: string;
+  generatedAt: string;
+  options: Omit<AgentApiOptions, 'company'>;
+  /** Company facts with absolute URLs. */
+  company: CompanyInfo;
+  pages: ManifestPage[];
+}
+
+/** Folder of the runtime files inside the build output; never served publicly. */
+export const RUNTIME_DIR = 'agent-api';
+export const MANIFEST_FILE = 'manifest.json';
+/** Folder of the Pagefind index inside the public (client) folder. */
+export const PAGEFIND_DIR = 'pagefind';
+
+/** `/servicios/fontaneria/madrid/` → `/servicios/fontaneria/madrid.md`, `/` → `/index.md`. */
+export function markdownTwinPath(pagePath: string): string {
+  return pagePath === '/' ? '/index.md' : `${pagePath.replace(/\/$/, '')}.md`;
+}

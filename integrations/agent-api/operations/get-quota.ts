@@ -1,0 +1,27 @@
+import { z } from 'zod';
+import type { OperationDescription } from './operation.ts';
+
+export const quotaSchema = z
+  .object({
+    client_id: z.string(),
+    policy: z.enum(['anonimo', 'identificado']),
+    limit: z.number().int().describe('Requests allowed per window.'),
+    remaining: z.number().int().describe('Requests left in the current window.'),
+    reset_seconds: z.number().int().describe('Seconds until the window restarts.'),
+    scope: z.string().optional(),
+    window_seconds: z.number().int().optional(),
+    used: z.number().int().optional(),
+  })
+  .meta({ id: 'Quota' });
+
+export const getQuota = {
+  name: 'get_quota',
+  path: '/quota',
+  scope: 'quota:read',
+  title: 'Own rate-limit quota',
+  description:
+    'Estado de la cuota del cliente identificado (requiere un token con `quota:read`); leerla no la consume. ' +
+    'Rate-limit state of the identified client (needs a bearer token with `quota:read`); reading it does not consume it.',
+  input: z.object({}),
+  output: quotaSchema,
+} as const satisfies OperationDescription;

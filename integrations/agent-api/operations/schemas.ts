@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+/** City slugs of SPEC.md §2; `todas` means "no filter". */
+export const CITY_SLUGS = [
+  'tenerife', 'las-palmas', 'mallorca', 'madrid', 'barcelona', 'valencia', 'zaragoza', 'sevilla',
+  'malaga', 'granada', 'vigo', 'murcia', 'cordoba', 'bilbao', 'alicante', 'valladolid', 'gijon',
+  'a-coruna', 'elche', 'oviedo', 'pamplona',
+] as const;
+
+export const citySlugSchema = z.enum(CITY_SLUGS);
+
+/** SPEC.md §2 — Error. */
+export const errorSchema = z
+  .object({
+    code: z.string().describe('Stable identifier of the error, e.g. `invalid_parameter`.'),
+    message: z.string().describe('Readable description of what went wrong.'),
+    data: z
+      .object({
+        status: z.number().int().describe('HTTP status of the response.'),
+        hint: z.string().optional().describe('What to do to fix it; names the parameter at fault.'),
+      })
+      .optional(),
+  })
+  .meta({ id: 'Error' });
+
+export type ErrorBody = z.output<typeof errorSchema>;
+
+/** SPEC.md §2 — Service model. */
+export const serviceModelSchema = z
+  .object({
+    description: z.string(),
+    online_booking: z.literal(false).describe('Always false: nothing is booked, hired or paid online.'),
+    performed_by: z.string().optional(),
+    quoted_by: z.string().optional(),
+    invoiced_by: z.string().optional(),
+    warranty: z.string().optional(),
+  })
+  .meta({ id: 'ServiceModel' });
+
+/** SPEC.md §2 — Company info. URLs may be written as site paths; the build makes them absolute. */
+export const companyInfoSchema = z
+  .object({
+    brand: z.string().min(1),
+    website: z.string().min(1),
+    legal_name: z.string().optional(),
+    tax_id: z.string().optional(),
+    address: z.string().optional(),
+    phone: z.string().optional().describe('Empty when the site publishes no phone number.'),
+    email: z.string().optional(),
+    whatsapp: z.string().optional().describe('Empty when there is no WhatsApp contact.'),
+    hours: z.string().optional(),
+    coverage: z.string().optional(),
+    tax: z.string().optional(),
+    prices: z.string().optional(),
+    service_model: serviceModelSchema.optional(),
+    services: z.array(z.object({ name: z.string(), url: z.string() })).optional(),
+    cities: z.array(z.object({ slug: z.string(), name: z.string(), url: z.string() })).optional(),
+    pages: z.record(z.string(), z.string()).optional(),
+  })
+  .meta({ id: 'CompanyInfo' });
+
+export type CompanyInfo = z.output<typeof companyInfoSchema>;

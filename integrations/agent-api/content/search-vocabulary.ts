@@ -1,0 +1,115 @@
+/**
+ * Vocabulary the search engine adds on top of Pagefind's Spanish stemming. All keys are normalised
+ * (lowercase, no accents), as `normaliseSearchText` leaves the query.
+ *
+ * Why it exists: people search with the name of the tradesperson ("fontanero", "electricista") or of
+ * the appliance ("lavadora", "caldera") while the pages are titled by the trade ("Fontanería",
+ * "Electricidad", "Reparación de electrodomésticos"); Pagefind's stemmer does not relate them.
+ * Edit the tables here, not in the ranking code.
+ */
+
+/**
+ * Query word → extra words searched as alternatives of that word (the best-scoring alternative
+ * counts, the extra ones slightly discounted). Covers the 15 trades of the catalogue.
+ */
+export const TRADE_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  fontanero: ['fontaneria'],
+  fontaneros: ['fontaneria'],
+  electricista: ['electricidad', 'electrico'],
+  electricistas: ['electricidad', 'electrico'],
+  luz: ['electricidad'],
+  cerrajero: ['cerrajeria'],
+  cerrajeros: ['cerrajeria'],
+  cerradura: ['cerrajeria'],
+  carpintero: ['carpinteria'],
+  carpinteros: ['carpinteria'],
+  pintor: ['pintura'],
+  pintores: ['pintura'],
+  pintar: ['pintura'],
+  albanil: ['albanileria'],
+  albaniles: ['albanileria'],
+  reforma: ['albanileria'],
+  acondicionado: ['climatizacion'],
+  aire: ['climatizacion'],
+  split: ['climatizacion'],
+  caldera: ['calefaccion'],
+  calderas: ['calefaccion'],
+  radiador: ['calefaccion'],
+  radiadores: ['calefaccion'],
+  atasco: ['desatascos'],
+  atascado: ['desatascos'],
+  atascada: ['desatascos'],
+  desatascar: ['desatascos'],
+  desatasco: ['desatascos'],
+  persiana: ['persianas'],
+  persianista: ['persianas'],
+  cristalero: ['cristaleria'],
+  cristal: ['cristaleria'],
+  vidrio: ['cristaleria'],
+  antenista: ['antenas'],
+  antena: ['antenas'],
+  tdt: ['antenas'],
+  pladurista: ['pladur'],
+  tabique: ['pladur'],
+  gotera: ['impermeabilizacion'],
+  goteras: ['impermeabilizacion'],
+  humedad: ['impermeabilizacion'],
+  humedades: ['impermeabilizacion'],
+  impermeabilizar: ['impermeabilizacion'],
+  electrodomestico: ['electrodomesticos'],
+  lavadora: ['electrodomesticos'],
+  lavavajillas: ['electrodomesticos'],
+  frigorifico: ['electrodomesticos'],
+  nevera: ['electrodomesticos'],
+  secadora: ['electrodomesticos'],
+  horno: ['electrodomesticos'],
+  vitroceramica: ['electrodomesticos'],
+};
+
+/**
+ * Words dropped from the query before searching: Pagefind requires every word of a query to match,
+ * and these are on nearly every page, so they only add noise. "no" is here too: "la lavadora no
+ * centrifuga" should find the page that says so, which it does without the "no".
+ */
+export const STOPWORDS: ReadonlySet<string> = new Set([
+  'a', 'al', 'algo', 'con', 'de', 'del', 'el', 'en', 'es', 'esta', 'este', 'hay', 'la', 'las', 'le', 'lo', 'los',
+  'me', 'mi', 'mis', 'muy', 'no', 'o', 'para', 'pero', 'por', 'que', 'se', 'si', 'su', 'sus', 'te', 'tu', 'un',
+  'una', 'uno', 'unos', 'unas', 'y', 'ya', 'como', 'donde', 'cuando', 'cual', 'mas', 'necesito', 'busco',
+  'quiero', 'tengo', 'hace', 'falta', 'cerca', 'casa', 'mio', 'mia',
+]);
+
+/** Proper names of the city slugs of SPEC.md §2; `cityNames` passed to the engine adds to or overrides these. */
+export const DEFAULT_CITY_NAMES: Readonly<Record<string, string>> = {
+  tenerife: 'Tenerife',
+  'las-palmas': 'Las Palmas',
+  mallorca: 'Mallorca',
+  madrid: 'Madrid',
+  barcelona: 'Barcelona',
+  valencia: 'Valencia',
+  zaragoza: 'Zaragoza',
+  sevilla: 'Sevilla',
+  malaga: 'Málaga',
+  granada: 'Granada',
+  vigo: 'Vigo',
+  murcia: 'Murcia',
+  cordoba: 'Córdoba',
+  bilbao: 'Bilbao',
+  alicante: 'Alicante',
+  valladolid: 'Valladolid',
+  gijon: 'Gijón',
+  'a-coruna': 'A Coruña',
+  elche: 'Elche',
+  oviedo: 'Oviedo',
+  pamplona: 'Pamplona',
+};
+
+/** Other ways people name a city in a query (normalised), besides its name and slug. */
+export const CITY_ALIASES: Readonly<Record<string, readonly string[]>> = {
+  'a-coruna': ['coruna', 'la coruna'],
+  'las-palmas': ['las palmas de gran canaria', 'gran canaria'],
+  mallorca: ['palma de mallorca', 'palma'],
+  tenerife: ['santa cruz de tenerife'],
+  alicante: ['alacant'],
+  elche: ['elx'],
+  pamplona: ['iruna'],
+};

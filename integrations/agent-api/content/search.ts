@@ -1,0 +1,214 @@
+import { LRUCache } from 'lru-cache';
+import type { ManifestPage } from './manifest.ts';
+import { decodeCursor, encodeCursor, InvalidCursorError, MAX_CURSOR_OFFSET, type CursorScope } from './cursor.ts';
+import { buildExcerpt } from './excerpt.ts';
+import { loadPagefind, type PagefindInstance, type PagefindResult } from './load-pagefind.ts';
+import { createCityMatcher, parseSearchQuery, type ParsedSearchQuery } from './search-query.ts';
+import { CITY_ALIASES, DEFAULT_CITY_NAMES, TRADE_SYNONYMS } from './search-vocabulary.ts';
+
+export { InvalidCursorError };
+
+export interface SearchInput {
+  query: string;
+  /** City slug, or `todas` for every page. */
+  city: string;
+  limit: number;
+  cursor?: string;
+}
+
+export interface SearchResult {
+  title: string;
+  url: string;
+  city: string;
+  excerpt: string;
+}
+
+export interface SearchOutput {
+  total: number;
+  results: SearchResult[];
+  next_cursor: string | null;
+}
+
+export interface SearchEngine {
+  /** Throws InvalidCursorError when `cursor` is malformed or from another query, city or build. */
+  search(input: SearchInput): Promise<SearchOutput>;
+}
+
+export interface SearchEngineOptions {
+  /** The Pagefind index folder of the build (`<outDir>/client/pagefind`). */
+  pagefindDir: string;
+  pages: ManifestPage[];
+  buildId: string;
+  /** City slug → proper name, added to the built-in names of SPEC.md's cities. */
+  cityNames?: Record<string, string>;
+}
+
+/** The ranked list of a query is cut here: nobody pages past it, and it bounds the cache. */
+export const MAX_RANKED_RESULTS = 200;
+/** Distinct query + city lists kept in memory. */
+const CACHE_ENTRIES = 2_000;
+/** Score multiplier of a page of the city the query names (when no `city` filter is given). */
+const NAMED_CITY_BOOST = 2;
+/** A synonym matches a little less than the word the user typed. */
+const SYNONYM_WEIGHT = 0.9;
+
+interface RankedEntry {
+  id: string;
+  score: number;
+  locations: number[];
+  data: PagefindResult['data'];
+  excerpt?: string;
+}
+
+interface ResolvedPage {
+  page: ManifestPage;
+  content: string;
+}
+
+/**
+ * Search over one build: its Pagefind index (held in memory) and its manifest. Create a new engine
+ * for a new build; the old one keeps answering from its own snapshot until it is dropped.
+ */
+export async function createSearchEngine(options: SearchEngineOptions): Promise<SearchEngine> {
+  const { instance } = await loadPagefind(options.pagefindDir);
+  const pagesByPath = new Map(options.pages.map((page) => [page.path, page]));
+  const cities = createCityMatcher(options.cityNames);
+  const ranked = new LRUCache<string, Promise<RankedEntry[]>>({ max: CACHE_ENTRIES });
+  const resolved = new Map<string, Promise<ResolvedPage | undefined>>();
+  const citySets = new Map<string, Promise<Set<string>>>();
+
+  await warmUp(instance, options.cityNames);
+
+  function pagesOfCity(city: string): Promise<Set<string>> {
+    let set = citySets.get(city);
+    if (!set) {
+      set = instance.search(null, { filters: { city } }).then((response) => new Set(response.results.map((r) => r.id)));
+      citySets.set(city, set);
+    }
+    return set;
+  }
+
+  async function rank(query: ParsedSearchQuery, city: string): Promise<RankedEntry[]> {
+    const filters = city === 'todas' ? undefined : { city };
+    const entries = new Map<string, RankedEntry & { matched: number }>();
+    for (const group of query.groups) {
+      const best = new Map<string, number>();
+      for (const [i, term] of group.entries()) {
+        const response = await instance.search(term, filters ? { filters } : {});
+        const weight = i === 0 ? 1 : SYNONYM_WEIGHT;
+        for (const result of response.results) {
+          const score = result.score * weight;
+          best.set(result.id, Math.max(best.get(result.id) ?? 0, score));
+          let entry = entries.get(result.id);
+          if (!entry) {
+            entry = { id: result.id, score: 0, matched: 0, locations: [], data: result.data };
+            entries.set(result.id, entry);
+          }
+          entry.locations.push(...result.words);
+        }
+      }
+      for (const [id, score] of best) {
+        const entry = entries.get(id)!;
+        entry.score += score;
+        entry.matched += 1;
+      }
+    }
+    const namedCity = city === 'todas' && query.city ? await pagesOfCity(query.city) : undefined;
+    const groups = Math.max(query.groups.length, 1);
+    for (const entry of entries.values()) {
+      // Pages that match every word of the query come first; a partial match still counts.
+      const coverage = entry.matched / groups;
+      entry.score *= coverage * coverage;
+      if (namedCity?.has(entry.id)) entry.score *= NAMED_CITY_BOOST;
+    }
+    return [...entries.values()]
+      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
+      .slice(0, MAX_RANKED_RESULTS)
+      .map(({ id, score, locations, data }) => ({ id, score, locations, data }));
+  }
+
+  function rankCached(query: ParsedSearchQuery, city: string): Promise<RankedEntry[]> {
+    const key = JSON.stringify([city, query.normalised]);
+    let list = ranked.get(key);
+    if (!list) {
+      list = rank(query, city);
+      // A failed search must not stay cached.
+      list.catch(() => ranked.delete(key));
+      ranked.set(key, list);
+    }
+    return list;
+  }
+
+  function resolve(entry: RankedEntry): Promise<ResolvedPage | undefined> {
+    let page = resolved.get(entry.id);
+    if (!page) {
+      page = entry.data().then((fragment) => {
+        const manifestPage = findPage(pagesByPath, fragment.raw_url ?? fragment.url);
+        return manifestPage ? { page: manifestPage, content: fragment.content } : undefined;
+      });
+      resolved.set(entry.id, page);
+    }
+    return page;
+  }
+
+  return {
+    async search({ query, city, limit, cursor }) {
+      const parsed = parseSearchQuery(query, cities);
+      const scope: CursorScope = { buildId: options.buildId, query: parsed.normalised, city };
+      const offset = cursor === undefined ? 0 : decodeCursor(cursor, scope);
+      const list = parsed.groups.length > 0 ? await rankCached(parsed, city) : [];
+      const results: SearchResult[] = [];
+      let index = offset;
+      // Entries that do not map to a manifest page (or to the asked city) are skipped the same way
+      // on every call, so offsets stay consistent from page to page.
+      for (; index < list.length && results.length < limit; index++) {
+        const entry = list[index]!;
+        const hit = await resolve(entry);
+        if (!hit || (city !== 'todas' && hit.page.city !== city)) continue;
+        entry.excerpt ??= buildExcerpt(hit.content, entry.locations);
+        results.push({ title: hit.page.title, url: hit.page.url, city: hit.page.city, excerpt: entry.excerpt });
+      }
+      while (index < list.length) {
+        const hit = await resolve(list[index]!);
+        if (hit && (city === 'todas' || hit.page.city === city)) break;
+        index++;
+      }
+      const more = index < list.length && index <= MAX_CURSOR_OFFSET;
+      return { total: results.length, results, next_cursor: more ? encodeCursor(index, scope) : null };
+    },
+  };
+}
+
+/** The manifest page of a Pagefind result URL (`/a/b/`, `/a/b/index.html` or `/a/b.html`). */
+function findPage(pagesByPath: Map<string, ManifestPage>, url: string): ManifestPage | undefined {
+  let path = url.split(/[?#]/)[0]!;
+  try {
+    path = decodeURI(path);
+  } catch {
+    // keep it encoded
+  }
+  const candidates = [path, path.replace(/index\.html$/, ''), path.replace(/\.html$/, '/'), `${path}/`];
+  for (const candidate of candidates) {
+    const page = pagesByPath.get(candidate);
+    if (page) return page;
+  }
+  return undefined;
+}
+
+/**
+ * Loads the index chunks of the words most queries use (trades, cities) before the first request,
+ * so that the first searches do not pay for decompressing them.
+ */
+async function warmUp(instance: PagefindInstance, cityNames: Record<string, string> = {}): Promise<void> {
+  const words = new Set<string>();
+  for (const [word, synonyms] of Object.entries(TRADE_SYNONYMS)) {
+    words.add(word);
+    for (const synonym of synonyms) words.add(synonym);
+  }
+  for (const [slug, name] of Object.entries({ ...DEFAULT_CITY_NAMES, ...cityNames })) {
+    words.add(name);
+    for (const alias of CITY_ALIASES[slug] ?? []) words.add(alias);
+  }
+  await Promise.all([...words].map((word) => instance.preload(word)));
+  await instance.search('agua');
+}

@@ -1,0 +1,196 @@
+import type { Element, ElementContent, Root, RootContent } from 'hast';
+import { select, selectAll } from 'hast-util-select';
+import rehypeParse from 'rehype-parse';
+import rehypeRemark from 'rehype-remark';
+import remarkGfm from 'remark-gfm';
+import remarkStringify from 'remark-stringify';
+import { unified } from 'unified';
+
+/** Removed from the content region on every page, on top of the user's `ignoreSelectors`. */
+const IGNORED_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'script', 'style', 'noscript', 'template', 'form']);
+/** `[data-agent-ignore]` and `[data-pagefind-ignore]`, as hast property names. */
+const IGNORED_PROPERTIES = ['dataAgentIgnore', 'dataPagefindIgnore'] as const;
+
+const CITY_META_SELECTOR = 'meta[data-pagefind-filter="city[content]"]';
+
+export interface HtmlToMarkdownOptions {
+  /** Absolute URL of the page: relative links and images resolve against it. */
+  pageUrl: string;
+  /** Selector list, tried in order: the first selector that matches gives the content region. */
+  contentSelector?: string;
+  ignoreSelectors?: readonly string[];
+  /** A page whose HTML matches this selector is not content. */
+  excludeSelector?: string;
+}
+
+export interface PageMarkdown {
+  /** Text of the first h1 of the content, else the document's `<title>`. */
+  title: string;
+  /** City slug from the page's Pagefind city filter, `""` when the page has none. */
+  city: string;
+  markdown: string;
+}
+
+const htmlParser = unified().use(rehypeParse).freeze();
+const markdownWriter = unified()
+  .use(rehypeRemark)
+  .use(remarkGfm)
+  .use(remarkStringify, { bullet: '-', fences: true, rule: '-', emphasis: '_', strong: '*', listItemIndent: 'one' })
+  .freeze();
+
+/**
+ * Markdown of the main content of one HTML page, with absolute links; `undefined` when the page
+ * matches `excludeSelector` (search page, error pages).
+ */
+export function buildMarkdownFromHtml(html: string, options: HtmlToMarkdownOptions): PageMarkdown | undefined {
+  const contentSelectors = splitSelectorList(options.contentSelector ?? '[data-agent-content], main');
+  const excludeSelector = options.excludeSelector ?? '[data-agent-exclude]';
+  const excludeSelectors = splitSelectorList(excludeSelector);
+  const tree = htmlParser.parse(sliceRelevantHtml(html, [...contentSelectors, ...excludeSelectors]));
+
+  if (mayMatch(html, excludeSelectors) && select(excludeSelector, tree)) return undefined;
+
+  const content = findContent(tree, contentSelectors);
+  const h1 = select('h1', content);
+  const titleElement = select('title', tree);
+  const title = collapseWhitespace(textOf(h1 ?? titleElement ?? { type: 'root', children: [] }));
+  const cityContent = select(CITY_META_SELECTOR, tree)?.properties.content;
+  const city = typeof cityContent === 'string' ? cityContent.trim() : '';
+
+  removeIgnored(content, options.ignoreSelectors ?? []);
+  prepareElements(content, options.pageUrl);
+
+  const mdast = markdownWriter.runSync({ type: 'root', children: [content] });
+  const markdown = markdownWriter.stringify(mdast).trim();
+  return { title, city, markdown: markdown === '' ? '' : `${markdown}\n` };
+}
+
+/**
+ * Parsing is most of the cost of a page, and a site's shell (header, menus, footer, inline SVG)
+ * is often larger than its content. When the selectors can only match inside `<main>` (or in
+ * `<head>`, for title and city), parse just `<head>` and `<main>`; otherwise parse everything.
+ */
+function sliceRelevantHtml(html: string, selectors: readonly string[]): string {
+  const mainStart = html.search(/<main[\s>]/);
+  const mainEnd = html.lastIndexOf('</main>');
+  if (mainStart < 0 || mainEnd < mainStart) return html;
+  const headStart = html.search(/<head[\s>]/);
+  const headEnd = html.indexOf('</head>');
+  const hasHead = headStart >= 0 && headEnd > headStart && headEnd < mainStart;
+  const head = hasHead ? html.slice(headStart, headEnd + '</head>'.length) : '';
+  const main = html.slice(mainStart, mainEnd + '</main>'.length);
+
+  for (const selector of selectors) {
+    const token = selectorToken(selector);
+    if (token === undefined) return html;
+    // The token appears outside the parsed parts, so the selector could match an element there.
+    const everywhere = countOccurrences(html, token);
+    if (everywhere !== countOccurrences(head, token) + countOccurrences(main, token)) return html;
+  }
+  return `<!doctype html><html>${head}<body>${main}</body></html>`;
+}
+
+/** Text that must appear in the HTML for a simple selector (`main`, `[data-x]`) to match; `undefined` for any other. */
+function selectorToken(selector: string): string | undefined {
+  if (/^[a-z][a-z0-9-]*$/.test(selector)) return `<${selector}`;
+  const attribute = /^\[([a-z][a-z0-9-]*)\]$/.exec(selector);
+  return attribute ? attribute[1] : undefined;
+}
+
+function countOccurrences(text: string, token: string): number {
+  let count = 0;
+  for (let at = text.indexOf(token); at >= 0; at = text.indexOf(token, at + token.length)) count++;
+  return count;
+}
+
+/** Splits `a, b[x="1,2"]` at the top-level commas only. */
+function splitSelectorList(list: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quote = '';
+  let current = '';
+  for (const char of list) {
+    if (quote) {
+      if (char === quote) quote = '';
+    } else if (char === '"' || char === "'") quote = char;
+    else if (char === '[' || char === '(') depth++;
+    else if (char === ']' || char === ')') depth--;
+    else if (char === ',' && depth === 0) {
+      parts.push(current.trim());
+      current = '';
+      continue;
+    }
+    current += char;
+  }
+  parts.push(current.trim());
+  return parts.filter((part) => part !== '');
+}
+
+/** The first selector of the list that matches wins, so `[data-agent-content], main` prefers the marked region. */
+function findContent(tree: Root, selectors: readonly string[]): Element {
+  for (const selector of selectors) {
+    const found = select(selector, tree);
+    if (found) return found;
+  }
+  return select('body', tree) ?? { type: 'element', tagName: 'div', properties: {}, children: tree.children.filter(isElementContent) };
+}
+
+function isElementContent(node: RootContent): node is ElementContent {
+  return node.type !== 'doctype';
+}
+
+/** `false` when the HTML lacks the text that one of these simple selectors needs, which saves a full tree walk. */
+function mayMatch(html: string, selectors: readonly string[]): boolean {
+  return selectors.some((selector) => {
+    const token = selectorToken(selector);
+    return token === undefined || html.includes(token);
+  });
+}
+
+/** The built-in ignores are checked by tag and attribute (a generic selector walk costs more than the rest of the page). */
+function removeIgnored(content: Element, ignoreSelectors: readonly string[]): void {
+  const doomed = new Set<unknown>(ignoreSelectors.length > 0 ? selectAll(ignoreSelectors.join(', '), content) : []);
+  const prune = (parent: Element): void => {
+    parent.children = parent.children.filter(
+      (child) =>
+        child.type !== 'element' ||
+        !(IGNORED_TAGS.has(child.tagName) || IGNORED_PROPERTIES.some((name) => child.properties[name] != null) || doomed.has(child)),
+    );
+    for (const child of parent.children) if (child.type === 'element') prune(child);
+  };
+  prune(content);
+}
+
+/** Makes links and images absolute, and tells the code converter the language of Shiki blocks. */
+function prepareElements(node: Element, pageUrl: string): void {
+  const { properties } = node;
+  if (node.tagName === 'a' && typeof properties.href === 'string') properties.href = absoluteUrl(properties.href, pageUrl);
+  if (node.tagName === 'img' && typeof properties.src === 'string') properties.src = absoluteUrl(properties.src, pageUrl);
+  if (node.tagName === 'pre' && typeof properties.dataLanguage === 'string') {
+    const code = node.children.find((child): child is Element => child.type === 'element' && child.tagName === 'code');
+    const className = code?.properties.className;
+    const hasLanguage = Array.isArray(className) && className.some((name) => String(name).startsWith('language-'));
+    if (code && !hasLanguage) code.properties.className = [`language-${properties.dataLanguage}`];
+  }
+  for (const child of node.children) if (child.type === 'element') prepareElements(child, pageUrl);
+}
+
+/** Resolves against the page, keeping fragments; `mailto:`, `tel:` and other schemes stay as written. */
+function absoluteUrl(href: string, pageUrl: string): string {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(href)) return href;
+  try {
+    return new URL(href, pageUrl).href;
+  } catch {
+    return href;
+  }
+}
+
+function textOf(node: Root | RootContent): string {
+  if (node.type === 'text') return node.value;
+  if (node.type === 'element' || node.type === 'root') return node.children.map(textOf).join('');
+  return '';
+}
+
+function collapseWhitespace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

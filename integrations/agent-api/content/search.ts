@@ -47,6 +47,8 @@ export interface SearchEngineOptions {
 export const MAX_RANKED_RESULTS = 200;
 /** Distinct query + city lists kept in memory. */
 const CACHE_ENTRIES = 2_000;
+/** Distinct word + city searches kept in memory. */
+const TERM_CACHE_ENTRIES = 2_000;
 /** Score multiplier of a page of the city the query names (when no `city` filter is given). */
 const NAMED_CITY_BOOST = 2;
 /** A synonym matches a little less than the word the user typed. */
@@ -59,6 +61,8 @@ interface RankedEntry {
   data: PagefindResult['data'];
   excerpt?: string;
 }
+
+type TermHits = Pick<PagefindResult, 'id' | 'score' | 'words' | 'data'>[];
 
 interface ResolvedPage {
   page: ManifestPage;
@@ -74,6 +78,7 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
   const pagesByPath = new Map(options.pages.map((page) => [page.path, page]));
   const cities = createCityMatcher(options.cityNames);
   const ranked = new LRUCache<string, Promise<RankedEntry[]>>({ max: CACHE_ENTRIES });
+  const terms = new LRUCache<string, Promise<TermHits>>({ max: TERM_CACHE_ENTRIES });
   const resolved = new Map<string, Promise<ResolvedPage | undefined>>();
   const citySets = new Map<string, Promise<Set<string>>>();
 
@@ -88,23 +93,37 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
     return set;
   }
 
+  /** One Pagefind search per word (and filter): queries share words, so these are cached too. */
+  function searchTerm(term: string, city: string): Promise<TermHits> {
+    const key = JSON.stringify([city, term]);
+    let hits = terms.get(key);
+    if (!hits) {
+      hits = instance
+        .search(term, city === 'todas' ? {} : { filters: { city } })
+        .then((response) => response.results.map(({ id, score, words, data }) => ({ id, score, words, data })));
+      hits.catch(() => terms.delete(key));
+      terms.set(key, hits);
+    }
+    return hits;
+  }
+
   async function rank(query: ParsedSearchQuery, city: string): Promise<RankedEntry[]> {
-    const filters = city === 'todas' ? undefined : { city };
     const entries = new Map<string, RankedEntry & { matched: number }>();
-    for (const group of query.groups) {
+    const groupHits = await Promise.all(
+      query.groups.map((group) => Promise.all(group.map((term) => searchTerm(term, city)))),
+    );
+    for (const variants of groupHits) {
       const best = new Map<string, number>();
-      for (const [i, term] of group.entries()) {
-        const response = await instance.search(term, filters ? { filters } : {});
+      for (const [i, hits] of variants.entries()) {
         const weight = i === 0 ? 1 : SYNONYM_WEIGHT;
-        for (const result of response.results) {
-          const score = result.score * weight;
-          best.set(result.id, Math.max(best.get(result.id) ?? 0, score));
-          let entry = entries.get(result.id);
+        for (const hit of hits) {
+          best.set(hit.id, Math.max(best.get(hit.id) ?? 0, hit.score * weight));
+          let entry = entries.get(hit.id);
           if (!entry) {
-            entry = { id: result.id, score: 0, matched: 0, locations: [], data: result.data };
-            entries.set(result.id, entry);
+            entry = { id: hit.id, score: 0, matched: 0, locations: [], data: hit.data };
+            entries.set(hit.id, entry);
           }
-          entry.locations.push(...result.words);
+          for (const word of hit.words) entry.locations.push(word);
         }
       }
       for (const [id, score] of best) {

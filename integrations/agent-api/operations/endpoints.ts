@@ -1,0 +1,66 @@
+/**
+ * Public paths and fixed limits of SPEC.md §3, §4 and §6 that both the runtime (server/) and the
+ * published documents (build/) name, kept in one place so they cannot drift apart.
+ */
+
+/** Contract version published in openapi.json and the MCP server cards (SPEC.md §7). */
+export const CONTRACT_VERSION = '1.0.0';
+/** Value of the `API-Version` header. */
+export const API_VERSION = '1';
+
+/** OAuth endpoints, at the site root (not under the API base path). */
+export const OAUTH_PATHS = {
+  register: '/oauth/register',
+  token: '/oauth/token',
+  revoke: '/oauth/revoke',
+  introspect: '/oauth/introspect',
+} as const;
+
+export const IDENTITY_PATH = '/agent/identity';
+export const MCP_PATH = '/mcp';
+
+/** Discovery documents; the protected-resource document of the API appends the API base path. */
+export const WELL_KNOWN_PATHS = {
+  authorizationServer: '/.well-known/oauth-authorization-server',
+  protectedResource: '/.well-known/oauth-protected-resource',
+  mcpServerCard: '/.well-known/mcp/server-card.json',
+  aiCatalog: '/.well-known/ai-catalog.json',
+} as const;
+
+/** Server card in the SEP-2127 layout: `<streamable-http-url>/server-card`. */
+export const MCP_SERVER_CARD_PATH = `${MCP_PATH}/server-card`;
+
+/**
+ * File under the public folder that holds a published document. The site's RFC 9728 document cannot
+ * be a file named like the folder that holds the API's one (`oauth-protected-resource/api/v1`), and a
+ * file without extension under `/mcp/` is awkward to serve statically, so those two are renamed.
+ */
+export function documentFilePath(publicPath: string): string {
+  if (publicPath === WELL_KNOWN_PATHS.protectedResource) return `${publicPath}/index.json`;
+  if (publicPath === MCP_SERVER_CARD_PATH) return `${publicPath}.json`;
+  return publicPath;
+}
+
+/** SPEC.md §6 limits that are not options of the integration. */
+export const OAUTH_LIMITS = {
+  registrationsPerHourPerIp: 5,
+  tokenRequestsPerMinute: 30,
+  accessTokenSeconds: 3600,
+  recycleAfterDays: 180,
+} as const;
+
+/** Rate-limit window of both policies, in seconds. */
+export const RATE_LIMIT_WINDOW_SECONDS = 60;
+
+/**
+ * MCP revisions served at POST /mcp: the current stateless one and, through the SDK's legacy
+ * fallback, the SDK's SUPPORTED_PROTOCOL_VERSIONS (a unit test keeps the two in step).
+ */
+export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'] as const;
+
+/** MCP server name in reverse-DNS form, e.g. `com.example.www/agent-api`; the card and `serverInfo` must agree. */
+export function buildMcpServerName(site: string | URL): string {
+  const host = new URL(site).hostname;
+  const reversed = /^[\d.]+$/.test(host) || !host.includes('.') ? host : host.split('.').reverse().join('.');
+  return `${reversed}/agent-api`;
+}

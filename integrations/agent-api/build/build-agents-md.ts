@@ -1,0 +1,115 @@
+import { operations } from '../operations/index.ts';
+import { buildInputJsonSchema, buildOutputJsonSchema } from '../operations/json-schema.ts';
+import {
+  API_VERSION,
+  MCP_PATH,
+  MCP_SERVER_CARD_PATH,
+  OAUTH_LIMITS,
+  OAUTH_PATHS,
+  RATE_LIMIT_WINDOW_SECONDS,
+  WELL_KNOWN_PATHS,
+} from '../operations/endpoints.ts';
+import { buildFieldList, buildParameterTable } from './build-parameter-table.ts';
+import { DOCUMENT_PATHS, VERSIONING_PATH, type DocumentContext } from './document-context.ts';
+import { markdownTwinPath, type ManifestPage } from '../content/manifest.ts';
+
+/** `/agents.md`: how an agent should use the site, with every operation rendered from its description. */
+export function buildAgentsMd(context: DocumentContext, pages: readonly ManifestPage[] = []): string {
+  const { url, options } = context;
+  // A real, deep page makes the twin example concrete; any site path works the same way.
+  const examplePath = [...pages].map((page) => page.path).sort((a, b) => b.split('/').length - a.split('/').length)[0] ?? '/servicios/fontaneria/madrid/';
+  const { company, quotas, apiBasePath } = options;
+  const api = url(apiBasePath);
+  const serviceModel = company.service_model;
+
+  const operationSections = operations.map((operation) => {
+    const auth =
+      operation.scope === 'content:read'
+        ? `No token needed. With a token it must carry \`${operation.scope}\`; it only raises the quota.`
+        : `Requires a bearer token with \`${operation.scope}\` (401 without a valid token, 403 without the scope). Does not consume quota.`;
+    return [
+      `### \`${operation.name}\` — ${operation.title}`,
+      '',
+      `\`GET ${api}${operation.path}\` · MCP tool \`${operation.name}\``,
+      '',
+      operation.description,
+      '',
+      `Auth: ${auth}`,
+      '',
+      buildParameterTable(buildInputJsonSchema(operation)),
+      '',
+      'Response fields:',
+      '',
+      buildFieldList(buildOutputJsonSchema(operation)),
+    ].join('\n');
+  });
+
+  return [
+    `# ${company.brand} — guide for AI agents`,
+    '',
+    `> ${company.brand} publishes its website for agents: every page as Markdown, a search and read API, the same operations over MCP, and optional OAuth credentials that only raise the quota. Everything is read-only.`,
+    '',
+    `Web site: ${url('/')} · OpenAPI: ${url(DOCUMENT_PATHS.openapi)} · Page index: ${url(DOCUMENT_PATHS.llms)} · Auth: ${url(DOCUMENT_PATHS.auth)}`,
+    '',
+    '## Service model',
+    '',
+    '- Nothing is booked, hired or paid online, through the API or MCP. No call creates or changes anything.',
+    `- ${company.brand} answers to the customer for every job, also when a partner professional does the work${serviceModel?.warranty ? ` (warranty: ${serviceModel.warranty})` : ''}.`,
+    ...(serviceModel?.description ? [`- ${serviceModel.description}`] : []),
+    `- To hire a service, the customer contacts the company directly: \`get_company_info\` with \`section=contact\` gives the current channels${company.email ? ` (e.g. ${company.email})` : ''}.`,
+    '',
+    '## How to answer a question from this site',
+    '',
+    `1. Search first: \`GET ${api}/search_pages?query=fuga+de+agua&city=madrid\` (Spanish text works best; \`city\` is a slug or \`todas\`).`,
+    `2. Read a result: pass its \`url\` to \`GET ${api}/read_page?url=…\` and answer from the Markdown, citing that URL.`,
+    `3. For contact data, hours, coverage, prices or the list of services and cities use \`GET ${api}/get_company_info\`.`,
+    `4. More results: pass \`next_cursor\` back as \`cursor\` with the same \`query\`; \`next_cursor\` is null when there are no more.`,
+    '',
+    '## Operations',
+    '',
+    `Base URL: \`${api}\` (JSON in UTF-8, HTTP GET). Generated from the same descriptions as ${url(DOCUMENT_PATHS.openapi)} and the MCP tools.`,
+    '',
+    operationSections.join('\n\n'),
+    '',
+    '## Pages as Markdown',
+    '',
+    `Every page has a Markdown twin without menus or footer: \`${url(examplePath)}\` → \`${url(markdownTwinPath(examplePath))}\`, and \`${url('/')}\` → \`${url('/index.md')}\`. Requesting an HTML page with \`Accept: text/markdown\` returns the same Markdown. Each HTML page also links its twin with \`<link rel="alternate" type="text/markdown">\`. The list of pages is in ${url(DOCUMENT_PATHS.llms)}; the sitemap is ${url(DOCUMENT_PATHS.sitemap)}.`,
+    '',
+    '## Limits',
+    '',
+    '| Caller | Policy | Quota |',
+    '|---|---|---|',
+    `| anonymous, per IP address | \`anonimo\` | ${quotas.anonimo} requests per ${RATE_LIMIT_WINDOW_SECONDS} s |`,
+    `| bearer token, per client_id | \`identificado\` | ${quotas.identificado} requests per ${RATE_LIMIT_WINDOW_SECONDS} s |`,
+    '',
+    `Each API call and each MCP \`tools/call\` or \`resources/read\` counts once. Every 200 and 429 carries \`RateLimit: "anonimo";r=${quotas.anonimo - 1};t=${RATE_LIMIT_WINDOW_SECONDS}\`, \`RateLimit-Policy: "anonimo";q=${quotas.anonimo};w=${RATE_LIMIT_WINDOW_SECONDS}\`, \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` and \`API-Version: ${API_VERSION}\`; the headers always report the quota in force. Over the limit the answer is 429 with \`Retry-After\` (seconds): wait that long, do not retry at once.`,
+    '',
+    '## Optional identification (OAuth 2.0)',
+    '',
+    `A token is never needed to read: it only raises the quota from ${quotas.anonimo} to ${quotas.identificado} requests per minute. Registration is self-service and anonymous (\`POST ${url(OAUTH_PATHS.register)}\`), then the client credentials grant at \`POST ${url(OAUTH_PATHS.token)}\` gives a Bearer token valid ${OAUTH_LIMITS.accessTokenSeconds} s. Scopes: \`content:read\` (read with the raised quota) and \`quota:read\` (read the own quota with \`get_quota\`). Send it as \`Authorization: Bearer …\`. An invalid or expired token is answered 401, never served as anonymous. Step by step with curl: ${url(DOCUMENT_PATHS.auth)}. Metadata: ${url(WELL_KNOWN_PATHS.authorizationServer)}.`,
+    '',
+    '## MCP',
+    '',
+    `The same operations are MCP tools at \`POST ${url(MCP_PATH)}\` (Streamable HTTP, stateless, JSON responses; current and 2025-era protocol revisions): ${operations.map((operation) => `\`${operation.name}\``).join(', ')}. Their input and output schemas are the ones above, results come as \`structuredContent\` plus a text block, and pages are also MCP resources (\`text/markdown\`). Same optional token, same quotas. Server cards: ${url(WELL_KNOWN_PATHS.mcpServerCard)} and ${url(MCP_SERVER_CARD_PATH)}, listed in ${url(WELL_KNOWN_PATHS.aiCatalog)}.`,
+    '',
+    '## Errors',
+    '',
+    'Errors are JSON, never HTML: `{"code": "…", "message": "…", "data": {"status": 400, "hint": "…"}}`. `code` is stable; `data.hint` says what to fix.',
+    '',
+    '| Status | Meaning |',
+    '|---|---|',
+    '| 400 | a parameter is missing or invalid (`data.hint` names it) |',
+    '| 401 | bad or expired token, or no token on `get_quota`; `WWW-Authenticate` points to the resource metadata |',
+    '| 403 | the token lacks the scope (`quota:read` for `get_quota`) |',
+    '| 404 | the operation or the page does not exist |',
+    '| 429 | quota used up: wait `Retry-After` seconds |',
+    '| 500 | internal error |',
+    '',
+    'The OAuth endpoints answer errors as `{"error": "…", "error_description": "…"}` (RFC 6749 §5.2).',
+    '',
+    '## Versioning',
+    '',
+    `v${API_VERSION} is in the path (\`${apiBasePath}\`) and in the \`API-Version: ${API_VERSION}\` header; the contract version is published in ${url(DOCUMENT_PATHS.openapi)}. New fields and operations enter v${API_VERSION} without notice, so ignore fields you do not know. Breaking changes ship as a new version, and a withdrawn version keeps working at least 90 days after the announcement, signalled with \`Deprecation\`, \`Sunset\` and \`Link: rel=deprecation\` headers. Policy: ${url(VERSIONING_PATH)}.`,
+    '',
+  ].join('\n');
+}

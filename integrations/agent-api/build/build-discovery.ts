@@ -1,0 +1,64 @@
+import { SCOPES } from '../operations/operation.ts';
+import { API_VERSION, OAUTH_PATHS, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
+import { DEVELOPER_PAGE_PATH, DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
+
+const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];
+
+/** RFC 8414 §2 — authorization server metadata, plus an `agent_auth` block saying that auth is optional. */
+export function buildAuthorizationServerMetadata({ siteUrl, url, options }: DocumentContext): Record<string, unknown> {
+  const { quotas } = options;
+  return {
+    // RFC 8414 §2: the issuer is the site URL (no trailing slash; keeps the site's path if it has one).
+    issuer: siteUrl,
+    token_endpoint: url(OAUTH_PATHS.token),
+    registration_endpoint: url(OAUTH_PATHS.register),
+    revocation_endpoint: url(OAUTH_PATHS.revoke),
+    introspection_endpoint: url(OAUTH_PATHS.introspect),
+    token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    grant_types_supported: ['client_credentials'],
+    // No authorization endpoint: only the client credentials grant, so no response types.
+    response_types_supported: [],
+    scopes_supported: [...SCOPES],
+    service_documentation: url(DOCUMENT_PATHS.auth),
+    agent_auth: {
+      required: false,
+      benefit: `${quotas.identificado} requests per minute instead of ${quotas.anonimo}`,
+      description:
+        'Every content operation works without credentials. Registration is self-service and anonymous, with no human approval; a token only raises the quota and lets the client read its own quota.',
+      registration_endpoint: url(OAUTH_PATHS.register),
+      token_endpoint: url(OAUTH_PATHS.token),
+      grant_type: 'client_credentials',
+      scopes: {
+        'content:read': 'read content with the raised quota',
+        'quota:read': 'read the own quota (get_quota)',
+      },
+      documentation: url(DOCUMENT_PATHS.auth),
+    },
+  };
+}
+
+/**
+ * RFC 9728 §2 — protected resource metadata. `resourcePath` is `''` for the whole site and the API
+ * base path for the API; the document lives at the well-known path followed by it (RFC 9728 §3.1).
+ */
+export function buildProtectedResourceMetadata(
+  { siteUrl, url, options }: DocumentContext,
+  resourcePath: string,
+): Record<string, unknown> {
+  const isApi = resourcePath !== '';
+  return {
+    resource: `${siteUrl}${resourcePath}`,
+    authorization_servers: [siteUrl],
+    scopes_supported: [...SCOPES],
+    bearer_methods_supported: ['header'],
+    resource_name: isApi ? `${options.company.brand} API v${API_VERSION}` : options.company.brand,
+    resource_documentation: url(isApi ? DEVELOPER_PAGE_PATH : DOCUMENT_PATHS.agents),
+  };
+}
+
+/** Client path of the RFC 9728 document of a resource path, e.g. `/.well-known/oauth-protected-resource/api/v1`. */
+export function protectedResourceMetadataPath(resourcePath: string): string {
+  return `${WELL_KNOWN_PATHS.protectedResource}${resourcePath}`;
+}

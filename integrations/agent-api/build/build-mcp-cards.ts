@@ -1,0 +1,122 @@
+import { operations } from '../operations/index.ts';
+import { buildInputJsonSchema, buildOutputJsonSchema } from '../operations/json-schema.ts';
+import { SCOPES } from '../operations/operation.ts';
+import {
+  CONTRACT_VERSION,
+  MCP_PATH,
+  MCP_PROTOCOL_VERSIONS,
+  MCP_SERVER_CARD_PATH,
+  OAUTH_PATHS,
+  buildMcpServerName,
+} from '../operations/endpoints.ts';
+import { protectedResourceMetadataPath } from './build-discovery.ts';
+import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
+
+/** Every tool only reads this site's own published content. */
+const TOOL_ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+/**
+ * `/.well-known/mcp/server-card.json` in the SEP-1649 layout that discovery scanners read
+ * (modelcontextprotocol/modelcontextprotocol issue #1649: `serverInfo`, `transport`, `capabilities`,
+ * `authentication`, `tools`), with the tools listed from the operation descriptions.
+ */
+export function buildMcpServerCard(context: DocumentContext): Record<string, unknown> {
+  const { url, siteUrl, options } = context;
+  const { company } = options;
+  return {
+    $schema: 'https://static.modelcontextprotocol.io/schemas/mcp-server-card/v1.json',
+    version: '1.0',
+    protocolVersion: MCP_PROTOCOL_VERSIONS[0],
+    supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
+    serverInfo: { name: buildMcpServerName(siteUrl), title: `${company.brand}`, version: CONTRACT_VERSION },
+    description: buildDescription(context),
+    documentationUrl: url(DOCUMENT_PATHS.agents),
+    transport: { type: 'streamable-http', endpoint: url(MCP_PATH) },
+    capabilities: { tools: {}, resources: {}, prompts: {} },
+    authentication: {
+      required: false,
+      schemes: ['oauth2'],
+      description: `Optional: a bearer token from ${url(OAUTH_PATHS.token)} (client credentials) raises the quota from ${options.quotas.anonimo} to ${options.quotas.identificado} requests per minute.`,
+      authorization_servers: [siteUrl],
+      protected_resource_metadata: url(protectedResourceMetadataPath('')),
+      registration_endpoint: url(OAUTH_PATHS.register),
+      scopes: [...SCOPES],
+      documentation: url(DOCUMENT_PATHS.auth),
+    },
+    instructions:
+      'Search first with search_pages, then read a result `url` with read_page; get_company_info gives contact data and the service model. Nothing is booked or paid online.',
+    tools: operations.map((operation) => ({
+      name: operation.name,
+      title: operation.title,
+      description: operation.description,
+      inputSchema: buildInputJsonSchema(operation),
+      outputSchema: buildOutputJsonSchema(operation),
+      annotations: { title: operation.title, ...TOOL_ANNOTATIONS },
+    })),
+  };
+}
+
+/**
+ * `/mcp/server-card` in the SEP-2127 draft layout (modelcontextprotocol/experimental-ext-server-card
+ * `schema.ts`, schema v2): identity and remotes only — the draft leaves tools to runtime listing.
+ * Served at `<streamable-http-url>/server-card` as `application/mcp-server-card+json` (docs/discovery.md).
+ */
+export function buildMcpServerCardDraft(context: DocumentContext): Record<string, unknown> {
+  const { url, siteUrl, options } = context;
+  return {
+    $schema: 'https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json',
+    name: buildMcpServerName(siteUrl),
+    version: CONTRACT_VERSION,
+    description: truncate(`${options.company.brand}: search and read the site's pages and company data (read-only).`, 100),
+    title: truncate(options.company.brand, 100),
+    websiteUrl: url('/'),
+    remotes: [
+      {
+        type: 'streamable-http',
+        url: url(MCP_PATH),
+        headers: [
+          {
+            name: 'Authorization',
+            description: `Optional bearer token (see ${url(DOCUMENT_PATHS.auth)}); it only raises the quota.`,
+            isRequired: false,
+            isSecret: true,
+            value: 'Bearer {token}',
+            variables: { token: { description: `Access token from ${url(OAUTH_PATHS.token)}.`, isRequired: false, isSecret: true } },
+          },
+        ],
+        supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
+      },
+    ],
+  };
+}
+
+/**
+ * `/.well-known/ai-catalog.json`: an AI Catalog (Agent-Card/ai-catalog, docs/guides/creating-a-catalog.md,
+ * spec 1.0) whose one entry points to the SEP-2127 card, as the server-card discovery draft describes.
+ */
+export function buildAiCatalog(context: DocumentContext): Record<string, unknown> {
+  const { url, siteUrl, options } = context;
+  const host = new URL(siteUrl).hostname;
+  return {
+    specVersion: '1.0',
+    host: { displayName: options.company.brand, identifier: host, documentationUrl: url(DOCUMENT_PATHS.agents) },
+    entries: [
+      {
+        identifier: `urn:air:${host}:mcp:agent-api`,
+        type: 'application/mcp-server-card+json',
+        url: url(MCP_SERVER_CARD_PATH),
+        description: buildDescription(context),
+        tags: ['mcp', 'read-only', 'search'],
+        version: CONTRACT_VERSION,
+      },
+    ],
+  };
+}
+
+function buildDescription({ options }: DocumentContext): string {
+  return `Read-only MCP server of ${options.company.brand}: search the site's pages, read any page as Markdown and get the company data. Authentication is optional.`;
+}
+
+function truncate(text: string, length: number): string {
+  return text.length <= length ? text : `${text.slice(0, length - 1).trimEnd()}…`;
+}

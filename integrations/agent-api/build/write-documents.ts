@@ -1,0 +1,72 @@
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { AstroIntegrationLogger } from 'astro';
+import type { ManifestPage } from '../content/manifest.ts';
+import { documentFilePath, MCP_SERVER_CARD_PATH, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
+import type { AgentApiOptions } from '../options.ts';
+import { buildAgentsMd } from './build-agents-md.ts';
+import { buildAuthMd } from './build-auth-md.ts';
+import { buildAuthorizationServerMetadata, buildProtectedResourceMetadata, protectedResourceMetadataPath } from './build-discovery.ts';
+import { buildLlmsTxt } from './build-llms-txt.ts';
+import { buildAiCatalog, buildMcpServerCard, buildMcpServerCardDraft } from './build-mcp-cards.ts';
+import { buildOpenApi } from './build-openapi.ts';
+import { buildRobotsTxt } from './build-robots-txt.ts';
+import { createDocumentContext, DOCUMENT_PATHS } from './document-context.ts';
+
+export interface WriteDocumentsInput {
+  /** The public folder of the build (`dist/client/`). */
+  clientDir: URL | string;
+  site: URL | string;
+  options: AgentApiOptions;
+  pages: readonly ManifestPage[];
+  logger: Pick<AstroIntegrationLogger, 'info' | 'warn'>;
+}
+
+/** Marks our robots.txt, so a rebuild replaces it but a site's own `public/robots.txt` is kept. */
+const ROBOTS_MARKER = '# Written by the agent-api integration.';
+
+/** Every static agent document, keyed by its public path (`documentFilePath` says where each is written). */
+export function buildDocuments(site: URL | string, options: AgentApiOptions, pages: readonly ManifestPage[]): Map<string, string> {
+  const context = createDocumentContext(site, options);
+  const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+  return new Map([
+    [DOCUMENT_PATHS.openapi, json(buildOpenApi(context))],
+    [DOCUMENT_PATHS.agents, buildAgentsMd(context, pages)],
+    [DOCUMENT_PATHS.auth, buildAuthMd(context)],
+    [DOCUMENT_PATHS.llms, buildLlmsTxt(context, pages)],
+    [WELL_KNOWN_PATHS.authorizationServer, json(buildAuthorizationServerMetadata(context))],
+    [protectedResourceMetadataPath(''), json(buildProtectedResourceMetadata(context, ''))],
+    [protectedResourceMetadataPath(options.apiBasePath), json(buildProtectedResourceMetadata(context, options.apiBasePath))],
+    [WELL_KNOWN_PATHS.mcpServerCard, json(buildMcpServerCard(context))],
+    [MCP_SERVER_CARD_PATH, json(buildMcpServerCardDraft(context))],
+    [WELL_KNOWN_PATHS.aiCatalog, json(buildAiCatalog(context))],
+    [DOCUMENT_PATHS.robots, `${ROBOTS_MARKER}\n${buildRobotsTxt(context)}`],
+  ]);
+}
+
+/** Writes the agent documents into the public folder of the build; returns their public paths. */
+export async function writeDocuments({ clientDir, site, options, pages, logger }: WriteDocumentsInput): Promise<string[]> {
+  const started = performance.now();
+  const root = typeof clientDir === 'string' ? pathToFileURL(clientDir.endsWith('/') ? clientDir : `${clientDir}/`) : clientDir;
+  const documents = buildDocuments(site, options, pages);
+
+  const robotsFile = fileURLToPath(new URL(`.${DOCUMENT_PATHS.robots}`, root));
+  const existingRobots = await readFile(robotsFile, 'utf8').catch(() => undefined);
+  if (existingRobots !== undefined && !existingRobots.startsWith(ROBOTS_MARKER)) {
+    documents.delete(DOCUMENT_PATHS.robots);
+    logger.warn(
+      'kept the site\'s own robots.txt (from public/): add "Sitemap:" and "Content-Signal:" lines to it, or delete it to get the generated one',
+    );
+  }
+
+  await Promise.all(
+    [...documents].map(async ([path, content]) => {
+      const file = fileURLToPath(new URL(`.${documentFilePath(path)}`, root));
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, content);
+    }),
+  );
+  logger.info(`wrote ${documents.size} agent documents in ${Math.round(performance.now() - started)} ms`);
+  return [...documents.keys()];
+}

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { writeMarkdownTwins } from './build/build-markdown.ts';
 import { buildSearchIndex } from './build/build-search-index.ts';
 import { buildManifest, writeManifest } from './build/write-manifest.ts';
+import { writeDocuments } from './build/write-documents.ts';
 import { parseAgentApiOptions, type AgentApiUserOptions } from './options.ts';
 
 export type { AgentApiUserOptions } from './options.ts';
@@ -38,6 +39,8 @@ export default function agentApi(userOptions: AgentApiUserOptions): AstroIntegra
         start = performance.now();
         const search = await buildSearchIndex(clientDir);
         logger.info(`indexed ${search.pageCount} pages for search in ${secondsSince(start)}`);
+
+        await writeDocuments({ clientDir, site, options, pages: markdown.pages, logger });
 
         // Last: the runtime reloads when the manifest changes, so everything it points to must be written already.
         start = performance.now();

@@ -1,0 +1,319 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import { validate, compileErrors } from '@readme/openapi-parser';
+import type { ManifestPage } from '../../integrations/agent-api/content/manifest.ts';
+import { buildAgentsMd } from '../../integrations/agent-api/build/build-agents-md.ts';
+import { buildAuthMd } from '../../integrations/agent-api/build/build-auth-md.ts';
+import { buildAuthorizationServerMetadata, buildProtectedResourceMetadata } from '../../integrations/agent-api/build/build-discovery.ts';
+import { buildLlmsTxt } from '../../integrations/agent-api/build/build-llms-txt.ts';
+import { buildAiCatalog, buildMcpServerCard, buildMcpServerCardDraft } from '../../integrations/agent-api/build/build-mcp-cards.ts';
+import { buildOpenApi } from '../../integrations/agent-api/build/build-openapi.ts';
+import { buildRobotsTxt } from '../../integrations/agent-api/build/build-robots-txt.ts';
+import { createDocumentContext } from '../../integrations/agent-api/build/document-context.ts';
+import { writeDocuments } from '../../integrations/agent-api/build/write-documents.ts';
+import { documentFilePath, MCP_PROTOCOL_VERSIONS } from '../../integrations/agent-api/operations/endpoints.ts';
+import { operations } from '../../integrations/agent-api/operations/index.ts';
+import { parseAgentApiOptions } from '../../integrations/agent-api/options.ts';
+
+const site = 'https://www.reparohogar.example';
+const options = parseAgentApiOptions({
+  company: { brand: 'Reparo Hogar', website: '/', email: 'hola@reparohogar.example', coverage: 'Toda España' },
+});
+const context = createDocumentContext(site, options);
+
+const page = (path: string, title: string, markdown = `# ${title}\n\nTexto de ${title}.`): ManifestPage => ({
+  url: new URL(path, site).href,
+  path,
+  title: `${title} | Reparo Hogar`,
+  city: '',
+  markdown,
+});
+const pages: ManifestPage[] = [
+  page('/', 'Inicio', '# Reparo Hogar\n\n![logo](https://x.example/a.png)\n\nReparaciones del hogar en **toda España**, con [urgencias](/urgencias/) 24 horas.'),
+  page('/servicios/', 'Servicios'),
+  page('/servicios/fontaneria/', 'Fontanería'),
+  page('/servicios/fontaneria/madrid/', 'Fontanería en Madrid'),
+  page('/servicios/electricidad/sevilla/', 'Electricidad en Sevilla'),
+  page('/ciudades/madrid/', 'Madrid'),
+  page('/guias/fuga-de-agua/', 'Qué hacer ante una fuga de agua'),
+  page('/urgencias/', 'Urgencias'),
+  page('/contacto/', 'Contacto'),
+];
+
+/** Every string in a JSON document that looks like an absolute URL. */
+function urlsIn(value: unknown): string[] {
+  if (typeof value === 'string') return /^https?:\/\//.test(value) ? [value] : [];
+  if (Array.isArray(value)) return value.flatMap(urlsIn);
+  if (value !== null && typeof value === 'object') return Object.values(value).flatMap(urlsIn);
+  return [];
+}
+
+type Json = { [key: string]: any };
+
+describe('openapi.json', () => {
+  const document = buildOpenApi(context) as Json;
+  const parameter = (path: string, name: string) =>
+    (document.paths[path].get.parameters as Json[]).find((candidate) => candidate.name === name)!;
+
+  it('is valid OpenAPI 3.1 for @readme/openapi-parser', async () => {
+    const result = await validate(structuredClone(document) as never);
+    assert.ok(result.valid, result.valid ? '' : compileErrors(result));
+    assert.match(document.openapi, /^3\.1\.\d+$/);
+    assert.equal(document.info.version, '1.0.0');
+    assert.deepEqual(document.servers, [{ url: `${site}/api/v1`, description: 'Reparo Hogar, API v1' }]);
+  });
+
+  it('lists the four operations on their paths, named after the operations', () => {
+    const found = Object.entries(document.paths as Json).map(([path, item]) => [item.get.operationId, path]);
+    assert.deepEqual(found, [
+      ['search_pages', '/search_pages'],
+      ['read_page', '/read_page'],
+      ['get_company_info', '/get_company_info'],
+      ['get_quota', '/quota'],
+    ]);
+  });
+
+  it('turns the zod constraints into query parameters', () => {
+    assert.deepEqual(parameter('/search_pages', 'query').schema, { type: 'string', minLength: 2, maxLength: 200 });
+    assert.equal(parameter('/search_pages', 'query').required, true);
+    assert.deepEqual(parameter('/search_pages', 'limit').schema, { default: 8, type: 'integer', minimum: 1, maximum: 25 });
+    assert.equal(parameter('/search_pages', 'limit').required, false);
+    const city = parameter('/search_pages', 'city').schema;
+    assert.equal(city.default, 'todas');
+    assert.equal(city.enum.length, 22);
+    assert.ok(city.enum.includes('todas') && city.enum.includes('a-coruna'));
+    assert.equal(parameter('/search_pages', 'cursor').schema.maxLength, 12);
+    assert.deepEqual(parameter('/read_page', 'url').schema, { type: 'string', minLength: 1, maxLength: 300 });
+    assert.deepEqual(parameter('/get_company_info', 'section').schema.enum, ['all', 'contact', 'service_model', 'coverage', 'services']);
+    assert.deepEqual(document.paths['/quota'].get.parameters, []);
+  });
+
+  it('describes responses, errors, rate-limit headers and security from one set of components', () => {
+    const search = document.paths['/search_pages'].get;
+    assert.deepEqual(search.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/SearchResponse' });
+    assert.deepEqual(Object.keys(search.responses['200'].headers), [
+      'RateLimit',
+      'RateLimit-Policy',
+      'RateLimit-Limit',
+      'RateLimit-Remaining',
+      'RateLimit-Reset',
+      'API-Version',
+    ]);
+    for (const status of ['400', '401', '403', '404', '405', '429', '500']) assert.ok(search.responses[status].$ref, status);
+    assert.ok(document.components.responses.TooManyRequests.headers['Retry-After']);
+    assert.deepEqual(document.components.schemas.Error.required, ['code', 'message']);
+    assert.deepEqual(Object.keys(document.components.schemas).sort(), [
+      'CompanyInfo',
+      'Error',
+      'Page',
+      'Quota',
+      'SearchResponse',
+      'SearchResult',
+      'ServiceModel',
+    ]);
+    assert.deepEqual(search.security, [{}, { oauth2: ['content:read'] }, { bearer: [] }]);
+    assert.deepEqual(document.paths['/quota'].get.security, [{ oauth2: ['quota:read'] }, { bearer: [] }]);
+    assert.equal(document.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl, `${site}/oauth/token`);
+    assert.deepEqual(Object.keys(document.components.securitySchemes.oauth2.flows.clientCredentials.scopes), ['content:read', 'quota:read']);
+    assert.equal(document.externalDocs.url, `${site}/desarrolladores/`);
+    assert.match(document.info.description, /desarrolladores\/#versionado/);
+  });
+
+  it('publishes only URLs of the site', () => {
+    for (const url of urlsIn(document)) assert.ok(url.startsWith(site), url);
+  });
+});
+
+describe('one schema source for OpenAPI and MCP', () => {
+  it('gives the MCP tools the same input properties as the OpenAPI query parameters', () => {
+    const openapi = buildOpenApi(context) as Json;
+    const card = buildMcpServerCard(context) as Json;
+    for (const operation of operations) {
+      const tool = (card.tools as Json[]).find((candidate) => candidate.name === operation.name)!;
+      const parameters = openapi.paths[operation.path].get.parameters as Json[];
+      assert.deepEqual(Object.keys(tool.inputSchema.properties), parameters.map((parameter) => parameter.name));
+      for (const parameter of parameters) {
+        const { description, ...schema } = tool.inputSchema.properties[parameter.name];
+        assert.deepEqual(schema, parameter.schema);
+        assert.equal(description, parameter.description);
+      }
+      assert.equal(tool.outputSchema.type, 'object');
+      assert.deepEqual(tool.annotations, {
+        title: operation.title,
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      });
+    }
+  });
+});
+
+describe('agents.md and auth.md', () => {
+  const agents = buildAgentsMd(context, pages);
+  const auth = buildAuthMd(context);
+
+  it('agents.md documents every operation with its parameters, the quotas and MCP', () => {
+    for (const operation of operations) assert.ok(agents.includes(`\`${operation.name}\``), operation.name);
+    assert.match(agents, /\| `query` \| string \| yes \| 2\.\.200 characters \|/);
+    assert.match(agents, /\| `limit` \| integer \| no \| 1\.\.25; default `8` \|/);
+    assert.match(agents, /60 requests per 60 s/);
+    assert.match(agents, /600 requests per 60 s/);
+    assert.match(agents, /Retry-After/);
+    assert.ok(agents.includes(`POST ${site}/mcp`));
+    assert.ok(agents.includes(`${site}/auth.md`));
+    assert.ok(agents.includes(`${site}/servicios/fontaneria/madrid.md`));
+    assert.match(agents, /Nothing is booked, hired or paid online/);
+  });
+
+  it('auth.md walks through the flow with curl against the site', () => {
+    assert.ok(
+      auth.includes(
+        `curl -X POST ${site}/oauth/register -H 'Content-Type: application/json' -d '{"client_name":"mi-agente","contacts":["dev@example.com"]}'`,
+      ),
+    );
+    assert.ok(auth.includes(`curl -X POST ${site}/oauth/token -u "$CLIENT_ID:$CLIENT_SECRET" -d grant_type=client_credentials`));
+    assert.match(auth, /client_secret_post/);
+    assert.ok(auth.includes(`curl ${site}/api/v1/quota -H "Authorization: Bearer $ACCESS_TOKEN"`));
+    for (const text of ['invalid_client', 'invalid_scope', 'unsupported_grant_type', '"expires_in": 3600', '180 days', 'RFC 7662', 'RFC 7009']) {
+      assert.ok(auth.includes(text), text);
+    }
+  });
+});
+
+describe('llms.txt', () => {
+  const text = buildLlmsTxt(context, pages);
+  const sections = [...text.matchAll(/^## (.+)$/gm)].map((match) => match[1]);
+
+  it('has the llmstxt.org shape: H1, a summary quote, then H2 link lists', () => {
+    const lines = text.split('\n');
+    assert.equal(lines[0], '# Reparo Hogar');
+    assert.match(lines[2]!, /^> Web de Reparo Hogar \(Toda España\)\./);
+    assert.deepEqual(sections, ['Empresa', 'Ciudades', 'Guias', 'Servicios', 'Para agentes', 'Optional']);
+    for (const line of lines.filter((candidate) => candidate.startsWith('- '))) {
+      assert.match(line, /^- \[[^\]]+\]\(https:\/\/www\.reparohogar\.example\/[^)]*\)(: .+)?$/);
+    }
+  });
+
+  it('links the Markdown twins, with notes from the first paragraph', () => {
+    assert.ok(text.includes(`- [Inicio](${site}/index.md): Reparaciones del hogar en toda España, con urgencias 24 horas.`));
+    assert.ok(text.includes(`- [Fontanería](${site}/servicios/fontaneria.md)`));
+    assert.ok(text.includes(`(${site}/openapi.json)`));
+  });
+
+  it('keeps service-city pages in the Optional section only', () => {
+    const optional = text.slice(text.indexOf('## Optional'));
+    assert.ok(optional.includes(`(${site}/servicios/fontaneria/madrid.md)`));
+    assert.equal(text.split('/servicios/fontaneria/madrid.md').length, 2);
+    assert.ok(text.indexOf('## Servicios') < text.indexOf(`(${site}/servicios.md)`));
+  });
+});
+
+describe('discovery documents', () => {
+  it('RFC 8414 metadata: client credentials only, with the agent_auth block', () => {
+    const metadata = buildAuthorizationServerMetadata(context) as Json;
+    assert.equal(metadata.issuer, site);
+    assert.equal(metadata.registration_endpoint, `${site}/oauth/register`);
+    assert.equal(metadata.introspection_endpoint, `${site}/oauth/introspect`);
+    assert.equal(metadata.revocation_endpoint, `${site}/oauth/revoke`);
+    assert.deepEqual(metadata.grant_types_supported, ['client_credentials']);
+    assert.deepEqual(metadata.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post']);
+    assert.deepEqual(metadata.response_types_supported, []);
+    assert.equal(metadata.authorization_endpoint, undefined);
+    assert.equal(metadata.agent_auth.required, false);
+    assert.equal(metadata.agent_auth.benefit, '600 requests per minute instead of 60');
+    for (const url of urlsIn(metadata)) assert.ok(url.startsWith(site), url);
+  });
+
+  it('RFC 9728 metadata for the site and for the API', () => {
+    const root = buildProtectedResourceMetadata(context, '') as Json;
+    const api = buildProtectedResourceMetadata(context, '/api/v1') as Json;
+    assert.equal(root.resource, site);
+    assert.equal(api.resource, `${site}/api/v1`);
+    assert.deepEqual(api.authorization_servers, [site]);
+    assert.deepEqual(api.bearer_methods_supported, ['header']);
+    assert.deepEqual(api.scopes_supported, ['content:read', 'quota:read']);
+  });
+
+  it('keeps the path of a site that lives under one', () => {
+    const nested = createDocumentContext('https://example.com/tienda/', options);
+    assert.equal((buildAuthorizationServerMetadata(nested) as Json).issuer, 'https://example.com/tienda');
+    for (const url of urlsIn(buildOpenApi(nested))) assert.ok(url.startsWith('https://example.com/tienda/'), url);
+  });
+
+  it('MCP cards and the AI catalog point to the MCP endpoint and to each other', () => {
+    const card = buildMcpServerCard(context) as Json;
+    assert.deepEqual(card.transport, { type: 'streamable-http', endpoint: `${site}/mcp` });
+    assert.equal(card.authentication.required, false);
+    assert.deepEqual(card.capabilities, { tools: {}, resources: {}, prompts: {} });
+    assert.deepEqual(
+      card.tools.map((tool: Json) => tool.name),
+      ['search_pages', 'read_page', 'get_company_info', 'get_quota'],
+    );
+    assert.equal(card.serverInfo.name, 'example.reparohogar.www/agent-api');
+
+    const draft = buildMcpServerCardDraft(context) as Json;
+    assert.equal(draft.$schema, 'https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json');
+    assert.match(draft.name, /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/);
+    assert.ok(draft.description.length <= 100);
+    assert.deepEqual(draft.remotes[0].url, `${site}/mcp`);
+
+    const catalog = buildAiCatalog(context) as Json;
+    assert.equal(catalog.entries[0].type, 'application/mcp-server-card+json');
+    assert.equal(catalog.entries[0].url, `${site}/mcp/server-card`);
+    for (const document of [card, draft, catalog]) for (const url of urlsIn(document)) {
+      assert.ok(url.startsWith(site) || url.startsWith('https://static.modelcontextprotocol.io/'), url);
+    }
+  });
+
+  it('the MCP cards announce the protocol revisions the SDK serves', () => {
+    assert.deepEqual(
+      [...MCP_PROTOCOL_VERSIONS].sort(),
+      [...new Set(['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS])].sort(),
+    );
+  });
+});
+
+describe('robots.txt', () => {
+  it('allows crawling, points to the sitemap and states the content signals', () => {
+    const robots = buildRobotsTxt(context);
+    assert.match(robots, /^User-agent: \*$/m);
+    assert.match(robots, /^Content-Signal: search=yes, ai-input=yes, ai-train=no$/m);
+    assert.match(robots, /^Allow: \/$/m);
+    assert.ok(robots.includes(`Sitemap: ${site}/sitemap-index.xml`));
+    assert.ok(robots.includes(`${site}/llms.txt`));
+  });
+});
+
+describe('writeDocuments', () => {
+  it('writes the eleven documents and logs one line', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'agent-docs-'));
+    try {
+      const lines: string[] = [];
+      const logger = { info: (line: string) => lines.push(line), warn: (line: string) => lines.push(`warn: ${line}`) };
+      const written = await writeDocuments({ clientDir: dir, site, options, pages, logger });
+      assert.equal(written.length, 11);
+      assert.equal(lines.length, 1);
+      assert.match(lines[0]!, /^wrote 11 agent documents in \d+ ms$/);
+      for (const path of written) await readFile(join(dir, documentFilePath(path)));
+      // The site's RFC 9728 document and the API's share a folder name, so the site's one is an index file.
+      const readJson = async (file: string) => JSON.parse(await readFile(join(dir, file), 'utf8'));
+      assert.equal((await readJson('.well-known/oauth-protected-resource/index.json')).resource, site);
+      assert.equal((await readJson('.well-known/oauth-protected-resource/api/v1')).resource, `${site}/api/v1`);
+      assert.equal((await readJson('mcp/server-card.json')).remotes[0].url, `${site}/mcp`);
+
+      // A rebuild replaces our robots.txt; a site's own one (from public/) is kept.
+      assert.equal((await writeDocuments({ clientDir: dir, site, options, pages, logger })).length, 11);
+      await writeFile(join(dir, 'robots.txt'), 'User-agent: *\nDisallow: /privado/\n');
+      assert.equal((await writeDocuments({ clientDir: dir, site, options, pages, logger })).length, 10);
+      assert.equal(await readFile(join(dir, 'robots.txt'), 'utf8'), 'User-agent: *\nDisallow: /privado/\n');
+      assert.match(lines.at(-2)!, /^warn: kept the site's own robots\.txt/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

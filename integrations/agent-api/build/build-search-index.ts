@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as pagefind from 'pagefind';
 import { PAGEFIND_DIR } from '../content/manifest.ts';
@@ -22,11 +23,19 @@ export async function buildSearchIndex(clientDir: string): Promise<SearchIndexRe
     assertNoErrors('index the pages of', clientDir, added.errors);
     const written = await index.writeFiles({ outputPath: join(clientDir, PAGEFIND_DIR) });
     assertNoErrors('write the index to', join(clientDir, PAGEFIND_DIR), written.errors);
-    return { pageCount: added.page_count, outputPath: written.outputPath };
+    return { pageCount: await countIndexedPages(written.outputPath), outputPath: written.outputPath };
   } finally {
     // The service is a child process: left running, it keeps `astro build` from exiting.
     await pagefind.close();
   }
+}
+
+/** `addDirectory` counts every HTML file it read; the entry file counts the pages actually indexed. */
+async function countIndexedPages(outputPath: string): Promise<number> {
+  const entry = JSON.parse(await readFile(join(outputPath, 'pagefind-entry.json'), 'utf8')) as {
+    languages: Record<string, { page_count: number }>;
+  };
+  return Object.values(entry.languages).reduce((sum, language) => sum + language.page_count, 0);
 }
 
 function assertNoErrors(action: string, path: string, errors: readonly string[]): void {

@@ -192,7 +192,7 @@ describe('llms.txt', () => {
   it('has the llmstxt.org shape: H1, a summary quote, then H2 link lists', () => {
     const lines = text.split('\n');
     assert.equal(lines[0], '# Reparo Hogar');
-    assert.match(lines[2]!, /^> Web de Reparo Hogar \(Toda España\)\./);
+    assert.match(lines[2]!, /^> Web de Reparo Hogar\. Cobertura: Toda España\./);
     assert.deepEqual(sections, ['Empresa', 'Ciudades', 'Guias', 'Servicios', 'Para agentes', 'Optional']);
     for (const line of lines.filter((candidate) => candidate.startsWith('- '))) {
       assert.match(line, /^- \[[^\]]+\]\(https:\/\/www\.reparohogar\.example\/[^)]*\)(: .+)?$/);

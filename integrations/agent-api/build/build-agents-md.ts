@@ -16,8 +16,11 @@ import { markdownTwinPath, type ManifestPage } from '../content/manifest.ts';
 /** `/agents.md`: how an agent should use the site, with every operation rendered from its description. */
 export function buildAgentsMd(context: DocumentContext, pages: readonly ManifestPage[] = []): string {
   const { url, options } = context;
-  // A real, deep page makes the twin example concrete; any site path works the same way.
-  const examplePath = [...pages].map((page) => page.path).sort((a, b) => b.split('/').length - a.split('/').length)[0] ?? '/servicios/fontaneria/madrid/';
+  // Real pages make the twin scheme concrete: the deepest one and the home page.
+  const deepest = [...pages].map((page) => page.path).sort((a, b) => b.split('/').length - a.split('/').length)[0];
+  const twinExamples = [...new Set([deepest ?? '/servicios/fontaneria/madrid/', '/'])]
+    .map((path) => `\`${url(path)}\` → \`${url(markdownTwinPath(path))}\``)
+    .join(', and ');
   const { company, quotas, apiBasePath } = options;
   const api = url(apiBasePath);
   const serviceModel = company.service_model;
@@ -54,8 +57,9 @@ export function buildAgentsMd(context: DocumentContext, pages: readonly Manifest
     '## Service model',
     '',
     '- Nothing is booked, hired or paid online, through the API or MCP. No call creates or changes anything.',
-    `- ${company.brand} answers to the customer for every job, also when a partner professional does the work${serviceModel?.warranty ? ` (warranty: ${serviceModel.warranty})` : ''}.`,
+    `- ${company.brand} answers to the customer for every job, also when a partner professional does the work.`,
     ...(serviceModel?.description ? [`- ${serviceModel.description}`] : []),
+    ...(serviceModel?.warranty ? [`- ${serviceModel.warranty}`] : []),
     `- To hire a service, the customer contacts the company directly: \`get_company_info\` with \`section=contact\` gives the current channels${company.email ? ` (e.g. ${company.email})` : ''}.`,
     '',
     '## How to answer a question from this site',
@@ -73,7 +77,7 @@ export function buildAgentsMd(context: DocumentContext, pages: readonly Manifest
     '',
     '## Pages as Markdown',
     '',
-    `Every page has a Markdown twin without menus or footer: \`${url(examplePath)}\` → \`${url(markdownTwinPath(examplePath))}\`, and \`${url('/')}\` → \`${url('/index.md')}\`. Requesting an HTML page with \`Accept: text/markdown\` returns the same Markdown. Each HTML page also links its twin with \`<link rel="alternate" type="text/markdown">\`. The list of pages is in ${url(DOCUMENT_PATHS.llms)}; the sitemap is ${url(DOCUMENT_PATHS.sitemap)}.`,
+    `Every page has a Markdown twin without menus or footer: ${twinExamples}. Requesting an HTML page with \`Accept: text/markdown\` returns the same Markdown. Each HTML page also links its twin with \`<link rel="alternate" type="text/markdown">\`. The list of pages is in ${url(DOCUMENT_PATHS.llms)}; the sitemap is ${url(DOCUMENT_PATHS.sitemap)}.`,
     '',
     '## Limits',
     '',

@@ -53,7 +53,8 @@ export function buildLlmsTxt(context: DocumentContext, pages: readonly ManifestP
   };
 
   const summary = [
-    `Web de ${brand}${company.coverage ? ` (${trimSentence(company.coverage)})` : ''}.`,
+    `Web de ${brand}.`,
+    ...(company.coverage ? [`Cobertura: ${trimSentence(company.coverage)}.`] : []),
     'Cada página está disponible en Markdown en los enlaces de abajo.',
     'Nada se contrata ni se paga en línea: el cliente contacta con la empresa, que responde del trabajo.',
   ].join(' ');

@@ -1,0 +1,216 @@
+import { DatabaseSync } from 'node:sqlite';
+import { createMemoryWindowCounter } from './memory-windows.ts';
+import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
+import type { ClientRecord, Store, TokenRecord, WindowCounter } from './store.ts';
+
+/**
+ * The embedded backend: one sqlite file in WAL mode (readers never wait for the writer). node:sqlite is
+ * synchronous, so each method runs to completion before another request's code runs: counting is
+ * exact inside one process, and sqlite's file lock keeps single statements atomic across processes.
+ */
+export function openSqliteStore(file: string, options: { anonymousWindowsMax?: number } = {}): Store {
+  // A writer holding the lock (another process, a checkpoint) makes us wait up to 5 s, not fail at once.
+  const db = new DatabaseSync(file, { timeout: 5_000, enableForeignKeyConstraints: true });
+  try {
+    db.exec('PRAGMA journal_mode = WAL');
+    // In WAL mode NORMAL loses no committed transaction when the process dies, only on power loss.
+    db.exec('PRAGMA synchronous = NORMAL');
+    migrateSqliteSchema(db, Date.now());
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+
+  const insertClient = db.prepare(
+    `INSERT INTO clients (client_id, secret_hash, client_name, contacts, scope, token_endpoint_auth_method, issued_at, last_token_at)
+     VALUES (:client_id, :secret_hash, :client_name, :contacts, :scope, :method, :issued_at, :last_token_at)`,
+  );
+  const selectClient = db.prepare('SELECT * FROM clients WHERE client_id = ?');
+  const touchClient = db.prepare(
+    'UPDATE clients SET last_token_at = max(last_token_at, :at) WHERE client_id = :client_id',
+  );
+  const insertTokenRow = db.prepare(
+    `INSERT INTO access_tokens (token_hash, client_id, scope, issued_at, expires_at)
+     VALUES (:token_hash, :client_id, :scope, :issued_at, :expires_at)`,
+  );
+  const selectToken = db.prepare('SELECT * FROM access_tokens WHERE token_hash = ? AND expires_at > ?');
+  const deleteOwnToken = db.prepare('DELETE FROM access_tokens WHERE token_hash = ? AND client_id = ?');
+  const deleteExpiredTokens = db.prepare('DELETE FROM access_tokens WHERE expires_at <= ?');
+  const deleteEndedWindows = db.prepare('DELETE FROM rate_windows WHERE window_start + window_ms <= ?');
+  // Tokens go with their client through ON DELETE CASCADE.
+  const deleteIdle = db.prepare('DELETE FROM clients WHERE last_token_at < ?');
+  // One statement: starts a new window, counts a hit, or (WHERE false) refuses it without counting.
+  const hitWindow = db.prepare(
+    `INSERT INTO rate_windows (key, window_start, window_ms, count) VALUES (:key, :now, :window_ms, 1)
+     ON CONFLICT (key) DO UPDATE SET
+       count = CASE WHEN :now >= window_start + window_ms THEN 1 ELSE count + 1 END,
+       window_start = CASE WHEN :now >= window_start + window_ms THEN :now ELSE window_start END,
+       window_ms = CASE WHEN :now >= window_start + window_ms THEN :window_ms ELSE window_ms END
+     WHERE :now >= window_start + window_ms OR count < :limit
+     RETURNING count, window_start + window_ms AS reset_at`,
+  );
+  const selectWindow = db.prepare(
+    'SELECT count, window_start + window_ms AS reset_at FROM rate_windows WHERE key = ? AND window_start + window_ms > ?',
+  );
+
+  const windows: WindowCounter = {
+    async hit(key, { limit, windowMs, now }) {
+      const counted = hitWindow.get({ key, now, window_ms: windowMs, limit }) as unknown as WindowRow | undefined;
+      if (counted !== undefined) return { allowed: true, count: counted.count, resetAt: counted.reset_at };
+      const full = selectWindow.get(key, now) as unknown as WindowRow;
+      return { allowed: false, count: full.count, resetAt: full.reset_at };
+    },
+    async peek(key, { windowMs, now }) {
+      const row = selectWindow.get(key, now) as unknown as WindowRow | undefined;
+      return row === undefined ? { count: 0, resetAt: now + windowMs } : { count: row.count, resetAt: row.reset_at };
+    },
+  };
+
+  return {
+    backend: 'sqlite',
+    windows,
+    anonymousWindows: createMemoryWindowCounter({ max: options.anonymousWindowsMax }),
+
+    async createClient(client) {
+      insertClient.run({
+        client_id: client.clientId,
+        secret_hash: client.secretHash,
+        client_name: client.clientName,
+        contacts: JSON.stringify(client.contacts),
+        scope: client.scope,
+        method: client.tokenEndpointAuthMethod,
+        issued_at: client.issuedAt,
+        last_token_at: client.lastTokenAt,
+      });
+    },
+
+    async findClient(clientId) {
+      const row = selectClient.get(clientId) as unknown as ClientRow | undefined;
+      return row === undefined ? undefined : toClientRecord(row);
+    },
+
+    async insertToken(token) {
+      return inTransaction(db, () => {
+        const touched = touchClient.run({ at: token.issuedAt, client_id: token.clientId });
+        if (Number(touched.changes) === 0) return false;
+        insertTokenRow.run({
+          token_hash: token.tokenHash,
+          client_id: token.clientId,
+          scope: token.scope,
+          issued_at: token.issuedAt,
+          expires_at: token.expiresAt,
+        });
+        return true;
+      });
+    },
+
+    async findToken(tokenHash, now) {
+      const row = selectToken.get(tokenHash, now) as unknown as TokenRow | undefined;
+      return row === undefined ? undefined : toTokenRecord(row);
+    },
+
+    async deleteToken(tokenHash, clientId) {
+      return Number(deleteOwnToken.run(tokenHash, clientId).changes) > 0;
+    },
+
+    async purgeExpired(now) {
+      return inTransaction(db, () => {
+        deleteEndedWindows.run(now);
+        return Number(deleteExpiredTokens.run(now).changes);
+      });
+    },
+
+    async deleteIdleClients(idleSince) {
+      return Number(deleteIdle.run(idleSince).changes);
+    },
+
+    async close() {
+      if (db.isOpen) db.close();
+    },
+  };
+}
+
+/** Brings the file to the newest schema, one transaction per migration; refuses a file from a newer release. */
+function migrateSqliteSchema(db: DatabaseSync, now: number): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL) STRICT');
+  const readVersion = db.prepare('SELECT coalesce(max(version), 0) AS version FROM schema_migrations');
+  const record = db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)');
+  for (;;) {
+    // Read inside the write transaction: two processes starting together migrate once.
+    const migrated = inTransaction(db, () => {
+      const { version } = readVersion.get() as unknown as { version: number };
+      if (version > SQLITE_MIGRATIONS.length) {
+        throw new Error(
+          `The agent-api data file ${db.location() ?? ''} has schema version ${version}, newer than this release knows ` +
+            `(${SQLITE_MIGRATIONS.length}). It was written by a newer release of the server: run that release, ` +
+            'or point AGENT_API_DATA_DIR at another folder.',
+        );
+      }
+      if (version === SQLITE_MIGRATIONS.length) return false;
+      db.exec(SQLITE_MIGRATIONS[version]!);
+      record.run(version + 1, now);
+      return true;
+    });
+    if (!migrated) return;
+  }
+}
+
+/** Runs `work` in an immediate (write-locking) transaction, rolled back if it throws. */
+function inTransaction<T>(db: DatabaseSync, work: () => T): T {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = work();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}
+
+interface WindowRow {
+  count: number;
+  reset_at: number;
+}
+
+interface ClientRow {
+  client_id: string;
+  secret_hash: string;
+  client_name: string;
+  contacts: string;
+  scope: string;
+  token_endpoint_auth_method: ClientRecord['tokenEndpointAuthMethod'];
+  issued_at: number;
+  last_token_at: number;
+}
+
+interface TokenRow {
+  token_hash: string;
+  client_id: string;
+  scope: string;
+  issued_at: number;
+  expires_at: number;
+}
+
+function toClientRecord(row: ClientRow): ClientRecord {
+  return {
+    clientId: row.client_id,
+    secretHash: row.secret_hash,
+    clientName: row.client_name,
+    contacts: JSON.parse(row.contacts) as string[],
+    scope: row.scope,
+    tokenEndpointAuthMethod: row.token_endpoint_auth_method,
+    issuedAt: row.issued_at,
+    lastTokenAt: row.last_token_at,
+  };
+}
+
+function toTokenRecord(row: TokenRow): TokenRecord {
+  return {
+    tokenHash: row.token_hash,
+    clientId: row.client_id,
+    scope: row.scope,
+    issuedAt: row.issued_at,
+    expiresAt: row.expires_at,
+  };
+}

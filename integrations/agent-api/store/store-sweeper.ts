@@ -1,0 +1,44 @@
+import type { Store } from './store.ts';
+
+export interface SweepResult {
+  expiredTokens: number;
+  recycledClients: number;
+}
+
+/**
+ * Housekeeping of a store: purges expired tokens and windows, and recycles clients that requested no
+ * token for `clientIdleMs` (SPEC §6: 180 days). `start()` sweeps at once, then every `intervalMs`;
+ * the timer does not keep the process alive.
+ */
+export function createStoreSweeper(deps: {
+  store: Store;
+  clientIdleMs: number;
+  intervalMs: number;
+  now?: () => number;
+  onError?: (error: unknown) => void;
+}) {
+  const now = deps.now ?? Date.now;
+  const onError = deps.onError ?? ((error: unknown) => console.error('agent-api: store sweep failed', error));
+  let timer: NodeJS.Timeout | undefined;
+
+  async function sweep(): Promise<SweepResult> {
+    const at = now();
+    const expiredTokens = await deps.store.purgeExpired(at);
+    const recycledClients = await deps.store.deleteIdleClients(at - deps.clientIdleMs);
+    return { expiredTokens, recycledClients };
+  }
+
+  return {
+    sweep,
+    async start(): Promise<SweepResult> {
+      const result = await sweep();
+      timer = setInterval(() => void sweep().catch(onError), deps.intervalMs);
+      timer.unref();
+      return result;
+    },
+    stop(): void {
+      clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * The Store contract: registered clients, access tokens and rate-limit windows. Every backend (the
+ * embedded sqlite one, the redis one) passes the same suite, tests/unit/store-contract.ts.
+ *
+ * Rules every backend keeps:
+ * - Times are milliseconds since the epoch and always come from the caller (`now`), never from the
+ *   backend's own clock: instances agree on one clock per request and tests can drive time.
+ * - Secrets never reach the store: clients carry `secretHash`, tokens are keyed by `tokenHash`
+ *   (lowercase hex SHA-256). Comparing them is the caller's job (constant time).
+ * - Each method is atomic on its own; the ones that touch two records say so.
+ */
+
+export interface ClientRecord {
+  clientId: string;
+  /** Lowercase hex SHA-256 of the client secret. */
+  secretHash: string;
+  clientName: string;
+  contacts: string[];
+  /** Space-delimited scopes the client may request. */
+  scope: string;
+  tokenEndpointAuthMethod: 'client_secret_basic' | 'client_secret_post';
+  issuedAt: number;
+  /** Time of the last token issued to the client (its registration time until then); drives recycling. */
+  lastTokenAt: number;
+}
+
+export interface TokenRecord {
+  /** Lowercase hex SHA-256 of the access token. */
+  tokenHash: string;
+  clientId: string;
+  /** Space-delimited scopes granted. */
+  scope: string;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+/** Result of counting one hit in a fixed window. */
+export interface WindowHit {
+  /** False when the window already held `limit` hits: this hit was not counted. */
+  allowed: boolean;
+  /** Hits counted in the current window, this one included when allowed. */
+  count: number;
+  /** When the current window ends and the count restarts. */
+  resetAt: number;
+}
+
+/**
+ * Fixed windows that start with the first hit after the previous window ended. Hits beyond `limit` are
+ * refused and not counted, so `count` never exceeds the limit in force and N instances sharing a backend
+ * admit exactly `limit` between them. A backend implements `hit` in one round trip (Redis: one Lua
+ * script doing GET/INCR/PEXPIRE; keys expire with their window).
+ */
+export interface WindowCounter {
+  hit(key: string, options: { limit: number; windowMs: number; now: number }): Promise<WindowHit>;
+  /** Reads the current window without counting; an absent or ended window reads as empty, starting now. */
+  peek(key: string, options: { windowMs: number; now: number }): Promise<{ count: number; resetAt: number }>;
+}
+
+export interface Store {
+  /** Backend name, for logs: `sqlite`, `redis`. */
+  readonly backend: string;
+  /** Windows shared by every instance using this store: identified clients, registrations, the token endpoint. */
+  readonly windows: WindowCounter;
+  /**
+   * Windows of anonymous addresses. A single-instance backend keeps them in a bounded in-memory LRU
+   * (they are many and short-lived); a shared backend returns its shared counter.
+   */
+  readonly anonymousWindows: WindowCounter;
+
+  /** Registers a client; throws if the client_id exists. */
+  createClient(client: ClientRecord): Promise<void>;
+  findClient(clientId: string): Promise<ClientRecord | undefined>;
+  /**
+   * Stores a token and records its `issuedAt` as the client's `lastTokenAt`, both or neither.
+   * Returns false (storing nothing) when the client no longer exists.
+   */
+  insertToken(token: TokenRecord): Promise<boolean>;
+  /** The token if it exists and has not expired at `now`. */
+  findToken(tokenHash: string, now: number): Promise<TokenRecord | undefined>;
+  /** Deletes the token only if it belongs to `clientId`; true when something was deleted. */
+  deleteToken(tokenHash: string, clientId: string): Promise<boolean>;
+  /** Removes tokens expired at `now` (and any other state that expired); returns the number of tokens removed. */
+  purgeExpired(now: number): Promise<number>;
+  /** Deletes the clients whose `lastTokenAt` is before `idleSince`, with their tokens; returns how many. */
+  deleteIdleClients(idleSince: number): Promise<number>;
+  close(): Promise<void>;
+}

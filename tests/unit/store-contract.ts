@@ -1,0 +1,203 @@
+import assert from 'node:assert/strict';
+import { createHash, randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import type { ClientRecord, Store, TokenRecord, WindowCounter } from '../../integrations/agent-api/store/store.ts';
+
+/**
+ * The Store contract suite: every backend runs it unchanged. `openFreshStore` returns an empty store
+ * (its own file, database or key prefix); the suite closes it after each test. Times are passed in
+ * explicitly, as the contract requires, so nothing here waits for a clock.
+ */
+export function runStoreContract(name: string, openFreshStore: () => Promise<Store>): void {
+  describe(`Store contract: ${name}`, () => {
+    const T0 = 1_800_000_000_000;
+    const HOUR = 3_600_000;
+    let store: Store;
+
+    beforeEach(async () => {
+      store = await openFreshStore();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    function client(overrides: Partial<ClientRecord> = {}): ClientRecord {
+      return {
+        clientId: `client-${randomUUID()}`,
+        secretHash: sha256(randomUUID()),
+        clientName: 'Agente de pruebas ñ',
+        contacts: ['ops@example.com', 'dev@example.es'],
+        scope: 'content:read quota:read',
+        tokenEndpointAuthMethod: 'client_secret_basic',
+        issuedAt: T0,
+        lastTokenAt: T0,
+        ...overrides,
+      };
+    }
+
+    function token(clientId: string, overrides: Partial<TokenRecord> = {}): TokenRecord {
+      return { tokenHash: sha256(randomUUID()), clientId, scope: 'content:read', issuedAt: T0, expiresAt: T0 + HOUR, ...overrides };
+    }
+
+    describe('clients', () => {
+      test('a registered client reads back exactly as stored', async () => {
+        const record = client({ contacts: [], tokenEndpointAuthMethod: 'client_secret_post', scope: 'quota:read' });
+        await store.createClient(record);
+        assert.deepEqual(await store.findClient(record.clientId), record);
+        assert.deepEqual(await store.findClient(client().clientId), undefined);
+      });
+
+      test('a client_id cannot be registered twice', async () => {
+        const record = client();
+        await store.createClient(record);
+        await assert.rejects(store.createClient({ ...record, secretHash: sha256('other') }));
+        assert.equal((await store.findClient(record.clientId))?.secretHash, record.secretHash);
+      });
+    });
+
+    describe('tokens', () => {
+      test('an issued token is found until it expires, and records the client\'s last token request', async () => {
+        const owner = client();
+        await store.createClient(owner);
+        const issued = token(owner.clientId, { issuedAt: T0 + 5_000, expiresAt: T0 + 5_000 + HOUR });
+        assert.equal(await store.insertToken(issued), true);
+        assert.deepEqual(await store.findToken(issued.tokenHash, T0 + 6_000), issued);
+        assert.deepEqual(await store.findToken(issued.tokenHash, issued.expiresAt - 1), issued);
+        assert.equal(await store.findToken(issued.tokenHash, issued.expiresAt), undefined);
+        assert.equal((await store.findClient(owner.clientId))?.lastTokenAt, T0 + 5_000);
+      });
+
+      test('an older token never moves the last token request back', async () => {
+        const owner = client();
+        await store.createClient(owner);
+        await store.insertToken(token(owner.clientId, { issuedAt: T0 + 9_000 }));
+        await store.insertToken(token(owner.clientId, { issuedAt: T0 + 1_000 }));
+        assert.equal((await store.findClient(owner.clientId))?.lastTokenAt, T0 + 9_000);
+      });
+
+      test('a token for a client that does not exist is refused and not stored', async () => {
+        const orphan = token('no-such-client');
+        assert.equal(await store.insertToken(orphan), false);
+        assert.equal(await store.findToken(orphan.tokenHash, T0), undefined);
+      });
+
+      test('an unknown token is not found', async () => {
+        assert.equal(await store.findToken(sha256('never issued'), T0), undefined);
+      });
+
+      test('a client deletes its own token, never another client\'s', async () => {
+        const alice = client();
+        const bob = client();
+        await store.createClient(alice);
+        await store.createClient(bob);
+        const alices = token(alice.clientId);
+        await store.insertToken(alices);
+        assert.equal(await store.deleteToken(alices.tokenHash, bob.clientId), false);
+        assert.ok(await store.findToken(alices.tokenHash, T0));
+        assert.equal(await store.deleteToken(alices.tokenHash, alice.clientId), true);
+        assert.equal(await store.findToken(alices.tokenHash, T0), undefined);
+        assert.equal(await store.deleteToken(alices.tokenHash, alice.clientId), false);
+      });
+
+      test('purging removes exactly the expired tokens', async () => {
+        const owner = client();
+        await store.createClient(owner);
+        const expired = [1, 2, 3].map((i) => token(owner.clientId, { expiresAt: T0 + i * 1_000 }));
+        const valid = token(owner.clientId, { expiresAt: T0 + HOUR });
+        for (const record of [...expired, valid]) await store.insertToken(record);
+        assert.equal(await store.purgeExpired(T0 + 3_000), 3);
+        assert.equal(await store.purgeExpired(T0 + 3_000), 0);
+        assert.deepEqual(await store.findToken(valid.tokenHash, T0 + 3_000), valid);
+      });
+    });
+
+    describe('client recycling', () => {
+      test('clients idle since before the cut-off go, with their tokens; active ones stay', async () => {
+        const idle = client({ issuedAt: T0, lastTokenAt: T0 });
+        const neverUsedIdle = client({ issuedAt: T0 + 1_000, lastTokenAt: T0 + 1_000 });
+        const active = client({ issuedAt: T0, lastTokenAt: T0 });
+        for (const record of [idle, neverUsedIdle, active]) await store.createClient(record);
+        const idleToken = token(idle.clientId, { issuedAt: T0, expiresAt: T0 + 100 * HOUR });
+        await store.insertToken(idleToken);
+        await store.insertToken(token(active.clientId, { issuedAt: T0 + 10 * HOUR, expiresAt: T0 + 11 * HOUR }));
+
+        assert.equal(await store.deleteIdleClients(T0 + 5 * HOUR), 2);
+        assert.equal(await store.findClient(idle.clientId), undefined);
+        assert.equal(await store.findClient(neverUsedIdle.clientId), undefined);
+        assert.ok(await store.findClient(active.clientId));
+        assert.equal(await store.findToken(idleToken.tokenHash, T0 + 6 * HOUR), undefined);
+        assert.equal(await store.insertToken(token(idle.clientId)), false);
+        assert.equal(await store.deleteIdleClients(T0 + 5 * HOUR), 0);
+      });
+    });
+
+    for (const counter of ['windows', 'anonymousWindows'] as const) {
+      describe(`rate-limit windows (${counter})`, () => {
+        const windowMs = 60_000;
+        let windows: WindowCounter;
+        beforeEach(() => {
+          windows = store[counter];
+        });
+
+        test('an unused key reads as an empty window starting now', async () => {
+          assert.deepEqual(await windows.peek('k:fresh', { windowMs, now: T0 }), { count: 0, resetAt: T0 + windowMs });
+        });
+
+        test('the first hit opens a window; hits count up to the limit, then are refused without counting', async () => {
+          const key = `k:${randomUUID()}`;
+          assert.deepEqual(await windows.hit(key, { limit: 3, windowMs, now: T0 }), { allowed: true, count: 1, resetAt: T0 + windowMs });
+          assert.deepEqual(await windows.hit(key, { limit: 3, windowMs, now: T0 + 10 }), { allowed: true, count: 2, resetAt: T0 + windowMs });
+          assert.deepEqual(await windows.hit(key, { limit: 3, windowMs, now: T0 + 20 }), { allowed: true, count: 3, resetAt: T0 + windowMs });
+          assert.deepEqual(await windows.hit(key, { limit: 3, windowMs, now: T0 + 30 }), { allowed: false, count: 3, resetAt: T0 + windowMs });
+          assert.deepEqual(await windows.peek(key, { windowMs, now: T0 + 40 }), { count: 3, resetAt: T0 + windowMs });
+        });
+
+        test('peeking never counts', async () => {
+          const key = `k:${randomUUID()}`;
+          await windows.hit(key, { limit: 10, windowMs, now: T0 });
+          for (let i = 0; i < 5; i++) await windows.peek(key, { windowMs, now: T0 + i });
+          assert.equal((await windows.hit(key, { limit: 10, windowMs, now: T0 + 10 })).count, 2);
+        });
+
+        test('the window restarts at its reset time, starting at the first hit after it', async () => {
+          const key = `k:${randomUUID()}`;
+          for (let i = 0; i < 2; i++) await windows.hit(key, { limit: 2, windowMs, now: T0 });
+          assert.equal((await windows.hit(key, { limit: 2, windowMs, now: T0 + windowMs - 1 })).allowed, false);
+          assert.deepEqual(await windows.peek(key, { windowMs, now: T0 + windowMs }), { count: 0, resetAt: T0 + 2 * windowMs });
+          const later = T0 + windowMs + 5_000;
+          assert.deepEqual(await windows.hit(key, { limit: 2, windowMs, now: later }), { allowed: true, count: 1, resetAt: later + windowMs });
+        });
+
+        test('keys are counted apart', async () => {
+          const [a, b] = [`k:${randomUUID()}`, `k:${randomUUID()}`];
+          await windows.hit(a, { limit: 1, windowMs, now: T0 });
+          assert.equal((await windows.hit(a, { limit: 1, windowMs, now: T0 })).allowed, false);
+          assert.equal((await windows.hit(b, { limit: 1, windowMs, now: T0 })).allowed, true);
+        });
+
+        test('a quota lowered below the count refuses at once', async () => {
+          const key = `k:${randomUUID()}`;
+          for (let i = 0; i < 5; i++) await windows.hit(key, { limit: 10, windowMs, now: T0 });
+          assert.deepEqual(await windows.hit(key, { limit: 3, windowMs, now: T0 }), { allowed: false, count: 5, resetAt: T0 + windowMs });
+        });
+
+        test('200 simultaneous hits admit exactly the limit', async () => {
+          const key = `k:${randomUUID()}`;
+          const hits = await Promise.all(
+            Array.from({ length: 200 }, (_, i) => windows.hit(key, { limit: 60, windowMs, now: T0 + i })),
+          );
+          assert.equal(hits.filter((hit) => hit.allowed).length, 60);
+          assert.deepEqual(
+            hits.filter((hit) => hit.allowed).map((hit) => hit.count).sort((x, y) => x - y),
+            Array.from({ length: 60 }, (_, i) => i + 1),
+          );
+          assert.equal((await windows.peek(key, { windowMs, now: T0 + 300 })).count, 60);
+        });
+      });
+    }
+  });
+}
+
+function sha256(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}

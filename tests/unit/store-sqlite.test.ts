@@ -1,0 +1,149 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { after, describe, test } from 'node:test';
+import { createMemoryWindowCounter } from '../../integrations/agent-api/store/memory-windows.ts';
+import { openStore, resolveClientIdleDays, SQLITE_FILE_NAME } from '../../integrations/agent-api/store/open-store.ts';
+import { SQLITE_MIGRATIONS } from '../../integrations/agent-api/store/sqlite-schema.ts';
+import type { ClientRecord } from '../../integrations/agent-api/store/store.ts';
+import { runStoreContract } from './store-contract.ts';
+
+const root = await mkdtemp(join(tmpdir(), 'agent-api-store-'));
+after(() => rm(root, { recursive: true, force: true }));
+let dirs = 0;
+const freshDir = () => join(root, `store-${++dirs}`);
+
+runStoreContract('sqlite', () => openStore({ dataDir: freshDir() }));
+
+const DAY = 86_400_000;
+
+function client(clientId: string, at: number): ClientRecord {
+  return {
+    clientId,
+    secretHash: sha256(`secret of ${clientId}`),
+    clientName: clientId,
+    contacts: [],
+    scope: 'content:read quota:read',
+    tokenEndpointAuthMethod: 'client_secret_basic',
+    issuedAt: at,
+    lastTokenAt: at,
+  };
+}
+
+describe('sqlite store', () => {
+  test('creates <dataDir>/agent-api.sqlite in WAL mode with a schema version table', async () => {
+    const dataDir = join(freshDir(), 'nested', '.data');
+    const store = await openStore({ dataDir });
+    await store.close();
+    const db = new DatabaseSync(join(dataDir, SQLITE_FILE_NAME), { readOnly: true });
+    assert.equal((db.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode, 'wal');
+    const versions = db.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((row) => row.version);
+    assert.deepEqual(versions, SQLITE_MIGRATIONS.map((_, i) => i + 1));
+    db.close();
+  });
+
+  test('keeps clients, tokens and identified windows across close and reopen', async () => {
+    const dataDir = freshDir();
+    const now = Date.now();
+    const first = await openStore({ dataDir });
+    await first.createClient(client('kept', now));
+    await first.insertToken({ tokenHash: sha256('t'), clientId: 'kept', scope: 'content:read', issuedAt: now, expiresAt: now + 3_600_000 });
+    await first.windows.hit('identificado:kept', { limit: 600, windowMs: 60_000, now });
+    await first.close();
+
+    const second = await openStore({ dataDir });
+    assert.equal((await second.findClient('kept'))?.clientName, 'kept');
+    assert.equal((await second.findToken(sha256('t'), now + 1))?.clientId, 'kept');
+    assert.equal((await second.windows.peek('identificado:kept', { windowMs: 60_000, now: now + 1 })).count, 1);
+    await second.close();
+  });
+
+  test('a file written by a newer release is refused with a clear message', async () => {
+    const dataDir = freshDir();
+    await (await openStore({ dataDir })).close();
+    const db = new DatabaseSync(join(dataDir, SQLITE_FILE_NAME));
+    db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(SQLITE_MIGRATIONS.length + 1, Date.now());
+    db.close();
+    await assert.rejects(openStore({ dataDir }), /schema version 2, newer than this release knows \(1\)/);
+  });
+
+  test('recycles idle clients when it opens, then periodically', async () => {
+    const dataDir = freshDir();
+    let clock = 1_800_000_000_000;
+    const now = () => clock;
+    const seed = await openStore({ dataDir, now });
+    await seed.createClient(client('idle', clock - 181 * DAY));
+    await seed.createClient(client('recent', clock - 179 * DAY));
+    await seed.close();
+
+    const store = await openStore({ dataDir, now, sweepIntervalMs: 20 });
+    assert.equal(await store.findClient('idle'), undefined, 'the start-up check recycled the idle client');
+    assert.ok(await store.findClient('recent'));
+    clock += 2 * DAY;
+    await waitFor(async () => (await store.findClient('recent')) === undefined);
+    await store.close();
+  });
+
+  test('the idle period comes from AGENT_API_CLIENT_IDLE_DAYS, checked', () => {
+    assert.equal(resolveClientIdleDays({}), 180);
+    assert.equal(resolveClientIdleDays({ AGENT_API_CLIENT_IDLE_DAYS: '0.5' }), 0.5);
+    assert.throws(() => resolveClientIdleDays({ AGENT_API_CLIENT_IDLE_DAYS: 'soon' }), /AGENT_API_CLIENT_IDLE_DAYS must be a positive number/);
+    assert.throws(() => resolveClientIdleDays({ AGENT_API_CLIENT_IDLE_DAYS: '-1' }), /AGENT_API_CLIENT_IDLE_DAYS/);
+  });
+
+  test('the file holds hashes, never the secrets or tokens themselves', async () => {
+    const dataDir = freshDir();
+    const store = await openStore({ dataDir });
+    const secret = 'agt_cs_THIS-SECRET-MUST-NOT-BE-STORED-IN-CLEAR-000000000';
+    const token = 'agt_at_THIS-TOKEN-MUST-NOT-BE-STORED-IN-CLEAR-0000000000';
+    await store.createClient({ ...client('hashed', Date.now()), secretHash: sha256(secret) });
+    await store.insertToken({ tokenHash: sha256(token), clientId: 'hashed', scope: 'content:read', issuedAt: Date.now(), expiresAt: Date.now() + 60_000 });
+    await store.close();
+    const bytes = Buffer.concat([
+      await readFile(join(dataDir, SQLITE_FILE_NAME)),
+      await readFile(join(dataDir, `${SQLITE_FILE_NAME}-wal`)).catch(() => Buffer.alloc(0)),
+    ]);
+    assert.equal(bytes.includes(secret), false);
+    assert.equal(bytes.includes(token), false);
+    assert.equal(bytes.includes(sha256(token)), true);
+  });
+
+  test('two connections to one file count one window exactly', async () => {
+    const dataDir = freshDir();
+    const a = await openStore({ dataDir });
+    const b = await openStore({ dataDir });
+    const now = Date.now();
+    const hits = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => (i % 2 ? a : b).windows.hit('shared', { limit: 30, windowMs: 60_000, now })),
+    );
+    assert.equal(hits.filter((hit) => hit.allowed).length, 30);
+    await a.close();
+    await b.close();
+  });
+});
+
+describe('in-memory windows of anonymous addresses', () => {
+  test('stay bounded: the least recently seen address is forgotten first', async () => {
+    const windows = createMemoryWindowCounter({ max: 100 });
+    const now = Date.now();
+    await windows.hit('first', { limit: 60, windowMs: 60_000, now });
+    for (let i = 0; i < 100; i++) await windows.hit(`addr-${i}`, { limit: 60, windowMs: 60_000, now });
+    assert.equal((await windows.peek('first', { windowMs: 60_000, now })).count, 0);
+    assert.equal((await windows.peek('addr-99', { windowMs: 60_000, now })).count, 1);
+  });
+});
+
+async function waitFor(condition: () => Promise<boolean>, timeoutMs = 2_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) assert.fail('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function sha256(value: string): string {
+  return createHash('sha256').update(value).digest('hex');
+}

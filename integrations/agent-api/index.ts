@@ -5,6 +5,7 @@ import { buildSearchIndex } from './build/build-search-index.ts';
 import { buildManifest, writeManifest } from './build/write-manifest.ts';
 import { writeDocuments } from './build/write-documents.ts';
 import { parseAgentApiOptions, type AgentApiUserOptions } from './options.ts';
+import { setupRuntime } from './setup-runtime.ts';
 
 export type { AgentApiUserOptions } from './options.ts';
 
@@ -15,13 +16,14 @@ export default function agentApi(userOptions: AgentApiUserOptions): AstroIntegra
   return {
     name: 'agent-api',
     hooks: {
-      'astro:config:setup': ({ config }) => {
-        if (!config.site) {
+      'astro:config:setup': (params) => {
+        if (!params.config.site) {
           throw new Error(
             'The agent-api integration needs `site` in astro.config.mjs: every URL it publishes is absolute. ' +
               'Set `site` to the public address of the website, e.g. `site: "https://www.example.com"`.',
           );
         }
+        setupRuntime(params, options);
       },
       'astro:config:done': ({ config: resolved }) => {
         config = resolved;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { companyInfoSchema } from './schemas.ts';
-import type { OperationDescription } from './operation.ts';
+import type { CompanyInfo } from './schemas.ts';
+import type { Operation } from './operation.ts';
 
 export const COMPANY_SECTIONS = ['all', 'contact', 'service_model', 'coverage', 'services'] as const;
 
@@ -21,4 +22,26 @@ export const getCompanyInfo = {
     'Company data: contact, hours, coverage, tax, indicative prices, service model and the catalogue of services and cities.',
   input: getCompanyInfoInput,
   output: companyInfoSchema,
-} as const satisfies OperationDescription;
+  async handle({ section }, { content }) {
+    return selectCompanySection(content.manifest.company, section);
+  },
+} as const satisfies Operation<typeof getCompanyInfoInput, typeof companyInfoSchema>;
+
+type Section = (typeof COMPANY_SECTIONS)[number];
+
+const SECTION_FIELDS: Record<Exclude<Section, 'all'>, (keyof CompanyInfo)[]> = {
+  contact: ['legal_name', 'address', 'phone', 'email', 'whatsapp', 'hours', 'pages'],
+  service_model: ['service_model'],
+  coverage: ['coverage', 'cities', 'tax'],
+  services: ['services', 'prices'],
+};
+
+/** `brand` and `website` are required in every answer; a section adds only its own fields. */
+export function selectCompanySection(company: CompanyInfo, section: Section): CompanyInfo {
+  if (section === 'all') return company;
+  const selected: CompanyInfo = { brand: company.brand, website: company.website };
+  for (const field of SECTION_FIELDS[section]) {
+    if (company[field] !== undefined) Object.assign(selected, { [field]: company[field] });
+  }
+  return selected;
+}

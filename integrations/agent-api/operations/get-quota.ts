@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import type { OperationDescription } from './operation.ts';
+import type { Operation } from './operation.ts';
+
+export const getQuotaInput = z.object({});
 
 export const quotaSchema = z
   .object({
@@ -22,6 +24,19 @@ export const getQuota = {
   description:
     'Estado de la cuota del cliente identificado (requiere un token con `quota:read`); leerla no la consume. ' +
     'Rate-limit state of the identified client (needs a bearer token with `quota:read`); reading it does not consume it.',
-  input: z.object({}),
+  input: getQuotaInput,
   output: quotaSchema,
-} as const satisfies OperationDescription;
+  async handle(_input, { caller, readQuota }) {
+    const quota = await readQuota();
+    return {
+      client_id: caller.clientId,
+      policy: quota.policy,
+      limit: quota.limit,
+      remaining: quota.remaining,
+      reset_seconds: quota.resetSeconds,
+      scope: caller.scopes.join(' '),
+      window_seconds: quota.windowSeconds,
+      used: quota.used,
+    };
+  },
+} as const satisfies Operation<typeof getQuotaInput, typeof quotaSchema>;

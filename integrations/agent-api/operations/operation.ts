@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { ContentSnapshot } from '../content/content-model.ts';
 
 export type Scope = 'content:read' | 'quota:read';
 export const SCOPES: readonly Scope[] = ['content:read', 'quota:read'];
@@ -18,4 +19,37 @@ export interface OperationDescription {
   description: string;
   input: z.ZodObject;
   output: z.ZodType;
+}
+
+/** Who calls, as an operation needs to know it (the server's Caller satisfies it). */
+export interface CallerInfo {
+  policy: 'anonimo' | 'identificado';
+  /** The client_id, or the client address for an anonymous caller. */
+  clientId: string;
+  scopes: Scope[];
+  anonymous: boolean;
+}
+
+/** The caller's rate-limit window, read without counting a request. */
+export interface QuotaInfo {
+  policy: 'anonimo' | 'identificado';
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+  windowSeconds: number;
+  used: number;
+}
+
+export interface OperationContext {
+  content: ContentSnapshot;
+  caller: CallerInfo;
+  readQuota(): Promise<QuotaInfo>;
+}
+
+/** An operation's description with its handler: a plain function over content and store, no HTTP. */
+export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType>
+  extends OperationDescription {
+  input: I;
+  output: O;
+  handle(input: z.output<I>, context: OperationContext): Promise<z.output<O>>;
 }

@@ -1,5 +1,8 @@
 import { z } from 'zod';
-import type { OperationDescription } from './operation.ts';
+import { resolvePage } from '../content/resolve-page.ts';
+import { truncateMarkdown } from '../content/truncate-markdown.ts';
+import { ApiError } from './api-error.ts';
+import type { Operation } from './operation.ts';
 
 export const readPageInput = z.object({
   url: z
@@ -32,4 +35,16 @@ export const readPage = {
     'Returns one page of the site as Markdown (no menus or footer). Accepts a search_pages result `url`, a path or a slug.',
   input: readPageInput,
   output: pageSchema,
-} as const satisfies OperationDescription;
+  async handle({ url }, { content }) {
+    const page = resolvePage(content.pages, url);
+    if (!page) {
+      throw new ApiError(404, 'page_not_found', 'No page of this site matches the given `url`.', {
+        hint:
+          'Find pages with search_pages and pass a result `url` to read_page. Accepted forms: a full address ' +
+          'of this site, a path such as /servicios/fontaneria/madrid/ or a slug such as fontaneria/madrid.',
+      });
+    }
+    const { markdown, truncated } = truncateMarkdown(page.markdown, content.manifest.options.truncateAt);
+    return { title: page.title, url: page.url, markdown, truncated };
+  },
+} as const satisfies Operation<typeof readPageInput, typeof pageSchema>;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { citySlugSchema } from './schemas.ts';
-import type { OperationDescription } from './operation.ts';
+import { InvalidCursorError } from '../content/cursor.ts';
+import { ApiError } from './api-error.ts';
+import type { Operation } from './operation.ts';
 
 export const searchPagesInput = z.object({
   query: z
@@ -57,4 +59,17 @@ export const searchPages = {
     'Use it first, then read a result `url` with read_page.',
   input: searchPagesInput,
   output: searchPagesOutput,
-} as const satisfies OperationDescription;
+  async handle(input, { content }) {
+    try {
+      return await content.search.search(input);
+    } catch (error) {
+      if (!(error instanceof InvalidCursorError)) throw error;
+      throw new ApiError(400, 'invalid_parameter', 'The `cursor` is not valid for this query.', {
+        hint:
+          '`cursor` must be the `next_cursor` of a previous response for the same `query` and `city`; ' +
+          'repeat the search without `cursor` to start again.',
+        cause: error,
+      });
+    }
+  },
+} as const satisfies Operation<typeof searchPagesInput, typeof searchPagesOutput>;

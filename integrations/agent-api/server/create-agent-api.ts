@@ -1,0 +1,297 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LRUCache } from 'lru-cache';
+import { ContentNotBuiltError, createContentModel, type ContentSnapshot } from '../content/content-model.ts';
+import { ApiError } from '../operations/api-error.ts';
+import { documentFilePath, IDENTITY_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS } from '../operations/endpoints.ts';
+import { getQuota } from '../operations/get-quota.ts';
+import { operations } from '../operations/index.ts';
+import type { Operation } from '../operations/operation.ts';
+import { openStore } from '../store/open-store.ts';
+import type { Store } from '../store/store.ts';
+import { assertScope, createCallerResolver, type Caller } from './caller.ts';
+import type { Handler, RequestContext } from './context.ts';
+import { createIdentityHandler } from './identity.ts';
+import { buildPageLinkHeader, findPageForPath, markdownResponse, prefersMarkdown } from './negotiate.ts';
+import { createOAuthHandlers } from './oauth/handlers.ts';
+import { buildParameterHints } from './parameter-hints.ts';
+import { createRateLimiter, rateLimitHeaders, resolveQuotas } from './rate-limit.ts';
+import { API_HEADERS, jsonResponse, renderError, type ErrorLogger } from './respond.ts';
+
+export interface AgentApi {
+  /** Loads the current build; rejects when there is none. */
+  ready(): Promise<void>;
+  /** True for the paths this runtime answers (API, OAuth, identity, MCP, agent documents). */
+  isAgentPath(pathname: string): boolean;
+  handle(request: Request, context: RequestContext): Promise<Response>;
+  /** For a site page: its Markdown twin when the client asks for Markdown, else undefined. */
+  negotiatePage(request: Request): Promise<Response | undefined>;
+  /** Extra headers for an HTML site page (`Link` to its twin and the agent documents), or undefined. */
+  pageHeaders(pathname: string): Promise<Record<string, string> | undefined>;
+  close(): Promise<void>;
+}
+
+export interface CreateAgentApiOptions {
+  /** The build output folder (Astro's outDir), holding client/, server/ and agent-api/. */
+  outDir: string;
+  env?: NodeJS.ProcessEnv;
+  log?: ErrorLogger;
+}
+
+/** Agent documents written by the build, served with their proper types and CORS. */
+const DOCUMENT_TYPES: Record<string, string> = {
+  '/openapi.json': 'application/json; charset=utf-8',
+  '/agents.md': 'text/markdown; charset=utf-8',
+  '/auth.md': 'text/markdown; charset=utf-8',
+  '/llms.txt': 'text/plain; charset=utf-8',
+  [MCP_SERVER_CARD_PATH]: 'application/mcp-server-card+json; charset=utf-8',
+};
+const WELL_KNOWN = '/.well-known/';
+/** Well-known names: lowercase words, optionally nested or with an extension; never `..`. */
+const WELL_KNOWN_NAME = /^[a-z0-9-]+(\.json)?(\/[a-z0-9-]+)*(\.json)?$/;
+
+const PREFLIGHT_HEADERS = {
+  ...API_HEADERS,
+  'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
+  'Access-Control-Allow-Headers': 'Authorization, Accept, Content-Type, If-None-Match',
+  'Access-Control-Max-Age': '86400',
+};
+
+interface Runtime {
+  store: Store;
+  resolveCaller: (request: Request, context: RequestContext) => Promise<Caller>;
+  limiter: ReturnType<typeof createRateLimiter>;
+  routes: Map<string, Handler>;
+  site: string;
+  apiBasePath: string;
+}
+
+/**
+ * The whole run-time surface as one web-standard handler: route → method check → caller → rate
+ * limit → input validation → operation → JSON with the standard headers. Both the injected Astro
+ * endpoints and the node front call it.
+ */
+export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
+  const env = options.env ?? process.env;
+  const log: ErrorLogger = options.log ?? ((message, cause) => console.error(message, cause));
+  const content = createContentModel({ outDir: options.outDir });
+  const clientDir = join(options.outDir, 'client');
+  const hints = new Map<string, Map<string, string>>(operations.map((op) => [op.name, buildParameterHints(op.input)]));
+  let runtime: Promise<Runtime> | undefined;
+
+  async function createRuntime(snapshot: ContentSnapshot): Promise<Runtime> {
+    const { site, options: built } = snapshot.manifest;
+    const store = await openStore({ dataDir: env.AGENT_API_DATA_DIR ?? '.data' });
+    const limiter = createRateLimiter({ store, quotas: resolveQuotas(built.quotas, env) });
+    const oauth = createOAuthHandlers({ store, site, trustProxy: built.trustProxy });
+    const api = built.apiBasePath;
+    const routes = new Map<string, Handler>([
+      ...operations.map((op) => [`${api}${op.path}`, (request: Request, context: RequestContext) => runOperation(op, request, context)] as const),
+      ['/api/sandbox', answerSandbox],
+      [OAUTH_PATHS.register, oauth.register],
+      [OAUTH_PATHS.token, oauth.token],
+      [OAUTH_PATHS.revoke, oauth.revoke],
+      [OAUTH_PATHS.introspect, oauth.introspect],
+      [IDENTITY_PATH, createIdentityHandler({ store, limiter, site, apiBasePath: api, trustProxy: built.trustProxy })],
+    ]);
+    const resolveCaller = createCallerResolver({ store, trustProxy: built.trustProxy, site, apiBasePath: api });
+    return { store, resolveCaller, limiter, routes, site, apiBasePath: api };
+  }
+
+  async function getRuntime(): Promise<Runtime> {
+    runtime ??= content.current().then(createRuntime);
+    runtime.catch(() => {
+      runtime = undefined;
+    });
+    return runtime;
+  }
+
+  /** Bodies of read_page and get_company_info cannot vary within a build: serialize each once. */
+  const bodies = new LRUCache<string, { body: string; etag: string }>({ max: 2_000 });
+
+  async function runOperation(op: Operation, request: Request, context: RequestContext): Promise<Response> {
+    const method = request.method;
+    if (method === 'OPTIONS') return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
+    if (method !== 'GET' && method !== 'HEAD') {
+      throw new ApiError(405, 'method_not_allowed', `${op.name} only answers GET and HEAD.`, {
+        hint: `Call GET ${(await getRuntime()).apiBasePath}${op.path} with the parameters in the query string.`,
+        headers: { Allow: 'GET, HEAD, OPTIONS' },
+      });
+    }
+    const rt = await getRuntime();
+    const snapshot = await content.current();
+    // A bad token is answered 401 before anything is counted.
+    const caller = await rt.resolveCaller(request, context);
+    // Reading the quota must not consume it; every other call counts once, whatever its outcome.
+    const quota = op === getQuota ? await rt.limiter.peek(caller) : await rt.limiter.consume(caller);
+    const headers: Record<string, string> = { ...API_HEADERS, ...rateLimitHeaders(quota) };
+    try {
+      assertScope(caller, op.scope, { tokenRequired: op === getQuota, site: rt.site, apiBasePath: rt.apiBasePath });
+      const input = parseInput(op, new URL(request.url).searchParams);
+      const cacheable = op.name === 'read_page' || op.name === 'get_company_info';
+      const key = `${snapshot.manifest.buildId}:${op.name}:${JSON.stringify(input)}`;
+      let entry = cacheable ? bodies.get(key) : undefined;
+      if (!entry) {
+        const output = await op.handle(input, { content: snapshot, caller, readQuota: () => rt.limiter.peek(caller) });
+        const body = JSON.stringify(output);
+        entry = { body, etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"` };
+        if (cacheable) bodies.set(key, entry);
+      }
+      if (op === getQuota) headers['Cache-Control'] = 'no-store';
+      else headers['Cache-Control'] = 'public, max-age=60';
+      if (cacheable) {
+        headers.ETag = entry.etag;
+        if (matchesEtag(request.headers.get('If-None-Match'), entry.etag)) {
+          return new Response(null, { status: 304, headers });
+        }
+      }
+      return new Response(method === 'HEAD' ? null : entry.body, {
+        headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
+      });
+    } catch (error) {
+      return renderError(error, log, { ...headers, 'Cache-Control': 'no-store' });
+    }
+  }
+
+  function parseInput(op: Operation, params: URLSearchParams): Record<string, unknown> {
+    const raw: Record<string, string> = {};
+    for (const name of Object.keys(op.input.shape)) {
+      const value = params.get(name);
+      // An empty parameter counts as absent, so `city=` means the default rather than an error.
+      if (value !== null && value !== '') raw[name] = value;
+    }
+    const parsed = op.input.safeParse(raw);
+    if (parsed.success) return parsed.data;
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0] ?? '');
+    const missing = raw[name] === undefined;
+    throw new ApiError(400, missing ? 'missing_parameter' : 'invalid_parameter',
+      missing ? `The parameter \`${name}\` is required.` : `The parameter \`${name}\` is not valid: ${issue.message}.`,
+      { hint: hints.get(op.name)?.get(name) ?? `Check the parameter \`${name}\`.` });
+  }
+
+  function answerSandbox(request: Request): Promise<Response> {
+    return getRuntime().then((rt) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        throw new ApiError(405, 'method_not_allowed', 'The sandbox notice only answers GET.', {
+          hint: 'Use GET /api/sandbox.',
+          headers: { Allow: 'GET, HEAD' },
+        });
+      }
+      return jsonResponse(
+        {
+          sandbox: false,
+          production_safe_to_test: true,
+          message:
+            'There is no separate sandbox. The API is read-only: no call books, hires, pays, creates or changes anything, ' +
+            'so testing against production is safe. Mind the rate limits.',
+          api_base_url: new URL(rt.apiBasePath, rt.site).href,
+          documentation: new URL('/agents.md', rt.site).href,
+        },
+        { headers: { ...API_HEADERS, 'Cache-Control': 'public, max-age=3600' } },
+      );
+    });
+  }
+
+  async function serveDocument(pathname: string, method: string): Promise<Response> {
+    const wellKnown = pathname.startsWith(WELL_KNOWN);
+    const type = wellKnown ? 'application/json; charset=utf-8' : DOCUMENT_TYPES[pathname];
+    if (!type || (wellKnown && !WELL_KNOWN_NAME.test(pathname.slice(WELL_KNOWN.length)))) throw notFound(pathname);
+    let body: Buffer;
+    try {
+      body = await readFile(join(clientDir, documentFilePath(pathname)));
+    } catch {
+      throw notFound(pathname);
+    }
+    return new Response(method === 'HEAD' ? null : new Uint8Array(body), {
+      headers: { 'Content-Type': type, 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' },
+    });
+  }
+
+  function notFound(pathname: string): ApiError {
+    return new ApiError(404, 'not_found', `Nothing is published at ${pathname}.`, {
+      hint: 'Start from /agents.md or /openapi.json, which list every endpoint.',
+    });
+  }
+
+  function unknownOperation(rt: Runtime): ApiError {
+    const list = operations.map((op) => `${op.name}: GET ${rt.apiBasePath}${op.path}`).join('; ');
+    return new ApiError(404, 'unknown_operation', 'There is no such operation in this API.', {
+      hint: `Operations: ${list}. See ${new URL('/openapi.json', rt.site).href}.`,
+    });
+  }
+
+  async function dispatch(request: Request, context: RequestContext): Promise<Response> {
+    const { pathname } = new URL(request.url);
+    if (pathname in DOCUMENT_TYPES || pathname.startsWith(WELL_KNOWN)) {
+      if (request.method !== 'GET' && request.method !== 'HEAD') {
+        throw new ApiError(405, 'method_not_allowed', 'Documents only answer GET.', { headers: { Allow: 'GET, HEAD' } });
+      }
+      return serveDocument(pathname, request.method);
+    }
+    const rt = await getRuntime();
+    const route = rt.routes.get(pathname) ?? rt.routes.get(pathname.replace(/\/$/, ''));
+    if (route) return route(request, context);
+    if (pathname.startsWith(`${rt.apiBasePath}/`) || pathname === rt.apiBasePath) {
+      if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
+      throw unknownOperation(rt);
+    }
+    throw notFound(pathname);
+  }
+
+  return {
+    async ready() {
+      await getRuntime();
+    },
+    isAgentPath(pathname) {
+      return (
+        pathname.startsWith('/api/') ||
+        pathname.startsWith('/oauth/') ||
+        pathname.startsWith('/agent/') ||
+        pathname === '/mcp' ||
+        pathname.startsWith('/mcp/') ||
+        pathname.startsWith(WELL_KNOWN) ||
+        pathname in DOCUMENT_TYPES
+      );
+    },
+    async handle(request, context) {
+      try {
+        return await dispatch(request, context);
+      } catch (error) {
+        if (error instanceof ContentNotBuiltError) {
+          return jsonResponse(
+            { code: 'not_built', message: 'The site has not been built yet.', data: { status: 503, hint: 'Run `npm run build`, then retry.' } },
+            { status: 503, headers: { ...API_HEADERS, 'Retry-After': '10' } },
+          );
+        }
+        return renderError(error, log, API_HEADERS);
+      }
+    },
+    async negotiatePage(request) {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+      const { pathname } = new URL(request.url);
+      const snapshot = await content.current().catch(() => undefined);
+      const found = snapshot && findPageForPath(snapshot, pathname);
+      if (!found || (!found.twin && !prefersMarkdown(request.headers.get('Accept')))) return undefined;
+      return markdownResponse(found.page, snapshot.manifest.site, request.method);
+    },
+    async pageHeaders(pathname) {
+      const snapshot = await content.current().catch(() => undefined);
+      const found = snapshot && findPageForPath(snapshot, pathname);
+      if (!found || found.twin) return undefined;
+      return { Link: buildPageLinkHeader(found.page, snapshot.manifest.site), Vary: 'Accept' };
+    },
+    async close() {
+      const rt = await runtime?.catch(() => undefined);
+      await rt?.store.close();
+    },
+  };
+}
+
+/** RFC 9110 §13.1.2 — If-None-Match: any listed entity tag (weak comparison) or `*` matches. */
+function matchesEtag(header: string | null, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}

@@ -1,0 +1,3 @@
+import { ApiError } from '../operations/api-error.ts';
+
+export { ApiError };

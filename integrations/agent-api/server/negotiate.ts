@@ -1,0 +1,56 @@
+import type { ContentSnapshot } from '../content/content-model.ts';
+import { markdownTwinPath, type ManifestPage } from '../content/manifest.ts';
+
+export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
+
+/** The manifest page a site path names: `/x/y/`, `/x/y` or the twin `/x/y.md`. */
+export function findPageForPath(snapshot: ContentSnapshot, pathname: string): { page: ManifestPage; twin: boolean } | undefined {
+  let path = pathname;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+  const twin = path.endsWith('.md');
+  if (twin) path = path === '/index.md' ? '/' : `${path.slice(0, -3)}/`;
+  else if (!path.endsWith('/')) path = `${path}/`;
+  const page = snapshot.pages.byPath.get(path);
+  return page ? { page, twin } : undefined;
+}
+
+/** True when the Accept header ranks text/markdown above text/html (RFC 9110 §12.5.1 quality values). */
+export function prefersMarkdown(accept: string | null): boolean {
+  if (!accept || !accept.includes('markdown')) return false;
+  let markdown = 0;
+  let html = 0;
+  for (const part of accept.split(',')) {
+    const [type = '', ...params] = part.trim().toLowerCase().split(';');
+    const qParam = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
+    const q = qParam ? Number(qParam.slice(2)) || 0 : 1;
+    if (type === 'text/markdown') markdown = Math.max(markdown, q);
+    else if (type === 'text/html') html = Math.max(html, q);
+  }
+  return markdown > 0 && markdown >= html;
+}
+
+/** `Link` header of an HTML page: its Markdown twin and the documents agents start from (RFC 8288). */
+export function buildPageLinkHeader(page: ManifestPage, site: string): string {
+  const twin = new URL(markdownTwinPath(page.path), site).href;
+  return [
+    `<${twin}>; rel="alternate"; type="text/markdown"`,
+    `<${new URL('/llms.txt', site).href}>; rel="describedby"; type="text/plain"`,
+    `<${new URL('/openapi.json', site).href}>; rel="service-desc"; type="application/json"`,
+  ].join(', ');
+}
+
+export function markdownResponse(page: ManifestPage, site: string, method: string): Response {
+  return new Response(method === 'HEAD' ? null : page.markdown, {
+    headers: {
+      'Content-Type': MARKDOWN_TYPE,
+      Vary: 'Accept',
+      'Cache-Control': 'public, max-age=300',
+      Link: `<${page.url}>; rel="canonical"`,
+      'Access-Control-Allow-Origin': '*',
+    },
+  });
+}

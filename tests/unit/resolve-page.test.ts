@@ -1,0 +1,50 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { ManifestPage } from '../../integrations/agent-api/content/manifest.ts';
+import { buildPageIndex, resolvePage } from '../../integrations/agent-api/content/resolve-page.ts';
+
+const site = 'https://www.reparohogar.example';
+const page = (path: string): ManifestPage => ({ url: new URL(path, site).href, path, title: path, city: '', markdown: '' });
+const index = buildPageIndex(
+  [page('/'), page('/servicios/fontaneria/'), page('/servicios/fontaneria/madrid/'), page('/ciudades/madrid/'), page('/urgencias/')],
+  site,
+);
+const resolve = (input: string) => resolvePage(index, input)?.path;
+
+describe('read_page URL resolution', () => {
+  it('accepts full addresses of the site in any scheme and www variant', () => {
+    assert.equal(resolve('https://www.reparohogar.example/servicios/fontaneria/madrid/'), '/servicios/fontaneria/madrid/');
+    assert.equal(resolve('http://reparohogar.example/servicios/fontaneria/madrid'), '/servicios/fontaneria/madrid/');
+    assert.equal(resolve('HTTPS://WWW.REPAROHOGAR.EXAMPLE/urgencias/?utm=x#top'), '/urgencias/');
+    assert.equal(resolve('https://www.reparohogar.example'), '/');
+  });
+
+  it('accepts paths, twins and slugs', () => {
+    assert.equal(resolve('/servicios/fontaneria/madrid/'), '/servicios/fontaneria/madrid/');
+    assert.equal(resolve('/servicios/fontaneria/madrid'), '/servicios/fontaneria/madrid/');
+    assert.equal(resolve('/servicios/fontaneria/madrid.md'), '/servicios/fontaneria/madrid/');
+    assert.equal(resolve('fontaneria/madrid'), '/servicios/fontaneria/madrid/');
+    assert.equal(resolve('urgencias'), '/urgencias/');
+    assert.equal(resolve('/'), '/');
+  });
+
+  it('resolves a last segment only when it names exactly one page', () => {
+    assert.equal(resolve('fontaneria'), '/servicios/fontaneria/');
+    assert.equal(resolve('madrid'), undefined, 'madrid is the last segment of two pages');
+  });
+
+  it('refuses other hosts, other schemes and traversal', () => {
+    assert.equal(resolve('https://evil.example/servicios/fontaneria/'), undefined);
+    assert.equal(resolve('https://reparohogar.example.evil.example/urgencias/'), undefined);
+    assert.equal(resolve('file:///etc/passwd'), undefined);
+    assert.equal(resolve('javascript:alert(1)'), undefined);
+    assert.equal(resolve('//evil.example/urgencias/'), undefined);
+    assert.equal(resolve('/servicios/../urgencias/'), undefined);
+    assert.equal(resolve('/servicios/%2e%2e/urgencias/'), undefined);
+    assert.equal(resolve('/servicios/%252e%252e/urgencias/'), undefined);
+    assert.equal(resolve('..%2f..%2fetc%2fpasswd'), undefined);
+    assert.equal(resolve('/servicios\\fontaneria'), undefined);
+    assert.equal(resolve('%E0%A4%A'), undefined);
+    assert.equal(resolve('/no-existe/'), undefined);
+  });
+});

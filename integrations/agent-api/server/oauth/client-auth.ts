@@ -1,0 +1,86 @@
+import type { ClientRecord, Store } from '../../store/store.ts';
+import { hashesMatch, hashSecret } from './credentials.ts';
+import { OAuthError } from './oauth-error.ts';
+import { assertOAuthLimitOpen, consumeOAuthLimit, type OAuthLimit } from './oauth-limits.ts';
+import type { FormParams } from './parse-body.ts';
+
+// Compared against when the client_id is unknown, so that case takes as long as a wrong secret.
+const UNKNOWN_CLIENT_HASH = hashSecret('no client has this secret');
+
+export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
+
+/**
+ * RFC 6749 §2.3.1 — authenticates the client of a token, revocation or introspection request by
+ * `client_secret_basic` or `client_secret_post` (never both: §2.3). Failed attempts are counted per
+ * address; once `failedAuthLimit` is reached the address gets 429 before its secret is even checked.
+ */
+export async function authenticateClient(
+  request: Request,
+  form: FormParams,
+  deps: { store: Store; address: string; failedAuthLimit: OAuthLimit; now: number },
+): Promise<ClientRecord> {
+  const { store, address, failedAuthLimit, now } = deps;
+  await assertOAuthLimitOpen(store.windows, address, failedAuthLimit, now);
+
+  const credentials = readClientCredentials(request, form);
+  const fail = async (description: string): Promise<never> => {
+    await consumeOAuthLimit(store.windows, address, failedAuthLimit, now);
+    throw invalidClient(description);
+  };
+  if (credentials === 'malformed') return fail('The Authorization header is not valid client_secret_basic credentials.');
+
+  const client = credentials.clientId.length <= 200 ? await store.findClient(credentials.clientId) : undefined;
+  // Always one constant-time comparison, known client or not.
+  const secretMatches = hashesMatch(client?.secretHash ?? UNKNOWN_CLIENT_HASH, hashSecret(credentials.secret));
+  if (client === undefined || !secretMatches) return fail('Unknown client or wrong client secret.');
+  return client;
+}
+
+/** RFC 6749 §5.2 — 401 `invalid_client`, with the scheme the client should authenticate with. */
+export function invalidClient(description: string): OAuthError {
+  return new OAuthError(401, 'invalid_client', description, {
+    'WWW-Authenticate': 'Basic realm="agent-api", charset="UTF-8"',
+  });
+}
+
+function readClientCredentials(request: Request, form: FormParams): { clientId: string; secret: string } | 'malformed' {
+  const authorization = request.headers.get('authorization');
+  const bodyId = form.get('client_id');
+  const bodySecret = form.get('client_secret');
+  if (authorization !== null) {
+    if (bodySecret !== undefined) {
+      throw new OAuthError(400, 'invalid_request', 'Use one client authentication method: Authorization: Basic or client_secret in the body, not both.');
+    }
+    const basic = parseBasicCredentials(authorization);
+    if (basic === undefined) return 'malformed';
+    if (bodyId !== undefined && bodyId !== basic.clientId) {
+      throw new OAuthError(400, 'invalid_request', 'The client_id in the body differs from the one in the Authorization header.');
+    }
+    return basic;
+  }
+  if (bodySecret !== undefined) {
+    if (bodyId === undefined) throw new OAuthError(400, 'invalid_request', 'client_secret was sent without client_id.');
+    return { clientId: bodyId, secret: bodySecret };
+  }
+  throw invalidClient('Client authentication is required: send Authorization: Basic (client_secret_basic) or client_id and client_secret in the body (client_secret_post).');
+}
+
+/** RFC 6749 §2.3.1 — Basic credentials whose id and secret were form-urlencoded before base64. */
+function parseBasicCredentials(authorization: string): { clientId: string; secret: string } | undefined {
+  const match = /^Basic +([A-Za-z0-9+/]+=*) *$/i.exec(authorization);
+  if (!match) return undefined;
+  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  try {
+    const clientId = formUrlDecode(decoded.slice(0, colon));
+    const secret = formUrlDecode(decoded.slice(colon + 1));
+    return clientId === '' || secret === '' ? undefined : { clientId, secret };
+  } catch {
+    return undefined;
+  }
+}
+
+function formUrlDecode(value: string): string {
+  return decodeURIComponent(value.replace(/\+/g, ' '));
+}

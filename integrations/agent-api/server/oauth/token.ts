@@ -1,0 +1,48 @@
+import { generateAccessToken, hashSecret } from './credentials.ts';
+import { authenticateClient, invalidClient } from './client-auth.ts';
+import { OAuthError, oauthJson } from './oauth-error.ts';
+import { consumeOAuthLimit } from './oauth-limits.ts';
+import type { OAuthEndpointDeps } from './oauth-deps.ts';
+import { parseFormBody } from './parse-body.ts';
+import { parseScopeList, scopesOf } from './scopes.ts';
+
+/** RFC 6749 §4.4 — client credentials grant at the token endpoint; the response is §5.1. */
+export async function handleTokenRequest(request: Request, deps: OAuthEndpointDeps): Promise<Response> {
+  const form = await parseFormBody(request, deps.maxBodyBytes);
+  const now = deps.now();
+  const client = await authenticateClient(request, form, {
+    store: deps.store,
+    address: deps.address,
+    failedAuthLimit: deps.limits.failedAuthentication,
+    now,
+  });
+  await consumeOAuthLimit(deps.store.windows, client.clientId, deps.limits.token, now);
+
+  const grantType = form.get('grant_type');
+  if (grantType === undefined) throw new OAuthError(400, 'invalid_request', 'grant_type is required; use grant_type=client_credentials.');
+  if (grantType !== 'client_credentials') {
+    throw new OAuthError(400, 'unsupported_grant_type', `The grant type ${grantType} is not supported; use client_credentials.`);
+  }
+  const scopes = parseScopeList(form.get('scope'), scopesOf(client.scope));
+  if (scopes === undefined || scopes.length === 0) {
+    throw new OAuthError(400, 'invalid_scope', `Request a subset of the scopes "${client.scope}", or omit scope to get them all.`);
+  }
+
+  const accessToken = generateAccessToken();
+  const issued = await deps.store.insertToken({
+    tokenHash: hashSecret(accessToken),
+    clientId: client.clientId,
+    scope: scopes.join(' '),
+    issuedAt: now,
+    expiresAt: now + deps.tokenLifetimeSeconds * 1000,
+  });
+  // The client was recycled between authentication and issue.
+  if (!issued) throw invalidClient('Unknown client or wrong client secret.');
+
+  return oauthJson(200, {
+    access_token: accessToken,
+    token_type: 'Bearer',
+    expires_in: deps.tokenLifetimeSeconds,
+    scope: scopes.join(' '),
+  });
+}

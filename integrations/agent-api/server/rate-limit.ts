@@ -1,0 +1,154 @@
+import type { z } from 'zod';
+import type { quotaSchema } from '../operations/get-quota.ts';
+import type { Store } from '../store/store.ts';
+import type { Caller, Policy } from './caller.ts';
+import { ApiError } from './errors.ts';
+
+export interface RateLimitState {
+  policy: Policy;
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+  windowSeconds: number;
+  used: number;
+}
+
+export interface Quotas {
+  anonimo: number;
+  identificado: number;
+}
+
+export interface RateLimiter {
+  /** Counts one request; throws ApiError 429 `rate_limited` (Retry-After and the rate-limit headers) when over the quota. */
+  consume(caller: Caller): Promise<RateLimitState>;
+  /** Reads without counting (get_quota, /agent/identity). */
+  peek(caller: Caller): Promise<RateLimitState>;
+}
+
+/**
+ * Fixed windows per caller (SPEC §6): anonymous callers by address in the store's anonymous counter
+ * (an in-memory LRU on one instance), identified callers by client_id in the store's shared counter.
+ * Requests over the quota are refused without being counted.
+ */
+export function createRateLimiter(deps: {
+  store: Store;
+  quotas: Quotas;
+  windowSeconds?: number;
+  now?: () => number;
+}): RateLimiter {
+  const windowSeconds = deps.windowSeconds ?? 60;
+  const windowMs = windowSeconds * 1000;
+  const now = deps.now ?? Date.now;
+
+  function counterFor(caller: Caller) {
+    return caller.anonymous ? deps.store.anonymousWindows : deps.store.windows;
+  }
+
+  function stateOf(caller: Caller, count: number, resetAt: number, at: number): RateLimitState {
+    const limit = deps.quotas[caller.policy];
+    return {
+      policy: caller.policy,
+      limit,
+      remaining: Math.max(0, limit - count),
+      resetSeconds: Math.max(1, Math.ceil((resetAt - at) / 1000)),
+      windowSeconds,
+      used: count,
+    };
+  }
+
+  return {
+    async consume(caller) {
+      const at = now();
+      const limit = deps.quotas[caller.policy];
+      const hit = await counterFor(caller).hit(`${caller.policy}:${caller.clientId}`, { limit, windowMs, now: at });
+      const state = stateOf(caller, hit.count, hit.resetAt, at);
+      if (!hit.allowed) throw rateLimitedError(state);
+      return state;
+    },
+    async peek(caller) {
+      const at = now();
+      const window = await counterFor(caller).peek(`${caller.policy}:${caller.clientId}`, { windowMs, now: at });
+      return stateOf(caller, window.count, window.resetAt, at);
+    },
+  };
+}
+
+function rateLimitedError(state: RateLimitState): ApiError {
+  const upgrade = state.policy === 'anonimo'
+    ? ' A free token raises the quota: register at POST /oauth/register (see /auth.md).'
+    : '';
+  return new ApiError(
+    429,
+    'rate_limited',
+    `Quota of ${state.limit} requests per ${state.windowSeconds} s exhausted for policy ${state.policy}.`,
+    {
+      hint: `Wait ${state.resetSeconds} s (Retry-After) before the next request.${upgrade}`,
+      headers: { ...rateLimitHeaders(state), 'Retry-After': String(state.resetSeconds) },
+    },
+  );
+}
+
+/**
+ * draft-ietf-httpapi-ratelimit-headers + SPEC §3: `RateLimit` and `RateLimit-Policy` as RFC 8941
+ * structured fields, plus the integer RateLimit-Limit/-Remaining/-Reset. (API-Version is added by the pipeline.)
+ */
+export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  return buildRateLimitHeaders(state.policy, state);
+}
+
+/** The rate-limit headers of any named policy (the OAuth endpoints have their own: `registro`, `token`, …). */
+export function buildRateLimitHeaders(
+  policy: string,
+  state: { limit: number; remaining: number; resetSeconds: number; windowSeconds: number },
+): Record<string, string> {
+  return {
+    'RateLimit': `"${policy}";r=${state.remaining};t=${state.resetSeconds}`,
+    'RateLimit-Policy': `"${policy}";q=${state.limit};w=${state.windowSeconds}`,
+    'RateLimit-Limit': String(state.limit),
+    'RateLimit-Remaining': String(state.remaining),
+    'RateLimit-Reset': String(state.resetSeconds),
+  };
+}
+
+export type Quota = z.output<typeof quotaSchema>;
+
+/** get_quota: the Quota shape (SPEC §2) of a caller, from a state read with `peek` (reading does not consume). */
+export function buildQuota(caller: Caller, state: RateLimitState): Quota {
+  return {
+    client_id: caller.clientId,
+    policy: state.policy,
+    limit: state.limit,
+    remaining: state.remaining,
+    reset_seconds: state.resetSeconds,
+    ...(caller.anonymous ? {} : { scope: caller.scopes.join(' ') }),
+    window_seconds: state.windowSeconds,
+    used: state.used,
+  };
+}
+
+const QUOTA_VARIABLES = {
+  anonimo: 'AGENT_API_QUOTA_ANONIMO',
+  identificado: 'AGENT_API_QUOTA_IDENTIFICADO',
+} as const;
+
+/**
+ * The quotas in force: the integration options' `quotas`, each overridden at start-up by its
+ * environment variable. Throws a message naming the variable when a value is not a whole number in 1..1000000.
+ */
+export function resolveQuotas(configured: Quotas, env: Record<string, string | undefined>): Quotas {
+  const quotas = { ...configured };
+  for (const policy of ['anonimo', 'identificado'] as const) {
+    const name = QUOTA_VARIABLES[policy];
+    const raw = env[name]?.trim();
+    if (raw === undefined || raw === '') continue;
+    const value = /^\d{1,7}$/.test(raw) ? Number(raw) : Number.NaN;
+    if (!(value >= 1 && value <= 1_000_000)) {
+      throw new Error(
+        `${name} must be a whole number of requests per 60 s window between 1 and 1000000, but it is "${raw}". ` +
+          `Fix it, or unset it to use the configured quota (${configured[policy]}).`,
+      );
+    }
+    quotas[policy] = value;
+  }
+  return quotas;
+}

@@ -1,0 +1,412 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, afterEach, beforeEach, describe, test } from 'node:test';
+import { createCallerResolver } from '../../integrations/agent-api/server/caller.ts';
+import { ApiError } from '../../integrations/agent-api/server/errors.ts';
+import { createOAuthHandlers, type OAuthHandlers } from '../../integrations/agent-api/server/oauth/handlers.ts';
+import { openStore } from '../../integrations/agent-api/store/open-store.ts';
+import type { Store } from '../../integrations/agent-api/store/store.ts';
+
+const SITE = 'https://www.example.test';
+const root = await mkdtemp(join(tmpdir(), 'agent-api-oauth-'));
+after(() => rm(root, { recursive: true, force: true }));
+let dirs = 0;
+
+interface Registered {
+  client_id: string;
+  client_secret: string;
+}
+
+/** RFC 6749 §2.3.1 as oauth4webapi does it: form-urlencode id and secret, then base64. */
+function basic(clientId: string, secret: string): string {
+  const encode = (value: string) =>
+    encodeURIComponent(value).replace(/[-_.!~*'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+');
+  return `Basic ${btoa(`${encode(clientId)}:${encode(secret)}`)}`;
+}
+
+function form(fields: Record<string, string>): string {
+  return new URLSearchParams(fields).toString();
+}
+
+/** The handlers over a real store in a temporary folder, with a clock the test can move. */
+function createHarness(options: { limits?: Parameters<typeof createOAuthHandlers>[0]['limits'] } = {}) {
+  const harness = {
+    clock: Date.now(),
+    dataDir: join(root, `data-${++dirs}`),
+    store: undefined as unknown as Store,
+    oauth: undefined as unknown as OAuthHandlers,
+    async open(storeOptions: { clientIdleDays?: number } = {}) {
+      harness.store = await openStore({ dataDir: harness.dataDir, now: () => harness.clock, ...storeOptions });
+      harness.oauth = createOAuthHandlers({ store: harness.store, site: SITE, trustProxy: 0, now: () => harness.clock, limits: options.limits });
+    },
+    async close() {
+      await harness.store.close();
+    },
+    call(
+      endpoint: keyof OAuthHandlers,
+      body: string | undefined,
+      init: { type?: string; headers?: Record<string, string>; address?: string; method?: string } = {},
+    ): Promise<Response> {
+      const headers: Record<string, string> = { ...init.headers };
+      if (init.type !== '') headers['content-type'] = init.type ?? 'application/x-www-form-urlencoded';
+      const request = new Request(`${SITE}/oauth/${endpoint}`, { method: init.method ?? 'POST', body, headers });
+      return harness.oauth[endpoint](request, { clientAddress: init.address ?? '192.0.2.10' });
+    },
+    async register(metadata: Record<string, unknown> = { client_name: 'Agente de pruebas' }, address?: string): Promise<Registered> {
+      const response = await harness.call('register', JSON.stringify(metadata), { type: 'application/json', address });
+      assert.equal(response.status, 201, await response.clone().text());
+      return (await response.json()) as Registered;
+    },
+    async token(client: Registered, fields: Record<string, string> = {}): Promise<string> {
+      const response = await harness.call('token', form({ grant_type: 'client_credentials', ...fields }), {
+        headers: { authorization: basic(client.client_id, client.client_secret) },
+      });
+      assert.equal(response.status, 200, await response.clone().text());
+      return ((await response.json()) as { access_token: string }).access_token;
+    },
+    async introspect(client: Registered, token: string): Promise<Record<string, unknown>> {
+      const response = await harness.call('introspect', form({ token }), { headers: { authorization: basic(client.client_id, client.client_secret) } });
+      assert.equal(response.status, 200);
+      return (await response.json()) as Record<string, unknown>;
+    },
+  };
+  return harness;
+}
+
+/** Every OAuth error: RFC 6749 §5.2 JSON with the expected code, never cached. */
+async function assertOAuthError(response: Response, status: number, error: string): Promise<Record<string, string>> {
+  const body = (await response.json()) as Record<string, string>;
+  assert.equal(response.status, status, JSON.stringify(body));
+  assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+  assert.equal(body.error, error);
+  assert.equal(typeof body.error_description, 'string');
+  assert.equal(response.headers.get('cache-control'), 'no-store');
+  return body;
+}
+
+describe('OAuth handlers (web-standard Request → Response over a real sqlite store)', () => {
+  let h: ReturnType<typeof createHarness>;
+  beforeEach(async () => {
+    h = createHarness();
+    await h.open();
+  });
+  afterEach(() => h.close());
+
+  test('register → token (basic and post) → introspect → bearer accepted → revoke → inactive and refused', async () => {
+    const registration = await h.call('register', JSON.stringify({ client_name: 'Mi agente', contacts: ['ops@example.com'], logo_uri: 'https://x.test/l.png', foo: 1 }), { type: 'application/json' });
+    assert.equal(registration.status, 201);
+    assert.equal(registration.headers.get('cache-control'), 'no-store');
+    assert.equal(registration.headers.get('pragma'), 'no-cache');
+    const client = (await registration.json()) as Record<string, unknown> & Registered;
+    assert.match(client.client_id, /^agt_ci_[A-Za-z0-9_-]{22}$/);
+    assert.match(client.client_secret, /^agt_cs_[A-Za-z0-9_-]{43}$/);
+    assert.deepEqual(
+      { ...client, client_id: 'x', client_secret: 'x' },
+      {
+        client_id: 'x',
+        client_secret: 'x',
+        client_id_issued_at: Math.floor(h.clock / 1000),
+        client_secret_expires_at: 0,
+        client_name: 'Mi agente',
+        contacts: ['ops@example.com'],
+        grant_types: ['client_credentials'],
+        response_types: [],
+        token_endpoint_auth_method: 'client_secret_basic',
+        scope: 'content:read quota:read',
+      },
+      'unknown metadata (logo_uri, foo) is ignored, not echoed',
+    );
+
+    const tokenResponse = await h.call('token', form({ grant_type: 'client_credentials' }), {
+      headers: { authorization: basic(client.client_id, client.client_secret) },
+    });
+    assert.equal(tokenResponse.status, 200);
+    assert.equal(tokenResponse.headers.get('cache-control'), 'no-store');
+    assert.equal(tokenResponse.headers.get('pragma'), 'no-cache');
+    const issued = (await tokenResponse.json()) as Record<string, unknown>;
+    assert.match(String(issued.access_token), /^agt_at_[A-Za-z0-9_-]{43}$/);
+    assert.deepEqual({ ...issued, access_token: 'x' }, { access_token: 'x', token_type: 'Bearer', expires_in: 3600, scope: 'content:read quota:read' });
+
+    const viaPost = await h.call('token', form({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, scope: 'quota:read' }));
+    assert.equal(viaPost.status, 200);
+    const postToken = (await viaPost.json()) as Record<string, string>;
+    assert.equal(postToken.scope, 'quota:read');
+    assert.notEqual(postToken.access_token, issued.access_token);
+
+    const token = String(issued.access_token);
+    const introspection = await h.introspect(client, token);
+    assert.deepEqual(introspection, {
+      active: true,
+      client_id: client.client_id,
+      scope: 'content:read quota:read',
+      token_type: 'Bearer',
+      iat: Math.floor(h.clock / 1000),
+      exp: Math.floor(h.clock / 1000) + 3600,
+    });
+
+    const resolveCaller = createCallerResolver({ store: h.store, trustProxy: 0, site: SITE, apiBasePath: '/api/v1' });
+    const authorized = new Request(`${SITE}/api/v1/quota`, { headers: { authorization: `Bearer ${token}` } });
+    assert.deepEqual(await resolveCaller(authorized, { clientAddress: '192.0.2.10' }), {
+      policy: 'identificado',
+      clientId: client.client_id,
+      scopes: ['content:read', 'quota:read'],
+      anonymous: false,
+    });
+
+    const revocation = await h.call('revoke', form({ token, token_type_hint: 'access_token' }), {
+      headers: { authorization: basic(client.client_id, client.client_secret) },
+    });
+    assert.equal(revocation.status, 200);
+    assert.deepEqual(await h.introspect(client, token), { active: false });
+    await assert.rejects(resolveCaller(authorized, { clientAddress: '192.0.2.10' }), (error: ApiError) => {
+      assert.equal(error.status, 401);
+      assert.equal(error.code, 'invalid_token');
+      return true;
+    });
+    assert.equal((await h.introspect(client, postToken.access_token!)).active, true, 'only the revoked token is gone');
+  });
+
+  test('a client sees and revokes only its own tokens', async () => {
+    const alice = await h.register({ client_name: 'Alice' });
+    const bob = await h.register({ client_name: 'Bob' });
+    const alicesToken = await h.token(alice);
+
+    assert.deepEqual(await h.introspect(bob, alicesToken), { active: false });
+    const revocation = await h.call('revoke', form({ token: alicesToken }), { headers: { authorization: basic(bob.client_id, bob.client_secret) } });
+    assert.equal(revocation.status, 200, 'another client\'s token: 200, and nothing changes');
+    assert.equal((await h.introspect(alice, alicesToken)).active, true);
+
+    for (const token of ['agt_at_' + 'A'.repeat(43), 'not-even-a-token']) {
+      assert.deepEqual(await h.introspect(alice, token), { active: false });
+      const unknown = await h.call('revoke', form({ token }), { headers: { authorization: basic(alice.client_id, alice.client_secret) } });
+      assert.equal(unknown.status, 200);
+    }
+  });
+
+  test('an expired token is inactive and refused', async () => {
+    const client = await h.register();
+    const token = await h.token(client);
+    h.clock += 3_600_000;
+    assert.deepEqual(await h.introspect(client, token), { active: false });
+    const resolveCaller = createCallerResolver({ store: h.store, trustProxy: 0, site: SITE, apiBasePath: '/api/v1', now: () => h.clock });
+    await assert.rejects(
+      resolveCaller(new Request(`${SITE}/api/v1/search_pages`, { headers: { authorization: `Bearer ${token}` } }), { clientAddress: '192.0.2.1' }),
+      { status: 401, code: 'invalid_token' },
+    );
+  });
+
+  describe('registration errors (RFC 7591 §3.2.2)', () => {
+    const cases: Array<[string, unknown, string]> = [
+      ['no client_name', { contacts: [] }, 'invalid_client_metadata'],
+      ['empty client_name', { client_name: '   ' }, 'invalid_client_metadata'],
+      ['client_name of 101 characters', { client_name: 'a'.repeat(101) }, 'invalid_client_metadata'],
+      ['client_name that is not a string', { client_name: 42 }, 'invalid_client_metadata'],
+      ['client_name with control characters', { client_name: 'evil\nlog line' }, 'invalid_client_metadata'],
+      ['six contacts', { client_name: 'x', contacts: ['a@b.es', 'c@d.es', 'e@f.es', 'g@h.es', 'i@j.es', 'k@l.es'] }, 'invalid_client_metadata'],
+      ['a contact that is not an e-mail address', { client_name: 'x', contacts: ['not an email'] }, 'invalid_client_metadata'],
+      ['contacts that are not an array', { client_name: 'x', contacts: 'ops@example.com' }, 'invalid_client_metadata'],
+      ['grant_types with authorization_code', { client_name: 'x', grant_types: ['client_credentials', 'authorization_code'] }, 'invalid_client_metadata'],
+      ['empty grant_types', { client_name: 'x', grant_types: [] }, 'invalid_client_metadata'],
+      ['response_types code', { client_name: 'x', response_types: ['code'] }, 'invalid_client_metadata'],
+      ['token_endpoint_auth_method private_key_jwt', { client_name: 'x', token_endpoint_auth_method: 'private_key_jwt' }, 'invalid_client_metadata'],
+      ['token_endpoint_auth_method none', { client_name: 'x', token_endpoint_auth_method: 'none' }, 'invalid_client_metadata'],
+      ['an unknown scope', { client_name: 'x', scope: 'content:read admin' }, 'invalid_client_metadata'],
+      ['redirect_uris', { client_name: 'x', redirect_uris: ['https://app.example/cb'] }, 'invalid_redirect_uri'],
+      ['a JSON array', [{ client_name: 'x' }], 'invalid_request'],
+    ];
+    for (const [name, metadata, error] of cases) {
+      test(`${name} → 400 ${error}`, async () => {
+        await assertOAuthError(await h.call('register', JSON.stringify(metadata), { type: 'application/json' }), 400, error);
+      });
+    }
+
+    test('a client_name of exactly 100 characters (counted as characters, not bytes) and five contacts are accepted', async () => {
+      const client = await h.register({
+        client_name: 'ñ'.repeat(99) + '🙂',
+        contacts: ['a@b.es', 'c@d.es', 'e@f.es', 'g@h.es', 'i@j.es'],
+        token_endpoint_auth_method: 'client_secret_post',
+        grant_types: ['client_credentials'],
+        scope: 'quota:read',
+      });
+      assert.equal((client as unknown as Record<string, unknown>).token_endpoint_auth_method, 'client_secret_post');
+      assert.equal((client as unknown as Record<string, unknown>).scope, 'quota:read');
+    });
+
+    test('malformed JSON, a wrong content type or no body → 400 invalid_request', async () => {
+      await assertOAuthError(await h.call('register', '{"client_name":', { type: 'application/json' }), 400, 'invalid_request');
+      await assertOAuthError(await h.call('register', form({ client_name: 'x' })), 400, 'invalid_request');
+      await assertOAuthError(await h.call('register', JSON.stringify({ client_name: 'x' }), { type: '' }), 400, 'invalid_request');
+      await assertOAuthError(await h.call('register', undefined, { type: 'application/json' }), 400, 'invalid_request');
+    });
+
+    test('a body over 16 KiB → 413 JSON, whether declared or streamed', async () => {
+      const big = JSON.stringify({ client_name: 'x', padding: 'a'.repeat(17_000) });
+      await assertOAuthError(await h.call('register', big, { type: 'application/json' }), 413, 'invalid_request');
+      const streamed = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let i = 0; i < 40; i++) controller.enqueue(new TextEncoder().encode(' '.repeat(1024)));
+          controller.close();
+        },
+      });
+      const request = new Request(`${SITE}/oauth/register`, {
+        method: 'POST',
+        body: streamed,
+        headers: { 'content-type': 'application/json' },
+        duplex: 'half',
+      } as RequestInit);
+      await assertOAuthError(await h.oauth.register(request, { clientAddress: '192.0.2.10' }), 413, 'invalid_request');
+    });
+
+    test('GET on an OAuth endpoint → 405 JSON with Allow: POST', async () => {
+      const response = await h.call('token', undefined, { method: 'GET', type: '' });
+      await assertOAuthError(response, 405, 'invalid_request');
+      assert.equal(response.headers.get('allow'), 'POST');
+    });
+  });
+
+  test('5 registrations per hour per address, then 429 JSON with Retry-After; invalid requests do not count', async () => {
+    await assertOAuthError(await h.call('register', '{}', { type: 'application/json' }), 400, 'invalid_client_metadata');
+    for (let i = 0; i < 5; i++) await h.register({ client_name: `agente ${i}` });
+    const refused = await h.call('register', JSON.stringify({ client_name: 'sexto' }), { type: 'application/json' });
+    await assertOAuthError(refused, 429, 'rate_limited');
+    assert.equal(refused.headers.get('retry-after'), '3600');
+    assert.equal(refused.headers.get('ratelimit'), '"registro";r=0;t=3600');
+    assert.equal(refused.headers.get('ratelimit-policy'), '"registro";q=5;w=3600');
+    await h.register({ client_name: 'desde otra dirección' }, '198.51.100.7');
+    h.clock += 3_600_000;
+    await h.register({ client_name: 'una hora después' });
+  });
+
+  describe('token endpoint errors (RFC 6749 §5.2)', () => {
+    let client: Registered;
+    beforeEach(async () => {
+      client = await h.register();
+    });
+
+    test('no client authentication → 401 invalid_client with WWW-Authenticate: Basic', async () => {
+      const response = await h.call('token', form({ grant_type: 'client_credentials' }));
+      await assertOAuthError(response, 401, 'invalid_client');
+      assert.match(response.headers.get('www-authenticate') ?? '', /^Basic realm="[^"]+"/);
+    });
+
+    test('a wrong secret, an unknown client or malformed Basic credentials → 401 invalid_client', async () => {
+      for (const authorization of [
+        basic(client.client_id, `${client.client_secret}x`),
+        basic('agt_ci_unknown', client.client_secret),
+        basic(client.client_id, ''),
+        'Basic !!!not-base64!!!',
+        `Basic ${btoa('no colon here')}`,
+        `Basic ${btoa(`${client.client_id}:%E0%A4%A`)}`,
+        `Bearer ${client.client_secret}`,
+      ]) {
+        const response = await h.call('token', form({ grant_type: 'client_credentials' }), { headers: { authorization } });
+        await assertOAuthError(response, 401, 'invalid_client');
+        assert.match(response.headers.get('www-authenticate') ?? '', /^Basic /);
+      }
+      const wrongPost = await h.call('token', form({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: 'agt_cs_wrong' }));
+      await assertOAuthError(wrongPost, 401, 'invalid_client');
+    });
+
+    test('Basic credentials are form-urlencoded before base64 (RFC 6749 §2.3.1), and plain ones still work', async () => {
+      await h.token(client);
+      const plain = `Basic ${btoa(`${client.client_id}:${client.client_secret}`)}`;
+      const response = await h.call('token', form({ grant_type: 'client_credentials' }), { headers: { authorization: plain } });
+      assert.equal(response.status, 200);
+    });
+
+    test('basic and post at once → 400 invalid_request', async () => {
+      const response = await h.call('token', form({ grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret }), {
+        headers: { authorization: basic(client.client_id, client.client_secret) },
+      });
+      await assertOAuthError(response, 400, 'invalid_request');
+    });
+
+    test('grant_type missing → invalid_request; another grant → unsupported_grant_type; unknown scope → invalid_scope', async () => {
+      const auth = { headers: { authorization: basic(client.client_id, client.client_secret) } };
+      await assertOAuthError(await h.call('token', form({}), auth), 400, 'invalid_request');
+      await assertOAuthError(await h.call('token', form({ grant_type: 'password', username: 'u', password: 'p' }), auth), 400, 'unsupported_grant_type');
+      await assertOAuthError(await h.call('token', form({ grant_type: 'authorization_code', code: 'x' }), auth), 400, 'unsupported_grant_type');
+      await assertOAuthError(await h.call('token', form({ grant_type: 'client_credentials', scope: 'content:write' }), auth), 400, 'invalid_scope');
+      await assertOAuthError(await h.call('token', form({ grant_type: 'client_credentials', scope: 'content:read admin' }), auth), 400, 'invalid_scope');
+    });
+
+    test('a scope outside the client\'s registered scope → invalid_scope', async () => {
+      const narrow = await h.register({ client_name: 'solo cuota', scope: 'quota:read' });
+      const response = await h.call('token', form({ grant_type: 'client_credentials', scope: 'content:read' }), {
+        headers: { authorization: basic(narrow.client_id, narrow.client_secret) },
+      });
+      await assertOAuthError(response, 400, 'invalid_scope');
+    });
+
+    test('a repeated parameter, a JSON body or a missing content type → 400 invalid_request', async () => {
+      const auth = { authorization: basic(client.client_id, client.client_secret) };
+      await assertOAuthError(await h.call('token', 'grant_type=client_credentials&grant_type=client_credentials', { headers: auth }), 400, 'invalid_request');
+      await assertOAuthError(await h.call('token', JSON.stringify({ grant_type: 'client_credentials' }), { headers: auth, type: 'application/json' }), 400, 'invalid_request');
+      await assertOAuthError(await h.call('token', 'grant_type=client_credentials', { headers: auth, type: '' }), 400, 'invalid_request');
+    });
+
+    test('revoke and introspect need client authentication and a token parameter', async () => {
+      for (const endpoint of ['revoke', 'introspect'] as const) {
+        await assertOAuthError(await h.call(endpoint, form({ token: 'agt_at_x' })), 401, 'invalid_client');
+        await assertOAuthError(await h.call(endpoint, form({}), { headers: { authorization: basic(client.client_id, client.client_secret) } }), 400, 'invalid_request');
+      }
+    });
+  });
+
+  test('30 token requests per minute per client, then 429 with Retry-After', async () => {
+    const client = await h.register();
+    for (let i = 0; i < 30; i++) await h.token(client);
+    const refused = await h.call('token', form({ grant_type: 'client_credentials' }), { headers: { authorization: basic(client.client_id, client.client_secret) } });
+    await assertOAuthError(refused, 429, 'rate_limited');
+    assert.equal(refused.headers.get('retry-after'), '60');
+    const other = await h.register({ client_name: 'otro' });
+    await h.token(other);
+    h.clock += 60_000;
+    await h.token(client);
+  });
+
+  test('30 failed authentications per minute per address, then 429 even with the right secret', async () => {
+    const client = await h.register();
+    const attacker = { address: '203.0.113.66' };
+    for (let i = 0; i < 30; i++) {
+      const response = await h.call('token', form({ grant_type: 'client_credentials' }), { ...attacker, headers: { authorization: basic(client.client_id, `guess-${i}`) } });
+      await assertOAuthError(response, 401, 'invalid_client');
+    }
+    const blocked = await h.call('token', form({ grant_type: 'client_credentials' }), { ...attacker, headers: { authorization: basic(client.client_id, client.client_secret) } });
+    await assertOAuthError(blocked, 429, 'rate_limited');
+    assert.ok(Number(blocked.headers.get('retry-after')) >= 1);
+    const introspection = await h.call('introspect', form({ token: 'x' }), { ...attacker, headers: { authorization: basic(client.client_id, client.client_secret) } });
+    await assertOAuthError(introspection, 429, 'rate_limited');
+    await h.token(client);
+  });
+
+  test('data survives closing and reopening the store', async () => {
+    const client = await h.register();
+    const token = await h.token(client);
+    await h.close();
+    await h.open();
+    assert.equal((await h.introspect(client, token)).active, true);
+    await h.token(client);
+  });
+
+  test('a client with no token request for the idle period is recycled with its tokens', async () => {
+    const idle = await h.register({ client_name: 'olvidado' });
+    const idleToken = await h.token(idle);
+    h.clock += 2 * 86_400_000;
+    const active = await h.register({ client_name: 'activo' });
+    await h.close();
+    await h.open({ clientIdleDays: 1 });
+
+    const refused = await h.call('token', form({ grant_type: 'client_credentials' }), { headers: { authorization: basic(idle.client_id, idle.client_secret) } });
+    await assertOAuthError(refused, 401, 'invalid_client');
+    assert.equal(await h.store.findClient(idle.client_id), undefined);
+    const resolveCaller = createCallerResolver({ store: h.store, trustProxy: 0, site: SITE, apiBasePath: '/api/v1', now: () => h.clock });
+    await assert.rejects(
+      resolveCaller(new Request(`${SITE}/api/v1/read_page?url=/`, { headers: { authorization: `Bearer ${idleToken}` } }), { clientAddress: '192.0.2.1' }),
+      { status: 401 },
+    );
+    await h.token(active);
+  });
+});

@@ -1,0 +1,255 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, afterEach, beforeEach, describe, test } from 'node:test';
+import { parseItem, parseList } from 'structured-headers';
+import { quotaSchema } from '../../integrations/agent-api/operations/get-quota.ts';
+import { assertScope, createCallerResolver, type Caller } from '../../integrations/agent-api/server/caller.ts';
+import { ApiError } from '../../integrations/agent-api/server/errors.ts';
+import { createIdentityHandler } from '../../integrations/agent-api/server/identity.ts';
+import { createOAuthHandlers } from '../../integrations/agent-api/server/oauth/handlers.ts';
+import { buildQuota, createRateLimiter, rateLimitHeaders, resolveQuotas } from '../../integrations/agent-api/server/rate-limit.ts';
+import { openStore } from '../../integrations/agent-api/store/open-store.ts';
+import type { Store } from '../../integrations/agent-api/store/store.ts';
+
+const SITE = 'https://www.example.test';
+const METADATA = `${SITE}/.well-known/oauth-protected-resource/api/v1`;
+const root = await mkdtemp(join(tmpdir(), 'agent-api-rate-'));
+after(() => rm(root, { recursive: true, force: true }));
+let dirs = 0;
+
+const anonymous = (address = '192.0.2.1'): Caller => ({ policy: 'anonimo', clientId: address, scopes: [], anonymous: true });
+const identified = (clientId = 'agt_ci_test', scopes: Caller['scopes'] = ['content:read', 'quota:read']): Caller => ({
+  policy: 'identificado',
+  clientId,
+  scopes,
+  anonymous: false,
+});
+
+/** Checks the SPEC §3 rate-limit headers with an RFC 8941 parser; returns r, t, q, w. */
+function parseRateLimitHeaders(headers: Record<string, string> | Headers) {
+  const get = (name: string) => (headers instanceof Headers ? headers.get(name) : headers[name]) ?? assert.fail(`no ${name}`);
+  const [policy, params] = parseItem(get('RateLimit'));
+  const [[policyName, policyParams]] = parseList(get('RateLimit-Policy')) as [[string, Map<string, number>]];
+  assert.equal(policyName, policy);
+  const values = { policy, r: params.get('r'), t: params.get('t'), q: policyParams.get('q'), w: policyParams.get('w') };
+  assert.equal(get('RateLimit-Limit'), String(values.q));
+  assert.equal(get('RateLimit-Remaining'), String(values.r));
+  assert.equal(get('RateLimit-Reset'), String(values.t));
+  return values;
+}
+
+describe('rate limiter over a real store', () => {
+  let store: Store;
+  let clock: number;
+  beforeEach(async () => {
+    store = await openStore({ dataDir: join(root, `data-${++dirs}`) });
+    clock = Date.now();
+  });
+  afterEach(() => store.close());
+
+  const limiterFor = (quotas = { anonimo: 60, identificado: 600 }) => createRateLimiter({ store, quotas, now: () => clock });
+
+  test('the first request opens a 60 s window: "anonimo";r=59;t=60 and "anonimo";q=60;w=60', async () => {
+    const state = await limiterFor().consume(anonymous());
+    assert.deepEqual(state, { policy: 'anonimo', limit: 60, remaining: 59, resetSeconds: 60, windowSeconds: 60, used: 1 });
+    const headers = rateLimitHeaders(state);
+    assert.deepEqual(parseRateLimitHeaders(headers), { policy: 'anonimo', r: 59, t: 60, q: 60, w: 60 });
+    assert.equal(headers.RateLimit, '"anonimo";r=59;t=60');
+    assert.equal(headers['RateLimit-Policy'], '"anonimo";q=60;w=60');
+  });
+
+  test('200 concurrent anonymous requests from one address admit exactly 60; the rest get 429 with every header', async () => {
+    const limiter = limiterFor();
+    const results = await Promise.allSettled(Array.from({ length: 200 }, () => limiter.consume(anonymous('198.51.100.20'))));
+    const admitted = results.filter((result) => result.status === 'fulfilled');
+    assert.equal(admitted.length, 60);
+    for (const result of results) {
+      if (result.status === 'fulfilled') continue;
+      const error = result.reason as ApiError;
+      assert.ok(error instanceof ApiError);
+      assert.equal(error.status, 429);
+      assert.equal(error.code, 'rate_limited');
+      assert.ok(Number(error.headers['Retry-After']) >= 1);
+      assert.deepEqual(parseRateLimitHeaders(error.headers), { policy: 'anonimo', r: 0, t: 60, q: 60, w: 60 });
+    }
+    assert.equal((await limiter.consume(anonymous('198.51.100.21'))).remaining, 59, 'another address has its own window');
+  });
+
+  test('700 concurrent identified requests admit exactly 600, counted in the store', async () => {
+    const limiter = limiterFor();
+    const results = await Promise.allSettled(Array.from({ length: 700 }, () => limiter.consume(identified())));
+    assert.equal(results.filter((result) => result.status === 'fulfilled').length, 600);
+    assert.equal((await store.windows.peek('identificado:agt_ci_test', { windowMs: 60_000, now: clock })).count, 600);
+  });
+
+  test('peek reads without counting; the window restarts after RateLimit-Reset seconds', async () => {
+    const limiter = limiterFor({ anonimo: 2, identificado: 3 });
+    const caller = anonymous();
+    await limiter.consume(caller);
+    clock += 15_500;
+    for (let i = 0; i < 3; i++) assert.equal((await limiter.peek(caller)).remaining, 1);
+    await limiter.consume(caller);
+    await assert.rejects(limiter.consume(caller), (error: ApiError) => {
+      assert.equal(error.headers['Retry-After'], '45');
+      return true;
+    });
+    clock += 44_500;
+    assert.deepEqual(await limiter.peek(caller), { policy: 'anonimo', limit: 2, remaining: 2, resetSeconds: 60, windowSeconds: 60, used: 0 });
+    assert.equal((await limiter.consume(caller)).remaining, 1);
+  });
+
+  test('the windows of a test can be shortened, and the headers say so', async () => {
+    const limiter = createRateLimiter({ store, quotas: { anonimo: 5, identificado: 10 }, windowSeconds: 2, now: () => clock });
+    const headers = rateLimitHeaders(await limiter.consume(identified()));
+    assert.deepEqual(parseRateLimitHeaders(headers), { policy: 'identificado', r: 9, t: 2, q: 10, w: 2 });
+  });
+
+  test('get_quota shape: what peek reports, valid against the Quota schema', async () => {
+    const limiter = limiterFor();
+    const caller = identified('agt_ci_quota', ['quota:read']);
+    await limiter.consume(caller);
+    const quota = buildQuota(caller, await limiter.peek(caller));
+    assert.deepEqual(quotaSchema.parse(quota), {
+      client_id: 'agt_ci_quota',
+      policy: 'identificado',
+      limit: 600,
+      remaining: 599,
+      reset_seconds: 60,
+      scope: 'quota:read',
+      window_seconds: 60,
+      used: 1,
+    });
+  });
+});
+
+describe('quotas from options and the environment', () => {
+  const configured = { anonimo: 60, identificado: 600 };
+
+  test('AGENT_API_QUOTA_ANONIMO and AGENT_API_QUOTA_IDENTIFICADO override the options', () => {
+    assert.deepEqual(resolveQuotas(configured, {}), configured);
+    assert.deepEqual(resolveQuotas(configured, { AGENT_API_QUOTA_ANONIMO: '5', AGENT_API_QUOTA_IDENTIFICADO: ' 12 ' }), { anonimo: 5, identificado: 12 });
+    assert.deepEqual(resolveQuotas(configured, { AGENT_API_QUOTA_ANONIMO: '' }), configured);
+  });
+
+  test('an invalid value stops the start-up with a message naming the variable', () => {
+    for (const value of ['0', '-3', '1.5', 'sesenta', '1e3', '2000000']) {
+      assert.throws(() => resolveQuotas(configured, { AGENT_API_QUOTA_IDENTIFICADO: value }), (error: Error) => {
+        assert.match(error.message, /^AGENT_API_QUOTA_IDENTIFICADO must be a whole number/);
+        assert.ok(error.message.includes(`"${value}"`));
+        return true;
+      });
+    }
+    assert.throws(() => resolveQuotas(configured, { AGENT_API_QUOTA_ANONIMO: 'x' }), /^Error: AGENT_API_QUOTA_ANONIMO/);
+  });
+});
+
+describe('callers: anonymous by address, identified by bearer token', () => {
+  let store: Store;
+  let token: string;
+  let narrowToken: string;
+  let clientId: string;
+  beforeEach(async () => {
+    store = await openStore({ dataDir: join(root, `data-${++dirs}`) });
+    const oauth = createOAuthHandlers({ store, site: SITE, trustProxy: 0 });
+    const registered = await oauth.register(
+      new Request(`${SITE}/oauth/register`, { method: 'POST', body: JSON.stringify({ client_name: 'x' }), headers: { 'content-type': 'application/json' } }),
+      { clientAddress: '192.0.2.1' },
+    );
+    const client = (await registered.json()) as { client_id: string; client_secret: string };
+    clientId = client.client_id;
+    const issue = async (scope: string) => {
+      const body = new URLSearchParams({ grant_type: 'client_credentials', scope, client_id: client.client_id, client_secret: client.client_secret });
+      const response = await oauth.token(
+        new Request(`${SITE}/oauth/token`, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+        { clientAddress: '192.0.2.1' },
+      );
+      return ((await response.json()) as { access_token: string }).access_token;
+    };
+    token = await issue('content:read quota:read');
+    narrowToken = await issue('content:read');
+  });
+  afterEach(() => store.close());
+
+  const request = (headers: Record<string, string> = {}) => new Request(`${SITE}/api/v1/search_pages?query=fuga`, { headers });
+
+  test('no Authorization → anonymous, keyed by the socket address; forwarded headers ignored without trustProxy', async () => {
+    const resolve = createCallerResolver({ store, trustProxy: 0, site: SITE, apiBasePath: '/api/v1' });
+    assert.deepEqual(await resolve(request({ 'x-forwarded-for': '203.0.113.9' }), { clientAddress: '::ffff:192.0.2.44' }), anonymous('192.0.2.44'));
+  });
+
+  test('with trustProxy hops, the address the outermost trusted proxy saw; spoofed entries further left are ignored', async () => {
+    const oneHop = createCallerResolver({ store, trustProxy: 1, site: SITE, apiBasePath: '/api/v1' });
+    const proxy = { clientAddress: '10.0.0.2' };
+    assert.equal((await oneHop(request({ 'x-forwarded-for': '203.0.113.9' }), proxy)).clientId, '203.0.113.9');
+    assert.equal((await oneHop(request({ 'x-forwarded-for': '6.6.6.6, 203.0.113.9' }), proxy)).clientId, '203.0.113.9');
+    assert.equal((await oneHop(request(), proxy)).clientId, '10.0.0.2');
+    assert.equal((await oneHop(request({ forwarded: 'for="[2001:DB8::17]:4711";proto=https' }), proxy)).clientId, '2001:db8::17');
+    assert.equal((await oneHop(request({ 'x-forwarded-for': 'garbage' }), proxy)).clientId, '10.0.0.2');
+    const twoHops = createCallerResolver({ store, trustProxy: 2, site: SITE, apiBasePath: '/api/v1' });
+    assert.equal((await twoHops(request({ 'x-forwarded-for': '6.6.6.6, 203.0.113.9, 10.0.0.1' }), proxy)).clientId, '203.0.113.9');
+  });
+
+  test('a valid token → identificado with its scopes', async () => {
+    const resolve = createCallerResolver({ store, trustProxy: 0, site: SITE, apiBasePath: '/api/v1' });
+    assert.deepEqual(await resolve(request({ authorization: `Bearer ${token}` }), { clientAddress: '192.0.2.1' }), identified(clientId));
+    assert.deepEqual(await resolve(request({ authorization: `bearer ${narrowToken}` }), { clientAddress: '192.0.2.1' }), identified(clientId, ['content:read']));
+  });
+
+  test('unknown, malformed or non-Bearer credentials → 401 invalid_token with resource_metadata, never anonymous', async () => {
+    const resolve = createCallerResolver({ store, trustProxy: 0, site: `${SITE}/`, apiBasePath: '/api/v1' });
+    for (const authorization of ['Bearer agt_at_' + 'x'.repeat(43), 'Bearer not-a-token', 'Bearer', '', `Basic ${btoa('a:b')}`, `Bearer ${token} extra`, `Token ${token}`]) {
+      await assert.rejects(resolve(request({ authorization }), { clientAddress: '192.0.2.1' }), (error: ApiError) => {
+        assert.equal(error.status, 401);
+        assert.equal(error.code, 'invalid_token');
+        assert.equal(error.headers['WWW-Authenticate'], `Bearer error="invalid_token", resource_metadata="${METADATA}"`);
+        assert.equal(error.toJSON().data?.status, 401);
+        return true;
+      }, authorization);
+    }
+  });
+
+  test('RFC 6750 §3.1: a token without the scope → 403 insufficient_scope; no token where one is required → 401', () => {
+    const opts = { site: SITE, apiBasePath: '/api/v1' };
+    assert.doesNotThrow(() => assertScope(identified('c', ['content:read']), 'content:read', { ...opts, tokenRequired: false }));
+    assert.doesNotThrow(() => assertScope(anonymous(), 'content:read', { ...opts, tokenRequired: false }));
+    assert.throws(() => assertScope(identified('c', ['content:read']), 'quota:read', { ...opts, tokenRequired: true }), (error: ApiError) => {
+      assert.equal(error.status, 403);
+      assert.equal(error.code, 'insufficient_scope');
+      assert.equal(error.headers['WWW-Authenticate'], `Bearer error="insufficient_scope", scope="quota:read", resource_metadata="${METADATA}"`);
+      return true;
+    });
+    assert.throws(() => assertScope(identified('c', ['quota:read']), 'content:read', { ...opts, tokenRequired: false }), { status: 403 });
+    assert.throws(() => assertScope(anonymous(), 'quota:read', { ...opts, tokenRequired: true }), (error: ApiError) => {
+      assert.equal(error.status, 401);
+      assert.equal(error.headers['WWW-Authenticate'], `Bearer scope="quota:read", resource_metadata="${METADATA}"`);
+      return true;
+    });
+  });
+
+  test('GET /agent/identity: client_id, scope and the quota, read without counting; 401 without a valid token', async () => {
+    const limiter = createRateLimiter({ store, quotas: { anonimo: 60, identificado: 600 } });
+    await limiter.consume(identified(clientId));
+    const identity = createIdentityHandler({ store, limiter, site: SITE, apiBasePath: '/api/v1', trustProxy: 0 });
+    const get = (headers: Record<string, string>) => identity(new Request(`${SITE}/agent/identity`, { headers }), { clientAddress: '192.0.2.1' });
+
+    for (let i = 0; i < 2; i++) {
+      const response = await get({ authorization: `Bearer ${narrowToken}` });
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('cache-control'), 'no-store');
+      const body = (await response.json()) as { client_id: string; scope: string; quota: unknown };
+      assert.equal(body.client_id, clientId);
+      assert.equal(body.scope, 'content:read');
+      assert.deepEqual(quotaSchema.parse(body.quota), {
+        client_id: clientId, policy: 'identificado', limit: 600, remaining: 599, reset_seconds: 60, scope: 'content:read', window_seconds: 60, used: 1,
+      });
+    }
+    await assert.rejects(get({}), (error: ApiError) => {
+      assert.equal(error.status, 401);
+      assert.equal(error.headers['WWW-Authenticate'], `Bearer resource_metadata="${METADATA}"`);
+      return true;
+    });
+    await assert.rejects(get({ authorization: 'Bearer nope' }), { status: 401, code: 'invalid_token' });
+  });
+});

@@ -15,7 +15,7 @@ import type { Handler, RequestContext } from './context.ts';
 import { createIdentityHandler } from './identity.ts';
 import { buildPageLinkHeader, findPageForPath, markdownResponse, prefersMarkdown } from './negotiate.ts';
 import { createOAuthHandlers } from './oauth/handlers.ts';
-import { buildParameterHints } from './parameter-hints.ts';
+import { parseOperationInput, readQueryArguments } from './parse-input.ts';
 import { createRateLimiter, rateLimitHeaders, resolveQuotas } from './rate-limit.ts';
 import { API_HEADERS, jsonResponse, renderError, type ErrorLogger } from './respond.ts';
 
@@ -77,7 +77,6 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
   const log: ErrorLogger = options.log ?? ((message, cause) => console.error(message, cause));
   const content = createContentModel({ outDir: options.outDir });
   const clientDir = join(options.outDir, 'client');
-  const hints = new Map<string, Map<string, string>>(operations.map((op) => [op.name, buildParameterHints(op.input)]));
   let runtime: Promise<Runtime> | undefined;
 
   async function createRuntime(snapshot: ContentSnapshot): Promise<Runtime> {
@@ -128,7 +127,7 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
     const headers: Record<string, string> = { ...API_HEADERS, ...rateLimitHeaders(quota) };
     try {
       assertScope(caller, op.scope, { tokenRequired: op === getQuota, site: rt.site, apiBasePath: rt.apiBasePath });
-      const input = parseInput(op, new URL(request.url).searchParams);
+      const input = parseOperationInput(op, readQueryArguments(op, new URL(request.url).searchParams));
       const cacheable = op.name === 'read_page' || op.name === 'get_company_info';
       const key = `${snapshot.manifest.buildId}:${op.name}:${JSON.stringify(input)}`;
       let entry = cacheable ? bodies.get(key) : undefined;
@@ -152,23 +151,6 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
     } catch (error) {
       return renderError(error, log, { ...headers, 'Cache-Control': 'no-store' });
     }
-  }
-
-  function parseInput(op: Operation, params: URLSearchParams): Record<string, unknown> {
-    const raw: Record<string, string> = {};
-    for (const name of Object.keys(op.input.shape)) {
-      const value = params.get(name);
-      // An empty parameter counts as absent, so `city=` means the default rather than an error.
-      if (value !== null && value !== '') raw[name] = value;
-    }
-    const parsed = op.input.safeParse(raw);
-    if (parsed.success) return parsed.data;
-    const issue = parsed.error.issues[0]!;
-    const name = String(issue.path[0] ?? '');
-    const missing = raw[name] === undefined;
-    throw new ApiError(400, missing ? 'missing_parameter' : 'invalid_parameter',
-      missing ? `The parameter \`${name}\` is required.` : `The parameter \`${name}\` is not valid: ${issue.message}.`,
-      { hint: hints.get(op.name)?.get(name) ?? `Check the parameter \`${name}\`.` });
   }
 
   function answerSandbox(request: Request): Promise<Response> {

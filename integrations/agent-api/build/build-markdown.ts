@@ -44,10 +44,11 @@ const MIN_PAGES_PER_WORKER = 60;
  */
 export async function writeMarkdownTwins(
   clientDir: string,
-  options: MarkdownConversionOptions,
+  { site, contentSelector, ignoreSelectors, excludeSelector }: MarkdownConversionOptions,
   /** Threads to use (1: this thread only); chosen from the page count when omitted. */
   threads?: number,
 ): Promise<MarkdownStepResult> {
+  const options = { site, contentSelector, ignoreSelectors, excludeSelector }; // only these go to the workers
   const htmlPages = await listHtmlPages(clientDir);
   const threadCount = threads ?? chooseThreadCount(htmlPages.length);
   // This thread takes the first share: it has the converter loaded already, a worker must load it again.

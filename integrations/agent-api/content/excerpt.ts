@@ -28,19 +28,21 @@ export function buildExcerpt(content: string, locations: readonly number[]): str
   return `${start > 0 ? '…' : ''}${excerpt}${end < words.length ? '…' : ''}`;
 }
 
-/** Start of the window of WINDOW_WORDS words holding most matches, backed off a few words for context. */
+/**
+ * Start of a window of WINDOW_WORDS words holding many matches, backed off a few words for context.
+ * The first window with at least half the best count wins: the top of a page (title, lead) reads
+ * better than a dense list of links further down.
+ */
 function findDensestWindow(wordCount: number, locations: readonly number[]): number {
   const sorted = [...new Set(locations)].filter((l) => l >= 0 && l < wordCount).sort((a, b) => a - b);
   if (sorted.length === 0 || wordCount <= WINDOW_WORDS) return 0;
-  let best = sorted[0]!;
-  let bestCount = 0;
+  const counts: number[] = [];
   let tail = 0;
   for (let head = 0; head < sorted.length; head++) {
     while (sorted[head]! - sorted[tail]! >= WINDOW_WORDS) tail++;
-    if (head - tail + 1 > bestCount) {
-      bestCount = head - tail + 1;
-      best = sorted[tail]!;
-    }
+    counts[tail] = Math.max(counts[tail] ?? 0, head - tail + 1);
   }
-  return Math.max(0, Math.min(best - 4, wordCount - WINDOW_WORDS));
+  const best = Math.max(...counts.filter((count) => count !== undefined));
+  const first = counts.findIndex((count) => count !== undefined && count * 2 >= best);
+  return Math.max(0, Math.min(sorted[first]! - 4, wordCount - WINDOW_WORDS));
 }

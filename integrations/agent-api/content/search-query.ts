@@ -1,4 +1,4 @@
-import { CITY_ALIASES, DEFAULT_CITY_NAMES, STOPWORDS, TRADE_SYNONYMS } from './search-vocabulary.ts';
+import { CITY_ALIASES, DEFAULT_CITY_NAMES, GENERIC_WORDS, STOPWORDS, TRADE_SYNONYMS } from './search-vocabulary.ts';
 
 /** Lowercase, accents removed (ñ → n, as Pagefind does), anything but letters and digits → one space. */
 export function normaliseSearchText(text: string): string {
@@ -50,6 +50,8 @@ export function parseSearchQuery(query: string, cities: CityMatcher): ParsedSear
   const words = [...new Set(normalised.split(' ').filter((word) => word.length > 0))];
   let kept = words.filter((word) => !STOPWORDS.has(word) && word.length >= 2);
   if (kept.length === 0) kept = words.filter((word) => word.length >= 2);
+  const specific = kept.filter((word) => !GENERIC_WORDS.has(word));
+  if (specific.length > 0) kept = specific;
   const seen = new Set(kept);
   const groups = kept.map((word) => {
     // A synonym another word of the query already brings adds no evidence: search it once.

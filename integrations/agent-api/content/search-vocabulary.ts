@@ -75,7 +75,15 @@ export const STOPWORDS: ReadonlySet<string> = new Set([
   'a', 'al', 'algo', 'con', 'de', 'del', 'el', 'en', 'es', 'esta', 'este', 'hay', 'la', 'las', 'le', 'lo', 'los',
   'me', 'mi', 'mis', 'muy', 'no', 'o', 'para', 'pero', 'por', 'que', 'se', 'si', 'su', 'sus', 'te', 'tu', 'un',
   'una', 'uno', 'unos', 'unas', 'y', 'ya', 'como', 'donde', 'cuando', 'cual', 'mas', 'necesito', 'busco',
-  'quiero', 'tengo', 'hace', 'falta', 'cerca', 'casa', 'mio', 'mia',
+  'quiero', 'tengo', 'hace', 'falta', 'cerca', 'casa', 'mio', 'mia', 'he', 'ha', 'han', 'hemos', 'sin',
+]);
+
+/**
+ * Words that describe the whole site rather than a page ("servicios en Córdoba"): dropped like
+ * stopwords when the query has other words, so the city or trade decides.
+ */
+export const GENERIC_WORDS: ReadonlySet<string> = new Set([
+  'servicio', 'servicios', 'reparaciones', 'hogar', 'domicilio', 'empresa', 'profesional', 'profesionales',
 ]);
 
 /** Proper names of the city slugs of SPEC.md §2; `cityNames` passed to the engine adds to or overrides these. */

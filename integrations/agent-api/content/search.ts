@@ -3,7 +3,7 @@ import type { ManifestPage } from './manifest.ts';
 import { decodeCursor, encodeCursor, InvalidCursorError, MAX_CURSOR_OFFSET, type CursorScope } from './cursor.ts';
 import { buildExcerpt } from './excerpt.ts';
 import { loadPagefind, type PagefindInstance, type PagefindResult } from './load-pagefind.ts';
-import { createCityMatcher, parseSearchQuery, type ParsedSearchQuery } from './search-query.ts';
+import { createCityMatcher, normaliseSearchText, parseSearchQuery, type ParsedSearchQuery } from './search-query.ts';
 import { CITY_ALIASES, DEFAULT_CITY_NAMES, TRADE_SYNONYMS } from './search-vocabulary.ts';
 
 export { InvalidCursorError };
@@ -51,6 +51,10 @@ const CACHE_ENTRIES = 2_000;
 const TERM_CACHE_ENTRIES = 2_000;
 /** Score multiplier of a page of the city the query names (when no `city` filter is given). */
 const NAMED_CITY_BOOST = 2;
+/** How many of the best candidates are re-ranked by their manifest title. */
+const RERANK_DEPTH = 40;
+/** A title holding every word of the query doubles the score. */
+const TITLE_WEIGHT = 1;
 /** A synonym matches a little less than the word the user typed. */
 const SYNONYM_WEIGHT = 0.9;
 
@@ -140,10 +144,29 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
       entry.score *= coverage * coverage;
       if (namedCity?.has(entry.id)) entry.score *= NAMED_CITY_BOOST;
     }
-    return [...entries.values()]
-      .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
-      .slice(0, MAX_RANKED_RESULTS)
-      .map(({ id, score, locations, data }) => ({ id, score, locations, data }));
+    const sorted = [...entries.values()].sort(byScore).slice(0, MAX_RANKED_RESULTS);
+    // Pagefind weighs titles, but a page that merely repeats a word in its body can still lead; the
+    // manifest title decides among the best candidates: each query word found in it raises the score.
+    const top = sorted.slice(0, RERANK_DEPTH);
+    await Promise.all(
+      top.map(async (entry) => {
+        const hit = await resolve(entry);
+        if (!hit) return;
+        const title = normaliseSearchText(hit.page.title).split(' ');
+        const inTitle = query.groups.filter((group) => group.some((term) => title.some((word) => isSameWord(term, word))));
+        entry.score *= 1 + (TITLE_WEIGHT * inTitle.length) / groups;
+        // A query that names only a city (and generic words) is about the city: its hub page leads.
+        if (query.city && query.groups.length === inTitle.length && query.groups.every(isCityGroup(query.city))) {
+          entry.score *= 1 + 1 / hit.page.path.split('/').length;
+        }
+      }),
+    );
+    top.sort(byScore);
+    return [...top, ...sorted.slice(RERANK_DEPTH)].map(({ id, score, locations, data }) => ({ id, score, locations, data }));
+  }
+
+  function isCityGroup(city: string): (group: readonly string[]) => boolean {
+    return (group) => group.some((term) => cities.find(term) === city);
   }
 
   function rankCached(query: ParsedSearchQuery, city: string): Promise<RankedEntry[]> {
@@ -196,6 +219,18 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
       return { total: results.length, results, next_cursor: more ? encodeCursor(index, scope) : null };
     },
   };
+}
+
+function byScore(a: RankedEntry, b: RankedEntry): number {
+  return b.score - a.score || (a.id < b.id ? -1 : 1);
+}
+
+/** Two normalised words are the same for ranking when one starts with the other or they share 5 letters (fontanero, fontaneros). */
+function isSameWord(a: string, b: string): boolean {
+  if (a.length < 3 || b.length < 3) return a === b;
+  let common = 0;
+  while (common < a.length && common < b.length && a[common] === b[common]) common++;
+  return common === Math.min(a.length, b.length) || common >= 5;
 }
 
 /** The manifest page of a Pagefind result URL (`/a/b/`, `/a/b/index.html` or `/a/b.html`). */

@@ -2,12 +2,15 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, afterEach, beforeEach, describe, test } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
+import * as oauth from 'oauth4webapi';
 import { createCallerResolver } from '../../integrations/agent-api/server/caller.ts';
 import { ApiError } from '../../integrations/agent-api/server/errors.ts';
 import { createOAuthHandlers, type OAuthHandlers } from '../../integrations/agent-api/server/oauth/handlers.ts';
 import { openStore } from '../../integrations/agent-api/store/open-store.ts';
 import type { Store } from '../../integrations/agent-api/store/store.ts';
+import { fetchFrom } from '../helpers/fetch-from.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const SITE = 'https://www.example.test';
 const root = await mkdtemp(join(tmpdir(), 'agent-api-oauth-'));
@@ -256,7 +259,9 @@ describe('OAuth handlers (web-standard Request → Response over a real sqlite s
         headers: { 'content-type': 'application/json' },
         duplex: 'half',
       } as RequestInit);
-      await assertOAuthError(await h.oauth.register(request, { clientAddress: '192.0.2.10' }), 413, 'invalid_request');
+      const response = await h.oauth.register(request, { clientAddress: '192.0.2.10' });
+      await assertOAuthError(response, 413, 'invalid_request');
+      assert.equal(response.headers.get('connection'), 'close', 'the unread rest of the body cannot precede another request');
     });
 
     test('GET on an OAuth endpoint → 405 JSON with Allow: POST', async () => {
@@ -410,3 +415,232 @@ describe('OAuth handlers (web-standard Request → Response over a real sqlite s
     await h.token(active);
   });
 });
+
+describe('OAuth over HTTP against the built site (the npm start front)', () => {
+  let server: TestServer;
+  let site: string;
+  /** oauth4webapi talks to the published (site) URLs; this sends them to the test server instead. */
+  // Each test calls from its own loopback address: registrations are limited per address.
+  let fetchAs: ReturnType<typeof fetchFrom>;
+  beforeEach(() => {
+    fetchAs = fetchFrom();
+  });
+  const options = {
+    [oauth.allowInsecureRequests]: true,
+    [oauth.customFetch]: (url: string, init: object) => fetchAs(url.replace(site, server.url), init as RequestInit),
+  };
+
+  before(async () => {
+    server = await startTestServer();
+    const metadata = (await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json()) as { issuer: string };
+    site = metadata.issuer;
+  });
+  after(() => server?.close());
+
+  const post = (path: string, body: string, headers: Record<string, string>) =>
+    fetchAs(`${server.url}${path}`, { method: 'POST', body, headers });
+  const postForm = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
+    post(path, form(fields), { 'content-type': 'application/x-www-form-urlencoded', ...headers });
+  const api = (path: string, token?: string) =>
+    fetchAs(`${server.url}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+
+  test('oauth4webapi: discovery, registration, client credentials, a protected call, introspection, revocation', async () => {
+    const issuer = new URL(site);
+    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...options, algorithm: 'oauth2' }));
+    assert.deepEqual(as.grant_types_supported, ['client_credentials']);
+
+    const client = await oauth.processDynamicClientRegistrationResponse(
+      await oauth.dynamicClientRegistrationRequest(as, { client_name: 'oauth4webapi e2e', contacts: ['e2e@example.com'], grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_basic' }, options),
+    );
+    const auth = oauth.ClientSecretBasic(String(client.client_secret));
+    const tokens = await oauth.processClientCredentialsResponse(
+      as, client, await oauth.clientCredentialsGrantRequest(as, client, auth, new URLSearchParams({ scope: 'content:read quota:read' }), options),
+    );
+    assert.equal(tokens.token_type, 'bearer');
+    assert.equal(tokens.expires_in, 3600);
+
+    const quota = await oauth.protectedResourceRequest(tokens.access_token, 'GET', new URL(`${site}/api/v1/quota`), undefined, undefined, options);
+    assert.equal(quota.status, 200);
+    assert.equal(((await quota.json()) as { client_id: string; limit: number }).client_id, client.client_id);
+
+    const introspection = await oauth.processIntrospectionResponse(as, client, await oauth.introspectionRequest(as, client, auth, tokens.access_token, options));
+    assert.equal(introspection.active, true);
+    assert.equal(introspection.client_id, client.client_id);
+    assert.equal(introspection.scope, 'content:read quota:read');
+    assert.equal(introspection.token_type, 'Bearer');
+    assert.equal(introspection.exp! - introspection.iat!, 3600);
+
+    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, auth, tokens.access_token, options));
+    assert.equal((await oauth.processIntrospectionResponse(as, client, await oauth.introspectionRequest(as, client, auth, tokens.access_token, options))).active, false);
+
+    // The 401 challenge as an independent parser reads it (RFC 6750 §3, RFC 9728 §5.1).
+    await assert.rejects(
+      oauth.protectedResourceRequest(tokens.access_token, 'GET', new URL(`${site}/api/v1/search_pages?query=fontanero`), undefined, undefined, options),
+      (error: oauth.WWWAuthenticateChallengeError) => {
+        assert.equal(error.status, 401);
+        assert.deepEqual(error.cause.map(({ scheme, parameters }) => ({ scheme, parameters: { ...parameters } })), [
+          { scheme: 'bearer', parameters: { error: 'invalid_token', resource_metadata: `${site}/.well-known/oauth-protected-resource/api/v1` } },
+        ]);
+        return true;
+      },
+    );
+
+    // client_secret_post through the same library.
+    const viaPost = await oauth.processClientCredentialsResponse(
+      as, client, await oauth.clientCredentialsGrantRequest(as, client, oauth.ClientSecretPost(String(client.client_secret)), new URLSearchParams(), options),
+    );
+    assert.equal(viaPost.scope, 'content:read quota:read');
+  });
+
+  test('the whole flow with plain HTTP: a token raises the quota, get_quota reads it without consuming, revoke ends it', async () => {
+    const registration = await post('/oauth/register', JSON.stringify({ client_name: 'curl', contacts: ['ops@example.com'] }), { 'content-type': 'application/json' });
+    assert.equal(registration.status, 201);
+    const client = (await registration.json()) as Registered;
+
+    const basicToken = await postForm('/oauth/token', { grant_type: 'client_credentials' }, { authorization: basic(client.client_id, client.client_secret) });
+    assert.equal(basicToken.status, 200);
+    assert.equal(basicToken.headers.get('cache-control'), 'no-store');
+    assert.equal(basicToken.headers.get('pragma'), 'no-cache');
+    const token = ((await basicToken.json()) as { access_token: string }).access_token;
+    const postToken = await postForm('/oauth/token', { grant_type: 'client_credentials', client_id: client.client_id, client_secret: client.client_secret, scope: 'content:read' });
+    assert.equal(postToken.status, 200);
+    const contentOnly = ((await postToken.json()) as { access_token: string }).access_token;
+
+    const search = await api('/api/v1/search_pages?query=fontanero', token);
+    assert.equal(search.status, 200);
+    assert.equal(search.headers.get('ratelimit'), '"identificado";r=599;t=60');
+    assert.equal(search.headers.get('ratelimit-policy'), '"identificado";q=600;w=60');
+    assert.equal(search.headers.get('api-version'), '1');
+
+    for (let i = 0; i < 2; i++) {
+      const quota = await api('/api/v1/quota', token);
+      assert.equal(quota.status, 200);
+      const body = (await quota.json()) as Record<string, unknown>;
+      assert.deepEqual({ ...body, reset_seconds: 0 }, {
+        client_id: client.client_id, policy: 'identificado', limit: 600, remaining: 599, reset_seconds: 0, scope: 'content:read quota:read', window_seconds: 60, used: 1,
+      }, 'reading the quota does not consume it');
+    }
+
+    const identity = await api('/agent/identity', contentOnly);
+    assert.equal(identity.status, 200);
+    const who = (await identity.json()) as { client_id: string; scope: string; quota: { used: number; limit: number } };
+    assert.equal(who.client_id, client.client_id);
+    assert.equal(who.scope, 'content:read');
+    assert.equal(who.quota.limit, 600);
+
+    const forbidden = await api('/api/v1/quota', contentOnly);
+    assert.equal(forbidden.status, 403);
+    assert.equal(((await forbidden.json()) as { code: string }).code, 'insufficient_scope');
+    assert.equal(forbidden.headers.get('www-authenticate'), `Bearer error="insufficient_scope", scope="quota:read", resource_metadata="${site}/.well-known/oauth-protected-resource/api/v1"`);
+
+    const introspection = await postForm('/oauth/introspect', { token }, { authorization: basic(client.client_id, client.client_secret) });
+    assert.equal(((await introspection.json()) as { active: boolean }).active, true);
+    const revocation = await postForm('/oauth/revoke', { token }, { authorization: basic(client.client_id, client.client_secret) });
+    assert.equal(revocation.status, 200);
+
+    for (const path of ['/api/v1/search_pages?query=fontanero', '/api/v1/read_page?url=/', '/api/v1/quota', '/agent/identity']) {
+      const refused = await api(path, token);
+      assert.equal(refused.status, 401, path);
+      assert.equal(refused.headers.get('www-authenticate'), `Bearer error="invalid_token", resource_metadata="${site}/.well-known/oauth-protected-resource/api/v1"`);
+      assert.equal(((await refused.json()) as { code: string }).code, 'invalid_token');
+    }
+    const anonymousQuota = await api('/api/v1/quota');
+    assert.equal(anonymousQuota.status, 401);
+    assert.match(anonymousQuota.headers.get('www-authenticate') ?? '', /^Bearer .*resource_metadata="/);
+  });
+
+  test('errors over HTTP are RFC 6749 JSON with their codes, never HTML or 500', async () => {
+    const client = (await (await post('/oauth/register', JSON.stringify({ client_name: 'errores' }), { 'content-type': 'application/json' })).json()) as Registered;
+    const auth = { authorization: basic(client.client_id, client.client_secret) };
+    const wrong = await postForm('/oauth/token', { grant_type: 'client_credentials' }, { authorization: basic(client.client_id, 'agt_cs_wrong') });
+    await assertOAuthError(wrong, 401, 'invalid_client');
+    assert.match(wrong.headers.get('www-authenticate') ?? '', /^Basic realm=/);
+    await assertOAuthError(await postForm('/oauth/token', { grant_type: 'password' }, auth), 400, 'unsupported_grant_type');
+    await assertOAuthError(await postForm('/oauth/token', { grant_type: 'client_credentials', scope: 'admin' }, auth), 400, 'invalid_scope');
+    await assertOAuthError(await postForm('/oauth/token', { grant_type: 'client_credentials', client_secret: client.client_secret }, auth), 400, 'invalid_request');
+    await assertOAuthError(await post('/oauth/token', 'grant_type=client_credentials', { ...auth, 'content-type': 'text/plain' }), 400, 'invalid_request');
+    await assertOAuthError(await post('/oauth/register', JSON.stringify({ client_name: 'x', grant_types: ['implicit'] }), { 'content-type': 'application/json' }), 400, 'invalid_client_metadata');
+    await assertOAuthError(await post('/oauth/register', '{', { 'content-type': 'application/json' }), 400, 'invalid_request');
+    await assertOAuthError(await post('/oauth/register', JSON.stringify({ client_name: 'x'.repeat(40_000) }), { 'content-type': 'application/json' }), 413, 'invalid_request');
+    const chunked = await fetch(`${server.url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: new ReadableStream({ start(c) { for (let i = 0; i < 64; i++) c.enqueue(new Uint8Array(1024).fill(32)); c.close(); } }),
+      duplex: 'half',
+    } as RequestInit);
+    await assertOAuthError(chunked, 413, 'invalid_request');
+  });
+
+  test('5 registrations per hour per address, then 429 JSON with Retry-After and the rate-limit headers', async () => {
+    const register = () => post('/oauth/register', JSON.stringify({ client_name: 'lote' }), { 'content-type': 'application/json' });
+    for (let i = 0; i < 5; i++) assert.equal((await register()).status, 201);
+    const refused = await register();
+    await assertOAuthError(refused, 429, 'rate_limited');
+    assert.ok(Number(refused.headers.get('retry-after')) >= 3599);
+    assert.match(refused.headers.get('ratelimit') ?? '', /^"registro";r=0;t=\d+$/);
+    assert.equal(refused.headers.get('ratelimit-policy'), '"registro";q=5;w=3600');
+    const elsewhere = await fetchFrom()(`${server.url}/oauth/register`, { method: 'POST', body: JSON.stringify({ client_name: 'otra IP' }), headers: { 'content-type': 'application/json' } });
+    assert.equal(elsewhere.status, 201);
+  });
+
+  test('another client\'s token: introspection says inactive, revocation answers 200 and changes nothing', async () => {
+    const register = async (name: string) =>
+      (await (await post('/oauth/register', JSON.stringify({ client_name: name }), { 'content-type': 'application/json' })).json()) as Registered;
+    const alice = await register('alice');
+    const bob = await register('bob');
+    const token = ((await (await postForm('/oauth/token', { grant_type: 'client_credentials' }, { authorization: basic(alice.client_id, alice.client_secret) })).json()) as { access_token: string }).access_token;
+    const asBob = { authorization: basic(bob.client_id, bob.client_secret) };
+    assert.deepEqual(await (await postForm('/oauth/introspect', { token }, asBob)).json(), { active: false });
+    assert.equal((await postForm('/oauth/revoke', { token }, asBob)).status, 200);
+    assert.equal((await api('/agent/identity', token)).status, 200);
+  });
+});
+
+describe('OAuth state across server restarts', () => {
+  test('registrations and tokens survive a restart on the same data directory; idle clients are recycled at start-up', async () => {
+    const first = await startTestServer();
+    const register = async (url: string, name: string) =>
+      (await (await fetch(`${url}/oauth/register`, { method: 'POST', body: JSON.stringify({ client_name: name }), headers: { 'content-type': 'application/json' } })).json()) as Registered;
+    const issue = async (url: string, client: Registered) => {
+      const response = await fetch(`${url}/oauth/token`, { method: 'POST', body: form({ grant_type: 'client_credentials' }), headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(client.client_id, client.client_secret) } });
+      return { status: response.status, token: ((await response.json()) as { access_token?: string }).access_token };
+    };
+    const client = await register(first.url, 'persistente');
+    const { token } = await issue(first.url, client);
+    await first.close({ keepData: true });
+
+    const second = await startTestServer({ dataDir: first.dataDir });
+    try {
+      assert.equal((await fetch(`${second.url}/agent/identity`, { headers: { authorization: `Bearer ${token}` } })).status, 200);
+      assert.equal((await issue(second.url, client)).status, 200);
+    } finally {
+      await second.close({ keepData: true });
+    }
+
+    // Restarted with a one-second idle period: the start-up check recycles the client and its tokens.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const third = await startWithIdlePeriod(first.dataDir, 1 / 86_400);
+    try {
+      assert.equal((await fetch(`${third.url}/agent/identity`, { headers: { authorization: `Bearer ${token}` } })).status, 401);
+      assert.equal((await issue(third.url, client)).status, 401);
+    } finally {
+      await third.close();
+    }
+  });
+});
+
+/**
+ * Starts the server with AGENT_API_CLIENT_IDLE_DAYS set. It goes through `env` like every setting;
+ * it is also put in process.env for the duration of the start because create-agent-api.ts does not
+ * pass it to openStore yet (openStore falls back to process.env).
+ */
+async function startWithIdlePeriod(dataDir: string, days: number): Promise<TestServer> {
+  const previous = process.env.AGENT_API_CLIENT_IDLE_DAYS;
+  process.env.AGENT_API_CLIENT_IDLE_DAYS = String(days);
+  try {
+    return await startTestServer({ dataDir, env: { AGENT_API_CLIENT_IDLE_DAYS: String(days) } });
+  } finally {
+    if (previous === undefined) delete process.env.AGENT_API_CLIENT_IDLE_DAYS;
+    else process.env.AGENT_API_CLIENT_IDLE_DAYS = previous;
+  }
+}

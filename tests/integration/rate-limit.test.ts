@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, afterEach, beforeEach, describe, test } from 'node:test';
+import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import { parseItem, parseList } from 'structured-headers';
 import { quotaSchema } from '../../integrations/agent-api/operations/get-quota.ts';
 import { assertScope, createCallerResolver, type Caller } from '../../integrations/agent-api/server/caller.ts';
@@ -12,6 +12,8 @@ import { createOAuthHandlers } from '../../integrations/agent-api/server/oauth/h
 import { buildQuota, createRateLimiter, rateLimitHeaders, resolveQuotas } from '../../integrations/agent-api/server/rate-limit.ts';
 import { openStore } from '../../integrations/agent-api/store/open-store.ts';
 import type { Store } from '../../integrations/agent-api/store/store.ts';
+import { fetchFrom } from '../helpers/fetch-from.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const SITE = 'https://www.example.test';
 const METADATA = `${SITE}/.well-known/oauth-protected-resource/api/v1`;
@@ -33,7 +35,7 @@ function parseRateLimitHeaders(headers: Record<string, string> | Headers) {
   const [policy, params] = parseItem(get('RateLimit'));
   const [[policyName, policyParams]] = parseList(get('RateLimit-Policy')) as [[string, Map<string, number>]];
   assert.equal(policyName, policy);
-  const values = { policy, r: params.get('r'), t: params.get('t'), q: policyParams.get('q'), w: policyParams.get('w') };
+  const values = { policy, r: params.get('r') as number, t: params.get('t') as number, q: policyParams.get('q'), w: policyParams.get('w') };
   assert.equal(get('RateLimit-Limit'), String(values.q));
   assert.equal(get('RateLimit-Remaining'), String(values.r));
   assert.equal(get('RateLimit-Reset'), String(values.t));
@@ -251,5 +253,162 @@ describe('callers: anonymous by address, identified by bearer token', () => {
       return true;
     });
     await assert.rejects(get({ authorization: 'Bearer nope' }), { status: 401, code: 'invalid_token' });
+  });
+});
+
+interface Client {
+  fetch: ReturnType<typeof fetchFrom>;
+  get(path: string, token?: string): Promise<Response>;
+  /** Registers and returns a token with these scopes. */
+  token(scope?: string): Promise<string>;
+}
+
+/** A caller with its own loopback address against a running server. */
+function callerOf(server: TestServer): Client {
+  const fetchAs = fetchFrom();
+  const client: Client = {
+    fetch: fetchAs,
+    get: (path, token) => fetchAs(`${server.url}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} }),
+    async token(scope = 'content:read quota:read') {
+      const registration = await fetchAs(`${server.url}/oauth/register`, {
+        method: 'POST', body: JSON.stringify({ client_name: 'carga' }), headers: { 'content-type': 'application/json' },
+      });
+      const { client_id, client_secret } = (await registration.json()) as { client_id: string; client_secret: string };
+      const response = await fetchAs(`${server.url}/oauth/token`, {
+        method: 'POST',
+        body: new URLSearchParams({ grant_type: 'client_credentials', scope, client_id, client_secret }),
+      });
+      assert.equal(response.status, 200);
+      return ((await response.json()) as { access_token: string }).access_token;
+    },
+  };
+  return client;
+}
+
+const CHEAP = '/api/v1/get_company_info?section=contact';
+
+/** A 429 of the API: SPEC Error JSON, Retry-After ≥ 1, every rate-limit header, API-Version. */
+async function assertRateLimited(response: Response, policy: string, quota: number): Promise<void> {
+  assert.equal(response.status, 429);
+  assert.equal(((await response.json()) as { code: string }).code, 'rate_limited');
+  const retryAfter = Number(response.headers.get('retry-after'));
+  assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+  const limits = parseRateLimitHeaders(response.headers);
+  assert.deepEqual({ ...limits, t: 0 }, { policy, r: 0, t: 0, q: quota, w: 60 });
+  assert.equal(limits.t, retryAfter);
+  assert.equal(response.headers.get('api-version'), '1');
+}
+
+describe('rate limits over HTTP with the default quotas (60 anonymous, 600 identified)', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+  });
+  after(() => server?.close());
+
+  test('an address gets 60 requests a minute, each 200 telling what is left, then 429 with every header', async () => {
+    const caller = callerOf(server);
+    for (let i = 1; i <= 60; i++) {
+      const response = await caller.get(CHEAP);
+      assert.equal(response.status, 200);
+      await response.arrayBuffer();
+      const limits = parseRateLimitHeaders(response.headers);
+      assert.deepEqual({ ...limits, t: 0 }, { policy: 'anonimo', r: 60 - i, t: 0, q: 60, w: 60 });
+      assert.ok(limits.t >= 1 && limits.t <= 60);
+      assert.equal(response.headers.get('api-version'), '1');
+    }
+    await assertRateLimited(await caller.get(CHEAP), 'anonimo', 60);
+    assert.equal((await callerOf(server).get(CHEAP)).status, 200, 'another address is not affected');
+  });
+
+  test('200 simultaneous anonymous requests from one address admit exactly 60', async () => {
+    const caller = callerOf(server);
+    const responses = await Promise.all(Array.from({ length: 200 }, () => caller.get(CHEAP)));
+    const statuses = responses.map((response) => response.status);
+    assert.equal(statuses.filter((status) => status === 200).length, 60);
+    assert.equal(statuses.filter((status) => status === 429).length, 140);
+    await assertRateLimited(responses.find((response) => response.status === 429)!, 'anonimo', 60);
+  });
+
+  test('a token raises the quota to 600: 700 simultaneous requests admit exactly 600', async () => {
+    const caller = callerOf(server);
+    const token = await caller.token();
+    const responses = await Promise.all(Array.from({ length: 700 }, () => caller.get(CHEAP, token)));
+    assert.equal(responses.filter((response) => response.status === 200).length, 600);
+    await assertRateLimited(responses.find((response) => response.status === 429)!, 'identificado', 600);
+    const quota = (await (await caller.get('/api/v1/quota', token)).json()) as { remaining: number; used: number; limit: number };
+    assert.deepEqual({ limit: quota.limit, remaining: quota.remaining, used: quota.used }, { limit: 600, remaining: 0, used: 600 });
+  });
+
+  test('401s are not counted, and a bad token is never served as anonymous', async () => {
+    const caller = callerOf(server);
+    for (let i = 0; i < 5; i++) {
+      const response = await caller.get(CHEAP, 'agt_at_' + 'x'.repeat(43));
+      assert.equal(response.status, 401);
+      assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer error="invalid_token", resource_metadata="https?:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/api\/v1"$/);
+      assert.equal(response.headers.get('ratelimit'), null);
+    }
+    assert.equal(parseRateLimitHeaders((await caller.get(CHEAP)).headers).r, 59);
+  });
+
+  test('scopes: content without content:read → 403; get_quota without quota:read → 403, without a token → 401', async () => {
+    const caller = callerOf(server);
+    const quotaOnly = await caller.token('quota:read');
+    const contentOnly = await caller.token('content:read');
+    const content = await caller.get(CHEAP, quotaOnly);
+    assert.equal(content.status, 403);
+    assert.match(content.headers.get('www-authenticate') ?? '', /^Bearer error="insufficient_scope", scope="content:read", resource_metadata="/);
+    const quota = await caller.get('/api/v1/quota', contentOnly);
+    assert.equal(quota.status, 403);
+    assert.deepEqual(((await quota.json()) as { code: string; data: { status: number } }).data.status, 403);
+    assert.match(quota.headers.get('www-authenticate') ?? '', /^Bearer error="insufficient_scope", scope="quota:read", resource_metadata="/);
+    const anonymousQuota = await caller.get('/api/v1/quota');
+    assert.equal(anonymousQuota.status, 401);
+    assert.match(anonymousQuota.headers.get('www-authenticate') ?? '', /resource_metadata="/);
+  });
+
+  test('get_quota and /agent/identity read the quota without consuming it', async () => {
+    const caller = callerOf(server);
+    const token = await caller.token();
+    await caller.get(CHEAP, token);
+    for (let i = 0; i < 3; i++) {
+      const quota = await caller.get('/api/v1/quota', token);
+      assert.equal(quota.status, 200);
+      assert.equal(quota.headers.get('cache-control'), 'no-store');
+      assert.equal(((await quota.json()) as { used: number }).used, 1);
+      assert.equal(parseRateLimitHeaders(quota.headers).r, 599);
+      const identity = (await (await caller.get('/agent/identity', token)).json()) as { quota: { used: number; remaining: number } };
+      assert.deepEqual([identity.quota.used, identity.quota.remaining], [1, 599]);
+    }
+  });
+});
+
+describe('rate limits over HTTP with quotas set at start-up through the environment', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ env: { AGENT_API_QUOTA_ANONIMO: '3', AGENT_API_QUOTA_IDENTIFICADO: '5' } });
+  });
+  after(() => server?.close());
+
+  test('AGENT_API_QUOTA_ANONIMO=3: three requests, then 429; the headers report the quota in force', async () => {
+    const caller = callerOf(server);
+    for (let i = 1; i <= 3; i++) {
+      const response = await caller.get(CHEAP);
+      assert.equal(response.status, 200);
+      assert.deepEqual({ ...parseRateLimitHeaders(response.headers), t: 0 }, { policy: 'anonimo', r: 3 - i, t: 0, q: 3, w: 60 });
+    }
+    await assertRateLimited(await caller.get(CHEAP), 'anonimo', 3);
+    const responses = await Promise.all(Array.from({ length: 200 }, () => callerOf(server).get(CHEAP)));
+    assert.ok(responses.every((response) => response.status === 200), 'each new address has its own window');
+  });
+
+  test('AGENT_API_QUOTA_IDENTIFICADO=5: five requests, then 429; get_quota says limit 5', async () => {
+    const caller = callerOf(server);
+    const token = await caller.token();
+    const responses = await Promise.all(Array.from({ length: 200 }, () => caller.get(CHEAP, token)));
+    assert.equal(responses.filter((response) => response.status === 200).length, 5);
+    await assertRateLimited(responses.find((response) => response.status === 429)!, 'identificado', 5);
+    const quota = (await (await caller.get('/api/v1/quota', token)).json()) as { limit: number; remaining: number; policy: string };
+    assert.deepEqual([quota.policy, quota.limit, quota.remaining], ['identificado', 5, 0]);
   });
 });

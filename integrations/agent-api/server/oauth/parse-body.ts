@@ -49,7 +49,9 @@ function assertMediaType(request: Request, expected: string): void {
 
 /** Reads at most `maxBytes` of UTF-8, refusing larger bodies with 413 as soon as they cross the cap. */
 async function readBodyText(request: Request, maxBytes: number): Promise<string> {
-  const tooLarge = () => new OAuthError(413, 'invalid_request', `The body is larger than ${maxBytes} bytes.`);
+  // The rest of the body is never read, so the connection cannot carry another request: close it.
+  const tooLarge = () =>
+    new OAuthError(413, 'invalid_request', `The body is larger than ${maxBytes} bytes.`, { Connection: 'close' });
   const declared = Number(request.headers.get('content-length') ?? 0);
   if (declared > maxBytes) throw tooLarge();
   if (request.body === null) return '';

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { DEFAULT_REDIS_TIMEOUT_MS, openRedisStore, type RedisStoreOptions } from './redis-store.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 import { createStoreSweeper } from './store-sweeper.ts';
 import type { Store } from './store.ts';
@@ -11,24 +12,37 @@ const DAY_MS = 86_400_000;
 const DEFAULT_CLIENT_IDLE_DAYS = 180;
 
 /**
- * Opens the store of a running server: the sqlite file `<dataDir>/agent-api.sqlite`, created on first
- * use. Before returning it purges expired tokens and recycles idle clients (the start-up check), then
- * repeats that periodically until `close()`.
+ * Opens the store of a running server: Redis when REDIS_URL is set (several instances sharing clients,
+ * tokens and quotas; unreachable → this rejects, never falling back to sqlite), else the sqlite file
+ * `<dataDir>/agent-api.sqlite`, created on first use. Before returning it purges expired tokens and
+ * recycles idle clients (the start-up check), then repeats that periodically until `close()`.
  */
 export async function openStore(opts: {
-  /** AGENT_API_DATA_DIR, default `.data`; keep it outside the build output so rebuilds keep registrations. */
+  /** AGENT_API_DATA_DIR, default `.data`; keep it outside the build output so rebuilds keep registrations. Unused with Redis. */
   dataDir: string;
+  /**
+   * The server's environment: REDIS_URL (with AGENT_API_REDIS_TIMEOUT_MS, AGENT_API_REDIS_PREFIX) and
+   * AGENT_API_CLIENT_IDLE_DAYS. Without it the idle period comes from process.env, but the backend is
+   * always sqlite: a REDIS_URL left in a shell never points tests or tools at a shared Redis.
+   */
+  env?: Record<string, string | undefined>;
   /** Days without a token request after which a client is recycled; default AGENT_API_CLIENT_IDLE_DAYS or 180. */
   clientIdleDays?: number;
   /** How often to sweep; default a quarter of the idle period, between 1 s and 1 h. */
   sweepIntervalMs?: number;
   now?: () => number;
 }): Promise<Store> {
-  const dataDir = resolve(opts.dataDir);
-  await mkdir(dataDir, { recursive: true });
-  const store = openSqliteStore(join(dataDir, SQLITE_FILE_NAME));
+  const clientIdleMs = (opts.clientIdleDays ?? resolveClientIdleDays(opts.env ?? process.env)) * DAY_MS;
+  const redis = opts.env === undefined ? undefined : resolveRedisOptions(opts.env);
+  let store: Store;
+  if (redis !== undefined) {
+    store = await openRedisStore(redis);
+  } else {
+    const dataDir = resolve(opts.dataDir);
+    await mkdir(dataDir, { recursive: true });
+    store = openSqliteStore(join(dataDir, SQLITE_FILE_NAME));
+  }
 
-  const clientIdleMs = (opts.clientIdleDays ?? resolveClientIdleDays(process.env)) * DAY_MS;
   const sweeper = createStoreSweeper({
     store,
     clientIdleMs,
@@ -48,6 +62,28 @@ export async function openStore(opts: {
       await store.close();
     },
   };
+}
+
+/**
+ * REDIS_URL selects the redis backend; AGENT_API_REDIS_TIMEOUT_MS bounds each wait for Redis (default
+ * 500 ms) and AGENT_API_REDIS_PREFIX prefixes its keys (default `agent-api:`). Undefined without REDIS_URL.
+ */
+export function resolveRedisOptions(env: Record<string, string | undefined>): RedisStoreOptions | undefined {
+  const url = env.REDIS_URL?.trim();
+  if (url === undefined || url === '') return undefined;
+  const rawTimeout = env.AGENT_API_REDIS_TIMEOUT_MS?.trim();
+  let timeoutMs = DEFAULT_REDIS_TIMEOUT_MS;
+  if (rawTimeout !== undefined && rawTimeout !== '') {
+    timeoutMs = /^\d{1,6}$/.test(rawTimeout) ? Number(rawTimeout) : Number.NaN;
+    if (!(timeoutMs >= 10 && timeoutMs <= 60_000)) {
+      throw new Error(
+        `AGENT_API_REDIS_TIMEOUT_MS must be a whole number of milliseconds between 10 and 60000, but it is "${rawTimeout}". ` +
+          `Unset it to wait at most ${DEFAULT_REDIS_TIMEOUT_MS} ms for Redis.`,
+      );
+    }
+  }
+  const keyPrefix = env.AGENT_API_REDIS_PREFIX?.trim();
+  return { url, timeoutMs, ...(keyPrefix ? { keyPrefix } : {}) };
 }
 
 /** AGENT_API_CLIENT_IDLE_DAYS: days without a token request before a client is recycled (SPEC §6: 180); fractions allowed for tests. */

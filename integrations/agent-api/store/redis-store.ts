@@ -1,0 +1,263 @@
+import { createClient, ErrorReply } from 'redis';
+import { createFallbackWindowCounter } from './fallback-windows.ts';
+import { REDIS_SCRIPTS } from './redis-scripts.ts';
+import type { ClientRecord, Store, TokenRecord, WindowCounter } from './store.ts';
+import { StoreUnavailableError } from './store-unavailable.ts';
+
+export interface RedisStoreOptions {
+  /** REDIS_URL, e.g. `redis://127.0.0.1:6379/0` or `rediss://user:password@host:6380`. */
+  url: string;
+  /** Prefix of every key, so one Redis can hold several sites; default `agent-api:`. */
+  keyPrefix?: string;
+  /** Longest wait for Redis on a request (AGENT_API_REDIS_TIMEOUT_MS); default 500 ms. */
+  timeoutMs?: number;
+  /** Bound of the per-instance anonymous windows used while Redis is unreachable. */
+  anonymousWindowsMax?: number;
+  /** Connection events and the switch to and from per-instance windows; default console.warn. */
+  warn?: (message: string) => void;
+}
+
+export const DEFAULT_REDIS_KEY_PREFIX = 'agent-api:';
+export const DEFAULT_REDIS_TIMEOUT_MS = 500;
+/** Entries handled per script call by the sweeps, so one call never blocks Redis for long. */
+const SWEEP_BATCH = 500;
+/** Commands waiting for Redis at most; beyond that a request fails at once instead of piling up. */
+const MAX_PENDING_COMMANDS = 10_000;
+
+/**
+ * The shared backend for several instances behind a load balancer: clients, hashed tokens and every
+ * rate-limit window (anonymous ones too) live in one Redis, so quotas, tokens and revocations hold
+ * across instances. Each method is one round trip (a command or a Lua script of redis-scripts.ts).
+ *
+ * Availability: opening fails with a clear message when Redis cannot be reached (a server must not
+ * start on a split state). Once open, a lost connection makes every method throw StoreUnavailableError
+ * (503) at once, and a hung Redis after `timeoutMs`, while the client reconnects in the background
+ * with a capped back-off; anonymous windows fall back to per-instance memory meanwhile.
+ */
+export async function openRedisStore(options: RedisStoreOptions): Promise<Store> {
+  const prefix = options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS;
+  const warn = options.warn ?? ((message: string) => console.warn(message));
+  const where = describeRedisUrl(options.url);
+  let everReady = false;
+  let lost = false;
+
+  let client;
+  try {
+    client = createClient({
+      url: options.url,
+      // A command sent while disconnected fails at once instead of waiting in a queue for a reconnection.
+      disableOfflineQueue: true,
+      commandsQueueMaxLength: MAX_PENDING_COMMANDS,
+      scripts: REDIS_SCRIPTS,
+      socket: {
+        connectTimeout: Math.max(timeoutMs, 1_000),
+        // At start-up, no retry: the caller exits with a message. Later, reconnect for ever with an
+        // exponential back-off capped at 2 s plus jitter, so instances do not reconnect in lockstep.
+        reconnectStrategy: (retries) =>
+          everReady ? Math.min(50 * 2 ** retries, 2_000) + Math.floor(Math.random() * 200) : false,
+      },
+    });
+  } catch (error) {
+    throw new Error(
+      `REDIS_URL is not a valid Redis URL (${where}): ${describeCause(error)}. ` +
+        'Use the form redis://[user:password@]host[:port][/db] (rediss:// for TLS), or unset REDIS_URL to use the embedded sqlite store.',
+    );
+  }
+
+  // Without a listener an 'error' event would crash the process; it fires on every failed retry, so
+  // only the first of an outage is logged.
+  client.on('error', (error: unknown) => {
+    if (!everReady || lost) return;
+    lost = true;
+    warn(`agent-api: lost the connection to Redis at ${where} (${describeCause(error)}); reconnecting. OAuth and token requests answer 503 until it returns.`);
+  });
+  client.on('ready', () => {
+    everReady = true;
+    if (!lost) return;
+    lost = false;
+    warn(`agent-api: reconnected to Redis at ${where}.`);
+  });
+
+  try {
+    await client.connect();
+  } catch (error) {
+    client.destroy();
+    throw new Error(
+      `Cannot reach Redis at ${where} (REDIS_URL): ${describeCause(error)}. The agent API keeps clients, tokens and ` +
+        'quotas in Redis when REDIS_URL is set, and does not fall back to its embedded store, which would split them ' +
+        'from the other instances. Start Redis or fix REDIS_URL, or unset REDIS_URL to run one instance on the embedded sqlite store.',
+    );
+  }
+  const redis = client;
+
+  /** Runs one round trip, bounded by `timeoutMs`; connection trouble becomes StoreUnavailableError. */
+  async function run<T>(command: () => Promise<T>): Promise<T> {
+    if (!redis.isReady) throw new StoreUnavailableError('redis');
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    try {
+      return await Promise.race([command(), deadline]);
+    } catch (error) {
+      throw isUnavailable(error) ? new StoreUnavailableError('redis', error) : error;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  const key = {
+    client: (clientId: string) => `${prefix}client:${clientId}`,
+    clientTokens: (clientId: string) => `${prefix}client-tokens:${clientId}`,
+    token: (tokenHash: string) => `${prefix}token:${tokenHash}`,
+    window: (name: string) => `${prefix}window:${name}`,
+    lastToken: `${prefix}clients:last-token`,
+    expiry: `${prefix}tokens:expiry`,
+  };
+
+  const windows: WindowCounter = {
+    async hit(name, { limit, windowMs, now }) {
+      const [allowed, count, resetAt] = await run(() => redis.hitWindow(key.window(name), now, Math.ceil(windowMs), limit));
+      return { allowed: allowed === 1, count, resetAt };
+    },
+    async peek(name, { windowMs, now }) {
+      const [start, ms, count] = (await run(() => redis.hmGet(key.window(name), ['start', 'ms', 'count']))).map(Number);
+      if (!(start! + ms! > now) || !Number.isFinite(count)) return { count: 0, resetAt: now + windowMs };
+      return { count: count!, resetAt: start! + ms! };
+    },
+  };
+
+  return {
+    backend: 'redis',
+    windows,
+    anonymousWindows: createFallbackWindowCounter(windows, { max: options.anonymousWindowsMax, warn }),
+
+    async createClient(record) {
+      const created = await run(() =>
+        redis.createClient(key.client(record.clientId), key.lastToken, record.clientId, String(record.lastTokenAt), [
+          'secretHash', record.secretHash,
+          'clientName', record.clientName,
+          'contacts', JSON.stringify(record.contacts),
+          'scope', record.scope,
+          'tokenEndpointAuthMethod', record.tokenEndpointAuthMethod,
+          'issuedAt', String(record.issuedAt),
+          'lastTokenAt', String(record.lastTokenAt),
+        ]),
+      );
+      if (created !== 1) throw new Error(`client_id ${record.clientId} is already registered`);
+    },
+
+    async findClient(clientId) {
+      const fields = await run(() => redis.hGetAll(key.client(clientId)));
+      return fields.secretHash === undefined ? undefined : toClientRecord(clientId, fields);
+    },
+
+    async insertToken(token) {
+      const inserted = await run(() =>
+        redis.insertToken(
+          [key.client(token.clientId), key.lastToken, key.token(token.tokenHash), key.clientTokens(token.clientId), key.expiry],
+          [token.clientId, token.tokenHash, token.scope, String(token.issuedAt), String(token.expiresAt)],
+        ),
+      );
+      return inserted === 1;
+    },
+
+    async findToken(tokenHash, now) {
+      const fields = await run(() => redis.hGetAll(key.token(tokenHash)));
+      if (fields.clientId === undefined) return undefined;
+      const token = toTokenRecord(tokenHash, fields);
+      return token.expiresAt > now ? token : undefined;
+    },
+
+    async deleteToken(tokenHash, clientId) {
+      const deleted = await run(() =>
+        redis.deleteToken([key.token(tokenHash), key.clientTokens(clientId), key.expiry], clientId, tokenHash),
+      );
+      return deleted === 1;
+    },
+
+    // Redis already drops token and window keys when they expire; this trims the expiry index and
+    // deletes what Redis has not dropped yet (its clock may lag the caller's).
+    async purgeExpired(now) {
+      let removed = 0;
+      for (;;) {
+        const [handled, deleted] = await run(() => redis.purgeExpiredTokens(key.expiry, String(now), SWEEP_BATCH, prefix));
+        removed += deleted;
+        if (handled < SWEEP_BATCH) return removed;
+      }
+    },
+
+    async deleteIdleClients(idleSince) {
+      let deleted = 0;
+      for (;;) {
+        const batch = await run(() => redis.deleteIdleClients([key.lastToken, key.expiry], String(idleSince), SWEEP_BATCH, prefix));
+        deleted += batch;
+        if (batch < SWEEP_BATCH) return deleted;
+      }
+    },
+
+    async close() {
+      if (!redis.isOpen) return;
+      // A graceful close waits for pending replies; a hung Redis must not hold the shutdown.
+      let timer: NodeJS.Timeout | undefined;
+      const closed = await Promise.race([
+        redis.close().then(() => true),
+        new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+      ]);
+      clearTimeout(timer);
+      if (!closed) redis.destroy();
+    },
+  };
+}
+
+/**
+ * Errors that mean "Redis cannot answer now" rather than a bug: anything from the connection (closed,
+ * offline, timed out, queue full) and the replies of a Redis that is loading, busy or read-only.
+ */
+function isUnavailable(error: unknown): boolean {
+  if (!(error instanceof ErrorReply)) return true;
+  return /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS)\b/.test(error.message);
+}
+
+/** The URL without its password, for messages and logs. */
+function describeRedisUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password !== '') parsed.password = '***';
+    return parsed.href;
+  } catch {
+    return JSON.stringify(url.replace(/:[^:@/]*@/, ':***@'));
+  }
+}
+
+function describeCause(error: unknown): string {
+  // A refused connection to a name with several addresses is an AggregateError with an empty message.
+  const inner = error instanceof Error && 'cause' in error && error.cause instanceof Error ? error.cause : error;
+  if (inner instanceof AggregateError && inner.errors.length > 0) return describeCause(inner.errors[0]);
+  if (inner instanceof Error) return inner.message || ('code' in inner ? String(inner.code) : inner.name);
+  return String(inner);
+}
+
+function toClientRecord(clientId: string, fields: Record<string, string>): ClientRecord {
+  return {
+    clientId,
+    secretHash: fields.secretHash!,
+    clientName: fields.clientName!,
+    contacts: JSON.parse(fields.contacts ?? '[]') as string[],
+    scope: fields.scope!,
+    tokenEndpointAuthMethod: fields.tokenEndpointAuthMethod as ClientRecord['tokenEndpointAuthMethod'],
+    issuedAt: Number(fields.issuedAt),
+    lastTokenAt: Number(fields.lastTokenAt),
+  };
+}
+
+function toTokenRecord(tokenHash: string, fields: Record<string, string>): TokenRecord {
+  return {
+    tokenHash,
+    clientId: fields.clientId!,
+    scope: fields.scope!,
+    issuedAt: Number(fields.issuedAt),
+    expiresAt: Number(fields.expiresAt),
+  };
+}

@@ -1,0 +1,193 @@
+/**
+ * The serving side of the harness: the three servers under test as child processes, and autocannon
+ * (in this process) to load them. Every scenario, the ceiling included, builds each request with the
+ * same `setupRequest` machinery, so the load generator pays the same per-request cost everywhere.
+ */
+import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { ROOT } from './generate-site.ts';
+import { buildQueries } from './queries.ts';
+
+export interface ServerHandle {
+  url: string;
+  child: ChildProcess;
+  rss(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Responses that were not 2xx, and socket errors/timeouts. */
+  failures: number;
+}
+
+/** A request template; `next()` returns the path (and body) of each request in turn. */
+export interface Scenario {
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  next(): { path: string; body?: string };
+}
+
+/** Forks a harness child that reports `{ url }` over IPC once it listens. */
+export function forkServer(script: string, args: string[], env: NodeJS.ProcessEnv, execArgv: string[] = []): Promise<ServerHandle> {
+  const child = fork(join(ROOT, 'bench', script), args, { env, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`${script} exited with code ${code} before listening`)));
+    child.once('message', (message: { url: string }) => {
+      resolve({
+        url: message.url,
+        child,
+        rss: () =>
+          new Promise((done) => {
+            child.once('message', (reply: { rss: number }) => done(reply.rss));
+            child.send('rss');
+          }),
+        stop: () => stopChild(child, () => child.send('stop')),
+      });
+    });
+  });
+}
+
+/** The naive comparison: the plain Astro endpoints of bench/naive-site in the node adapter's standalone server. */
+export async function startNaiveServer(manifestPath: string): Promise<ServerHandle> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [join(ROOT, 'bench', '.sites', 'naive', 'dist', 'server', 'entry.mjs')], {
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), BENCH_MANIFEST: manifestPath },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const ok = await fetch(`${url}/api/v1/get_company_info`).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error('The naive Astro server did not start');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    child,
+    rss: async () => 0,
+    stop: () => stopChild(child, () => child.kill('SIGTERM')),
+  };
+}
+
+function stopChild(child: ChildProcess, ask: () => void): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    ask();
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Warm-up (discarded), then the measured run: 20 connections. */
+export async function measureLoad(url: string, scenarios: Scenario[], seconds: number, warmupSeconds: number): Promise<LoadResult> {
+  if (warmupSeconds > 0) await runAutocannon(url, scenarios, warmupSeconds);
+  return runAutocannon(url, scenarios, seconds);
+}
+
+async function runAutocannon(url: string, scenarios: Scenario[], seconds: number): Promise<LoadResult> {
+  const result = await autocannon({
+    url,
+    connections: 20,
+    duration: seconds,
+    requests: scenarios.map((scenario) => ({
+      method: scenario.method ?? 'GET',
+      headers: scenario.headers ?? {},
+      setupRequest: (request: { path: string; body?: string }) => {
+        const next = scenario.next();
+        request.path = next.path;
+        if (next.body !== undefined) request.body = next.body;
+        return request;
+      },
+    })),
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+/** Cycles through `items` forever. */
+export function cycle<T>(items: readonly T[]): () => T {
+  let i = 0;
+  return () => items[i++ % items.length]!;
+}
+
+export interface SiteRequests {
+  pagePaths: string[];
+  apiBasePath: string;
+}
+
+const SEARCH_QUERIES = buildQueries(500, 3);
+
+/** The agent scenarios, by name, over a site's pages. */
+export function agentScenarios({ pagePaths, apiBasePath }: SiteRequests): Record<string, Scenario> {
+  const page = cycle(pagePaths);
+  const query = cycle(SEARCH_QUERIES);
+  const mcpId = cycle(Array.from({ length: 1000 }, (_, i) => i + 1));
+  const searchPath = () => {
+    const { query: q, city } = query();
+    return `${apiBasePath}/search_pages?query=${encodeURIComponent(q)}${city ? `&city=${city}` : ''}`;
+  };
+  return {
+    read_page: { next: () => ({ path: `${apiBasePath}/read_page?url=${encodeURIComponent(page())}` }) },
+    get_company_info: { next: () => ({ path: `${apiBasePath}/get_company_info` }) },
+    search_pages: { next: () => ({ path: searchPath() }) },
+    markdown: { headers: { Accept: 'text/markdown' }, next: () => ({ path: page() }) },
+    mcp_search_pages: {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'MCP-Protocol-Version': '2025-06-18',
+      },
+      next: () => {
+        const { query: q, city } = query();
+        return {
+          path: '/mcp',
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: mcpId(),
+            method: 'tools/call',
+            params: { name: 'search_pages', arguments: city ? { query: q, city } : { query: q } },
+          }),
+        };
+      },
+    },
+  };
+}
+
+/** True when the server answers an MCP tools/call (the MCP endpoint may not be merged yet). */
+export async function probeMcp(url: string, scenario: Scenario): Promise<string | undefined> {
+  const { path, body } = scenario.next();
+  try {
+    const response = await fetch(`${url}${path}`, { method: 'POST', headers: scenario.headers, body });
+    const text = await response.text();
+    if (response.ok && text.includes('"result"')) return undefined;
+    return `POST /mcp answered ${response.status}: ${text.slice(0, 160)}`;
+  } catch (error) {
+    return `POST /mcp failed: ${String(error)}`;
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Runs `astro build` of a site in a child (bench/build-runner.ts) and reports its wall time, its peak
+ * memory and the split between Astro's render and the integration's steps, read from the build log.
+ */
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { readFile, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ROOT } from './generate-site.ts';
+
+export interface BuildFigures {
+  wallMs: number;
+  /** The larger of the Node process's own maxRSS and the sampled RSS of its whole process tree (Pagefind runs as a separate binary). */
+  peakRssBytes: number;
+  /** Astro's "prerendering static routes … Completed in". */
+  renderMs: number;
+  markdownMs: number;
+  indexMs: number;
+  documentsMs: number;
+  manifestMs: number;
+  pages: number;
+  log: string;
+}
+
+export async function measureBuild(siteRoot: string, outDir: string): Promise<BuildFigures> {
+  const resultFile = join(outDir, '..', `build-result-${process.pid}.json`);
+  await rm(outDir, { recursive: true, force: true });
+  const start = performance.now();
+  const child = spawn(process.execPath, [join(ROOT, 'bench', 'build-runner.ts'), resultFile, 'build', '--outDir', outDir], {
+    cwd: siteRoot,
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let log = '';
+  child.stdout.on('data', (chunk: Buffer) => (log += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (log += chunk));
+  let treePeak = 0;
+  const sampler = setInterval(() => {
+    treePeak = Math.max(treePeak, treeRss(child.pid!));
+  }, 100);
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  clearInterval(sampler);
+  const wallMs = performance.now() - start;
+  if (code !== 0) throw new Error(`astro build of ${siteRoot} failed (${code}):\n${log.slice(-4000)}`);
+  const { maxRssBytes } = JSON.parse(await readFile(resultFile, 'utf8')) as { maxRssBytes: number };
+  await rm(resultFile, { force: true });
+  const clean = log.replace(/\x1b\[[0-9;]*m/g, '');
+  return {
+    wallMs,
+    peakRssBytes: Math.max(maxRssBytes, treePeak),
+    renderMs: duration(clean, /prerendering static routes[\s\S]*?Completed in ([\d.]+)(ms|s)/),
+    markdownMs: duration(clean, /to Markdown in ([\d.]+) (ms|s)/),
+    indexMs: duration(clean, /pages for search in ([\d.]+) (ms|s)/),
+    documentsMs: duration(clean, /agent documents in ([\d.]+) (ms|s)/),
+    manifestMs: duration(clean, /wrote the manifest of \d+ pages in ([\d.]+) (ms|s)/),
+    pages: Number(/converted (\d+) pages to Markdown/.exec(clean)?.[1] ?? 0),
+    log: clean,
+  };
+}
+
+function duration(log: string, pattern: RegExp): number {
+  const match = pattern.exec(log);
+  if (!match) return Number.NaN;
+  return Number(match[1]) * (match[2] === 's' ? 1000 : 1);
+}
+
+/** Sum of the resident memory of `pid` and all its descendants, from /proc (Linux). */
+function treeRss(pid: number): number {
+  const children = new Map<number, number[]>();
+  let total = 0;
+  try {
+    for (const name of readdirSync('/proc')) {
+      if (!/^\d+$/.test(name)) continue;
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        const list = children.get(ppid) ?? [];
+        list.push(Number(name));
+        children.set(ppid, list);
+      } catch {
+        // the process ended while we read
+      }
+    }
+    const queue = [pid];
+    while (queue.length > 0) {
+      const current = queue.pop()!;
+      try {
+        const resident = Number(readFileSync(`/proc/${current}/statm`, 'utf8').split(' ')[1]);
+        total += resident * 4096;
+      } catch {
+        // gone
+      }
+      queue.push(...(children.get(current) ?? []));
+    }
+  } catch {
+    return 0;
+  }
+  return total;
+}

@@ -1,0 +1,353 @@
+/**
+ * `npm run bench [-- --quick] [-- --runs N] [-- --reuse] [-- --profile]`: builds the demo and generated
+ * sites, measures build, in-process search, serving (against the machine's own ceiling and a plain
+ * Astro endpoint) and memory, prints a table and writes the results section of BENCHMARKS.md.
+ *
+ * --quick    demo + 3,000 pages, one run, short loads (< 2 minutes)
+ * --runs N   runs of each measure in full mode (default 3; medians are reported)
+ * --reuse    reuse existing builds (skips the build measures; for iterating on the runtime)
+ * --profile  start the server child with --cpu-prof (profiles land in bench/.sites/profiles/)
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { generateSite, ROOT, SITES_DIR } from './generate-site.ts';
+import { agentScenarios, cycle, forkServer, measureLoad, probeMcp, startNaiveServer, type LoadResult, type Scenario } from './load.ts';
+import { measureBuild, type BuildFigures } from './measure-build.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    runs: { type: 'string' },
+    reuse: { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
+  },
+});
+const quick = args.quick!;
+const runs = Number(args.runs ?? (quick ? 1 : 3));
+const loadSeconds = quick ? 3 : 10;
+const warmupSeconds = quick ? 1 : 3;
+const memorySeconds = quick ? 10 : 60;
+const sizes = quick ? [3000] : [3000, 10000];
+const servedSize = 3000;
+
+interface Site {
+  name: string;
+  root: string;
+  outDir: string;
+}
+const demo: Site = { name: 'demo', root: ROOT, outDir: join(SITES_DIR, 'demo', 'dist') };
+const generated = new Map<number, Site>(sizes.map((n) => [n, { name: `${n.toLocaleString('en')} pages`, root: join(SITES_DIR, `p${n}`), outDir: join(SITES_DIR, `p${n}`, 'dist') }]));
+
+const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
+const started = Date.now();
+
+// ---- Build ---------------------------------------------------------------------------------------
+const builds = new Map<string, BuildFigures[]>();
+const isBuilt = (site: Site) => existsSync(join(site.outDir, 'agent-api', 'manifest.json')) && existsSync(join(site.outDir, 'server', 'entry.mjs'));
+
+async function build(site: Site): Promise<void> {
+  if (args.reuse && isBuilt(site)) return;
+  log(`building ${site.name}…`);
+  const figures = await measureBuild(site.root, site.outDir);
+  builds.set(site.name, [...(builds.get(site.name) ?? []), figures]);
+  log(`built ${site.name}: ${figures.pages} pages in ${(figures.wallMs / 1000).toFixed(1)} s, peak ${mb(figures.peakRssBytes)}`);
+}
+
+const buildRuns = args.reuse ? 1 : runs;
+for (let run = 0; run < buildRuns; run++) {
+  await build(demo);
+  const demoPages = (await readManifest(demo)).pages.length;
+  for (const [n, site] of generated) {
+    if (!(args.reuse && isBuilt(site))) await generateSite(n, demoPages);
+    await build(site);
+  }
+}
+if (!existsSync(join(SITES_DIR, 'naive', 'dist', 'server', 'entry.mjs')) || !args.reuse) {
+  log('building the plain Astro endpoint site…');
+  await runQuiet(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--root', join(ROOT, 'bench', 'naive-site')]);
+}
+
+// ---- Search in-process ---------------------------------------------------------------------------
+interface SearchFigures { p50: number; p99: number; maxStallMs: number; coldMs: number; pages: number }
+const searches = new Map<string, SearchFigures[]>();
+for (let run = 0; run < runs; run++) {
+  for (const site of [demo, ...generated.values()]) {
+    log(`search in-process on ${site.name}…`);
+    const cold = await timeChild(['cold', site.outDir]);
+    const latency = JSON.parse((await runQuiet(process.execPath, [join(ROOT, 'bench', 'search-probe.ts'), 'latency', site.outDir, '1000'])).trim()) as SearchFigures;
+    searches.set(site.name, [...(searches.get(site.name) ?? []), { ...latency, coldMs: cold }]);
+  }
+}
+
+// ---- Serving -------------------------------------------------------------------------------------
+const served = generated.get(servedSize)!;
+const manifest = await readManifest(served);
+const pagePaths = shuffle(manifest.pages.map((page) => page.path));
+const apiBasePath = manifest.options.apiBasePath;
+const serverEnv = {
+  ...process.env,
+  AGENT_API_QUOTA_ANONIMO: '1000000',
+  AGENT_API_QUOTA_IDENTIFICADO: '1000000',
+  AGENT_API_DATA_DIR: join(SITES_DIR, `data-${process.pid}`),
+};
+const profileDir = join(SITES_DIR, 'profiles');
+if (args.profile) await mkdir(profileDir, { recursive: true });
+const frontArgv = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+const firstPage = manifest.pages.find((page) => page.path.split('/').length > 4) ?? manifest.pages[0]!;
+const ceilingBody = JSON.stringify({ title: firstPage.title, url: firstPage.url, markdown: firstPage.markdown, truncated: false });
+
+type Row = 'ceiling' | 'naive read_page' | 'naive get_company_info' | 'read_page' | 'get_company_info' | 'search_pages' | 'markdown' | 'mcp_search_pages';
+const serving = new Map<Row, LoadResult[]>();
+let mcpMissing: string | undefined;
+for (let run = 0; run < runs; run++) {
+  const ceiling = await forkServer('serve-ceiling.ts', [ceilingBody], process.env);
+  const naive = await startNaiveServer(join(served.outDir, 'agent-api', 'manifest.json'));
+  const front = await forkServer('serve-front.ts', [served.outDir], serverEnv, frontArgv);
+  const scenarios = agentScenarios({ pagePaths, apiBasePath });
+  const rotating: Scenario = { next: cycle(pagePaths.map((path) => ({ path }))) };
+  const plan: [Row, string, Scenario][] = [
+    ['ceiling', ceiling.url, rotating],
+    ['naive read_page', naive.url, scenarios.read_page!],
+    ['naive get_company_info', naive.url, scenarios.get_company_info!],
+    ['read_page', front.url, scenarios.read_page!],
+    ['get_company_info', front.url, scenarios.get_company_info!],
+    ['search_pages', front.url, scenarios.search_pages!],
+    ['markdown', front.url, scenarios.markdown!],
+    ['mcp_search_pages', front.url, scenarios.mcp_search_pages!],
+  ];
+  for (const [row, url, scenario] of plan) {
+    if (row === 'mcp_search_pages') {
+      mcpMissing = await probeMcp(url, scenario);
+      if (mcpMissing) {
+        log(`skipping MCP: ${mcpMissing}`);
+        continue;
+      }
+    }
+    log(`load ${row} (run ${run + 1}/${runs})…`);
+    const result = await measureLoad(url, [scenario], loadSeconds, warmupSeconds);
+    serving.set(row, [...(serving.get(row) ?? []), result]);
+  }
+  await Promise.all([ceiling.stop(), naive.stop(), front.stop()]);
+}
+
+// ---- Memory --------------------------------------------------------------------------------------
+log(`memory: ${memorySeconds} s of mixed load on ${served.name}…`);
+const memoryFront = await forkServer('serve-front.ts', [served.outDir], serverEnv);
+const mixed = agentScenarios({ pagePaths, apiBasePath });
+const mixedScenarios = [mixed.read_page!, mixed.search_pages!, mixed.get_company_info!, mixed.markdown!, mixed.search_pages!];
+const memoryLoad = await measureLoad(memoryFront.url, mixedScenarios, memorySeconds, 0);
+const serverRss = await memoryFront.rss();
+await memoryFront.stop();
+
+// ---- Report --------------------------------------------------------------------------------------
+const median = (values: number[]) => {
+  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const med = <T>(list: T[] | undefined, pick: (item: T) => number) => median((list ?? []).map(pick));
+/** Per-run ratio, then the median: both sides of a ratio come from the same run. */
+const ratio = (a: Row, b: Row) => {
+  const left = serving.get(a) ?? [];
+  const right = serving.get(b) ?? [];
+  return median(left.map((result, i) => (right[i] ? result.rps / right[i]!.rps : Number.NaN)));
+};
+
+type Status = 'met' | 'missed' | '—';
+const lines: string[][] = [];
+const check = (ok: boolean | undefined): Status => (ok === undefined ? '—' : ok ? 'met' : 'missed');
+
+const ceilingRps = med(serving.get('ceiling'), (r) => r.rps);
+const rowLabels: Record<Row, string> = {
+  ceiling: 'ceiling: node:http, fixed JSON body',
+  'naive read_page': 'plain Astro endpoint: read_page',
+  'naive get_company_info': 'plain Astro endpoint: get_company_info',
+  read_page: 'agent-api read_page (varied pages)',
+  get_company_info: 'agent-api get_company_info',
+  search_pages: 'agent-api search_pages (varied queries ± city)',
+  markdown: 'agent-api page with Accept: text/markdown',
+  mcp_search_pages: 'agent-api MCP tools/call search_pages',
+};
+const servingTable: string[][] = [];
+for (const row of Object.keys(rowLabels) as Row[]) {
+  const results = serving.get(row);
+  if (!results) {
+    servingTable.push([rowLabels[row], 'not measured', '', '', '', row === 'mcp_search_pages' ? `MCP endpoint missing (${mcpMissing ?? 'not run'})` : '']);
+    continue;
+  }
+  const rps = med(results, (r) => r.rps);
+  let target = '';
+  let status: Status = '—';
+  if (row === 'read_page' || row === 'get_company_info') {
+    const toCeiling = ratio(row, 'ceiling');
+    const toNaive = ratio(row, `naive ${row}` as Row);
+    target = `≥ 30 % of ceiling (${pct(toCeiling)}), ≥ 4× plain Astro (${toNaive.toFixed(1)}×)`;
+    status = check(toCeiling >= 0.3 && toNaive >= 4);
+  } else if (row === 'search_pages') {
+    const toCeiling = ratio(row, 'ceiling');
+    const p99 = med(results, (r) => r.p99);
+    target = `≥ 10 % of ceiling (${pct(toCeiling)}), p99 ≤ 10 ms (${p99} ms)`;
+    status = check(toCeiling >= 0.1 && p99 <= 10);
+  } else if (row === 'mcp_search_pages') {
+    const toRest = ratio(row, 'search_pages');
+    target = `≥ 50 % of REST search_pages (${pct(toRest)})`;
+    status = check(toRest >= 0.5);
+  }
+  servingTable.push([
+    rowLabels[row],
+    Math.round(rps).toLocaleString('en'),
+    `${med(results, (r) => r.p50)} / ${med(results, (r) => r.p99)}`,
+    pct(ratio(row, 'ceiling')),
+    String(results.reduce((sum, r) => sum + r.failures, 0)),
+    target ? `${target}: **${status}**` : '',
+  ]);
+}
+
+const searchTable: string[][] = [];
+for (const [name, list] of searches) {
+  const p99 = med(list, (s) => s.p99);
+  const stall = med(list, (s) => s.maxStallMs);
+  const cold = med(list, (s) => s.coldMs);
+  const limit = name.startsWith('3,000') ? 5 : name.startsWith('10,000') ? 15 : undefined;
+  const targets: string[] = [];
+  let ok = stall <= 25 && cold <= 1500;
+  if (limit !== undefined) {
+    targets.push(`p99 ≤ ${limit} ms`);
+    ok &&= p99 <= limit;
+  }
+  targets.push('stall ≤ 25 ms', 'cold ≤ 1.5 s');
+  searchTable.push([
+    `${name} (${list[0]!.pages} pages)`,
+    med(list, (s) => s.p50).toFixed(2),
+    p99.toFixed(2),
+    stall.toFixed(1),
+    (cold / 1000).toFixed(2),
+    `${targets.join(', ')}: **${check(ok)}**`,
+  ]);
+}
+
+const buildTable: string[][] = [];
+for (const [name, list] of builds) {
+  const render = med(list, (b) => b.renderMs);
+  const own = med(list, (b) => b.markdownMs + b.indexMs + b.documentsMs + b.manifestMs);
+  const peak = med(list, (b) => b.peakRssBytes);
+  const targets: string[] = [];
+  let status: Status = '—';
+  if (name.startsWith('3,000')) {
+    targets.push(`integration steps < render (${(own / 1000).toFixed(1)} s vs ${(render / 1000).toFixed(1)} s)`);
+    status = check(own < render);
+  }
+  if (name.startsWith('10,000')) {
+    targets.push('peak ≤ 1.5 GB');
+    status = check(peak <= 1.5 * 1024 ** 3);
+  }
+  buildTable.push([
+    `${name} (${list[0]!.pages} pages)`,
+    (med(list, (b) => b.wallMs) / 1000).toFixed(1),
+    (render / 1000).toFixed(1),
+    (med(list, (b) => b.markdownMs) / 1000).toFixed(1),
+    (med(list, (b) => b.indexMs) / 1000).toFixed(1),
+    (med(list, (b) => b.documentsMs + b.manifestMs) / 1000).toFixed(2),
+    mb(peak),
+    targets.length ? `${targets.join(', ')}: **${status}**` : '',
+  ]);
+}
+
+const memoryTable = [[
+  `${served.name}, after ${memorySeconds} s of mixed load (${Math.round(memoryLoad.rps).toLocaleString('en')} req/s, ${memoryLoad.failures} failures)`,
+  mb(serverRss),
+  `≤ 250 MB: **${check(serverRss <= 250 * 1024 ** 2)}**`,
+]];
+
+const cpu = cpus();
+const machine = `${cpu.length} × ${cpu[0]?.model ?? 'CPU'}, ${mb(totalmem())} RAM, Node ${process.versions.node}, ${process.platform}`;
+const command = `npm run bench${quick ? ' -- --quick' : ''}${args.reuse ? ' -- --reuse' : ''}`;
+const markdown = [
+  `Run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · \`${command}\` · ${quick ? 'quick mode, 1 run' : `medians of ${runs} runs`} · ${((Date.now() - started) / 1000).toFixed(0)} s`,
+  `Machine: ${machine}. autocannon runs in the harness process and the server in a child: on ${cpu.length} cores they compete for the CPU.`,
+  '',
+  `### Serving (${served.name}, 20 connections, ${loadSeconds} s after a ${warmupSeconds} s warm-up)`,
+  '',
+  table(['scenario', 'req/s', 'p50 / p99 ms', 'of ceiling', 'non-2xx', 'target'], servingTable),
+  '',
+  '### Search in-process (1,000 varied queries, one after another)',
+  '',
+  table(['site', 'p50 ms', 'p99 ms', 'longest stall ms', 'cold start s', 'target'], searchTable),
+  '',
+  '### Build (`astro build` with the integration)',
+  '',
+  builds.size ? table(['site', 'wall s', 'Astro render s', 'Markdown s', 'index s', 'docs + manifest s', 'peak memory', 'target'], buildTable) : '_Builds reused (--reuse): not measured in this run._',
+  '',
+  '### Server memory',
+  '',
+  table(['server', 'RSS', 'target'], memoryTable),
+].join('\n');
+
+process.stdout.write(`\n${markdown}\n`);
+await writeResults(markdown, quick);
+
+// ---- helpers -------------------------------------------------------------------------------------
+async function readManifest(site: Site): Promise<{ pages: { path: string; title: string; url: string; markdown: string }[]; options: { apiBasePath: string } }> {
+  return JSON.parse(await readFile(join(site.outDir, 'agent-api', 'manifest.json'), 'utf8'));
+}
+
+function runQuiet(command: string, argv: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, argv, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk));
+    child.once('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${argv.join(' ')} failed (${code}): ${err.slice(-2000)}`))));
+  });
+}
+
+/** Wall time from spawning the search probe to its first answer on stdout (includes Node's own start-up). */
+function timeChild(argv: string[]): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const start = performance.now();
+    const child = spawn(process.execPath, [join(ROOT, 'bench', 'search-probe.ts'), ...argv], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    child.stdout.once('data', () => resolve(performance.now() - start));
+    child.once('close', (code) => code !== 0 && reject(new Error(`search probe failed (${code})`)));
+  });
+}
+
+function shuffle<T>(items: T[]): T[] {
+  let seed = 42;
+  const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  return items
+    .map((item) => [random(), item] as const)
+    .sort((a, b) => a[0] - b[0])
+    .map(([, item]) => item);
+}
+
+function pct(value: number): string {
+  return Number.isNaN(value) ? '—' : `${(value * 100).toFixed(1)} %`;
+}
+
+function mb(bytes: number): string {
+  return `${Math.round(bytes / 1024 ** 2).toLocaleString('en')} MB`;
+}
+
+function table(header: string[], rows: string[][]): string {
+  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+}
+
+/** Replaces the quick or full results section of BENCHMARKS.md, keeping everything else. */
+async function writeResults(section: string, isQuick: boolean): Promise<void> {
+  const file = join(ROOT, 'BENCHMARKS.md');
+  const tag = isQuick ? 'quick' : 'full';
+  const start = `<!-- bench:${tag}:start -->`;
+  const end = `<!-- bench:${tag}:end -->`;
+  let text = existsSync(file) ? await readFile(file, 'utf8') : `# Benchmarks\n\n## Full run\n\n<!-- bench:full:start -->\n<!-- bench:full:end -->\n\n## Quick run\n\n<!-- bench:quick:start -->\n<!-- bench:quick:end -->\n`;
+  if (!text.includes(start)) text += `\n${start}\n${end}\n`;
+  const before = text.slice(0, text.indexOf(start) + start.length);
+  const after = text.slice(text.indexOf(end));
+  await writeFile(file, `${before}\n${section}\n${after}`);
+  log(`wrote the ${tag} results to BENCHMARKS.md`);
+}

@@ -9,7 +9,8 @@ import { assertScope, createCallerResolver, type Caller } from '../../integratio
 import { ApiError } from '../../integrations/agent-api/server/errors.ts';
 import { createIdentityHandler } from '../../integrations/agent-api/server/identity.ts';
 import { createOAuthHandlers } from '../../integrations/agent-api/server/oauth/handlers.ts';
-import { buildQuota, createRateLimiter, rateLimitHeaders, resolveQuotas } from '../../integrations/agent-api/server/rate-limit.ts';
+import { buildQuota } from '../../integrations/agent-api/operations/get-quota.ts';
+import { createRateLimiter, rateLimitHeaders, resolveQuotas } from '../../integrations/agent-api/server/rate-limit.ts';
 import { openStore } from '../../integrations/agent-api/store/open-store.ts';
 import type { Store } from '../../integrations/agent-api/store/store.ts';
 import { fetchFrom } from '../helpers/fetch-from.ts';

@@ -111,7 +111,7 @@ export function buildAuthMd({ url, options }: DocumentContext): string {
     '| 401 | `invalid_client` | wrong `client_id` or `client_secret` (with `WWW-Authenticate: Basic`) |',
     `| 400 | \`invalid_scope\` | a scope other than \`${SCOPES.join('` or `')}\` |`,
     '| 400 | `unsupported_grant_type` | any grant other than `client_credentials` |',
-    `| 429 | (JSON error) | more than ${OAUTH_LIMITS.registrationsPerHourPerIp} registrations per hour from one IP, or more than ${OAUTH_LIMITS.tokenRequestsPerMinute} token requests per minute; wait \`Retry-After\` seconds |`,
+    `| 429 | \`rate_limited\` | more than ${OAUTH_LIMITS.registrationsPerHourPerIp} registrations per hour from one IP (RateLimit policy \`registro\`, q=${OAUTH_LIMITS.registrationsPerHourPerIp};w=3600), more than ${OAUTH_LIMITS.tokenRequestsPerMinute} token requests per minute for one client (policy \`token\`), or more than ${OAUTH_LIMITS.tokenRequestsPerMinute} failed client authentications per minute from one IP on token, revoke or introspect (policy \`autenticacion\`); wait \`Retry-After\` seconds |`,
     '',
     '## Lifetimes and limits',
     '',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Operation } from './operation.ts';
+import type { CallerInfo, Operation, QuotaInfo } from './operation.ts';
 
 export const getQuotaInput = z.object({});
 
@@ -27,16 +27,20 @@ export const getQuota = {
   input: getQuotaInput,
   output: quotaSchema,
   async handle(_input, { caller, readQuota }) {
-    const quota = await readQuota();
-    return {
-      client_id: caller.clientId,
-      policy: quota.policy,
-      limit: quota.limit,
-      remaining: quota.remaining,
-      reset_seconds: quota.resetSeconds,
-      scope: caller.scopes.join(' '),
-      window_seconds: quota.windowSeconds,
-      used: quota.used,
-    };
+    return buildQuota(caller, await readQuota());
   },
 } as const satisfies Operation<typeof getQuotaInput, typeof quotaSchema>;
+
+/** The Quota shape of a caller's window, for get_quota and /agent/identity. */
+export function buildQuota(caller: CallerInfo, quota: QuotaInfo): z.output<typeof quotaSchema> {
+  return {
+    client_id: caller.clientId,
+    policy: quota.policy,
+    limit: quota.limit,
+    remaining: quota.remaining,
+    reset_seconds: quota.resetSeconds,
+    ...(caller.anonymous ? {} : { scope: caller.scopes.join(' ') }),
+    window_seconds: quota.windowSeconds,
+    used: quota.used,
+  };
+}

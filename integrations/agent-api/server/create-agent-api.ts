@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { ContentNotBuiltError, createContentModel, type ContentSnapshot } from '../content/content-model.ts';
 import { ApiError } from '../operations/api-error.ts';
-import { documentFilePath, IDENTITY_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS } from '../operations/endpoints.ts';
+import { documentFilePath, IDENTITY_PATH, MCP_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS } from '../operations/endpoints.ts';
 import { getQuota } from '../operations/get-quota.ts';
 import { operations } from '../operations/index.ts';
 import type { Operation } from '../operations/operation.ts';
@@ -13,6 +13,7 @@ import type { Store } from '../store/store.ts';
 import { assertScope, createCallerResolver, type Caller } from './caller.ts';
 import type { Handler, RequestContext } from './context.ts';
 import { createIdentityHandler } from './identity.ts';
+import { createMcpRoute } from './mcp/create-mcp-route.ts';
 import { buildPageLinkHeader, findPageForPath, markdownResponse, prefersMarkdown } from './negotiate.ts';
 import { createOAuthHandlers } from './oauth/handlers.ts';
 import { parseOperationInput, readQueryArguments } from './parse-input.ts';
@@ -58,6 +59,14 @@ const PREFLIGHT_HEADERS = {
   'Access-Control-Max-Age': '86400',
 };
 
+/** An operation's answer serialized once: the REST body, and the MCP tool's structured content and text. */
+interface OperationResult {
+  body: string;
+  etag: string;
+  /** read_page and get_company_info cannot vary within a build: their bodies are cached and carry an ETag. */
+  cacheable: boolean;
+}
+
 interface Runtime {
   store: Store;
   resolveCaller: (request: Request, context: RequestContext) => Promise<Caller>;
@@ -81,7 +90,7 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
 
   async function createRuntime(snapshot: ContentSnapshot): Promise<Runtime> {
     const { site, options: built } = snapshot.manifest;
-    const store = await openStore({ dataDir: env.AGENT_API_DATA_DIR ?? '.data' });
+    const store = await openStore({ dataDir: env.AGENT_API_DATA_DIR ?? '.data', env });
     const limiter = createRateLimiter({ store, quotas: resolveQuotas(built.quotas, env) });
     const oauth = createOAuthHandlers({ store, site, trustProxy: built.trustProxy });
     const api = built.apiBasePath;
@@ -93,6 +102,20 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
       [OAUTH_PATHS.revoke, oauth.revoke],
       [OAUTH_PATHS.introspect, oauth.introspect],
       [IDENTITY_PATH, createIdentityHandler({ store, limiter, site, apiBasePath: api, trustProxy: built.trustProxy })],
+      [
+        MCP_PATH,
+        createMcpRoute({
+          // /mcp is a resource of the site, not of the API base path: its 401s point to the site's
+          // RFC 9728 document, whose `resource` (the site) covers /mcp, as the MCP server card says.
+          resolveCaller: createCallerResolver({ store, trustProxy: built.trustProxy, site, apiBasePath: '' }),
+          limiter,
+          content,
+          site,
+          allowedOrigins: built.allowedOrigins,
+          callOperation: (op, rawArgs, caller, current) => callOperation(op, rawArgs, caller, current, { limiter, site, apiBasePath: api }),
+          log,
+        }),
+      ],
     ]);
     const resolveCaller = createCallerResolver({ store, trustProxy: built.trustProxy, site, apiBasePath: api });
     return { store, resolveCaller, limiter, routes, site, apiBasePath: api };
@@ -108,6 +131,31 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
 
   /** Bodies of read_page and get_company_info cannot vary within a build: serialize each once. */
   const bodies = new LRUCache<string, { body: string; etag: string }>({ max: 2_000 });
+
+  /**
+   * Scope check → input validation → handler, for a caller already identified and counted: the part
+   * of a call that REST (query parameters) and MCP (tool arguments) share. Throws ApiError.
+   */
+  async function callOperation(
+    op: Operation,
+    rawArgs: Record<string, unknown>,
+    caller: Caller,
+    snapshot: ContentSnapshot,
+    rt: Pick<Runtime, 'limiter' | 'site' | 'apiBasePath'>,
+  ): Promise<OperationResult> {
+    assertScope(caller, op.scope, { tokenRequired: op === getQuota, site: rt.site, apiBasePath: rt.apiBasePath });
+    const input = parseOperationInput(op, rawArgs);
+    const cacheable = op.name === 'read_page' || op.name === 'get_company_info';
+    const key = `${snapshot.manifest.buildId}:${op.name}:${JSON.stringify(input)}`;
+    let entry = cacheable ? bodies.get(key) : undefined;
+    if (!entry) {
+      const output = await op.handle(input, { content: snapshot, caller, readQuota: () => rt.limiter.peek(caller) });
+      const body = JSON.stringify(output);
+      entry = { body, etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"` };
+      if (cacheable) bodies.set(key, entry);
+    }
+    return { ...entry, cacheable };
+  }
 
   async function runOperation(op: Operation, request: Request, context: RequestContext): Promise<Response> {
     const method = request.method;
@@ -126,26 +174,16 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
     const quota = op === getQuota ? await rt.limiter.peek(caller) : await rt.limiter.consume(caller);
     const headers: Record<string, string> = { ...API_HEADERS, ...rateLimitHeaders(quota) };
     try {
-      assertScope(caller, op.scope, { tokenRequired: op === getQuota, site: rt.site, apiBasePath: rt.apiBasePath });
-      const input = parseOperationInput(op, readQueryArguments(op, new URL(request.url).searchParams));
-      const cacheable = op.name === 'read_page' || op.name === 'get_company_info';
-      const key = `${snapshot.manifest.buildId}:${op.name}:${JSON.stringify(input)}`;
-      let entry = cacheable ? bodies.get(key) : undefined;
-      if (!entry) {
-        const output = await op.handle(input, { content: snapshot, caller, readQuota: () => rt.limiter.peek(caller) });
-        const body = JSON.stringify(output);
-        entry = { body, etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"` };
-        if (cacheable) bodies.set(key, entry);
-      }
+      const result = await callOperation(op, readQueryArguments(op, new URL(request.url).searchParams), caller, snapshot, rt);
       if (op === getQuota) headers['Cache-Control'] = 'no-store';
       else headers['Cache-Control'] = 'public, max-age=60';
-      if (cacheable) {
-        headers.ETag = entry.etag;
-        if (matchesEtag(request.headers.get('If-None-Match'), entry.etag)) {
+      if (result.cacheable) {
+        headers.ETag = result.etag;
+        if (matchesEtag(request.headers.get('If-None-Match'), result.etag)) {
           return new Response(null, { status: 304, headers });
         }
       }
-      return new Response(method === 'HEAD' ? null : entry.body, {
+      return new Response(method === 'HEAD' ? null : result.body, {
         headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
       });
     } catch (error) {
@@ -214,6 +252,20 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
     }
     const rt = await getRuntime();
     const route = rt.routes.get(pathname) ?? rt.routes.get(pathname.replace(/\/$/, ''));
+    if (route && isCredentialPath(pathname)) {
+      // Agents running in browsers may register, get tokens and read their identity from any origin:
+      // credentials travel in the body or the Authorization header, never in cookies.
+      if (request.method === 'OPTIONS') {
+        const methods = pathname === IDENTITY_PATH ? 'GET, HEAD, OPTIONS' : 'POST, OPTIONS';
+        return new Response(null, {
+          status: 204,
+          headers: { ...PREFLIGHT_HEADERS, 'Access-Control-Allow-Methods': methods, Allow: methods },
+        });
+      }
+      const response = await route(request, context).catch((error: unknown) => renderError(error, log));
+      for (const [name, value] of Object.entries(API_HEADERS)) response.headers.set(name, value);
+      return response;
+    }
     if (route) return route(request, context);
     if (pathname.startsWith(`${rt.apiBasePath}/`) || pathname === rt.apiBasePath) {
       if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
@@ -270,6 +322,8 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
     },
   };
 }
+
+const isCredentialPath = (pathname: string) => pathname.startsWith('/oauth/') || pathname === IDENTITY_PATH;
 
 /** RFC 9110 §13.1.2 — If-None-Match: any listed entity tag (weak comparison) or `*` matches. */
 function matchesEtag(header: string | null, etag: string): boolean {

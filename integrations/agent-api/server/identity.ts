@@ -2,7 +2,8 @@ import type { Store } from '../store/store.ts';
 import { createCallerResolver, missingTokenError } from './caller.ts';
 import type { Handler } from './context.ts';
 import { ApiError } from './errors.ts';
-import { buildQuota, rateLimitHeaders, type RateLimiter } from './rate-limit.ts';
+import { buildQuota } from '../operations/get-quota.ts';
+import { rateLimitHeaders, type RateLimiter } from './rate-limit.ts';
 import { API_HEADERS, JSON_TYPE, jsonResponse } from './respond.ts';
 
 /**

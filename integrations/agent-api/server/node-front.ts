@@ -116,6 +116,9 @@ async function send(res: ServerResponse, response: Response): Promise<void> {
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  // A handler that answered before reading the whole body (too large, wrong type) leaves unread bytes
+  // on the socket: close it rather than let the next keep-alive request stall behind them.
+  if (!res.req.complete) headers.connection = 'close';
   res.writeHead(response.status, headers);
   if (response.body === null) {
     res.end();

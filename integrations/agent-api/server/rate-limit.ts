@@ -1,5 +1,3 @@
-import type { z } from 'zod';
-import type { quotaSchema } from '../operations/get-quota.ts';
 import type { Store } from '../store/store.ts';
 import type { Caller, Policy } from './caller.ts';
 import { ApiError } from './errors.ts';
@@ -107,22 +105,6 @@ export function buildRateLimitHeaders(
     'RateLimit-Limit': String(state.limit),
     'RateLimit-Remaining': String(state.remaining),
     'RateLimit-Reset': String(state.resetSeconds),
-  };
-}
-
-export type Quota = z.output<typeof quotaSchema>;
-
-/** get_quota: the Quota shape (SPEC §2) of a caller, from a state read with `peek` (reading does not consume). */
-export function buildQuota(caller: Caller, state: RateLimitState): Quota {
-  return {
-    client_id: caller.clientId,
-    policy: state.policy,
-    limit: state.limit,
-    remaining: state.remaining,
-    reset_seconds: state.resetSeconds,
-    ...(caller.anonymous ? {} : { scope: caller.scopes.join(' ') }),
-    window_seconds: state.windowSeconds,
-    used: state.used,
   };
 }
 

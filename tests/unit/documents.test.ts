@@ -249,7 +249,7 @@ describe('discovery documents', () => {
     const card = buildMcpServerCard(context) as Json;
     assert.deepEqual(card.transport, { type: 'streamable-http', endpoint: `${site}/mcp` });
     assert.equal(card.authentication.required, false);
-    assert.deepEqual(card.capabilities, { tools: {}, resources: {}, prompts: {} });
+    assert.deepEqual(card.capabilities, { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } });
     assert.deepEqual(
       card.tools.map((tool: Json) => tool.name),
       ['search_pages', 'read_page', 'get_company_info', 'get_quota'],

@@ -3,17 +3,17 @@ import { buildInputJsonSchema, buildOutputJsonSchema } from '../operations/json-
 import { SCOPES } from '../operations/operation.ts';
 import {
   CONTRACT_VERSION,
+  MCP_CAPABILITIES,
+  MCP_INSTRUCTIONS,
   MCP_PATH,
   MCP_PROTOCOL_VERSIONS,
   MCP_SERVER_CARD_PATH,
+  MCP_TOOL_ANNOTATIONS,
   OAUTH_PATHS,
   buildMcpServerName,
 } from '../operations/endpoints.ts';
 import { protectedResourceMetadataPath } from './build-discovery.ts';
 import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
-
-/** Every tool only reads this site's own published content. */
-const TOOL_ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 /**
  * `/.well-known/mcp/server-card.json` in the SEP-1649 layout that discovery scanners read
@@ -32,7 +32,7 @@ export function buildMcpServerCard(context: DocumentContext): Record<string, unk
     description: buildDescription(context),
     documentationUrl: url(DOCUMENT_PATHS.agents),
     transport: { type: 'streamable-http', endpoint: url(MCP_PATH) },
-    capabilities: { tools: {}, resources: {}, prompts: {} },
+    capabilities: MCP_CAPABILITIES,
     authentication: {
       required: false,
       schemes: ['oauth2'],
@@ -43,15 +43,14 @@ export function buildMcpServerCard(context: DocumentContext): Record<string, unk
       scopes: [...SCOPES],
       documentation: url(DOCUMENT_PATHS.auth),
     },
-    instructions:
-      'Search first with search_pages, then read a result `url` with read_page; get_company_info gives contact data and the service model. Nothing is booked or paid online.',
+    instructions: MCP_INSTRUCTIONS,
     tools: operations.map((operation) => ({
       name: operation.name,
       title: operation.title,
       description: operation.description,
       inputSchema: buildInputJsonSchema(operation),
       outputSchema: buildOutputJsonSchema(operation),
-      annotations: { title: operation.title, ...TOOL_ANNOTATIONS },
+      annotations: { title: operation.title, ...MCP_TOOL_ANNOTATIONS },
     })),
   };
 }

@@ -58,6 +58,23 @@ export const RATE_LIMIT_WINDOW_SECONDS = 60;
  */
 export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'] as const;
 
+/** Annotations of every MCP tool: each one only reads this site's own published content. */
+export const MCP_TOOL_ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+/**
+ * Capabilities the MCP server declares, published as they are in the server card. A server instance
+ * lives for one request, so its lists never change under a client: no `listChanged`.
+ */
+export const MCP_CAPABILITIES = {
+  tools: { listChanged: false },
+  resources: { listChanged: false },
+  prompts: { listChanged: false },
+} as const;
+
+/** What the MCP server tells an agent on connection; the server card publishes the same text. */
+export const MCP_INSTRUCTIONS =
+  'Search first with search_pages, then read a result `url` with read_page; get_company_info gives contact data and the service model. Nothing is booked or paid online.';
+
 /** MCP server name in reverse-DNS form, e.g. `com.example.www/agent-api`; the card and `serverInfo` must agree. */
 export function buildMcpServerName(site: string | URL): string {
   const host = new URL(site).hostname;

@@ -1,0 +1,45 @@
+import { McpServer, type CacheHint } from '@modelcontextprotocol/server';
+import type { ContentSnapshot } from '../../content/content-model.ts';
+import { CONTRACT_VERSION, MCP_CAPABILITIES, MCP_INSTRUCTIONS, buildMcpServerName } from '../../operations/endpoints.ts';
+import type { ErrorLogger } from '../respond.ts';
+import { registerAnswerPrompt } from './prompts.ts';
+import { registerPageResources } from './resources.ts';
+import { registerOperationTools, type CallOperation } from './tools.ts';
+
+/** 2026-07-28 cache hints: the tool and prompt lists change only with a deploy; content with a build, like REST's max-age=60. */
+const DEFINITIONS: CacheHint = { ttlMs: 3_600_000, cacheScope: 'public' };
+const CONTENT: CacheHint = { ttlMs: 60_000, cacheScope: 'public' };
+
+export interface McpServerInput {
+  snapshot: ContentSnapshot;
+  /** Runs an operation for the caller of the HTTP request this server answers. */
+  callOperation: CallOperation;
+  log: ErrorLogger;
+}
+
+/**
+ * A fresh MCP server for one HTTP request (stateless: nothing outlives the request): the four
+ * operations as tools, every page as a resource, and the answer prompt. Same server for both eras.
+ */
+export function createMcpServer({ snapshot, callOperation, log }: McpServerInput): McpServer {
+  const { site, company } = snapshot.manifest;
+  const server = new McpServer(
+    { name: buildMcpServerName(site), title: company.brand, version: CONTRACT_VERSION, websiteUrl: company.website },
+    {
+      capabilities: MCP_CAPABILITIES,
+      instructions: MCP_INSTRUCTIONS,
+      cacheHints: {
+        'server/discover': DEFINITIONS,
+        'tools/list': DEFINITIONS,
+        'prompts/list': DEFINITIONS,
+        'resources/templates/list': DEFINITIONS,
+        'resources/list': CONTENT,
+        'resources/read': CONTENT,
+      },
+    },
+  );
+  registerOperationTools(server, callOperation, log);
+  registerPageResources(server, snapshot);
+  registerAnswerPrompt(server, company);
+  return server;
+}

@@ -1,0 +1,71 @@
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  ResourceTemplate,
+  type ListResourcesResult,
+  type McpServer,
+} from '@modelcontextprotocol/server';
+import type { ContentSnapshot } from '../../content/content-model.ts';
+import { resolvePage } from '../../content/resolve-page.ts';
+
+export const MARKDOWN_MIME_TYPE = 'text/markdown';
+/** Pages per `resources/list` answer: a site may have thousands; clients follow `nextCursor`. */
+export const RESOURCE_PAGE_SIZE = 100;
+
+/**
+ * Every page of the site as a resource: its URI is the page's own address (the `url` search_pages
+ * returns), its content the page's Markdown — the same text as its `.md` twin. A resource template
+ * covers every page path; `resources/list` enumerates them in pages of RESOURCE_PAGE_SIZE.
+ */
+export function registerPageResources(server: McpServer, snapshot: ContentSnapshot): void {
+  const site = snapshot.manifest.site.replace(/\/+$/, '');
+  server.registerResource(
+    'page',
+    // `{+path}` keeps the slashes of the path; the root page matches too (path `/`).
+    new ResourceTemplate(`${site}{+path}`, { list: undefined }),
+    {
+      title: 'Page of the site as Markdown',
+      description:
+        'Cualquier página del sitio como Markdown, por su URL. Any page of the site as Markdown, by its URL (e.g. a search_pages result `url`).',
+      mimeType: MARKDOWN_MIME_TYPE,
+    },
+    (uri) => {
+      // Only manifest pages can ever be returned: resolvePage never maps a URI to anything else.
+      const page = resolvePage(snapshot.pages, uri.href);
+      if (!page) throw new ResourceNotFoundError(uri.href, `No page of this site has the address ${uri.href}.`);
+      return { contents: [{ uri: page.url, mimeType: MARKDOWN_MIME_TYPE, text: page.markdown }] };
+    },
+  );
+  // McpServer's own resources/list returns every resource in one answer and ignores the cursor;
+  // replaced by a paginated listing (MCP pagination: an opaque `nextCursor`).
+  server.server.setRequestHandler('resources/list', (request) => listPages(snapshot, request.params?.cursor));
+}
+
+/** One page of `resources/list`, in manifest order; the cursor is the offset of the next page. */
+export function listPages(snapshot: ContentSnapshot, cursor: string | undefined): ListResourcesResult {
+  const offset = cursor === undefined ? 0 : parseCursor(cursor);
+  const pages = snapshot.manifest.pages;
+  if (offset > pages.length) throw invalidCursor();
+  const end = Math.min(offset + RESOURCE_PAGE_SIZE, pages.length);
+  const resources = pages.slice(offset, end).map((page) => ({
+    uri: page.url,
+    name: page.path,
+    title: page.title,
+    mimeType: MARKDOWN_MIME_TYPE,
+  }));
+  return end < pages.length ? { resources, nextCursor: Buffer.from(String(end)).toString('base64url') } : { resources };
+}
+
+function parseCursor(cursor: string): number {
+  const decoded = /^[A-Za-z0-9_-]{1,12}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('latin1') : '';
+  if (!/^[1-9]\d{0,8}$/.test(decoded)) throw invalidCursor();
+  return Number(decoded);
+}
+
+function invalidCursor(): ProtocolError {
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    'The cursor is not valid: pass the `nextCursor` of a previous resources/list answer, or none to start again.',
+  );
+}

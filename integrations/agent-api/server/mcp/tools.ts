@@ -1,0 +1,88 @@
+import type { CallToolResult, McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import { ApiError } from '../../operations/api-error.ts';
+import { MCP_TOOL_ANNOTATIONS } from '../../operations/endpoints.ts';
+import { operations } from '../../operations/index.ts';
+import { buildInputJsonSchema, buildOutputJsonSchema, type ObjectJsonSchema } from '../../operations/json-schema.ts';
+import type { Operation } from '../../operations/operation.ts';
+import type { ErrorLogger } from '../respond.ts';
+
+/** Runs an operation for the caller of this request; resolves with the REST body, throws ApiError. */
+export type CallOperation = (op: Operation, rawArgs: Record<string, unknown>) => Promise<{ body: string }>;
+
+type ToolArguments = Record<string, unknown>;
+
+/**
+ * Registers one tool per operation, described exactly as openapi.json and the server card describe
+ * it: same name, title, bilingual description and JSON Schemas. A result carries the REST body twice:
+ * parsed as `structuredContent` and verbatim as a text block for clients that only read text.
+ */
+export function registerOperationTools(server: McpServer, callOperation: CallOperation, log: ErrorLogger): void {
+  for (const op of operations) {
+    const schemas = buildToolSchemas(op);
+    server.registerTool(
+      op.name,
+      {
+        title: op.title,
+        description: op.description,
+        inputSchema: schemas.input,
+        outputSchema: schemas.output,
+        annotations: { title: op.title, ...MCP_TOOL_ANNOTATIONS },
+      },
+      async (args): Promise<CallToolResult> => {
+        try {
+          const { body } = await callOperation(op, args);
+          return { content: [{ type: 'text', text: body }], structuredContent: JSON.parse(body) as Record<string, unknown> };
+        } catch (error) {
+          return buildToolError(error, log);
+        }
+      },
+    );
+  }
+}
+
+const schemaCache = new WeakMap<Operation, { input: StandardSchemaWithJSON<ToolArguments>; output: StandardSchemaWithJSON<ToolArguments> }>();
+
+/**
+ * The tool's schemas as the SDK wants them (Standard Schema with a JSON Schema face), built from the
+ * one translation openapi.json uses. They accept any value on purpose: arguments are validated by the
+ * tool itself with the REST validator (parseOperationInput), so a bad argument becomes a tool error
+ * with the REST `code` and a `hint` naming the parameter, not the SDK's bare message.
+ */
+function buildToolSchemas(op: Operation) {
+  let schemas = schemaCache.get(op);
+  if (!schemas) {
+    schemas = { input: describeOnly(buildInputJsonSchema(op)), output: describeOnly(buildOutputJsonSchema(op)) };
+    schemaCache.set(op, schemas);
+  }
+  return schemas;
+}
+
+function describeOnly(jsonSchema: ObjectJsonSchema): StandardSchemaWithJSON<ToolArguments> {
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'agent-api',
+      jsonSchema: { input: () => jsonSchema, output: () => jsonSchema },
+      validate: (value) => ({ value: (value ?? {}) as ToolArguments }),
+    },
+  };
+}
+
+/**
+ * A failed call as an MCP tool error (`isError: true`), so the model can read it and correct itself.
+ * The text is the REST Error JSON (`code`, `message`, `data.status`, `data.hint`). There is no
+ * `structuredContent`: 2025-era clients validate it against the tool's output schema even on errors.
+ * Unexpected errors are logged and reported as a generic internal error, as REST does.
+ */
+export function buildToolError(error: unknown, log: ErrorLogger): CallToolResult {
+  let known: ApiError;
+  if (error instanceof ApiError) {
+    known = error;
+  } else {
+    log('agent-api: unexpected error in an MCP tool call', error);
+    known = new ApiError(500, 'internal_error', 'The server could not answer this request.', {
+      hint: 'Try again in a moment; if it keeps failing, report it to the site owner.',
+    });
+  }
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(known.toJSON()) }] };
+}

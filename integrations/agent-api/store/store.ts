@@ -8,6 +8,8 @@
  * - Secrets never reach the store: clients carry `secretHash`, tokens are keyed by `tokenHash`
  *   (lowercase hex SHA-256). Comparing them is the caller's job (constant time).
  * - Each method is atomic on its own; the ones that touch two records say so.
+ * - A shared backend that cannot be reached throws StoreUnavailableError (store-unavailable.ts, a 503
+ *   with Retry-After) within a bounded time, from every method except the anonymous windows.
  */
 
 export interface ClientRecord {
@@ -63,7 +65,8 @@ export interface Store {
   readonly windows: WindowCounter;
   /**
    * Windows of anonymous addresses. A single-instance backend keeps them in a bounded in-memory LRU
-   * (they are many and short-lived); a shared backend returns its shared counter.
+   * (they are many and short-lived); a shared backend returns its shared counter, which falls back to a
+   * per-instance LRU while the backend is unreachable, so anonymous reading never depends on it.
    */
   readonly anonymousWindows: WindowCounter;
 

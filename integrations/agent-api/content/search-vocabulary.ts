@@ -64,6 +64,12 @@ export const TRADE_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   secadora: ['electrodomesticos'],
   horno: ['electrodomesticos'],
   vitroceramica: ['electrodomesticos'],
+  // The service is "urgencias"; people ask for something "urgente", which stems differently.
+  urgente: ['urgencias'],
+  urgentes: ['urgencias'],
+  urgencia: ['urgencias'],
+  emergencia: ['urgencias'],
+  emergencias: ['urgencias'],
 };
 
 /**

@@ -62,8 +62,8 @@ export const tax = {
   peninsula: { name: 'IVA', rate: 21, where: 'península y Baleares' },
   canarias: { name: 'IGIC', rate: 7, where: 'Canarias (Tenerife y Las Palmas de Gran Canaria)' },
   note:
-    'Los precios se muestran sin impuestos. En la península y Baleares se añade el IVA del 21 %; ' +
-    'en Canarias (Tenerife y Las Palmas de Gran Canaria) no se aplica IVA sino el IGIC del 7 %.',
+    'Los precios se muestran sin impuestos. En la península y Baleares se añade el IVA del 21\u00a0%; ' +
+    'en Canarias (Tenerife y Las Palmas de Gran Canaria) no se aplica IVA sino el IGIC del 7\u00a0%.',
 } as const;
 
 /** Rates common to every trade. */

@@ -76,8 +76,8 @@ export function buildServiceCityText(service: Service, city: City): ServiceCityT
 
   const tax =
     city.tax === 'IGIC'
-      ? `Precios orientativos sin impuestos. En ${city.name}, como en todo Canarias, no se aplica IVA: la factura lleva el ${cityTax.name} del ${cityTax.rate} %.`
-      : `Precios orientativos sin impuestos. En ${city.name} se añade el ${cityTax.name} del ${cityTax.rate} %.`;
+      ? `Precios orientativos sin impuestos. En ${city.name}, como en todo Canarias, no se aplica IVA: la factura lleva el ${cityTax.name} del ${cityTax.rate}\u00a0%.`
+      : `Precios orientativos sin impuestos. En ${city.name} se añade el ${cityTax.name} del ${cityTax.rate}\u00a0%.`;
 
   const model = pick(
     [

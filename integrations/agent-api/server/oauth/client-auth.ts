@@ -2,7 +2,8 @@ import type { ClientRecord, Store } from '../../store/store.ts';
 import { hashesMatch, hashSecret } from './credentials.ts';
 import { OAuthError } from './oauth-error.ts';
 import { assertOAuthLimitOpen, consumeOAuthLimit, type OAuthLimit } from './oauth-limits.ts';
-import type { FormParams } from './parse-body.ts';
+import type { OAuthEndpointDeps } from './oauth-deps.ts';
+import { parseFormBody, type FormParams } from './parse-body.ts';
 
 // Compared against when the client_id is unknown, so that case takes as long as a wrong secret.
 const UNKNOWN_CLIENT_HASH = hashSecret('no client has this secret');
@@ -34,6 +35,22 @@ export async function authenticateClient(
   const secretMatches = hashesMatch(client?.secretHash ?? UNKNOWN_CLIENT_HASH, hashSecret(credentials.secret));
   if (client === undefined || !secretMatches) return fail('Unknown client or wrong client secret.');
   return client;
+}
+
+/** The form body of a token, revocation or introspection request, and the client it authenticates. */
+export async function readAuthenticatedForm(
+  request: Request,
+  deps: OAuthEndpointDeps,
+): Promise<{ form: FormParams; client: ClientRecord; now: number }> {
+  const form = await parseFormBody(request, deps.maxBodyBytes);
+  const now = deps.now();
+  const client = await authenticateClient(request, form, {
+    store: deps.store,
+    address: deps.address,
+    failedAuthLimit: deps.limits.failedAuthentication,
+    now,
+  });
+  return { form, client, now };
 }
 
 /** RFC 6749 §5.2 — 401 `invalid_client`, with the scheme the client should authenticate with. */

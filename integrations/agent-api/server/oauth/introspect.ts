@@ -1,22 +1,14 @@
 import { hashSecret, isAccessTokenShape } from './credentials.ts';
-import { authenticateClient } from './client-auth.ts';
+import { readAuthenticatedForm } from './client-auth.ts';
 import { OAuthError, oauthJson } from './oauth-error.ts';
 import type { OAuthEndpointDeps } from './oauth-deps.ts';
-import { parseFormBody } from './parse-body.ts';
 
 /**
  * RFC 7662 §2.1 — token introspection, open only to authenticated clients and only about their own
  * tokens: another client's token reads `{active: false}` like an unknown one (§2.2).
  */
 export async function handleIntrospectionRequest(request: Request, deps: OAuthEndpointDeps): Promise<Response> {
-  const form = await parseFormBody(request, deps.maxBodyBytes);
-  const now = deps.now();
-  const client = await authenticateClient(request, form, {
-    store: deps.store,
-    address: deps.address,
-    failedAuthLimit: deps.limits.failedAuthentication,
-    now,
-  });
+  const { form, client, now } = await readAuthenticatedForm(request, deps);
   const token = form.get('token');
   if (token === undefined) throw new OAuthError(400, 'invalid_request', 'token is required: the access token to introspect.');
   const record = isAccessTokenShape(token) ? await deps.store.findToken(hashSecret(token), now) : undefined;

@@ -1,22 +1,14 @@
 import { hashSecret, isAccessTokenShape } from './credentials.ts';
-import { authenticateClient } from './client-auth.ts';
+import { readAuthenticatedForm } from './client-auth.ts';
 import { NO_STORE_HEADERS, OAuthError } from './oauth-error.ts';
 import type { OAuthEndpointDeps } from './oauth-deps.ts';
-import { parseFormBody } from './parse-body.ts';
 
 /**
  * RFC 7009 §2.1 — token revocation. A client revokes only its own tokens; for another client's or an
  * unknown token the answer is the same 200 and nothing changes (§2.2), so nothing leaks either way.
  */
 export async function handleRevocationRequest(request: Request, deps: OAuthEndpointDeps): Promise<Response> {
-  const form = await parseFormBody(request, deps.maxBodyBytes);
-  const now = deps.now();
-  const client = await authenticateClient(request, form, {
-    store: deps.store,
-    address: deps.address,
-    failedAuthLimit: deps.limits.failedAuthentication,
-    now,
-  });
+  const { form, client, now } = await readAuthenticatedForm(request, deps);
   const token = form.get('token');
   if (token === undefined) throw new OAuthError(400, 'invalid_request', 'token is required: the access token to revoke.');
   // token_type_hint is optional and only a hint (§2.1): every token here is an access token.

@@ -1,21 +1,13 @@
 import { generateAccessToken, hashSecret } from './credentials.ts';
-import { authenticateClient, invalidClient } from './client-auth.ts';
+import { invalidClient, readAuthenticatedForm } from './client-auth.ts';
 import { OAuthError, oauthJson } from './oauth-error.ts';
 import { consumeOAuthLimit } from './oauth-limits.ts';
 import type { OAuthEndpointDeps } from './oauth-deps.ts';
-import { parseFormBody } from './parse-body.ts';
 import { parseScopeList, scopesOf } from './scopes.ts';
 
 /** RFC 6749 §4.4 — client credentials grant at the token endpoint; the response is §5.1. */
 export async function handleTokenRequest(request: Request, deps: OAuthEndpointDeps): Promise<Response> {
-  const form = await parseFormBody(request, deps.maxBodyBytes);
-  const now = deps.now();
-  const client = await authenticateClient(request, form, {
-    store: deps.store,
-    address: deps.address,
-    failedAuthLimit: deps.limits.failedAuthentication,
-    now,
-  });
+  const { form, client, now } = await readAuthenticatedForm(request, deps);
   await consumeOAuthLimit(deps.store.windows, client.clientId, deps.limits.token, now);
 
   const grantType = form.get('grant_type');

@@ -166,6 +166,21 @@ describe('redis store when Redis goes away', () => {
     assert.ok(warnings.some((message) => /shared store is back/.test(message)));
   });
 
+  test('a full Redis (maxmemory) is unavailable too, not an internal error', async () => {
+    await waitFor(async () => (await store.findClient('x').catch(() => 'down')) !== 'down');
+    const admin = createClient({ url: lost.url });
+    await admin.connect();
+    await admin.configSet('maxmemory', '1');
+    try {
+      await assert.rejects(store.createClient(client(`full-${randomUUID()}`, Date.now())), StoreUnavailableError);
+      await assert.rejects(store.windows.hit('identificado:full', { limit: 60, windowMs: 60_000, now: Date.now() }), StoreUnavailableError);
+      assert.equal((await store.anonymousWindows.hit('anonimo:203.0.113.8', { limit: 60, windowMs: 60_000, now: Date.now() })).allowed, true);
+    } finally {
+      await admin.configSet('maxmemory', '0');
+      await admin.close();
+    }
+  });
+
   test('a Redis that hangs holds a request no longer than the timeout', async () => {
     await waitFor(async () => (await store.findClient('x').catch(() => 'down')) !== 'down');
     lost.pause();

@@ -213,11 +213,12 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
 
 /**
  * Errors that mean "Redis cannot answer now" rather than a bug: anything from the connection (closed,
- * offline, timed out, queue full) and the replies of a Redis that is loading, busy or read-only.
+ * offline, timed out, queue full) and the replies of a Redis that is loading, busy, read-only (a
+ * replica during a failover), full (maxmemory) or unable to persist.
  */
 function isUnavailable(error: unknown): boolean {
   if (!(error instanceof ErrorReply)) return true;
-  return /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS)\b/.test(error.message);
+  return /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS|OOM|MISCONF)\b/.test(error.message);
 }
 
 /** The URL without its password, for messages and logs. */

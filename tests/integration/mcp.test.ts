@@ -385,6 +385,9 @@ describe('MCP HTTP rules: the same as REST, before any MCP processing', () => {
     assert.match(own.headers.get('access-control-expose-headers')!, /RateLimit/);
     assert.match(own.headers.get('access-control-expose-headers')!, /MCP-Protocol-Version/);
 
+    const plain = await fetch(mcpUrl(), { method: 'POST', headers: { 'Content-Type': 'text/plain', Accept: 'application/json, text/event-stream' }, body: JSON.stringify(initialize) });
+    assert.equal(plain.status, 415);
+
     const preflight = await fetch(mcpUrl(), {
       method: 'OPTIONS',
       headers: { Origin: SITE, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, mcp-protocol-version' },

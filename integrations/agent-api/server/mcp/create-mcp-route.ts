@@ -1,5 +1,6 @@
 import {
   createMcpHandler,
+  isJsonContentType,
   isLegacyRequest,
   originValidationResponse,
   readRequestBody,
@@ -20,9 +21,10 @@ import { createMcpServer, type McpServerInput } from './create-mcp-server.ts';
 /** Largest accepted JSON-RPC body: tool arguments are a few hundred bytes at most. */
 export const MCP_MAX_BODY_BYTES = 64 * 1024;
 
-const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name, Mcp-Session-Id, Last-Event-ID';
+/** Request headers a browser client may send: no session or resumption headers, as nothing is kept between requests. */
+const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name';
 const EXPOSED_HEADERS =
-  'API-Version, MCP-Protocol-Version, Mcp-Session-Id, RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, WWW-Authenticate';
+  'API-Version, MCP-Protocol-Version, RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, WWW-Authenticate';
 
 export interface McpRouteDeps {
   /** Resolves the bearer token (401 for a bad one) or the anonymous client address. */
@@ -141,7 +143,8 @@ export function createMcpRoute(deps: McpRouteDeps): Handler {
           hint: 'Send one JSON-RPC message per request; no tool needs long arguments.',
         });
       }
-      const parsed = parseJson(body.text);
+      // A body that is not declared JSON is refused by the SDK (415) and counts for nothing.
+      const parsed = isJsonContentType(request.headers.get('content-type')) ? parseJson(body.text) : undefined;
       const quota = await countCalls(parsed, caller);
       const snapshot = await deps.content.current();
       const forward = new Request(request.url, { method: 'POST', headers: request.headers, body: body.text });

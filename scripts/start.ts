@@ -12,7 +12,12 @@ if (!existsSync(resolve(outDir, 'server/entry.mjs')) || !existsSync(resolve(outD
 }
 
 const port = Number(process.env.PORT ?? 4321);
-const front = await startFront({ outDir, host: process.env.HOST ?? 'localhost', port });
+const front = await startFront({ outDir, host: process.env.HOST ?? 'localhost', port }).catch((error: unknown) => {
+  // Start-up failures (Redis unreachable, a bad quota variable, the port in use) are the operator's to fix:
+  // say what happened, without a stack trace.
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});
 console.log(`Serving the site and the agent API at ${front.url} (press Ctrl+C to stop)`);
 
 let stopping = false;

@@ -50,7 +50,7 @@ export function buildMarkdownFromHtml(html: string, options: HtmlToMarkdownOptio
 
   if (mayMatch(html, excludeSelectors) && select(excludeSelector, tree)) return undefined;
 
-  const content = findContent(tree, contentSelectors);
+  const content = findContent(tree, contentSelectors.filter((selector) => mayMatch(html, [selector])));
   const h1 = select('h1', content);
   const titleElement = select('title', tree);
   const title = collapseWhitespace(textOf(h1 ?? titleElement ?? { type: 'root', children: [] }));
@@ -139,7 +139,10 @@ function isElementContent(node: RootContent): node is ElementContent {
   return node.type !== 'doctype';
 }
 
-/** `false` when the HTML lacks the text that one of these simple selectors needs, which saves a full tree walk. */
+/**
+ * `false` when the HTML lacks the text that each of these simple selectors needs: an attribute
+ * selector that matches nothing still walks the whole tree, which costs as much as parsing it.
+ */
 function mayMatch(html: string, selectors: readonly string[]): boolean {
   return selectors.some((selector) => {
     const token = selectorToken(selector);

@@ -42,6 +42,11 @@ export function parseAgentApiOptions(input: unknown): AgentApiOptions {
   const result = agentApiOptionsSchema.safeParse(input ?? {});
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      const where = issue.path.length > 0 ? `\`${issue.path.join('.')}\`` : 'the options';
+      const known = issue.path.length === 0 ? ` (known options: ${Object.keys(agentApiOptionsSchema.shape).join(', ')})` : '';
+      return `- ${issue.keys.map((key) => `\`${key}\``).join(', ')}: not an option of ${where}${known}`;
+    }
     const name = issue.path.length > 0 ? issue.path.join('.') : '(options)';
     return `- \`${name}\`: ${issue.message}`;
   });

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LRUCache } from 'lru-cache';
 import { ContentNotBuiltError, createContentModel, type ContentSnapshot } from '../content/content-model.ts';
+import { resolvePage } from '../content/resolve-page.ts';
 import { ApiError } from '../operations/api-error.ts';
 import { documentFilePath, IDENTITY_PATH, MCP_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS } from '../operations/endpoints.ts';
 import { getQuota } from '../operations/get-quota.ts';
@@ -129,8 +129,17 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
     return runtime;
   }
 
-  /** Bodies of read_page and get_company_info cannot vary within a build: serialize each once. */
-  const bodies = new LRUCache<string, { body: string; etag: string }>({ max: 2_000 });
+  /**
+   * Bodies of read_page and get_company_info cannot vary within a build: each is serialized once and
+   * kept on the build's snapshot, keyed by what it answers (the resolved page, the section), so the
+   * cache is bounded by the build itself — an LRU smaller than the site thrashes when agents crawl it.
+   */
+  function cachedBodyKey(op: Operation, input: Record<string, unknown>, snapshot: ContentSnapshot): string | undefined {
+    if (op.name === 'get_company_info') return `body:get_company_info:${String(input.section)}`;
+    if (op.name !== 'read_page') return undefined;
+    const page = resolvePage(snapshot.pages, String(input.url));
+    return page && `body:read_page:${page.path}`;
+  }
 
   /**
    * Scope check → input validation → handler, for a caller already identified and counted: the part
@@ -145,16 +154,15 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
   ): Promise<OperationResult> {
     assertScope(caller, op.scope, { tokenRequired: op === getQuota, site: rt.site, apiBasePath: rt.apiBasePath });
     const input = parseOperationInput(op, rawArgs);
-    const cacheable = op.name === 'read_page' || op.name === 'get_company_info';
-    const key = `${snapshot.manifest.buildId}:${op.name}:${JSON.stringify(input)}`;
-    let entry = cacheable ? bodies.get(key) : undefined;
+    const key = cachedBodyKey(op, input as Record<string, unknown>, snapshot);
+    let entry = key === undefined ? undefined : (snapshot.memo.get(key) as { body: string; etag: string } | undefined);
     if (!entry) {
       const output = await op.handle(input, { content: snapshot, caller, readQuota: () => rt.limiter.peek(caller) });
       const body = JSON.stringify(output);
       entry = { body, etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"` };
-      if (cacheable) bodies.set(key, entry);
+      if (key !== undefined) snapshot.memo.set(key, entry);
     }
-    return { ...entry, cacheable };
+    return { ...entry, cacheable: key !== undefined };
   }
 
   async function runOperation(op: Operation, request: Request, context: RequestContext): Promise<Response> {

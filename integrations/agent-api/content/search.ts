@@ -61,7 +61,8 @@ const SYNONYM_WEIGHT = 0.9;
 interface RankedEntry {
   id: string;
   score: number;
-  locations: number[];
+  /** The matched words' positions, one list per matching word; flattened only for a shown excerpt. */
+  locations: (readonly number[])[];
   data: PagefindResult['data'];
   excerpt?: string;
 }
@@ -97,14 +98,20 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
     return set;
   }
 
-  /** One Pagefind search per word (and filter): queries share words, so these are cached too. */
+  /**
+   * One Pagefind search per word: queries share words, so these are cached too. A city's hits are the
+   * word's hits on every page kept to that city's pages (Pagefind scores a page the same with or
+   * without a filter), so each word costs one Pagefind search whatever the cities asked — a search of
+   * a common word is the costliest step of a query (several ms of WebAssembly at 3,000 pages).
+   */
   function searchTerm(term: string, city: string): Promise<TermHits> {
     const key = JSON.stringify([city, term]);
     let hits = terms.get(key);
     if (!hits) {
-      hits = instance
-        .search(term, city === 'todas' ? {} : { filters: { city } })
-        .then((response) => response.results.map(({ id, score, words, data }) => ({ id, score, words, data })));
+      hits =
+        city === 'todas'
+          ? instance.search(term).then((response) => response.results.map(({ id, score, words, data }) => ({ id, score, words, data })))
+          : Promise.all([searchTerm(term, 'todas'), pagesOfCity(city)]).then(([all, ofCity]) => all.filter((hit) => ofCity.has(hit.id)));
       hits.catch(() => terms.delete(key));
       terms.set(key, hits);
     }
@@ -127,7 +134,8 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
             entry = { id: hit.id, score: 0, matched: 0, locations: [], data: hit.data };
             entries.set(hit.id, entry);
           }
-          for (const word of hit.words) entry.locations.push(word);
+          // A common word hits thousands of pages: keep a reference, copy nothing until an excerpt needs it.
+          entry.locations.push(hit.words);
         }
       }
       for (const [id, score] of best) {
@@ -207,7 +215,7 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
         const entry = list[index]!;
         const hit = await resolve(entry);
         if (!hit || (city !== 'todas' && hit.page.city !== city)) continue;
-        entry.excerpt ??= buildExcerpt(hit.content, entry.locations);
+        entry.excerpt ??= buildExcerpt(hit.content, entry.locations.flat());
         results.push({ title: hit.page.title, url: hit.page.url, city: hit.page.city, excerpt: entry.excerpt });
       }
       while (index < list.length) {

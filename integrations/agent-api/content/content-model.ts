@@ -2,7 +2,8 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MANIFEST_FILE, PAGEFIND_DIR, RUNTIME_DIR, type Manifest } from './manifest.ts';
 import { buildPageIndex, type PageIndex } from './resolve-page.ts';
-import { createSearchEngine, type SearchEngine } from './search.ts';
+import type { SearchEngine } from './search.ts';
+import { createWorkerSearchEngine } from './worker-search.ts';
 
 /** One consistent view of a build: the manifest, its page lookup and its search index. */
 export interface ContentSnapshot {
@@ -22,6 +23,8 @@ export class ContentNotBuiltError extends Error {}
 
 /** How often, at most, a request triggers a check for a newer build. */
 const CHECK_INTERVAL_MS = 1_000;
+/** How long a replaced build's search worker lives on, for the searches that started on it. */
+const RETIRE_AFTER_MS = 30_000;
 
 /**
  * Loads the build output once and swaps in a new snapshot when a rebuild replaces the manifest, so
@@ -44,13 +47,15 @@ export function createContentModel(options: { outDir: string }): ContentModel {
       loaded = { snapshot: loaded.snapshot, mtimeMs };
       return loaded.snapshot;
     }
-    const search = await createSearchEngine({ pagefindDir, pages: manifest.pages, buildId: manifest.buildId });
+    const search = await createWorkerSearchEngine({ pagefindDir, pages: manifest.pages, buildId: manifest.buildId });
     const snapshot: ContentSnapshot = {
       manifest,
       pages: buildPageIndex(manifest.pages, manifest.site),
       search,
       memo: new Map(),
     };
+    const replaced = loaded?.snapshot.search as Partial<Awaited<ReturnType<typeof createWorkerSearchEngine>>> | undefined;
+    if (replaced?.close) setTimeout(() => void replaced.close!(), RETIRE_AFTER_MS).unref();
     loaded = { snapshot, mtimeMs };
     return snapshot;
   }

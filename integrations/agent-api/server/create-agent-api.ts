@@ -62,6 +62,8 @@ const PREFLIGHT_HEADERS = {
 /** An operation's answer serialized once: the REST body, and the MCP tool's structured content and text. */
 interface OperationResult {
   body: string;
+  /** `body` as UTF-8, encoded once: a Response made from a string re-checks and re-encodes it on every request. */
+  bytes: Uint8Array<ArrayBuffer>;
   etag: string;
   /** read_page and get_company_info cannot vary within a build: their bodies are cached and carry an ETag. */
   cacheable: boolean;
@@ -155,11 +157,12 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
     assertScope(caller, op.scope, { tokenRequired: op === getQuota, site: rt.site, apiBasePath: rt.apiBasePath });
     const input = parseOperationInput(op, rawArgs);
     const key = cachedBodyKey(op, input as Record<string, unknown>, snapshot);
-    let entry = key === undefined ? undefined : (snapshot.memo.get(key) as { body: string; etag: string } | undefined);
+    let entry = key === undefined ? undefined : (snapshot.memo.get(key) as Omit<OperationResult, 'cacheable'> | undefined);
     if (!entry) {
       const output = await op.handle(input, { content: snapshot, caller, readQuota: () => rt.limiter.peek(caller) });
       const body = JSON.stringify(output);
-      entry = { body, etag: `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"` };
+      const bytes = Buffer.from(body);
+      entry = { body, bytes, etag: `"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"` };
       if (key !== undefined) snapshot.memo.set(key, entry);
     }
     return { ...entry, cacheable: key !== undefined };
@@ -191,7 +194,7 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
           return new Response(null, { status: 304, headers });
         }
       }
-      return new Response(method === 'HEAD' ? null : result.body, {
+      return new Response(method === 'HEAD' ? null : result.bytes, {
         headers: { 'Content-Type': 'application/json; charset=utf-8', ...headers },
       });
     } catch (error) {

@@ -45,10 +45,14 @@ export interface SearchEngineOptions {
 
 /** The ranked list of a query is cut here: nobody pages past it, and it bounds the cache. */
 export const MAX_RANKED_RESULTS = 200;
-/** Distinct query + city lists kept in memory. */
-const CACHE_ENTRIES = 2_000;
-/** Distinct word + city searches kept in memory. */
-const TERM_CACHE_ENTRIES = 2_000;
+/**
+ * Ranked entries (over all query + city lists) kept in memory. The caches are bounded by what they
+ * hold, not by their number of keys: a common word hits most pages, so 2,000 cached words held
+ * hundreds of MB at 3,000 pages.
+ */
+const RANKED_CACHE_SIZE = 100_000;
+/** Word hits (over all word + city searches) kept in memory. */
+const TERM_CACHE_SIZE = 300_000;
 /** Score multiplier of a page of the city the query names (when no `city` filter is given). */
 const NAMED_CITY_BOOST = 2;
 /** How many of the best candidates are re-ranked by their manifest title. */
@@ -82,8 +86,8 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
   const { instance } = await loadPagefind(options.pagefindDir);
   const pagesByPath = new Map(options.pages.map((page) => [page.path, page]));
   const cities = createCityMatcher(options.cityNames);
-  const ranked = new LRUCache<string, Promise<RankedEntry[]>>({ max: CACHE_ENTRIES });
-  const terms = new LRUCache<string, Promise<TermHits>>({ max: TERM_CACHE_ENTRIES });
+  const ranked = new LRUCache<string, Promise<RankedEntry[]>>({ maxSize: RANKED_CACHE_SIZE });
+  const terms = new LRUCache<string, Promise<TermHits>>({ maxSize: TERM_CACHE_SIZE });
   const resolved = new Map<string, Promise<ResolvedPage | undefined>>();
   const citySets = new Map<string, Promise<Set<string>>>();
 
@@ -112,8 +116,7 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
         city === 'todas'
           ? instance.search(term).then((response) => response.results.map(({ id, score, words, data }) => ({ id, score, words, data })))
           : Promise.all([searchTerm(term, 'todas'), pagesOfCity(city)]).then(([all, ofCity]) => all.filter((hit) => ofCity.has(hit.id)));
-      hits.catch(() => terms.delete(key));
-      terms.set(key, hits);
+      cacheBySize(terms, key, hits);
     }
     return hits;
   }
@@ -182,9 +185,7 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
     let list = ranked.get(key);
     if (!list) {
       list = rank(query, city);
-      // A failed search must not stay cached.
-      list.catch(() => ranked.delete(key));
-      ranked.set(key, list);
+      cacheBySize(ranked, key, list);
     }
     return list;
   }
@@ -227,6 +228,20 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
       return { total: results.length, results, next_cursor: more ? encodeCursor(index, scope) : null };
     },
   };
+}
+
+/**
+ * Caches a pending list counted as 1 until it resolves, then as its length; a failed search must not
+ * stay cached.
+ */
+function cacheBySize<L extends readonly unknown[]>(cache: LRUCache<string, Promise<L>>, key: string, list: Promise<L>): void {
+  cache.set(key, list, { size: 1 });
+  list.then(
+    (items) => {
+      if (cache.peek(key) === list) cache.set(key, list, { size: Math.max(1, items.length) });
+    },
+    () => cache.delete(key),
+  );
 }
 
 function byScore(a: RankedEntry, b: RankedEntry): number {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import * as oauth from 'oauth4webapi';
 import { createCallerResolver } from '../../integrations/agent-api/server/caller.ts';
-import { ApiError } from '../../integrations/agent-api/server/errors.ts';
+import { ApiError } from '../../integrations/agent-api/operations/api-error.ts';
 import { createOAuthHandlers, type OAuthHandlers } from '../../integrations/agent-api/server/oauth/handlers.ts';
 import { openStore } from '../../integrations/agent-api/store/open-store.ts';
 import type { Store } from '../../integrations/agent-api/store/store.ts';

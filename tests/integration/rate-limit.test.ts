@@ -6,7 +6,7 @@ import { after, afterEach, before, beforeEach, describe, test } from 'node:test'
 import { parseItem, parseList } from 'structured-headers';
 import { quotaSchema } from '../../integrations/agent-api/operations/get-quota.ts';
 import { assertScope, createCallerResolver, type Caller } from '../../integrations/agent-api/server/caller.ts';
-import { ApiError } from '../../integrations/agent-api/server/errors.ts';
+import { ApiError } from '../../integrations/agent-api/operations/api-error.ts';
 import { createIdentityHandler } from '../../integrations/agent-api/server/identity.ts';
 import { createOAuthHandlers } from '../../integrations/agent-api/server/oauth/handlers.ts';
 import { buildQuota } from '../../integrations/agent-api/operations/get-quota.ts';

@@ -3,7 +3,7 @@ import type { Scope } from '../operations/operation.ts';
 import { SCOPES } from '../operations/operation.ts';
 import type { Store } from '../store/store.ts';
 import type { RequestContext } from './context.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../operations/api-error.ts';
 import { hashSecret, isAccessTokenShape } from './oauth/credentials.ts';
 
 export type Policy = 'anonimo' | 'identificado';

@@ -1,7 +1,7 @@
 import type { Store } from '../store/store.ts';
 import { createCallerResolver, missingTokenError } from './caller.ts';
 import type { Handler } from './context.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../operations/api-error.ts';
 import { buildQuota } from '../operations/get-quota.ts';
 import { rateLimitHeaders, type RateLimiter } from './rate-limit.ts';
 import { API_HEADERS, JSON_TYPE, jsonResponse } from './respond.ts';

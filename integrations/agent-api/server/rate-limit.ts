@@ -1,6 +1,6 @@
 import type { Store } from '../store/store.ts';
 import type { Caller, Policy } from './caller.ts';
-import { ApiError } from './errors.ts';
+import { ApiError } from '../operations/api-error.ts';
 
 export interface RateLimitState {
   policy: Policy;

@@ -13,7 +13,7 @@ import { getQuota } from '../../operations/get-quota.ts';
 import type { Operation } from '../../operations/operation.ts';
 import type { Caller } from '../caller.ts';
 import type { Handler, RequestContext } from '../context.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../../operations/api-error.ts';
 import { rateLimitHeaders, type RateLimiter, type RateLimitState } from '../rate-limit.ts';
 import { renderError, type ErrorLogger } from '../respond.ts';
 import { createMcpServer, type McpServerInput } from './create-mcp-server.ts';

@@ -1,7 +1,7 @@
 import type { Store } from '../../store/store.ts';
 import { resolveClientAddress } from '../caller.ts';
 import type { Handler, RequestContext } from '../context.ts';
-import { ApiError } from '../errors.ts';
+import { ApiError } from '../../operations/api-error.ts';
 import { handleIntrospectionRequest } from './introspect.ts';
 import { OAuthError, renderOAuthError } from './oauth-error.ts';
 import { DEFAULT_OAUTH_LIMITS, type OAuthLimits } from './oauth-limits.ts';

@@ -1,3 +1,0 @@
-import { ApiError } from '../operations/api-error.ts';
-
-export { ApiError };

@@ -141,6 +141,12 @@ export interface SiteRequests {
 }
 
 const SEARCH_QUERIES = buildQueries(500, 3);
+const MCP_REVISION = '2026-07-28';
+const MCP_ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': MCP_REVISION,
+  'io.modelcontextprotocol/clientInfo': { name: 'agent-api-bench', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
 /** The agent scenarios, by name, over a site's pages. */
 export function agentScenarios({ pagePaths, apiBasePath }: SiteRequests): Record<string, Scenario> {
@@ -158,10 +164,13 @@ export function agentScenarios({ pagePaths, apiBasePath }: SiteRequests): Record
     markdown: { headers: { Accept: 'text/markdown' }, next: () => ({ path: page() }) },
     mcp_search_pages: {
       method: 'POST',
+      // The current revision (2026-07-28): the per-request envelope in `_meta`, the same facts in headers.
       headers: {
         'Content-Type': 'application/json',
         Accept: 'application/json, text/event-stream',
-        'MCP-Protocol-Version': '2025-06-18',
+        'MCP-Protocol-Version': MCP_REVISION,
+        'Mcp-Method': 'tools/call',
+        'Mcp-Name': 'search_pages',
       },
       next: () => {
         const { query: q, city } = query();
@@ -171,7 +180,7 @@ export function agentScenarios({ pagePaths, apiBasePath }: SiteRequests): Record
             jsonrpc: '2.0',
             id: mcpId(),
             method: 'tools/call',
-            params: { name: 'search_pages', arguments: city ? { query: q, city } : { query: q } },
+            params: { name: 'search_pages', arguments: city ? { query: q, city } : { query: q }, _meta: MCP_ENVELOPE },
           }),
         };
       },

@@ -1,5 +1,6 @@
-import { McpServer, type CacheHint } from '@modelcontextprotocol/server';
+import { McpServer, type CacheHint, type Implementation } from '@modelcontextprotocol/server';
 import type { ContentSnapshot } from '../../content/content-model.ts';
+import type { Manifest } from '../../content/manifest.ts';
 import { CONTRACT_VERSION, MCP_CAPABILITIES, MCP_INSTRUCTIONS, buildMcpServerName } from '../../operations/endpoints.ts';
 import type { ErrorLogger } from '../respond.ts';
 import { registerAnswerPrompt } from './prompts.ts';
@@ -17,29 +18,30 @@ export interface McpServerInput {
   log: ErrorLogger;
 }
 
+/** The server's identity (`serverInfo`), as `initialize`, `server/discover` and every 2026-07-28 result's `_meta` carry it. */
+export function buildMcpServerInfo({ site, company }: Pick<Manifest, 'site' | 'company'>): Implementation {
+  return { name: buildMcpServerName(site), title: company.brand, version: CONTRACT_VERSION, websiteUrl: company.website };
+}
+
 /**
  * A fresh MCP server for one HTTP request (stateless: nothing outlives the request): the four
  * operations as tools, every page as a resource, and the answer prompt. Same server for both eras.
  */
 export function createMcpServer({ snapshot, callOperation, log }: McpServerInput): McpServer {
-  const { site, company } = snapshot.manifest;
-  const server = new McpServer(
-    { name: buildMcpServerName(site), title: company.brand, version: CONTRACT_VERSION, websiteUrl: company.website },
-    {
-      capabilities: MCP_CAPABILITIES,
-      instructions: MCP_INSTRUCTIONS,
-      cacheHints: {
-        'server/discover': DEFINITIONS,
-        'tools/list': DEFINITIONS,
-        'prompts/list': DEFINITIONS,
-        'resources/templates/list': DEFINITIONS,
-        'resources/list': CONTENT,
-        'resources/read': CONTENT,
-      },
+  const server = new McpServer(buildMcpServerInfo(snapshot.manifest), {
+    capabilities: MCP_CAPABILITIES,
+    instructions: MCP_INSTRUCTIONS,
+    cacheHints: {
+      'server/discover': DEFINITIONS,
+      'tools/list': DEFINITIONS,
+      'prompts/list': DEFINITIONS,
+      'resources/templates/list': DEFINITIONS,
+      'resources/list': CONTENT,
+      'resources/read': CONTENT,
     },
-  );
+  });
   registerOperationTools(server, callOperation, log);
   registerPageResources(server, snapshot);
-  registerAnswerPrompt(server, company);
+  registerAnswerPrompt(server, snapshot.manifest.company);
   return server;
 }

@@ -11,6 +11,21 @@ export type CallOperation = (op: Operation, rawArgs: Record<string, unknown>) =>
 
 type ToolArguments = Record<string, unknown>;
 
+/** What a tool call produced: the REST body of a success, or the MCP tool error to answer with. */
+export type ToolOutcome = { body: string; error?: undefined } | { body?: undefined; error: CallToolResult };
+
+/**
+ * Runs one tool: the operation for this request's caller, or its failure as an MCP tool error. The
+ * one implementation behind both the SDK-registered tools and the route's direct tools/call answer.
+ */
+export async function runTool(op: Operation, args: ToolArguments, callOperation: CallOperation, log: ErrorLogger): Promise<ToolOutcome> {
+  try {
+    return { body: (await callOperation(op, args)).body };
+  } catch (error) {
+    return { error: buildToolError(error, log) };
+  }
+}
+
 /**
  * Registers one tool per operation, described exactly as openapi.json and the server card describe
  * it: same name, title, bilingual description and JSON Schemas. A result carries the REST body twice:
@@ -29,12 +44,9 @@ export function registerOperationTools(server: McpServer, callOperation: CallOpe
         annotations: { title: op.title, ...MCP_TOOL_ANNOTATIONS },
       },
       async (args): Promise<CallToolResult> => {
-        try {
-          const { body } = await callOperation(op, args);
-          return { content: [{ type: 'text', text: body }], structuredContent: JSON.parse(body) as Record<string, unknown> };
-        } catch (error) {
-          return buildToolError(error, log);
-        }
+        const outcome = await runTool(op, args, callOperation, log);
+        if (outcome.error) return outcome.error;
+        return { content: [{ type: 'text', text: outcome.body }], structuredContent: JSON.parse(outcome.body) as Record<string, unknown> };
       },
     );
   }

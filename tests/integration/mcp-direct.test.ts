@@ -1,0 +1,102 @@
+/**
+ * The route answers plain 2026-07-28 tools/call requests itself, without the SDK's per-request server
+ * (server/mcp/create-mcp-route.ts, directToolCall). Each call here is sent twice: as a plain call,
+ * answered directly, and with a progress token in `_meta`, which the direct answer does not take, so
+ * the SDK answers it. Both answers must be the same JSON-RPC response.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+type Json = Record<string, any>;
+
+const CURRENT = '2026-07-28';
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': CURRENT,
+  'io.modelcontextprotocol/clientInfo': { name: 'direct-parity', version: '1.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+let server: TestServer;
+let pageUrl: string;
+
+before(async () => {
+  server = await startTestServer();
+  const search = (await (await fetch(`${server.url}/api/v1/search_pages?query=fontanero`)).json()) as Json;
+  pageUrl = search.results[0].url;
+});
+after(() => server.close());
+
+interface Answer {
+  status: number;
+  contentType: string | null;
+  headerNames: string[];
+  body: Json;
+}
+
+async function call(id: number | string, params: Json, meta: Json, extraHeaders: Record<string, string> = {}): Promise<Answer> {
+  const response = await fetch(new URL('/mcp', server.url), {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': CURRENT,
+      'Mcp-Method': 'tools/call',
+      'Mcp-Name': String(params.name),
+      ...extraHeaders,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { ...params, _meta: meta } }),
+  });
+  return {
+    status: response.status,
+    contentType: response.headers.get('content-type'),
+    headerNames: [...response.headers.keys()].filter((name) => name !== 'date').sort(),
+    body: (await response.json()) as Json,
+  };
+}
+
+/** The same call answered directly and by the SDK. */
+async function both(id: number | string, params: Json, headers?: Record<string, string>): Promise<[Answer, Answer]> {
+  const direct = await call(id, params, ENVELOPE, headers);
+  const sdk = await call(id, params, { ...ENVELOPE, progressToken: 'parity' }, headers);
+  return [direct, sdk];
+}
+
+describe('direct tools/call answers are the SDK answers', () => {
+  const cases: [string, number | string, () => Json][] = [
+    ['search_pages', 1, () => ({ name: 'search_pages', arguments: { query: 'fontanero urgente' } })],
+    ['search_pages with a city and a string id', 'abc-2', () => ({ name: 'search_pages', arguments: { query: 'electricista', city: 'madrid' } })],
+    ['read_page', 3, () => ({ name: 'read_page', arguments: { url: pageUrl } })],
+    ['get_company_info without arguments', 4, () => ({ name: 'get_company_info' })],
+    ['get_company_info, one section', 5, () => ({ name: 'get_company_info', arguments: { section: 'coverage' } })],
+    ['get_quota without a token (tool error)', 6, () => ({ name: 'get_quota', arguments: {} })],
+    ['read_page of an unknown page (tool error)', 7, () => ({ name: 'read_page', arguments: { url: '/no-such-page/' } })],
+    ['search_pages with a bad argument (tool error)', 8, () => ({ name: 'search_pages', arguments: { query: 42 } })],
+    ['search_pages with an unknown argument', 9, () => ({ name: 'search_pages', arguments: { query: 'pintor', page: 2 } })],
+    ['search_pages with arguments null', 10, () => ({ name: 'search_pages', arguments: { query: null } })],
+  ];
+  for (const [name, id, params] of cases) {
+    test(name, async () => {
+      const [direct, sdk] = await both(id, params());
+      assert.equal(direct.status, sdk.status);
+      assert.equal(direct.contentType, sdk.contentType);
+      assert.deepEqual(direct.headerNames, sdk.headerNames);
+      assert.deepEqual(direct.body, sdk.body);
+      assert.equal(direct.body.id, id);
+    });
+  }
+
+  test('without clientInfo in the envelope (it is optional)', async () => {
+    const { 'io.modelcontextprotocol/clientInfo': _, ...bare } = ENVELOPE;
+    const direct = await call(11, { name: 'search_pages', arguments: { query: 'cerrajero' } }, bare);
+    const sdk = await call(11, { name: 'search_pages', arguments: { query: 'cerrajero' } }, { ...bare, progressToken: 'parity' });
+    assert.deepEqual(direct.body, sdk.body);
+  });
+
+  test('from the site itself in a browser: the CORS headers are the same', async () => {
+    const [direct, sdk] = await both(12, { name: 'search_pages', arguments: { query: 'pintor' } }, { Origin: 'http://localhost:4321' });
+    assert.equal(direct.status, 200);
+    assert.deepEqual(direct.headerNames, sdk.headerNames);
+    assert.deepEqual(direct.body, sdk.body);
+  });
+});

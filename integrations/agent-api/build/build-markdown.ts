@@ -1,4 +1,6 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import { dirname, join, relative, sep } from 'node:path';
 import { markdownTwinPath, PAGEFIND_DIR, type ManifestPage } from '../content/manifest.ts';
 import { buildMarkdownFromHtml } from './html-to-markdown.ts';
@@ -30,24 +32,42 @@ const ERROR_PAGES = new Set(['404.html', '500.html']);
 /** Folders of the client output that never hold pages. */
 const NON_PAGE_DIRS = new Set(['_astro', PAGEFIND_DIR]);
 
+/** Below this many pages the conversion stays on the calling thread: starting a worker (~140 ms to load the converter) does not pay. */
+export const WORKER_THRESHOLD = 1000;
+/** Pages handed to a worker at a time: small enough to balance the workers, large enough to keep messages few. */
+const CHUNK_SIZE = 50;
+/** Pages read and written at once on the calling thread (the conversion itself is synchronous). */
+const IO_CONCURRENCY = 8;
+
 /**
  * Converts every prerendered page of `clientDir` to Markdown, writes each page's twin beside it
- * (`markdownTwinPath`) and returns the manifest entries.
+ * (`markdownTwinPath`) and returns the manifest entries, in path order.
  *
- * One thread on purpose: on the 2-core machines this was measured on (~360 pages of ~12 kB, ~2.5 ms
- * each), worker threads saved at most 5 % when idle and lost when the machine was busy — a worker
- * reloads the whole unified pipeline and runs it unoptimised at first. Parsing only `<head>` and
- * `<main>` is what keeps the step short (see html-to-markdown.ts).
+ * Pages stream through the converter: each is read, converted and its twin written before the next
+ * is read, so only the Markdown is kept. From `WORKER_THRESHOLD` pages on, worker threads (one per
+ * core) convert chunks of pages; below it the ~140 ms a worker needs to load unified costs more than
+ * it saves. Parsing only `<head>` and `<main>` keeps each page cheap (see html-to-markdown.ts).
  */
 export async function writeMarkdownTwins(
   clientDir: string,
   options: MarkdownConversionOptions,
+  { workers = defaultWorkerCount }: { workers?: (pageCount: number) => number } = {},
 ): Promise<MarkdownStepResult> {
   const htmlPages = await listHtmlPages(clientDir);
-  const pages = (await writeMarkdownPages(htmlPages, clientDir, options)).filter(
-    (page): page is ManifestPage => page !== undefined,
-  );
+  const conversion = { site: options.site, contentSelector: options.contentSelector, ignoreSelectors: options.ignoreSelectors, excludeSelector: options.excludeSelector };
+  const workerCount = workers(htmlPages.length);
+  const converted =
+    workerCount > 0
+      ? await writeMarkdownPagesInWorkers(htmlPages, clientDir, conversion, workerCount)
+      : await writeMarkdownPages(htmlPages, clientDir, conversion);
+  const pages = converted.filter((page): page is ManifestPage => page !== undefined);
   return { pages, skipped: htmlPages.length - pages.length };
+}
+
+/** One worker per core from `WORKER_THRESHOLD` pages on, none below it or on one core. */
+function defaultWorkerCount(pageCount: number): number {
+  const cores = availableParallelism();
+  return pageCount >= WORKER_THRESHOLD && cores > 1 ? Math.min(cores, Math.ceil(pageCount / CHUNK_SIZE)) : 0;
 }
 
 /** Every `.html` page under `clientDir` with its site path; `a/b/index.html` → `/a/b/`, `a.html` → `/a`. */
@@ -64,21 +84,78 @@ export async function listHtmlPages(clientDir: string): Promise<HtmlPage[]> {
   return pages.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** Converts and writes the twins of `pages`; `undefined` for an excluded page. */
-async function writeMarkdownPages(
+/** Converts and writes the twins of `pages` on this thread, a few files in flight; `undefined` for an excluded page. */
+export async function writeMarkdownPages(
   pages: readonly HtmlPage[],
   clientDir: string,
   options: MarkdownConversionOptions,
 ): Promise<(ManifestPage | undefined)[]> {
-  return Promise.all(
-    pages.map(async ({ file, path }) => {
-      const url = new URL(path, options.site).href;
-      const converted = buildMarkdownFromHtml(await readFile(file, 'utf8'), { ...options, pageUrl: url });
-      if (!converted) return undefined;
-      const twin = join(clientDir, ...markdownTwinPath(path).split('/'));
-      await mkdir(dirname(twin), { recursive: true });
-      await writeFile(twin, converted.markdown);
-      return { url, path, ...converted };
-    }),
-  );
+  const results: (ManifestPage | undefined)[] = new Array(pages.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < pages.length) {
+      const index = next++;
+      results[index] = await writeMarkdownPage(pages[index]!, clientDir, options);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(IO_CONCURRENCY, pages.length) }, lane));
+  return results;
+}
+
+/** Reads one page, converts it and writes its twin; `undefined` for an excluded page. */
+async function writeMarkdownPage({ file, path }: HtmlPage, clientDir: string, options: MarkdownConversionOptions): Promise<ManifestPage | undefined> {
+  const url = new URL(path, options.site).href;
+  const converted = buildMarkdownFromHtml(await readFile(file, 'utf8'), { ...options, pageUrl: url });
+  if (!converted) return undefined;
+  const twin = join(clientDir, ...markdownTwinPath(path).split('/'));
+  await mkdir(dirname(twin), { recursive: true });
+  await writeFile(twin, converted.markdown);
+  return { url, path, ...converted };
+}
+
+/** What the main thread sends a Markdown worker: the pages to convert (an empty list ends it). */
+export interface MarkdownWorkerTask {
+  start: number;
+  pages: HtmlPage[];
+}
+/** What a Markdown worker answers: the entries of one task, or the error that stopped it. */
+export type MarkdownWorkerReply = { start: number; pages: (ManifestPage | null)[] } | { error: string };
+export interface MarkdownWorkerData {
+  clientDir: string;
+  options: MarkdownConversionOptions;
+}
+
+/** Hands chunks of pages to `workerCount` workers as each finishes its previous chunk. */
+async function writeMarkdownPagesInWorkers(
+  pages: readonly HtmlPage[],
+  clientDir: string,
+  options: MarkdownConversionOptions,
+  workerCount: number,
+): Promise<(ManifestPage | undefined)[]> {
+  const results: (ManifestPage | undefined)[] = new Array(pages.length);
+  let next = 0;
+  const workerData: MarkdownWorkerData = { clientDir, options };
+  const run = (): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const worker = new Worker(new URL('./markdown-worker.ts', import.meta.url), { workerData });
+      const sendNext = (): void => {
+        const start = next;
+        next = Math.min(pages.length, next + CHUNK_SIZE);
+        worker.postMessage({ start, pages: pages.slice(start, next) } satisfies MarkdownWorkerTask);
+      };
+      worker.on('message', (reply: MarkdownWorkerReply) => {
+        if ('error' in reply) {
+          reject(new Error(`Markdown conversion failed: ${reply.error}`));
+          void worker.terminate();
+          return;
+        }
+        reply.pages.forEach((page, offset) => (results[reply.start + offset] = page ?? undefined));
+        sendNext();
+      });
+      worker.once('error', reject);
+      worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`Markdown worker exited with code ${code}`))));
+      sendNext();
+    });
+  await Promise.all(Array.from({ length: workerCount }, run));
+  return results;
 }

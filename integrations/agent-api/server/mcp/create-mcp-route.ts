@@ -13,6 +13,7 @@ import {
   type InboundClassificationOutcome,
   type McpRequestContext,
 } from '@modelcontextprotocol/server';
+import { LRUCache } from 'lru-cache';
 import type { ContentModel, ContentSnapshot } from '../../content/content-model.ts';
 import { API_VERSION } from '../../operations/endpoints.ts';
 import { getQuota } from '../../operations/get-quota.ts';
@@ -24,7 +25,7 @@ import { ApiError } from '../../operations/api-error.ts';
 import { rateLimitHeaders, type RateLimiter, type RateLimitState } from '../rate-limit.ts';
 import { renderError, type ErrorLogger } from '../respond.ts';
 import { buildMcpServerInfo, createMcpServer, type McpServerInput } from './create-mcp-server.ts';
-import { runTool } from './tools.ts';
+import { runTool, type ToolOutcome } from './tools.ts';
 
 /** Largest accepted JSON-RPC body: tool arguments are a few hundred bytes at most. */
 export const MCP_MAX_BODY_BYTES = 64 * 1024;
@@ -257,16 +258,34 @@ function directToolCall(route: InboundClassificationOutcome, headers: Headers): 
 }
 
 /**
+ * Encoded heads of successful tool results, keyed by the REST body: agents repeat searches (REST
+ * caches search answers for the same reason), and escaping a body into the text block and encoding
+ * the whole to UTF-8 was the largest cost left in a direct answer. Bounded by bytes.
+ */
+const resultHeads = new LRUCache<string, Buffer>({ maxSize: 8 * 1024 * 1024, sizeCalculation: (head, body) => head.byteLength + body.length });
+
+/**
  * The JSON-RPC response the SDK writes for a tools/call on 2026-07-28 (the tool's result, then
  * `resultType` and `_meta` with the server's identity), with the REST body placed as it is:
  * verbatim as `structuredContent` and as one JSON string in the text block, instead of parsed into
  * an object and serialized again.
  */
-function buildToolCallResponseBody(id: string | number, outcome: Awaited<ReturnType<typeof runTool>>, meta: string): string {
-  const result = outcome.error
-    ? JSON.stringify({ content: outcome.error.content, isError: true }).slice(0, -1)
-    : `{"content":[{"type":"text","text":${JSON.stringify(outcome.body)}}],"structuredContent":${outcome.body}`;
-  return `{"result":${result},"resultType":"complete","_meta":${meta}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
+function buildToolCallResponseBody(id: string | number, outcome: ToolOutcome, meta: string): Uint8Array<ArrayBuffer> {
+  let head: Buffer | undefined;
+  if (outcome.error) {
+    head = Buffer.from(`{"result":${JSON.stringify({ content: outcome.error.content, isError: true }).slice(0, -1)}`);
+  } else {
+    head = resultHeads.get(outcome.body);
+    if (!head) {
+      head = Buffer.from(`{"result":{"content":[{"type":"text","text":${JSON.stringify(outcome.body)}}],"structuredContent":${outcome.body}`);
+      resultHeads.set(outcome.body, head);
+    }
+  }
+  const tail = Buffer.from(`,"resultType":"complete","_meta":${meta}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`);
+  const bytes = new Uint8Array(head.byteLength + tail.byteLength);
+  bytes.set(head, 0);
+  bytes.set(tail, head.byteLength);
+  return bytes;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

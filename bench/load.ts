@@ -142,6 +142,7 @@ export interface SiteRequests {
 
 const SEARCH_QUERIES = buildQueries(500, 3);
 const MCP_REVISION = '2026-07-28';
+const MCP_LEGACY_REVISION = '2025-11-25';
 const MCP_ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': MCP_REVISION,
   'io.modelcontextprotocol/clientInfo': { name: 'agent-api-bench', version: '1.0.0' },
@@ -162,6 +163,18 @@ export function agentScenarios({ pagePaths, apiBasePath }: SiteRequests): Record
     get_company_info: { next: () => ({ path: `${apiBasePath}/get_company_info` }) },
     search_pages: { next: () => ({ path: searchPath() }) },
     markdown: { headers: { Accept: 'text/markdown' }, next: () => ({ path: page() }) },
+    mcp_legacy_search_pages: {
+      method: 'POST',
+      // A 2025-era client after its initialize handshake: no envelope, the negotiated version in the header.
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': MCP_LEGACY_REVISION },
+      next: () => {
+        const { query: q, city } = query();
+        return {
+          path: '/mcp',
+          body: JSON.stringify({ jsonrpc: '2.0', id: mcpId(), method: 'tools/call', params: { name: 'search_pages', arguments: city ? { query: q, city } : { query: q } } }),
+        };
+      },
+    },
     mcp_search_pages: {
       method: 'POST',
       // The current revision (2026-07-28): the per-request envelope in `_meta`, the same facts in headers.

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --runs N] [-- --reuse] [-- --profile]`: builds the demo and generated
+ * `npm run bench [-- --quick] [-- --runs N] [-- --reuse] [-- --profile] [-- --only PART]`: builds the demo and generated
  * sites, measures build, in-process search, serving (against the machine's own ceiling and a plain
  * Astro endpoint) and memory, prints a table and writes the results section of BENCHMARKS.md.
  *
@@ -7,6 +7,9 @@
  * --runs N   runs of each measure in full mode (default 3; medians are reported)
  * --reuse    reuse existing builds (skips the build measures; for iterating on the runtime)
  * --profile  start the server child with --cpu-prof (profiles land in bench/.sites/profiles/)
+ * --only P   run only some parts (comma-separated: build, search, serving, memory), on the existing
+ *            builds unless `build` is listed; prints the tables but leaves BENCHMARKS.md alone, since
+ *            a partial run is not a result to publish (for iterating, e.g. `--quick --only serving`)
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -24,8 +27,18 @@ const { values: args } = parseArgs({
     runs: { type: 'string' },
     reuse: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
+const PARTS = ['build', 'search', 'serving', 'memory'] as const;
+type Part = (typeof PARTS)[number];
+const only = args.only === undefined ? undefined : new Set(args.only.split(',').map((part) => part.trim()));
+for (const part of only ?? []) {
+  if (!PARTS.includes(part as Part)) throw new Error(`--only: unknown part "${part}" (known: ${PARTS.join(', ')})`);
+}
+const wants = (part: Part) => only === undefined || only.has(part);
+// A partial run measures the existing builds unless it is asked to build.
+const reuse = args.reuse! || (only !== undefined && !only.has('build'));
 const quick = args.quick!;
 const runs = Number(args.runs ?? (quick ? 1 : 3));
 const loadSeconds = quick ? 3 : 10;
@@ -50,23 +63,24 @@ const builds = new Map<string, BuildFigures[]>();
 const isBuilt = (site: Site) => existsSync(join(site.outDir, 'agent-api', 'manifest.json')) && existsSync(join(site.outDir, 'server', 'entry.mjs'));
 
 async function build(site: Site): Promise<void> {
-  if (args.reuse && isBuilt(site)) return;
+  if (reuse && isBuilt(site)) return;
   log(`building ${site.name}…`);
   const figures = await measureBuild(site.root, site.outDir);
   builds.set(site.name, [...(builds.get(site.name) ?? []), figures]);
   log(`built ${site.name}: ${figures.pages} pages in ${(figures.wallMs / 1000).toFixed(1)} s, peak ${mb(figures.peakRssBytes)}`);
 }
 
-const buildRuns = args.reuse ? 1 : runs;
+const buildRuns = reuse ? 1 : runs;
+// Even with --only, the sites must exist: a missing build is built (and measured) first.
 for (let run = 0; run < buildRuns; run++) {
   await build(demo);
   const demoPages = (await readManifest(demo)).pages.length;
   for (const [n, site] of generated) {
-    if (!(args.reuse && isBuilt(site))) await generateSite(n, demoPages);
+    if (!(reuse && isBuilt(site))) await generateSite(n, demoPages);
     await build(site);
   }
 }
-if (!existsSync(join(SITES_DIR, 'naive', 'dist', 'server', 'entry.mjs')) || !args.reuse) {
+if (!existsSync(join(SITES_DIR, 'naive', 'dist', 'server', 'entry.mjs')) || !reuse) {
   log('building the plain Astro endpoint site…');
   await runQuiet(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--root', join(ROOT, 'bench', 'naive-site')]);
 }
@@ -74,7 +88,7 @@ if (!existsSync(join(SITES_DIR, 'naive', 'dist', 'server', 'entry.mjs')) || !arg
 // ---- Search in-process ---------------------------------------------------------------------------
 interface SearchFigures { p50: number; p99: number; maxStallMs: number; coldMs: number; pages: number }
 const searches = new Map<string, SearchFigures[]>();
-for (let run = 0; run < runs; run++) {
+for (let run = 0; run < (wants('search') ? runs : 0); run++) {
   for (const site of [demo, ...generated.values()]) {
     log(`search in-process on ${site.name}…`);
     const cold = await timeChild(['cold', site.outDir]);
@@ -100,10 +114,10 @@ const frontArgv = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] 
 const firstPage = manifest.pages.find((page) => page.path.split('/').length > 4) ?? manifest.pages[0]!;
 const ceilingBody = JSON.stringify({ title: firstPage.title, url: firstPage.url, markdown: firstPage.markdown, truncated: false });
 
-type Row = 'ceiling' | 'naive read_page' | 'naive get_company_info' | 'read_page' | 'get_company_info' | 'search_pages' | 'markdown' | 'mcp_search_pages';
+type Row = 'ceiling' | 'naive read_page' | 'naive get_company_info' | 'read_page' | 'get_company_info' | 'search_pages' | 'markdown' | 'mcp_search_pages' | 'mcp_legacy_search_pages';
 const serving = new Map<Row, LoadResult[]>();
 let mcpMissing: string | undefined;
-for (let run = 0; run < runs; run++) {
+for (let run = 0; run < (wants('serving') ? runs : 0); run++) {
   const ceiling = await forkServer('serve-ceiling.ts', [ceilingBody], process.env);
   const naive = await startNaiveServer(join(served.outDir, 'agent-api', 'manifest.json'));
   const front = await forkServer('serve-front.ts', [served.outDir], serverEnv, frontArgv);
@@ -118,9 +132,10 @@ for (let run = 0; run < runs; run++) {
     ['search_pages', front.url, scenarios.search_pages!],
     ['markdown', front.url, scenarios.markdown!],
     ['mcp_search_pages', front.url, scenarios.mcp_search_pages!],
+    ['mcp_legacy_search_pages', front.url, scenarios.mcp_legacy_search_pages!],
   ];
   for (const [row, url, scenario] of plan) {
-    if (row === 'mcp_search_pages') {
+    if (row === 'mcp_search_pages' || row === 'mcp_legacy_search_pages') {
       mcpMissing = await probeMcp(url, scenario);
       if (mcpMissing) {
         log(`skipping MCP: ${mcpMissing}`);
@@ -135,13 +150,17 @@ for (let run = 0; run < runs; run++) {
 }
 
 // ---- Memory --------------------------------------------------------------------------------------
-log(`memory: ${memorySeconds} s of mixed load on ${served.name}…`);
-const memoryFront = await forkServer('serve-front.ts', [served.outDir], serverEnv);
-const mixed = agentScenarios({ pagePaths, apiBasePath });
-const mixedScenarios = [mixed.read_page!, mixed.search_pages!, mixed.get_company_info!, mixed.markdown!, mixed.search_pages!];
-const memoryLoad = await measureLoad(memoryFront.url, mixedScenarios, memorySeconds, 0);
-const serverRss = await memoryFront.rss();
-await memoryFront.stop();
+let memoryLoad: LoadResult = { rps: Number.NaN, p50: Number.NaN, p99: Number.NaN, failures: 0 };
+let serverRss = Number.NaN;
+if (wants('memory')) {
+  log(`memory: ${memorySeconds} s of mixed load on ${served.name}…`);
+  const memoryFront = await forkServer('serve-front.ts', [served.outDir], serverEnv);
+  const mixed = agentScenarios({ pagePaths, apiBasePath });
+  const mixedScenarios = [mixed.read_page!, mixed.search_pages!, mixed.get_company_info!, mixed.markdown!, mixed.search_pages!];
+  memoryLoad = await measureLoad(memoryFront.url, mixedScenarios, memorySeconds, 0);
+  serverRss = await memoryFront.rss();
+  await memoryFront.stop();
+}
 
 // ---- Report --------------------------------------------------------------------------------------
 const median = (values: number[]) => {
@@ -172,12 +191,13 @@ const rowLabels: Record<Row, string> = {
   search_pages: 'agent-api search_pages (varied queries ± city)',
   markdown: 'agent-api page with Accept: text/markdown',
   mcp_search_pages: 'agent-api MCP tools/call search_pages',
+  mcp_legacy_search_pages: 'agent-api MCP tools/call search_pages, 2025-era client',
 };
 const servingTable: string[][] = [];
 for (const row of Object.keys(rowLabels) as Row[]) {
   const results = serving.get(row);
   if (!results) {
-    servingTable.push([rowLabels[row], 'not measured', '', '', '', row === 'mcp_search_pages' ? `MCP endpoint missing (${mcpMissing ?? 'not run'})` : '']);
+    servingTable.push([rowLabels[row], 'not measured', '', '', '', row.startsWith('mcp_') ? `MCP endpoint missing (${mcpMissing ?? 'not run'})` : '']);
     continue;
   }
   const rps = med(results, (r) => r.rps);
@@ -197,6 +217,8 @@ for (const row of Object.keys(rowLabels) as Row[]) {
     const toRest = ratio(row, 'search_pages');
     target = `≥ 50 % of REST search_pages (${pct(toRest)})`;
     status = check(toRest >= 0.5);
+  } else if (row === 'mcp_legacy_search_pages') {
+    target = `${pct(ratio(row, 'search_pages'))} of REST search_pages`;
   }
   servingTable.push([
     rowLabels[row],
@@ -204,7 +226,7 @@ for (const row of Object.keys(rowLabels) as Row[]) {
     `${med(results, (r) => r.p50)} / ${med(results, (r) => r.p99)}`,
     pct(ratio(row, 'ceiling')),
     String(results.reduce((sum, r) => sum + r.failures, 0)),
-    target ? `${target}: **${status}**` : '',
+    target ? (status === '—' ? target : `${target}: **${status}**`) : '',
   ]);
 }
 
@@ -266,30 +288,36 @@ const memoryTable = [[
 
 const cpu = cpus();
 const machine = `${cpu.length} × ${cpu[0]?.model ?? 'CPU'}, ${mb(totalmem())} RAM, Node ${process.versions.node}, ${process.platform}`;
-const command = `npm run bench${quick ? ' -- --quick' : ''}${args.reuse ? ' -- --reuse' : ''}`;
+const flags = [quick && '--quick', args.reuse && '--reuse', only && `--only ${args.only}`].filter(Boolean);
+const command = `npm run bench${flags.length ? ` -- ${flags.join(' ')}` : ''}`;
+const sections: string[][] = [];
+if (wants('serving')) {
+  sections.push([
+    `### Serving (${served.name}, 20 connections, ${loadSeconds} s after a ${warmupSeconds} s warm-up)`,
+    '',
+    table(['scenario', 'req/s', 'p50 / p99 ms', 'of ceiling', 'non-2xx', 'target'], servingTable),
+  ]);
+}
+if (wants('search')) {
+  sections.push(['### Search in-process (1,000 varied queries, one after another)', '', table(['site', 'p50 ms', 'p99 ms', 'longest stall ms', 'cold start s', 'target'], searchTable)]);
+}
+if (wants('build')) {
+  sections.push([
+    '### Build (`astro build` with the integration)',
+    '',
+    builds.size ? table(['site', 'wall s', 'Astro render s', 'Markdown s', 'index s', 'docs + manifest s', 'peak memory', 'target'], buildTable) : '_Builds reused (--reuse): not measured in this run._',
+  ]);
+}
+if (wants('memory')) sections.push(['### Server memory', '', table(['server', 'RSS', 'target'], memoryTable)]);
 const markdown = [
   `Run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · \`${command}\` · ${quick ? 'quick mode, 1 run' : `medians of ${runs} runs`} · ${((Date.now() - started) / 1000).toFixed(0)} s`,
   `Machine: ${machine}. autocannon runs in the harness process and the server in a child: on ${cpu.length} cores they compete for the CPU.`,
-  '',
-  `### Serving (${served.name}, 20 connections, ${loadSeconds} s after a ${warmupSeconds} s warm-up)`,
-  '',
-  table(['scenario', 'req/s', 'p50 / p99 ms', 'of ceiling', 'non-2xx', 'target'], servingTable),
-  '',
-  '### Search in-process (1,000 varied queries, one after another)',
-  '',
-  table(['site', 'p50 ms', 'p99 ms', 'longest stall ms', 'cold start s', 'target'], searchTable),
-  '',
-  '### Build (`astro build` with the integration)',
-  '',
-  builds.size ? table(['site', 'wall s', 'Astro render s', 'Markdown s', 'index s', 'docs + manifest s', 'peak memory', 'target'], buildTable) : '_Builds reused (--reuse): not measured in this run._',
-  '',
-  '### Server memory',
-  '',
-  table(['server', 'RSS', 'target'], memoryTable),
+  ...sections.flatMap((section) => ['', ...section]),
 ].join('\n');
 
 process.stdout.write(`\n${markdown}\n`);
-await writeResults(markdown, quick);
+if (only) log(`partial run (--only ${args.only}): BENCHMARKS.md left as it was`);
+else await writeResults(markdown, quick);
 
 // ---- helpers -------------------------------------------------------------------------------------
 async function readManifest(site: Site): Promise<{ pages: { path: string; title: string; url: string; markdown: string }[]; options: { apiBasePath: string } }> {

@@ -64,9 +64,8 @@ interface OperationResult {
   body: string;
   /** `body` as UTF-8, encoded once: a Response made from a string re-checks and re-encodes it on every request. */
   bytes: Uint8Array<ArrayBuffer>;
-  etag: string;
-  /** read_page and get_company_info cannot vary within a build: their bodies are cached and carry an ETag. */
-  cacheable: boolean;
+  /** Only on read_page and get_company_info, which cannot vary within a build: their bodies are cached. */
+  etag?: string;
 }
 
 interface Runtime {
@@ -157,15 +156,15 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
     assertScope(caller, op.scope, { tokenRequired: op === getQuota, site: rt.site, apiBasePath: rt.apiBasePath });
     const input = parseOperationInput(op, rawArgs);
     const key = cachedBodyKey(op, input as Record<string, unknown>, snapshot);
-    let entry = key === undefined ? undefined : (snapshot.memo.get(key) as Omit<OperationResult, 'cacheable'> | undefined);
-    if (!entry) {
-      const output = await op.handle(input, { content: snapshot, caller, readQuota: () => rt.limiter.peek(caller) });
-      const body = JSON.stringify(output);
-      const bytes = Buffer.from(body);
-      entry = { body, bytes, etag: `"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"` };
-      if (key !== undefined) snapshot.memo.set(key, entry);
-    }
-    return { ...entry, cacheable: key !== undefined };
+    const cached = key === undefined ? undefined : (snapshot.memo.get(key) as OperationResult | undefined);
+    if (cached) return cached;
+    const output = await op.handle(input, { content: snapshot, caller, readQuota: () => rt.limiter.peek(caller) });
+    const body = JSON.stringify(output);
+    const bytes = Buffer.from(body);
+    if (key === undefined) return { body, bytes };
+    const entry = { body, bytes, etag: `"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"` };
+    snapshot.memo.set(key, entry);
+    return entry;
   }
 
   async function runOperation(op: Operation, request: Request, context: RequestContext): Promise<Response> {
@@ -188,7 +187,7 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
       const result = await callOperation(op, readQueryArguments(op, new URL(request.url).searchParams), caller, snapshot, rt);
       if (op === getQuota) headers['Cache-Control'] = 'no-store';
       else headers['Cache-Control'] = 'public, max-age=60';
-      if (result.cacheable) {
+      if (result.etag) {
         headers.ETag = result.etag;
         if (matchesEtag(request.headers.get('If-None-Match'), result.etag)) {
           return new Response(null, { status: 304, headers });

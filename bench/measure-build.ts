@@ -18,6 +18,8 @@ export interface BuildFigures {
   indexMs: number;
   documentsMs: number;
   manifestMs: number;
+  /** The integration's own steps end to end ("build steps done in"): Markdown and index run side by side. */
+  stepsMs: number;
   pages: number;
   log: string;
 }
@@ -53,6 +55,7 @@ export async function measureBuild(siteRoot: string, outDir: string): Promise<Bu
     indexMs: duration(clean, /pages for search in ([\d.]+) (ms|s)/),
     documentsMs: duration(clean, /agent documents in ([\d.]+) (ms|s)/),
     manifestMs: duration(clean, /wrote the manifest of \d+ pages in ([\d.]+) (ms|s)/),
+    stepsMs: duration(clean, /build steps done in ([\d.]+) (ms|s)/),
     pages: Number(/converted (\d+) pages to Markdown/.exec(clean)?.[1] ?? 0),
     log: clean,
   };

@@ -11,7 +11,9 @@ const site = process.env.SITE_URL ?? 'http://localhost:4321';
 
 export default defineConfig({
   site,
-  trailingSlash: 'always',
+  // 'ignore': the agent endpoints (/api/v1/search_pages, /mcp) have no trailing slash, and `astro dev`
+  // enforces 'always' on injected routes too; pages are still built as folders and linked with a slash.
+  trailingSlash: 'ignore',
   output: 'static',
   adapter: node({ mode: 'middleware' }),
   integrations: [sitemap(), agentApi({ company: companyInfo })],

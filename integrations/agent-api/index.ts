@@ -5,7 +5,7 @@ import { buildSearchIndex } from './build/build-search-index.ts';
 import { buildManifest, writeManifest } from './build/write-manifest.ts';
 import { writeDocuments } from './build/write-documents.ts';
 import { parseAgentApiOptions, type AgentApiUserOptions } from './options.ts';
-import { setupRuntime } from './setup-runtime.ts';
+import { serveMarkdownInDev, setupRuntime } from './setup-runtime.ts';
 
 export type { AgentApiUserOptions } from './options.ts';
 
@@ -28,6 +28,7 @@ export default function agentApi(userOptions: AgentApiUserOptions): AstroIntegra
       'astro:config:done': ({ config: resolved }) => {
         config = resolved;
       },
+      'astro:server:setup': (params) => serveMarkdownInDev(params, config!),
       'astro:build:done': async ({ dir, logger }) => {
         const site = config!.site!;
         // With an adapter `dir` is the public folder (`<outDir>/client/`); the manifest goes beside it, not in it.

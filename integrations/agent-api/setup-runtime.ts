@@ -1,6 +1,9 @@
 import type { AstroConfig, HookParameters } from 'astro';
 import { fileURLToPath } from 'node:url';
 import type { AgentApiOptions } from './options.ts';
+import { createAgentApi } from './server/create-agent-api.ts';
+import { prefersMarkdown } from './server/negotiate.ts';
+import { send } from './server/node-front.ts';
 
 const VIRTUAL_ID = 'virtual:agent-api/runtime';
 const RESOLVED_ID = `\0${VIRTUAL_ID}`;
@@ -52,4 +55,22 @@ function runtimeModulePlugin(config: AstroConfig) {
       ].join('\n');
     },
   };
+}
+
+/**
+ * `astro dev` hides request headers from pages that are prerendered in production, so the middleware
+ * cannot see `Accept: text/markdown` there: answer those requests in the dev server itself, from the
+ * last build's twins, as the node front does in production.
+ */
+export function serveMarkdownInDev({ server }: HookParameters<'astro:server:setup'>, config: AstroConfig): void {
+  const api = createAgentApi({ outDir: fileURLToPath(config.outDir) });
+  server.middlewares.use((req, res, next) => {
+    const accept = req.headers.accept;
+    if ((req.method !== 'GET' && req.method !== 'HEAD') || !prefersMarkdown(accept ?? null)) return next();
+    const request = new Request(`http://localhost${req.url ?? '/'}`, { method: req.method, headers: { accept: accept! } });
+    api
+      .negotiatePage(request)
+      .then((response) => (response ? send(res, response) : next()))
+      .catch(next);
+  });
 }

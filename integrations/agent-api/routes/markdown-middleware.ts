@@ -6,7 +6,9 @@ import { agentApi } from 'virtual:agent-api/runtime';
  * page's twin and adds the `Link` header. Prerendered pages get the same from the node front.
  */
 export const onRequest = defineMiddleware(async (context, next) => {
-  if (context.isPrerendered) return next();
+  // While `astro build` prerenders pages there is no request to answer; in `astro dev` every page is
+  // rendered on demand, prerendered ones included.
+  if (context.isPrerendered && !import.meta.env.DEV) return next();
   const markdown = await agentApi.negotiatePage(context.request);
   if (markdown) return markdown;
   const response = await next();

@@ -111,7 +111,8 @@ function toRequest(req: IncomingMessage): Request {
   } as RequestInit);
 }
 
-async function send(res: ServerResponse, response: Response): Promise<void> {
+/** Writes a web-standard Response to a node:http response. */
+export async function send(res: ServerResponse, response: Response): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;

@@ -7,6 +7,8 @@ export interface WorkerSearchEngine extends SearchEngine {
   close(): Promise<void>;
 }
 
+/** Longest wait for the worker to load an index (10,000 pages load in about 1.3 s). */
+const LOAD_TIMEOUT_MS = 30_000;
 /** Distinct answers (query, city, limit, cursor) kept on the calling thread. */
 const ANSWER_CACHE_ENTRIES = 2_000;
 
@@ -29,17 +31,22 @@ export async function createWorkerSearchEngine(options: SearchEngineOptions): Pr
   let onError: (error: Error) => void = () => {};
   let onExit: (code: number) => void = () => {};
   let onReady: (message: { ready?: true; failed?: string }) => void = () => {};
+  let timer: NodeJS.Timeout | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
       onError = reject;
       onExit = (code) => reject(new Error(`The search worker stopped with exit code ${code} while loading`));
       onReady = (message) => (message.failed ? reject(new Error(message.failed)) : resolve());
       worker.on('error', onError).on('exit', onExit).on('message', onReady);
+      // A rebuild that empties the index folder while it is read can leave Pagefind waiting forever for
+      // a file: give up, so the server keeps answering from the build it has and retries later.
+      timer = setTimeout(() => reject(new Error(`The search index in ${options.pagefindDir} did not load within ${LOAD_TIMEOUT_MS / 1000} s`)), LOAD_TIMEOUT_MS);
     });
   } catch (error) {
     await worker.terminate();
     throw error;
   } finally {
+    clearTimeout(timer);
     // Only these go: the Worker keeps listeners of its own (they start and stop its message port).
     worker.off('error', onError).off('exit', onExit).off('message', onReady);
   }

@@ -198,6 +198,20 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
   });
 }
 
-function sha256(value: string): string {
+export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
+}
+
+/** A client record as registration stores it, for backend-specific tests. */
+export function buildClientRecord(clientId: string, at: number): ClientRecord {
+  return {
+    clientId,
+    secretHash: sha256(`secret of ${clientId}`),
+    clientName: clientId,
+    contacts: [],
+    scope: 'content:read quota:read',
+    tokenEndpointAuthMethod: 'client_secret_basic',
+    issuedAt: at,
+    lastTokenAt: at,
+  };
 }

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createClient } from 'redis';
 import { openStore, resolveRedisOptions } from '../../integrations/agent-api/store/open-store.ts';
 import { openRedisStore } from '../../integrations/agent-api/store/redis-store.ts';
-import type { ClientRecord, Store } from '../../integrations/agent-api/store/store.ts';
+import type { Store } from '../../integrations/agent-api/store/store.ts';
 import { StoreUnavailableError } from '../../integrations/agent-api/store/store-unavailable.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
-import { runStoreContract } from './store-contract.ts';
+import { buildClientRecord, runStoreContract, sha256 } from './store-contract.ts';
 
 // A private redis-server on a free port; each store of the suite gets its own key prefix in it.
 const redis = await startTestRedis();
@@ -21,18 +21,6 @@ runStoreContract('redis', () =>
 const DAY = 86_400_000;
 const T0 = 1_800_000_000_000;
 
-function client(clientId: string, at: number): ClientRecord {
-  return {
-    clientId,
-    secretHash: sha256(`secret of ${clientId}`),
-    clientName: clientId,
-    contacts: [],
-    scope: 'content:read quota:read',
-    tokenEndpointAuthMethod: 'client_secret_basic',
-    issuedAt: at,
-    lastTokenAt: at,
-  };
-}
 
 describe('redis store', () => {
   let raw: ReturnType<typeof createClient>;
@@ -73,7 +61,7 @@ describe('redis store', () => {
     const store = await openRedisStore({ url: redis.url, keyPrefix: prefix });
     const now = Date.now();
     const token = 'agt_at_THIS-TOKEN-MUST-NOT-BE-STORED-IN-CLEAR-0000000000';
-    await store.createClient(client('ttl', now));
+    await store.createClient(buildClientRecord('ttl', now));
     await store.insertToken({ tokenHash: sha256(token), clientId: 'ttl', scope: 'content:read', issuedAt: now, expiresAt: now + 3_600_000 });
     assert.equal(await raw.pExpireTime(`${prefix}token:${sha256(token)}`), now + 3_600_000);
     await store.windows.hit('identificado:ttl', { limit: 600, windowMs: 60_000, now });
@@ -102,8 +90,8 @@ describe('redis store', () => {
     const stores = await Promise.all(Array.from({ length: 4 }, () => openRedisStore({ url: redis.url, keyPrefix: prefix })));
     const [first] = stores;
     // More than one sweep batch (500), so the instances interleave between batches.
-    for (let i = 0; i < 1_200; i++) await first!.createClient(client(`idle-${i}`, T0 - 200 * DAY));
-    for (let i = 0; i < 30; i++) await first!.createClient(client(`active-${i}`, T0 - DAY));
+    for (let i = 0; i < 1_200; i++) await first!.createClient(buildClientRecord(`idle-${i}`, T0 - 200 * DAY));
+    for (let i = 0; i < 30; i++) await first!.createClient(buildClientRecord(`active-${i}`, T0 - DAY));
     await first!.insertToken({ tokenHash: sha256('idle token'), clientId: 'idle-7', scope: 'content:read', issuedAt: T0 - 200 * DAY, expiresAt: T0 + DAY });
 
     const counts = await Promise.all(stores.map((store) => store.deleteIdleClients(T0 - 180 * DAY)));
@@ -132,7 +120,7 @@ describe('redis store when Redis goes away', () => {
 
   test('fails fast with StoreUnavailableError (503, Retry-After), keeps anonymous windows in memory, and recovers', async () => {
     const now = Date.now();
-    await store.createClient(client('survivor', now));
+    await store.createClient(buildClientRecord('survivor', now));
     await lost.kill();
 
     const started = Date.now();
@@ -172,7 +160,7 @@ describe('redis store when Redis goes away', () => {
     await admin.connect();
     await admin.configSet('maxmemory', '1');
     try {
-      await assert.rejects(store.createClient(client(`full-${randomUUID()}`, Date.now())), StoreUnavailableError);
+      await assert.rejects(store.createClient(buildClientRecord(`full-${randomUUID()}`, Date.now())), StoreUnavailableError);
       await assert.rejects(store.windows.hit('identificado:full', { limit: 60, windowMs: 60_000, now: Date.now() }), StoreUnavailableError);
       assert.equal((await store.anonymousWindows.hit('anonimo:203.0.113.8', { limit: 60, windowMs: 60_000, now: Date.now() })).allowed, true);
     } finally {
@@ -205,6 +193,3 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs = 5_000): Pr
   }
 }
 
-function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
-}

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,8 +7,7 @@ import { after, describe, test } from 'node:test';
 import { createMemoryWindowCounter } from '../../integrations/agent-api/store/memory-windows.ts';
 import { openStore, resolveClientIdleDays, SQLITE_FILE_NAME } from '../../integrations/agent-api/store/open-store.ts';
 import { SQLITE_MIGRATIONS } from '../../integrations/agent-api/store/sqlite-schema.ts';
-import type { ClientRecord } from '../../integrations/agent-api/store/store.ts';
-import { runStoreContract } from './store-contract.ts';
+import { buildClientRecord, runStoreContract, sha256 } from './store-contract.ts';
 
 const root = await mkdtemp(join(tmpdir(), 'agent-api-store-'));
 after(() => rm(root, { recursive: true, force: true }));
@@ -20,18 +18,6 @@ runStoreContract('sqlite', () => openStore({ dataDir: freshDir() }));
 
 const DAY = 86_400_000;
 
-function client(clientId: string, at: number): ClientRecord {
-  return {
-    clientId,
-    secretHash: sha256(`secret of ${clientId}`),
-    clientName: clientId,
-    contacts: [],
-    scope: 'content:read quota:read',
-    tokenEndpointAuthMethod: 'client_secret_basic',
-    issuedAt: at,
-    lastTokenAt: at,
-  };
-}
 
 describe('sqlite store', () => {
   test('creates <dataDir>/agent-api.sqlite in WAL mode with a schema version table', async () => {
@@ -49,7 +35,7 @@ describe('sqlite store', () => {
     const dataDir = freshDir();
     const now = Date.now();
     const first = await openStore({ dataDir });
-    await first.createClient(client('kept', now));
+    await first.createClient(buildClientRecord('kept', now));
     await first.insertToken({ tokenHash: sha256('t'), clientId: 'kept', scope: 'content:read', issuedAt: now, expiresAt: now + 3_600_000 });
     await first.windows.hit('identificado:kept', { limit: 600, windowMs: 60_000, now });
     await first.close();
@@ -75,8 +61,8 @@ describe('sqlite store', () => {
     let clock = 1_800_000_000_000;
     const now = () => clock;
     const seed = await openStore({ dataDir, now });
-    await seed.createClient(client('idle', clock - 181 * DAY));
-    await seed.createClient(client('recent', clock - 179 * DAY));
+    await seed.createClient(buildClientRecord('idle', clock - 181 * DAY));
+    await seed.createClient(buildClientRecord('recent', clock - 179 * DAY));
     await seed.close();
 
     const store = await openStore({ dataDir, now, sweepIntervalMs: 20 });
@@ -99,7 +85,7 @@ describe('sqlite store', () => {
     const store = await openStore({ dataDir });
     const secret = 'agt_cs_THIS-SECRET-MUST-NOT-BE-STORED-IN-CLEAR-000000000';
     const token = 'agt_at_THIS-TOKEN-MUST-NOT-BE-STORED-IN-CLEAR-0000000000';
-    await store.createClient({ ...client('hashed', Date.now()), secretHash: sha256(secret) });
+    await store.createClient({ ...buildClientRecord('hashed', Date.now()), secretHash: sha256(secret) });
     await store.insertToken({ tokenHash: sha256(token), clientId: 'hashed', scope: 'content:read', issuedAt: Date.now(), expiresAt: Date.now() + 60_000 });
     await store.close();
     const bytes = Buffer.concat([
@@ -144,6 +130,3 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs = 2_000): Pr
   }
 }
 
-function sha256(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
-}

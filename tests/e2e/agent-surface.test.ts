@@ -2,21 +2,11 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, watchProblems } from './support/browser.ts';
-import { parseSitemapLocations, openTarget, type Target } from './support/target.ts';
+import type { Page } from 'playwright-core';
+import { useSiteAndBrowser, watchProblems } from './support/browser.ts';
+import { parseSitemapLocations } from './support/target.ts';
 
-let target: Target;
-let browser: Browser;
-
-before(async () => {
-  target = await openTarget();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await target?.close();
-});
+const session = useSiteAndBrowser();
 
 const PAGE = '/servicios/fontaneria/madrid/';
 const TWIN = '/servicios/fontaneria/madrid.md';
@@ -38,8 +28,8 @@ describe('the Markdown twin of a page', () => {
   let html: { title: string; h1: string; lines: string[]; navLabels: string[] };
 
   before(async () => {
-    const page = await browser.newPage();
-    await page.goto(`${target.baseUrl}${PAGE}`);
+    const page = await session.browser.newPage();
+    await page.goto(`${session.target.baseUrl}${PAGE}`);
     html = { title: await page.title(), h1: await page.locator('h1').innerText(), ...(await chromeTexts(page)) };
     assert.ok(html.lines.length > 3, 'found the header, footer and cookie texts of the HTML page');
     assert.ok(html.navLabels.length >= 3, 'found the menu of the HTML page');
@@ -63,9 +53,9 @@ describe('the Markdown twin of a page', () => {
   }
 
   test(`${TWIN} opens in the browser as Markdown`, { timeout: 30_000 }, async () => {
-    const page = await browser.newPage();
+    const page = await session.browser.newPage();
     const problems = watchProblems(page);
-    const response = await page.goto(`${target.baseUrl}${TWIN}`);
+    const response = await page.goto(`${session.target.baseUrl}${TWIN}`);
     assert.equal(response?.status(), 200);
     assert.match(response!.headers()['content-type'] ?? '', /^text\/markdown;\s*charset=utf-8$/i);
     const shown = await page.locator('body').innerText();
@@ -79,18 +69,18 @@ describe('the Markdown twin of a page', () => {
   });
 
   test(`${PAGE} with Accept: text/markdown answers the twin`, async () => {
-    const negotiated = await fetch(`${target.baseUrl}${PAGE}`, { headers: { Accept: 'text/markdown' } });
+    const negotiated = await fetch(`${session.target.baseUrl}${PAGE}`, { headers: { Accept: 'text/markdown' } });
     assert.equal(negotiated.status, 200);
     assert.match(negotiated.headers.get('content-type') ?? '', /^text\/markdown;\s*charset=utf-8$/i);
     assert.match(negotiated.headers.get('vary') ?? '', /accept/i);
     const markdown = await negotiated.text();
     assertContentOnly(markdown, 'Accept: text/markdown');
-    const twin = await (await fetch(`${target.baseUrl}${TWIN}`)).text();
+    const twin = await (await fetch(`${session.target.baseUrl}${TWIN}`)).text();
     assert.equal(markdown, twin, 'negotiation serves the same Markdown as the .md address');
   });
 
   test('the HTML page points to its twin', async () => {
-    const response = await fetch(`${target.baseUrl}${PAGE}`);
+    const response = await fetch(`${session.target.baseUrl}${PAGE}`);
     const body = await response.text();
     assert.match(body, new RegExp(`<link[^>]+rel="alternate"[^>]+type="text/markdown"[^>]+href="[^"]*${TWIN.replaceAll('.', '\\.')}"`));
     assert.match(response.headers.get('link') ?? '', /\.md>/, 'the Link header points to the Markdown twin');
@@ -115,7 +105,7 @@ describe('discovery documents answer with the right content type', () => {
   ];
   for (const [path, type] of documents) {
     test(`${path} is ${type === 'xml' ? 'XML' : type}`, async () => {
-      const response = await fetch(`${target.baseUrl}${path}`);
+      const response = await fetch(`${session.target.baseUrl}${path}`);
       assert.equal(response.status, 200);
       const mediaType = (response.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
       const body = await response.text();
@@ -131,7 +121,7 @@ describe('discovery documents answer with the right content type', () => {
   }
 
   test('no OpenID Connect configuration is published', async () => {
-    const response = await fetch(`${target.baseUrl}/.well-known/openid-configuration`);
+    const response = await fetch(`${session.target.baseUrl}/.well-known/openid-configuration`);
     await response.body?.cancel();
     assert.equal(response.status, 404);
   });
@@ -141,8 +131,8 @@ describe('the MCP server named in the server card', () => {
   let endpoint: string;
 
   before(async () => {
-    const card = (await (await fetch(`${target.baseUrl}/.well-known/mcp/server-card.json`)).json()) as { transport: { endpoint: string } };
-    const url = target.toTarget(card.transport.endpoint);
+    const card = (await (await fetch(`${session.target.baseUrl}/.well-known/mcp/server-card.json`)).json()) as { transport: { endpoint: string } };
+    const url = session.target.toTarget(card.transport.endpoint);
     assert.ok(url, `the card's endpoint ${card.transport.endpoint} is not on the site`);
     endpoint = url.href;
   });
@@ -189,8 +179,8 @@ describe('the API from a page of another origin (CORS)', () => {
     });
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
     otherOrigin = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
-    assert.notEqual(otherOrigin, new URL(target.baseUrl).origin);
-    page = await browser.newPage();
+    assert.notEqual(otherOrigin, new URL(session.target.baseUrl).origin);
+    page = await session.browser.newPage();
     await page.goto(`${otherOrigin}/`);
   });
   after(async () => {
@@ -218,7 +208,7 @@ describe('the API from a page of another origin (CORS)', () => {
   }
 
   test('an anonymous GET reads search results and the rate-limit headers', async () => {
-    const result = await fetchFromPage(`${target.baseUrl}/api/v1/search_pages?query=fontanero%20madrid&limit=3`);
+    const result = await fetchFromPage(`${session.target.baseUrl}/api/v1/search_pages?query=fontanero%20madrid&limit=3`);
     assert.equal(result.error, '', 'the browser blocked the response');
     assert.equal(result.status, 200);
     assert.ok(Array.isArray(result.body.results) && result.body.results.length > 0);
@@ -227,7 +217,7 @@ describe('the API from a page of another origin (CORS)', () => {
   });
 
   test('the preflight for an Authorization header is answered, so a bearer call goes through', async () => {
-    const preflight = await fetch(`${target.baseUrl}/api/v1/read_page?url=fontaneria/madrid`, {
+    const preflight = await fetch(`${session.target.baseUrl}/api/v1/read_page?url=fontaneria/madrid`, {
       method: 'OPTIONS',
       headers: { Origin: otherOrigin, 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization' },
     });
@@ -236,7 +226,7 @@ describe('the API from a page of another origin (CORS)', () => {
     assert.match(preflight.headers.get('access-control-allow-headers') ?? '', /authorization/i);
 
     // A token that is not valid: the API must answer 401 (never anonymous), and the page must be able to read why.
-    const rejected = await fetchFromPage(`${target.baseUrl}/api/v1/read_page?url=fontaneria/madrid`, { Authorization: 'Bearer not-a-real-token' });
+    const rejected = await fetchFromPage(`${session.target.baseUrl}/api/v1/read_page?url=fontaneria/madrid`, { Authorization: 'Bearer not-a-real-token' });
     assert.equal(rejected.error, '', 'the browser blocked the request or response');
     assert.equal(rejected.status, 401);
     assert.equal(typeof rejected.body.code, 'string');
@@ -244,18 +234,18 @@ describe('the API from a page of another origin (CORS)', () => {
   });
 
   test('a registered client calls the API with its bearer token from the page', async (t) => {
-    const registration = await fetch(`${target.baseUrl}/oauth/register`, {
+    const registration = await fetch(`${session.target.baseUrl}/oauth/register`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ client_name: 'e2e-cors', contacts: ['qa@reparohogar.example'] }),
     });
-    if (registration.status === 429 && !target.local) {
+    if (registration.status === 429 && !session.target.local) {
       t.skip('registration quota of this IP is used up on the deployed site; try again within the hour');
       return;
     }
     assert.equal(registration.status, 201);
     const client = (await registration.json()) as { client_id: string; client_secret: string };
-    const tokenResponse = await fetch(`${target.baseUrl}/oauth/token`, {
+    const tokenResponse = await fetch(`${session.target.baseUrl}/oauth/token`, {
       method: 'POST',
       headers: {
         'Content-Type': 'application/x-www-form-urlencoded',
@@ -265,7 +255,7 @@ describe('the API from a page of another origin (CORS)', () => {
     });
     assert.equal(tokenResponse.status, 200);
     const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
-    const result = await fetchFromPage(`${target.baseUrl}/api/v1/read_page?url=fontaneria/madrid`, { Authorization: `Bearer ${token}` });
+    const result = await fetchFromPage(`${session.target.baseUrl}/api/v1/read_page?url=fontaneria/madrid`, { Authorization: `Bearer ${token}` });
     assert.equal(result.error, '', 'the browser blocked the request or response');
     assert.equal(result.status, 200);
     assert.match(result.body.markdown, /^# Fontaner/);

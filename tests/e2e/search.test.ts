@@ -1,20 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, watchProblems } from './support/browser.ts';
-import { openTarget, type Target } from './support/target.ts';
+import { test } from 'node:test';
+import type { Page } from 'playwright-core';
+import { useSiteAndBrowser, watchProblems } from './support/browser.ts';
 
-let target: Target;
-let browser: Browser;
-
-before(async () => {
-  target = await openTarget();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  await target?.close();
-});
+const session = useSiteAndBrowser();
 
 const SEARCH_BOX = 'header [role="search"] input[type="search"], header input[type="search"]';
 const RESULT_LINK = '.pagefind-ui__result-link';
@@ -28,9 +17,9 @@ async function resultLinks(page: Page): Promise<{ text: string; href: string }[]
 }
 
 test('the header search box finds "fuga de agua" and a click lands on a plumbing page', { timeout: 60_000 }, async (t) => {
-  const page = await browser.newPage();
+  const page = await session.browser.newPage();
   const problems = watchProblems(page);
-  await page.goto(`${target.baseUrl}/`);
+  await page.goto(`${session.target.baseUrl}/`);
   const box = page.locator(SEARCH_BOX).first();
   await box.fill('fuga de agua');
   await box.press('Enter');
@@ -45,9 +34,9 @@ test('the header search box finds "fuga de agua" and a click lands on a plumbing
 });
 
 test('a keyboard-only user reaches the search box with Tab and searches with Enter', { timeout: 60_000 }, async (t) => {
-  const page = await browser.newPage();
+  const page = await session.browser.newPage();
   const problems = watchProblems(page);
-  await page.goto(`${target.baseUrl}/`);
+  await page.goto(`${session.target.baseUrl}/`);
   let presses = 0;
   let focused = '';
   for (; presses < 40; ) {

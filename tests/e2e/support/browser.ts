@@ -1,5 +1,7 @@
 import { access } from 'node:fs/promises';
+import { after, before } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { openTarget, type Target } from './target.ts';
 
 /** Debian's Chromium, as `.ci/run` installs it; `CHROMIUM_PATH` points elsewhere. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -54,4 +56,21 @@ export function watchProblems(page: Page): PageProblems {
       return taken;
     },
   };
+}
+
+/**
+ * Opens the site under test and Chromium once for the calling test file (before its tests) and closes
+ * both after them. Read `target` and `browser` inside tests, once the hooks have run.
+ */
+export function useSiteAndBrowser(): { readonly target: Target; readonly browser: Browser } {
+  const session = {} as { target: Target; browser: Browser };
+  before(async () => {
+    session.target = await openTarget();
+    session.browser = await launchBrowser();
+  });
+  after(async () => {
+    await session.browser?.close();
+    await session.target?.close();
+  });
+  return session;
 }

@@ -201,6 +201,24 @@ export function agentScenarios({ pagePaths, apiBasePath }: SiteRequests): Record
   };
 }
 
+/** Registers a client (RFC 7591) and returns an access token for it (client credentials, both scopes). */
+export async function issueToken(url: string): Promise<string> {
+  const registration = await fetch(`${url}/oauth/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ client_name: 'agent-api-bench' }),
+  });
+  if (registration.status !== 201) throw new Error(`POST /oauth/register answered ${registration.status}: ${await registration.text()}`);
+  const { client_id, client_secret } = (await registration.json()) as { client_id: string; client_secret: string };
+  const response = await fetch(`${url}/oauth/token`, {
+    method: 'POST',
+    headers: { Authorization: `Basic ${btoa(`${client_id}:${client_secret}`)}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials',
+  });
+  if (!response.ok) throw new Error(`POST /oauth/token answered ${response.status}: ${await response.text()}`);
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
 /** True when the server answers an MCP tools/call (the MCP endpoint may not be merged yet). */
 export async function probeMcp(url: string, scenario: Scenario): Promise<string | undefined> {
   const { path, body } = scenario.next();

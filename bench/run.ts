@@ -7,7 +7,7 @@
  * --runs N   runs of each measure in full mode (default 3; medians are reported)
  * --reuse    reuse existing builds (skips the build measures; for iterating on the runtime)
  * --profile  start the server child with --cpu-prof (profiles land in bench/.sites/profiles/)
- * --only P   run only some parts (comma-separated: build, search, serving, memory), on the existing
+ * --only P   run only some parts (comma-separated: build, search, serving, store, memory), on the existing
  *            builds unless `build` is listed; prints the tables but leaves BENCHMARKS.md alone, since
  *            a partial run is not a result to publish (for iterating, e.g. `--quick --only serving`)
  */
@@ -18,7 +18,8 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateSite, ROOT, SITES_DIR } from './generate-site.ts';
-import { agentScenarios, cycle, forkServer, measureLoad, probeMcp, startNaiveServer, type LoadResult, type Scenario } from './load.ts';
+import { startTestRedis } from '../tests/helpers/redis-server.ts';
+import { agentScenarios, cycle, forkServer, issueToken, measureLoad, probeMcp, startNaiveServer, type LoadResult, type Scenario } from './load.ts';
 import { measureBuild, type BuildFigures } from './measure-build.ts';
 
 const { values: args } = parseArgs({
@@ -30,7 +31,7 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
   },
 });
-const PARTS = ['build', 'search', 'serving', 'memory'] as const;
+const PARTS = ['build', 'search', 'serving', 'store', 'memory'] as const;
 type Part = (typeof PARTS)[number];
 const only = args.only === undefined ? undefined : new Set(args.only.split(',').map((part) => part.trim()));
 for (const part of only ?? []) {
@@ -147,6 +148,29 @@ for (let run = 0; run < (wants('serving') ? runs : 0); run++) {
     serving.set(row, [...(serving.get(row) ?? []), result]);
   }
   await Promise.all([ceiling.stop(), naive.stop(), front.stop()]);
+}
+
+// ---- Store backends -------------------------------------------------------------------------------
+// read_page with a bearer token: every request looks its token up in the store and counts the
+// client's window there, so this row compares the embedded sqlite store with a shared Redis.
+type Backend = 'sqlite' | 'redis';
+const backends = new Map<Backend, LoadResult[]>();
+for (let run = 0; run < (wants('store') ? runs : 0); run++) {
+  const redis = await startTestRedis();
+  try {
+    for (const backend of ['sqlite', 'redis'] as const) {
+      const env = { ...serverEnv, AGENT_API_DATA_DIR: join(SITES_DIR, `data-${process.pid}-${backend}-${run}`), ...(backend === 'redis' ? { REDIS_URL: redis.url } : {}) };
+      const front = await forkServer('serve-front.ts', [served.outDir], env);
+      const token = await issueToken(front.url);
+      const page = cycle(pagePaths);
+      const scenario: Scenario = { headers: { Authorization: `Bearer ${token}` }, next: () => ({ path: `${apiBasePath}/read_page?url=${encodeURIComponent(page())}` }) };
+      log(`load read_page with a token on the ${backend} store (run ${run + 1}/${runs})…`);
+      backends.set(backend, [...(backends.get(backend) ?? []), await measureLoad(front.url, [scenario], loadSeconds, warmupSeconds)]);
+      await front.stop();
+    }
+  } finally {
+    await redis.stop();
+  }
 }
 
 // ---- Memory --------------------------------------------------------------------------------------
@@ -281,6 +305,19 @@ for (const [name, list] of builds) {
   ]);
 }
 
+const storeTable = (['sqlite', 'redis'] as const).map((backend) => {
+  const results = backends.get(backend) ?? [];
+  const sqlite = backends.get('sqlite') ?? [];
+  const toSqlite = median(results.map((result, i) => (sqlite[i] ? result.rps / sqlite[i]!.rps : Number.NaN)));
+  return [
+    `read_page with a bearer token, ${backend} store${backend === 'redis' ? ' (private redis-server on loopback)' : ''}`,
+    Math.round(med(results, (r) => r.rps)).toLocaleString('en'),
+    `${med(results, (r) => r.p50)} / ${med(results, (r) => r.p99)}`,
+    pct(toSqlite),
+    String(results.reduce((sum, r) => sum + r.failures, 0)),
+  ];
+});
+
 const memoryTable = [[
   `${served.name}, after ${memorySeconds} s of mixed load (${Math.round(memoryLoad.rps).toLocaleString('en')} req/s, ${memoryLoad.failures} failures)`,
   mb(serverRss),
@@ -307,6 +344,13 @@ if (wants('build')) {
     '### Build (`astro build` with the integration)',
     '',
     builds.size ? table(['site', 'wall s', 'Astro render s', 'Markdown s', 'index s', 'docs + manifest s', 'integration total s', 'peak memory', 'target'], buildTable) : '_Builds reused (--reuse): not measured in this run._',
+  ]);
+}
+if (wants('store')) {
+  sections.push([
+    `### Store backends (${served.name}, 20 connections, ${loadSeconds} s after a ${warmupSeconds} s warm-up)`,
+    '',
+    table(['scenario', 'req/s', 'p50 / p99 ms', 'of sqlite', 'non-2xx'], storeTable),
   ]);
 }
 if (wants('memory')) sections.push(['### Server memory', '', table(['server', 'RSS', 'target'], memoryTable)]);

@@ -89,12 +89,16 @@ if (!existsSync(join(SITES_DIR, 'naive', 'dist', 'server', 'entry.mjs')) || !reu
 // ---- Search in-process ---------------------------------------------------------------------------
 interface SearchFigures { p50: number; p99: number; maxStallMs: number; coldMs: number; pages: number }
 const searches = new Map<string, SearchFigures[]>();
+interface ApiFigures { search: { p50: number; p99: number }; read: { p50: number; p99: number } }
+const apiCalls = new Map<string, ApiFigures[]>();
 for (let run = 0; run < (wants('search') ? runs : 0); run++) {
   for (const site of [demo, ...generated.values()]) {
     log(`search in-process on ${site.name}…`);
     const cold = await timeChild(['cold', site.outDir]);
     const latency = JSON.parse((await runQuiet(process.execPath, [join(ROOT, 'bench', 'search-probe.ts'), 'latency', site.outDir, '1000'])).trim()) as SearchFigures;
     searches.set(site.name, [...(searches.get(site.name) ?? []), { ...latency, coldMs: cold }]);
+    const api = JSON.parse((await runQuiet(process.execPath, [join(ROOT, 'bench', 'api-probe.ts'), site.outDir, '1000'])).trim()) as ApiFigures;
+    apiCalls.set(site.name, [...(apiCalls.get(site.name) ?? []), api]);
   }
 }
 
@@ -277,6 +281,12 @@ for (const [name, list] of searches) {
   ]);
 }
 
+const apiTable = [...apiCalls].map(([name, list]) => [
+  name,
+  `${med(list, (a) => a.search.p50).toFixed(2)} / ${med(list, (a) => a.search.p99).toFixed(2)}`,
+  `${med(list, (a) => a.read.p50).toFixed(2)} / ${med(list, (a) => a.read.p99).toFixed(2)}`,
+]);
+
 const buildTable: string[][] = [];
 for (const [name, list] of builds) {
   const render = med(list, (b) => b.renderMs);
@@ -338,6 +348,11 @@ if (wants('serving')) {
 }
 if (wants('search')) {
   sections.push(['### Search in-process (1,000 varied queries, one after another)', '', table(['site', 'p50 ms', 'p99 ms', 'longest stall ms', 'cold start s', 'target'], searchTable)]);
+  sections.push([
+    '### API in-process (1,000 varied calls of each, one after another, through the handler the front calls, without HTTP)',
+    '',
+    table(['site', 'search_pages p50 / p99 ms', 'read_page p50 / p99 ms'], apiTable),
+  ]);
 }
 if (wants('build')) {
   sections.push([

@@ -13,7 +13,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -163,14 +163,16 @@ for (let run = 0; run < (wants('store') ? runs : 0); run++) {
   const redis = await startTestRedis();
   try {
     for (const backend of ['sqlite', 'redis'] as const) {
-      const env = { ...serverEnv, AGENT_API_DATA_DIR: join(SITES_DIR, `data-${process.pid}-${backend}-${run}`), ...(backend === 'redis' ? { REDIS_URL: redis.url } : {}) };
+      // A fresh data folder per front: the sqlite one starts empty, and none is left behind.
+      const dataDir = join(SITES_DIR, `data-${process.pid}-${backend}-${run}`);
+      const env = { ...serverEnv, AGENT_API_DATA_DIR: dataDir, ...(backend === 'redis' ? { REDIS_URL: redis.url } : {}) };
       const front = await forkServer('serve-front.ts', [served.outDir], env);
       const token = await issueToken(front.url);
-      const page = cycle(pagePaths);
-      const scenario: Scenario = { headers: { Authorization: `Bearer ${token}` }, next: () => ({ path: `${apiBasePath}/read_page?url=${encodeURIComponent(page())}` }) };
+      const scenario: Scenario = { ...agentScenarios({ pagePaths, apiBasePath }).read_page!, headers: { Authorization: `Bearer ${token}` } };
       log(`load read_page with a token on the ${backend} store (run ${run + 1}/${runs})…`);
       backends.set(backend, [...(backends.get(backend) ?? []), await measureLoad(front.url, [scenario], loadSeconds, warmupSeconds)]);
       await front.stop();
+      await rm(dataDir, { recursive: true, force: true });
     }
   } finally {
     await redis.stop();
@@ -189,6 +191,8 @@ if (wants('memory')) {
   serverRss = await memoryFront.rss();
   await memoryFront.stop();
 }
+
+await rm(serverEnv.AGENT_API_DATA_DIR, { recursive: true, force: true });
 
 // ---- Report --------------------------------------------------------------------------------------
 const median = (values: number[]) => {

@@ -2,8 +2,8 @@
 import node from '@astrojs/node';
 import sitemap from '@astrojs/sitemap';
 import { defineConfig } from 'astro/config';
-import agentApi from 'agent-api';
-import { companyInfo } from './src/data/company.ts';
+import agentApi from 'astro-agent-api';
+import { agentApiOptions } from './src/data/agent-api.ts';
 
 // Every absolute URL the build publishes (Markdown links, openapi.json, discovery documents) comes
 // from `site`, so local runs and deployments each publish consistent addresses.
@@ -16,5 +16,5 @@ export default defineConfig({
   trailingSlash: 'ignore',
   output: 'static',
   adapter: node({ mode: 'middleware' }),
-  integrations: [sitemap(), agentApi({ company: companyInfo })],
+  integrations: [sitemap(), agentApi(agentApiOptions)],
 });

@@ -7,7 +7,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgentApi } from '../integrations/agent-api/server/create-agent-api.ts';
+import { createAgentApi } from '../packages/astro-agent-api/src/server/create-agent-api.ts';
 import { buildQueries } from './queries.ts';
 
 const [outDir = '', countArg = '1000'] = process.argv.slice(2);

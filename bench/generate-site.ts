@@ -3,7 +3,7 @@
  * generated page per service × city × neighbourhood (bench/site-generator/) until the site has N
  * content pages. The copy goes through the real `astro build` with the agent-api integration.
  */
-import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -19,9 +19,6 @@ export async function generateSite(totalPages: number, demoPages: number): Promi
   await cp(join(ROOT, 'src'), join(root, 'src'), { recursive: true });
   await cp(join(ROOT, 'public'), join(root, 'public'), { recursive: true });
   await cp(join(ROOT, 'astro.config.mjs'), join(root, 'astro.config.mjs'));
-  // The layout imports `../../integrations/…` relative to src/: point it at the real integration.
-  await rm(join(root, 'integrations'), { force: true, recursive: true });
-  await symlink(join(ROOT, 'integrations'), join(root, 'integrations'), 'dir');
   await writeFile(join(root, 'src', 'data', 'bench-size.json'), JSON.stringify({ extraPages: Math.max(0, totalPages - demoPages) }));
   await writeFile(join(root, 'src', 'data', 'barrio-text.ts'), await readFile(join(GENERATOR_DIR, 'barrio-text.ts')));
   const pageDir = join(root, 'src', 'pages', 'servicios', '[servicio]', '[ciudad]');

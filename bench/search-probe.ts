@@ -4,7 +4,7 @@
  * queries one after the other, printing p50/p99 and the longest event-loop stall.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { createContentModel } from '../integrations/agent-api/content/content-model.ts';
+import { createContentModel } from '../packages/astro-agent-api/src/content/content-model.ts';
 import { buildQueries } from './queries.ts';
 
 const [mode = 'cold', outDir = '', countArg = '1000'] = process.argv.slice(2);

@@ -3,7 +3,7 @@
  * Everything here is fictional (brand, legal data, address, phone). Loaded by Astro and by Node's
  * type stripping (astro.config.mjs, tests), so only erasable TypeScript and `.ts` import extensions.
  */
-import type { CompanyInfo } from '../../integrations/agent-api/operations/schemas.ts';
+import type { CompanyInfo } from 'astro-agent-api/contract';
 
 export interface PriceItem {
   concept: string;

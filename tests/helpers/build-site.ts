@@ -9,7 +9,7 @@ const OUT_DIR = join(BUILD_DIR, 'dist');
 const STAMP_FILE = join(BUILD_DIR, 'dist.stamp.json');
 const LOCK_DIR = join(BUILD_DIR, 'dist.lock');
 /** What the build reads: a file newer than the last build under these means building again. */
-const SOURCES = ['src', 'integrations', 'public', 'astro.config.mjs', 'package.json'];
+const SOURCES = ['src', 'packages/astro-agent-api/dist', 'public', 'astro.config.mjs', 'package.json'];
 const SKIPPED_DIRS = new Set(['node_modules', '.astro']);
 const LOCK_WAIT_MS = 10 * 60_000;
 

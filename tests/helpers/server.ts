@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startFront } from '../../integrations/agent-api/server/node-front.ts';
+import { startServer } from 'astro-agent-api/node';
 import { buildSite } from './build-site.ts';
 
 export interface TestServer {
@@ -20,7 +20,7 @@ export interface TestServer {
 export async function startTestServer(options: { env?: Record<string, string>; dataDir?: string } = {}): Promise<TestServer> {
   const { outDir } = await buildSite();
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'agent-api-data-')));
-  const front = await startFront({
+  const front = await startServer({
     outDir,
     host: '127.0.0.1',
     port: 0,

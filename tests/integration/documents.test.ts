@@ -3,8 +3,8 @@ import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { validate, compileErrors } from '@readme/openapi-parser';
-import { MANIFEST_FILE, RUNTIME_DIR, markdownTwinPath, type Manifest } from '../../integrations/agent-api/content/manifest.ts';
-import { documentFilePath } from '../../integrations/agent-api/operations/endpoints.ts';
+import { MANIFEST_FILE, RUNTIME_DIR, markdownTwinPath, type Manifest } from '../../packages/astro-agent-api/src/content/manifest.ts';
+import { documentFilePath } from '../../packages/astro-agent-api/src/operations/endpoints.ts';
 import { buildSite, type BuiltSite } from '../helpers/build-site.ts';
 
 let built: BuiltSite;

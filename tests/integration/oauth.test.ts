@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import * as oauth from 'oauth4webapi';
-import { createCallerResolver } from '../../integrations/agent-api/server/caller.ts';
-import { ApiError } from '../../integrations/agent-api/operations/api-error.ts';
-import { createOAuthHandlers, type OAuthHandlers } from '../../integrations/agent-api/server/oauth/handlers.ts';
-import { openStore } from '../../integrations/agent-api/store/open-store.ts';
-import type { Store } from '../../integrations/agent-api/store/store.ts';
+import { createCallerResolver } from '../../packages/astro-agent-api/src/server/caller.ts';
+import { ApiError } from '../../packages/astro-agent-api/src/operations/api-error.ts';
+import { createOAuthHandlers, type OAuthHandlers } from '../../packages/astro-agent-api/src/server/oauth/handlers.ts';
+import { openStore } from '../../packages/astro-agent-api/src/store/open-store.ts';
+import type { Store } from '../../packages/astro-agent-api/src/store/store.ts';
 import { fetchFrom } from '../helpers/fetch-from.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 

@@ -2,8 +2,8 @@ import { before, after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Manifest } from '../../integrations/agent-api/content/manifest.ts';
-import { createSearchEngine, type SearchEngine } from '../../integrations/agent-api/content/search.ts';
+import type { Manifest } from '../../packages/astro-agent-api/src/content/manifest.ts';
+import { createSearchEngine, type SearchEngine } from '../../packages/astro-agent-api/src/content/search.ts';
 import { buildSite } from '../helpers/build-site.ts';
 
 /**

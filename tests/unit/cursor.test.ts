@@ -6,7 +6,7 @@ import {
   InvalidCursorError,
   MAX_CURSOR_LENGTH,
   MAX_CURSOR_OFFSET,
-} from '../../integrations/agent-api/content/cursor.ts';
+} from '../../packages/astro-agent-api/src/content/cursor.ts';
 
 const scope = { buildId: 'build-1', query: 'fontanero madrid', city: 'todas' };
 

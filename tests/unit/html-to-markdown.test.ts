@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildMarkdownFromHtml, type HtmlToMarkdownOptions } from '../../integrations/agent-api/build/html-to-markdown.ts';
+import { buildMarkdownFromHtml, type HtmlToMarkdownOptions } from '../../packages/astro-agent-api/src/build/html-to-markdown.ts';
 
 const pageUrl = 'https://reparaciones.example/servicios/fontaneria/madrid/';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ManifestPage } from '../../integrations/agent-api/content/manifest.ts';
-import { buildPageIndex, resolvePage } from '../../integrations/agent-api/content/resolve-page.ts';
+import type { ManifestPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
+import { buildPageIndex, resolvePage } from '../../packages/astro-agent-api/src/content/resolve-page.ts';
 
 const site = 'https://www.reparohogar.example';
 const page = (path: string): ManifestPage => ({ url: new URL(path, site).href, path, title: path, city: '', markdown: '' });

@@ -4,8 +4,8 @@ import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as pagefind from 'pagefind';
-import type { ManifestPage } from '../../integrations/agent-api/content/manifest.ts';
-import { createSearchEngine, InvalidCursorError, type SearchEngine } from '../../integrations/agent-api/content/search.ts';
+import type { ManifestPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
+import { createSearchEngine, InvalidCursorError, type SearchEngine } from '../../packages/astro-agent-api/src/content/search.ts';
 
 const FIXTURE = new URL('../fixtures/search-site/', import.meta.url).pathname;
 const SITE = 'https://hogar.example';

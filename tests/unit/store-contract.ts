@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import type { ClientRecord, Store, TokenRecord, WindowCounter } from '../../integrations/agent-api/store/store.ts';
+import type { ClientRecord, Store, TokenRecord, WindowCounter } from '../../packages/astro-agent-api/src/store/store.ts';
 
 /**
  * The Store contract suite: every backend runs it unchanged. `openFreshStore` returns an empty store

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createClient } from 'redis';
-import { openStore, resolveRedisOptions } from '../../integrations/agent-api/store/open-store.ts';
-import { openRedisStore } from '../../integrations/agent-api/store/redis-store.ts';
-import type { Store } from '../../integrations/agent-api/store/store.ts';
-import { StoreUnavailableError } from '../../integrations/agent-api/store/store-unavailable.ts';
+import { openStore, resolveRedisOptions } from '../../packages/astro-agent-api/src/store/open-store.ts';
+import { openRedisStore } from '../../packages/astro-agent-api/src/store/redis-store.ts';
+import type { Store } from '../../packages/astro-agent-api/src/store/store.ts';
+import { StoreUnavailableError } from '../../packages/astro-agent-api/src/store/store-unavailable.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
 import { buildClientRecord, runStoreContract, sha256 } from './store-contract.ts';
 

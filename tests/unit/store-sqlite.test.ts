@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, describe, test } from 'node:test';
-import { createMemoryWindowCounter } from '../../integrations/agent-api/store/memory-windows.ts';
-import { openStore, resolveClientIdleDays, SQLITE_FILE_NAME } from '../../integrations/agent-api/store/open-store.ts';
-import { SQLITE_MIGRATIONS } from '../../integrations/agent-api/store/sqlite-schema.ts';
+import { createMemoryWindowCounter } from '../../packages/astro-agent-api/src/store/memory-windows.ts';
+import { openStore, resolveClientIdleDays, SQLITE_FILE_NAME } from '../../packages/astro-agent-api/src/store/open-store.ts';
+import { SQLITE_MIGRATIONS } from '../../packages/astro-agent-api/src/store/sqlite-schema.ts';
 import { buildClientRecord, runStoreContract, sha256 } from './store-contract.ts';
 
 const root = await mkdtemp(join(tmpdir(), 'agent-api-store-'));

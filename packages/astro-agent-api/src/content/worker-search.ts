@@ -1,3 +1,5 @@
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { LRUCache } from 'lru-cache';
 import { InvalidCursorError, type SearchEngine, type SearchEngineOptions, type SearchInput, type SearchOutput } from './search.ts';
@@ -22,7 +24,8 @@ const ANSWER_CACHE_ENTRIES = 2_000;
 export async function createWorkerSearchEngine(options: SearchEngineOptions): Promise<WorkerSearchEngine> {
   // The worker needs the pages' addresses, not their Markdown.
   const pages = options.pages.map(({ url, path, title, city }) => ({ url, path, title, city, markdown: '' }));
-  const worker = new Worker(new URL('./search-worker.ts', import.meta.url), { workerData: { ...options, pages } });
+  // The worker file has this module's extension: `.ts` in the repository, `.js` once compiled.
+  const worker = new Worker(new URL(`./search-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url), { workerData: { ...options, pages } });
   const pending = new Map<number, { resolve: (output: SearchOutput) => void; reject: (error: Error) => void }>();
   const answers = new LRUCache<string, SearchOutput>({ max: ANSWER_CACHE_ENTRIES });
   let nextId = 1;

@@ -5,7 +5,7 @@ import { buildSearchIndex } from './build/build-search-index.ts';
 import { buildManifest, writeManifest } from './build/write-manifest.ts';
 import { writeDocuments } from './build/write-documents.ts';
 import { parseAgentApiOptions, type AgentApiUserOptions } from './options.ts';
-import { serveMarkdownInDev, setupRuntime } from './setup-runtime.ts';
+import { serveAgentSurfaceInDev, setupRuntime } from './setup-runtime.ts';
 
 export type { AgentApiUserOptions } from './options.ts';
 
@@ -14,7 +14,7 @@ export default function agentApi(userOptions: AgentApiUserOptions): AstroIntegra
   const options = parseAgentApiOptions(userOptions);
   let config: AstroConfig | undefined;
   return {
-    name: 'agent-api',
+    name: 'astro-agent-api',
     hooks: {
       'astro:config:setup': (params) => {
         if (!params.config.site) {
@@ -28,7 +28,7 @@ export default function agentApi(userOptions: AgentApiUserOptions): AstroIntegra
       'astro:config:done': ({ config: resolved }) => {
         config = resolved;
       },
-      'astro:server:setup': (params) => serveMarkdownInDev(params, config!),
+      'astro:server:setup': (params) => serveAgentSurfaceInDev(params, config!),
       'astro:build:done': async ({ dir, logger }) => {
         const site = config!.site!;
         // With an adapter `dir` is the public folder (`<outDir>/client/`); the manifest goes beside it, not in it.

@@ -17,6 +17,7 @@ import { createMcpRoute } from './mcp/create-mcp-route.ts';
 import { buildPageLinkHeader, findPageForPath, markdownResponse, prefersMarkdown } from './negotiate.ts';
 import { createOAuthHandlers } from './oauth/handlers.ts';
 import { parseOperationInput, readQueryArguments } from './parse-input.ts';
+import { buildClaimedPaths, canonicalizePath, isClaimedPath } from './claimed-paths.ts';
 import { createRateLimiter, rateLimitHeaders, resolveQuotas } from './rate-limit.ts';
 import { API_HEADERS, jsonResponse, renderError, type ErrorLogger } from './respond.ts';
 
@@ -32,6 +33,9 @@ export interface AgentApi {
   pageHeaders(pathname: string): Promise<Record<string, string> | undefined>;
   close(): Promise<void>;
 }
+
+/** Until a build is loaded, the paths of the default API base path are claimed. */
+const DEFAULT_API_BASE_PATH = '/api/v1';
 
 export interface CreateAgentApiOptions {
   /** The build output folder (Astro's outDir), holding client/, server/ and agent-api/. */
@@ -49,8 +53,6 @@ const DOCUMENT_TYPES: Record<string, string> = {
   [MCP_SERVER_CARD_PATH]: 'application/mcp-server-card+json; charset=utf-8',
 };
 const WELL_KNOWN = '/.well-known/';
-/** Well-known names: lowercase words, optionally nested or with an extension; never `..`. */
-const WELL_KNOWN_NAME = /^[a-z0-9-]+(\.json)?(\/[a-z0-9-]+)*(\.json)?$/;
 
 const PREFLIGHT_HEADERS = {
   ...API_HEADERS,
@@ -88,6 +90,7 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
   const content = createContentModel({ outDir: options.outDir });
   const clientDir = join(options.outDir, 'client');
   let runtime: Promise<Runtime> | undefined;
+  let claimed = buildClaimedPaths(DEFAULT_API_BASE_PATH);
 
   async function createRuntime(snapshot: ContentSnapshot): Promise<Runtime> {
     const { site, options: built } = snapshot.manifest;
@@ -95,6 +98,7 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
     const limiter = createRateLimiter({ store, quotas: resolveQuotas(built.quotas, env) });
     const oauth = createOAuthHandlers({ store, site, trustProxy: built.trustProxy });
     const api = built.apiBasePath;
+    claimed = buildClaimedPaths(api);
     const routes = new Map<string, Handler>([
       ...operations.map((op) => [`${api}${op.path}`, (request: Request, context: RequestContext) => runOperation(op, request, context)] as const),
       ['/api/sandbox', answerSandbox],
@@ -225,9 +229,8 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
   }
 
   async function serveDocument(pathname: string, method: string): Promise<Response> {
-    const wellKnown = pathname.startsWith(WELL_KNOWN);
-    const type = wellKnown ? 'application/json; charset=utf-8' : DOCUMENT_TYPES[pathname];
-    if (!type || (wellKnown && !WELL_KNOWN_NAME.test(pathname.slice(WELL_KNOWN.length)))) throw notFound(pathname);
+    const type = pathname.startsWith(WELL_KNOWN) ? 'application/json; charset=utf-8' : DOCUMENT_TYPES[pathname];
+    if (!type) throw notFound(pathname);
     let body: Buffer;
     try {
       body = await readFile(join(clientDir, documentFilePath(pathname)));
@@ -253,7 +256,8 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
   }
 
   async function dispatch(request: Request, context: RequestContext): Promise<Response> {
-    const { pathname } = new URL(request.url);
+    const url = new URL(request.url);
+    const pathname = canonicalizePath(url.pathname) ?? url.pathname;
     if (pathname in DOCUMENT_TYPES || pathname.startsWith(WELL_KNOWN)) {
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         throw new ApiError(405, 'method_not_allowed', 'Documents only answer GET.', { headers: { Allow: 'GET, HEAD' } });
@@ -289,15 +293,7 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
       await getRuntime();
     },
     isAgentPath(pathname) {
-      return (
-        pathname.startsWith('/api/') ||
-        pathname.startsWith('/oauth/') ||
-        pathname.startsWith('/agent/') ||
-        pathname === '/mcp' ||
-        pathname.startsWith('/mcp/') ||
-        pathname.startsWith(WELL_KNOWN) ||
-        pathname in DOCUMENT_TYPES
-      );
+      return isClaimedPath(claimed, pathname);
     },
     async handle(request, context) {
       try {

@@ -1,7 +1,8 @@
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, extname, join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { markdownTwinPath, PAGEFIND_DIR, type ManifestPage } from '../content/manifest.ts';
 import { buildMarkdownFromHtml } from './html-to-markdown.ts';
 
@@ -137,7 +138,8 @@ async function writeMarkdownPagesInWorkers(
   const workerData: MarkdownWorkerData = { clientDir, options };
   const run = (): Promise<void> =>
     new Promise((resolve, reject) => {
-      const worker = new Worker(new URL('./markdown-worker.ts', import.meta.url), { workerData });
+      // The worker file has this module's extension: `.ts` in the repository, `.js` once compiled.
+      const worker = new Worker(new URL(`./markdown-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url), { workerData });
       const sendNext = (): void => {
         const start = next;
         next = Math.min(pages.length, next + CHUNK_SIZE);

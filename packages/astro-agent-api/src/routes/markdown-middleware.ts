@@ -1,3 +1,4 @@
+/// <reference types="astro/client" />
 import { defineMiddleware } from 'astro:middleware';
 import { agentApi } from 'virtual:agent-api/runtime';
 

@@ -1,0 +1,24 @@
+/**
+ * `astro-agent-api/contract`: what a site's own pages may show of the agent surface (a developer page,
+ * a `<link rel="alternate">`), from the same descriptions the runtime and the documents use.
+ */
+import { operations } from './operations/index.ts';
+
+export { API_VERSION, CONTRACT_VERSION, IDENTITY_PATH, MCP_PATH, OAUTH_PATHS } from './operations/endpoints.ts';
+export { markdownTwinPath } from './content/manifest.ts';
+export { parseAgentApiOptions, type AgentApiOptions, type AgentApiUserOptions } from './options.ts';
+export type { CompanyInfo } from './operations/schemas.ts';
+
+/** One public operation as a page may list it. */
+export interface OperationSummary {
+  name: string;
+  method: 'GET';
+  /** Path under the API base path. */
+  path: string;
+  title: string;
+  description: string;
+}
+
+export function listOperations(): OperationSummary[] {
+  return operations.map(({ name, path, title, description }) => ({ name, method: 'GET', path, title, description }));
+}

@@ -1,0 +1,63 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createAgentApi, type AgentApi } from './create-agent-api.ts';
+
+/**
+ * One runtime per build output per process, shared by every way a request can reach it: the injected
+ * Astro endpoints and middleware, the standalone front, the dev server and a custom server's handler.
+ * Kept on `globalThis` because a process may load this package twice (the site's server bundle and a
+ * start script), and two runtimes would count quotas and hold stores twice.
+ */
+const REGISTRY = Symbol.for('astro-agent-api.runtimes');
+
+type Registry = Map<string, AgentApi>;
+
+function registry(): Registry {
+  const holder = globalThis as { [REGISTRY]?: Registry };
+  holder[REGISTRY] ??= new Map();
+  return holder[REGISTRY];
+}
+
+/** The process's runtime for the build in `outDir`, created on first use. */
+export function getAgentApi(options: { outDir: string | URL }): AgentApi {
+  const outDir = resolve(typeof options.outDir === 'string' ? options.outDir : fileURLToPath(options.outDir));
+  let api = registry().get(outDir);
+  if (!api) {
+    api = createAgentApi({ outDir });
+    registry().set(outDir, api);
+  }
+  return api;
+}
+
+/**
+ * Makes `api` the process's runtime for its build (a server that creates its own, with its own
+ * environment, registers it so that requests reaching Astro's endpoints share it); returns a function
+ * that removes it again.
+ */
+export function registerAgentApi(outDir: string, api: AgentApi): () => void {
+  const key = resolve(outDir);
+  registry().set(key, api);
+  return () => {
+    if (registry().get(key) === api) registry().delete(key);
+  };
+}
+
+/**
+ * The build output folder of a built server, found from one of its modules: the nearest folder above
+ * `moduleUrl` that holds the server entry is the server folder, and the output is `outDirFromServer`
+ * from there. A build can so be moved or deployed elsewhere; when the module does not sit in a built
+ * server (while `astro build` prerenders pages), the folder the build wrote to is used.
+ */
+export function findBuildOutput(
+  moduleUrl: string,
+  where: { serverEntry: string; outDirFromServer: string; builtOutDir: string },
+): string {
+  let dir = dirname(fileURLToPath(moduleUrl));
+  for (;;) {
+    if (existsSync(join(dir, where.serverEntry))) return resolve(dir, where.outDirFromServer);
+    const parent = dirname(dir);
+    if (parent === dir) return where.builtOutDir;
+    dir = parent;
+  }
+}

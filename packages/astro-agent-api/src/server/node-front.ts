@@ -1,0 +1,74 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { registerAgentApi } from './agent-api-registry.ts';
+import { createAgentApi, type AgentApi } from './create-agent-api.ts';
+import { createNodeHandler } from './node-handler.ts';
+import { serveNotFound, serveStatic } from './serve-static.ts';
+
+type AdapterHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void> | void;
+
+export interface AgentServer {
+  server: Server;
+  api: AgentApi;
+  /** Base URL the server listens on, e.g. http://127.0.0.1:4321 */
+  url: string;
+  /** Finishes open requests, closes idle connections and the store. */
+  close(): Promise<void>;
+}
+
+export interface StartServerOptions {
+  /** Astro's build output folder (holding `client/`, `server/` and `agent-api/`), built with `node({ mode: 'middleware' })`. */
+  outDir: string | URL;
+  host?: string;
+  port?: number;
+  /** The environment the runtime reads (AGENT_API_DATA_DIR, REDIS_URL, …); default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * A complete node:http server for a site built with @astrojs/node in middleware mode: the agent front
+ * first, then the prerendered files, then Astro's handler for pages rendered on demand. Agent traffic
+ * never enters Astro's render pipeline, which costs far more per request than the agent handlers.
+ */
+export async function startServer(options: StartServerOptions): Promise<AgentServer> {
+  const outDir = resolve(typeof options.outDir === 'string' ? options.outDir : fileURLToPath(options.outDir));
+  const entry = pathToFileURL(join(outDir, 'server', 'entry.mjs')).href;
+  const { handler: astroHandler } = (await import(entry)) as { handler: AdapterHandler };
+  const api = createAgentApi({ outDir, env: options.env });
+  await api.ready();
+  const unregister = registerAgentApi(outDir, api);
+
+  const clientDir = join(outDir, 'client');
+  const agentFront = createNodeHandler(api);
+  const server = createServer((req, res) => {
+    agentFront(req, res, () => {
+      if (req.method !== 'GET' && req.method !== 'HEAD') return void astroHandler(req, res, () => serveNotFound(req, res, clientDir));
+      // Prerendered pages and assets first; what is not a file may be a page rendered on demand.
+      const pathname = (req.url ?? '/').split('?', 1)[0]!;
+      serveStatic(req, res, clientDir, pathname, () => {
+        void astroHandler(req, res, () => serveNotFound(req, res, clientDir));
+      });
+    });
+  });
+  await new Promise<void>((resolvePromise, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 4321, options.host ?? 'localhost', resolvePromise);
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return {
+    server,
+    api,
+    url: `http://${host}:${address.port}`,
+    async close() {
+      await new Promise<void>((resolvePromise) => {
+        server.close(() => resolvePromise());
+        server.closeIdleConnections();
+      });
+      unregister();
+      await api.close();
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { subscribe } from 'node:diagnostics_channel';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { getAgentApi } from './agent-api-registry.ts';
+import { createNodeHandler, type NodeHandler } from './node-handler.ts';
+
+type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+const fronted = new WeakSet<Server>();
+
+/**
+ * Puts the agent front before @astrojs/node's standalone handler. That handler serves prerendered
+ * files before anything of Astro runs, so without this a prerendered page could never be negotiated
+ * as Markdown, and every agent request would pay the adapter's static lookup and Astro's render
+ * pipeline (measured in bench/: read_page through the pipeline reaches about a fifth of a bare
+ * node:http server, through this front about half).
+ *
+ * The adapter creates its server itself and keeps no reference to it, so the front attaches through
+ * Node's `http.server.request.start` diagnostics channel, which reports each request with its server
+ * before the server emits it: the first time a server is seen, its request listeners are wrapped so
+ * that agent requests are answered here and every other request reaches them unchanged. Middleware
+ * mode is left alone: a custom server mounts `createAgentApiHandler` itself.
+ *
+ * Called from a footer the integration adds to the built server entry.
+ */
+export function installStandaloneFront(input: { adapterOptions: { mode?: string }; outDir: URL }): void {
+  if (input.adapterOptions.mode !== 'standalone') return;
+  const front = createNodeHandler(getAgentApi({ outDir: fileURLToPath(input.outDir) }));
+  subscribe('http.server.request.start', (message) => {
+    const { server } = message as { server: Server };
+    if (!fronted.has(server)) frontServer(server, front);
+  });
+}
+
+function frontServer(server: Server, front: NodeHandler): void {
+  fronted.add(server);
+  const listeners = server.listeners('request') as RequestListener[];
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    front(req, res, () => {
+      for (const listener of listeners) listener.call(server, req, res);
+    });
+  });
+}

@@ -1,0 +1,91 @@
+import type { AstroConfig, HookParameters } from 'astro';
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AgentApiOptions } from './options.ts';
+import { buildClaimedPaths } from './server/claimed-paths.ts';
+import { getAgentApi } from './server/agent-api-registry.ts';
+import { createNodeHandler } from './server/node-handler.ts';
+
+const PACKAGE = 'astro-agent-api';
+const VIRTUAL_ID = 'virtual:agent-api/runtime';
+const RESOLVED_ID = `\0${VIRTUAL_ID}`;
+/** Vite environments that build or run server code. */
+const SERVER_ENVIRONMENTS = new Set(['ssr', 'prerender', 'astro']);
+
+/**
+ * The route patterns the runtime answers inside Astro: every path it claims, exactly, and the rest of
+ * the API base path (which it owns, to answer unknown operations in JSON). A site's own `/api/…`
+ * endpoints and `public/.well-known/` files are left alone.
+ */
+export function buildRoutePatterns(options: AgentApiOptions): string[] {
+  const claimed = buildClaimedPaths(options.apiBasePath);
+  return [`${options.apiBasePath}/[...path]`, ...claimed.exact];
+}
+
+/**
+ * Injects the runtime into Astro. The injected endpoints and middleware are a few lines each and
+ * import one runtime per process from a virtual module; the runtime itself stays an ordinary import
+ * of this package (external to Vite's server bundle), so its worker threads and data files resolve
+ * from node_modules at run time. With @astrojs/node, a footer on the server entry puts the agent
+ * front before the adapter's own handler (see server/standalone-front.ts).
+ */
+export function setupRuntime(
+  { config, injectRoute, addMiddleware, updateConfig }: HookParameters<'astro:config:setup'>,
+  options: AgentApiOptions,
+): void {
+  const entrypoint = new URL('./routes/agent-endpoint.js', import.meta.url);
+  for (const pattern of buildRoutePatterns(options)) injectRoute({ pattern, entrypoint, prerender: false });
+  addMiddleware({ order: 'pre', entrypoint: new URL('./routes/markdown-middleware.js', import.meta.url) });
+  updateConfig({ vite: { plugins: [runtimeModulePlugin(config)] } });
+}
+
+function runtimeModulePlugin(config: AstroConfig) {
+  const outDir = fileURLToPath(config.outDir);
+  const serverDir = fileURLToPath(config.build.server);
+  // Where the build output is, seen from the server folder: the built server finds it at run time
+  // from its own location, so a build can be moved to another folder or machine.
+  const outDirFromServer = relative(serverDir, outDir).split('\\').join('/') || '.';
+  const serverEntry = config.build.serverEntry;
+  const isNodeAdapter = config.adapter?.name === '@astrojs/node';
+  return {
+    name: 'agent-api:runtime',
+    configEnvironment(name: string) {
+      // The runtime is plain Node code (node:sqlite, worker threads): never bundle it.
+      if (SERVER_ENVIRONMENTS.has(name)) return { resolve: { external: [PACKAGE] } };
+      return undefined;
+    },
+    resolveId(id: string) {
+      return id === VIRTUAL_ID ? RESOLVED_ID : undefined;
+    },
+    load(id: string) {
+      if (id !== RESOLVED_ID) return undefined;
+      return [
+        `import { getAgentApi, findBuildOutput } from ${JSON.stringify(`${PACKAGE}/runtime`)};`,
+        // In `astro dev` the endpoints answer from the last build; in a built server, from the build beside it.
+        `const outDir = import.meta.env.DEV ? ${JSON.stringify(outDir)} : findBuildOutput(import.meta.url, ${JSON.stringify({ serverEntry, outDirFromServer, builtOutDir: outDir })});`,
+        'export const agentApi = getAgentApi({ outDir });',
+      ].join('\n');
+    },
+    renderChunk(code: string, chunk: { isEntry: boolean; fileName: string }) {
+      if (!isNodeAdapter || !chunk.isEntry || chunk.fileName !== serverEntry) return undefined;
+      // The adapter's entry exports its options; in standalone mode (and `astro preview`) the agent
+      // front answers agent paths and negotiates Markdown before the adapter's static handler.
+      return [
+        code,
+        `import { options as __agentApiAdapterOptions } from ${JSON.stringify(`./${serverEntry}`)};`,
+        `import { installStandaloneFront as __agentApiInstall } from ${JSON.stringify(`${PACKAGE}/node`)};`,
+        `__agentApiInstall({ adapterOptions: __agentApiAdapterOptions, outDir: new URL(${JSON.stringify(`${outDirFromServer}/`)}, import.meta.url) });`,
+      ].join('\n');
+    },
+  };
+}
+
+/**
+ * `astro dev`: the agent paths, the Markdown twins and `Accept: text/markdown` are answered by the dev
+ * server itself from the last build, before Vite and Astro see the request — the same front as in
+ * production. (`astro dev` hides request headers from prerendered pages, so a middleware could not.)
+ */
+export function serveAgentSurfaceInDev({ server }: HookParameters<'astro:server:setup'>, config: AstroConfig): void {
+  const outDir = fileURLToPath(config.outDir);
+  server.middlewares.use(createNodeHandler(getAgentApi({ outDir })));
+}

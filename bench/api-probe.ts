@@ -15,7 +15,7 @@ const count = Number(countArg);
 const dataDir = await mkdtemp(join(tmpdir(), 'agent-api-probe-'));
 const api = createAgentApi({
   outDir,
-  env: { AGENT_API_DATA_DIR: dataDir, AGENT_API_QUOTA_ANONIMO: '1000000', AGENT_API_QUOTA_IDENTIFICADO: '1000000' },
+  env: { AGENT_API_DATA_DIR: dataDir, AGENT_API_QUOTA_ANONYMOUS: '1000000', AGENT_API_QUOTA_IDENTIFIED: '1000000' },
 });
 await api.ready();
 const manifest = JSON.parse(await readFile(join(outDir, 'agent-api', 'manifest.json'), 'utf8')) as { pages: { path: string }[]; options: { apiBasePath: string } };

@@ -109,8 +109,8 @@ const pagePaths = shuffle(manifest.pages.map((page) => page.path));
 const apiBasePath = manifest.options.apiBasePath;
 const serverEnv = {
   ...process.env,
-  AGENT_API_QUOTA_ANONIMO: '1000000',
-  AGENT_API_QUOTA_IDENTIFICADO: '1000000',
+  AGENT_API_QUOTA_ANONYMOUS: '1000000',
+  AGENT_API_QUOTA_IDENTIFIED: '1000000',
   AGENT_API_DATA_DIR: join(SITES_DIR, `data-${process.pid}`),
 };
 const profileDir = join(SITES_DIR, 'profiles');

@@ -12,7 +12,7 @@ const content = createContentModel({ outDir });
 
 if (mode === 'cold') {
   const snapshot = await content.current();
-  const answer = await snapshot.search.search({ query: 'fuga de agua madrid', city: 'todas', limit: 8 });
+  const answer = await snapshot.search.search({ query: 'fuga de agua madrid', filters: {}, limit: 8 });
   process.stdout.write(`${JSON.stringify({ total: answer.total, pages: snapshot.manifest.pages.length })}\n`);
 } else {
   const loadStart = performance.now();
@@ -25,7 +25,7 @@ if (mode === 'cold') {
   let hits = 0;
   for (const { query, city } of queries) {
     const start = performance.now();
-    const answer = await snapshot.search.search({ query, city: city ?? 'todas', limit: 8 });
+    const answer = await snapshot.search.search({ query, filters: city ? { city } : {}, limit: 8 });
     times.push(performance.now() - start);
     hits += answer.total;
     // Yield to the loop between queries, as a server would between requests.

@@ -99,7 +99,8 @@ async function visibleBox(page: Page): Promise<{ top: number; viewport: number; 
       top: Math.round(rect.top),
       viewport: window.innerHeight,
       scrollY: window.scrollY,
-      inViewport: rect.top >= 0 && rect.top < window.innerHeight && rect.bottom > 0,
+      // Scrolling to a fragment can stop a fraction of a pixel past the element's top.
+      inViewport: rect.top > -1 && rect.top < window.innerHeight && rect.bottom > 0,
     };
   });
 }

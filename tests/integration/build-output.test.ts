@@ -62,16 +62,17 @@ describe('Markdown twins and manifest', () => {
       assert.ok(page.url.startsWith(`${site}/`), `${page.url} starts with ${site}`);
       assert.ok(page.title.length > 0, `${page.path} has a title`);
       const html = htmlPages.find((built) => built.path === page.path)!.html;
-      const city = select('meta[data-pagefind-filter="city[content]"]', parseHtml(html))?.properties.content ?? '';
-      assert.equal(page.city, city, `city of ${page.path}`);
+      const city = select('meta[data-agent-facet="city"]', parseHtml(html))?.properties.content;
+      assert.deepEqual(page.facets, city === undefined ? {} : { city }, `facets of ${page.path}`);
     }
   });
 
   it('makes the company facts absolute and leaves them out of options', () => {
     const site = manifest.site.replace(/\/$/, '');
-    assert.equal(manifest.version, 1);
+    assert.equal(manifest.version, 2);
     assert.match(manifest.buildId, /^[\w-]{8,}$/);
     assert.ok(!('company' in manifest.options));
+    assert.ok(manifest.company, 'the demo gives company facts');
     const urls = [
       manifest.company.website,
       ...(manifest.company.services ?? []).map((service) => service.url),
@@ -119,14 +120,15 @@ describe('Pagefind index', () => {
   });
 
   it('answers a Spanish query restricted to a city', async () => {
-    const withCity = manifest.pages.find((page) => page.city !== '' && page.path.startsWith('/servicios/')) ??
-      manifest.pages.find((page) => page.city !== '');
+    const withCity = manifest.pages.find((page) => page.facets.city !== undefined && page.path.startsWith('/servicios/')) ??
+      manifest.pages.find((page) => page.facets.city !== undefined);
     assert.ok(withCity, 'some page has a city');
+    const city = withCity.facets.city!;
     const word = firstLongWord(withCity.title);
-    const response = await search.search(word, { filters: { city: withCity.city } });
-    assert.ok(response.results.length > 0, `"${word}" in ${withCity.city} finds pages`);
+    const response = await search.search(word, { filters: { city } });
+    assert.ok(response.results.length > 0, `"${word}" in ${city} finds pages`);
     const found = await Promise.all(response.results.map((result) => result.data()));
-    for (const fragment of found) assert.deepEqual(fragment.filters.city, [withCity.city]);
+    for (const fragment of found) assert.deepEqual(fragment.filters.city, [city]);
     assert.ok(found.some((fragment) => fragment.url === withCity.path), `${withCity.path} is among the results`);
   });
 
@@ -141,7 +143,7 @@ describe('integration options', () => {
     it(`stops the build at once when an option is wrong (${named})`, async () => {
       const { code, output } = await runAstroBuild(join(ROOT, 'tests/fixtures/bad-config'), { BAD_OPTION: badOption });
       assert.notEqual(code, 0);
-      assert.match(output, /Invalid options for the agent-api integration/);
+      assert.match(output, /Invalid options for the astro-agent-api integration/);
       assert.ok(output.includes(named), `the message names ${named}:\n${output}`);
     });
   }

@@ -5,7 +5,7 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 let server: TestServer;
 before(async () => {
   // A high anonymous quota: these tests make hundreds of calls from one address.
-  server = await startTestServer({ env: { AGENT_API_QUOTA_ANONIMO: '100000' } });
+  server = await startTestServer({ env: { AGENT_API_QUOTA_ANONYMOUS: '100000' } });
 });
 after(() => server.close());
 

@@ -133,7 +133,7 @@ describe('MCP with the current-revision client (2026-07-28)', () => {
       assert.equal(tool.title, published.title);
     }
     const search = tools.find((tool) => tool.name === 'search_pages')!;
-    assert.match(search.description!, /Úsalo primero/);
+    assert.match(search.description!, /Use it first, then read a result `url` with read_page/);
     assert.match(search.description!, /Use it first, then read a result `url` with read_page/);
     assert.deepEqual(search.inputSchema.required, ['query']);
   });
@@ -405,10 +405,10 @@ describe('MCP HTTP rules: the same as REST, before any MCP processing', () => {
   });
 });
 
-describe('MCP rate limit (AGENT_API_QUOTA_ANONIMO=3)', () => {
+describe('MCP rate limit (AGENT_API_QUOTA_ANONYMOUS=3)', () => {
   let limited: TestServer;
   before(async () => {
-    limited = await startTestServer({ env: { AGENT_API_QUOTA_ANONIMO: '3' } });
+    limited = await startTestServer({ env: { AGENT_API_QUOTA_ANONYMOUS: '3' } });
   });
   after(() => limited.close());
 

@@ -126,7 +126,7 @@ describe('two instances sharing one Redis, quotas from the environment', () => {
   let a: TestServer;
   let b: TestServer;
   before(async () => {
-    [a, b] = await startPair({ AGENT_API_QUOTA_IDENTIFICADO: '50', AGENT_API_QUOTA_ANONIMO: '7' });
+    [a, b] = await startPair({ AGENT_API_QUOTA_IDENTIFIED: '50', AGENT_API_QUOTA_ANONYMOUS: '7' });
   });
   after(async () => {
     await Promise.all([a?.close(), b?.close()]);
@@ -144,7 +144,7 @@ describe('Redis lost while running, then back', () => {
   let a: TestServer;
   let b: TestServer;
   before(async () => {
-    [a, b] = await startPair({ AGENT_API_QUOTA_ANONIMO: '10', AGENT_API_REDIS_TIMEOUT_MS: '300' });
+    [a, b] = await startPair({ AGENT_API_QUOTA_ANONYMOUS: '10', AGENT_API_REDIS_TIMEOUT_MS: '300' });
   });
   after(async () => {
     await Promise.all([a?.close(), b?.close()]);

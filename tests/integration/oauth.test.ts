@@ -152,7 +152,6 @@ describe('OAuth handlers (web-standard Request → Response over a real sqlite s
     const resolveCaller = createCallerResolver({ store: h.store, trustProxy: 0, site: SITE, apiBasePath: '/api/v1' });
     const authorized = new Request(`${SITE}/api/v1/quota`, { headers: { authorization: `Bearer ${token}` } });
     assert.deepEqual(await resolveCaller(authorized, { clientAddress: '192.0.2.10' }), {
-      policy: 'identificado',
       clientId: client.client_id,
       scopes: ['content:read', 'quota:read'],
       anonymous: false,

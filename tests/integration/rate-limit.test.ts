@@ -10,7 +10,7 @@ import { ApiError } from '../../packages/astro-agent-api/src/operations/api-erro
 import { createIdentityHandler } from '../../packages/astro-agent-api/src/server/identity.ts';
 import { createOAuthHandlers } from '../../packages/astro-agent-api/src/server/oauth/handlers.ts';
 import { buildQuota } from '../../packages/astro-agent-api/src/operations/get-quota.ts';
-import { createRateLimiter, rateLimitHeaders, resolveQuotas } from '../../packages/astro-agent-api/src/server/rate-limit.ts';
+import { createRateLimiter, rateLimitHeaders, resolvePolicies } from '../../packages/astro-agent-api/src/server/rate-limit.ts';
 import { openStore } from '../../packages/astro-agent-api/src/store/open-store.ts';
 import type { Store } from '../../packages/astro-agent-api/src/store/store.ts';
 import { fetchFrom } from '../helpers/fetch-from.ts';
@@ -22,12 +22,16 @@ const root = await mkdtemp(join(tmpdir(), 'agent-api-rate-'));
 after(() => rm(root, { recursive: true, force: true }));
 let dirs = 0;
 
-const anonymous = (address = '192.0.2.1'): Caller => ({ policy: 'anonimo', clientId: address, scopes: [], anonymous: true });
+const anonymous = (address = '192.0.2.1'): Caller => ({ clientId: address, scopes: [], anonymous: true });
 const identified = (clientId = 'agt_ci_test', scopes: Caller['scopes'] = ['content:read', 'quota:read']): Caller => ({
-  policy: 'identificado',
   clientId,
   scopes,
   anonymous: false,
+});
+
+const policies = (anonymous: number, identified: number) => ({
+  anonymous: { name: 'anonimo', quota: anonymous },
+  identified: { name: 'identificado', quota: identified },
 });
 
 /** Checks the SPEC §3 rate-limit headers with an RFC 8941 parser; returns r, t, q, w. */
@@ -52,7 +56,7 @@ describe('rate limiter over a real store', () => {
   });
   afterEach(() => store.close());
 
-  const limiterFor = (quotas = { anonimo: 60, identificado: 600 }) => createRateLimiter({ store, quotas, now: () => clock });
+  const limiterFor = (quotas = policies(60, 600)) => createRateLimiter({ store, policies: quotas, now: () => clock });
 
   test('the first request opens a 60 s window: "anonimo";r=59;t=60 and "anonimo";q=60;w=60', async () => {
     const state = await limiterFor().consume(anonymous());
@@ -88,7 +92,7 @@ describe('rate limiter over a real store', () => {
   });
 
   test('peek reads without counting; the window restarts after RateLimit-Reset seconds', async () => {
-    const limiter = limiterFor({ anonimo: 2, identificado: 3 });
+    const limiter = limiterFor(policies(2, 3));
     const caller = anonymous();
     await limiter.consume(caller);
     clock += 15_500;
@@ -104,7 +108,7 @@ describe('rate limiter over a real store', () => {
   });
 
   test('the windows of a test can be shortened, and the headers say so', async () => {
-    const limiter = createRateLimiter({ store, quotas: { anonimo: 5, identificado: 10 }, windowSeconds: 2, now: () => clock });
+    const limiter = createRateLimiter({ store, policies: policies(5, 10), windowSeconds: 2, now: () => clock });
     const headers = rateLimitHeaders(await limiter.consume(identified()));
     assert.deepEqual(parseRateLimitHeaders(headers), { policy: 'identificado', r: 9, t: 2, q: 10, w: 2 });
   });
@@ -128,23 +132,23 @@ describe('rate limiter over a real store', () => {
 });
 
 describe('quotas from options and the environment', () => {
-  const configured = { anonimo: 60, identificado: 600 };
+  const configured = policies(60, 600);
 
-  test('AGENT_API_QUOTA_ANONIMO and AGENT_API_QUOTA_IDENTIFICADO override the options', () => {
-    assert.deepEqual(resolveQuotas(configured, {}), configured);
-    assert.deepEqual(resolveQuotas(configured, { AGENT_API_QUOTA_ANONIMO: '5', AGENT_API_QUOTA_IDENTIFICADO: ' 12 ' }), { anonimo: 5, identificado: 12 });
-    assert.deepEqual(resolveQuotas(configured, { AGENT_API_QUOTA_ANONIMO: '' }), configured);
+  test('AGENT_API_QUOTA_ANONYMOUS and AGENT_API_QUOTA_IDENTIFIED override the options', () => {
+    assert.deepEqual(resolvePolicies(configured, {}), configured);
+    assert.deepEqual(resolvePolicies(configured, { AGENT_API_QUOTA_ANONYMOUS: '5', AGENT_API_QUOTA_IDENTIFIED: ' 12 ' }), policies(5, 12));
+    assert.deepEqual(resolvePolicies(configured, { AGENT_API_QUOTA_ANONYMOUS: '' }), configured);
   });
 
   test('an invalid value stops the start-up with a message naming the variable', () => {
     for (const value of ['0', '-3', '1.5', 'sesenta', '1e3', '2000000']) {
-      assert.throws(() => resolveQuotas(configured, { AGENT_API_QUOTA_IDENTIFICADO: value }), (error: Error) => {
-        assert.match(error.message, /^AGENT_API_QUOTA_IDENTIFICADO must be a whole number/);
+      assert.throws(() => resolvePolicies(configured, { AGENT_API_QUOTA_IDENTIFIED: value }), (error: Error) => {
+        assert.match(error.message, /^AGENT_API_QUOTA_IDENTIFIED must be a whole number/);
         assert.ok(error.message.includes(`"${value}"`));
         return true;
       });
     }
-    assert.throws(() => resolveQuotas(configured, { AGENT_API_QUOTA_ANONIMO: 'x' }), /^Error: AGENT_API_QUOTA_ANONIMO/);
+    assert.throws(() => resolvePolicies(configured, { AGENT_API_QUOTA_ANONYMOUS: 'x' }), /^Error: AGENT_API_QUOTA_ANONYMOUS/);
   });
 });
 
@@ -232,7 +236,7 @@ describe('callers: anonymous by address, identified by bearer token', () => {
   });
 
   test('GET /agent/identity: client_id, scope and the quota, read without counting; 401 without a valid token', async () => {
-    const limiter = createRateLimiter({ store, quotas: { anonimo: 60, identificado: 600 } });
+    const limiter = createRateLimiter({ store, policies: policies(60, 600) });
     await limiter.consume(identified(clientId));
     const identity = createIdentityHandler({ store, limiter, site: SITE, apiBasePath: '/api/v1', trustProxy: 0 });
     const get = (headers: Record<string, string>) => identity(new Request(`${SITE}/agent/identity`, { headers }), { clientAddress: '192.0.2.1' });
@@ -387,11 +391,11 @@ describe('rate limits over HTTP with the default quotas (60 anonymous, 600 ident
 describe('rate limits over HTTP with quotas set at start-up through the environment', () => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer({ env: { AGENT_API_QUOTA_ANONIMO: '3', AGENT_API_QUOTA_IDENTIFICADO: '5' } });
+    server = await startTestServer({ env: { AGENT_API_QUOTA_ANONYMOUS: '3', AGENT_API_QUOTA_IDENTIFIED: '5' } });
   });
   after(() => server?.close());
 
-  test('AGENT_API_QUOTA_ANONIMO=3: three requests, then 429; the headers report the quota in force', async () => {
+  test('AGENT_API_QUOTA_ANONYMOUS=3: three requests, then 429; the headers report the quota in force', async () => {
     const caller = callerOf(server);
     for (let i = 1; i <= 3; i++) {
       const response = await caller.get(CHEAP);
@@ -403,7 +407,7 @@ describe('rate limits over HTTP with quotas set at start-up through the environm
     assert.ok(responses.every((response) => response.status === 200), 'each new address has its own window');
   });
 
-  test('AGENT_API_QUOTA_IDENTIFICADO=5: five requests, then 429; get_quota says limit 5', async () => {
+  test('AGENT_API_QUOTA_IDENTIFIED=5: five requests, then 429; get_quota says limit 5', async () => {
     const caller = callerOf(server);
     const token = await caller.token();
     const responses = await Promise.all(Array.from({ length: 200 }, () => caller.get(CHEAP, token)));

@@ -51,7 +51,7 @@ const outcomes: { query: string; hit: boolean; got: string[] }[] = [];
 before(async () => {
   const { outDir, clientDir } = await buildSite();
   const manifest = JSON.parse(await readFile(join(outDir, 'agent-api', 'manifest.json'), 'utf8')) as Manifest;
-  engine = await createSearchEngine({ pagefindDir: join(clientDir, 'pagefind'), pages: manifest.pages, buildId: manifest.buildId });
+  engine = await createSearchEngine({ pagefindDir: join(clientDir, 'pagefind'), pages: manifest.pages, buildId: manifest.buildId, facets: manifest.options.facets });
 });
 
 after(() => {
@@ -70,7 +70,7 @@ function matches(path: string, pattern: string): boolean {
 for (const relevance of CASES) {
   const label = `${relevance.query}${relevance.city ? ` (city=${relevance.city})` : ''} → ${relevance.expect.join(' | ')}${relevance.first ? ' first' : ' in the top 3'}`;
   test(label, async () => {
-    const output = await engine.search({ query: relevance.query, city: relevance.city ?? 'todas', limit: 3 });
+    const output = await engine.search({ query: relevance.query, filters: relevance.city ? { city: relevance.city } : {}, limit: 3 });
     const got = output.results.map((result) => new URL(result.url).pathname);
     const considered = relevance.first ? got.slice(0, 1) : got;
     const hit = considered.some((path) => relevance.expect.some((pattern) => matches(path, pattern)));

@@ -16,20 +16,20 @@ import { buildRobotsTxt } from '../../packages/astro-agent-api/src/build/build-r
 import { createDocumentContext } from '../../packages/astro-agent-api/src/build/document-context.ts';
 import { writeDocuments } from '../../packages/astro-agent-api/src/build/write-documents.ts';
 import { documentFilePath, MCP_PROTOCOL_VERSIONS } from '../../packages/astro-agent-api/src/operations/endpoints.ts';
-import { operations } from '../../packages/astro-agent-api/src/operations/index.ts';
-import { parseAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
+import { parseAgentApiOptions, resolveAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
+import { agentApiOptions } from '../../src/data/agent-api.ts';
 
 const site = 'https://www.reparohogar.example';
-const options = parseAgentApiOptions({
-  company: { brand: 'Reparo Hogar', website: '/', email: 'hola@reparohogar.example', coverage: 'Toda España' },
-});
-const context = createDocumentContext(site, options);
+const company = { brand: 'Reparo Hogar', website: '/', email: 'hola@reparohogar.example', coverage: 'Toda España' };
+const options = resolveAgentApiOptions(parseAgentApiOptions({ ...agentApiOptions, company }), { url: site, pageLanguages: [] });
+const context = createDocumentContext(site, options, company);
+const { operations } = context;
 
 const page = (path: string, title: string, markdown = `# ${title}\n\nTexto de ${title}.`): ManifestPage => ({
   url: new URL(path, site).href,
   path,
   title: `${title} | Reparo Hogar`,
-  city: '',
+  facets: {},
   markdown,
 });
 const pages: ManifestPage[] = [
@@ -240,7 +240,7 @@ describe('discovery documents', () => {
   });
 
   it('keeps the path of a site that lives under one', () => {
-    const nested = createDocumentContext('https://example.com/tienda/', options);
+    const nested = createDocumentContext('https://example.com/tienda/', options, company);
     assert.equal((buildAuthorizationServerMetadata(nested) as Json).issuer, 'https://example.com/tienda');
     for (const url of urlsIn(buildOpenApi(nested))) assert.ok(url.startsWith('https://example.com/tienda/'), url);
   });
@@ -295,7 +295,7 @@ describe('writeDocuments', () => {
     try {
       const lines: string[] = [];
       const logger = { info: (line: string) => lines.push(line), warn: (line: string) => lines.push(`warn: ${line}`) };
-      const written = await writeDocuments({ clientDir: dir, site, options, pages, logger });
+      const written = await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger });
       assert.equal(written.length, 11);
       assert.equal(lines.length, 1);
       assert.match(lines[0]!, /^wrote 11 agent documents in \d+ ms$/);
@@ -307,9 +307,9 @@ describe('writeDocuments', () => {
       assert.equal((await readJson('mcp/server-card.json')).remotes[0].url, `${site}/mcp`);
 
       // A rebuild replaces our robots.txt; a site's own one (from public/) is kept.
-      assert.equal((await writeDocuments({ clientDir: dir, site, options, pages, logger })).length, 11);
+      assert.equal((await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger })).length, 11);
       await writeFile(join(dir, 'robots.txt'), 'User-agent: *\nDisallow: /privado/\n');
-      assert.equal((await writeDocuments({ clientDir: dir, site, options, pages, logger })).length, 10);
+      assert.equal((await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger })).length, 10);
       assert.equal(await readFile(join(dir, 'robots.txt'), 'utf8'), 'User-agent: *\nDisallow: /privado/\n');
       assert.match(lines.at(-2)!, /^warn: kept the site's own robots\.txt/);
     } finally {

@@ -88,10 +88,10 @@ describe('buildMarkdownFromHtml', () => {
     assert.equal(convert(page('<p>Sin encabezado.</p>')).title, 'Fontanería en Madrid | Reparaciones');
   });
 
-  it('takes the city from the Pagefind city filter in <head>, empty when there is none', () => {
-    const head = '<meta data-pagefind-filter="city[content]" content="a-coruna">';
-    assert.equal(convert(page('<p>Texto.</p>', { head })).city, 'a-coruna');
-    assert.equal(convert(page('<p>Texto.</p>')).city, '');
+  it('takes the facets from the data-agent-facet metas in <head>, none when there are none', () => {
+    const head = '<meta data-agent-facet="city" content="a-coruna"><meta data-agent-facet="kind" content="guia">';
+    assert.deepEqual(convert(page('<p>Texto.</p>', { head })).facets, { city: 'a-coruna', kind: 'guia' });
+    assert.deepEqual(convert(page('<p>Texto.</p>')).facets, {});
   });
 
   it('skips pages marked as not content', () => {

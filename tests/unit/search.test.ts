@@ -9,6 +9,13 @@ import { createSearchEngine, InvalidCursorError, type SearchEngine } from '../..
 
 const FIXTURE = new URL('../fixtures/search-site/', import.meta.url).pathname;
 const SITE = 'https://hogar.example';
+const FACETS = {
+  city: {
+    values: { madrid: 'Madrid', sevilla: 'Sevilla', cordoba: 'Córdoba', 'a-coruna': 'A Coruña' },
+    all: 'todas',
+    aliases: { 'a-coruna': ['Coruña', 'La Coruña'] },
+  },
+};
 
 let workDir: string;
 let pagefindDir: string;
@@ -26,7 +33,7 @@ async function readFixturePages(): Promise<ManifestPage[]> {
         url: new URL(path, SITE).href,
         path,
         title: html.match(/<h1>([^<]*)<\/h1>/)![1]!,
-        city: html.match(/data-pagefind-filter="city\[content\]" content="([^"]+)"/)?.[1] ?? '',
+        facets: Object.fromEntries([...html.matchAll(/data-pagefind-filter="city\[content\]" content="([^"]+)"/g)].map((match) => ['city', match[1]!])),
         markdown: '',
       };
     }),
@@ -42,7 +49,7 @@ before(async () => {
   await index.writeFiles({ outputPath: pagefindDir });
   await pagefind.close();
   pages = await readFixturePages();
-  engine = await createSearchEngine({ pagefindDir, pages, buildId: 'build-1' });
+  engine = await createSearchEngine({ pagefindDir, pages, buildId: 'build-1', facets: FACETS });
 });
 
 after(async () => {
@@ -52,11 +59,11 @@ after(async () => {
 const paths = (output: { results: { url: string }[] }) => output.results.map((r) => new URL(r.url).pathname);
 
 test('accents do not matter: fontaneria finds Fontanería, cordoba finds Córdoba', async () => {
-  const plain = await engine.search({ query: 'fontaneria', city: 'todas', limit: 10 });
-  const accented = await engine.search({ query: 'Fontanería', city: 'todas', limit: 10 });
+  const plain = await engine.search({ query: 'fontaneria', filters: {}, limit: 10 });
+  const accented = await engine.search({ query: 'Fontanería', filters: {}, limit: 10 });
   assert.ok(plain.total >= 4);
   assert.deepEqual(paths(plain), paths(accented));
-  const cordoba = await engine.search({ query: 'cordoba', city: 'todas', limit: 3 });
+  const cordoba = await engine.search({ query: 'cordoba', filters: {}, limit: 3 });
   assert.equal(paths(cordoba)[0], '/servicios/fontaneria/cordoba/');
 });
 
@@ -68,7 +75,7 @@ test('Spanish stemming and trade synonyms: fontanero, electricista and cerrajero
     ['tuberia', '/servicios/fontaneria/'],
   ];
   for (const [query, expected] of cases) {
-    const found = paths(await engine.search({ query, city: 'todas', limit: 5 }));
+    const found = paths(await engine.search({ query, filters: {}, limit: 5 }));
     assert.ok(found.includes(expected), `${query} → ${found.join(', ')}`);
   }
 });
@@ -81,29 +88,29 @@ test('a query that names a city puts that city’s service page first', async ()
     ['cerrajero urgente sevilla', '/servicios/cerrajeria/sevilla/'],
   ];
   for (const [query, expected] of cases) {
-    const found = paths(await engine.search({ query, city: 'todas', limit: 5 }));
+    const found = paths(await engine.search({ query, filters: {}, limit: 5 }));
     assert.equal(found[0], expected, `${query} → ${found.join(', ')}`);
   }
 });
 
 test('a title match ranks above pages that only mention the words', async () => {
-  assert.equal(paths(await engine.search({ query: 'fuga de agua', city: 'todas', limit: 3 }))[0], '/guias/fuga-de-agua/');
+  assert.equal(paths(await engine.search({ query: 'fuga de agua', filters: {}, limit: 3 }))[0], '/guias/fuga-de-agua/');
   assert.equal(
-    paths(await engine.search({ query: 'la lavadora no centrifuga', city: 'todas', limit: 3 }))[0],
+    paths(await engine.search({ query: 'la lavadora no centrifuga', filters: {}, limit: 3 }))[0],
     '/guias/lavadora-no-centrifuga/',
   );
 });
 
 test('the city filter returns only pages of that city', async () => {
-  const output = await engine.search({ query: 'fontaneros', city: 'sevilla', limit: 10 });
+  const output = await engine.search({ query: 'fontaneros', filters: { city: 'sevilla' }, limit: 10 });
   assert.ok(output.total >= 1);
   for (const result of output.results) assert.equal(result.city, 'sevilla');
-  const none = await engine.search({ query: 'persianas', city: 'madrid', limit: 10 });
+  const none = await engine.search({ query: 'persianas', filters: { city: 'madrid' }, limit: 10 });
   assert.deepEqual(none, { total: 0, results: [], next_cursor: null });
 });
 
 test('results carry the manifest title, absolute url and city, and a plain-text excerpt around the match', async () => {
-  const output = await engine.search({ query: 'tuberías', city: 'todas', limit: 5 });
+  const output = await engine.search({ query: 'tuberías', filters: {}, limit: 5 });
   const general = output.results.find((r) => r.url === `${SITE}/servicios/fontaneria/`);
   assert.ok(general);
   assert.equal(general.title, 'Fontanería a domicilio');
@@ -116,21 +123,21 @@ test('results carry the manifest title, absolute url and city, and a plain-text 
 });
 
 test('non-content pages, navigation and ignored regions are not searchable', async () => {
-  const notFound = await engine.search({ query: 'página no encontrada', city: 'todas', limit: 25 });
+  const notFound = await engine.search({ query: 'página no encontrada', filters: {}, limit: 25 });
   assert.ok(notFound.results.every((r) => !r.url.includes('404')));
-  assert.equal((await engine.search({ query: 'cookies', city: 'todas', limit: 5 })).total, 0);
-  assert.equal((await engine.search({ query: 'inicio', city: 'todas', limit: 5 })).total, 0);
+  assert.equal((await engine.search({ query: 'cookies', filters: {}, limit: 5 })).total, 0);
+  assert.equal((await engine.search({ query: 'inicio', filters: {}, limit: 5 })).total, 0);
 });
 
 test('following the cursors yields every result once, in the order of one big page', async () => {
-  const all = await engine.search({ query: 'fontaneros fugas', city: 'todas', limit: 25 });
+  const all = await engine.search({ query: 'fontaneros fugas', filters: {}, limit: 25 });
   assert.ok(all.total >= 4, `only ${all.total} results`);
   assert.equal(all.next_cursor, null);
   const seen: string[] = [];
   let cursor: string | undefined;
   let calls = 0;
   do {
-    const page = await engine.search({ query: 'fontaneros fugas', city: 'todas', limit: 2, ...(cursor ? { cursor } : {}) });
+    const page = await engine.search({ query: 'fontaneros fugas', filters: {}, limit: 2, ...(cursor ? { cursor } : {}) });
     assert.equal(page.total, page.results.length);
     assert.ok(page.total <= 2);
     seen.push(...paths(page));
@@ -143,23 +150,23 @@ test('following the cursors yields every result once, in the order of one big pa
 });
 
 test('cursors are stable for the same query and rejected for another query, city or build', async () => {
-  const first = await engine.search({ query: 'fontaneria', city: 'todas', limit: 1 });
-  const again = await engine.search({ query: ' Fontanería ', city: 'todas', limit: 1 });
+  const first = await engine.search({ query: 'fontaneria', filters: {}, limit: 1 });
+  const again = await engine.search({ query: ' Fontanería ', filters: {}, limit: 1 });
   assert.ok(first.next_cursor);
   assert.equal(again.next_cursor, first.next_cursor);
   const cursor = first.next_cursor;
-  await assert.rejects(engine.search({ query: 'electricidad', city: 'todas', limit: 1, cursor }), InvalidCursorError);
-  await assert.rejects(engine.search({ query: 'fontaneria', city: 'madrid', limit: 1, cursor }), InvalidCursorError);
-  await assert.rejects(engine.search({ query: 'fontaneria', city: 'todas', limit: 1, cursor: 'garbage!' }), InvalidCursorError);
-  const rebuilt = await createSearchEngine({ pagefindDir, pages, buildId: 'build-2' });
-  await assert.rejects(rebuilt.search({ query: 'fontaneria', city: 'todas', limit: 1, cursor }), InvalidCursorError);
+  await assert.rejects(engine.search({ query: 'electricidad', filters: {}, limit: 1, cursor }), InvalidCursorError);
+  await assert.rejects(engine.search({ query: 'fontaneria', filters: { city: 'madrid' }, limit: 1, cursor }), InvalidCursorError);
+  await assert.rejects(engine.search({ query: 'fontaneria', filters: {}, limit: 1, cursor: 'garbage!' }), InvalidCursorError);
+  const rebuilt = await createSearchEngine({ pagefindDir, pages, buildId: 'build-2', facets: FACETS });
+  await assert.rejects(rebuilt.search({ query: 'fontaneria', filters: {}, limit: 1, cursor }), InvalidCursorError);
 });
 
 test('an engine keeps answering from its snapshot when a rebuild deletes the index folder', async () => {
   const copy = join(workDir, 'pagefind-copy');
   await cp(pagefindDir, copy, { recursive: true });
-  const snapshot = await createSearchEngine({ pagefindDir: copy, pages, buildId: 'build-3' });
+  const snapshot = await createSearchEngine({ pagefindDir: copy, pages, buildId: 'build-3', facets: FACETS });
   await rm(copy, { recursive: true });
-  const output = await snapshot.search({ query: 'persianas cerradura lavadora', city: 'todas', limit: 5 });
+  const output = await snapshot.search({ query: 'persianas cerradura lavadora', filters: {}, limit: 5 });
   assert.ok(output.total >= 1);
 });

@@ -2,7 +2,8 @@
  * `astro-agent-api/contract`: what a site's own pages may show of the agent surface (a developer page,
  * a `<link rel="alternate">`), from the same descriptions the runtime and the documents use.
  */
-import { operations } from './operations/index.ts';
+import { createOperations } from './operations/index.ts';
+import { parseAgentApiOptions, type AgentApiUserOptions } from './options.ts';
 
 export { API_VERSION, CONTRACT_VERSION, IDENTITY_PATH, MCP_PATH, OAUTH_PATHS } from './operations/endpoints.ts';
 export { markdownTwinPath } from './content/manifest.ts';
@@ -19,6 +20,9 @@ export interface OperationSummary {
   description: string;
 }
 
-export function listOperations(): OperationSummary[] {
+/** The operations a site with these options offers (search_pages with its facets, get_company_info with company facts). */
+export function listOperations(userOptions: AgentApiUserOptions = {}): OperationSummary[] {
+  const options = parseAgentApiOptions(userOptions);
+  const operations = createOperations({ options: { facets: options.facets, language: options.language ?? 'en' }, company: options.company });
   return operations.map(({ name, path, title, description }) => ({ name, method: 'GET', path, title, description }));
 }

@@ -4,13 +4,13 @@ import { writeMarkdownTwins } from './build/build-markdown.ts';
 import { buildSearchIndex } from './build/build-search-index.ts';
 import { buildManifest, writeManifest } from './build/write-manifest.ts';
 import { writeDocuments } from './build/write-documents.ts';
-import { parseAgentApiOptions, type AgentApiUserOptions } from './options.ts';
+import { parseAgentApiOptions, resolveAgentApiOptions, type AgentApiUserOptions } from './options.ts';
 import { serveAgentSurfaceInDev, setupRuntime } from './setup-runtime.ts';
 
 export type { AgentApiUserOptions } from './options.ts';
 
 /** Astro integration that makes the site readable by agents: Markdown twins, search, API, OAuth and MCP. */
-export default function agentApi(userOptions: AgentApiUserOptions): AstroIntegration {
+export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIntegration {
   const options = parseAgentApiOptions(userOptions);
   let config: AstroConfig | undefined;
   return {
@@ -42,17 +42,19 @@ export default function agentApi(userOptions: AgentApiUserOptions): AstroIntegra
             logger.info(`converted ${result.pages.length} pages to Markdown in ${seconds} (${result.skipped} skipped)`);
             return result;
           }),
-          timed(() => buildSearchIndex(clientDir)).then(({ result, seconds }) => {
+          timed(() => buildSearchIndex(clientDir, { language: options.language })).then(({ result, seconds }) => {
             logger.info(`indexed ${result.pageCount} pages for search in ${seconds}`);
             return result;
           }),
         ]);
 
-        await writeDocuments({ clientDir, site, options, pages: markdown.pages, logger });
+        const resolved = resolveAgentApiOptions(options, { url: site, pageLanguages: markdown.pages.map((page) => page.lang).filter(Boolean) });
+        const manifest = buildManifest({ site, options: resolved, company: options.company, pages: markdown.pages });
+        await writeDocuments({ clientDir, manifest, logger });
 
         // Last: the runtime reloads when the manifest changes, so everything it points to must be written already.
         const start = performance.now();
-        await writeManifest(outDir, buildManifest({ site, options, pages: markdown.pages }));
+        await writeManifest(outDir, manifest);
         logger.info(`wrote the manifest of ${markdown.pages.length} pages in ${secondsSince(start)}`);
         logger.info(`build steps done in ${secondsSince(hookStart)} (Markdown and search index side by side)`);
       },

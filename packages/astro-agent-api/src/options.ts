@@ -5,13 +5,107 @@ const pathSchema = z
   .string()
   .regex(/^\/[a-z0-9][a-z0-9/_-]*[a-z0-9]$/, 'a path such as /api/v1 (lowercase, starts with /, no trailing /)');
 
+/** A site path or an absolute http(s) URL, e.g. `/developers/#versioning`. */
+const linkSchema = z
+  .string()
+  .regex(/^(\/|https?:\/\/)\S*$/, 'a site path starting with / or an absolute http(s) URL');
+
 const quotaSchema = z.number().int().min(1).max(1_000_000);
 
-/** Options of the agent-api integration; `z.input` is what users write, `z.output` what code reads. */
+/** BCP 47, e.g. `en`, `es`, `pt-BR`. */
+const languageSchema = z
+  .string()
+  .regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'a BCP 47 language tag such as "en", "es" or "pt-BR"');
+
+/** Facet values are URL-safe slugs: they travel as query parameters and in result fields. */
+const slugSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'a lowercase slug such as "madrid" or "a-coruna"');
+
+/** Names that search_pages already uses for its own parameters or result fields. */
+const RESERVED_FACET_NAMES = new Set(['query', 'limit', 'cursor', 'title', 'url', 'excerpt', 'section', 'total', 'results']);
+
+const facetNameSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]{0,31}$/, 'a lowercase name such as "city" or "category"')
+  .refine((name) => !RESERVED_FACET_NAMES.has(name), {
+    message: `a name that search_pages does not already use (${[...RESERVED_FACET_NAMES].join(', ')})`,
+  });
+
+const facetSchema = z
+  .object({
+    /** Allowed values (slugs) and their labels, e.g. `{ madrid: 'Madrid' }`. A page marked with another value fails the build. */
+    values: z.record(slugSchema, z.string().min(1)).refine((values) => Object.keys(values).length > 0, 'at least one value'),
+    /** The parameter value that means "no filter". */
+    all: slugSchema.default('all'),
+    /** Other names people use for a value in a query, e.g. `{ 'a-coruna': ['Coruña', 'La Coruña'] }`. */
+    aliases: z.record(slugSchema, z.array(z.string().min(1))).default({}),
+    /** What the facet is, for the parameter's description in openapi.json, agents.md and the MCP tool. */
+    description: z.string().min(1).optional(),
+  })
+  .strict()
+  .refine((facet) => !(facet.all in facet.values), { message: '`all` must not also be one of the `values`', path: ['all'] });
+
+const policySchema = (name: string, quota: number) =>
+  z
+    .object({
+      /** Policy name in the RateLimit headers and in get_quota. */
+      name: z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'a lowercase name such as "anonymous"').default(name),
+      /** Requests per 60 s window. */
+      quota: quotaSchema.default(quota),
+    })
+    .strict()
+    .default({ name, quota });
+
+/** Options of the astro-agent-api integration; `z.input` is what users write, `z.output` what code reads. */
 export const agentApiOptionsSchema = z
   .object({
-    /** Facts served by get_company_info; URLs may be site paths. Usually the module that renders the site. */
-    company: companyInfoSchema,
+    /**
+     * Language of the content (BCP 47): search stemming and stop words, the browser search index and the
+     * default wording of the documents. Default: the most common `<html lang>` of the built pages, else `en`.
+     */
+    language: languageSchema.optional(),
+    /** The site's name in the documents and the MCP server's title. Default: `company.brand`, else the site's host name. */
+    name: z.string().min(1).max(100).optional(),
+    /** Company facts served by get_company_info; URLs may be site paths. Without them, get_company_info is not offered. */
+    company: companyInfoSchema.optional(),
+    /**
+     * Facets that search_pages filters by, each read from the pages' `<meta data-agent-facet="name" content="value">`:
+     * a query parameter per facet (one value, or `all`), the page's value as a field of each result.
+     */
+    facets: z.record(facetNameSchema, facetSchema).default({}),
+    /** Vocabulary the search adds to the language's stemming and stop words. */
+    search: z
+      .object({
+        /**
+         * Query word → words searched as alternatives of it: trade names, everyday and regional words,
+         * other languages (`plumber: ['fontanería']`). Matched without case or accents.
+         */
+        synonyms: z.record(z.string().min(1), z.array(z.string().min(1))).default({}),
+        /** Words dropped from queries, on top of the language's own stop words. */
+        stopWords: z.array(z.string().min(1)).default([]),
+        /** Words that describe the whole site rather than a page ("services"): dropped when a query has other words. */
+        genericWords: z.array(z.string().min(1)).default([]),
+      })
+      .strict()
+      .default({ synonyms: {}, stopWords: [], genericWords: [] }),
+    /** Wording of the generated documents (llms.txt, agents.md, the MCP server card and prompt). */
+    documents: z
+      .object({
+        /** What the site is, in a sentence or two. Default: the home page's meta description. */
+        summary: z.string().min(1).optional(),
+        /** Facts an agent must respect when it answers from the site, e.g. "Nothing is booked or paid online." */
+        notes: z.array(z.string().min(1)).default([]),
+        /** The example search shown in agents.md and the MCP prompt; default: a word of the site's own pages. */
+        exampleSearch: z
+          .object({ query: z.string().min(2).max(200), facets: z.record(z.string(), z.string()).default({}) })
+          .strict()
+          .optional(),
+        /** Page stating the API's versioning policy; default: the versioning section of /agents.md. */
+        versioningPolicy: linkSchema.optional(),
+        /** The site's page for developers; default: /agents.md. */
+        developerPage: linkSchema.optional(),
+      })
+      .strict()
+      .default({ notes: [] }),
     /** CSS selector of the main content of a page: only this region becomes Markdown and is indexed. */
     contentSelector: z.string().min(1).default('[data-agent-content], main'),
     /** Extra selectors removed from the content, on top of nav, header, footer, aside, scripts and [data-agent-ignore]. */
@@ -22,11 +116,15 @@ export const agentApiOptionsSchema = z
     truncateAt: z.number().int().min(1_000).max(10_000_000).default(60_000),
     /** Root path of the JSON API. */
     apiBasePath: pathSchema.default('/api/v1'),
-    /** Requests per 60 s window; AGENT_API_QUOTA_ANONIMO / AGENT_API_QUOTA_IDENTIFICADO override them at start-up. */
-    quotas: z
-      .object({ anonimo: quotaSchema.default(60), identificado: quotaSchema.default(600) })
+    /**
+     * Rate-limit policies: callers without a token (per address) and with one (per client). The quotas
+     * can be overridden at start-up with AGENT_API_QUOTA_ANONYMOUS and AGENT_API_QUOTA_IDENTIFIED.
+     */
+    policies: z
+      .object({ anonymous: policySchema('anonimo', 60), identified: policySchema('identificado', 600) })
       .strict()
-      .default({ anonimo: 60, identificado: 600 }),
+      .refine((policies) => policies.anonymous.name !== policies.identified.name, 'the two policies need different names')
+      .default({ anonymous: { name: 'anonimo', quota: 60 }, identified: { name: 'identificado', quota: 600 } }),
     /** How many proxy hops in front of the server to trust for X-Forwarded-For / Forwarded (0: use the socket address). */
     trustProxy: z.number().int().min(0).max(10).default(0),
     /** Extra origins allowed to call POST /mcp from a browser, besides the site's own. */
@@ -36,6 +134,8 @@ export const agentApiOptionsSchema = z
 
 export type AgentApiUserOptions = z.input<typeof agentApiOptionsSchema>;
 export type AgentApiOptions = z.output<typeof agentApiOptionsSchema>;
+export type FacetOptions = AgentApiOptions['facets'][string];
+export type PolicyRole = keyof AgentApiOptions['policies'];
 
 /** Parses the options or throws a message that names the option, what is allowed and what to do. */
 export function parseAgentApiOptions(input: unknown): AgentApiOptions {
@@ -51,7 +151,37 @@ export function parseAgentApiOptions(input: unknown): AgentApiOptions {
     return `- \`${name}\`: ${issue.message}`;
   });
   throw new Error(
-    `Invalid options for the agent-api integration in astro.config.mjs:\n${problems.join('\n')}\n` +
-      'Fix these options (see integrations/agent-api/options.ts for every option and its default) and build again.',
+    `Invalid options for the astro-agent-api integration in astro.config.mjs:\n${problems.join('\n')}\n` +
+      'Fix these options (the package README lists every option and its default) and build again.',
   );
+}
+
+/** The options as the runtime and the documents read them: language and name decided, company facts apart. */
+export interface ResolvedAgentApiOptions extends Omit<AgentApiOptions, 'language' | 'name' | 'company'> {
+  language: string;
+  name: string;
+}
+
+/**
+ * Decides what the user left to the site: the language (else the most common `<html lang>` of the
+ * pages, else English) and the name (else the company's brand, else the site's host name).
+ */
+export function resolveAgentApiOptions(
+  options: AgentApiOptions,
+  site: { url: string; pageLanguages: readonly string[] },
+): ResolvedAgentApiOptions {
+  const { company, language, name, ...rest } = options;
+  return {
+    ...rest,
+    language: language ?? mostCommon(site.pageLanguages) ?? 'en',
+    name: name ?? company?.brand ?? new URL(site.url).hostname,
+  };
+}
+
+function mostCommon(values: readonly string[]): string | undefined {
+  const counts = new Map<string, number>();
+  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
+  let best: string | undefined;
+  for (const [value, count] of counts) if (best === undefined || count > counts.get(best)!) best = value;
+  return best;
 }

@@ -24,7 +24,7 @@ export async function openTarget(): Promise<Target> {
   if (given) {
     baseUrl = new URL(given).href.replace(/\/+$/, '');
   } else {
-    const server = await startTestServer({ env: { AGENT_API_QUOTA_ANONIMO: '100000' } });
+    const server = await startTestServer({ env: { AGENT_API_QUOTA_ANONYMOUS: '100000' } });
     baseUrl = server.url;
     close = () => server.close();
   }

@@ -1,4 +1,3 @@
-import { operations } from '../operations/index.ts';
 import { buildInputJsonSchema, buildOutputJsonSchema } from '../operations/json-schema.ts';
 import {
   API_VERSION,
@@ -15,15 +14,15 @@ import { markdownTwinPath, type ManifestPage } from '../content/manifest.ts';
 
 /** `/agents.md`: how an agent should use the site, with every operation rendered from its description. */
 export function buildAgentsMd(context: DocumentContext, pages: readonly ManifestPage[] = []): string {
-  const { url, options } = context;
+  const { url, options, company, operations } = context;
   // Real pages make the twin scheme concrete: the deepest one and the home page.
   const deepest = [...pages].map((page) => page.path).sort((a, b) => b.split('/').length - a.split('/').length)[0];
   const twinExamples = [...new Set([deepest ?? '/servicios/fontaneria/madrid/', '/'])]
     .map((path) => `\`${url(path)}\` → \`${url(markdownTwinPath(path))}\``)
     .join(', and ');
-  const { company, quotas, apiBasePath } = options;
+  const { name, policies, apiBasePath } = options;
   const api = url(apiBasePath);
-  const serviceModel = company.service_model;
+  const serviceModel = company?.service_model;
 
   const operationSections = operations.map((operation) => {
     const auth =
@@ -48,19 +47,19 @@ export function buildAgentsMd(context: DocumentContext, pages: readonly Manifest
   });
 
   return [
-    `# ${company.brand} — guide for AI agents`,
+    `# ${name} — guide for AI agents`,
     '',
-    `> ${company.brand} publishes its website for agents: every page as Markdown, a search and read API, the same operations over MCP, and optional OAuth credentials that only raise the quota. Everything is read-only.`,
+    `> ${name} publishes its website for agents: every page as Markdown, a search and read API, the same operations over MCP, and optional OAuth credentials that only raise the quota. Everything is read-only.`,
     '',
     `Web site: ${url('/')} · OpenAPI: ${url(DOCUMENT_PATHS.openapi)} · Page index: ${url(DOCUMENT_PATHS.llms)} · Auth: ${url(DOCUMENT_PATHS.auth)}`,
     '',
     '## Service model',
     '',
     '- Nothing is booked, hired or paid online, through the API or MCP. No call creates or changes anything.',
-    `- ${company.brand} answers to the customer for every job, also when a partner professional does the work.`,
+    `- ${name} answers to the customer for every job, also when a partner professional does the work.`,
     ...(serviceModel?.description ? [`- ${serviceModel.description}`] : []),
     ...(serviceModel?.warranty ? [`- ${serviceModel.warranty}`] : []),
-    `- To hire a service, the customer contacts the company directly: \`get_company_info\` with \`section=contact\` gives the current channels${company.email ? ` (e.g. ${company.email})` : ''}.`,
+    `- To hire a service, the customer contacts the company directly: \`get_company_info\` with \`section=contact\` gives the current channels${company?.email ? ` (e.g. ${company.email})` : ''}.`,
     '',
     '## How to answer a question from this site',
     '',
@@ -83,14 +82,14 @@ export function buildAgentsMd(context: DocumentContext, pages: readonly Manifest
     '',
     '| Caller | Policy | Quota |',
     '|---|---|---|',
-    `| anonymous, per IP address | \`anonimo\` | ${quotas.anonimo} requests per ${RATE_LIMIT_WINDOW_SECONDS} s |`,
-    `| bearer token, per client_id | \`identificado\` | ${quotas.identificado} requests per ${RATE_LIMIT_WINDOW_SECONDS} s |`,
+    `| anonymous, per IP address | \`${policies.anonymous.name}\` | ${policies.anonymous.quota} requests per ${RATE_LIMIT_WINDOW_SECONDS} s |`,
+    `| bearer token, per client_id | \`${policies.identified.name}\` | ${policies.identified.quota} requests per ${RATE_LIMIT_WINDOW_SECONDS} s |`,
     '',
-    `Each API call and each MCP \`tools/call\` or \`resources/read\` counts once. Every 200 and 429 carries \`RateLimit: "anonimo";r=${quotas.anonimo - 1};t=${RATE_LIMIT_WINDOW_SECONDS}\`, \`RateLimit-Policy: "anonimo";q=${quotas.anonimo};w=${RATE_LIMIT_WINDOW_SECONDS}\`, \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` and \`API-Version: ${API_VERSION}\`; the headers always report the quota in force. Over the limit the answer is 429 with \`Retry-After\` (seconds): wait that long, do not retry at once.`,
+    `Each API call and each MCP \`tools/call\` or \`resources/read\` counts once. Every 200 and 429 carries \`RateLimit: "${policies.anonymous.name}";r=${policies.anonymous.quota - 1};t=${RATE_LIMIT_WINDOW_SECONDS}\`, \`RateLimit-Policy: "${policies.anonymous.name}";q=${policies.anonymous.quota};w=${RATE_LIMIT_WINDOW_SECONDS}\`, \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` and \`API-Version: ${API_VERSION}\`; the headers always report the quota in force. Over the limit the answer is 429 with \`Retry-After\` (seconds): wait that long, do not retry at once.`,
     '',
     '## Optional identification (OAuth 2.0)',
     '',
-    `A token is never needed to read: it only raises the quota from ${quotas.anonimo} to ${quotas.identificado} requests per minute. Registration is self-service and anonymous (\`POST ${url(OAUTH_PATHS.register)}\`), then the client credentials grant at \`POST ${url(OAUTH_PATHS.token)}\` gives a Bearer token valid ${OAUTH_LIMITS.accessTokenSeconds} s. Scopes: \`content:read\` (read with the raised quota) and \`quota:read\` (read the own quota with \`get_quota\`). Send it as \`Authorization: Bearer …\`. An invalid or expired token is answered 401, never served as anonymous. Step by step with curl: ${url(DOCUMENT_PATHS.auth)}. Metadata: ${url(WELL_KNOWN_PATHS.authorizationServer)}.`,
+    `A token is never needed to read: it only raises the quota from ${policies.anonymous.quota} to ${policies.identified.quota} requests per minute. Registration is self-service and anonymous (\`POST ${url(OAUTH_PATHS.register)}\`), then the client credentials grant at \`POST ${url(OAUTH_PATHS.token)}\` gives a Bearer token valid ${OAUTH_LIMITS.accessTokenSeconds} s. Scopes: \`content:read\` (read with the raised quota) and \`quota:read\` (read the own quota with \`get_quota\`). Send it as \`Authorization: Bearer …\`. An invalid or expired token is answered 401, never served as anonymous. Step by step with curl: ${url(DOCUMENT_PATHS.auth)}. Metadata: ${url(WELL_KNOWN_PATHS.authorizationServer)}.`,
     '',
     '## MCP',
     '',

@@ -1,6 +1,5 @@
 import { SCOPES } from '../operations/operation.ts';
 import { getQuota } from '../operations/get-quota.ts';
-import { searchPages } from '../operations/search-pages.ts';
 import {
   IDENTITY_PATH,
   OAUTH_LIMITS,
@@ -12,16 +11,16 @@ import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
 
 /** `/auth.md`: the optional OAuth 2.0 flow step by step, with curl commands against this site. */
 export function buildAuthMd({ url, options }: DocumentContext): string {
-  const { company, quotas, apiBasePath } = options;
+  const { name, policies, apiBasePath } = options;
   const api = url(apiBasePath);
   const scopes = SCOPES.join(' ');
   const fence = (command: string) => ['```sh', command, '```'].join('\n');
   const json = (body: string) => ['```json', body, '```'].join('\n');
 
   return [
-    `# ${company.brand} — optional authentication for agents`,
+    `# ${name} — optional authentication for agents`,
     '',
-    `> Reading never needs credentials. A token only raises the quota from ${quotas.anonimo} to ${quotas.identificado} requests per minute and lets a client read its own quota. Registration is self-service, free and anonymous: no accounts, no login, no human approval.`,
+    `> Reading never needs credentials. A token only raises the quota from ${policies.anonymous.quota} to ${policies.identified.quota} requests per minute and lets a client read its own quota. Registration is self-service, free and anonymous: no accounts, no login, no human approval.`,
     '',
     `OAuth 2.0 client credentials grant (RFC 6749 §4.4) with dynamic client registration (RFC 7591). Server metadata: ${url(WELL_KNOWN_PATHS.authorizationServer)} (RFC 8414); API metadata: ${url(`${WELL_KNOWN_PATHS.protectedResource}${apiBasePath}`)} (RFC 9728). No OpenID Connect.`,
     '',
@@ -78,9 +77,9 @@ export function buildAuthMd({ url, options }: DocumentContext): string {
     '',
     '## 3. Call the API with the token',
     '',
-    fence(`curl '${api}${searchPages.path}?query=fontanero&city=madrid' -H "Authorization: Bearer $ACCESS_TOKEN"`),
+    fence(`curl '${api}/search_pages?query=fontanero&city=madrid' -H "Authorization: Bearer $ACCESS_TOKEN"`),
     '',
-    `The answer is the same as without a token, but the rate-limit headers now show the policy \`identificado\`: \`RateLimit-Policy: "identificado";q=${quotas.identificado};w=${RATE_LIMIT_WINDOW_SECONDS}\`. The token works the same on the MCP endpoint. A token that is unknown, expired or revoked gets \`401\` with \`WWW-Authenticate: Bearer error="invalid_token", resource_metadata="…"\` — it is never treated as anonymous; drop it or get a new one.`,
+    `The answer is the same as without a token, but the rate-limit headers now show the policy \`${policies.identified.name}\`: \`RateLimit-Policy: "${policies.identified.name}";q=${policies.identified.quota};w=${RATE_LIMIT_WINDOW_SECONDS}\`. The token works the same on the MCP endpoint. A token that is unknown, expired or revoked gets \`401\` with \`WWW-Authenticate: Bearer error="invalid_token", resource_metadata="…"\` — it is never treated as anonymous; drop it or get a new one.`,
     '',
     '## 4. Read your quota',
     '',
@@ -118,8 +117,8 @@ export function buildAuthMd({ url, options }: DocumentContext): string {
     '| What | Value |',
     '|---|---|',
     `| access token | ${OAUTH_LIMITS.accessTokenSeconds} s |`,
-    `| quota with a token (\`identificado\`) | ${quotas.identificado} requests per ${RATE_LIMIT_WINDOW_SECONDS} s per client |`,
-    `| quota without a token (\`anonimo\`) | ${quotas.anonimo} requests per ${RATE_LIMIT_WINDOW_SECONDS} s per IP |`,
+    `| quota with a token (\`${policies.identified.name}\`) | ${policies.identified.quota} requests per ${RATE_LIMIT_WINDOW_SECONDS} s per client |`,
+    `| quota without a token (\`${policies.anonymous.name}\`) | ${policies.anonymous.quota} requests per ${RATE_LIMIT_WINDOW_SECONDS} s per IP |`,
     `| registrations | ${OAUTH_LIMITS.registrationsPerHourPerIp} per hour per IP |`,
     `| token endpoint | ${OAUTH_LIMITS.tokenRequestsPerMinute} requests per minute |`,
     `| client recycling | after ${OAUTH_LIMITS.recycleAfterDays} days without a token request, the client and its tokens are deleted |`,

@@ -6,7 +6,7 @@ const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];
 
 /** RFC 8414 §2 — authorization server metadata, plus an `agent_auth` block saying that auth is optional. */
 export function buildAuthorizationServerMetadata({ siteUrl, url, options }: DocumentContext): Record<string, unknown> {
-  const { quotas } = options;
+  const { policies } = options;
   return {
     // RFC 8414 §2: the issuer is the site URL (no trailing slash; keeps the site's path if it has one).
     issuer: siteUrl,
@@ -24,7 +24,7 @@ export function buildAuthorizationServerMetadata({ siteUrl, url, options }: Docu
     service_documentation: url(DOCUMENT_PATHS.auth),
     agent_auth: {
       required: false,
-      benefit: `${quotas.identificado} requests per minute instead of ${quotas.anonimo}`,
+      benefit: `${policies.identified.quota} requests per minute instead of ${policies.anonymous.quota}`,
       description:
         'Every content operation works without credentials. Registration is self-service and anonymous, with no human approval; a token only raises the quota and lets the client read its own quota.',
       registration_endpoint: url(OAUTH_PATHS.register),
@@ -53,7 +53,7 @@ export function buildProtectedResourceMetadata(
     authorization_servers: [siteUrl],
     scopes_supported: [...SCOPES],
     bearer_methods_supported: ['header'],
-    resource_name: isApi ? `${options.company.brand} API v${API_VERSION}` : options.company.brand,
+    resource_name: isApi ? `${options.name} API v${API_VERSION}` : options.name,
     resource_documentation: url(isApi ? DEVELOPER_PAGE_PATH : DOCUMENT_PATHS.agents),
   };
 }

@@ -15,9 +15,8 @@ const NOTE_LENGTH = 160;
  * `## Optional`, which the format lets readers skip when context is short.
  */
 export function buildLlmsTxt(context: DocumentContext, pages: readonly ManifestPage[]): string {
-  const { url, options } = context;
-  const { company } = options;
-  const brand = company.brand;
+  const { url, options, company } = context;
+  const brand = options.name;
   const sorted = [...pages].sort((a, b) => a.path.localeCompare(b.path, 'es'));
   const segmentsOf = (page: ManifestPage) => page.path.split('/').filter(Boolean);
   const hasChildren = new Set(sorted.filter((page) => segmentsOf(page).length > 1).map((page) => segmentsOf(page)[0]));
@@ -54,7 +53,7 @@ export function buildLlmsTxt(context: DocumentContext, pages: readonly ManifestP
 
   const summary = [
     `Web de ${brand}.`,
-    ...(company.coverage ? [`Cobertura: ${trimSentence(company.coverage)}.`] : []),
+    ...(company?.coverage ? [`Cobertura: ${trimSentence(company.coverage)}.`] : []),
     'Cada página está disponible en Markdown en los enlaces de abajo.',
     'Nada se contrata ni se paga en línea: el cliente contacta con la empresa, que responde del trabajo.',
   ].join(' ');

@@ -22,8 +22,11 @@ export interface HtmlPage {
   path: string;
 }
 
+/** A converted page: its manifest entry and its `<html lang>`. */
+export type ConvertedPage = ManifestPage & { lang: string };
+
 export interface MarkdownStepResult {
-  pages: ManifestPage[];
+  pages: ConvertedPage[];
   /** HTML pages left out: excluded by selector or error pages. */
   skipped: number;
 }
@@ -61,7 +64,7 @@ export async function writeMarkdownTwins(
     workerCount > 0
       ? await writeMarkdownPagesInWorkers(htmlPages, clientDir, conversion, workerCount)
       : await writeMarkdownPages(htmlPages, clientDir, conversion);
-  const pages = converted.filter((page): page is ManifestPage => page !== undefined);
+  const pages = converted.filter((page): page is ConvertedPage => page !== undefined);
   return { pages, skipped: htmlPages.length - pages.length };
 }
 
@@ -90,8 +93,8 @@ export async function writeMarkdownPages(
   pages: readonly HtmlPage[],
   clientDir: string,
   options: MarkdownConversionOptions,
-): Promise<(ManifestPage | undefined)[]> {
-  const results: (ManifestPage | undefined)[] = new Array(pages.length);
+): Promise<(ConvertedPage | undefined)[]> {
+  const results: (ConvertedPage | undefined)[] = new Array(pages.length);
   let next = 0;
   const lane = async (): Promise<void> => {
     while (next < pages.length) {
@@ -104,7 +107,7 @@ export async function writeMarkdownPages(
 }
 
 /** Reads one page, converts it and writes its twin; `undefined` for an excluded page. */
-async function writeMarkdownPage({ file, path }: HtmlPage, clientDir: string, options: MarkdownConversionOptions): Promise<ManifestPage | undefined> {
+async function writeMarkdownPage({ file, path }: HtmlPage, clientDir: string, options: MarkdownConversionOptions): Promise<ConvertedPage | undefined> {
   const url = new URL(path, options.site).href;
   const converted = buildMarkdownFromHtml(await readFile(file, 'utf8'), { ...options, pageUrl: url });
   if (!converted) return undefined;
@@ -120,7 +123,7 @@ export interface MarkdownWorkerTask {
   pages: HtmlPage[];
 }
 /** What a Markdown worker answers: the entries of one task, or the error that stopped it. */
-export type MarkdownWorkerReply = { start: number; pages: (ManifestPage | null)[] } | { error: string };
+export type MarkdownWorkerReply = { start: number; pages: (ConvertedPage | null)[] } | { error: string };
 export interface MarkdownWorkerData {
   clientDir: string;
   options: MarkdownConversionOptions;
@@ -132,8 +135,8 @@ async function writeMarkdownPagesInWorkers(
   clientDir: string,
   options: MarkdownConversionOptions,
   workerCount: number,
-): Promise<(ManifestPage | undefined)[]> {
-  const results: (ManifestPage | undefined)[] = new Array(pages.length);
+): Promise<(ConvertedPage | undefined)[]> {
+  const results: (ConvertedPage | undefined)[] = new Array(pages.length);
   let next = 0;
   const workerData: MarkdownWorkerData = { clientDir, options };
   const run = (): Promise<void> =>

@@ -1,4 +1,3 @@
-import { operations } from '../operations/index.ts';
 import { buildInputJsonSchema, buildOutputJsonSchema } from '../operations/json-schema.ts';
 import { SCOPES } from '../operations/operation.ts';
 import {
@@ -22,13 +21,12 @@ import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
  */
 export function buildMcpServerCard(context: DocumentContext): Record<string, unknown> {
   const { url, siteUrl, options } = context;
-  const { company } = options;
   return {
     $schema: 'https://static.modelcontextprotocol.io/schemas/mcp-server-card/v1.json',
     version: '1.0',
     protocolVersion: MCP_PROTOCOL_VERSIONS[0],
     supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
-    serverInfo: { name: buildMcpServerName(siteUrl), title: `${company.brand}`, version: CONTRACT_VERSION },
+    serverInfo: { name: buildMcpServerName(siteUrl), title: options.name, version: CONTRACT_VERSION },
     description: buildDescription(context),
     documentationUrl: url(DOCUMENT_PATHS.agents),
     transport: { type: 'streamable-http', endpoint: url(MCP_PATH) },
@@ -36,7 +34,7 @@ export function buildMcpServerCard(context: DocumentContext): Record<string, unk
     authentication: {
       required: false,
       schemes: ['oauth2'],
-      description: `Optional: a bearer token from ${url(OAUTH_PATHS.token)} (client credentials) raises the quota from ${options.quotas.anonimo} to ${options.quotas.identificado} requests per minute.`,
+      description: `Optional: a bearer token from ${url(OAUTH_PATHS.token)} (client credentials) raises the quota from ${options.policies.anonymous.quota} to ${options.policies.identified.quota} requests per minute.`,
       authorization_servers: [siteUrl],
       protected_resource_metadata: url(protectedResourceMetadataPath('')),
       registration_endpoint: url(OAUTH_PATHS.register),
@@ -44,7 +42,7 @@ export function buildMcpServerCard(context: DocumentContext): Record<string, unk
       documentation: url(DOCUMENT_PATHS.auth),
     },
     instructions: MCP_INSTRUCTIONS,
-    tools: operations.map((operation) => ({
+    tools: context.operations.map((operation) => ({
       name: operation.name,
       title: operation.title,
       description: operation.description,
@@ -66,8 +64,8 @@ export function buildMcpServerCardDraft(context: DocumentContext): Record<string
     $schema: 'https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json',
     name: buildMcpServerName(siteUrl),
     version: CONTRACT_VERSION,
-    description: truncate(`${options.company.brand}: search and read the site's pages and company data (read-only).`, 100),
-    title: truncate(options.company.brand, 100),
+    description: truncate(`${options.name}: search and read the site's pages and company data (read-only).`, 100),
+    title: truncate(options.name, 100),
     websiteUrl: url('/'),
     remotes: [
       {
@@ -98,7 +96,7 @@ export function buildAiCatalog(context: DocumentContext): Record<string, unknown
   const host = new URL(siteUrl).hostname;
   return {
     specVersion: '1.0',
-    host: { displayName: options.company.brand, identifier: host, documentationUrl: url(DOCUMENT_PATHS.agents) },
+    host: { displayName: options.name, identifier: host, documentationUrl: url(DOCUMENT_PATHS.agents) },
     entries: [
       {
         identifier: `urn:air:${host}:mcp:agent-api`,
@@ -113,7 +111,7 @@ export function buildAiCatalog(context: DocumentContext): Record<string, unknown
 }
 
 function buildDescription({ options }: DocumentContext): string {
-  return `Read-only MCP server of ${options.company.brand}: search the site's pages, read any page as Markdown and get the company data. Authentication is optional.`;
+  return `Read-only MCP server of ${options.name}: search the site's pages, read any page as Markdown and get the company data. Authentication is optional.`;
 }
 
 function truncate(text: string, length: number): string {

@@ -1,4 +1,3 @@
-import { operations } from '../operations/index.ts';
 import { buildInputJsonSchema, buildJsonSchema, type JsonSchema } from '../operations/json-schema.ts';
 import type { OperationDescription } from '../operations/operation.ts';
 import { errorSchema } from '../operations/schemas.ts';
@@ -26,8 +25,8 @@ const ERROR_RESPONSES = {
 
 /** OpenAPI 3.1 description of the API, derived from the operation descriptions. */
 export function buildOpenApi(context: DocumentContext): JsonSchema {
-  const { url, options } = context;
-  const { company, quotas } = options;
+  const { url, options, company, operations } = context;
+  const { name, policies } = options;
   const schemas: { [id: string]: JsonSchema } = {};
   const errorRef = liftDefinitions(buildJsonSchema(errorSchema, 'output'), schemas);
 
@@ -39,16 +38,16 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
   return {
     openapi: '3.1.1',
     info: {
-      title: `${company.brand} API`,
+      title: `${name} API`,
       version: CONTRACT_VERSION,
-      summary: `Read-only API over the published pages and company data of ${company.brand}.`,
+      summary: `Read-only API over the published pages and company data of ${name}.`,
       description: buildInfoDescription(context),
-      ...(company.email ? { contact: { name: company.brand, email: company.email, url: url('/') } } : {}),
+      ...(company?.email ? { contact: { name, email: company.email, url: url('/') } } : {}),
       'x-api-version': API_VERSION,
       'x-versioning-policy': url(VERSIONING_PATH),
     },
     externalDocs: { description: 'Developer guide and versioning policy', url: url(DEVELOPER_PAGE_PATH) },
-    servers: [{ url: url(options.apiBasePath), description: `${company.brand}, API v${API_VERSION}` }],
+    servers: [{ url: url(options.apiBasePath), description: `${name}, API v${API_VERSION}` }],
     tags: [
       { name: 'content', description: 'Site pages and company data. A token is optional and only raises the quota.' },
       { name: 'quota', description: 'Rate-limit state of an identified client.' },
@@ -81,7 +80,7 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
             clientCredentials: {
               tokenUrl: url(OAUTH_PATHS.token),
               scopes: {
-                'content:read': `Read content with the raised quota (${quotas.identificado} instead of ${quotas.anonimo} requests per minute).`,
+                'content:read': `Read content with the raised quota (${policies.identified.quota} instead of ${policies.anonymous.quota} requests per minute).`,
                 'quota:read': 'Read the own quota with get_quota.',
               },
             },
@@ -169,22 +168,22 @@ function rewriteRefs(schema: JsonSchema): JsonSchema {
 }
 
 function buildRateLimitHeaders({ options, url }: DocumentContext): JsonSchema {
-  const { anonimo } = options.quotas;
+  const { name: anonymousPolicy, quota: anonymousQuota } = options.policies.anonymous;
   const integer = (description: string, example: number) => ({ description, schema: { type: 'integer', minimum: 0 }, example });
   return {
     RateLimit: {
       description:
         'Structured field (RFC 8941, draft-ietf-httpapi-ratelimit-headers): policy name, `r` = requests left, `t` = seconds to reset.',
       schema: { type: 'string' },
-      example: `"anonimo";r=${anonimo - 1};t=${RATE_LIMIT_WINDOW_SECONDS}`,
+      example: `"${anonymousPolicy}";r=${anonymousQuota - 1};t=${RATE_LIMIT_WINDOW_SECONDS}`,
     },
     'RateLimit-Policy': {
       description: 'Structured field: policy name, `q` = quota in force, `w` = window in seconds.',
       schema: { type: 'string' },
-      example: `"anonimo";q=${anonimo};w=${RATE_LIMIT_WINDOW_SECONDS}`,
+      example: `"${anonymousPolicy}";q=${anonymousQuota};w=${RATE_LIMIT_WINDOW_SECONDS}`,
     },
-    'RateLimit-Limit': integer('Requests allowed per window for this caller.', anonimo),
-    'RateLimit-Remaining': integer('Requests left in the current window.', anonimo - 1),
+    'RateLimit-Limit': integer('Requests allowed per window for this caller.', anonymousQuota),
+    'RateLimit-Remaining': integer('Requests left in the current window.', anonymousQuota - 1),
     'RateLimit-Reset': integer('Seconds until the window restarts.', RATE_LIMIT_WINDOW_SECONDS),
     'API-Version': {
       description: `Major version of the API (SPEC: ${url(VERSIONING_PATH)}).`,
@@ -213,13 +212,13 @@ function buildErrorHeaders(status: number): JsonSchema {
 }
 
 function buildInfoDescription({ url, options }: DocumentContext): string {
-  const { quotas, company, apiBasePath } = options;
+  const { policies, name, apiBasePath } = options;
   return [
-    `Public, read-only API over the published pages of ${company.brand}. Nothing is booked, hired or paid through it.`,
+    `Public, read-only API over the published pages of ${name}. Nothing is booked, hired or paid through it.`,
     '',
     `Start with \`search_pages\`, then read a result \`url\` with \`read_page\`; \`get_company_info\` returns contact data, the service model and the catalogue. The same operations are MCP tools at \`POST ${url(MCP_PATH)}\`.`,
     '',
-    `**Limits.** Anonymous: ${quotas.anonimo} requests per ${RATE_LIMIT_WINDOW_SECONDS} s per IP (policy \`anonimo\`). With a bearer token: ${quotas.identificado} per ${RATE_LIMIT_WINDOW_SECONDS} s per client (policy \`identificado\`). Every 200 and 429 carries the RateLimit headers; a 429 adds \`Retry-After\`.`,
+    `**Limits.** Anonymous: ${policies.anonymous.quota} requests per ${RATE_LIMIT_WINDOW_SECONDS} s per IP (policy \`${policies.anonymous.name}\`). With a bearer token: ${policies.identified.quota} per ${RATE_LIMIT_WINDOW_SECONDS} s per client (policy \`${policies.identified.name}\`). Every 200 and 429 carries the RateLimit headers; a 429 adds \`Retry-After\`.`,
     '',
     `**Authentication is optional** and only raises the quota. Register a client and get a token with the client credentials grant:`,
     '',

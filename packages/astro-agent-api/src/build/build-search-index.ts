@@ -10,13 +10,14 @@ export interface SearchIndexResult {
 }
 
 /**
- * Builds the Pagefind index (Spanish stemming, city filter from each page's `data-pagefind-filter`)
+ * Builds the Pagefind index (stemming in the site's language, filters from each page's `data-pagefind-filter`)
  * of every HTML page in `clientDir` into `clientDir/pagefind/`, with the browser search UI beside it.
  * The pages opt in with `data-pagefind-body`, so the search page and error pages stay out.
  */
-export async function buildSearchIndex(clientDir: string): Promise<SearchIndexResult> {
+export async function buildSearchIndex(clientDir: string, options: { language?: string | undefined } = {}): Promise<SearchIndexResult> {
   try {
-    const { index, errors } = await pagefind.createIndex({ forceLanguage: 'es' });
+    // Without a language option Pagefind reads each page's <html lang>.
+    const { index, errors } = await pagefind.createIndex(options.language ? { forceLanguage: options.language } : {});
     if (!index) throw new Error(`Pagefind could not create an index: ${errors.join('; ')}`);
     // One directory walk in the Pagefind binary is several times faster than adding pages one by one.
     const added = await index.addDirectory({ path: clientDir });

@@ -11,7 +11,9 @@ const IGNORED_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'script', 'sty
 /** `[data-agent-ignore]` and `[data-pagefind-ignore]`, as hast property names. */
 const IGNORED_PROPERTIES = ['dataAgentIgnore', 'dataPagefindIgnore'] as const;
 
-const CITY_META_SELECTOR = 'meta[data-pagefind-filter="city[content]"]';
+/** A page's facet values: `<meta data-agent-facet="city" content="madrid">`. */
+const FACET_META_SELECTOR = 'meta[data-agent-facet]';
+const HTML_LANG = /<html\b[^>]*?\blang\s*=\s*["']?([A-Za-z0-9-]+)/i;
 
 export interface HtmlToMarkdownOptions {
   /** Absolute URL of the page: relative links and images resolve against it. */
@@ -26,8 +28,10 @@ export interface HtmlToMarkdownOptions {
 export interface PageMarkdown {
   /** Text of the first h1 of the content, else the document's `<title>`. */
   title: string;
-  /** City slug from the page's Pagefind city filter, `""` when the page has none. */
-  city: string;
+  /** Facet name → the page's value, from its `<meta data-agent-facet>` tags. */
+  facets: Record<string, string>;
+  /** The page's `<html lang>`, lowercase; `""` when it has none. */
+  lang: string;
   markdown: string;
 }
 
@@ -54,15 +58,20 @@ export function buildMarkdownFromHtml(html: string, options: HtmlToMarkdownOptio
   const h1 = select('h1', content);
   const titleElement = select('title', tree);
   const title = collapseWhitespace(textOf(h1 ?? titleElement ?? { type: 'root', children: [] }));
-  const cityContent = select(CITY_META_SELECTOR, tree)?.properties.content;
-  const city = typeof cityContent === 'string' ? cityContent.trim() : '';
+  const facets: Record<string, string> = {};
+  for (const meta of selectAll(FACET_META_SELECTOR, tree)) {
+    const { dataAgentFacet: name, content: value } = meta.properties;
+    if (typeof name === 'string' && typeof value === 'string' && name.trim() !== '') facets[name.trim()] = value.trim();
+  }
+  // Read from the source: the parsed tree may hold only <head> and <main> (sliceRelevantHtml).
+  const lang = (HTML_LANG.exec(html)?.[1] ?? '').toLowerCase();
 
   removeIgnored(content, options.ignoreSelectors ?? []);
   prepareElements(content, options.pageUrl);
 
   const mdast = markdownWriter.runSync({ type: 'root', children: [content] });
   const markdown = markdownWriter.stringify(mdast).trim();
-  return { title, city, markdown: markdown === '' ? '' : `${markdown}\n` };
+  return { title, facets, lang, markdown: markdown === '' ? '' : `${markdown}\n` };
 }
 
 /**

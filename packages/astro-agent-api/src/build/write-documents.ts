@@ -2,9 +2,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegrationLogger } from 'astro';
-import type { ManifestPage } from '../content/manifest.ts';
+import type { Manifest } from '../content/manifest.ts';
 import { documentFilePath, MCP_SERVER_CARD_PATH, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
-import type { AgentApiOptions } from '../options.ts';
 import { buildAgentsMd } from './build-agents-md.ts';
 import { buildAuthMd } from './build-auth-md.ts';
 import { buildAuthorizationServerMetadata, buildProtectedResourceMetadata, protectedResourceMetadataPath } from './build-discovery.ts';
@@ -17,9 +16,8 @@ import { createDocumentContext, DOCUMENT_PATHS } from './document-context.ts';
 export interface WriteDocumentsInput {
   /** The public folder of the build (`dist/client/`). */
   clientDir: URL | string;
-  site: URL | string;
-  options: AgentApiOptions;
-  pages: readonly ManifestPage[];
+  /** The build's manifest: site, resolved options, company facts and pages. */
+  manifest: Pick<Manifest, 'site' | 'options' | 'company' | 'pages'>;
   logger: Pick<AstroIntegrationLogger, 'info' | 'warn'>;
 }
 
@@ -27,8 +25,8 @@ export interface WriteDocumentsInput {
 const ROBOTS_MARKER = '# Written by the agent-api integration.';
 
 /** Every static agent document, keyed by its public path (`documentFilePath` says where each is written). */
-export function buildDocuments(site: URL | string, options: AgentApiOptions, pages: readonly ManifestPage[]): Map<string, string> {
-  const context = createDocumentContext(site, options);
+export function buildDocuments({ site, options, company, pages }: WriteDocumentsInput['manifest']): Map<string, string> {
+  const context = createDocumentContext(site, options, company);
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
   return new Map([
     [DOCUMENT_PATHS.openapi, json(buildOpenApi(context))],
@@ -46,10 +44,10 @@ export function buildDocuments(site: URL | string, options: AgentApiOptions, pag
 }
 
 /** Writes the agent documents into the public folder of the build; returns their public paths. */
-export async function writeDocuments({ clientDir, site, options, pages, logger }: WriteDocumentsInput): Promise<string[]> {
+export async function writeDocuments({ clientDir, manifest, logger }: WriteDocumentsInput): Promise<string[]> {
   const started = performance.now();
   const root = typeof clientDir === 'string' ? pathToFileURL(clientDir.endsWith('/') ? clientDir : `${clientDir}/`) : clientDir;
-  const documents = buildDocuments(site, options, pages);
+  const documents = buildDocuments(manifest);
 
   const robotsFile = fileURLToPath(new URL(`.${DOCUMENT_PATHS.robots}`, root));
   const existingRobots = await readFile(robotsFile, 'utf8').catch(() => undefined);

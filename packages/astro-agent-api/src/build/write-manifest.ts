@@ -3,32 +3,53 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MANIFEST_FILE, RUNTIME_DIR, type Manifest, type ManifestPage } from '../content/manifest.ts';
 import type { CompanyInfo } from '../operations/schemas.ts';
-import type { AgentApiOptions } from '../options.ts';
+import type { ResolvedAgentApiOptions } from '../options.ts';
+import type { ConvertedPage } from './build-markdown.ts';
 
 /** The manifest of a build: pages sorted by path, company URLs absolute, a buildId that changes with the content. */
 export function buildManifest(input: {
   site: string;
-  options: AgentApiOptions;
-  pages: readonly ManifestPage[];
+  options: ResolvedAgentApiOptions;
+  company?: CompanyInfo;
+  pages: readonly ConvertedPage[];
   generatedAt?: Date;
 }): Manifest {
-  const { company, ...options } = input.options;
-  const absoluteCompany = buildAbsoluteCompany(company, input.site);
-  const pages = [...input.pages].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const { site, options } = input;
+  const company = input.company && buildAbsoluteCompany(input.company, site);
+  const pages = input.pages
+    .map(({ lang: _lang, ...page }) => ({ ...page, facets: checkPageFacets(page, options.facets) }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   // The options are hashed too: truncateAt or the API path change what the API answers for the same pages.
-  const buildId = createHash('sha256')
-    .update(JSON.stringify({ pages, company: absoluteCompany, options }))
-    .digest('base64url')
-    .slice(0, 12);
+  const buildId = createHash('sha256').update(JSON.stringify({ pages, company, options })).digest('base64url').slice(0, 12);
   return {
-    version: 1,
+    version: 2,
     buildId,
-    site: input.site,
+    site,
     generatedAt: (input.generatedAt ?? new Date()).toISOString(),
     options,
-    company: absoluteCompany,
+    ...(company && { company }),
     pages,
   };
+}
+
+/**
+ * The page's values of the declared facets. A value the facet does not allow fails the build, naming
+ * the page: search_pages could never find the page by it. Facets the options do not declare are left out.
+ */
+function checkPageFacets(page: ManifestPage, facets: ResolvedAgentApiOptions['facets']): Record<string, string> {
+  const checked: Record<string, string> = {};
+  for (const [name, value] of Object.entries(page.facets)) {
+    const facet = facets[name];
+    if (!facet) continue;
+    if (!Object.hasOwn(facet.values, value)) {
+      throw new Error(
+        `The page ${page.path} is marked <meta data-agent-facet="${name}" content="${value}">, but "${value}" is not a value of the facet \`${name}\`. ` +
+          `Use one of ${Object.keys(facet.values).join(', ')}, or add "${value}" to facets.${name}.values in astro.config.mjs.`,
+      );
+    }
+    checked[name] = value;
+  }
+  return checked;
 }
 
 /** Company facts with every URL field resolved against `site` (the options may give site paths). */

@@ -47,7 +47,7 @@ export function createContentModel(options: { outDir: string }): ContentModel {
       loaded = { snapshot: loaded.snapshot, mtimeMs };
       return loaded.snapshot;
     }
-    const search = await createWorkerSearchEngine({ pagefindDir, pages: manifest.pages, buildId: manifest.buildId });
+    const search = await createWorkerSearchEngine({ pagefindDir, pages: manifest.pages, buildId: manifest.buildId, facets: manifest.options.facets });
     const snapshot: ContentSnapshot = {
       manifest,
       pages: buildPageIndex(manifest.pages, manifest.site),

@@ -17,7 +17,8 @@ const TAG_BYTES = 6;
 export interface CursorScope {
   buildId: string;
   query: string;
-  city: string;
+  /** The facet filters of the search. */
+  filters: Record<string, string>;
 }
 
 /**
@@ -51,7 +52,8 @@ export function decodeCursor(cursor: string, scope: CursorScope): number {
 
 function buildTag(offset: number, scope: CursorScope): Uint8Array {
   // JSON keeps the fields apart whatever characters they contain.
-  const input = JSON.stringify(['search-cursor-v1', scope.buildId, scope.query, scope.city, offset]);
+  const filters = Object.entries(scope.filters).sort(([a], [b]) => (a < b ? -1 : 1));
+  const input = JSON.stringify(['search-cursor-v1', scope.buildId, scope.query, filters, offset]);
   return createHash('sha256').update(input).digest().subarray(0, TAG_BYTES);
 }
 

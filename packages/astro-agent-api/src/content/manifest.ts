@@ -1,5 +1,5 @@
 import type { CompanyInfo } from '../operations/schemas.ts';
-import type { AgentApiOptions } from '../options.ts';
+import type { ResolvedAgentApiOptions } from '../options.ts';
 
 /** One content page of the built site, as the build step records it. */
 export interface ManifestPage {
@@ -8,21 +8,21 @@ export interface ManifestPage {
   /** Site path, e.g. `/servicios/fontaneria/madrid/`. */
   path: string;
   title: string;
-  /** City slug, `""` for a general page. */
-  city: string;
+  /** The page's value of each facet it is marked with (`<meta data-agent-facet="city" content="madrid">`). */
+  facets: Record<string, string>;
   markdown: string;
 }
 
 /** Everything the runtime needs from a build, written to `<outDir>/agent-api/` outside the public folder. */
 export interface Manifest {
-  version: 1;
+  version: 2;
   /** Changes whenever the content changes: keys ETags, cursors and caches. */
   buildId: string;
   site: string;
   generatedAt: string;
-  options: Omit<AgentApiOptions, 'company'>;
-  /** Company facts with absolute URLs. */
-  company: CompanyInfo;
+  options: ResolvedAgentApiOptions;
+  /** Company facts with absolute URLs; absent when the site gives none (get_company_info is then not offered). */
+  company?: CompanyInfo;
   pages: ManifestPage[];
 }
 

@@ -1,4 +1,4 @@
-import { CITY_ALIASES, DEFAULT_CITY_NAMES, GENERIC_WORDS, STOPWORDS, TRADE_SYNONYMS } from './search-vocabulary.ts';
+import { GENERIC_WORDS, STOPWORDS, TRADE_SYNONYMS } from './search-vocabulary.ts';
 
 /** Lowercase, accents removed (ñ → n, as Pagefind does), anything but letters and digits → one space. */
 export function normaliseSearchText(text: string): string {
@@ -27,11 +27,12 @@ export interface CityMatcher {
   find(normalisedQuery: string): string | undefined;
 }
 
-export function createCityMatcher(cityNames: Record<string, string> = {}): CityMatcher {
-  const names = { ...DEFAULT_CITY_NAMES, ...cityNames };
+/** `names`: value → label; a key `value\u0000n` adds another label of the same value (an alias). */
+export function createCityMatcher(names: Record<string, string>): CityMatcher {
   const phrases: [phrase: string, slug: string][] = [];
-  for (const [slug, name] of Object.entries(names)) {
-    for (const phrase of [name, slug, ...(CITY_ALIASES[slug] ?? [])]) {
+  for (const [key, name] of Object.entries(names)) {
+    const slug = key.split('\u0000')[0]!;
+    for (const phrase of [name, slug]) {
       const normalised = normaliseSearchText(phrase);
       if (normalised.length >= 3) phrases.push([normalised, slug]);
     }

@@ -4,24 +4,24 @@ import { decodeCursor, encodeCursor, InvalidCursorError, MAX_CURSOR_OFFSET, type
 import { buildExcerpt } from './excerpt.ts';
 import { loadPagefind, type PagefindInstance, type PagefindResult } from './load-pagefind.ts';
 import { createCityMatcher, normaliseSearchText, parseSearchQuery, type ParsedSearchQuery } from './search-query.ts';
-import { CITY_ALIASES, DEFAULT_CITY_NAMES, TRADE_SYNONYMS } from './search-vocabulary.ts';
+import { TRADE_SYNONYMS } from './search-vocabulary.ts';
+import type { FacetOptions } from '../options.ts';
+
+/** The key of "no facet filter" in the caches. */
+const ALL = '';
 
 export { InvalidCursorError };
 
 export interface SearchInput {
   query: string;
-  /** City slug, or `todas` for every page. */
-  city: string;
+  /** Facet name → the only value wanted; facets left out are not filtered. */
+  filters: Record<string, string>;
   limit: number;
   cursor?: string;
 }
 
-export interface SearchResult {
-  title: string;
-  url: string;
-  city: string;
-  excerpt: string;
-}
+/** Title, URL, the page's value of each facet (`""` when none) and excerpt. */
+export type SearchResult = { title: string; url: string; excerpt: string } & Record<string, string>;
 
 export interface SearchOutput {
   total: number;
@@ -39,8 +39,8 @@ export interface SearchEngineOptions {
   pagefindDir: string;
   pages: ManifestPage[];
   buildId: string;
-  /** City slug → proper name, added to the built-in names of SPEC.md's cities. */
-  cityNames?: Record<string, string>;
+  /** The site's facets: results carry each one's value; the first one's labels and aliases are recognised in queries. */
+  facets: Record<string, FacetOptions>;
 }
 
 /** The ranked list of a query is cut here: nobody pages past it, and it bounds the cache. */
@@ -85,18 +85,21 @@ interface ResolvedPage {
 export async function createSearchEngine(options: SearchEngineOptions): Promise<SearchEngine> {
   const { instance } = await loadPagefind(options.pagefindDir);
   const pagesByPath = new Map(options.pages.map((page) => [page.path, page]));
-  const cities = createCityMatcher(options.cityNames);
+  const facetNames = Object.keys(options.facets);
+  const primary = facetNames[0];
+  const cityNames = primary ? buildFacetNames(options.facets[primary]!) : {};
+  const cities = createCityMatcher(cityNames);
   const ranked = new LRUCache<string, Promise<RankedEntry[]>>({ maxSize: RANKED_CACHE_SIZE });
   const terms = new LRUCache<string, Promise<TermHits>>({ maxSize: TERM_CACHE_SIZE });
   const resolved = new Map<string, Promise<ResolvedPage | undefined>>();
   const citySets = new Map<string, Promise<Set<string>>>();
 
-  await warmUp(instance, options.cityNames);
+  await warmUp(instance, cityNames);
 
   function pagesOfCity(city: string): Promise<Set<string>> {
     let set = citySets.get(city);
     if (!set) {
-      set = instance.search(null, { filters: { city } }).then((response) => new Set(response.results.map((r) => r.id)));
+      set = instance.search(null, { filters: { [primary!]: city } }).then((response) => new Set(response.results.map((r) => r.id)));
       citySets.set(city, set);
     }
     return set;
@@ -113,9 +116,9 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
     let hits = terms.get(key);
     if (!hits) {
       hits =
-        city === 'todas'
+        city === ALL
           ? instance.search(term).then((response) => response.results.map(({ id, score, words, data }) => ({ id, score, words, data })))
-          : Promise.all([searchTerm(term, 'todas'), pagesOfCity(city)]).then(([all, ofCity]) => all.filter((hit) => ofCity.has(hit.id)));
+          : Promise.all([searchTerm(term, ALL), pagesOfCity(city)]).then(([all, ofCity]) => all.filter((hit) => ofCity.has(hit.id)));
       cacheBySize(terms, key, hits);
     }
     return hits;
@@ -147,7 +150,7 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
         entry.matched += 1;
       }
     }
-    const namedCity = city === 'todas' && query.city ? await pagesOfCity(query.city) : undefined;
+    const namedCity = city === ALL && query.city ? await pagesOfCity(query.city) : undefined;
     const groups = Math.max(query.groups.length, 1);
     for (const entry of entries.values()) {
       // Pages that match every word of the query come first; a partial match still counts.
@@ -203,31 +206,42 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
   }
 
   return {
-    async search({ query, city, limit, cursor }) {
+    async search({ query, filters, limit, cursor }) {
       const parsed = parseSearchQuery(query, cities);
-      const scope: CursorScope = { buildId: options.buildId, query: parsed.normalised, city };
+      // The first facet is narrowed in the index; every filter is checked on the manifest page.
+      const city = primary !== undefined && filters[primary] !== undefined ? filters[primary] : ALL;
+      const scope: CursorScope = { buildId: options.buildId, query: parsed.normalised, filters };
       const offset = cursor === undefined ? 0 : decodeCursor(cursor, scope);
       const list = parsed.groups.length > 0 ? await rankCached(parsed, city) : [];
+      const matches = (page: ManifestPage) => Object.entries(filters).every(([name, value]) => page.facets[name] === value);
       const results: SearchResult[] = [];
       let index = offset;
-      // Entries that do not map to a manifest page (or to the asked city) are skipped the same way
+      // Entries that do not map to a manifest page (or to the filters) are skipped the same way
       // on every call, so offsets stay consistent from page to page.
       for (; index < list.length && results.length < limit; index++) {
         const entry = list[index]!;
         const hit = await resolve(entry);
-        if (!hit || (city !== 'todas' && hit.page.city !== city)) continue;
+        if (!hit || !matches(hit.page)) continue;
         entry.excerpt ??= buildExcerpt(hit.content, entry.locations.flat());
-        results.push({ title: hit.page.title, url: hit.page.url, city: hit.page.city, excerpt: entry.excerpt });
+        const facetFields = Object.fromEntries(facetNames.map((name) => [name, hit.page.facets[name] ?? '']));
+        results.push({ title: hit.page.title, url: hit.page.url, ...facetFields, excerpt: entry.excerpt });
       }
       while (index < list.length) {
         const hit = await resolve(list[index]!);
-        if (hit && (city === 'todas' || hit.page.city === city)) break;
+        if (hit && matches(hit.page)) break;
         index++;
       }
       const more = index < list.length && index <= MAX_CURSOR_OFFSET;
       return { total: results.length, results, next_cursor: more ? encodeCursor(index, scope) : null };
     },
   };
+}
+
+/** A facet's values and aliases as the city matcher reads them: slug → label, and each alias under its own key. */
+function buildFacetNames(facet: FacetOptions): Record<string, string> {
+  const names: Record<string, string> = { ...facet.values };
+  for (const [slug, aliases] of Object.entries(facet.aliases)) aliases.forEach((alias, i) => (names[`${slug}\u0000${i}`] = alias));
+  return names;
 }
 
 /**
@@ -276,16 +290,12 @@ function findPage(pagesByPath: Map<string, ManifestPage>, url: string): Manifest
  * Loads the index chunks of the words most queries use (trades, cities) before the first request,
  * so that the first searches do not pay for decompressing them.
  */
-async function warmUp(instance: PagefindInstance, cityNames: Record<string, string> = {}): Promise<void> {
+async function warmUp(instance: PagefindInstance, names: Record<string, string>): Promise<void> {
   const words = new Set<string>();
   for (const [word, synonyms] of Object.entries(TRADE_SYNONYMS)) {
     words.add(word);
     for (const synonym of synonyms) words.add(synonym);
   }
-  for (const [slug, name] of Object.entries({ ...DEFAULT_CITY_NAMES, ...cityNames })) {
-    words.add(name);
-    for (const alias of CITY_ALIASES[slug] ?? []) words.add(alias);
-  }
+  for (const name of Object.values(names)) words.add(name);
   await Promise.all([...words].map((word) => instance.preload(word)));
-  await instance.search('agua');
 }

@@ -23,7 +23,8 @@ export const getCompanyInfo = {
   input: getCompanyInfoInput,
   output: companyInfoSchema,
   async handle({ section }, { content }) {
-    return selectCompanySection(content.manifest.company, section);
+    // Offered only when the build has company facts (createOperations).
+    return selectCompanySection(content.manifest.company!, section);
   },
 } as const satisfies Operation<typeof getCompanyInfoInput, typeof companyInfoSchema>;
 

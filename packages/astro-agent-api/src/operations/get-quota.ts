@@ -6,7 +6,7 @@ export const getQuotaInput = z.object({});
 export const quotaSchema = z
   .object({
     client_id: z.string(),
-    policy: z.enum(['anonimo', 'identificado']),
+    policy: z.string().describe('Name of the rate-limit policy, as in the RateLimit headers: the anonymous or the identified one.'),
     limit: z.number().int().describe('Requests allowed per window.'),
     remaining: z.number().int().describe('Requests left in the current window.'),
     reset_seconds: z.number().int().describe('Seconds until the window restarts.'),

@@ -1,7 +1,32 @@
+import type { CompanyInfo } from './schemas.ts';
+import type { ResolvedAgentApiOptions } from '../options.ts';
 import { getCompanyInfo } from './get-company-info.ts';
 import { getQuota } from './get-quota.ts';
+import type { Operation } from './operation.ts';
 import { readPage } from './read-page.ts';
-import { searchPages } from './search-pages.ts';
+import { createSearchPages } from './search-pages.ts';
 
-/** Every public operation, in the order agents should learn them. */
-export const operations = [searchPages, readPage, getCompanyInfo, getQuota] as const;
+/** What decides a site's operations: its options, and whether it publishes company facts. */
+export interface OperationsSource {
+  options: Pick<ResolvedAgentApiOptions, 'facets' | 'language'>;
+  company?: CompanyInfo | undefined;
+}
+
+const cache = new WeakMap<OperationsSource['options'], Operation[]>();
+
+/**
+ * The site's public operations, in the order agents should learn them: search_pages (with the site's
+ * facets), read_page, get_company_info (only when the site gives company facts) and get_quota.
+ */
+export function createOperations(source: OperationsSource): Operation[] {
+  const cached = cache.get(source.options);
+  if (cached && cached.includes(getCompanyInfo) === (source.company !== undefined)) return cached;
+  const operations: Operation[] = [
+    createSearchPages(source.options),
+    readPage,
+    ...(source.company ? [getCompanyInfo] : []),
+    getQuota,
+  ];
+  cache.set(source.options, operations);
+  return operations;
+}

@@ -23,7 +23,6 @@ export interface OperationDescription {
 
 /** Who calls, as an operation needs to know it (the server's Caller satisfies it). */
 export interface CallerInfo {
-  policy: 'anonimo' | 'identificado';
   /** The client_id, or the client address for an anonymous caller. */
   clientId: string;
   scopes: Scope[];
@@ -32,7 +31,8 @@ export interface CallerInfo {
 
 /** The caller's rate-limit window, read without counting a request. */
 export interface QuotaInfo {
-  policy: 'anonimo' | 'identificado';
+  /** Name of the caller's rate-limit policy (the `policies` option). */
+  policy: string;
   limit: number;
   remaining: number;
   resetSeconds: number;

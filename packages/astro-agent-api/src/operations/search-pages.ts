@@ -1,75 +1,102 @@
 import { z } from 'zod';
-import { citySlugSchema } from './schemas.ts';
 import { InvalidCursorError } from '../content/cursor.ts';
+import type { FacetOptions } from '../options.ts';
 import { ApiError } from './api-error.ts';
 import type { Operation } from './operation.ts';
 
-export const searchPagesInput = z.object({
-  query: z
-    .string()
-    .trim()
-    .min(2)
-    .max(200)
-    .describe('What to look for, in Spanish: a service, a household problem or a city (2 to 200 characters).'),
-  city: z
-    .union([citySlugSchema, z.literal('todas')])
-    .default('todas')
-    .describe('Only pages of this city (slug); `todas` (default) searches every page.'),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(25)
-    .default(8)
-    .describe('Results per page, 1 to 25 (default 8).'),
-  cursor: z
-    .string()
-    .min(1)
-    .max(12)
-    .optional()
-    .describe('The `next_cursor` of the previous response, to get the next results of the same query.'),
-});
+export const SEARCH_PAGE_SIZE = { default: 8, max: 25 } as const;
 
-export const searchResultSchema = z
-  .object({
-    title: z.string(),
-    url: z.string().describe('Absolute URL of the page; pass it to read_page.'),
-    city: z.string().describe('City slug of the page, empty when the page is general.'),
-    excerpt: z.string().describe('Plain text around the matched words.'),
-  })
-  .meta({ id: 'SearchResult' });
+/** English name of a language tag, for descriptions: `es` → `Spanish`. */
+export function languageName(language: string): string {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'language' }).of(language) ?? language;
+  } catch {
+    return language;
+  }
+}
 
-export const searchPagesOutput = z
-  .object({
-    total: z.number().int().describe('Number of results in this page.'),
-    results: z.array(searchResultSchema),
-    next_cursor: z.string().nullable().describe('Pass as `cursor` to get more results; null when there are no more.'),
-  })
-  .meta({ id: 'SearchResponse' });
+/**
+ * search_pages for a site: one filter parameter per facet (its values plus the "no filter" value), and
+ * the page's value of each facet in every result. Without facets it is query, limit and cursor.
+ */
+export function createSearchPages(options: { facets: Record<string, FacetOptions>; language: string }) {
+  const facets = Object.entries(options.facets);
+  const input = z.object({
+    query: z
+      .string()
+      .trim()
+      .min(2)
+      .max(200)
+      .describe(`What to look for, preferably in ${languageName(options.language)} (the language of the pages): a topic, a question or a few keywords (2 to 200 characters).`),
+    ...Object.fromEntries(
+      facets.map(([name, facet]) => [
+        name,
+        z
+          .enum([...Object.keys(facet.values), facet.all] as unknown as readonly [string, ...string[]])
+          .default(facet.all)
+          .describe(facet.description ?? `Only pages whose ${name} is this value; \`${facet.all}\` (default) searches every page.`),
+      ]),
+    ),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(SEARCH_PAGE_SIZE.max)
+      .default(SEARCH_PAGE_SIZE.default)
+      .describe(`Results per page, 1 to ${SEARCH_PAGE_SIZE.max} (default ${SEARCH_PAGE_SIZE.default}).`),
+    cursor: z
+      .string()
+      .min(1)
+      .max(12)
+      .optional()
+      .describe('The `next_cursor` of the previous response, to get the next results of the same query.'),
+  });
 
-export const searchPages = {
-  name: 'search_pages',
-  path: '/search_pages',
-  scope: 'content:read',
-  title: 'Search the site',
-  description:
-    'Busca páginas del sitio (servicios, problemas del hogar, ciudades) y devuelve título, URL y extracto. ' +
-    'Úsalo primero y luego lee una `url` de los resultados con read_page. ' +
-    'Searches the site pages (services, household problems, cities) and returns title, URL and excerpt. ' +
-    'Use it first, then read a result `url` with read_page.',
-  input: searchPagesInput,
-  output: searchPagesOutput,
-  async handle(input, { content }) {
-    try {
-      return await content.search.search(input);
-    } catch (error) {
-      if (!(error instanceof InvalidCursorError)) throw error;
-      throw new ApiError(400, 'invalid_parameter', 'The `cursor` is not valid for this query.', {
-        hint:
-          '`cursor` must be the `next_cursor` of a previous response for the same `query` and `city`; ' +
-          'repeat the search without `cursor` to start again.',
-        cause: error,
-      });
-    }
-  },
-} as const satisfies Operation<typeof searchPagesInput, typeof searchPagesOutput>;
+  const result = z
+    .object({
+      title: z.string(),
+      url: z.string().describe('Absolute URL of the page; pass it to read_page.'),
+      ...Object.fromEntries(
+        facets.map(([name]) => [name, z.string().describe(`The page's ${name} (a value of the \`${name}\` parameter), empty when the page has none.`)]),
+      ),
+      excerpt: z.string().describe('Plain text around the matched words.'),
+    })
+    .meta({ id: 'SearchResult' });
+
+  const output = z
+    .object({
+      total: z.number().int().describe('Number of results in this page.'),
+      results: z.array(result),
+      next_cursor: z.string().nullable().describe('Pass as `cursor` to get more results; null when there are no more.'),
+    })
+    .meta({ id: 'SearchResponse' });
+
+  return {
+    name: 'search_pages',
+    path: '/search_pages',
+    scope: 'content:read',
+    title: 'Search the site',
+    description:
+      'Searches the pages of this site and returns title, URL and an excerpt of each. Use it first, then read a result `url` with read_page.',
+    input,
+    output,
+    async handle(args, { content }) {
+      const { query, limit, cursor } = args;
+      const filters: Record<string, string> = {};
+      for (const [name, facet] of facets) {
+        const value = (args as unknown as Record<string, string>)[name]!;
+        if (value !== facet.all) filters[name] = value;
+      }
+      try {
+        return await content.search.search({ query, filters, limit, ...(cursor === undefined ? {} : { cursor }) });
+      } catch (error) {
+        if (!(error instanceof InvalidCursorError)) throw error;
+        const scope = ['`query`', ...facets.map(([name]) => `\`${name}\``)].join(' and ');
+        throw new ApiError(400, 'invalid_parameter', 'The `cursor` is not valid for this query.', {
+          hint: `\`cursor\` must be the \`next_cursor\` of a previous response for the same ${scope}; repeat the search without \`cursor\` to start again.`,
+          cause: error,
+        });
+      }
+    },
+  } as const satisfies Operation<typeof input, typeof output>;
+}

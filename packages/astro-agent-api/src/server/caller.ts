@@ -6,10 +6,8 @@ import type { RequestContext } from './context.ts';
 import { ApiError } from '../operations/api-error.ts';
 import { hashSecret, isAccessTokenShape } from './oauth/credentials.ts';
 
-export type Policy = 'anonimo' | 'identificado';
-
+/** Who calls: anonymous callers are counted under the anonymous policy, token holders under the identified one. */
 export interface Caller {
-  policy: Policy;
   /** anonymous: the client address; identified: the client_id. Reported as Quota.client_id. */
   clientId: string;
   /** Scopes of the bearer token; empty for anonymous callers. */
@@ -34,7 +32,7 @@ export function createCallerResolver(deps: {
     const authorization = request.headers.get('authorization');
     if (authorization === null) {
       const address = resolveClientAddress(request, context, deps.trustProxy);
-      return { policy: 'anonimo', clientId: address, scopes: [], anonymous: true };
+      return { clientId: address, scopes: [], anonymous: true };
     }
     const token = parseBearerToken(authorization);
     // The shape check spares the store a lookup for garbage. Looking up by SHA-256 leaks nothing
@@ -43,7 +41,7 @@ export function createCallerResolver(deps: {
       ? await deps.store.findToken(hashSecret(token), now())
       : undefined;
     if (record === undefined) throw invalidTokenError(deps);
-    return { policy: 'identificado', clientId: record.clientId, scopes: parseScopes(record.scope), anonymous: false };
+    return { clientId: record.clientId, scopes: parseScopes(record.scope), anonymous: false };
   };
 }
 

@@ -6,7 +6,7 @@ import { resolvePage } from '../content/resolve-page.ts';
 import { ApiError } from '../operations/api-error.ts';
 import { documentFilePath, IDENTITY_PATH, MCP_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS } from '../operations/endpoints.ts';
 import { getQuota } from '../operations/get-quota.ts';
-import { operations } from '../operations/index.ts';
+import { createOperations } from '../operations/index.ts';
 import type { Operation } from '../operations/operation.ts';
 import { openStore } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';
@@ -18,7 +18,7 @@ import { buildPageLinkHeader, findPageForPath, markdownResponse, prefersMarkdown
 import { createOAuthHandlers } from './oauth/handlers.ts';
 import { parseOperationInput, readQueryArguments } from './parse-input.ts';
 import { buildClaimedPaths, canonicalizePath, isClaimedPath } from './claimed-paths.ts';
-import { createRateLimiter, rateLimitHeaders, resolveQuotas } from './rate-limit.ts';
+import { createRateLimiter, rateLimitHeaders, resolvePolicies } from './rate-limit.ts';
 import { API_HEADERS, jsonResponse, renderError, type ErrorLogger } from './respond.ts';
 
 export interface AgentApi {
@@ -95,12 +95,11 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
   async function createRuntime(snapshot: ContentSnapshot): Promise<Runtime> {
     const { site, options: built } = snapshot.manifest;
     const store = await openStore({ dataDir: env.AGENT_API_DATA_DIR ?? '.data', env });
-    const limiter = createRateLimiter({ store, quotas: resolveQuotas(built.quotas, env) });
+    const limiter = createRateLimiter({ store, policies: resolvePolicies(built.policies, env) });
     const oauth = createOAuthHandlers({ store, site, trustProxy: built.trustProxy });
     const api = built.apiBasePath;
     claimed = buildClaimedPaths(api);
     const routes = new Map<string, Handler>([
-      ...operations.map((op) => [`${api}${op.path}`, (request: Request, context: RequestContext) => runOperation(op, request, context)] as const),
       ['/api/sandbox', answerSandbox],
       [OAUTH_PATHS.register, oauth.register],
       [OAUTH_PATHS.token, oauth.token],
@@ -248,7 +247,7 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
     });
   }
 
-  function unknownOperation(rt: Runtime): ApiError {
+  function unknownOperation(rt: Runtime, operations: readonly Operation[]): ApiError {
     const list = operations.map((op) => `${op.name}: GET ${rt.apiBasePath}${op.path}`).join('; ');
     return new ApiError(404, 'unknown_operation', 'There is no such operation in this API.', {
       hint: `Operations: ${list}. See ${new URL('/openapi.json', rt.site).href}.`,
@@ -282,8 +281,13 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
     }
     if (route) return route(request, context);
     if (pathname.startsWith(`${rt.apiBasePath}/`) || pathname === rt.apiBasePath) {
+      // The operations of the current build: a rebuild that adds or drops one takes effect with it.
+      const operations = createOperations((await content.current()).manifest);
+      const path = pathname.replace(/\/$/, '');
+      const op = operations.find((candidate) => `${rt.apiBasePath}${candidate.path}` === path);
+      if (op) return runOperation(op, request, context);
       if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
-      throw unknownOperation(rt);
+      throw unknownOperation(rt, operations);
     }
     throw notFound(pathname);
   }

@@ -1,9 +1,11 @@
 import type { Store } from '../store/store.ts';
-import type { Caller, Policy } from './caller.ts';
+import type { AgentApiOptions } from '../options.ts';
+import type { Caller } from './caller.ts';
 import { ApiError } from '../operations/api-error.ts';
 
 export interface RateLimitState {
-  policy: Policy;
+  /** The policy's name, as the RateLimit headers carry it. */
+  policy: string;
   limit: number;
   remaining: number;
   resetSeconds: number;
@@ -11,10 +13,8 @@ export interface RateLimitState {
   used: number;
 }
 
-export interface Quotas {
-  anonimo: number;
-  identificado: number;
-}
+/** The two policies: callers without a token (per address) and with one (per client). */
+export type Policies = AgentApiOptions['policies'];
 
 export interface RateLimiter {
   /** Counts one request; throws ApiError 429 `rate_limited` (Retry-After and the rate-limit headers) when over the quota. */
@@ -30,7 +30,7 @@ export interface RateLimiter {
  */
 export function createRateLimiter(deps: {
   store: Store;
-  quotas: Quotas;
+  policies: Policies;
   windowSeconds?: number;
   now?: () => number;
 }): RateLimiter {
@@ -42,10 +42,14 @@ export function createRateLimiter(deps: {
     return caller.anonymous ? deps.store.anonymousWindows : deps.store.windows;
   }
 
+  function policyOf(caller: Caller) {
+    return caller.anonymous ? deps.policies.anonymous : deps.policies.identified;
+  }
+
   function stateOf(caller: Caller, count: number, resetAt: number, at: number): RateLimitState {
-    const limit = deps.quotas[caller.policy];
+    const { name, quota: limit } = policyOf(caller);
     return {
-      policy: caller.policy,
+      policy: name,
       limit,
       remaining: Math.max(0, limit - count),
       resetSeconds: Math.max(1, Math.ceil((resetAt - at) / 1000)),
@@ -57,22 +61,22 @@ export function createRateLimiter(deps: {
   return {
     async consume(caller) {
       const at = now();
-      const limit = deps.quotas[caller.policy];
-      const hit = await counterFor(caller).hit(`${caller.policy}:${caller.clientId}`, { limit, windowMs, now: at });
+      const { name, quota: limit } = policyOf(caller);
+      const hit = await counterFor(caller).hit(`${name}:${caller.clientId}`, { limit, windowMs, now: at });
       const state = stateOf(caller, hit.count, hit.resetAt, at);
-      if (!hit.allowed) throw rateLimitedError(state);
+      if (!hit.allowed) throw rateLimitedError(state, caller.anonymous);
       return state;
     },
     async peek(caller) {
       const at = now();
-      const window = await counterFor(caller).peek(`${caller.policy}:${caller.clientId}`, { windowMs, now: at });
+      const window = await counterFor(caller).peek(`${policyOf(caller).name}:${caller.clientId}`, { windowMs, now: at });
       return stateOf(caller, window.count, window.resetAt, at);
     },
   };
 }
 
-function rateLimitedError(state: RateLimitState): ApiError {
-  const upgrade = state.policy === 'anonimo'
+function rateLimitedError(state: RateLimitState, anonymous: boolean): ApiError {
+  const upgrade = anonymous
     ? ' A free token raises the quota: register at POST /oauth/register (see /auth.md).'
     : '';
   return new ApiError(
@@ -109,28 +113,28 @@ export function buildRateLimitHeaders(
 }
 
 const QUOTA_VARIABLES = {
-  anonimo: 'AGENT_API_QUOTA_ANONIMO',
-  identificado: 'AGENT_API_QUOTA_IDENTIFICADO',
+  anonymous: 'AGENT_API_QUOTA_ANONYMOUS',
+  identified: 'AGENT_API_QUOTA_IDENTIFIED',
 } as const;
 
 /**
- * The quotas in force: the integration options' `quotas`, each overridden at start-up by its
+ * The policies in force: the integration options' `policies`, each quota overridden at start-up by its
  * environment variable. Throws a message naming the variable when a value is not a whole number in 1..1000000.
  */
-export function resolveQuotas(configured: Quotas, env: Record<string, string | undefined>): Quotas {
-  const quotas = { ...configured };
-  for (const policy of ['anonimo', 'identificado'] as const) {
-    const name = QUOTA_VARIABLES[policy];
+export function resolvePolicies(configured: Policies, env: Record<string, string | undefined>): Policies {
+  const policies = { anonymous: { ...configured.anonymous }, identified: { ...configured.identified } };
+  for (const role of ['anonymous', 'identified'] as const) {
+    const name = QUOTA_VARIABLES[role];
     const raw = env[name]?.trim();
     if (raw === undefined || raw === '') continue;
     const value = /^\d{1,7}$/.test(raw) ? Number(raw) : Number.NaN;
     if (!(value >= 1 && value <= 1_000_000)) {
       throw new Error(
         `${name} must be a whole number of requests per 60 s window between 1 and 1000000, but it is "${raw}". ` +
-          `Fix it, or unset it to use the configured quota (${configured[policy]}).`,
+          `Fix it, or unset it to use the configured quota (${configured[role].quota}).`,
       );
     }
-    quotas[policy] = value;
+    policies[role].quota = value;
   }
-  return quotas;
+  return policies;
 }

@@ -17,7 +17,7 @@ import { LRUCache } from 'lru-cache';
 import type { ContentModel, ContentSnapshot } from '../../content/content-model.ts';
 import { API_VERSION } from '../../operations/endpoints.ts';
 import { getQuota } from '../../operations/get-quota.ts';
-import { operations } from '../../operations/index.ts';
+import { createOperations } from '../../operations/index.ts';
 import type { Operation } from '../../operations/operation.ts';
 import type { Caller } from '../caller.ts';
 import type { Handler, RequestContext } from '../context.ts';
@@ -40,7 +40,6 @@ const DIRECT_REVISION = '2026-07-28';
 const DIRECT_PARAMS = new Set(['name', 'arguments', '_meta']);
 /** The per-request envelope keys; `_meta` with anything more (progress token, trace context, log level) goes through the SDK. */
 const DIRECT_META = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY]);
-const toolsByName = new Map<string, Operation>(operations.map((op) => [op.name, op]));
 
 export interface McpRouteDeps {
   /** Resolves the bearer token (401 for a bad one) or the anonymous client address. */
@@ -183,7 +182,7 @@ export function createMcpRoute(deps: McpRouteDeps): Handler {
         mcpNameHeader: request.headers.get('mcp-name') ?? undefined,
         body: parsed,
       });
-      const direct = directToolCall(route, request.headers);
+      const direct = directToolCall(route, request.headers, createOperations(snapshot.manifest));
       if (direct) {
         const outcome = await runTool(direct.op, direct.args, callOperation, deps.log);
         return new Response(buildToolCallResponseBody(direct.id, outcome, serverInfoMeta(snapshot)), {
@@ -231,12 +230,12 @@ interface DirectToolCall {
  * envelope. Everything else — other methods, the 2025 era, batches, errors of the ladder — is served
  * by the SDK as before. Nothing is kept between requests: the caller and snapshot are the request's.
  */
-function directToolCall(route: InboundClassificationOutcome, headers: Headers): DirectToolCall | undefined {
+function directToolCall(route: InboundClassificationOutcome, headers: Headers, operations: readonly Operation[]): DirectToolCall | undefined {
   if (route.kind !== 'modern' || route.messageKind !== 'request' || route.classification.revision !== DIRECT_REVISION) return undefined;
   const { method, id, params } = route.message as { method: string; id: string | number; params?: Record<string, unknown> };
   if (method !== 'tools/call' || !isPlainObject(params)) return undefined;
   for (const key in params) if (!DIRECT_PARAMS.has(key)) return undefined;
-  const op = typeof params.name === 'string' ? toolsByName.get(params.name) : undefined;
+  const op = typeof params.name === 'string' ? operations.find((candidate) => candidate.name === params.name) : undefined;
   if (!op) return undefined;
   if (
     headers.get('mcp-protocol-version') !== DIRECT_REVISION ||

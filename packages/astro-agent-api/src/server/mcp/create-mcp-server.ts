@@ -1,6 +1,7 @@
 import { McpServer, type CacheHint, type Implementation } from '@modelcontextprotocol/server';
 import type { ContentSnapshot } from '../../content/content-model.ts';
 import type { Manifest } from '../../content/manifest.ts';
+import { createOperations } from '../../operations/index.ts';
 import { CONTRACT_VERSION, MCP_CAPABILITIES, MCP_INSTRUCTIONS, buildMcpServerName } from '../../operations/endpoints.ts';
 import type { ErrorLogger } from '../respond.ts';
 import { registerAnswerPrompt } from './prompts.ts';
@@ -19,8 +20,8 @@ export interface McpServerInput {
 }
 
 /** The server's identity (`serverInfo`), as `initialize`, `server/discover` and every 2026-07-28 result's `_meta` carry it. */
-export function buildMcpServerInfo({ site, company }: Pick<Manifest, 'site' | 'company'>): Implementation {
-  return { name: buildMcpServerName(site), title: company.brand, version: CONTRACT_VERSION, websiteUrl: company.website };
+export function buildMcpServerInfo({ site, options }: Pick<Manifest, 'site' | 'options'>): Implementation {
+  return { name: buildMcpServerName(site), title: options.name, version: CONTRACT_VERSION, websiteUrl: site };
 }
 
 /**
@@ -40,8 +41,8 @@ export function createMcpServer({ snapshot, callOperation, log }: McpServerInput
       'resources/read': CONTENT,
     },
   });
-  registerOperationTools(server, callOperation, log);
+  registerOperationTools(server, createOperations(snapshot.manifest), callOperation, log);
   registerPageResources(server, snapshot);
-  registerAnswerPrompt(server, snapshot.manifest.company);
+  registerAnswerPrompt(server, snapshot.manifest);
   return server;
 }

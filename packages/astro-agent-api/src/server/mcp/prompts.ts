@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { CompanyInfo } from '../../operations/schemas.ts';
+import type { Manifest } from '../../content/manifest.ts';
 
 export const ANSWER_PROMPT_NAME = 'answer_customer_question';
 
@@ -17,7 +17,7 @@ const answerArguments = z.object({
  * One prompt that turns a customer question into a grounded answer: search first, read the result,
  * cite its URL, and never promise what the site does not offer online (SPEC §1: nothing is booked).
  */
-export function registerAnswerPrompt(server: McpServer, company: CompanyInfo): void {
+export function registerAnswerPrompt(server: McpServer, manifest: Pick<Manifest, 'site' | 'options' | 'company'>): void {
   server.registerPrompt(
     ANSWER_PROMPT_NAME,
     {
@@ -28,21 +28,21 @@ export function registerAnswerPrompt(server: McpServer, company: CompanyInfo): v
       argsSchema: answerArguments,
     },
     ({ question }) => ({
-      messages: [{ role: 'user', content: { type: 'text', text: buildAnswerPromptText(company, question) } }],
+      messages: [{ role: 'user', content: { type: 'text', text: buildAnswerPromptText(manifest, question) } }],
     }),
   );
 }
 
-export function buildAnswerPromptText(company: CompanyInfo, question: string): string {
-  const model = company.service_model;
+export function buildAnswerPromptText({ site, options, company }: Pick<Manifest, 'site' | 'options' | 'company'>, question: string): string {
+  const model = company?.service_model;
+  const brand = options.name;
   const contact = [
-    company.phone ? `phone ${company.phone}` : '',
-    company.whatsapp ? `WhatsApp ${company.whatsapp}` : '',
-    company.email ? `e-mail ${company.email}` : '',
-    company.pages?.contacto ? `the contact page ${company.pages.contacto}` : '',
+    company?.phone ? `phone ${company.phone}` : '',
+    company?.whatsapp ? `WhatsApp ${company.whatsapp}` : '',
+    company?.email ? `e-mail ${company.email}` : '',
   ].filter(Boolean);
   return [
-    `A customer of ${company.brand} (${company.website}) asks:`,
+    `A customer of ${brand} (${site}) asks:`,
     '',
     `"${question}"`,
     '',
@@ -51,9 +51,9 @@ export function buildAnswerPromptText(company: CompanyInfo, question: string): s
     '2. Read the most relevant result with read_page, passing its `url`; read another one if it does not answer.',
     '3. For contact data, hours, coverage, prices or how the service works, use get_company_info.',
     "4. Answer briefly, in the customer's language, and cite the URL of every page you used.",
-    `5. Service model: ${model?.description ?? `${company.brand} answers for every job it arranges.`} ` +
+    `5. Service model: ${model?.description ?? `${brand} answers for every job it arranges.`} ` +
       'Nothing is booked, hired or paid online' +
-      (contact.length > 0 ? `: to book, the customer contacts ${company.brand} (${contact.join(', ')}).` : '.') +
+      (contact.length > 0 ? `: to book, the customer contacts ${brand} (${contact.join(', ')}).` : '.') +
       ' Do not promise prices, dates or availability that the pages do not state.',
     '',
     'If the site does not answer the question, say so and give the contact data.',

@@ -1,7 +1,6 @@
 import type { CallToolResult, McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { ApiError } from '../../operations/api-error.ts';
 import { MCP_TOOL_ANNOTATIONS } from '../../operations/endpoints.ts';
-import { operations } from '../../operations/index.ts';
 import { buildInputJsonSchema, buildOutputJsonSchema, type ObjectJsonSchema } from '../../operations/json-schema.ts';
 import type { Operation } from '../../operations/operation.ts';
 import type { ErrorLogger } from '../respond.ts';
@@ -31,7 +30,7 @@ export async function runTool(op: Operation, args: ToolArguments, callOperation:
  * it: same name, title, bilingual description and JSON Schemas. A result carries the REST body twice:
  * parsed as `structuredContent` and verbatim as a text block for clients that only read text.
  */
-export function registerOperationTools(server: McpServer, callOperation: CallOperation, log: ErrorLogger): void {
+export function registerOperationTools(server: McpServer, operations: readonly Operation[], callOperation: CallOperation, log: ErrorLogger): void {
   for (const op of operations) {
     const schemas = buildToolSchemas(op);
     server.registerTool(

@@ -91,10 +91,10 @@ function sectionHeading(segment: string, pages: readonly ManifestPage[], siteNam
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
-/** The text on one line, ending with a full stop unless it already ends a sentence. */
+/** The text ending with a full stop unless it already ends a sentence. */
 function asSentence(text: string): string {
-  const line = text.replaceAll(/\s+/g, ' ').trim();
-  return /[.!?…]$/.test(line) ? line : `${line}.`;
+  const trimmed = text.trim();
+  return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
 /** First prose line of the Markdown as plain text, cut at a word boundary. */

@@ -72,7 +72,7 @@ export function createDocumentContext({ site, options, company, pages }: Documen
     searchOperation: operations[0]!,
     companyOperation: findCompanyOperation(operations),
     documents: {
-      summary: documents.summary ?? pages.find((page) => page.path === '/')?.description,
+      summary: (documents.summary ?? pages.find((page) => page.path === '/')?.description)?.replaceAll(/\s+/g, ' ').trim(),
       notes: documents.notes,
       exampleSearch: documents.exampleSearch ?? buildDefaultExampleSearch(pages, options),
       versioningPolicy: link(documents.versioningPolicy ?? `${DOCUMENT_PATHS.agents}#${VERSIONING_ANCHOR}`),

@@ -30,6 +30,8 @@ const page = (path: string, title: string, markdown = `# ${title}\n\nTexto de ${
   path,
   title: `${title} | Reparo Hogar`,
   facets: {},
+  sections: [],
+  frontMatter: '',
   markdown,
 });
 const pages: ManifestPage[] = [
@@ -355,7 +357,7 @@ describe('documents of a generic English site (no company, no facets, no documen
     ] as const
   ).map(([path, source]) => {
     const { lang: _lang, ...converted } = buildMarkdownFromHtml(source, { pageUrl: new URL(path, blog).href })!;
-    return { url: new URL(path, blog).href, path, ...converted };
+    return { url: new URL(path, blog).href, path, ...converted, frontMatter: '' };
   });
   const blogOptions = resolveAgentApiOptions(parseAgentApiOptions({}), { url: blog, pageLanguages: blogPages.map(() => 'en') });
   const documents = buildDocuments({ site: blog, options: blogOptions, pages: blogPages });
@@ -441,7 +443,7 @@ describe('documents of a generic English site (no company, no facets, no documen
 });
 
 describe('default example search', () => {
-  const words = (path: string, title: string, markdown: string): ManifestPage => ({ url: new URL(path, site).href, path, title, facets: {}, markdown });
+  const words = (path: string, title: string, markdown: string): ManifestPage => ({ url: new URL(path, site).href, path, title, facets: {}, sections: [], frontMatter: '', markdown });
 
   it('prefers a title word few pages share, so a stop word the search drops is never the example', () => {
     const example = buildDefaultExampleSearch(

@@ -1,5 +1,5 @@
 import type { ContentSnapshot } from '../content/content-model.ts';
-import { markdownTwinPath, type ManifestPage } from '../content/manifest.ts';
+import { buildMarkdownTwin, markdownTwinPath, type ManifestPage } from '../content/manifest.ts';
 
 export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
 
@@ -44,7 +44,7 @@ export function buildPageLinkHeader(page: ManifestPage, site: string): string {
 }
 
 export function markdownResponse(page: ManifestPage, site: string, method: string): Response {
-  return new Response(method === 'HEAD' ? null : page.markdown, {
+  return new Response(method === 'HEAD' ? null : buildMarkdownTwin(page), {
     headers: {
       'Content-Type': MARKDOWN_TYPE,
       Vary: 'Accept',

@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ContentSnapshot } from '../../content/content-model.ts';
 import { resolvePage } from '../../content/resolve-page.ts';
+import { buildMarkdownTwin } from '../../content/manifest.ts';
 
 export const MARKDOWN_MIME_TYPE = 'text/markdown';
 /** Pages per `resources/list` answer: a site may have thousands; clients follow `nextCursor`. */
@@ -34,7 +35,7 @@ export function registerPageResources(server: McpServer, snapshot: ContentSnapsh
       // Only manifest pages can ever be returned: resolvePage never maps a URI to anything else.
       const page = resolvePage(snapshot.pages, uri.href);
       if (!page) throw new ResourceNotFoundError(uri.href, `No page of this site has the address ${uri.href}.`);
-      return { contents: [{ uri: page.url, mimeType: MARKDOWN_MIME_TYPE, text: page.markdown }] };
+      return { contents: [{ uri: page.url, mimeType: MARKDOWN_MIME_TYPE, text: buildMarkdownTwin(page) }] };
     },
   );
   // McpServer's own resources/list returns every resource in one answer and ignores the cursor;

@@ -114,6 +114,7 @@ describe('openapi.json', () => {
       'CompanyInfo',
       'Error',
       'Page',
+      'PageSection',
       'Quota',
       'SearchResponse',
       'SearchResult',

@@ -8,7 +8,6 @@ import {
   RATE_LIMIT_WINDOW_SECONDS,
   WELL_KNOWN_PATHS,
 } from '../operations/endpoints.ts';
-import { readPage } from '../operations/read-page.ts';
 import { languageName } from '../operations/search-pages.ts';
 import { buildFieldList, buildParameterTable } from './build-parameter-table.ts';
 import { DOCUMENT_PATHS, VERSIONING_ANCHOR, type DocumentContext } from './document-context.ts';
@@ -17,7 +16,7 @@ import { markdownTwinPath } from '../content/manifest.ts';
 
 /** `/agents.md`: how an agent should use the site, with every operation rendered from its description. */
 export function buildAgentsMd(context: DocumentContext): string {
-  const { url, options, company, operations, companyOperation, pages, documents } = context;
+  const { url, options, company, operations, readOperation, companyOperation, pages, documents } = context;
   // Real pages make the twin scheme concrete: the deepest one and the home page.
   const deepest = pages.map((page) => page.path).sort((a, b) => b.split('/').length - a.split('/').length)[0];
   const twinExamples = [...new Set([deepest ?? '/', '/'])]
@@ -41,7 +40,8 @@ export function buildAgentsMd(context: DocumentContext): string {
 
   const steps = [
     `Search first: \`GET ${buildExampleSearchUrl(context)}\` (write the query in ${languageName(options.language)}, the language of the pages${facetHints.join('')}).`,
-    `Read a result: pass its \`url\` to \`GET ${api}${readPage.path}?url=…\` and answer from the Markdown, citing that URL.`,
+    `Read a result: pass its \`url\` to \`GET ${api}${readOperation.path}?url=…\` and answer from the Markdown, citing that URL.`,
+    `Long pages: the answer lists the page's \`sections\`; read one with \`section=<id>\`, or read on from \`offset=<next_offset>\` (\`next_offset\` is null at the end).`,
     ...(companyOperation ? [`For contact data, hours, coverage, prices or the catalogue use \`GET ${api}${companyOperation.path}\`.`] : []),
     'More results: pass `next_cursor` back as `cursor` with the same `query`; `next_cursor` is null when there are no more.',
   ];

@@ -1,6 +1,5 @@
 import { buildInputJsonSchema, buildJsonSchema, type JsonSchema } from '../operations/json-schema.ts';
 import type { OperationDescription } from '../operations/operation.ts';
-import { readPage } from '../operations/read-page.ts';
 import { errorSchema } from '../operations/schemas.ts';
 import {
   API_VERSION,
@@ -215,14 +214,14 @@ function buildErrorHeaders(status: number): JsonSchema {
   return {};
 }
 
-function buildInfoDescription({ url, options, searchOperation, companyOperation, documents }: DocumentContext): string {
+function buildInfoDescription({ url, options, searchOperation, readOperation, companyOperation, documents }: DocumentContext): string {
   const { policies, name, apiBasePath } = options;
   const company = companyOperation ? `; \`${companyOperation.name}\` returns contact data, the service model and the catalogue` : '';
   return [
     `Public, read-only API over the published pages of ${name}. No operation creates or changes anything.`,
     '',
     ...(documents.notes.length > 0 ? [`**Before you answer.** ${documents.notes.join(' ')}`, ''] : []),
-    `Start with \`${searchOperation.name}\`, then read a result \`url\` with \`${readPage.name}\`${company}. The same operations are MCP tools at \`POST ${url(MCP_PATH)}\`.`,
+    `Start with \`${searchOperation.name}\`, then read a result \`url\` with \`${readOperation.name}\`${company}. The same operations are MCP tools at \`POST ${url(MCP_PATH)}\`.`,
     '',
     `**Limits.** Anonymous: ${policies.anonymous.quota} requests per ${RATE_LIMIT_WINDOW_SECONDS} s per IP (policy \`${policies.anonymous.name}\`). With a bearer token: ${policies.identified.quota} per ${RATE_LIMIT_WINDOW_SECONDS} s per client (policy \`${policies.identified.name}\`). Every 200 and 429 carries the RateLimit headers; a 429 adds \`Retry-After\`.`,
     '',

@@ -140,7 +140,8 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
    */
   function cachedBodyKey(op: Operation, input: Record<string, unknown>, snapshot: ContentSnapshot): string | undefined {
     if (op.name === 'get_company_info') return `body:get_company_info:${String(input.section)}`;
-    if (op.name !== 'read_page') return undefined;
+    // A part of a page (section, offset, max_chars) is not kept: offsets alone would make the cache unbounded.
+    if (op.name !== 'read_page' || input.section !== undefined || input.offset !== undefined || input.max_chars !== undefined) return undefined;
     const page = resolvePage(snapshot.pages, String(input.url));
     return page && `body:read_page:${page.path}`;
   }

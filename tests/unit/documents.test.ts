@@ -314,15 +314,15 @@ describe('robots.txt', () => {
 });
 
 describe('writeDocuments', () => {
-  it('writes the eleven documents and logs one line', async () => {
+  it('writes the fifteen documents and logs one line', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'agent-docs-'));
     try {
       const lines: string[] = [];
       const logger = { info: (line: string) => lines.push(line), warn: (line: string) => lines.push(`warn: ${line}`) };
       const written = await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger });
-      assert.equal(written.length, 11);
+      assert.equal(written.length, 15);
       assert.equal(lines.length, 1);
-      assert.match(lines[0]!, /^wrote 11 agent documents in \d+ ms$/);
+      assert.match(lines[0]!, /^wrote 15 agent documents in \d+ ms$/);
       for (const path of written) await readFile(join(dir, documentFilePath(path)));
       // The site's RFC 9728 document and the API's share a folder name, so the site's one is an index file.
       const readJson = async (file: string) => JSON.parse(await readFile(join(dir, file), 'utf8'));
@@ -331,9 +331,9 @@ describe('writeDocuments', () => {
       assert.equal((await readJson('mcp/server-card.json')).remotes[0].url, `${site}/mcp`);
 
       // A rebuild replaces our robots.txt; a site's own one (from public/) is kept.
-      assert.equal((await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger })).length, 11);
+      assert.equal((await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger })).length, 15);
       await writeFile(join(dir, 'robots.txt'), 'User-agent: *\nDisallow: /privado/\n');
-      assert.equal((await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger })).length, 10);
+      assert.equal((await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger })).length, 14);
       assert.equal(await readFile(join(dir, 'robots.txt'), 'utf8'), 'User-agent: *\nDisallow: /privado/\n');
       assert.match(lines.at(-2)!, /^warn: kept the site's own robots\.txt/);
     } finally {
@@ -389,7 +389,7 @@ describe('documents of a generic English site (no company, no facets, no documen
       /\bcity\b/i, /madrid/i, /servicios/i, /get_company_info/, /\bcompany\b/i, /service model/i, /customer/i, /\bagente\b/i,
     ];
     const texts = new Map([...documents, ['MCP instructions', instructions], ['MCP prompt', prompt]]);
-    assert.equal(texts.size, 13);
+    assert.equal(texts.size, 17);
     for (const [name, text] of texts) for (const pattern of demo) assert.doesNotMatch(text, pattern, `${name} matches ${pattern}`);
   });
 

@@ -66,3 +66,9 @@ export function markdownTwinPath(pagePath: string): string {
 export function buildMarkdownTwin(page: Pick<ManifestPage, 'frontMatter' | 'markdown'>): string {
   return `${page.frontMatter}${page.markdown}`;
 }
+
+/** The text of the page's section with this id (heading line included), or undefined when the page has none. */
+export function readSectionText(page: Pick<ManifestPage, 'sections' | 'markdown'>, id: string): string | undefined {
+  const section = page.sections.find((candidate) => candidate.id === id);
+  return section && page.markdown.slice(section.offset, section.offset + section.length);
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ManifestPage } from '../content/manifest.ts';
+import { readSectionText, type ManifestPage } from '../content/manifest.ts';
 import { resolvePage } from '../content/resolve-page.ts';
 import { sliceMarkdown, truncateMarkdown } from '../content/slice-markdown.ts';
 import { ApiError } from './api-error.ts';
@@ -140,8 +140,8 @@ export function createReadPage({ truncateAt }: { truncateAt: number }) {
 
 /** The text of one section of the page, or a 404 that lists the page's section ids. */
 function readSection(page: ManifestPage, id: string): string {
-  const section = page.sections.find((candidate) => candidate.id === id);
-  if (section) return page.markdown.slice(section.offset, section.offset + section.length);
+  const text = readSectionText(page, id);
+  if (text !== undefined) return text;
   const ids = page.sections.map((candidate) => `\`${candidate.id}\``);
   throw new ApiError(404, 'section_not_found', `The page has no section \`${id}\`.`, {
     hint:

@@ -49,7 +49,7 @@ export function runCommand(
 }
 
 export interface ServerProcess {
-  /** The address the process said it listens on. */
+  /** The address the process said it listens on (`''` when `ready` captures none). */
   url: string;
   child: ChildProcess;
   /** Everything the process printed so far. */
@@ -59,9 +59,10 @@ export interface ServerProcess {
 }
 
 /**
- * Starts a server process and resolves once it prints the address it listens on: `ready` must
- * capture that URL (e.g. Astro's "Server listening on (http://…)"). Rejects with the output when the
- * process exits first or prints nothing matching within `timeoutMs`.
+ * Starts a server process and resolves once its output matches `ready`, whose first group captures
+ * the address it listens on (e.g. Astro's "Server listening on (http://…)"); a pattern without a
+ * group just waits for a stage of its output. Rejects with the output when the process exits first or
+ * prints nothing matching within `timeoutMs`.
  */
 export function startServerProcess(
   command: string,
@@ -89,10 +90,10 @@ export function startServerProcess(
     }, options.timeoutMs ?? 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk;
-      const url = options.ready.exec(output)?.[1];
-      if (url === undefined) return;
+      const match = options.ready.exec(output);
+      if (!match) return;
       clearTimeout(timer);
-      resolve(handle(url));
+      resolve(handle(match[1] ?? ''));
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);

@@ -29,7 +29,7 @@ const DOCUMENTS: Record<string, RegExp> = {
   '/.well-known/oauth-protected-resource': /^application\/json/,
   '/.well-known/oauth-protected-resource/api/v1': /^application\/json/,
   '/.well-known/mcp/server-card.json': /^application\/json/,
-  '/mcp/server-card': /^application\/json/,
+  '/mcp/server-card': /^application\/mcp-server-card\+json/,
   '/.well-known/ai-catalog.json': /^application\/json/,
 };
 /**

@@ -150,6 +150,13 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
     assert.deepEqual(await alias.json(), await canonical.json());
     const remaining = (response: Response) => Number(response.headers.get('ratelimit-remaining'));
     assert.equal(remaining(alias), remaining(canonical) - 1);
+
+    // Aliases share the canonical path's quota to the end: the call after the last one left is a JSON 429.
+    for (let left = remaining(alias); left > 0; left--) assert.equal((await from(`${base}/%61pi/v1/read_page?url=about`)).status, 200);
+    const limited = await from(`${base}/api/v1/read%5Fpage?url=about`);
+    assert.equal(limited.status, 429);
+    assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+    assert.equal(((await limited.json()) as Json).code, 'rate_limited');
   });
 
   it('offers its operations as MCP tools to the official client', async () => {

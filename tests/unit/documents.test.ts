@@ -24,7 +24,7 @@ import { agentApiOptions } from '../../src/data/agent-api.ts';
 
 const site = 'https://www.reparohogar.example';
 const company = { brand: 'Reparo Hogar', website: '/', email: 'hola@reparohogar.example', coverage: 'Toda España' };
-const options = resolveAgentApiOptions(parseAgentApiOptions({ ...agentApiOptions, company }), { url: site, pageLanguages: [] });
+const options = resolveAgentApiOptions(parseAgentApiOptions({ ...agentApiOptions, company }), { url: site, pageLanguages: [], sitemap: '/sitemap-index.xml' });
 const page = (path: string, title: string, markdown = `# ${title}\n\nTexto de ${title}.`): ManifestPage => ({
   url: new URL(path, site).href,
   path,

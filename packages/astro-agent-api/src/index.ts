@@ -9,6 +9,8 @@ import { serveAgentSurfaceInDev, setupRuntime } from './setup-runtime.ts';
 
 export type { AgentApiUserOptions } from './options.ts';
 
+const SITEMAP_INDEX_PATH = '/sitemap-index.xml';
+
 /** Astro integration that makes the site readable by agents: Markdown twins, search, API, OAuth and MCP. */
 export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIntegration {
   const options = parseAgentApiOptions(userOptions);
@@ -48,7 +50,12 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
           }),
         ]);
 
-        const resolved = resolveAgentApiOptions(options, { url: site, pageLanguages: markdown.pages.map((page) => page.lang).filter(Boolean) });
+        const resolved = resolveAgentApiOptions(options, {
+          url: site,
+          pageLanguages: markdown.pages.map((page) => page.lang).filter(Boolean),
+          // @astrojs/sitemap writes its index at this path; without it robots.txt and agents.md name no sitemap.
+          sitemap: config!.integrations.some((integration) => integration.name === '@astrojs/sitemap') ? SITEMAP_INDEX_PATH : undefined,
+        });
         const manifest = buildManifest({ site, options: resolved, company: options.company, pages: markdown.pages });
         await writeDocuments({ clientDir, manifest, logger });
 

@@ -199,6 +199,8 @@ export function parseAgentApiOptions(input: unknown): AgentApiOptions {
 export interface ResolvedAgentApiOptions extends Omit<AgentApiOptions, 'language' | 'name' | 'company'> {
   language: string;
   name: string;
+  /** Site path of the sitemap index when the site builds one (@astrojs/sitemap), else undefined. */
+  sitemap?: string | undefined;
 }
 
 /**
@@ -207,13 +209,14 @@ export interface ResolvedAgentApiOptions extends Omit<AgentApiOptions, 'language
  */
 export function resolveAgentApiOptions(
   options: AgentApiOptions,
-  site: { url: string; pageLanguages: readonly string[] },
+  site: { url: string; pageLanguages: readonly string[]; sitemap?: string | undefined },
 ): ResolvedAgentApiOptions {
   const { company, language, name, ...rest } = options;
   return {
     ...rest,
     language: language ?? mostCommon(site.pageLanguages) ?? 'en',
     name: name ?? company?.brand ?? new URL(site.url).hostname,
+    ...(site.sitemap && { sitemap: site.sitemap }),
   };
 }
 

@@ -71,7 +71,7 @@ export function buildAgentsMd(context: DocumentContext): string {
     '',
     '## Pages as Markdown',
     '',
-    `Every page has a Markdown twin without menus or footer: ${twinExamples}. Requesting an HTML page with \`Accept: text/markdown\` returns the same Markdown. Each HTML page also links its twin with \`<link rel="alternate" type="text/markdown">\`. The list of pages is in ${url(DOCUMENT_PATHS.llms)}; the sitemap is ${url(DOCUMENT_PATHS.sitemap)}.`,
+    `Every page has a Markdown twin without menus or footer: ${twinExamples}. Requesting an HTML page with \`Accept: text/markdown\` returns the same Markdown. Each HTML page also links its twin with \`<link rel="alternate" type="text/markdown">\`. The list of pages is in ${url(DOCUMENT_PATHS.llms)}${options.sitemap ? `; the sitemap is ${url(options.sitemap)}` : ''}.`,
     '',
     '## Limits',
     '',

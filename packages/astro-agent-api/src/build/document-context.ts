@@ -13,7 +13,6 @@ export const DOCUMENT_PATHS = {
   auth: '/auth.md',
   llms: '/llms.txt',
   robots: '/robots.txt',
-  sitemap: '/sitemap-index.xml',
 } as const;
 
 /** Anchor of the versioning section of agents.md: the default `versioningPolicy` links to it. */

@@ -15,7 +15,7 @@ export const getCompanyInfoInput = z.object({
 export const getCompanyInfo = {
   name: 'get_company_info',
   path: '/get_company_info',
-  scope: 'content:read',
+  policy: { scope: 'content:read', token: 'optional', quota: 'count', cache: 'build' },
   title: 'Company data',
   description:
     'Datos de la empresa: contacto, horario, cobertura, impuestos, precios orientativos, modelo de servicio y catálogo de servicios y ciudades. ' +
@@ -26,6 +26,7 @@ export const getCompanyInfo = {
     // Offered only when the build has company facts (createOperations).
     return selectCompanySection(content.manifest.company!, section);
   },
+  buildKey: ({ section }) => section,
 } as const satisfies Operation<typeof getCompanyInfoInput, typeof companyInfoSchema>;
 
 type Section = (typeof COMPANY_SECTIONS)[number];

@@ -2,7 +2,7 @@ import { subscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { getAgentApi } from './agent-api-registry.ts';
-import { createNodeHandler, type NodeHandler } from './node-handler.ts';
+import { answerConnect, answerUnparsedRequest, createNodeHandler, type NodeHandler } from './node-handler.ts';
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -34,6 +34,9 @@ export function installStandaloneFront(input: { adapterOptions: { mode?: string 
 
 function frontServer(server: Server, front: NodeHandler): void {
   fronted.add(server);
+  // Node's own answers to unparsable requests and CONNECT carry no body: the agent front's do.
+  if (server.listenerCount('clientError') === 0) server.on('clientError', answerUnparsedRequest);
+  if (server.listenerCount('connect') === 0) server.on('connect', answerConnect);
   const listeners = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { ContentNotBuiltError, createContentModel, type ContentSnapshot } from '../content/content-model.ts';
+import type { ApiError } from '../operations/api-error.ts';
 import { API_VERSION } from '../operations/endpoints.ts';
 import { openStore } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';
@@ -24,6 +25,8 @@ export interface AgentApi {
   negotiatePage(request: Request): Promise<Response | undefined>;
   /** Extra headers for an HTML site page (`Link` to its twin and the agent documents), or undefined. */
   pageHeaders(pathname: string): Promise<Record<string, string> | undefined>;
+  /** An error found before a request could be made of the bytes (the transport could not parse them), in the shape of the route its path names. */
+  renderRefusal(pathname: string | undefined, error: ApiError): Response;
   close(): Promise<void>;
 }
 
@@ -56,6 +59,7 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
   const runtimes = new WeakMap<ContentSnapshot, BuildRuntime>();
   let store: Promise<Store> | undefined;
   let claimed: ClaimedPaths = buildClaimedPaths(DEFAULT_API_BASE_PATH);
+  let latest: BuildRuntime | undefined;
 
   async function currentRuntime(): Promise<BuildRuntime> {
     const snapshot = await content.current();
@@ -68,6 +72,7 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
       runtime = createBuildRuntime(snapshot, { ...shared, store: await store });
       runtimes.set(snapshot, runtime);
       claimed = runtime.claimed;
+      latest = runtime;
     }
     return runtime;
   }
@@ -131,6 +136,10 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
       const found = snapshot && findPageForPath(snapshot, pathname);
       if (!found || found.twin) return undefined;
       return { Link: buildPageLinkHeader(found.page, snapshot.manifest.site), Vary: 'Accept' };
+    },
+    renderRefusal(pathname, error) {
+      const route = pathname === undefined || latest === undefined ? undefined : findRoute(latest.routes, pathname);
+      return withHeaders(renderError(error, route?.errors ?? 'api', log), { 'API-Version': API_VERSION });
     },
     async close() {
       await (await store?.catch(() => undefined))?.close();

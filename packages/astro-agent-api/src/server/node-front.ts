@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { registerAgentApi } from './agent-api-registry.ts';
 import { createAgentApi, type AgentApi } from './create-agent-api.ts';
 import { canonicalizePath } from './claimed-paths.ts';
-import { answerConnect, answerUnparsedRequest, createNodeHandler } from './node-handler.ts';
+import { createNodeHandler, createRawRequestHandlers } from './node-handler.ts';
 import { serveNotFound, serveStatic } from './serve-static.ts';
 
 type AdapterHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void> | void;
@@ -53,8 +53,9 @@ export async function startServer(options: StartServerOptions): Promise<AgentSer
       });
     });
   });
-  server.on('clientError', answerUnparsedRequest);
-  server.on('connect', answerConnect);
+  const raw = createRawRequestHandlers(api);
+  server.on('clientError', raw.clientError);
+  server.on('connect', raw.connect);
   await new Promise<void>((resolvePromise, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 4321, options.host ?? 'localhost', resolvePromise);

@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { ApiError } from '../operations/api-error.ts';
 import type { AgentApi } from './create-agent-api.ts';
 import { canonicalizePath } from './claimed-paths.ts';
-import { JSON_TYPE, renderError } from './respond.ts';
+import { renderError } from './respond.ts';
 
 /** A Connect-style handler: Express, Fastify (through @fastify/middie), Vite's dev server and node:http can all mount it. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
@@ -106,34 +106,43 @@ function methodNotAllowed(method: string): Response {
 }
 
 /**
- * Requests Node answers before any handler sees them, mounted on the server as its `clientError` and
- * `connect` listeners: a request it cannot parse (Node's own answer is a bare 400 or 431 with no
- * body) and a CONNECT (Node closes the connection without a word). Both get the API's Error JSON,
- * since the path — agent or site — is not known.
+ * What Node answers before any handler sees a request, mounted on the server as its `clientError`
+ * and `connect` listeners: a request it cannot parse (Node's own answer is a bare 400 or 431 with no
+ * body) and a CONNECT (Node closes the connection without a word). Both get a JSON error in the shape
+ * of the route the request line names, when it names one.
  */
-export function answerUnparsedRequest(error: NodeJS.ErrnoException, socket: Duplex): void {
-  // A client that went away, or a request Node already answered, needs nothing more.
-  if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
-  const [status, code, message, hint] =
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'headers_too_large', 'The request line and headers are too large.', 'Send a shorter URL and fewer or shorter headers (16 KiB at most).']
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'request_timeout', 'The request did not arrive in time.', 'Send the whole request at once.']
-        : [400, 'bad_request', 'The request is not valid HTTP/1.1.', 'Check the request line, the header syntax and the body framing (RFC 9112).'];
-  writeRaw(socket, status, new ApiError(status, code, message, { hint }).toJSON(), {});
-}
-
-export function answerConnect(_req: IncomingMessage, socket: Duplex): void {
-  const error = new ApiError(405, 'method_not_allowed', 'CONNECT is not answered by this server: it is no proxy.', {
-    hint: 'Send GET, HEAD, POST or OPTIONS requests to the paths /openapi.json lists.',
-  });
-  writeRaw(socket, 405, error.toJSON(), { Allow: 'GET, HEAD, POST, OPTIONS' });
-}
-
-function writeRaw(socket: Duplex, status: number, body: unknown, headers: Record<string, string>): void {
-  const bytes = Buffer.from(JSON.stringify(body));
-  const head = Object.entries({ 'Content-Type': JSON_TYPE, 'Content-Length': String(bytes.byteLength), Connection: 'close', ...headers })
-    .map(([name, value]) => `${name}: ${value}\r\n`)
-    .join('');
-  socket.end(Buffer.concat([Buffer.from(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${head}\r\n`), bytes]));
+export function createRawRequestHandlers(api: AgentApi) {
+  function answerRaw(socket: Duplex, requestLine: string, error: ApiError): void {
+    const target = /^\S+ (\S+)/.exec(requestLine)?.[1];
+    const response = api.renderRefusal(target === undefined ? undefined : canonicalizePath(target.split('?', 1)[0]!), error);
+    void response.arrayBuffer().then((body) => {
+      const head = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status]}`];
+      response.headers.forEach((value, name) => head.push(`${name}: ${value}`));
+      head.push(`content-length: ${body.byteLength}`, 'connection: close', '', '');
+      socket.end(Buffer.concat([Buffer.from(head.join('\r\n')), Buffer.from(body)]));
+    });
+  }
+  return {
+    clientError(error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex): void {
+      if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+      // Bytes after a request that closed the connection (RFC 9112 §9.6), or after one still being
+      // answered: that answer goes out, and the garbage behind it gets none.
+      const answering = (socket as Duplex & { _httpMessage?: unknown })._httpMessage;
+      if (error.code === 'HPE_CLOSED_CONNECTION' || answering) return;
+      const [status, code, message, hint] =
+        error.code === 'HPE_HEADER_OVERFLOW'
+          ? [431, 'headers_too_large', 'The request line and headers are too large.', 'Send a shorter URL and fewer or shorter headers (16 KiB at most).']
+          : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? [408, 'request_timeout', 'The request did not arrive in time.', 'Send the whole request at once.']
+            : [400, 'bad_request', 'The request is not valid HTTP/1.1.', 'Check the request line, the header syntax and the body framing (RFC 9112).'];
+      answerRaw(socket, error.rawPacket?.toString('latin1') ?? '', new ApiError(status, code, message, { hint }));
+    },
+    connect(req: IncomingMessage, socket: Duplex): void {
+      const error = new ApiError(405, 'method_not_allowed', 'CONNECT is not answered by this server: it is no proxy.', {
+        hint: 'Send GET, HEAD, POST or OPTIONS requests to the paths /openapi.json lists.',
+        headers: { Allow: 'GET, HEAD, POST, OPTIONS' },
+      });
+      answerRaw(socket, `CONNECT ${req.url ?? ''}`, error);
+    },
+  };
 }

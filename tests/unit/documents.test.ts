@@ -223,7 +223,8 @@ describe('discovery documents', () => {
     assert.deepEqual(metadata.grant_types_supported, ['client_credentials']);
     assert.deepEqual(metadata.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post']);
     assert.deepEqual(metadata.response_types_supported, []);
-    assert.equal(metadata.authorization_endpoint, undefined);
+    // Named for the MCP SDK clients, which require it; it refuses every request (server/oauth/authorize.ts).
+    assert.equal(metadata.authorization_endpoint, `${site}/oauth/authorize`);
     assert.equal(metadata.agent_auth.required, false);
     assert.equal(metadata.agent_auth.benefit, '600 requests per minute instead of 60');
     for (const url of urlsIn(metadata)) assert.ok(url.startsWith(site), url);

@@ -10,6 +10,7 @@ export const API_VERSION = '1';
 
 /** OAuth endpoints, at the site root (not under the API base path). */
 export const OAUTH_PATHS = {
+  authorize: '/oauth/authorize',
   register: '/oauth/register',
   token: '/oauth/token',
   revoke: '/oauth/revoke',

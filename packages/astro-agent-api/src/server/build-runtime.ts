@@ -66,7 +66,9 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
   }
   routes.set('/api/sandbox', { surface: 'sandbox', methods: GET, usage: 'Use GET /api/sandbox.', errors: 'api', origins: 'any', handle: createSandboxHandler({ site, apiBasePath: basePath }) });
   for (const [name, path] of Object.entries(OAUTH_PATHS) as [keyof typeof OAUTH_PATHS, string][]) {
-    routes.set(path, { surface: 'oauth', methods: POST, usage: `Send POST ${path} with the body /auth.md describes.`, errors: 'oauth', origins: 'any', handle: oauth[name] });
+    // RFC 6749 §3.1: the authorization endpoint takes GET; the others take a POSTed body.
+    const methods = name === 'authorize' ? GET : POST;
+    routes.set(path, { surface: 'oauth', methods, usage: `Use ${methods[0]} ${path} as /auth.md describes.`, errors: 'oauth', origins: 'any', handle: oauth[name] });
   }
   routes.set(IDENTITY_PATH, {
     surface: 'identity',

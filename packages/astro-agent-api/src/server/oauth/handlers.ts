@@ -2,6 +2,7 @@ import type { Store } from '../../store/store.ts';
 import { resolveClientAddress } from '../client-address.ts';
 import type { RequestContext } from '../context.ts';
 import type { ErrorLogger } from '../respond.ts';
+import { handleAuthorizationRequest } from './authorize.ts';
 import { handleIntrospectionRequest } from './introspect.ts';
 import { renderOAuthFailure } from './oauth-error.ts';
 import { DEFAULT_OAUTH_LIMITS, type OAuthLimits } from './oauth-limits.ts';
@@ -15,6 +16,7 @@ import { handleTokenRequest } from './token.ts';
 export type OAuthEndpoint = (request: Request, context: RequestContext) => Promise<Response>;
 
 export interface OAuthHandlers {
+  authorize: OAuthEndpoint;
   register: OAuthEndpoint;
   token: OAuthEndpoint;
   revoke: OAuthEndpoint;
@@ -22,8 +24,8 @@ export interface OAuthHandlers {
 }
 
 /**
- * The four OAuth endpoints as web-standard handlers for POST requests (the pipeline's method step
- * answers the other methods). Every error, bad input or not, is answered as RFC 6749 §5.2 JSON with
+ * The OAuth endpoints as web-standard handlers (the pipeline's method step answers the methods they
+ * do not take). Every error, bad input or not, is answered as RFC 6749 §5.2 JSON with
  * `Cache-Control: no-store`; nothing unexpected leaks beyond `server_error`.
  */
 export function createOAuthHandlers(deps: {
@@ -62,6 +64,7 @@ export function createOAuthHandlers(deps: {
   }
 
   return {
+    authorize: endpoint(handleAuthorizationRequest),
     register: endpoint(handleRegistrationRequest),
     token: endpoint(handleTokenRequest),
     revoke: endpoint(handleRevocationRequest),

@@ -42,6 +42,9 @@ export function documentFilePath(publicPath: string): string {
   return publicPath;
 }
 
+/** The compressed copies the build writes beside each document (build/precompress-documents.ts), by coding. */
+export const PRECOMPRESSED_SUFFIXES = { br: '.br', gzip: '.gz' } as const;
+
 /** SPEC.md §6 limits that are not options of the integration. */
 export const OAUTH_LIMITS = {
   registrationsPerHourPerIp: 5,

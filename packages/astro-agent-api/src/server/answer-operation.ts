@@ -30,7 +30,7 @@ export function createOperationRoute(op: Operation, deps: { gate: Gate; snapshot
         calls: outcome.calls,
       });
       const headers = { ...limits, ...buildCacheHeaders(op.policy.cache, request) };
-      return represent(request, { bytes: result.bytes, type: JSON_TYPE, ...(result.etag ? { etag: result.etag } : {}), headers });
+      return represent(request, { bytes: result.bytes, type: JSON_TYPE, ...(result.etag ? { etag: result.etag } : {}), encoded: result.encoded, headers });
     } catch (error) {
       return renderError(error, 'api', deps.log, { ...limits, 'Cache-Control': 'no-store' });
     }

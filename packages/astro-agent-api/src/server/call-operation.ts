@@ -4,6 +4,7 @@ import type { CallFacts, Operation, QuotaInfo } from '../operations/operation.ts
 import { assertScope, type Caller } from './caller.ts';
 import type { OperationCall } from './outcome.ts';
 import { parseOperationInput } from './parse-input.ts';
+import type { Representation } from './represent.ts';
 
 /** An operation's answer serialized once: REST sends the bytes, MCP places the body in its tool result. */
 export interface OperationResult {
@@ -12,6 +13,8 @@ export interface OperationResult {
   bytes: Uint8Array<ArrayBuffer>;
   /** Strong validator of an answer that depends only on the input and the build (policy `cache: 'build'`). */
   etag?: string;
+  /** Its compressed forms, made when first asked for: kept with the answer when the build keeps it. */
+  encoded: Representation['encoded'];
   facts: CallFacts;
 }
 
@@ -48,6 +51,7 @@ export async function callOperation(op: Operation, rawArgs: Record<string, unkno
       body,
       bytes: Buffer.from(body),
       ...(op.policy.cache === 'build' ? { etag: buildEtag(snapshot.manifest.buildId, memoKey ?? `${op.name}\u0000${JSON.stringify(input)}`) } : {}),
+      encoded: {},
       facts: op.describeCall?.(input, output) ?? {},
     };
     if (memoKey !== undefined) snapshot.memo.set(memoKey, result);

@@ -23,12 +23,22 @@ export interface AgentApi {
   handle(request: Request, context: RequestContext): Promise<Response>;
   /** For a site page: its Markdown twin when the client asks for Markdown, else undefined. */
   negotiatePage(request: Request): Promise<Response | undefined>;
-  /** Extra headers for an HTML site page (`Link` to its twin and the agent documents), or undefined. */
-  pageHeaders(pathname: string): Promise<Record<string, string> | undefined>;
+  /** Headers for a site page: the security headers, and for a content page `Link` to its twin and the agent documents. */
+  pageHeaders(pathname: string): Promise<Record<string, string>>;
   /** An error found before a request could be made of the bytes (the transport could not parse them), in the shape of the route its path names. */
   renderRefusal(pathname: string | undefined, error: ApiError): Response;
   close(): Promise<void>;
 }
+
+/**
+ * On every page of the site: no MIME sniffing of what is served (a Markdown twin or an upload taken
+ * for HTML), and no full URL leaked to other sites in Referer. The Content-Security-Policy of a page
+ * is the site's (Astro's `security.csp` writes it, with the hashes of its inline scripts).
+ */
+const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'strict-origin-when-cross-origin',
+};
 
 /** Until a build is loaded, the paths of the default API base path are claimed. */
 const DEFAULT_API_BASE_PATH = '/api/v1';
@@ -99,7 +109,7 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
     } catch (error) {
       response = renderError(error, route.errors, log);
     }
-    return withHeaders(response, { 'API-Version': API_VERSION, ...cors });
+    return withHeaders(response, { 'API-Version': API_VERSION, 'X-Content-Type-Options': 'nosniff', ...cors });
   }
 
   function record(outcome: Outcome, response: Response): Response {
@@ -134,8 +144,8 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
     async pageHeaders(pathname) {
       const snapshot = await content.current().catch(() => undefined);
       const found = snapshot && findPageForPath(snapshot, pathname);
-      if (!found || found.twin) return undefined;
-      return { Link: buildPageLinkHeader(found.page, snapshot.manifest.site), Vary: 'Accept' };
+      if (!found || found.twin) return PAGE_SECURITY_HEADERS;
+      return { ...PAGE_SECURITY_HEADERS, Link: buildPageLinkHeader(found.page, snapshot.manifest.site), Vary: 'Accept' };
     },
     renderRefusal(pathname, error) {
       const route = pathname === undefined || latest === undefined ? undefined : findRoute(latest.routes, pathname);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ContentSnapshot } from '../content/content-model.ts';
 import { markdownTwinPath, type ManifestPage } from '../content/manifest.ts';
-import { represent } from './represent.ts';
+import { represent, type Representation } from './represent.ts';
 
 export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
 
@@ -50,7 +50,7 @@ export function markdownResponse(request: Request, page: ManifestPage, snapshot:
   let twin = twins.get(page);
   if (!twin) {
     const etag = `"${createHash('sha1').update(`${snapshot.manifest.buildId}\u0000${page.path}`).digest('base64url').slice(0, 22)}"`;
-    twin = { bytes: Buffer.from(page.markdown), etag };
+    twin = { bytes: Buffer.from(page.markdown), etag, encoded: {} };
     twins.set(page, twin);
   }
   return represent(request, {
@@ -61,4 +61,4 @@ export function markdownResponse(request: Request, page: ManifestPage, snapshot:
 }
 
 /** Each twin encoded once per build: the pages are the manifest's, so the map lives as long as the build. */
-const twins = new WeakMap<ManifestPage, { bytes: Uint8Array<ArrayBuffer>; etag: string }>();
+const twins = new WeakMap<ManifestPage, Pick<Representation, 'bytes' | 'etag' | 'encoded'>>();

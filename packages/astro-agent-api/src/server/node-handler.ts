@@ -43,8 +43,7 @@ async function answer(api: AgentApi, req: IncomingMessage, res: ServerResponse, 
     const request = toRequest(req, pathname);
     const markdown = await api.negotiatePage(request);
     if (markdown) return send(res, markdown);
-    const headers = await api.pageHeaders(pathname);
-    if (headers) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    for (const [name, value] of Object.entries(await api.pageHeaders(pathname))) res.setHeader(name, value);
   }
   if (next) return next();
   res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });

@@ -1,25 +1,44 @@
+import { chooseContentCoding, compressBody, MIN_COMPRESSED_BYTES, type ContentCoding } from './content-coding.ts';
+
 /** What a GET surface answers with, before content negotiation. */
 export interface Representation {
   bytes: Uint8Array<ArrayBuffer>;
   type: string;
-  /** Strong validator; with it a matching If-None-Match is answered 304. */
+  /** Strong validator of the identity coding; with it a matching If-None-Match is answered 304. */
   etag?: string;
   headers: Record<string, string>;
+  /**
+   * Compressed forms by coding. A representation kept for the whole build (a page, a document)
+   * keeps them here once made; the static documents come with them from the build.
+   */
+  encoded?: Partial<Record<ContentCoding, Uint8Array<ArrayBuffer>>>;
 }
 
 /**
- * The representation step of every GET surface (operations, documents, Markdown twins): the
- * validator and a 304 for a matching If-None-Match (RFC 9110 §13.1.2), no body for HEAD.
+ * The representation step of every GET surface (operations, documents, Markdown twins): br or gzip
+ * by Accept-Encoding (RFC 9110 §12.5.3), a validator per coding, a 304 for a matching If-None-Match
+ * (RFC 9110 §13.1.2), no body for HEAD.
  */
-export function represent(request: Request, { bytes, type, etag, headers }: Representation): Response {
-  const sent: Record<string, string> = { ...headers };
+export function represent(request: Request, representation: Representation): Response {
+  const { bytes, type, etag } = representation;
+  const sent: Record<string, string> = { ...representation.headers };
+  const compressible = bytes.byteLength >= MIN_COMPRESSED_BYTES;
+  const coding = compressible ? chooseContentCoding(request.headers.get('accept-encoding')) : undefined;
+  if (compressible) sent.Vary = sent.Vary ? `${sent.Vary}, Accept-Encoding` : 'Accept-Encoding';
   if (etag !== undefined) {
-    sent.ETag = etag;
+    // RFC 9110 §8.8.3: a strong validator differs between content codings of the same resource.
+    sent.ETag = coding === undefined ? etag : `${etag.slice(0, -1)}-${coding}"`;
     // RFC 9110 §15.4.5: a 304 carries the headers a 200 would (validator, caching, Vary), no content.
-    if (matchesEtag(request.headers.get('if-none-match'), etag)) return new Response(null, { status: 304, headers: sent });
+    if (matchesEtag(request.headers.get('if-none-match'), sent.ETag)) return new Response(null, { status: 304, headers: sent });
   }
   sent['Content-Type'] = type;
-  return new Response(request.method === 'HEAD' ? null : bytes, { headers: sent });
+  let body = bytes;
+  if (coding !== undefined) {
+    const encoded = (representation.encoded ??= {});
+    body = encoded[coding] ??= compressBody(bytes, coding);
+    sent['Content-Encoding'] = coding;
+  }
+  return new Response(request.method === 'HEAD' ? null : body, { headers: sent });
 }
 
 /** RFC 9110 §13.1.2 — If-None-Match: any listed entity tag (weak comparison) or `*` matches. */

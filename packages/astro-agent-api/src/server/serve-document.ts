@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiError } from '../operations/api-error.ts';
-import { documentFilePath, MCP_SERVER_CARD_PATH } from '../operations/endpoints.ts';
+import { documentFilePath, MCP_SERVER_CARD_PATH, PRECOMPRESSED_SUFFIXES } from '../operations/endpoints.ts';
 import { DOCUMENT_PATHS } from '../build/document-context.ts';
 import type { Handler } from './context.ts';
 import { represent, type Representation } from './represent.ts';
@@ -27,11 +27,15 @@ export function createDocumentServer(clientDir: string): (pathname: string) => H
   function load(pathname: string) {
     let document = documents.get(pathname);
     if (!document) {
-      document = readFile(join(clientDir, documentFilePath(pathname))).then(
-        (file) => ({
-          bytes: new Uint8Array(file),
+      const file = join(clientDir, documentFilePath(pathname));
+      // The build writes a brotli and a gzip copy beside each document; a build without them is served compressed on first use.
+      const readCopy = (suffix: string) => readFile(file + suffix).then((bytes) => new Uint8Array(bytes), () => undefined);
+      document = Promise.all([readFile(file), readCopy(PRECOMPRESSED_SUFFIXES.br), readCopy(PRECOMPRESSED_SUFFIXES.gzip)]).then(
+        ([bytes, br, gzip]) => ({
+          bytes: new Uint8Array(bytes),
           type: DOCUMENT_TYPES.get(pathname) ?? JSON_TYPE,
-          etag: `"${createHash('sha1').update(file).digest('base64url').slice(0, 22)}"`,
+          etag: `"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"`,
+          encoded: { ...(br && { br }), ...(gzip && { gzip }) },
         }),
         () => undefined,
       );

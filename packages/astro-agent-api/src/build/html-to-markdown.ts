@@ -13,6 +13,7 @@ const IGNORED_PROPERTIES = ['dataAgentIgnore', 'dataPagefindIgnore'] as const;
 
 /** A page's facet values: `<meta data-agent-facet="city" content="madrid">`. */
 const FACET_META_SELECTOR = 'meta[data-agent-facet]';
+const DESCRIPTION_META_SELECTOR = 'meta[name="description" i]';
 const HTML_LANG = /<html\b[^>]*?\blang\s*=\s*["']?([A-Za-z0-9-]+)/i;
 
 export interface HtmlToMarkdownOptions {
@@ -32,6 +33,8 @@ export interface PageMarkdown {
   facets: Record<string, string>;
   /** The page's `<html lang>`, lowercase; `""` when it has none. */
   lang: string;
+  /** The page's `<meta name="description">`, whitespace collapsed; absent when it has none. */
+  description?: string;
   markdown: string;
 }
 
@@ -65,13 +68,21 @@ export function buildMarkdownFromHtml(html: string, options: HtmlToMarkdownOptio
   }
   // Read from the source: the parsed tree may hold only <head> and <main> (sliceRelevantHtml).
   const lang = (HTML_LANG.exec(html)?.[1] ?? '').toLowerCase();
+  const description = readDescription(tree);
 
   removeIgnored(content, options.ignoreSelectors ?? []);
   prepareElements(content, options.pageUrl);
 
   const mdast = markdownWriter.runSync({ type: 'root', children: [content] });
   const markdown = markdownWriter.stringify(mdast).trim();
-  return { title, facets, lang, markdown: markdown === '' ? '' : `${markdown}\n` };
+  return { title, facets, lang, ...(description && { description }), markdown: markdown === '' ? '' : `${markdown}\n` };
+}
+
+/** The `<meta name="description">` of the `<head>` (a walk of the small head, not of the whole page). */
+function readDescription(tree: Root): string | undefined {
+  const head = select('head', tree);
+  const content = head && select(DESCRIPTION_META_SELECTOR, head)?.properties.content;
+  return typeof content === 'string' ? collapseWhitespace(content) || undefined : undefined;
 }
 
 /**

@@ -2,7 +2,6 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegrationLogger } from 'astro';
-import type { Manifest } from '../content/manifest.ts';
 import { documentFilePath, MCP_SERVER_CARD_PATH, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
 import { buildAgentsMd } from './build-agents-md.ts';
 import { buildAuthMd } from './build-auth-md.ts';
@@ -11,13 +10,13 @@ import { buildLlmsTxt } from './build-llms-txt.ts';
 import { buildAiCatalog, buildMcpServerCard, buildMcpServerCardDraft } from './build-mcp-cards.ts';
 import { buildOpenApi } from './build-openapi.ts';
 import { buildRobotsTxt } from './build-robots-txt.ts';
-import { createDocumentContext, DOCUMENT_PATHS } from './document-context.ts';
+import { createDocumentContext, DOCUMENT_PATHS, type DocumentSource } from './document-context.ts';
 
 export interface WriteDocumentsInput {
   /** The public folder of the build (`dist/client/`). */
   clientDir: URL | string;
   /** The build's manifest: site, resolved options, company facts and pages. */
-  manifest: Pick<Manifest, 'site' | 'options' | 'company' | 'pages'>;
+  manifest: DocumentSource;
   logger: Pick<AstroIntegrationLogger, 'info' | 'warn'>;
 }
 
@@ -25,17 +24,18 @@ export interface WriteDocumentsInput {
 const ROBOTS_MARKER = '# Written by the agent-api integration.';
 
 /** Every static agent document, keyed by its public path (`documentFilePath` says where each is written). */
-export function buildDocuments({ site, options, company, pages }: WriteDocumentsInput['manifest']): Map<string, string> {
-  const context = createDocumentContext(site, options, company);
+export function buildDocuments(manifest: WriteDocumentsInput['manifest']): Map<string, string> {
+  const context = createDocumentContext(manifest);
+  const { apiBasePath } = context.options;
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
   return new Map([
     [DOCUMENT_PATHS.openapi, json(buildOpenApi(context))],
-    [DOCUMENT_PATHS.agents, buildAgentsMd(context, pages)],
+    [DOCUMENT_PATHS.agents, buildAgentsMd(context)],
     [DOCUMENT_PATHS.auth, buildAuthMd(context)],
-    [DOCUMENT_PATHS.llms, buildLlmsTxt(context, pages)],
+    [DOCUMENT_PATHS.llms, buildLlmsTxt(context)],
     [WELL_KNOWN_PATHS.authorizationServer, json(buildAuthorizationServerMetadata(context))],
     [protectedResourceMetadataPath(''), json(buildProtectedResourceMetadata(context, ''))],
-    [protectedResourceMetadataPath(options.apiBasePath), json(buildProtectedResourceMetadata(context, options.apiBasePath))],
+    [protectedResourceMetadataPath(apiBasePath), json(buildProtectedResourceMetadata(context, apiBasePath))],
     [WELL_KNOWN_PATHS.mcpServerCard, json(buildMcpServerCard(context))],
     [MCP_SERVER_CARD_PATH, json(buildMcpServerCardDraft(context))],
     [WELL_KNOWN_PATHS.aiCatalog, json(buildAiCatalog(context))],

@@ -3,12 +3,14 @@ import type { ResolvedAgentApiOptions } from '../options.ts';
 
 /** One content page of the built site, as the build step records it. */
 export interface ManifestPage {
-  /** Canonical absolute URL, e.g. `http://localhost:4321/servicios/fontaneria/madrid/`. */
+  /** Canonical absolute URL, e.g. `https://example.com/blog/first-post/`. */
   url: string;
-  /** Site path, e.g. `/servicios/fontaneria/madrid/`. */
+  /** Site path, e.g. `/blog/first-post/`. */
   path: string;
   title: string;
-  /** The page's value of each facet it is marked with (`<meta data-agent-facet="city" content="madrid">`). */
+  /** The page's `<meta name="description">`; absent when it has none. */
+  description?: string;
+  /** The page's value of each facet it is marked with (`<meta data-agent-facet="category" content="recipes">`). */
   facets: Record<string, string>;
   markdown: string;
 }
@@ -32,7 +34,7 @@ export const MANIFEST_FILE = 'manifest.json';
 /** Folder of the Pagefind index inside the public (client) folder. */
 export const PAGEFIND_DIR = 'pagefind';
 
-/** `/servicios/fontaneria/madrid/` → `/servicios/fontaneria/madrid.md`, `/` → `/index.md`. */
+/** `/blog/first-post/` → `/blog/first-post.md`, `/` → `/index.md`. */
 export function markdownTwinPath(pagePath: string): string {
   return pagePath === '/' ? '/index.md' : `${pagePath.replace(/\/$/, '')}.md`;
 }

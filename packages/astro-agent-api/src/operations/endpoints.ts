@@ -1,9 +1,14 @@
 /**
- * Public paths and fixed limits of SPEC.md §3, §4 and §6 that both the runtime (server/) and the
- * published documents (build/) name, kept in one place so they cannot drift apart.
+ * Public paths and fixed limits of docs/contract.md §3, §4 and §6 that both the runtime (server/) and the
+ * published documents (build/) name, and the MCP instructions both publish, kept in one place so
+ * they cannot drift apart.
  */
 
-/** Contract version published in openapi.json and the MCP server cards (SPEC.md §7). */
+import type { ResolvedAgentApiOptions } from '../options.ts';
+import { findCompanyOperation } from './get-company-info.ts';
+import type { OperationDescription } from './operation.ts';
+
+/** Contract version published in openapi.json and the MCP server cards (docs/contract.md §7). */
 export const CONTRACT_VERSION = '1.0.0';
 /** Value of the `API-Version` header. */
 export const API_VERSION = '1';
@@ -45,7 +50,7 @@ export function documentFilePath(publicPath: string): string {
 /** The compressed copies the build writes beside each document (build/precompress-documents.ts), by coding. */
 export const PRECOMPRESSED_SUFFIXES = { br: '.br', gzip: '.gz' } as const;
 
-/** SPEC.md §6 limits that are not options of the integration. */
+/** docs/contract.md §6 limits that are not options of the integration. */
 export const OAUTH_LIMITS = {
   registrationsPerHourPerIp: 5,
   tokenRequestsPerMinute: 30,
@@ -75,9 +80,20 @@ export const MCP_CAPABILITIES = {
   prompts: { listChanged: false },
 } as const;
 
-/** What the MCP server tells an agent on connection; the server card publishes the same text. */
-export const MCP_INSTRUCTIONS =
-  'Search first with search_pages, then read a result `url` with read_page; get_company_info gives contact data and the service model. Nothing is booked or paid online.';
+/**
+ * What the MCP server tells an agent on connection; the server card publishes the same text. The
+ * site's notes (`documents.notes`) follow the steps; company data is named only when the site offers it.
+ */
+export function buildMcpInstructions({ options, operations }: { options: Pick<ResolvedAgentApiOptions, 'documents'>; operations: readonly OperationDescription[] }): string {
+  // createOperations lists search_pages, then read_page.
+  const [search, read] = operations;
+  const company = findCompanyOperation(operations);
+  return [
+    `Search first with ${search!.name}, then read a result \`url\` with ${read!.name} and answer from its Markdown, citing that URL.`,
+    ...(company ? [`${company.name} gives contact channels, hours, coverage, prices and the service model.`] : []),
+    ...options.documents.notes,
+  ].join(' ');
+}
 
 /** MCP server name in reverse-DNS form, e.g. `com.example.www/agent-api`; the card and `serverInfo` must agree. */
 export function buildMcpServerName(site: string | URL): string {

@@ -22,9 +22,7 @@ export const getQuota = {
   // Reading the quota must not use it, and it is the caller's own: never stored by a cache.
   policy: { scope: 'quota:read', token: 'required', quota: 'peek', cache: 'caller' },
   title: 'Own rate-limit quota',
-  description:
-    'Estado de la cuota del cliente identificado (requiere un token con `quota:read`); leerla no la consume. ' +
-    'Rate-limit state of the identified client (needs a bearer token with `quota:read`); reading it does not consume it.',
+  description: 'Rate-limit state of the identified client (needs a bearer token with `quota:read`); reading it does not consume it.',
   input: getQuotaInput,
   output: quotaSchema,
   async handle(_input, { caller, readQuota }) {

@@ -11,8 +11,8 @@ export const readPageInput = z.object({
     .min(1)
     .max(300)
     .describe(
-      'Full address, path (`/servicios/fontaneria/madrid/`) or slug (`fontaneria/madrid`) of a page of this site; ' +
-        'usually a `url` from search_pages.',
+      'Full address, path (`/blog/first-post/`) or slug (`first-post`, the last path segments, when they name one page) ' +
+        'of a page of this site; usually a `url` from search_pages.',
     ),
 });
 
@@ -31,7 +31,6 @@ export const readPage = {
   policy: { scope: 'content:read', token: 'optional', quota: 'count', cache: 'build' },
   title: 'Read a page as Markdown',
   description:
-    'Devuelve una página del sitio como Markdown (sin menús ni pie). Acepta la `url` de un resultado de search_pages, una ruta o un slug. ' +
     'Returns one page of the site as Markdown (no menus or footer). Accepts a search_pages result `url`, a path or a slug.',
   input: readPageInput,
   output: pageSchema,
@@ -41,7 +40,7 @@ export const readPage = {
       throw new ApiError(404, 'page_not_found', 'No page of this site matches the given `url`.', {
         hint:
           'Find pages with search_pages and pass a result `url` to read_page. Accepted forms: a full address ' +
-          'of this site, a path such as /servicios/fontaneria/madrid/ or a slug such as fontaneria/madrid.',
+          'of this site, a path such as /blog/first-post/ or a slug such as first-post (when it names one page).',
       });
     }
     const { markdown, truncated } = truncateMarkdown(page.markdown, content.manifest.options.truncateAt);

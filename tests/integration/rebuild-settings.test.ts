@@ -52,6 +52,7 @@ const mcpFrom = (origin: string) =>
 test('policies, trustProxy, allowedOrigins, the API base path and the operations follow a new build', async () => {
   const before = await get('/api/v1/get_company_info');
   assert.equal(before.headers.get('ratelimit-policy'), '"anonimo";q=60;w=60');
+  for (const name of ['deprecation', 'sunset', 'link']) assert.equal(before.headers.get(name), null, `no version is being withdrawn: no ${name}`);
   assert.equal((await mcpFrom(PARTNER)).status, 403);
   assert.equal(api.isAgentPath('/api/v2/search_pages'), false);
 
@@ -65,6 +66,7 @@ test('policies, trustProxy, allowedOrigins, the API base path and the operations
       policies: { anonymous: { name: 'visitante', quota: 5 }, identified: { name: 'cliente', quota: 50 } },
       trustProxy: 1,
       allowedOrigins: [PARTNER],
+      deprecation: { announced: '2027-01-15', sunset: '2027-04-30' },
     },
   });
 
@@ -92,4 +94,11 @@ test('policies, trustProxy, allowedOrigins, the API base path and the operations
   const partner = await mcpFrom(PARTNER);
   assert.equal(partner.status, 200);
   assert.equal(partner.headers.get('access-control-allow-origin'), PARTNER);
+
+  // The version is being withdrawn: every answer says so (RFC 9745, RFC 8594), errors and MCP included.
+  for (const response of [answer, unknown, partner, await get('/openapi.json')]) {
+    assert.equal(response.headers.get('deprecation'), '@1799971200');
+    assert.equal(response.headers.get('sunset'), 'Fri, 30 Apr 2027 00:00:00 GMT');
+    assert.equal(response.headers.get('link'), `<${manifest.site.replace(/\/$/, '')}/desarrolladores/#versionado>; rel="deprecation"`);
+  }
 });

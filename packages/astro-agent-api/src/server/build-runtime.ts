@@ -1,5 +1,6 @@
 import type { ContentSnapshot } from '../content/content-model.ts';
-import { IDENTITY_PATH, MCP_PATH, OAUTH_PATHS } from '../operations/endpoints.ts';
+import { resolveVersioningPolicy } from '../build/document-context.ts';
+import { API_VERSION, buildDeprecationHeaders, IDENTITY_PATH, MCP_PATH, OAUTH_PATHS } from '../operations/endpoints.ts';
 import { createOperations } from '../operations/index.ts';
 import type { Store } from '../store/store.ts';
 import { createOperationRoute } from './answer-operation.ts';
@@ -25,6 +26,8 @@ export interface BuildRuntime {
   origins: ReadonlySet<string>;
   /** For the 404 of an unknown operation. */
   api: { basePath: string; operations: string; openapi: string };
+  /** On every answer: the version, and while it is being withdrawn its Deprecation, Sunset and Link. */
+  headers: Record<string, string>;
 }
 
 /** What lives as long as the process: the store, the environment read at start, the SDK leg. */
@@ -102,6 +105,11 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
       basePath,
       operations: operations.map((op) => `${op.name}: GET ${basePath}${op.path}`).join('; '),
       openapi: new URL('/openapi.json', site).href,
+    },
+    headers: {
+      'API-Version': API_VERSION,
+      'X-Content-Type-Options': 'nosniff',
+      ...(options.deprecation && buildDeprecationHeaders(options.deprecation, resolveVersioningPolicy(site, options.documents))),
     },
   };
 }

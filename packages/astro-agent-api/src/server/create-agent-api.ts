@@ -99,7 +99,7 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
       );
     }
     const route = findRoute(runtime.routes, outcome.path);
-    if (!route) return renderError(notFoundError(outcome.path, runtime.api), 'api', log, API_HEADERS);
+    if (!route) return renderError(notFoundError(outcome.path, runtime.api), 'api', log, { ...API_HEADERS, ...runtime.headers });
     outcome.surface = route.surface;
     let cors: Record<string, string> = {};
     let response: Response;
@@ -109,7 +109,7 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
     } catch (error) {
       response = renderError(error, route.errors, log);
     }
-    return withHeaders(response, { 'API-Version': API_VERSION, 'X-Content-Type-Options': 'nosniff', ...cors });
+    return withHeaders(response, { ...runtime.headers, ...cors });
   }
 
   function record(outcome: Outcome, response: Response): Response {
@@ -149,7 +149,7 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
     },
     renderRefusal(pathname, error) {
       const route = pathname === undefined || latest === undefined ? undefined : findRoute(latest.routes, pathname);
-      return withHeaders(renderError(error, route?.errors ?? 'api', log), { 'API-Version': API_VERSION });
+      return withHeaders(renderError(error, route?.errors ?? 'api', log), latest?.headers ?? { 'API-Version': API_VERSION });
     },
     async close() {
       await (await store?.catch(() => undefined))?.close();

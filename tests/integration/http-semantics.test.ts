@@ -4,6 +4,7 @@
  * the MCP protocol version named when it is not supported.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -164,6 +165,20 @@ describe('security headers', () => {
       assert.equal(page.headers['referrer-policy'], 'strict-origin-when-cross-origin', path);
     }
     assert.equal((await get('/api/v1/get_company_info')).headers['x-content-type-options'], 'nosniff');
+  });
+
+  test("each page's Content-Security-Policy (Astro's security.csp) allows its own inline scripts by hash, and no other", async () => {
+    for (const path of ['/', '/buscar/', '/urgencias/']) {
+      const html = (await get(path)).body.toString();
+      const policy = /<meta http-equiv="content-security-policy" content="([^"]+)"/.exec(html)?.[1];
+      assert.ok(policy, `${path} has a policy`);
+      const scriptSrc = /script-src ([^;]+)/.exec(policy)![1]!;
+      assert.doesNotMatch(scriptSrc, /'unsafe-inline'|'unsafe-eval'/, 'inline scripts only by hash');
+      for (const [, attributes, code] of html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)) {
+        if (/\bsrc=/.test(attributes!)) continue;
+        assert.ok(scriptSrc.includes(`'sha256-${createHash('sha256').update(code!).digest('base64')}'`), `${path}: an inline script without its hash`);
+      }
+    }
   });
 });
 

@@ -1,4 +1,4 @@
-import type { CallFacts } from '../operations/operation.ts';
+import type { CallerInfo, CallFacts } from '../operations/operation.ts';
 
 /**
  * What one answered request was. The pipeline fills it as the request goes through its steps (the
@@ -14,7 +14,7 @@ export interface Outcome {
   /** The `User-Agent` header as sent: which agent called. */
   userAgent: string | null;
   /** Set once the caller step ran: the client_id, or the client address for an anonymous caller. */
-  caller?: { clientId: string; anonymous: boolean };
+  caller?: CallerInfo;
   /** For the Markdown surface: canonical URL of the page answered. */
   page?: string;
   /** The operations the request ran (one for REST; each tools/call for MCP) and what each declares of itself. */

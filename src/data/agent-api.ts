@@ -37,4 +37,6 @@ export const agentApiOptions = {
     versioningPolicy: pages.versionado,
     developerPage: pages.desarrolladores,
   },
+  // Answers grounded on the pages are welcome; crawlers that only gather training data are kept out.
+  robots: { agents: { GPTBot: { crawl: false }, CCBot: { crawl: false } } },
 } satisfies AgentApiUserOptions;

@@ -30,6 +30,8 @@ const page = (path: string, title: string, markdown = `# ${title}\n\nTexto de ${
   path,
   title: `${title} | Reparo Hogar`,
   facets: {},
+  sections: [],
+  frontMatter: '',
   markdown,
 });
 const pages: ManifestPage[] = [
@@ -135,6 +137,7 @@ describe('openapi.json', () => {
       'CompanyInfo',
       'Error',
       'Page',
+      'PageSection',
       'Quota',
       'SearchResponse',
       'SearchResult',
@@ -335,15 +338,15 @@ describe('robots.txt', () => {
 });
 
 describe('writeDocuments', () => {
-  it('writes the eleven documents and logs one line', async () => {
+  it('writes the fifteen documents and logs one line', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'agent-docs-'));
     try {
       const lines: string[] = [];
       const logger = { info: (line: string) => lines.push(line), warn: (line: string) => lines.push(`warn: ${line}`) };
       const written = await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger });
-      assert.equal(written.length, 11);
+      assert.equal(written.length, 15);
       assert.equal(lines.length, 1);
-      assert.match(lines[0]!, /^wrote 11 agent documents in \d+ ms$/);
+      assert.match(lines[0]!, /^wrote 15 agent documents in \d+ ms$/);
       for (const path of written) await readFile(join(dir, documentFilePath(path)));
       // The site's RFC 9728 document and the API's share a folder name, so the site's one is an index file.
       const readJson = async (file: string) => JSON.parse(await readFile(join(dir, file), 'utf8'));
@@ -352,9 +355,9 @@ describe('writeDocuments', () => {
       assert.equal((await readJson('mcp/server-card.json')).remotes[0].url, `${site}/mcp`);
 
       // A rebuild replaces our robots.txt; a site's own one (from public/) is kept.
-      assert.equal((await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger })).length, 11);
+      assert.equal((await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger })).length, 15);
       await writeFile(join(dir, 'robots.txt'), 'User-agent: *\nDisallow: /privado/\n');
-      assert.equal((await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger })).length, 10);
+      assert.equal((await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger })).length, 14);
       assert.equal(await readFile(join(dir, 'robots.txt'), 'utf8'), 'User-agent: *\nDisallow: /privado/\n');
       assert.match(lines.at(-2)!, /^warn: kept the site's own robots\.txt/);
     } finally {
@@ -379,7 +382,7 @@ describe('documents of a generic English site (no company, no facets, no documen
     ] as const
   ).map(([path, source]) => {
     const { lang: _lang, ...converted } = buildMarkdownFromHtml(source, { pageUrl: new URL(path, blog).href })!;
-    return { url: new URL(path, blog).href, path, ...converted };
+    return { url: new URL(path, blog).href, path, ...converted, frontMatter: '' };
   });
   const blogOptions = resolveAgentApiOptions(parseAgentApiOptions({}), { url: blog, pageLanguages: blogPages.map(() => 'en') });
   const documents = buildDocuments({ site: blog, options: blogOptions, pages: blogPages });
@@ -410,7 +413,7 @@ describe('documents of a generic English site (no company, no facets, no documen
       /\bcity\b/i, /madrid/i, /servicios/i, /get_company_info/, /\bcompany\b/i, /service model/i, /customer/i, /\bagente\b/i,
     ];
     const texts = new Map([...documents, ['MCP instructions', instructions], ['MCP prompt', prompt]]);
-    assert.equal(texts.size, 13);
+    assert.equal(texts.size, 17);
     for (const [name, text] of texts) for (const pattern of demo) assert.doesNotMatch(text, pattern, `${name} matches ${pattern}`);
   });
 
@@ -465,7 +468,7 @@ describe('documents of a generic English site (no company, no facets, no documen
 });
 
 describe('default example search', () => {
-  const words = (path: string, title: string, markdown: string): ManifestPage => ({ url: new URL(path, site).href, path, title, facets: {}, markdown });
+  const words = (path: string, title: string, markdown: string): ManifestPage => ({ url: new URL(path, site).href, path, title, facets: {}, sections: [], frontMatter: '', markdown });
 
   it('prefers a title word few pages share, so a stop word the search drops is never the example', () => {
     const example = buildDefaultExampleSearch(

@@ -34,6 +34,8 @@ async function readFixturePages(): Promise<ManifestPage[]> {
         path,
         title: html.match(/<h1>([^<]*)<\/h1>/)![1]!,
         facets: Object.fromEntries([...html.matchAll(/data-pagefind-filter="city\[content\]" content="([^"]+)"/g)].map((match) => ['city', match[1]!])),
+        sections: [],
+        frontMatter: '',
         markdown: '',
       };
     }),

@@ -8,7 +8,6 @@ import {
   RATE_LIMIT_WINDOW_SECONDS,
   WELL_KNOWN_PATHS,
 } from '../operations/endpoints.ts';
-import { readPage } from '../operations/read-page.ts';
 import { languageName } from '../operations/search-pages.ts';
 import { buildFieldList, buildParameterTable } from './build-parameter-table.ts';
 import { buildWithdrawalNotice, DOCUMENT_PATHS, VERSIONING_ANCHOR, type DocumentContext } from './document-context.ts';
@@ -17,7 +16,7 @@ import { markdownTwinPath } from '../content/manifest.ts';
 
 /** `/agents.md`: how an agent should use the site, with every operation rendered from its description. */
 export function buildAgentsMd(context: DocumentContext): string {
-  const { url, options, company, operations, companyOperation, pages, documents } = context;
+  const { url, options, operations, pages, documents } = context;
   // Real pages make the twin scheme concrete: the deepest one and the home page.
   const deepest = pages.map((page) => page.path).sort((a, b) => b.split('/').length - a.split('/').length)[0];
   const twinExamples = [...new Set([deepest ?? '/', '/'])]
@@ -26,25 +25,8 @@ export function buildAgentsMd(context: DocumentContext): string {
   const { name, policies, apiBasePath } = options;
   const api = url(apiBasePath);
   const ownVersioningSection = url(`${DOCUMENT_PATHS.agents}#${VERSIONING_ANCHOR}`);
-  const facetHints = Object.entries(options.facets).map(
-    ([facet, { all }]) => `; \`${facet}\` narrows to one of its values, \`${all}\` searches every page`,
-  );
-
-  const beforeYouAnswer = [
-    ...documents.notes.map((note) => `- ${note}`),
-    ...(companyOperation
-      ? [
-          `- Contact channels, hours, coverage, prices and the service model are company facts: \`${companyOperation.name}\` gives them, and \`section=contact\` the current channels${company?.email ? ` (e.g. ${company.email})` : ''}.`,
-        ]
-      : []),
-  ];
-
-  const steps = [
-    `Search first: \`GET ${buildExampleSearchUrl(context)}\` (write the query in ${languageName(options.language)}, the language of the pages${facetHints.join('')}).`,
-    `Read a result: pass its \`url\` to \`GET ${api}${readPage.path}?url=…\` and answer from the Markdown, citing that URL.`,
-    ...(companyOperation ? [`For contact data, hours, coverage, prices or the catalogue use \`GET ${api}${companyOperation.path}\`.`] : []),
-    'More results: pass `next_cursor` back as `cursor` with the same `query`; `next_cursor` is null when there are no more.',
-  ];
+  const beforeYouAnswer = buildAnswerRules(context);
+  const steps = buildAnswerSteps(context);
 
   const operationSections = operations.map((operation) => {
     const auth =
@@ -132,4 +114,32 @@ export function buildAgentsMd(context: DocumentContext): string {
     '',
     ...(options.deprecation ? [buildWithdrawalNotice(context), ''] : []),
   ].join('\n');
+}
+
+/** What an agent must respect when it answers from the site: the site's notes, and where company facts come from. */
+export function buildAnswerRules({ company, companyOperation, documents }: DocumentContext): string[] {
+  return [
+    ...documents.notes.map((note) => `- ${note}`),
+    ...(companyOperation
+      ? [
+          `- Contact channels, hours, coverage, prices and the service model are company facts: \`${companyOperation.name}\` gives them, and \`section=contact\` the current channels${company?.email ? ` (e.g. ${company.email})` : ''}.`,
+        ]
+      : []),
+  ];
+}
+
+/** How to answer a question from the site, step by step, with the site's own example search. */
+export function buildAnswerSteps(context: DocumentContext): string[] {
+  const { url, options, readOperation, companyOperation } = context;
+  const api = url(options.apiBasePath);
+  const facetHints = Object.entries(options.facets).map(
+    ([facet, { all }]) => `; \`${facet}\` narrows to one of its values, \`${all}\` searches every page`,
+  );
+  return [
+    `Search first: \`GET ${buildExampleSearchUrl(context)}\` (write the query in ${languageName(options.language)}, the language of the pages${facetHints.join('')}).`,
+    `Read a result: pass its \`url\` to \`GET ${api}${readOperation.path}?url=…\` and answer from the Markdown, citing that URL.`,
+    `Long pages: the answer lists the page's \`sections\`; read one with \`section=<id>\`, or read on from \`offset=<next_offset>\` (\`next_offset\` is null at the end).`,
+    ...(companyOperation ? [`For contact data, hours, coverage, prices or the catalogue use \`GET ${api}${companyOperation.path}\`.`] : []),
+    'More results: pass `next_cursor` back as `cursor` with the same `query`; `next_cursor` is null when there are no more.',
+  ];
 }

@@ -13,6 +13,7 @@ import {
 } from '../operations/endpoints.ts';
 import { protectedResourceMetadataPath } from './build-discovery.ts';
 import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
+import { truncateText } from './truncate-text.ts';
 
 /**
  * `/.well-known/mcp/server-card.json` in the SEP-1649 layout that discovery scanners read
@@ -64,8 +65,8 @@ export function buildMcpServerCardDraft(context: DocumentContext): Record<string
     $schema: 'https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json',
     name: buildMcpServerName(siteUrl),
     version: CONTRACT_VERSION,
-    description: truncate(`${options.name}: search and read the site's pages${companyOperation ? ' and company data' : ''} (read-only).`, 100),
-    title: truncate(options.name, 100),
+    description: truncateText(`${options.name}: search and read the site's pages${companyOperation ? ' and company data' : ''} (read-only).`, 100),
+    title: truncateText(options.name, 100),
     websiteUrl: url('/'),
     remotes: [
       {
@@ -115,8 +116,4 @@ function buildDescription({ options, companyOperation }: DocumentContext): strin
     ? "search the site's pages, read any page as Markdown and get the company data"
     : "search the site's pages and read any page as Markdown";
   return `Read-only MCP server of ${options.name}: ${abilities}. Authentication is optional.`;
-}
-
-function truncate(text: string, length: number): string {
-  return text.length <= length ? text : `${text.slice(0, length - 1).trimEnd()}…`;
 }

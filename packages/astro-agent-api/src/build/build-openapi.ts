@@ -1,6 +1,5 @@
 import { buildInputJsonSchema, buildJsonSchema, type JsonSchema } from '../operations/json-schema.ts';
 import type { OperationDescription } from '../operations/operation.ts';
-import { readPage } from '../operations/read-page.ts';
 import { errorSchema } from '../operations/schemas.ts';
 import {
   API_VERSION,
@@ -28,7 +27,7 @@ const ERROR_RESPONSES = {
 
 /** OpenAPI 3.1 description of the API, derived from the operation descriptions. */
 export function buildOpenApi(context: DocumentContext): JsonSchema {
-  const { url, options, company, operations, searchOperation, companyOperation, documents } = context;
+  const { url, options, company, operations, searchOperation, readOperation, companyOperation, documents } = context;
   const { name, policies } = options;
   const schemas: { [id: string]: JsonSchema } = {};
   const errorRef = liftDefinitions(buildJsonSchema(errorSchema, 'output'), schemas);
@@ -170,7 +169,7 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
       if (name === 'cursor') return undefined;
       if (name in options.facets) return documents.exampleSearch?.facets[name] ?? schema.default;
     }
-    if (operation.name === readPage.name && name === 'url') return (context.pages.find((page) => page.path === '/') ?? context.pages[0])?.path ?? '/';
+    if (operation === readOperation && name === 'url') return (context.pages.find((page) => page.path === '/') ?? context.pages[0])?.path ?? '/';
     return schema.default ?? (Array.isArray(schema.enum) ? schema.enum[0] : undefined);
   }
 }
@@ -257,14 +256,14 @@ function buildResponseHeaders(deprecation: Record<string, string> | undefined): 
 }
 
 function buildInfoDescription(context: DocumentContext): string {
-  const { url, options, searchOperation, companyOperation, documents } = context;
+  const { url, options, searchOperation, readOperation, companyOperation, documents } = context;
   const { policies, name, apiBasePath } = options;
   const company = companyOperation ? `; \`${companyOperation.name}\` returns contact data, the service model and the catalogue` : '';
   return [
     `Public, read-only API over the published pages of ${name}. No operation creates or changes anything.`,
     '',
     ...(documents.notes.length > 0 ? [`**Before you answer.** ${documents.notes.join(' ')}`, ''] : []),
-    `Start with \`${searchOperation.name}\`, then read a result \`url\` with \`${readPage.name}\`${company}. The same operations are MCP tools at \`POST ${url(MCP_PATH)}\`.`,
+    `Start with \`${searchOperation.name}\`, then read a result \`url\` with \`${readOperation.name}\`${company}. The same operations are MCP tools at \`POST ${url(MCP_PATH)}\`.`,
     '',
     `**Limits.** Anonymous: ${policies.anonymous.quota} requests per ${RATE_LIMIT_WINDOW_SECONDS} s per IP (policy \`${policies.anonymous.name}\`). With a bearer token: ${policies.identified.quota} per ${RATE_LIMIT_WINDOW_SECONDS} s per client (policy \`${policies.identified.name}\`). Every 200 and 429 carries the RateLimit headers; a 429 adds \`Retry-After\`.`,
     '',

@@ -44,6 +44,8 @@ export interface DocumentContext {
   operations: Operation[];
   /** search_pages, with the site's facets. */
   searchOperation: Operation;
+  /** read_page, with its paging bound. */
+  readOperation: Operation;
   /** get_company_info when the site offers it: the documents speak of company data only then. */
   companyOperation: Operation | undefined;
   documents: DocumentWording;
@@ -82,8 +84,9 @@ export function createDocumentContext({ site, options, company, pages }: Documen
     company,
     pages,
     operations,
-    // createOperations lists search_pages first.
+    // createOperations lists search_pages, then read_page.
     searchOperation: operations[0]!,
+    readOperation: operations[1]!,
     companyOperation: findCompanyOperation(operations),
     documents: {
       summary: (documents.summary ?? pages.find((page) => page.path === '/')?.description)?.replaceAll(/\s+/g, ' ').trim(),

@@ -3,7 +3,9 @@ import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegrationLogger } from 'astro';
 import { documentFilePath, MCP_SERVER_CARD_PATH, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
+import { buildAgentSkill } from './build-agent-skill.ts';
 import { buildAgentsMd } from './build-agents-md.ts';
+import { buildApiCatalog } from './build-api-catalog.ts';
 import { buildAuthMd } from './build-auth-md.ts';
 import { buildAuthorizationServerMetadata, buildProtectedResourceMetadata, protectedResourceMetadataPath } from './build-discovery.ts';
 import { buildLlmsTxt } from './build-llms-txt.ts';
@@ -28,11 +30,17 @@ export function buildDocuments(manifest: WriteDocumentsInput['manifest']): Map<s
   const context = createDocumentContext(manifest);
   const { apiBasePath } = context.options;
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+  const llms = buildLlmsTxt(context);
+  const skill = buildAgentSkill(context);
   return new Map([
     [DOCUMENT_PATHS.openapi, json(buildOpenApi(context))],
     [DOCUMENT_PATHS.agents, buildAgentsMd(context)],
     [DOCUMENT_PATHS.auth, buildAuthMd(context)],
-    [DOCUMENT_PATHS.llms, buildLlmsTxt(context)],
+    [DOCUMENT_PATHS.llms, llms],
+    [WELL_KNOWN_PATHS.llmsTxt, llms],
+    [WELL_KNOWN_PATHS.apiCatalog, json(buildApiCatalog(context))],
+    [WELL_KNOWN_PATHS.agentSkills, json(skill.index)],
+    [skill.path, skill.skill],
     [WELL_KNOWN_PATHS.authorizationServer, json(buildAuthorizationServerMetadata(context))],
     [protectedResourceMetadataPath(''), json(buildProtectedResourceMetadata(context, ''))],
     [protectedResourceMetadataPath(apiBasePath), json(buildProtectedResourceMetadata(context, apiBasePath))],
@@ -54,7 +62,7 @@ export async function writeDocuments({ clientDir, manifest, logger }: WriteDocum
   if (existingRobots !== undefined && !existingRobots.startsWith(ROBOTS_MARKER)) {
     documents.delete(DOCUMENT_PATHS.robots);
     logger.warn(
-      'kept the site\'s own robots.txt (from public/): add "Sitemap:" and "Content-Signal:" lines to it, or delete it to get the generated one',
+      'kept the site\'s own robots.txt (from public/): add "Sitemap:", "Content-Signal:" and "Content-Usage:" lines to it, or delete it to get the generated one',
     );
   }
 

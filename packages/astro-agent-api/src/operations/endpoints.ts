@@ -43,7 +43,42 @@ export const WELL_KNOWN_PATHS = {
   protectedResource: '/.well-known/oauth-protected-resource',
   mcpServerCard: '/.well-known/mcp/server-card.json',
   aiCatalog: '/.well-known/ai-catalog.json',
+  /** RFC 9727 §2. */
+  apiCatalog: '/.well-known/api-catalog',
+  /** The same document as /llms.txt, where scanners also look for it. */
+  llmsTxt: '/.well-known/llms.txt',
+  /** Agent Skills Discovery 0.2.0 (agentskills.io, "Well-Known URI"). */
+  agentSkills: '/.well-known/agent-skills/index.json',
 } as const;
+
+/** RFC 9727 §4.2: the profile URI that marks a Linkset as an API catalog. */
+export const API_CATALOG_PROFILE = 'https://www.rfc-editor.org/info/rfc9727';
+
+/** Media types of the documents whose file name does not say it (the rest are served as their extension says). */
+export const DOCUMENT_MEDIA_TYPES: Record<string, string> = {
+  [WELL_KNOWN_PATHS.apiCatalog]: `application/linkset+json; profile="${API_CATALOG_PROFILE}"`,
+  [WELL_KNOWN_PATHS.llmsTxt]: 'text/plain; charset=utf-8',
+};
+
+/**
+ * The name of the site's agent skill (agentskills.io: 1 to 64 lowercase letters, digits and single
+ * hyphens), from the site's name: `Reparo Hogar` → `reparo-hogar`.
+ */
+export function buildAgentSkillName(siteName: string): string {
+  const slug = siteName
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, 64)
+    .replace(/^-+|-+$/g, '');
+  return slug || 'site';
+}
+
+/** Where the site's SKILL.md is published, beside the skills index. */
+export function agentSkillPath(siteName: string): string {
+  return `/.well-known/agent-skills/${buildAgentSkillName(siteName)}/SKILL.md`;
+}
 
 /** Server card in the SEP-2127 layout: `<streamable-http-url>/server-card`. */
 export const MCP_SERVER_CARD_PATH = `${MCP_PATH}/server-card`;

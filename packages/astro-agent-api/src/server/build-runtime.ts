@@ -1,6 +1,6 @@
 import type { ContentSnapshot } from '../content/content-model.ts';
 import { resolveVersioningPolicy } from '../build/document-context.ts';
-import { API_VERSION, buildDeprecationHeaders, IDENTITY_PATH, MCP_PATH, OAUTH_PATHS } from '../operations/endpoints.ts';
+import { agentSkillPath, API_VERSION, buildDeprecationHeaders, IDENTITY_PATH, MCP_PATH, OAUTH_PATHS } from '../operations/endpoints.ts';
 import { createOperations } from '../operations/index.ts';
 import type { Store } from '../store/store.ts';
 import { createOperationRoute } from './answer-operation.ts';
@@ -52,7 +52,7 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
   const operations = createOperations(snapshot.manifest);
   const apiMetadata = resourceMetadataUrl(site, basePath);
   const oauth = createOAuthHandlers({ store, trustProxy: options.trustProxy, log });
-  const serveDocument = createDocumentServer(shared.clientDir);
+  const serveDocument = createDocumentServer(shared.clientDir, site);
 
   const routes = new Map<string, Route>();
   const GET = ['GET'] as const;
@@ -89,7 +89,7 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
     origins: 'site',
     handle: createMcpRoute({ gate, snapshot, operations, resourceMetadata: resourceMetadataUrl(site, ''), sdk: shared.sdk, log }),
   });
-  const claimed = buildClaimedPaths(basePath);
+  const claimed = buildClaimedPaths(basePath, agentSkillPath(options.name));
   // The claimed paths left are the documents the build wrote.
   for (const path of claimed.exact) {
     if (routes.has(path) || path === basePath) continue;

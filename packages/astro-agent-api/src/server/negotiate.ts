@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { ContentSnapshot } from '../content/content-model.ts';
-import { markdownTwinPath, type ManifestPage } from '../content/manifest.ts';
+import { DOCUMENT_PATHS } from '../build/document-context.ts';
+import { buildMarkdownTwin, markdownTwinPath, type ManifestPage } from '../content/manifest.ts';
+import { WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
 import { represent, type Representation } from './represent.ts';
 
 export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
@@ -35,13 +37,21 @@ export function prefersMarkdown(accept: string | null): boolean {
   return markdown > 0 && markdown >= html;
 }
 
-/** `Link` header of an HTML page: its Markdown twin and the documents agents start from (RFC 8288). */
+/**
+ * `Link` header of an HTML page (RFC 8288): its Markdown twin and the documents agents start from —
+ * llms.txt, openapi.json, the API catalog (RFC 9727 §3 `api-catalog`), the MCP server card and the
+ * agent skills index. The last two have no registered relation yet: `mcp-server-card` and
+ * `agent-skills` are the names discovery scanners look for.
+ */
 export function buildPageLinkHeader(page: ManifestPage, site: string): string {
-  const twin = new URL(markdownTwinPath(page.path), site).href;
+  const url = (path: string) => new URL(path, site).href;
   return [
-    `<${twin}>; rel="alternate"; type="text/markdown"`,
-    `<${new URL('/llms.txt', site).href}>; rel="describedby"; type="text/plain"`,
-    `<${new URL('/openapi.json', site).href}>; rel="service-desc"; type="application/json"`,
+    `<${url(markdownTwinPath(page.path))}>; rel="alternate"; type="text/markdown"`,
+    `<${url(DOCUMENT_PATHS.llms)}>; rel="describedby"; type="text/plain"`,
+    `<${url(DOCUMENT_PATHS.openapi)}>; rel="service-desc"; type="application/json"`,
+    `<${url(WELL_KNOWN_PATHS.apiCatalog)}>; rel="api-catalog"; type="application/linkset+json"`,
+    `<${url(WELL_KNOWN_PATHS.mcpServerCard)}>; rel="mcp-server-card"; type="application/json"`,
+    `<${url(WELL_KNOWN_PATHS.agentSkills)}>; rel="agent-skills"; type="application/json"`,
   ].join(', ');
 }
 
@@ -50,7 +60,7 @@ export function markdownResponse(request: Request, page: ManifestPage, snapshot:
   let twin = twins.get(page);
   if (!twin) {
     const etag = `"${createHash('sha1').update(`${snapshot.manifest.buildId}\u0000${page.path}`).digest('base64url').slice(0, 22)}"`;
-    twin = { bytes: Buffer.from(page.markdown), etag, encoded: {} };
+    twin = { bytes: Buffer.from(buildMarkdownTwin(page)), etag, encoded: {} };
     twins.set(page, twin);
   }
   return represent(request, {

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { writeMarkdownTwins } from './build/build-markdown.ts';
 import { buildSearchIndex } from './build/build-search-index.ts';
 import { buildManifest, writeManifest } from './build/write-manifest.ts';
+import { precompressDocuments } from './build/precompress-documents.ts';
 import { writeDocuments } from './build/write-documents.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions, type AgentApiUserOptions } from './options.ts';
 import { serveAgentSurfaceInDev, setupRuntime } from './setup-runtime.ts';
@@ -57,7 +58,8 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
           sitemap: config!.integrations.some((integration) => integration.name === '@astrojs/sitemap') ? SITEMAP_INDEX_PATH : undefined,
         });
         const manifest = buildManifest({ site, options: resolved, company: options.company, pages: markdown.pages });
-        await writeDocuments({ clientDir, manifest, logger });
+        const documents = await writeDocuments({ clientDir, manifest, logger });
+        await precompressDocuments({ clientDir, paths: documents, logger });
 
         // Last: the runtime reloads when the manifest changes, so everything it points to must be written already.
         const start = performance.now();

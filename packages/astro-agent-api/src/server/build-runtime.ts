@@ -4,6 +4,7 @@ import { agentSkillPath, API_VERSION, buildDeprecationHeaders, IDENTITY_PATH, MC
 import { createOperations } from '../operations/index.ts';
 import type { Store } from '../store/store.ts';
 import { createOperationRoute } from './answer-operation.ts';
+import { createApiIndexHandler } from './api-index.ts';
 import { resourceMetadataUrl } from './caller.ts';
 import { buildClaimedPaths, type ClaimedPaths } from './claimed-paths.ts';
 import { createGate } from './gate.ts';
@@ -67,6 +68,7 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
       handle: createOperationRoute(op, { gate, snapshot, resourceMetadata: apiMetadata, log }),
     });
   }
+  routes.set(basePath, { surface: 'api', methods: GET, usage: `Use GET ${basePath} for the list of operations.`, errors: 'api', origins: 'any', handle: createApiIndexHandler({ site, apiBasePath: basePath, operations }) });
   routes.set('/api/sandbox', { surface: 'sandbox', methods: GET, usage: 'Use GET /api/sandbox.', errors: 'api', origins: 'any', handle: createSandboxHandler({ site, apiBasePath: basePath }) });
   for (const [name, path] of Object.entries(OAUTH_PATHS) as [keyof typeof OAUTH_PATHS, string][]) {
     // RFC 6749 §3.1: the authorization endpoint takes GET; the others take a POSTed body.
@@ -92,7 +94,7 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
   const claimed = buildClaimedPaths(basePath, agentSkillPath(options.name));
   // The claimed paths left are the documents the build wrote.
   for (const path of claimed.exact) {
-    if (routes.has(path) || path === basePath) continue;
+    if (routes.has(path)) continue;
     routes.set(path, { surface: 'document', methods: GET, usage: `Use GET ${path}.`, errors: 'api', origins: 'any', handle: serveDocument(path) });
   }
 

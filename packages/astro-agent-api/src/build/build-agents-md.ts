@@ -48,9 +48,9 @@ export function buildAgentsMd(context: DocumentContext): string {
 
   const operationSections = operations.map((operation) => {
     const auth =
-      operation.scope === 'content:read'
-        ? `No token needed. With a token it must carry \`${operation.scope}\`; it only raises the quota.`
-        : `Requires a bearer token with \`${operation.scope}\` (401 without a valid token, 403 without the scope). Does not consume quota.`;
+      operation.policy.token === 'optional'
+        ? `No token needed. With a token it must carry \`${operation.policy.scope}\`; it only raises the quota.`
+        : `Requires a bearer token with \`${operation.policy.scope}\` (401 without a valid token, 403 without the scope). Does not consume quota.`;
     return [
       `### \`${operation.name}\` — ${operation.title}`,
       '',

@@ -119,7 +119,7 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
         schema,
       };
     });
-    const isContent = operation.scope === 'content:read';
+    const isContent = operation.policy.token === 'optional';
     const errors: (keyof typeof ERROR_RESPONSES)[] = [400, 401, 403, 404, 405, 429, 500];
     return {
       operationId: operation.name,
@@ -129,8 +129,8 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
       parameters,
       // Content operations take no token or a `content:read` one; get_quota needs `quota:read`.
       security: isContent
-        ? [{}, { oauth2: [operation.scope] }, { bearer: [] }]
-        : [{ oauth2: [operation.scope] }, { bearer: [] }],
+        ? [{}, { oauth2: [operation.policy.scope] }, { bearer: [] }]
+        : [{ oauth2: [operation.policy.scope] }, { bearer: [] }],
       responses: {
         200: {
           description: 'OK',

@@ -28,7 +28,7 @@ export const pageSchema = z
 export const readPage = {
   name: 'read_page',
   path: '/read_page',
-  scope: 'content:read',
+  policy: { scope: 'content:read', token: 'optional', quota: 'count', cache: 'build' },
   title: 'Read a page as Markdown',
   description:
     'Returns one page of the site as Markdown (no menus or footer). Accepts a search_pages result `url`, a path or a slug.',
@@ -46,4 +46,7 @@ export const readPage = {
     const { markdown, truncated } = truncateMarkdown(page.markdown, content.manifest.options.truncateAt);
     return { title: page.title, url: page.url, markdown, truncated };
   },
+  // Keyed by the page, not the input: the many spellings of one address share one serialized answer.
+  buildKey: ({ url }, content) => resolvePage(content.pages, url)?.path,
+  describeCall: (_input, page) => ({ page: page.url }),
 } as const satisfies Operation<typeof readPageInput, typeof pageSchema>;

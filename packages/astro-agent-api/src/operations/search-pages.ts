@@ -74,7 +74,7 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
   return {
     name: 'search_pages',
     path: '/search_pages',
-    scope: 'content:read',
+    policy: { scope: 'content:read', token: 'optional', quota: 'count', cache: 'build' },
     title: 'Search the site',
     description:
       'Searches the pages of this site and returns title, URL and an excerpt of each. Use it first, then read a result `url` with read_page.',
@@ -98,5 +98,6 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
         });
       }
     },
+    describeCall: ({ query }, { total }) => ({ query, results: total }),
   } as const satisfies Operation<typeof input, typeof output>;
 }

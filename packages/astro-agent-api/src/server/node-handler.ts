@@ -44,7 +44,10 @@ async function answer(api: AgentApi, req: IncomingMessage, res: ServerResponse, 
     const markdown = await api.negotiatePage(request);
     if (markdown) return send(res, markdown);
     const headers = await api.pageHeaders(pathname);
-    if (headers) for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    if (headers) {
+      for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+      res.once('finish', () => api.reportPage(request, res.statusCode));
+    }
   }
   if (next) return next();
   res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });

@@ -18,7 +18,7 @@ export const RESOURCE_PAGE_SIZE = 100;
  * returns), its content the page's Markdown — the same text as its `.md` twin. A resource template
  * covers every page path; `resources/list` enumerates them in pages of RESOURCE_PAGE_SIZE.
  */
-export function registerPageResources(server: McpServer, snapshot: ContentSnapshot): void {
+export function registerPageResources(server: McpServer, snapshot: ContentSnapshot, notePageRead: (url: string) => void): void {
   const site = snapshot.manifest.site.replace(/\/+$/, '');
   server.registerResource(
     'page',
@@ -34,6 +34,7 @@ export function registerPageResources(server: McpServer, snapshot: ContentSnapsh
       // Only manifest pages can ever be returned: resolvePage never maps a URI to anything else.
       const page = resolvePage(snapshot.pages, uri.href);
       if (!page) throw new ResourceNotFoundError(uri.href, `No page of this site has the address ${uri.href}.`);
+      notePageRead(page.url);
       return { contents: [{ uri: page.url, mimeType: MARKDOWN_MIME_TYPE, text: page.markdown }] };
     },
   );

@@ -143,17 +143,18 @@ main { max-width: 1180px; margin: 0 auto; padding: 24px 20px 40px; }
 header h1 { margin: 0 0 4px; font-size: 28px; }
 header p, footer, .empty { color: var(--muted); }
 h2 { font-size: 18px; margin: 0 0 12px; }
-section { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 16px 18px; margin: 16px 0; min-width: 0; }
-.figures { display: grid; grid-template-columns: repeat(auto-fit, minmax(180px, 1fr)); gap: 12px; background: none; border: 0; padding: 0; }
+section { background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 16px 18px; margin: 16px 0; min-width: 0; overflow-x: auto; }
+.figures { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(160px, 100%), 1fr)); gap: 12px; background: none; border: 0; padding: 0; }
 .figure { margin: 0; background: #fff; border: 1px solid var(--line); border-radius: 8px; padding: 12px 16px; color: var(--muted); }
 .figure strong { display: block; font-size: 28px; color: var(--ink); }
 .chart { position: relative; height: 320px; }
-.pair { display: grid; grid-template-columns: repeat(auto-fit, minmax(420px, 1fr)); gap: 0 16px; }
+.pair { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(420px, 100%), 1fr)); gap: 0 16px; }
 .missing { background: var(--warn); border-color: #f0d29a; }
 table { width: 100%; border-collapse: collapse; font-size: 14px; }
 th, td { text-align: left; padding: 5px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 td { overflow-wrap: anywhere; }
 th { font-weight: 600; color: var(--muted); }
-.n { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+.n { text-align: right; font-variant-numeric: tabular-nums; }
+td.n { white-space: nowrap; }
 footer { margin-top: 24px; font-size: 13px; }
 `;

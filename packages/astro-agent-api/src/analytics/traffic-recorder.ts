@@ -13,6 +13,7 @@ export interface TrafficRecorder {
   close(): Promise<void>;
 }
 
+const DAY_MS = 86_400_000;
 /** Distinct counts held before a flush starts at once instead of waiting for the timer. */
 const FLUSH_AT = 1_000;
 /** Distinct counts held at most while the store cannot take them; beyond, new ones are dropped (and said once). */
@@ -46,33 +47,42 @@ export function createTrafficRecorder(deps: {
   if (!resolveAnalyticsEnabled(deps.env)) return { record() {}, flush: async () => {}, close: async () => {} };
   const now = deps.now ?? Date.now;
   const classify = createAgentClassifier();
-  let requests = new Map<string, number>();
-  let searches = new Map<string, number>();
+  let held = createCounts();
   let dropped = 0;
   let failing = false;
   let writing: Promise<void> = Promise.resolve();
 
-  function add(counts: Map<string, number>, key: string, count: number): void {
-    const held = counts.get(key);
-    if (held !== undefined) counts.set(key, held + count);
-    else if (requests.size + searches.size < MAX_PENDING) counts.set(key, count);
-    else if (dropped++ === 0) deps.log(`agent-api: traffic counts are not reaching the store; counting stops until they do (${MAX_PENDING} held).`);
+  // The day changes once a day: formatting it for every request cost more than the rest of `record`.
+  let day = '';
+  let dayEndsAt = 0;
+  function today(): string {
+    const at = now();
+    if (at >= dayEndsAt || at < dayEndsAt - DAY_MS) {
+      day = utcDay(at);
+      dayEndsAt = Date.parse(day) + DAY_MS;
+    }
+    return day;
+  }
+
+  function add(path: readonly string[], count: number): void {
+    if (!held.add(path, count, MAX_PENDING) && dropped++ === 0) {
+      deps.log(`agent-api: traffic counts are not reaching the store; counting stops until they do (${MAX_PENDING} held).`);
+    }
   }
 
   function record(outcome: Readonly<Outcome>): void {
-    const { requests: asked, searches: searched } = buildOutcomeCounts(outcome, findFamily(outcome, classify));
-    if (asked.length === 0) return;
-    const day = utcDay(now());
-    for (const key of asked) add(requests, JSON.stringify([day, key.surface, key.target, key.page, key.family]), 1);
-    for (const key of searched) add(searches, JSON.stringify([day, key.surface, key.family, key.query, key.filters, key.results, key.more]), 1);
-    if (requests.size + searches.size === FLUSH_AT) void flush();
+    const { requests, searches } = buildOutcomeCounts(outcome, findFamily(outcome, classify));
+    if (requests.length === 0) return;
+    const on = today();
+    for (const r of requests) add([REQUEST, on, r.surface, r.target, r.page, r.family], 1);
+    for (const s of searches) add([SEARCH, on, s.surface, s.family, s.query, s.filters, String(s.results), s.more ? '1' : '0'], 1);
+    if (held.size === FLUSH_AT) void flush();
   }
 
   async function write(): Promise<void> {
-    if (requests.size === 0 && searches.size === 0) return;
-    const taken = { requests, searches };
-    requests = new Map();
-    searches = new Map();
+    if (held.size === 0) return;
+    const taken = held;
+    held = createCounts();
     try {
       await (await deps.store()).addTraffic(toBatch(taken));
       dropped = 0;
@@ -81,8 +91,7 @@ export function createTrafficRecorder(deps: {
       // Said once per outage, not at every try.
       if (!failing) deps.log('agent-api: could not write traffic counts; they are kept for the next try', error);
       failing = true;
-      for (const [key, count] of taken.requests) add(requests, key, count);
-      for (const [key, count] of taken.searches) add(searches, key, count);
+      for (const [path, count] of taken.entries()) add(path, count);
     }
   }
 
@@ -100,21 +109,64 @@ export function createTrafficRecorder(deps: {
     async close() {
       clearInterval(timer);
       await flush();
-      const lost = requests.size + searches.size;
+      const lost = held.size;
       if (lost > 0) deps.log(`agent-api: ${lost} traffic counts could not be written before the stop and are lost.`);
     },
   };
 }
 
-function toBatch(counts: { requests: Map<string, number>; searches: Map<string, number> }): TrafficBatch {
+const REQUEST = 'request';
+const SEARCH = 'search';
+
+/**
+ * Counts by a path of names (kind, day, then the dimensions), in nested maps: the names are mostly
+ * the same string objects from one request to the next (operation names, page URLs, families), so
+ * counting builds no key and hashes no new string.
+ */
+function createCounts() {
+  const root = new Map<string, unknown>();
+  let size = 0;
   return {
-    requests: [...counts.requests].map(([key, count]) => {
-      const [day, surface, target, page, family] = JSON.parse(key) as string[];
-      return { day: day!, surface: surface!, target: target!, page: page!, family: family!, count };
-    }),
-    searches: [...counts.searches].map(([key, count]) => {
-      const [day, surface, family, query, filters, results, more] = JSON.parse(key) as [string, string, string, string, string, number, boolean];
-      return { day, surface, family, query, filters, results, more, count };
-    }),
+    get size() {
+      return size;
+    },
+    /** Adds `count` at `path`; false (counting nothing) when the path is new and `max` are held. */
+    add(path: readonly string[], count: number, max: number): boolean {
+      let level = root;
+      for (let i = 0; i < path.length - 1; i++) {
+        let next = level.get(path[i]!) as Map<string, unknown> | undefined;
+        if (!next) level.set(path[i]!, (next = new Map()));
+        level = next;
+      }
+      const last = path[path.length - 1]!;
+      const current = level.get(last) as number | undefined;
+      if (current === undefined && size >= max) return false;
+      if (current === undefined) size++;
+      level.set(last, (current ?? 0) + count);
+      return true;
+    },
+    *entries(): Generator<[string[], number]> {
+      function* walk(level: Map<string, unknown>, path: string[]): Generator<[string[], number]> {
+        for (const [name, value] of level) {
+          if (value instanceof Map) yield* walk(value as Map<string, unknown>, [...path, name]);
+          else yield [[...path, name], value as number];
+        }
+      }
+      yield* walk(root, []);
+    },
   };
+}
+
+function toBatch(counts: ReturnType<typeof createCounts>): TrafficBatch {
+  const batch: TrafficBatch = { requests: [], searches: [] };
+  for (const [[kind, day, surface, ...rest], count] of counts.entries()) {
+    if (kind === REQUEST) {
+      const [target, page, family] = rest as [string, string, string];
+      batch.requests.push({ day: day!, surface: surface!, target, page, family, count });
+    } else {
+      const [family, query, filters, results, more] = rest as [string, string, string, string, string];
+      batch.searches.push({ day: day!, surface: surface!, family, query, filters, results: Number(results), more: more === '1', count });
+    }
+  }
+  return batch;
 }

@@ -42,7 +42,12 @@ export interface OperationPolicy {
 /** What a call was about, for whoever counts traffic: the words searched and the results found, or the page read. */
 export interface CallFacts {
   query?: string;
+  /** The facet filters of a search (name → value), only those that narrow it. */
+  filters?: Record<string, string>;
+  /** Results in the answer. */
   results?: number;
+  /** True when the answer has a next page: the query found more than `results`. */
+  more?: boolean;
   /** Canonical URL of the page the call answered with. */
   page?: string;
 }

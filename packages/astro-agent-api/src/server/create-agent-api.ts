@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { createTrafficRecorder } from '../analytics/traffic-recorder.ts';
 import { ContentNotBuiltError, createContentModel, type ContentSnapshot } from '../content/content-model.ts';
 import type { ApiError } from '../operations/api-error.ts';
 import { API_VERSION } from '../operations/endpoints.ts';
@@ -25,6 +26,8 @@ export interface AgentApi {
   negotiatePage(request: Request): Promise<Response | undefined>;
   /** Headers for a site page: the security headers, and for a content page `Link` to its twin and the agent documents. */
   pageHeaders(pathname: string): Promise<Record<string, string>>;
+  /** Reports an HTML site page the site answered, once sent: traffic counting keeps those fetched by known agents. */
+  reportPage(request: Request, status: number): void;
   /** An error found before a request could be made of the bytes (the transport could not parse them), in the shape of the route its path names. */
   renderRefusal(pathname: string | undefined, error: ApiError): Response;
   close(): Promise<void>;
@@ -46,7 +49,7 @@ const DEFAULT_API_BASE_PATH = '/api/v1';
 export interface CreateAgentApiOptions {
   /** The build output folder (Astro's outDir), holding client/, server/ and agent-api/. */
   outDir: string;
-  /** Read once, at start: AGENT_API_DATA_DIR, REDIS_URL and the AGENT_API_QUOTA_* overrides. Default `process.env`. */
+  /** Read once, at start: AGENT_API_DATA_DIR, REDIS_URL, AGENT_API_ANALYTICS* and the AGENT_API_QUOTA_* overrides. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
   log?: ErrorLogger;
   /** Called once per answered request with what it was (outcome.ts): where traffic is counted. */
@@ -63,23 +66,31 @@ export interface CreateAgentApiOptions {
 export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
   const env = options.env ?? process.env;
   const log: ErrorLogger = options.log ?? ((message, cause) => console.error(message, cause));
-  const report = options.onOutcome ?? (() => {});
   const content = createContentModel({ outDir: options.outDir });
   const shared = { env, log, clientDir: join(options.outDir, 'client'), sdk: createSdkLeg() };
   const runtimes = new WeakMap<ContentSnapshot, BuildRuntime>();
   let store: Promise<Store> | undefined;
   let claimed: ClaimedPaths = buildClaimedPaths(DEFAULT_API_BASE_PATH);
   let latest: BuildRuntime | undefined;
+  const traffic = createTrafficRecorder({ env, log, store: openSharedStore });
+  const report: OutcomeListener = (outcome) => {
+    traffic.record(outcome);
+    options.onOutcome?.(outcome);
+  };
+
+  function openSharedStore(): Promise<Store> {
+    store ??= openStore({ dataDir: env.AGENT_API_DATA_DIR ?? '.data', env }).catch((error: unknown) => {
+      store = undefined;
+      throw error;
+    });
+    return store;
+  }
 
   async function currentRuntime(): Promise<BuildRuntime> {
     const snapshot = await content.current();
     let runtime = runtimes.get(snapshot);
     if (!runtime) {
-      store ??= openStore({ dataDir: env.AGENT_API_DATA_DIR ?? '.data', env }).catch((error: unknown) => {
-        store = undefined;
-        throw error;
-      });
-      runtime = createBuildRuntime(snapshot, { ...shared, store: await store });
+      runtime = createBuildRuntime(snapshot, { ...shared, store: await openSharedStore() });
       runtimes.set(snapshot, runtime);
       claimed = runtime.claimed;
       latest = runtime;
@@ -147,11 +158,24 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
       if (!found || found.twin) return PAGE_SECURITY_HEADERS;
       return { ...PAGE_SECURITY_HEADERS, Link: buildPageLinkHeader(found.page, snapshot.manifest.site), Vary: 'Accept' };
     },
+    reportPage(request, status) {
+      const { pathname } = new URL(request.url);
+      void content.current().then((snapshot) => {
+        const found = findPageForPath(snapshot, pathname);
+        if (!found || found.twin) return;
+        const outcome = createOutcome(request, pathname, request.method);
+        outcome.surface = 'page';
+        outcome.page = found.page.url;
+        outcome.status = status;
+        report(outcome);
+      }, () => {});
+    },
     renderRefusal(pathname, error) {
       const route = pathname === undefined || latest === undefined ? undefined : findRoute(latest.routes, pathname);
       return withHeaders(renderError(error, route?.errors ?? 'api', log), latest?.headers ?? { 'API-Version': API_VERSION });
     },
     async close() {
+      await traffic.close();
       await (await store?.catch(() => undefined))?.close();
     },
   };

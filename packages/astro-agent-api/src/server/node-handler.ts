@@ -44,6 +44,7 @@ async function answer(api: AgentApi, req: IncomingMessage, res: ServerResponse, 
     const markdown = await api.negotiatePage(request);
     if (markdown) return send(res, markdown);
     for (const [name, value] of Object.entries(await api.pageHeaders(pathname))) res.setHeader(name, value);
+    res.once('finish', () => api.reportPage(request, res.statusCode));
   }
   if (next) return next();
   res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });

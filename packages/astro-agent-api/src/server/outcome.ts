@@ -7,7 +7,7 @@ import type { CallerInfo, CallFacts } from '../operations/operation.ts';
  */
 export interface Outcome {
   /** Which part of the surface answered. */
-  surface: 'api' | 'mcp' | 'document' | 'markdown' | 'oauth' | 'identity' | 'sandbox' | 'unknown';
+  surface: 'api' | 'mcp' | 'document' | 'markdown' | 'page' | 'oauth' | 'identity' | 'sandbox' | 'unknown';
   /** Canonical path of the request. */
   path: string;
   method: string;
@@ -15,8 +15,10 @@ export interface Outcome {
   userAgent: string | null;
   /** Set once the caller step ran: the client_id, or the client address for an anonymous caller. */
   caller?: CallerInfo;
-  /** For the Markdown surface: canonical URL of the page answered. */
+  /** For the Markdown surface and an HTML page the site answered (`page`): canonical URL of the page. */
   page?: string;
+  /** For MCP: canonical URLs of the pages read as resources (resources/read). */
+  resources?: string[];
   /** The operations the request ran (one for REST; each tools/call for MCP) and what each declares of itself. */
   calls: OperationCall[];
   /** HTTP status of the answer (set last). */

@@ -59,6 +59,7 @@ export function createMcpRoute(deps: {
           readQuota: () => deps.gate.charge(caller, 0),
           calls: outcome.calls,
         }),
+      notePageRead: (url) => (outcome.resources ??= []).push(url),
     };
     const route =
       parsed === undefined

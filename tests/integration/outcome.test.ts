@@ -33,7 +33,7 @@ const agent = { 'User-Agent': 'ExampleBot/2.1' };
 test('a REST search: the operation, the words searched, the results found, the agent and the caller', async () => {
   outcomes.length = 0;
   const response = await api.handle(new Request('http://localhost/api/v1/search_pages?query=fontanero&city=madrid', { headers: agent }), context);
-  const { total } = (await response.json()) as { total: number };
+  const { total, next_cursor } = (await response.json()) as { total: number; next_cursor: string | null };
   assert.deepEqual(outcomes, [
     {
       surface: 'api',
@@ -41,7 +41,7 @@ test('a REST search: the operation, the words searched, the results found, the a
       method: 'GET',
       userAgent: 'ExampleBot/2.1',
       caller: { clientId: '192.0.2.80', scopes: [], anonymous: true },
-      calls: [{ operation: 'search_pages', ok: true, query: 'fontanero', results: total }],
+      calls: [{ operation: 'search_pages', ok: true, query: 'fontanero', filters: { city: 'madrid' }, results: total, more: next_cursor !== null }],
       status: 200,
     },
   ]);

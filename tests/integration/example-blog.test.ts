@@ -4,6 +4,7 @@
  * built with its own `astro build` and served with `node dist/server/entry.mjs`, as its README says.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,6 +32,9 @@ const DOCUMENTS: Record<string, RegExp> = {
   '/.well-known/mcp/server-card.json': /^application\/json/,
   '/mcp/server-card': /^application\/mcp-server-card\+json/,
   '/.well-known/ai-catalog.json': /^application\/json/,
+  '/.well-known/api-catalog': /^application\/linkset\+json/,
+  '/.well-known/llms.txt': /^text\/plain/,
+  '/.well-known/agent-skills/index.json': /^application\/json/,
 };
 /**
  * What belongs to the demo site and must never reach another site's documents: its brand, its facet
@@ -258,6 +262,23 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
     assert.equal(manifest.options.language, 'en');
     assert.equal(manifest.options.name, 'blog.example.com');
     assert.equal(manifest.company, undefined);
+  });
+});
+
+describe('examples/blog when the agent surface cannot start', () => {
+  it('stops with a message naming the cause instead of answering every agent request with an error', async () => {
+    const child = spawn(process.execPath, ['dist/server/entry.mjs'], {
+      cwd: example.root,
+      // Nothing listens on port 1: the store cannot be opened.
+      env: childEnv({ HOST: '127.0.0.1', PORT: '0', REDIS_URL: 'redis://127.0.0.1:1/0', AGENT_API_REDIS_TIMEOUT_MS: '200' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    assert.equal(code, 1, output);
+    assert.match(output, /astro-agent-api: cannot serve the agent surface: Cannot reach Redis at redis:\/\/127\.0\.0\.1:1\/0/);
   });
 });
 

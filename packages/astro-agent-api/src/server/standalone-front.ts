@@ -26,6 +26,12 @@ const fronted = new WeakSet<Server>();
 export function installStandaloneFront(input: { adapterOptions: { mode?: string }; outDir: URL }): void {
   if (input.adapterOptions.mode !== 'standalone') return;
   const api = getAgentApi({ outDir: fileURLToPath(input.outDir) });
+  // Start-up failures (Redis unreachable, a bad quota variable, no manifest beside the server) are the
+  // operator's to fix: say what happened and stop, rather than answer every agent request with an error.
+  api.ready().catch((error: unknown) => {
+    console.error(`astro-agent-api: cannot serve the agent surface: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  });
   const front = createNodeHandler(api);
   const raw = createRawRequestHandlers(api);
   subscribe('http.server.request.start', (message) => {

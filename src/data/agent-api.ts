@@ -1,5 +1,6 @@
 import type { AgentApiUserOptions } from 'astro-agent-api/contract';
 import { cities, companyInfo } from './company.ts';
+import { searchVocabulary } from './search-vocabulary.ts';
 
 /** Other ways people name a city in a search, besides its name and slug. */
 const cityAliases: Record<string, string[]> = {
@@ -24,4 +25,5 @@ export const agentApiOptions = {
       description: 'Only pages of this city (slug); `todas` (default) searches every page.',
     },
   },
+  search: searchVocabulary,
 } satisfies AgentApiUserOptions;

@@ -2,6 +2,7 @@ import type { AstroConfig, AstroIntegration } from 'astro';
 import { fileURLToPath } from 'node:url';
 import { writeMarkdownTwins } from './build/build-markdown.ts';
 import { buildSearchIndex } from './build/build-search-index.ts';
+import { buildServerIndexOfManifest, writeServerIndex } from './build/build-server-index.ts';
 import { buildManifest, writeManifest } from './build/write-manifest.ts';
 import { writeDocuments } from './build/write-documents.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions, type AgentApiUserOptions } from './options.ts';
@@ -50,6 +51,8 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
 
         const resolved = resolveAgentApiOptions(options, { url: site, pageLanguages: markdown.pages.map((page) => page.lang).filter(Boolean) });
         const manifest = buildManifest({ site, options: resolved, company: options.company, pages: markdown.pages });
+        const { result: written, seconds: indexSeconds } = await timed(async () => writeServerIndex(outDir, await buildServerIndexOfManifest(manifest)));
+        logger.info(`built the server search index of ${manifest.pages.length} pages (${(written.bytes / 1024 ** 2).toFixed(1)} MB) in ${indexSeconds}`);
         await writeDocuments({ clientDir, manifest, logger });
 
         // Last: the runtime reloads when the manifest changes, so everything it points to must be written already.

@@ -27,8 +27,11 @@ export interface ParsedSearchQuery {
   groups: QueryGroup[];
   /** Facet name → the value the query names in its text (a label, slug or alias). */
   named: Record<string, string>;
-  /** Whether every group is part of a named facet value ("servicios en Córdoba"): the query is about that value. */
-  onlyNamed: boolean;
+  /**
+   * Whether the query asks about the site or a facet value as a whole: it only names a facet value
+   * ("servicios en Córdoba") or only has generic words ("servicios"). Hub pages answer it best.
+   */
+  broad: boolean;
 }
 
 /** How the query's words reach the index's terms. */
@@ -121,7 +124,7 @@ export function createQueryParser(options: {
       for (const word of match[0].split(' ')) namedWords.add(word);
     }
     const onlyNamed = kept.length > 0 && kept.every((group) => group.words.every((word) => namedWords.has(word)));
-    return { normalised, groups: kept.filter((group) => group.alternatives.length > 0), named, onlyNamed };
+    return { normalised, groups: kept.filter((group) => group.alternatives.length > 0), named, broad: onlyNamed || specific.length === 0 };
   };
 }
 

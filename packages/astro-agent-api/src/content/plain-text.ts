@@ -23,6 +23,7 @@ export function buildPageText(markdown: string): PageText {
     .replace(/^[ |:-]+$/gm, '')
     .replace(/\\([\\`*_{}[\]()#+\-.!|"<>~])/g, '$1')
     .replace(/\*\*|__|`|\|/g, ' ')
+    .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '')
     .replace(/\s+/g, ' ')
     .trim();
   return { headings: headings.join('\n'), text };

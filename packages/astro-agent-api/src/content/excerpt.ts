@@ -3,36 +3,71 @@ import { buildPageText } from './plain-text.ts';
 /** About 200 characters of text; the window is backed off this much before the first match, for context. */
 const MAX_CHARS = 220;
 const LEAD_CHARS = 30;
+/** Markdown taken after the start of the best cluster: enough for MAX_CHARS of text once link targets go. */
+const SLICE_CHARS = 800;
+/** Markdown searched for the words at a time, from the top, until some are found. */
+const CHUNK_CHARS = 3_000;
 /** Only the start of a very long page is looked at: an excerpt is a pointer, read_page gives the rest. */
-const SCANNED_CHARS = 20_000;
+const SCANNED_CHARS = 21_000;
 
 /**
- * Plain text of about 200 characters around the densest cluster of the matched words (normalised,
- * as the index holds them) in a page's Markdown; with none found, the start of the page.
- * The first window holding at least half the best count wins: the top of a page (title, lead)
- * reads better than a dense list of links further down.
+ * Plain text of about 200 characters around the densest cluster of the matched words in a page's
+ * Markdown; with none found, the start of the page. Only the lines around the cluster are turned into
+ * text, so the cost does not grow with the page. The first window holding at least half the best
+ * count wins: the top of a page (title, lead) reads better than a dense list of links further down.
  */
-export function buildExcerpt(markdown: string, words: ReadonlySet<string>): string {
-  const text = buildPageText(markdown.slice(0, SCANNED_CHARS)).text;
-  const positions = findWords(text, words);
-  const start = positions.length === 0 ? 0 : wordStart(text, Math.max(0, findDensestWindow(positions) - LEAD_CHARS));
+export function buildExcerpt(markdown: string, words: readonly string[]): string {
+  let inMarkdown: number[] = [];
+  let chunk = 0;
+  for (; chunk < SCANNED_CHARS && chunk < markdown.length && inMarkdown.length === 0; chunk += CHUNK_CHARS) {
+    inMarkdown = findWords(markdown.slice(chunk, chunk + CHUNK_CHARS), words).map((position) => chunk + position);
+  }
+  // Whole lines: a Markdown link, emphasis or table row never spans the cut.
+  const from = inMarkdown.length === 0 ? 0 : markdown.lastIndexOf('\n', findDensestWindow(inMarkdown)) + 1;
+  const lineEnd = markdown.indexOf('\n', from + SLICE_CHARS);
+  const to = lineEnd === -1 ? markdown.length : lineEnd;
+  const text = buildPageText(markdown.slice(from, to)).text;
+  const inText = findWords(text, words);
+  const start = inText.length === 0 ? 0 : wordStart(text, Math.max(0, findDensestWindow(inText) - LEAD_CHARS));
   let end = Math.min(text.length, start + MAX_CHARS);
   if (end < text.length) end = Math.max(start + 1, text.lastIndexOf(' ', end));
-  return `${start > 0 ? '…' : ''}${text.slice(start, end).trim()}${end < text.length ? '…' : ''}`;
+  const more = end < text.length || to < markdown.length;
+  return `${from > 0 || start > 0 ? '…' : ''}${text.slice(start, end).trim()}${more ? '…' : ''}`;
 }
 
 /**
- * Offsets in `text` of the words found in `words`. Removing accents and lowercasing leaves Latin text
- * the same length, so offsets in the normalised copy are offsets in the text; a text whose length it
- * changes (a rare ligature) is not scanned and the excerpt is its start.
+ * Offsets in `text` of whole-word occurrences of `words` (normalised: lowercase, no accents).
+ * The text is folded one character for one, so offsets in the folded copy are offsets in the text;
+ * a text whose length lowercasing changes is not searched (the excerpt is its start).
  */
-function findWords(text: string, words: ReadonlySet<string>): number[] {
-  const folded = text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-  if (folded.length !== text.length || words.size === 0) return [];
+function findWords(text: string, words: readonly string[]): number[] {
+  const lower = text.toLowerCase();
+  if (lower.length !== text.length) return [];
+  // Only non-ASCII characters can carry an accent: a few per line, each folded once per process.
+  const folded = lower.replace(/[^\x00-\x7f]/g, foldCharacter);
   const positions: number[] = [];
-  for (const match of folded.matchAll(/[\p{L}\p{N}]+/gu)) if (words.has(match[0])) positions.push(match.index);
-  return positions;
+  for (const word of words) {
+    for (let at = folded.indexOf(word); at !== -1; at = folded.indexOf(word, at + word.length)) {
+      if (!isWordCharacter(folded, at - 1) && !isWordCharacter(folded, at + word.length)) positions.push(at);
+    }
+  }
+  return positions.sort((a, b) => a - b);
 }
+
+const folds = new Map<string, string>();
+/** The character without its accents (`á` → `a`, `ñ` → `n`), as `normaliseSearchText` reads it; itself if that is not one character. */
+function foldCharacter(character: string): string {
+  let folded = folds.get(character);
+  if (folded === undefined) {
+    const bare = character.normalize('NFD').replace(/\p{M}/gu, '');
+    folded = bare.length === 1 ? bare : character;
+    folds.set(character, folded);
+  }
+  return folded;
+}
+
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+const isWordCharacter = (text: string, at: number) => at >= 0 && at < text.length && WORD_CHARACTER.test(text[at]!);
 
 /** Start offset of the first window of MAX_CHARS holding at least half the most matches any window holds. */
 function findDensestWindow(positions: readonly number[]): number {

@@ -173,7 +173,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       // One more than shown tells whether there is a next page.
       const ranked = rank(parsed, filters, Math.min(MAX_RANKED_RESULTS, offset + limit + 1));
       const shown = ranked.slice(offset, offset + limit);
-      const words = new Set(parsed.groups.flatMap((group) => group.alternatives.flatMap(({ terms }) => terms.flatMap((term) => wordsOfTerm(term)))));
+      const words = [...new Set(parsed.groups.flatMap((group) => group.alternatives.flatMap(({ terms }) => terms.flatMap((term) => wordsOfTerm(term)))))];
       const results = shown.map((doc) => {
         const page = pages[doc]!;
         const facetFields = Object.fromEntries(facetNames.map((name) => [name, page.facets[name] ?? '']));

@@ -114,6 +114,7 @@ const apiCalls = new Map<string, ApiFigures[]>();
 const probe = async <T>(...argv: string[]): Promise<T> => JSON.parse((await runQuiet(process.execPath, [join(ROOT, 'bench', 'search-probe.ts'), ...argv])).trim()) as T;
 for (let run = 0; run < (wants('search') ? runs : 0); run++) {
   for (const site of [demo, ...generated.values()]) {
+    if (run === 0) await probe('queries', site.outDir, String(QUERY_COUNT));
     for (const engine of ENGINES) {
       const key = `${engine}\u0000${site.name}`;
       // The libraries are measured in the first run only: their rows are the comparison, not the result.

@@ -85,14 +85,14 @@ export async function prepareEngine(engine: EngineName, outDir: string): Promise
 
 /** Loads an engine over a build, as a server would at start. */
 export async function loadEngine(engine: EngineName, outDir: string): Promise<BenchEngine> {
-  const manifest = await readManifest(outDir);
-  const { pages } = manifest;
   if (engine === 'agent-api') {
     const { search } = await createContentModel({ outDir }).current();
     return {
       search: async (query, city, limit) => search.search({ query, filters: city ? { city } : {}, limit }).results.map((r) => pathOf(r.url)),
     };
   }
+  const manifest = await readManifest(outDir);
+  const { pages } = manifest;
   if (engine === 'pagefind') {
     const search = await createWorkerSearchEngine({ pagefindDir: join(outDir, 'client', 'pagefind'), pages, buildId: manifest.buildId, facets: manifest.options.facets });
     return {

@@ -4,21 +4,33 @@
  *   prepare ENGINE OUTDIR                  build and write a library engine's persisted index
  *   cold ENGINE OUTDIR                     load, answer one search, print (the parent times spawn → answer)
  *   latency ENGINE OUTDIR COUNT WORKLOAD   answer COUNT queries one after another (`new`: every one new,
- *                                          from the site's text; `repeated`: 35 subjects ± a city);
- *                                          print p50/p99, the longest event-loop stall and the RSS
+ *                                          from the site's text, read from OUTDIR/bench-queries.json, which
+ *                                          `queries` writes; `repeated`: 35 subjects ± a city); print
+ *                                          p50/p99, the longest event-loop stall and the RSS
+ *   queries OUTDIR COUNT                   write the new queries of a build (once, so that building them
+ *                                          costs the engines' processes no memory)
  *   relevance ENGINE OUTDIR                top-1 and top-3 hit rates per kind of the relevance cases
  */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { isHit, RELEVANCE_CASES } from '../tests/integration/search-relevance-cases.ts';
 import { buildNewQueries, buildQueries, type BenchQuery } from './queries.ts';
 import { loadEngine, prepareEngine, readManifest, type EngineName } from './search-engines.ts';
 
-const [mode = '', engineName = '', outDir = '', countArg = '1000', workload = 'new'] = process.argv.slice(2);
+const [mode = '', ...args] = process.argv.slice(2);
+// `queries OUTDIR COUNT`; every other mode: `ENGINE OUTDIR [COUNT WORKLOAD]`.
+const [engineName = '', outDir = '', countArg = '1000', workload = 'new'] = mode === 'queries' ? ['', ...args] : args;
 const engine = engineName as EngineName;
 /** A slow engine stops here, with the queries it answered: the whole run must end. */
 const TIME_LIMIT_MS = 120_000;
 
-if (mode === 'prepare') {
+if (mode === 'queries') {
+  const manifest = await readManifest(outDir);
+  const queries = buildNewQueries(manifest.pages, Object.keys(manifest.options.facets.city?.values ?? {}), Number(countArg));
+  await writeFile(join(outDir, 'bench-queries.json'), JSON.stringify({ pages: manifest.pages.length, queries }));
+  process.stdout.write(`${JSON.stringify({ queries: queries.length })}\n`);
+} else if (mode === 'prepare') {
   process.stdout.write(`${JSON.stringify(await prepareEngine(engine, outDir))}\n`);
 } else if (mode === 'cold') {
   const search = await loadEngine(engine, outDir);
@@ -26,10 +38,10 @@ if (mode === 'prepare') {
   process.stdout.write(`${JSON.stringify({ found: found.length })}\n`);
   process.exit(0);
 } else if (mode === 'latency') {
+  const { pages, queries } = await readWorkload();
   const loadStart = performance.now();
   const search = await loadEngine(engine, outDir);
   const loadMs = performance.now() - loadStart;
-  const queries = await buildWorkload();
   const monitor = monitorEventLoopDelay({ resolution: 1 });
   monitor.enable();
   const times: number[] = [];
@@ -46,7 +58,6 @@ if (mode === 'prepare') {
   monitor.disable();
   times.sort((a, b) => a - b);
   const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
-  const pages = (await readManifest(outDir)).pages.length;
   process.stdout.write(
     `${JSON.stringify({ queries: times.length, p50: at(0.5), p99: at(0.99), max: times.at(-1), maxStallMs: monitor.max / 1e6, loadMs, hits, pages, rss: process.memoryUsage().rss })}\n`,
   );
@@ -64,11 +75,11 @@ if (mode === 'prepare') {
   process.stdout.write(`${JSON.stringify(kinds)}\n`);
   process.exit(0);
 } else {
-  throw new Error(`search-probe: unknown mode "${mode}" (prepare, cold, latency, relevance)`);
+  throw new Error(`search-probe: unknown mode "${mode}" (queries, prepare, cold, latency, relevance)`);
 }
 
-async function buildWorkload(): Promise<BenchQuery[]> {
-  if (workload === 'repeated') return buildQueries(Number(countArg), 11);
-  const manifest = await readManifest(outDir);
-  return buildNewQueries(manifest.pages, Object.keys(manifest.options.facets.city?.values ?? {}), Number(countArg));
+async function readWorkload(): Promise<{ pages: number; queries: BenchQuery[] }> {
+  const file = JSON.parse(await readFile(join(outDir, 'bench-queries.json'), 'utf8')) as { pages: number; queries: BenchQuery[] };
+  if (workload === 'repeated') return { pages: file.pages, queries: buildQueries(Number(countArg), 11) };
+  return { pages: file.pages, queries: file.queries.slice(0, Number(countArg)) };
 }

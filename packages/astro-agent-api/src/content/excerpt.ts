@@ -1,4 +1,5 @@
 import { buildPageText } from './plain-text.ts';
+import { foldText } from './search-analyzer.ts';
 
 /** About 200 characters of text; the window is backed off this much before the first match, for context. */
 const MAX_CHARS = 220;
@@ -36,15 +37,12 @@ export function buildExcerpt(markdown: string, words: readonly string[]): string
 }
 
 /**
- * Offsets in `text` of whole-word occurrences of `words` (normalised: lowercase, no accents).
- * The text is folded one character for one, so offsets in the folded copy are offsets in the text;
- * a text whose length lowercasing changes is not searched (the excerpt is its start).
+ * Offsets in `text` of whole-word occurrences of `words` (normalised: lowercase, no accents), found
+ * in its folded copy; a text whose length folding changes is not searched (the excerpt is its start).
  */
 function findWords(text: string, words: readonly string[]): number[] {
-  const lower = text.toLowerCase();
-  if (lower.length !== text.length) return [];
-  // Only non-ASCII characters can carry an accent: a few per line, each folded once per process.
-  const folded = lower.replace(/[^\x00-\x7f]/g, foldCharacter);
+  const folded = foldText(text);
+  if (folded.length !== text.length) return [];
   const positions: number[] = [];
   for (const word of words) {
     for (let at = folded.indexOf(word); at !== -1; at = folded.indexOf(word, at + word.length)) {
@@ -52,18 +50,6 @@ function findWords(text: string, words: readonly string[]): number[] {
     }
   }
   return positions.sort((a, b) => a - b);
-}
-
-const folds = new Map<string, string>();
-/** The character without its accents (`á` → `a`, `ñ` → `n`), as `normaliseSearchText` reads it; itself if that is not one character. */
-function foldCharacter(character: string): string {
-  let folded = folds.get(character);
-  if (folded === undefined) {
-    const bare = character.normalize('NFD').replace(/\p{M}/gu, '');
-    folded = bare.length === 1 ? bare : character;
-    folds.set(character, folded);
-  }
-  return folded;
 }
 
 const WORD_CHARACTER = /[\p{L}\p{N}]/u;

@@ -68,6 +68,13 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   }
   const facetNames = Object.keys(options.facets);
   const depths = Uint8Array.from(pages, (page) => page.path.split('/').filter(Boolean).length);
+  // Each page's value of each facet as a number (-1 for none): filters and boosts compare numbers.
+  const facetValues = new Map(
+    facetNames.map((name) => {
+      const ids = new Map(Object.keys(options.facets[name]!.values).map((value, id) => [value, id]));
+      return [name, { ids, ofDoc: Int16Array.from(pages, (page) => ids.get(page.facets[name] ?? '') ?? -1) }] as const;
+    }),
+  );
   const wordsOfTerm = groupWordsByTerm(index);
   const parse = createQueryParser({ analyzer: options.analyzer, lookup: createTermLookup(index), vocabulary: options.vocabulary, facets: options.facets });
 
@@ -140,25 +147,28 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   function rank(query: ParsedSearchQuery, filters: Record<string, string>, k: number): number[] {
     let touchedCount = 0;
     for (const group of query.groups) touchedCount = addGroup(group.alternatives, touchedCount);
-    const boosts = Object.entries(query.named).filter(([facet]) => filters[facet] === undefined);
-    const filterList = Object.entries(filters);
+    // Filters and boosts as (page values, wanted value) pairs, read with indexed loops: this loop runs
+    // once per page that has any word of the query, up to every page.
+    const facetTest = (entries: [string, string][]) => entries.map(([facet, value]) => ({ ofDoc: facetValues.get(facet)!.ofDoc, value: facetValues.get(facet)!.ids.get(value) ?? -1 }));
+    const required = facetTest(Object.entries(filters));
+    const boosted = facetTest(Object.entries(query.named).filter(([facet]) => filters[facet] === undefined));
     const top = new TopK(k);
     const groups = query.groups.length;
-    for (let i = 0; i < touchedCount; i++) {
+    const broad = query.broad;
+    documents: for (let i = 0; i < touchedCount; i++) {
       const doc = touched[i]!;
-      const page = pages[doc]!;
       // Pages that match every part of the query come first; a partial match still counts.
       const coverage = matched[doc]! / groups;
       let score = scores[doc]! * coverage * coverage * (1 + (TITLE_WEIGHT * titled[doc]!) / groups);
       scores[doc] = 0;
       matched[doc] = 0;
       titled[doc] = 0;
-      if (!filterList.every(([facet, value]) => page.facets[facet] === value)) continue;
-      for (const [facet, value] of boosts) if (page.facets[facet] === value) score *= NAMED_VALUE_BOOST;
+      for (let f = 0; f < required.length; f++) if (required[f]!.ofDoc[doc] !== required[f]!.value) continue documents;
+      for (let f = 0; f < boosted.length; f++) if (boosted[f]!.ofDoc[doc] === boosted[f]!.value) score *= NAMED_VALUE_BOOST;
       // A query about a facet value or the site as a whole: the shallowest page leads. Otherwise a
       // page nearer the root (a hub that covers a topic for every case) wins a close call.
-      if (query.broad) score /= Math.max(1, depths[doc]!);
-      else score *= 1 + HUB_WEIGHT / Math.max(1, depths[doc]!);
+      const depth = depths[doc]! || 1;
+      score = broad ? score / depth : score * (1 + HUB_WEIGHT / depth);
       top.offer(doc, score);
     }
     return top.sorted();
@@ -242,7 +252,7 @@ class TopK {
       docs.push(doc);
       scores.push(score);
       this.#up(docs.length - 1);
-    } else if (this.#before(doc, score, docs[0]!, scores[0]!)) {
+    } else if (score >= scores[0]! && this.#before(doc, score, docs[0]!, scores[0]!)) {
       docs[0] = doc;
       scores[0] = score;
       this.#down(0);

@@ -1,3 +1,8 @@
+/**
+ * The search engine before the server index: Pagefind's browser index searched with its WebAssembly
+ * at run time, with the demo's vocabulary of the time (search-vocabulary.ts). Kept unchanged so the
+ * benchmark measures it beside its successor (bench/search-engines.ts); nothing else uses it.
+ */
 import { LRUCache } from 'lru-cache';
 import type { ManifestPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { decodeCursor, encodeCursor, InvalidCursorError, MAX_CURSOR_OFFSET, type CursorScope } from '../../packages/astro-agent-api/src/content/cursor.ts';
@@ -6,28 +11,12 @@ import { loadPagefind, type PagefindInstance, type PagefindResult } from './load
 import { createCityMatcher, normaliseSearchText, parseSearchQuery, type ParsedSearchQuery } from './search-query.ts';
 import { TRADE_SYNONYMS } from './search-vocabulary.ts';
 import type { FacetOptions } from '../../packages/astro-agent-api/src/options.ts';
+import type { SearchInput, SearchOutput, SearchResult } from '../../packages/astro-agent-api/src/content/search.ts';
 
 /** The key of "no facet filter" in the caches. */
 const ALL = '';
 
-export { InvalidCursorError };
-
-export interface SearchInput {
-  query: string;
-  /** Facet name → the only value wanted; facets left out are not filtered. */
-  filters: Record<string, string>;
-  limit: number;
-  cursor?: string;
-}
-
-/** Title, URL, the page's value of each facet (`""` when none) and excerpt. */
-export type SearchResult = { title: string; url: string; excerpt: string } & Record<string, string>;
-
-export interface SearchOutput {
-  total: number;
-  results: SearchResult[];
-  next_cursor: string | null;
-}
+export { InvalidCursorError, type SearchInput, type SearchOutput };
 
 export interface SearchEngine {
   /** Throws InvalidCursorError when `cursor` is malformed or from another query, city or build. */

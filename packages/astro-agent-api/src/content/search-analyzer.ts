@@ -61,8 +61,8 @@ export function splitWords(text: string): string[] {
 /**
  * The analyzer of `language` (its primary subtag picks the stemmer and stop words), with the site's
  * own stop words added.
- * Words are stemmed without their accents, so that a query typed without them ("fontaneria") reaches
- * the same stem as the page's "fontanería".
+ * Words are stemmed without their accents, so that a query typed without them ("cafes") reaches the
+ * same stem as the page's "cafés".
  */
 export async function createSearchAnalyzer(language: string, extraStopWords: readonly string[] = []): Promise<SearchAnalyzer> {
   const module = LANGUAGE_MODULES[language.toLowerCase().split('-')[0]!];

@@ -29,7 +29,7 @@ export interface ParsedSearchQuery {
   named: Record<string, string>;
   /**
    * Whether the query asks about the site or a facet value as a whole: it only names a facet value
-   * ("servicios en Córdoba") or only has generic words ("servicios"). Hub pages answer it best.
+   * ("services in Lyon") or only has generic words ("services"). Hub pages answer it best.
    */
   broad: boolean;
 }

@@ -47,8 +47,8 @@ export const MAX_RANKED_RESULTS = 200;
 const NAMED_VALUE_BOOST = 2;
 /**
  * A page whose title holds every part of the query scores twice as much. Scores saturate with
- * repetition, so without this a page that says "fontaneros" often in its text could pass the one
- * titled "Fontanería".
+ * repetition, so without this a page that says "plumbers" often in its text could pass the one
+ * titled "Plumbing".
  */
 const TITLE_WEIGHT = 1;
 /** How much a shallower page is preferred: ×1.25 at depth 2, ×1.17 at depth 3 (the relevance suite settled it). */

@@ -9,13 +9,16 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { create, insertMultiple, load, save, search as oramaSearch, type AnyOrama } from '@orama/orama';
 import MiniSearch from 'minisearch';
-import { createContentModel } from '../packages/astro-agent-api/src/content/content-model.ts';
+// The compiled package, as a server runs it (the sources would add Node's type stripping to the start-up).
+import { createContentModel } from '../packages/astro-agent-api/dist/content/content-model.js';
 import type { Manifest } from '../packages/astro-agent-api/src/content/manifest.ts';
 import { buildPageText } from '../packages/astro-agent-api/src/content/plain-text.ts';
 import { createSearchAnalyzer, splitWords } from '../packages/astro-agent-api/src/content/search-analyzer.ts';
 import { createWorkerSearchEngine } from './pagefind-engine/worker-search.ts';
 
 export const ENGINES = ['pagefind', 'minisearch', 'orama', 'agent-api'] as const;
+/** Scheduling priority of the processes that time searches (see bench/search-probe.ts). */
+export const PROBE_PRIORITY = -10;
 export type EngineName = (typeof ENGINES)[number];
 
 export const ENGINE_LABELS: Record<EngineName, string> = {

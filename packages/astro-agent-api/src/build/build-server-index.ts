@@ -6,10 +6,9 @@ import { createSearchAnalyzer, splitWords, type SearchAnalyzer } from '../conten
 import { encodeServerIndex, SERVER_INDEX_FILE, type ServerIndex } from '../content/server-index.ts';
 
 /**
- * BM25F (Robertson & Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond", 2009):
- * per field a weight and a length normalisation, one saturation over their sum. A word in the title
- * says most about a page; the demo's relevance suite (tests/integration/search-relevance.test.ts)
- * settled these values.
+ * BM25F: per field a weight and a length normalisation, one saturation over their weighted sum, so a
+ * word repeated in the text cannot outweigh the same word in the title. A word in the title says most
+ * about a page; the relevance suite (tests/integration/search-relevance-cases.ts) settled these values.
  */
 const FIELDS = [
   { weight: 5, lengthNormalisation: 0.3 }, // title

@@ -27,9 +27,9 @@ const CHECK_INTERVAL_MS = 1_000;
 
 /**
  * Loads the build output once and swaps in a new snapshot when a rebuild replaces the manifest, so
- * editors republish without a restart. The build writes the manifest last and atomically, so a new
- * manifest means the index beside it is complete; until the new snapshot is fully loaded, requests keep
- * being answered from the old one — there is no window of errors.
+ * editors republish without a restart. The build writes the search index and then the manifest, each
+ * atomically, so a new manifest means its index is complete; until the new snapshot is fully loaded,
+ * requests keep being answered from the old one — there is no window of errors.
  */
 export function createContentModel(options: { outDir: string }): ContentModel {
   const manifestPath = join(options.outDir, RUNTIME_DIR, MANIFEST_FILE);
@@ -48,8 +48,8 @@ export function createContentModel(options: { outDir: string }): ContentModel {
     }
     const { language, search: vocabulary, facets } = manifest.options;
     const [index, analyzer] = await Promise.all([readFile(indexPath).then(decodeServerIndex), createSearchAnalyzer(language, vocabulary.stopWords)]);
-    // The index is written before the manifest: one of another build means a rebuild is landing, and
-    // this throws so that the current snapshot stays until the next check.
+    // Read between a rebuild's index and its manifest, the index is of the next build: the engine refuses
+    // the pair, and the current snapshot stays until the next check finds the new manifest.
     const search = createSearchEngine({ index, pages: manifest.pages, buildId: manifest.buildId, facets, vocabulary, analyzer });
     const snapshot: ContentSnapshot = {
       manifest,

@@ -5,11 +5,11 @@ import { foldText } from './search-analyzer.ts';
 const MAX_CHARS = 220;
 const LEAD_CHARS = 30;
 /** Markdown taken after the start of the best cluster: enough for MAX_CHARS of text once link targets go. */
-const SLICE_CHARS = 800;
+const SLICE_CHARS = 600;
 /** Markdown searched for the words at a time, from the top, until some are found. */
-const CHUNK_CHARS = 3_000;
+const CHUNK_CHARS = 1_000;
 /** Only the start of a very long page is looked at: an excerpt is a pointer, read_page gives the rest. */
-const SCANNED_CHARS = 21_000;
+const SCANNED_CHARS = 20_000;
 
 /**
  * Plain text of about 200 characters around the densest cluster of the matched words in a page's

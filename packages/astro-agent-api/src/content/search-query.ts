@@ -49,6 +49,11 @@ const TYPO_WEIGHTS = [1, 0.75, 0.5] as const;
 const MIN_TYPO_LENGTH = 4;
 /** From this length on, two edits are corrected when no word is one edit away. */
 const TWO_TYPOS_LENGTH = 8;
+/**
+ * Words of one query looked up as typos, at most: a lookup costs up to a few milliseconds for a long
+ * word, and a 200-character query of made-up words must not cost a hundred.
+ */
+const MAX_CORRECTED_WORDS = 6;
 
 export type QueryParser = (query: string) => ParsedSearchQuery;
 
@@ -82,17 +87,20 @@ export function createQueryParser(options: {
   const generic = new Set(options.vocabulary.genericWords.flatMap(splitWords));
   const facetPhrases = buildFacetPhrases(options.facets);
 
+  let correctionsLeft = 0;
   /** The word itself: its stem if the index has it, else the words a typo away. */
   function readWord(word: string): QueryAlternative[] {
     const term = lookup.find(analyzer.stem(word));
     if (term !== undefined) return [{ terms: [term], weight: 1 }];
-    if (word.length < MIN_TYPO_LENGTH || /^\d+$/.test(word)) return [];
+    if (word.length < MIN_TYPO_LENGTH || /^\d+$/.test(word) || correctionsLeft === 0) return [];
+    correctionsLeft--;
     let similar = lookup.findSimilar(word, 1);
     if (similar.length === 0 && word.length >= TWO_TYPOS_LENGTH) similar = lookup.findSimilar(word, 2);
     return similar.map(({ term, distance }) => ({ terms: [term], weight: TYPO_WEIGHTS[distance]! }));
   }
 
   return (query) => {
+    correctionsLeft = MAX_CORRECTED_WORDS;
     const words = splitWords(query);
     const normalised = words.join(' ');
     const groups: QueryGroup[] = [];

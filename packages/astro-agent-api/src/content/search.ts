@@ -100,8 +100,8 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       if (groupBest[doc] === 0) groupTouched[groupCount++] = doc;
       groupBest[doc] = score;
     };
-    // The ways of reading one part of the query are one term (as Lucene's SynonymQuery does): they
-    // share the idf of the commonest, so a rare synonym or typo does not outweigh the site's own word.
+    // The ways of reading one part of the query count as one term: they share the idf of the commonest,
+    // so a rare word the user typed ("plumbers") does not outweigh the page titled by its synonym.
     let idf = Infinity;
     for (const { terms } of alternatives) for (const term of terms) idf = Math.min(idf, index.idf[term]!);
     for (const { terms, weight: alternativeWeight } of alternatives) {

@@ -1,5 +1,5 @@
 /**
- * The serving side of the harness: the three servers under test as child processes, and autocannon
+ * The serving side of the harness: the servers under test as child processes, and autocannon
  * (in this process) to load them. Every scenario, the ceiling included, builds each request with the
  * same `setupRequest` machinery, so the load generator pays the same per-request cost everywhere.
  */
@@ -54,18 +54,27 @@ export function forkServer(script: string, args: string[], env: NodeJS.ProcessEn
 }
 
 /** The naive comparison: the plain Astro endpoints of bench/naive-site in the node adapter's standalone server. */
-export async function startNaiveServer(manifestPath: string): Promise<ServerHandle> {
+export function startNaiveServer(manifestPath: string): Promise<ServerHandle> {
+  const entry = join(ROOT, 'bench', '.sites', 'naive', 'dist', 'server', 'entry.mjs');
+  return startStandaloneServer(entry, { ...process.env, BENCH_MANIFEST: manifestPath }, '/api/v1/get_company_info');
+}
+
+/**
+ * A built site's own @astrojs/node standalone server (`node dist/server/entry.mjs`) on a free loopback
+ * port, ready once `readyPath` answers 200.
+ */
+export async function startStandaloneServer(entry: string, env: NodeJS.ProcessEnv, readyPath: string, execArgv: string[] = []): Promise<ServerHandle> {
   const port = await freePort();
-  const child = spawn(process.execPath, [join(ROOT, 'bench', '.sites', 'naive', 'dist', 'server', 'entry.mjs')], {
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), BENCH_MANIFEST: manifestPath },
+  const child = spawn(process.execPath, [...execArgv, entry], {
+    env: { ...env, HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const ok = await fetch(`${url}/api/v1/get_company_info`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}${readyPath}`).then((r) => r.ok, () => false);
     if (ok) break;
-    if (Date.now() > deadline || child.exitCode !== null) throw new Error('The naive Astro server did not start');
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${entry} did not start`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {

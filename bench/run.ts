@@ -19,11 +19,12 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateSite, ROOT, SITES_DIR } from './generate-site.ts';
 import { startTestRedis } from '../tests/helpers/redis-server.ts';
-import { agentScenarios, cycle, forkServer, issueToken, measureLoad, probeMcp, startNaiveServer, type LoadResult, type Scenario } from './load.ts';
+import { agentScenarios, cycle, forkServer, issueToken, measureLoad, probeMcp, startNaiveServer, startStandaloneServer, type LoadResult, type Scenario } from './load.ts';
 import { measureBuild, type BuildFigures } from './measure-build.ts';
 import type { Manifest } from '../packages/astro-agent-api/src/content/manifest.ts';
 import { buildNewQueries } from './queries.ts';
 import { ENGINE_LABELS, ENGINES, PROBE_PRIORITY, type EngineName } from './search-engines.ts';
+import { createStandaloneSite } from './standalone-site.ts';
 import { RELEVANCE_CASES } from '../tests/integration/search-relevance-cases.ts';
 
 const RELEVANCE_CASE_COUNT = RELEVANCE_CASES.length;
@@ -90,6 +91,14 @@ for (let run = 0; run < buildRuns; run++) {
 if (!existsSync(join(SITES_DIR, 'naive', 'dist', 'server', 'entry.mjs')) || !reuse) {
   log('building the plain Astro endpoint site…');
   await runQuiet(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--root', join(ROOT, 'bench', 'naive-site')]);
+}
+// The served site again with @astrojs/node in standalone mode, for the row under Astro's own server.
+const standaloneRoot = `${generated.get(servedSize)!.root}-standalone`;
+const standaloneEntry = join(standaloneRoot, 'dist', 'server', 'entry.mjs');
+if (wants('serving') && (!existsSync(standaloneEntry) || !reuse)) {
+  log(`building ${generated.get(servedSize)!.name} in standalone mode…`);
+  await createStandaloneSite(generated.get(servedSize)!.root);
+  await runQuiet(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--root', standaloneRoot]);
 }
 
 const serverEnv = {
@@ -168,16 +177,32 @@ const apiBasePath = manifest.options.apiBasePath;
 const profileDir = join(SITES_DIR, 'profiles');
 if (args.profile) await mkdir(profileDir, { recursive: true });
 const frontArgv = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+// Astro's standalone server has no SIGTERM handler, and a CPU profile is only written on a normal exit.
+const standaloneArgv = args.profile ? [...frontArgv, '--import', 'data:text/javascript,process.on("SIGTERM",()=>process.exit(0))'] : [];
 const firstPage = manifest.pages.find((page) => page.path.split('/').length > 4) ?? manifest.pages[0]!;
 const ceilingBody = JSON.stringify({ title: firstPage.title, url: firstPage.url, markdown: firstPage.markdown, truncated: false });
 
-type Row = 'ceiling' | 'naive read_page' | 'naive get_company_info' | 'read_page' | 'get_company_info' | 'search_pages' | 'markdown' | 'mcp_search_pages' | 'mcp_legacy_search_pages';
+type Row =
+  | 'ceiling'
+  | 'naive read_page'
+  | 'naive get_company_info'
+  | 'read_page'
+  | 'standalone read_page'
+  | 'get_company_info'
+  | 'search_pages'
+  | 'markdown'
+  | 'mcp_search_pages'
+  | 'mcp_legacy_search_pages';
 const serving = new Map<Row, LoadResult[]>();
 let mcpMissing: string | undefined;
 for (let run = 0; run < (wants('serving') ? runs : 0); run++) {
   const ceiling = await forkServer('serve-ceiling.ts', [ceilingBody], process.env);
   const naive = await startNaiveServer(join(served.outDir, 'agent-api', 'manifest.json'));
   const front = await forkServer('serve-front.ts', [served.outDir], serverEnv, frontArgv);
+  const standaloneEnv = { ...serverEnv, AGENT_API_DATA_DIR: `${serverEnv.AGENT_API_DATA_DIR}-standalone` };
+  // Ready once an API call answers: the standalone front loads the build on its first agent request,
+  // where npm start's server loads it before listening, and neither load belongs in the measure.
+  const standalone = await startStandaloneServer(standaloneEntry, standaloneEnv, `${apiBasePath}/read_page?url=%2F`, standaloneArgv);
   const scenarios = agentScenarios({ pagePaths, apiBasePath });
   const rotating: Scenario = { next: cycle(pagePaths.map((path) => ({ path }))) };
   const plan: [Row, string, Scenario][] = [
@@ -185,6 +210,7 @@ for (let run = 0; run < (wants('serving') ? runs : 0); run++) {
     ['naive read_page', naive.url, scenarios.read_page!],
     ['naive get_company_info', naive.url, scenarios.get_company_info!],
     ['read_page', front.url, scenarios.read_page!],
+    ['standalone read_page', standalone.url, scenarios.read_page!],
     ['get_company_info', front.url, scenarios.get_company_info!],
     ['search_pages', front.url, scenarios.search_pages!],
     ['markdown', front.url, scenarios.markdown!],
@@ -203,7 +229,7 @@ for (let run = 0; run < (wants('serving') ? runs : 0); run++) {
     const result = await measureLoad(url, [scenario], loadSeconds, warmupSeconds);
     serving.set(row, [...(serving.get(row) ?? []), result]);
   }
-  await Promise.all([ceiling.stop(), naive.stop(), front.stop()]);
+  await Promise.all([ceiling.stop(), naive.stop(), front.stop(), standalone.stop()]);
 }
 
 // ---- Store backends -------------------------------------------------------------------------------
@@ -249,6 +275,7 @@ if (wants('memory')) {
 }
 
 await rm(serverEnv.AGENT_API_DATA_DIR, { recursive: true, force: true });
+await rm(`${serverEnv.AGENT_API_DATA_DIR}-standalone`, { recursive: true, force: true });
 
 // ---- Report --------------------------------------------------------------------------------------
 const median = (values: number[]) => {
@@ -274,7 +301,8 @@ const rowLabels: Record<Row, string> = {
   ceiling: 'ceiling: node:http, fixed JSON body',
   'naive read_page': 'plain Astro endpoint: read_page',
   'naive get_company_info': 'plain Astro endpoint: get_company_info',
-  read_page: 'agent-api read_page (varied pages)',
+  read_page: "agent-api read_page (varied pages), under `npm start`'s server",
+  'standalone read_page': "agent-api read_page (varied pages), under Astro's standalone entry (`node dist/server/entry.mjs`)",
   get_company_info: 'agent-api get_company_info',
   search_pages: 'agent-api search_pages (varied queries ± city)',
   markdown: 'agent-api page with Accept: text/markdown',
@@ -296,6 +324,10 @@ for (const row of Object.keys(rowLabels) as Row[]) {
     const toNaive = ratio(row, `naive ${row}` as Row);
     target = `≥ 30 % of ceiling (${pct(toCeiling)}), ≥ 4× plain Astro (${toNaive.toFixed(1)}×)`;
     status = check(toCeiling >= 0.3 && toNaive >= 4);
+  } else if (row === 'standalone read_page') {
+    const toCeiling = ratio(row, 'ceiling');
+    target = `≥ 30 % of ceiling (${pct(toCeiling)}); ${pct(ratio(row, 'read_page'))} of \`npm start\`'s`;
+    status = check(toCeiling >= 0.3);
   } else if (row === 'search_pages') {
     const toCeiling = ratio(row, 'ceiling');
     const p99 = med(results, (r) => r.p99);

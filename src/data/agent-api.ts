@@ -1,5 +1,5 @@
 import type { AgentApiUserOptions } from 'astro-agent-api/contract';
-import { cities, companyInfo } from './company.ts';
+import { cities, company, companyInfo, pages, serviceModel, services } from './company.ts';
 import { searchVocabulary } from './search-vocabulary.ts';
 
 /** Other ways people name a city in a search, besides its name and slug. */
@@ -25,5 +25,20 @@ export const agentApiOptions = {
       description: 'Only pages of this city (slug); `todas` (default) searches every page.',
     },
   },
+  documents: {
+    summary:
+      `${company.brand} repara y mantiene hogares: ${services.length} servicios a domicilio en ${cities.length} ciudades de España, ` +
+      'con presupuesto por escrito, factura y garantía, y urgencias 24 horas.',
+    notes: [
+      serviceModel.booking,
+      `${company.brand} responde ante el cliente de cada trabajo, también cuando lo hace un profesional colaborador de su red.`,
+      `Para contratar un servicio, el cliente contacta directamente con ${company.brand}, por teléfono o por correo electrónico.`,
+    ],
+    exampleSearch: { query: 'fuga de agua', facets: { city: 'madrid' } },
+    versioningPolicy: pages.versionado,
+    developerPage: pages.desarrolladores,
+  },
+  // Answers grounded on the pages are welcome; crawlers that only gather training data are kept out.
+  robots: { agents: { GPTBot: { crawl: false }, CCBot: { crawl: false } } },
   search: searchVocabulary,
 } satisfies AgentApiUserOptions;

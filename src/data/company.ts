@@ -35,12 +35,59 @@ export interface City {
   tax: TaxName;
 }
 
+/** Registered office, in the parts schema.org's PostalAddress names. */
+export const postalAddress = {
+  street: 'Calle de la Reparación 12, 2.º B',
+  postalCode: '28015',
+  locality: 'Madrid',
+  region: 'Comunidad de Madrid',
+  country: 'ES',
+} as const;
+
+/** A weekly opening period: days in schema.org's English names, times as HH:MM. */
+export interface OpeningPeriod {
+  days: readonly DayName[];
+  opens: string;
+  closes: string;
+}
+export type DayName = 'Monday' | 'Tuesday' | 'Wednesday' | 'Thursday' | 'Friday' | 'Saturday' | 'Sunday';
+const DAY_NAMES: readonly DayName[] = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+const DAYS_ES: Record<DayName, [singular: string, plural: string]> = {
+  Monday: ['lunes', 'lunes'],
+  Tuesday: ['martes', 'martes'],
+  Wednesday: ['miércoles', 'miércoles'],
+  Thursday: ['jueves', 'jueves'],
+  Friday: ['viernes', 'viernes'],
+  Saturday: ['sábado', 'sábados'],
+  Sunday: ['domingo', 'domingos'],
+};
+
+/** Customer service by phone and e-mail (emergencies are answered at any hour). */
+export const officeHours: readonly OpeningPeriod[] = [
+  { days: DAY_NAMES.slice(0, 5), opens: '08:00', closes: '20:00' },
+  { days: ['Saturday'], opens: '09:00', closes: '14:00' },
+];
+/** Emergencies by phone: every day, all day. */
+export const emergencyHours: readonly OpeningPeriod[] = [{ days: DAY_NAMES, opens: '00:00', closes: '23:59' }];
+
+/** "De lunes a viernes de 8:00 a 20:00 y sábados de 9:00 a 14:00". */
+export function formatOpeningHours(periods: readonly OpeningPeriod[]): string {
+  const time = (value: string) => value.replace(/^0/, '');
+  const text = periods
+    .map(({ days, opens, closes }) => {
+      const when = days.length === 1 ? DAYS_ES[days[0]!][1] : `de ${DAYS_ES[days[0]!][0]} a ${DAYS_ES[days.at(-1)!][0]}`;
+      return `${when} de ${time(opens)} a ${time(closes)}`;
+    })
+    .join(' y ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 export const company = {
   brand: 'Reparo Hogar',
   legalName: 'Reparo Hogar Servicios S.L.',
   taxId: 'B88123450',
   domain: 'reparohogar.example',
-  address: 'Calle de la Reparación 12, 2.º B, 28015 Madrid',
+  address: `${postalAddress.street}, ${postalAddress.postalCode} ${postalAddress.locality}`,
   registry: 'Registro Mercantil de Madrid, tomo 40.112, folio 87, hoja M-712345',
   founded: 2016,
   /** Published number, for customer service and for 24-hour emergencies. */
@@ -51,7 +98,7 @@ export const company = {
   email: 'hola@reparohogar.example',
   privacyEmail: 'privacidad@reparohogar.example',
   hours: {
-    office: 'De lunes a viernes de 8:00 a 20:00 y sábados de 9:00 a 14:00',
+    office: formatOpeningHours(officeHours),
     emergencies: 'Urgencias 24 horas, todos los días del año, por teléfono',
   },
   /** Time to answer an e-mail with a quote, on working days. */

@@ -130,7 +130,7 @@ function ping(port: number): Promise<boolean> {
   });
 }
 
-function findFreePort(): Promise<number> {
+export function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -75,7 +75,7 @@ describe('the agent surface under astro dev', () => {
   it('serves Markdown twins to agents that ask for them, and links HTML pages to them', async () => {
     const markdown = await fetch(`${base}/urgencias/`, { headers: { Accept: 'text/markdown' } });
     assert.equal(markdown.headers.get('content-type'), 'text/markdown; charset=utf-8');
-    assert.match(await markdown.text(), /^# /);
+    assert.match(await markdown.text(), /^---\ntitle: Urgencias del hogar 24 horas\n[\s\S]*?\n---\n\n# /);
     const html = await fetch(`${base}/urgencias/`);
     assert.match(html.headers.get('content-type') ?? '', /text\/html/);
     assert.match(html.headers.get('link') ?? '', /urgencias\.md>; rel="alternate"/);

@@ -63,6 +63,29 @@ describe('published agent documents', () => {
     assert.equal((await readJson('/.well-known/oauth-protected-resource')).resource, site);
   });
 
+  it("keeps the demo's own wording: Spanish llms.txt, its notes, example search and developer page", async () => {
+    const llms = await read('/llms.txt');
+    assert.match(llms, /^# Reparo Hogar\n\n> Reparo Hogar repara y mantiene hogares: 15 servicios a domicilio en 21 ciudades de España/);
+    assert.match(llms, /^Nada se reserva, contrata ni paga en esta web: /m);
+    assert.match(llms, /^## Para agentes$/m);
+
+    const agents = await read('/agents.md');
+    assert.ok(agents.includes(`GET ${site}/api/v1/search_pages?query=fuga+de+agua&city=madrid\``));
+    assert.match(agents, /^- Reparo Hogar responde ante el cliente de cada trabajo, también cuando lo hace un profesional colaborador/m);
+    assert.ok(agents.includes(`Policy: ${site}/desarrolladores/#versionado.`));
+
+    const openapi = await readJson('/openapi.json');
+    assert.equal(openapi.externalDocs.url, `${site}/desarrolladores/`);
+    assert.equal(openapi.info['x-versioning-policy'], `${site}/desarrolladores/#versionado`);
+    // The versioning link lands on a section that exists on the developer page.
+    const developerPage = await readFile(join(built.clientDir, 'desarrolladores', 'index.html'), 'utf8');
+    assert.match(developerPage, /<h2 id="versionado"/);
+
+    // The manifest keeps each page's meta description; the home page's is the default summary of a site without one.
+    const home = manifest.pages.find((page) => page.path === '/')!;
+    assert.match(home.description ?? '', /^Fontaneros, electricistas, cerrajeros y 12 oficios más en 21 ciudades de España/);
+  });
+
   it('publishes no OpenID Connect document', async () => {
     await assert.rejects(access(join(built.clientDir, '.well-known', 'openid-configuration')));
   });

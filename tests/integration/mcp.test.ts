@@ -119,6 +119,10 @@ describe('MCP with the current-revision client (2026-07-28)', () => {
     assert.equal(client.getServerVersion()?.version, card.serverInfo.version);
     assert.deepEqual(client.getServerCapabilities(), card.capabilities);
     assert.equal(client.getInstructions(), card.instructions);
+    // The demo's instructions name its company tool and carry its notes (documents.notes in src/data/agent-api.ts).
+    assert.match(card.instructions, /^Search first with search_pages, then read a result `url` with read_page/);
+    assert.match(card.instructions, /get_company_info gives contact channels, hours, coverage, prices and the service model\./);
+    assert.match(card.instructions, /Nada se reserva, contrata ni paga en esta web/);
   });
 
   test('lists the four tools exactly as the server card does: schemas, descriptions, read-only annotations', async () => {
@@ -231,7 +235,7 @@ describe('MCP with the current-revision client (2026-07-28)', () => {
     await assert.rejects(client.listResources({ cursor: 'not-a-cursor' }), /cursor/);
   });
 
-  test('the prompt helps answer a customer question: search first, read, cite, nothing booked online', async () => {
+  test("the prompt helps answer a customer question: search first, read, cite, the demo's notes and contact", async () => {
     const { prompts } = await client.listPrompts();
     assert.deepEqual(prompts.map((prompt) => prompt.name), ['answer_customer_question']);
     assert.deepEqual(prompts[0]!.arguments?.map((argument) => [argument.name, argument.required]), [['question', true]]);
@@ -243,7 +247,11 @@ describe('MCP with the current-revision client (2026-07-28)', () => {
     assert.ok(text.includes(question));
     assert.ok(text.indexOf('search_pages') < text.indexOf('read_page'));
     assert.match(text, /cite the URL/);
-    assert.match(text, /Nothing is booked, hired or paid online/);
+    assert.match(text, /a short query in Spanish; pass `city` when the question names one of its values/);
+    assert.match(text, /use get_company_info/);
+    assert.match(text, /Nada se reserva, contrata ni paga en esta web/);
+    assert.match(text, /responde ante el cliente de cada trabajo, también cuando lo hace un profesional colaborador/);
+    assert.match(text, /the person contacts Reparo Hogar \(phone 900 000 000, e-mail hola@reparohogar\.example\)/);
   });
 });
 
@@ -257,6 +265,10 @@ describe('MCP with a 2025-era client (v1 SDK, initialize)', () => {
     assert.equal(client.getServerVersion()?.name, card.serverInfo.name);
     assert.deepEqual(client.getServerCapabilities(), card.capabilities);
     assert.equal(client.getInstructions(), card.instructions);
+    // The demo's instructions name its company tool and carry its notes (documents.notes in src/data/agent-api.ts).
+    assert.match(card.instructions, /^Search first with search_pages, then read a result `url` with read_page/);
+    assert.match(card.instructions, /get_company_info gives contact channels, hours, coverage, prices and the service model\./);
+    assert.match(card.instructions, /Nada se reserva, contrata ni paga en esta web/);
   });
 
   test('lists the four tools with schemas and annotations, and calls each one', async () => {

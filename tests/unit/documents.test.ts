@@ -14,22 +14,24 @@ import { buildAiCatalog, buildMcpServerCard, buildMcpServerCardDraft } from '../
 import { buildOpenApi } from '../../packages/astro-agent-api/src/build/build-openapi.ts';
 import { buildRobotsTxt } from '../../packages/astro-agent-api/src/build/build-robots-txt.ts';
 import { createDocumentContext } from '../../packages/astro-agent-api/src/build/document-context.ts';
-import { writeDocuments } from '../../packages/astro-agent-api/src/build/write-documents.ts';
-import { documentFilePath, MCP_PROTOCOL_VERSIONS } from '../../packages/astro-agent-api/src/operations/endpoints.ts';
+import { buildDefaultExampleSearch } from '../../packages/astro-agent-api/src/build/example-search.ts';
+import { buildMarkdownFromHtml } from '../../packages/astro-agent-api/src/build/html-to-markdown.ts';
+import { buildDocuments, writeDocuments } from '../../packages/astro-agent-api/src/build/write-documents.ts';
+import { buildMcpInstructions, documentFilePath, MCP_PROTOCOL_VERSIONS } from '../../packages/astro-agent-api/src/operations/endpoints.ts';
+import { buildAnswerPromptText } from '../../packages/astro-agent-api/src/server/mcp/prompts.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
 import { agentApiOptions } from '../../src/data/agent-api.ts';
 
 const site = 'https://www.reparohogar.example';
 const company = { brand: 'Reparo Hogar', website: '/', email: 'hola@reparohogar.example', coverage: 'Toda España' };
 const options = resolveAgentApiOptions(parseAgentApiOptions({ ...agentApiOptions, company }), { url: site, pageLanguages: [] });
-const context = createDocumentContext(site, options, company);
-const { operations } = context;
-
 const page = (path: string, title: string, markdown = `# ${title}\n\nTexto de ${title}.`): ManifestPage => ({
   url: new URL(path, site).href,
   path,
   title: `${title} | Reparo Hogar`,
   facets: {},
+  sections: [],
+  frontMatter: '',
   markdown,
 });
 const pages: ManifestPage[] = [
@@ -43,6 +45,8 @@ const pages: ManifestPage[] = [
   page('/urgencias/', 'Urgencias'),
   page('/contacto/', 'Contacto'),
 ];
+const context = createDocumentContext({ site, options, company, pages });
+const { operations } = context;
 
 /** Every string in a JSON document that looks like an absolute URL. */
 function urlsIn(value: unknown): string[] {
@@ -110,6 +114,7 @@ describe('openapi.json', () => {
       'CompanyInfo',
       'Error',
       'Page',
+      'PageSection',
       'Quota',
       'SearchResponse',
       'SearchResult',
@@ -120,7 +125,10 @@ describe('openapi.json', () => {
     assert.equal(document.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl, `${site}/oauth/token`);
     assert.deepEqual(Object.keys(document.components.securitySchemes.oauth2.flows.clientCredentials.scopes), ['content:read', 'quota:read']);
     assert.equal(document.externalDocs.url, `${site}/desarrolladores/`);
+    assert.equal(document.info['x-versioning-policy'], `${site}/desarrolladores/#versionado`);
     assert.match(document.info.description, /desarrolladores\/#versionado/);
+    assert.match(document.info.description, /`get_company_info` returns contact data/);
+    assert.match(document.info.description, /Nada se reserva, contrata ni paga en esta web/);
   });
 
   it('publishes only URLs of the site', () => {
@@ -154,7 +162,7 @@ describe('one schema source for OpenAPI and MCP', () => {
 });
 
 describe('agents.md and auth.md', () => {
-  const agents = buildAgentsMd(context, pages);
+  const agents = buildAgentsMd(context);
   const auth = buildAuthMd(context);
 
   it('agents.md documents every operation with its parameters, the quotas and MCP', () => {
@@ -167,18 +175,29 @@ describe('agents.md and auth.md', () => {
     assert.ok(agents.includes(`POST ${site}/mcp`));
     assert.ok(agents.includes(`${site}/auth.md`));
     assert.ok(agents.includes(`${site}/servicios/fontaneria/madrid.md`));
-    assert.match(agents, /Nothing is booked, hired or paid online/);
+  });
+
+  it("agents.md carries the demo's notes, its company data and its example search", () => {
+    const before = agents.slice(agents.indexOf('## Before you answer'), agents.indexOf('## How to answer'));
+    for (const note of options.documents.notes) assert.ok(before.includes(`- ${note}`), note);
+    assert.match(before, /Nada se reserva, contrata ni paga en esta web/);
+    assert.match(before, /responde ante el cliente de cada trabajo, también cuando lo hace un profesional colaborador/);
+    assert.match(before, /`get_company_info` gives them, and `section=contact` the current channels \(e\.g\. hola@reparohogar\.example\)/);
+    assert.ok(agents.includes(`GET ${site}/api/v1/search_pages?query=fuga+de+agua&city=madrid\``));
+    assert.match(agents, /write the query in Spanish, the language of the pages; `city` narrows to one of its values, `todas` searches every page/);
+    assert.match(agents, /Policy: https:\/\/www\.reparohogar\.example\/desarrolladores\/#versionado\./);
   });
 
   it('auth.md walks through the flow with curl against the site', () => {
     assert.ok(
       auth.includes(
-        `curl -X POST ${site}/oauth/register -H 'Content-Type: application/json' -d '{"client_name":"mi-agente","contacts":["dev@example.com"]}'`,
+        `curl -X POST ${site}/oauth/register -H 'Content-Type: application/json' -d '{"client_name":"my-agent","contacts":["dev@example.com"]}'`,
       ),
     );
     assert.ok(auth.includes(`curl -X POST ${site}/oauth/token -u "$CLIENT_ID:$CLIENT_SECRET" -d grant_type=client_credentials`));
     assert.match(auth, /client_secret_post/);
     assert.ok(auth.includes(`curl ${site}/api/v1/quota -H "Authorization: Bearer $ACCESS_TOKEN"`));
+    assert.ok(auth.includes(`curl '${site}/api/v1/search_pages?query=fuga+de+agua&city=madrid' -H "Authorization: Bearer $ACCESS_TOKEN"`));
     for (const text of ['invalid_client', 'invalid_scope', 'unsupported_grant_type', '"expires_in": 3600', '180 days', 'RFC 7662', 'RFC 7009']) {
       assert.ok(auth.includes(text), text);
     }
@@ -186,14 +205,16 @@ describe('agents.md and auth.md', () => {
 });
 
 describe('llms.txt', () => {
-  const text = buildLlmsTxt(context, pages);
+  const text = buildLlmsTxt(context);
   const sections = [...text.matchAll(/^## (.+)$/gm)].map((match) => match[1]);
 
   it('has the llmstxt.org shape: H1, a summary quote, then H2 link lists', () => {
     const lines = text.split('\n');
     assert.equal(lines[0], '# Reparo Hogar');
-    assert.match(lines[2]!, /^> Web de Reparo Hogar\. Cobertura: Toda España\./);
-    assert.deepEqual(sections, ['Empresa', 'Ciudades', 'Guias', 'Servicios', 'Para agentes', 'Optional']);
+    assert.match(lines[2]!, /^> Reparo Hogar repara y mantiene hogares: 15 servicios a domicilio en 21 ciudades de España, .+ Cobertura: Toda España\. Cada página está disponible en Markdown en los enlaces de abajo\.$/);
+    assert.match(lines[4]!, /^Nada se reserva, contrata ni paga en esta web: .+ Reparo Hogar responde ante el cliente de cada trabajo/);
+    assert.deepEqual(sections, ['Páginas principales', 'Ciudades', 'Guias', 'Servicios', 'Para agentes', 'Optional']);
+    assert.ok(text.includes(`- [OpenAPI](${site}/openapi.json): la API de solo lectura (search_pages, read_page, get_company_info, get_quota)`));
     for (const line of lines.filter((candidate) => candidate.startsWith('- '))) {
       assert.match(line, /^- \[[^\]]+\]\(https:\/\/www\.reparohogar\.example\/[^)]*\)(: .+)?$/);
     }
@@ -240,7 +261,7 @@ describe('discovery documents', () => {
   });
 
   it('keeps the path of a site that lives under one', () => {
-    const nested = createDocumentContext('https://example.com/tienda/', options, company);
+    const nested = createDocumentContext({ site: 'https://example.com/tienda/', options, company, pages });
     assert.equal((buildAuthorizationServerMetadata(nested) as Json).issuer, 'https://example.com/tienda');
     for (const url of urlsIn(buildOpenApi(nested))) assert.ok(url.startsWith('https://example.com/tienda/'), url);
   });
@@ -255,6 +276,9 @@ describe('discovery documents', () => {
       ['search_pages', 'read_page', 'get_company_info', 'get_quota'],
     );
     assert.equal(card.serverInfo.name, 'example.reparohogar.www/agent-api');
+    assert.match(card.instructions, /^Search first with search_pages, then read a result `url` with read_page .+ get_company_info gives contact channels/);
+    assert.ok(card.instructions.endsWith(options.documents.notes.join(' ')));
+    assert.match(card.description, /and get the company data/);
 
     const draft = buildMcpServerCardDraft(context) as Json;
     assert.equal(draft.$schema, 'https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json');
@@ -290,15 +314,15 @@ describe('robots.txt', () => {
 });
 
 describe('writeDocuments', () => {
-  it('writes the eleven documents and logs one line', async () => {
+  it('writes the fifteen documents and logs one line', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'agent-docs-'));
     try {
       const lines: string[] = [];
       const logger = { info: (line: string) => lines.push(line), warn: (line: string) => lines.push(`warn: ${line}`) };
       const written = await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger });
-      assert.equal(written.length, 11);
+      assert.equal(written.length, 15);
       assert.equal(lines.length, 1);
-      assert.match(lines[0]!, /^wrote 11 agent documents in \d+ ms$/);
+      assert.match(lines[0]!, /^wrote 15 agent documents in \d+ ms$/);
       for (const path of written) await readFile(join(dir, documentFilePath(path)));
       // The site's RFC 9728 document and the API's share a folder name, so the site's one is an index file.
       const readJson = async (file: string) => JSON.parse(await readFile(join(dir, file), 'utf8'));
@@ -307,13 +331,138 @@ describe('writeDocuments', () => {
       assert.equal((await readJson('mcp/server-card.json')).remotes[0].url, `${site}/mcp`);
 
       // A rebuild replaces our robots.txt; a site's own one (from public/) is kept.
-      assert.equal((await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger })).length, 11);
+      assert.equal((await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger })).length, 15);
       await writeFile(join(dir, 'robots.txt'), 'User-agent: *\nDisallow: /privado/\n');
-      assert.equal((await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger })).length, 10);
+      assert.equal((await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger })).length, 14);
       assert.equal(await readFile(join(dir, 'robots.txt'), 'utf8'), 'User-agent: *\nDisallow: /privado/\n');
       assert.match(lines.at(-2)!, /^warn: kept the site's own robots\.txt/);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('documents of a generic English site (no company, no facets, no documents options)', () => {
+  const blog = 'https://blog.example';
+  /** A page as an Astro blog renders it: title with the site name, meta description, header and footer around <main>. */
+  const html = (title: string, description: string, body: string) =>
+    `<!doctype html><html lang="en"><head><title>${title} | Field Notes</title><meta name="description" content="${description}"></head>` +
+    `<body><header><a href="/">Field Notes</a><nav><a href="/blog/">Blog</a></nav></header><main><h1>${title}</h1>${body}</main><footer>© Field Notes</footer></body></html>`;
+  const blogPages: ManifestPage[] = (
+    [
+      ['/', html('Field Notes', 'Notes on birds, walks and the weather, written by Ana.', '<p>Welcome. This is a blog about the birds that I see on my walks.</p>')],
+      ['/about/', html('About', 'Who writes Field Notes.', '<p>I walk with a notebook and write about what I see.</p>')],
+      ['/blog/', html('Blog', 'Every post.', '<p>Every post of the blog, newest first.</p>')],
+      ['/blog/winter-herons/', html('Herons in Winter', 'Where the herons go.', '<p>The herons stay by the river when the weather is cold.</p>')],
+      ['/blog/walking-with-a-notebook/', html('Walking with a Notebook', 'Why I write things down.', '<p>A notebook makes a walk slower, and that is the point.</p>')],
+    ] as const
+  ).map(([path, source]) => {
+    const { lang: _lang, ...converted } = buildMarkdownFromHtml(source, { pageUrl: new URL(path, blog).href })!;
+    return { url: new URL(path, blog).href, path, ...converted, frontMatter: '' };
+  });
+  const blogOptions = resolveAgentApiOptions(parseAgentApiOptions({}), { url: blog, pageLanguages: blogPages.map(() => 'en') });
+  const documents = buildDocuments({ site: blog, options: blogOptions, pages: blogPages });
+  const blogContext = createDocumentContext({ site: blog, options: blogOptions, pages: blogPages });
+  const instructions = buildMcpInstructions(blogContext);
+  const prompt = buildAnswerPromptText({ site: blog, options: blogOptions }, 'Where do herons go in winter?');
+  const llms = documents.get('/llms.txt')!;
+  const agents = documents.get('/agents.md')!;
+  const openapi = JSON.parse(documents.get('/openapi.json')!) as Json;
+
+  it('openapi.json is valid OpenAPI 3.1 with search_pages, read_page and get_quota only, and no facet parameter', async () => {
+    const result = await validate(structuredClone(openapi) as never);
+    assert.ok(result.valid, result.valid ? '' : compileErrors(result));
+    assert.deepEqual(
+      Object.values(openapi.paths as Json).map((item) => item.get.operationId),
+      ['search_pages', 'read_page', 'get_quota'],
+    );
+    assert.deepEqual(
+      (openapi.paths['/search_pages'].get.parameters as Json[]).map((parameter) => parameter.name),
+      ['query', 'limit', 'cursor'],
+    );
+    assert.equal(openapi.info.summary, 'Read-only API over the published pages of blog.example.');
+  });
+
+  it('no document, instruction or prompt holds anything of the demo or of a company', () => {
+    const demo = [
+      /reparo/i, /hogar/i, /\bnada\b/i, /\bcontrata/i, /\bfontan/i, /\bciudad/i, /\btodas\b/i, /desarrolladores/i, /versionado/i,
+      /\bcity\b/i, /madrid/i, /servicios/i, /get_company_info/, /\bcompany\b/i, /service model/i, /customer/i, /\bagente\b/i,
+    ];
+    const texts = new Map([...documents, ['MCP instructions', instructions], ['MCP prompt', prompt]]);
+    assert.equal(texts.size, 17);
+    for (const [name, text] of texts) for (const pattern of demo) assert.doesNotMatch(text, pattern, `${name} matches ${pattern}`);
+  });
+
+  it('llms.txt is English and its summary is the home page\'s meta description', () => {
+    const lines = llms.split('\n');
+    assert.equal(lines[0], '# blog.example');
+    assert.equal(lines[2], '> Notes on birds, walks and the weather, written by Ana. Every page is available as Markdown at the links below.');
+    assert.deepEqual([...llms.matchAll(/^## (.+)$/gm)].map((match) => match[1]), ['Main pages', 'Blog', 'For agents']);
+    assert.ok(llms.includes(`- [Herons in Winter](${blog}/blog/winter-herons.md): The herons stay by the river when the weather is cold.`));
+    assert.ok(llms.includes(`- [OpenAPI](${blog}/openapi.json): the read-only API (search_pages, read_page, get_quota)`));
+  });
+
+  it("agents.md's example search is a word of the site's own pages, with no facet", () => {
+    const example = /`GET https:\/\/blog\.example\/api\/v1\/search_pages\?([^`]+)`/.exec(agents)?.[1];
+    assert.ok(example, 'agents.md shows an example search');
+    const params = new URLSearchParams(example);
+    assert.deepEqual([...params.keys()], ['query']);
+    const word = params.get('query')!;
+    assert.match(word, /^\p{L}{4,}$/u);
+    const found = blogPages.filter((page) => page.markdown.toLowerCase().split(/\P{L}+/u).includes(word));
+    assert.ok(found.length > 0 && found.length < blogPages.length, `"${word}" finds some pages, not every page`);
+    assert.ok(documents.get('/auth.md')!.includes(`${blog}/api/v1/search_pages?query=${word}'`));
+  });
+
+  it('the versioning policy and developer page point to agents.md, and the versioning anchor exists there', () => {
+    const policy = openapi.info['x-versioning-policy'] as string;
+    assert.equal(policy, `${blog}/agents.md#versioning`);
+    assert.equal(openapi.externalDocs.url, `${blog}/agents.md`);
+    assert.equal(JSON.parse(documents.get('/.well-known/oauth-protected-resource/api/v1')!).resource_documentation, `${blog}/agents.md`);
+    const anchor = new URL(policy).hash.slice(1);
+    assert.ok(agents.includes(`<a id="${anchor}"></a>\n\n## Versioning`), 'agents.md has the anchor right before its versioning section');
+  });
+
+  it('the MCP instructions and prompt speak of the pages only, in the site\'s language', () => {
+    assert.equal(instructions, 'Search first with search_pages, then read a result `url` with read_page and answer from its Markdown, citing that URL.');
+    assert.match(prompt, /a short query in English\./);
+    assert.match(prompt, /If the site does not answer the question, say so\.$/);
+    assert.ok(prompt.includes('"Where do herons go in winter?"'));
+  });
+
+  it('a Spanish site gets the built-in Spanish llms.txt wording, and an unknown language gets English', () => {
+    const spanish = createDocumentContext({ site: blog, options: { ...blogOptions, language: 'es-ES' }, pages: blogPages });
+    const text = buildLlmsTxt(spanish);
+    assert.deepEqual([...text.matchAll(/^## (.+)$/gm)].map((match) => match[1]), ['Páginas principales', 'Blog', 'Para agentes']);
+    assert.match(text, /^> .+ Cada página está disponible en Markdown en los enlaces de abajo\.$/m);
+    assert.match(text, /^Para buscar en el sitio y leer páginas desde un programa, usa la API/m);
+    assert.ok(text.includes(': la API de solo lectura (search_pages, read_page, get_quota)'));
+
+    const finnish = buildLlmsTxt(createDocumentContext({ site: blog, options: { ...blogOptions, language: 'fi' }, pages: blogPages }));
+    assert.match(finnish, /^## For agents$/m);
+  });
+});
+
+describe('default example search', () => {
+  const words = (path: string, title: string, markdown: string): ManifestPage => ({ url: new URL(path, site).href, path, title, facets: {}, sections: [], frontMatter: '', markdown });
+
+  it('prefers a title word few pages share, so a stop word the search drops is never the example', () => {
+    const example = buildDefaultExampleSearch(
+      [
+        words('/a/', 'With Friends', '# With Friends\n\nWith friends, with food.'),
+        words('/b/', 'With Gardens', '# With Gardens\n\nWith gardens.'),
+        words('/c/', 'With Tulips', '# With Tulips\n\nWith tulips and with gardens.'),
+      ],
+      { name: 'Site', language: 'en', facets: {} },
+    );
+    assert.deepEqual(example, { query: 'friends', facets: {} });
+  });
+
+  it("adds the first facet's value of the page the word comes from, which the filtered search still finds", () => {
+    const facets = parseAgentApiOptions({ facets: { topic: { values: { birds: 'Birds', walks: 'Walks' } } } }).facets;
+    const herons = { ...words('/herons/', 'Herons | Site', '# Herons\n\nHerons by the river.'), facets: { topic: 'birds' } };
+    assert.deepEqual(buildDefaultExampleSearch([herons], { name: 'Site', language: 'en', facets }), { query: 'herons', facets: { topic: 'birds' } });
+    assert.deepEqual(buildDefaultExampleSearch([{ ...herons, facets: {} }], { name: 'Site', language: 'en', facets }), { query: 'herons', facets: {} });
+    assert.equal(buildDefaultExampleSearch([words('/', 'Hi', '# Hi')], { name: 'Site', language: 'en', facets }), undefined);
   });
 });

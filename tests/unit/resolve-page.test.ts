@@ -4,7 +4,7 @@ import type { ManifestPage } from '../../packages/astro-agent-api/src/content/ma
 import { buildPageIndex, resolvePage } from '../../packages/astro-agent-api/src/content/resolve-page.ts';
 
 const site = 'https://www.reparohogar.example';
-const page = (path: string): ManifestPage => ({ url: new URL(path, site).href, path, title: path, facets: {}, markdown: '' });
+const page = (path: string): ManifestPage => ({ url: new URL(path, site).href, path, title: path, facets: {}, sections: [], frontMatter: '', markdown: '' });
 const index = buildPageIndex(
   [page('/'), page('/servicios/fontaneria/'), page('/servicios/fontaneria/madrid/'), page('/ciudades/madrid/'), page('/urgencias/')],
   site,
@@ -31,6 +31,20 @@ describe('read_page URL resolution', () => {
   it('resolves a last segment only when it names exactly one page', () => {
     assert.equal(resolve('fontaneria'), '/servicios/fontaneria/');
     assert.equal(resolve('madrid'), undefined, 'madrid is the last segment of two pages');
+  });
+
+  it('resolves a slug of several trailing segments, whatever the site\'s folders are called', () => {
+    const blog = buildPageIndex([page('/'), page('/blog/'), page('/blog/first-post/'), page('/notes/2024/first-post/'), page('/about/')], site);
+    const find = (input: string) => resolvePage(blog, input)?.path;
+    assert.equal(find('about'), '/about/');
+    assert.equal(find('blog'), '/blog/');
+    assert.equal(find('blog/first-post'), '/blog/first-post/');
+    assert.equal(find('2024/first-post/'), '/notes/2024/first-post/');
+    assert.equal(find('first-post.md'), undefined, 'first-post ends two pages');
+    assert.equal(find('first-post'), undefined, 'first-post ends two pages');
+    assert.equal(find('/first-post/'), undefined, 'a path names its page exactly');
+    assert.equal(find('https://www.reparohogar.example/first-post/'), undefined, 'so does a full address');
+    assert.equal(find('post'), undefined, 'a slug is whole segments');
   });
 
   it('refuses other hosts, other schemes and traversal', () => {

@@ -23,6 +23,6 @@ export interface OperationSummary {
 /** The operations a site with these options offers (search_pages with its facets, get_company_info with company facts). */
 export function listOperations(userOptions: AgentApiUserOptions = {}): OperationSummary[] {
   const options = parseAgentApiOptions(userOptions);
-  const operations = createOperations({ options: { facets: options.facets, language: options.language ?? 'en' }, company: options.company });
+  const operations = createOperations({ options: { facets: options.facets, language: options.language ?? 'en', truncateAt: options.truncateAt }, company: options.company });
   return operations.map(({ name, path, title, description }) => ({ name, method: 'GET', path, title, description }));
 }

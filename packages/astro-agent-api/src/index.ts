@@ -39,7 +39,7 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         const hookStart = performance.now();
         // Pagefind indexes in its own process from the same HTML files, so it runs while the pages convert.
         const [markdown] = await Promise.all([
-          timed(() => writeMarkdownTwins(clientDir, { ...options, site })).then(({ result, seconds }) => {
+          timed(() => writeMarkdownTwins(clientDir, { ...options, site, facetNames: Object.keys(options.facets) })).then(({ result, seconds }) => {
             logger.info(`converted ${result.pages.length} pages to Markdown in ${seconds} (${result.skipped} skipped)`);
             return result;
           }),

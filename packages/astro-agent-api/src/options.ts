@@ -44,6 +44,27 @@ const facetSchema = z
   .strict()
   .refine((facet) => !(facet.all in facet.values), { message: '`all` must not also be one of the `values`', path: ['all'] });
 
+/**
+ * What crawlers may do with the pages, written to robots.txt in two vocabularies: Content-Signal
+ * (contentsignals.org: `search`, `ai-input`, `ai-train`) and the IETF AIPREF `Content-Usage` rule
+ * (draft-ietf-aipref-vocab: `search`, `ai-use`, `train-ai`). A preference left out is not stated.
+ */
+const usageSchema = z
+  .object({
+    /** Building a search index and showing links and short excerpts. */
+    search: z.boolean().optional(),
+    /** Feeding the pages to AI models that answer in real time (retrieval, grounding). */
+    aiInput: z.boolean().optional(),
+    /** Training or fine-tuning AI models. */
+    aiTrain: z.boolean().optional(),
+  })
+  .strict();
+
+/** RFC 9309 §2.2.1: a crawler's product token, e.g. `GPTBot`. */
+const productTokenSchema = z.string().regex(/^[A-Za-z_-]{1,64}$/, 'a crawler product token such as "GPTBot" (letters, "_" and "-")');
+
+const DEFAULT_USAGE = { search: true, aiInput: true, aiTrain: false };
+
 const policySchema = (name: string, quota: number) =>
   z
     .object({
@@ -106,6 +127,21 @@ export const agentApiOptionsSchema = z
       })
       .strict()
       .default({ notes: [] }),
+    /** robots.txt: usage preferences for every crawler, and groups for named crawlers. */
+    robots: z
+      .object({
+        /** What every crawler may do with the pages; default: search and AI input yes, AI training no. */
+        usage: usageSchema.default(DEFAULT_USAGE),
+        /**
+         * A group per named crawler (RFC 9309: a crawler that finds its own group ignores the `*` one):
+         * `crawl: false` disallows the whole site to it; `usage` overrides the general preferences for it.
+         */
+        agents: z
+          .record(productTokenSchema, z.object({ crawl: z.boolean().default(true), usage: usageSchema.default({}) }).strict())
+          .default({}),
+      })
+      .strict()
+      .default({ usage: DEFAULT_USAGE, agents: {} }),
     /** CSS selector of the main content of a page: only this region becomes Markdown and is indexed. */
     contentSelector: z.string().min(1).default('[data-agent-content], main'),
     /** Extra selectors removed from the content, on top of nav, header, footer, aside, scripts and [data-agent-ignore]. */
@@ -136,6 +172,7 @@ export type AgentApiUserOptions = z.input<typeof agentApiOptionsSchema>;
 export type AgentApiOptions = z.output<typeof agentApiOptionsSchema>;
 export type FacetOptions = AgentApiOptions['facets'][string];
 export type PolicyRole = keyof AgentApiOptions['policies'];
+export type UsagePreferences = z.output<typeof usageSchema>;
 
 /** Parses the options or throws a message that names the option, what is allowed and what to do. */
 export function parseAgentApiOptions(input: unknown): AgentApiOptions {
@@ -148,7 +185,9 @@ export function parseAgentApiOptions(input: unknown): AgentApiOptions {
       return `- ${issue.keys.map((key) => `\`${key}\``).join(', ')}: not an option of ${where}${known}`;
     }
     const name = issue.path.length > 0 ? issue.path.join('.') : '(options)';
-    return `- \`${name}\`: ${issue.message}`;
+    // A bad record key (a facet or crawler name) carries what the key must be in its own issue.
+    const message = issue.code === 'invalid_key' ? `not a valid name: ${issue.issues.map((inner) => inner.message).join('; ')}` : issue.message;
+    return `- \`${name}\`: ${message}`;
   });
   throw new Error(
     `Invalid options for the astro-agent-api integration in astro.config.mjs:\n${problems.join('\n')}\n` +

@@ -8,21 +8,25 @@ import {
   RATE_LIMIT_WINDOW_SECONDS,
   WELL_KNOWN_PATHS,
 } from '../operations/endpoints.ts';
+import { languageName } from '../operations/search-pages.ts';
 import { buildFieldList, buildParameterTable } from './build-parameter-table.ts';
-import { DOCUMENT_PATHS, VERSIONING_PATH, type DocumentContext } from './document-context.ts';
-import { markdownTwinPath, type ManifestPage } from '../content/manifest.ts';
+import { DOCUMENT_PATHS, VERSIONING_ANCHOR, type DocumentContext } from './document-context.ts';
+import { buildExampleSearchUrl } from './example-search.ts';
+import { markdownTwinPath } from '../content/manifest.ts';
 
 /** `/agents.md`: how an agent should use the site, with every operation rendered from its description. */
-export function buildAgentsMd(context: DocumentContext, pages: readonly ManifestPage[] = []): string {
-  const { url, options, company, operations } = context;
+export function buildAgentsMd(context: DocumentContext): string {
+  const { url, options, operations, pages, documents } = context;
   // Real pages make the twin scheme concrete: the deepest one and the home page.
-  const deepest = [...pages].map((page) => page.path).sort((a, b) => b.split('/').length - a.split('/').length)[0];
-  const twinExamples = [...new Set([deepest ?? '/servicios/fontaneria/madrid/', '/'])]
+  const deepest = pages.map((page) => page.path).sort((a, b) => b.split('/').length - a.split('/').length)[0];
+  const twinExamples = [...new Set([deepest ?? '/', '/'])]
     .map((path) => `\`${url(path)}\` → \`${url(markdownTwinPath(path))}\``)
     .join(', and ');
   const { name, policies, apiBasePath } = options;
   const api = url(apiBasePath);
-  const serviceModel = company?.service_model;
+  const ownVersioningSection = url(`${DOCUMENT_PATHS.agents}#${VERSIONING_ANCHOR}`);
+  const beforeYouAnswer = buildAnswerRules(context);
+  const steps = buildAnswerSteps(context);
 
   const operationSections = operations.map((operation) => {
     const auth =
@@ -51,22 +55,13 @@ export function buildAgentsMd(context: DocumentContext, pages: readonly Manifest
     '',
     `> ${name} publishes its website for agents: every page as Markdown, a search and read API, the same operations over MCP, and optional OAuth credentials that only raise the quota. Everything is read-only.`,
     '',
+    ...(documents.summary ? [`About the site: ${documents.summary}`, ''] : []),
     `Web site: ${url('/')} · OpenAPI: ${url(DOCUMENT_PATHS.openapi)} · Page index: ${url(DOCUMENT_PATHS.llms)} · Auth: ${url(DOCUMENT_PATHS.auth)}`,
     '',
-    '## Service model',
-    '',
-    '- Nothing is booked, hired or paid online, through the API or MCP. No call creates or changes anything.',
-    `- ${name} answers to the customer for every job, also when a partner professional does the work.`,
-    ...(serviceModel?.description ? [`- ${serviceModel.description}`] : []),
-    ...(serviceModel?.warranty ? [`- ${serviceModel.warranty}`] : []),
-    `- To hire a service, the customer contacts the company directly: \`get_company_info\` with \`section=contact\` gives the current channels${company?.email ? ` (e.g. ${company.email})` : ''}.`,
-    '',
+    ...(beforeYouAnswer.length > 0 ? ['## Before you answer', '', ...beforeYouAnswer, ''] : []),
     '## How to answer a question from this site',
     '',
-    `1. Search first: \`GET ${api}/search_pages?query=fuga+de+agua&city=madrid\` (Spanish text works best; \`city\` is a slug or \`todas\`).`,
-    `2. Read a result: pass its \`url\` to \`GET ${api}/read_page?url=…\` and answer from the Markdown, citing that URL.`,
-    `3. For contact data, hours, coverage, prices or the list of services and cities use \`GET ${api}/get_company_info\`.`,
-    `4. More results: pass \`next_cursor\` back as \`cursor\` with the same \`query\`; \`next_cursor\` is null when there are no more.`,
+    ...steps.map((step, index) => `${index + 1}. ${step}`),
     '',
     '## Operations',
     '',
@@ -110,9 +105,40 @@ export function buildAgentsMd(context: DocumentContext, pages: readonly Manifest
     '',
     'The OAuth endpoints answer errors as `{"error": "…", "error_description": "…"}` (RFC 6749 §5.2).',
     '',
+    // An explicit anchor: `documents.versioningPolicy` defaults to it, so it must not depend on the heading's text.
+    `<a id="${VERSIONING_ANCHOR}"></a>`,
+    '',
     '## Versioning',
     '',
-    `v${API_VERSION} is in the path (\`${apiBasePath}\`) and in the \`API-Version: ${API_VERSION}\` header; the contract version is published in ${url(DOCUMENT_PATHS.openapi)}. New fields and operations enter v${API_VERSION} without notice, so ignore fields you do not know. Breaking changes ship as a new version, and a withdrawn version keeps working at least 90 days after the announcement, signalled with \`Deprecation\`, \`Sunset\` and \`Link: rel=deprecation\` headers. Policy: ${url(VERSIONING_PATH)}.`,
+    `v${API_VERSION} is in the path (\`${apiBasePath}\`) and in the \`API-Version: ${API_VERSION}\` header; the contract version is published in ${url(DOCUMENT_PATHS.openapi)}. New fields and operations enter v${API_VERSION} without notice, so ignore fields you do not know. Breaking changes ship as a new version, and a withdrawn version keeps working at least 90 days after the announcement, signalled with \`Deprecation\`, \`Sunset\` and \`Link: rel=deprecation\` headers.${documents.versioningPolicy === ownVersioningSection ? '' : ` Policy: ${documents.versioningPolicy}.`}`,
     '',
   ].join('\n');
+}
+
+/** What an agent must respect when it answers from the site: the site's notes, and where company facts come from. */
+export function buildAnswerRules({ company, companyOperation, documents }: DocumentContext): string[] {
+  return [
+    ...documents.notes.map((note) => `- ${note}`),
+    ...(companyOperation
+      ? [
+          `- Contact channels, hours, coverage, prices and the service model are company facts: \`${companyOperation.name}\` gives them, and \`section=contact\` the current channels${company?.email ? ` (e.g. ${company.email})` : ''}.`,
+        ]
+      : []),
+  ];
+}
+
+/** How to answer a question from the site, step by step, with the site's own example search. */
+export function buildAnswerSteps(context: DocumentContext): string[] {
+  const { url, options, readOperation, companyOperation } = context;
+  const api = url(options.apiBasePath);
+  const facetHints = Object.entries(options.facets).map(
+    ([facet, { all }]) => `; \`${facet}\` narrows to one of its values, \`${all}\` searches every page`,
+  );
+  return [
+    `Search first: \`GET ${buildExampleSearchUrl(context)}\` (write the query in ${languageName(options.language)}, the language of the pages${facetHints.join('')}).`,
+    `Read a result: pass its \`url\` to \`GET ${api}${readOperation.path}?url=…\` and answer from the Markdown, citing that URL.`,
+    `Long pages: the answer lists the page's \`sections\`; read one with \`section=<id>\`, or read on from \`offset=<next_offset>\` (\`next_offset\` is null at the end).`,
+    ...(companyOperation ? [`For contact data, hours, coverage, prices or the catalogue use \`GET ${api}${companyOperation.path}\`.`] : []),
+    'More results: pass `next_cursor` back as `cursor` with the same `query`; `next_cursor` is null when there are no more.',
+  ];
 }

@@ -8,9 +8,11 @@ import {
   WELL_KNOWN_PATHS,
 } from '../operations/endpoints.ts';
 import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
+import { buildExampleSearchUrl } from './example-search.ts';
 
 /** `/auth.md`: the optional OAuth 2.0 flow step by step, with curl commands against this site. */
-export function buildAuthMd({ url, options }: DocumentContext): string {
+export function buildAuthMd(context: DocumentContext): string {
+  const { url, options } = context;
   const { name, policies, apiBasePath } = options;
   const api = url(apiBasePath);
   const scopes = SCOPES.join(' ');
@@ -27,7 +29,7 @@ export function buildAuthMd({ url, options }: DocumentContext): string {
     '## 1. Register a client',
     '',
     fence(
-      `curl -X POST ${url(OAUTH_PATHS.register)} -H 'Content-Type: application/json' -d '{"client_name":"mi-agente","contacts":["dev@example.com"]}'`,
+      `curl -X POST ${url(OAUTH_PATHS.register)} -H 'Content-Type: application/json' -d '{"client_name":"my-agent","contacts":["dev@example.com"]}'`,
     ),
     '',
     '`client_name` is 1 to 100 characters; `contacts` is an optional list of up to 5 e-mail addresses. Answer `201 Created`:',
@@ -77,7 +79,7 @@ export function buildAuthMd({ url, options }: DocumentContext): string {
     '',
     '## 3. Call the API with the token',
     '',
-    fence(`curl '${api}/search_pages?query=fontanero&city=madrid' -H "Authorization: Bearer $ACCESS_TOKEN"`),
+    fence(`curl '${buildExampleSearchUrl(context)}' -H "Authorization: Bearer $ACCESS_TOKEN"`),
     '',
     `The answer is the same as without a token, but the rate-limit headers now show the policy \`${policies.identified.name}\`: \`RateLimit-Policy: "${policies.identified.name}";q=${policies.identified.quota};w=${RATE_LIMIT_WINDOW_SECONDS}\`. The token works the same on the MCP endpoint. A token that is unknown, expired or revoked gets \`401\` with \`WWW-Authenticate: Bearer error="invalid_token", resource_metadata="…"\` — it is never treated as anonymous; drop it or get a new one.`,
     '',

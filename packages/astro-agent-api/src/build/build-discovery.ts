@@ -1,6 +1,6 @@
 import { SCOPES } from '../operations/operation.ts';
 import { API_VERSION, OAUTH_PATHS, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
-import { DEVELOPER_PAGE_PATH, DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
+import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
 
 const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];
 
@@ -44,7 +44,7 @@ export function buildAuthorizationServerMetadata({ siteUrl, url, options }: Docu
  * base path for the API; the document lives at the well-known path followed by it (RFC 9728 §3.1).
  */
 export function buildProtectedResourceMetadata(
-  { siteUrl, url, options }: DocumentContext,
+  { siteUrl, url, options, documents }: DocumentContext,
   resourcePath: string,
 ): Record<string, unknown> {
   const isApi = resourcePath !== '';
@@ -54,7 +54,7 @@ export function buildProtectedResourceMetadata(
     scopes_supported: [...SCOPES],
     bearer_methods_supported: ['header'],
     resource_name: isApi ? `${options.name} API v${API_VERSION}` : options.name,
-    resource_documentation: url(isApi ? DEVELOPER_PAGE_PATH : DOCUMENT_PATHS.agents),
+    resource_documentation: isApi ? documents.developerPage : url(DOCUMENT_PATHS.agents),
   };
 }
 

@@ -3,7 +3,8 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { markdownTwinPath, PAGEFIND_DIR, type ManifestPage } from '../content/manifest.ts';
+import { buildMarkdownTwin, markdownTwinPath, PAGEFIND_DIR, type ManifestPage } from '../content/manifest.ts';
+import { buildFrontMatter } from './build-front-matter.ts';
 import { buildMarkdownFromHtml } from './html-to-markdown.ts';
 
 /** The options of the conversion that every page shares. */
@@ -12,6 +13,8 @@ export interface MarkdownConversionOptions {
   contentSelector: string;
   ignoreSelectors: readonly string[];
   excludeSelector: string;
+  /** The facets the options declare: a page's other `data-agent-facet` tags stay out of its front matter and entry. */
+  facetNames: readonly string[];
 }
 
 /** One prerendered page on disk. */
@@ -58,7 +61,13 @@ export async function writeMarkdownTwins(
   { workers = defaultWorkerCount }: { workers?: (pageCount: number) => number } = {},
 ): Promise<MarkdownStepResult> {
   const htmlPages = await listHtmlPages(clientDir);
-  const conversion = { site: options.site, contentSelector: options.contentSelector, ignoreSelectors: options.ignoreSelectors, excludeSelector: options.excludeSelector };
+  const conversion = {
+    site: options.site,
+    contentSelector: options.contentSelector,
+    ignoreSelectors: options.ignoreSelectors,
+    excludeSelector: options.excludeSelector,
+    facetNames: options.facetNames,
+  };
   const workerCount = workers(htmlPages.length);
   const converted =
     workerCount > 0
@@ -106,15 +115,18 @@ export async function writeMarkdownPages(
   return results;
 }
 
-/** Reads one page, converts it and writes its twin; `undefined` for an excluded page. */
+/** Reads one page, converts it and writes its twin (front matter and Markdown); `undefined` for an excluded page. */
 async function writeMarkdownPage({ file, path }: HtmlPage, clientDir: string, options: MarkdownConversionOptions): Promise<ConvertedPage | undefined> {
   const url = new URL(path, options.site).href;
   const converted = buildMarkdownFromHtml(await readFile(file, 'utf8'), { ...options, pageUrl: url });
   if (!converted) return undefined;
+  const facets = Object.fromEntries(Object.entries(converted.facets).filter(([name]) => options.facetNames.includes(name)));
+  const fields = { url, path, ...converted, facets };
+  const page: ConvertedPage = { ...fields, frontMatter: buildFrontMatter(fields) };
   const twin = join(clientDir, ...markdownTwinPath(path).split('/'));
   await mkdir(dirname(twin), { recursive: true });
-  await writeFile(twin, converted.markdown);
-  return { url, path, ...converted };
+  await writeFile(twin, buildMarkdownTwin(page));
+  return page;
 }
 
 /** What the main thread sends a Markdown worker: the pages to convert (an empty list ends it). */

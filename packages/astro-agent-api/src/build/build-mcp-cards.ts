@@ -3,16 +3,17 @@ import { SCOPES } from '../operations/operation.ts';
 import {
   CONTRACT_VERSION,
   MCP_CAPABILITIES,
-  MCP_INSTRUCTIONS,
   MCP_PATH,
   MCP_PROTOCOL_VERSIONS,
   MCP_SERVER_CARD_PATH,
   MCP_TOOL_ANNOTATIONS,
   OAUTH_PATHS,
+  buildMcpInstructions,
   buildMcpServerName,
 } from '../operations/endpoints.ts';
 import { protectedResourceMetadataPath } from './build-discovery.ts';
 import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
+import { truncateText } from './truncate-text.ts';
 
 /**
  * `/.well-known/mcp/server-card.json` in the SEP-1649 layout that discovery scanners read
@@ -41,7 +42,7 @@ export function buildMcpServerCard(context: DocumentContext): Record<string, unk
       scopes: [...SCOPES],
       documentation: url(DOCUMENT_PATHS.auth),
     },
-    instructions: MCP_INSTRUCTIONS,
+    instructions: buildMcpInstructions(context),
     tools: context.operations.map((operation) => ({
       name: operation.name,
       title: operation.title,
@@ -59,13 +60,13 @@ export function buildMcpServerCard(context: DocumentContext): Record<string, unk
  * Served at `<streamable-http-url>/server-card` as `application/mcp-server-card+json` (docs/discovery.md).
  */
 export function buildMcpServerCardDraft(context: DocumentContext): Record<string, unknown> {
-  const { url, siteUrl, options } = context;
+  const { url, siteUrl, options, companyOperation } = context;
   return {
     $schema: 'https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json',
     name: buildMcpServerName(siteUrl),
     version: CONTRACT_VERSION,
-    description: truncate(`${options.name}: search and read the site's pages and company data (read-only).`, 100),
-    title: truncate(options.name, 100),
+    description: truncateText(`${options.name}: search and read the site's pages${companyOperation ? ' and company data' : ''} (read-only).`, 100),
+    title: truncateText(options.name, 100),
     websiteUrl: url('/'),
     remotes: [
       {
@@ -110,10 +111,9 @@ export function buildAiCatalog(context: DocumentContext): Record<string, unknown
   };
 }
 
-function buildDescription({ options }: DocumentContext): string {
-  return `Read-only MCP server of ${options.name}: search the site's pages, read any page as Markdown and get the company data. Authentication is optional.`;
-}
-
-function truncate(text: string, length: number): string {
-  return text.length <= length ? text : `${text.slice(0, length - 1).trimEnd()}…`;
+function buildDescription({ options, companyOperation }: DocumentContext): string {
+  const abilities = companyOperation
+    ? "search the site's pages, read any page as Markdown and get the company data"
+    : "search the site's pages and read any page as Markdown";
+  return `Read-only MCP server of ${options.name}: ${abilities}. Authentication is optional.`;
 }

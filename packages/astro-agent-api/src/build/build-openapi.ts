@@ -11,7 +11,7 @@ import {
   RATE_LIMIT_WINDOW_SECONDS,
   WELL_KNOWN_PATHS,
 } from '../operations/endpoints.ts';
-import { DEVELOPER_PAGE_PATH, DOCUMENT_PATHS, VERSIONING_PATH, type DocumentContext } from './document-context.ts';
+import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
 
 const ERROR_RESPONSES = {
   400: ['BadRequest', 'A parameter is missing or invalid; `data.hint` names it.'],
@@ -25,7 +25,7 @@ const ERROR_RESPONSES = {
 
 /** OpenAPI 3.1 description of the API, derived from the operation descriptions. */
 export function buildOpenApi(context: DocumentContext): JsonSchema {
-  const { url, options, company, operations } = context;
+  const { url, options, company, operations, companyOperation, documents } = context;
   const { name, policies } = options;
   const schemas: { [id: string]: JsonSchema } = {};
   const errorRef = liftDefinitions(buildJsonSchema(errorSchema, 'output'), schemas);
@@ -40,16 +40,19 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
     info: {
       title: `${name} API`,
       version: CONTRACT_VERSION,
-      summary: `Read-only API over the published pages and company data of ${name}.`,
+      summary: `Read-only API over the published pages${companyOperation ? ' and company data' : ''} of ${name}.`,
       description: buildInfoDescription(context),
       ...(company?.email ? { contact: { name, email: company.email, url: url('/') } } : {}),
       'x-api-version': API_VERSION,
-      'x-versioning-policy': url(VERSIONING_PATH),
+      'x-versioning-policy': documents.versioningPolicy,
     },
-    externalDocs: { description: 'Developer guide and versioning policy', url: url(DEVELOPER_PAGE_PATH) },
+    externalDocs: { description: 'Developer guide and versioning policy', url: documents.developerPage },
     servers: [{ url: url(options.apiBasePath), description: `${name}, API v${API_VERSION}` }],
     tags: [
-      { name: 'content', description: 'Site pages and company data. A token is optional and only raises the quota.' },
+      {
+        name: 'content',
+        description: `Site pages${companyOperation ? ' and company data' : ''}. A token is optional and only raises the quota.`,
+      },
       { name: 'quota', description: 'Rate-limit state of an identified client.' },
     ],
     paths,
@@ -167,7 +170,7 @@ function rewriteRefs(schema: JsonSchema): JsonSchema {
   return JSON.parse(JSON.stringify(schema).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
 }
 
-function buildRateLimitHeaders({ options, url }: DocumentContext): JsonSchema {
+function buildRateLimitHeaders({ options, url, documents }: DocumentContext): JsonSchema {
   const { name: anonymousPolicy, quota: anonymousQuota } = options.policies.anonymous;
   const integer = (description: string, example: number) => ({ description, schema: { type: 'integer', minimum: 0 }, example });
   return {
@@ -186,7 +189,7 @@ function buildRateLimitHeaders({ options, url }: DocumentContext): JsonSchema {
     'RateLimit-Remaining': integer('Requests left in the current window.', anonymousQuota - 1),
     'RateLimit-Reset': integer('Seconds until the window restarts.', RATE_LIMIT_WINDOW_SECONDS),
     'API-Version': {
-      description: `Major version of the API (SPEC: ${url(VERSIONING_PATH)}).`,
+      description: `Major version of the API (versioning policy: ${documents.versioningPolicy}).`,
       schema: { type: 'string', enum: [API_VERSION] },
     },
     'Retry-After': integer('Seconds to wait before retrying (at least 1).', 12),
@@ -211,12 +214,14 @@ function buildErrorHeaders(status: number): JsonSchema {
   return {};
 }
 
-function buildInfoDescription({ url, options }: DocumentContext): string {
+function buildInfoDescription({ url, options, searchOperation, readOperation, companyOperation, documents }: DocumentContext): string {
   const { policies, name, apiBasePath } = options;
+  const company = companyOperation ? `; \`${companyOperation.name}\` returns contact data, the service model and the catalogue` : '';
   return [
-    `Public, read-only API over the published pages of ${name}. Nothing is booked, hired or paid through it.`,
+    `Public, read-only API over the published pages of ${name}. No operation creates or changes anything.`,
     '',
-    `Start with \`search_pages\`, then read a result \`url\` with \`read_page\`; \`get_company_info\` returns contact data, the service model and the catalogue. The same operations are MCP tools at \`POST ${url(MCP_PATH)}\`.`,
+    ...(documents.notes.length > 0 ? [`**Before you answer.** ${documents.notes.join(' ')}`, ''] : []),
+    `Start with \`${searchOperation.name}\`, then read a result \`url\` with \`${readOperation.name}\`${company}. The same operations are MCP tools at \`POST ${url(MCP_PATH)}\`.`,
     '',
     `**Limits.** Anonymous: ${policies.anonymous.quota} requests per ${RATE_LIMIT_WINDOW_SECONDS} s per IP (policy \`${policies.anonymous.name}\`). With a bearer token: ${policies.identified.quota} per ${RATE_LIMIT_WINDOW_SECONDS} s per client (policy \`${policies.identified.name}\`). Every 200 and 429 carries the RateLimit headers; a 429 adds \`Retry-After\`.`,
     '',
@@ -234,6 +239,6 @@ function buildInfoDescription({ url, options }: DocumentContext): string {
     '',
     `**Errors** are JSON \`{code, message, data: {status, hint}}\`; OAuth endpoints answer \`{error, error_description}\` (RFC 6749 §5.2).`,
     '',
-    `**Versioning.** v${API_VERSION} is in the path and in \`API-Version: ${API_VERSION}\`. Compatible changes (new fields, new operations) enter v${API_VERSION} without notice; ignore unknown fields. Breaking changes ship as v${Number(API_VERSION) + 1}, and v${API_VERSION} stays at least 90 days after its withdrawal is announced (with \`Deprecation\`, \`Sunset\` and \`Link: rel=deprecation\` headers). Policy: ${url(VERSIONING_PATH)}.`,
+    `**Versioning.** v${API_VERSION} is in the path and in \`API-Version: ${API_VERSION}\`. Compatible changes (new fields, new operations) enter v${API_VERSION} without notice; ignore unknown fields. Breaking changes ship as v${Number(API_VERSION) + 1}, and v${API_VERSION} stays at least 90 days after its withdrawal is announced (with \`Deprecation\`, \`Sunset\` and \`Link: rel=deprecation\` headers). Policy: ${documents.versioningPolicy}.`,
   ].join('\n');
 }

@@ -1,22 +1,51 @@
+import type { UsagePreferences } from '../options.ts';
 import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
 
+/** Each preference under its name in the two vocabularies, in the order the lines write them. */
+const VOCABULARIES: { preference: keyof UsagePreferences; contentSignal: string; aipref: string }[] = [
+  { preference: 'search', contentSignal: 'search', aipref: 'search' },
+  { preference: 'aiInput', contentSignal: 'ai-input', aipref: 'ai-use' },
+  { preference: 'aiTrain', contentSignal: 'ai-train', aipref: 'train-ai' },
+];
+
 /**
- * `/robots.txt`: everything may be crawled; the Content-Signal line (contentsignals.org) allows
- * search and AI input (answers grounded on the pages) and declines AI training.
+ * `/robots.txt` (RFC 9309): every page may be crawled, with the `robots.usage` preferences stated
+ * twice — as a Content-Signal line (contentsignals.org) and as an IETF AIPREF Content-Usage rule
+ * (draft-ietf-aipref-attach §3, vocabulary of draft-ietf-aipref-vocab: `y`/`n` in a Structured
+ * Fields dictionary) — then a group per named crawler of `robots.agents`. A crawler that finds its
+ * own group ignores the `*` group (RFC 9309 §2.2.1), so each named group repeats every line it needs.
  */
-export function buildRobotsTxt({ url }: DocumentContext): string {
+export function buildRobotsTxt({ url, options }: DocumentContext): string {
+  const { usage, agents } = options.robots;
+  const groups = [
+    buildGroup('*', true, usage),
+    ...Object.entries(agents).map(([token, agent]) => buildGroup(token, agent.crawl, { ...usage, ...agent.usage })),
+  ];
   return [
-    '# Content signals (https://contentsignals.org/):',
+    '# Usage preferences: Content-Signal (https://contentsignals.org/) and Content-Usage (IETF AIPREF).',
     '# search: building a search index and showing links and short excerpts.',
-    '# ai-input: feeding the pages into AI models to answer in real time (retrieval, grounding).',
-    '# ai-train: training or fine-tuning AI models.',
+    '# ai-input / ai-use: feeding the pages into AI models to answer in real time (retrieval, grounding).',
+    '# ai-train / train-ai: training or fine-tuning AI models.',
     `# Agents: a Markdown index of the pages is at ${url(DOCUMENT_PATHS.llms)} and usage notes at ${url(DOCUMENT_PATHS.agents)}.`,
     '',
-    'User-agent: *',
-    'Content-Signal: search=yes, ai-input=yes, ai-train=no',
-    'Allow: /',
-    '',
+    ...groups.flatMap((group) => [...group, '']),
     `Sitemap: ${url(DOCUMENT_PATHS.sitemap)}`,
     '',
   ].join('\n');
+}
+
+/** One group: a crawler kept out gets `Disallow: /` alone, since preferences apply only to what may be crawled. */
+function buildGroup(token: string, crawl: boolean, usage: UsagePreferences): string[] {
+  if (!crawl) return [`User-agent: ${token}`, 'Disallow: /'];
+  const stated = VOCABULARIES.filter(({ preference }) => usage[preference] !== undefined);
+  return [
+    `User-agent: ${token}`,
+    ...(stated.length > 0
+      ? [
+          `Content-Signal: ${stated.map(({ preference, contentSignal }) => `${contentSignal}=${usage[preference] ? 'yes' : 'no'}`).join(', ')}`,
+          `Content-Usage: / ${stated.map(({ preference, aipref }) => `${aipref}=${usage[preference] ? 'y' : 'n'}`).join(', ')}`,
+        ]
+      : []),
+    'Allow: /',
+  ];
 }

@@ -1,31 +1,10 @@
+import type { Manifest, ManifestPage } from '../content/manifest.ts';
+import { findCompanyOperation } from '../operations/get-company-info.ts';
 import { createOperations } from '../operations/index.ts';
 import type { Operation } from '../operations/operation.ts';
 import type { CompanyInfo } from '../operations/schemas.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
-
-/** What every document builder needs: absolute URLs from `site`, the resolved options and the site's operations. */
-export interface DocumentContext {
-  /** `site` without its trailing slash, e.g. `http://localhost:4321`; every published URL starts with it. */
-  siteUrl: string;
-  /** Absolute URL of a site path (`/oauth/token` → `http://localhost:4321/oauth/token`). */
-  url(path: string): string;
-  options: ResolvedAgentApiOptions;
-  company: CompanyInfo | undefined;
-  operations: Operation[];
-}
-
-export function createDocumentContext(site: string | URL, options: ResolvedAgentApiOptions, company?: CompanyInfo): DocumentContext {
-  const parsed = new URL(site);
-  if (parsed.search !== '' || parsed.hash !== '') {
-    throw new Error(`The site URL ${parsed.href} must not carry a query or fragment: the agent documents publish URLs built from it.`);
-  }
-  const siteUrl = parsed.href.replace(/\/+$/, '');
-  return { siteUrl, url: (path) => `${siteUrl}${path}`, options, company, operations: createOperations({ options, company }) };
-}
-
-/** Public path of the developer page and its versioning section (SPEC.md §7). */
-export const DEVELOPER_PAGE_PATH = '/desarrolladores/';
-export const VERSIONING_PATH = `${DEVELOPER_PAGE_PATH}#versionado`;
+import { buildDefaultExampleSearch, type ExampleSearch } from './example-search.ts';
 
 /** Paths of the documents written at the root of the public folder. */
 export const DOCUMENT_PATHS = {
@@ -36,3 +15,71 @@ export const DOCUMENT_PATHS = {
   robots: '/robots.txt',
   sitemap: '/sitemap-index.xml',
 } as const;
+
+/** Anchor of the versioning section of agents.md: the default `versioningPolicy` links to it. */
+export const VERSIONING_ANCHOR = 'versioning';
+
+/** The `documents` options with every default decided from the site's pages; links are absolute. */
+export interface DocumentWording {
+  /** What the site is: `documents.summary`, else the home page's meta description. */
+  summary: string | undefined;
+  notes: readonly string[];
+  /** `documents.exampleSearch`, else a word of the site's own pages (undefined when no title has one). */
+  exampleSearch: ExampleSearch | undefined;
+  versioningPolicy: string;
+  developerPage: string;
+}
+
+/** What every document builder needs: absolute URLs from `site`, the resolved options, the pages and the site's operations. */
+export interface DocumentContext {
+  /** `site` without its trailing slash, e.g. `http://localhost:4321`; every published URL starts with it. */
+  siteUrl: string;
+  /** Absolute URL of a site path (`/oauth/token` → `http://localhost:4321/oauth/token`). */
+  url(path: string): string;
+  options: ResolvedAgentApiOptions;
+  company: CompanyInfo | undefined;
+  pages: readonly ManifestPage[];
+  /** search_pages, read_page, get_company_info (only with company facts) and get_quota. */
+  operations: Operation[];
+  /** search_pages, with the site's facets. */
+  searchOperation: Operation;
+  /** read_page, with its paging bound. */
+  readOperation: Operation;
+  /** get_company_info when the site offers it: the documents speak of company data only then. */
+  companyOperation: Operation | undefined;
+  documents: DocumentWording;
+}
+
+export type DocumentSource = Pick<Manifest, 'site' | 'options' | 'company' | 'pages'>;
+
+export function createDocumentContext({ site, options, company, pages }: DocumentSource): DocumentContext {
+  const parsed = new URL(site);
+  if (parsed.search !== '' || parsed.hash !== '') {
+    throw new Error(`The site URL ${parsed.href} must not carry a query or fragment: the agent documents publish URLs built from it.`);
+  }
+  const siteUrl = parsed.href.replace(/\/+$/, '');
+  const url = (path: string) => `${siteUrl}${path}`;
+  // An option may be a site path or an absolute URL (linkSchema in options.ts).
+  const link = (value: string) => (/^https?:\/\//.test(value) ? value : url(value));
+  const operations = createOperations({ options, company });
+  const { documents } = options;
+  return {
+    siteUrl,
+    url,
+    options,
+    company,
+    pages,
+    operations,
+    // createOperations lists search_pages, then read_page.
+    searchOperation: operations[0]!,
+    readOperation: operations[1]!,
+    companyOperation: findCompanyOperation(operations),
+    documents: {
+      summary: (documents.summary ?? pages.find((page) => page.path === '/')?.description)?.replaceAll(/\s+/g, ' ').trim(),
+      notes: documents.notes,
+      exampleSearch: documents.exampleSearch ?? buildDefaultExampleSearch(pages, options),
+      versioningPolicy: link(documents.versioningPolicy ?? `${DOCUMENT_PATHS.agents}#${VERSIONING_ANCHOR}`),
+      developerPage: link(documents.developerPage ?? DOCUMENT_PATHS.agents),
+    },
+  };
+}

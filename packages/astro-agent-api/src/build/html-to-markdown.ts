@@ -1,10 +1,14 @@
+import GithubSlugger from 'github-slugger';
 import type { Element, ElementContent, Root, RootContent } from 'hast';
 import { select, selectAll } from 'hast-util-select';
+import { defaultHandlers, type Handle } from 'hast-util-to-mdast';
+import type { Heading, Root as MdastRoot, RootContent as MdastContent } from 'mdast';
 import rehypeParse from 'rehype-parse';
 import rehypeRemark from 'rehype-remark';
 import remarkGfm from 'remark-gfm';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
+import type { PageSection } from '../content/manifest.ts';
 
 /** Removed from the content region on every page, on top of the user's `ignoreSelectors`. */
 const IGNORED_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'script', 'style', 'noscript', 'template', 'form']);
@@ -13,6 +17,13 @@ const IGNORED_PROPERTIES = ['dataAgentIgnore', 'dataPagefindIgnore'] as const;
 
 /** A page's facet values: `<meta data-agent-facet="city" content="madrid">`. */
 const FACET_META_SELECTOR = 'meta[data-agent-facet]';
+const DESCRIPTION_META_SELECTOR = 'meta[name="description" i]';
+/** Open Graph's article modification time, as Starlight and most blog themes write it. */
+const MODIFIED_META_SELECTOR = 'meta[property="article:modified_time"]';
+/** schema.org microdata: `<time itemprop="dateModified" datetime="…">` or `<meta itemprop="dateModified" content="…">`. */
+const MODIFIED_ITEMPROP = 'dateModified';
+/** ISO 8601 date or date-time, as `datetime` attributes and Open Graph write them. */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 const HTML_LANG = /<html\b[^>]*?\blang\s*=\s*["']?([A-Za-z0-9-]+)/i;
 
 export interface HtmlToMarkdownOptions {
@@ -32,12 +43,34 @@ export interface PageMarkdown {
   facets: Record<string, string>;
   /** The page's `<html lang>`, lowercase; `""` when it has none. */
   lang: string;
+  /** The page's `<meta name="description">`, whitespace collapsed; absent when it has none. */
+  description?: string;
+  /** When the page says it last changed (see MODIFIED_META_SELECTOR, MODIFIED_ITEMPROP); absent when it does not. */
+  lastModified?: string;
+  /** The top-level headings of `markdown` and the extent of the text each one heads. */
+  sections: PageSection[];
   markdown: string;
 }
 
+/** The HTML heading each Markdown heading came from: its `id` and text name the section. */
+const headingSources = new WeakMap<Heading, { htmlId: string | undefined; title: string }>();
+
+/** hast-util-to-mdast's heading handlers, noting where each heading came from (mdast has no place for an id). */
+const headingHandlers: Record<string, Handle> = Object.fromEntries(
+  ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((tag) => [
+    tag,
+    ((state, node, parent) => {
+      const heading = (defaultHandlers as Record<string, Handle>)[tag]!(state, node, parent) as Heading;
+      const id = node.properties.id;
+      headingSources.set(heading, { htmlId: typeof id === 'string' && id.trim() !== '' ? id.trim() : undefined, title: collapseWhitespace(textOf(node)) });
+      return heading;
+    }) satisfies Handle,
+  ]),
+);
+
 const htmlParser = unified().use(rehypeParse).freeze();
 const markdownWriter = unified()
-  .use(rehypeRemark)
+  .use(rehypeRemark, { handlers: headingHandlers })
   .use(remarkGfm)
   .use(remarkStringify, { bullet: '-', fences: true, rule: '-', emphasis: '_', strong: '*', listItemIndent: 'one' })
   .freeze();
@@ -65,13 +98,97 @@ export function buildMarkdownFromHtml(html: string, options: HtmlToMarkdownOptio
   }
   // Read from the source: the parsed tree may hold only <head> and <main> (sliceRelevantHtml).
   const lang = (HTML_LANG.exec(html)?.[1] ?? '').toLowerCase();
+  const description = readDescription(tree);
+  const lastModified = readLastModified(tree, html);
 
   removeIgnored(content, options.ignoreSelectors ?? []);
   prepareElements(content, options.pageUrl);
 
-  const mdast = markdownWriter.runSync({ type: 'root', children: [content] });
-  const markdown = markdownWriter.stringify(mdast).trim();
-  return { title, facets, lang, markdown: markdown === '' ? '' : `${markdown}\n` };
+  const { markdown, sections } = writeMarkdownWithSections(markdownWriter.runSync({ type: 'root', children: [content] }) as MdastRoot);
+  return { title, facets, lang, ...(description && { description }), ...(lastModified && { lastModified }), sections, markdown };
+}
+
+/**
+ * Writes the Markdown in chunks, one per top-level heading, so each heading's offset is known
+ * exactly. The chunks are joined with the blank line mdast-util-to-markdown puts between any two
+ * flow nodes before a heading, so the text is the same as writing the whole tree at once.
+ */
+function writeMarkdownWithSections(root: MdastRoot): { markdown: string; sections: PageSection[] } {
+  const chunks: MdastContent[][] = [[]];
+  for (const node of root.children) {
+    if (node.type === 'heading') chunks.push([node]);
+    else chunks.at(-1)!.push(node);
+  }
+  let markdown = '';
+  const headings: { heading: Heading; offset: number }[] = [];
+  for (const children of chunks) {
+    if (children.length === 0) continue;
+    const written = markdownWriter.stringify({ type: 'root', children });
+    const text = markdown === '' ? written.trim() : written.trimEnd();
+    if (text === '') continue;
+    if (markdown !== '') markdown += '\n\n';
+    if (children[0]!.type === 'heading') headings.push({ heading: children[0], offset: markdown.length });
+    markdown += text;
+  }
+  if (markdown !== '') markdown += '\n';
+
+  const ids = buildSectionIds(headings.map(({ heading }) => headingSources.get(heading)));
+  const sections = headings.map(({ heading, offset }, index): PageSection => {
+    const next = headings.slice(index + 1).find((other) => other.heading.depth <= heading.depth);
+    // A section ends with the line break before the blank line that precedes the next one.
+    const end = next ? next.offset - 1 : markdown.length;
+    return { id: ids[index]!, title: headingSources.get(heading)?.title ?? '', level: heading.depth, offset, length: end - offset };
+  });
+  return { markdown, sections };
+}
+
+/**
+ * One id per heading, unique in the page: the heading's HTML `id` (what a `#fragment` link to it
+ * uses), else a GitHub-style slug of its text (github-slugger, as Astro's own Markdown headings).
+ */
+function buildSectionIds(sources: readonly ({ htmlId: string | undefined; title: string } | undefined)[]): string[] {
+  const htmlIds = new Set(sources.flatMap((source) => (source?.htmlId ? [source.htmlId] : [])));
+  const slugger = new GithubSlugger();
+  const used = new Set<string>();
+  return sources.map((source) => {
+    let id = source?.htmlId;
+    if (id === undefined || used.has(id)) {
+      const base = source?.htmlId ?? (source?.title || 'section');
+      do id = slugger.slug(base) || slugger.slug('section');
+      while (used.has(id) || (id !== source?.htmlId && htmlIds.has(id)));
+    }
+    used.add(id);
+    return id;
+  });
+}
+
+/**
+ * When the page says it last changed: its Open Graph `article:modified_time`, else a schema.org
+ * `dateModified` in microdata. Only ISO 8601 values count; the build's own time never does, since
+ * every file a build writes is new.
+ */
+function readLastModified(tree: Root, html: string): string | undefined {
+  const head = select('head', tree);
+  let value = head && select(MODIFIED_META_SELECTOR, head)?.properties.content;
+  if (value === undefined && html.includes(MODIFIED_ITEMPROP)) {
+    const element = select(`[itemprop="${MODIFIED_ITEMPROP}"]`, tree);
+    value = element?.properties.dateTime ?? element?.properties.content;
+  }
+  const trimmed = typeof value === 'string' ? value.trim() : '';
+  return ISO_DATE.test(trimmed) && isCalendarDate(trimmed.slice(0, 10)) && !Number.isNaN(Date.parse(trimmed)) ? trimmed : undefined;
+}
+
+/** `2026-02-30` matches the pattern and Date.parse rolls it over to March: a real date reads back the same. */
+function isCalendarDate(date: string): boolean {
+  const parsed = new Date(`${date}T00:00:00Z`);
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === date;
+}
+
+/** The `<meta name="description">` of the `<head>` (a walk of the small head, not of the whole page). */
+function readDescription(tree: Root): string | undefined {
+  const head = select('head', tree);
+  const content = head && select(DESCRIPTION_META_SELECTOR, head)?.properties.content;
+  return typeof content === 'string' ? collapseWhitespace(content) || undefined : undefined;
 }
 
 /**

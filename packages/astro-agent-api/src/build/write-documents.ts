@@ -2,22 +2,23 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegrationLogger } from 'astro';
-import type { Manifest } from '../content/manifest.ts';
 import { documentFilePath, MCP_SERVER_CARD_PATH, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
+import { buildAgentSkill } from './build-agent-skill.ts';
 import { buildAgentsMd } from './build-agents-md.ts';
+import { buildApiCatalog } from './build-api-catalog.ts';
 import { buildAuthMd } from './build-auth-md.ts';
 import { buildAuthorizationServerMetadata, buildProtectedResourceMetadata, protectedResourceMetadataPath } from './build-discovery.ts';
 import { buildLlmsTxt } from './build-llms-txt.ts';
 import { buildAiCatalog, buildMcpServerCard, buildMcpServerCardDraft } from './build-mcp-cards.ts';
 import { buildOpenApi } from './build-openapi.ts';
 import { buildRobotsTxt } from './build-robots-txt.ts';
-import { createDocumentContext, DOCUMENT_PATHS } from './document-context.ts';
+import { createDocumentContext, DOCUMENT_PATHS, type DocumentSource } from './document-context.ts';
 
 export interface WriteDocumentsInput {
   /** The public folder of the build (`dist/client/`). */
   clientDir: URL | string;
   /** The build's manifest: site, resolved options, company facts and pages. */
-  manifest: Pick<Manifest, 'site' | 'options' | 'company' | 'pages'>;
+  manifest: DocumentSource;
   logger: Pick<AstroIntegrationLogger, 'info' | 'warn'>;
 }
 
@@ -25,17 +26,24 @@ export interface WriteDocumentsInput {
 const ROBOTS_MARKER = '# Written by the agent-api integration.';
 
 /** Every static agent document, keyed by its public path (`documentFilePath` says where each is written). */
-export function buildDocuments({ site, options, company, pages }: WriteDocumentsInput['manifest']): Map<string, string> {
-  const context = createDocumentContext(site, options, company);
+export function buildDocuments(manifest: WriteDocumentsInput['manifest']): Map<string, string> {
+  const context = createDocumentContext(manifest);
+  const { apiBasePath } = context.options;
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
+  const llms = buildLlmsTxt(context);
+  const skill = buildAgentSkill(context);
   return new Map([
     [DOCUMENT_PATHS.openapi, json(buildOpenApi(context))],
-    [DOCUMENT_PATHS.agents, buildAgentsMd(context, pages)],
+    [DOCUMENT_PATHS.agents, buildAgentsMd(context)],
     [DOCUMENT_PATHS.auth, buildAuthMd(context)],
-    [DOCUMENT_PATHS.llms, buildLlmsTxt(context, pages)],
+    [DOCUMENT_PATHS.llms, llms],
+    [WELL_KNOWN_PATHS.llmsTxt, llms],
+    [WELL_KNOWN_PATHS.apiCatalog, json(buildApiCatalog(context))],
+    [WELL_KNOWN_PATHS.agentSkills, json(skill.index)],
+    [skill.path, skill.skill],
     [WELL_KNOWN_PATHS.authorizationServer, json(buildAuthorizationServerMetadata(context))],
     [protectedResourceMetadataPath(''), json(buildProtectedResourceMetadata(context, ''))],
-    [protectedResourceMetadataPath(options.apiBasePath), json(buildProtectedResourceMetadata(context, options.apiBasePath))],
+    [protectedResourceMetadataPath(apiBasePath), json(buildProtectedResourceMetadata(context, apiBasePath))],
     [WELL_KNOWN_PATHS.mcpServerCard, json(buildMcpServerCard(context))],
     [MCP_SERVER_CARD_PATH, json(buildMcpServerCardDraft(context))],
     [WELL_KNOWN_PATHS.aiCatalog, json(buildAiCatalog(context))],
@@ -54,7 +62,7 @@ export async function writeDocuments({ clientDir, manifest, logger }: WriteDocum
   if (existingRobots !== undefined && !existingRobots.startsWith(ROBOTS_MARKER)) {
     documents.delete(DOCUMENT_PATHS.robots);
     logger.warn(
-      'kept the site\'s own robots.txt (from public/): add "Sitemap:" and "Content-Signal:" lines to it, or delete it to get the generated one',
+      'kept the site\'s own robots.txt (from public/): add "Sitemap:", "Content-Signal:" and "Content-Usage:" lines to it, or delete it to get the generated one',
     );
   }
 

@@ -22,7 +22,7 @@ export function buildManifest(input: {
   // The options are hashed too: truncateAt or the API path change what the API answers for the same pages.
   const buildId = createHash('sha256').update(JSON.stringify({ pages, company, options })).digest('base64url').slice(0, 12);
   return {
-    version: 2,
+    version: 3,
     buildId,
     site,
     generatedAt: (input.generatedAt ?? new Date()).toISOString(),

@@ -1,9 +1,14 @@
 /**
- * Public paths and fixed limits of SPEC.md §3, §4 and §6 that both the runtime (server/) and the
- * published documents (build/) name, kept in one place so they cannot drift apart.
+ * Public paths and fixed limits of docs/contract.md §3, §4 and §6 that both the runtime (server/) and the
+ * published documents (build/) name, and the MCP instructions both publish, kept in one place so
+ * they cannot drift apart.
  */
 
-/** Contract version published in openapi.json and the MCP server cards (SPEC.md §7). */
+import type { ResolvedAgentApiOptions } from '../options.ts';
+import { findCompanyOperation } from './get-company-info.ts';
+import type { OperationDescription } from './operation.ts';
+
+/** Contract version published in openapi.json and the MCP server cards (docs/contract.md §7). */
 export const CONTRACT_VERSION = '1.0.0';
 /** Value of the `API-Version` header. */
 export const API_VERSION = '1';
@@ -25,7 +30,42 @@ export const WELL_KNOWN_PATHS = {
   protectedResource: '/.well-known/oauth-protected-resource',
   mcpServerCard: '/.well-known/mcp/server-card.json',
   aiCatalog: '/.well-known/ai-catalog.json',
+  /** RFC 9727 §2. */
+  apiCatalog: '/.well-known/api-catalog',
+  /** The same document as /llms.txt, where scanners also look for it. */
+  llmsTxt: '/.well-known/llms.txt',
+  /** Agent Skills Discovery 0.2.0 (agentskills.io, "Well-Known URI"). */
+  agentSkills: '/.well-known/agent-skills/index.json',
 } as const;
+
+/** RFC 9727 §4.2: the profile URI that marks a Linkset as an API catalog. */
+export const API_CATALOG_PROFILE = 'https://www.rfc-editor.org/info/rfc9727';
+
+/** Media types of the documents whose file name does not say it (the rest are served as their extension says). */
+export const DOCUMENT_MEDIA_TYPES: Record<string, string> = {
+  [WELL_KNOWN_PATHS.apiCatalog]: `application/linkset+json; profile="${API_CATALOG_PROFILE}"`,
+  [WELL_KNOWN_PATHS.llmsTxt]: 'text/plain; charset=utf-8',
+};
+
+/**
+ * The name of the site's agent skill (agentskills.io: 1 to 64 lowercase letters, digits and single
+ * hyphens), from the site's name: `Reparo Hogar` → `reparo-hogar`.
+ */
+export function buildAgentSkillName(siteName: string): string {
+  const slug = siteName
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .slice(0, 64)
+    .replace(/^-+|-+$/g, '');
+  return slug || 'site';
+}
+
+/** Where the site's SKILL.md is published, beside the skills index. */
+export function agentSkillPath(siteName: string): string {
+  return `/.well-known/agent-skills/${buildAgentSkillName(siteName)}/SKILL.md`;
+}
 
 /** Server card in the SEP-2127 layout: `<streamable-http-url>/server-card`. */
 export const MCP_SERVER_CARD_PATH = `${MCP_PATH}/server-card`;
@@ -41,7 +81,7 @@ export function documentFilePath(publicPath: string): string {
   return publicPath;
 }
 
-/** SPEC.md §6 limits that are not options of the integration. */
+/** docs/contract.md §6 limits that are not options of the integration. */
 export const OAUTH_LIMITS = {
   registrationsPerHourPerIp: 5,
   tokenRequestsPerMinute: 30,
@@ -71,9 +111,20 @@ export const MCP_CAPABILITIES = {
   prompts: { listChanged: false },
 } as const;
 
-/** What the MCP server tells an agent on connection; the server card publishes the same text. */
-export const MCP_INSTRUCTIONS =
-  'Search first with search_pages, then read a result `url` with read_page; get_company_info gives contact data and the service model. Nothing is booked or paid online.';
+/**
+ * What the MCP server tells an agent on connection; the server card publishes the same text. The
+ * site's notes (`documents.notes`) follow the steps; company data is named only when the site offers it.
+ */
+export function buildMcpInstructions({ options, operations }: { options: Pick<ResolvedAgentApiOptions, 'documents'>; operations: readonly OperationDescription[] }): string {
+  // createOperations lists search_pages, then read_page.
+  const [search, read] = operations;
+  const company = findCompanyOperation(operations);
+  return [
+    `Search first with ${search!.name}, then read a result \`url\` with ${read!.name} and answer from its Markdown, citing that URL.`,
+    ...(company ? [`${company.name} gives contact channels, hours, coverage, prices and the service model.`] : []),
+    ...options.documents.notes,
+  ].join(' ');
+}
 
 /** MCP server name in reverse-DNS form, e.g. `com.example.www/agent-api`; the card and `serverInfo` must agree. */
 export function buildMcpServerName(site: string | URL): string {

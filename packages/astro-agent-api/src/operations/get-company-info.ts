@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { companyInfoSchema } from './schemas.ts';
 import type { CompanyInfo } from './schemas.ts';
-import type { Operation } from './operation.ts';
+import type { Operation, OperationDescription } from './operation.ts';
 
 export const COMPANY_SECTIONS = ['all', 'contact', 'service_model', 'coverage', 'services'] as const;
 
@@ -18,8 +18,8 @@ export const getCompanyInfo = {
   scope: 'content:read',
   title: 'Company data',
   description:
-    'Datos de la empresa: contacto, horario, cobertura, impuestos, precios orientativos, modelo de servicio y catálogo de servicios y ciudades. ' +
-    'Company data: contact, hours, coverage, tax, indicative prices, service model and the catalogue of services and cities.',
+    "The company's published facts: contact channels, hours, coverage, tax, indicative prices, service model and the catalogue " +
+    '(services and places served, each with its page). Use `section` to get one part.',
   input: getCompanyInfoInput,
   output: companyInfoSchema,
   async handle({ section }, { content }) {
@@ -27,6 +27,11 @@ export const getCompanyInfo = {
     return selectCompanySection(content.manifest.company!, section);
   },
 } as const satisfies Operation<typeof getCompanyInfoInput, typeof companyInfoSchema>;
+
+/** get_company_info among a site's operations, when the site offers it (only with company facts). */
+export function findCompanyOperation<T extends OperationDescription>(operations: readonly T[]): T | undefined {
+  return operations.find((operation) => operation.name === getCompanyInfo.name);
+}
 
 type Section = (typeof COMPANY_SECTIONS)[number];
 

@@ -21,9 +21,7 @@ export const getQuota = {
   path: '/quota',
   scope: 'quota:read',
   title: 'Own rate-limit quota',
-  description:
-    'Estado de la cuota del cliente identificado (requiere un token con `quota:read`); leerla no la consume. ' +
-    'Rate-limit state of the identified client (needs a bearer token with `quota:read`); reading it does not consume it.',
+  description: 'Rate-limit state of the identified client (needs a bearer token with `quota:read`); reading it does not consume it.',
   input: getQuotaInput,
   output: quotaSchema,
   async handle(_input, { caller, readQuota }) {

@@ -1,50 +1,152 @@
 import { z } from 'zod';
+import { readSectionText, type ManifestPage } from '../content/manifest.ts';
 import { resolvePage } from '../content/resolve-page.ts';
-import { truncateMarkdown } from '../content/truncate-markdown.ts';
+import { sliceMarkdown, truncateMarkdown } from '../content/slice-markdown.ts';
 import { ApiError } from './api-error.ts';
 import type { Operation } from './operation.ts';
 
-export const readPageInput = z.object({
-  url: z
-    .string()
-    .trim()
-    .min(1)
-    .max(300)
-    .describe(
-      'Full address, path (`/servicios/fontaneria/madrid/`) or slug (`fontaneria/madrid`) of a page of this site; ' +
-        'usually a `url` from search_pages.',
-    ),
-});
+/** The smallest `max_chars`: below it a piece could hold less than one line of text. */
+export const MIN_PAGE_CHARS = 100;
+/** The largest `offset` accepted: the largest `truncateAt` (options.ts). */
+const MAX_OFFSET = 10_000_000;
+
+const UNITS = 'Sizes and offsets count UTF-16 code units, as JavaScript string lengths do (most characters count 1, an emoji 2).';
+
+const sectionSchema = z
+  .object({
+    id: z.string().describe('Pass as `section` to read only this heading and the text under it.'),
+    title: z.string(),
+    level: z.number().int().describe('1 for the page title (`#`), 2 for `##`, and so on.'),
+    offset: z.number().int().describe('Where the heading starts in the whole page\'s Markdown.'),
+    length: z.number().int().describe('Length of the section, subsections included.'),
+  })
+  .meta({ id: 'PageSection' });
 
 export const pageSchema = z
   .object({
     title: z.string(),
     url: z.string().describe('Canonical absolute URL of the page.'),
-    markdown: z.string().describe('Full text of the page as Markdown, without menus or footer.'),
-    truncated: z.boolean().describe('True when the Markdown was cut at a paragraph boundary because it was too long.'),
+    markdown: z
+      .string()
+      .describe('The page as Markdown, without menus or footer: the whole page, or the `section` asked for, or the piece of it that `offset` and `max_chars` select.'),
+    truncated: z.boolean().describe('True when `markdown` stops before the end of the text; continue with `offset` = `next_offset`.'),
+    description: z.string().nullable().describe("The page's meta description; null when it has none."),
+    last_modified: z
+      .string()
+      .nullable()
+      .describe('When the page says it last changed (ISO 8601 date or date-time); null when the page does not say.'),
+    facets: z.record(z.string(), z.string()).describe("The page's value of each facet search_pages filters by; empty when the site declares no facets."),
+    sections: z.array(sectionSchema).describe("Every top-level heading of the page, in order, whatever part was read."),
+    total_chars: z.number().int().describe(`Length of the text read: the whole page, or the section when \`section\` is given. ${UNITS}`),
+    offset: z.number().int().describe('Where `markdown` starts in that text.'),
+    next_offset: z
+      .number()
+      .int()
+      .nullable()
+      .describe('Pass as `offset` (with the same `url` and `section`) to read on; null when `markdown` reaches the end.'),
   })
   .meta({ id: 'Page' });
 
-export const readPage = {
-  name: 'read_page',
-  path: '/read_page',
-  scope: 'content:read',
-  title: 'Read a page as Markdown',
-  description:
-    'Devuelve una página del sitio como Markdown (sin menús ni pie). Acepta la `url` de un resultado de search_pages, una ruta o un slug. ' +
-    'Returns one page of the site as Markdown (no menus or footer). Accepts a search_pages result `url`, a path or a slug.',
-  input: readPageInput,
-  output: pageSchema,
-  async handle({ url }, { content }) {
-    const page = resolvePage(content.pages, url);
-    if (!page) {
-      throw new ApiError(404, 'page_not_found', 'No page of this site matches the given `url`.', {
-        hint:
-          'Find pages with search_pages and pass a result `url` to read_page. Accepted forms: a full address ' +
-          'of this site, a path such as /servicios/fontaneria/madrid/ or a slug such as fontaneria/madrid.',
-      });
-    }
-    const { markdown, truncated } = truncateMarkdown(page.markdown, content.manifest.options.truncateAt);
-    return { title: page.title, url: page.url, markdown, truncated };
-  },
-} as const satisfies Operation<typeof readPageInput, typeof pageSchema>;
+/**
+ * read_page for a site: `url` alone answers the whole page as it always has (cut at `truncateAt`);
+ * `section`, `offset` and `max_chars` (at most `truncateAt`) read a part of it.
+ */
+export function createReadPage({ truncateAt }: { truncateAt: number }) {
+  const input = z.object({
+    url: z
+      .string()
+      .trim()
+      .min(1)
+      .max(300)
+      .describe(
+        'Full address, path (`/blog/first-post/`) or slug (`first-post`, the last path segments, when they name one page) ' +
+          'of a page of this site; usually a `url` from search_pages.',
+      ),
+    section: z
+      .string()
+      .trim()
+      .min(1)
+      .max(200)
+      .optional()
+      .describe('The `id` of one of the page\'s `sections` (listed in every read_page answer): read only that heading and the text under it, subsections included.'),
+    offset: z.coerce
+      .number()
+      .int()
+      .min(0)
+      .max(MAX_OFFSET)
+      .optional()
+      .describe(`Start reading at this position of the text (the page, or the section): the \`next_offset\` of the previous answer. Default 0. ${UNITS}`),
+    max_chars: z.coerce
+      .number()
+      .int()
+      .min(MIN_PAGE_CHARS)
+      .max(truncateAt)
+      .optional()
+      .describe(
+        `Return at most this many characters, ending at a paragraph boundary (never inside a code block when avoidable); ` +
+          `${MIN_PAGE_CHARS} to ${truncateAt}, default ${truncateAt}.`,
+      ),
+  });
+
+  return {
+    name: 'read_page',
+    path: '/read_page',
+    scope: 'content:read',
+    title: 'Read a page as Markdown',
+    description:
+      'Returns one page of the site as Markdown (no menus or footer), with its title, description, last modification and the list of its sections. ' +
+      'Accepts a search_pages result `url`, a path or a slug. For long pages, read one `section` by its id, or page through with `offset` and `max_chars`.',
+    input,
+    output: pageSchema,
+    async handle({ url, section, offset, max_chars: maxChars }, { content }) {
+      const page = resolvePage(content.pages, url);
+      if (!page) {
+        throw new ApiError(404, 'page_not_found', 'No page of this site matches the given `url`.', {
+          hint:
+            'Find pages with search_pages and pass a result `url` to read_page. Accepted forms: a full address ' +
+            'of this site, a path such as /blog/first-post/ or a slug such as first-post (when it names one page).',
+        });
+      }
+      const metadata = {
+        title: page.title,
+        url: page.url,
+        description: page.description ?? null,
+        last_modified: page.lastModified ?? null,
+        facets: page.facets,
+        sections: page.sections,
+      };
+      if (section === undefined && offset === undefined && maxChars === undefined) {
+        const { markdown, truncated, nextOffset } = truncateMarkdown(page.markdown, truncateAt);
+        return { ...metadata, markdown, truncated, total_chars: page.markdown.length, offset: 0, next_offset: nextOffset };
+      }
+      const text = section === undefined ? page.markdown : readSection(page, section);
+      if (offset !== undefined && offset > text.length) {
+        throw new ApiError(400, 'invalid_parameter', 'The parameter `offset` is past the end of the text.', {
+          hint: `\`offset\` must be from 0 to ${text.length}, the length of the ${section === undefined ? 'page' : 'section'}: pass the \`next_offset\` of the previous answer, or omit \`offset\` to start at the beginning.`,
+        });
+      }
+      const slice = sliceMarkdown(text, offset ?? 0, maxChars ?? truncateAt);
+      return {
+        ...metadata,
+        markdown: slice.markdown,
+        truncated: slice.nextOffset !== null,
+        total_chars: text.length,
+        offset: slice.offset,
+        next_offset: slice.nextOffset,
+      };
+    },
+  } as const satisfies Operation<typeof input, typeof pageSchema>;
+}
+
+/** The text of one section of the page, or a 404 that lists the page's section ids. */
+function readSection(page: ManifestPage, id: string): string {
+  const text = readSectionText(page, id);
+  if (text !== undefined) return text;
+  const ids = page.sections.map((candidate) => `\`${candidate.id}\``);
+  throw new ApiError(404, 'section_not_found', `The page has no section \`${id}\`.`, {
+    hint:
+      ids.length > 0
+        ? `Sections of ${page.url}: ${ids.join(', ')}. Pass one of these ids as \`section\`, or omit \`section\` to read the whole page.`
+        : `${page.url} has no headings: omit \`section\` to read the whole page.`,
+  });
+}

@@ -1,15 +1,6 @@
 import { z } from 'zod';
 
-/** City slugs of SPEC.md §2; `todas` means "no filter". */
-export const CITY_SLUGS = [
-  'tenerife', 'las-palmas', 'mallorca', 'madrid', 'barcelona', 'valencia', 'zaragoza', 'sevilla',
-  'malaga', 'granada', 'vigo', 'murcia', 'cordoba', 'bilbao', 'alicante', 'valladolid', 'gijon',
-  'a-coruna', 'elche', 'oviedo', 'pamplona',
-] as const;
-
-export const citySlugSchema = z.enum(CITY_SLUGS);
-
-/** SPEC.md §2 — Error. */
+/** docs/contract.md §2 — Error. */
 export const errorSchema = z
   .object({
     code: z.string().describe('Stable identifier of the error, e.g. `invalid_parameter`.'),
@@ -25,7 +16,7 @@ export const errorSchema = z
 
 export type ErrorBody = z.output<typeof errorSchema>;
 
-/** SPEC.md §2 — Service model. */
+/** docs/contract.md §2 — Service model. */
 export const serviceModelSchema = z
   .object({
     description: z.string(),
@@ -37,7 +28,7 @@ export const serviceModelSchema = z
   })
   .meta({ id: 'ServiceModel' });
 
-/** SPEC.md §2 — Company info. URLs may be written as site paths; the build makes them absolute. */
+/** docs/contract.md §2 — Company info. URLs may be written as site paths; the build makes them absolute. */
 export const companyInfoSchema = z
   .object({
     brand: z.string().min(1),

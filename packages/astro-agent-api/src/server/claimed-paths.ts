@@ -9,7 +9,8 @@ export interface ClaimedPaths {
   apiBasePath: string;
 }
 
-export function buildClaimedPaths(apiBasePath: string): ClaimedPaths & { exact: Set<string> } {
+/** `skillPath`: where the site's SKILL.md is published (it follows the site's name; unknown until a build is loaded). */
+export function buildClaimedPaths(apiBasePath: string, skillPath?: string): ClaimedPaths & { exact: Set<string> } {
   return {
     apiBasePath,
     exact: new Set([
@@ -28,6 +29,10 @@ export function buildClaimedPaths(apiBasePath: string): ClaimedPaths & { exact: 
       protectedResourceMetadataPath(apiBasePath),
       WELL_KNOWN_PATHS.mcpServerCard,
       WELL_KNOWN_PATHS.aiCatalog,
+      WELL_KNOWN_PATHS.apiCatalog,
+      WELL_KNOWN_PATHS.llmsTxt,
+      WELL_KNOWN_PATHS.agentSkills,
+      ...(skillPath ? [skillPath] : []),
     ]),
   };
 }

@@ -4,7 +4,16 @@ import { join } from 'node:path';
 import { ContentNotBuiltError, createContentModel, type ContentSnapshot } from '../content/content-model.ts';
 import { resolvePage } from '../content/resolve-page.ts';
 import { ApiError } from '../operations/api-error.ts';
-import { documentFilePath, IDENTITY_PATH, MCP_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS } from '../operations/endpoints.ts';
+import {
+  agentSkillPath,
+  DOCUMENT_MEDIA_TYPES,
+  documentFilePath,
+  IDENTITY_PATH,
+  MCP_PATH,
+  MCP_SERVER_CARD_PATH,
+  OAUTH_PATHS,
+  WELL_KNOWN_PATHS,
+} from '../operations/endpoints.ts';
 import { getQuota } from '../operations/get-quota.ts';
 import { createOperations } from '../operations/index.ts';
 import type { Operation } from '../operations/operation.ts';
@@ -51,8 +60,14 @@ const DOCUMENT_TYPES: Record<string, string> = {
   '/auth.md': 'text/markdown; charset=utf-8',
   '/llms.txt': 'text/plain; charset=utf-8',
   [MCP_SERVER_CARD_PATH]: 'application/mcp-server-card+json; charset=utf-8',
+  ...DOCUMENT_MEDIA_TYPES,
 };
 const WELL_KNOWN = '/.well-known/';
+
+/** The type of a document under /.well-known/: its own, else Markdown for a `.md` file (the agent skill), else JSON. */
+function wellKnownType(pathname: string): string {
+  return DOCUMENT_TYPES[pathname] ?? (pathname.endsWith('.md') ? 'text/markdown; charset=utf-8' : 'application/json; charset=utf-8');
+}
 
 const PREFLIGHT_HEADERS = {
   ...API_HEADERS,
@@ -98,7 +113,7 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
     const limiter = createRateLimiter({ store, policies: resolvePolicies(built.policies, env) });
     const oauth = createOAuthHandlers({ store, site, trustProxy: built.trustProxy });
     const api = built.apiBasePath;
-    claimed = buildClaimedPaths(api);
+    claimed = buildClaimedPaths(api, agentSkillPath(built.name));
     const routes = new Map<string, Handler>([
       ['/api/sandbox', answerSandbox],
       [OAUTH_PATHS.register, oauth.register],
@@ -140,7 +155,8 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
    */
   function cachedBodyKey(op: Operation, input: Record<string, unknown>, snapshot: ContentSnapshot): string | undefined {
     if (op.name === 'get_company_info') return `body:get_company_info:${String(input.section)}`;
-    if (op.name !== 'read_page') return undefined;
+    // A part of a page (section, offset, max_chars) is not kept: offsets alone would make the cache unbounded.
+    if (op.name !== 'read_page' || input.section !== undefined || input.offset !== undefined || input.max_chars !== undefined) return undefined;
     const page = resolvePage(snapshot.pages, String(input.url));
     return page && `body:read_page:${page.path}`;
   }
@@ -228,7 +244,7 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
   }
 
   async function serveDocument(pathname: string, method: string): Promise<Response> {
-    const type = pathname.startsWith(WELL_KNOWN) ? 'application/json; charset=utf-8' : DOCUMENT_TYPES[pathname];
+    const type = pathname.startsWith(WELL_KNOWN) ? wellKnownType(pathname) : DOCUMENT_TYPES[pathname];
     if (!type) throw notFound(pathname);
     let body: Buffer;
     try {
@@ -237,7 +253,13 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
       throw notFound(pathname);
     }
     return new Response(method === 'HEAD' ? null : new Uint8Array(body), {
-      headers: { 'Content-Type': type, 'Cache-Control': 'public, max-age=300', 'Access-Control-Allow-Origin': '*' },
+      headers: {
+        'Content-Type': type,
+        'Cache-Control': 'public, max-age=300',
+        'Access-Control-Allow-Origin': '*',
+        // RFC 9727 §2: the catalog answers (HEAD included) with a Link to itself under its relation.
+        ...(pathname === WELL_KNOWN_PATHS.apiCatalog && { Link: `<${(await getRuntime()).site.replace(/\/$/, '')}${pathname}>; rel="api-catalog"` }),
+      },
     });
   }
 

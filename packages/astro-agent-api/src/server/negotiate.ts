@@ -1,5 +1,7 @@
 import type { ContentSnapshot } from '../content/content-model.ts';
-import { markdownTwinPath, type ManifestPage } from '../content/manifest.ts';
+import { DOCUMENT_PATHS } from '../build/document-context.ts';
+import { buildMarkdownTwin, markdownTwinPath, type ManifestPage } from '../content/manifest.ts';
+import { WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
 
 export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
 
@@ -33,18 +35,26 @@ export function prefersMarkdown(accept: string | null): boolean {
   return markdown > 0 && markdown >= html;
 }
 
-/** `Link` header of an HTML page: its Markdown twin and the documents agents start from (RFC 8288). */
+/**
+ * `Link` header of an HTML page (RFC 8288): its Markdown twin and the documents agents start from —
+ * llms.txt, openapi.json, the API catalog (RFC 9727 §3 `api-catalog`), the MCP server card and the
+ * agent skills index. The last two have no registered relation yet: `mcp-server-card` and
+ * `agent-skills` are the names discovery scanners look for.
+ */
 export function buildPageLinkHeader(page: ManifestPage, site: string): string {
-  const twin = new URL(markdownTwinPath(page.path), site).href;
+  const url = (path: string) => new URL(path, site).href;
   return [
-    `<${twin}>; rel="alternate"; type="text/markdown"`,
-    `<${new URL('/llms.txt', site).href}>; rel="describedby"; type="text/plain"`,
-    `<${new URL('/openapi.json', site).href}>; rel="service-desc"; type="application/json"`,
+    `<${url(markdownTwinPath(page.path))}>; rel="alternate"; type="text/markdown"`,
+    `<${url(DOCUMENT_PATHS.llms)}>; rel="describedby"; type="text/plain"`,
+    `<${url(DOCUMENT_PATHS.openapi)}>; rel="service-desc"; type="application/json"`,
+    `<${url(WELL_KNOWN_PATHS.apiCatalog)}>; rel="api-catalog"; type="application/linkset+json"`,
+    `<${url(WELL_KNOWN_PATHS.mcpServerCard)}>; rel="mcp-server-card"; type="application/json"`,
+    `<${url(WELL_KNOWN_PATHS.agentSkills)}>; rel="agent-skills"; type="application/json"`,
   ].join(', ');
 }
 
 export function markdownResponse(page: ManifestPage, site: string, method: string): Response {
-  return new Response(method === 'HEAD' ? null : page.markdown, {
+  return new Response(method === 'HEAD' ? null : buildMarkdownTwin(page), {
     headers: {
       'Content-Type': MARKDOWN_TYPE,
       Vary: 'Accept',

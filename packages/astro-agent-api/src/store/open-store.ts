@@ -86,7 +86,7 @@ export function resolveRedisOptions(env: Record<string, string | undefined>): Re
   return { url, timeoutMs, ...(keyPrefix ? { keyPrefix } : {}) };
 }
 
-/** AGENT_API_CLIENT_IDLE_DAYS: days without a token request before a client is recycled (SPEC §6: 180); fractions allowed for tests. */
+/** AGENT_API_CLIENT_IDLE_DAYS: days without a token request before a client is recycled (docs/contract.md §6: 180); fractions allowed for tests. */
 export function resolveClientIdleDays(env: Record<string, string | undefined>): number {
   const raw = env.AGENT_API_CLIENT_IDLE_DAYS?.trim();
   if (raw === undefined || raw === '') return DEFAULT_CLIENT_IDLE_DAYS;

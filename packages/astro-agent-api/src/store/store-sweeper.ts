@@ -7,7 +7,7 @@ export interface SweepResult {
 
 /**
  * Housekeeping of a store: purges expired tokens and windows, and recycles clients that requested no
- * token for `clientIdleMs` (SPEC §6: 180 days). `start()` sweeps at once, then every `intervalMs`;
+ * token for `clientIdleMs` (docs/contract.md §6: 180 days). `start()` sweeps at once, then every `intervalMs`;
  * the timer does not keep the process alive.
  */
 export function createStoreSweeper(deps: {

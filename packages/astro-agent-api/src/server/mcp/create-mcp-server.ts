@@ -2,7 +2,7 @@ import { McpServer, type CacheHint, type Implementation } from '@modelcontextpro
 import type { ContentSnapshot } from '../../content/content-model.ts';
 import type { Manifest } from '../../content/manifest.ts';
 import { createOperations } from '../../operations/index.ts';
-import { CONTRACT_VERSION, MCP_CAPABILITIES, MCP_INSTRUCTIONS, buildMcpServerName } from '../../operations/endpoints.ts';
+import { CONTRACT_VERSION, MCP_CAPABILITIES, buildMcpInstructions, buildMcpServerName } from '../../operations/endpoints.ts';
 import type { ErrorLogger } from '../respond.ts';
 import { registerAnswerPrompt } from './prompts.ts';
 import { registerPageResources } from './resources.ts';
@@ -29,9 +29,10 @@ export function buildMcpServerInfo({ site, options }: Pick<Manifest, 'site' | 'o
  * operations as tools, every page as a resource, and the answer prompt. Same server for both eras.
  */
 export function createMcpServer({ snapshot, callOperation, log }: McpServerInput): McpServer {
+  const operations = createOperations(snapshot.manifest);
   const server = new McpServer(buildMcpServerInfo(snapshot.manifest), {
     capabilities: MCP_CAPABILITIES,
-    instructions: MCP_INSTRUCTIONS,
+    instructions: buildMcpInstructions({ options: snapshot.manifest.options, operations }),
     cacheHints: {
       'server/discover': DEFINITIONS,
       'tools/list': DEFINITIONS,
@@ -41,7 +42,7 @@ export function createMcpServer({ snapshot, callOperation, log }: McpServerInput
       'resources/read': CONTENT,
     },
   });
-  registerOperationTools(server, createOperations(snapshot.manifest), callOperation, log);
+  registerOperationTools(server, operations, callOperation, log);
   registerPageResources(server, snapshot);
   registerAnswerPrompt(server, snapshot.manifest);
   return server;

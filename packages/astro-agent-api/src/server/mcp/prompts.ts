@@ -1,30 +1,26 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Manifest } from '../../content/manifest.ts';
+import { findCompanyOperation } from '../../operations/get-company-info.ts';
+import { createOperations } from '../../operations/index.ts';
+import { languageName } from '../../operations/search-pages.ts';
 
 export const ANSWER_PROMPT_NAME = 'answer_customer_question';
 
 const answerArguments = z.object({
-  question: z
-    .string()
-    .trim()
-    .min(2)
-    .max(1000)
-    .describe('La pregunta del cliente, tal como la escribió. The customer question, as they wrote it.'),
+  question: z.string().trim().min(2).max(1000).describe('The question, as the person wrote it.'),
 });
 
 /**
- * One prompt that turns a customer question into a grounded answer: search first, read the result,
- * cite its URL, and never promise what the site does not offer online (SPEC §1: nothing is booked).
+ * One prompt that turns a question into a grounded answer: search first, read the result, cite its
+ * URL, respect the site's notes, and promise nothing the pages do not state.
  */
 export function registerAnswerPrompt(server: McpServer, manifest: Pick<Manifest, 'site' | 'options' | 'company'>): void {
   server.registerPrompt(
     ANSWER_PROMPT_NAME,
     {
-      title: 'Answer a customer question from the site',
-      description:
-        'Responde a la pregunta de un cliente con el contenido publicado del sitio, citando las páginas. ' +
-        "Answers a customer's question from the site's published content, citing the pages.",
+      title: 'Answer a question from the site',
+      description: "Answers a person's question from the site's published content, citing the pages.",
       argsSchema: answerArguments,
     },
     ({ question }) => ({
@@ -33,29 +29,38 @@ export function registerAnswerPrompt(server: McpServer, manifest: Pick<Manifest,
   );
 }
 
-export function buildAnswerPromptText({ site, options, company }: Pick<Manifest, 'site' | 'options' | 'company'>, question: string): string {
-  const model = company?.service_model;
-  const brand = options.name;
+/** The prompt's text, from the site's options: its language, facets and notes, and its company facts only when it has them. */
+export function buildAnswerPromptText(manifest: Pick<Manifest, 'site' | 'options' | 'company'>, question: string): string {
+  const { site, options, company } = manifest;
+  const name = options.name;
+  // createOperations lists search_pages, then read_page.
+  const operations = createOperations(manifest);
+  const [search, read] = operations;
+  const companyOperation = findCompanyOperation(operations);
+  const facets = Object.keys(options.facets).map((facet) => `; pass \`${facet}\` when the question names one of its values`);
   const contact = [
     company?.phone ? `phone ${company.phone}` : '',
     company?.whatsapp ? `WhatsApp ${company.whatsapp}` : '',
     company?.email ? `e-mail ${company.email}` : '',
   ].filter(Boolean);
+
+  const steps = [
+    `Search first with ${search!.name}: a short query in ${languageName(options.language)}${facets.join('')}.`,
+    `Read the most relevant result with ${read!.name}, passing its \`url\`; read another one if it does not answer.`,
+    ...(companyOperation ? [`For contact data, hours, coverage, prices or how the service works, use ${companyOperation.name}.`] : []),
+    'Answer briefly, in the language of the question, and cite the URL of every page you used.',
+    ...options.documents.notes,
+    ...(contact.length > 0 ? [`To hire or ask, the person contacts ${name} (${contact.join(', ')}).`] : []),
+    'State nothing the pages do not support: no prices, dates or availability they do not give.',
+  ];
   return [
-    `A customer of ${brand} (${site}) asks:`,
+    `Someone asks about ${name} (${site}):`,
     '',
     `"${question}"`,
     '',
     "Answer from this site's published content only:",
-    '1. Search first with search_pages: a short query in Spanish; pass `city` when the customer names a city.',
-    '2. Read the most relevant result with read_page, passing its `url`; read another one if it does not answer.',
-    '3. For contact data, hours, coverage, prices or how the service works, use get_company_info.',
-    "4. Answer briefly, in the customer's language, and cite the URL of every page you used.",
-    `5. Service model: ${model?.description ?? `${brand} answers for every job it arranges.`} ` +
-      'Nothing is booked, hired or paid online' +
-      (contact.length > 0 ? `: to book, the customer contacts ${brand} (${contact.join(', ')}).` : '.') +
-      ' Do not promise prices, dates or availability that the pages do not state.',
+    ...steps.map((step, index) => `${index + 1}. ${step}`),
     '',
-    'If the site does not answer the question, say so and give the contact data.',
+    companyOperation ? 'If the site does not answer the question, say so and give the contact data.' : 'If the site does not answer the question, say so.',
   ].join('\n');
 }

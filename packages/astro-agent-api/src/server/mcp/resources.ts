@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ContentSnapshot } from '../../content/content-model.ts';
 import { resolvePage } from '../../content/resolve-page.ts';
+import { buildMarkdownTwin, readSectionText, type ManifestPage } from '../../content/manifest.ts';
 
 export const MARKDOWN_MIME_TYPE = 'text/markdown';
 /** Pages per `resources/list` answer: a site may have thousands; clients follow `nextCursor`. */
@@ -17,6 +18,11 @@ export const RESOURCE_PAGE_SIZE = 100;
  * Every page of the site as a resource: its URI is the page's own address (the `url` search_pages
  * returns), its content the page's Markdown — the same text as its `.md` twin. A resource template
  * covers every page path; `resources/list` enumerates them in pages of RESOURCE_PAGE_SIZE.
+ *
+ * A section is the page's URI with the section's id as fragment (`…/page/#section-id`, the ids
+ * read_page lists): RFC 3986 §3.5 makes a fragment name a part of the primary resource, and it is the
+ * address of the same heading in the HTML page. One template covers both forms — `{+path}` takes the
+ * fragment too — so the template list stays one entry; its description says so.
  */
 export function registerPageResources(server: McpServer, snapshot: ContentSnapshot): void {
   const site = snapshot.manifest.site.replace(/\/+$/, '');
@@ -27,14 +33,16 @@ export function registerPageResources(server: McpServer, snapshot: ContentSnapsh
     {
       title: 'Page of the site as Markdown',
       description:
-        'Cualquier página del sitio como Markdown, por su URL. Any page of the site as Markdown, by its URL (e.g. a search_pages result `url`).',
+        'Any page of the site as Markdown, by its URL (e.g. a search_pages result `url`), front matter included. ' +
+        'Add `#<section id>` (an id from read_page `sections`) to read only that heading and the text under it.',
       mimeType: MARKDOWN_MIME_TYPE,
     },
     (uri) => {
       // Only manifest pages can ever be returned: resolvePage never maps a URI to anything else.
       const page = resolvePage(snapshot.pages, uri.href);
       if (!page) throw new ResourceNotFoundError(uri.href, `No page of this site has the address ${uri.href}.`);
-      return { contents: [{ uri: page.url, mimeType: MARKDOWN_MIME_TYPE, text: page.markdown }] };
+      if (uri.hash === '' || uri.hash === '#') return { contents: [{ uri: page.url, mimeType: MARKDOWN_MIME_TYPE, text: buildMarkdownTwin(page) }] };
+      return { contents: [readSectionResource(page, uri)] };
     },
   );
   // McpServer's own resources/list returns every resource in one answer and ignores the cursor;
@@ -68,4 +76,20 @@ function invalidCursor(): ProtocolError {
     ProtocolErrorCode.InvalidParams,
     'The cursor is not valid: pass the `nextCursor` of a previous resources/list answer, or none to start again.',
   );
+}
+
+/** The resource of one section: the page URI with the section's fragment, and the section's Markdown. */
+function readSectionResource(page: ManifestPage, uri: URL) {
+  let id: string | undefined;
+  try {
+    id = decodeURIComponent(uri.hash.slice(1));
+  } catch {
+    id = undefined;
+  }
+  const text = id === undefined ? undefined : readSectionText(page, id);
+  if (text === undefined) {
+    const ids = page.sections.map((section) => section.id).join(', ');
+    throw new ResourceNotFoundError(uri.href, `${page.url} has no section ${uri.hash}. ${ids ? `Its sections: ${ids}.` : 'It has no headings.'} Read ${page.url} for the whole page.`);
+  }
+  return { uri: `${page.url}${uri.hash}`, mimeType: MARKDOWN_MIME_TYPE, text };
 }

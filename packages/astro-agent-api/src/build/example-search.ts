@@ -1,0 +1,54 @@
+import type { ManifestPage } from '../content/manifest.ts';
+import type { ResolvedAgentApiOptions } from '../options.ts';
+import type { DocumentContext } from './document-context.ts';
+import { cleanPageTitle } from './page-title.ts';
+
+/** A search the documents show as an example: a query and, optionally, facet values. */
+export interface ExampleSearch {
+  query: string;
+  facets: Record<string, string>;
+}
+
+/** Pages read to pick the default example: enough to tell common words from rare ones, cheap on a 10,000-page site. */
+const SAMPLE_PAGES = 500;
+const MIN_WORD_LENGTH = 4;
+
+/**
+ * The default example search: a word of a page's title that its Markdown contains, so the search
+ * finds that page. Of those words, the one in the fewest pages of a sample wins (a stop word, which
+ * the search would drop, is in nearly every page), then the longest, then the first in path order.
+ * With the first facet's value of that page when it has one, so the filtered search still finds it.
+ * `undefined` when no title has a usable word.
+ */
+export function buildDefaultExampleSearch(
+  pages: readonly ManifestPage[],
+  options: Pick<ResolvedAgentApiOptions, 'name' | 'language' | 'facets'>,
+): ExampleSearch | undefined {
+  const sample = [...pages].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).slice(0, SAMPLE_PAGES);
+  const wordsOf = (text: string) => new Set(text.toLocaleLowerCase(options.language).match(/\p{L}+/gu) ?? []);
+  const sampleWords = sample.map((page) => wordsOf(page.markdown));
+  const pageCount = new Map<string, number>();
+  for (const words of sampleWords) for (const word of words) pageCount.set(word, (pageCount.get(word) ?? 0) + 1);
+
+  let best: { word: string; page: ManifestPage; count: number } | undefined;
+  // The home page's title is usually the site's name: its words come last.
+  const order = [...sample.keys()].sort((a, b) => Number(sample[a]!.path === '/') - Number(sample[b]!.path === '/'));
+  for (const index of order) {
+    const page = sample[index]!;
+    for (const word of wordsOf(cleanPageTitle(page.title, options.name))) {
+      if (word.length < MIN_WORD_LENGTH || !sampleWords[index]!.has(word)) continue;
+      const count = pageCount.get(word)!;
+      if (!best || count < best.count || (count === best.count && word.length > best.word.length)) best = { word, page, count };
+    }
+  }
+  if (!best) return undefined;
+  const [facet] = Object.keys(options.facets);
+  const value = facet === undefined ? undefined : best.page.facets[facet];
+  return { query: best.word, facets: facet !== undefined && value !== undefined ? { [facet]: value } : {} };
+}
+
+/** The URL of the site's example search, e.g. `https://example.com/api/v1/search_pages?query=style&category=guides`. */
+export function buildExampleSearchUrl({ url, options, searchOperation, documents }: DocumentContext): string {
+  const example = documents.exampleSearch ?? { query: 'your words', facets: {} };
+  return `${url(options.apiBasePath)}${searchOperation.path}?${new URLSearchParams({ query: example.query, ...example.facets })}`;
+}

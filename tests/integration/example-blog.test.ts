@@ -1,0 +1,279 @@
+/**
+ * The published package in a site that is not the demo: examples/blog (English, a content collection,
+ * zero options, @astrojs/node standalone) with the packed tarball installed from npm's point of view,
+ * built with its own `astro build` and served with `node dist/server/entry.mjs`, as its README says.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { validate, compileErrors } from '@readme/openapi-parser';
+import { childEnv, startServerProcess, type ServerProcess } from '../helpers/child-process.ts';
+import { prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
+import { fetchFrom } from '../helpers/fetch-from.ts';
+
+type Json = Record<string, any>;
+
+const SITE = 'https://blog.example.com';
+const POSTS = ['accessible-forms', 'commit-messages', 'css-that-scales', 'http-caching', 'static-html-first'];
+/** Astro's "Server listening on http://127.0.0.1:…" line, colours or not. */
+const LISTENING = /Server listening on (http:\/\/[^\s\x1b]+)/;
+const DOCUMENTS: Record<string, RegExp> = {
+  '/openapi.json': /^application\/json/,
+  '/agents.md': /^text\/markdown/,
+  '/auth.md': /^text\/markdown/,
+  '/llms.txt': /^text\/plain/,
+  '/.well-known/oauth-authorization-server': /^application\/json/,
+  '/.well-known/oauth-protected-resource': /^application\/json/,
+  '/.well-known/oauth-protected-resource/api/v1': /^application\/json/,
+  '/.well-known/mcp/server-card.json': /^application\/json/,
+  '/mcp/server-card': /^application\/mcp-server-card\+json/,
+  '/.well-known/ai-catalog.json': /^application\/json/,
+};
+/**
+ * What belongs to the demo site and must never reach another site's documents: its brand, its facet
+ * and facet value, its company operation, its paths, and Spanish wording. (The policy names
+ * `anonimo`/`identificado` are the contract's defaults, docs/contract.md §6, not demo facts.)
+ */
+const DEMO_WORDING = [
+  /Reparo/i,
+  /\bcity\b/,
+  /\btodas\b/,
+  /get_company_info/,
+  /desarrolladores|versionado|servicios|contacto/,
+  /\b(?:el|la|los|las|del|para|una|que|por|con|sin|cómo|página|páginas|empresa|cuota|herramientas|sitio)\b/i,
+];
+
+let example: ExampleSite;
+let server: ServerProcess;
+let dataDir: string;
+let base: string;
+
+before(async () => {
+  example = await prepareExampleSite('blog');
+  dataDir = await mkdtemp(join(tmpdir(), 'agent-api-blog-data-'));
+  server = await startServerProcess(process.execPath, ['dist/server/entry.mjs'], {
+    cwd: example.root,
+    env: childEnv({ HOST: '127.0.0.1', PORT: '0', AGENT_API_DATA_DIR: dataDir }),
+    ready: LISTENING,
+  });
+  base = server.url;
+});
+
+after(async () => {
+  await server?.stop();
+  await example?.remove();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+async function getJson(path: string, init?: RequestInit): Promise<Json> {
+  const response = await fetch(`${base}${path}`, init);
+  assert.equal(response.status, 200, `${path} answered ${response.status}: ${await response.clone().text()}`);
+  return response.json() as Promise<Json>;
+}
+
+describe('the packed package', () => {
+  it('holds compiled JavaScript with declarations and the manual, and no TypeScript source', () => {
+    const { files } = example.packed;
+    for (const name of ['README.md', 'LICENSE', 'CHANGELOG.md', 'package.json']) assert.ok(files.includes(name), name);
+    const sources = files.filter((file) => /\.(?:ts|tsx|mts)$/.test(file) && !file.endsWith('.d.ts'));
+    assert.deepEqual(sources, []);
+    const other = files.filter((file) => !/\.(?:js|d\.ts)$/.test(file) && !['README.md', 'LICENSE', 'CHANGELOG.md', 'package.json'].includes(file));
+    assert.deepEqual(other, []);
+    for (const entry of ['index', 'runtime', 'node', 'contract']) {
+      assert.ok(files.includes(`dist/${entry}.js`), `dist/${entry}.js`);
+      assert.ok(files.includes(`dist/${entry}.d.ts`), `dist/${entry}.d.ts`);
+    }
+  });
+
+  it('builds the site with zero options and logs its steps', () => {
+    assert.match(example.buildLog, /\[astro-agent-api\] converted 7 pages to Markdown in [\d.]+ s/);
+    assert.match(example.buildLog, /\[astro-agent-api\] wrote \d+ agent documents/);
+    assert.match(example.buildLog, /\[astro-agent-api\] wrote the manifest of 7 pages/);
+  });
+});
+
+describe('examples/blog under `node dist/server/entry.mjs`', () => {
+  it('serves Markdown twins, by .md address and by Accept negotiation', async () => {
+    const twin = await fetch(`${base}/posts/css-that-scales.md`);
+    assert.equal(twin.status, 200);
+    assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8');
+    const markdown = await twin.text();
+    assert.match(markdown, /^# CSS that scales, a practical style guide\n/);
+    assert.match(markdown, /## Keep specificity flat/);
+    // The header, navigation, footer and the [data-agent-ignore] block are not content.
+    for (const left of ['Share this post', 'Field Notes, a blog about', '[About]']) assert.ok(!markdown.includes(left), left);
+
+    const negotiated = await fetch(`${base}/posts/css-that-scales/`, { headers: { Accept: 'text/markdown' } });
+    assert.equal(negotiated.headers.get('content-type'), 'text/markdown; charset=utf-8');
+    assert.match(negotiated.headers.get('vary') ?? '', /Accept/i);
+    assert.equal(await negotiated.text(), markdown);
+
+    const html = await fetch(`${base}/posts/css-that-scales/`);
+    assert.match(html.headers.get('content-type') ?? '', /^text\/html/);
+    assert.match(html.headers.get('link') ?? '', /<[^>]*\/posts\/css-that-scales\.md>; rel="alternate"/);
+    assert.match(await html.text(), /<h1>CSS that scales/);
+  });
+
+  it('searches the posts with English stemming', async () => {
+    const found = await getJson(`/api/v1/search_pages?query=styling`);
+    assert.equal(found.results[0].url, `${SITE}/posts/css-that-scales/`);
+    assert.equal(found.results[0].title, 'CSS that scales, a practical style guide');
+    assert.deepEqual(Object.keys(found.results[0]).sort(), ['excerpt', 'title', 'url'], 'no facet field without facets');
+
+    const forms = await getJson(`/api/v1/search_pages?query=${encodeURIComponent('keyboard labels')}&limit=1`);
+    assert.equal(forms.results[0].url, `${SITE}/posts/accessible-forms/`);
+  });
+
+  it('reads a post by full URL, by path and by slug', async () => {
+    const byUrl = await getJson(`/api/v1/read_page?url=${encodeURIComponent(`${SITE}/posts/http-caching/`)}`);
+    assert.equal(byUrl.title, 'Caching HTTP responses without surprises');
+    assert.equal(byUrl.url, `${SITE}/posts/http-caching/`);
+    assert.equal(byUrl.truncated, false);
+    assert.match(byUrl.markdown, /## Name what varies/);
+    assert.deepEqual(await getJson('/api/v1/read_page?url=/posts/http-caching/'), byUrl);
+    assert.deepEqual(await getJson('/api/v1/read_page?url=http-caching'), byUrl);
+
+    const missing = await fetch(`${base}/api/v1/read_page?url=no-such-post`);
+    assert.equal(missing.status, 404);
+    assert.match(missing.headers.get('content-type') ?? '', /^application\/json/);
+  });
+
+  it('answers an alias of an API path with the canonical answer, and counts it', async () => {
+    const from = fetchFrom();
+    const canonical = await from(`${base}/api/v1/search_pages?query=commit`);
+    assert.equal(canonical.status, 200);
+    const alias = await from(`${base}/%61pi/v1/search_pages?query=commit`);
+    assert.equal(alias.status, 200);
+    assert.deepEqual(await alias.json(), await canonical.json());
+    const remaining = (response: Response) => Number(response.headers.get('ratelimit-remaining'));
+    assert.equal(remaining(alias), remaining(canonical) - 1);
+
+    // Aliases share the canonical path's quota to the end: the call after the last one left is a JSON 429.
+    for (let left = remaining(alias); left > 0; left--) assert.equal((await from(`${base}/%61pi/v1/read_page?url=about`)).status, 200);
+    const limited = await from(`${base}/api/v1/read%5Fpage?url=about`);
+    assert.equal(limited.status, 429);
+    assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+    assert.equal(((await limited.json()) as Json).code, 'rate_limited');
+  });
+
+  it('offers its operations as MCP tools to the official client', async () => {
+    const client = new Client({ name: 'example-blog-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', base)));
+    try {
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.map((tool) => tool.name).sort(), ['get_quota', 'read_page', 'search_pages']);
+      const search = tools.find((tool) => tool.name === 'search_pages')!;
+      assert.deepEqual(Object.keys(search.inputSchema.properties ?? {}).sort(), ['cursor', 'limit', 'query']);
+
+      const result = await client.callTool({ name: 'read_page', arguments: { url: 'commit-messages' } });
+      assert.ok(!result.isError, JSON.stringify(result));
+      const page = result.structuredContent as Json;
+      assert.equal(page.url, `${SITE}/posts/commit-messages/`);
+      assert.match(page.markdown, /^# Notes on writing commit messages/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('raises the quota of a registered client (register → token → quota)', async () => {
+    const registered = await fetch(`${base}/oauth/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ client_name: 'blog reader', contacts: [] }),
+    });
+    assert.equal(registered.status, 201);
+    const { client_id, client_secret } = (await registered.json()) as Json;
+    const issued = await fetch(`${base}/oauth/token`, {
+      method: 'POST',
+      headers: { Authorization: `Basic ${btoa(`${client_id}:${client_secret}`)}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    });
+    assert.equal(issued.status, 200);
+    const { access_token } = (await issued.json()) as Json;
+    const auth = { headers: { Authorization: `Bearer ${access_token}` } };
+
+    const quota = await getJson('/api/v1/quota', auth);
+    assert.equal(quota.client_id, client_id);
+    assert.equal(quota.limit, 600);
+    const search = await fetch(`${base}/api/v1/search_pages?query=cache`, auth);
+    assert.equal(search.status, 200);
+    assert.match(search.headers.get('ratelimit-policy') ?? '', new RegExp(`^"${quota.policy}";q=600;w=60$`));
+  });
+
+  it('publishes every agent document, about this site only', async () => {
+    const demoWording: string[] = [];
+    for (const [path, type] of Object.entries(DOCUMENTS)) {
+      const response = await fetch(`${base}${path}`);
+      assert.equal(response.status, 200, path);
+      assert.match(response.headers.get('content-type') ?? '', type, path);
+      const text = await response.text();
+      assert.ok(text.includes(SITE), `${path} names the site`);
+      for (const pattern of DEMO_WORDING) {
+        const found = pattern.exec(text);
+        if (found) demoWording.push(`${path}: "${found[0]}" in …${text.slice(Math.max(0, found.index - 50), found.index + 50)}…`);
+      }
+    }
+    assert.deepEqual(demoWording, [], 'documents speak of the demo site');
+    const openapi = await getJson('/openapi.json');
+    const result = await validate(structuredClone(openapi) as never);
+    assert.ok(result.valid, result.valid ? '' : compileErrors(result));
+    assert.deepEqual(Object.values(openapi.paths).map((item: any) => item.get.operationId), ['search_pages', 'read_page', 'get_quota']);
+    assert.equal((await getJson('/.well-known/oauth-authorization-server')).issuer, SITE);
+
+    const llms = await (await fetch(`${base}/llms.txt`)).text();
+    for (const post of POSTS) assert.ok(llms.includes(`(${SITE}/posts/${post}.md)`), post);
+  });
+
+  it('links only to addresses the site answers', async () => {
+    const robots = await (await fetch(`${base}/robots.txt`)).text();
+    const llms = await (await fetch(`${base}/llms.txt`)).text();
+    const links = [...`${robots}\n${llms}`.matchAll(/https:\/\/blog\.example\.com(\/[^\s)]*[^\s).,;:])/g)].map((match) => match[1]!);
+    assert.ok(links.length > POSTS.length);
+    for (const path of new Set(links)) {
+      const response = await fetch(`${base}${path}`, { method: path === '/mcp' ? 'POST' : 'GET' });
+      assert.notEqual(response.status, 404, `${path} is published but answers 404`);
+    }
+  });
+
+  it('leaves the site\'s own /api endpoint and .well-known file to the site', async () => {
+    const hello = await fetch(`${base}/api/hello`);
+    assert.equal(hello.status, 200);
+    assert.deepEqual(await hello.json(), { message: 'Hello from the Field Notes blog' });
+    const security = await fetch(`${base}/.well-known/security.txt`);
+    assert.equal(security.status, 200);
+    assert.match(await security.text(), /^Contact: mailto:security@blog\.example\.com$/m);
+    const unknown = await fetch(`${base}/api/v1/subscribe`);
+    assert.equal(unknown.status, 404);
+    assert.equal(((await unknown.json()) as Json).code, 'unknown_operation');
+  });
+
+  it('takes its language from the pages and its name from the site', async () => {
+    const manifest = JSON.parse(await readFile(join(example.root, 'dist/agent-api/manifest.json'), 'utf8')) as Json;
+    assert.equal(manifest.options.language, 'en');
+    assert.equal(manifest.options.name, 'blog.example.com');
+    assert.equal(manifest.company, undefined);
+  });
+});
+
+describe('examples/blog under `astro preview`', () => {
+  it('serves the agent surface and the site', async () => {
+    const preview = await startServerProcess(process.execPath, ['node_modules/astro/bin/astro.mjs', 'preview', '--host', '127.0.0.1', '--port', '0'], {
+      cwd: example.root,
+      env: childEnv({ AGENT_API_DATA_DIR: dataDir }),
+      ready: LISTENING,
+    });
+    try {
+      const search = await fetch(`${preview.url}/api/v1/search_pages?query=static`);
+      assert.equal(search.status, 200);
+      assert.equal(((await search.json()) as Json).results[0].url, `${SITE}/posts/static-html-first/`);
+      const twin = await fetch(`${preview.url}/about/`, { headers: { Accept: 'text/markdown' } });
+      assert.match(await twin.text(), /^# About Field Notes/);
+      assert.deepEqual(await (await fetch(`${preview.url}/api/hello`)).json(), { message: 'Hello from the Field Notes blog' });
+    } finally {
+      await preview.stop();
+    }
+  });
+});

@@ -128,6 +128,15 @@ test('results carry the manifest title, absolute url, facet value and a plain-te
   }
 });
 
+test('each result names the section where its words are, as read_page takes it', () => {
+  const [insurance] = search('aseguradora', {}, 3).results;
+  assert.equal(insurance?.url, `${SITE}/guias/fuga-de-agua/`);
+  assert.equal(insurance.section, 'seguro');
+  assert.match(insurance.excerpt, /aseguradora/);
+  const [title] = search('fuga de agua', {}, 1).results;
+  assert.equal(title?.section, 'que-hacer-ante-una-fuga-de-agua');
+});
+
 test('navigation, ignored regions and error pages are not searchable', () => {
   assert.ok(search('página no encontrada', {}, 25).results.every((r) => !r.url.includes('404')));
   assert.equal(search('cookies').total, 0);

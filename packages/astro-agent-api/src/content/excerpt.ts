@@ -13,18 +13,19 @@ const SCANNED_CHARS = 20_000;
 
 /**
  * Plain text of about 200 characters around the densest cluster of the matched words in a page's
- * Markdown; with none found, the start of the page. Only the lines around the cluster are turned into
+ * Markdown, and where in the Markdown that cluster starts; with none found, the start of the page. Only the lines around the cluster are turned into
  * text, so the cost does not grow with the page. The first window holding at least half the best
  * count wins: the top of a page (title, lead) reads better than a dense list of links further down.
  */
-export function buildExcerpt(markdown: string, words: readonly string[]): string {
+export function buildExcerpt(markdown: string, words: readonly string[]): { excerpt: string; at: number | undefined } {
   let inMarkdown: number[] = [];
   let chunk = 0;
   for (; chunk < SCANNED_CHARS && chunk < markdown.length && inMarkdown.length === 0; chunk += CHUNK_CHARS) {
     inMarkdown = findWords(markdown.slice(chunk, chunk + CHUNK_CHARS), words).map((position) => chunk + position);
   }
+  const at = inMarkdown.length === 0 ? undefined : findDensestWindow(inMarkdown);
   // Whole lines: a Markdown link, emphasis or table row never spans the cut.
-  const from = inMarkdown.length === 0 ? 0 : markdown.lastIndexOf('\n', findDensestWindow(inMarkdown)) + 1;
+  const from = at === undefined ? 0 : markdown.lastIndexOf('\n', at) + 1;
   const lineEnd = markdown.indexOf('\n', from + SLICE_CHARS);
   const to = lineEnd === -1 ? markdown.length : lineEnd;
   const text = buildPageText(markdown.slice(from, to)).text;
@@ -33,7 +34,7 @@ export function buildExcerpt(markdown: string, words: readonly string[]): string
   let end = Math.min(text.length, start + MAX_CHARS);
   if (end < text.length) end = Math.max(start + 1, text.lastIndexOf(' ', end));
   const more = end < text.length || to < markdown.length;
-  return `${from > 0 || start > 0 ? '…' : ''}${text.slice(start, end).trim()}${more ? '…' : ''}`;
+  return { excerpt: `${from > 0 || start > 0 ? '…' : ''}${text.slice(start, end).trim()}${more ? '…' : ''}`, at };
 }
 
 /**

@@ -17,8 +17,8 @@ export interface SearchInput {
   cursor?: string;
 }
 
-/** Title, URL, the page's value of each facet (`""` when none) and excerpt. */
-export type SearchResult = { title: string; url: string; excerpt: string } & Record<string, string>;
+/** Title, URL, the page's value of each facet (`""` when none), excerpt and the section it comes from (`""` when none). */
+export type SearchResult = { title: string; url: string; excerpt: string; section: string } & Record<string, string>;
 
 export interface SearchOutput {
   total: number;
@@ -187,13 +187,25 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       const results = shown.map((doc) => {
         const page = pages[doc]!;
         const facetFields = Object.fromEntries(facetNames.map((name) => [name, page.facets[name] ?? '']));
-        return { title: page.title, url: page.url, ...facetFields, excerpt: buildExcerpt(page.markdown, words) } as SearchResult;
+        const { excerpt, at } = buildExcerpt(page.markdown, words);
+        return { title: page.title, url: page.url, ...facetFields, excerpt, section: findSection(page, at) } as SearchResult;
       });
       const end = offset + shown.length;
       const more = ranked.length > end && end < MAX_RANKED_RESULTS && end <= MAX_CURSOR_OFFSET;
       return { total: results.length, results, next_cursor: more ? encodeCursor(end, scope) : null };
     },
   };
+}
+
+/** The id of the innermost section of the page that holds Markdown offset `at`; `""` outside any, or for none. */
+function findSection(page: ManifestPage, at: number | undefined): string {
+  if (at === undefined) return '';
+  let id = '';
+  for (const section of page.sections) {
+    if (section.offset > at) break;
+    if (at < section.offset + section.length) id = section.id;
+  }
+  return id;
 }
 
 /**

@@ -213,7 +213,7 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
         if (!hit || !matches(hit.page)) continue;
         entry.excerpt ??= buildExcerpt(hit.content, entry.locations.flat());
         const facetFields = Object.fromEntries(facetNames.map((name) => [name, hit.page.facets[name] ?? '']));
-        results.push({ title: hit.page.title, url: hit.page.url, ...facetFields, excerpt: entry.excerpt });
+        results.push({ title: hit.page.title, url: hit.page.url, ...facetFields, excerpt: entry.excerpt, section: '' });
       }
       while (index < list.length) {
         const hit = await resolve(list[index]!);

@@ -41,7 +41,7 @@ async function buildFixture(clientDir: string, change?: (html: string) => string
     const file = join(clientDir, 'servicios', 'cerrajeria', 'index.html');
     await writeFile(file, change(await readFile(file, 'utf8')));
   }
-  const { pages } = await writeMarkdownTwins(clientDir, { ...OPTIONS, site: SITE });
+  const { pages } = await writeMarkdownTwins(clientDir, { ...OPTIONS, site: SITE, facetNames: Object.keys(OPTIONS.facets) });
   const manifest = buildManifest({ site: SITE, options: resolveAgentApiOptions(OPTIONS, { url: SITE, pageLanguages: [] }), pages });
   await writeServerIndex(outDir, await buildServerIndexOfManifest(manifest));
   await writeManifest(outDir, manifest);
@@ -134,7 +134,7 @@ test('each result names the section where its words are, as read_page takes it',
   assert.equal(insurance.section, 'seguro');
   assert.match(insurance.excerpt, /aseguradora/);
   const [title] = search('fuga de agua', {}, 1).results;
-  assert.equal(title?.section, 'que-hacer-ante-una-fuga-de-agua');
+  assert.equal(title?.section, 'qué-hacer-ante-una-fuga-de-agua');
 });
 
 test('navigation, ignored regions and error pages are not searchable', () => {

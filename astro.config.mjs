@@ -17,4 +17,12 @@ export default defineConfig({
   output: 'static',
   adapter: node({ mode: 'middleware' }),
   integrations: [sitemap(), agentApi(agentApiOptions)],
+  // Astro writes each page's Content-Security-Policy with the hashes of its scripts and styles (inline
+  // scripts add theirs: src/components/InlineScript.astro). Pagefind's search compiles WebAssembly.
+  security: {
+    csp: {
+      scriptDirective: { resources: ["'self'", "'wasm-unsafe-eval'"] },
+      directives: ["default-src 'self'", "img-src 'self' data:", "object-src 'none'", "base-uri 'self'", "form-action 'self'"],
+    },
+  },
 });

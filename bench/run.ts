@@ -7,7 +7,7 @@
  * --runs N   runs of each measure in full mode (default 3; medians are reported)
  * --reuse    reuse existing builds (skips the build measures; for iterating on the runtime)
  * --profile  start the server child with --cpu-prof (profiles land in bench/.sites/profiles/)
- * --only P   run only some parts (comma-separated: build, search, serving, store, memory), on the existing
+ * --only P   run only some parts (comma-separated: build, search, serving, store, memory, counting), on the existing
  *            builds unless `build` is listed; prints the tables but leaves BENCHMARKS.md alone, since
  *            a partial run is not a result to publish (for iterating, e.g. `--quick --only serving`)
  */
@@ -38,7 +38,7 @@ const { values: args } = parseArgs({
     only: { type: 'string' },
   },
 });
-const PARTS = ['build', 'search', 'serving', 'store', 'memory'] as const;
+const PARTS = ['build', 'search', 'serving', 'store', 'memory', 'counting'] as const;
 type Part = (typeof PARTS)[number];
 const only = args.only === undefined ? undefined : new Set(args.only.split(',').map((part) => part.trim()));
 for (const part of only ?? []) {
@@ -257,6 +257,15 @@ for (let run = 0; run < (wants('store') ? runs : 0); run++) {
   }
 }
 
+// ---- Counting agent traffic ------------------------------------------------------------------------
+// read_page and search_pages in-process with counting off and on, in the same process (counting-probe.ts).
+interface CountingFigures { offPerSecond: number; onPerSecond: number; cost: number }
+const counting: Record<string, CountingFigures>[] = [];
+for (let run = 0; run < (wants('counting') ? runs : 0); run++) {
+  log(`counting agent traffic, on vs off (run ${run + 1}/${runs})…`);
+  counting.push(JSON.parse((await runQuiet(process.execPath, [join(ROOT, 'bench', 'counting-probe.ts'), served.outDir, quick ? '2000' : '4000'])).trim()));
+}
+
 // ---- Memory --------------------------------------------------------------------------------------
 let memoryLoad: LoadResult = { rps: Number.NaN, p50: Number.NaN, p99: Number.NaN, failures: 0 };
 let serverRss = Number.NaN;
@@ -443,6 +452,16 @@ const storeTable = (['sqlite', 'redis'] as const).map((backend) => {
   ];
 });
 
+const countingTable = ['read_page', 'search_pages'].map((operation) => {
+  const cost = med(counting, (run) => run[operation]!.cost);
+  return [
+    `${operation} (${served.name}), counting off → on`,
+    `${Math.round(med(counting, (run) => run[operation]!.offPerSecond)).toLocaleString('en')} → ${Math.round(med(counting, (run) => run[operation]!.onPerSecond)).toLocaleString('en')}`,
+    pct(cost),
+    `≤ 5 %: **${check(cost <= 0.05)}**`,
+  ];
+});
+
 const memoryTable = [[
   `${memorySite.name}, after ${memorySeconds} s of mixed load, every search new (${Math.round(memoryLoad.rps).toLocaleString('en')} req/s, ${memoryLoad.failures} failures)`,
   mb(serverRss),
@@ -496,6 +515,13 @@ if (wants('store')) {
     `### Store backends (${served.name}, 20 connections, ${loadSeconds} s after a ${warmupSeconds} s warm-up)`,
     '',
     table(['scenario', 'req/s', 'p50 / p99 ms', 'of sqlite', 'non-2xx'], storeTable),
+  ]);
+}
+if (wants('counting')) {
+  sections.push([
+    '### Cost of counting agent traffic (in-process, without HTTP; AGENT_API_ANALYTICS off and on in one process, 40 alternating blocks; cost = median of the blocks\' ratios)',
+    '',
+    table(['operation', 'calls/s off → on', 'cost', 'target'], countingTable),
   ]);
 }
 if (wants('memory')) sections.push(['### Server memory', '', table(['server', 'RSS', 'target'], memoryTable)]);

@@ -159,6 +159,14 @@ describe('every API answer is JSON', () => {
     for (const name of ['search_pages', 'read_page', 'get_company_info', 'get_quota']) assert.match(body.data.hint, new RegExp(name));
   });
 
+  it('answers the API base path itself with the list of operations and where they are described', async () => {
+    const { response, body } = await json('');
+    assert.equal(response.status, 200);
+    assert.deepEqual(body.operations.map((op: { name: string }) => op.name), ['search_pages', 'read_page', 'get_company_info', 'get_quota']);
+    for (const op of body.operations) assert.match(op.url, /^http:\/\/localhost:4321\/api\/v1\/[a-z_]+$/);
+    assert.equal(body.openapi, 'http://localhost:4321/openapi.json');
+  });
+
   it('answers 405 with Allow for other methods, and a CORS preflight', async () => {
     const post = await api('/search_pages?query=agua', { method: 'POST' });
     assert.equal(post.status, 405);

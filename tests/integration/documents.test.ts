@@ -35,8 +35,8 @@ describe('published agent documents', () => {
     assert.ok(result.valid, result.valid ? '' : compileErrors(result));
     assert.match(document.openapi, /^3\.1\./);
     assert.equal(document.info.version, '1.0.0');
-    assert.deepEqual(document.servers.map((server: { url: string }) => server.url), [`${site}/api/v1`]);
-    const operationIds = Object.values(document.paths).map((item: any) => item.get.operationId);
+    assert.deepEqual(document.servers.map((server: { url: string }) => server.url), [site]);
+    const operationIds = Object.values(document.paths).filter((item: any) => item.get?.['x-mcp-tool']).map((item: any) => item.get.operationId);
     assert.deepEqual(operationIds, ['search_pages', 'read_page', 'get_company_info', 'get_quota']);
     for (const url of urlsIn(document)) assert.ok(url.startsWith(site), url);
   });

@@ -1,11 +1,22 @@
 /**
  * The route answers plain 2026-07-28 tools/call requests itself, without the SDK's per-request server
- * (server/mcp/create-mcp-route.ts, directToolCall). Each call here is sent twice: as a plain call,
- * answered directly, and with a progress token in `_meta`, which the direct answer does not take, so
- * the SDK answers it. Both answers must be the same JSON-RPC response.
+ * (server/mcp/direct-tool-call.ts). Each call here is sent twice: as a plain call, answered directly,
+ * and with a progress token in `_meta`, which the direct answer does not take, so the SDK answers it.
+ * Both answers must be the same JSON-RPC response; and the plain one must not reach the SDK at all.
  */
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { createContentModel } from '../../packages/astro-agent-api/src/content/content-model.ts';
+import { createOperations } from '../../packages/astro-agent-api/src/operations/index.ts';
+import { createGate } from '../../packages/astro-agent-api/src/server/gate.ts';
+import { createMcpRoute } from '../../packages/astro-agent-api/src/server/mcp/mcp-route.ts';
+import { createSdkLeg, type SdkLeg } from '../../packages/astro-agent-api/src/server/mcp/serve-with-sdk.ts';
+import { createOutcome } from '../../packages/astro-agent-api/src/server/outcome.ts';
+import { openStore } from '../../packages/astro-agent-api/src/store/open-store.ts';
+import { buildSite } from '../helpers/build-site.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 type Json = Record<string, any>;
@@ -98,5 +109,48 @@ describe('direct tools/call answers are the SDK answers', () => {
     assert.equal(direct.status, 200);
     assert.deepEqual(direct.headerNames, sdk.headerNames);
     assert.deepEqual(direct.body, sdk.body);
+  });
+});
+
+describe('the direct answer is taken: a plain tools/call never reaches the SDK', () => {
+  test('the SDK leg runs for a call with a progress token, and not for the same call without one', async () => {
+    const { outDir } = await buildSite();
+    const dataDir = await mkdtemp(join(tmpdir(), 'agent-api-direct-'));
+    const store = await openStore({ dataDir });
+    try {
+      const snapshot = await createContentModel({ outDir }).current();
+      const sdk = createSdkLeg();
+      let sdkCalls = 0;
+      const countingSdk: SdkLeg = (...args) => {
+        sdkCalls++;
+        return sdk(...args);
+      };
+      const route = createMcpRoute({
+        gate: createGate({ store, trustProxy: 0, policies: snapshot.manifest.options.policies }),
+        snapshot,
+        operations: createOperations(snapshot.manifest),
+        resourceMetadata: 'http://localhost:4321/.well-known/oauth-protected-resource',
+        sdk: countingSdk,
+        log: (message, cause) => assert.fail(`${message}: ${String(cause)}`),
+      });
+      const post = (meta: Json) => {
+        const request = new Request('http://localhost/mcp', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': CURRENT, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'search_pages' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_pages', arguments: { query: 'fontanero' }, _meta: meta } }),
+        });
+        return route(request, { clientAddress: '192.0.2.7' }, createOutcome(request, '/mcp', 'POST'));
+      };
+      const direct = await post(ENVELOPE);
+      assert.equal(direct.status, 200);
+      assert.ok(((await direct.json()) as Json).result.structuredContent.results.length > 0);
+      assert.equal(sdkCalls, 0, 'a plain 2026-07-28 tools/call is answered without the SDK');
+      const viaSdk = await post({ ...ENVELOPE, progressToken: 'p' });
+      assert.equal(viaSdk.status, 200);
+      assert.equal(sdkCalls, 1);
+    } finally {
+      await store.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

@@ -328,13 +328,13 @@ describe('MCP with a 2025-era client (v1 SDK, initialize)', () => {
 });
 
 describe('MCP on the wire: 2026-07-28 requests by hand', () => {
-  test('server/discover answers JSON with the versions, identity and capabilities, and is not counted', async () => {
+  test('server/discover answers JSON with the versions, identity and capabilities, and is counted like any request', async () => {
     const [body, headers] = currentRequest(1, 'server/discover');
     const response = await rawPost(body, headers);
     assert.equal(response.status, 200);
     assert.match(response.headers.get('content-type')!, /^application\/json/);
     assert.equal(response.headers.get('api-version'), '1');
-    assert.equal(response.headers.get('ratelimit'), null);
+    assert.match(response.headers.get('ratelimit')!, /^"anonimo";r=\d+;t=\d+$/);
     const { result } = (await response.json()) as Json;
     assert.ok(result.supportedVersions.includes(CURRENT));
     assert.ok(card.supportedProtocolVersions.includes(CURRENT));
@@ -362,26 +362,36 @@ describe('MCP on the wire: 2026-07-28 requests by hand', () => {
   });
 });
 
-describe('MCP HTTP rules: the same as REST, before any MCP processing', () => {
+/** The API's error of a refusal before any MCP processing, as JSON-RPC: `data` carries its code, status and hint. */
+async function httpRefusal(response: Response, status: number, code: string): Promise<Json> {
+  assert.equal(response.status, status);
+  assert.match(response.headers.get('content-type')!, /^application\/json/);
+  const body = (await response.json()) as Json;
+  assert.equal(body.jsonrpc, '2.0');
+  assert.equal(body.id, null);
+  assert.equal(body.error.data.code, code);
+  assert.equal(body.error.data.status, status);
+  assert.equal(typeof body.error.data.hint, 'string');
+  return body;
+}
+
+describe('MCP HTTP rules: the same as REST, before any MCP processing, answered as JSON-RPC', () => {
   const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
 
   test('GET and DELETE are 405 JSON with Allow (no sessions, no streams)', async () => {
     for (const method of ['GET', 'DELETE']) {
       const response = await fetch(mcpUrl(), { method, headers: { Accept: 'text/event-stream' } });
-      assert.equal(response.status, 405, method);
+      await httpRefusal(response, 405, 'method_not_allowed');
       assert.equal(response.headers.get('allow'), 'POST, OPTIONS');
-      assert.match(response.headers.get('content-type')!, /^application\/json/);
-      assert.equal(((await response.json()) as Json).code, 'method_not_allowed');
     }
   });
 
   test('a bad bearer token is an HTTP 401 with WWW-Authenticate pointing at the site metadata', async () => {
     const response = await rawPost(initialize, { Authorization: 'Bearer agt_at_not-a-real-token-0000000000000000000000000' });
-    assert.equal(response.status, 401);
+    await httpRefusal(response, 401, 'invalid_token');
     const challenge = response.headers.get('www-authenticate')!;
     assert.match(challenge, /^Bearer error="invalid_token"/);
     assert.ok(challenge.includes(`resource_metadata="${SITE}/.well-known/oauth-protected-resource"`), challenge);
-    assert.equal(((await response.json()) as Json).code, 'invalid_token');
     await assert.rejects(connectLegacy(bearer('garbage')), /401|invalid_token|Unauthorized/i);
   });
 
@@ -411,9 +421,7 @@ describe('MCP HTTP rules: the same as REST, before any MCP processing', () => {
 
   test('a body over 64 KiB is 413 JSON', async () => {
     const huge = { ...initialize, params: { ...initialize.params, padding: 'x'.repeat(70_000) } };
-    const response = await rawPost(huge);
-    assert.equal(response.status, 413);
-    assert.equal(((await response.json()) as Json).code, 'payload_too_large');
+    await httpRefusal(await rawPost(huge), 413, 'payload_too_large');
   });
 });
 
@@ -427,39 +435,46 @@ describe('MCP rate limit (AGENT_API_QUOTA_ANONYMOUS=3)', () => {
   const call = (id: number, name: string, args: Json) =>
     rawPost({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, { 'MCP-Protocol-Version': '2025-11-25' }, limited.url);
 
-  test('initialize and listings are free; each tools/call and resources/read counts once; then 429 with headers', async () => {
-    for (let i = 0; i < 5; i++) {
-      const listed = await rawPost({ jsonrpc: '2.0', id: i, method: 'tools/list' }, { 'MCP-Protocol-Version': '2025-11-25' }, limited.url);
-      assert.equal(listed.status, 200);
-    }
-    const first = await call(1, 'search_pages', { query: 'fontanero' });
-    assert.equal(first.headers.get('ratelimit'), '"anonimo";r=2;t=60');
-    assert.equal(first.headers.get('ratelimit-remaining'), '2');
-    const read = await rawPost(
-      { jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri: `${SITE}/precios/` } },
-      { 'MCP-Protocol-Version': '2025-11-25' },
-      limited.url,
-    );
-    assert.equal(read.status, 200);
-    assert.equal(read.headers.get('ratelimit-remaining'), '1');
+  test('each request counts once (tools/call of get_quota reads without counting), REST shares the counter; over the quota each request gets a JSON-RPC error with its id and the retry delay', async () => {
+    const listed = await rawPost({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'MCP-Protocol-Version': '2025-11-25' }, limited.url);
+    assert.equal(listed.status, 200);
+    assert.equal(listed.headers.get('ratelimit'), '"anonimo";r=2;t=60');
+    // A notification asks for nothing and costs nothing, but says where the caller stands.
+    const notified = await rawPost({ jsonrpc: '2.0', method: 'notifications/initialized' }, { 'MCP-Protocol-Version': '2025-11-25' }, limited.url);
+    assert.equal(notified.status, 202);
+    assert.equal(notified.headers.get('ratelimit-remaining'), '2');
+    const quota = await call(2, 'get_quota', {});
+    assert.equal(quota.headers.get('ratelimit-remaining'), '2');
+    const first = await call(3, 'search_pages', { query: 'fontanero' });
+    assert.equal(first.headers.get('ratelimit'), '"anonimo";r=1;t=60');
     // REST shares the same counter.
     assert.equal((await fetch(`${limited.url}/api/v1/get_company_info`)).headers.get('ratelimit-remaining'), '0');
 
-    const refused = await call(3, 'get_company_info', {});
-    assert.equal(refused.status, 429);
+    const refused = await call(4, 'get_company_info', {});
+    assert.equal(refused.status, 200, 'a JSON-RPC answer, for the client to read');
     assert.match(refused.headers.get('content-type')!, /^application\/json/);
     const retryAfter = Number(refused.headers.get('retry-after'));
     assert.ok(retryAfter >= 1 && retryAfter <= 60);
     assert.equal(refused.headers.get('ratelimit-remaining'), '0');
     assert.equal(refused.headers.get('ratelimit-policy'), '"anonimo";q=3;w=60');
-    assert.equal(((await refused.json()) as Json).code, 'rate_limited');
+    const { id, error } = (await refused.json()) as Json;
+    assert.equal(id, 4);
+    assert.equal(error.data.code, 'rate_limited');
+    assert.equal(error.data.status, 429);
+    assert.match(error.message, new RegExp(`retry in ${retryAfter} s`));
 
-    // Discovery still answers, and a client surfaces the 429 as an error.
-    const [discover, headers] = currentRequest(4, 'server/discover');
-    assert.equal((await rawPost(discover, headers, limited.url)).status, 200);
+    // A batch (2025-03-26) gets one error per request, each with its id.
+    const batch = await rawPost(
+      [{ jsonrpc: '2.0', id: 'a', method: 'tools/list' }, { jsonrpc: '2.0', id: 'b', method: 'prompts/list' }],
+      { 'MCP-Protocol-Version': '2025-03-26' },
+      limited.url,
+    );
+    assert.deepEqual(((await batch.json()) as Json[]).map((answer) => [answer.id, answer.error.data.code]), [['a', 'rate_limited'], ['b', 'rate_limited']]);
+
+    // Both SDK clients surface it as a protocol error that names the delay.
     const client = new LegacyClient({ name: 'limited', version: '1' });
-    await client.connect(new LegacyTransport(mcpUrl(limited.url)));
-    open.push(client);
-    await assert.rejects(client.callTool({ name: 'search_pages', arguments: { query: 'pintor' } }), /429|rate/i);
+    await assert.rejects(client.connect(new LegacyTransport(mcpUrl(limited.url))), /retry in \d+ s/);
+    const current = new Client({ name: 'limited', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+    await assert.rejects(current.connect(new StreamableHTTPClientTransport(mcpUrl(limited.url))), /retry in \d+ s/);
   });
 });

@@ -13,6 +13,7 @@ import { fetchFrom } from '../helpers/fetch-from.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const SITE = 'https://www.example.test';
+const METADATA = `${SITE}/.well-known/oauth-protected-resource/api/v1`;
 const root = await mkdtemp(join(tmpdir(), 'agent-api-oauth-'));
 after(() => rm(root, { recursive: true, force: true }));
 let dirs = 0;
@@ -42,7 +43,7 @@ function createHarness(options: { limits?: Parameters<typeof createOAuthHandlers
     oauth: undefined as unknown as OAuthHandlers,
     async open(storeOptions: { clientIdleDays?: number } = {}) {
       harness.store = await openStore({ dataDir: harness.dataDir, now: () => harness.clock, ...storeOptions });
-      harness.oauth = createOAuthHandlers({ store: harness.store, site: SITE, trustProxy: 0, now: () => harness.clock, limits: options.limits });
+      harness.oauth = createOAuthHandlers({ store: harness.store, trustProxy: 0, now: () => harness.clock, limits: options.limits });
     },
     async close() {
       await harness.store.close();
@@ -149,9 +150,9 @@ describe('OAuth handlers (web-standard Request → Response over a real sqlite s
       exp: Math.floor(h.clock / 1000) + 3600,
     });
 
-    const resolveCaller = createCallerResolver({ store: h.store, trustProxy: 0, site: SITE, apiBasePath: '/api/v1' });
+    const resolveCaller = createCallerResolver({ store: h.store, trustProxy: 0 });
     const authorized = new Request(`${SITE}/api/v1/quota`, { headers: { authorization: `Bearer ${token}` } });
-    assert.deepEqual(await resolveCaller(authorized, { clientAddress: '192.0.2.10' }), {
+    assert.deepEqual(await resolveCaller(authorized, { clientAddress: '192.0.2.10' }, METADATA), {
       clientId: client.client_id,
       scopes: ['content:read', 'quota:read'],
       anonymous: false,
@@ -162,7 +163,7 @@ describe('OAuth handlers (web-standard Request → Response over a real sqlite s
     });
     assert.equal(revocation.status, 200);
     assert.deepEqual(await h.introspect(client, token), { active: false });
-    await assert.rejects(resolveCaller(authorized, { clientAddress: '192.0.2.10' }), (error: ApiError) => {
+    await assert.rejects(resolveCaller(authorized, { clientAddress: '192.0.2.10' }, METADATA), (error: ApiError) => {
       assert.equal(error.status, 401);
       assert.equal(error.code, 'invalid_token');
       return true;
@@ -192,9 +193,9 @@ describe('OAuth handlers (web-standard Request → Response over a real sqlite s
     const token = await h.token(client);
     h.clock += 3_600_000;
     assert.deepEqual(await h.introspect(client, token), { active: false });
-    const resolveCaller = createCallerResolver({ store: h.store, trustProxy: 0, site: SITE, apiBasePath: '/api/v1', now: () => h.clock });
+    const resolveCaller = createCallerResolver({ store: h.store, trustProxy: 0, now: () => h.clock });
     await assert.rejects(
-      resolveCaller(new Request(`${SITE}/api/v1/search_pages`, { headers: { authorization: `Bearer ${token}` } }), { clientAddress: '192.0.2.1' }),
+      resolveCaller(new Request(`${SITE}/api/v1/search_pages`, { headers: { authorization: `Bearer ${token}` } }), { clientAddress: '192.0.2.1' }, METADATA),
       { status: 401, code: 'invalid_token' },
     );
   });
@@ -261,12 +262,6 @@ describe('OAuth handlers (web-standard Request → Response over a real sqlite s
       const response = await h.oauth.register(request, { clientAddress: '192.0.2.10' });
       await assertOAuthError(response, 413, 'invalid_request');
       assert.equal(response.headers.get('connection'), 'close', 'the unread rest of the body cannot precede another request');
-    });
-
-    test('GET on an OAuth endpoint → 405 JSON with Allow: POST', async () => {
-      const response = await h.call('token', undefined, { method: 'GET', type: '' });
-      await assertOAuthError(response, 405, 'invalid_request');
-      assert.equal(response.headers.get('allow'), 'POST');
     });
   });
 
@@ -406,9 +401,9 @@ describe('OAuth handlers (web-standard Request → Response over a real sqlite s
     const refused = await h.call('token', form({ grant_type: 'client_credentials' }), { headers: { authorization: basic(idle.client_id, idle.client_secret) } });
     await assertOAuthError(refused, 401, 'invalid_client');
     assert.equal(await h.store.findClient(idle.client_id), undefined);
-    const resolveCaller = createCallerResolver({ store: h.store, trustProxy: 0, site: SITE, apiBasePath: '/api/v1', now: () => h.clock });
+    const resolveCaller = createCallerResolver({ store: h.store, trustProxy: 0, now: () => h.clock });
     await assert.rejects(
-      resolveCaller(new Request(`${SITE}/api/v1/read_page?url=/`, { headers: { authorization: `Bearer ${idleToken}` } }), { clientAddress: '192.0.2.1' }),
+      resolveCaller(new Request(`${SITE}/api/v1/read_page?url=/`, { headers: { authorization: `Bearer ${idleToken}` } }), { clientAddress: '192.0.2.1' }, METADATA),
       { status: 401 },
     );
     await h.token(active);
@@ -568,11 +563,19 @@ describe('OAuth over HTTP against the built site (the npm start front)', () => {
       duplex: 'half',
     } as RequestInit);
     await assertOAuthError(chunked, 413, 'invalid_request');
+    const get = await fetch(`${server.url}/oauth/token`);
+    await assertOAuthError(get, 405, 'invalid_request');
+    assert.equal(get.headers.get('allow'), 'POST, OPTIONS');
   });
 
-  test('5 registrations per hour per address, then 429 JSON with Retry-After and the rate-limit headers', async () => {
+  test('5 registrations per hour per address, each 201 telling what is left, then 429 JSON with Retry-After and the rate-limit headers', async () => {
     const register = () => post('/oauth/register', JSON.stringify({ client_name: 'lote' }), { 'content-type': 'application/json' });
-    for (let i = 0; i < 5; i++) assert.equal((await register()).status, 201);
+    for (let i = 0; i < 5; i++) {
+      const registered = await register();
+      assert.equal(registered.status, 201);
+      assert.match(registered.headers.get('ratelimit') ?? '', new RegExp(`^"registro";r=${4 - i};t=\\d+$`));
+      assert.equal(registered.headers.get('ratelimit-policy'), '"registro";q=5;w=3600');
+    }
     const refused = await register();
     await assertOAuthError(refused, 429, 'rate_limited');
     assert.ok(Number(refused.headers.get('retry-after')) >= 3599);

@@ -10,6 +10,7 @@ import { ApiError } from '../../packages/astro-agent-api/src/operations/api-erro
 import { createIdentityHandler } from '../../packages/astro-agent-api/src/server/identity.ts';
 import { createOAuthHandlers } from '../../packages/astro-agent-api/src/server/oauth/handlers.ts';
 import { buildQuota } from '../../packages/astro-agent-api/src/operations/get-quota.ts';
+import { createGate } from '../../packages/astro-agent-api/src/server/gate.ts';
 import { createRateLimiter, rateLimitHeaders, resolvePolicies } from '../../packages/astro-agent-api/src/server/rate-limit.ts';
 import { openStore } from '../../packages/astro-agent-api/src/store/open-store.ts';
 import type { Store } from '../../packages/astro-agent-api/src/store/store.ts';
@@ -159,7 +160,7 @@ describe('callers: anonymous by address, identified by bearer token', () => {
   let clientId: string;
   beforeEach(async () => {
     store = await openStore({ dataDir: join(root, `data-${++dirs}`) });
-    const oauth = createOAuthHandlers({ store, site: SITE, trustProxy: 0 });
+    const oauth = createOAuthHandlers({ store, trustProxy: 0 });
     const registered = await oauth.register(
       new Request(`${SITE}/oauth/register`, { method: 'POST', body: JSON.stringify({ client_name: 'x' }), headers: { 'content-type': 'application/json' } }),
       { clientAddress: '192.0.2.1' },
@@ -182,32 +183,32 @@ describe('callers: anonymous by address, identified by bearer token', () => {
   const request = (headers: Record<string, string> = {}) => new Request(`${SITE}/api/v1/search_pages?query=fuga`, { headers });
 
   test('no Authorization → anonymous, keyed by the socket address; forwarded headers ignored without trustProxy', async () => {
-    const resolve = createCallerResolver({ store, trustProxy: 0, site: SITE, apiBasePath: '/api/v1' });
-    assert.deepEqual(await resolve(request({ 'x-forwarded-for': '203.0.113.9' }), { clientAddress: '::ffff:192.0.2.44' }), anonymous('192.0.2.44'));
+    const resolve = createCallerResolver({ store, trustProxy: 0 });
+    assert.deepEqual(await resolve(request({ 'x-forwarded-for': '203.0.113.9' }), { clientAddress: '::ffff:192.0.2.44' }, METADATA), anonymous('192.0.2.44'));
   });
 
   test('with trustProxy hops, the address the outermost trusted proxy saw; spoofed entries further left are ignored', async () => {
-    const oneHop = createCallerResolver({ store, trustProxy: 1, site: SITE, apiBasePath: '/api/v1' });
+    const oneHop = createCallerResolver({ store, trustProxy: 1 });
     const proxy = { clientAddress: '10.0.0.2' };
-    assert.equal((await oneHop(request({ 'x-forwarded-for': '203.0.113.9' }), proxy)).clientId, '203.0.113.9');
-    assert.equal((await oneHop(request({ 'x-forwarded-for': '6.6.6.6, 203.0.113.9' }), proxy)).clientId, '203.0.113.9');
-    assert.equal((await oneHop(request(), proxy)).clientId, '10.0.0.2');
-    assert.equal((await oneHop(request({ forwarded: 'for="[2001:DB8::17]:4711";proto=https' }), proxy)).clientId, '2001:db8::17');
-    assert.equal((await oneHop(request({ 'x-forwarded-for': 'garbage' }), proxy)).clientId, '10.0.0.2');
-    const twoHops = createCallerResolver({ store, trustProxy: 2, site: SITE, apiBasePath: '/api/v1' });
-    assert.equal((await twoHops(request({ 'x-forwarded-for': '6.6.6.6, 203.0.113.9, 10.0.0.1' }), proxy)).clientId, '203.0.113.9');
+    assert.equal((await oneHop(request({ 'x-forwarded-for': '203.0.113.9' }), proxy, METADATA)).clientId, '203.0.113.9');
+    assert.equal((await oneHop(request({ 'x-forwarded-for': '6.6.6.6, 203.0.113.9' }), proxy, METADATA)).clientId, '203.0.113.9');
+    assert.equal((await oneHop(request(), proxy, METADATA)).clientId, '10.0.0.2');
+    assert.equal((await oneHop(request({ forwarded: 'for="[2001:DB8::17]:4711";proto=https' }), proxy, METADATA)).clientId, '2001:db8::17');
+    assert.equal((await oneHop(request({ 'x-forwarded-for': 'garbage' }), proxy, METADATA)).clientId, '10.0.0.2');
+    const twoHops = createCallerResolver({ store, trustProxy: 2 });
+    assert.equal((await twoHops(request({ 'x-forwarded-for': '6.6.6.6, 203.0.113.9, 10.0.0.1' }), proxy, METADATA)).clientId, '203.0.113.9');
   });
 
   test('a valid token → identificado with its scopes', async () => {
-    const resolve = createCallerResolver({ store, trustProxy: 0, site: SITE, apiBasePath: '/api/v1' });
-    assert.deepEqual(await resolve(request({ authorization: `Bearer ${token}` }), { clientAddress: '192.0.2.1' }), identified(clientId));
-    assert.deepEqual(await resolve(request({ authorization: `bearer ${narrowToken}` }), { clientAddress: '192.0.2.1' }), identified(clientId, ['content:read']));
+    const resolve = createCallerResolver({ store, trustProxy: 0 });
+    assert.deepEqual(await resolve(request({ authorization: `Bearer ${token}` }), { clientAddress: '192.0.2.1' }, METADATA), identified(clientId));
+    assert.deepEqual(await resolve(request({ authorization: `bearer ${narrowToken}` }), { clientAddress: '192.0.2.1' }, METADATA), identified(clientId, ['content:read']));
   });
 
   test('unknown, malformed or non-Bearer credentials → 401 invalid_token with resource_metadata, never anonymous', async () => {
-    const resolve = createCallerResolver({ store, trustProxy: 0, site: `${SITE}/`, apiBasePath: '/api/v1' });
+    const resolve = createCallerResolver({ store, trustProxy: 0 });
     for (const authorization of ['Bearer agt_at_' + 'x'.repeat(43), 'Bearer not-a-token', 'Bearer', '', `Basic ${btoa('a:b')}`, `Bearer ${token} extra`, `Token ${token}`]) {
-      await assert.rejects(resolve(request({ authorization }), { clientAddress: '192.0.2.1' }), (error: ApiError) => {
+      await assert.rejects(resolve(request({ authorization }), { clientAddress: '192.0.2.1' }, METADATA), (error: ApiError) => {
         assert.equal(error.status, 401);
         assert.equal(error.code, 'invalid_token');
         assert.equal(error.headers['WWW-Authenticate'], `Bearer error="invalid_token", resource_metadata="${METADATA}"`);
@@ -218,17 +219,18 @@ describe('callers: anonymous by address, identified by bearer token', () => {
   });
 
   test('RFC 6750 §3.1: a token without the scope → 403 insufficient_scope; no token where one is required → 401', () => {
-    const opts = { site: SITE, apiBasePath: '/api/v1' };
-    assert.doesNotThrow(() => assertScope(identified('c', ['content:read']), 'content:read', { ...opts, tokenRequired: false }));
-    assert.doesNotThrow(() => assertScope(anonymous(), 'content:read', { ...opts, tokenRequired: false }));
-    assert.throws(() => assertScope(identified('c', ['content:read']), 'quota:read', { ...opts, tokenRequired: true }), (error: ApiError) => {
+    const content = { scope: 'content:read', token: 'optional' } as const;
+    const quota = { scope: 'quota:read', token: 'required' } as const;
+    assert.doesNotThrow(() => assertScope(identified('c', ['content:read']), content, METADATA));
+    assert.doesNotThrow(() => assertScope(anonymous(), content, METADATA));
+    assert.throws(() => assertScope(identified('c', ['content:read']), quota, METADATA), (error: ApiError) => {
       assert.equal(error.status, 403);
       assert.equal(error.code, 'insufficient_scope');
       assert.equal(error.headers['WWW-Authenticate'], `Bearer error="insufficient_scope", scope="quota:read", resource_metadata="${METADATA}"`);
       return true;
     });
-    assert.throws(() => assertScope(identified('c', ['quota:read']), 'content:read', { ...opts, tokenRequired: false }), { status: 403 });
-    assert.throws(() => assertScope(anonymous(), 'quota:read', { ...opts, tokenRequired: true }), (error: ApiError) => {
+    assert.throws(() => assertScope(identified('c', ['quota:read']), content, METADATA), { status: 403 });
+    assert.throws(() => assertScope(anonymous(), quota, METADATA), (error: ApiError) => {
       assert.equal(error.status, 401);
       assert.equal(error.headers['WWW-Authenticate'], `Bearer scope="quota:read", resource_metadata="${METADATA}"`);
       return true;
@@ -236,9 +238,9 @@ describe('callers: anonymous by address, identified by bearer token', () => {
   });
 
   test('GET /agent/identity: client_id, scope and the quota, read without counting; 401 without a valid token', async () => {
-    const limiter = createRateLimiter({ store, policies: policies(60, 600) });
-    await limiter.consume(identified(clientId));
-    const identity = createIdentityHandler({ store, limiter, site: SITE, apiBasePath: '/api/v1', trustProxy: 0 });
+    const gate = createGate({ store, trustProxy: 0, policies: policies(60, 600) });
+    await gate.charge(identified(clientId), 1);
+    const identity = createIdentityHandler({ gate, resourceMetadata: METADATA });
     const get = (headers: Record<string, string>) => identity(new Request(`${SITE}/agent/identity`, { headers }), { clientAddress: '192.0.2.1' });
 
     for (let i = 0; i < 2; i++) {

@@ -35,7 +35,7 @@ const blog = documentsFor({}, 'https://blog.example');
 
 describe('robots.txt', () => {
   const robotsFor = (robots: AgentApiUserOptions['robots']) => {
-    const options = resolveAgentApiOptions(parseAgentApiOptions({ robots }), { url: site, pageLanguages: [] });
+    const options = resolveAgentApiOptions(parseAgentApiOptions({ robots }), { url: site, pageLanguages: [], sitemap: '/sitemap-index.xml' });
     return buildRobotsTxt(createDocumentContext({ site, options, pages }));
   };
 
@@ -43,6 +43,13 @@ describe('robots.txt', () => {
     const robots = robotsFor(undefined);
     assert.match(robots, /^User-agent: \*\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nContent-Usage: \/ search=y, ai-use=y, train-ai=n\nAllow: \/$/m);
     assert.match(robots, /^Sitemap: https:\/\/www\.reparohogar\.example\/sitemap-index\.xml$/m);
+  });
+
+  it('names no sitemap when the site builds none', () => {
+    const options = resolveAgentApiOptions(parseAgentApiOptions({}), { url: site, pageLanguages: [] });
+    const documents = buildDocuments({ site, options, pages });
+    assert.doesNotMatch(documents.get('/robots.txt')!, /Sitemap:/);
+    assert.doesNotMatch(documents.get('/agents.md')!, /sitemap/i);
   });
 
   it('states only the preferences given, and writes a full group for each named crawler', () => {

@@ -24,7 +24,7 @@ import { agentApiOptions } from '../../src/data/agent-api.ts';
 
 const site = 'https://www.reparohogar.example';
 const company = { brand: 'Reparo Hogar', website: '/', email: 'hola@reparohogar.example', coverage: 'Toda España' };
-const options = resolveAgentApiOptions(parseAgentApiOptions({ ...agentApiOptions, company }), { url: site, pageLanguages: [] });
+const options = resolveAgentApiOptions(parseAgentApiOptions({ ...agentApiOptions, company }), { url: site, pageLanguages: [], sitemap: '/sitemap-index.xml' });
 const page = (path: string, title: string, markdown = `# ${title}\n\nTexto de ${title}.`): ManifestPage => ({
   url: new URL(path, site).href,
   path,
@@ -61,23 +61,30 @@ type Json = { [key: string]: any };
 describe('openapi.json', () => {
   const document = buildOpenApi(context) as Json;
   const parameter = (path: string, name: string) =>
-    (document.paths[path].get.parameters as Json[]).find((candidate) => candidate.name === name)!;
+    (document.paths[`/api/v1${path}`].get.parameters as Json[]).find((candidate) => candidate.name === name)!;
 
   it('is valid OpenAPI 3.1 for @readme/openapi-parser', async () => {
     const result = await validate(structuredClone(document) as never);
     assert.ok(result.valid, result.valid ? '' : compileErrors(result));
     assert.match(document.openapi, /^3\.1\.\d+$/);
     assert.equal(document.info.version, '1.0.0');
-    assert.deepEqual(document.servers, [{ url: `${site}/api/v1`, description: 'Reparo Hogar, API v1' }]);
+    // Paths are full from the site root: the OAuth endpoints and /agent/identity are not under /api/v1.
+    assert.deepEqual(document.servers, [{ url: site, description: 'Reparo Hogar, API v1 at /api/v1' }]);
   });
 
   it('lists the four operations on their paths, named after the operations', () => {
-    const found = Object.entries(document.paths as Json).map(([path, item]) => [item.get.operationId, path]);
+    const found = Object.entries(document.paths as Json).map(([path, item]) => [(item.get ?? item.post).operationId, path]);
     assert.deepEqual(found, [
-      ['search_pages', '/search_pages'],
-      ['read_page', '/read_page'],
-      ['get_company_info', '/get_company_info'],
-      ['get_quota', '/quota'],
+      ['search_pages', '/api/v1/search_pages'],
+      ['read_page', '/api/v1/read_page'],
+      ['get_company_info', '/api/v1/get_company_info'],
+      ['get_quota', '/api/v1/quota'],
+      ['register_client', '/oauth/register'],
+      ['issue_token', '/oauth/token'],
+      ['revoke_token', '/oauth/revoke'],
+      ['introspect_token', '/oauth/introspect'],
+      ['authorize', '/oauth/authorize'],
+      ['get_identity', '/agent/identity'],
     ]);
   });
 
@@ -93,11 +100,20 @@ describe('openapi.json', () => {
     assert.equal(parameter('/search_pages', 'cursor').schema.maxLength, 12);
     assert.deepEqual(parameter('/read_page', 'url').schema, { type: 'string', minLength: 1, maxLength: 300 });
     assert.deepEqual(parameter('/get_company_info', 'section').schema.enum, ['all', 'contact', 'service_model', 'coverage', 'services']);
-    assert.deepEqual(document.paths['/quota'].get.parameters, []);
+    assert.deepEqual(document.paths['/api/v1/quota'].get.parameters, []);
+  });
+
+  it('gives every parameter a contract tester must send an example that the server accepts', () => {
+    assert.equal(parameter('/search_pages', 'query').example, 'fuga de agua');
+    assert.equal(parameter('/search_pages', 'city').example, 'madrid');
+    assert.equal(parameter('/search_pages', 'limit').example, 8);
+    assert.equal(parameter('/search_pages', 'cursor').example, undefined, 'a cursor only comes from a previous answer');
+    assert.equal(parameter('/read_page', 'url').example, '/');
+    assert.equal(parameter('/get_company_info', 'section').example, 'all');
   });
 
   it('describes responses, errors, rate-limit headers and security from one set of components', () => {
-    const search = document.paths['/search_pages'].get;
+    const search = document.paths['/api/v1/search_pages'].get;
     assert.deepEqual(search.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/SearchResponse' });
     assert.deepEqual(Object.keys(search.responses['200'].headers), [
       'RateLimit',
@@ -106,9 +122,16 @@ describe('openapi.json', () => {
       'RateLimit-Remaining',
       'RateLimit-Reset',
       'API-Version',
+      'ETag',
     ]);
     for (const status of ['400', '401', '403', '404', '405', '429', '500']) assert.ok(search.responses[status].$ref, status);
-    assert.ok(document.components.responses.TooManyRequests.headers['Retry-After']);
+    const { responses } = document.components;
+    assert.ok(responses.TooManyRequests.headers['Retry-After']);
+    assert.ok(responses.MethodNotAllowed.headers.Allow, 'a 405 says which methods are allowed');
+    assert.ok(responses.Unauthorized.headers['WWW-Authenticate']);
+    for (const response of Object.values(responses) as Json[]) assert.ok(response.headers['API-Version']);
+    assert.equal(search.deprecated, undefined, 'no version is being withdrawn');
+    assert.equal(document.components.headers.Sunset, undefined);
     assert.deepEqual(document.components.schemas.Error.required, ['code', 'message']);
     assert.deepEqual(Object.keys(document.components.schemas).sort(), [
       'CompanyInfo',
@@ -121,7 +144,7 @@ describe('openapi.json', () => {
       'ServiceModel',
     ]);
     assert.deepEqual(search.security, [{}, { oauth2: ['content:read'] }, { bearer: [] }]);
-    assert.deepEqual(document.paths['/quota'].get.security, [{ oauth2: ['quota:read'] }, { bearer: [] }]);
+    assert.deepEqual(document.paths['/api/v1/quota'].get.security, [{ oauth2: ['quota:read'] }, { bearer: [] }]);
     assert.equal(document.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl, `${site}/oauth/token`);
     assert.deepEqual(Object.keys(document.components.securitySchemes.oauth2.flows.clientCredentials.scopes), ['content:read', 'quota:read']);
     assert.equal(document.externalDocs.url, `${site}/desarrolladores/`);
@@ -142,7 +165,7 @@ describe('one schema source for OpenAPI and MCP', () => {
     const card = buildMcpServerCard(context) as Json;
     for (const operation of operations) {
       const tool = (card.tools as Json[]).find((candidate) => candidate.name === operation.name)!;
-      const parameters = openapi.paths[operation.path].get.parameters as Json[];
+      const parameters = openapi.paths[`/api/v1${operation.path}`].get.parameters as Json[];
       assert.deepEqual(Object.keys(tool.inputSchema.properties), parameters.map((parameter) => parameter.name));
       for (const parameter of parameters) {
         const { description, ...schema } = tool.inputSchema.properties[parameter.name];
@@ -244,7 +267,8 @@ describe('discovery documents', () => {
     assert.deepEqual(metadata.grant_types_supported, ['client_credentials']);
     assert.deepEqual(metadata.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post']);
     assert.deepEqual(metadata.response_types_supported, []);
-    assert.equal(metadata.authorization_endpoint, undefined);
+    // Named for the MCP SDK clients, which require it; it refuses every request (server/oauth/authorize.ts).
+    assert.equal(metadata.authorization_endpoint, `${site}/oauth/authorize`);
     assert.equal(metadata.agent_auth.required, false);
     assert.equal(metadata.agent_auth.benefit, '600 requests per minute instead of 60');
     for (const url of urlsIn(metadata)) assert.ok(url.startsWith(site), url);
@@ -263,7 +287,7 @@ describe('discovery documents', () => {
   it('keeps the path of a site that lives under one', () => {
     const nested = createDocumentContext({ site: 'https://example.com/tienda/', options, company, pages });
     assert.equal((buildAuthorizationServerMetadata(nested) as Json).issuer, 'https://example.com/tienda');
-    for (const url of urlsIn(buildOpenApi(nested))) assert.ok(url.startsWith('https://example.com/tienda/'), url);
+    for (const url of urlsIn(buildOpenApi(nested))) assert.ok(url === 'https://example.com/tienda' || url.startsWith('https://example.com/tienda/'), url);
   });
 
   it('MCP cards and the AI catalog point to the MCP endpoint and to each other', () => {
@@ -373,11 +397,11 @@ describe('documents of a generic English site (no company, no facets, no documen
     const result = await validate(structuredClone(openapi) as never);
     assert.ok(result.valid, result.valid ? '' : compileErrors(result));
     assert.deepEqual(
-      Object.values(openapi.paths as Json).map((item) => item.get.operationId),
+      Object.values(openapi.paths as Json).filter((item) => item.get?.['x-mcp-tool']).map((item) => item.get.operationId),
       ['search_pages', 'read_page', 'get_quota'],
     );
     assert.deepEqual(
-      (openapi.paths['/search_pages'].get.parameters as Json[]).map((parameter) => parameter.name),
+      (openapi.paths['/api/v1/search_pages'].get.parameters as Json[]).map((parameter) => parameter.name),
       ['query', 'limit', 'cursor'],
     );
     assert.equal(openapi.info.summary, 'Read-only API over the published pages of blog.example.');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import type { ClientRecord, Store, TokenRecord, WindowCounter } from '../../packages/astro-agent-api/src/store/store.ts';
+import type { ClientRecord, SearchCount, Store, TokenRecord, TrafficCount, WindowCounter } from '../../packages/astro-agent-api/src/store/store.ts';
 
 /**
  * The Store contract suite: every backend runs it unchanged. `openFreshStore` returns an empty store
@@ -128,6 +128,66 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
         assert.equal(await store.findToken(idleToken.tokenHash, T0 + 6 * HOUR), undefined);
         assert.equal(await store.insertToken(token(idle.clientId)), false);
         assert.equal(await store.deleteIdleClients(T0 + 5 * HOUR), 0);
+      });
+    });
+
+    describe('traffic counts', () => {
+      const request = (day: string, overrides: Partial<TrafficCount> = {}): TrafficCount => ({
+        day, surface: 'api', target: 'read_page', page: 'https://example.com/a/', family: 'GPTBot', count: 1, ...overrides,
+      });
+      const search = (day: string, overrides: Partial<SearchCount> = {}): SearchCount => ({
+        day, surface: 'mcp', family: 'ClaudeBot', query: 'grifo roto ñ "x" <b>', filters: 'city=madrid', results: 0, more: false, count: 1, ...overrides,
+      });
+      const sorted = <T>(rows: T[]) => rows.map((row) => JSON.stringify(row)).sort();
+
+      test('an empty store reads no counts', async () => {
+        assert.deepEqual(await store.readTraffic('2000-01-01'), { requests: [], searches: [] });
+      });
+
+      test('counts of the same day and dimensions add up across batches; other dimensions stay apart', async () => {
+        await store.addTraffic({ requests: [request('2027-03-01', { count: 2 }), request('2027-03-01', { family: 'other' })], searches: [search('2027-03-01')] });
+        await store.addTraffic({
+          requests: [request('2027-03-01', { count: 5 }), request('2027-03-02', { surface: 'document', target: '/llms.txt', page: '' })],
+          searches: [search('2027-03-01', { count: 3 }), search('2027-03-01', { results: 1 }), search('2027-03-01', { results: 8, more: true })],
+        });
+        const read = await store.readTraffic('2027-03-01');
+        assert.deepEqual(sorted(read.requests), sorted([
+          request('2027-03-01', { count: 7 }),
+          request('2027-03-01', { family: 'other' }),
+          request('2027-03-02', { surface: 'document', target: '/llms.txt', page: '' }),
+        ]));
+        assert.deepEqual(sorted(read.searches), sorted([
+          search('2027-03-01', { count: 4 }),
+          search('2027-03-01', { results: 1 }),
+          search('2027-03-01', { results: 8, more: true }),
+        ]));
+      });
+
+      test('reading from a day leaves out the days before it', async () => {
+        await store.addTraffic({ requests: [request('2027-02-28'), request('2027-03-01')], searches: [search('2027-02-28')] });
+        const read = await store.readTraffic('2027-03-01');
+        assert.deepEqual(read.requests.map((row) => row.day), ['2027-03-01']);
+        assert.deepEqual(read.searches, []);
+      });
+
+      test('retention deletes exactly the days before the cut-off', async () => {
+        await store.addTraffic({
+          requests: ['2027-01-30', '2027-01-31', '2027-02-01'].map((day) => request(day)),
+          searches: ['2027-01-31', '2027-02-01'].map((day) => search(day)),
+        });
+        await store.deleteTrafficBefore('2027-02-01');
+        const read = await store.readTraffic('2000-01-01');
+        assert.deepEqual(read.requests.map((row) => row.day), ['2027-02-01']);
+        assert.deepEqual(read.searches.map((row) => row.day), ['2027-02-01']);
+        await store.deleteTrafficBefore('2027-02-01');
+        assert.equal((await store.readTraffic('2000-01-01')).requests.length, 1);
+      });
+
+      test('100 batches sent at once all count', async () => {
+        await Promise.all(Array.from({ length: 100 }, () => store.addTraffic({ requests: [request('2027-04-01')], searches: [search('2027-04-01')] })));
+        const read = await store.readTraffic('2027-04-01');
+        assert.deepEqual(read.requests.map((row) => row.count), [100]);
+        assert.deepEqual(read.searches.map((row) => row.count), [100]);
       });
     });
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -53,7 +53,23 @@ describe('sqlite store', () => {
     const db = new DatabaseSync(join(dataDir, SQLITE_FILE_NAME));
     db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(SQLITE_MIGRATIONS.length + 1, Date.now());
     db.close();
-    await assert.rejects(openStore({ dataDir }), /schema version 2, newer than this release knows \(1\)/);
+    const known = SQLITE_MIGRATIONS.length;
+    await assert.rejects(openStore({ dataDir }), new RegExp(`schema version ${known + 1}, newer than this release knows \\(${known}\\)`));
+  });
+
+  test('a file of the first release gains the traffic tables and keeps its clients', async () => {
+    const dataDir = freshDir();
+    await mkdir(dataDir, { recursive: true });
+    const db = new DatabaseSync(join(dataDir, SQLITE_FILE_NAME));
+    db.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL) STRICT');
+    db.exec(SQLITE_MIGRATIONS[0]!);
+    db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (1, ?)').run(Date.now());
+    db.close();
+    const store = await openStore({ dataDir });
+    await store.createClient(buildClientRecord('after-upgrade', Date.now()));
+    await store.addTraffic({ requests: [{ day: '2027-01-01', surface: 'document', target: '/llms.txt', page: '', family: 'CCBot', count: 2 }], searches: [] });
+    assert.equal((await store.readTraffic('2027-01-01')).requests[0]?.count, 2);
+    await store.close();
   });
 
   test('recycles idle clients when it opens, then periodically', async () => {

@@ -4,11 +4,14 @@ import { writeMarkdownTwins } from './build/build-markdown.ts';
 import { buildSearchIndex } from './build/build-search-index.ts';
 import { buildServerIndexOfManifest, writeServerIndex } from './build/build-server-index.ts';
 import { buildManifest, writeManifest } from './build/write-manifest.ts';
+import { precompressDocuments } from './build/precompress-documents.ts';
 import { writeDocuments } from './build/write-documents.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions, type AgentApiUserOptions } from './options.ts';
 import { serveAgentSurfaceInDev, setupRuntime } from './setup-runtime.ts';
 
 export type { AgentApiUserOptions } from './options.ts';
+
+const SITEMAP_INDEX_PATH = '/sitemap-index.xml';
 
 /** Astro integration that makes the site readable by agents: Markdown twins, search, API, OAuth and MCP. */
 export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIntegration {
@@ -49,11 +52,17 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
           }),
         ]);
 
-        const resolved = resolveAgentApiOptions(options, { url: site, pageLanguages: markdown.pages.map((page) => page.lang).filter(Boolean) });
+        const resolved = resolveAgentApiOptions(options, {
+          url: site,
+          pageLanguages: markdown.pages.map((page) => page.lang).filter(Boolean),
+          // @astrojs/sitemap writes its index at this path; without it robots.txt and agents.md name no sitemap.
+          sitemap: config!.integrations.some((integration) => integration.name === '@astrojs/sitemap') ? SITEMAP_INDEX_PATH : undefined,
+        });
         const manifest = buildManifest({ site, options: resolved, company: options.company, pages: markdown.pages });
         const { result: written, seconds: indexSeconds } = await timed(async () => writeServerIndex(outDir, await buildServerIndexOfManifest(manifest)));
         logger.info(`built the server search index of ${manifest.pages.length} pages (${(written.bytes / 1024 ** 2).toFixed(1)} MB) in ${indexSeconds}`);
-        await writeDocuments({ clientDir, manifest, logger });
+        const documents = await writeDocuments({ clientDir, manifest, logger });
+        await precompressDocuments({ clientDir, paths: documents, logger });
 
         // Last: the runtime reloads when the manifest changes, so everything it points to must be written already.
         const start = performance.now();

@@ -163,6 +163,24 @@ export const agentApiOptionsSchema = z
       .default({ anonymous: { name: 'anonimo', quota: 60 }, identified: { name: 'identificado', quota: 600 } }),
     /** How many proxy hops in front of the server to trust for X-Forwarded-For / Forwarded (0: use the socket address). */
     trustProxy: z.number().int().min(0).max(10).default(0),
+    /**
+     * Marks the API version this site serves as being withdrawn (docs/contract.md §7): every answer
+     * then carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <documents.versioningPolicy>;
+     * rel="deprecation"`, and openapi.json and agents.md say so. Absent: no version is being withdrawn.
+     */
+    deprecation: z
+      .object({
+        /** When the withdrawal was announced, e.g. `2027-01-15`. */
+        announced: z.iso.date(),
+        /** When the version stops answering: at least 90 days after `announced`, as the versioning policy promises. */
+        sunset: z.iso.date(),
+      })
+      .strict()
+      .refine(({ announced, sunset }) => Date.parse(sunset) - Date.parse(announced) >= 90 * 86_400_000, {
+        message: 'a `sunset` at least 90 days after `announced` (the versioning policy)',
+        path: ['sunset'],
+      })
+      .optional(),
     /** Extra origins allowed to call POST /mcp from a browser, besides the site's own. */
     allowedOrigins: z.array(z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin)).default([]),
   })
@@ -199,6 +217,8 @@ export function parseAgentApiOptions(input: unknown): AgentApiOptions {
 export interface ResolvedAgentApiOptions extends Omit<AgentApiOptions, 'language' | 'name' | 'company'> {
   language: string;
   name: string;
+  /** Site path of the sitemap index when the site builds one (@astrojs/sitemap), else undefined. */
+  sitemap?: string | undefined;
 }
 
 /**
@@ -207,13 +227,14 @@ export interface ResolvedAgentApiOptions extends Omit<AgentApiOptions, 'language
  */
 export function resolveAgentApiOptions(
   options: AgentApiOptions,
-  site: { url: string; pageLanguages: readonly string[] },
+  site: { url: string; pageLanguages: readonly string[]; sitemap?: string | undefined },
 ): ResolvedAgentApiOptions {
   const { company, language, name, ...rest } = options;
   return {
     ...rest,
     language: language ?? mostCommon(site.pageLanguages) ?? 'en',
     name: name ?? company?.brand ?? new URL(site.url).hostname,
+    ...(site.sitemap && { sitemap: site.sitemap }),
   };
 }
 

@@ -10,7 +10,7 @@ import {
 } from '../operations/endpoints.ts';
 import { languageName } from '../operations/search-pages.ts';
 import { buildFieldList, buildParameterTable } from './build-parameter-table.ts';
-import { DOCUMENT_PATHS, VERSIONING_ANCHOR, type DocumentContext } from './document-context.ts';
+import { buildWithdrawalNotice, DOCUMENT_PATHS, VERSIONING_ANCHOR, type DocumentContext } from './document-context.ts';
 import { buildExampleSearchUrl } from './example-search.ts';
 import { markdownTwinPath } from '../content/manifest.ts';
 
@@ -30,9 +30,9 @@ export function buildAgentsMd(context: DocumentContext): string {
 
   const operationSections = operations.map((operation) => {
     const auth =
-      operation.scope === 'content:read'
-        ? `No token needed. With a token it must carry \`${operation.scope}\`; it only raises the quota.`
-        : `Requires a bearer token with \`${operation.scope}\` (401 without a valid token, 403 without the scope). Does not consume quota.`;
+      operation.policy.token === 'optional'
+        ? `No token needed. With a token it must carry \`${operation.policy.scope}\`; it only raises the quota.`
+        : `Requires a bearer token with \`${operation.policy.scope}\` (401 without a valid token, 403 without the scope). Does not consume quota.`;
     return [
       `### \`${operation.name}\` — ${operation.title}`,
       '',
@@ -71,7 +71,7 @@ export function buildAgentsMd(context: DocumentContext): string {
     '',
     '## Pages as Markdown',
     '',
-    `Every page has a Markdown twin without menus or footer: ${twinExamples}. Requesting an HTML page with \`Accept: text/markdown\` returns the same Markdown. Each HTML page also links its twin with \`<link rel="alternate" type="text/markdown">\`. The list of pages is in ${url(DOCUMENT_PATHS.llms)}; the sitemap is ${url(DOCUMENT_PATHS.sitemap)}.`,
+    `Every page has a Markdown twin without menus or footer: ${twinExamples}. Requesting an HTML page with \`Accept: text/markdown\` returns the same Markdown. Each HTML page also links its twin with \`<link rel="alternate" type="text/markdown">\`. The list of pages is in ${url(DOCUMENT_PATHS.llms)}${options.sitemap ? `; the sitemap is ${url(options.sitemap)}` : ''}.`,
     '',
     '## Limits',
     '',
@@ -112,6 +112,7 @@ export function buildAgentsMd(context: DocumentContext): string {
     '',
     `v${API_VERSION} is in the path (\`${apiBasePath}\`) and in the \`API-Version: ${API_VERSION}\` header; the contract version is published in ${url(DOCUMENT_PATHS.openapi)}. New fields and operations enter v${API_VERSION} without notice, so ignore fields you do not know. Breaking changes ship as a new version, and a withdrawn version keeps working at least 90 days after the announcement, signalled with \`Deprecation\`, \`Sunset\` and \`Link: rel=deprecation\` headers.${documents.versioningPolicy === ownVersioningSection ? '' : ` Policy: ${documents.versioningPolicy}.`}`,
     '',
+    ...(options.deprecation ? [buildWithdrawalNotice(context), ''] : []),
   ].join('\n');
 }
 

@@ -10,6 +10,9 @@ export function buildAuthorizationServerMetadata({ siteUrl, url, options }: Docu
   return {
     // RFC 8414 §2: the issuer is the site URL (no trailing slash; keeps the site's path if it has one).
     issuer: siteUrl,
+    // RFC 8414 §2 makes it optional here (no grant uses it), but the MCP SDK's clients require it:
+    // the endpoint exists and refuses every request (server/oauth/authorize.ts).
+    authorization_endpoint: url(OAUTH_PATHS.authorize),
     token_endpoint: url(OAUTH_PATHS.token),
     registration_endpoint: url(OAUTH_PATHS.register),
     revocation_endpoint: url(OAUTH_PATHS.revoke),
@@ -18,7 +21,7 @@ export function buildAuthorizationServerMetadata({ siteUrl, url, options }: Docu
     revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     grant_types_supported: ['client_credentials'],
-    // No authorization endpoint: only the client credentials grant, so no response types.
+    // Only the client credentials grant: the authorization endpoint supports no response type.
     response_types_supported: [],
     scopes_supported: [...SCOPES],
     service_documentation: url(DOCUMENT_PATHS.auth),

@@ -3,6 +3,7 @@ import type { OperationDescription } from '../operations/operation.ts';
 import { errorSchema } from '../operations/schemas.ts';
 import {
   API_VERSION,
+  buildDeprecationHeaders,
   CONTRACT_VERSION,
   IDENTITY_PATH,
   MCP_PATH,
@@ -11,29 +12,33 @@ import {
   RATE_LIMIT_WINDOW_SECONDS,
   WELL_KNOWN_PATHS,
 } from '../operations/endpoints.ts';
-import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
+import { buildAuthPaths, CLIENT_SECRET_BASIC } from './build-openapi-auth.ts';
+import { buildWithdrawalNotice, DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
 
 const ERROR_RESPONSES = {
   400: ['BadRequest', 'A parameter is missing or invalid; `data.hint` names it.'],
   401: ['Unauthorized', 'The bearer token is unknown, expired, revoked or malformed (or missing where one is required).'],
   403: ['Forbidden', 'The token lacks the scope the operation needs.'],
   404: ['NotFound', 'The operation or the page does not exist.'],
-  405: ['MethodNotAllowed', 'Operations only answer GET.'],
+  405: ['MethodNotAllowed', 'Operations only answer GET (and HEAD, OPTIONS); `Allow` lists the methods.'],
   429: ['TooManyRequests', 'The quota of the window is used up; retry after `Retry-After` seconds.'],
   500: ['InternalError', 'Unexpected error; the details are logged, not returned.'],
 } as const;
 
 /** OpenAPI 3.1 description of the API, derived from the operation descriptions. */
 export function buildOpenApi(context: DocumentContext): JsonSchema {
-  const { url, options, company, operations, companyOperation, documents } = context;
+  const { url, options, company, operations, searchOperation, readOperation, companyOperation, documents } = context;
   const { name, policies } = options;
   const schemas: { [id: string]: JsonSchema } = {};
   const errorRef = liftDefinitions(buildJsonSchema(errorSchema, 'output'), schemas);
 
+  const deprecation = options.deprecation && buildDeprecationHeaders(options.deprecation, documents.versioningPolicy);
+  // Full paths from the site root: the OAuth endpoints and /agent/identity are not under the API base path.
   const paths: { [path: string]: JsonSchema } = {};
   for (const operation of operations) {
-    paths[operation.path] = { get: buildOperation(operation, schemas) };
+    paths[`${options.apiBasePath}${operation.path}`] = { get: buildOperation(operation, schemas) };
   }
+  Object.assign(paths, buildAuthPaths());
 
   return {
     openapi: '3.1.1',
@@ -45,15 +50,17 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
       ...(company?.email ? { contact: { name, email: company.email, url: url('/') } } : {}),
       'x-api-version': API_VERSION,
       'x-versioning-policy': documents.versioningPolicy,
+      ...(options.deprecation && { 'x-deprecation': { ...options.deprecation, policy: documents.versioningPolicy } }),
     },
     externalDocs: { description: 'Developer guide and versioning policy', url: documents.developerPage },
-    servers: [{ url: url(options.apiBasePath), description: `${name}, API v${API_VERSION}` }],
+    servers: [{ url: context.siteUrl, description: `${name}, API v${API_VERSION} at ${options.apiBasePath}` }],
     tags: [
       {
         name: 'content',
         description: `Site pages${companyOperation ? ' and company data' : ''}. A token is optional and only raises the quota.`,
       },
       { name: 'quota', description: 'Rate-limit state of an identified client.' },
+      { name: 'oauth', description: `Optional self-service client credentials (see ${url(DOCUMENT_PATHS.auth)}).` },
     ],
     paths,
     components: {
@@ -63,13 +70,14 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
           name,
           {
             description,
-            headers: buildErrorHeaders(Number(status)),
+            headers: buildErrorHeaders(Number(status), deprecation),
             content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
           },
         ]),
       ),
-      headers: buildRateLimitHeaders(context),
+      headers: { ...buildRateLimitHeaders(context), ...buildResponseHeaders(deprecation) },
       securitySchemes: {
+        clientSecretBasic: CLIENT_SECRET_BASIC,
         bearer: {
           type: 'http',
           scheme: 'bearer',
@@ -110,33 +118,38 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
     const required = new Set(input.required ?? []);
     const parameters = Object.entries(input.properties ?? {}).map(([name, property]) => {
       const { description, ...schema } = rewriteRefs(property);
+      const example = parameterExample(operation, name, schema);
       return {
         name,
         in: 'query',
         required: required.has(name),
         ...(typeof description === 'string' ? { description } : {}),
         schema,
+        ...(example === undefined ? {} : { example }),
       };
     });
-    const isContent = operation.scope === 'content:read';
+    const isContent = operation.policy.token === 'optional';
     const errors: (keyof typeof ERROR_RESPONSES)[] = [400, 401, 403, 404, 405, 429, 500];
     return {
       operationId: operation.name,
       summary: operation.title,
       description: operation.description,
       tags: [isContent ? 'content' : 'quota'],
+      ...(deprecation && { deprecated: true }),
       parameters,
       // Content operations take no token or a `content:read` one; get_quota needs `quota:read`.
       security: isContent
-        ? [{}, { oauth2: [operation.scope] }, { bearer: [] }]
-        : [{ oauth2: [operation.scope] }, { bearer: [] }],
+        ? [{}, { oauth2: [operation.policy.scope] }, { bearer: [] }]
+        : [{ oauth2: [operation.policy.scope] }, { bearer: [] }],
       responses: {
         200: {
           description: 'OK',
           headers: Object.fromEntries(
-            ['RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'API-Version'].map(
-              (name) => [name, { $ref: `#/components/headers/${name}` }],
-            ),
+            [
+              ...['RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'API-Version'],
+              ...(operation.policy.cache === 'build' ? ['ETag'] : []),
+              ...Object.keys(deprecation ?? {}),
+            ].map((name) => [name, { $ref: `#/components/headers/${name}` }]),
           ),
           content: { 'application/json': { schema: liftDefinitions(buildJsonSchema(operation.output, 'output'), target) } },
         },
@@ -146,6 +159,18 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
       },
       'x-mcp-tool': operation.name,
     };
+  }
+
+  /** An example value for a query parameter, for readers and for contract testers that call each operation with it. */
+  function parameterExample(operation: OperationDescription, name: string, schema: JsonSchema): unknown {
+    if (operation === searchOperation) {
+      if (name === 'query') return documents.exampleSearch?.query ?? 'contact';
+      // A cursor only comes from a previous answer: no example of it can be valid.
+      if (name === 'cursor') return undefined;
+      if (name in options.facets) return documents.exampleSearch?.facets[name] ?? schema.default;
+    }
+    if (operation === readOperation && name === 'url') return (context.pages.find((page) => page.path === '/') ?? context.pages[0])?.path ?? '/';
+    return schema.default ?? (Array.isArray(schema.enum) ? schema.enum[0] : undefined);
   }
 }
 
@@ -201,20 +226,37 @@ function buildRateLimitHeaders({ options, url, documents }: DocumentContext): Js
   };
 }
 
-function buildErrorHeaders(status: number): JsonSchema {
-  const ref = (name: string) => ({ $ref: `#/components/headers/${name}` });
-  if (status === 401 || status === 403) return { 'WWW-Authenticate': ref('WWW-Authenticate') };
-  if (status === 429) {
-    return Object.fromEntries(
-      ['Retry-After', 'RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'API-Version'].map(
-        (name) => [name, ref(name)],
-      ),
-    );
-  }
-  return {};
+/** The headers an error of this status carries: the version always; the challenge, `Allow` or the rate-limit state where they apply. */
+function buildErrorHeaders(status: number, deprecation: Record<string, string> | undefined): JsonSchema {
+  const rateLimit = ['RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+  const byStatus: { [status: number]: string[] } = {
+    // Counted before the input was validated: the caller's state comes along.
+    400: rateLimit,
+    401: ['WWW-Authenticate'],
+    403: ['WWW-Authenticate'],
+    404: rateLimit,
+    405: ['Allow'],
+    429: ['Retry-After', ...rateLimit],
+  };
+  const names = ['API-Version', ...(byStatus[status] ?? []), ...Object.keys(deprecation ?? {})];
+  return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 }
 
-function buildInfoDescription({ url, options, searchOperation, readOperation, companyOperation, documents }: DocumentContext): string {
+/** Headers beside the rate-limit ones: `Allow` of a 405, `ETag`, and those of a version being withdrawn (RFC 9745, RFC 8594). */
+function buildResponseHeaders(deprecation: Record<string, string> | undefined): JsonSchema {
+  return {
+    Allow: { description: 'The methods the path answers (RFC 9110 §10.2.1).', schema: { type: 'string' }, example: 'GET, HEAD, OPTIONS' },
+    ETag: { description: 'Strong validator of the answer, for If-None-Match (304).', schema: { type: 'string' } },
+    ...(deprecation && {
+      Deprecation: { description: 'RFC 9745: since when this version is deprecated (a structured date).', schema: { type: 'string' }, example: deprecation.Deprecation },
+      Sunset: { description: 'RFC 8594: when this version stops answering.', schema: { type: 'string' }, example: deprecation.Sunset },
+      Link: { description: 'RFC 9745 §3: the versioning policy, `rel="deprecation"`.', schema: { type: 'string' }, example: deprecation.Link },
+    }),
+  };
+}
+
+function buildInfoDescription(context: DocumentContext): string {
+  const { url, options, searchOperation, readOperation, companyOperation, documents } = context;
   const { policies, name, apiBasePath } = options;
   const company = companyOperation ? `; \`${companyOperation.name}\` returns contact data, the service model and the catalogue` : '';
   return [
@@ -240,5 +282,6 @@ function buildInfoDescription({ url, options, searchOperation, readOperation, co
     `**Errors** are JSON \`{code, message, data: {status, hint}}\`; OAuth endpoints answer \`{error, error_description}\` (RFC 6749 §5.2).`,
     '',
     `**Versioning.** v${API_VERSION} is in the path and in \`API-Version: ${API_VERSION}\`. Compatible changes (new fields, new operations) enter v${API_VERSION} without notice; ignore unknown fields. Breaking changes ship as v${Number(API_VERSION) + 1}, and v${API_VERSION} stays at least 90 days after its withdrawal is announced (with \`Deprecation\`, \`Sunset\` and \`Link: rel=deprecation\` headers). Policy: ${documents.versioningPolicy}.`,
+    ...(options.deprecation ? ['', buildWithdrawalNotice(context)] : []),
   ].join('\n');
 }

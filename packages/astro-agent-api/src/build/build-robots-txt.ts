@@ -29,8 +29,7 @@ export function buildRobotsTxt({ url, options }: DocumentContext): string {
     `# Agents: a Markdown index of the pages is at ${url(DOCUMENT_PATHS.llms)} and usage notes at ${url(DOCUMENT_PATHS.agents)}.`,
     '',
     ...groups.flatMap((group) => [...group, '']),
-    `Sitemap: ${url(DOCUMENT_PATHS.sitemap)}`,
-    '',
+    ...(options.sitemap ? [`Sitemap: ${url(options.sitemap)}`, ''] : []),
   ].join('\n');
 }
 

@@ -3,6 +3,7 @@ import { findCompanyOperation } from '../operations/get-company-info.ts';
 import { createOperations } from '../operations/index.ts';
 import type { Operation } from '../operations/operation.ts';
 import type { CompanyInfo } from '../operations/schemas.ts';
+import { API_VERSION } from '../operations/endpoints.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
 import { buildDefaultExampleSearch, type ExampleSearch } from './example-search.ts';
 
@@ -13,7 +14,6 @@ export const DOCUMENT_PATHS = {
   auth: '/auth.md',
   llms: '/llms.txt',
   robots: '/robots.txt',
-  sitemap: '/sitemap-index.xml',
 } as const;
 
 /** Anchor of the versioning section of agents.md: the default `versioningPolicy` links to it. */
@@ -52,6 +52,19 @@ export interface DocumentContext {
 
 export type DocumentSource = Pick<Manifest, 'site' | 'options' | 'company' | 'pages'>;
 
+/** What openapi.json and agents.md say while the version is being withdrawn (the `deprecation` option); '' otherwise. */
+export function buildWithdrawalNotice({ options, documents }: Pick<DocumentContext, 'options' | 'documents'>): string {
+  if (!options.deprecation) return '';
+  const { announced, sunset } = options.deprecation;
+  return `**v${API_VERSION} is being withdrawn:** deprecated since ${announced}, it stops answering on ${sunset}. Every answer says so with \`Deprecation\`, \`Sunset\` and \`Link: rel=deprecation\`; move to the next version before then (policy: ${documents.versioningPolicy}).`;
+}
+
+/** Absolute URL of the versioning policy (`documents.versioningPolicy`, else agents.md's section): documents and the runtime's `Link` name it. */
+export function resolveVersioningPolicy(siteUrl: string, documents: Pick<ResolvedAgentApiOptions['documents'], 'versioningPolicy'>): string {
+  const policy = documents.versioningPolicy ?? `${DOCUMENT_PATHS.agents}#${VERSIONING_ANCHOR}`;
+  return /^https?:\/\//.test(policy) ? policy : `${siteUrl.replace(/\/+$/, '')}${policy}`;
+}
+
 export function createDocumentContext({ site, options, company, pages }: DocumentSource): DocumentContext {
   const parsed = new URL(site);
   if (parsed.search !== '' || parsed.hash !== '') {
@@ -78,7 +91,7 @@ export function createDocumentContext({ site, options, company, pages }: Documen
       summary: (documents.summary ?? pages.find((page) => page.path === '/')?.description)?.replaceAll(/\s+/g, ' ').trim(),
       notes: documents.notes,
       exampleSearch: documents.exampleSearch ?? buildDefaultExampleSearch(pages, options),
-      versioningPolicy: link(documents.versioningPolicy ?? `${DOCUMENT_PATHS.agents}#${VERSIONING_ANCHOR}`),
+      versioningPolicy: resolveVersioningPolicy(siteUrl, documents),
       developerPage: link(documents.developerPage ?? DOCUMENT_PATHS.agents),
     },
   };

@@ -1,21 +1,17 @@
 import type { ErrorBody } from './schemas.ts';
 
 /**
- * The one error type of the runtime: a stable `code`, an HTTP `status`, a readable message and an
- * optional `hint` saying how to fix the request. `renderError` turns it into the SPEC.md Error shape.
+ * The one error type of the runtime: a stable `code`, an HTTP `status`, a readable message and a
+ * `hint` saying how to fix the request — required, so that no error reaches a client without one.
+ * `renderError` (server/respond.ts) turns it into the Error shape of docs/contract.md §2.
  */
 export class ApiError extends Error {
   readonly status: number;
   readonly code: string;
-  readonly hint: string | undefined;
+  readonly hint: string;
   readonly headers: Record<string, string>;
 
-  constructor(
-    status: number,
-    code: string,
-    message: string,
-    options: { hint?: string; headers?: Record<string, string>; cause?: unknown } = {},
-  ) {
+  constructor(status: number, code: string, message: string, options: { hint: string; headers?: Record<string, string>; cause?: unknown }) {
     super(message, { cause: options.cause });
     this.name = 'ApiError';
     this.status = status;
@@ -25,7 +21,6 @@ export class ApiError extends Error {
   }
 
   toJSON(): ErrorBody {
-    const data = this.hint === undefined ? { status: this.status } : { status: this.status, hint: this.hint };
-    return { code: this.code, message: this.message, data };
+    return { code: this.code, message: this.message, data: { status: this.status, hint: this.hint } };
   }
 }

@@ -13,8 +13,21 @@ export const CONTRACT_VERSION = '1.0.0';
 /** Value of the `API-Version` header. */
 export const API_VERSION = '1';
 
+/**
+ * The headers of every answer of a version being withdrawn (the `deprecation` option): RFC 9745 §2
+ * `Deprecation` (a structured date), RFC 8594 §3 `Sunset` (an HTTP-date) and RFC 9745 §3 `Link` to the policy.
+ */
+export function buildDeprecationHeaders(deprecation: { announced: string; sunset: string }, policyUrl: string): Record<string, string> {
+  return {
+    Deprecation: `@${Math.floor(Date.parse(deprecation.announced) / 1000)}`,
+    Sunset: new Date(Date.parse(deprecation.sunset)).toUTCString(),
+    Link: `<${policyUrl}>; rel="deprecation"`,
+  };
+}
+
 /** OAuth endpoints, at the site root (not under the API base path). */
 export const OAUTH_PATHS = {
+  authorize: '/oauth/authorize',
   register: '/oauth/register',
   token: '/oauth/token',
   revoke: '/oauth/revoke',
@@ -80,6 +93,9 @@ export function documentFilePath(publicPath: string): string {
   if (publicPath === MCP_SERVER_CARD_PATH) return `${publicPath}.json`;
   return publicPath;
 }
+
+/** The compressed copies the build writes beside each document (build/precompress-documents.ts), by coding. */
+export const PRECOMPRESSED_SUFFIXES = { br: '.br', gzip: '.gz' } as const;
 
 /** docs/contract.md §6 limits that are not options of the integration. */
 export const OAUTH_LIMITS = {

@@ -15,7 +15,7 @@ export const getCompanyInfoInput = z.object({
 export const getCompanyInfo = {
   name: 'get_company_info',
   path: '/get_company_info',
-  scope: 'content:read',
+  policy: { scope: 'content:read', token: 'optional', quota: 'count', cache: 'build' },
   title: 'Company data',
   description:
     "The company's published facts: contact channels, hours, coverage, tax, indicative prices, service model and the catalogue " +
@@ -26,6 +26,7 @@ export const getCompanyInfo = {
     // Offered only when the build has company facts (createOperations).
     return selectCompanySection(content.manifest.company!, section);
   },
+  buildKey: ({ section }) => section,
 } as const satisfies Operation<typeof getCompanyInfoInput, typeof companyInfoSchema>;
 
 /** get_company_info among a site's operations, when the site offers it (only with company facts). */

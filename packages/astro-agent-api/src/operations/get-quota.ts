@@ -19,7 +19,8 @@ export const quotaSchema = z
 export const getQuota = {
   name: 'get_quota',
   path: '/quota',
-  scope: 'quota:read',
+  // Reading the quota must not use it, and it is the caller's own: never stored by a cache.
+  policy: { scope: 'quota:read', token: 'required', quota: 'peek', cache: 'caller' },
   title: 'Own rate-limit quota',
   description: 'Rate-limit state of the identified client (needs a bearer token with `quota:read`); reading it does not consume it.',
   input: getQuotaInput,

@@ -12,13 +12,44 @@ export interface OperationDescription {
   name: string;
   /** Path under the API base path. */
   path: `/${string}`;
-  /** Scope a bearer token needs to call it. */
-  scope: Scope;
+  /** How the pipeline serves it: what it needs of the caller, what it costs, how its answers are cached. */
+  policy: OperationPolicy;
   title: string;
   /** Spanish and English: tells an agent what it is for and when to use it. */
   description: string;
   input: z.ZodObject;
   output: z.ZodType;
+}
+
+/**
+ * What differs from one operation to another for the request pipeline (server/), declared by each
+ * operation next to its schemas so that the pipeline has no case per operation.
+ */
+export interface OperationPolicy {
+  /** Scope a bearer token needs to call it (docs/contract.md §4). */
+  scope: Scope;
+  /** `required`: an anonymous caller gets 401; `optional`: the same answer without a token, a token only raises the quota. */
+  token: 'required' | 'optional';
+  /** `count`: each call uses one request of the caller's quota; `peek`: reads the caller's window without using it. */
+  quota: 'count' | 'peek';
+  /**
+   * `build`: the answer depends only on the input and the build, so it carries a strong ETag and a
+   * shared cache may keep it a minute; `caller`: it depends on who calls and is never stored.
+   */
+  cache: 'build' | 'caller';
+}
+
+/** What a call was about, for whoever counts traffic: the words searched and the results found, or the page read. */
+export interface CallFacts {
+  query?: string;
+  /** The facet filters of a search (name → value), only those that narrow it. */
+  filters?: Record<string, string>;
+  /** Results in the answer. */
+  results?: number;
+  /** True when the answer has a next page: the query found more than `results`. */
+  more?: boolean;
+  /** Canonical URL of the page the call answered with. */
+  page?: string;
 }
 
 /** Who calls, as an operation needs to know it (the server's Caller satisfies it). */
@@ -52,4 +83,12 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   input: I;
   output: O;
   handle(input: z.output<I>, context: OperationContext): Promise<z.output<O>>;
+  /**
+   * For answers that are few per build (one per page, one per section): the thing an input names,
+   * e.g. the page `url` resolves to. The pipeline serializes such an answer once per build under this
+   * key; undefined means "not one of those" (e.g. an unknown page).
+   */
+  buildKey?(input: z.output<I>, content: ContentSnapshot): string | undefined;
+  /** The facts of a successful call that traffic counting records (docs/contract.md §1). */
+  describeCall?(input: z.output<I>, output: z.output<O>): CallFacts;
 }

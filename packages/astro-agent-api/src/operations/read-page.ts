@@ -91,7 +91,7 @@ export function createReadPage({ truncateAt }: { truncateAt: number }) {
   return {
     name: 'read_page',
     path: '/read_page',
-    scope: 'content:read',
+    policy: { scope: 'content:read', token: 'optional', quota: 'count', cache: 'build' },
     title: 'Read a page as Markdown',
     description:
       'Returns one page of the site as Markdown (no menus or footer), with its title, description, last modification and the list of its sections. ' +
@@ -135,6 +135,11 @@ export function createReadPage({ truncateAt }: { truncateAt: number }) {
         next_offset: slice.nextOffset,
       };
     },
+    // A whole page is keyed by the page, not the input: the many spellings of one address share one
+    // serialized answer. Parts of pages (section, offset) are answered afresh, not kept.
+    buildKey: ({ url, section, offset, max_chars: maxChars }, content) =>
+      section === undefined && offset === undefined && maxChars === undefined ? resolvePage(content.pages, url)?.path : undefined,
+    describeCall: (_input, page) => ({ page: page.url }),
   } as const satisfies Operation<typeof input, typeof pageSchema>;
 }
 

@@ -66,6 +66,16 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
     })
     .meta({ id: 'SearchResult' });
 
+  /** The facet parameters that narrow the search (those not set to their "no filter" value). */
+  function selectFilters(args: z.output<typeof input>): Record<string, string> {
+    const filters: Record<string, string> = {};
+    for (const [name, facet] of facets) {
+      const value = (args as unknown as Record<string, string>)[name]!;
+      if (value !== facet.all) filters[name] = value;
+    }
+    return filters;
+  }
+
   const output = z
     .object({
       total: z.number().int().describe('Number of results in this page.'),
@@ -77,7 +87,7 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
   return {
     name: 'search_pages',
     path: '/search_pages',
-    scope: 'content:read',
+    policy: { scope: 'content:read', token: 'optional', quota: 'count', cache: 'build' },
     title: 'Search the site',
     description:
       'Searches the pages of this site and returns title, URL and an excerpt of each. Use it first, then read a result `url` with read_page.',
@@ -85,11 +95,7 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
     output,
     async handle(args, { content }) {
       const { query, limit, cursor } = args;
-      const filters: Record<string, string> = {};
-      for (const [name, facet] of facets) {
-        const value = (args as unknown as Record<string, string>)[name]!;
-        if (value !== facet.all) filters[name] = value;
-      }
+      const filters = selectFilters(args);
       try {
         return await content.search.search({ query, filters, limit, ...(cursor === undefined ? {} : { cursor }) });
       } catch (error) {
@@ -101,5 +107,8 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
         });
       }
     },
+    // A next page (`cursor`) continues a search already described by its first page.
+    describeCall: (args, { total, next_cursor }) =>
+      args.cursor === undefined ? { query: args.query, filters: selectFilters(args), results: total, more: next_cursor !== null } : {},
   } as const satisfies Operation<typeof input, typeof output>;
 }

@@ -14,7 +14,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
   if (markdown) return markdown;
   const response = await next();
   const headers = await agentApi.pageHeaders(context.url.pathname);
-  if (headers && response.headers.get('Content-Type')?.startsWith('text/html')) {
+  if (response.headers.get('Content-Type')?.startsWith('text/html')) {
     for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
   }
   return response;

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import type { ContentSnapshot } from '../content/content-model.ts';
 import { DOCUMENT_PATHS } from '../build/document-context.ts';
 import { buildMarkdownTwin, markdownTwinPath, type ManifestPage } from '../content/manifest.ts';
 import { WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
+import { represent, type Representation } from './represent.ts';
 
 export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
 
@@ -53,14 +55,20 @@ export function buildPageLinkHeader(page: ManifestPage, site: string): string {
   ].join(', ');
 }
 
-export function markdownResponse(page: ManifestPage, site: string, method: string): Response {
-  return new Response(method === 'HEAD' ? null : buildMarkdownTwin(page), {
-    headers: {
-      'Content-Type': MARKDOWN_TYPE,
-      Vary: 'Accept',
-      'Cache-Control': 'public, max-age=300',
-      Link: `<${page.url}>; rel="canonical"`,
-      'Access-Control-Allow-Origin': '*',
-    },
+/** A page's Markdown twin, with a strong validator from the build and the page (its text cannot change within a build). */
+export function markdownResponse(request: Request, page: ManifestPage, snapshot: ContentSnapshot): Response {
+  let twin = twins.get(page);
+  if (!twin) {
+    const etag = `"${createHash('sha1').update(`${snapshot.manifest.buildId}\u0000${page.path}`).digest('base64url').slice(0, 22)}"`;
+    twin = { bytes: Buffer.from(buildMarkdownTwin(page)), etag, encoded: {} };
+    twins.set(page, twin);
+  }
+  return represent(request, {
+    ...twin,
+    type: MARKDOWN_TYPE,
+    headers: { Vary: 'Accept', 'Cache-Control': 'public, max-age=300', Link: `<${page.url}>; rel="canonical"`, 'Access-Control-Allow-Origin': '*' },
   });
 }
+
+/** Each twin encoded once per build: the pages are the manifest's, so the map lives as long as the build. */
+const twins = new WeakMap<ManifestPage, Pick<Representation, 'bytes' | 'etag' | 'encoded'>>();

@@ -4,7 +4,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { registerAgentApi } from './agent-api-registry.ts';
 import { createAgentApi, type AgentApi } from './create-agent-api.ts';
-import { createNodeHandler } from './node-handler.ts';
+import { canonicalizePath } from './claimed-paths.ts';
+import { createNodeHandler, createRawRequestHandlers } from './node-handler.ts';
 import { serveNotFound, serveStatic } from './serve-static.ts';
 
 type AdapterHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void> | void;
@@ -46,12 +47,15 @@ export async function startServer(options: StartServerOptions): Promise<AgentSer
     agentFront(req, res, () => {
       if (req.method !== 'GET' && req.method !== 'HEAD') return void astroHandler(req, res, () => serveNotFound(req, res, clientDir));
       // Prerendered pages and assets first; what is not a file may be a page rendered on demand.
-      const pathname = (req.url ?? '/').split('?', 1)[0]!;
+      const pathname = canonicalizePath((req.url ?? '/').split('?', 1)[0]!) ?? '/';
       serveStatic(req, res, clientDir, pathname, () => {
         void astroHandler(req, res, () => serveNotFound(req, res, clientDir));
       });
     });
   });
+  const raw = createRawRequestHandlers(api);
+  server.on('clientError', raw.clientError);
+  server.on('connect', raw.connect);
   await new Promise<void>((resolvePromise, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 4321, options.host ?? 'localhost', resolvePromise);

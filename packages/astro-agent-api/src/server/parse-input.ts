@@ -5,16 +5,19 @@ import { buildParameterHints } from './parameter-hints.ts';
 const hintsByOperation = new WeakMap<Operation, Map<string, string>>();
 
 /**
- * Validates raw arguments (REST query parameters or MCP tool arguments) with the operation's zod
- * schema; the first problem becomes a 400 whose hint names the parameter and what it accepts.
- * Unknown arguments are ignored.
+ * The validate step: raw arguments (REST query parameters or MCP tool arguments) through the
+ * operation's zod schema; the first problem becomes a 400 whose hint names the parameter and what it
+ * accepts. Unknown arguments are ignored. The arguments are copied onto an object without prototype
+ * first, so that a parameter that was not sent reads as absent whatever its name (`constructor`,
+ * `toString`) instead of as a property of Object.prototype.
  */
 export function parseOperationInput(op: Operation, raw: Record<string, unknown>): Record<string, unknown> {
-  const parsed = op.input.safeParse(raw);
+  const args = Object.assign(Object.create(null) as Record<string, unknown>, raw);
+  const parsed = op.input.safeParse(args);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
   const name = String(issue.path[0] ?? '');
-  const missing = raw[name] === undefined;
+  const missing = args[name] === undefined;
   let hints = hintsByOperation.get(op);
   if (!hints) hintsByOperation.set(op, (hints = buildParameterHints(op.input)));
   throw new ApiError(

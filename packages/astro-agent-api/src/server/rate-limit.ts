@@ -24,7 +24,7 @@ export interface RateLimiter {
 }
 
 /**
- * Fixed windows per caller (SPEC §6): anonymous callers by address in the store's anonymous counter
+ * Fixed windows per caller (docs/contract.md §6): anonymous callers by address in the store's anonymous counter
  * (an in-memory LRU on one instance), identified callers by client_id in the store's shared counter.
  * Requests over the quota are refused without being counted.
  */
@@ -82,7 +82,7 @@ function rateLimitedError(state: RateLimitState, anonymous: boolean): ApiError {
   return new ApiError(
     429,
     'rate_limited',
-    `Quota of ${state.limit} requests per ${state.windowSeconds} s exhausted for policy ${state.policy}.`,
+    `Quota of ${state.limit} requests per ${state.windowSeconds} s exhausted for policy ${state.policy}; retry in ${state.resetSeconds} s.`,
     {
       hint: `Wait ${state.resetSeconds} s (Retry-After) before the next request.${upgrade}`,
       headers: { ...rateLimitHeaders(state), 'Retry-After': String(state.resetSeconds) },
@@ -91,7 +91,7 @@ function rateLimitedError(state: RateLimitState, anonymous: boolean): ApiError {
 }
 
 /**
- * draft-ietf-httpapi-ratelimit-headers + SPEC §3: `RateLimit` and `RateLimit-Policy` as RFC 8941
+ * draft-ietf-httpapi-ratelimit-headers + docs/contract.md §3: `RateLimit` and `RateLimit-Policy` as RFC 8941
  * structured fields, plus the integer RateLimit-Limit/-Remaining/-Reset. (API-Version is added by the pipeline.)
  */
 export function rateLimitHeaders(state: RateLimitState): Record<string, string> {

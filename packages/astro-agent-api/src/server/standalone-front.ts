@@ -2,7 +2,7 @@ import { subscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { getAgentApi } from './agent-api-registry.ts';
-import { createNodeHandler, type NodeHandler } from './node-handler.ts';
+import { createNodeHandler, createRawRequestHandlers, type NodeHandler } from './node-handler.ts';
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -25,15 +25,21 @@ const fronted = new WeakSet<Server>();
  */
 export function installStandaloneFront(input: { adapterOptions: { mode?: string }; outDir: URL }): void {
   if (input.adapterOptions.mode !== 'standalone') return;
-  const front = createNodeHandler(getAgentApi({ outDir: fileURLToPath(input.outDir) }));
+  const api = getAgentApi({ outDir: fileURLToPath(input.outDir) });
+  const front = createNodeHandler(api);
+  const raw = createRawRequestHandlers(api);
   subscribe('http.server.request.start', (message) => {
     const { server } = message as { server: Server };
-    if (!fronted.has(server)) frontServer(server, front);
+    if (fronted.has(server)) return;
+    fronted.add(server);
+    // Node's own answers to unparsable requests and CONNECT carry no body: the agent front's do.
+    if (server.listenerCount('clientError') === 0) server.on('clientError', raw.clientError);
+    if (server.listenerCount('connect') === 0) server.on('connect', raw.connect);
+    frontServer(server, front);
   });
 }
 
 function frontServer(server: Server, front: NodeHandler): void {
-  fronted.add(server);
   const listeners = server.listeners('request') as RequestListener[];
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {

@@ -10,20 +10,23 @@ export type { Store } from './store.ts';
 export const SQLITE_FILE_NAME = 'agent-api.sqlite';
 const DAY_MS = 86_400_000;
 const DEFAULT_CLIENT_IDLE_DAYS = 180;
+const DEFAULT_TRAFFIC_RETENTION_DAYS = 90;
 
 /**
  * Opens the store of a running server: Redis when REDIS_URL is set (several instances sharing clients,
- * tokens and quotas; unreachable → this rejects, never falling back to sqlite), else the sqlite file
- * `<dataDir>/agent-api.sqlite`, created on first use. Before returning it purges expired tokens and
- * recycles idle clients (the start-up check), then repeats that periodically until `close()`.
+ * tokens, quotas and traffic counts; unreachable → this rejects, never falling back to sqlite), else
+ * the sqlite file `<dataDir>/agent-api.sqlite`, created on first use. Before returning it purges
+ * expired tokens, recycles idle clients and deletes traffic counts past their retention (the start-up
+ * check), then repeats that periodically until `close()`.
  */
 export async function openStore(opts: {
   /** AGENT_API_DATA_DIR, default `.data`; keep it outside the build output so rebuilds keep registrations. Unused with Redis. */
   dataDir: string;
   /**
-   * The server's environment: REDIS_URL (with AGENT_API_REDIS_TIMEOUT_MS, AGENT_API_REDIS_PREFIX) and
-   * AGENT_API_CLIENT_IDLE_DAYS. Without it the idle period comes from process.env, but the backend is
-   * always sqlite: a REDIS_URL left in a shell never points tests or tools at a shared Redis.
+   * The server's environment: REDIS_URL (with AGENT_API_REDIS_TIMEOUT_MS, AGENT_API_REDIS_PREFIX),
+   * AGENT_API_CLIENT_IDLE_DAYS and AGENT_API_ANALYTICS_RETENTION_DAYS. Without it those periods come
+   * from process.env, but the backend is always sqlite: a REDIS_URL left in a shell never points tests
+   * or tools at a shared Redis.
    */
   env?: Record<string, string | undefined>;
   /** Days without a token request after which a client is recycled; default AGENT_API_CLIENT_IDLE_DAYS or 180. */
@@ -32,20 +35,14 @@ export async function openStore(opts: {
   sweepIntervalMs?: number;
   now?: () => number;
 }): Promise<Store> {
-  const clientIdleMs = (opts.clientIdleDays ?? resolveClientIdleDays(opts.env ?? process.env)) * DAY_MS;
-  const redis = opts.env === undefined ? undefined : resolveRedisOptions(opts.env);
-  let store: Store;
-  if (redis !== undefined) {
-    store = await openRedisStore(redis);
-  } else {
-    const dataDir = resolve(opts.dataDir);
-    await mkdir(dataDir, { recursive: true });
-    store = openSqliteStore(join(dataDir, SQLITE_FILE_NAME));
-  }
-
+  const periods = opts.env ?? process.env;
+  const clientIdleMs = (opts.clientIdleDays ?? resolveClientIdleDays(periods)) * DAY_MS;
+  const trafficRetentionDays = resolveTrafficRetentionDays(periods);
+  const store = await openStoreBackend(opts);
   const sweeper = createStoreSweeper({
     store,
     clientIdleMs,
+    trafficRetentionDays,
     intervalMs: opts.sweepIntervalMs ?? Math.min(Math.max(clientIdleMs / 4, 1_000), 3_600_000),
     now: opts.now,
   });
@@ -62,6 +59,18 @@ export async function openStore(opts: {
       await store.close();
     },
   };
+}
+
+/**
+ * The backend that `openStore` picks for the same options, without its housekeeping: for tools that
+ * only read it, such as the traffic report.
+ */
+export async function openStoreBackend(opts: { dataDir: string; env?: Record<string, string | undefined> }): Promise<Store> {
+  const redis = opts.env === undefined ? undefined : resolveRedisOptions(opts.env);
+  if (redis !== undefined) return openRedisStore(redis);
+  const dataDir = resolve(opts.dataDir);
+  await mkdir(dataDir, { recursive: true });
+  return openSqliteStore(join(dataDir, SQLITE_FILE_NAME));
 }
 
 /**
@@ -98,4 +107,20 @@ export function resolveClientIdleDays(env: Record<string, string | undefined>): 
     );
   }
   return days;
+}
+
+/**
+ * AGENT_API_ANALYTICS_RETENTION_DAYS: how many UTC days of traffic counts are kept, today included
+ * (default 90); older days are deleted by the store's housekeeping.
+ */
+export function resolveTrafficRetentionDays(env: Record<string, string | undefined>): number {
+  const raw = env.AGENT_API_ANALYTICS_RETENTION_DAYS?.trim();
+  if (raw === undefined || raw === '') return DEFAULT_TRAFFIC_RETENTION_DAYS;
+  if (!/^\d{1,4}$/.test(raw) || Number(raw) < 1 || Number(raw) > 3_650) {
+    throw new Error(
+      `AGENT_API_ANALYTICS_RETENTION_DAYS must be a whole number of days between 1 and 3650, but it is "${raw}". ` +
+        `Unset it to keep ${DEFAULT_TRAFFIC_RETENTION_DAYS} days of traffic counts, or set a number such as 30.`,
+    );
+  }
+  return Number(raw);
 }

@@ -14,6 +14,7 @@ import { defineScript, type CommandParser } from 'redis';
  * - `client-tokens:<id>` sorted set: the client's token hashes by expiry, to delete them with it
  * - `tokens:expiry` sorted set: every token hash by expiry, for purgeExpired
  * - `window:<key>` hash (start, ms, count), PEXPIRE its window
+ * - `traffic:requests:<day>`, `traffic:searches:<day>` hashes of counts, `traffic:days` sorted set of their days (redis-store.ts)
  */
 
 const int = (reply: unknown) => Number(reply);

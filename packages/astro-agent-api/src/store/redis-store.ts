@@ -1,7 +1,7 @@
 import { createClient, ErrorReply } from 'redis';
 import { createFallbackWindowCounter } from './fallback-windows.ts';
 import { REDIS_SCRIPTS } from './redis-scripts.ts';
-import type { ClientRecord, Store, TokenRecord, WindowCounter } from './store.ts';
+import type { ClientRecord, SearchCount, Store, TokenRecord, TrafficCount, WindowCounter } from './store.ts';
 import { StoreUnavailableError } from './store-unavailable.ts';
 
 export interface RedisStoreOptions {
@@ -114,6 +114,9 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
     window: (name: string) => `${prefix}window:${name}`,
     lastToken: `${prefix}clients:last-token`,
     expiry: `${prefix}tokens:expiry`,
+    requests: (day: string) => `${prefix}traffic:requests:${day}`,
+    searches: (day: string) => `${prefix}traffic:searches:${day}`,
+    trafficDays: `${prefix}traffic:days`,
   };
 
   const windows: WindowCounter = {
@@ -195,6 +198,51 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
         deleted += batch;
         if (batch < SWEEP_BATCH) return deleted;
       }
+    },
+
+    // One hash per day and kind, a field per dimensions (a JSON array), and the days in a sorted set
+    // for retention: a batch is one MULTI, so instances add up and a batch lands whole.
+    async addTraffic({ requests, searches }) {
+      if (requests.length === 0 && searches.length === 0) return;
+      const multi = redis.multi();
+      const days = new Set<string>();
+      for (const r of requests) {
+        multi.hIncrBy(key.requests(r.day), JSON.stringify([r.surface, r.target, r.page, r.family]), r.count);
+        days.add(r.day);
+      }
+      for (const s of searches) {
+        multi.hIncrBy(key.searches(s.day), JSON.stringify([s.surface, s.family, s.query, s.filters, s.results, s.more]), s.count);
+        days.add(s.day);
+      }
+      multi.zAdd(key.trafficDays, [...days].map((day) => ({ score: Date.parse(day), value: day })));
+      await run(() => multi.exec());
+    },
+
+    async readTraffic(sinceDay) {
+      const days = await run(() => redis.zRangeByScore(key.trafficDays, Date.parse(sinceDay), '+inf'));
+      const multi = redis.multi();
+      for (const day of days) multi.hGetAll(key.requests(day)).hGetAll(key.searches(day));
+      const replies = days.length === 0 ? [] : ((await run(() => multi.exec())) as unknown as Record<string, string>[]);
+      const batch: { requests: TrafficCount[]; searches: SearchCount[] } = { requests: [], searches: [] };
+      days.forEach((day, i) => {
+        for (const [field, count] of Object.entries(replies[2 * i]!)) {
+          const [surface, target, page, family] = JSON.parse(field) as string[];
+          batch.requests.push({ day, surface: surface!, target: target!, page: page!, family: family!, count: Number(count) });
+        }
+        for (const [field, count] of Object.entries(replies[2 * i + 1]!)) {
+          const [surface, family, query, filters, results, more] = JSON.parse(field) as [string, string, string, string, number, boolean];
+          batch.searches.push({ day, surface, family, query, filters, results, more, count: Number(count) });
+        }
+      });
+      return batch;
+    },
+
+    async deleteTrafficBefore(day) {
+      const old = await run(() => redis.zRangeByScore(key.trafficDays, '-inf', `(${Date.parse(day)}`));
+      if (old.length === 0) return;
+      const multi = redis.multi();
+      for (const gone of old) multi.del([key.requests(gone), key.searches(gone)]).zRem(key.trafficDays, gone);
+      await run(() => multi.exec());
     },
 
     async close() {

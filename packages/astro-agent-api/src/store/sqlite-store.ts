@@ -1,7 +1,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { createMemoryWindowCounter } from './memory-windows.ts';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
-import type { ClientRecord, Store, TokenRecord, WindowCounter } from './store.ts';
+import type { ClientRecord, SearchCount, Store, TokenRecord, TrafficCount, WindowCounter } from './store.ts';
 
 /**
  * The embedded backend: one sqlite file in WAL mode (readers never wait for the writer). node:sqlite is
@@ -52,6 +52,19 @@ export function openSqliteStore(file: string, options: { anonymousWindowsMax?: n
   const selectWindow = db.prepare(
     'SELECT count, window_start + window_ms AS reset_at FROM rate_windows WHERE key = ? AND window_start + window_ms > ?',
   );
+
+  const addRequests = db.prepare(
+    `INSERT INTO traffic_requests (day, surface, target, page, family, count) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT DO UPDATE SET count = count + excluded.count`,
+  );
+  const addSearches = db.prepare(
+    `INSERT INTO traffic_searches (day, surface, family, query, filters, results, more, count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT DO UPDATE SET count = count + excluded.count`,
+  );
+  const selectRequests = db.prepare('SELECT day, surface, target, page, family, count FROM traffic_requests WHERE day >= ?');
+  const selectSearches = db.prepare('SELECT day, surface, family, query, filters, results, more, count FROM traffic_searches WHERE day >= ?');
+  const deleteOldRequests = db.prepare('DELETE FROM traffic_requests WHERE day < ?');
+  const deleteOldSearches = db.prepare('DELETE FROM traffic_searches WHERE day < ?');
 
   const windows: WindowCounter = {
     async hit(key, { limit, windowMs, now }) {
@@ -122,6 +135,29 @@ export function openSqliteStore(file: string, options: { anonymousWindowsMax?: n
 
     async deleteIdleClients(idleSince) {
       return Number(deleteIdle.run(idleSince).changes);
+    },
+
+    async addTraffic({ requests, searches }) {
+      inTransaction(db, () => {
+        for (const r of requests) addRequests.run(r.day, r.surface, r.target, r.page, r.family, r.count);
+        for (const s of searches) addSearches.run(s.day, s.surface, s.family, s.query, s.filters, s.results, s.more ? 1 : 0, s.count);
+      });
+    },
+
+    async readTraffic(sinceDay) {
+      const requests = selectRequests.all(sinceDay) as unknown as TrafficCount[];
+      const searches = (selectSearches.all(sinceDay) as unknown as (Omit<SearchCount, 'more'> & { more: number })[]).map((row) => ({
+        ...row,
+        more: row.more === 1,
+      }));
+      return { requests: requests.map((row) => ({ ...row })), searches };
+    },
+
+    async deleteTrafficBefore(day) {
+      inTransaction(db, () => {
+        deleteOldRequests.run(day);
+        deleteOldSearches.run(day);
+      });
     },
 
     async close() {

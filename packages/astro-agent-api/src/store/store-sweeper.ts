@@ -1,4 +1,5 @@
 import type { Store } from './store.ts';
+import { utcDayBefore } from './utc-day.ts';
 
 export interface SweepResult {
   expiredTokens: number;
@@ -6,13 +7,15 @@ export interface SweepResult {
 }
 
 /**
- * Housekeeping of a store: purges expired tokens and windows, and recycles clients that requested no
- * token for `clientIdleMs` (docs/contract.md §6: 180 days). `start()` sweeps at once, then every `intervalMs`;
- * the timer does not keep the process alive.
+ * Housekeeping of a store: purges expired tokens and windows, recycles clients that requested no
+ * token for `clientIdleMs` (docs/contract.md §6: 180 days), and deletes the traffic counts of the days
+ * older than `trafficRetentionDays`. `start()` sweeps at once, then every `intervalMs`; the timer does
+ * not keep the process alive.
  */
 export function createStoreSweeper(deps: {
   store: Store;
   clientIdleMs: number;
+  trafficRetentionDays: number;
   intervalMs: number;
   now?: () => number;
   onError?: (error: unknown) => void;
@@ -25,6 +28,7 @@ export function createStoreSweeper(deps: {
     const at = now();
     const expiredTokens = await deps.store.purgeExpired(at);
     const recycledClients = await deps.store.deleteIdleClients(at - deps.clientIdleMs);
+    await deps.store.deleteTrafficBefore(utcDayBefore(at, deps.trafficRetentionDays - 1));
     return { expiredTokens, recycledClients };
   }
 

@@ -1,5 +1,6 @@
 /**
- * The Store contract: registered clients, access tokens and rate-limit windows. Every backend (the
+ * The Store contract: registered clients, access tokens, rate-limit windows and the counts of agent
+ * traffic. Every backend (the
  * embedded sqlite one, the redis one) passes the same suite, tests/unit/store-contract.ts.
  *
  * Rules every backend keeps:
@@ -58,7 +59,57 @@ export interface WindowCounter {
   peek(key: string, options: { windowMs: number; now: number }): Promise<{ count: number; resetAt: number }>;
 }
 
-export interface Store {
+/**
+ * Requests to the agent surface on one UTC day, by what they asked for and which agent family sent
+ * them. Holds no address, token or client id: a count is all that is kept of a caller.
+ */
+export interface TrafficCount {
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  /** Which surface answered (traffic.ts in analytics/ lists them). */
+  surface: string;
+  /** The operation, MCP tool or document asked for; empty for a page asked for itself. */
+  target: string;
+  /** Canonical URL of the page read, or empty. */
+  page: string;
+  family: string;
+  count: number;
+}
+
+/** Searches on one UTC day with the same words, filters and number of results. */
+export interface SearchCount {
+  day: string;
+  surface: string;
+  family: string;
+  /** The words as the agent typed them, cut to a bounded length. */
+  query: string;
+  /** Facet filters as `name=value` pairs joined with `&`, sorted by name; empty for none. */
+  filters: string;
+  /** Results in the answer. */
+  results: number;
+  /** True when the answer had a next page: the query found more than `results`. */
+  more: boolean;
+  count: number;
+}
+
+export interface TrafficBatch {
+  requests: TrafficCount[];
+  searches: SearchCount[];
+}
+
+/**
+ * Counts of agent traffic, added up by every instance sharing the store. A batch is added whole or
+ * not at all; counts of the same day and dimensions add up.
+ */
+export interface TrafficStore {
+  addTraffic(batch: TrafficBatch): Promise<void>;
+  /** Every count from `sinceDay` (inclusive) on, one entry per day and dimensions. */
+  readTraffic(sinceDay: string): Promise<TrafficBatch>;
+  /** Deletes the counts of the days before `day` (retention). */
+  deleteTrafficBefore(day: string): Promise<void>;
+}
+
+export interface Store extends TrafficStore {
   /** Backend name, for logs: `sqlite`, `redis`. */
   readonly backend: string;
   /** Windows shared by every instance using this store: identified clients, registrations, the token endpoint. */

@@ -16,6 +16,8 @@ export interface McpServerInput {
   snapshot: ContentSnapshot;
   /** Runs an operation for the caller of the HTTP request this server answers. */
   callOperation: CallOperation;
+  /** Notes a page read as a resource, for the request's outcome. */
+  notePageRead(url: string): void;
   log: ErrorLogger;
 }
 
@@ -28,7 +30,7 @@ export function buildMcpServerInfo({ site, options }: Pick<Manifest, 'site' | 'o
  * A fresh MCP server for one HTTP request (stateless: nothing outlives the request): the four
  * operations as tools, every page as a resource, and the answer prompt. Same server for both eras.
  */
-export function createMcpServer({ snapshot, callOperation, log }: McpServerInput): McpServer {
+export function createMcpServer({ snapshot, callOperation, notePageRead, log }: McpServerInput): McpServer {
   const operations = createOperations(snapshot.manifest);
   const server = new McpServer(buildMcpServerInfo(snapshot.manifest), {
     capabilities: MCP_CAPABILITIES,
@@ -43,7 +45,7 @@ export function createMcpServer({ snapshot, callOperation, log }: McpServerInput
     },
   });
   registerOperationTools(server, operations, callOperation, log);
-  registerPageResources(server, snapshot);
+  registerPageResources(server, snapshot, notePageRead);
   registerAnswerPrompt(server, snapshot.manifest);
   return server;
 }

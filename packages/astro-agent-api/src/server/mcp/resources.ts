@@ -24,7 +24,7 @@ export const RESOURCE_PAGE_SIZE = 100;
  * address of the same heading in the HTML page. One template covers both forms — `{+path}` takes the
  * fragment too — so the template list stays one entry; its description says so.
  */
-export function registerPageResources(server: McpServer, snapshot: ContentSnapshot): void {
+export function registerPageResources(server: McpServer, snapshot: ContentSnapshot, notePageRead: (url: string) => void): void {
   const site = snapshot.manifest.site.replace(/\/+$/, '');
   server.registerResource(
     'page',
@@ -41,6 +41,7 @@ export function registerPageResources(server: McpServer, snapshot: ContentSnapsh
       // Only manifest pages can ever be returned: resolvePage never maps a URI to anything else.
       const page = resolvePage(snapshot.pages, uri.href);
       if (!page) throw new ResourceNotFoundError(uri.href, `No page of this site has the address ${uri.href}.`);
+      notePageRead(page.url);
       if (uri.hash === '' || uri.hash === '#') return { contents: [{ uri: page.url, mimeType: MARKDOWN_MIME_TYPE, text: buildMarkdownTwin(page) }] };
       return { contents: [readSectionResource(page, uri)] };
     },

@@ -1,9 +1,8 @@
 import type { CallToolResult, McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import { ApiError } from '../../operations/api-error.ts';
 import { MCP_TOOL_ANNOTATIONS } from '../../operations/endpoints.ts';
 import { buildInputJsonSchema, buildOutputJsonSchema, type ObjectJsonSchema } from '../../operations/json-schema.ts';
 import type { Operation } from '../../operations/operation.ts';
-import type { ErrorLogger } from '../respond.ts';
+import { asApiError, type ErrorLogger } from '../respond.ts';
 
 /** Runs an operation for the caller of this request; resolves with the REST body, throws ApiError. */
 export type CallOperation = (op: Operation, rawArgs: Record<string, unknown>) => Promise<{ body: string }>;
@@ -83,17 +82,8 @@ function describeOnly(jsonSchema: ObjectJsonSchema): StandardSchemaWithJSON<Tool
  * A failed call as an MCP tool error (`isError: true`), so the model can read it and correct itself.
  * The text is the REST Error JSON (`code`, `message`, `data.status`, `data.hint`). There is no
  * `structuredContent`: 2025-era clients validate it against the tool's output schema even on errors.
- * Unexpected errors are logged and reported as a generic internal error, as REST does.
+ * Unexpected errors are logged and reported as the generic internal error REST answers.
  */
 export function buildToolError(error: unknown, log: ErrorLogger): CallToolResult {
-  let known: ApiError;
-  if (error instanceof ApiError) {
-    known = error;
-  } else {
-    log('agent-api: unexpected error in an MCP tool call', error);
-    known = new ApiError(500, 'internal_error', 'The server could not answer this request.', {
-      hint: 'Try again in a moment; if it keeps failing, report it to the site owner.',
-    });
-  }
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(known.toJSON()) }] };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(asApiError(error, log).toJSON()) }] };
 }

@@ -1,9 +1,10 @@
 import type { Store } from '../../store/store.ts';
-import { resolveClientAddress } from '../caller.ts';
-import type { Handler, RequestContext } from '../context.ts';
-import { ApiError } from '../../operations/api-error.ts';
+import { resolveClientAddress } from '../client-address.ts';
+import type { RequestContext } from '../context.ts';
+import type { ErrorLogger } from '../respond.ts';
+import { handleAuthorizationRequest } from './authorize.ts';
 import { handleIntrospectionRequest } from './introspect.ts';
-import { OAuthError, renderOAuthError } from './oauth-error.ts';
+import { renderOAuthFailure } from './oauth-error.ts';
 import { DEFAULT_OAUTH_LIMITS, type OAuthLimits } from './oauth-limits.ts';
 import type { OAuthEndpointDeps } from './oauth-deps.ts';
 import { DEFAULT_MAX_BODY_BYTES } from './parse-body.ts';
@@ -11,31 +12,35 @@ import { handleRegistrationRequest } from './register.ts';
 import { handleRevocationRequest } from './revoke.ts';
 import { handleTokenRequest } from './token.ts';
 
+/** One OAuth endpoint: a POST request in, its RFC 6749 answer out. */
+export type OAuthEndpoint = (request: Request, context: RequestContext) => Promise<Response>;
+
 export interface OAuthHandlers {
-  register: Handler;
-  token: Handler;
-  revoke: Handler;
-  introspect: Handler;
+  authorize: OAuthEndpoint;
+  register: OAuthEndpoint;
+  token: OAuthEndpoint;
+  revoke: OAuthEndpoint;
+  introspect: OAuthEndpoint;
 }
 
 /**
- * The four OAuth endpoints as web-standard handlers. Every error, bad input or not, is answered as
- * RFC 6749 §5.2 JSON with `Cache-Control: no-store`; nothing unexpected leaks beyond `server_error`.
+ * The OAuth endpoints as web-standard handlers (the pipeline's method step answers the methods they
+ * do not take). Every error, bad input or not, is answered as RFC 6749 §5.2 JSON with
+ * `Cache-Control: no-store`; nothing unexpected leaks beyond `server_error`.
  */
 export function createOAuthHandlers(deps: {
   store: Store;
-  site: string;
   trustProxy: number;
   now?: () => number;
   limits?: Partial<OAuthLimits>;
-  /** SPEC §6: 3600 s. */
+  /** docs/contract.md §6: 3600 s. */
   tokenLifetimeSeconds?: number;
   maxBodyBytes?: number;
   /** Receives unexpected errors (answered as 500 `server_error`); default console.error. */
-  onError?: (error: unknown) => void;
+  log?: ErrorLogger;
 }): OAuthHandlers {
   const limits = { ...DEFAULT_OAUTH_LIMITS, ...deps.limits };
-  const onError = deps.onError ?? ((error: unknown) => console.error('agent-api: OAuth endpoint failed', error));
+  const log = deps.log ?? ((message: string, cause: unknown) => console.error(message, cause));
   const shared = {
     store: deps.store,
     now: deps.now ?? Date.now,
@@ -48,25 +53,18 @@ export function createOAuthHandlers(deps: {
     },
   };
 
-  function endpoint(handle: (request: Request, deps: OAuthEndpointDeps) => Promise<Response>): Handler {
-    return async (request: Request, context: RequestContext) => {
+  function endpoint(handle: (request: Request, deps: OAuthEndpointDeps) => Promise<Response>): OAuthEndpoint {
+    return async (request, context) => {
       try {
-        if (request.method !== 'POST') {
-          throw new OAuthError(405, 'invalid_request', `Use POST, not ${request.method}.`, { Allow: 'POST' });
-        }
-        const address = resolveClientAddress(request, context, deps.trustProxy);
-        return await handle(request, { ...shared, address });
+        return await handle(request, { ...shared, address: resolveClientAddress(request, context, deps.trustProxy) });
       } catch (error) {
-        if (error instanceof OAuthError) return renderOAuthError(error);
-        // e.g. a shared backend that is unreachable answers 503 with Retry-After.
-        if (error instanceof ApiError) return renderOAuthError(new OAuthError(error.status, error.code, error.message, error.headers));
-        onError(error);
-        return renderOAuthError(new OAuthError(500, 'server_error', 'The server could not handle the request; try again later.'));
+        return renderOAuthFailure(error, log);
       }
     };
   }
 
   return {
+    authorize: endpoint(handleAuthorizationRequest),
     register: endpoint(handleRegistrationRequest),
     token: endpoint(handleTokenRequest),
     revoke: endpoint(handleRevocationRequest),

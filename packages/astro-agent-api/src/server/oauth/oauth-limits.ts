@@ -2,7 +2,7 @@ import type { WindowCounter } from '../../store/store.ts';
 import { buildRateLimitHeaders } from '../rate-limit.ts';
 import { OAuthError } from './oauth-error.ts';
 
-/** SPEC §6: registrations per IP, token requests per client, failed client authentications per IP. */
+/** docs/contract.md §6: registrations per IP, token requests per client, failed client authentications per IP. */
 export interface OAuthLimits {
   registrationsPerHour: number;
   tokenRequestsPerMinute: number;
@@ -23,10 +23,19 @@ export interface OAuthLimit {
   windowMs: number;
 }
 
-/** Counts one hit under `limit`; throws a 429 OAuth error with Retry-After and the rate-limit headers when it is full. */
-export async function consumeOAuthLimit(windows: WindowCounter, key: string, limit: OAuthLimit, now: number): Promise<void> {
+/**
+ * Counts one hit under `limit` and returns the rate-limit headers the answer carries; throws a 429
+ * OAuth error with Retry-After and the same headers when the window is full.
+ */
+export async function consumeOAuthLimit(windows: WindowCounter, key: string, limit: OAuthLimit, now: number): Promise<Record<string, string>> {
   const hit = await windows.hit(`${limit.policy}:${key}`, { limit: limit.limit, windowMs: limit.windowMs, now });
   if (!hit.allowed) throw rateLimitedOAuthError(limit, hit.resetAt, now);
+  return buildRateLimitHeaders(limit.policy, {
+    limit: limit.limit,
+    remaining: Math.max(0, limit.limit - hit.count),
+    resetSeconds: Math.max(1, Math.ceil((hit.resetAt - now) / 1000)),
+    windowSeconds: Math.round(limit.windowMs / 1000),
+  });
 }
 
 /** Throws the same 429 when the window is already full, without counting. */

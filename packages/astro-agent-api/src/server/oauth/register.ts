@@ -24,7 +24,7 @@ export interface ClientMetadata {
 export async function handleRegistrationRequest(request: Request, deps: OAuthEndpointDeps): Promise<Response> {
   const metadata = parseClientMetadata(await parseJsonObjectBody(request, deps.maxBodyBytes));
   const now = deps.now();
-  await consumeOAuthLimit(deps.store.windows, deps.address, deps.limits.registration, now);
+  const limitHeaders = await consumeOAuthLimit(deps.store.windows, deps.address, deps.limits.registration, now);
 
   const clientId = generateClientId();
   const clientSecret = generateClientSecret();
@@ -40,18 +40,22 @@ export async function handleRegistrationRequest(request: Request, deps: OAuthEnd
   });
 
   // RFC 7591 §3.2.1 — the secret is shown once; only its hash is kept.
-  return oauthJson(201, {
-    client_id: clientId,
-    client_secret: clientSecret,
-    client_id_issued_at: Math.floor(now / 1000),
-    client_secret_expires_at: 0,
-    client_name: metadata.clientName,
-    contacts: metadata.contacts,
-    grant_types: ['client_credentials'],
-    response_types: [],
-    token_endpoint_auth_method: metadata.tokenEndpointAuthMethod,
-    scope: metadata.scope,
-  });
+  return oauthJson(
+    201,
+    {
+      client_id: clientId,
+      client_secret: clientSecret,
+      client_id_issued_at: Math.floor(now / 1000),
+      client_secret_expires_at: 0,
+      client_name: metadata.clientName,
+      contacts: metadata.contacts,
+      grant_types: ['client_credentials'],
+      response_types: [],
+      token_endpoint_auth_method: metadata.tokenEndpointAuthMethod,
+      scope: metadata.scope,
+    },
+    limitHeaders,
+  );
 }
 
 /**

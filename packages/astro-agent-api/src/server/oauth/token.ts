@@ -3,12 +3,24 @@ import { invalidClient, readAuthenticatedForm } from './client-auth.ts';
 import { OAuthError, oauthJson } from './oauth-error.ts';
 import { consumeOAuthLimit } from './oauth-limits.ts';
 import type { OAuthEndpointDeps } from './oauth-deps.ts';
+import type { FormParams } from './parse-body.ts';
+import type { ClientRecord } from '../../store/store.ts';
 import { parseScopeList, scopesOf } from './scopes.ts';
 
 /** RFC 6749 §4.4 — client credentials grant at the token endpoint; the response is §5.1. */
 export async function handleTokenRequest(request: Request, deps: OAuthEndpointDeps): Promise<Response> {
   const { form, client, now } = await readAuthenticatedForm(request, deps);
-  await consumeOAuthLimit(deps.store.windows, client.clientId, deps.limits.token, now);
+  const limitHeaders = await consumeOAuthLimit(deps.store.windows, client.clientId, deps.limits.token, now);
+  try {
+    return await issueToken(form, client, now, deps, limitHeaders);
+  } catch (error) {
+    // A refused request was counted too: its answer says so.
+    if (error instanceof OAuthError) Object.assign(error.headers, limitHeaders);
+    throw error;
+  }
+}
+
+async function issueToken(form: FormParams, client: ClientRecord, now: number, deps: OAuthEndpointDeps, limitHeaders: Record<string, string>): Promise<Response> {
 
   const grantType = form.get('grant_type');
   if (grantType === undefined) throw new OAuthError(400, 'invalid_request', 'grant_type is required; use grant_type=client_credentials.');
@@ -31,10 +43,9 @@ export async function handleTokenRequest(request: Request, deps: OAuthEndpointDe
   // The client was recycled between authentication and issue.
   if (!issued) throw invalidClient('Unknown client or wrong client secret.');
 
-  return oauthJson(200, {
-    access_token: accessToken,
-    token_type: 'Bearer',
-    expires_in: deps.tokenLifetimeSeconds,
-    scope: scopes.join(' '),
-  });
+  return oauthJson(
+    200,
+    { access_token: accessToken, token_type: 'Bearer', expires_in: deps.tokenLifetimeSeconds, scope: scopes.join(' ') },
+    limitHeaders,
+  );
 }

@@ -1,0 +1,80 @@
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { openStoreBackend, resolveRedisOptions, SQLITE_FILE_NAME } from '../../store/open-store.ts';
+import { utcDay, utcDayBefore } from '../../store/utc-day.ts';
+import { buildAgentReport } from './build-agent-report.ts';
+import { readChartLibrary, renderReportHtml } from './render-report-html.ts';
+import { renderReportMarkdown } from './render-report-markdown.ts';
+
+export const REPORT_USAGE = `Usage: astro-agent-api report [--since 30d] [--out agent-report.html]
+
+Reads the traffic counts of the store the server uses (AGENT_API_DATA_DIR, or REDIS_URL with
+AGENT_API_REDIS_PREFIX), prints a Markdown summary and writes one self-contained HTML page.
+
+  --since  the period: 7d (the last 7 days, today included) or a UTC day such as 2027-03-01 (default 30d)
+  --out    the HTML file to write (default agent-report.html)`;
+
+/** A command-line mistake: said with what to do, and the usage. */
+class UsageError extends Error {}
+
+/**
+ * `astro-agent-api report`: the traffic report of the store that the environment names. Returns the
+ * exit code: 0 written, 1 the store could not be read, 2 a bad argument.
+ */
+export async function runReportCommand(
+  argv: string[],
+  io: { env: Record<string, string | undefined>; cwd: string; out: (text: string) => void; err: (text: string) => void; now?: () => number },
+): Promise<number> {
+  const now = (io.now ?? Date.now)();
+  let options: { since: string; out: string };
+  try {
+    options = parseReportArguments(argv, now);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.err(`${error.message}\n\n${REPORT_USAGE}\n`);
+    return 2;
+  }
+  const dataDir = resolve(io.cwd, io.env.AGENT_API_DATA_DIR ?? '.data');
+  if (resolveRedisOptions(io.env) === undefined && !existsSync(join(dataDir, SQLITE_FILE_NAME))) {
+    io.err(
+      `No traffic counts at ${join(dataDir, SQLITE_FILE_NAME)}. Run the report with the AGENT_API_DATA_DIR (or REDIS_URL) of the ` +
+        'server, from the folder it runs in; a server that has not answered any request yet has no counts.\n',
+    );
+    return 1;
+  }
+  let store;
+  try {
+    store = await openStoreBackend({ dataDir, env: io.env });
+  } catch (error) {
+    io.err(`${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  const counts = await store.readTraffic(options.since).finally(() => store.close());
+  const report = buildAgentReport(counts, { since: options.since, until: utcDay(now) });
+  const outFile = resolve(io.cwd, options.out);
+  await mkdir(dirname(outFile), { recursive: true });
+  await writeFile(outFile, renderReportHtml(report, { chartLibrary: await readChartLibrary(), generatedAt: new Date(now) }));
+  io.out(`${renderReportMarkdown(report)}\nThe report with charts: ${outFile}\n`);
+  return 0;
+}
+
+function parseReportArguments(argv: string[], now: number): { since: string; out: string } {
+  let values;
+  try {
+    ({ values } = parseArgs({ args: argv, options: { since: { type: 'string' }, out: { type: 'string' } }, strict: true, allowPositionals: false }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  return { since: parseSince(values.since ?? '30d', now), out: values.out ?? 'agent-report.html' };
+}
+
+/** `7d` → the UTC day 6 days before today; `2027-03-01` as it is. */
+function parseSince(raw: string, now: number): string {
+  const days = /^(\d{1,4})d$/.exec(raw);
+  if (days && Number(days[1]) >= 1) return utcDayBefore(now, Number(days[1]) - 1);
+  const day = Date.parse(raw);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(raw) && Number.isFinite(day) && utcDay(day) === raw && day <= now) return raw;
+  throw new UsageError(`--since must be a number of days such as 7d (1d is today) or a past UTC day such as ${utcDayBefore(now, 7)}, but it is "${raw}".`);
+}

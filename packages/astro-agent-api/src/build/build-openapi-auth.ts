@@ -1,0 +1,197 @@
+import { IDENTITY_PATH, OAUTH_LIMITS, OAUTH_PATHS } from '../operations/endpoints.ts';
+import { SCOPES } from '../operations/operation.ts';
+import type { JsonSchema } from '../operations/json-schema.ts';
+
+const SCOPE_LIST = SCOPES.join(' ');
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+const json = (schema: JsonSchema, example?: unknown) => ({ 'application/json': { schema, ...(example === undefined ? {} : { example }) } });
+const form = (schema: JsonSchema, example: Record<string, string>) => ({ 'application/x-www-form-urlencoded': { schema, example } });
+
+/** RFC 6749 §5.2 — the error of every OAuth endpoint. */
+const OAUTH_ERROR: JsonSchema = {
+  type: 'object',
+  required: ['error', 'error_description'],
+  properties: { error: { type: 'string', description: 'RFC 6749 §5.2 error code.' }, error_description: { type: 'string' } },
+};
+
+/** An OAuth error response with the headers it carries. */
+function oauthError(description: string, headers: string[] = []): JsonSchema {
+  return { description, headers: Object.fromEntries(['API-Version', ...headers].map((name) => [name, header(name)])), content: json(OAUTH_ERROR) };
+}
+
+/** A form request that authenticates the client in the body (client_secret_post) or with Basic (client_secret_basic). */
+function clientForm(fields: { [name: string]: JsonSchema }, required: string[], example: Record<string, string>) {
+  return {
+    required: true,
+    content: form(
+      {
+        type: 'object',
+        required,
+        properties: { ...fields, client_id: { type: 'string' }, client_secret: { type: 'string', description: 'With client_secret_post; else send Authorization: Basic.' } },
+      },
+      { ...example, client_id: 'agt_ci_example', client_secret: 'agt_cs_example' },
+    ),
+  };
+}
+
+/**
+ * The OAuth endpoints (RFC 7591, RFC 6749 §4.4, RFC 7009, RFC 7662, and the authorization endpoint
+ * that refuses every request) and /agent/identity as OpenAPI path items, at the site root.
+ */
+export function buildAuthPaths(): { [path: string]: JsonSchema } {
+  const rateLimited = oauthError('Too many requests for this limit; retry after `Retry-After` seconds.', ['Retry-After', 'RateLimit', 'RateLimit-Policy']);
+  const methodNotAllowed = oauthError('This endpoint does not answer that method.', ['Allow']);
+  const badRequest = oauthError('The request is malformed (`invalid_request`, `unsupported_grant_type`, `invalid_scope`, …).');
+  const badClient = oauthError('Client authentication failed (`invalid_client`).', ['WWW-Authenticate']);
+  const limited = (description: string, schema: JsonSchema) => ({
+    description,
+    headers: Object.fromEntries(['API-Version', 'RateLimit', 'RateLimit-Policy'].map((name) => [name, header(name)])),
+    content: json(schema),
+  });
+  return {
+    [OAUTH_PATHS.register]: {
+      post: {
+        operationId: 'register_client',
+        summary: 'Register a client (RFC 7591)',
+        description: `Anonymous, automatic, free; ${OAUTH_LIMITS.registrationsPerHourPerIp} registrations per hour per address. The secret is shown once.`,
+        tags: ['oauth'],
+        security: [{}],
+        requestBody: {
+          required: true,
+          content: json(
+            {
+              type: 'object',
+              required: ['client_name'],
+              properties: {
+                client_name: { type: 'string', minLength: 1, maxLength: 100 },
+                contacts: { type: 'array', maxItems: 5, items: { type: 'string', format: 'email' } },
+                scope: { type: 'string', description: `Space-separated, among: ${SCOPE_LIST}.` },
+                token_endpoint_auth_method: { type: 'string', enum: ['client_secret_basic', 'client_secret_post'] },
+              },
+            },
+            { client_name: 'my-agent', contacts: ['dev@example.com'] },
+          ),
+        },
+        responses: {
+          201: limited('Registered: keep the `client_secret`, it cannot be read again.', {
+            type: 'object',
+            required: ['client_id', 'client_secret'],
+            properties: {
+              client_id: { type: 'string' },
+              client_secret: { type: 'string' },
+              client_id_issued_at: { type: 'integer' },
+              client_secret_expires_at: { type: 'integer', description: '0: it does not expire.' },
+              scope: { type: 'string' },
+            },
+          }),
+          400: oauthError('The client metadata is invalid (`invalid_client_metadata`, `invalid_redirect_uri`, `invalid_request`).'),
+          405: methodNotAllowed,
+          413: oauthError('The body is larger than 16 KiB.'),
+          429: rateLimited,
+        },
+      },
+    },
+    [OAUTH_PATHS.token]: {
+      post: {
+        operationId: 'issue_token',
+        summary: 'Get an access token (client credentials, RFC 6749 §4.4)',
+        description: `An opaque Bearer token valid ${OAUTH_LIMITS.accessTokenSeconds} s; ${OAUTH_LIMITS.tokenRequestsPerMinute} requests per minute per client.`,
+        tags: ['oauth'],
+        security: [{ clientSecretBasic: [] }, {}],
+        requestBody: clientForm(
+          { grant_type: { type: 'string', enum: ['client_credentials'] }, scope: { type: 'string', description: `Space-separated, among: ${SCOPE_LIST}.` } },
+          ['grant_type'],
+          { grant_type: 'client_credentials', scope: SCOPE_LIST },
+        ),
+        responses: {
+          200: limited('The token (RFC 6749 §5.1); never cached.', {
+            type: 'object',
+            required: ['access_token', 'token_type', 'expires_in'],
+            properties: {
+              access_token: { type: 'string' },
+              token_type: { type: 'string', enum: ['Bearer'] },
+              expires_in: { type: 'integer' },
+              scope: { type: 'string' },
+            },
+          }),
+          400: badRequest,
+          401: badClient,
+          405: methodNotAllowed,
+          429: rateLimited,
+        },
+      },
+    },
+    [OAUTH_PATHS.revoke]: {
+      post: {
+        operationId: 'revoke_token',
+        summary: 'Revoke an own token (RFC 7009)',
+        tags: ['oauth'],
+        security: [{ clientSecretBasic: [] }, {}],
+        requestBody: clientForm({ token: { type: 'string' }, token_type_hint: { type: 'string' } }, ['token'], { token: 'agt_at_example' }),
+        responses: { 200: { description: 'Revoked, or not a token of this client: nothing else is said (RFC 7009 §2.2).', headers: { 'API-Version': header('API-Version') } }, 400: badRequest, 401: badClient, 405: methodNotAllowed },
+      },
+    },
+    [OAUTH_PATHS.introspect]: {
+      post: {
+        operationId: 'introspect_token',
+        summary: 'Introspect an own token (RFC 7662)',
+        tags: ['oauth'],
+        security: [{ clientSecretBasic: [] }, {}],
+        requestBody: clientForm({ token: { type: 'string' } }, ['token'], { token: 'agt_at_example' }),
+        responses: {
+          200: {
+            description: "`active: false` for an expired, revoked, unknown or another client's token.",
+            headers: { 'API-Version': header('API-Version') },
+            content: json({
+              type: 'object',
+              required: ['active'],
+              properties: { active: { type: 'boolean' }, client_id: { type: 'string' }, scope: { type: 'string' }, token_type: { type: 'string' }, exp: { type: 'integer' }, iat: { type: 'integer' } },
+            }),
+          },
+          400: badRequest,
+          401: badClient,
+          405: methodNotAllowed,
+        },
+      },
+    },
+    [OAUTH_PATHS.authorize]: {
+      get: {
+        operationId: 'authorize',
+        summary: 'Authorization endpoint: refuses every request',
+        description: 'Only the client credentials grant is offered, so every request gets `unsupported_response_type` (RFC 6749 §4.1.2.1), never a redirection.',
+        tags: ['oauth'],
+        security: [{}],
+        responses: { 400: oauthError('`unsupported_response_type`.'), 405: methodNotAllowed },
+      },
+    },
+    [IDENTITY_PATH]: {
+      get: {
+        operationId: 'get_identity',
+        summary: 'Who the bearer token says the caller is',
+        description: 'Any valid token: `client_id`, its scope and its quota, read without counting.',
+        tags: ['quota'],
+        security: [{ bearer: [] }, { oauth2: [] }],
+        responses: {
+          200: {
+            description: 'The client and its quota; never cached.',
+            headers: Object.fromEntries(['API-Version', 'RateLimit', 'RateLimit-Policy'].map((name) => [name, header(name)])),
+            content: json({
+              type: 'object',
+              required: ['client_id', 'scope', 'quota'],
+              properties: { client_id: { type: 'string' }, scope: { type: 'string' }, quota: { $ref: '#/components/schemas/Quota' } },
+            }),
+          },
+          401: { $ref: '#/components/responses/Unauthorized' },
+          405: { $ref: '#/components/responses/MethodNotAllowed' },
+        },
+      },
+    },
+  };
+}
+
+/** RFC 6749 §2.3.1 client_secret_basic, for the endpoints that authenticate the client. */
+export const CLIENT_SECRET_BASIC = {
+  type: 'http',
+  scheme: 'basic',
+  description: 'client_id and client_secret, each form-urlencoded, as Basic credentials (RFC 6749 §2.3.1); or both in the form body.',
+} as const;

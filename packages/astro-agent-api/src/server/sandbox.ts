@@ -1,0 +1,19 @@
+import { represent } from './represent.ts';
+import { JSON_TYPE } from './respond.ts';
+
+/** GET /api/sandbox — there is none: production is safe to test against (docs/contract.md §1). */
+export function createSandboxHandler(deps: { site: string; apiBasePath: string }) {
+  const bytes = Buffer.from(
+    JSON.stringify({
+      sandbox: false,
+      production_safe_to_test: true,
+      message:
+        'There is no separate sandbox. The API is read-only: no call books, hires, pays, creates or changes anything, ' +
+        'so testing against production is safe. Mind the rate limits.',
+      api_base_url: new URL(deps.apiBasePath, deps.site).href,
+      documentation: new URL('/agents.md', deps.site).href,
+    }),
+  );
+  return async (request: Request): Promise<Response> =>
+    represent(request, { bytes, type: JSON_TYPE, headers: { 'Cache-Control': 'public, max-age=3600' } });
+}

@@ -1,0 +1,65 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ApiError } from '../operations/api-error.ts';
+import { DOCUMENT_MEDIA_TYPES, documentFilePath, MCP_SERVER_CARD_PATH, PRECOMPRESSED_SUFFIXES, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
+import { DOCUMENT_PATHS } from '../build/document-context.ts';
+import type { Handler } from './context.ts';
+import { represent, type Representation } from './represent.ts';
+import { JSON_TYPE } from './respond.ts';
+
+/** Media types of the documents that are not JSON (most well-known documents and openapi.json are). */
+const DOCUMENT_TYPES = new Map<string, string>([
+  [DOCUMENT_PATHS.agents, 'text/markdown; charset=utf-8'],
+  [DOCUMENT_PATHS.auth, 'text/markdown; charset=utf-8'],
+  [DOCUMENT_PATHS.llms, 'text/plain; charset=utf-8'],
+  [MCP_SERVER_CARD_PATH, 'application/mcp-server-card+json; charset=utf-8'],
+  ...Object.entries(DOCUMENT_MEDIA_TYPES),
+]);
+
+/** The type of a document: its own, else Markdown for a `.md` file (the agent skill), else JSON. */
+function documentType(pathname: string): string {
+  return DOCUMENT_TYPES.get(pathname) ?? (pathname.endsWith('.md') ? 'text/markdown; charset=utf-8' : JSON_TYPE);
+}
+
+/**
+ * The agent documents the build wrote into the public folder (openapi.json, agents.md, llms.txt, the
+ * well-known files), each read once per build and answered with a strong validator. A document the
+ * build did not write (a site whose own `public/` file it kept) is a 404 here.
+ */
+export function createDocumentServer(clientDir: string, site: string): (pathname: string) => Handler {
+  const documents = new Map<string, Promise<Omit<Representation, 'headers'> | undefined>>();
+
+  function load(pathname: string) {
+    let document = documents.get(pathname);
+    if (!document) {
+      const file = join(clientDir, documentFilePath(pathname));
+      // The build writes a brotli and a gzip copy beside each document; a build without them is served compressed on first use.
+      const readCopy = (suffix: string) => readFile(file + suffix).then((bytes) => new Uint8Array(bytes), () => undefined);
+      document = Promise.all([readFile(file), readCopy(PRECOMPRESSED_SUFFIXES.br), readCopy(PRECOMPRESSED_SUFFIXES.gzip)]).then(
+        ([bytes, br, gzip]) => ({
+          bytes: new Uint8Array(bytes),
+          type: documentType(pathname),
+          etag: `"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"`,
+          encoded: { ...(br && { br }), ...(gzip && { gzip }) },
+        }),
+        () => undefined,
+      );
+      documents.set(pathname, document);
+    }
+    return document;
+  }
+
+  return (pathname) => async (request) => {
+    const document = await load(pathname);
+    if (!document) {
+      throw new ApiError(404, 'not_found', `Nothing is published at ${pathname}.`, {
+        hint: 'Start from /agents.md or /openapi.json, which list every endpoint.',
+      });
+    }
+    const headers: Record<string, string> = { 'Cache-Control': 'public, max-age=300' };
+    // RFC 9727 §2: the catalog answers (HEAD included) with a Link to itself under its relation.
+    if (pathname === WELL_KNOWN_PATHS.apiCatalog) headers.Link = `<${site.replace(/\/$/, '')}${pathname}>; rel="api-catalog"`;
+    return represent(request, { ...document, headers });
+  };
+}

@@ -1,0 +1,368 @@
+/**
+ * Property-based tests over the whole surface, against `npm start`'s server on loopback: generated
+ * requests on every route and method — query strings, headers and bodies through node:http, JSON-RPC
+ * through /mcp, and raw bytes through a socket (what no HTTP client would send). Whatever comes in:
+ * never a 5xx (nor an internal error hidden in an MCP tool result), never HTML on an agent path, and
+ * every error in the JSON shape of its route: the API's Error, OAuth's (RFC 6749 §5.2) or JSON-RPC's.
+ * HOSTILE_RUNS scales the number of cases (default 10,000); the counts by status are printed.
+ */
+import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import fc from 'fast-check';
+import { buildClaimedPaths, canonicalizePath, isClaimedPath } from '../../packages/astro-agent-api/src/server/claimed-paths.ts';
+import { startTestServer, type TestServer } from '../helpers/server.ts';
+
+const TOTAL = Number(process.env.HOSTILE_RUNS ?? 10_000);
+/** Shares of the cases: HTTP requests on every route, JSON-RPC on /mcp, raw bytes on a socket. */
+const RUNS = { http: Math.round(TOTAL * 0.55), mcp: Math.round(TOTAL * 0.25), raw: Math.round(TOTAL * 0.2) };
+const CLAIMED = buildClaimedPaths('/api/v1');
+
+let server: TestServer;
+let port: number;
+let token: string;
+const statuses = new Map<string, Map<number, number>>();
+
+before(async () => {
+  server = await startTestServer({ env: { AGENT_API_QUOTA_ANONYMOUS: '1000000', AGENT_API_QUOTA_IDENTIFIED: '1000000' } });
+  port = Number(new URL(server.url).port);
+  const registered = (await (
+    await fetch(`${server.url}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"client_name":"hostile"}' })
+  ).json()) as { client_id: string; client_secret: string };
+  const issued = await fetch(`${server.url}/oauth/token`, {
+    method: 'POST',
+    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: registered.client_id, client_secret: registered.client_secret }),
+  });
+  token = ((await issued.json()) as { access_token: string }).access_token;
+});
+after(async () => {
+  const lines = [...statuses].map(([family, counts]) => {
+    const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
+    const byStatus = [...counts].sort(([a], [b]) => a - b).map(([status, n]) => `${status}: ${n}`).join(', ');
+    return `hostile requests, ${family}: ${total} cases — ${byStatus}`;
+  });
+  console.log(lines.join('\n'));
+  await server.close();
+});
+
+function count(family: string, status: number): void {
+  const counts = statuses.get(family) ?? new Map<number, number>();
+  counts.set(status, (counts.get(status) ?? 0) + 1);
+  statuses.set(family, counts);
+}
+
+// ---- Generators ------------------------------------------------------------------------------------
+
+const PROTOTYPE_NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', 'isPrototypeOf'];
+/**
+ * Known defect outside the pipeline, reported to the search work: src/content/search-query.ts reads
+ * `TRADE_SYNONYMS[word]` for each query word, so a word that names a member of Object.prototype is a
+ * 500 (the todo test below). The new search engine drops that table; until it lands, the generated
+ * search queries leave those words out — remove this filter then.
+ */
+const searchesPrototypeWord = (target: string) =>
+  /\/(search_pages|mcp)\b/.test(target) && PROTOTYPE_NAMES.some((name) => new RegExp(`(^|[^a-z])${name.toLowerCase()}([^a-z]|$)`, 'i').test(decodeSafely(target)));
+const decodeSafely = (text: string) => {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, ' '));
+  } catch {
+    return text;
+  }
+};
+const PATHS = [
+  ...CLAIMED.exact,
+  '/api/v1/search_pages',
+  '/api/v1/read_page',
+  '/api/v1/get_company_info',
+  '/api/v1/quota',
+  '/api/v1/',
+  '/api/v1/nope',
+  '/api/v1/constructor',
+  '/api/v1/__proto__',
+  '/api/v1/search_pages/',
+  '/%61pi/v1/search_pages',
+  '/api/v1/x/../search_pages',
+  '/api\\v1\\read_page',
+  '/oauth/',
+  '/mcp/',
+  '/',
+  '/urgencias/',
+  '/servicios/fontaneria/madrid/',
+  '/servicios/fontaneria/madrid.md',
+  '/index.md',
+  '/no-such-page/',
+  '/robots.txt',
+];
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TRACE', 'PROPFIND', 'SEARCH', 'QUERY', 'LINK', 'M-SEARCH'];
+/** Mostly the methods the surface answers, so that most cases reach the steps after the method. */
+const method = fc.oneof({ weight: 6, arbitrary: fc.constant('GET') }, { weight: 3, arbitrary: fc.constant('POST') }, { weight: 3, arbitrary: fc.constantFrom(...METHODS) });
+const printable = (maxLength = 40) => fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength });
+const text = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 20 }), fc.constantFrom(...PROTOTYPE_NAMES, '', ' ', 'madrid', 'todas', 'all', '-1', '0', '1e9', 'NaN', '%', '%zz', '\u0000', 'a'.repeat(400)));
+
+const path = fc.oneof(
+  { weight: 12, arbitrary: fc.constantFrom(...PATHS) },
+  { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...PATHS), fc.webSegment()).map(([base, segment]) => `${base.replace(/\/$/, '')}/${segment}`) },
+  { weight: 1, arbitrary: fc.stringMatching(/^\/[A-Za-z0-9%._~!$&'()*+,;=:@/-]{0,60}$/) },
+);
+const query = fc.oneof(
+  fc.array(fc.tuple(fc.oneof(fc.constantFrom('query', 'url', 'city', 'limit', 'cursor', 'section', ...PROTOTYPE_NAMES), fc.string({ maxLength: 10 })), text), { maxLength: 5 })
+    .map((pairs) => new URLSearchParams(pairs).toString()),
+  fc.stringMatching(/^[A-Za-z0-9%&=+._~!$'()*,;:@/?-]{0,80}$/),
+);
+/** Absent more often than not, else a known value or printable garbage. */
+const headerValue = (...known: string[]) => fc.option(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: printable() }), { nil: undefined, freq: 2 });
+const headers = fc.record({
+  origin: headerValue('', 'null', 'http://localhost:4321', 'http://localhost:9999', 'ftp://localhost', 'https://evil.example', 'http://localhost:4321/x'),
+  authorization: fc.option(fc.oneof({ weight: 3, arbitrary: fc.constant('VALID') }, fc.constantFrom('Bearer', 'Bearer x', 'Bearer agt_at_' + 'A'.repeat(43), 'Basic Og==', 'Basic !!!', ''), printable()), { nil: undefined, freq: 2 }),
+  accept: headerValue('application/json', 'text/html', 'text/markdown', 'text/markdown;q=0.5, text/html;q=0.9', '*/*', 'application/json, text/event-stream'),
+  'accept-encoding': headerValue('gzip', 'br', 'br;q=0, gzip;q=0', 'identity;q=0', '*', 'zstd'),
+  'content-type': headerValue('application/json', 'application/x-www-form-urlencoded', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data; boundary=x'),
+  'if-none-match': headerValue('*', '"x"', 'W/"x"', '"a", "b"'),
+  'mcp-protocol-version': headerValue('2026-07-28', '2025-11-25', '2025-03-26', '2099-01-01', ''),
+  'mcp-method': headerValue('tools/call', 'tools/list', 'initialize'),
+  'x-forwarded-for': headerValue('203.0.113.1', 'garbage, 1.2.3.4', ''),
+  'user-agent': headerValue('hostile/1.0', ''),
+});
+const jsonText = fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value));
+const deeplyNested = fc.integer({ min: 20, max: 6000 }).chain((depth) =>
+  fc.constantFrom(`${'['.repeat(depth)}${']'.repeat(depth)}`, `{"client_name":"x","contacts":${'['.repeat(depth)}${']'.repeat(depth)}}`),
+);
+const body = fc.option(
+  fc.oneof(
+    jsonText,
+    fc.string({ maxLength: 200 }),
+    deeplyNested,
+    fc.record({ client_name: text, contacts: fc.array(text, { maxLength: 6 }), scope: text }).map((value) => JSON.stringify(value)),
+    fc.array(fc.tuple(fc.constantFrom('grant_type', 'token', 'client_id', 'client_secret', 'scope', ...PROTOTYPE_NAMES), text), { maxLength: 5 }).map((pairs) => new URLSearchParams(pairs).toString()),
+  ),
+  { nil: undefined },
+);
+
+const TOOLS = ['search_pages', 'read_page', 'get_company_info', 'get_quota'];
+const MCP_METHODS = ['initialize', 'tools/list', 'tools/call', 'resources/list', 'resources/read', 'resources/templates/list', 'prompts/list', 'prompts/get', 'server/discover', 'ping', 'completion/complete', 'logging/setLevel', 'notifications/initialized'];
+const ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'hostile', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+const jsonRpcMessage = fc.record(
+  {
+    jsonrpc: fc.oneof(fc.constant('2.0'), fc.jsonValue({ maxDepth: 1 })),
+    id: fc.oneof(fc.integer(), fc.string({ maxLength: 8 }), fc.constant(null), fc.jsonValue({ maxDepth: 1 })),
+    method: fc.oneof(fc.constantFrom(...MCP_METHODS), fc.string({ maxLength: 20 })),
+    params: fc.oneof(
+      fc.record(
+        {
+          name: fc.oneof(fc.constantFrom(...TOOLS, 'answer_customer_question', ...PROTOTYPE_NAMES), fc.string({ maxLength: 10 })),
+          arguments: fc.oneof(fc.dictionary(fc.oneof(fc.constantFrom('query', 'url', 'city', 'limit', 'section', 'cursor', ...PROTOTYPE_NAMES), fc.string({ maxLength: 8 })), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }), fc.jsonValue({ maxDepth: 1 })),
+          uri: fc.oneof(fc.constantFrom('http://localhost:4321/urgencias/', 'http://localhost:4321/', 'file:///etc/passwd'), fc.string({ maxLength: 30 })),
+          protocolVersion: fc.constantFrom('2025-11-25', '2024-11-05', '1999-01-01'),
+          capabilities: fc.constant({}),
+          clientInfo: fc.constant({ name: 'x', version: '1' }),
+          cursor: fc.string({ maxLength: 12 }),
+          _meta: fc.oneof(fc.constant(ENVELOPE), fc.jsonValue({ maxDepth: 2 })),
+        },
+        { requiredKeys: [] },
+      ),
+      fc.jsonValue({ maxDepth: 2 }),
+    ),
+  },
+  { requiredKeys: [] },
+);
+const mcpBody = fc.oneof(
+  { weight: 6, arbitrary: jsonRpcMessage.map((message) => JSON.stringify(message)) },
+  { weight: 1, arbitrary: fc.array(jsonRpcMessage, { maxLength: 4 }).map((batch) => JSON.stringify(batch)) },
+  { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 100 }), jsonText, deeplyNested) },
+);
+
+// ---- Sending and checking -----------------------------------------------------------------------
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+function send(method: string, target: string, requestHeaders: Record<string, string | undefined>, payload: string | undefined): Promise<Answer> {
+  // Framed, always: node:http sends the body of a DELETE or TRACE without a length otherwise (the
+  // raw socket cases send unframed bytes on purpose).
+  const sent: Record<string, string> = payload === undefined ? {} : { 'content-length': String(Buffer.byteLength(payload)) };
+  for (const [name, value] of Object.entries(requestHeaders)) {
+    if (value === undefined) continue;
+    sent[name] = value === 'VALID' ? `Bearer ${token}` : value;
+  }
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest({ host: '127.0.0.1', port, method, path: target, headers: sent, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    outgoing.end(payload);
+  });
+}
+
+type Shape = 'api' | 'oauth' | 'jsonrpc';
+
+function agentShape(target: string): Shape | undefined {
+  const pathname = canonicalizePath(target.split('?', 1)[0]!);
+  if (pathname === undefined || !isClaimedPath(CLAIMED, pathname)) return undefined;
+  if (pathname.startsWith('/oauth/')) return 'oauth';
+  return pathname.replace(/\/$/, '') === '/mcp' ? 'jsonrpc' : 'api';
+}
+
+function decode(answer: Answer): string {
+  const encoding = answer.headers['content-encoding'];
+  if (encoding === 'br') return brotliDecompressSync(answer.body).toString();
+  if (encoding === 'gzip') return gunzipSync(answer.body).toString();
+  return answer.body.toString();
+}
+
+/** The invariants every answer keeps; `shape` is undefined off the agent surface (the site's pages). */
+function check(answer: Answer, shape: Shape | undefined, method: string): void {
+  // HEAD, 204 and 304 answers have no body, whatever their Content-Encoding says.
+  const text = answer.body.length > 0 ? decode(answer) : '';
+  assert.ok(answer.status < 500, `status ${answer.status}: ${text.slice(0, 300)}`);
+  assert.ok(!text.includes('internal_error'), `an internal error: ${text.slice(0, 300)}`);
+  if (shape === undefined) return;
+  const type = String(answer.headers['content-type'] ?? '');
+  assert.ok(!/html/i.test(type), `HTML on an agent path (${answer.status})`);
+  if (answer.status < 400 || method === 'HEAD' || text === '') {
+    if (answer.status >= 400) assert.equal(method, 'HEAD', `an error without a body (${answer.status})`);
+    return;
+  }
+  assert.match(type, /^application\/([a-z.+-]*\+)?json/, `error of type ${type}`);
+  const error = JSON.parse(text) as Record<string, any>;
+  if (shape === 'oauth') {
+    assert.equal(typeof error.error, 'string', text);
+    assert.equal(typeof error.error_description, 'string', text);
+  } else if (shape === 'jsonrpc') {
+    for (const message of Array.isArray(error) ? error : [error]) {
+      assert.equal(message.jsonrpc, '2.0', text);
+      assert.ok('id' in message, text);
+      assert.equal(typeof message.error.code, 'number', text);
+      assert.equal(typeof message.error.message, 'string', text);
+    }
+  } else {
+    assert.equal(typeof error.code, 'string', text);
+    assert.equal(typeof error.message, 'string', text);
+    assert.equal(error.data.status, answer.status, text);
+    assert.equal(typeof error.data.hint, 'string', `no hint: ${text}`);
+  }
+}
+
+describe(`${TOTAL.toLocaleString('en')} generated hostile requests: never a 5xx, never HTML on an agent path, errors in their route's JSON shape`, () => {
+  test(`${RUNS.http} requests with generated paths, methods, query strings, headers and bodies`, async () => {
+    await fc.assert(
+      fc.asyncProperty(path, method, query, headers, body, async (pathname, method, search, requestHeaders, payload) => {
+        const target = search === '' ? pathname : `${pathname}?${search}`;
+        fc.pre(!searchesPrototypeWord(target));
+        const sentBody = method === 'GET' || method === 'HEAD' ? undefined : payload;
+        const answer = await send(method, target, requestHeaders, sentBody);
+        count('http', answer.status);
+        check(answer, agentShape(target), method);
+      }),
+      { numRuns: RUNS.http },
+    );
+  });
+
+  test(`${RUNS.mcp} JSON-RPC bodies, batches and garbage on POST /mcp`, async () => {
+    const mcpHeaders = fc.record({
+      'content-type': fc.constantFrom('application/json', 'application/json; charset=utf-8', 'text/plain'),
+      accept: fc.constantFrom('application/json, text/event-stream', 'application/json', 'text/event-stream', '*/*'),
+      'mcp-protocol-version': headerValue('2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2099-01-01'),
+      'mcp-method': headerValue(...MCP_METHODS),
+      'mcp-name': headerValue(...TOOLS),
+      authorization: fc.option(fc.oneof({ weight: 4, arbitrary: fc.constant('VALID') }, fc.constant('Bearer nope')), { nil: undefined, freq: 2 }),
+      origin: fc.oneof(
+        { weight: 7, arbitrary: fc.constant(undefined) },
+        { weight: 2, arbitrary: fc.constant('http://localhost:4321') },
+        { weight: 1, arbitrary: fc.constantFrom('http://localhost:9999', 'ftp://localhost', '', 'null') },
+      ),
+    });
+    // Well-formed requests of both eras with generated arguments, so that most reach the tools.
+    const toolArguments = fc.dictionary(fc.constantFrom('query', 'url', 'city', 'limit', 'section', 'cursor', ...PROTOTYPE_NAMES), fc.oneof(text, fc.integer(), fc.jsonValue({ maxDepth: 1 })), { maxKeys: 4 });
+    const wellFormed = fc
+      .tuple(fc.constantFrom('2025-11-25', '2026-07-28'), fc.constantFrom('tools/call', 'tools/call', 'tools/call', 'resources/read', 'prompts/get', 'tools/list'), fc.constantFrom(...TOOLS), toolArguments, fc.integer())
+      .map(([version, rpcMethod, name, args, id]): [string, Record<string, string | undefined>] => {
+        const modern = version === '2026-07-28';
+        const params = { name, arguments: args, uri: `http://localhost:4321/${String(args.url ?? '')}`, ...(modern ? { _meta: ENVELOPE } : {}) };
+        const requestHeaders = {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': version,
+          ...(modern ? { 'mcp-method': rpcMethod, ...(rpcMethod === 'tools/call' || rpcMethod === 'prompts/get' ? { 'mcp-name': name } : {}) } : {}),
+        };
+        return [JSON.stringify({ jsonrpc: '2.0', id, method: rpcMethod, params }), requestHeaders];
+      });
+    await fc.assert(
+      fc.asyncProperty(fc.oneof(wellFormed, fc.tuple(mcpBody, mcpHeaders)), async ([payload, requestHeaders]) => {
+        fc.pre(!searchesPrototypeWord(`/mcp?${encodeURIComponent(payload)}`));
+        const answer = await send('POST', '/mcp', requestHeaders, payload);
+        count('mcp', answer.status);
+        check(answer, 'jsonrpc', 'POST');
+      }),
+      { numRuns: RUNS.mcp },
+    );
+  });
+
+  test(`${RUNS.raw} raw byte streams through a socket: bad request lines, absolute and authority forms, odd framing`, async () => {
+    const token = fc.oneof(fc.constantFrom(...METHODS, 'CONNECT', 'get', 'G E T', ''), fc.stringMatching(/^[A-Z]{1,12}$/));
+    const target = fc.oneof(
+      path,
+      path.map((pathname) => `http://127.0.0.1:${port}${pathname}`),
+      path.map((pathname) => `HTTPS://LOCALHOST${pathname}?a=1`),
+      fc.constantFrom('*', '127.0.0.1:443', 'localhost', '', '//api/v1/search_pages', '/api/v1/search_pages?query=%', '/api/v1/search_pages?query=%E0%A4%A', '/\u00ff', '/api/v1/read_page?url=%00'),
+    );
+    const headerLines = fc.array(
+      fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom('Accept: application/json', 'User-Agent: raw', 'Accept: text/markdown', 'Accept-Encoding: gzip', 'X-Forwarded-For: 1.2.3.4') },
+        fc.constantFrom('Host: localhost', 'Content-Length: 5', 'Content-Length: -1', 'Content-Length: 5, 6', 'Transfer-Encoding: chunked', 'Transfer-Encoding: gzip, chunked', 'Expect: 100-continue', 'Origin:', 'Origin: null', 'Bad Header', ': empty', 'X-Long: ' + 'a'.repeat(20_000), 'Content-Type: application/json', `Authorization: Bearer ${'x'.repeat(50)}`),
+        printable(60),
+      ),
+      { maxLength: 6 },
+    );
+    const stream = fc.oneof(
+      { weight: 4, arbitrary: fc.tuple(token, target, fc.constantFrom('HTTP/1.1', 'HTTP/1.0', 'HTTP/2.0', 'HTTP/1.1 extra', ''), headerLines, fc.string({ maxLength: 40 })).map(
+        ([method, requestTarget, version, lines, rest]) => Buffer.from(`${method} ${requestTarget} ${version}\r\n${lines.join('\r\n')}\r\nConnection: close\r\n\r\n${rest}`),
+      ) },
+      { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes)) },
+    );
+    await fc.assert(
+      fc.asyncProperty(stream, async (bytes) => {
+        const raw = await sendRaw(bytes);
+        const match = /^HTTP\/1\.[01] (\d{3})/.exec(raw.toString('latin1'));
+        // A stream that is not a request at all may be closed without an answer; any answer is checked.
+        count('raw', match ? Number(match[1]) : 0);
+        if (!match) return;
+        const head = raw.toString('latin1').split('\r\n\r\n', 1)[0]!;
+        assert.ok(Number(match[1]) < 500, head);
+        const requestLine = bytes.toString('latin1').split('\r\n', 1)[0]!.split(' ');
+        if (requestLine.length >= 2 && agentShape(requestLine[1]!) !== undefined) assert.doesNotMatch(head, /content-type: text\/html/i, head);
+      }),
+      { numRuns: RUNS.raw },
+    );
+  });
+});
+
+test('search_pages?query=constructor answers 200 (src/content/search-query.ts: TRADE_SYNONYMS[word])', { todo: 'fixed by the new search engine' }, async () => {
+  for (const word of PROTOTYPE_NAMES) {
+    const answer = await send('GET', `/api/v1/search_pages?query=${word}`, {}, undefined);
+    assert.equal(answer.status, 200, `query=${word}: ${answer.status}`);
+  }
+});
+
+/** Writes `bytes` on a fresh connection, half-closes it and reads everything the server answers. */
+function sendRaw(bytes: Buffer): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    const socket = connect(port, '127.0.0.1', () => socket.end(bytes));
+    socket.on('data', (chunk) => chunks.push(chunk));
+    socket.on('error', () => {});
+    socket.setTimeout(5_000, () => socket.destroy());
+    socket.on('close', () => resolve(Buffer.concat(chunks)));
+  });
+}

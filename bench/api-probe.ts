@@ -1,14 +1,16 @@
 /**
  * Child process of the harness: the whole API pipeline in-process (route, caller, rate limit,
  * validation, handler, JSON) through the same web-standard handler the front calls, without HTTP.
- * Answers `count` varied search_pages and `count` read_page calls (every page in turn) one after the
- * other and prints the p50/p99 of each in milliseconds, the body read included.
+ * Answers `count` search_pages calls (every query new, from the site's text) and `count` read_page
+ * calls (every page in turn) one after the other and prints the p50/p99 of each in milliseconds, the
+ * body read included.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAgentApi } from '../packages/astro-agent-api/src/server/create-agent-api.ts';
-import { buildQueries } from './queries.ts';
+import type { Manifest } from '../packages/astro-agent-api/src/content/manifest.ts';
+import { buildNewQueries } from './queries.ts';
 
 const [outDir = '', countArg = '1000'] = process.argv.slice(2);
 const count = Number(countArg);
@@ -18,7 +20,7 @@ const api = createAgentApi({
   env: { AGENT_API_DATA_DIR: dataDir, AGENT_API_QUOTA_ANONYMOUS: '1000000', AGENT_API_QUOTA_IDENTIFIED: '1000000' },
 });
 await api.ready();
-const manifest = JSON.parse(await readFile(join(outDir, 'agent-api', 'manifest.json'), 'utf8')) as { pages: { path: string }[]; options: { apiBasePath: string } };
+const manifest = JSON.parse(await readFile(join(outDir, 'agent-api', 'manifest.json'), 'utf8')) as Manifest;
 const base = `http://127.0.0.1${manifest.options.apiBasePath}`;
 const context = { clientAddress: '127.0.0.1' };
 
@@ -36,7 +38,7 @@ async function time(urls: string[]): Promise<{ p50: number; p99: number }> {
   return { p50: at(0.5), p99: at(0.99) };
 }
 
-const searches = buildQueries(count, 13).map(({ query, city }) => `${base}/search_pages?query=${encodeURIComponent(query)}${city ? `&city=${city}` : ''}`);
+const searches = buildNewQueries(manifest.pages, Object.keys(manifest.options.facets.city?.values ?? {}), count, 13).map(({ query, city }) => `${base}/search_pages?query=${encodeURIComponent(query)}${city ? `&city=${city}` : ''}`);
 const pages = Array.from({ length: count }, (_, i) => `${base}/read_page?url=${encodeURIComponent(manifest.pages[(i * 7919) % manifest.pages.length]!.path)}`);
 const search = await time(searches);
 const read = await time(pages);

@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT } from './generate-site.ts';
-import { buildQueries } from './queries.ts';
+import { buildQueries, type BenchQuery } from './queries.ts';
 
 export interface ServerHandle {
   url: string;
@@ -147,6 +147,8 @@ export function cycle<T>(items: readonly T[]): () => T {
 export interface SiteRequests {
   pagePaths: string[];
   apiBasePath: string;
+  /** The search queries to cycle through; default: 500 of the 35 repeated subjects ± a city. */
+  searchQueries?: BenchQuery[];
 }
 
 const SEARCH_QUERIES = buildQueries(500, 3);
@@ -159,9 +161,9 @@ const MCP_ENVELOPE = {
 };
 
 /** The agent scenarios, by name, over a site's pages. */
-export function agentScenarios({ pagePaths, apiBasePath }: SiteRequests): Record<string, Scenario> {
+export function agentScenarios({ pagePaths, apiBasePath, searchQueries = SEARCH_QUERIES }: SiteRequests): Record<string, Scenario> {
   const page = cycle(pagePaths);
-  const query = cycle(SEARCH_QUERIES);
+  const query = cycle(searchQueries);
   const mcpId = cycle(Array.from({ length: 1000 }, (_, i) => i + 1));
   const searchPath = () => {
     const { query: q, city } = query();

@@ -16,6 +16,8 @@ export interface BuildFigures {
   renderMs: number;
   markdownMs: number;
   indexMs: number;
+  /** The server's search index (built from the manifest after the Markdown step). */
+  serverIndexMs: number;
   documentsMs: number;
   manifestMs: number;
   /** The integration's own steps end to end ("build steps done in"): Markdown and index run side by side. */
@@ -53,6 +55,7 @@ export async function measureBuild(siteRoot: string, outDir: string): Promise<Bu
     renderMs: duration(clean, /prerendering static routes[\s\S]*?Completed in ([\d.]+)(ms|s)/),
     markdownMs: duration(clean, /to Markdown in ([\d.]+) (ms|s)/),
     indexMs: duration(clean, /pages for search in ([\d.]+) (ms|s)/),
+    serverIndexMs: duration(clean, /server search index of \d+ pages \([\d.]+ MB\) in ([\d.]+) (ms|s)/),
     documentsMs: duration(clean, /agent documents in ([\d.]+) (ms|s)/),
     manifestMs: duration(clean, /wrote the manifest of \d+ pages in ([\d.]+) (ms|s)/),
     stepsMs: duration(clean, /build steps done in ([\d.]+) (ms|s)/),

@@ -1,5 +1,6 @@
 import type { AgentApiUserOptions } from 'astro-agent-api/contract';
 import { cities, company, companyInfo, pages, serviceModel, services } from './company.ts';
+import { searchVocabulary } from './search-vocabulary.ts';
 
 /** Other ways people name a city in a search, besides its name and slug. */
 const cityAliases: Record<string, string[]> = {
@@ -39,4 +40,5 @@ export const agentApiOptions = {
   },
   // Answers grounded on the pages are welcome; crawlers that only gather training data are kept out.
   robots: { agents: { GPTBot: { crawl: false }, CCBot: { crawl: false } } },
+  search: searchVocabulary,
 } satisfies AgentApiUserOptions;

@@ -8,7 +8,7 @@ import type { Element, Root, RootContent } from 'hast';
 import { select, selectAll } from 'hast-util-select';
 import rehypeParse from 'rehype-parse';
 import { unified } from 'unified';
-import { loadPagefind, type PagefindInstance } from '../../packages/astro-agent-api/src/content/load-pagefind.ts';
+import { loadPagefind, type PagefindInstance } from '../../bench/pagefind-engine/load-pagefind.ts';
 import { buildMarkdownTwin, MANIFEST_FILE, markdownTwinPath, PAGEFIND_DIR, RUNTIME_DIR, type Manifest } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { buildSite } from '../helpers/build-site.ts';
 

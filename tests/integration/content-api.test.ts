@@ -50,7 +50,7 @@ describe('search_pages', () => {
     assert.equal(body.total, body.results.length);
     assert.equal(body.results.length, 8);
     for (const result of body.results) {
-      assert.deepEqual(Object.keys(result).sort(), ['city', 'excerpt', 'title', 'url']);
+      assert.deepEqual(Object.keys(result).sort(), ['city', 'excerpt', 'section', 'title', 'url']);
       assert.match(result.url, /^http:\/\/localhost:4321\//);
       assert.doesNotMatch(result.excerpt, /<[a-z/]/i, 'excerpt has no HTML');
       assert.ok(result.excerpt.length > 20);

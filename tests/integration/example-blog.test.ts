@@ -126,7 +126,7 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
     const found = await getJson(`/api/v1/search_pages?query=styling`);
     assert.equal(found.results[0].url, `${SITE}/posts/css-that-scales/`);
     assert.equal(found.results[0].title, 'CSS that scales, a practical style guide');
-    assert.deepEqual(Object.keys(found.results[0]).sort(), ['excerpt', 'title', 'url'], 'no facet field without facets');
+    assert.deepEqual(Object.keys(found.results[0]).sort(), ['excerpt', 'section', 'title', 'url'], 'no facet field without facets');
 
     const forms = await getJson(`/api/v1/search_pages?query=${encodeURIComponent('keyboard labels')}&limit=1`);
     assert.equal(forms.results[0].url, `${SITE}/posts/accessible-forms/`);

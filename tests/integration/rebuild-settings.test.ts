@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Manifest } from '../../packages/astro-agent-api/src/content/manifest.ts';
+import { buildServerIndexOfManifest, writeServerIndex } from '../../packages/astro-agent-api/src/build/build-server-index.ts';
 import { writeManifest } from '../../packages/astro-agent-api/src/build/write-manifest.ts';
 import { createAgentApi, type AgentApi } from '../../packages/astro-agent-api/src/server/create-agent-api.ts';
 import { buildSite } from '../helpers/build-site.ts';
@@ -19,6 +20,12 @@ let root: string;
 let api: AgentApi;
 let manifest: Manifest;
 
+/** What `astro build` writes into the runtime folder, in its order: the search index, then the manifest. */
+async function writeBuild(outDir: string, build: Manifest): Promise<void> {
+  await writeServerIndex(outDir, await buildServerIndexOfManifest(build));
+  await writeManifest(outDir, build);
+}
+
 before(async () => {
   const { outDir } = await buildSite();
   root = await mkdtemp(join(tmpdir(), 'agent-api-rebuild-'));
@@ -27,7 +34,7 @@ before(async () => {
   // The public folder is only read: the copy shares it; the manifest is the copy's own.
   await symlink(join(outDir, 'client'), join(copy, 'client'));
   manifest = JSON.parse(await readFile(join(outDir, 'agent-api', 'manifest.json'), 'utf8')) as Manifest;
-  await writeManifest(copy, manifest);
+  await writeBuild(copy, manifest);
   api = createAgentApi({ outDir: copy, env: { AGENT_API_DATA_DIR: join(root, 'data') } });
   await api.ready();
 });
@@ -57,7 +64,7 @@ test('policies, trustProxy, allowedOrigins, the API base path and the operations
   assert.equal(api.isAgentPath('/api/v2/search_pages'), false);
 
   const { company: _company, ...withoutCompany } = manifest;
-  await writeManifest(join(root, 'dist'), {
+  await writeBuild(join(root, 'dist'), {
     ...withoutCompany,
     buildId: `${manifest.buildId}-next`,
     options: {

@@ -1,57 +1,60 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cp, mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import * as pagefind from 'pagefind';
-import type { ManifestPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
-import { createSearchEngine, InvalidCursorError, type SearchEngine } from '../../packages/astro-agent-api/src/content/search.ts';
+import { writeMarkdownTwins } from '../../packages/astro-agent-api/src/build/build-markdown.ts';
+import { buildServerIndexOfManifest, writeServerIndex } from '../../packages/astro-agent-api/src/build/build-server-index.ts';
+import { buildManifest, writeManifest } from '../../packages/astro-agent-api/src/build/write-manifest.ts';
+import { createContentModel, type ContentModel } from '../../packages/astro-agent-api/src/content/content-model.ts';
+import { RUNTIME_DIR } from '../../packages/astro-agent-api/src/content/manifest.ts';
+import { InvalidCursorError, type SearchEngine } from '../../packages/astro-agent-api/src/content/search.ts';
+import { SERVER_INDEX_FILE } from '../../packages/astro-agent-api/src/content/server-index.ts';
+import { parseAgentApiOptions, resolveAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
 
 const FIXTURE = new URL('../fixtures/search-site/', import.meta.url).pathname;
 const SITE = 'https://hogar.example';
-const FACETS = {
-  city: {
-    values: { madrid: 'Madrid', sevilla: 'Sevilla', cordoba: 'Córdoba', 'a-coruna': 'A Coruña' },
-    all: 'todas',
-    aliases: { 'a-coruna': ['Coruña', 'La Coruña'] },
+const OPTIONS = parseAgentApiOptions({
+  language: 'es',
+  facets: {
+    city: {
+      values: { madrid: 'Madrid', sevilla: 'Sevilla', cordoba: 'Córdoba', 'a-coruna': 'A Coruña' },
+      all: 'todas',
+      aliases: { 'a-coruna': ['Coruña', 'La Coruña'] },
+    },
   },
-};
+  search: {
+    synonyms: { fontanero: ['fontanería'], electricista: ['electricidad'], cerrajero: ['cerrajería'], plumber: ['fontanería'] },
+    stopWords: ['necesito'],
+    genericWords: ['servicio'],
+  },
+});
 
 let workDir: string;
-let pagefindDir: string;
-let pages: ManifestPage[];
+let outDir: string;
+let model: ContentModel;
 let engine: SearchEngine;
 
-/** The manifest entries the build step would record for the fixture pages (title from h1, city from the filter meta). */
-async function readFixturePages(): Promise<ManifestPage[]> {
-  const files = (await readdir(FIXTURE, { recursive: true })).filter((file) => file.endsWith('index.html'));
-  return Promise.all(
-    files.map(async (file) => {
-      const html = await readFile(join(FIXTURE, file), 'utf8');
-      const path = `/${file.replace(/index\.html$/, '')}`;
-      return {
-        url: new URL(path, SITE).href,
-        path,
-        title: html.match(/<h1>([^<]*)<\/h1>/)![1]!,
-        facets: Object.fromEntries([...html.matchAll(/data-pagefind-filter="city\[content\]" content="([^"]+)"/g)].map((match) => ['city', match[1]!])),
-        sections: [],
-        frontMatter: '',
-        markdown: '',
-      };
-    }),
-  );
+/** The integration's build steps over a copy of the fixture: Markdown twins, manifest, server index. */
+async function buildFixture(clientDir: string, change?: (html: string) => string): Promise<string> {
+  if (change) {
+    const file = join(clientDir, 'servicios', 'cerrajeria', 'index.html');
+    await writeFile(file, change(await readFile(file, 'utf8')));
+  }
+  const { pages } = await writeMarkdownTwins(clientDir, { ...OPTIONS, site: SITE, facetNames: Object.keys(OPTIONS.facets) });
+  const manifest = buildManifest({ site: SITE, options: resolveAgentApiOptions(OPTIONS, { url: SITE, pageLanguages: [] }), pages });
+  await writeServerIndex(outDir, await buildServerIndexOfManifest(manifest));
+  await writeManifest(outDir, manifest);
+  return manifest.buildId;
 }
 
 before(async () => {
   workDir = await mkdtemp(join(tmpdir(), 'search-test-'));
-  pagefindDir = join(workDir, 'pagefind');
-  const { index } = await pagefind.createIndex({ forceLanguage: 'es' });
-  assert.ok(index);
-  await index.addDirectory({ path: FIXTURE });
-  await index.writeFiles({ outputPath: pagefindDir });
-  await pagefind.close();
-  pages = await readFixturePages();
-  engine = await createSearchEngine({ pagefindDir, pages, buildId: 'build-1', facets: FACETS });
+  outDir = join(workDir, 'dist');
+  await cp(FIXTURE, join(outDir, 'client'), { recursive: true });
+  await buildFixture(join(outDir, 'client'));
+  model = createContentModel({ outDir });
+  engine = (await model.current()).search;
 });
 
 after(async () => {
@@ -59,87 +62,96 @@ after(async () => {
 });
 
 const paths = (output: { results: { url: string }[] }) => output.results.map((r) => new URL(r.url).pathname);
+const search = (query: string, filters: Record<string, string> = {}, limit = 10, cursor?: string) =>
+  engine.search({ query, filters, limit, ...(cursor === undefined ? {} : { cursor }) });
 
-test('accents do not matter: fontaneria finds Fontanería, cordoba finds Córdoba', async () => {
-  const plain = await engine.search({ query: 'fontaneria', filters: {}, limit: 10 });
-  const accented = await engine.search({ query: 'Fontanería', filters: {}, limit: 10 });
+test('accents and case do not matter: fontaneria finds Fontanería, cordoba finds Córdoba', () => {
+  const plain = search('fontaneria');
   assert.ok(plain.total >= 4);
-  assert.deepEqual(paths(plain), paths(accented));
-  const cordoba = await engine.search({ query: 'cordoba', filters: {}, limit: 3 });
-  assert.equal(paths(cordoba)[0], '/servicios/fontaneria/cordoba/');
+  assert.deepEqual(paths(plain), paths(search('FONTANERÍA')));
+  assert.equal(paths(search('cordoba', {}, 3))[0], '/servicios/fontaneria/cordoba/');
 });
 
-test('Spanish stemming and trade synonyms: fontanero, electricista and cerrajero find their trade', async () => {
+test('stemming and the site’s synonyms: plurals, tradespeople and English words find their trade', () => {
   const cases: [string, string][] = [
     ['fontanero', '/servicios/fontaneria/'],
     ['electricista', '/servicios/electricidad/'],
     ['cerrajero', '/servicios/cerrajeria/'],
     ['tuberia', '/servicios/fontaneria/'],
+    ['plumber', '/servicios/fontaneria/'],
   ];
   for (const [query, expected] of cases) {
-    const found = paths(await engine.search({ query, filters: {}, limit: 5 }));
+    const found = paths(search(query, {}, 5));
     assert.ok(found.includes(expected), `${query} → ${found.join(', ')}`);
   }
 });
 
-test('a query that names a city puts that city’s service page first', async () => {
+test('typos are read as the nearest words of the site', () => {
+  assert.match(paths(search('fontaero', {}, 5))[0]!, /^\/servicios\/fontaneria\//);
+  assert.ok(paths(search('cerrajro', {}, 5)).includes('/servicios/cerrajeria/'));
+  assert.ok(paths(search('lavadroa', {}, 3)).includes('/guias/lavadora-no-centrifuga/'));
+  // Short words are not corrected: too many words are one edit away from them.
+  assert.equal(search('gua').total, 0);
+});
+
+test('a query that names a facet value puts that value’s page first; a filter keeps only its pages', () => {
   const cases: [string, string][] = [
     ['fontanero en Madrid', '/servicios/fontaneria/madrid/'],
     ['Fontanería Sevilla', '/servicios/fontaneria/sevilla/'],
-    ['electricista A Coruña', '/servicios/electricidad/a-coruna/'],
+    ['electricista La Coruña', '/servicios/electricidad/a-coruna/'],
     ['cerrajero urgente sevilla', '/servicios/cerrajeria/sevilla/'],
   ];
-  for (const [query, expected] of cases) {
-    const found = paths(await engine.search({ query, filters: {}, limit: 5 }));
-    assert.equal(found[0], expected, `${query} → ${found.join(', ')}`);
-  }
+  for (const [query, expected] of cases) assert.equal(paths(search(query, {}, 5))[0], expected, query);
+  const filtered = search('fontaneros', { city: 'sevilla' });
+  assert.ok(filtered.total >= 1);
+  for (const result of filtered.results) assert.equal(result.city, 'sevilla');
+  assert.deepEqual(search('lavadora', { city: 'madrid' }), { total: 0, results: [], next_cursor: null });
 });
 
-test('a title match ranks above pages that only mention the words', async () => {
-  assert.equal(paths(await engine.search({ query: 'fuga de agua', filters: {}, limit: 3 }))[0], '/guias/fuga-de-agua/');
-  assert.equal(
-    paths(await engine.search({ query: 'la lavadora no centrifuga', filters: {}, limit: 3 }))[0],
-    '/guias/lavadora-no-centrifuga/',
-  );
+test('a title match ranks above pages that only mention the words; stop words and generic words do not count', () => {
+  assert.equal(paths(search('fuga de agua', {}, 3))[0], '/guias/fuga-de-agua/');
+  assert.equal(paths(search('necesito que la lavadora no centrifuga', {}, 3))[0], '/guias/lavadora-no-centrifuga/');
+  assert.deepEqual(paths(search('servicio de fontanería', {}, 3)), paths(search('fontanería', {}, 3)));
+  assert.equal(search('de la que').total, 0);
 });
 
-test('the city filter returns only pages of that city', async () => {
-  const output = await engine.search({ query: 'fontaneros', filters: { city: 'sevilla' }, limit: 10 });
-  assert.ok(output.total >= 1);
-  for (const result of output.results) assert.equal(result.city, 'sevilla');
-  const none = await engine.search({ query: 'persianas', filters: { city: 'madrid' }, limit: 10 });
-  assert.deepEqual(none, { total: 0, results: [], next_cursor: null });
-});
-
-test('results carry the manifest title, absolute url and city, and a plain-text excerpt around the match', async () => {
-  const output = await engine.search({ query: 'tuberías', filters: {}, limit: 5 });
+test('results carry the manifest title, absolute url, facet value and a plain-text excerpt around the match', () => {
+  const output = search('tuberías', {}, 5);
   const general = output.results.find((r) => r.url === `${SITE}/servicios/fontaneria/`);
   assert.ok(general);
   assert.equal(general.title, 'Fontanería a domicilio');
   assert.equal(general.city, '');
   assert.match(general.excerpt, /tuberías & desagües/);
   for (const result of output.results) {
-    assert.doesNotMatch(result.excerpt, /<[a-z/]|&amp;|&lt;/i);
+    assert.doesNotMatch(result.excerpt, /<[a-z/]|&amp;|\*\*|\]\(/i);
     assert.ok(result.excerpt.length <= 230, result.excerpt);
   }
 });
 
-test('non-content pages, navigation and ignored regions are not searchable', async () => {
-  const notFound = await engine.search({ query: 'página no encontrada', filters: {}, limit: 25 });
-  assert.ok(notFound.results.every((r) => !r.url.includes('404')));
-  assert.equal((await engine.search({ query: 'cookies', filters: {}, limit: 5 })).total, 0);
-  assert.equal((await engine.search({ query: 'inicio', filters: {}, limit: 5 })).total, 0);
+test('each result names the section where its words are, as read_page takes it', () => {
+  const [insurance] = search('aseguradora', {}, 3).results;
+  assert.equal(insurance?.url, `${SITE}/guias/fuga-de-agua/`);
+  assert.equal(insurance.section, 'seguro');
+  assert.match(insurance.excerpt, /aseguradora/);
+  const [title] = search('fuga de agua', {}, 1).results;
+  assert.equal(title?.section, 'qué-hacer-ante-una-fuga-de-agua');
 });
 
-test('following the cursors yields every result once, in the order of one big page', async () => {
-  const all = await engine.search({ query: 'fontaneros fugas', filters: {}, limit: 25 });
+test('navigation, ignored regions and error pages are not searchable', () => {
+  assert.ok(search('página no encontrada', {}, 25).results.every((r) => !r.url.includes('404')));
+  assert.equal(search('cookies').total, 0);
+  assert.equal(search('inicio').total, 0);
+});
+
+test('following the cursors yields every result once, in the order of one big page', () => {
+  const all = search('fontaneros fugas', {}, 25);
   assert.ok(all.total >= 4, `only ${all.total} results`);
   assert.equal(all.next_cursor, null);
   const seen: string[] = [];
   let cursor: string | undefined;
   let calls = 0;
   do {
-    const page = await engine.search({ query: 'fontaneros fugas', filters: {}, limit: 2, ...(cursor ? { cursor } : {}) });
+    const page = search('fontaneros fugas', {}, 2, cursor);
     assert.equal(page.total, page.results.length);
     assert.ok(page.total <= 2);
     seen.push(...paths(page));
@@ -151,24 +163,44 @@ test('following the cursors yields every result once, in the order of one big pa
   assert.equal(new Set(seen).size, seen.length);
 });
 
-test('cursors are stable for the same query and rejected for another query, city or build', async () => {
-  const first = await engine.search({ query: 'fontaneria', filters: {}, limit: 1 });
-  const again = await engine.search({ query: ' Fontanería ', filters: {}, limit: 1 });
+test('cursors are stable for the same query and rejected for another query or filter', async () => {
+  const first = search('fontaneria', {}, 1);
   assert.ok(first.next_cursor);
-  assert.equal(again.next_cursor, first.next_cursor);
+  assert.equal(search(' Fontanería ', {}, 1).next_cursor, first.next_cursor);
   const cursor = first.next_cursor;
-  await assert.rejects(engine.search({ query: 'electricidad', filters: {}, limit: 1, cursor }), InvalidCursorError);
-  await assert.rejects(engine.search({ query: 'fontaneria', filters: { city: 'madrid' }, limit: 1, cursor }), InvalidCursorError);
-  await assert.rejects(engine.search({ query: 'fontaneria', filters: {}, limit: 1, cursor: 'garbage!' }), InvalidCursorError);
-  const rebuilt = await createSearchEngine({ pagefindDir, pages, buildId: 'build-2', facets: FACETS });
-  await assert.rejects(rebuilt.search({ query: 'fontaneria', filters: {}, limit: 1, cursor }), InvalidCursorError);
+  assert.throws(() => search('electricidad', {}, 1, cursor), InvalidCursorError);
+  assert.throws(() => search('fontaneria', { city: 'madrid' }, 1, cursor), InvalidCursorError);
+  assert.throws(() => search('fontaneria', {}, 1, 'garbage!'), InvalidCursorError);
+  assert.equal(paths(search('fontaneria', {}, 1, cursor))[0], paths(search('fontaneria', {}, 2))[1]);
 });
 
-test('an engine keeps answering from its snapshot when a rebuild deletes the index folder', async () => {
-  const copy = join(workDir, 'pagefind-copy');
-  await cp(pagefindDir, copy, { recursive: true });
-  const snapshot = await createSearchEngine({ pagefindDir: copy, pages, buildId: 'build-3', facets: FACETS });
-  await rm(copy, { recursive: true });
-  const output = await snapshot.search({ query: 'persianas cerradura lavadora', filters: {}, limit: 5 });
-  assert.ok(output.total >= 1);
+test('a rebuild swaps in the new index; an index of another build than the manifest is never read', async () => {
+  const before = await model.current();
+  assert.equal(before.search.search({ query: 'multipunto', filters: {}, limit: 5 }).total, 0);
+
+  // A rebuild that has written its index but not yet its manifest: a server starting now refuses the pair.
+  const copy = join(workDir, 'rebuild');
+  await cp(join(outDir, 'client'), copy, { recursive: true });
+  const manifestFile = join(outDir, RUNTIME_DIR, 'manifest.json');
+  const oldManifest = await readFile(manifestFile);
+  const buildId = await buildFixture(copy, (html) => html.replace('</main>', '<p>Instalamos tu cerradura multipunto.</p></main>'));
+  const newManifest = await readFile(manifestFile);
+  await writeFile(manifestFile, oldManifest);
+  await assert.rejects(createContentModel({ outDir }).current(), /No build output/);
+
+  // The manifest lands: the running server's next check loads the new build.
+  await writeFile(manifestFile, newManifest);
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  let after = await model.current();
+  for (let i = 0; i < 50 && after.manifest.buildId === before.manifest.buildId; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    after = await model.current();
+  }
+  assert.equal(after.manifest.buildId, buildId);
+  assert.deepEqual(paths(after.search.search({ query: 'multipunto', filters: {}, limit: 5 })), ['/servicios/cerrajeria/']);
+  // The old snapshot still answers from its own index, for the searches that started on it; its cursors are not the new build's.
+  assert.equal(before.search.search({ query: 'multipunto', filters: {}, limit: 5 }).total, 0);
+  const cursor = before.search.search({ query: 'fontaneria', filters: {}, limit: 1 }).next_cursor!;
+  assert.throws(() => after.search.search({ query: 'fontaneria', filters: {}, limit: 1, cursor }), InvalidCursorError);
+  await assert.rejects(readFile(join(outDir, RUNTIME_DIR, `.${SERVER_INDEX_FILE}.${process.pid}.tmp`)));
 });

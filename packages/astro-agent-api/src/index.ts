@@ -2,6 +2,7 @@ import type { AstroConfig, AstroIntegration } from 'astro';
 import { fileURLToPath } from 'node:url';
 import { writeMarkdownTwins } from './build/build-markdown.ts';
 import { buildSearchIndex } from './build/build-search-index.ts';
+import { buildServerIndexOfManifest, writeServerIndex } from './build/build-server-index.ts';
 import { buildManifest, writeManifest } from './build/write-manifest.ts';
 import { precompressDocuments } from './build/precompress-documents.ts';
 import { writeDocuments } from './build/write-documents.ts';
@@ -58,6 +59,8 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
           sitemap: config!.integrations.some((integration) => integration.name === '@astrojs/sitemap') ? SITEMAP_INDEX_PATH : undefined,
         });
         const manifest = buildManifest({ site, options: resolved, company: options.company, pages: markdown.pages });
+        const { result: written, seconds: indexSeconds } = await timed(async () => writeServerIndex(outDir, await buildServerIndexOfManifest(manifest)));
+        logger.info(`built the server search index of ${manifest.pages.length} pages (${(written.bytes / 1024 ** 2).toFixed(1)} MB) in ${indexSeconds}`);
         const documents = await writeDocuments({ clientDir, manifest, logger });
         await precompressDocuments({ clientDir, paths: documents, logger });
 

@@ -1,11 +1,12 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MANIFEST_FILE, PAGEFIND_DIR, RUNTIME_DIR, type Manifest } from './manifest.ts';
+import { MANIFEST_FILE, RUNTIME_DIR, type Manifest } from './manifest.ts';
 import { buildPageIndex, type PageIndex } from './resolve-page.ts';
-import type { SearchEngine } from './search.ts';
-import { createWorkerSearchEngine } from './worker-search.ts';
+import { createSearchEngine, type SearchEngine } from './search.ts';
+import { createSearchAnalyzer } from './search-analyzer.ts';
+import { decodeServerIndex, SERVER_INDEX_FILE } from './server-index.ts';
 
-/** One consistent view of a build: the manifest, its page lookup and its search index. */
+/** One consistent view of a build: the manifest, its page lookup and its search engine. */
 export interface ContentSnapshot {
   manifest: Manifest;
   pages: PageIndex;
@@ -23,18 +24,16 @@ export class ContentNotBuiltError extends Error {}
 
 /** How often, at most, a request triggers a check for a newer build. */
 const CHECK_INTERVAL_MS = 1_000;
-/** How long a replaced build's search worker lives on, for the searches that started on it. */
-const RETIRE_AFTER_MS = 30_000;
 
 /**
  * Loads the build output once and swaps in a new snapshot when a rebuild replaces the manifest, so
- * editors republish without a restart. The build writes the manifest last and atomically, so a new
- * manifest means the index beside it is complete; until the new snapshot is fully loaded, requests keep
- * being answered from the old one — there is no window of errors.
+ * editors republish without a restart. The build writes the search index and then the manifest, each
+ * atomically, so a new manifest means its index is complete; until the new snapshot is fully loaded,
+ * requests keep being answered from the old one — there is no window of errors.
  */
 export function createContentModel(options: { outDir: string }): ContentModel {
   const manifestPath = join(options.outDir, RUNTIME_DIR, MANIFEST_FILE);
-  const pagefindDir = join(options.outDir, 'client', PAGEFIND_DIR);
+  const indexPath = join(options.outDir, RUNTIME_DIR, SERVER_INDEX_FILE);
   let loaded: { snapshot: ContentSnapshot; mtimeMs: number } | undefined;
   let loading: Promise<ContentSnapshot> | undefined;
   let lastCheck = 0;
@@ -47,15 +46,17 @@ export function createContentModel(options: { outDir: string }): ContentModel {
       loaded = { snapshot: loaded.snapshot, mtimeMs };
       return loaded.snapshot;
     }
-    const search = await createWorkerSearchEngine({ pagefindDir, pages: manifest.pages, buildId: manifest.buildId, facets: manifest.options.facets });
+    const { language, search: vocabulary, facets } = manifest.options;
+    const [index, analyzer] = await Promise.all([readFile(indexPath).then(decodeServerIndex), createSearchAnalyzer(language, vocabulary.stopWords)]);
+    // Read between a rebuild's index and its manifest, the index is of the next build: the engine refuses
+    // the pair, and the current snapshot stays until the next check finds the new manifest.
+    const search = createSearchEngine({ index, pages: manifest.pages, buildId: manifest.buildId, facets, vocabulary, analyzer });
     const snapshot: ContentSnapshot = {
       manifest,
       pages: buildPageIndex(manifest.pages, manifest.site),
       search,
       memo: new Map(),
     };
-    const replaced = loaded?.snapshot.search as Partial<Awaited<ReturnType<typeof createWorkerSearchEngine>>> | undefined;
-    if (replaced?.close) setTimeout(() => void replaced.close!(), RETIRE_AFTER_MS).unref();
     loaded = { snapshot, mtimeMs };
     return snapshot;
   }

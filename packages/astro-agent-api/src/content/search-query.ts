@@ -1,64 +1,151 @@
-import { GENERIC_WORDS, STOPWORDS, TRADE_SYNONYMS } from './search-vocabulary.ts';
+import type { FacetOptions } from '../options.ts';
+import { normaliseSearchText, splitWords, type SearchAnalyzer } from './search-analyzer.ts';
 
-/** Lowercase, accents removed (ñ → n, as Pagefind does), anything but letters and digits → one space. */
-export function normaliseSearchText(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
+/** The site's search vocabulary (`options.search`). */
+export interface SearchVocabulary {
+  synonyms: Record<string, string[]>;
+  stopWords: readonly string[];
+  genericWords: readonly string[];
 }
 
-/** One word of the query and the alternatives searched for it (the word itself first). */
-export type TermGroup = readonly string[];
+/** Terms of the index that one way of reading a query's words maps to; a page scores their mean, times `weight`. */
+export interface QueryAlternative {
+  terms: number[];
+  weight: number;
+}
+
+/** One thing the query asks for (a word, or a phrase of the vocabulary) and the ways of finding it. */
+export interface QueryGroup {
+  words: string[];
+  alternatives: QueryAlternative[];
+}
 
 export interface ParsedSearchQuery {
-  /** The normalised query: keys the cache and the cursors. */
+  /** The normalised query: keys the cursors. */
   normalised: string;
-  /** Words to search, stopwords dropped, each with its synonyms. Empty when the query is only stopwords and city. */
-  groups: TermGroup[];
-  /** City slug named in the query, if any. */
-  city: string | undefined;
+  /** What to search for; empty when the query holds only stop words. */
+  groups: QueryGroup[];
+  /** Facet name → the value the query names in its text (a label, slug or alias). */
+  named: Record<string, string>;
+  /**
+   * Whether the query asks about the site or a facet value as a whole: it only names a facet value
+   * ("services in Lyon") or only has generic words ("services"). Hub pages answer it best.
+   */
+  broad: boolean;
 }
 
-/** Matches city names, slugs and aliases in a normalised query, longest first. */
-export interface CityMatcher {
-  find(normalisedQuery: string): string | undefined;
+/** How the query's words reach the index's terms. */
+export interface TermLookup {
+  /** The term of a normalised word (its stem), if the index has it. */
+  find(word: string): number | undefined;
+  /** Terms of the index's words within `maxDistance` edits of `word` (a typo), with the distance. */
+  findSimilar(word: string, maxDistance: number): { term: number; distance: number }[];
 }
 
-/** `names`: value → label; a key `value\u0000n` adds another label of the same value (an alias). */
-export function createCityMatcher(names: Record<string, string>): CityMatcher {
-  const phrases: [phrase: string, slug: string][] = [];
-  for (const [key, name] of Object.entries(names)) {
-    const slug = key.split('\u0000')[0]!;
-    for (const phrase of [name, slug]) {
-      const normalised = normaliseSearchText(phrase);
-      if (normalised.length >= 3) phrases.push([normalised, slug]);
-    }
+/** A synonym counts a little less than the word the user typed, a word read through a typo less still. */
+const SYNONYM_WEIGHT = 0.9;
+const TYPO_WEIGHTS = [1, 0.75, 0.5] as const;
+/** Shorter words are not corrected: too many other words are one edit away from them. */
+const MIN_TYPO_LENGTH = 4;
+/** From this length on, two edits are corrected when no word is one edit away. */
+const TWO_TYPOS_LENGTH = 8;
+/**
+ * Words of one query looked up as typos, at most: a lookup costs up to a few milliseconds for a long
+ * word, and a 200-character query of made-up words must not cost a hundred.
+ */
+const MAX_CORRECTED_WORDS = 6;
+
+export type QueryParser = (query: string) => ParsedSearchQuery;
+
+/**
+ * Reads queries for one index: the site's synonyms (phrases too, longest first: "window glass"),
+ * stop words and generic words, facet values named in the text, and typos of words the site does not
+ * contain corrected to the nearest words it does.
+ */
+export function createQueryParser(options: {
+  analyzer: SearchAnalyzer;
+  lookup: TermLookup;
+  vocabulary: SearchVocabulary;
+  facets: Record<string, FacetOptions>;
+}): QueryParser {
+  const { analyzer, lookup } = options;
+  const toTerms = (phrase: string): number[] | undefined => {
+    const words = splitWords(phrase).filter((word) => !analyzer.isStopWord(word));
+    const terms = words.map((word) => lookup.find(analyzer.stem(word)));
+    return terms.length > 0 && terms.every((term) => term !== undefined) ? (terms as number[]) : undefined;
+  };
+  const synonyms = new Map<string, QueryAlternative[]>();
+  for (const [key, values] of Object.entries(options.vocabulary.synonyms)) {
+    const alternatives = values.flatMap((value) => {
+      const terms = toTerms(value);
+      return terms ? [{ terms, weight: SYNONYM_WEIGHT }] : [];
+    });
+    const normalised = normaliseSearchText(key);
+    synonyms.set(normalised, [...(synonyms.get(normalised) ?? []), ...alternatives]);
   }
-  phrases.sort((a, b) => b[0].length - a[0].length);
-  return {
-    find(query) {
-      const padded = ` ${query} `;
-      return phrases.find(([phrase]) => padded.includes(` ${phrase} `))?.[1];
-    },
+  const longestSynonym = Math.max(1, ...[...synonyms.keys()].map((key) => key.split(' ').length));
+  const generic = new Set(options.vocabulary.genericWords.flatMap(splitWords));
+  const facetPhrases = buildFacetPhrases(options.facets);
+
+  let correctionsLeft = 0;
+  /** The word itself: its stem if the index has it, else the words a typo away. */
+  function readWord(word: string): QueryAlternative[] {
+    const term = lookup.find(analyzer.stem(word));
+    if (term !== undefined) return [{ terms: [term], weight: 1 }];
+    if (word.length < MIN_TYPO_LENGTH || /^\d+$/.test(word) || correctionsLeft === 0) return [];
+    correctionsLeft--;
+    let similar = lookup.findSimilar(word, 1);
+    if (similar.length === 0 && word.length >= TWO_TYPOS_LENGTH) similar = lookup.findSimilar(word, 2);
+    return similar.map(({ term, distance }) => ({ terms: [term], weight: TYPO_WEIGHTS[distance]! }));
+  }
+
+  return (query) => {
+    correctionsLeft = MAX_CORRECTED_WORDS;
+    const words = splitWords(query);
+    const normalised = words.join(' ');
+    const groups: QueryGroup[] = [];
+    for (let i = 0; i < words.length; ) {
+      let length = Math.min(longestSynonym, words.length - i);
+      while (length > 0 && !synonyms.has(words.slice(i, i + length).join(' '))) length--;
+      if (length > 0) {
+        const phrase = words.slice(i, i + length);
+        const own = phrase.length === 1 ? readWord(phrase[0]!) : [toTerms(phrase.join(' '))].flatMap((terms) => (terms ? [{ terms, weight: 1 }] : []));
+        groups.push({ words: phrase, alternatives: [...own, ...synonyms.get(phrase.join(' '))!] });
+        i += length;
+        continue;
+      }
+      const word = words[i++]!;
+      if (word.length < 2 || analyzer.isStopWord(word)) continue;
+      groups.push({ words: [word], alternatives: readWord(word) });
+    }
+    // Words that describe the whole site ("services") only count when the query has nothing else.
+    const specific = groups.filter((group) => !group.words.every((word) => generic.has(word)));
+    const kept = specific.length > 0 ? specific : groups;
+
+    const named: Record<string, string> = {};
+    const namedWords = new Set<string>();
+    for (const [facet, phrases] of facetPhrases) {
+      const padded = ` ${normalised} `;
+      const match = phrases.find(([phrase]) => padded.includes(` ${phrase} `));
+      if (!match) continue;
+      named[facet] = match[1];
+      for (const word of match[0].split(' ')) namedWords.add(word);
+    }
+    const onlyNamed = kept.length > 0 && kept.every((group) => group.words.every((word) => namedWords.has(word)));
+    return { normalised, groups: kept.filter((group) => group.alternatives.length > 0), named, broad: onlyNamed || specific.length === 0 };
   };
 }
 
-export function parseSearchQuery(query: string, cities: CityMatcher): ParsedSearchQuery {
-  const normalised = normaliseSearchText(query);
-  const words = [...new Set(normalised.split(' ').filter((word) => word.length > 0))];
-  let kept = words.filter((word) => !STOPWORDS.has(word) && word.length >= 2);
-  if (kept.length === 0) kept = words.filter((word) => word.length >= 2);
-  const specific = kept.filter((word) => !GENERIC_WORDS.has(word));
-  if (specific.length > 0) kept = specific;
-  const seen = new Set(kept);
-  const groups = kept.map((word) => {
-    // A synonym another word of the query already brings adds no evidence: search it once.
-    const synonyms = (TRADE_SYNONYMS[word] ?? []).filter((synonym) => !seen.has(synonym));
-    for (const synonym of synonyms) seen.add(synonym);
-    return [word, ...synonyms];
+/** Per facet, each value's label, slug and aliases normalised (3 characters at least), longest first. */
+function buildFacetPhrases(facets: Record<string, FacetOptions>): [facet: string, phrases: [phrase: string, value: string][]][] {
+  return Object.entries(facets).map(([name, facet]) => {
+    const phrases: [string, string][] = [];
+    for (const [value, label] of Object.entries(facet.values)) {
+      for (const phrase of [label, value, ...(facet.aliases[value] ?? [])]) {
+        const normalised = normaliseSearchText(phrase);
+        if (normalised.length >= 3) phrases.push([normalised, value]);
+      }
+    }
+    return [name, phrases.sort((a, b) => b[0].length - a[0].length)];
   });
-  return { normalised, groups, city: cities.find(normalised) };
 }

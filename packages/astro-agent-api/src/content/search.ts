@@ -1,14 +1,11 @@
-import { LRUCache } from 'lru-cache';
-import type { ManifestPage } from './manifest.ts';
+import SearchableMap from 'minisearch/SearchableMap';
+import type { FacetOptions } from '../options.ts';
 import { decodeCursor, encodeCursor, InvalidCursorError, MAX_CURSOR_OFFSET, type CursorScope } from './cursor.ts';
 import { buildExcerpt } from './excerpt.ts';
-import { loadPagefind, type PagefindInstance, type PagefindResult } from './load-pagefind.ts';
-import { createCityMatcher, normaliseSearchText, parseSearchQuery, type ParsedSearchQuery } from './search-query.ts';
-import { TRADE_SYNONYMS } from './search-vocabulary.ts';
-import type { FacetOptions } from '../options.ts';
-
-/** The key of "no facet filter" in the caches. */
-const ALL = '';
+import type { ManifestPage } from './manifest.ts';
+import type { SearchAnalyzer } from './search-analyzer.ts';
+import { createQueryParser, type ParsedSearchQuery, type SearchVocabulary, type TermLookup } from './search-query.ts';
+import type { ServerIndex } from './server-index.ts';
 
 export { InvalidCursorError };
 
@@ -20,8 +17,8 @@ export interface SearchInput {
   cursor?: string;
 }
 
-/** Title, URL, the page's value of each facet (`""` when none) and excerpt. */
-export type SearchResult = { title: string; url: string; excerpt: string } & Record<string, string>;
+/** Title, URL, the page's value of each facet (`""` when none), excerpt and the section it comes from (`""` when none). */
+export type SearchResult = { title: string; url: string; excerpt: string; section: string } & Record<string, string>;
 
 export interface SearchOutput {
   total: number;
@@ -30,272 +27,281 @@ export interface SearchOutput {
 }
 
 export interface SearchEngine {
-  /** Throws InvalidCursorError when `cursor` is malformed or from another query, city or build. */
-  search(input: SearchInput): Promise<SearchOutput>;
+  /** Throws InvalidCursorError when `cursor` is malformed or from another query, filter or build. */
+  search(input: SearchInput): SearchOutput;
 }
 
 export interface SearchEngineOptions {
-  /** The Pagefind index folder of the build (`<outDir>/client/pagefind`). */
-  pagefindDir: string;
-  pages: ManifestPage[];
+  index: ServerIndex;
+  /** The manifest's pages, in the order the index was built from. */
+  pages: readonly ManifestPage[];
   buildId: string;
-  /** The site's facets: results carry each one's value; the first one's labels and aliases are recognised in queries. */
   facets: Record<string, FacetOptions>;
+  vocabulary: SearchVocabulary;
+  analyzer: SearchAnalyzer;
 }
 
-/** The ranked list of a query is cut here: nobody pages past it, and it bounds the cache. */
+/** The ranked list of a query is cut here: nobody pages past it. */
 export const MAX_RANKED_RESULTS = 200;
+/** Score multiplier of a page whose facet value the query names in its text (when that facet is not filtered). */
+const NAMED_VALUE_BOOST = 2;
 /**
- * Ranked entries (over all query + city lists) kept in memory. The caches are bounded by what they
- * hold, not by their number of keys: a common word hits most pages, so 2,000 cached words held
- * hundreds of MB at 3,000 pages.
+ * A page whose title holds every part of the query scores twice as much. Scores saturate with
+ * repetition, so without this a page that says "plumbers" often in its text could pass the one
+ * titled "Plumbing".
  */
-const RANKED_CACHE_SIZE = 100_000;
-/** Word hits (over all word + city searches) kept in memory. */
-const TERM_CACHE_SIZE = 300_000;
-/** Score multiplier of a page of the city the query names (when no `city` filter is given). */
-const NAMED_CITY_BOOST = 2;
-/** How many of the best candidates are re-ranked by their manifest title. */
-const RERANK_DEPTH = 40;
-/** A title holding every word of the query doubles the score. */
 const TITLE_WEIGHT = 1;
-/** A synonym matches a little less than the word the user typed. */
-const SYNONYM_WEIGHT = 0.9;
-
-interface RankedEntry {
-  id: string;
-  score: number;
-  /** The matched words' positions, one list per matching word; flattened only for a shown excerpt. */
-  locations: (readonly number[])[];
-  data: PagefindResult['data'];
-  excerpt?: string;
-}
-
-type TermHits = Pick<PagefindResult, 'id' | 'score' | 'words' | 'data'>[];
-
-interface ResolvedPage {
-  page: ManifestPage;
-  content: string;
-}
+/** How much a shallower page is preferred: ×1.25 at depth 2, ×1.17 at depth 3 (the relevance suite settled it). */
+const HUB_WEIGHT = 0.5;
 
 /**
- * Search over one build: its Pagefind index (held in memory) and its manifest. Create a new engine
- * for a new build; the old one keeps answering from its own snapshot until it is dropped.
+ * Search over one build's server index. Each query adds up the precomputed scores of its terms'
+ * postings into a typed array over all pages, so its cost is the length of those postings — a few
+ * tens of thousands of additions for the commonest words at 10,000 pages, well under a millisecond —
+ * and nothing is cached: every new query is as fast as a repeated one. Create a new engine for a new
+ * build; the old one keeps answering from its own snapshot until it is dropped.
  */
-export async function createSearchEngine(options: SearchEngineOptions): Promise<SearchEngine> {
-  const { instance } = await loadPagefind(options.pagefindDir);
-  const pagesByPath = new Map(options.pages.map((page) => [page.path, page]));
+export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
+  const { index, pages } = options;
+  if (index.buildId !== options.buildId || index.pageCount !== pages.length) {
+    throw new Error(`The search index is of build ${index.buildId} (${index.pageCount} pages), not of ${options.buildId} (${pages.length} pages)`);
+  }
   const facetNames = Object.keys(options.facets);
-  const primary = facetNames[0];
-  const cityNames = primary ? buildFacetNames(options.facets[primary]!) : {};
-  const cities = createCityMatcher(cityNames);
-  const ranked = new LRUCache<string, Promise<RankedEntry[]>>({ maxSize: RANKED_CACHE_SIZE });
-  const terms = new LRUCache<string, Promise<TermHits>>({ maxSize: TERM_CACHE_SIZE });
-  const resolved = new Map<string, Promise<ResolvedPage | undefined>>();
-  const citySets = new Map<string, Promise<Set<string>>>();
+  const depths = Uint8Array.from(pages, (page) => page.path.split('/').filter(Boolean).length);
+  // Each page's value of each facet as a number (-1 for none): filters and boosts compare numbers.
+  const facetValues = new Map(
+    facetNames.map((name) => {
+      const ids = new Map(Object.keys(options.facets[name]!.values).map((value, id) => [value, id]));
+      return [name, { ids, ofDoc: Int16Array.from(pages, (page) => ids.get(page.facets[name] ?? '') ?? -1) }] as const;
+    }),
+  );
+  const wordsOfTerm = groupWordsByTerm(index);
+  const parse = createQueryParser({ analyzer: options.analyzer, lookup: createTermLookup(index), vocabulary: options.vocabulary, facets: options.facets });
 
-  await warmUp(instance, cityNames);
+  // Scratch arrays over all pages, reused by every query (a query runs to the end synchronously).
+  const scores = new Float64Array(pages.length);
+  const matched = new Uint8Array(pages.length);
+  const titled = new Uint8Array(pages.length);
+  const groupBest = new Float64Array(pages.length);
+  const groupTitled = new Uint8Array(pages.length);
+  const phraseSum = new Float64Array(pages.length);
+  const phraseCount = new Uint8Array(pages.length);
+  const phraseTitled = new Uint8Array(pages.length);
+  const touched = new Uint32Array(pages.length);
+  const groupTouched = new Uint32Array(pages.length);
+  const phraseTouched = new Uint32Array(pages.length);
 
-  function pagesOfCity(city: string): Promise<Set<string>> {
-    let set = citySets.get(city);
-    if (!set) {
-      set = instance.search(null, { filters: { [primary!]: city } }).then((response) => new Set(response.results.map((r) => r.id)));
-      citySets.set(city, set);
-    }
-    return set;
-  }
-
-  /**
-   * One Pagefind search per word: queries share words, so these are cached too. A city's hits are the
-   * word's hits on every page kept to that city's pages (Pagefind scores a page the same with or
-   * without a filter), so each word costs one Pagefind search whatever the cities asked — a search of
-   * a common word is the costliest step of a query (several ms of WebAssembly at 3,000 pages).
-   */
-  function searchTerm(term: string, city: string): Promise<TermHits> {
-    const key = JSON.stringify([city, term]);
-    let hits = terms.get(key);
-    if (!hits) {
-      hits =
-        city === ALL
-          ? instance.search(term).then((response) => response.results.map(({ id, score, words, data }) => ({ id, score, words, data })))
-          : Promise.all([searchTerm(term, ALL), pagesOfCity(city)]).then(([all, ofCity]) => all.filter((hit) => ofCity.has(hit.id)));
-      cacheBySize(terms, key, hits);
-    }
-    return hits;
-  }
-
-  async function rank(query: ParsedSearchQuery, city: string): Promise<RankedEntry[]> {
-    const entries = new Map<string, RankedEntry & { matched: number }>();
-    const groupHits = await Promise.all(
-      query.groups.map((group) => Promise.all(group.map((term) => searchTerm(term, city)))),
-    );
-    for (const variants of groupHits) {
-      const best = new Map<string, number>();
-      for (const [i, hits] of variants.entries()) {
-        const weight = i === 0 ? 1 : SYNONYM_WEIGHT;
-        for (const hit of hits) {
-          best.set(hit.id, Math.max(best.get(hit.id) ?? 0, hit.score * weight));
-          let entry = entries.get(hit.id);
-          if (!entry) {
-            entry = { id: hit.id, score: 0, matched: 0, locations: [], data: hit.data };
-            entries.set(hit.id, entry);
-          }
-          // A common word hits thousands of pages: keep a reference, copy nothing until an excerpt needs it.
-          entry.locations.push(hit.words);
+  /** Adds one group's best alternative per page to `scores`; returns the new count of touched pages. */
+  function addGroup(alternatives: ParsedSearchQuery['groups'][number]['alternatives'], touchedCount: number): number {
+    let groupCount = 0;
+    const offer = (doc: number, score: number, inTitle: boolean) => {
+      if (inTitle) groupTitled[doc] = 1;
+      if (score <= groupBest[doc]!) return;
+      if (groupBest[doc] === 0) groupTouched[groupCount++] = doc;
+      groupBest[doc] = score;
+    };
+    // The ways of reading one part of the query count as one term: they share the idf of the commonest,
+    // so a rare word the user typed ("plumbers") does not outweigh the page titled by its synonym.
+    let idf = Infinity;
+    for (const { terms } of alternatives) for (const term of terms) idf = Math.min(idf, index.idf[term]!);
+    for (const { terms, weight: alternativeWeight } of alternatives) {
+      const weight = alternativeWeight * idf;
+      if (terms.length === 1) {
+        const term = terms[0]!;
+        for (let p = index.termStarts[term]!, end = index.termStarts[term + 1]!; p < end; p++) {
+          offer(index.docs[p]!, index.weights[p]! * weight, index.inTitle[p] === 1);
+        }
+        continue;
+      }
+      // A phrase of the vocabulary: a page scores the mean of its terms, scaled by the share it has.
+      let phraseTouchedCount = 0;
+      for (const term of terms) {
+        for (let p = index.termStarts[term]!, end = index.termStarts[term + 1]!; p < end; p++) {
+          const doc = index.docs[p]!;
+          if (phraseCount[doc]!++ === 0) phraseTouched[phraseTouchedCount++] = doc;
+          phraseSum[doc]! += index.weights[p]!;
+          phraseTitled[doc]! += index.inTitle[p]!;
         }
       }
-      for (const [id, score] of best) {
-        const entry = entries.get(id)!;
-        entry.score += score;
-        entry.matched += 1;
+      for (let i = 0; i < phraseTouchedCount; i++) {
+        const doc = phraseTouched[i]!;
+        const share = phraseCount[doc]! / terms.length;
+        offer(doc, (phraseSum[doc]! / terms.length) * share * weight, phraseTitled[doc] === terms.length);
+        phraseSum[doc] = 0;
+        phraseCount[doc] = 0;
+        phraseTitled[doc] = 0;
       }
     }
-    const namedCity = city === ALL && query.city ? await pagesOfCity(query.city) : undefined;
-    const groups = Math.max(query.groups.length, 1);
-    for (const entry of entries.values()) {
-      // Pages that match every word of the query come first; a partial match still counts.
-      const coverage = entry.matched / groups;
-      entry.score *= coverage * coverage;
-      if (namedCity?.has(entry.id)) entry.score *= NAMED_CITY_BOOST;
+    for (let i = 0; i < groupCount; i++) {
+      const doc = groupTouched[i]!;
+      scores[doc]! += groupBest[doc]!;
+      titled[doc]! += groupTitled[doc]!;
+      if (matched[doc]!++ === 0) touched[touchedCount++] = doc;
+      groupBest[doc] = 0;
+      groupTitled[doc] = 0;
     }
-    const sorted = [...entries.values()].sort(byScore).slice(0, MAX_RANKED_RESULTS);
-    // Pagefind weighs titles, but a page that merely repeats a word in its body can still lead; the
-    // manifest title decides among the best candidates: each query word found in it raises the score.
-    const top = sorted.slice(0, RERANK_DEPTH);
-    await Promise.all(
-      top.map(async (entry) => {
-        const hit = await resolve(entry);
-        if (!hit) return;
-        const title = normaliseSearchText(hit.page.title).split(' ');
-        const inTitle = query.groups.filter((group) => group.some((term) => title.some((word) => isSameWord(term, word))));
-        entry.score *= 1 + (TITLE_WEIGHT * inTitle.length) / groups;
-        // A query that names only a city (and generic words) is about the city: its hub page leads.
-        if (query.city && query.groups.length === inTitle.length && query.groups.every(isCityGroup(query.city))) {
-          entry.score *= 1 + 1 / hit.page.path.split('/').length;
-        }
-      }),
-    );
-    top.sort(byScore);
-    return [...top, ...sorted.slice(RERANK_DEPTH)].map(({ id, score, locations, data }) => ({ id, score, locations, data }));
+    return touchedCount;
   }
 
-  function isCityGroup(city: string): (group: readonly string[]) => boolean {
-    return (group) => group.some((term) => cities.find(term) === city);
-  }
-
-  function rankCached(query: ParsedSearchQuery, city: string): Promise<RankedEntry[]> {
-    const key = JSON.stringify([city, query.normalised]);
-    let list = ranked.get(key);
-    if (!list) {
-      list = rank(query, city);
-      cacheBySize(ranked, key, list);
+  /** The best `k` pages of the query that pass the filters, best first (ties in page order). */
+  function rank(query: ParsedSearchQuery, filters: Record<string, string>, k: number): number[] {
+    let touchedCount = 0;
+    for (const group of query.groups) touchedCount = addGroup(group.alternatives, touchedCount);
+    // Filters and boosts as (page values, wanted value) pairs, read with indexed loops: this loop runs
+    // once per page that has any word of the query, up to every page.
+    const facetTest = (entries: [string, string][]) => entries.map(([facet, value]) => ({ ofDoc: facetValues.get(facet)!.ofDoc, value: facetValues.get(facet)!.ids.get(value) ?? -1 }));
+    const required = facetTest(Object.entries(filters));
+    const boosted = facetTest(Object.entries(query.named).filter(([facet]) => filters[facet] === undefined));
+    const top = new TopK(k);
+    const groups = query.groups.length;
+    const broad = query.broad;
+    documents: for (let i = 0; i < touchedCount; i++) {
+      const doc = touched[i]!;
+      // Pages that match every part of the query come first; a partial match still counts.
+      const coverage = matched[doc]! / groups;
+      let score = scores[doc]! * coverage * coverage * (1 + (TITLE_WEIGHT * titled[doc]!) / groups);
+      scores[doc] = 0;
+      matched[doc] = 0;
+      titled[doc] = 0;
+      for (let f = 0; f < required.length; f++) if (required[f]!.ofDoc[doc] !== required[f]!.value) continue documents;
+      for (let f = 0; f < boosted.length; f++) if (boosted[f]!.ofDoc[doc] === boosted[f]!.value) score *= NAMED_VALUE_BOOST;
+      // A query about a facet value or the site as a whole: the shallowest page leads. Otherwise a
+      // page nearer the root (a hub that covers a topic for every case) wins a close call.
+      const depth = depths[doc]! || 1;
+      score = broad ? score / depth : score * (1 + HUB_WEIGHT / depth);
+      top.offer(doc, score);
     }
-    return list;
-  }
-
-  function resolve(entry: RankedEntry): Promise<ResolvedPage | undefined> {
-    let page = resolved.get(entry.id);
-    if (!page) {
-      page = entry.data().then((fragment) => {
-        const manifestPage = findPage(pagesByPath, fragment.raw_url ?? fragment.url);
-        return manifestPage ? { page: manifestPage, content: fragment.content } : undefined;
-      });
-      resolved.set(entry.id, page);
-    }
-    return page;
+    return top.sorted();
   }
 
   return {
-    async search({ query, filters, limit, cursor }) {
-      const parsed = parseSearchQuery(query, cities);
-      // The first facet is narrowed in the index; every filter is checked on the manifest page.
-      const city = primary !== undefined && filters[primary] !== undefined ? filters[primary] : ALL;
+    search({ query, filters, limit, cursor }) {
+      const parsed = parse(query);
       const scope: CursorScope = { buildId: options.buildId, query: parsed.normalised, filters };
       const offset = cursor === undefined ? 0 : decodeCursor(cursor, scope);
-      const list = parsed.groups.length > 0 ? await rankCached(parsed, city) : [];
-      const matches = (page: ManifestPage) => Object.entries(filters).every(([name, value]) => page.facets[name] === value);
-      const results: SearchResult[] = [];
-      let index = offset;
-      // Entries that do not map to a manifest page (or to the filters) are skipped the same way
-      // on every call, so offsets stay consistent from page to page.
-      for (; index < list.length && results.length < limit; index++) {
-        const entry = list[index]!;
-        const hit = await resolve(entry);
-        if (!hit || !matches(hit.page)) continue;
-        entry.excerpt ??= buildExcerpt(hit.content, entry.locations.flat());
-        const facetFields = Object.fromEntries(facetNames.map((name) => [name, hit.page.facets[name] ?? '']));
-        results.push({ title: hit.page.title, url: hit.page.url, ...facetFields, excerpt: entry.excerpt });
-      }
-      while (index < list.length) {
-        const hit = await resolve(list[index]!);
-        if (hit && matches(hit.page)) break;
-        index++;
-      }
-      const more = index < list.length && index <= MAX_CURSOR_OFFSET;
-      return { total: results.length, results, next_cursor: more ? encodeCursor(index, scope) : null };
+      if (parsed.groups.length === 0 || offset >= MAX_RANKED_RESULTS) return { total: 0, results: [], next_cursor: null };
+      // One more than shown tells whether there is a next page.
+      const ranked = rank(parsed, filters, Math.min(MAX_RANKED_RESULTS, offset + limit + 1));
+      const shown = ranked.slice(offset, offset + limit);
+      const words = [...new Set(parsed.groups.flatMap((group) => group.alternatives.flatMap(({ terms }) => terms.flatMap((term) => wordsOfTerm(term)))))];
+      const results = shown.map((doc) => {
+        const page = pages[doc]!;
+        const facetFields = Object.fromEntries(facetNames.map((name) => [name, page.facets[name] ?? '']));
+        const { excerpt, at } = buildExcerpt(page.markdown, words);
+        return { title: page.title, url: page.url, ...facetFields, excerpt, section: findSection(page, at) } as SearchResult;
+      });
+      const end = offset + shown.length;
+      const more = ranked.length > end && end < MAX_RANKED_RESULTS && end <= MAX_CURSOR_OFFSET;
+      return { total: results.length, results, next_cursor: more ? encodeCursor(end, scope) : null };
     },
   };
 }
 
-/** A facet's values and aliases as the city matcher reads them: slug → label, and each alias under its own key. */
-function buildFacetNames(facet: FacetOptions): Record<string, string> {
-  const names: Record<string, string> = { ...facet.values };
-  for (const [slug, aliases] of Object.entries(facet.aliases)) aliases.forEach((alias, i) => (names[`${slug}\u0000${i}`] = alias));
-  return names;
+/** The id of the innermost section of the page that holds Markdown offset `at`; `""` outside any, or for none. */
+function findSection(page: ManifestPage, at: number | undefined): string {
+  if (at === undefined) return '';
+  let id = '';
+  for (const section of page.sections) {
+    if (section.offset > at) break;
+    if (at < section.offset + section.length) id = section.id;
+  }
+  return id;
 }
 
 /**
- * Caches a pending list counted as 1 until it resolves, then as its length; a failed search must not
- * stay cached.
+ * Exact terms by binary search over the sorted terms; typos through MiniSearch's radix tree of the
+ * index's words, whose fuzzy lookup prunes every branch that is already too many edits away.
  */
-function cacheBySize<L extends readonly unknown[]>(cache: LRUCache<string, Promise<L>>, key: string, list: Promise<L>): void {
-  cache.set(key, list, { size: 1 });
-  list.then(
-    (items) => {
-      if (cache.peek(key) === list) cache.set(key, list, { size: Math.max(1, items.length) });
+function createTermLookup(index: ServerIndex): TermLookup {
+  const words = new SearchableMap<number>();
+  index.words.forEach((word, i) => words.set(word, index.wordTerms[i]!));
+  return {
+    find(stem) {
+      let low = 0;
+      let high = index.terms.length - 1;
+      while (low <= high) {
+        const middle = (low + high) >>> 1;
+        const term = index.terms[middle]!;
+        if (term === stem) return middle;
+        if (term < stem) low = middle + 1;
+        else high = middle - 1;
+      }
+      return undefined;
     },
-    () => cache.delete(key),
-  );
+    findSimilar(word, maxDistance) {
+      const best = new Map<number, number>();
+      for (const [term, distance] of words.fuzzyGet(word, maxDistance).values()) {
+        if (distance > 0) best.set(term, Math.min(distance, best.get(term) ?? distance));
+      }
+      return [...best].map(([term, distance]) => ({ term, distance }));
+    },
+  };
 }
 
-function byScore(a: RankedEntry, b: RankedEntry): number {
-  return b.score - a.score || (a.id < b.id ? -1 : 1);
+/** The words of the pages that each term stands for (what an excerpt looks for), from one sort of the word list. */
+function groupWordsByTerm(index: ServerIndex): (term: number) => string[] {
+  const starts = new Uint32Array(index.terms.length + 1);
+  for (const term of index.wordTerms) starts[term + 1]!++;
+  for (let term = 0; term < index.terms.length; term++) starts[term + 1]! += starts[term]!;
+  const order = new Uint32Array(index.words.length);
+  const next = starts.slice(0, index.terms.length);
+  index.wordTerms.forEach((term, word) => (order[next[term]!++] = word));
+  return (term) => Array.from(order.subarray(starts[term], starts[term + 1]), (word) => index.words[word]!);
 }
 
-/** Two normalised words are the same for ranking when one starts with the other or they share 5 letters (fontanero, fontaneros). */
-function isSameWord(a: string, b: string): boolean {
-  if (a.length < 3 || b.length < 3) return a === b;
-  let common = 0;
-  while (common < a.length && common < b.length && a[common] === b[common]) common++;
-  return common === Math.min(a.length, b.length) || common >= 5;
-}
-
-/** The manifest page of a Pagefind result URL (`/a/b/`, `/a/b/index.html` or `/a/b.html`). */
-function findPage(pagesByPath: Map<string, ManifestPage>, url: string): ManifestPage | undefined {
-  let path = url.split(/[?#]/)[0]!;
-  try {
-    path = decodeURI(path);
-  } catch {
-    // keep it encoded
+/** The `k` highest scores offered (a min-heap), then sorted best first, ties in page order. */
+class TopK {
+  readonly #k: number;
+  readonly #docs: number[] = [];
+  readonly #scores: number[] = [];
+  constructor(k: number) {
+    this.#k = k;
   }
-  const candidates = [path, path.replace(/index\.html$/, ''), path.replace(/\.html$/, '/'), `${path}/`];
-  for (const candidate of candidates) {
-    const page = pagesByPath.get(candidate);
-    if (page) return page;
+  offer(doc: number, score: number): void {
+    const docs = this.#docs;
+    const scores = this.#scores;
+    if (docs.length < this.#k) {
+      docs.push(doc);
+      scores.push(score);
+      this.#up(docs.length - 1);
+    } else if (score >= scores[0]! && this.#before(doc, score, docs[0]!, scores[0]!)) {
+      docs[0] = doc;
+      scores[0] = score;
+      this.#down(0);
+    }
   }
-  return undefined;
-}
-
-/**
- * Loads the index chunks of the words most queries use (trades, cities) before the first request,
- * so that the first searches do not pay for decompressing them.
- */
-async function warmUp(instance: PagefindInstance, names: Record<string, string>): Promise<void> {
-  const words = new Set<string>();
-  for (const [word, synonyms] of Object.entries(TRADE_SYNONYMS)) {
-    words.add(word);
-    for (const synonym of synonyms) words.add(synonym);
+  sorted(): number[] {
+    return this.#docs
+      .map((doc, i) => [doc, this.#scores[i]!] as const)
+      .sort((a, b) => (this.#before(a[0], a[1], b[0], b[1]) ? -1 : 1))
+      .map(([doc]) => doc);
   }
-  for (const name of Object.values(names)) words.add(name);
-  await Promise.all([...words].map((word) => instance.preload(word)));
+  /** Whether (doc a, score a) ranks before (doc b, score b). */
+  #before(a: number, scoreA: number, b: number, scoreB: number): boolean {
+    return scoreA > scoreB || (scoreA === scoreB && a < b);
+  }
+  #up(i: number): void {
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.#before(this.#docs[parent]!, this.#scores[parent]!, this.#docs[i]!, this.#scores[i]!)) break;
+      this.#swap(i, parent);
+      i = parent;
+    }
+  }
+  #down(i: number): void {
+    const length = this.#docs.length;
+    for (;;) {
+      let worst = i;
+      for (const child of [2 * i + 1, 2 * i + 2]) {
+        if (child < length && this.#before(this.#docs[worst]!, this.#scores[worst]!, this.#docs[child]!, this.#scores[child]!)) worst = child;
+      }
+      if (worst === i) return;
+      this.#swap(i, worst);
+      i = worst;
+    }
+  }
+  #swap(i: number, j: number): void {
+    [this.#docs[i], this.#docs[j]] = [this.#docs[j]!, this.#docs[i]!];
+    [this.#scores[i], this.#scores[j]] = [this.#scores[j]!, this.#scores[i]!];
+  }
 }

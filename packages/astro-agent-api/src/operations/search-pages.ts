@@ -60,6 +60,9 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
         facets.map(([name]) => [name, z.string().describe(`The page's ${name} (a value of the \`${name}\` parameter), empty when the page has none.`)]),
       ),
       excerpt: z.string().describe('Plain text around the matched words.'),
+      section: z
+        .string()
+        .describe('The `id` of the heading under which the matched words are (pass it to read_page as `section` to read just that part); empty when they are above the first heading.'),
     })
     .meta({ id: 'SearchResult' });
 

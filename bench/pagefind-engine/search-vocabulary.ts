@@ -91,39 +91,3 @@ export const STOPWORDS: ReadonlySet<string> = new Set([
 export const GENERIC_WORDS: ReadonlySet<string> = new Set([
   'servicio', 'servicios', 'reparaciones', 'hogar', 'domicilio', 'empresa', 'profesional', 'profesionales',
 ]);
-
-/** Proper names of the city slugs of SPEC.md §2; `cityNames` passed to the engine adds to or overrides these. */
-export const DEFAULT_CITY_NAMES: Readonly<Record<string, string>> = {
-  tenerife: 'Tenerife',
-  'las-palmas': 'Las Palmas',
-  mallorca: 'Mallorca',
-  madrid: 'Madrid',
-  barcelona: 'Barcelona',
-  valencia: 'Valencia',
-  zaragoza: 'Zaragoza',
-  sevilla: 'Sevilla',
-  malaga: 'Málaga',
-  granada: 'Granada',
-  vigo: 'Vigo',
-  murcia: 'Murcia',
-  cordoba: 'Córdoba',
-  bilbao: 'Bilbao',
-  alicante: 'Alicante',
-  valladolid: 'Valladolid',
-  gijon: 'Gijón',
-  'a-coruna': 'A Coruña',
-  elche: 'Elche',
-  oviedo: 'Oviedo',
-  pamplona: 'Pamplona',
-};
-
-/** Other ways people name a city in a query (normalised), besides its name and slug. */
-export const CITY_ALIASES: Readonly<Record<string, readonly string[]>> = {
-  'a-coruna': ['coruna', 'la coruna'],
-  'las-palmas': ['las palmas de gran canaria', 'gran canaria'],
-  mallorca: ['palma de mallorca', 'palma'],
-  tenerife: ['santa cruz de tenerife'],
-  alicante: ['alacant'],
-  elche: ['elx'],
-  pamplona: ['iruna'],
-};

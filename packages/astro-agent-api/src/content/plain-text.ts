@@ -1,0 +1,30 @@
+/** The text of a Markdown twin as a reader sees it, split where the search weighs it differently. */
+export interface PageText {
+  /** The headings' text, one per line. */
+  headings: string;
+  /** Everything, headings included, on one line: no link targets, markup or table rules. */
+  text: string;
+}
+
+/**
+ * Plain text of the Markdown that the build step writes (`src/build/html-to-markdown.ts`): link and
+ * image targets dropped, their text kept; heading, list and quote marks, emphasis, table pipes and
+ * rules and backslash escapes removed; whitespace collapsed.
+ */
+export function buildPageText(markdown: string): PageText {
+  const headings: string[] = [];
+  const text = markdown
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/^ {0,3}(#{1,6}) +(.*)$/gm, (_, _marks: string, heading: string) => {
+      headings.push(heading);
+      return heading;
+    })
+    .replace(/^ *(?:>+|[-*+]|\d+\.) +/gm, '')
+    .replace(/^[ |:-]+$/gm, '')
+    .replace(/\\([\\`*_{}[\]()#+\-.!|"<>~])/g, '$1')
+    .replace(/\*\*|__|`|\|/g, ' ')
+    .replace(/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return { headings: headings.join('\n'), text };
+}

@@ -5,11 +5,11 @@
  * calls (every page in turn) one after the other and prints the p50/p99 of each in milliseconds, the
  * body read included.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAgentApi } from '../packages/astro-agent-api/src/server/create-agent-api.ts';
-import type { Manifest } from '../packages/astro-agent-api/src/content/manifest.ts';
+import { readBuiltManifest } from '../tests/helpers/read-build.ts';
 import { buildNewQueries } from './queries.ts';
 
 const [outDir = '', countArg = '1000'] = process.argv.slice(2);
@@ -20,7 +20,7 @@ const api = createAgentApi({
   env: { AGENT_API_DATA_DIR: dataDir, AGENT_API_QUOTA_ANONYMOUS: '1000000', AGENT_API_QUOTA_IDENTIFIED: '1000000' },
 });
 await api.ready();
-const manifest = JSON.parse(await readFile(join(outDir, 'agent-api', 'manifest.json'), 'utf8')) as Manifest;
+const manifest = await readBuiltManifest(outDir);
 const base = `http://127.0.0.1${manifest.options.apiBasePath}`;
 const context = { clientAddress: '127.0.0.1' };
 

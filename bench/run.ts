@@ -21,7 +21,8 @@ import { generateSite, ROOT, SITES_DIR } from './generate-site.ts';
 import { startTestRedis } from '../tests/helpers/redis-server.ts';
 import { agentScenarios, cycle, forkServer, issueToken, measureLoad, probeMcp, startNaiveServer, startStandaloneServer, type LoadResult, type Scenario } from './load.ts';
 import { measureBuild, type BuildFigures } from './measure-build.ts';
-import type { Manifest } from '../packages/astro-agent-api/src/content/manifest.ts';
+import type { BuiltManifest } from '../packages/astro-agent-api/src/content/manifest.ts';
+import { readBuiltManifest } from '../tests/helpers/read-build.ts';
 import { buildNewQueries } from './queries.ts';
 import { ENGINE_LABELS, ENGINES, PROBE_PRIORITY, type EngineName } from './search-engines.ts';
 import { createStandaloneSite } from './standalone-site.ts';
@@ -536,8 +537,8 @@ if (only) log(`partial run (--only ${args.only}): BENCHMARKS.md left as it was`)
 else await writeResults(markdown, quick);
 
 // ---- helpers -------------------------------------------------------------------------------------
-async function readManifest(site: Site): Promise<Manifest> {
-  return JSON.parse(await readFile(join(site.outDir, 'agent-api', 'manifest.json'), 'utf8'));
+function readManifest(site: Site): Promise<BuiltManifest> {
+  return readBuiltManifest(site.outDir);
 }
 
 function setPriorities(pids: number[], priority: number): void {

@@ -11,7 +11,8 @@ import { create, insertMultiple, load, save, search as oramaSearch, type AnyOram
 import MiniSearch from 'minisearch';
 // The compiled package, as a server runs it (the sources would add Node's type stripping to the start-up).
 import { createContentModel } from '../packages/astro-agent-api/dist/content/content-model.js';
-import type { Manifest } from '../packages/astro-agent-api/src/content/manifest.ts';
+import type { BuiltManifest } from '../packages/astro-agent-api/src/content/manifest.ts';
+import { readBuiltManifest } from '../tests/helpers/read-build.ts';
 import { buildPageText } from '../packages/astro-agent-api/src/content/plain-text.ts';
 import { createSearchAnalyzer, splitWords } from '../packages/astro-agent-api/src/content/search-analyzer.ts';
 import { createWorkerSearchEngine } from './pagefind-engine/worker-search.ts';
@@ -32,22 +33,22 @@ export interface BenchEngine {
   search(query: string, city: string | undefined, limit: number): Promise<string[]>;
 }
 
-export async function readManifest(outDir: string): Promise<Manifest> {
-  return JSON.parse(await readFile(join(outDir, 'agent-api', 'manifest.json'), 'utf8')) as Manifest;
+export function readManifest(outDir: string): Promise<BuiltManifest> {
+  return readBuiltManifest(outDir);
 }
 
 const persisted = (outDir: string, engine: EngineName) => join(outDir, 'agent-api', `bench-${engine}.json`);
 const pathOf = (url: string) => new URL(url).pathname;
 
 /** The documents the libraries index: the same fields the server index weighs. */
-function buildDocuments(manifest: Manifest) {
+function buildDocuments(manifest: BuiltManifest) {
   return manifest.pages.map((page, id) => {
     const { headings, text } = buildPageText(page.markdown);
     return { id, title: page.title, headings, text, city: page.facets.city ?? '' };
   });
 }
 
-async function createMiniSearchOptions(manifest: Manifest) {
+async function createMiniSearchOptions(manifest: BuiltManifest) {
   const analyzer = await createSearchAnalyzer(manifest.options.language, manifest.options.search.stopWords);
   return {
     fields: ['title', 'headings', 'text'],
@@ -57,7 +58,7 @@ async function createMiniSearchOptions(manifest: Manifest) {
   };
 }
 
-async function createOrama(manifest: Manifest): Promise<AnyOrama> {
+async function createOrama(manifest: BuiltManifest): Promise<AnyOrama> {
   const analyzer = await createSearchAnalyzer(manifest.options.language, manifest.options.search.stopWords);
   return create({
     schema: { title: 'string', headings: 'string', text: 'string', city: 'enum' } as const,

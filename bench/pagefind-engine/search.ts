@@ -4,7 +4,7 @@
  * benchmark measures it beside its successor (bench/search-engines.ts); nothing else uses it.
  */
 import { LRUCache } from 'lru-cache';
-import type { ManifestPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
+import type { BuiltPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { decodeCursor, encodeCursor, InvalidCursorError, MAX_CURSOR_OFFSET, type CursorScope } from '../../packages/astro-agent-api/src/content/cursor.ts';
 import { buildExcerpt } from './excerpt.ts';
 import { loadPagefind, type PagefindInstance, type PagefindResult } from './load-pagefind.ts';
@@ -26,7 +26,7 @@ export interface SearchEngine {
 export interface SearchEngineOptions {
   /** The Pagefind index folder of the build (`<outDir>/client/pagefind`). */
   pagefindDir: string;
-  pages: ManifestPage[];
+  pages: BuiltPage[];
   buildId: string;
   /** The site's facets: results carry each one's value; the first one's labels and aliases are recognised in queries. */
   facets: Record<string, FacetOptions>;
@@ -63,7 +63,7 @@ interface RankedEntry {
 type TermHits = Pick<PagefindResult, 'id' | 'score' | 'words' | 'data'>[];
 
 interface ResolvedPage {
-  page: ManifestPage;
+  page: BuiltPage;
   content: string;
 }
 
@@ -202,7 +202,7 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
       const scope: CursorScope = { buildId: options.buildId, query: parsed.normalised, filters };
       const offset = cursor === undefined ? 0 : decodeCursor(cursor, scope);
       const list = parsed.groups.length > 0 ? await rankCached(parsed, city) : [];
-      const matches = (page: ManifestPage) => Object.entries(filters).every(([name, value]) => page.facets[name] === value);
+      const matches = (page: BuiltPage) => Object.entries(filters).every(([name, value]) => page.facets[name] === value);
       const results: SearchResult[] = [];
       let index = offset;
       // Entries that do not map to a manifest page (or to the filters) are skipped the same way
@@ -260,7 +260,7 @@ function isSameWord(a: string, b: string): boolean {
 }
 
 /** The manifest page of a Pagefind result URL (`/a/b/`, `/a/b/index.html` or `/a/b.html`). */
-function findPage(pagesByPath: Map<string, ManifestPage>, url: string): ManifestPage | undefined {
+function findPage(pagesByPath: Map<string, BuiltPage>, url: string): BuiltPage | undefined {
   let path = url.split(/[?#]/)[0]!;
   try {
     path = decodeURI(path);

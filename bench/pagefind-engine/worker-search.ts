@@ -23,7 +23,7 @@ const ANSWER_CACHE_ENTRIES = 2_000;
  */
 export async function createWorkerSearchEngine(options: SearchEngineOptions): Promise<WorkerSearchEngine> {
   // The worker needs the pages' addresses, not their Markdown.
-  const pages = options.pages.map(({ url, path, title, facets }) => ({ url, path, title, facets, markdown: '' }));
+  const pages = options.pages.map(({ url, path, title, facets }) => ({ url, path, title, facets, frontMatter: '', markdown: '' }));
   // The worker file has this module's extension: `.ts` in the repository, `.js` once compiled.
   const worker = new Worker(new URL(`./search-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url), { workerData: { ...options, pages } });
   const pending = new Map<number, { resolve: (output: SearchOutput) => void; reject: (error: Error) => void }>();

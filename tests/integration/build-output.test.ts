@@ -9,8 +9,9 @@ import { select, selectAll } from 'hast-util-select';
 import rehypeParse from 'rehype-parse';
 import { unified } from 'unified';
 import { loadPagefind, type PagefindInstance } from '../../bench/pagefind-engine/load-pagefind.ts';
-import { buildMarkdownTwin, MANIFEST_FILE, markdownTwinPath, PAGEFIND_DIR, RUNTIME_DIR, type Manifest } from '../../packages/astro-agent-api/src/content/manifest.ts';
+import { buildMarkdownTwin, MANIFEST_FILE, markdownTwinPath, PAGEFIND_DIR, RUNTIME_DIR, type BuiltManifest, type Manifest } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { buildSite } from '../helpers/build-site.ts';
+import { readBuiltManifest } from '../helpers/read-build.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const parseHtml = (html: string): Root => unified().use(rehypeParse).parse(html);
@@ -23,7 +24,8 @@ interface BuiltPage {
 }
 
 let clientDir: string;
-let manifest: Manifest;
+let manifest: BuiltManifest;
+let manifestFile: Manifest;
 let htmlPages: BuiltPage[];
 let twins: Map<string, string>;
 let loaded: Promise<void> | undefined;
@@ -33,7 +35,8 @@ function loadBuild(): Promise<void> {
   loaded ??= (async () => {
     const built = await buildSite();
     clientDir = built.clientDir;
-    manifest = JSON.parse(await readFile(join(built.outDir, RUNTIME_DIR, MANIFEST_FILE), 'utf8'));
+    manifestFile = JSON.parse(await readFile(join(built.outDir, RUNTIME_DIR, MANIFEST_FILE), 'utf8'));
+    manifest = await readBuiltManifest(built.outDir);
     htmlPages = await readHtmlPages(clientDir);
     twins = new Map();
     for (const page of htmlPages) {
@@ -52,7 +55,16 @@ describe('Markdown twins and manifest', () => {
     assert.ok(contentPaths.length > 0, 'the build has content pages');
     assert.deepEqual(manifest.pages.map((page) => page.path), contentPaths);
     assert.deepEqual([...twins.keys()].sort(), contentPaths);
-    for (const page of manifest.pages) assert.equal(twins.get(page.path), buildMarkdownTwin(page), `twin of ${page.path} matches the manifest`);
+    for (const page of manifest.pages) assert.equal(twins.get(page.path), buildMarkdownTwin(page), `twin of ${page.path} matches the texts file`);
+  });
+
+  it("keeps the pages' text out of the manifest, in the texts file the manifest points into", () => {
+    for (const page of manifestFile.pages) {
+      assert.deepEqual(Object.keys(page).filter((key) => key === 'markdown' || key === 'frontMatter'), [], `${page.path} has no text in the manifest`);
+      assert.ok(page.twin.length > page.twin.frontMatterLength, `${page.path} points at its twin`);
+    }
+    const ends = manifestFile.pages.map((page) => page.twin.offset + page.twin.length);
+    assert.ok(manifestFile.pages.slice(1).every((page, i) => page.twin.offset === ends[i]), 'the twins lie one after another, in manifest order');
   });
 
   it('records each page with an absolute URL on site, a title and the city of its search filter', () => {
@@ -69,7 +81,7 @@ describe('Markdown twins and manifest', () => {
 
   it('makes the company facts absolute and leaves them out of options', () => {
     const site = manifest.site.replace(/\/$/, '');
-    assert.equal(manifest.version, 3);
+    assert.equal(manifest.version, 4);
     assert.match(manifest.buildId, /^[\w-]{8,}$/);
     assert.ok(!('company' in manifest.options));
     assert.ok(manifest.company, 'the demo gives company facts');

@@ -5,23 +5,24 @@
  * allowedOrigins and API base path; the same runtime then answers by the new ones.
  */
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Manifest } from '../../packages/astro-agent-api/src/content/manifest.ts';
+import type { BuiltManifest } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { buildServerIndexOfManifest, writeServerIndex } from '../../packages/astro-agent-api/src/build/build-server-index.ts';
 import { writeManifest } from '../../packages/astro-agent-api/src/build/write-manifest.ts';
 import { createAgentApi, type AgentApi } from '../../packages/astro-agent-api/src/server/create-agent-api.ts';
 import { buildSite } from '../helpers/build-site.ts';
+import { readBuiltManifest } from '../helpers/read-build.ts';
 
 const PARTNER = 'https://partner.example';
 let root: string;
 let api: AgentApi;
-let manifest: Manifest;
+let manifest: BuiltManifest;
 
-/** What `astro build` writes into the runtime folder, in its order: the search index, then the manifest. */
-async function writeBuild(outDir: string, build: Manifest): Promise<void> {
+/** What `astro build` writes into the runtime folder, in its order: the search index, then the texts and the manifest. */
+async function writeBuild(outDir: string, build: BuiltManifest): Promise<void> {
   await writeServerIndex(outDir, await buildServerIndexOfManifest(build));
   await writeManifest(outDir, build);
 }
@@ -33,7 +34,7 @@ before(async () => {
   await mkdir(copy);
   // The public folder is only read: the copy shares it; the manifest is the copy's own.
   await symlink(join(outDir, 'client'), join(copy, 'client'));
-  manifest = JSON.parse(await readFile(join(outDir, 'agent-api', 'manifest.json'), 'utf8')) as Manifest;
+  manifest = await readBuiltManifest(outDir);
   await writeBuild(copy, manifest);
   api = createAgentApi({ outDir: copy, env: { AGENT_API_DATA_DIR: join(root, 'data') } });
   await api.ready();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
-import type { ManifestPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
+import type { BuiltPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { buildRobotsTxt } from '../../packages/astro-agent-api/src/build/build-robots-txt.ts';
 import { createDocumentContext } from '../../packages/astro-agent-api/src/build/document-context.ts';
 import { buildDocuments } from '../../packages/astro-agent-api/src/build/write-documents.ts';
@@ -13,7 +13,7 @@ import { agentApiOptions } from '../../src/data/agent-api.ts';
 type Json = { [key: string]: any };
 
 const site = 'https://www.reparohogar.example';
-const page = (path: string, title: string): ManifestPage => ({
+const page = (path: string, title: string): BuiltPage => ({
   url: new URL(path, site).href,
   path,
   title,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { validate, compileErrors } from '@readme/openapi-parser';
-import type { ManifestPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
+import type { BuiltPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { buildAgentsMd } from '../../packages/astro-agent-api/src/build/build-agents-md.ts';
 import { buildAuthMd } from '../../packages/astro-agent-api/src/build/build-auth-md.ts';
 import { buildAuthorizationServerMetadata, buildProtectedResourceMetadata } from '../../packages/astro-agent-api/src/build/build-discovery.ts';
@@ -25,7 +25,7 @@ import { agentApiOptions } from '../../src/data/agent-api.ts';
 const site = 'https://www.reparohogar.example';
 const company = { brand: 'Reparo Hogar', website: '/', email: 'hola@reparohogar.example', coverage: 'Toda España' };
 const options = resolveAgentApiOptions(parseAgentApiOptions({ ...agentApiOptions, company }), { url: site, pageLanguages: [], sitemap: '/sitemap-index.xml' });
-const page = (path: string, title: string, markdown = `# ${title}\n\nTexto de ${title}.`): ManifestPage => ({
+const page = (path: string, title: string, markdown = `# ${title}\n\nTexto de ${title}.`): BuiltPage => ({
   url: new URL(path, site).href,
   path,
   title: `${title} | Reparo Hogar`,
@@ -34,7 +34,7 @@ const page = (path: string, title: string, markdown = `# ${title}\n\nTexto de ${
   frontMatter: '',
   markdown,
 });
-const pages: ManifestPage[] = [
+const pages: BuiltPage[] = [
   page('/', 'Inicio', '# Reparo Hogar\n\n![logo](https://x.example/a.png)\n\nReparaciones del hogar en **toda España**, con [urgencias](/urgencias/) 24 horas.'),
   page('/servicios/', 'Servicios'),
   page('/servicios/fontaneria/', 'Fontanería'),
@@ -372,7 +372,7 @@ describe('documents of a generic English site (no company, no facets, no documen
   const html = (title: string, description: string, body: string) =>
     `<!doctype html><html lang="en"><head><title>${title} | Field Notes</title><meta name="description" content="${description}"></head>` +
     `<body><header><a href="/">Field Notes</a><nav><a href="/blog/">Blog</a></nav></header><main><h1>${title}</h1>${body}</main><footer>© Field Notes</footer></body></html>`;
-  const blogPages: ManifestPage[] = (
+  const blogPages: BuiltPage[] = (
     [
       ['/', html('Field Notes', 'Notes on birds, walks and the weather, written by Ana.', '<p>Welcome. This is a blog about the birds that I see on my walks.</p>')],
       ['/about/', html('About', 'Who writes Field Notes.', '<p>I walk with a notebook and write about what I see.</p>')],
@@ -468,7 +468,7 @@ describe('documents of a generic English site (no company, no facets, no documen
 });
 
 describe('default example search', () => {
-  const words = (path: string, title: string, markdown: string): ManifestPage => ({ url: new URL(path, site).href, path, title, facets: {}, sections: [], frontMatter: '', markdown });
+  const words = (path: string, title: string, markdown: string): BuiltPage => ({ url: new URL(path, site).href, path, title, facets: {}, sections: [], frontMatter: '', markdown });
 
   it('prefers a title word few pages share, so a stop word the search drops is never the example', () => {
     const example = buildDefaultExampleSearch(

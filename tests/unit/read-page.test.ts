@@ -1,21 +1,22 @@
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import { buildFrontMatter } from '../../packages/astro-agent-api/src/build/build-front-matter.ts';
 import { buildMarkdownFromHtml } from '../../packages/astro-agent-api/src/build/html-to-markdown.ts';
 import type { ContentSnapshot } from '../../packages/astro-agent-api/src/content/content-model.ts';
-import type { ManifestPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
+import type { BuiltPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { buildPageIndex } from '../../packages/astro-agent-api/src/content/resolve-page.ts';
 import { sliceMarkdown } from '../../packages/astro-agent-api/src/content/slice-markdown.ts';
 import { ApiError } from '../../packages/astro-agent-api/src/operations/api-error.ts';
 import type { OperationContext } from '../../packages/astro-agent-api/src/operations/operation.ts';
 import { createReadPage } from '../../packages/astro-agent-api/src/operations/read-page.ts';
 import { parseOperationInput } from '../../packages/astro-agent-api/src/server/parse-input.ts';
+import { writeTestPageTexts } from '../helpers/page-texts.ts';
 
 const site = 'https://docs.example';
 const TRUNCATE_AT = 1_000;
 
 /** A manifest page as the build step records it, from real HTML through the real converter. */
-function buildPage(path: string, main: string, head = ''): ManifestPage {
+function buildPage(path: string, main: string, head = ''): BuiltPage {
   const url = new URL(path, site).href;
   const html = `<!doctype html><html lang="en"><head><title>T</title><meta name="description" content="About ${path}">${head}</head><body><main>${main}</main></body></html>`;
   const { lang: _lang, ...converted } = buildMarkdownFromHtml(html, { pageUrl: url })!;
@@ -34,7 +35,10 @@ const longPage = buildPage(
   '<meta property="article:modified_time" content="2026-10-05">',
 );
 const shortPage = buildPage('/about/', '<h1>About</h1><p>Short.</p>');
-const content = { pages: buildPageIndex([longPage, shortPage], site) } as unknown as ContentSnapshot;
+// The pages' text in a real texts file, read as a server reads it.
+const written = await writeTestPageTexts([longPage, shortPage]);
+after(() => written.remove());
+const content = { pages: buildPageIndex(written.pages, site), texts: written.texts } as unknown as ContentSnapshot;
 const context = { content } as OperationContext;
 const readPage = createReadPage({ truncateAt: TRUNCATE_AT });
 const read = async (args: Record<string, unknown>) => readPage.handle(parseOperationInput(readPage, args) as never, context);

@@ -58,6 +58,7 @@ before(async () => {
 });
 
 after(async () => {
+  model.close();
   await rm(workDir, { recursive: true, force: true });
 });
 
@@ -200,7 +201,23 @@ test('a rebuild swaps in the new index; an index of another build than the manif
   assert.deepEqual(paths(after.search.search({ query: 'multipunto', filters: {}, limit: 5 })), ['/servicios/cerrajeria/']);
   // The old snapshot still answers from its own index, for the searches that started on it; its cursors are not the new build's.
   assert.equal(before.search.search({ query: 'multipunto', filters: {}, limit: 5 }).total, 0);
+  // It reads its pages' text from its own texts file too, though the rebuild has replaced that file on disk.
+  const locksmith = (snapshot: typeof before) => snapshot.pages.byPath.get('/servicios/cerrajeria/')!;
+  assert.doesNotMatch(before.texts.readMarkdown(locksmith(before).twin), /multipunto/);
+  assert.match(after.texts.readMarkdown(locksmith(after).twin), /multipunto/);
+  assert.match(after.search.search({ query: 'multipunto', filters: {}, limit: 5 }).results[0]!.excerpt, /cerradura multipunto/);
   const cursor = before.search.search({ query: 'fontaneria', filters: {}, limit: 1 }).next_cursor!;
   assert.throws(() => after.search.search({ query: 'fontaneria', filters: {}, limit: 1, cursor }), InvalidCursorError);
   await assert.rejects(readFile(join(outDir, RUNTIME_DIR, `.${SERVER_INDEX_FILE}.${process.pid}.tmp`)));
+});
+
+test('a build of another manifest version is refused with what to do, not misread', async () => {
+  const copy = join(workDir, 'old-version');
+  await cp(outDir, copy, { recursive: true });
+  const file = join(copy, RUNTIME_DIR, 'manifest.json');
+  await writeFile(file, JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')), version: 3 }));
+  await assert.rejects(createContentModel({ outDir: copy }).current(), (error: Error) => {
+    assert.match(String((error.cause as Error).message), /manifest version 3, this one reads 4\): build the site again/);
+    return true;
+  });
 });

@@ -1,4 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { openPageTexts, PAGE_TEXTS_FILE } from '../../../packages/astro-agent-api/src/content/page-texts.ts';
+import type { Manifest } from '../../../packages/astro-agent-api/src/content/manifest.ts';
 
 interface Page {
   url: string;
@@ -7,13 +10,16 @@ interface Page {
   markdown: string;
 }
 
-/** The agent-api manifest of the build under test (BENCH_MANIFEST), read once per process. */
+/** The agent-api manifest of the build under test (BENCH_MANIFEST) and every page's Markdown, read once per process. */
 let loaded: { pages: Map<string, Page>; company: unknown } | undefined;
 
 export function loadManifest(): { pages: Map<string, Page>; company: unknown } {
   if (!loaded) {
-    const manifest = JSON.parse(readFileSync(process.env.BENCH_MANIFEST!, 'utf8')) as { pages: Page[]; company: unknown };
-    loaded = { pages: new Map(manifest.pages.map((page) => [page.path, page])), company: manifest.company };
+    const manifest = JSON.parse(readFileSync(process.env.BENCH_MANIFEST!, 'utf8')) as Manifest;
+    const texts = openPageTexts(join(dirname(process.env.BENCH_MANIFEST!), PAGE_TEXTS_FILE), manifest.buildId);
+    const pages = manifest.pages.map(({ url, path, title, twin }) => ({ url, path, title, markdown: texts.readMarkdown(twin) }));
+    texts.close();
+    loaded = { pages: new Map(pages.map((page) => [page.path, page])), company: manifest.company };
   }
   return loaded;
 }

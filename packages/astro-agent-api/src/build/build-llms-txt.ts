@@ -1,4 +1,4 @@
-import { markdownTwinPath, type ManifestPage } from '../content/manifest.ts';
+import { markdownTwinPath, type BuiltPage } from '../content/manifest.ts';
 import { MCP_PATH, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
 import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
 import { selectLlmsTxtWording } from './llms-txt-wording.ts';
@@ -22,7 +22,7 @@ export function buildLlmsTxt(context: DocumentContext): string {
   const wording = selectLlmsTxtWording(options.language);
   const name = options.name;
   const sorted = [...pages].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const segmentsOf = (page: ManifestPage) => page.path.split('/').filter(Boolean);
+  const segmentsOf = (page: BuiltPage) => page.path.split('/').filter(Boolean);
   const hasChildren = new Set(sorted.filter((page) => segmentsOf(page).length > 1).map((page) => segmentsOf(page)[0]));
 
   const general: Section = { heading: wording.mainPages, links: [] };
@@ -75,7 +75,7 @@ export function buildLlmsTxt(context: DocumentContext): string {
   ].join('\n');
 }
 
-function buildLink(page: ManifestPage, siteName: string, withNote: boolean): string {
+function buildLink(page: BuiltPage, siteName: string, withNote: boolean): string {
   const twin = new URL(markdownTwinPath(new URL(page.url).pathname), page.url).href;
   const title = cleanPageTitle(page.title, siteName) || page.path;
   const note = withNote ? firstSentence(page.markdown) : '';
@@ -83,7 +83,7 @@ function buildLink(page: ManifestPage, siteName: string, withNote: boolean): str
 }
 
 /** Heading of a section: the title of its index page (e.g. `/blog/`), else the segment itself. */
-function sectionHeading(segment: string, pages: readonly ManifestPage[], siteName: string): string {
+function sectionHeading(segment: string, pages: readonly BuiltPage[], siteName: string): string {
   const index = pages.find((page) => page.path === `/${segment}/`);
   const title = index ? cleanPageTitle(index.title, siteName) : '';
   if (title !== '' && title.length <= 40) return title;

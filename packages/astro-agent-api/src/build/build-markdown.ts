@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildMarkdownTwin, markdownTwinPath, PAGEFIND_DIR, type ManifestPage } from '../content/manifest.ts';
+import { buildMarkdownTwin, markdownTwinPath, PAGEFIND_DIR, type BuiltPage } from '../content/manifest.ts';
 import { buildFrontMatter } from './build-front-matter.ts';
 import { buildMarkdownFromHtml } from './html-to-markdown.ts';
 
@@ -26,7 +26,7 @@ export interface HtmlPage {
 }
 
 /** A converted page: its manifest entry and its `<html lang>`. */
-export type ConvertedPage = ManifestPage & { lang: string };
+export type ConvertedPage = BuiltPage & { lang: string };
 
 export interface MarkdownStepResult {
   pages: ConvertedPage[];

@@ -1,6 +1,6 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RUNTIME_DIR, type Manifest } from '../content/manifest.ts';
+import { RUNTIME_DIR, type BuiltManifest } from '../content/manifest.ts';
 import { buildPageText } from '../content/plain-text.ts';
 import { createSearchAnalyzer, splitWords, type SearchAnalyzer } from '../content/search-analyzer.ts';
 import { encodeServerIndex, SERVER_INDEX_FILE, type ServerIndex } from '../content/server-index.ts';
@@ -18,7 +18,7 @@ const FIELDS = [
 const SATURATION = 1.2;
 
 /** Builds the server's search index of a manifest: its pages' title, headings and text, in the manifest's language. */
-export async function buildServerIndexOfManifest(manifest: Manifest): Promise<ServerIndex> {
+export async function buildServerIndexOfManifest(manifest: BuiltManifest): Promise<ServerIndex> {
   const analyzer = await createSearchAnalyzer(manifest.options.language, manifest.options.search.stopWords);
   return buildServerIndex(manifest, analyzer);
 }
@@ -28,7 +28,7 @@ export async function buildServerIndexOfManifest(manifest: Manifest): Promise<Se
  * left out, counts under its stem in the field it appears in; the postings carry the page's BM25F
  * weight for the term, so a query only multiplies and adds.
  */
-export function buildServerIndex(manifest: Pick<Manifest, 'buildId' | 'pages'>, analyzer: SearchAnalyzer): ServerIndex {
+export function buildServerIndex(manifest: Pick<BuiltManifest, 'buildId' | 'pages'>, analyzer: SearchAnalyzer): ServerIndex {
   const termOfWord = new Map<string, number>();
   const termIds = new Map<string, number>();
   // One row per (page, term): the page, the term and its count in each field, in page order.

@@ -1,4 +1,4 @@
-import type { Manifest, ManifestPage } from '../content/manifest.ts';
+import type { BuiltManifest, BuiltPage } from '../content/manifest.ts';
 import { findCompanyOperation } from '../operations/get-company-info.ts';
 import { createOperations } from '../operations/index.ts';
 import type { Operation } from '../operations/operation.ts';
@@ -38,7 +38,7 @@ export interface DocumentContext {
   url(path: string): string;
   options: ResolvedAgentApiOptions;
   company: CompanyInfo | undefined;
-  pages: readonly ManifestPage[];
+  pages: readonly BuiltPage[];
   /** search_pages, read_page, get_company_info (only with company facts) and get_quota. */
   operations: Operation[];
   /** search_pages, with the site's facets. */
@@ -50,7 +50,7 @@ export interface DocumentContext {
   documents: DocumentWording;
 }
 
-export type DocumentSource = Pick<Manifest, 'site' | 'options' | 'company' | 'pages'>;
+export type DocumentSource = Pick<BuiltManifest, 'site' | 'options' | 'company' | 'pages'>;
 
 /** What openapi.json and agents.md say while the version is being withdrawn (the `deprecation` option); '' otherwise. */
 export function buildWithdrawalNotice({ options, documents }: Pick<DocumentContext, 'options' | 'documents'>): string {

@@ -1,4 +1,4 @@
-import type { ManifestPage } from '../content/manifest.ts';
+import type { BuiltPage } from '../content/manifest.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
 import type { DocumentContext } from './document-context.ts';
 import { cleanPageTitle } from './page-title.ts';
@@ -21,7 +21,7 @@ const MIN_WORD_LENGTH = 4;
  * `undefined` when no title has a usable word.
  */
 export function buildDefaultExampleSearch(
-  pages: readonly ManifestPage[],
+  pages: readonly BuiltPage[],
   options: Pick<ResolvedAgentApiOptions, 'name' | 'language' | 'facets'>,
 ): ExampleSearch | undefined {
   const sample = [...pages].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).slice(0, SAMPLE_PAGES);
@@ -30,7 +30,7 @@ export function buildDefaultExampleSearch(
   const pageCount = new Map<string, number>();
   for (const words of sampleWords) for (const word of words) pageCount.set(word, (pageCount.get(word) ?? 0) + 1);
 
-  let best: { word: string; page: ManifestPage; count: number } | undefined;
+  let best: { word: string; page: BuiltPage; count: number } | undefined;
   // The home page's title is usually the site's name: its words come last.
   const order = [...sample.keys()].sort((a, b) => Number(sample[a]!.path === '/') - Number(sample[b]!.path === '/'));
   for (const index of order) {

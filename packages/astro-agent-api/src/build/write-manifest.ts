@@ -1,19 +1,20 @@
 import { createHash } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { MANIFEST_FILE, RUNTIME_DIR, type Manifest, type ManifestPage } from '../content/manifest.ts';
+import { basename, dirname, join } from 'node:path';
+import { MANIFEST_FILE, MANIFEST_VERSION, RUNTIME_DIR, type BuiltManifest, type BuiltPage, type Manifest } from '../content/manifest.ts';
+import { encodePageTexts, PAGE_TEXTS_FILE } from '../content/page-texts.ts';
 import type { CompanyInfo } from '../operations/schemas.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
 import type { ConvertedPage } from './build-markdown.ts';
 
-/** The manifest of a build: pages sorted by path, company URLs absolute, a buildId that changes with the content. */
+/** The manifest of a build, its pages with their text: pages sorted by path, company URLs absolute, a buildId that changes with the content. */
 export function buildManifest(input: {
   site: string;
   options: ResolvedAgentApiOptions;
   company?: CompanyInfo;
   pages: readonly ConvertedPage[];
   generatedAt?: Date;
-}): Manifest {
+}): BuiltManifest {
   const { site, options } = input;
   const company = input.company && buildAbsoluteCompany(input.company, site);
   const pages = input.pages
@@ -22,7 +23,7 @@ export function buildManifest(input: {
   // The options are hashed too: truncateAt or the API path change what the API answers for the same pages.
   const buildId = createHash('sha256').update(JSON.stringify({ pages, company, options })).digest('base64url').slice(0, 12);
   return {
-    version: 3,
+    version: MANIFEST_VERSION,
     buildId,
     site,
     generatedAt: (input.generatedAt ?? new Date()).toISOString(),
@@ -36,7 +37,7 @@ export function buildManifest(input: {
  * The page's values of the declared facets. A value the facet does not allow fails the build, naming
  * the page: search_pages could never find the page by it. Facets the options do not declare are left out.
  */
-function checkPageFacets(page: ManifestPage, facets: ResolvedAgentApiOptions['facets']): Record<string, string> {
+function checkPageFacets(page: BuiltPage, facets: ResolvedAgentApiOptions['facets']): Record<string, string> {
   const checked: Record<string, string> = {};
   for (const [name, value] of Object.entries(page.facets)) {
     const facet = facets[name];
@@ -67,15 +68,24 @@ export function buildAbsoluteCompany(company: CompanyInfo, site: string): Compan
 }
 
 /**
- * Writes `<outDir>/agent-api/manifest.json` through a temporary file and a rename, so a server that
- * reloads on a new manifest never reads half of one. Returns the file path.
+ * Writes the pages' text to `<outDir>/agent-api/page-texts.bin`, then the manifest, which says where
+ * each page's text lies, to `manifest.json`: each through a temporary file and a rename, so a server
+ * never reads half of one, and the manifest last, since a new one is what a running server reloads on
+ * (it refuses a texts file of another build). Returns the manifest's path.
  */
-export async function writeManifest(outDir: string, manifest: Manifest): Promise<string> {
+export async function writeManifest(outDir: string, built: BuiltManifest): Promise<string> {
   const dir = join(outDir, RUNTIME_DIR);
-  const file = join(dir, MANIFEST_FILE);
-  const temporary = join(dir, `.${MANIFEST_FILE}.${process.pid}.tmp`);
   await mkdir(dir, { recursive: true });
-  await writeFile(temporary, JSON.stringify(manifest));
-  await rename(temporary, file);
+  const { bytes, twins } = encodePageTexts(built.buildId, built.pages);
+  await writeAtomically(join(dir, PAGE_TEXTS_FILE), bytes);
+  const manifest: Manifest = { ...built, pages: built.pages.map(({ frontMatter: _frontMatter, markdown: _markdown, ...page }, i) => ({ ...page, twin: twins[i]! })) };
+  const file = join(dir, MANIFEST_FILE);
+  await writeAtomically(file, JSON.stringify(manifest));
   return file;
+}
+
+async function writeAtomically(file: string, data: string | Uint8Array): Promise<void> {
+  const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  await writeFile(temporary, data);
+  await rename(temporary, file);
 }

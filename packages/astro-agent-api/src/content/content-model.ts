@@ -1,23 +1,41 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MANIFEST_FILE, RUNTIME_DIR, type Manifest } from './manifest.ts';
+import { LRUCache } from 'lru-cache';
+import { MANIFEST_FILE, MANIFEST_VERSION, RUNTIME_DIR, type Manifest } from './manifest.ts';
+import { openPageTexts, PAGE_TEXTS_FILE, type PageTexts } from './page-texts.ts';
 import { buildPageIndex, type PageIndex } from './resolve-page.ts';
 import { createSearchEngine, type SearchEngine } from './search.ts';
 import { createSearchAnalyzer } from './search-analyzer.ts';
 import { decodeServerIndex, SERVER_INDEX_FILE } from './server-index.ts';
 
-/** One consistent view of a build: the manifest, its page lookup and its search engine. */
+/** One consistent view of a build: the manifest, its page lookup, its pages' text and its search engine. */
 export interface ContentSnapshot {
   manifest: Manifest;
   pages: PageIndex;
+  /** The pages' text, read when a request needs it (`page.twin` says where). */
+  texts: PageTexts;
   search: SearchEngine;
-  /** Serialized responses that cannot vary within a build, filled on first use. */
-  memo: Map<string, unknown>;
+  /** Serialized answers that cannot vary within a build, kept while they are asked for: bounded by their bytes. */
+  memo: LRUCache<string, CachedAnswer>;
 }
+
+/** What the memo keeps: an answer's bytes, and whatever else goes with them (validator, compressed forms). */
+export interface CachedAnswer {
+  bytes: Uint8Array;
+}
+
+/**
+ * Bytes of answers kept per build: a crawl of a 3,000-page site (its read_page answers and twins) stays
+ * in it; on a larger site a page that fell out is read and serialized again. Each answer counts twice
+ * its size: room for the compressed forms made later.
+ */
+const MEMO_BYTES = 32 * 1024 * 1024;
 
 export interface ContentModel {
   /** The current build; rejects with ContentNotBuiltError until a build exists. */
   current(): Promise<ContentSnapshot>;
+  /** Closes the current build's texts file: for a server that stops. */
+  close(): void;
 }
 
 export class ContentNotBuiltError extends Error {}
@@ -34,6 +52,7 @@ const CHECK_INTERVAL_MS = 1_000;
 export function createContentModel(options: { outDir: string }): ContentModel {
   const manifestPath = join(options.outDir, RUNTIME_DIR, MANIFEST_FILE);
   const indexPath = join(options.outDir, RUNTIME_DIR, SERVER_INDEX_FILE);
+  const textsPath = join(options.outDir, RUNTIME_DIR, PAGE_TEXTS_FILE);
   let loaded: { snapshot: ContentSnapshot; mtimeMs: number } | undefined;
   let loading: Promise<ContentSnapshot> | undefined;
   let lastCheck = 0;
@@ -42,20 +61,31 @@ export function createContentModel(options: { outDir: string }): ContentModel {
     const { mtimeMs } = await stat(manifestPath);
     if (loaded && loaded.mtimeMs === mtimeMs) return loaded.snapshot;
     const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as Manifest;
+    if (manifest.version !== MANIFEST_VERSION) {
+      throw new Error(`The build in ${options.outDir} was made by another version of astro-agent-api (manifest version ${manifest.version}, this one reads ${MANIFEST_VERSION}): build the site again.`);
+    }
     if (loaded && loaded.snapshot.manifest.buildId === manifest.buildId) {
       loaded = { snapshot: loaded.snapshot, mtimeMs };
       return loaded.snapshot;
     }
     const { language, search: vocabulary, facets } = manifest.options;
     const [index, analyzer] = await Promise.all([readFile(indexPath).then(decodeServerIndex), createSearchAnalyzer(language, vocabulary.stopWords)]);
-    // Read between a rebuild's index and its manifest, the index is of the next build: the engine refuses
-    // the pair, and the current snapshot stays until the next check finds the new manifest.
-    const search = createSearchEngine({ index, pages: manifest.pages, buildId: manifest.buildId, facets, vocabulary, analyzer });
+    // Read between a rebuild's index or texts and its manifest, they are of the next build: the pair is
+    // refused, and the current snapshot stays until the next check finds the new manifest.
+    const texts = openPageTexts(textsPath, manifest.buildId);
+    let search: SearchEngine;
+    try {
+      search = createSearchEngine({ index, pages: manifest.pages, texts, buildId: manifest.buildId, facets, vocabulary, analyzer });
+    } catch (error) {
+      texts.close();
+      throw error;
+    }
     const snapshot: ContentSnapshot = {
       manifest,
       pages: buildPageIndex(manifest.pages, manifest.site),
+      texts,
       search,
-      memo: new Map(),
+      memo: new LRUCache({ maxSize: MEMO_BYTES, sizeCalculation: (answer) => answer.bytes.byteLength * 2 }),
     };
     loaded = { snapshot, mtimeMs };
     return snapshot;
@@ -86,6 +116,9 @@ export function createContentModel(options: { outDir: string }): ContentModel {
         });
       }
       return loaded.snapshot;
+    },
+    close() {
+      loaded?.snapshot.texts.close();
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { CompanyInfo } from '../operations/schemas.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
 
-/** One content page of the built site, as the build step records it. */
+/** One content page of the built site, as the manifest records it: everything but its text. */
 export interface ManifestPage {
   /** Canonical absolute URL, e.g. `https://example.com/blog/first-post/`. */
   url: string;
@@ -17,12 +17,30 @@ export interface ManifestPage {
   lastModified?: string;
   /** The page's value of each facet it is marked with (`<meta data-agent-facet="category" content="recipes">`). */
   facets: Record<string, string>;
-  /** The page's top-level headings, in order; offsets and lengths count UTF-16 code units of `markdown`. */
+  /** The page's top-level headings, in order; offsets and lengths count UTF-16 code units of its Markdown. */
   sections: PageSection[];
-  /** The YAML front matter of the Markdown twin (`---` … `---` and a blank line), built from the fields above. */
+  /** Where its Markdown twin lies in the build's texts file (content/page-texts.ts). */
+  twin: TwinLocation;
+}
+
+/** The text of a page: its Markdown twin is `frontMatter` then `markdown`. */
+export interface PageText {
+  /** The YAML front matter of the Markdown twin (`---` … `---` and a blank line), built from the page's fields. */
   frontMatter: string;
   /** The page's text as Markdown, without the front matter. */
   markdown: string;
+}
+
+/** A page as the build step records it: the manifest's fields and its text, before the text goes to its own file. */
+export type BuiltPage = Omit<ManifestPage, 'twin'> & PageText;
+
+/** Where a page's twin lies in the texts file, in bytes of UTF-8. */
+export interface TwinLocation {
+  offset: number;
+  /** Front matter and Markdown. */
+  length: number;
+  /** Length of the front matter: the Markdown starts this far into the twin. */
+  frontMatterLength: number;
 }
 
 /** One heading of a page and the text it heads, down to the next heading of the same or a higher level. */
@@ -38,9 +56,13 @@ export interface PageSection {
   length: number;
 }
 
-/** Everything the runtime needs from a build, written to `<outDir>/agent-api/` outside the public folder. */
+/**
+ * Everything the runtime needs from a build but the pages' text, written to `<outDir>/agent-api/`
+ * outside the public folder. The text is read from the texts file when a request needs it: parsed
+ * into the heap, it was most of a server's memory.
+ */
 export interface Manifest {
-  version: 3;
+  version: typeof MANIFEST_VERSION;
   /** Changes whenever the content changes: keys ETags, cursors and caches. */
   buildId: string;
   site: string;
@@ -50,6 +72,12 @@ export interface Manifest {
   company?: CompanyInfo;
   pages: ManifestPage[];
 }
+
+/** The manifest of a build as the build steps pass it on: its pages with their text. */
+export type BuiltManifest = Omit<Manifest, 'pages'> & { pages: BuiltPage[] };
+
+/** 4: the pages' text moved to the texts file. A runtime refuses a manifest of another version. */
+export const MANIFEST_VERSION = 4;
 
 /** Folder of the runtime files inside the build output; never served publicly. */
 export const RUNTIME_DIR = 'agent-api';
@@ -63,12 +91,12 @@ export function markdownTwinPath(pagePath: string): string {
 }
 
 /** The text of a page's Markdown twin: front matter, then the Markdown. The `.md` file, `Accept: text/markdown` and MCP serve this. */
-export function buildMarkdownTwin(page: Pick<ManifestPage, 'frontMatter' | 'markdown'>): string {
+export function buildMarkdownTwin(page: PageText): string {
   return `${page.frontMatter}${page.markdown}`;
 }
 
 /** The text of the page's section with this id (heading line included), or undefined when the page has none. */
-export function readSectionText(page: Pick<ManifestPage, 'sections' | 'markdown'>, id: string): string | undefined {
+export function readSectionText(page: Pick<ManifestPage, 'sections'>, markdown: string, id: string): string | undefined {
   const section = page.sections.find((candidate) => candidate.id === id);
-  return section && page.markdown.slice(section.offset, section.offset + section.length);
+  return section && markdown.slice(section.offset, section.offset + section.length);
 }

@@ -3,6 +3,7 @@ import type { FacetOptions } from '../options.ts';
 import { decodeCursor, encodeCursor, InvalidCursorError, MAX_CURSOR_OFFSET, type CursorScope } from './cursor.ts';
 import { buildExcerpt } from './excerpt.ts';
 import type { ManifestPage } from './manifest.ts';
+import type { PageTexts } from './page-texts.ts';
 import type { SearchAnalyzer } from './search-analyzer.ts';
 import { createQueryParser, type ParsedSearchQuery, type SearchVocabulary, type TermLookup } from './search-query.ts';
 import type { ServerIndex } from './server-index.ts';
@@ -35,6 +36,8 @@ export interface SearchEngineOptions {
   index: ServerIndex;
   /** The manifest's pages, in the order the index was built from. */
   pages: readonly ManifestPage[];
+  /** The pages' text, for the excerpts. */
+  texts: PageTexts;
   buildId: string;
   facets: Record<string, FacetOptions>;
   vocabulary: SearchVocabulary;
@@ -62,7 +65,7 @@ const HUB_WEIGHT = 0.5;
  * build; the old one keeps answering from its own snapshot until it is dropped.
  */
 export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
-  const { index, pages } = options;
+  const { index, pages, texts } = options;
   if (index.buildId !== options.buildId || index.pageCount !== pages.length) {
     throw new Error(`The search index is of build ${index.buildId} (${index.pageCount} pages), not of ${options.buildId} (${pages.length} pages)`);
   }
@@ -187,7 +190,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       const results = shown.map((doc) => {
         const page = pages[doc]!;
         const facetFields = Object.fromEntries(facetNames.map((name) => [name, page.facets[name] ?? '']));
-        const { excerpt, at } = buildExcerpt(page.markdown, words);
+        const { excerpt, at } = buildExcerpt(texts.readMarkdown(page.twin), words);
         return { title: page.title, url: page.url, ...facetFields, excerpt, section: findSection(page, at) } as SearchResult;
       });
       const end = offset + shown.length;

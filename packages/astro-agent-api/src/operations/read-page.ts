@@ -115,11 +115,12 @@ export function createReadPage({ truncateAt }: { truncateAt: number }) {
         facets: page.facets,
         sections: page.sections,
       };
+      const whole = content.texts.readMarkdown(page.twin);
       if (section === undefined && offset === undefined && maxChars === undefined) {
-        const { markdown, truncated, nextOffset } = truncateMarkdown(page.markdown, truncateAt);
-        return { ...metadata, markdown, truncated, total_chars: page.markdown.length, offset: 0, next_offset: nextOffset };
+        const { markdown, truncated, nextOffset } = truncateMarkdown(whole, truncateAt);
+        return { ...metadata, markdown, truncated, total_chars: whole.length, offset: 0, next_offset: nextOffset };
       }
-      const text = section === undefined ? page.markdown : readSection(page, section);
+      const text = section === undefined ? whole : readSection(page, whole, section);
       if (offset !== undefined && offset > text.length) {
         throw new ApiError(400, 'invalid_parameter', 'The parameter `offset` is past the end of the text.', {
           hint: `\`offset\` must be from 0 to ${text.length}, the length of the ${section === undefined ? 'page' : 'section'}: pass the \`next_offset\` of the previous answer, or omit \`offset\` to start at the beginning.`,
@@ -144,8 +145,8 @@ export function createReadPage({ truncateAt }: { truncateAt: number }) {
 }
 
 /** The text of one section of the page, or a 404 that lists the page's section ids. */
-function readSection(page: ManifestPage, id: string): string {
-  const text = readSectionText(page, id);
+function readSection(page: ManifestPage, markdown: string, id: string): string {
+  const text = readSectionText(page, markdown, id);
   if (text !== undefined) return text;
   const ids = page.sections.map((candidate) => `\`${candidate.id}\``);
   throw new ApiError(404, 'section_not_found', `The page has no section \`${id}\`.`, {

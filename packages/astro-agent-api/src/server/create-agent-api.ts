@@ -175,6 +175,7 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
       return withHeaders(renderError(error, route?.errors ?? 'api', log), latest?.headers ?? { 'API-Version': API_VERSION });
     },
     async close() {
+      content.close();
       await traffic.close();
       await (await store?.catch(() => undefined))?.close();
     },

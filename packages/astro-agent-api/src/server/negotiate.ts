@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { ContentSnapshot } from '../content/content-model.ts';
 import { DOCUMENT_PATHS } from '../build/document-context.ts';
-import { buildMarkdownTwin, markdownTwinPath, type ManifestPage } from '../content/manifest.ts';
+import { markdownTwinPath, type ManifestPage } from '../content/manifest.ts';
 import { WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
-import { represent, type Representation } from './represent.ts';
+import { buildEtag, represent, type Representation } from './represent.ts';
 
 export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
 
@@ -57,11 +56,11 @@ export function buildPageLinkHeader(page: ManifestPage, site: string): string {
 
 /** A page's Markdown twin, with a strong validator from the build and the page (its text cannot change within a build). */
 export function markdownResponse(request: Request, page: ManifestPage, snapshot: ContentSnapshot): Response {
-  let twin = twins.get(page);
+  const key = `twin\u0000${page.path}`;
+  let twin = snapshot.memo.get(key) as Twin | undefined;
   if (!twin) {
-    const etag = `"${createHash('sha1').update(`${snapshot.manifest.buildId}\u0000${page.path}`).digest('base64url').slice(0, 22)}"`;
-    twin = { bytes: Buffer.from(buildMarkdownTwin(page)), etag, encoded: {} };
-    twins.set(page, twin);
+    twin = { bytes: snapshot.texts.readTwin(page.twin), etag: buildEtag(snapshot.manifest.buildId, page.path), encoded: {} };
+    snapshot.memo.set(key, twin);
   }
   return represent(request, {
     ...twin,
@@ -70,5 +69,5 @@ export function markdownResponse(request: Request, page: ManifestPage, snapshot:
   });
 }
 
-/** Each twin encoded once per build: the pages are the manifest's, so the map lives as long as the build. */
-const twins = new WeakMap<ManifestPage, Pick<Representation, 'bytes' | 'etag' | 'encoded'>>();
+/** A twin as the build's memo keeps it while it is asked for: its bytes as read, its validator and compressed forms. */
+type Twin = Pick<Representation, 'bytes' | 'etag' | 'encoded'>;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { chooseContentCoding, compressBody, MIN_COMPRESSED_BYTES, type ContentCoding } from './content-coding.ts';
 
 /** What a GET surface answers with, before content negotiation. */
@@ -39,6 +40,15 @@ export function represent(request: Request, representation: Representation): Res
     sent['Content-Encoding'] = coding;
   }
   return new Response(request.method === 'HEAD' ? null : body, { headers: sent });
+}
+
+/**
+ * RFC 9110 §8.8.3 — a strong entity tag for an answer that the build and what it answers decide (the
+ * validated input, the page): both hashed, which costs a few bytes of SHA-1 where hashing the body
+ * cost one per answer size.
+ */
+export function buildEtag(buildId: string, answer: string): string {
+  return `"${createHash('sha1').update(`${buildId}\u0000${answer}`).digest('base64url').slice(0, 22)}"`;
 }
 
 /** RFC 9110 §13.1.2 — If-None-Match: any listed entity tag (weak comparison) or `*` matches. */

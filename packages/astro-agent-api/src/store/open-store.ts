@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { DEFAULT_REDIS_TIMEOUT_MS, openRedisStore, type RedisStoreOptions } from './redis-store.ts';
+import type { RedisStoreOptions } from './redis-store.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 import { createStoreSweeper } from './store-sweeper.ts';
 import type { Store } from './store.ts';
@@ -8,6 +8,7 @@ import type { Store } from './store.ts';
 export type { Store } from './store.ts';
 
 export const SQLITE_FILE_NAME = 'agent-api.sqlite';
+export const DEFAULT_REDIS_TIMEOUT_MS = 500;
 const DAY_MS = 86_400_000;
 const DEFAULT_CLIENT_IDLE_DAYS = 180;
 const DEFAULT_TRAFFIC_RETENTION_DAYS = 90;
@@ -67,7 +68,8 @@ export async function openStore(opts: {
  */
 export async function openStoreBackend(opts: { dataDir: string; env?: Record<string, string | undefined> }): Promise<Store> {
   const redis = opts.env === undefined ? undefined : resolveRedisOptions(opts.env);
-  if (redis !== undefined) return openRedisStore(redis);
+  // The Redis client is loaded only when it is used: it is ~25 MB of a server's memory.
+  if (redis !== undefined) return (await import('./redis-store.ts')).openRedisStore(redis);
   const dataDir = resolve(opts.dataDir);
   await mkdir(dataDir, { recursive: true });
   return openSqliteStore(join(dataDir, SQLITE_FILE_NAME));

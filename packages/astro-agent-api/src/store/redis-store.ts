@@ -1,5 +1,6 @@
 import { createClient, ErrorReply } from 'redis';
 import { createFallbackWindowCounter } from './fallback-windows.ts';
+import { DEFAULT_REDIS_TIMEOUT_MS } from './open-store.ts';
 import { REDIS_SCRIPTS } from './redis-scripts.ts';
 import type { ClientRecord, SearchCount, Store, TokenRecord, TrafficCount, WindowCounter } from './store.ts';
 import { StoreUnavailableError } from './store-unavailable.ts';
@@ -18,7 +19,6 @@ export interface RedisStoreOptions {
 }
 
 export const DEFAULT_REDIS_KEY_PREFIX = 'agent-api:';
-export const DEFAULT_REDIS_TIMEOUT_MS = 500;
 /** Entries handled per script call by the sweeps, so one call never blocks Redis for long. */
 const SWEEP_BATCH = 500;
 /** Commands waiting for Redis at most; beyond that a request fails at once instead of piling up. */

@@ -86,7 +86,7 @@ function serverInfoMeta(snapshot: ContentSnapshot): string {
  * caches search answers for the same reason), and escaping a body into the text block and encoding
  * the whole to UTF-8 was the largest cost left in a direct answer. Bounded by bytes.
  */
-const resultHeads = new LRUCache<string, Buffer>({ maxSize: 8 * 1024 * 1024, sizeCalculation: (head, body) => head.byteLength + body.length });
+const resultHeads = new LRUCache<string, Uint8Array>({ maxSize: 8 * 1024 * 1024, sizeCalculation: (head, body) => head.byteLength + body.length });
 
 /**
  * The JSON-RPC response the SDK writes for a tools/call on 2026-07-28 (the tool's result, then
@@ -95,13 +95,14 @@ const resultHeads = new LRUCache<string, Buffer>({ maxSize: 8 * 1024 * 1024, siz
  * an object and serialized again.
  */
 function buildToolCallResponseBody(id: string | number, outcome: ToolOutcome, meta: string): Uint8Array<ArrayBuffer> {
-  let head: Buffer | undefined;
+  let head: Uint8Array | undefined;
   if (outcome.error) {
     head = Buffer.from(`{"result":${JSON.stringify({ content: outcome.error.content, isError: true }).slice(0, -1)}`);
   } else {
     head = resultHeads.get(outcome.body);
     if (!head) {
-      head = Buffer.from(`{"result":{"content":[{"type":"text","text":${JSON.stringify(outcome.body)}}],"structuredContent":${outcome.body}`);
+      // Kept, so in a buffer of its own: a kept slice of Node's shared pool keeps its whole 64 KB chunk.
+      head = new TextEncoder().encode(`{"result":{"content":[{"type":"text","text":${JSON.stringify(outcome.body)}}],"structuredContent":${outcome.body}`);
       resultHeads.set(outcome.body, head);
     }
   }

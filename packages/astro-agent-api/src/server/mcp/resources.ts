@@ -8,7 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ContentSnapshot } from '../../content/content-model.ts';
 import { resolvePage } from '../../content/resolve-page.ts';
-import { buildMarkdownTwin, readSectionText, type ManifestPage } from '../../content/manifest.ts';
+import { readSectionText, type ManifestPage } from '../../content/manifest.ts';
 
 export const MARKDOWN_MIME_TYPE = 'text/markdown';
 /** Pages per `resources/list` answer: a site may have thousands; clients follow `nextCursor`. */
@@ -42,8 +42,10 @@ export function registerPageResources(server: McpServer, snapshot: ContentSnapsh
       const page = resolvePage(snapshot.pages, uri.href);
       if (!page) throw new ResourceNotFoundError(uri.href, `No page of this site has the address ${uri.href}.`);
       notePageRead(page.url);
-      if (uri.hash === '' || uri.hash === '#') return { contents: [{ uri: page.url, mimeType: MARKDOWN_MIME_TYPE, text: buildMarkdownTwin(page) }] };
-      return { contents: [readSectionResource(page, uri)] };
+      if (uri.hash === '' || uri.hash === '#') {
+        return { contents: [{ uri: page.url, mimeType: MARKDOWN_MIME_TYPE, text: snapshot.texts.readTwin(page.twin).toString('utf8') }] };
+      }
+      return { contents: [readSectionResource(page, snapshot.texts.readMarkdown(page.twin), uri)] };
     },
   );
   // McpServer's own resources/list returns every resource in one answer and ignores the cursor;
@@ -80,14 +82,14 @@ function invalidCursor(): ProtocolError {
 }
 
 /** The resource of one section: the page URI with the section's fragment, and the section's Markdown. */
-function readSectionResource(page: ManifestPage, uri: URL) {
+function readSectionResource(page: ManifestPage, markdown: string, uri: URL) {
   let id: string | undefined;
   try {
     id = decodeURIComponent(uri.hash.slice(1));
   } catch {
     id = undefined;
   }
-  const text = id === undefined ? undefined : readSectionText(page, id);
+  const text = id === undefined ? undefined : readSectionText(page, markdown, id);
   if (text === undefined) {
     const ids = page.sections.map((section) => section.id).join(', ');
     throw new ResourceNotFoundError(uri.href, `${page.url} has no section ${uri.hash}. ${ids ? `Its sections: ${ids}.` : 'It has no headings.'} Read ${page.url} for the whole page.`);

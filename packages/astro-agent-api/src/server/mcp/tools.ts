@@ -4,8 +4,8 @@ import { buildInputJsonSchema, buildOutputJsonSchema, type ObjectJsonSchema } fr
 import type { Operation } from '../../operations/operation.ts';
 import { asApiError, type ErrorLogger } from '../respond.ts';
 
-/** Runs an operation for the caller of this request; resolves with the REST body, throws ApiError. */
-export type CallOperation = (op: Operation, rawArgs: Record<string, unknown>) => Promise<{ body: string }>;
+/** Runs an operation for the caller of this request; resolves with the REST body as UTF-8, throws ApiError. */
+export type CallOperation = (op: Operation, rawArgs: Record<string, unknown>) => Promise<{ bytes: Uint8Array }>;
 
 type ToolArguments = Record<string, unknown>;
 
@@ -18,7 +18,8 @@ export type ToolOutcome = { body: string; error?: undefined } | { body?: undefin
  */
 export async function runTool(op: Operation, args: ToolArguments, callOperation: CallOperation, log: ErrorLogger): Promise<ToolOutcome> {
   try {
-    return { body: (await callOperation(op, args)).body };
+    const { bytes } = await callOperation(op, args);
+    return { body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
   } catch (error) {
     return { error: buildToolError(error, log) };
   }

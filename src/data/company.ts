@@ -448,7 +448,7 @@ export function taxFor(city: Pick<City, 'tax'>): { name: string; rate: number } 
   return city.tax === 'IGIC' ? tax.canarias : tax.peninsula;
 }
 
-/** The facts served by get_company_info (SPEC.md §2). URLs are site paths; the build makes them absolute. */
+/** The facts served by get_company_info (docs/contract.md §2). URLs are site paths; the build makes them absolute. */
 export const companyInfo: CompanyInfo = {
   brand: company.brand,
   website: '/',

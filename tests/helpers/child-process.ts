@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 /** Processes still running when the test process ends (a failed test that never reached `stop`) die with it. */
 const running = new Set<ChildProcess>();
@@ -10,13 +11,15 @@ process.once('exit', () => {
 /**
  * The environment for a command the tests run as a user would: this process's environment without
  * what `npm run` and the test runner add (a nested npm must not inherit the outer one's settings), and
- * with the pinned Node first on PATH, so `npm` and `node` there are the ones the tests run on.
+ * with the pinned Node first on PATH, so `npm` and `node` there are the ones the tests run on. Output
+ * is plain text, as in a log file: `NO_COLOR` is set and a CI's `FORCE_COLOR` is not passed on.
  */
 export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (!/^npm_/i.test(name) && name !== 'NODE_TEST_CONTEXT' && name !== 'INIT_CWD') env[name] = value;
+    if (!/^npm_/i.test(name) && !['NODE_TEST_CONTEXT', 'INIT_CWD', 'FORCE_COLOR'].includes(name)) env[name] = value;
   }
+  env.NO_COLOR = '1';
   env.PATH = `${dirname(process.execPath)}:${process.env.PATH ?? ''}`;
   env.ASTRO_TELEMETRY_DISABLED = '1';
   return { ...env, ...extra };
@@ -24,7 +27,8 @@ export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
 
 /**
  * Runs a command to its end; resolves with its standard output and with everything it printed
- * (`output`, both streams in order), rejects with that when the exit code is not 0.
+ * (`output`, both streams in order), rejects with that when the exit code is not 0. Terminal escape
+ * sequences are taken out of both, whatever the environment asked for.
  */
 export function runCommand(
   command: string,
@@ -42,8 +46,9 @@ export function runCommand(
     child.stderr.on('data', (chunk: Buffer) => (output += chunk));
     child.once('error', reject);
     child.once('close', (code) => {
-      if (code === 0) resolve({ stdout, output });
-      else reject(new Error(`${command} ${args.join(' ')} failed with exit code ${code}:\n${output}`));
+      const plain = { stdout: stripVTControlCharacters(stdout), output: stripVTControlCharacters(output) };
+      if (code === 0) resolve(plain);
+      else reject(new Error(`${command} ${args.join(' ')} failed with exit code ${code}:\n${plain.output}`));
     });
   });
 }
@@ -77,7 +82,7 @@ export function startServerProcess(
   const handle = (url: string): ServerProcess => ({
     url,
     child,
-    output: () => output,
+    output: () => stripVTControlCharacters(output),
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
@@ -90,7 +95,7 @@ export function startServerProcess(
     }, options.timeoutMs ?? 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk;
-      const match = options.ready.exec(output);
+      const match = options.ready.exec(stripVTControlCharacters(output));
       if (!match) return;
       clearTimeout(timer);
       resolve(handle(match[1] ?? ''));

@@ -8,12 +8,12 @@ import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { parse as parseYaml } from 'yaml';
+import { buildCurrentRequest, buildMcpRequest } from '../helpers/mcp-wire.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 type Json = Record<string, any>;
 
 const SITE = 'http://localhost:4321';
-const CURRENT = '2026-07-28';
 let server: TestServer;
 let client: Client;
 
@@ -33,29 +33,8 @@ async function readPage(query: Record<string, string | number>): Promise<{ statu
 }
 
 async function mcpRaw(id: number, method: string, params: Json, name?: string): Promise<Json> {
-  const response = await fetch(new URL('/mcp', server.url), {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      'MCP-Protocol-Version': CURRENT,
-      'Mcp-Method': method,
-      ...(name === undefined ? {} : { 'Mcp-Name': name }),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': CURRENT,
-          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1.0.0' },
-          'io.modelcontextprotocol/clientCapabilities': {},
-        },
-      },
-    }),
-  });
+  const { body, headers } = buildCurrentRequest(id, method, params, name === undefined ? {} : { name });
+  const response = await fetch(buildMcpRequest(new URL('/mcp', server.url), body, headers));
   assert.equal(response.status, 200, `${method} answered ${response.status}`);
   return (await response.json()) as Json;
 }

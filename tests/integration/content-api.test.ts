@@ -42,7 +42,7 @@ describe('search_pages', () => {
     await assertBadParameter('/search_pages?query=fontanero&cursor=nope', 'cursor');
   });
 
-  it('returns the SPEC shape with plain-text excerpts and a default of 8 results', async () => {
+  it('returns the shape of the contract with plain-text excerpts and a default of 8 results', async () => {
     const { response, body } = await json('/search_pages?query=fuga%20de%20agua&unknown=ignored');
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('api-version'), '1');

@@ -17,16 +17,11 @@ import { createSdkLeg, type SdkLeg } from '../../packages/astro-agent-api/src/se
 import { createOutcome } from '../../packages/astro-agent-api/src/server/outcome.ts';
 import { openStore } from '../../packages/astro-agent-api/src/store/open-store.ts';
 import { buildSite } from '../helpers/build-site.ts';
+import { buildCurrentRequest, buildMcpRequest, ENVELOPE } from '../helpers/mcp-wire.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 type Json = Record<string, any>;
 
-const CURRENT = '2026-07-28';
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': CURRENT,
-  'io.modelcontextprotocol/clientInfo': { name: 'direct-parity', version: '1.0.0' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
 
 let server: TestServer;
 let pageUrl: string;
@@ -46,18 +41,8 @@ interface Answer {
 }
 
 async function call(id: number | string, params: Json, meta: Json, extraHeaders: Record<string, string> = {}): Promise<Answer> {
-  const response = await fetch(new URL('/mcp', server.url), {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      'MCP-Protocol-Version': CURRENT,
-      'Mcp-Method': 'tools/call',
-      'Mcp-Name': String(params.name),
-      ...extraHeaders,
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { ...params, _meta: meta } }),
-  });
+  const { body, headers } = buildCurrentRequest(id, 'tools/call', params, { name: String(params.name), meta });
+  const response = await fetch(buildMcpRequest(new URL('/mcp', server.url), body, { ...headers, ...extraHeaders }));
   return {
     status: response.status,
     contentType: response.headers.get('content-type'),
@@ -134,11 +119,8 @@ describe('the direct answer is taken: a plain tools/call never reaches the SDK',
         log: (message, cause) => assert.fail(`${message}: ${String(cause)}`),
       });
       const post = (meta: Json) => {
-        const request = new Request('http://localhost/mcp', {
-          method: 'POST',
-          headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': CURRENT, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'search_pages' },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_pages', arguments: { query: 'fontanero' }, _meta: meta } }),
-        });
+        const { body, headers } = buildCurrentRequest(1, 'tools/call', { name: 'search_pages', arguments: { query: 'fontanero' } }, { name: 'search_pages', meta });
+        const request = buildMcpRequest('http://localhost/mcp', body, headers);
         return route(request, { clientAddress: '192.0.2.7' }, createOutcome(request, '/mcp', 'POST'));
       };
       const direct = await post(ENVELOPE);

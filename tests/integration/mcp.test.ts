@@ -6,19 +6,14 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { buildCurrentRequest, buildMcpRequest, CURRENT_REVISION } from '../helpers/mcp-wire.ts';
 
 type Json = Record<string, any>;
 
 const SITE = 'http://localhost:4321';
 const TOOL_NAMES = ['search_pages', 'read_page', 'get_company_info', 'get_quota'];
 const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-const CURRENT = '2026-07-28';
-/** The per-request envelope a 2026-07-28 client puts in every request's `params._meta`. */
-const ENVELOPE = {
-  'io.modelcontextprotocol/protocolVersion': CURRENT,
-  'io.modelcontextprotocol/clientInfo': { name: 'raw-fetch', version: '1.0.0' },
-  'io.modelcontextprotocol/clientCapabilities': {},
-};
+const CURRENT = CURRENT_REVISION;
 
 let server: TestServer;
 let card: Json;
@@ -93,18 +88,12 @@ function toolOutput(result: Json): Json {
 }
 
 async function rawPost(body: unknown, headers: Record<string, string> = {}, base = server.url): Promise<Response> {
-  return fetch(mcpUrl(base), {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
-  });
+  return fetch(buildMcpRequest(mcpUrl(base), body, headers));
 }
 
-/** A 2026-07-28 request as the SDK expects it on the wire: envelope in the body, the same facts in headers. */
 function currentRequest(id: number, method: string, params: Json = {}, name?: string): [Json, Record<string, string>] {
-  const headers: Record<string, string> = { 'MCP-Protocol-Version': CURRENT, 'Mcp-Method': method };
-  if (name !== undefined) headers['Mcp-Name'] = name;
-  return [{ jsonrpc: '2.0', id, method, params: { ...params, _meta: ENVELOPE } }, headers];
+  const { body, headers } = buildCurrentRequest(id, method, params, name === undefined ? {} : { name });
+  return [body, headers];
 }
 
 describe('MCP with the current-revision client (2026-07-28)', () => {

@@ -35,7 +35,7 @@ const policies = (anonymous: number, identified: number) => ({
   identified: { name: 'identificado', quota: identified },
 });
 
-/** Checks the SPEC §3 rate-limit headers with an RFC 8941 parser; returns r, t, q, w. */
+/** Checks the rate-limit headers of docs/contract.md §3 with an RFC 8941 parser; returns r, t, q, w. */
 function parseRateLimitHeaders(headers: Record<string, string> | Headers) {
   const get = (name: string) => (headers instanceof Headers ? headers.get(name) : headers[name]) ?? assert.fail(`no ${name}`);
   const [policy, params] = parseItem(get('RateLimit'));
@@ -294,7 +294,7 @@ function callerOf(server: TestServer): Client {
 
 const CHEAP = '/api/v1/get_company_info?section=contact';
 
-/** A 429 of the API: SPEC Error JSON, Retry-After ≥ 1, every rate-limit header, API-Version. */
+/** A 429 of the API: the Error JSON of docs/contract.md §2, Retry-After ≥ 1, every rate-limit header, API-Version. */
 async function assertRateLimited(response: Response, policy: string, quota: number): Promise<void> {
   assert.equal(response.status, 429);
   assert.equal(((await response.json()) as { code: string }).code, 'rate_limited');

@@ -18,7 +18,7 @@ const languageSchema = z
   .regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'a BCP 47 language tag such as "en", "es" or "pt-BR"');
 
 /** Facet values are URL-safe slugs: they travel as query parameters and in result fields. */
-const slugSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'a lowercase slug such as "madrid" or "a-coruna"');
+const slugSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'a lowercase slug such as "news" or "new-york"');
 
 /** Names that search_pages already uses for its own parameters or result fields. */
 const RESERVED_FACET_NAMES = new Set(['query', 'limit', 'cursor', 'title', 'url', 'excerpt', 'section', 'total', 'results']);
@@ -32,7 +32,7 @@ const facetNameSchema = z
 
 const facetSchema = z
   .object({
-    /** Allowed values (slugs) and their labels, e.g. `{ madrid: 'Madrid' }`. A page marked with another value fails the build. */
+    /** Allowed values (slugs) and their labels, e.g. `{ 'new-york': 'New York' }`. A page marked with another value fails the build. */
     values: z.record(slugSchema, z.string().min(1)).refine((values) => Object.keys(values).length > 0, 'at least one value'),
     /** The parameter value that means "no filter". */
     all: slugSchema.default('all'),
@@ -98,7 +98,7 @@ export const agentApiOptionsSchema = z
       .object({
         /**
          * Query word → words searched as alternatives of it: trade names, everyday and regional words,
-         * other languages (`plumber: ['fontanería']`). Matched without case or accents.
+         * other languages (`plumber: ['plumbing']`). Matched without case or accents.
          */
         synonyms: z.record(z.string().min(1), z.array(z.string().min(1))).default({}),
         /** Words dropped from queries, on top of the language's own stop words. */

@@ -62,7 +62,7 @@ export const DOCUMENT_MEDIA_TYPES: Record<string, string> = {
 
 /**
  * The name of the site's agent skill (agentskills.io: 1 to 64 lowercase letters, digits and single
- * hyphens), from the site's name: `Reparo Hogar` → `reparo-hogar`.
+ * hyphens), from the site's name: `Field Notes` → `field-notes`.
  */
 export function buildAgentSkillName(siteName: string): string {
   const slug = siteName

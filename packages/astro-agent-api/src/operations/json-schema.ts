@@ -49,9 +49,9 @@ function inlineRootDefinition(schema: JsonSchema): JsonSchema {
 /**
  * Makes zod's output easier on clients without changing what validates:
  * - drops the ±2^53 bounds zod writes on every `.int()`;
- * - merges an `anyOf` of string enums/consts into one `enum` (e.g. the city slugs plus `todas`);
+ * - merges an `anyOf` of string enums/consts into one `enum` (e.g. a facet's values plus its "no filter" value);
  * - on outputs, drops `additionalProperties: false`: v1 adds response fields without notice and
- *   clients must ignore the ones they do not know (SPEC.md §7).
+ *   clients must ignore the ones they do not know (docs/contract.md §7).
  */
 function normalizeJsonSchema(node: unknown, io: 'input' | 'output'): unknown {
   if (Array.isArray(node)) return node.map((item) => normalizeJsonSchema(item, io));

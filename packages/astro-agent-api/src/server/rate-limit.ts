@@ -2,16 +2,10 @@ import type { Store } from '../store/store.ts';
 import type { AgentApiOptions } from '../options.ts';
 import type { Caller } from './caller.ts';
 import { ApiError } from '../operations/api-error.ts';
+import type { QuotaInfo } from '../operations/operation.ts';
 
-export interface RateLimitState {
-  /** The policy's name, as the RateLimit headers carry it. */
-  policy: string;
-  limit: number;
-  remaining: number;
-  resetSeconds: number;
-  windowSeconds: number;
-  used: number;
-}
+/** A caller's window after a request was counted (or peeked): what the RateLimit headers and get_quota report. */
+export type RateLimitState = QuotaInfo;
 
 /** The two policies: callers without a token (per address) and with one (per client). */
 export type Policies = AgentApiOptions['policies'];

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { createContentModel } from '../../packages/astro-agent-api/src/content/content-model.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
@@ -54,6 +56,40 @@ describe('search_pages', () => {
       assert.match(result.url, /^http:\/\/localhost:4321\//);
       assert.doesNotMatch(result.excerpt, /<[a-z/]/i, 'excerpt has no HTML');
       assert.ok(result.excerpt.length > 20);
+    }
+  });
+
+  it('answers a search asked again exactly as the engine answers it, whatever was asked before', async () => {
+    // The server keeps recent search answers: a repeat, or a near one (another city, limit or page of
+    // the same words), must never get another search's answer. The engine is asked directly beside it.
+    const model = createContentModel({ outDir: server.outDir });
+    const { search } = await model.current();
+    const request = fc.record({
+      query: fc.constantFrom('fontanero', 'Fontanero', 'fontanero madrid', 'fuga de agua', 'cerrajero urgente', 'pladur'),
+      city: fc.constantFrom(undefined, 'madrid', 'sevilla'),
+      limit: fc.constantFrom(undefined, 1, 3),
+      page: fc.constantFrom(0, 1),
+    });
+    try {
+      await fc.assert(
+        fc.asyncProperty(fc.array(request, { minLength: 1, maxLength: 8 }), async (requests) => {
+          for (const { query, city, limit, page } of requests) {
+            const filters = city ? { city } : {};
+            let expected = search.search({ query, filters, limit: limit ?? 8 });
+            let path = `/search_pages?query=${encodeURIComponent(query)}${city ? `&city=${city}` : ''}${limit ? `&limit=${limit}` : ''}`;
+            if (page === 1 && expected.next_cursor) {
+              path += `&cursor=${expected.next_cursor}`;
+              expected = search.search({ query, filters, limit: limit ?? 8, cursor: expected.next_cursor });
+            }
+            const { response, body } = await json(path);
+            assert.equal(response.status, 200, path);
+            assert.deepEqual(body, JSON.parse(JSON.stringify(expected)), path);
+          }
+        }),
+        { numRuns: 40 },
+      );
+    } finally {
+      model.close();
     }
   });
 

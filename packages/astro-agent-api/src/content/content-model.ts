@@ -17,6 +17,11 @@ export interface ContentSnapshot {
   search: SearchEngine;
   /** Serialized answers that cannot vary within a build, kept while they are asked for: bounded by their bytes. */
   memo: LRUCache<string, CachedAnswer>;
+  /**
+   * Answers that are many per build but asked again (searches), the latest ones: a memo of their own,
+   * so that a run of new queries never pushes the pages' answers out of `memo`.
+   */
+  recent: LRUCache<string, CachedAnswer>;
 }
 
 /** What the memo keeps: an answer's bytes, and whatever else goes with them (validator, compressed forms). */
@@ -30,6 +35,8 @@ export interface CachedAnswer {
  * its size: room for the compressed forms made later.
  */
 const MEMO_BYTES = 32 * 1024 * 1024;
+/** Bytes of recent answers kept per build: ~2,000 search answers of ~2 KB, counted twice as above. */
+const RECENT_BYTES = 8 * 1024 * 1024;
 
 export interface ContentModel {
   /** The current build; rejects with ContentNotBuiltError until a build exists. */
@@ -86,6 +93,7 @@ export function createContentModel(options: { outDir: string }): ContentModel {
       texts,
       search,
       memo: new LRUCache({ maxSize: MEMO_BYTES, sizeCalculation: (answer) => answer.bytes.byteLength * 2 }),
+      recent: new LRUCache({ maxSize: RECENT_BYTES, sizeCalculation: (answer) => answer.bytes.byteLength * 2 }),
     };
     loaded = { snapshot, mtimeMs };
     return snapshot;

@@ -89,6 +89,11 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
    * key; undefined means "not one of those" (e.g. an unknown page).
    */
   buildKey?(input: z.output<I>, content: ContentSnapshot): string | undefined;
+  /**
+   * For answers that are many per build but often asked again (a search): what makes one answer
+   * differ from another. The pipeline keeps the latest ones in a smaller memo of their own.
+   */
+  recentKey?(input: z.output<I>): string;
   /** The facts of a successful call that traffic counting records (docs/contract.md §1). */
   describeCall?(input: z.output<I>, output: z.output<O>): CallFacts;
 }

@@ -107,6 +107,8 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
         });
       }
     },
+    // One build answers the same search the same way; agents repeat popular ones.
+    recentKey: (args) => JSON.stringify([args.query, selectFilters(args), args.limit, args.cursor ?? null]),
     // A next page (`cursor`) continues a search already described by its first page.
     describeCall: (args, { total, next_cursor }) =>
       args.cursor === undefined ? { query: args.query, filters: selectFilters(args), results: total, more: next_cursor !== null } : {},

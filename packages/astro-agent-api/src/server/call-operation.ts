@@ -29,8 +29,9 @@ export interface CallScope {
 /**
  * The part of a call that REST (query parameters) and MCP (tool arguments) share, for a caller
  * already identified and counted: scope (from the operation's policy) → validate → operation.
- * Answers that are few per build (the operation's `buildKey`) are kept in the build's memo, bounded by
- * bytes, in buffers of their own (a kept slice of Node's shared pool would keep its whole 64 KB chunk).
+ * Answers that are few per build (the operation's `buildKey`) are kept in the build's memo, recent
+ * answers of the many kind (its `recentKey`) in the smaller memo of those; both are bounded by bytes,
+ * in buffers of their own (a kept slice of Node's shared pool would keep its whole 64 KB chunk).
  * Throws ApiError.
  */
 export async function callOperation(op: Operation, rawArgs: Record<string, unknown>, scope: CallScope): Promise<OperationResult> {
@@ -39,20 +40,27 @@ export async function callOperation(op: Operation, rawArgs: Record<string, unkno
   assertScope(scope.caller, op.policy, scope.resourceMetadata);
   const input = parseOperationInput(op, rawArgs);
   const { snapshot } = scope;
-  const key = op.buildKey?.(input, snapshot);
-  const memoKey = key === undefined ? undefined : `${op.name}\u0000${key}`;
-  let result = memoKey === undefined ? undefined : (snapshot.memo.get(memoKey) as OperationResult | undefined);
+  const kept = keptIn(op, input, snapshot);
+  let result = kept?.memo.get(kept.key) as OperationResult | undefined;
   if (!result) {
     const output = await op.handle(input, { content: snapshot, caller: scope.caller, readQuota: scope.readQuota });
     const body = JSON.stringify(output);
     result = {
-      bytes: memoKey === undefined ? Buffer.from(body) : new TextEncoder().encode(body),
-      ...(op.policy.cache === 'build' ? { etag: buildEtag(snapshot.manifest.buildId, memoKey ?? `${op.name}\u0000${JSON.stringify(input)}`) } : {}),
+      bytes: kept === undefined ? Buffer.from(body) : new TextEncoder().encode(body),
+      ...(op.policy.cache === 'build' ? { etag: buildEtag(snapshot.manifest.buildId, kept?.key ?? `${op.name}\u0000${JSON.stringify(input)}`) } : {}),
       encoded: {},
       facts: op.describeCall?.(input, output) ?? {},
     };
-    if (memoKey !== undefined) snapshot.memo.set(memoKey, result);
+    kept?.memo.set(kept.key, result);
   }
   Object.assign(call, result.facts, { ok: true });
   return result;
+}
+
+/** Where the answer to `input` is kept within its build, if it is, and under which key. */
+function keptIn(op: Operation, input: Record<string, unknown>, snapshot: ContentSnapshot): { memo: ContentSnapshot['memo']; key: string } | undefined {
+  const key = op.buildKey?.(input, snapshot);
+  if (key !== undefined) return { memo: snapshot.memo, key: `${op.name}\u0000${key}` };
+  const recent = op.recentKey?.(input);
+  return recent === undefined ? undefined : { memo: snapshot.recent, key: `${op.name}\u0000${recent}` };
 }

@@ -74,7 +74,7 @@ describe('search_pages', () => {
       await fc.assert(
         fc.asyncProperty(fc.array(request, { minLength: 1, maxLength: 8 }), async (requests) => {
           for (const { query, city, limit, page } of requests) {
-            const filters = city ? { city } : {};
+            const filters: Record<string, string> = city ? { city } : {};
             let expected = search.search({ query, filters, limit: limit ?? 8 });
             let path = `/search_pages?query=${encodeURIComponent(query)}${city ? `&city=${city}` : ''}${limit ? `&limit=${limit}` : ''}`;
             if (page === 1 && expected.next_cursor) {

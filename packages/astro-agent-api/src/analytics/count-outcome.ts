@@ -69,7 +69,7 @@ export function buildOutcomeCounts(outcome: Readonly<Outcome>, family: string): 
   return { requests, searches };
 }
 
-/** `city=madrid&trade=plumbing`: sorted by name, so the same filters always read the same. */
+/** `category=guides&topic=css`: sorted by name, so the same filters always read the same. */
 export function formatFilters(filters: Record<string, string>): string {
   return Object.keys(filters)
     .sort()

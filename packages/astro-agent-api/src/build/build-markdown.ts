@@ -21,7 +21,7 @@ export interface MarkdownConversionOptions {
 export interface HtmlPage {
   /** Absolute file path of the `.html` file. */
   file: string;
-  /** Site path, e.g. `/servicios/fontaneria/madrid/`. */
+  /** Site path, e.g. `/docs/getting-started/`. */
   path: string;
 }
 

@@ -15,7 +15,7 @@ const IGNORED_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'script', 'sty
 /** `[data-agent-ignore]` and `[data-pagefind-ignore]`, as hast property names. */
 const IGNORED_PROPERTIES = ['dataAgentIgnore', 'dataPagefindIgnore'] as const;
 
-/** A page's facet values: `<meta data-agent-facet="city" content="madrid">`. */
+/** A page's facet values: `<meta data-agent-facet="category" content="guides">`. */
 const FACET_META_SELECTOR = 'meta[data-agent-facet]';
 const DESCRIPTION_META_SELECTOR = 'meta[name="description" i]';
 /** Open Graph's article modification time, as Starlight and most blog themes write it. */
@@ -194,7 +194,7 @@ function readDescription(tree: Root): string | undefined {
 /**
  * Parsing is most of the cost of a page, and a site's shell (header, menus, footer, inline SVG)
  * is often larger than its content. When the selectors can only match inside `<main>` (or in
- * `<head>`, for title and city), parse just `<head>` and `<main>`; otherwise parse everything.
+ * `<head>`, for title and facets), parse just `<head>` and `<main>`; otherwise parse everything.
  */
 function sliceRelevantHtml(html: string, selectors: readonly string[]): string {
   const mainStart = html.search(/<main[\s>]/);

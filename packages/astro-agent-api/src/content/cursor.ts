@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 
-/** A `cursor` that is malformed or belongs to another query, city or build. */
+/** A `cursor` that is malformed or belongs to another query, filter or build. */
 export class InvalidCursorError extends Error {
   constructor(message = 'The cursor is not valid for this query: pass the `next_cursor` of the previous response unchanged, or leave it out to start again.') {
     super(message);
@@ -13,7 +13,7 @@ export const MAX_CURSOR_OFFSET = 2 ** 21 - 1;
 export const MAX_CURSOR_LENGTH = 12;
 const TAG_BYTES = 6;
 
-/** What a cursor is bound to: the same build, normalised query and city give the same cursors. */
+/** What a cursor is bound to: the same build, normalised query and filters give the same cursors. */
 export interface CursorScope {
   buildId: string;
   query: string;
@@ -23,7 +23,7 @@ export interface CursorScope {
 
 /**
  * `offset` as a varint followed by 6 bytes of SHA-256 over the scope and the offset, in base64url.
- * The tag is not a secret: it only makes a cursor from another query, city or build (or a mistyped
+ * The tag is not a secret: it only makes a cursor from another query, filter or build (or a mistyped
  * one) fail loudly instead of silently paging through the wrong list. Forging one gains nothing.
  */
 export function encodeCursor(offset: number, scope: CursorScope): string {

@@ -35,8 +35,13 @@ export interface CachedAnswer {
  * its size: room for the compressed forms made later.
  */
 const MEMO_BYTES = 32 * 1024 * 1024;
-/** Bytes of recent answers kept per build: ~2,000 search answers of ~2 KB, counted twice as above. */
+/** Bytes of recent answers kept per build: ~2,000 search answers of ~2 KB, each counted twice. */
 const RECENT_BYTES = 8 * 1024 * 1024;
+
+/** Answers kept while asked for, up to `maxBytes`; each counts twice its size (room for its compressed forms). */
+function createAnswerMemo(maxBytes: number): LRUCache<string, CachedAnswer> {
+  return new LRUCache({ maxSize: maxBytes, sizeCalculation: (answer) => answer.bytes.byteLength * 2 });
+}
 
 export interface ContentModel {
   /** The current build; rejects with ContentNotBuiltError until a build exists. */
@@ -92,8 +97,8 @@ export function createContentModel(options: { outDir: string }): ContentModel {
       pages: buildPageIndex(manifest.pages, manifest.site),
       texts,
       search,
-      memo: new LRUCache({ maxSize: MEMO_BYTES, sizeCalculation: (answer) => answer.bytes.byteLength * 2 }),
-      recent: new LRUCache({ maxSize: RECENT_BYTES, sizeCalculation: (answer) => answer.bytes.byteLength * 2 }),
+      memo: createAnswerMemo(MEMO_BYTES),
+      recent: createAnswerMemo(RECENT_BYTES),
     };
     loaded = { snapshot, mtimeMs };
     return snapshot;

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { assertPeerInstalled, OPTIONAL_PEERS } from '../peer-dependency.ts';
 import type { RedisStoreOptions } from './redis-store.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 import { createStoreSweeper } from './store-sweeper.ts';
@@ -68,8 +69,11 @@ export async function openStore(opts: {
  */
 export async function openStoreBackend(opts: { dataDir: string; env?: Record<string, string | undefined> }): Promise<Store> {
   const redis = opts.env === undefined ? undefined : resolveRedisOptions(opts.env);
-  // The Redis client is loaded only when it is used: it is ~25 MB of a server's memory.
-  if (redis !== undefined) return (await import('./redis-store.ts')).openRedisStore(redis);
+  // The Redis client is loaded only when it is used: it is ~25 MB of a server's memory, and an optional peer.
+  if (redis !== undefined) {
+    assertPeerInstalled(OPTIONAL_PEERS.redis, 'REDIS_URL');
+    return (await import('./redis-store.ts')).openRedisStore(redis);
+  }
   const dataDir = resolve(opts.dataDir);
   await mkdir(dataDir, { recursive: true });
   return openSqliteStore(join(dataDir, SQLITE_FILE_NAME));

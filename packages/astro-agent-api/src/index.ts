@@ -4,8 +4,8 @@ import { writeMarkdownTwins } from './build/build-markdown.ts';
 import { buildSearchIndex } from './build/build-search-index.ts';
 import { buildServerIndexOfManifest, writeServerIndex } from './build/build-server-index.ts';
 import { buildManifest, writeManifest } from './build/write-manifest.ts';
-import { precompressDocuments } from './build/precompress-documents.ts';
-import { writeDocuments } from './build/write-documents.ts';
+import { precompressDocuments } from './documents/precompress-documents.ts';
+import { writeDocuments } from './documents/write-documents.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions, type AgentApiUserOptions } from './options.ts';
 import { serveAgentSurfaceInDev, setupRuntime } from './setup-runtime.ts';
 

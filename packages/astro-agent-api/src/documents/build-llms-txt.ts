@@ -4,41 +4,61 @@ import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
 import { selectLlmsTxtWording } from './llms-txt-wording.ts';
 import { cleanPageTitle } from './page-title.ts';
 
+interface PageLink {
+  path: string;
+  line: string;
+}
+
 interface Section {
   heading: string;
-  links: string[];
+  /** The name of the section's files when the list is split (`/llms/<name>.txt`). */
+  name: string;
+  links: PageLink[];
 }
 
 const NOTE_LENGTH = 160;
 
 /**
+ * Agents and documentation checkers read an llms.txt only up to about 50,000 characters, so no file
+ * written here is longer: past that, llms.txt becomes an index and each section's list a file of its own.
+ */
+export const LLMS_TXT_MAX_LENGTH = 50_000;
+/** Where the section files of a split llms.txt are published: `/llms/<section>.txt`, `/llms/<section>-2.txt`… */
+export const LLMS_TXT_SECTIONS_PATH = '/llms/';
+
+/**
  * `/llms.txt` (llmstxt.org): H1, a `>` summary, details, then H2 link lists to the Markdown twins, in
  * the site's language. Pages are grouped by their first path segment; pages three levels deep (e.g.
  * one product of one category of a shop) go to `## Optional`, which the format lets readers skip when
- * context is short.
+ * context is short. Returns the files by public path, `/llms.txt` first: that one alone while it fits
+ * in LLMS_TXT_MAX_LENGTH, else an index that keeps the H2 sections but links, under each, the files
+ * holding its pages (split in path order so that each fits too).
  */
-export function buildLlmsTxt(context: DocumentContext): string {
+export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
   const { url, options, company, operations, pages, documents } = context;
   const wording = selectLlmsTxtWording(options.language);
   const name = options.name;
-  const sorted = [...pages].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const segmentsOf = (page: BuiltPage) => page.path.split('/').filter(Boolean);
-  const hasChildren = new Set(sorted.filter((page) => segmentsOf(page).length > 1).map((page) => segmentsOf(page)[0]));
+  const hasChildren = new Set(pages.filter((page) => segmentsOf(page).length > 1).map((page) => segmentsOf(page)[0]));
 
-  const general: Section = { heading: wording.mainPages, links: [] };
+  const general: Section = { heading: wording.mainPages, name: 'main', links: [] };
   const bySegment = new Map<string, Section>();
   // "Optional" is a name the format gives meaning to: it stays English in every language.
-  const optional: Section = { heading: 'Optional', links: [] };
+  const optional: Section = { heading: 'Optional', name: 'optional', links: [] };
+  const names = new Set([general.name, optional.name]);
 
-  for (const page of sorted) {
+  for (const page of pages) {
     const segments = segmentsOf(page);
-    const link = (withNote: boolean) => buildLink(page, name, withNote);
+    const link = (withNote: boolean) => ({ path: page.path, line: buildLink(page, name, withNote) });
     if (segments.length === 0 || (segments.length === 1 && !hasChildren.has(segments[0]!))) {
       general.links.push(link(true));
     } else if (segments.length <= 2) {
       const segment = segments[0]!;
-      const section = bySegment.get(segment) ?? { heading: sectionHeading(segment, sorted, name), links: [] };
-      bySegment.set(segment, section);
+      let section = bySegment.get(segment);
+      if (!section) {
+        section = { heading: sectionHeading(segment, pages, name), name: uniqueName(segment, names), links: [] };
+        bySegment.set(segment, section);
+      }
       if (segments.length === 1) section.links.unshift(link(true));
       else section.links.push(link(true));
     } else {
@@ -46,24 +66,19 @@ export function buildLlmsTxt(context: DocumentContext): string {
     }
   }
 
-  const forAgents: Section = {
-    heading: wording.forAgents,
-    links: [
-      `- [agents.md](${url(DOCUMENT_PATHS.agents)}): ${wording.agentsLink}`,
-      `- [OpenAPI](${url(DOCUMENT_PATHS.openapi)}): ${wording.openApiLink(operations.map((operation) => operation.name).join(', '))}`,
-      `- [auth.md](${url(DOCUMENT_PATHS.auth)}): ${wording.authLink}`,
-      `- [MCP](${url(MCP_PATH)}): ${wording.mcpLink(url(WELL_KNOWN_PATHS.mcpServerCard))}`,
-    ],
-  };
+  const forAgents = [
+    `- [agents.md](${url(DOCUMENT_PATHS.agents)}): ${wording.agentsLink}`,
+    `- [OpenAPI](${url(DOCUMENT_PATHS.openapi)}): ${wording.openApiLink(operations.map((operation) => operation.name).join(', '))}`,
+    `- [auth.md](${url(DOCUMENT_PATHS.auth)}): ${wording.authLink}`,
+    `- [MCP](${url(MCP_PATH)}): ${wording.mcpLink(url(WELL_KNOWN_PATHS.mcpServerCard))}`,
+  ];
 
   const summary = [
     documents.summary === undefined ? wording.websiteOf(name) : asSentence(documents.summary),
     ...(company?.coverage ? [wording.coverage(company.coverage.trim().replace(/\.$/, ''))] : []),
     wording.twins,
   ].join(' ');
-
-  const sections = [general, ...bySegment.values(), forAgents, optional].filter((section) => section.links.length > 0);
-  return [
+  const header = (split: boolean) => [
     `# ${name}`,
     '',
     `> ${summary}`,
@@ -71,8 +86,65 @@ export function buildLlmsTxt(context: DocumentContext): string {
     ...(documents.notes.length > 0 ? [documents.notes.map(asSentence).join(' '), ''] : []),
     wording.api(url(options.apiBasePath), url(DOCUMENT_PATHS.agents)),
     '',
-    ...sections.flatMap((section) => [`## ${section.heading}`, '', ...section.links, '']),
-  ].join('\n');
+    ...(split ? [wording.splitNote, ''] : []),
+  ];
+  const render = (lines: string[], sections: readonly { heading: string; lines: readonly string[] }[]) =>
+    [...lines, ...sections.filter((section) => section.lines.length > 0).flatMap((section) => [`## ${section.heading}`, '', ...section.lines, ''])].join('\n');
+
+  const pageSections = [general, ...bySegment.values()];
+  const whole = render(header(false), [
+    ...pageSections.map((section) => ({ heading: section.heading, lines: section.links.map((link) => link.line) })),
+    { heading: wording.forAgents, lines: forAgents },
+    { heading: optional.heading, lines: optional.links.map((link) => link.line) },
+  ]);
+  if (whole.length <= LLMS_TXT_MAX_LENGTH) return new Map([[DOCUMENT_PATHS.llms, whole]]);
+
+  const files = new Map<string, string>();
+  const partHeader = (section: Section, part: string) => [`# ${name}: ${section.heading}${part}`, '', `> ${wording.partOf(name, url(DOCUMENT_PATHS.llms))}`, '', `## ${section.heading}`, ''];
+  /** Writes the section's files; returns their lines in the index. */
+  const splitSection = (section: Section): string[] => {
+    // The longest part label a section of this size can have, so that every part's header fits the budget.
+    const budget = LLMS_TXT_MAX_LENGTH - partHeader(section, ` (${section.links.length}/${section.links.length})`).join('\n').length - 1;
+    const parts: PageLink[][] = [[]];
+    let length = 0;
+    for (const link of section.links) {
+      if (length + link.line.length + 1 > budget && parts.at(-1)!.length > 0) {
+        parts.push([]);
+        length = 0;
+      }
+      parts.at(-1)!.push(link);
+      length += link.line.length + 1;
+    }
+    return parts.map((links, index) => {
+      const numbered = parts.length > 1;
+      const path = `${LLMS_TXT_SECTIONS_PATH}${section.name}${numbered ? `-${index + 1}` : ''}.txt`;
+      const label = numbered ? ` (${index + 1}/${parts.length})` : '';
+      files.set(path, [...partHeader(section, label), ...links.map((link) => link.line), ''].join('\n'));
+      const range = numbered ? ([links[0]!.path, links.at(-1)!.path] as const) : undefined;
+      return `- [${section.heading}${label}](${url(path)}): ${wording.pageCount(links.length, range)}`;
+    });
+  };
+  const index = render(header(true), [
+    ...pageSections.map((section) => ({ heading: section.heading, lines: section.links.length > 0 ? splitSection(section) : [] })),
+    { heading: wording.forAgents, lines: forAgents },
+    { heading: optional.heading, lines: optional.links.length > 0 ? splitSection(optional) : [] },
+  ]);
+  return new Map([[DOCUMENT_PATHS.llms, index], ...files]);
+}
+
+/** A file name for a section's path segment (`Guías` → `guias`), unlike every name taken before. */
+function uniqueName(segment: string, taken: Set<string>): string {
+  const base =
+    segment
+      .normalize('NFKD')
+      .replaceAll(/\p{M}/gu, '')
+      .toLowerCase()
+      .replaceAll(/[^a-z0-9]+/g, '-')
+      .replaceAll(/^-|-$/g, '') || 'section';
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+  taken.add(name);
+  return name;
 }
 
 function buildLink(page: BuiltPage, siteName: string, withNote: boolean): string {

@@ -27,7 +27,7 @@ describe('llms.txt of a 30,000-page site', () => {
     assert.deepEqual(twinLinks(index), []);
     const linked = [...index.matchAll(/\]\((https:\/\/[^)]+\.txt)\)/g)].map((match) => new URL(match[1]!).pathname);
     assert.deepEqual(linked.sort(), sectionFiles.map(([path]) => path).sort());
-    for (const [path] of sectionFiles) assert.match(path, /^\/llms\/[a-z0-9-]+\.txt$/);
+    for (const [path] of sectionFiles) assert.match(path, /^\/llms\/[a-z0-9-]+(\/\d+)?\.txt$/);
   });
 
   it('lists every page exactly once across the section files', () => {
@@ -43,7 +43,7 @@ describe('llms.txt of a 30,000-page site', () => {
     assert.deepEqual(headings.slice(-2), ['Para agentes', 'Optional']);
     assert.ok(index.includes(`- [agents.md](${LARGE_SITE}/agents.md)`));
     // A section split in parts names each part's first and last path, so an agent picks the part it needs.
-    assert.match(index, /^- \[Optional \(1\/\d+\)\]\(https:\/\/www\.reparohogar\.example\/llms\/optional-1\.txt\): \d+ páginas, de \/servicios\/\S+\/ a \/servicios\/\S+\/$/m);
+    assert.match(index, /^- \[Optional \(1\/\d+\)\]\(https:\/\/www\.reparohogar\.example\/llms\/optional\/1\.txt\): \d+ páginas, de \/servicios\/\S+\/ a \/servicios\/\S+\/$/m);
     for (const [path, text] of sectionFiles) {
       assert.match(text, /^# Reparo Hogar: .+\n\n> Parte de la lista de páginas de Reparo Hogar, .+https:\/\/www\.reparohogar\.example\/llms\.txt\.\n\n## .+\n\n- \[/, path);
     }

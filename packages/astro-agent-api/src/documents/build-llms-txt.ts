@@ -4,16 +4,19 @@ import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
 import { selectLlmsTxtWording } from './llms-txt-wording.ts';
 import { cleanPageTitle } from './page-title.ts';
 
-interface PageLink {
-  path: string;
+/** A line of a list: a page's link, or a link to a file listing pages `first` to `last`. */
+interface ListEntry {
   line: string;
+  first: string;
+  last: string;
+  count: number;
 }
 
 interface Section {
   heading: string;
-  /** The name of the section's files when the list is split (`/llms/<name>.txt`). */
+  /** The name of the section's files when the list is split (`/llms/<name>.txt`, `/llms/<name>/<n>.txt`). */
   name: string;
-  links: PageLink[];
+  links: ListEntry[];
 }
 
 const NOTE_LENGTH = 160;
@@ -23,7 +26,7 @@ const NOTE_LENGTH = 160;
  * written here is longer: past that, llms.txt becomes an index and each section's list a file of its own.
  */
 export const LLMS_TXT_MAX_LENGTH = 50_000;
-/** Where the section files of a split llms.txt are published: `/llms/<section>.txt`, `/llms/<section>-2.txt`… */
+/** Where the section files of a split llms.txt are published: `/llms/<section>.txt`, `/llms/<section>/2.txt`… */
 export const LLMS_TXT_SECTIONS_PATH = '/llms/';
 
 /**
@@ -49,7 +52,7 @@ export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
 
   for (const page of pages) {
     const segments = segmentsOf(page);
-    const link = (withNote: boolean) => ({ path: page.path, line: buildLink(page, name, withNote) });
+    const link = (withNote: boolean): ListEntry => ({ line: buildLink(page, name, withNote), first: page.path, last: page.path, count: 1 });
     if (segments.length === 0 || (segments.length === 1 && !hasChildren.has(segments[0]!))) {
       general.links.push(link(true));
     } else if (segments.length <= 2) {
@@ -100,35 +103,50 @@ export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
   if (whole.length <= LLMS_TXT_MAX_LENGTH) return new Map([[DOCUMENT_PATHS.llms, whole]]);
 
   const files = new Map<string, string>();
-  const partHeader = (section: Section, part: string) => [`# ${name}: ${section.heading}${part}`, '', `> ${wording.partOf(name, url(DOCUMENT_PATHS.llms))}`, '', `## ${section.heading}`, ''];
-  /** Writes the section's files; returns their lines in the index. */
-  const splitSection = (section: Section): string[] => {
-    // The longest part label a section of this size can have, so that every part's header fits the budget.
-    const budget = LLMS_TXT_MAX_LENGTH - partHeader(section, ` (${section.links.length}/${section.links.length})`).join('\n').length - 1;
-    const parts: PageLink[][] = [[]];
+  /**
+   * Writes `entries` as one file `<base>.txt` when they fit, else as parts `<base>/<n>.txt` cut in
+   * order; returns the entries that link the files, each with its page count and first and last path.
+   */
+  const writeList = (section: Section, entries: readonly ListEntry[], base: string): ListEntry[] => {
+    const header = (label: string) => [`# ${name}: ${section.heading}${label}`, '', `> ${wording.partOf(name, url(DOCUMENT_PATHS.llms))}`, '', `## ${section.heading}`, ''];
+    // The longest label a list of this size can get, so that every part's header fits the budget.
+    const budget = LLMS_TXT_MAX_LENGTH - header(` (${entries.length}/${entries.length})`).join('\n').length - 1;
+    const parts: ListEntry[][] = [[]];
     let length = 0;
-    for (const link of section.links) {
-      if (length + link.line.length + 1 > budget && parts.at(-1)!.length > 0) {
+    for (const entry of entries) {
+      if (length + entry.line.length + 1 > budget && parts.at(-1)!.length > 0) {
         parts.push([]);
         length = 0;
       }
-      parts.at(-1)!.push(link);
-      length += link.line.length + 1;
+      parts.at(-1)!.push(entry);
+      length += entry.line.length + 1;
     }
-    return parts.map((links, index) => {
+    return parts.map((part, index) => {
       const numbered = parts.length > 1;
-      const path = `${LLMS_TXT_SECTIONS_PATH}${section.name}${numbered ? `-${index + 1}` : ''}.txt`;
+      const path = numbered ? `${base}/${index + 1}.txt` : `${base}.txt`;
       const label = numbered ? ` (${index + 1}/${parts.length})` : '';
-      files.set(path, [...partHeader(section, label), ...links.map((link) => link.line), ''].join('\n'));
-      const range = numbered ? ([links[0]!.path, links.at(-1)!.path] as const) : undefined;
-      return `- [${section.heading}${label}](${url(path)}): ${wording.pageCount(links.length, range)}`;
+      files.set(path, [...header(label), ...part.map((entry) => entry.line), ''].join('\n'));
+      const [first, last, count] = [part[0]!.first, part.at(-1)!.last, part.reduce((sum, entry) => sum + entry.count, 0)];
+      return { line: `- [${section.heading}${label}](${url(path)}): ${wording.pageCount(count, count > 1 && numbered ? [first, last] : undefined)}`, first, last, count };
     });
   };
-  const index = render(header(true), [
-    ...pageSections.map((section) => ({ heading: section.heading, lines: section.links.length > 0 ? splitSection(section) : [] })),
-    { heading: wording.forAgents, lines: forAgents },
-    { heading: optional.heading, lines: optional.links.length > 0 ? splitSection(optional) : [] },
-  ]);
+  const listed = new Map([...pageSections, optional].filter((section) => section.links.length > 0).map((section) => {
+    const base = `${LLMS_TXT_SECTIONS_PATH}${section.name}`;
+    return [section, { base, entries: writeList(section, section.links, base) }];
+  }));
+  const renderIndex = () =>
+    render(header(true), [
+      ...pageSections.map((section) => ({ heading: section.heading, lines: listed.get(section)?.entries.map((entry) => entry.line) ?? [] })),
+      { heading: wording.forAgents, lines: forAgents },
+      { heading: optional.heading, lines: listed.get(optional)?.entries.map((entry) => entry.line) ?? [] },
+    ]);
+  let index = renderIndex();
+  // A site so large that even the list of its parts does not fit: the sections with the most parts get a file listing their parts.
+  for (const [section, list] of [...listed].sort(([, a], [, b]) => b.entries.length - a.entries.length)) {
+    if (index.length <= LLMS_TXT_MAX_LENGTH || list.entries.length === 1) break;
+    list.entries = writeList(section, list.entries, `${list.base}/parts`);
+    index = renderIndex();
+  }
   return new Map([[DOCUMENT_PATHS.llms, index], ...files]);
 }
 

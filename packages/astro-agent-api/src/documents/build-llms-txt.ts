@@ -108,9 +108,9 @@ export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
    * order; returns the entries that link the files, each with its page count and first and last path.
    */
   const writeList = (section: Section, entries: readonly ListEntry[], base: string): ListEntry[] => {
-    const header = (label: string) => [`# ${name}: ${section.heading}${label}`, '', `> ${wording.partOf(name, url(DOCUMENT_PATHS.llms))}`, '', `## ${section.heading}`, ''];
+    const partHeader = (label: string) => [`# ${name}: ${section.heading}${label}`, '', `> ${wording.partOf(name, url(DOCUMENT_PATHS.llms))}`, '', `## ${section.heading}`, ''];
     // The longest label a list of this size can get, so that every part's header fits the budget.
-    const budget = LLMS_TXT_MAX_LENGTH - header(` (${entries.length}/${entries.length})`).join('\n').length - 1;
+    const budget = LLMS_TXT_MAX_LENGTH - partHeader(` (${entries.length}/${entries.length})`).join('\n').length - 1;
     const parts: ListEntry[][] = [[]];
     let length = 0;
     for (const entry of entries) {
@@ -125,7 +125,7 @@ export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
       const numbered = parts.length > 1;
       const path = numbered ? `${base}/${index + 1}.txt` : `${base}.txt`;
       const label = numbered ? ` (${index + 1}/${parts.length})` : '';
-      files.set(path, [...header(label), ...part.map((entry) => entry.line), ''].join('\n'));
+      files.set(path, [...partHeader(label), ...part.map((entry) => entry.line), ''].join('\n'));
       const [first, last, count] = [part[0]!.first, part.at(-1)!.last, part.reduce((sum, entry) => sum + entry.count, 0)];
       return { line: `- [${section.heading}${label}](${url(path)}): ${wording.pageCount(count, count > 1 && numbered ? [first, last] : undefined)}`, first, last, count };
     });

@@ -1,4 +1,4 @@
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
@@ -139,6 +139,16 @@ function methodNotAllowed(method: string): Response {
     headers: { Allow: 'GET, HEAD, POST, OPTIONS' },
   });
   return renderError(error, 'api', log);
+}
+
+/**
+ * RFC 9112 §9.6 — a client may close its half of the connection once its request is sent (`nc -N`,
+ * a raw socket): the answer must still go out. Node aborts every pending request on the client's
+ * end unless its server's `httpAllowHalfOpen` (undeclared in its types, there since Node 0.x) is
+ * set; without it, a page or a document not answered at once was never answered.
+ */
+export function allowHalfClosedClients(server: Server): void {
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
 }
 
 /**

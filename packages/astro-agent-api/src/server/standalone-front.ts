@@ -2,7 +2,7 @@ import { subscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { getAgentApi } from './agent-api-registry.ts';
-import { createNodeHandler, createRawRequestHandlers, type NodeHandler } from './node-handler.ts';
+import { allowHalfClosedClients, createNodeHandler, createRawRequestHandlers, type NodeHandler } from './node-handler.ts';
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -41,6 +41,7 @@ export function installStandaloneFront(input: { adapterOptions: { mode?: string 
     // Node's own answers to unparsable requests and CONNECT carry no body: the agent front's do.
     if (server.listenerCount('clientError') === 0) server.on('clientError', raw.clientError);
     if (server.listenerCount('connect') === 0) server.on('connect', raw.connect);
+    allowHalfClosedClients(server);
     frontServer(server, front);
   });
 }

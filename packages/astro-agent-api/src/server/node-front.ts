@@ -42,7 +42,7 @@ export async function startServer(options: StartServerOptions): Promise<AgentSer
   const unregister = registerAgentApi(outDir, api);
 
   const clientDir = join(outDir, 'client');
-  const agentFront = createNodeHandler(api);
+  const agentFront = createNodeHandler(api, { clientDir });
   const server = createServer((req, res) => {
     agentFront(req, res, () => {
       if (req.method !== 'GET' && req.method !== 'HEAD') return void astroHandler(req, res, () => serveNotFound(req, res, clientDir));

@@ -5,6 +5,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { ApiError } from '../operations/api-error.ts';
 import type { AgentApi } from './create-agent-api.ts';
 import { checkMessage } from './check-message.ts';
+import { createCompressedPageServer } from './serve-compressed-page.ts';
 import { canonicalizePath } from './claimed-paths.ts';
 import { renderError } from './respond.ts';
 
@@ -19,17 +20,33 @@ const log = (message: string, cause: unknown) => console.error(message, cause);
 /**
  * The agent front as a node:http handler: agent paths (API, OAuth, MCP, documents) are answered by the
  * runtime, a page asked for as Markdown (`.md` twin or `Accept: text/markdown`) gets its twin, and any
- * other request goes on to `next` — the site — with the `Link` header of its page already set.
+ * other request goes on to `next` — the site — with the `Link` header of its page already set. Given
+ * the site's `clientDir`, a prerendered HTML page goes out compressed to a client that accepts it.
  */
-export function createNodeHandler(api: AgentApi): NodeHandler {
+export function createNodeHandler(api: AgentApi, site: { clientDir?: string } = {}): NodeHandler {
+  const servePage = site.clientDir === undefined ? undefined : createCompressedPageServer(site.clientDir);
   return (req, res, next) => {
     const refusal = checkMessage(req);
     if (refusal) return void send(res, api.renderRefusal(canonicalizePath((req.url ?? '/').split('?', 1)[0]!), refusal));
-    answer(api, req, res, next).catch(async (error: unknown) => {
+    const toSite = servePage && next ? () => sendPageOr(servePage, req, res, next) : next;
+    answer(api, req, res, toSite).catch(async (error: unknown) => {
       if (res.headersSent) return void res.destroy();
       await send(res, renderError(error, 'api', log));
     });
   };
+}
+
+/** The compressed page when there is one for this request, else the site. */
+function sendPageOr(servePage: ReturnType<typeof createCompressedPageServer>, req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void {
+  const pathname = canonicalizePath((req.url ?? '/').split('?', 1)[0]!);
+  if (pathname === undefined) return next();
+  servePage(toRequest(req, pathname), pathname).then((response) => {
+    if (!response) return next();
+    // The page's own Vary (Accept: its Markdown twin) is already set on `res`; both must be kept.
+    const vary = res.getHeader('vary');
+    if (vary !== undefined) response.headers.set('Vary', `${String(vary)}, ${response.headers.get('vary')}`);
+    return send(res, response);
+  }, next);
 }
 
 async function answer(api: AgentApi, req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): Promise<void> {

@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { once } from 'node:events';
 import { PassThrough, Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { ApiError } from '../operations/api-error.ts';
 import type { AgentApi } from './create-agent-api.ts';
 import { checkMessage } from './check-message.ts';
@@ -125,8 +125,8 @@ async function drainBody(req: IncomingMessage): Promise<void> {
   if (req.complete || req.destroyed) return;
   req.unpipe();
   req.resume();
-  const timeout = AbortSignal.timeout(DRAIN_MS);
-  await once(req, 'end', { signal: timeout }).catch(() => {});
+  // Ends with the body, a client gone, or the time limit.
+  await finished(req, { signal: AbortSignal.timeout(DRAIN_MS) }).catch(() => {});
 }
 
 /** Writes a web-standard Response to a node:http response. */

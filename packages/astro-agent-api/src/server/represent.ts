@@ -53,13 +53,13 @@ export function buildEtag(buildId: string, answer: string): string {
 }
 
 /**
- * RFC 9110 §13.1.2 — If-None-Match: any listed entity tag (weak comparison) or `*` matches; a request
- * with `Cache-Control: no-cache` (a reload) always gets the content.
+ * RFC 9110 §13.1.2 — If-None-Match: any listed entity tag (weak comparison) or `*` matches. The
+ * request's Cache-Control is not passed: its `no-cache` (which fetch adds to every conditional
+ * request) asks caches to revalidate, and an origin server answers the condition (RFC 9111 §5.2.1.4).
  */
 function isFresh(request: Request, etag: string): boolean {
   const ifNoneMatch = request.headers.get('if-none-match');
-  if (ifNoneMatch === null) return false;
-  return fresh({ 'if-none-match': ifNoneMatch, 'cache-control': request.headers.get('cache-control') ?? undefined }, { etag });
+  return ifNoneMatch !== null && fresh({ 'if-none-match': ifNoneMatch }, { etag });
 }
 
 /**

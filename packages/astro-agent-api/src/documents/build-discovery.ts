@@ -1,3 +1,4 @@
+import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/server';
 import { SCOPES } from '../operations/operation.ts';
 import { API_VERSION, OAUTH_PATHS, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
 import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
@@ -5,7 +6,7 @@ import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
 const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];
 
 /** RFC 8414 §2 — authorization server metadata, plus an `agent_auth` block saying that auth is optional. */
-export function buildAuthorizationServerMetadata({ siteUrl, url, options }: DocumentContext): Record<string, unknown> {
+export function buildAuthorizationServerMetadata({ siteUrl, url, options }: DocumentContext): OAuthMetadata {
   const { policies } = options;
   return {
     // RFC 8414 §2: the issuer is the site URL (no trailing slash; keeps the site's path if it has one).
@@ -49,7 +50,7 @@ export function buildAuthorizationServerMetadata({ siteUrl, url, options }: Docu
 export function buildProtectedResourceMetadata(
   { siteUrl, url, options, documents }: DocumentContext,
   resourcePath: string,
-): Record<string, unknown> {
+): OAuthProtectedResourceMetadata {
   const isApi = resourcePath !== '';
   return {
     resource: `${siteUrl}${resourcePath}`,

@@ -57,7 +57,8 @@ export function buildMcpServerCard(context: DocumentContext): Record<string, unk
 /**
  * `/mcp/server-card` in the SEP-2127 draft layout (modelcontextprotocol/experimental-ext-server-card
  * `schema.ts`, schema v2): identity and remotes only — the draft leaves tools to runtime listing.
- * Served at `<streamable-http-url>/server-card` as `application/mcp-server-card+json` (docs/discovery.md).
+ * Served at `<streamable-http-url>/server-card` as `application/mcp-server-card+json` (its discovery
+ * draft: https://github.com/modelcontextprotocol/experimental-ext-server-card/blob/main/docs/discovery.md).
  */
 export function buildMcpServerCardDraft(context: DocumentContext): Record<string, unknown> {
   const { url, siteUrl, options, companyOperation } = context;
@@ -89,7 +90,7 @@ export function buildMcpServerCardDraft(context: DocumentContext): Record<string
 }
 
 /**
- * `/.well-known/ai-catalog.json`: an AI Catalog (Agent-Card/ai-catalog, docs/guides/creating-a-catalog.md,
+ * `/.well-known/ai-catalog.json`: an AI Catalog (https://github.com/Agent-Card/ai-catalog/blob/main/docs/guides/creating-a-catalog.md,
  * spec 1.0) whose one entry points to the SEP-2127 card, as the server-card discovery draft describes.
  */
 export function buildAiCatalog(context: DocumentContext): Record<string, unknown> {

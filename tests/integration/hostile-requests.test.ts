@@ -12,7 +12,7 @@ import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { buildClaimedPaths, canonicalizePath, isClaimedPath } from '../../packages/astro-agent-api/src/server/claimed-paths.ts';
+import { buildClaimedPaths, canonicalizePath, isClaimedPath } from '../../packages/astro-agent-api/src/server/canonical-path.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const TOTAL = Number(process.env.HOSTILE_RUNS ?? 10_000);

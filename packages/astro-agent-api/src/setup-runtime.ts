@@ -2,7 +2,7 @@ import type { AstroConfig, HookParameters } from 'astro';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AgentApiOptions } from './options.ts';
-import { buildClaimedPaths } from './server/claimed-paths.ts';
+import { buildClaimedPaths } from './server/canonical-path.ts';
 import { getAgentApi } from './server/agent-api-registry.ts';
 import { createNodeHandler } from './server/node-handler.ts';
 

@@ -6,7 +6,7 @@ import type { Store } from '../store/store.ts';
 import { createOperationRoute } from './answer-operation.ts';
 import { createApiIndexHandler } from './api-index.ts';
 import { resourceMetadataUrl } from './caller.ts';
-import { buildClaimedPaths, type ClaimedPaths } from './claimed-paths.ts';
+import { buildClaimedPaths, type ClaimedPaths } from './canonical-path.ts';
 import { createGate } from './gate.ts';
 import { createIdentityHandler } from './identity.ts';
 import { createMcpRoute } from './mcp/mcp-route.ts';

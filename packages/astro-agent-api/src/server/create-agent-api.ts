@@ -8,11 +8,11 @@ import type { Store } from '../store/store.ts';
 import { createBuildRuntime, type BuildRuntime } from './build-runtime.ts';
 import { checkMethod } from './check-method.ts';
 import { checkOrigin } from './check-origin.ts';
-import { buildClaimedPaths, canonicalizePath, isClaimedPath, type ClaimedPaths } from './claimed-paths.ts';
+import { buildClaimedPaths, canonicalizePath, isClaimedPath, type ClaimedPaths } from './canonical-path.ts';
 import type { RequestContext } from './context.ts';
 import { createSdkLeg } from './mcp/serve-with-sdk.ts';
 import { buildPageLinkHeader, findPageForPath, markdownResponse, prefersMarkdown } from './negotiate.ts';
-import { createOutcome, type Outcome, type OutcomeListener } from './outcome.ts';
+import { createOutcome, type Outcome, type OutcomeListener } from '../outcome.ts';
 import { API_HEADERS, jsonResponse, renderError, withHeaders, type ErrorLogger } from './respond.ts';
 import { findRoute, notFoundError } from './route-table.ts';
 

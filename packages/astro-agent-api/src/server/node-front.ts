@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { registerAgentApi } from './agent-api-registry.ts';
 import { createAgentApi, type AgentApi } from './create-agent-api.ts';
-import { canonicalizePath } from './claimed-paths.ts';
+import { canonicalizePath } from './canonical-path.ts';
 import { createNodeHandler, createRawRequestHandlers } from './node-handler.ts';
 import { serveNotFound, serveStatic } from './serve-static.ts';
 

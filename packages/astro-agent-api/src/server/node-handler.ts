@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { Readable } from 'node:stream';
 import { ApiError } from '../operations/api-error.ts';
 import type { AgentApi } from './create-agent-api.ts';
-import { canonicalizePath } from './claimed-paths.ts';
+import { canonicalizePath } from './canonical-path.ts';
 import { renderError } from './respond.ts';
 
 /** A Connect-style handler: Express, Fastify (through @fastify/middie), Vite's dev server and node:http can all mount it. */

@@ -1,6 +1,6 @@
 import { ApiError } from '../operations/api-error.ts';
 import type { Handler } from './context.ts';
-import type { Outcome } from './outcome.ts';
+import type { Outcome } from '../outcome.ts';
 import type { ErrorShape } from './respond.ts';
 
 /** One path of the agent surface: what answers it and the rules the steps before it apply. */

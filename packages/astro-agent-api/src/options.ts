@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { companyInfoSchema } from './operations/schemas.ts';
+import { DEFAULT_API_BASE_PATH } from './paths.ts';
 
 const pathSchema = z
   .string()
@@ -151,7 +152,7 @@ export const agentApiOptionsSchema = z
     /** read_page cuts longer Markdown at a paragraph boundary and reports `truncated: true`. */
     truncateAt: z.number().int().min(1_000).max(10_000_000).default(60_000),
     /** Root path of the JSON API. */
-    apiBasePath: pathSchema.default('/api/v1'),
+    apiBasePath: pathSchema.default(DEFAULT_API_BASE_PATH),
     /**
      * Rate-limit policies: callers without a token (per address) and with one (per client). The quotas
      * can be overridden at start-up with AGENT_API_QUOTA_ANONYMOUS and AGENT_API_QUOTA_IDENTIFIED.

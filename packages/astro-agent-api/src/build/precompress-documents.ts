@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { AstroIntegrationLogger } from 'astro';
-import { documentFilePath, PRECOMPRESSED_SUFFIXES } from '../operations/endpoints.ts';
+import { PRECOMPRESSED_SUFFIXES } from '../operations/endpoints.ts';
+import { documentFilePath } from '../paths.ts';
 
 const brotli = promisify(brotliCompress);
 const gzipAsync = promisify(gzip);

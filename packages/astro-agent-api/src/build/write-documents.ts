@@ -2,17 +2,17 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { AstroIntegrationLogger } from 'astro';
-import { documentFilePath, MCP_SERVER_CARD_PATH, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
+import { documentFilePath, MCP_SERVER_CARD_PATH, WELL_KNOWN_PATHS, protectedResourceMetadataPath, DOCUMENT_PATHS } from '../paths.ts';
 import { buildAgentSkill } from './build-agent-skill.ts';
 import { buildAgentsMd } from './build-agents-md.ts';
 import { buildApiCatalog } from './build-api-catalog.ts';
 import { buildAuthMd } from './build-auth-md.ts';
-import { buildAuthorizationServerMetadata, buildProtectedResourceMetadata, protectedResourceMetadataPath } from './build-discovery.ts';
+import { buildAuthorizationServerMetadata, buildProtectedResourceMetadata } from './build-discovery.ts';
 import { buildLlmsTxt } from './build-llms-txt.ts';
 import { buildAiCatalog, buildMcpServerCard, buildMcpServerCardDraft } from './build-mcp-cards.ts';
 import { buildOpenApi } from './build-openapi.ts';
 import { buildRobotsTxt } from './build-robots-txt.ts';
-import { createDocumentContext, DOCUMENT_PATHS, type DocumentSource } from './document-context.ts';
+import { createDocumentContext, type DocumentSource } from './document-context.ts';
 
 export interface WriteDocumentsInput {
   /** The public folder of the build (`dist/client/`). */

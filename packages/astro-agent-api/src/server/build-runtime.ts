@@ -1,6 +1,6 @@
 import type { ContentSnapshot } from '../content/content-model.ts';
-import { resolveVersioningPolicy } from '../build/document-context.ts';
-import { agentSkillPath, API_VERSION, buildDeprecationHeaders, IDENTITY_PATH, MCP_PATH, OAUTH_PATHS } from '../operations/endpoints.ts';
+import { resolveVersioningPolicy, agentSkillPath, IDENTITY_PATH, MCP_PATH, OAUTH_PATHS, SANDBOX_PATH } from '../paths.ts';
+import { API_VERSION, buildDeprecationHeaders } from '../operations/endpoints.ts';
 import { createOperations } from '../operations/index.ts';
 import type { Store } from '../store/store.ts';
 import { createOperationRoute } from './answer-operation.ts';
@@ -69,7 +69,7 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
     });
   }
   routes.set(basePath, { surface: 'api', methods: GET, usage: `Use GET ${basePath} for the list of operations.`, errors: 'api', origins: 'any', handle: createApiIndexHandler({ site, apiBasePath: basePath, operations }) });
-  routes.set('/api/sandbox', { surface: 'sandbox', methods: GET, usage: 'Use GET /api/sandbox.', errors: 'api', origins: 'any', handle: createSandboxHandler({ site, apiBasePath: basePath }) });
+  routes.set(SANDBOX_PATH, { surface: 'sandbox', methods: GET, usage: `Use GET ${SANDBOX_PATH}.`, errors: 'api', origins: 'any', handle: createSandboxHandler({ site, apiBasePath: basePath }) });
   for (const [name, path] of Object.entries(OAUTH_PATHS) as [keyof typeof OAUTH_PATHS, string][]) {
     // RFC 6749 §3.1: the authorization endpoint takes GET; the others take a POSTed body.
     const methods = name === 'authorize' ? GET : POST;

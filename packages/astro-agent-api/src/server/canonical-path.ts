@@ -1,6 +1,4 @@
-import { IDENTITY_PATH, MCP_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
-import { DOCUMENT_PATHS } from '../build/document-context.ts';
-import { protectedResourceMetadataPath } from '../build/build-discovery.ts';
+import { IDENTITY_PATH, MCP_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS, DOCUMENT_PATHS, protectedResourceMetadataPath, SANDBOX_PATH } from '../paths.ts';
 
 /** The paths the runtime answers: these exactly, and everything under the API base path. */
 export interface ClaimedPaths {
@@ -15,7 +13,7 @@ export function buildClaimedPaths(apiBasePath: string, skillPath?: string): Clai
     apiBasePath,
     exact: new Set([
       apiBasePath,
-      '/api/sandbox',
+      SANDBOX_PATH,
       ...Object.values(OAUTH_PATHS),
       IDENTITY_PATH,
       MCP_PATH,

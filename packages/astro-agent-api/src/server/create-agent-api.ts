@@ -3,6 +3,7 @@ import { createTrafficRecorder } from '../analytics/traffic-recorder.ts';
 import { ContentNotBuiltError, createContentModel, type ContentSnapshot } from '../content/content-model.ts';
 import type { ApiError } from '../operations/api-error.ts';
 import { API_VERSION } from '../operations/endpoints.ts';
+import { DEFAULT_API_BASE_PATH } from '../paths.ts';
 import { openStore } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';
 import { createBuildRuntime, type BuildRuntime } from './build-runtime.ts';
@@ -43,9 +44,6 @@ const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Referrer-Policy': 'strict-origin-when-cross-origin',
 };
 
-/** Until a build is loaded, the paths of the default API base path are claimed. */
-const DEFAULT_API_BASE_PATH = '/api/v1';
-
 export interface CreateAgentApiOptions {
   /** The build output folder (Astro's outDir), holding client/, server/ and agent-api/. */
   outDir: string;
@@ -70,6 +68,7 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
   const shared = { env, log, clientDir: join(options.outDir, 'client'), sdk: createSdkLeg() };
   const runtimes = new WeakMap<ContentSnapshot, BuildRuntime>();
   let store: Promise<Store> | undefined;
+  // Until a build is loaded, the paths of the default API base path are claimed.
   let claimed: ClaimedPaths = buildClaimedPaths(DEFAULT_API_BASE_PATH);
   let latest: BuildRuntime | undefined;
   const traffic = createTrafficRecorder({ env, log, store: openSharedStore });

@@ -1,5 +1,5 @@
 /**
- * The point where traffic can be counted (server/outcome.ts): once a request is answered, `onOutcome`
+ * The point where traffic can be counted (src/outcome.ts): once a request is answered, `onOutcome`
  * receives its surface, its caller, the agent's User-Agent, the operations it ran with what each
  * declares of itself (the words searched and the results found, the page read) and the status.
  */

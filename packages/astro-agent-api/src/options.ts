@@ -230,13 +230,18 @@ export function resolveAgentApiOptions(
   options: AgentApiOptions,
   site: { url: string; pageLanguages: readonly string[]; sitemap?: string | undefined },
 ): ResolvedAgentApiOptions {
-  const { company, language, name, ...rest } = options;
+  const { company: _company, language, name: _name, ...rest } = options;
   return {
     ...rest,
     language: language ?? mostCommon(site.pageLanguages) ?? 'en',
-    name: name ?? company?.brand ?? new URL(site.url).hostname,
+    name: resolveSiteName(options, site.url),
     ...(site.sitemap && { sitemap: site.sitemap }),
   };
+}
+
+/** The site's name: the `name` option, else the company's brand, else the site's host name. Known at config time. */
+export function resolveSiteName(options: Pick<AgentApiOptions, 'name' | 'company'>, siteUrl: string): string {
+  return options.name ?? options.company?.brand ?? new URL(siteUrl).hostname;
 }
 
 function mostCommon(values: readonly string[]): string | undefined {

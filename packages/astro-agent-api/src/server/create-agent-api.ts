@@ -1,9 +1,8 @@
 import { join } from 'node:path';
-import { createTrafficRecorder } from '../analytics/traffic-recorder.ts';
 import { ContentNotBuiltError, createContentModel, type ContentSnapshot } from '../content/content-model.ts';
 import type { ApiError } from '../operations/api-error.ts';
 import { API_VERSION } from '../operations/endpoints.ts';
-import { createOutcome, type Outcome, type OutcomeListener } from '../outcome.ts';
+import { createOutcome, type Outcome, type OutcomeListener, type OutcomeRecorder } from '../outcome.ts';
 import { DEFAULT_API_BASE_PATH } from '../paths.ts';
 import { openStore } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';
@@ -64,14 +63,27 @@ export interface RoutedRequest {
 /** Until a build is loaded, the paths of the default API base path are claimed. */
 const UNBUILT_TABLE = buildRouteTable({ apiBasePath: DEFAULT_API_BASE_PATH, siteName: undefined, operations: [] });
 
+/** The parts of the runtime a recorder of outcomes writes with. */
+export interface RecorderParts {
+  env: Record<string, string | undefined>;
+  /** The runtime's store, opened on first use. */
+  store: () => Promise<Store>;
+  log: ErrorLogger;
+}
+
 export interface CreateAgentApiOptions {
   /** The build output folder (Astro's outDir), holding client/, server/ and agent-api/. */
   outDir: string;
   /** Read once, at start: AGENT_API_DATA_DIR, REDIS_URL, AGENT_API_ANALYTICS* and the AGENT_API_QUOTA_* overrides. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
   log?: ErrorLogger;
-  /** Called once per answered request with what it was (outcome.ts): where traffic is counted. */
+  /** Called once per answered request with what it was (outcome.ts). */
   onOutcome?: OutcomeListener;
+  /**
+   * Recorders of outcomes that write to the runtime's store, made with it and closed (so flushed)
+   * before it is: traffic counting (analytics/traffic-recorder.ts) is attached this way by the hosts.
+   */
+  recorders?: readonly ((parts: RecorderParts) => OutcomeRecorder)[];
 }
 
 /**
@@ -89,10 +101,10 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
   const runtimes = new WeakMap<ContentSnapshot, BuildRuntime>();
   let store: Promise<Store> | undefined;
   let latest: BuildRuntime | undefined;
-  const traffic = createTrafficRecorder({ env, log, store: openSharedStore });
+  const recorders = (options.recorders ?? []).map((create) => create({ env, log, store: openSharedStore }));
+  const listeners = [...recorders.map((recorder) => recorder.record), ...(options.onOutcome ? [options.onOutcome] : [])];
   const report: OutcomeListener = (outcome) => {
-    traffic.record(outcome);
-    options.onOutcome?.(outcome);
+    for (const listener of listeners) listener(outcome);
   };
 
   function openSharedStore(): Promise<Store> {
@@ -200,7 +212,7 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
     },
     async close() {
       content.close();
-      await traffic.close();
+      await Promise.all(recorders.map((recorder) => recorder.close()));
       await (await store?.catch(() => undefined))?.close();
     },
   };

@@ -3,7 +3,7 @@ import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createOperationsOfOptions } from './operations/index.ts';
 import { resolveSiteName, type AgentApiOptions } from './options.ts';
-import { getAgentApi } from './server/agent-api-registry.ts';
+import { getAgentApi } from './hosts/agent-api-registry.ts';
 import { createNodeHandler } from './server/node-handler.ts';
 import { buildRouteTable } from './server/route-table.ts';
 
@@ -34,7 +34,7 @@ export function buildRoutePatterns(options: AgentApiOptions, site: string): stri
  * import one runtime per process from a virtual module; the runtime itself stays an ordinary import
  * of this package (external to Vite's server bundle), so its worker threads and data files resolve
  * from node_modules at run time. With @astrojs/node, a footer on the server entry puts the agent
- * front before the adapter's own handler (see server/standalone-front.ts).
+ * front before the adapter's own handler (see hosts/standalone-front.ts).
  */
 export function setupRuntime(
   { config, injectRoute, addMiddleware, updateConfig }: HookParameters<'astro:config:setup'>,

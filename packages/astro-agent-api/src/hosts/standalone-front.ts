@@ -2,7 +2,7 @@ import { subscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { getAgentApi } from './agent-api-registry.ts';
-import { createNodeHandler, createRawRequestHandlers, type NodeHandler } from './node-handler.ts';
+import { createNodeHandler, createRawRequestHandlers, type NodeHandler } from '../server/node-handler.ts';
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 

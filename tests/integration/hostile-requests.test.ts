@@ -12,13 +12,14 @@ import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { buildClaimedPaths, canonicalizePath, isClaimedPath } from '../../packages/astro-agent-api/src/server/claimed-paths.ts';
+import { canonicalizePath } from '../../packages/astro-agent-api/src/server/canonical-path.ts';
+import { buildRouteTable, findRoute } from '../../packages/astro-agent-api/src/server/route-table.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const TOTAL = Number(process.env.HOSTILE_RUNS ?? 10_000);
 /** Shares of the cases: HTTP requests on every route, JSON-RPC on /mcp, raw bytes on a socket. */
 const RUNS = { http: Math.round(TOTAL * 0.55), mcp: Math.round(TOTAL * 0.25), raw: Math.round(TOTAL * 0.2) };
-const CLAIMED = buildClaimedPaths('/api/v1');
+const CLAIMED = buildRouteTable({ apiBasePath: '/api/v1', siteName: undefined, operations: [] });
 
 let server: TestServer;
 let port: number;
@@ -69,7 +70,7 @@ function count(family: string, status: number): void {
 
 const PROTOTYPE_NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', 'isPrototypeOf'];
 const PATHS = [
-  ...CLAIMED.exact,
+  ...CLAIMED.routes.keys(),
   '/api/v1/search_pages',
   '/api/v1/read_page',
   '/api/v1/get_company_info',
@@ -206,7 +207,7 @@ type Shape = 'api' | 'oauth' | 'jsonrpc';
 
 function agentShape(target: string): Shape | undefined {
   const pathname = canonicalizePath(target.split('?', 1)[0]!);
-  if (pathname === undefined || !isClaimedPath(CLAIMED, pathname)) return undefined;
+  if (pathname === undefined || findRoute(CLAIMED, pathname) === undefined) return undefined;
   if (pathname.startsWith('/oauth/')) return 'oauth';
   return pathname.replace(/\/$/, '') === '/mcp' ? 'jsonrpc' : 'api';
 }

@@ -1,5 +1,5 @@
 /**
- * The point where traffic can be counted (server/outcome.ts): once a request is answered, `onOutcome`
+ * The point where traffic can be counted (src/outcome.ts): once a request is answered, `onOutcome`
  * receives its surface, its caller, the agent's User-Agent, the operations it ran with what each
  * declares of itself (the words searched and the results found, the page read) and the status.
  */
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createAgentApi, type AgentApi } from '../../packages/astro-agent-api/src/server/create-agent-api.ts';
-import type { Outcome } from '../../packages/astro-agent-api/src/server/outcome.ts';
+import type { Outcome } from '../../packages/astro-agent-api/src/outcome.ts';
 import { buildSite } from '../helpers/build-site.ts';
 
 let api: AgentApi;

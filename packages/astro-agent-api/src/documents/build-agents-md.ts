@@ -1,16 +1,9 @@
 import { buildInputJsonSchema, buildOutputJsonSchema } from '../operations/json-schema.ts';
-import {
-  API_VERSION,
-  MCP_PATH,
-  MCP_SERVER_CARD_PATH,
-  OAUTH_LIMITS,
-  OAUTH_PATHS,
-  RATE_LIMIT_WINDOW_SECONDS,
-  WELL_KNOWN_PATHS,
-} from '../operations/endpoints.ts';
+import { API_VERSION, OAUTH_LIMITS, RATE_LIMIT_WINDOW_SECONDS } from '../operations/endpoints.ts';
+import { MCP_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS, DOCUMENT_PATHS, VERSIONING_ANCHOR } from '../paths.ts';
 import { languageName } from '../operations/search-pages.ts';
 import { buildFieldList, buildParameterTable } from './build-parameter-table.ts';
-import { buildWithdrawalNotice, DOCUMENT_PATHS, VERSIONING_ANCHOR, type DocumentContext } from './document-context.ts';
+import { buildWithdrawalNotice, type DocumentContext } from './document-context.ts';
 import { buildExampleSearchUrl } from './example-search.ts';
 import { markdownTwinPath } from '../content/manifest.ts';
 

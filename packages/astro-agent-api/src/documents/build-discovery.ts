@@ -1,7 +1,8 @@
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/server';
 import { SCOPES } from '../operations/operation.ts';
-import { API_VERSION, OAUTH_PATHS, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
-import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
+import { API_VERSION } from '../operations/endpoints.ts';
+import { OAUTH_PATHS, DOCUMENT_PATHS } from '../paths.ts';
+import type { DocumentContext } from './document-context.ts';
 
 const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];
 
@@ -62,7 +63,3 @@ export function buildProtectedResourceMetadata(
   };
 }
 
-/** Client path of the RFC 9728 document of a resource path, e.g. `/.well-known/oauth-protected-resource/api/v1`. */
-export function protectedResourceMetadataPath(resourcePath: string): string {
-  return `${WELL_KNOWN_PATHS.protectedResource}${resourcePath}`;
-}

@@ -1,18 +1,8 @@
 import { buildInputJsonSchema, buildOutputJsonSchema } from '../operations/json-schema.ts';
 import { SCOPES } from '../operations/operation.ts';
-import {
-  CONTRACT_VERSION,
-  MCP_CAPABILITIES,
-  MCP_PATH,
-  MCP_PROTOCOL_VERSIONS,
-  MCP_SERVER_CARD_PATH,
-  MCP_TOOL_ANNOTATIONS,
-  OAUTH_PATHS,
-  buildMcpInstructions,
-  buildMcpServerName,
-} from '../operations/endpoints.ts';
-import { protectedResourceMetadataPath } from './build-discovery.ts';
-import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
+import { CONTRACT_VERSION, MCP_CAPABILITIES, MCP_PROTOCOL_VERSIONS, MCP_TOOL_ANNOTATIONS, buildMcpInstructions, buildMcpServerName } from '../operations/endpoints.ts';
+import { MCP_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS, protectedResourceMetadataPath, DOCUMENT_PATHS } from '../paths.ts';
+import type { DocumentContext } from './document-context.ts';
 import { truncateText } from './truncate-text.ts';
 
 /**

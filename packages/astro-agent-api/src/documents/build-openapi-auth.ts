@@ -1,4 +1,5 @@
-import { IDENTITY_PATH, OAUTH_LIMITS, OAUTH_PATHS } from '../operations/endpoints.ts';
+import { OAUTH_LIMITS } from '../operations/endpoints.ts';
+import { IDENTITY_PATH, OAUTH_PATHS } from '../paths.ts';
 import { SCOPES } from '../operations/operation.ts';
 import type { JsonSchema } from '../operations/json-schema.ts';
 

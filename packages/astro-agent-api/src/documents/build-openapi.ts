@@ -1,19 +1,10 @@
 import { buildInputJsonSchema, buildJsonSchema, type JsonSchema } from '../operations/json-schema.ts';
 import type { OperationDescription } from '../operations/operation.ts';
 import { errorSchema } from '../operations/schemas.ts';
-import {
-  API_VERSION,
-  buildDeprecationHeaders,
-  CONTRACT_VERSION,
-  IDENTITY_PATH,
-  MCP_PATH,
-  OAUTH_LIMITS,
-  OAUTH_PATHS,
-  RATE_LIMIT_WINDOW_SECONDS,
-  WELL_KNOWN_PATHS,
-} from '../operations/endpoints.ts';
+import { API_VERSION, buildDeprecationHeaders, CONTRACT_VERSION, OAUTH_LIMITS, RATE_LIMIT_WINDOW_SECONDS } from '../operations/endpoints.ts';
+import { IDENTITY_PATH, MCP_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
 import { buildAuthPaths, CLIENT_SECRET_BASIC } from './build-openapi-auth.ts';
-import { buildWithdrawalNotice, DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
+import { buildWithdrawalNotice, type DocumentContext } from './document-context.ts';
 
 const ERROR_RESPONSES = {
   400: ['BadRequest', 'A parameter is missing or invalid; `data.hint` names it.'],

@@ -1,8 +1,7 @@
 import Negotiator from 'negotiator';
 import type { ContentSnapshot } from '../content/content-model.ts';
-import { DOCUMENT_PATHS } from '../documents/document-context.ts';
+import { DOCUMENT_PATHS, WELL_KNOWN_PATHS } from '../paths.ts';
 import { markdownTwinPath, type ManifestPage } from '../content/manifest.ts';
-import { WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
 import { buildEtag, represent, type Representation } from './represent.ts';
 
 export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';

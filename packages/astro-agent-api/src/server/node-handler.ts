@@ -4,9 +4,9 @@ import { PassThrough, Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { ApiError } from '../operations/api-error.ts';
 import type { AgentApi } from './create-agent-api.ts';
+import { canonicalizePath } from './canonical-path.ts';
 import { checkMessage } from './check-message.ts';
 import { createCompressedPageServer } from './serve-compressed-page.ts';
-import { canonicalizePath } from './claimed-paths.ts';
 import { renderError } from './respond.ts';
 
 /** A Connect-style handler: Express, Fastify (through @fastify/middie), Vite's dev server and node:http can all mount it. */
@@ -54,9 +54,11 @@ async function answer(api: AgentApi, req: IncomingMessage, res: ServerResponse, 
   const pathname = canonicalizePath((req.url ?? '/').split('?', 1)[0]!);
   const method = req.method ?? 'GET';
   const forbidden = FORBIDDEN_METHODS.has(method);
-  if (pathname !== undefined && api.isAgentPath(pathname)) {
+  // Routed here, once: the runtime answers with the route found.
+  const routed = pathname === undefined ? undefined : api.route(pathname);
+  if (routed) {
     const context = { clientAddress: req.socket.remoteAddress ?? '', ...(forbidden ? { method } : {}) };
-    return send(res, await api.handle(toRequest(req, pathname), context));
+    return send(res, await api.handle(toRequest(req, routed.path), context, routed));
   }
   // The site cannot take these either: they would reach Astro as a Request it cannot make.
   if (forbidden) return send(res, methodNotAllowed(method));

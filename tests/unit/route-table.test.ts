@@ -4,7 +4,7 @@
  * the same set; and a request the front has routed is answered by the route it found, not routed again.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
@@ -15,6 +15,7 @@ import type { Outcome } from '../../packages/astro-agent-api/src/outcome.ts';
 import {
   DOCUMENT_PATHS,
   IDENTITY_PATH,
+  LLMS_TXT_SECTIONS_PATH,
   MCP_PATH,
   MCP_SERVER_CARD_PATH,
   OAUTH_PATHS,
@@ -117,4 +118,26 @@ test('a request routed by the front is answered by the route it found, without r
   const direct = await api.handle(new Request('http://localhost/%61pi/sandbox'), context);
   assert.equal(direct.status, 200);
   assert.deepEqual(outcomes.at(-1) && { surface: outcomes.at(-1)!.surface, path: outcomes.at(-1)!.path }, { surface: 'sandbox', path: '/api/sandbox' });
+});
+
+test("a build's llms.txt section files are claimed and served as plain text; other paths under /llms/ are not", async () => {
+  const outDir = join(root, `build-${++builds}`);
+  const options = parseAgentApiOptions({});
+  const manifest = buildManifest({ site: SITE, options: resolveAgentApiOptions(options, { url: SITE, pageLanguages: [] }), pages: [] });
+  const section = `${LLMS_TXT_SECTIONS_PATH}guides/2.txt`;
+  await mkdir(join(outDir, 'client', LLMS_TXT_SECTIONS_PATH, 'guides'), { recursive: true });
+  await writeFile(join(outDir, 'client', section), '# Guides, part 2\n\n- [Caching](https://docs.example.org/caching.md)\n');
+  await writeServerIndex(outDir, await buildServerIndexOfManifest(manifest));
+  await writeManifest(outDir, { ...manifest, documents: [DOCUMENT_PATHS.llms, DOCUMENT_PATHS.robots, section] });
+  const api = createAgentApi({ outDir, env: { AGENT_API_DATA_DIR: join(outDir, 'data') }, log: () => {} });
+  after(() => api.close());
+  await api.ready();
+
+  assert.ok(api.isAgentPath(section));
+  assert.equal(api.isAgentPath(`${LLMS_TXT_SECTIONS_PATH}guides/3.txt`), false, 'a section file the build did not write is the site\'s');
+  assert.equal(api.isAgentPath(DOCUMENT_PATHS.robots), false, 'robots.txt stays a static file of the site');
+  const answer = await api.handle(new Request(`http://localhost${section}`), { clientAddress: '192.0.2.10' });
+  assert.equal(answer.status, 200);
+  assert.equal(answer.headers.get('Content-Type'), 'text/plain; charset=utf-8');
+  assert.match(await answer.text(), /^# Guides, part 2/);
 });

@@ -48,6 +48,9 @@ export const DOCUMENT_PATHS = {
   robots: '/robots.txt',
 } as const;
 
+/** Where the section files of a split llms.txt are published (`/llms/<section>.txt`, `/llms/<section>/2.txt`…): a list too long for one file. */
+export const LLMS_TXT_SECTIONS_PATH = '/llms/';
+
 /** Client path of the RFC 9728 document of a resource path, e.g. `/.well-known/oauth-protected-resource/api/v1`. */
 export function protectedResourceMetadataPath(resourcePath: string): string {
   return `${WELL_KNOWN_PATHS.protectedResource}${resourcePath}`;

@@ -1,5 +1,5 @@
 import { markdownTwinPath, type BuiltPage } from '../content/manifest.ts';
-import { MCP_PATH, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
+import { DOCUMENT_PATHS, LLMS_TXT_SECTIONS_PATH, MCP_PATH, WELL_KNOWN_PATHS } from '../paths.ts';
 import type { DocumentContext } from './document-context.ts';
 import { selectLlmsTxtWording } from './llms-txt-wording.ts';
 import { cleanPageTitle } from './page-title.ts';
@@ -26,8 +26,6 @@ const NOTE_LENGTH = 160;
  * written here is longer: past that, llms.txt becomes an index and each section's list a file of its own.
  */
 export const LLMS_TXT_MAX_LENGTH = 50_000;
-/** Where the section files of a split llms.txt are published: `/llms/<section>.txt`, `/llms/<section>/2.txt`… */
-export const LLMS_TXT_SECTIONS_PATH = '/llms/';
 
 /**
  * `/llms.txt` (llmstxt.org): H1, a `>` summary, details, then H2 link lists to the Markdown twins, in

@@ -2,7 +2,7 @@ import type { ContentSnapshot } from '../content/content-model.ts';
 import { API_VERSION, buildDeprecationHeaders } from '../operations/endpoints.ts';
 import { createOperations } from '../operations/index.ts';
 import type { Operation } from '../operations/operation.ts';
-import { DOCUMENT_PATHS, resolveVersioningPolicy } from '../paths.ts';
+import { DOCUMENT_PATHS, LLMS_TXT_SECTIONS_PATH, resolveVersioningPolicy } from '../paths.ts';
 import type { Store } from '../store/store.ts';
 import { createOperationRoute } from './answer-operation.ts';
 import { createApiIndexHandler } from './api-index.ts';
@@ -55,7 +55,7 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
   const oauth = createOAuthHandlers({ store, trustProxy: options.trustProxy, log });
   const serveDocument = createDocumentServer(shared.clientDir, site);
 
-  const table = buildRouteTable({ apiBasePath: basePath, siteName: options.name, operations });
+  const table = buildRouteTable({ apiBasePath: basePath, siteName: options.name, operations, builtDocuments: snapshot.manifest.documents?.filter((path) => path.startsWith(LLMS_TXT_SECTIONS_PATH)) });
   const handlers = {
     'api-index': createApiIndexHandler({ site, apiBasePath: basePath, operations }),
     sandbox: createSandboxHandler({ site, apiBasePath: basePath }),

@@ -56,6 +56,8 @@ export interface RouteTableSource<O extends OperationRef> {
   operations: readonly O[];
   /** The prefix the site is served under (Astro's `base`); '' serves the agent surface at the root. */
   base?: string;
+  /** Documents a build wrote besides the fixed ones (llms.txt's section files on a large site): known once it is built. */
+  builtDocuments?: readonly string[];
 }
 
 const GET = ['GET'] as const;
@@ -66,7 +68,7 @@ const POST = ['POST'] as const;
  * Astro routes (at config time, from the options) and the runtime of a build (from its manifest)
  * both derive theirs from it, so what Astro hands to the runtime and what the front claims agree.
  */
-export function buildRouteTable<O extends OperationRef>({ apiBasePath, siteName, operations, base = '' }: RouteTableSource<O>): RouteTable<RouteRule<O>> {
+export function buildRouteTable<O extends OperationRef>({ apiBasePath, siteName, operations, base = '', builtDocuments = [] }: RouteTableSource<O>): RouteTable<RouteRule<O>> {
   const api = `${base}${apiBasePath}`;
   const routes = new Map<string, RouteRule<O>>();
   for (const operation of operations) {
@@ -122,6 +124,7 @@ export function buildRouteTable<O extends OperationRef>({ apiBasePath, siteName,
     WELL_KNOWN_PATHS.llmsTxt,
     WELL_KNOWN_PATHS.agentSkills,
     ...(siteName === undefined ? [] : [agentSkillPath(siteName)]),
+    ...builtDocuments,
   ];
   for (const document of documents) {
     const path = `${base}${document}`;

@@ -17,9 +17,12 @@ const DOCUMENT_TYPES = new Map<string, string>([
   ...Object.entries(DOCUMENT_MEDIA_TYPES),
 ]);
 
-/** The type of a document: its own, else Markdown for a `.md` file (the agent skill), else JSON. */
+/** The type of a document: its own, else by its extension (the agent skill's `.md`, llms.txt's section files), else JSON. */
 function documentType(pathname: string): string {
-  return DOCUMENT_TYPES.get(pathname) ?? (pathname.endsWith('.md') ? 'text/markdown; charset=utf-8' : JSON_TYPE);
+  const known = DOCUMENT_TYPES.get(pathname);
+  if (known) return known;
+  if (pathname.endsWith('.md')) return 'text/markdown; charset=utf-8';
+  return pathname.endsWith('.txt') ? 'text/plain; charset=utf-8' : JSON_TYPE;
 }
 
 /**

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import * as oauth from 'oauth4webapi';
 import { createCallerResolver } from '../../packages/astro-agent-api/src/server/caller.ts';
-import { ApiError } from '../../packages/astro-agent-api/src/operations/api-error.ts';
+import { ApiError } from '../../packages/astro-agent-api/src/api-error.ts';
 import { createOAuthHandlers, type OAuthHandlers } from '../../packages/astro-agent-api/src/server/oauth/handlers.ts';
 import { openStore } from '../../packages/astro-agent-api/src/store/open-store.ts';
 import type { Store } from '../../packages/astro-agent-api/src/store/store.ts';

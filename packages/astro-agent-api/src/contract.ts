@@ -8,7 +8,7 @@ import { parseAgentApiOptions, type AgentApiUserOptions } from './options.ts';
 export { API_VERSION, CONTRACT_VERSION, IDENTITY_PATH, MCP_PATH, OAUTH_PATHS } from './operations/endpoints.ts';
 export { markdownTwinPath } from './content/manifest.ts';
 export { parseAgentApiOptions, type AgentApiOptions, type AgentApiUserOptions } from './options.ts';
-export type { CompanyInfo } from './operations/schemas.ts';
+export type { CompanyInfo } from './company-info.ts';
 
 /** One public operation as a page may list it. */
 export interface OperationSummary {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { companyInfoSchema } from './operations/schemas.ts';
+import { companyInfoSchema } from './company-info.ts';
 
 const pathSchema = z
   .string()

@@ -2,7 +2,7 @@ import type { BuiltManifest, BuiltPage } from '../content/manifest.ts';
 import { findCompanyOperation } from '../operations/get-company-info.ts';
 import { createOperations } from '../operations/index.ts';
 import type { Operation } from '../operations/operation.ts';
-import type { CompanyInfo } from '../operations/schemas.ts';
+import type { CompanyInfo } from '../company-info.ts';
 import { API_VERSION } from '../operations/endpoints.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
 import { buildDefaultExampleSearch, type ExampleSearch } from './example-search.ts';

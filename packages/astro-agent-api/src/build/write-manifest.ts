@@ -3,7 +3,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { MANIFEST_FILE, MANIFEST_VERSION, RUNTIME_DIR, type BuiltManifest, type BuiltPage, type Manifest } from '../content/manifest.ts';
 import { encodePageTexts, PAGE_TEXTS_FILE } from '../content/page-texts.ts';
-import type { CompanyInfo } from '../operations/schemas.ts';
+import type { CompanyInfo } from '../company-info.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
 import type { ConvertedPage } from './build-markdown.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { companyInfoSchema } from './schemas.ts';
-import type { CompanyInfo } from './schemas.ts';
+import { companyInfoSchema } from '../company-info.ts';
+import type { CompanyInfo } from '../company-info.ts';
 import type { Operation, OperationDescription } from './operation.ts';
 
 export const COMPANY_SECTIONS = ['all', 'contact', 'service_model', 'coverage', 'services'] as const;

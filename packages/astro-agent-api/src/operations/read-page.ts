@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { readSectionText, type ManifestPage } from '../content/manifest.ts';
 import { resolvePage } from '../content/resolve-page.ts';
 import { sliceMarkdown, truncateMarkdown } from '../content/slice-markdown.ts';
-import { ApiError } from './api-error.ts';
+import { ApiError } from '../api-error.ts';
 import type { Operation } from './operation.ts';
 
 /** The smallest `max_chars`: below it a piece could hold less than one line of text. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { InvalidCursorError } from '../content/cursor.ts';
 import type { FacetOptions } from '../options.ts';
-import { ApiError } from './api-error.ts';
+import { ApiError } from '../api-error.ts';
 import type { Operation } from './operation.ts';
 
 export const SEARCH_PAGE_SIZE = { default: 8, max: 25 } as const;

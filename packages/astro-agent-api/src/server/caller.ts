@@ -1,4 +1,4 @@
-import { ApiError } from '../operations/api-error.ts';
+import { ApiError } from '../api-error.ts';
 import type { OperationPolicy, Scope } from '../operations/operation.ts';
 import type { Store } from '../store/store.ts';
 import { resolveClientAddress } from './client-address.ts';

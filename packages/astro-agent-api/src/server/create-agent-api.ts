@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { createTrafficRecorder } from '../analytics/traffic-recorder.ts';
 import { ContentNotBuiltError, createContentModel, type ContentSnapshot } from '../content/content-model.ts';
-import type { ApiError } from '../operations/api-error.ts';
+import type { ApiError } from '../api-error.ts';
 import { API_VERSION } from '../operations/endpoints.ts';
 import { openStore } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';

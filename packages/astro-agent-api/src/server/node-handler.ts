@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Readable } from 'node:stream';
-import { ApiError } from '../operations/api-error.ts';
+import { ApiError } from '../api-error.ts';
 import type { AgentApi } from './create-agent-api.ts';
 import { canonicalizePath } from './claimed-paths.ts';
 import { renderError } from './respond.ts';

@@ -1,7 +1,7 @@
 import type { Store } from '../store/store.ts';
 import type { AgentApiOptions } from '../options.ts';
 import type { Caller } from './caller.ts';
-import { ApiError } from '../operations/api-error.ts';
+import { ApiError } from '../api-error.ts';
 import type { QuotaInfo } from '../operations/operation.ts';
 
 /** A caller's window after a request was counted (or peeked): what the RateLimit headers and get_quota report. */

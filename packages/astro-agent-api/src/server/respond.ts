@@ -1,4 +1,4 @@
-import { ApiError } from '../operations/api-error.ts';
+import { ApiError } from '../api-error.ts';
 import { renderOAuthFailure } from './oauth/oauth-error.ts';
 import { buildJsonRpcError } from './mcp/json-rpc-errors.ts';
 

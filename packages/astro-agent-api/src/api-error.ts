@@ -1,4 +1,4 @@
-import type { ErrorBody } from './schemas.ts';
+import type { ErrorBody } from './company-info.ts';
 
 /**
  * The one error type of the runtime: a stable `code`, an HTTP `status`, a readable message and a

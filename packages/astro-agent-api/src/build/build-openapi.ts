@@ -1,6 +1,6 @@
 import { buildInputJsonSchema, buildJsonSchema, type JsonSchema } from '../operations/json-schema.ts';
 import type { OperationDescription } from '../operations/operation.ts';
-import { errorSchema } from '../company-info.ts';
+import { errorSchema } from '../api-error.ts';
 import {
   API_VERSION,
   buildDeprecationHeaders,

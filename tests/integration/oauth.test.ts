@@ -35,7 +35,7 @@ function form(fields: Record<string, string>): string {
 }
 
 /** The handlers over a real store in a temporary folder, with a clock the test can move. */
-function createHarness(options: { limits?: Parameters<typeof createOAuthHandlers>[0]['limits'] } = {}) {
+function createHarness() {
   const harness = {
     clock: Date.now(),
     dataDir: join(root, `data-${++dirs}`),
@@ -43,7 +43,7 @@ function createHarness(options: { limits?: Parameters<typeof createOAuthHandlers
     oauth: undefined as unknown as OAuthHandlers,
     async open(storeOptions: { clientIdleDays?: number } = {}) {
       harness.store = await openStore({ dataDir: harness.dataDir, now: () => harness.clock, ...storeOptions });
-      harness.oauth = createOAuthHandlers({ store: harness.store, trustProxy: 0, now: () => harness.clock, limits: options.limits });
+      harness.oauth = createOAuthHandlers({ store: harness.store, trustProxy: 0, now: () => harness.clock });
     },
     async close() {
       await harness.store.close();

@@ -5,7 +5,8 @@
 import { createOperations } from './operations/index.ts';
 import { parseAgentApiOptions, type AgentApiUserOptions } from './options.ts';
 
-export { API_VERSION, CONTRACT_VERSION, IDENTITY_PATH, MCP_PATH, OAUTH_PATHS } from './operations/endpoints.ts';
+export { IDENTITY_PATH, MCP_PATH, OAUTH_PATHS } from './operations/endpoints.ts';
+export { API_VERSION, CONTRACT_VERSION } from './versioning.ts';
 export { markdownTwinPath } from './content/manifest.ts';
 export { parseAgentApiOptions, type AgentApiOptions, type AgentApiUserOptions } from './options.ts';
 export type { CompanyInfo } from './company-info.ts';

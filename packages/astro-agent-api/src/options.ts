@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { companyInfoSchema } from './company-info.ts';
+import { DEPRECATION_NOTICE_DAYS } from './versioning.ts';
 
 const pathSchema = z
   .string()
@@ -10,7 +11,7 @@ const linkSchema = z
   .string()
   .regex(/^(\/|https?:\/\/)\S*$/, 'a site path starting with / or an absolute http(s) URL');
 
-const quotaSchema = z.number().int().min(1).max(1_000_000);
+export const quotaSchema = z.number().int().min(1).max(1_000_000);
 
 /** BCP 47, e.g. `en`, `es`, `pt-BR`. */
 const languageSchema = z
@@ -172,12 +173,12 @@ export const agentApiOptionsSchema = z
       .object({
         /** When the withdrawal was announced, e.g. `2027-01-15`. */
         announced: z.iso.date(),
-        /** When the version stops answering: at least 90 days after `announced`, as the versioning policy promises. */
+        /** When the version stops answering: at least the versioning policy's notice (versioning.ts) after `announced`. */
         sunset: z.iso.date(),
       })
       .strict()
-      .refine(({ announced, sunset }) => Date.parse(sunset) - Date.parse(announced) >= 90 * 86_400_000, {
-        message: 'a `sunset` at least 90 days after `announced` (the versioning policy)',
+      .refine(({ announced, sunset }) => Date.parse(sunset) - Date.parse(announced) >= DEPRECATION_NOTICE_DAYS * 86_400_000, {
+        message: `a \`sunset\` at least ${DEPRECATION_NOTICE_DAYS} days after \`announced\` (the versioning policy)`,
         path: ['sunset'],
       })
       .optional(),

@@ -1,4 +1,5 @@
-import { API_VERSION, MCP_PATH, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
+import { MCP_PATH, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
+import { API_VERSION } from '../versioning.ts';
 import { protectedResourceMetadataPath } from './build-discovery.ts';
 import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
 

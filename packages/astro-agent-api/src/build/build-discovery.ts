@@ -1,5 +1,6 @@
 import { SCOPES } from '../operations/operation.ts';
-import { API_VERSION, OAUTH_PATHS, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
+import { OAUTH_PATHS, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
+import { API_VERSION } from '../versioning.ts';
 import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
 
 const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];

@@ -1,7 +1,6 @@
 import { buildInputJsonSchema, buildOutputJsonSchema } from '../operations/json-schema.ts';
 import { SCOPES } from '../operations/operation.ts';
 import {
-  CONTRACT_VERSION,
   MCP_CAPABILITIES,
   MCP_PATH,
   MCP_PROTOCOL_VERSIONS,
@@ -11,6 +10,7 @@ import {
   buildMcpInstructions,
   buildMcpServerName,
 } from '../operations/endpoints.ts';
+import { CONTRACT_VERSION } from '../versioning.ts';
 import { protectedResourceMetadataPath } from './build-discovery.ts';
 import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
 import { truncateText } from './truncate-text.ts';

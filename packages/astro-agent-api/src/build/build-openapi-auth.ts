@@ -1,4 +1,5 @@
-import { IDENTITY_PATH, OAUTH_LIMITS, OAUTH_PATHS } from '../operations/endpoints.ts';
+import { IDENTITY_PATH, OAUTH_PATHS } from '../operations/endpoints.ts';
+import { LIMITS } from '../limits.ts';
 import { SCOPES } from '../operations/operation.ts';
 import type { JsonSchema } from '../operations/json-schema.ts';
 
@@ -53,7 +54,7 @@ export function buildAuthPaths(): { [path: string]: JsonSchema } {
       post: {
         operationId: 'register_client',
         summary: 'Register a client (RFC 7591)',
-        description: `Anonymous, automatic, free; ${OAUTH_LIMITS.registrationsPerHourPerIp} registrations per hour per address. The secret is shown once.`,
+        description: `Anonymous, automatic, free; ${LIMITS.oauth.registration.limit} registrations per hour per address. The secret is shown once.`,
         tags: ['oauth'],
         security: [{}],
         requestBody: {
@@ -86,7 +87,7 @@ export function buildAuthPaths(): { [path: string]: JsonSchema } {
           }),
           400: oauthError('The client metadata is invalid (`invalid_client_metadata`, `invalid_redirect_uri`, `invalid_request`).'),
           405: methodNotAllowed,
-          413: oauthError('The body is larger than 16 KiB.'),
+          413: oauthError(`The body is larger than ${LIMITS.oauthBodyBytes / 1024} KiB.`),
           429: rateLimited,
         },
       },
@@ -95,7 +96,7 @@ export function buildAuthPaths(): { [path: string]: JsonSchema } {
       post: {
         operationId: 'issue_token',
         summary: 'Get an access token (client credentials, RFC 6749 §4.4)',
-        description: `An opaque Bearer token valid ${OAUTH_LIMITS.accessTokenSeconds} s; ${OAUTH_LIMITS.tokenRequestsPerMinute} requests per minute per client.`,
+        description: `An opaque Bearer token valid ${LIMITS.accessTokenSeconds} s; ${LIMITS.oauth.token.limit} requests per minute per client.`,
         tags: ['oauth'],
         security: [{ clientSecretBasic: [] }, {}],
         requestBody: clientForm(

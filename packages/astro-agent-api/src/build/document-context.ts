@@ -3,7 +3,7 @@ import { findCompanyOperation } from '../operations/get-company-info.ts';
 import { createOperations } from '../operations/index.ts';
 import type { Operation } from '../operations/operation.ts';
 import type { CompanyInfo } from '../company-info.ts';
-import { API_VERSION } from '../operations/endpoints.ts';
+import { API_VERSION } from '../versioning.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
 import { buildDefaultExampleSearch, type ExampleSearch } from './example-search.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Public paths and fixed limits of docs/contract.md §3, §4 and §6 that both the runtime (server/) and the
+ * Public paths of docs/contract.md §3 and §4 that both the runtime (server/) and the
  * published documents (build/) name, and the MCP instructions both publish, kept in one place so
  * they cannot drift apart.
  */
@@ -7,11 +7,6 @@
 import type { ResolvedAgentApiOptions } from '../options.ts';
 import { findCompanyOperation } from './get-company-info.ts';
 import type { OperationDescription } from './operation.ts';
-
-/** Contract version published in openapi.json and the MCP server cards (docs/contract.md §7). */
-export const CONTRACT_VERSION = '1.0.0';
-/** Value of the `API-Version` header. */
-export const API_VERSION = '1';
 
 /**
  * The headers of every answer of a version being withdrawn (the `deprecation` option): RFC 9745 §2
@@ -96,17 +91,6 @@ export function documentFilePath(publicPath: string): string {
 
 /** The compressed copies the build writes beside each document (build/precompress-documents.ts), by coding. */
 export const PRECOMPRESSED_SUFFIXES = { br: '.br', gzip: '.gz' } as const;
-
-/** docs/contract.md §6 limits that are not options of the integration. */
-export const OAUTH_LIMITS = {
-  registrationsPerHourPerIp: 5,
-  tokenRequestsPerMinute: 30,
-  accessTokenSeconds: 3600,
-  recycleAfterDays: 180,
-} as const;
-
-/** Rate-limit window of both policies, in seconds. */
-export const RATE_LIMIT_WINDOW_SECONDS = 60;
 
 /**
  * MCP revisions served at POST /mcp: the current stateless one and, through the SDK's legacy

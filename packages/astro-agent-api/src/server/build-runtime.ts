@@ -1,6 +1,7 @@
 import type { ContentSnapshot } from '../content/content-model.ts';
 import { resolveVersioningPolicy } from '../build/document-context.ts';
-import { agentSkillPath, API_VERSION, buildDeprecationHeaders, IDENTITY_PATH, MCP_PATH, OAUTH_PATHS } from '../operations/endpoints.ts';
+import { agentSkillPath, buildDeprecationHeaders, IDENTITY_PATH, MCP_PATH, OAUTH_PATHS } from '../operations/endpoints.ts';
+import { API_VERSION } from '../versioning.ts';
 import { createOperations } from '../operations/index.ts';
 import type { Store } from '../store/store.ts';
 import { createOperationRoute } from './answer-operation.ts';

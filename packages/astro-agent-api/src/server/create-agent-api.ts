@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { createTrafficRecorder } from '../analytics/traffic-recorder.ts';
 import { ContentNotBuiltError, createContentModel, type ContentSnapshot } from '../content/content-model.ts';
 import type { ApiError } from '../api-error.ts';
-import { API_VERSION } from '../operations/endpoints.ts';
+import { parseEnvironment } from '../environment.ts';
+import { API_VERSION } from '../versioning.ts';
 import { openStore } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';
 import { createBuildRuntime, type BuildRuntime } from './build-runtime.ts';
@@ -79,7 +80,7 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
   };
 
   function openSharedStore(): Promise<Store> {
-    store ??= openStore({ dataDir: env.AGENT_API_DATA_DIR ?? '.data', env }).catch((error: unknown) => {
+    store ??= openStore({ dataDir: parseEnvironment(env).AGENT_API_DATA_DIR, env }).catch((error: unknown) => {
       store = undefined;
       throw error;
     });

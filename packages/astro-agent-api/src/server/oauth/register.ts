@@ -2,6 +2,7 @@ import { SCOPES } from '../../operations/operation.ts';
 import { CLIENT_AUTH_METHODS } from './client-auth.ts';
 import { generateClientId, generateClientSecret, hashSecret } from './credentials.ts';
 import { OAuthError, oauthJson } from './oauth-error.ts';
+import { LIMITS } from '../../limits.ts';
 import { consumeOAuthLimit } from './oauth-limits.ts';
 import type { OAuthEndpointDeps } from './oauth-deps.ts';
 import { parseJsonObjectBody } from './parse-body.ts';
@@ -22,9 +23,9 @@ export interface ClientMetadata {
  * towards the per-address limit, so a client fixing its metadata is not locked out.
  */
 export async function handleRegistrationRequest(request: Request, deps: OAuthEndpointDeps): Promise<Response> {
-  const metadata = parseClientMetadata(await parseJsonObjectBody(request, deps.maxBodyBytes));
+  const metadata = parseClientMetadata(await parseJsonObjectBody(request));
   const now = deps.now();
-  const limitHeaders = await consumeOAuthLimit(deps.store.windows, deps.address, deps.limits.registration, now);
+  const limitHeaders = await consumeOAuthLimit(deps.store.windows, deps.address, LIMITS.oauth.registration, now);
 
   const clientId = generateClientId();
   const clientSecret = generateClientSecret();

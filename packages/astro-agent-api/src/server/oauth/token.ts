@@ -1,3 +1,4 @@
+import { LIMITS } from '../../limits.ts';
 import { generateAccessToken, hashSecret } from './credentials.ts';
 import { invalidClient, readAuthenticatedForm } from './client-auth.ts';
 import { OAuthError, oauthJson } from './oauth-error.ts';
@@ -10,7 +11,7 @@ import { parseScopeList, scopesOf } from './scopes.ts';
 /** RFC 6749 §4.4 — client credentials grant at the token endpoint; the response is §5.1. */
 export async function handleTokenRequest(request: Request, deps: OAuthEndpointDeps): Promise<Response> {
   const { form, client, now } = await readAuthenticatedForm(request, deps);
-  const limitHeaders = await consumeOAuthLimit(deps.store.windows, client.clientId, deps.limits.token, now);
+  const limitHeaders = await consumeOAuthLimit(deps.store.windows, client.clientId, LIMITS.oauth.token, now);
   try {
     return await issueToken(form, client, now, deps, limitHeaders);
   } catch (error) {
@@ -38,14 +39,14 @@ async function issueToken(form: FormParams, client: ClientRecord, now: number, d
     clientId: client.clientId,
     scope: scopes.join(' '),
     issuedAt: now,
-    expiresAt: now + deps.tokenLifetimeSeconds * 1000,
+    expiresAt: now + LIMITS.accessTokenSeconds * 1000,
   });
   // The client was recycled between authentication and issue.
   if (!issued) throw invalidClient('Unknown client or wrong client secret.');
 
   return oauthJson(
     200,
-    { access_token: accessToken, token_type: 'Bearer', expires_in: deps.tokenLifetimeSeconds, scope: scopes.join(' ') },
+    { access_token: accessToken, token_type: 'Bearer', expires_in: LIMITS.accessTokenSeconds, scope: scopes.join(' ') },
     limitHeaders,
   );
 }

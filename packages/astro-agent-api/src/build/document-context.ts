@@ -1,5 +1,5 @@
 import type { BuiltManifest, BuiltPage } from '../content/manifest.ts';
-import { findCompanyOperation } from '../operations/get-company-info.ts';
+import { findOperationRoles } from '../operations/operation.ts';
 import { createOperations } from '../operations/index.ts';
 import type { Operation } from '../operations/operation.ts';
 import type { CompanyInfo } from '../company-info.ts';
@@ -75,6 +75,7 @@ export function createDocumentContext({ site, options, company, pages }: Documen
   // An option may be a site path or an absolute URL (linkSchema in options.ts).
   const link = (value: string) => (/^https?:\/\//.test(value) ? value : url(value));
   const operations = createOperations({ options, company });
+  const roles = findOperationRoles(operations);
   const { documents } = options;
   return {
     siteUrl,
@@ -83,10 +84,9 @@ export function createDocumentContext({ site, options, company, pages }: Documen
     company,
     pages,
     operations,
-    // createOperations lists search_pages, then read_page.
-    searchOperation: operations[0]!,
-    readOperation: operations[1]!,
-    companyOperation: findCompanyOperation(operations),
+    searchOperation: roles.search,
+    readOperation: roles.read,
+    companyOperation: roles.company,
     documents: {
       summary: (documents.summary ?? pages.find((page) => page.path === '/')?.description)?.replaceAll(/\s+/g, ' ').trim(),
       notes: documents.notes,

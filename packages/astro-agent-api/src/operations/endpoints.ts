@@ -5,8 +5,7 @@
  */
 
 import type { ResolvedAgentApiOptions } from '../options.ts';
-import { findCompanyOperation } from './get-company-info.ts';
-import type { OperationDescription } from './operation.ts';
+import { findOperationRoles, type OperationDescription } from './operation.ts';
 
 /**
  * The headers of every answer of a version being withdrawn (the `deprecation` option): RFC 9745 §2
@@ -116,11 +115,9 @@ export const MCP_CAPABILITIES = {
  * site's notes (`documents.notes`) follow the steps; company data is named only when the site offers it.
  */
 export function buildMcpInstructions({ options, operations }: { options: Pick<ResolvedAgentApiOptions, 'documents'>; operations: readonly OperationDescription[] }): string {
-  // createOperations lists search_pages, then read_page.
-  const [search, read] = operations;
-  const company = findCompanyOperation(operations);
+  const { search, read, company } = findOperationRoles(operations);
   return [
-    `Search first with ${search!.name}, then read a result \`url\` with ${read!.name} and answer from its Markdown, citing that URL.`,
+    `Search first with ${search.name}, then read a result \`url\` with ${read.name} and answer from its Markdown, citing that URL.`,
     ...(company ? [`${company.name} gives contact channels, hours, coverage, prices and the service model.`] : []),
     ...options.documents.notes,
   ].join(' ');

@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { LIMITS } from './limits.ts';
-import { quotaSchema } from './options.ts';
 
 /** The Redis backend's defaults, read by the schema below and by store/redis-store.ts when it is opened directly. */
 export const REDIS_DEFAULTS = { timeoutMs: 500, keyPrefix: 'agent-api:' } as const;
+
+/** Requests per window of a rate-limit policy: the `policies` option and its AGENT_API_QUOTA_* overrides. */
+export const quotaSchema = z.number().int().min(1).max(1_000_000);
 
 /** A variable that is unset or blank is absent, so its default applies; a set one is read trimmed. */
 function variable<T extends z.ZodType>(schema: T, expected: string, unset: string) {
@@ -63,7 +65,7 @@ export type Environment = z.output<typeof environmentSchema>;
 
 /**
  * Reads the variables of `env`; throws one message that names each bad variable, what it must be, the
- * value it has and what unsetting it does. A plain Error: server code runs without Astro.
+ * value it has and what unsetting it does. A plain Error: server code runs without Astro (options.ts, read at config time, throws AstroError).
  */
 export function parseEnvironment(env: Record<string, string | undefined>): Environment {
   const result = environmentSchema.safeParse(env);

@@ -117,6 +117,7 @@ describe('OAuth handlers (web-standard Request → Response over a real sqlite s
         contacts: ['ops@example.com'],
         grant_types: ['client_credentials'],
         response_types: [],
+        redirect_uris: [],
         token_endpoint_auth_method: 'client_secret_basic',
         scope: 'content:read quota:read',
       },

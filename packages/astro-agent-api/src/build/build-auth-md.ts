@@ -1,4 +1,4 @@
-import { SCOPES } from '../operations/operation.ts';
+import { SCOPES } from '../oauth-contract.ts';
 import { getQuota } from '../operations/get-quota.ts';
 import {
   IDENTITY_PATH,

@@ -1,9 +1,7 @@
-import { SCOPES } from '../operations/operation.ts';
+import { CLIENT_AUTH_METHODS, GRANT_TYPE, SCOPES } from '../oauth-contract.ts';
 import { OAUTH_PATHS, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
 import { API_VERSION } from '../versioning.ts';
 import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
-
-const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];
 
 /** RFC 8414 §2 — authorization server metadata, plus an `agent_auth` block saying that auth is optional. */
 export function buildAuthorizationServerMetadata({ siteUrl, url, options }: DocumentContext): Record<string, unknown> {
@@ -21,7 +19,7 @@ export function buildAuthorizationServerMetadata({ siteUrl, url, options }: Docu
     token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
-    grant_types_supported: ['client_credentials'],
+    grant_types_supported: [GRANT_TYPE],
     // Only the client credentials grant: the authorization endpoint supports no response type.
     response_types_supported: [],
     scopes_supported: [...SCOPES],
@@ -33,7 +31,7 @@ export function buildAuthorizationServerMetadata({ siteUrl, url, options }: Docu
         'Every content operation works without credentials. Registration is self-service and anonymous, with no human approval; a token only raises the quota and lets the client read its own quota.',
       registration_endpoint: url(OAUTH_PATHS.register),
       token_endpoint: url(OAUTH_PATHS.token),
-      grant_type: 'client_credentials',
+      grant_type: GRANT_TYPE,
       scopes: {
         'content:read': 'read content with the raised quota',
         'quota:read': 'read the own quota (get_quota)',

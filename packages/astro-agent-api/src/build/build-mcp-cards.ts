@@ -1,5 +1,5 @@
 import { buildInputJsonSchema, buildOutputJsonSchema } from '../operations/json-schema.ts';
-import { SCOPES } from '../operations/operation.ts';
+import { SCOPES } from '../oauth-contract.ts';
 import {
   MCP_CAPABILITIES,
   MCP_PATH,

@@ -10,6 +10,7 @@ import {
 } from '../operations/endpoints.ts';
 import { API_VERSION, CONTRACT_VERSION, DEPRECATION_NOTICE_DAYS } from '../versioning.ts';
 import { LIMITS } from '../limits.ts';
+import { CLIENT_AUTH_METHODS, GRANT_TYPE } from '../oauth-contract.ts';
 import { buildAuthPaths, CLIENT_SECRET_BASIC } from './build-openapi-auth.ts';
 import { buildWithdrawalNotice, DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
 
@@ -270,7 +271,7 @@ function buildInfoDescription(context: DocumentContext): string {
     '| Endpoint | Request |',
     '|---|---|',
     `| register (RFC 7591) | \`POST ${url(OAUTH_PATHS.register)}\` JSON \`{client_name, contacts}\` → 201 \`client_id\`, \`client_secret\` |`,
-    `| token (RFC 6749 §4.4) | \`POST ${url(OAUTH_PATHS.token)}\` form \`grant_type=client_credentials\`, \`client_secret_basic\` or \`client_secret_post\` → Bearer token valid ${LIMITS.accessTokenSeconds} s |`,
+    `| token (RFC 6749 §4.4) | \`POST ${url(OAUTH_PATHS.token)}\` form \`grant_type=${GRANT_TYPE}\`, ${CLIENT_AUTH_METHODS.map((method) => `\`${method}\``).join(' or ')} → Bearer token valid ${LIMITS.accessTokenSeconds} s |`,
     `| revoke (RFC 7009) | \`POST ${url(OAUTH_PATHS.revoke)}\` form \`token\`, own tokens only |`,
     `| introspect (RFC 7662) | \`POST ${url(OAUTH_PATHS.introspect)}\` form \`token\`, own tokens only |`,
     `| identity | \`GET ${url(IDENTITY_PATH)}\` with any valid token → \`client_id\`, scope and quota |`,

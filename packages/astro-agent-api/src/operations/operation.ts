@@ -1,8 +1,6 @@
 import type { z } from 'zod';
 import type { ContentSnapshot } from '../content/content-model.ts';
-
-export type Scope = 'content:read' | 'quota:read';
-export const SCOPES: readonly Scope[] = ['content:read', 'quota:read'];
+import type { Scope } from '../oauth-contract.ts';
 
 /** The public operations' names: the REST path segment, the MCP tool name and how the documents refer to each. */
 export const OPERATION_NAMES = { search: 'search_pages', read: 'read_page', company: 'get_company_info', quota: 'get_quota' } as const;

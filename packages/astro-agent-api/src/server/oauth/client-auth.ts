@@ -9,8 +9,6 @@ import { parseFormBody, type FormParams } from './parse-body.ts';
 // Compared against when the client_id is unknown, so that case takes as long as a wrong secret.
 const UNKNOWN_CLIENT_HASH = hashSecret('no client has this secret');
 
-export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
-
 /**
  * RFC 6749 §2.3.1 — authenticates the client of a token, revocation or introspection request by
  * `client_secret_basic` or `client_secret_post` (never both: §2.3). Failed attempts are counted per
@@ -59,8 +57,8 @@ export function invalidClient(description: string): OAuthError {
 
 function readClientCredentials(request: Request, form: FormParams): { clientId: string; secret: string } | 'malformed' {
   const authorization = request.headers.get('authorization');
-  const bodyId = form.get('client_id');
-  const bodySecret = form.get('client_secret');
+  const bodyId = form.client_id;
+  const bodySecret = form.client_secret;
   if (authorization !== null) {
     if (bodySecret !== undefined) {
       throw new OAuthError(400, 'invalid_request', 'Use one client authentication method: Authorization: Basic or client_secret in the body, not both.');

@@ -1,12 +1,11 @@
+import type { z } from 'zod';
 import { LIMITS } from '../../limits.ts';
 import { parseJsonText, readBodyText } from '../read-body.ts';
 import { OAuthError } from './oauth-error.ts';
 
 
 /** Form parameters of a request, each present at most once; empty values count as absent (RFC 6749 §3.2). */
-export interface FormParams {
-  get(name: string): string | undefined;
-}
+export type FormParams = Readonly<Record<string, string>>;
 
 /** RFC 6749 §3.2 — `application/x-www-form-urlencoded` body; a repeated parameter is `invalid_request`. */
 export async function parseFormBody(request: Request): Promise<FormParams> {
@@ -17,7 +16,7 @@ export async function parseFormBody(request: Request): Promise<FormParams> {
     if (values.has(name)) throw new OAuthError(400, 'invalid_request', `The parameter ${name} is repeated; send it once.`);
     values.set(name, value);
   }
-  return { get: (name) => values.get(name) || undefined };
+  return Object.fromEntries([...values].filter(([, value]) => value !== ''));
 }
 
 /** RFC 7591 §3.1 — a JSON object body. */
@@ -41,4 +40,15 @@ function assertMediaType(request: Request, expected: string): void {
       `Send the body as ${expected}${mediaType ? `, not ${mediaType}` : ' (Content-Type is missing)'}.`,
     );
   }
+}
+
+/**
+ * A request's parameters checked against their schema (oauth-contract.ts). The first problem is the
+ * answer: its message is the schema's own, with the RFC error code that `codeOf` gives it.
+ */
+export function parseOAuthParams<T extends z.ZodType>(schema: T, params: unknown, codeOf: (issue: z.core.$ZodIssue) => string): z.output<T> {
+  const result = schema.safeParse(params);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  throw new OAuthError(400, codeOf(issue), issue.message);
 }

@@ -9,6 +9,12 @@ import { LIMITS } from './limits.ts';
 export type Scope = 'content:read' | 'quota:read';
 export const SCOPES: readonly Scope[] = ['content:read', 'quota:read'];
 
+/** What each scope lets a token do, as the metadata, openapi.json and agents.md say it. */
+export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
+  'content:read': 'read content with the raised quota',
+  'quota:read': 'read the own quota (get_quota)',
+};
+
 /** The only grant this server issues tokens for (RFC 6749 §4.4). */
 export const GRANT_TYPE = 'client_credentials';
 

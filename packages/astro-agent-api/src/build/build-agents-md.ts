@@ -7,6 +7,7 @@ import {
 } from '../operations/endpoints.ts';
 import { API_VERSION, DEPRECATION_NOTICE_DAYS } from '../versioning.ts';
 import { LIMITS } from '../limits.ts';
+import { SCOPE_DESCRIPTIONS, SCOPES } from '../oauth-contract.ts';
 import { languageName } from '../operations/search-pages.ts';
 import { buildFieldList, buildParameterTable } from './build-parameter-table.ts';
 import { buildWithdrawalNotice, DOCUMENT_PATHS, VERSIONING_ANCHOR, type DocumentContext } from './document-context.ts';
@@ -83,7 +84,7 @@ export function buildAgentsMd(context: DocumentContext): string {
     '',
     '## Optional identification (OAuth 2.0)',
     '',
-    `A token is never needed to read: it only raises the quota from ${policies.anonymous.quota} to ${policies.identified.quota} requests per minute. Registration is self-service and anonymous (\`POST ${url(OAUTH_PATHS.register)}\`), then the client credentials grant at \`POST ${url(OAUTH_PATHS.token)}\` gives a Bearer token valid ${LIMITS.accessTokenSeconds} s. Scopes: \`content:read\` (read with the raised quota) and \`quota:read\` (read the own quota with \`get_quota\`). Send it as \`Authorization: Bearer …\`. An invalid or expired token is answered 401, never served as anonymous. Step by step with curl: ${url(DOCUMENT_PATHS.auth)}. Metadata: ${url(WELL_KNOWN_PATHS.authorizationServer)}.`,
+    `A token is never needed to read: it only raises the quota from ${policies.anonymous.quota} to ${policies.identified.quota} requests per minute. Registration is self-service and anonymous (\`POST ${url(OAUTH_PATHS.register)}\`), then the client credentials grant at \`POST ${url(OAUTH_PATHS.token)}\` gives a Bearer token valid ${LIMITS.accessTokenSeconds} s. Scopes: ${SCOPES.map((scope) => `\`${scope}\` (${SCOPE_DESCRIPTIONS[scope]})`).join(' and ')}. Send it as \`Authorization: Bearer …\`. An invalid or expired token is answered 401, never served as anonymous. Step by step with curl: ${url(DOCUMENT_PATHS.auth)}. Metadata: ${url(WELL_KNOWN_PATHS.authorizationServer)}.`,
     '',
     '## MCP',
     '',

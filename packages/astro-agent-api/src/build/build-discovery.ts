@@ -1,4 +1,4 @@
-import { CLIENT_AUTH_METHODS, GRANT_TYPE, SCOPES } from '../oauth-contract.ts';
+import { CLIENT_AUTH_METHODS, GRANT_TYPE, SCOPE_DESCRIPTIONS, SCOPES } from '../oauth-contract.ts';
 import { OAUTH_PATHS, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
 import { API_VERSION } from '../versioning.ts';
 import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
@@ -32,10 +32,7 @@ export function buildAuthorizationServerMetadata({ siteUrl, url, options }: Docu
       registration_endpoint: url(OAUTH_PATHS.register),
       token_endpoint: url(OAUTH_PATHS.token),
       grant_type: GRANT_TYPE,
-      scopes: {
-        'content:read': 'read content with the raised quota',
-        'quota:read': 'read the own quota (get_quota)',
-      },
+      scopes: SCOPE_DESCRIPTIONS,
       documentation: url(DOCUMENT_PATHS.auth),
     },
   };

@@ -10,7 +10,7 @@ import {
 } from '../operations/endpoints.ts';
 import { API_VERSION, CONTRACT_VERSION, DEPRECATION_NOTICE_DAYS } from '../versioning.ts';
 import { LIMITS } from '../limits.ts';
-import { CLIENT_AUTH_METHODS, GRANT_TYPE } from '../oauth-contract.ts';
+import { CLIENT_AUTH_METHODS, GRANT_TYPE, SCOPE_DESCRIPTIONS } from '../oauth-contract.ts';
 import { buildAuthPaths, CLIENT_SECRET_BASIC } from './build-openapi-auth.ts';
 import { buildWithdrawalNotice, DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
 
@@ -90,8 +90,8 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
             clientCredentials: {
               tokenUrl: url(OAUTH_PATHS.token),
               scopes: {
-                'content:read': `Read content with the raised quota (${policies.identified.quota} instead of ${policies.anonymous.quota} requests per minute).`,
-                'quota:read': 'Read the own quota with get_quota.',
+                ...SCOPE_DESCRIPTIONS,
+                'content:read': `${SCOPE_DESCRIPTIONS['content:read']} (${policies.identified.quota} instead of ${policies.anonymous.quota} requests per minute)`,
               },
             },
           },

@@ -103,6 +103,9 @@ describe('published agent documents', () => {
     assert.equal(new Set(pageLinks).size, manifest.pages.length);
     for (const page of manifest.pages) assert.ok(llms.includes(`(${site}${markdownTwinPath(page.path)})`), page.path);
     for (const link of pageLinks.slice(0, 20)) await access(join(built.clientDir, new URL(link).pathname));
+    // The demo's list fits in one file: no index of section files.
+    assert.ok(llms.length <= 50_000, `${llms.length} characters`);
+    assert.deepEqual(manifest.documents?.filter((path) => path.includes('llms')), ['/llms.txt', '/.well-known/llms.txt']);
 
     const robots = await read('/robots.txt');
     assert.ok(robots.includes(`Sitemap: ${site}/sitemap-index.xml`));

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -265,20 +266,38 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
   });
 });
 
+/** Runs `args` with the site's Node in the example's folder; resolves with the exit code and what it printed. */
+async function runInExample(args: string[], env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, args, { cwd: example.root, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+  return { code, output };
+}
+
 describe('examples/blog when the agent surface cannot start', () => {
   it('stops with a message naming the cause instead of answering every agent request with an error', async () => {
-    const child = spawn(process.execPath, ['dist/server/entry.mjs'], {
-      cwd: example.root,
-      // Nothing listens on port 1: the store cannot be opened.
-      env: childEnv({ HOST: '127.0.0.1', PORT: '0', REDIS_URL: 'redis://127.0.0.1:1/0', AGENT_API_REDIS_TIMEOUT_MS: '200' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
-    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    // The blog does not install the optional Redis client, so REDIS_URL cannot be served.
+    const { code, output } = await runInExample(['dist/server/entry.mjs'], { HOST: '127.0.0.1', PORT: '0', REDIS_URL: 'redis://127.0.0.1:6379/0' });
     assert.equal(code, 1, output);
-    assert.match(output, /astro-agent-api: cannot serve the agent surface: Cannot reach Redis at redis:\/\/127\.0\.0\.1:1\/0/);
+    assert.match(output, /astro-agent-api: cannot serve the agent surface: REDIS_URL needs the `redis` package, which is not installed in this site\. Run `npm install redis`/);
+  });
+});
+
+describe('examples/blog without the optional peer dependencies', () => {
+  it('installs neither the Redis client nor Chart.js', async () => {
+    const installed = JSON.parse(await readFile(join(example.root, 'package-lock.json'), 'utf8')) as Json;
+    assert.equal(installed.packages['node_modules/redis'], undefined);
+    assert.equal(installed.packages['node_modules/chart.js'], undefined);
+  });
+
+  it('prints the traffic report in Markdown and says how to get the HTML one', async () => {
+    const { code, output } = await runInExample(['node_modules/astro-agent-api/dist/cli.js', 'report'], { AGENT_API_DATA_DIR: dataDir });
+    assert.equal(code, 0, output);
+    assert.match(output, /^# Agent traffic, /m);
+    assert.match(output, /No HTML report: The HTML report needs the `chart\.js` package, which is not installed in this site\. Run `npm install chart\.js`/);
+    assert.equal(existsSync(join(example.root, 'agent-report.html')), false);
   });
 });
 

@@ -6,17 +6,17 @@ import { describe, it } from 'node:test';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { validate, compileErrors } from '@readme/openapi-parser';
 import type { BuiltPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
-import { buildAgentsMd } from '../../packages/astro-agent-api/src/build/build-agents-md.ts';
-import { buildAuthMd } from '../../packages/astro-agent-api/src/build/build-auth-md.ts';
-import { buildAuthorizationServerMetadata, buildProtectedResourceMetadata } from '../../packages/astro-agent-api/src/build/build-discovery.ts';
-import { buildLlmsTxt } from '../../packages/astro-agent-api/src/build/build-llms-txt.ts';
-import { buildAiCatalog, buildMcpServerCard, buildMcpServerCardDraft } from '../../packages/astro-agent-api/src/build/build-mcp-cards.ts';
-import { buildOpenApi } from '../../packages/astro-agent-api/src/build/build-openapi.ts';
-import { buildRobotsTxt } from '../../packages/astro-agent-api/src/build/build-robots-txt.ts';
-import { createDocumentContext } from '../../packages/astro-agent-api/src/build/document-context.ts';
-import { buildDefaultExampleSearch } from '../../packages/astro-agent-api/src/build/example-search.ts';
+import { buildAgentsMd } from '../../packages/astro-agent-api/src/documents/build-agents-md.ts';
+import { buildAuthMd } from '../../packages/astro-agent-api/src/documents/build-auth-md.ts';
+import { buildAuthorizationServerMetadata, buildProtectedResourceMetadata } from '../../packages/astro-agent-api/src/documents/build-discovery.ts';
+import { buildLlmsTxt } from '../../packages/astro-agent-api/src/documents/build-llms-txt.ts';
+import { buildAiCatalog, buildMcpServerCard, buildMcpServerCardDraft } from '../../packages/astro-agent-api/src/documents/build-mcp-cards.ts';
+import { buildOpenApi } from '../../packages/astro-agent-api/src/documents/build-openapi.ts';
+import { buildRobotsTxt } from '../../packages/astro-agent-api/src/documents/build-robots-txt.ts';
+import { createDocumentContext } from '../../packages/astro-agent-api/src/documents/document-context.ts';
+import { buildDefaultExampleSearch } from '../../packages/astro-agent-api/src/documents/example-search.ts';
 import { buildMarkdownFromHtml } from '../../packages/astro-agent-api/src/build/html-to-markdown.ts';
-import { buildDocuments, writeDocuments } from '../../packages/astro-agent-api/src/build/write-documents.ts';
+import { buildDocuments, writeDocuments } from '../../packages/astro-agent-api/src/documents/write-documents.ts';
 import { buildMcpInstructions, documentFilePath, MCP_PROTOCOL_VERSIONS } from '../../packages/astro-agent-api/src/operations/endpoints.ts';
 import { buildAnswerPromptText } from '../../packages/astro-agent-api/src/server/mcp/prompts.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
@@ -34,16 +34,17 @@ const page = (path: string, title: string, markdown = `# ${title}\n\nTexto de ${
   frontMatter: '',
   markdown,
 });
+// In path order, as a build's manifest lists them.
 const pages: BuiltPage[] = [
   page('/', 'Inicio', '# Reparo Hogar\n\n![logo](https://x.example/a.png)\n\nReparaciones del hogar en **toda España**, con [urgencias](/urgencias/) 24 horas.'),
+  page('/ciudades/madrid/', 'Madrid'),
+  page('/contacto/', 'Contacto'),
+  page('/guias/fuga-de-agua/', 'Qué hacer ante una fuga de agua'),
   page('/servicios/', 'Servicios'),
+  page('/servicios/electricidad/sevilla/', 'Electricidad en Sevilla'),
   page('/servicios/fontaneria/', 'Fontanería'),
   page('/servicios/fontaneria/madrid/', 'Fontanería en Madrid'),
-  page('/servicios/electricidad/sevilla/', 'Electricidad en Sevilla'),
-  page('/ciudades/madrid/', 'Madrid'),
-  page('/guias/fuga-de-agua/', 'Qué hacer ante una fuga de agua'),
   page('/urgencias/', 'Urgencias'),
-  page('/contacto/', 'Contacto'),
 ];
 const context = createDocumentContext({ site, options, company, pages });
 const { operations } = context;
@@ -197,7 +198,7 @@ describe('agents.md and auth.md', () => {
     assert.match(agents, /Retry-After/);
     assert.ok(agents.includes(`POST ${site}/mcp`));
     assert.ok(agents.includes(`${site}/auth.md`));
-    assert.ok(agents.includes(`${site}/servicios/fontaneria/madrid.md`));
+    assert.ok(agents.includes(`${site}/servicios/electricidad/sevilla.md`));
   });
 
   it("agents.md carries the demo's notes, its company data and its example search", () => {
@@ -228,7 +229,7 @@ describe('agents.md and auth.md', () => {
 });
 
 describe('llms.txt', () => {
-  const text = buildLlmsTxt(context);
+  const text = buildLlmsTxt(context).get('/llms.txt')!;
   const sections = [...text.matchAll(/^## (.+)$/gm)].map((match) => match[1]);
 
   it('has the llmstxt.org shape: H1, a summary quote, then H2 link lists', () => {
@@ -346,7 +347,7 @@ describe('writeDocuments', () => {
       const written = await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger });
       assert.equal(written.length, 15);
       assert.equal(lines.length, 1);
-      assert.match(lines[0]!, /^wrote 15 agent documents in \d+ ms$/);
+      assert.match(lines[0]!, /^wrote 15 agent documents in \d+ ms \(\d+ KB, \d+ KB with brotli\)$/);
       for (const path of written) await readFile(join(dir, documentFilePath(path)));
       // The site's RFC 9728 document and the API's share a folder name, so the site's one is an index file.
       const readJson = async (file: string) => JSON.parse(await readFile(join(dir, file), 'utf8'));
@@ -377,8 +378,8 @@ describe('documents of a generic English site (no company, no facets, no documen
       ['/', html('Field Notes', 'Notes on birds, walks and the weather, written by Ana.', '<p>Welcome. This is a blog about the birds that I see on my walks.</p>')],
       ['/about/', html('About', 'Who writes Field Notes.', '<p>I walk with a notebook and write about what I see.</p>')],
       ['/blog/', html('Blog', 'Every post.', '<p>Every post of the blog, newest first.</p>')],
-      ['/blog/winter-herons/', html('Herons in Winter', 'Where the herons go.', '<p>The herons stay by the river when the weather is cold.</p>')],
       ['/blog/walking-with-a-notebook/', html('Walking with a Notebook', 'Why I write things down.', '<p>A notebook makes a walk slower, and that is the point.</p>')],
+      ['/blog/winter-herons/', html('Herons in Winter', 'Where the herons go.', '<p>The herons stay by the river when the weather is cold.</p>')],
     ] as const
   ).map(([path, source]) => {
     const { lang: _lang, ...converted } = buildMarkdownFromHtml(source, { pageUrl: new URL(path, blog).href })!;
@@ -456,13 +457,13 @@ describe('documents of a generic English site (no company, no facets, no documen
 
   it('a Spanish site gets the built-in Spanish llms.txt wording, and an unknown language gets English', () => {
     const spanish = createDocumentContext({ site: blog, options: { ...blogOptions, language: 'es-ES' }, pages: blogPages });
-    const text = buildLlmsTxt(spanish);
+    const text = buildLlmsTxt(spanish).get('/llms.txt')!;
     assert.deepEqual([...text.matchAll(/^## (.+)$/gm)].map((match) => match[1]), ['Páginas principales', 'Blog', 'Para agentes']);
     assert.match(text, /^> .+ Cada página está disponible en Markdown en los enlaces de abajo\.$/m);
     assert.match(text, /^Para buscar en el sitio y leer páginas desde un programa, usa la API/m);
     assert.ok(text.includes(': la API de solo lectura (search_pages, read_page, get_quota)'));
 
-    const finnish = buildLlmsTxt(createDocumentContext({ site: blog, options: { ...blogOptions, language: 'fi' }, pages: blogPages }));
+    const finnish = buildLlmsTxt(createDocumentContext({ site: blog, options: { ...blogOptions, language: 'fi' }, pages: blogPages })).get('/llms.txt')!;
     assert.match(finnish, /^## For agents$/m);
   });
 });

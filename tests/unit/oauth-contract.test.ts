@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { OAuthClientInformationFullSchema, OAuthTokensSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { buildAuthPaths } from '../../packages/astro-agent-api/src/build/build-openapi-auth.ts';
+import { buildAuthPaths } from '../../packages/astro-agent-api/src/documents/build-openapi-auth.ts';
 import {
   clientInformationSchema,
   clientMetadataSchema,

@@ -6,9 +6,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { validate, compileErrors } from '@readme/openapi-parser';
-import { buildAgentsMd } from '../../packages/astro-agent-api/src/build/build-agents-md.ts';
-import { buildOpenApi } from '../../packages/astro-agent-api/src/build/build-openapi.ts';
-import { createDocumentContext } from '../../packages/astro-agent-api/src/build/document-context.ts';
+import { buildAgentsMd } from '../../packages/astro-agent-api/src/documents/build-agents-md.ts';
+import { buildOpenApi } from '../../packages/astro-agent-api/src/documents/build-openapi.ts';
+import { createDocumentContext } from '../../packages/astro-agent-api/src/documents/document-context.ts';
 import { buildDeprecationHeaders } from '../../packages/astro-agent-api/src/operations/endpoints.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
 

@@ -5,8 +5,7 @@ import { writeMarkdownTwins } from './build/build-markdown.ts';
 import { buildSearchIndex } from './build/build-search-index.ts';
 import { buildServerIndexOfManifest, writeServerIndex } from './build/build-server-index.ts';
 import { buildManifest, writeManifest } from './build/write-manifest.ts';
-import { precompressDocuments } from './build/precompress-documents.ts';
-import { writeDocuments } from './build/write-documents.ts';
+import { writeDocuments } from './documents/write-documents.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions, type AgentApiUserOptions } from './options.ts';
 import { serveAgentSurfaceInDev, setupRuntime } from './setup-runtime.ts';
 
@@ -63,11 +62,10 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         const { result: written, seconds: indexSeconds } = await timed(async () => writeServerIndex(outDir, await buildServerIndexOfManifest(manifest)));
         logger.info(`built the server search index of ${manifest.pages.length} pages (${(written.bytes / 1024 ** 2).toFixed(1)} MB) in ${indexSeconds}`);
         const documents = await writeDocuments({ clientDir, manifest, logger });
-        await precompressDocuments({ clientDir, paths: documents, logger });
 
         // Last: the runtime reloads when the manifest changes, so everything it points to must be written already.
         const start = performance.now();
-        await writeManifest(outDir, manifest);
+        await writeManifest(outDir, { ...manifest, documents });
         logger.info(`wrote the manifest of ${markdown.pages.length} pages in ${secondsSince(start)}`);
         logger.info(`build steps done in ${secondsSince(hookStart)} (Markdown and search index side by side)`);
       },

@@ -1,9 +1,10 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RUNTIME_DIR, type BuiltManifest } from '../content/manifest.ts';
 import { buildPageText } from '../content/plain-text.ts';
 import { createSearchAnalyzer, splitWords, type SearchAnalyzer } from '../content/search-analyzer.ts';
 import { encodeServerIndex, SERVER_INDEX_FILE, type ServerIndex } from '../content/server-index.ts';
+import { writeFileAtomically } from '../write-atomically.ts';
 
 /**
  * BM25F: per field a weight and a length normalisation, one saturation over their weighted sum, so a
@@ -107,11 +108,9 @@ export function buildServerIndex(manifest: Pick<BuiltManifest, 'buildId' | 'page
 export async function writeServerIndex(outDir: string, index: ServerIndex): Promise<{ file: string; bytes: number }> {
   const dir = join(outDir, RUNTIME_DIR);
   const file = join(dir, SERVER_INDEX_FILE);
-  const temporary = join(dir, `.${SERVER_INDEX_FILE}.${process.pid}.tmp`);
   const bytes = encodeServerIndex(index);
   await mkdir(dir, { recursive: true });
-  await writeFile(temporary, bytes);
-  await rename(temporary, file);
+  await writeFileAtomically(file, bytes);
   return { file, bytes: bytes.byteLength };
 }
 

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { MANIFEST_FILE, MANIFEST_VERSION, RUNTIME_DIR, type BuiltManifest, type BuiltPage, type Manifest } from '../content/manifest.ts';
 import { encodePageTexts, PAGE_TEXTS_FILE } from '../content/page-texts.ts';
 import type { CompanyInfo } from '../company-info.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
+import { writeFileAtomically } from '../write-atomically.ts';
 import type { ConvertedPage } from './build-markdown.ts';
 
 /** The manifest of a build, its pages with their text: pages sorted by path, company URLs absolute, a buildId that changes with the content. */
@@ -77,15 +78,9 @@ export async function writeManifest(outDir: string, built: BuiltManifest): Promi
   const dir = join(outDir, RUNTIME_DIR);
   await mkdir(dir, { recursive: true });
   const { bytes, twins } = encodePageTexts(built.buildId, built.pages);
-  await writeAtomically(join(dir, PAGE_TEXTS_FILE), bytes);
+  await writeFileAtomically(join(dir, PAGE_TEXTS_FILE), bytes);
   const manifest: Manifest = { ...built, pages: built.pages.map(({ frontMatter: _frontMatter, markdown: _markdown, ...page }, i) => ({ ...page, twin: twins[i]! })) };
   const file = join(dir, MANIFEST_FILE);
-  await writeAtomically(file, JSON.stringify(manifest));
+  await writeFileAtomically(file, JSON.stringify(manifest));
   return file;
-}
-
-async function writeAtomically(file: string, data: string | Uint8Array): Promise<void> {
-  const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
-  await writeFile(temporary, data);
-  await rename(temporary, file);
 }

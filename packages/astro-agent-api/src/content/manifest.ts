@@ -70,7 +70,13 @@ export interface Manifest {
   options: ResolvedAgentApiOptions;
   /** Company facts with absolute URLs; absent when the site gives none (get_company_info is then not offered). */
   company?: CompanyInfo;
+  /** In path order: buildManifest sorts them once, and the documents and indexes rely on it. */
   pages: ManifestPage[];
+  /**
+   * Public paths of the agent documents the build wrote into the public folder (llms.txt's section
+   * files among them, whose number follows the site's size); absent before they are written.
+   */
+  documents?: string[];
 }
 
 /** The manifest of a build as the build steps pass it on: its pages with their text. */

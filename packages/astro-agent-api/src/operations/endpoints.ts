@@ -1,6 +1,6 @@
 /**
  * Public paths of docs/contract.md §3 and §4 that both the runtime (server/) and the
- * published documents (build/) name, and the MCP instructions both publish, kept in one place so
+ * published documents (documents/) name, and the MCP instructions both publish, kept in one place so
  * they cannot drift apart.
  */
 
@@ -88,7 +88,7 @@ export function documentFilePath(publicPath: string): string {
   return publicPath;
 }
 
-/** The compressed copies the build writes beside each document (build/precompress-documents.ts), by coding. */
+/** The compressed copies the build writes beside each document (documents/write-documents.ts), by coding. */
 export const PRECOMPRESSED_SUFFIXES = { br: '.br', gzip: '.gz' } as const;
 
 /**

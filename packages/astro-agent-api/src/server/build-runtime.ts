@@ -1,5 +1,5 @@
 import type { ContentSnapshot } from '../content/content-model.ts';
-import { resolveVersioningPolicy } from '../build/document-context.ts';
+import { resolveVersioningPolicy } from '../documents/document-context.ts';
 import { agentSkillPath, buildDeprecationHeaders, IDENTITY_PATH, MCP_PATH, OAUTH_PATHS } from '../operations/endpoints.ts';
 import { API_VERSION } from '../versioning.ts';
 import { createOperations } from '../operations/index.ts';

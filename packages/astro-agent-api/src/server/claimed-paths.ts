@@ -1,6 +1,6 @@
 import { IDENTITY_PATH, MCP_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
-import { DOCUMENT_PATHS } from '../build/document-context.ts';
-import { protectedResourceMetadataPath } from '../build/build-discovery.ts';
+import { DOCUMENT_PATHS } from '../documents/document-context.ts';
+import { protectedResourceMetadataPath } from '../documents/build-discovery.ts';
 
 /** The paths the runtime answers: these exactly, and everything under the API base path. */
 export interface ClaimedPaths {

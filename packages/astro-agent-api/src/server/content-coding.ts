@@ -26,7 +26,7 @@ export function chooseContentCoding(acceptEncoding: string | null): ContentCodin
 /**
  * Compresses an answer made at request time. Brotli at quality 5: on JSON and Markdown of a few KB it
  * comes within a few percent of quality 11 at a small fraction of the time; the static documents are
- * compressed at build time at the highest quality (build/precompress-documents.ts).
+ * compressed at build time, at the highest quality but for llms.txt's section files (documents/write-documents.ts).
  */
 export function compressBody(bytes: Uint8Array, coding: ContentCoding): Uint8Array<ArrayBuffer> {
   const compressed =

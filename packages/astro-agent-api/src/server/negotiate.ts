@@ -1,5 +1,5 @@
 import type { ContentSnapshot } from '../content/content-model.ts';
-import { DOCUMENT_PATHS } from '../build/document-context.ts';
+import { DOCUMENT_PATHS } from '../documents/document-context.ts';
 import { markdownTwinPath, type ManifestPage } from '../content/manifest.ts';
 import { WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
 import { buildEtag, represent, type Representation } from './represent.ts';

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiError } from '../api-error.ts';
 import { DOCUMENT_MEDIA_TYPES, documentFilePath, MCP_SERVER_CARD_PATH, PRECOMPRESSED_SUFFIXES, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
-import { DOCUMENT_PATHS } from '../build/document-context.ts';
+import { DOCUMENT_PATHS } from '../documents/document-context.ts';
 import type { Handler } from './context.ts';
 import { represent, type Representation } from './represent.ts';
 import { JSON_TYPE } from './respond.ts';

@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseEnvironment } from '../environment.ts';
+import { assertPeerInstalled, OPTIONAL_PEERS } from '../peer-dependency.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 import { createStoreSweeper } from './store-sweeper.ts';
 import type { Store } from './store.ts';
@@ -65,8 +66,9 @@ export async function openStore(opts: {
  */
 export async function openStoreBackend(opts: { dataDir: string; env?: Record<string, string | undefined> }): Promise<Store> {
   const env = opts.env === undefined ? undefined : parseEnvironment(opts.env);
-  // The Redis client is loaded only when it is used: it is ~25 MB of a server's memory.
+  // The Redis client is loaded only when it is used: it is ~25 MB of a server's memory, and an optional peer.
   if (env?.REDIS_URL !== undefined) {
+    assertPeerInstalled(OPTIONAL_PEERS.redis, 'REDIS_URL');
     return (await import('./redis-store.ts')).openRedisStore({
       url: env.REDIS_URL,
       timeoutMs: env.AGENT_API_REDIS_TIMEOUT_MS,

@@ -2,13 +2,18 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { assertPeerInstalled, OPTIONAL_PEERS } from '../../peer-dependency.ts';
 import { formatResults, type AgentReport, type QueryRow } from './build-agent-report.ts';
 import { percent } from './render-report-markdown.ts';
 
-/** Chart.js as one browser script, to be inlined: the page must open from a file, with no network. */
+/**
+ * Chart.js as one browser script, to be inlined: the page must open from a file, with no network.
+ * Throws MissingPeerError when the site has not installed it (an optional peer dependency).
+ */
 export async function readChartLibrary(): Promise<string> {
+  assertPeerInstalled(OPTIONAL_PEERS.chartJs, 'The HTML report');
   // chart.js exports no path to its UMD build; it sits beside the main entry.
-  const main = createRequire(import.meta.url).resolve('chart.js');
+  const main = createRequire(import.meta.url).resolve(OPTIONAL_PEERS.chartJs);
   const source = await readFile(join(dirname(main), 'chart.umd.min.js'), 'utf8');
   return source.replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
 }

@@ -4,6 +4,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parseEnvironment } from '../../environment.ts';
 import { openStoreBackend, SQLITE_FILE_NAME } from '../../store/open-store.ts';
+import { MissingPeerError } from '../../peer-dependency.ts';
 import { utcDay, utcDayBefore } from '../../store/utc-day.ts';
 import { buildAgentReport } from './build-agent-report.ts';
 import { readChartLibrary, renderReportHtml } from './render-report-html.ts';
@@ -61,10 +62,20 @@ export async function runReportCommand(
   }
   const counts = await store.readTraffic(options.since).finally(() => store.close());
   const report = buildAgentReport(counts, { since: options.since, until: utcDay(now) });
+  io.out(renderReportMarkdown(report));
+  let chartLibrary;
+  try {
+    chartLibrary = await readChartLibrary();
+  } catch (error) {
+    // The summary stands without the charts; the page needs them.
+    if (!(error instanceof MissingPeerError)) throw error;
+    io.out(`\nNo HTML report: ${error.message}\n`);
+    return 0;
+  }
   const outFile = resolve(io.cwd, options.out);
   await mkdir(dirname(outFile), { recursive: true });
-  await writeFile(outFile, renderReportHtml(report, { chartLibrary: await readChartLibrary(), generatedAt: new Date(now) }));
-  io.out(`${renderReportMarkdown(report)}\nThe report with charts: ${outFile}\n`);
+  await writeFile(outFile, renderReportHtml(report, { chartLibrary, generatedAt: new Date(now) }));
+  io.out(`\nThe report with charts: ${outFile}\n`);
   return 0;
 }
 

@@ -1,6 +1,6 @@
 import type { BuiltPage } from '../content/manifest.ts';
+import type { Operation } from '../operations/operation.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
-import type { DocumentContext } from './document-context.ts';
 import { cleanPageTitle } from './page-title.ts';
 
 /** A search the documents show as an example: a query and, optionally, facet values. */
@@ -14,7 +14,7 @@ const SAMPLE_PAGES = 500;
 const MIN_WORD_LENGTH = 4;
 
 /**
- * The default example search: a word of a page's title that its Markdown contains, so the search
+ * The default example search (`pages` in path order, as the manifest lists them): a word of a page's title that its Markdown contains, so the search
  * finds that page. Of those words, the one in the fewest pages of a sample wins (a stop word, which
  * the search would drop, is in nearly every page), then the longest, then the first in path order.
  * With the first facet's value of that page when it has one, so the filtered search still finds it.
@@ -24,7 +24,7 @@ export function buildDefaultExampleSearch(
   pages: readonly BuiltPage[],
   options: Pick<ResolvedAgentApiOptions, 'name' | 'language' | 'facets'>,
 ): ExampleSearch | undefined {
-  const sample = [...pages].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).slice(0, SAMPLE_PAGES);
+  const sample = pages.slice(0, SAMPLE_PAGES);
   const wordsOf = (text: string) => new Set(text.toLocaleLowerCase(options.language).match(/\p{L}+/gu) ?? []);
   const sampleWords = sample.map((page) => wordsOf(page.markdown));
   const pageCount = new Map<string, number>();
@@ -47,8 +47,16 @@ export function buildDefaultExampleSearch(
   return { query: best.word, facets: facet !== undefined && value !== undefined ? { [facet]: value } : {} };
 }
 
-/** The URL of the site's example search, e.g. `https://example.com/api/v1/search_pages?query=style&category=guides`. */
-export function buildExampleSearchUrl({ url, options, searchOperation, documents }: DocumentContext): string {
+/**
+ * The URL of the site's example search, e.g. `https://example.com/api/v1/search_pages?query=style&category=guides`.
+ * Takes the parts of a DocumentContext it reads, so that document-context.ts can import this file.
+ */
+export function buildExampleSearchUrl({ url, options, searchOperation, documents }: {
+  url(path: string): string;
+  options: Pick<ResolvedAgentApiOptions, 'apiBasePath'>;
+  searchOperation: Pick<Operation, 'path'>;
+  documents: { exampleSearch: ExampleSearch | undefined };
+}): string {
   const example = documents.exampleSearch ?? { query: 'your words', facets: {} };
   return `${url(options.apiBasePath)}${searchOperation.path}?${new URLSearchParams({ query: example.query, ...example.facets })}`;
 }

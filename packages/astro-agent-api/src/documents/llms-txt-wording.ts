@@ -12,6 +12,12 @@ export interface LlmsTxtWording {
   openApiLink(operations: string): string;
   authLink: string;
   mcpLink(serverCardUrl: string): string;
+  /** Said in the index when the page lists are in files of their own (a site too large for one llms.txt). */
+  splitNote: string;
+  /** The summary of one such file. */
+  partOf(name: string, indexUrl: string): string;
+  /** What one such file holds, in the index: its page count and, when a section has several files, its first and last path. */
+  pageCount(count: number, range?: readonly [string, string]): string;
 }
 
 /**
@@ -30,6 +36,9 @@ const LLMS_TXT_WORDING: Record<string, LlmsTxtWording> = {
     openApiLink: (operations) => `the read-only API (${operations})`,
     authLink: 'optional identification with OAuth 2.0 (more quota, never required)',
     mcpLink: (serverCardUrl) => `the same operations as MCP tools (POST); server card at ${serverCardUrl}`,
+    splitNote: 'The site has too many pages for one file: each section below links the files that list its pages.',
+    partOf: (name, indexUrl) => `Part of the list of the pages of ${name}, as Markdown links; every part is linked from ${indexUrl}.`,
+    pageCount: (count, range) => `${count} pages${range ? `, ${range[0]} to ${range[1]}` : ''}`,
   },
   es: {
     mainPages: 'Páginas principales',
@@ -42,6 +51,9 @@ const LLMS_TXT_WORDING: Record<string, LlmsTxtWording> = {
     openApiLink: (operations) => `la API de solo lectura (${operations})`,
     authLink: 'identificación opcional con OAuth 2.0 (más cuota, nunca obligatoria)',
     mcpLink: (serverCardUrl) => `las mismas operaciones como herramientas MCP (POST); ficha en ${serverCardUrl}`,
+    splitNote: 'El sitio tiene demasiadas páginas para un solo archivo: cada sección de abajo enlaza los archivos que listan sus páginas.',
+    partOf: (name, indexUrl) => `Parte de la lista de páginas de ${name}, como enlaces Markdown; todas las partes están enlazadas desde ${indexUrl}.`,
+    pageCount: (count, range) => `${count} páginas${range ? `, de ${range[0]} a ${range[1]}` : ''}`,
   },
 };
 

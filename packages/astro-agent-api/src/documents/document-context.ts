@@ -38,6 +38,7 @@ export interface DocumentContext {
   url(path: string): string;
   options: ResolvedAgentApiOptions;
   company: CompanyInfo | undefined;
+  /** In path order, as the manifest lists them (buildManifest sorts them once). */
   pages: readonly BuiltPage[];
   /** search_pages, read_page, get_company_info (only with company facts) and get_quota. */
   operations: Operation[];
@@ -50,6 +51,7 @@ export interface DocumentContext {
   documents: DocumentWording;
 }
 
+/** What the documents are written from: the build's manifest, its pages in path order. */
 export type DocumentSource = Pick<BuiltManifest, 'site' | 'options' | 'company' | 'pages'>;
 
 /** What openapi.json and agents.md say while the version is being withdrawn (the `deprecation` option); '' otherwise. */

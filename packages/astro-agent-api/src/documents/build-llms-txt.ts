@@ -1,0 +1,206 @@
+import { markdownTwinPath, type BuiltPage } from '../content/manifest.ts';
+import { MCP_PATH, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
+import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
+import { selectLlmsTxtWording } from './llms-txt-wording.ts';
+import { cleanPageTitle } from './page-title.ts';
+
+/** A line of a list: a page's link, or a link to a file listing pages `first` to `last`. */
+interface ListEntry {
+  line: string;
+  first: string;
+  last: string;
+  count: number;
+}
+
+interface Section {
+  heading: string;
+  /** The name of the section's files when the list is split (`/llms/<name>.txt`, `/llms/<name>/<n>.txt`). */
+  name: string;
+  links: ListEntry[];
+}
+
+const NOTE_LENGTH = 160;
+
+/**
+ * Agents and documentation checkers read an llms.txt only up to about 50,000 characters, so no file
+ * written here is longer: past that, llms.txt becomes an index and each section's list a file of its own.
+ */
+export const LLMS_TXT_MAX_LENGTH = 50_000;
+/** Where the section files of a split llms.txt are published: `/llms/<section>.txt`, `/llms/<section>/2.txt`… */
+export const LLMS_TXT_SECTIONS_PATH = '/llms/';
+
+/**
+ * `/llms.txt` (llmstxt.org): H1, a `>` summary, details, then H2 link lists to the Markdown twins, in
+ * the site's language. Pages are grouped by their first path segment; pages three levels deep (e.g.
+ * one product of one category of a shop) go to `## Optional`, which the format lets readers skip when
+ * context is short. Returns the files by public path, `/llms.txt` first: that one alone while it fits
+ * in LLMS_TXT_MAX_LENGTH, else an index that keeps the H2 sections but links, under each, the files
+ * holding its pages (split in path order so that each fits too).
+ */
+export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
+  const { url, options, company, operations, pages, documents } = context;
+  const wording = selectLlmsTxtWording(options.language);
+  const name = options.name;
+  const segmentsOf = (page: BuiltPage) => page.path.split('/').filter(Boolean);
+  const hasChildren = new Set(pages.filter((page) => segmentsOf(page).length > 1).map((page) => segmentsOf(page)[0]));
+
+  const general: Section = { heading: wording.mainPages, name: 'main', links: [] };
+  const bySegment = new Map<string, Section>();
+  // "Optional" is a name the format gives meaning to: it stays English in every language.
+  const optional: Section = { heading: 'Optional', name: 'optional', links: [] };
+  const names = new Set([general.name, optional.name]);
+
+  for (const page of pages) {
+    const segments = segmentsOf(page);
+    const link = (withNote: boolean): ListEntry => ({ line: buildLink(page, name, withNote), first: page.path, last: page.path, count: 1 });
+    if (segments.length === 0 || (segments.length === 1 && !hasChildren.has(segments[0]!))) {
+      general.links.push(link(true));
+    } else if (segments.length <= 2) {
+      const segment = segments[0]!;
+      let section = bySegment.get(segment);
+      if (!section) {
+        section = { heading: sectionHeading(segment, pages, name), name: uniqueName(segment, names), links: [] };
+        bySegment.set(segment, section);
+      }
+      if (segments.length === 1) section.links.unshift(link(true));
+      else section.links.push(link(true));
+    } else {
+      optional.links.push(link(false));
+    }
+  }
+
+  const forAgents = [
+    `- [agents.md](${url(DOCUMENT_PATHS.agents)}): ${wording.agentsLink}`,
+    `- [OpenAPI](${url(DOCUMENT_PATHS.openapi)}): ${wording.openApiLink(operations.map((operation) => operation.name).join(', '))}`,
+    `- [auth.md](${url(DOCUMENT_PATHS.auth)}): ${wording.authLink}`,
+    `- [MCP](${url(MCP_PATH)}): ${wording.mcpLink(url(WELL_KNOWN_PATHS.mcpServerCard))}`,
+  ];
+
+  const summary = [
+    documents.summary === undefined ? wording.websiteOf(name) : asSentence(documents.summary),
+    ...(company?.coverage ? [wording.coverage(company.coverage.trim().replace(/\.$/, ''))] : []),
+    wording.twins,
+  ].join(' ');
+  const header = (split: boolean) => [
+    `# ${name}`,
+    '',
+    `> ${summary}`,
+    '',
+    ...(documents.notes.length > 0 ? [documents.notes.map(asSentence).join(' '), ''] : []),
+    wording.api(url(options.apiBasePath), url(DOCUMENT_PATHS.agents)),
+    '',
+    ...(split ? [wording.splitNote, ''] : []),
+  ];
+  const render = (lines: string[], sections: readonly { heading: string; lines: readonly string[] }[]) =>
+    [...lines, ...sections.filter((section) => section.lines.length > 0).flatMap((section) => [`## ${section.heading}`, '', ...section.lines, ''])].join('\n');
+
+  const pageSections = [general, ...bySegment.values()];
+  const whole = render(header(false), [
+    ...pageSections.map((section) => ({ heading: section.heading, lines: section.links.map((link) => link.line) })),
+    { heading: wording.forAgents, lines: forAgents },
+    { heading: optional.heading, lines: optional.links.map((link) => link.line) },
+  ]);
+  if (whole.length <= LLMS_TXT_MAX_LENGTH) return new Map([[DOCUMENT_PATHS.llms, whole]]);
+
+  const files = new Map<string, string>();
+  /**
+   * Writes `entries` as one file `<base>.txt` when they fit, else as parts `<base>/<n>.txt` cut in
+   * order; returns the entries that link the files, each with its page count and first and last path.
+   */
+  const writeList = (section: Section, entries: readonly ListEntry[], base: string): ListEntry[] => {
+    const partHeader = (label: string) => [`# ${name}: ${section.heading}${label}`, '', `> ${wording.partOf(name, url(DOCUMENT_PATHS.llms))}`, '', `## ${section.heading}`, ''];
+    // The longest label a list of this size can get, so that every part's header fits the budget.
+    const budget = LLMS_TXT_MAX_LENGTH - partHeader(` (${entries.length}/${entries.length})`).join('\n').length - 1;
+    const parts: ListEntry[][] = [[]];
+    let length = 0;
+    for (const entry of entries) {
+      if (length + entry.line.length + 1 > budget && parts.at(-1)!.length > 0) {
+        parts.push([]);
+        length = 0;
+      }
+      parts.at(-1)!.push(entry);
+      length += entry.line.length + 1;
+    }
+    return parts.map((part, index) => {
+      const numbered = parts.length > 1;
+      const path = numbered ? `${base}/${index + 1}.txt` : `${base}.txt`;
+      const label = numbered ? ` (${index + 1}/${parts.length})` : '';
+      files.set(path, [...partHeader(label), ...part.map((entry) => entry.line), ''].join('\n'));
+      const [first, last, count] = [part[0]!.first, part.at(-1)!.last, part.reduce((sum, entry) => sum + entry.count, 0)];
+      return { line: `- [${section.heading}${label}](${url(path)}): ${wording.pageCount(count, count > 1 && numbered ? [first, last] : undefined)}`, first, last, count };
+    });
+  };
+  const listed = new Map([...pageSections, optional].filter((section) => section.links.length > 0).map((section) => {
+    const base = `${LLMS_TXT_SECTIONS_PATH}${section.name}`;
+    return [section, { base, entries: writeList(section, section.links, base) }];
+  }));
+  const renderIndex = () =>
+    render(header(true), [
+      ...pageSections.map((section) => ({ heading: section.heading, lines: listed.get(section)?.entries.map((entry) => entry.line) ?? [] })),
+      { heading: wording.forAgents, lines: forAgents },
+      { heading: optional.heading, lines: listed.get(optional)?.entries.map((entry) => entry.line) ?? [] },
+    ]);
+  let index = renderIndex();
+  // A site so large that even the list of its parts does not fit: the sections with the most parts get a file listing their parts.
+  for (const [section, list] of [...listed].sort(([, a], [, b]) => b.entries.length - a.entries.length)) {
+    if (index.length <= LLMS_TXT_MAX_LENGTH || list.entries.length === 1) break;
+    list.entries = writeList(section, list.entries, `${list.base}/parts`);
+    index = renderIndex();
+  }
+  return new Map([[DOCUMENT_PATHS.llms, index], ...files]);
+}
+
+/** A file name for a section's path segment (`Guías` → `guias`), unlike every name taken before. */
+function uniqueName(segment: string, taken: Set<string>): string {
+  const base =
+    segment
+      .normalize('NFKD')
+      .replaceAll(/\p{M}/gu, '')
+      .toLowerCase()
+      .replaceAll(/[^a-z0-9]+/g, '-')
+      .replaceAll(/^-|-$/g, '') || 'section';
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+  taken.add(name);
+  return name;
+}
+
+function buildLink(page: BuiltPage, siteName: string, withNote: boolean): string {
+  const twin = new URL(markdownTwinPath(new URL(page.url).pathname), page.url).href;
+  const title = cleanPageTitle(page.title, siteName) || page.path;
+  const note = withNote ? firstSentence(page.markdown) : '';
+  return `- [${title.replaceAll(/[[\]]/g, '')}](${twin})${note ? `: ${note}` : ''}`;
+}
+
+/** Heading of a section: the title of its index page (e.g. `/blog/`), else the segment itself. */
+function sectionHeading(segment: string, pages: readonly BuiltPage[], siteName: string): string {
+  const index = pages.find((page) => page.path === `/${segment}/`);
+  const title = index ? cleanPageTitle(index.title, siteName) : '';
+  if (title !== '' && title.length <= 40) return title;
+  const words = segment.replaceAll('-', ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The text ending with a full stop unless it already ends a sentence. */
+function asSentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?…]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
+/** First prose line of the Markdown as plain text, cut at a word boundary. */
+function firstSentence(markdown: string): string {
+  const line = markdown
+    .split('\n')
+    .map((text) => text.trim())
+    .find((text) => /^[\p{L}\p{N}¿¡*_"«]/u.test(text));
+  if (line === undefined) return '';
+  const plain = line
+    .replaceAll(/!\[[^\]]*\]\([^)]*\)/g, '')
+    .replaceAll(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replaceAll(/[*_`]/g, '')
+    .replaceAll(/\s+/g, ' ')
+    .trim();
+  if (plain.length <= NOTE_LENGTH) return plain;
+  const cut = plain.slice(0, NOTE_LENGTH);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), NOTE_LENGTH / 2)).replace(/[,.;:]$/, '')}…`;
+}

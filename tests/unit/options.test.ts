@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { AstroError } from 'astro/errors';
 import { environmentSchema } from '../../packages/astro-agent-api/src/environment.ts';
-import { agentApiOptionsSchema, parseAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
+import type { ConvertedPage } from '../../packages/astro-agent-api/src/build/build-markdown.ts';
+import { buildManifest } from '../../packages/astro-agent-api/src/build/write-manifest.ts';
+import { agentApiOptionsSchema, parseAgentApiOptions, resolveAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
 
 const README = readFileSync(new URL('../../packages/astro-agent-api/README.md', import.meta.url), 'utf8');
 
@@ -76,5 +78,23 @@ describe('bad options', () => {
     assert.deepEqual(search, { synonyms: {}, stopWords: [], genericWords: [] });
     assert.deepEqual(robots, { usage: { search: true, aiInput: true, aiTrain: false }, agents: {} });
     assert.deepEqual(documents, { notes: [] });
+  });
+});
+
+describe('pages that contradict the options', () => {
+  test('a facet value the options do not declare stops the build with an AstroError naming the page and the fix', () => {
+    const site = 'https://blog.example';
+    const options = resolveAgentApiOptions(parseAgentApiOptions({ facets: { topic: { values: { birds: 'Birds' } } } }), { url: site, pageLanguages: [] });
+    // Only the facets are read before the check refuses the page.
+    const page = { path: '/cats/', facets: { topic: 'cats' }, lang: 'en' } as unknown as ConvertedPage;
+    assert.throws(
+      () => buildManifest({ site, options, pages: [page] }),
+      (error: unknown) => {
+        assert.ok(error instanceof AstroError);
+        assert.match(error.message, /The page \/cats\/ is marked <meta data-agent-facet="topic" content="cats">/);
+        assert.match(error.hint ?? '', /Use one of birds, or add "cats" to facets\.topic\.values in astro\.config\.mjs\./);
+        return true;
+      },
+    );
   });
 });

@@ -1,7 +1,6 @@
 import type { BuiltManifest, BuiltPage } from '../content/manifest.ts';
-import { findOperationRoles } from '../operations/operation.ts';
 import { createOperations } from '../operations/index.ts';
-import type { Operation } from '../operations/operation.ts';
+import { findOperationRoles, type Operation } from '../operations/operation.ts';
 import type { CompanyInfo } from '../company-info.ts';
 import { API_VERSION } from '../versioning.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';

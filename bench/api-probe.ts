@@ -8,14 +8,14 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgentApi } from '../packages/astro-agent-api/src/server/create-agent-api.ts';
+import { createCountedAgentApi } from '../packages/astro-agent-api/src/hosts/agent-api-registry.ts';
 import { readBuiltManifest } from '../tests/helpers/read-build.ts';
 import { buildNewQueries } from './queries.ts';
 
 const [outDir = '', countArg = '1000'] = process.argv.slice(2);
 const count = Number(countArg);
 const dataDir = await mkdtemp(join(tmpdir(), 'agent-api-probe-'));
-const api = createAgentApi({
+const api = createCountedAgentApi({
   outDir,
   env: { AGENT_API_DATA_DIR: dataDir, AGENT_API_QUOTA_ANONYMOUS: '1000000', AGENT_API_QUOTA_IDENTIFIED: '1000000' },
 });

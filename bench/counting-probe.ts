@@ -9,7 +9,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgentApi, type AgentApi } from '../packages/astro-agent-api/src/server/create-agent-api.ts';
+import { createCountedAgentApi } from '../packages/astro-agent-api/src/hosts/agent-api-registry.ts';
+import type { AgentApi } from '../packages/astro-agent-api/src/server/create-agent-api.ts';
 import { buildQueries } from './queries.ts';
 
 const [outDir = '', countArg = '2000'] = process.argv.slice(2);
@@ -17,8 +18,8 @@ const count = Number(countArg);
 const BLOCKS = 40;
 const quota = { AGENT_API_QUOTA_ANONYMOUS: '1000000', AGENT_API_QUOTA_IDENTIFIED: '1000000' };
 const dataDirs = await Promise.all([0, 1].map(() => mkdtemp(join(tmpdir(), 'agent-api-counting-'))));
-const off = createAgentApi({ outDir, env: { ...quota, AGENT_API_DATA_DIR: dataDirs[0], AGENT_API_ANALYTICS: 'off' } });
-const on = createAgentApi({ outDir, env: { ...quota, AGENT_API_DATA_DIR: dataDirs[1] } });
+const off = createCountedAgentApi({ outDir, env: { ...quota, AGENT_API_DATA_DIR: dataDirs[0], AGENT_API_ANALYTICS: 'off' } });
+const on = createCountedAgentApi({ outDir, env: { ...quota, AGENT_API_DATA_DIR: dataDirs[1] } });
 await Promise.all([off.ready(), on.ready()]);
 
 const manifest = JSON.parse(await readFile(join(outDir, 'agent-api', 'manifest.json'), 'utf8')) as { pages: { path: string }[]; options: { apiBasePath: string } };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { before, describe, it } from 'node:test';
 import { validate, compileErrors } from '@readme/openapi-parser';
 import { MANIFEST_FILE, RUNTIME_DIR, markdownTwinPath, type Manifest } from '../../packages/astro-agent-api/src/content/manifest.ts';
-import { documentFilePath } from '../../packages/astro-agent-api/src/operations/endpoints.ts';
+import { documentFilePath } from '../../packages/astro-agent-api/src/paths.ts';
 import { buildSite, type BuiltSite } from '../helpers/build-site.ts';
 
 let built: BuiltSite;

@@ -12,13 +12,14 @@ import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { buildClaimedPaths, canonicalizePath, isClaimedPath } from '../../packages/astro-agent-api/src/server/claimed-paths.ts';
+import { canonicalizePath } from '../../packages/astro-agent-api/src/server/canonical-path.ts';
+import { buildRouteTable, findRoute } from '../../packages/astro-agent-api/src/server/route-table.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const TOTAL = Number(process.env.HOSTILE_RUNS ?? 10_000);
 /** Shares of the cases: HTTP requests on every route, JSON-RPC on /mcp, raw bytes on a socket. */
 const RUNS = { http: Math.round(TOTAL * 0.55), mcp: Math.round(TOTAL * 0.25), raw: Math.round(TOTAL * 0.2) };
-const CLAIMED = buildClaimedPaths('/api/v1');
+const CLAIMED = buildRouteTable({ apiBasePath: '/api/v1', siteName: undefined, operations: [] });
 
 let server: TestServer;
 let port: number;
@@ -69,7 +70,7 @@ function count(family: string, status: number): void {
 
 const PROTOTYPE_NAMES = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', 'isPrototypeOf'];
 const PATHS = [
-  ...CLAIMED.exact,
+  ...CLAIMED.routes.keys(),
   '/api/v1/search_pages',
   '/api/v1/read_page',
   '/api/v1/get_company_info',
@@ -206,7 +207,7 @@ type Shape = 'api' | 'oauth' | 'jsonrpc';
 
 function agentShape(target: string): Shape | undefined {
   const pathname = canonicalizePath(target.split('?', 1)[0]!);
-  if (pathname === undefined || !isClaimedPath(CLAIMED, pathname)) return undefined;
+  if (pathname === undefined || findRoute(CLAIMED, pathname) === undefined) return undefined;
   if (pathname.startsWith('/oauth/')) return 'oauth';
   return pathname.replace(/\/$/, '') === '/mcp' ? 'jsonrpc' : 'api';
 }
@@ -322,23 +323,92 @@ describe(`${TOTAL.toLocaleString('en')} generated hostile requests: never a 5xx,
     );
     const stream = fc.oneof(
       { weight: 4, arbitrary: fc.tuple(token, target, fc.constantFrom('HTTP/1.1', 'HTTP/1.0', 'HTTP/2.0', 'HTTP/1.1 extra', ''), headerLines, fc.string({ maxLength: 40 })).map(
-        ([method, requestTarget, version, lines, rest]) => Buffer.from(`${method} ${requestTarget} ${version}\r\n${lines.join('\r\n')}\r\nConnection: close\r\n\r\n${rest}`),
+        ([method, requestTarget, version, lines, rest]): [Buffer, boolean] => [Buffer.from(`${method} ${requestTarget} ${version}\r\n${lines.join('\r\n')}\r\nConnection: close\r\n\r\n${rest}`), true],
       ) },
-      { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes)) },
+      { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }).map((bytes): [Buffer, boolean] => [Buffer.from(bytes), false]) },
     );
     await fc.assert(
-      fc.asyncProperty(stream, async (bytes) => {
+      fc.asyncProperty(stream, async ([bytes, isRequest]) => {
         const raw = await sendRaw(bytes);
         const match = /^HTTP\/1\.[01] (\d{3})/.exec(raw.toString('latin1'));
-        // A stream that is not a request at all may be closed without an answer; any answer is checked.
         count('raw', match ? Number(match[1]) : 0);
-        if (!match) return;
+        // Random bytes may be closed without an answer; whatever has a request line gets one.
+        if (!match) return assert.ok(!isRequest, `no answer to ${JSON.stringify(bytes.toString('latin1').slice(0, 300))}`);
         const head = raw.toString('latin1').split('\r\n\r\n', 1)[0]!;
         assert.ok(Number(match[1]) < 500, head);
         const requestLine = bytes.toString('latin1').split('\r\n', 1)[0]!.split(' ');
         if (requestLine.length >= 2 && agentShape(requestLine[1]!) !== undefined) assert.doesNotMatch(head, /content-type: text\/html/i, head);
       }),
       { numRuns: RUNS.raw },
+    );
+  });
+});
+
+describe('defect classes found against the standalone server, as generated classes', () => {
+  const POST_PATHS = ['/oauth/register', '/oauth/token', '/oauth/revoke', '/oauth/introspect', '/mcp', '/api/v1/search_pages'];
+
+  test('a Host that is not a host (userinfo, a path, spaces, a broken IPv6 literal, bad escapes) is a 400 in the JSON shape of its route, on every path', async () => {
+    const host = fc.oneof(
+      fc.tuple(fc.constantFrom('127.0.0.1:4321', 'localhost', '[::1]:80', ''), fc.webSegment(), fc.domain()).map(([real, user, evil]) => `${real}@${user}${evil}`),
+      fc.tuple(fc.domain(), fc.constantFrom('/x', ' x', '?q', '#f', '\\x', '[', ']', '^', '|', '%zz', '%', ':a', ':80:80', '@')).map(([name, junk]) => `${name}${junk}`),
+      fc.constantFrom('[::1', '::1', '[::1]x', 'a b', '%00', 'x:y@z', 'user:pass@localhost:4321', '127.0.0.1:4321@evil.example'),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...PATHS), fc.constantFrom('GET', 'HEAD', 'POST'), host, async (pathname, method, value) => {
+        const raw = await sendRaw(Buffer.from(`${method} ${pathname} HTTP/1.1\r\nHost: ${value}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`, 'latin1'));
+        const answer = parseRaw(raw);
+        count('host', answer.status);
+        assert.equal(answer.status, 400, `Host: ${value} on ${method} ${pathname}: ${raw.toString('latin1').slice(0, 300)}`);
+        check(answer, agentShape(pathname) ?? 'api', method);
+      }),
+      { numRuns: Math.max(50, Math.round(TOTAL * 0.02)) },
+    );
+  });
+
+  test('a refused body of any size and framing gets its JSON answer, read before the connection closes', async () => {
+    const size = fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 70_000, max: 2 << 20 }) }, { weight: 1, arbitrary: fc.constant(50 << 20) });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...POST_PATHS),
+        size,
+        fc.boolean(),
+        fc.constantFrom('application/json', 'application/x-www-form-urlencoded', 'text/plain', 'application/octet-stream'),
+        async (pathname, bytes, chunked, type) => {
+          const started = performance.now();
+          const framing: Record<string, string> = chunked ? { 'transfer-encoding': 'chunked' } : { 'content-length': String(bytes) };
+          const answer = await sendBody(pathname, { ...framing, 'content-type': type, accept: 'application/json, text/event-stream' }, Buffer.alloc(bytes, 0x61), chunked);
+          count('refused body', answer.status);
+          assert.ok(answer.status >= 400 && answer.status < 500, `${pathname}, ${bytes} bytes${chunked ? ' chunked' : ''}: ${answer.status}`);
+          assert.ok(answer.body.length > 0, `${pathname}: an answer without a body`);
+          check(answer, agentShape(pathname)!, 'POST');
+          assert.ok(performance.now() - started < 5_000, `${pathname}: answered after ${Math.round(performance.now() - started)} ms`);
+        },
+      ),
+      { numRuns: 16 },
+    );
+  });
+
+  test('a body whose framing is broken is answered 400 within a second, while the client keeps the connection open', async () => {
+    const notHex = fc.string({ unit: fc.constantFrom(...'ghijklmnopqrstuvwxyz-+ ;=.'), minLength: 1, maxLength: 6 });
+    const defect = fc.oneof(
+      notHex.map((size) => ({ te: 'chunked', body: `${size}\r\n{}\r\n0\r\n\r\n` })),
+      fc.constantFrom('Content-Length: 5', 'Transfer-Encoding: chunked', 'Content-Length: 0\r\nTransfer-Encoding: chunked').map((field) => ({ te: 'chunked', body: `2\r\n{}\r\n0\r\n${field}\r\n\r\n` })),
+      fc.constantFrom('xchunked', 'chunked, gzip', 'gzip', 'identity', 'chunkedx', 'deflate').map((te) => ({ te, body: '2\r\n{}\r\n0\r\n\r\n' })),
+      fc.constantFrom('2\r\n{}XX0\r\n\r\n', 'fffffffffffffffff\r\n', '2\n{}\n0\n\n', '-2\r\n{}\r\n0\r\n\r\n').map((body) => ({ te: 'chunked', body })),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...POST_PATHS), defect, async (pathname, { te, body }) => {
+        const request = `POST ${pathname} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nTransfer-Encoding: ${te}\r\n\r\n${body}`;
+        const started = performance.now();
+        const raw = await sendRaw(Buffer.from(request, 'latin1'), { keepOpen: true });
+        const elapsed = performance.now() - started;
+        const answer = parseRaw(raw);
+        count('framing', answer.status);
+        assert.equal(answer.status, 400, `${JSON.stringify(request)}: ${raw.toString('latin1').slice(0, 300)}`);
+        assert.ok(elapsed < 1_000, `${JSON.stringify(request)}: the 400 came after ${Math.round(elapsed)} ms`);
+        check(answer, agentShape(pathname)!, 'POST');
+      }),
+      { numRuns: Math.max(60, Math.round(TOTAL * 0.01)) },
     );
   });
 });
@@ -369,14 +439,51 @@ test('a request whose client is gone before it is answered logs no error', async
   assert.deepEqual(loggedErrors, []);
 });
 
-/** Writes `bytes` on a fresh connection, half-closes it and reads everything the server answers. */
-function sendRaw(bytes: Buffer): Promise<Buffer> {
+/**
+ * Writes `bytes` on a fresh connection, half-closes it (unless `keepOpen`: then it waits for the whole
+ * answer, as a client still sending would) and reads everything the server answers.
+ */
+function sendRaw(bytes: Buffer, { keepOpen = false } = {}): Promise<Buffer> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
-    const socket = connect(port, '127.0.0.1', () => socket.end(bytes));
-    socket.on('data', (chunk) => chunks.push(chunk));
+    const socket = connect(port, '127.0.0.1', () => (keepOpen ? socket.write(bytes) : socket.end(bytes)));
+    socket.on('data', (chunk) => {
+      chunks.push(chunk);
+      if (keepOpen && isWholeAnswer(Buffer.concat(chunks))) socket.destroy();
+    });
     socket.on('error', () => {});
     socket.setTimeout(5_000, () => socket.destroy());
     socket.on('close', () => resolve(Buffer.concat(chunks)));
+  });
+}
+
+function isWholeAnswer(raw: Buffer): boolean {
+  const end = raw.indexOf('\r\n\r\n');
+  const length = /\r\ncontent-length: *(\d+)/i.exec(raw.subarray(0, end).toString('latin1'))?.[1];
+  return end >= 0 && length !== undefined && raw.length >= end + 4 + Number(length);
+}
+
+/** An answer read from a socket: status, headers (lower-case names) and the body its Content-Length frames. */
+function parseRaw(raw: Buffer): Answer {
+  const end = raw.indexOf('\r\n\r\n');
+  const [statusLine = '', ...lines] = raw.subarray(0, end < 0 ? raw.length : end).toString('latin1').split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) headers[line.slice(0, line.indexOf(':')).toLowerCase()] = line.slice(line.indexOf(':') + 1).trim();
+  return { status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0), headers, body: end < 0 ? Buffer.alloc(0) : raw.subarray(end + 4) };
+}
+
+/** POSTs a whole body with node:http, as most clients do: written to its end before the answer is read. */
+function sendBody(pathname: string, requestHeaders: Record<string, string>, payload: Buffer, chunked: boolean): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: pathname, headers: requestHeaders, agent: false }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    outgoing.on('error', reject);
+    // Chunked: in 64 KiB writes, each its own chunk.
+    if (chunked) for (let offset = 0; offset < payload.length; offset += 65_536) outgoing.write(payload.subarray(offset, offset + 65_536));
+    outgoing.end(chunked ? undefined : payload);
   });
 }

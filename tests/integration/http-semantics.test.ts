@@ -63,6 +63,27 @@ describe('content codings (RFC 9110 §12.5.3)', () => {
     });
   }
 
+  for (const path of ['/', '/urgencias/', '/servicios/fontaneria/madrid/']) {
+    test(`the HTML page ${path}: br or gzip when accepted, the same page each way, with its Link and a validator per coding`, async () => {
+      const plain = await get(path);
+      assert.equal(plain.status, 200);
+      assert.match(String(plain.headers['content-type']), /^text\/html/);
+      for (const [coding, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+        const compressed = await get(path, { 'Accept-Encoding': coding });
+        assert.equal(compressed.headers['content-encoding'], coding);
+        assert.equal(decode(compressed.body).toString(), plain.body.toString());
+        assert.ok(compressed.body.length * 2 < plain.body.length, `${path} ${coding}: ${plain.body.length} → ${compressed.body.length}`);
+        assert.equal(Number(compressed.headers['content-length']), compressed.body.length);
+        assert.equal(String(compressed.headers.vary), 'Accept, Accept-Encoding');
+        assert.equal(compressed.headers.link, plain.headers.link);
+        const etag = String(compressed.headers.etag);
+        assert.notEqual(etag, String(plain.headers.etag));
+        const revalidated = await get(path, { 'Accept-Encoding': coding, 'If-None-Match': etag });
+        assert.deepEqual([revalidated.status, revalidated.body.length], [304, 0]);
+      }
+    });
+  }
+
   test('the large documents shrink five- to eightfold with brotli (precompressed at build time)', async () => {
     for (const path of ['/llms.txt', '/openapi.json']) {
       const plain = await get(path);

@@ -14,7 +14,7 @@ import { createOperations } from '../../packages/astro-agent-api/src/operations/
 import { createGate } from '../../packages/astro-agent-api/src/server/gate.ts';
 import { createMcpRoute } from '../../packages/astro-agent-api/src/server/mcp/mcp-route.ts';
 import { createSdkLeg, type SdkLeg } from '../../packages/astro-agent-api/src/server/mcp/serve-with-sdk.ts';
-import { createOutcome } from '../../packages/astro-agent-api/src/server/outcome.ts';
+import { createOutcome } from '../../packages/astro-agent-api/src/outcome.ts';
 import { openStore } from '../../packages/astro-agent-api/src/store/open-store.ts';
 import { buildSite } from '../helpers/build-site.ts';
 import { buildCurrentRequest, buildMcpRequest, ENVELOPE } from '../helpers/mcp-wire.ts';

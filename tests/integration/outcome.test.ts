@@ -1,5 +1,5 @@
 /**
- * The point where traffic can be counted (server/outcome.ts): once a request is answered, `onOutcome`
+ * The point where traffic can be counted (src/outcome.ts): once a request is answered, `onOutcome`
  * receives its surface, its caller, the agent's User-Agent, the operations it ran with what each
  * declares of itself (the words searched and the results found, the page read) and the status.
  */
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createAgentApi, type AgentApi } from '../../packages/astro-agent-api/src/server/create-agent-api.ts';
-import type { Outcome } from '../../packages/astro-agent-api/src/server/outcome.ts';
+import type { Outcome } from '../../packages/astro-agent-api/src/outcome.ts';
 import { buildSite } from '../helpers/build-site.ts';
 
 let api: AgentApi;
@@ -32,8 +32,9 @@ const agent = { 'User-Agent': 'ExampleBot/2.1' };
 
 test('a REST search: the operation, the words searched, the results found, the agent and the caller', async () => {
   outcomes.length = 0;
-  const response = await api.handle(new Request('http://localhost/api/v1/search_pages?query=fontanero&city=madrid', { headers: agent }), context);
-  const { total, next_cursor } = (await response.json()) as { total: number; next_cursor: string | null };
+  // Several pages of Madrid name a plumber: a limit of 2 fills the page and leaves more behind.
+  await api.handle(new Request('http://localhost/api/v1/search_pages?query=fontanero&city=madrid&limit=2', { headers: agent }), context);
+  await api.handle(new Request('http://localhost/api/v1/search_pages?query=xylofonista', { headers: agent }), context);
   assert.deepEqual(outcomes, [
     {
       surface: 'api',
@@ -41,7 +42,16 @@ test('a REST search: the operation, the words searched, the results found, the a
       method: 'GET',
       userAgent: 'ExampleBot/2.1',
       caller: { clientId: '192.0.2.80', scopes: [], anonymous: true },
-      calls: [{ operation: 'search_pages', ok: true, query: 'fontanero', filters: { city: 'madrid' }, results: total, more: next_cursor !== null }],
+      calls: [{ operation: 'search_pages', ok: true, query: 'fontanero', filters: { city: 'madrid' }, results: 2, more: true }],
+      status: 200,
+    },
+    {
+      surface: 'api',
+      path: '/api/v1/search_pages',
+      method: 'GET',
+      userAgent: 'ExampleBot/2.1',
+      caller: { clientId: '192.0.2.80', scopes: [], anonymous: true },
+      calls: [{ operation: 'search_pages', ok: true, query: 'xylofonista', filters: {}, results: 0, more: false }],
       status: 200,
     },
   ]);

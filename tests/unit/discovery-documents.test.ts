@@ -6,7 +6,7 @@ import type { BuiltPage } from '../../packages/astro-agent-api/src/content/manif
 import { buildRobotsTxt } from '../../packages/astro-agent-api/src/documents/build-robots-txt.ts';
 import { createDocumentContext } from '../../packages/astro-agent-api/src/documents/document-context.ts';
 import { buildDocuments } from '../../packages/astro-agent-api/src/documents/write-documents.ts';
-import { MCP_PATH, WELL_KNOWN_PATHS } from '../../packages/astro-agent-api/src/operations/endpoints.ts';
+import { MCP_PATH, WELL_KNOWN_PATHS } from '../../packages/astro-agent-api/src/paths.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions, type AgentApiUserOptions } from '../../packages/astro-agent-api/src/options.ts';
 import { agentApiOptions } from '../../src/data/agent-api.ts';
 

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import { validate, compileErrors } from '@readme/openapi-parser';
+import type { z } from 'zod';
 import type { BuiltPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { buildAgentsMd } from '../../packages/astro-agent-api/src/documents/build-agents-md.ts';
 import { buildAuthMd } from '../../packages/astro-agent-api/src/documents/build-auth-md.ts';
@@ -17,7 +18,8 @@ import { createDocumentContext } from '../../packages/astro-agent-api/src/docume
 import { buildDefaultExampleSearch } from '../../packages/astro-agent-api/src/documents/example-search.ts';
 import { buildMarkdownFromHtml } from '../../packages/astro-agent-api/src/build/html-to-markdown.ts';
 import { buildDocuments, writeDocuments } from '../../packages/astro-agent-api/src/documents/write-documents.ts';
-import { buildMcpInstructions, documentFilePath, MCP_PROTOCOL_VERSIONS } from '../../packages/astro-agent-api/src/operations/endpoints.ts';
+import { buildMcpInstructions, MCP_PROTOCOL_VERSIONS } from '../../packages/astro-agent-api/src/operations/endpoints.ts';
+import { documentFilePath } from '../../packages/astro-agent-api/src/paths.ts';
 import { buildAnswerPromptText } from '../../packages/astro-agent-api/src/server/mcp/prompts.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
 import { agentApiOptions } from '../../src/data/agent-api.ts';
@@ -161,13 +163,21 @@ describe('openapi.json', () => {
 });
 
 describe('one schema source for OpenAPI and MCP', () => {
-  it('gives the MCP tools the same input properties as the OpenAPI query parameters', () => {
+  it('gives the MCP tools the same input properties as the OpenAPI query parameters, those of the zod schema', () => {
     const openapi = buildOpenApi(context) as Json;
     const card = buildMcpServerCard(context) as Json;
     for (const operation of operations) {
       const tool = (card.tools as Json[]).find((candidate) => candidate.name === operation.name)!;
       const parameters = openapi.paths[`/api/v1${operation.path}`].get.parameters as Json[];
-      assert.deepEqual(Object.keys(tool.inputSchema.properties), parameters.map((parameter) => parameter.name));
+      // Both documents come from one JSON Schema conversion: each is held to the zod schema it starts from.
+      const fields = Object.entries(operation.input.shape);
+      assert.deepEqual(Object.keys(tool.inputSchema.properties), fields.map(([name]) => name), operation.name);
+      assert.deepEqual(parameters.map((parameter) => parameter.name), fields.map(([name]) => name), operation.name);
+      for (const [name, field] of fields) {
+        const required = !(field as z.ZodType).safeParse(undefined).success;
+        assert.equal(parameters.find((parameter) => parameter.name === name)!.required, required, `${operation.name}.${name} in openapi.json`);
+        assert.equal((tool.inputSchema.required ?? []).includes(name), required, `${operation.name}.${name} in the server card`);
+      }
       for (const parameter of parameters) {
         const { description, ...schema } = tool.inputSchema.properties[parameter.name];
         assert.deepEqual(schema, parameter.schema);
@@ -182,6 +192,9 @@ describe('one schema source for OpenAPI and MCP', () => {
         openWorldHint: false,
       });
     }
+    const search = (card.tools as Json[]).find((tool) => tool.name === 'search_pages')!.inputSchema.properties;
+    assert.deepEqual([search.query.type, search.query.minLength, search.query.maxLength], ['string', 2, 200]);
+    assert.deepEqual([search.limit.type, search.limit.minimum, search.limit.maximum, search.limit.default], ['integer', 1, 25, 8]);
   });
 });
 

@@ -8,7 +8,7 @@ import { markdownTwinPath } from '../../packages/astro-agent-api/src/content/man
 import { buildLlmsTxt, LLMS_TXT_MAX_LENGTH } from '../../packages/astro-agent-api/src/documents/build-llms-txt.ts';
 import { createDocumentContext } from '../../packages/astro-agent-api/src/documents/document-context.ts';
 import { writeDocuments } from '../../packages/astro-agent-api/src/documents/write-documents.ts';
-import { documentFilePath } from '../../packages/astro-agent-api/src/operations/endpoints.ts';
+import { documentFilePath } from '../../packages/astro-agent-api/src/paths.ts';
 import { buildLargeManifest, LARGE_SITE } from '../helpers/large-manifest.ts';
 
 const twinLinks = (text: string) => [...text.matchAll(/\]\((https:\/\/[^)]+\.md)\)/g)].map((match) => match[1]!).filter((link) => !/\/(agents|auth)\.md$/.test(link));

@@ -6,7 +6,7 @@ import { after, describe, test } from 'node:test';
 import { createAgentClassifier, isAiFamily } from '../../packages/astro-agent-api/src/analytics/classify-agent.ts';
 import { buildOutcomeCounts, findFamily, QUERY_MAX_LENGTH } from '../../packages/astro-agent-api/src/analytics/count-outcome.ts';
 import { createTrafficRecorder } from '../../packages/astro-agent-api/src/analytics/traffic-recorder.ts';
-import type { Outcome } from '../../packages/astro-agent-api/src/server/outcome.ts';
+import type { Outcome } from '../../packages/astro-agent-api/src/outcome.ts';
 import { openStore, SQLITE_FILE_NAME } from '../../packages/astro-agent-api/src/store/open-store.ts';
 import type { Store } from '../../packages/astro-agent-api/src/store/store.ts';
 import { utcDay, utcDayBefore } from '../../packages/astro-agent-api/src/store/utc-day.ts';

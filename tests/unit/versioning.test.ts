@@ -37,10 +37,13 @@ describe('a version being withdrawn', () => {
     assert.ok(result.valid, result.valid ? '' : compileErrors(result));
     assert.deepEqual(openapi.info['x-deprecation'], { ...deprecation, policy: `${site}/developers/#versioning` });
     assert.match(openapi.info.description, /v1 is being withdrawn:\*\* deprecated since 2027-01-15, it stops answering on 2027-04-30/);
-    for (const [path, item] of Object.entries(openapi.paths as Json)) {
-      if (!item.get?.['x-mcp-tool']) continue;
-      assert.equal(item.get.deprecated, true, path);
-      assert.ok(item.get.responses['200'].headers.Sunset, path);
+    // The operations come from the options, not from the document: a path it left out, or one whose
+    // marker moved, fails here rather than being skipped.
+    const operationPaths = withdrawn.operations.map((operation) => `/api/v1${operation.path}`);
+    assert.deepEqual(operationPaths, ['/api/v1/search_pages', '/api/v1/read_page', '/api/v1/quota']);
+    for (const path of operationPaths) {
+      assert.equal(openapi.paths[path]?.get?.deprecated, true, `${path} is not marked deprecated`);
+      assert.ok(openapi.paths[path].get.responses['200'].headers.Sunset, `${path} declares no Sunset header`);
     }
     assert.equal(openapi.components.headers.Sunset.example, 'Fri, 30 Apr 2027 00:00:00 GMT');
     for (const response of Object.values(openapi.components.responses) as Json[]) assert.ok(response.headers.Deprecation);

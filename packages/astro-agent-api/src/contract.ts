@@ -2,11 +2,11 @@
  * `astro-agent-api/contract`: what a site's own pages may show of the agent surface (a developer page,
  * a `<link rel="alternate">`), from the same descriptions the runtime and the documents use.
  */
-import { createOperations } from './operations/index.ts';
+import { createOperationsOfOptions } from './operations/index.ts';
 import { parseAgentApiOptions, type AgentApiUserOptions } from './options.ts';
 
-export { IDENTITY_PATH, MCP_PATH, OAUTH_PATHS } from './operations/endpoints.ts';
 export { API_VERSION, CONTRACT_VERSION } from './versioning.ts';
+export { IDENTITY_PATH, MCP_PATH, OAUTH_PATHS } from './paths.ts';
 export { markdownTwinPath } from './content/manifest.ts';
 export { parseAgentApiOptions, type AgentApiOptions, type AgentApiUserOptions } from './options.ts';
 export type { CompanyInfo } from './company-info.ts';
@@ -23,7 +23,6 @@ export interface OperationSummary {
 
 /** The operations a site with these options offers (search_pages with its facets, get_company_info with company facts). */
 export function listOperations(userOptions: AgentApiUserOptions = {}): OperationSummary[] {
-  const options = parseAgentApiOptions(userOptions);
-  const operations = createOperations({ options: { facets: options.facets, language: options.language ?? 'en', truncateAt: options.truncateAt }, company: options.company });
+  const operations = createOperationsOfOptions(parseAgentApiOptions(userOptions));
   return operations.map(({ name, path, title, description }) => ({ name, method: 'GET', path, title, description }));
 }

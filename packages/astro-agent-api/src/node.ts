@@ -4,11 +4,11 @@
  * `startServer` is such a server, complete.
  */
 import { fileURLToPath } from 'node:url';
-import { getAgentApi } from './server/agent-api-registry.ts';
+import { getAgentApi } from './hosts/agent-api-registry.ts';
 import { createNodeHandler, type NodeHandler } from './server/node-handler.ts';
 
-export { startServer, type AgentServer, type StartServerOptions } from './server/node-front.ts';
-export { installStandaloneFront } from './server/standalone-front.ts';
+export { startServer, type AgentServer, type StartServerOptions } from './hosts/node-front.ts';
+export { installStandaloneFront } from './hosts/standalone-front.ts';
 export type { NodeHandler } from './server/node-handler.ts';
 
 /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AstroError } from 'astro/errors';
 import { companyInfoSchema } from './company-info.ts';
 import { quotaSchema } from './environment.ts';
+import { DEFAULT_API_BASE_PATH } from './paths.ts';
 import { DEPRECATION_NOTICE_DAYS } from './versioning.ts';
 
 const pathSchema = z
@@ -154,7 +155,7 @@ export const agentApiOptionsSchema = z
     /** read_page cuts longer Markdown at a paragraph boundary and reports `truncated: true`. */
     truncateAt: z.number().int().min(1_000).max(10_000_000).default(60_000),
     /** Root path of the JSON API. */
-    apiBasePath: pathSchema.default('/api/v1'),
+    apiBasePath: pathSchema.default(DEFAULT_API_BASE_PATH),
     /**
      * Rate-limit policies: callers without a token (per address) and with one (per client). The quotas
      * can be overridden at start-up with AGENT_API_QUOTA_ANONYMOUS and AGENT_API_QUOTA_IDENTIFIED.
@@ -234,13 +235,18 @@ export function resolveAgentApiOptions(
   options: AgentApiOptions,
   site: { url: string; pageLanguages: readonly string[]; sitemap?: string | undefined },
 ): ResolvedAgentApiOptions {
-  const { company, language, name, ...rest } = options;
+  const { company: _company, language, name: _name, ...rest } = options;
   return {
     ...rest,
     language: language ?? mostCommon(site.pageLanguages) ?? 'en',
-    name: name ?? company?.brand ?? new URL(site.url).hostname,
+    name: resolveSiteName(options, site.url),
     ...(site.sitemap && { sitemap: site.sitemap }),
   };
+}
+
+/** The site's name: the `name` option, else the company's brand, else the site's host name. Known at config time. */
+export function resolveSiteName(options: Pick<AgentApiOptions, 'name' | 'company'>, siteUrl: string): string {
+  return options.name ?? options.company?.brand ?? new URL(siteUrl).hostname;
 }
 
 function mostCommon(values: readonly string[]): string | undefined {

@@ -3,5 +3,5 @@
  * build's output, for servers that speak the Fetch API. Node servers use `astro-agent-api/node`.
  */
 export { createAgentApi, type AgentApi, type CreateAgentApiOptions } from './server/create-agent-api.ts';
-export { findBuildOutput, getAgentApi, registerAgentApi } from './server/agent-api-registry.ts';
+export { findBuildOutput, getAgentApi, registerAgentApi } from './hosts/agent-api-registry.ts';
 export type { RequestContext } from './server/context.ts';

@@ -1,10 +1,11 @@
 import type { AstroConfig, HookParameters } from 'astro';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { AgentApiOptions } from './options.ts';
-import { buildClaimedPaths } from './server/claimed-paths.ts';
-import { getAgentApi } from './server/agent-api-registry.ts';
+import { createOperationsOfOptions } from './operations/index.ts';
+import { resolveSiteName, type AgentApiOptions } from './options.ts';
+import { getAgentApi } from './hosts/agent-api-registry.ts';
 import { createNodeHandler } from './server/node-handler.ts';
+import { buildRouteTable } from './server/route-table.ts';
 
 const PACKAGE = 'astro-agent-api';
 const VIRTUAL_ID = 'virtual:agent-api/runtime';
@@ -13,13 +14,19 @@ const RESOLVED_ID = `\0${VIRTUAL_ID}`;
 const SERVER_ENVIRONMENTS = new Set(['ssr', 'prerender', 'astro']);
 
 /**
- * The route patterns the runtime answers inside Astro: every path it claims, exactly, and the rest of
- * the API base path (which it owns, to answer unknown operations in JSON). A site's own `/api/…`
- * endpoints and `public/.well-known/` files are left alone.
+ * The route patterns the runtime answers inside Astro, from the route table a build of these options
+ * will have: every path it claims, exactly, and the rest of the API base path (which it owns, to
+ * answer unknown operations in JSON). A site's own `/api/…` endpoints and `public/.well-known/` files
+ * are left alone.
  */
-export function buildRoutePatterns(options: AgentApiOptions): string[] {
-  const claimed = buildClaimedPaths(options.apiBasePath);
-  return [`${options.apiBasePath}/[...path]`, ...claimed.exact];
+export function buildRoutePatterns(options: AgentApiOptions, site: string): string[] {
+  const table = buildRouteTable({
+    apiBasePath: options.apiBasePath,
+    siteName: resolveSiteName(options, site),
+    operations: createOperationsOfOptions(options),
+  });
+  const underApi = `${table.apiBasePath}/`;
+  return [`${underApi}[...path]`, ...[...table.routes.keys()].filter((path) => !path.startsWith(underApi))];
 }
 
 /**
@@ -27,14 +34,14 @@ export function buildRoutePatterns(options: AgentApiOptions): string[] {
  * import one runtime per process from a virtual module; the runtime itself stays an ordinary import
  * of this package (external to Vite's server bundle), so its worker threads and data files resolve
  * from node_modules at run time. With @astrojs/node, a footer on the server entry puts the agent
- * front before the adapter's own handler (see server/standalone-front.ts).
+ * front before the adapter's own handler (see hosts/standalone-front.ts).
  */
 export function setupRuntime(
   { config, injectRoute, addMiddleware, updateConfig }: HookParameters<'astro:config:setup'>,
   options: AgentApiOptions,
 ): void {
   const entrypoint = new URL('./routes/agent-endpoint.js', import.meta.url);
-  for (const pattern of buildRoutePatterns(options)) injectRoute({ pattern, entrypoint, prerender: false });
+  for (const pattern of buildRoutePatterns(options, config.site!)) injectRoute({ pattern, entrypoint, prerender: false });
   addMiddleware({ order: 'pre', entrypoint: new URL('./routes/markdown-middleware.js', import.meta.url) });
   updateConfig({ vite: { plugins: [runtimeModulePlugin(config)] } });
 }

@@ -1,4 +1,4 @@
-import type { Outcome } from '../server/outcome.ts';
+import type { Outcome } from '../outcome.ts';
 import type { SearchCount, TrafficCount } from '../store/store.ts';
 import { OAUTH_CLIENT_FAMILY, OTHER_FAMILY } from './classify-agent.ts';
 

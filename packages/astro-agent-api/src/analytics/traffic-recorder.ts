@@ -1,5 +1,5 @@
 import { parseEnvironment } from '../environment.ts';
-import type { Outcome, OutcomeListener } from '../server/outcome.ts';
+import type { Outcome, OutcomeListener } from '../outcome.ts';
 import type { Store, TrafficBatch } from '../store/store.ts';
 import { utcDay } from '../store/utc-day.ts';
 import { createAgentClassifier } from './classify-agent.ts';

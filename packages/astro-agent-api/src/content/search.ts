@@ -61,7 +61,8 @@ const HUB_WEIGHT = 0.5;
  * Search over one build's server index. Each query adds up the precomputed scores of its terms'
  * postings into a typed array over all pages, so its cost is the length of those postings — a few
  * tens of thousands of additions for the commonest words at 10,000 pages, well under a millisecond —
- * and nothing is cached: every new query is as fast as a repeated one. Create a new engine for a new
+ * and the engine keeps no results of its own: a new query is as fast as a repeated one (the latest
+ * answers are kept, serialized, by the snapshot's `recent` memo). Create a new engine for a new
  * build; the old one keeps answering from its own snapshot until it is dropped.
  */
 export function createSearchEngine(options: SearchEngineOptions): SearchEngine {

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
-import { agentSkillPath, buildAgentSkillName, MCP_PATH, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
+import { agentSkillPath, buildAgentSkillName, MCP_PATH, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
 import { buildAnswerRules, buildAnswerSteps } from './build-agents-md.ts';
-import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
+import type { DocumentContext } from './document-context.ts';
 import { truncateText } from './truncate-text.ts';
 
 /** agentskills.io: the identifier of the discovery index format this build writes. */

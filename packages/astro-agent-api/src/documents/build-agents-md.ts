@@ -1,16 +1,11 @@
 import { buildInputJsonSchema, buildOutputJsonSchema } from '../operations/json-schema.ts';
-import {
-  MCP_PATH,
-  MCP_SERVER_CARD_PATH,
-  OAUTH_PATHS,
-  WELL_KNOWN_PATHS,
-} from '../operations/endpoints.ts';
+import { MCP_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS, DOCUMENT_PATHS, VERSIONING_ANCHOR } from '../paths.ts';
 import { API_VERSION, DEPRECATION_NOTICE_DAYS } from '../versioning.ts';
 import { LIMITS } from '../limits.ts';
 import { SCOPE_DESCRIPTIONS, SCOPES } from '../oauth-contract.ts';
 import { languageName } from '../operations/search-pages.ts';
 import { buildFieldList, buildParameterTable } from './build-parameter-table.ts';
-import { buildWithdrawalNotice, DOCUMENT_PATHS, VERSIONING_ANCHOR, type DocumentContext } from './document-context.ts';
+import { buildWithdrawalNotice, type DocumentContext } from './document-context.ts';
 import { buildExampleSearchUrl } from './example-search.ts';
 import { markdownTwinPath } from '../content/manifest.ts';
 

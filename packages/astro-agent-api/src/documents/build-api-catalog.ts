@@ -1,7 +1,6 @@
-import { MCP_PATH, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
 import { API_VERSION } from '../versioning.ts';
-import { protectedResourceMetadataPath } from './build-discovery.ts';
-import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
+import { MCP_PATH, WELL_KNOWN_PATHS, protectedResourceMetadataPath, DOCUMENT_PATHS } from '../paths.ts';
+import type { DocumentContext } from './document-context.ts';
 
 /** RFC 9264 §4.2.4 — a target link of a Linkset. */
 interface TargetLink {

@@ -1,12 +1,8 @@
 import { SCOPES } from '../oauth-contract.ts';
 import { getQuota } from '../operations/get-quota.ts';
-import {
-  IDENTITY_PATH,
-  OAUTH_PATHS,
-  WELL_KNOWN_PATHS,
-} from '../operations/endpoints.ts';
 import { LIMITS } from '../limits.ts';
-import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
+import { IDENTITY_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
+import type { DocumentContext } from './document-context.ts';
 import { buildExampleSearchUrl } from './example-search.ts';
 
 /** `/auth.md`: the optional OAuth 2.0 flow step by step, with curl commands against this site. */

@@ -1,10 +1,11 @@
+import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/server';
 import { CLIENT_AUTH_METHODS, GRANT_TYPE, SCOPE_DESCRIPTIONS, SCOPES } from '../oauth-contract.ts';
-import { OAUTH_PATHS, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
 import { API_VERSION } from '../versioning.ts';
-import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
+import { OAUTH_PATHS, DOCUMENT_PATHS } from '../paths.ts';
+import type { DocumentContext } from './document-context.ts';
 
 /** RFC 8414 §2 — authorization server metadata, plus an `agent_auth` block saying that auth is optional. */
-export function buildAuthorizationServerMetadata({ siteUrl, url, options }: DocumentContext): Record<string, unknown> {
+export function buildAuthorizationServerMetadata({ siteUrl, url, options }: DocumentContext): OAuthMetadata {
   const { policies } = options;
   return {
     // RFC 8414 §2: the issuer is the site URL (no trailing slash; keeps the site's path if it has one).
@@ -16,9 +17,9 @@ export function buildAuthorizationServerMetadata({ siteUrl, url, options }: Docu
     registration_endpoint: url(OAUTH_PATHS.register),
     revocation_endpoint: url(OAUTH_PATHS.revoke),
     introspection_endpoint: url(OAUTH_PATHS.introspect),
-    token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
-    revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
-    introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    token_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
+    revocation_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
+    introspection_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
     grant_types_supported: [GRANT_TYPE],
     // Only the client credentials grant: the authorization endpoint supports no response type.
     response_types_supported: [],
@@ -45,7 +46,7 @@ export function buildAuthorizationServerMetadata({ siteUrl, url, options }: Docu
 export function buildProtectedResourceMetadata(
   { siteUrl, url, options, documents }: DocumentContext,
   resourcePath: string,
-): Record<string, unknown> {
+): OAuthProtectedResourceMetadata {
   const isApi = resourcePath !== '';
   return {
     resource: `${siteUrl}${resourcePath}`,
@@ -57,7 +58,3 @@ export function buildProtectedResourceMetadata(
   };
 }
 
-/** Client path of the RFC 9728 document of a resource path, e.g. `/.well-known/oauth-protected-resource/api/v1`. */
-export function protectedResourceMetadataPath(resourcePath: string): string {
-  return `${WELL_KNOWN_PATHS.protectedResource}${resourcePath}`;
-}

@@ -1,6 +1,6 @@
 import { markdownTwinPath, type BuiltPage } from '../content/manifest.ts';
-import { MCP_PATH, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
-import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
+import { MCP_PATH, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
+import type { DocumentContext } from './document-context.ts';
 import { selectLlmsTxtWording } from './llms-txt-wording.ts';
 import { cleanPageTitle } from './page-title.ts';
 

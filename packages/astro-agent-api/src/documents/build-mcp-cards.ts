@@ -1,18 +1,9 @@
 import { buildInputJsonSchema, buildOutputJsonSchema } from '../operations/json-schema.ts';
 import { SCOPES } from '../oauth-contract.ts';
-import {
-  MCP_CAPABILITIES,
-  MCP_PATH,
-  MCP_PROTOCOL_VERSIONS,
-  MCP_SERVER_CARD_PATH,
-  MCP_TOOL_ANNOTATIONS,
-  OAUTH_PATHS,
-  buildMcpInstructions,
-  buildMcpServerName,
-} from '../operations/endpoints.ts';
+import { MCP_CAPABILITIES, MCP_PROTOCOL_VERSIONS, MCP_TOOL_ANNOTATIONS, buildMcpInstructions, buildMcpServerName } from '../operations/endpoints.ts';
 import { CONTRACT_VERSION } from '../versioning.ts';
-import { protectedResourceMetadataPath } from './build-discovery.ts';
-import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
+import { MCP_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS, protectedResourceMetadataPath, DOCUMENT_PATHS } from '../paths.ts';
+import type { DocumentContext } from './document-context.ts';
 import { truncateText } from './truncate-text.ts';
 
 /**
@@ -57,7 +48,8 @@ export function buildMcpServerCard(context: DocumentContext): Record<string, unk
 /**
  * `/mcp/server-card` in the SEP-2127 draft layout (modelcontextprotocol/experimental-ext-server-card
  * `schema.ts`, schema v2): identity and remotes only — the draft leaves tools to runtime listing.
- * Served at `<streamable-http-url>/server-card` as `application/mcp-server-card+json` (docs/discovery.md).
+ * Served at `<streamable-http-url>/server-card` as `application/mcp-server-card+json` (its discovery
+ * draft: https://github.com/modelcontextprotocol/experimental-ext-server-card/blob/main/docs/discovery.md).
  */
 export function buildMcpServerCardDraft(context: DocumentContext): Record<string, unknown> {
   const { url, siteUrl, options, companyOperation } = context;
@@ -89,7 +81,7 @@ export function buildMcpServerCardDraft(context: DocumentContext): Record<string
 }
 
 /**
- * `/.well-known/ai-catalog.json`: an AI Catalog (Agent-Card/ai-catalog, docs/guides/creating-a-catalog.md,
+ * `/.well-known/ai-catalog.json`: an AI Catalog (https://github.com/Agent-Card/ai-catalog/blob/main/docs/guides/creating-a-catalog.md,
  * spec 1.0) whose one entry points to the SEP-2127 card, as the server-card discovery draft describes.
  */
 export function buildAiCatalog(context: DocumentContext): Record<string, unknown> {

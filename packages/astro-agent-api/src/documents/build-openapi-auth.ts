@@ -1,4 +1,4 @@
-import { IDENTITY_PATH, OAUTH_PATHS } from '../operations/endpoints.ts';
+import { IDENTITY_PATH, OAUTH_PATHS } from '../paths.ts';
 import { LIMITS } from '../limits.ts';
 import {
   clientInformationSchema,

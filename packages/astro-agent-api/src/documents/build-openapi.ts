@@ -1,18 +1,13 @@
 import { buildInputJsonSchema, buildJsonSchema, type JsonSchema } from '../operations/json-schema.ts';
 import type { OperationDescription } from '../operations/operation.ts';
 import { errorSchema } from '../api-error.ts';
-import {
-  buildDeprecationHeaders,
-  IDENTITY_PATH,
-  MCP_PATH,
-  OAUTH_PATHS,
-  WELL_KNOWN_PATHS,
-} from '../operations/endpoints.ts';
+import { buildDeprecationHeaders } from '../operations/endpoints.ts';
+import { IDENTITY_PATH, MCP_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
 import { API_VERSION, CONTRACT_VERSION, DEPRECATION_NOTICE_DAYS } from '../versioning.ts';
 import { LIMITS } from '../limits.ts';
 import { CLIENT_AUTH_METHODS, GRANT_TYPE, SCOPE_DESCRIPTIONS } from '../oauth-contract.ts';
 import { buildAuthPaths, CLIENT_SECRET_BASIC } from './build-openapi-auth.ts';
-import { buildWithdrawalNotice, DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
+import { buildWithdrawalNotice, type DocumentContext } from './document-context.ts';
 
 const ERROR_RESPONSES = {
   400: ['BadRequest', 'A parameter is missing or invalid; `data.hint` names it.'],

@@ -1,5 +1,6 @@
 import type { UsagePreferences } from '../options.ts';
-import { DOCUMENT_PATHS, type DocumentContext } from './document-context.ts';
+import type { DocumentContext } from './document-context.ts';
+import { DOCUMENT_PATHS } from '../paths.ts';
 
 /** Each preference under its name in the two vocabularies, in the order the lines write them. */
 const VOCABULARIES: { preference: keyof UsagePreferences; contentSignal: string; aipref: string }[] = [

@@ -4,19 +4,8 @@ import { findOperationRoles, type Operation } from '../operations/operation.ts';
 import type { CompanyInfo } from '../company-info.ts';
 import { API_VERSION } from '../versioning.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
+import { DOCUMENT_PATHS, resolveVersioningPolicy } from '../paths.ts';
 import { buildDefaultExampleSearch, type ExampleSearch } from './example-search.ts';
-
-/** Paths of the documents written at the root of the public folder. */
-export const DOCUMENT_PATHS = {
-  openapi: '/openapi.json',
-  agents: '/agents.md',
-  auth: '/auth.md',
-  llms: '/llms.txt',
-  robots: '/robots.txt',
-} as const;
-
-/** Anchor of the versioning section of agents.md: the default `versioningPolicy` links to it. */
-export const VERSIONING_ANCHOR = 'versioning';
 
 /** The `documents` options with every default decided from the site's pages; links are absolute. */
 export interface DocumentWording {
@@ -58,12 +47,6 @@ export function buildWithdrawalNotice({ options, documents }: Pick<DocumentConte
   if (!options.deprecation) return '';
   const { announced, sunset } = options.deprecation;
   return `**v${API_VERSION} is being withdrawn:** deprecated since ${announced}, it stops answering on ${sunset}. Every answer says so with \`Deprecation\`, \`Sunset\` and \`Link: rel=deprecation\`; move to the next version before then (policy: ${documents.versioningPolicy}).`;
-}
-
-/** Absolute URL of the versioning policy (`documents.versioningPolicy`, else agents.md's section): documents and the runtime's `Link` name it. */
-export function resolveVersioningPolicy(siteUrl: string, documents: Pick<ResolvedAgentApiOptions['documents'], 'versioningPolicy'>): string {
-  const policy = documents.versioningPolicy ?? `${DOCUMENT_PATHS.agents}#${VERSIONING_ANCHOR}`;
-  return /^https?:\/\//.test(policy) ? policy : `${siteUrl.replace(/\/+$/, '')}${policy}`;
 }
 
 export function createDocumentContext({ site, options, company, pages }: DocumentSource): DocumentContext {

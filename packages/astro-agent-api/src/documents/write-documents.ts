@@ -4,18 +4,19 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { AstroIntegrationLogger } from 'astro';
-import { documentFilePath, MCP_SERVER_CARD_PATH, PRECOMPRESSED_SUFFIXES, WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
+import { PRECOMPRESSED_SUFFIXES } from '../operations/endpoints.ts';
+import { documentFilePath, DOCUMENT_PATHS, MCP_SERVER_CARD_PATH, protectedResourceMetadataPath, WELL_KNOWN_PATHS } from '../paths.ts';
 import { writeFileAtomically } from '../write-atomically.ts';
 import { buildAgentSkill } from './build-agent-skill.ts';
 import { buildAgentsMd } from './build-agents-md.ts';
 import { buildApiCatalog } from './build-api-catalog.ts';
 import { buildAuthMd } from './build-auth-md.ts';
-import { buildAuthorizationServerMetadata, buildProtectedResourceMetadata, protectedResourceMetadataPath } from './build-discovery.ts';
+import { buildAuthorizationServerMetadata, buildProtectedResourceMetadata } from './build-discovery.ts';
 import { buildLlmsTxt, LLMS_TXT_SECTIONS_PATH } from './build-llms-txt.ts';
 import { buildAiCatalog, buildMcpServerCard, buildMcpServerCardDraft } from './build-mcp-cards.ts';
 import { buildOpenApi } from './build-openapi.ts';
 import { buildRobotsTxt } from './build-robots-txt.ts';
-import { createDocumentContext, DOCUMENT_PATHS, type DocumentSource } from './document-context.ts';
+import { createDocumentContext, type DocumentSource } from './document-context.ts';
 
 export interface WriteDocumentsInput {
   /** The public folder of the build (`dist/client/`). */

@@ -1,10 +1,12 @@
 /**
- * Public paths of docs/contract.md §3 and §4 that both the runtime (server/) and the
- * published documents (documents/) name, and the MCP instructions both publish, kept in one place so
- * they cannot drift apart.
+/**
+ * What the runtime (server/) and the published documents (documents/) both state about the MCP
+ * server and a version being withdrawn, kept in one place so they cannot drift apart. The public
+ * paths are in paths.ts; the limits in limits.ts; the versions in versioning.ts.
  */
 
 import type { ResolvedAgentApiOptions } from '../options.ts';
+import { WELL_KNOWN_PATHS } from '../paths.ts';
 import { findOperationRoles, type OperationDescription } from './operation.ts';
 
 /**
@@ -19,32 +21,6 @@ export function buildDeprecationHeaders(deprecation: { announced: string; sunset
   };
 }
 
-/** OAuth endpoints, at the site root (not under the API base path). */
-export const OAUTH_PATHS = {
-  authorize: '/oauth/authorize',
-  register: '/oauth/register',
-  token: '/oauth/token',
-  revoke: '/oauth/revoke',
-  introspect: '/oauth/introspect',
-} as const;
-
-export const IDENTITY_PATH = '/agent/identity';
-export const MCP_PATH = '/mcp';
-
-/** Discovery documents; the protected-resource document of the API appends the API base path. */
-export const WELL_KNOWN_PATHS = {
-  authorizationServer: '/.well-known/oauth-authorization-server',
-  protectedResource: '/.well-known/oauth-protected-resource',
-  mcpServerCard: '/.well-known/mcp/server-card.json',
-  aiCatalog: '/.well-known/ai-catalog.json',
-  /** RFC 9727 §2. */
-  apiCatalog: '/.well-known/api-catalog',
-  /** The same document as /llms.txt, where scanners also look for it. */
-  llmsTxt: '/.well-known/llms.txt',
-  /** Agent Skills Discovery 0.2.0 (agentskills.io, "Well-Known URI"). */
-  agentSkills: '/.well-known/agent-skills/index.json',
-} as const;
-
 /** RFC 9727 §4.2: the profile URI that marks a Linkset as an API catalog. */
 export const API_CATALOG_PROFILE = 'https://www.rfc-editor.org/info/rfc9727';
 
@@ -53,40 +29,6 @@ export const DOCUMENT_MEDIA_TYPES: Record<string, string> = {
   [WELL_KNOWN_PATHS.apiCatalog]: `application/linkset+json; profile="${API_CATALOG_PROFILE}"`,
   [WELL_KNOWN_PATHS.llmsTxt]: 'text/plain; charset=utf-8',
 };
-
-/**
- * The name of the site's agent skill (agentskills.io: 1 to 64 lowercase letters, digits and single
- * hyphens), from the site's name: `Field Notes` → `field-notes`.
- */
-export function buildAgentSkillName(siteName: string): string {
-  const slug = siteName
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .slice(0, 64)
-    .replace(/^-+|-+$/g, '');
-  return slug || 'site';
-}
-
-/** Where the site's SKILL.md is published, beside the skills index. */
-export function agentSkillPath(siteName: string): string {
-  return `/.well-known/agent-skills/${buildAgentSkillName(siteName)}/SKILL.md`;
-}
-
-/** Server card in the SEP-2127 layout: `<streamable-http-url>/server-card`. */
-export const MCP_SERVER_CARD_PATH = `${MCP_PATH}/server-card`;
-
-/**
- * File under the public folder that holds a published document. The site's RFC 9728 document cannot
- * be a file named like the folder that holds the API's one (`oauth-protected-resource/api/v1`), and a
- * file without extension under `/mcp/` is awkward to serve statically, so those two are renamed.
- */
-export function documentFilePath(publicPath: string): string {
-  if (publicPath === WELL_KNOWN_PATHS.protectedResource) return `${publicPath}/index.json`;
-  if (publicPath === MCP_SERVER_CARD_PATH) return `${publicPath}.json`;
-  return publicPath;
-}
 
 /** The compressed copies the build writes beside each document (documents/write-documents.ts), by coding. */
 export const PRECOMPRESSED_SUFFIXES = { br: '.br', gzip: '.gz' } as const;

@@ -1,5 +1,5 @@
 import type { CompanyInfo } from '../company-info.ts';
-import type { ResolvedAgentApiOptions } from '../options.ts';
+import type { AgentApiOptions, ResolvedAgentApiOptions } from '../options.ts';
 import { getCompanyInfo } from './get-company-info.ts';
 import { getQuota } from './get-quota.ts';
 import type { Operation } from './operation.ts';
@@ -29,4 +29,9 @@ export function createOperations(source: OperationsSource): Operation[] {
   ];
   cache.set(source.options, operations);
   return operations;
+}
+
+/** The operations a site's options give it, before a build (the language, unknown yet, only words their descriptions). */
+export function createOperationsOfOptions(options: AgentApiOptions): Operation[] {
+  return createOperations({ options: { facets: options.facets, language: options.language ?? 'en', truncateAt: options.truncateAt }, company: options.company });
 }

@@ -25,7 +25,7 @@ export interface OperationDescription {
   /** How the pipeline serves it: what it needs of the caller, what it costs, how its answers are cached. */
   policy: OperationPolicy;
   title: string;
-  /** Spanish and English: tells an agent what it is for and when to use it. */
+  /** Tells an agent what it is for and when to use it, in English like the rest of the contract. */
   description: string;
   input: z.ZodObject;
   output: z.ZodType;

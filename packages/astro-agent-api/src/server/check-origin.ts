@@ -26,7 +26,7 @@ export function checkOrigin(request: Request, route: Route, allowed: ReadonlySet
   return { 'Access-Control-Allow-Origin': serialized, 'Access-Control-Expose-Headers': MCP_EXPOSED_HEADERS, Vary: 'Origin' };
 }
 
-/** RFC 6454 §6.1 — an Origin header value as its ASCII serialization, or undefined when it is not one (`null`, a path, garbage). */
+/** RFC 6454 §6.2 — an Origin header value as its ASCII serialization, or undefined when it is not one (`null`, a path, garbage). */
 function parseOrigin(value: string): string | undefined {
   let url: URL;
   try {

@@ -1,3 +1,4 @@
+import Negotiator from 'negotiator';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 export type ContentCoding = 'br' | 'gzip';
@@ -5,22 +6,19 @@ export type ContentCoding = 'br' | 'gzip';
 /** Below this a compressed body saves less than the headers and the work cost. */
 export const MIN_COMPRESSED_BYTES = 1024;
 
+/** The codings this server makes, best first: the order that breaks a tie in the client's weights. */
+const CODINGS: ContentCoding[] = ['br', 'gzip'];
+
+/** negotiator 1.x breaks ties by the server's order (`preferred`); @types/negotiator still declares 0.6, without it. */
+const negotiateEncoding = Negotiator.prototype.encoding as (this: Negotiator, available: readonly string[], options: { preferred: readonly string[] }) => string | undefined;
+
 /**
- * RFC 9110 §12.5.3 — the coding to answer with for an Accept-Encoding header: br, else gzip, when the
- * client accepts it (a listed coding with q > 0, or `*`); undefined for identity.
+ * RFC 9110 §12.5.3 — the coding to answer with for an Accept-Encoding header: the one the client
+ * weighs highest (a listed coding with q > 0, or `*`), br on a tie; undefined for identity.
  */
 export function chooseContentCoding(acceptEncoding: string | null): ContentCoding | undefined {
   if (!acceptEncoding) return undefined;
-  const weights = new Map<string, number>();
-  for (const part of acceptEncoding.split(',')) {
-    const [coding = '', ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
-    weights.set(coding.trim(), q === undefined ? 1 : Number(q.slice(2)) || 0);
-  }
-  const accepts = (coding: string) => (weights.get(coding) ?? weights.get('*') ?? 0) > 0;
-  if (accepts('br')) return 'br';
-  if (accepts('gzip')) return 'gzip';
-  return undefined;
+  return negotiateEncoding.call(new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }), CODINGS, { preferred: CODINGS }) as ContentCoding | undefined;
 }
 
 /**

@@ -1,28 +1,35 @@
 import { join } from 'node:path';
-import { createTrafficRecorder } from '../analytics/traffic-recorder.ts';
 import { ContentNotBuiltError, createContentModel, type ContentSnapshot } from '../content/content-model.ts';
 import type { ApiError } from '../api-error.ts';
 import { parseEnvironment } from '../environment.ts';
 import { API_VERSION } from '../versioning.ts';
+import { createOutcome, type Outcome, type OutcomeListener, type OutcomeRecorder } from '../outcome.ts';
+import { DEFAULT_API_BASE_PATH } from '../paths.ts';
 import { openStore } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';
 import { createBuildRuntime, type BuildRuntime } from './build-runtime.ts';
 import { checkMethod } from './check-method.ts';
 import { checkOrigin } from './check-origin.ts';
-import { buildClaimedPaths, canonicalizePath, isClaimedPath, type ClaimedPaths } from './claimed-paths.ts';
+import { canonicalizePath } from './canonical-path.ts';
 import type { RequestContext } from './context.ts';
 import { createSdkLeg } from './mcp/serve-with-sdk.ts';
 import { buildPageLinkHeader, findPageForPath, markdownResponse, prefersMarkdown } from './negotiate.ts';
-import { createOutcome, type Outcome, type OutcomeListener } from './outcome.ts';
 import { API_HEADERS, jsonResponse, renderError, withHeaders, type ErrorLogger } from './respond.ts';
-import { findRoute, notFoundError } from './route-table.ts';
+import { buildRouteTable, findRoute, notFoundError, type Route } from './route-table.ts';
 
 export interface AgentApi {
   /** Loads the current build; rejects when there is none, or when a start-time setting is invalid. */
   ready(): Promise<void>;
+  /**
+   * The route step, for a front that has canonicalised the target (canonical-path.ts): where the
+   * request goes in the current build's table, to pass to `handle`; undefined for a path this
+   * runtime does not answer (the site does).
+   */
+  route(pathname: string): RoutedRequest | undefined;
   /** True for the paths this runtime answers (API, OAuth, identity, MCP, agent documents). */
   isAgentPath(pathname: string): boolean;
-  handle(request: Request, context: RequestContext): Promise<Response>;
+  /** Answers an agent request; without `routed`, it canonicalises and routes the request's path itself (the injected endpoints). */
+  handle(request: Request, context: RequestContext, routed?: RoutedRequest): Promise<Response>;
   /** For a site page: its Markdown twin when the client asks for Markdown, else undefined. */
   negotiatePage(request: Request): Promise<Response | undefined>;
   /** Headers for a site page: the security headers, and for a content page `Link` to its twin and the agent documents. */
@@ -44,8 +51,26 @@ const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Referrer-Policy': 'strict-origin-when-cross-origin',
 };
 
+/** A request's place in the route table, found once from its canonical path (`AgentApi.route`). */
+export interface RoutedRequest {
+  /** The canonical path of the target. */
+  path: string;
+  /** The build whose table routed it: a request routed before another build landed is routed again in that one. */
+  build: BuildRuntime | undefined;
+  /** Undefined under the API base path where no operation has that name (a JSON 404). */
+  route: Route | undefined;
+}
+
 /** Until a build is loaded, the paths of the default API base path are claimed. */
-const DEFAULT_API_BASE_PATH = '/api/v1';
+const UNBUILT_TABLE = buildRouteTable({ apiBasePath: DEFAULT_API_BASE_PATH, siteName: undefined, operations: [] });
+
+/** The parts of the runtime a recorder of outcomes writes with. */
+export interface RecorderParts {
+  env: Record<string, string | undefined>;
+  /** The runtime's store, opened on first use. */
+  store: () => Promise<Store>;
+  log: ErrorLogger;
+}
 
 export interface CreateAgentApiOptions {
   /** The build output folder (Astro's outDir), holding client/, server/ and agent-api/. */
@@ -53,8 +78,13 @@ export interface CreateAgentApiOptions {
   /** Read once, at start: AGENT_API_DATA_DIR, REDIS_URL, AGENT_API_ANALYTICS* and the AGENT_API_QUOTA_* overrides. Default `process.env`. */
   env?: NodeJS.ProcessEnv;
   log?: ErrorLogger;
-  /** Called once per answered request with what it was (outcome.ts): where traffic is counted. */
+  /** Called once per answered request with what it was (outcome.ts). */
   onOutcome?: OutcomeListener;
+  /**
+   * Recorders of outcomes that write to the runtime's store, made with it and closed (so flushed)
+   * before it is: traffic counting (analytics/traffic-recorder.ts) is attached this way by the hosts.
+   */
+  recorders?: readonly ((parts: RecorderParts) => OutcomeRecorder)[];
 }
 
 /**
@@ -71,12 +101,11 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
   const shared = { env, log, clientDir: join(options.outDir, 'client'), sdk: createSdkLeg() };
   const runtimes = new WeakMap<ContentSnapshot, BuildRuntime>();
   let store: Promise<Store> | undefined;
-  let claimed: ClaimedPaths = buildClaimedPaths(DEFAULT_API_BASE_PATH);
   let latest: BuildRuntime | undefined;
-  const traffic = createTrafficRecorder({ env, log, store: openSharedStore });
+  const recorders = (options.recorders ?? []).map((create) => create({ env, log, store: openSharedStore }));
+  const listeners = [...recorders.map((recorder) => recorder.record), ...(options.onOutcome ? [options.onOutcome] : [])];
   const report: OutcomeListener = (outcome) => {
-    traffic.record(outcome);
-    options.onOutcome?.(outcome);
+    for (const listener of listeners) listener(outcome);
   };
 
   function openSharedStore(): Promise<Store> {
@@ -93,13 +122,12 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
     if (!runtime) {
       runtime = createBuildRuntime(snapshot, { ...shared, store: await openSharedStore() });
       runtimes.set(snapshot, runtime);
-      claimed = runtime.claimed;
       latest = runtime;
     }
     return runtime;
   }
 
-  async function answer(request: Request, context: RequestContext, outcome: Outcome): Promise<Response> {
+  async function answer(request: Request, context: RequestContext, outcome: Outcome, routed: RoutedRequest | undefined): Promise<Response> {
     let runtime: BuildRuntime;
     try {
       runtime = await currentRuntime();
@@ -110,7 +138,8 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
         { status: 503, headers: { ...API_HEADERS, 'Retry-After': '10' } },
       );
     }
-    const route = findRoute(runtime.routes, outcome.path);
+    // Routed by the front in this build's table: not routed again.
+    const route = routed?.build === runtime ? routed.route : findRoute(runtime.table, outcome.path)?.route;
     if (!route) return renderError(notFoundError(outcome.path, runtime.api), 'api', log, { ...API_HEADERS, ...runtime.headers });
     outcome.surface = route.surface;
     let cors: Record<string, string> = {};
@@ -124,6 +153,12 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
     return withHeaders(response, { ...runtime.headers, ...cors });
   }
 
+  function route(pathname: string): RoutedRequest | undefined {
+    if (!latest) return findRoute(UNBUILT_TABLE, pathname) && { path: pathname, build: undefined, route: undefined };
+    const found = findRoute(latest.table, pathname);
+    return found && { path: pathname, build: latest, route: found.route };
+  }
+
   function record(outcome: Outcome, response: Response): Response {
     outcome.status = response.status;
     report(outcome);
@@ -134,13 +169,14 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
     async ready() {
       await currentRuntime();
     },
+    route,
     isAgentPath(pathname) {
-      return isClaimedPath(claimed, pathname);
+      return route(pathname) !== undefined;
     },
-    async handle(request, context) {
-      const target = new URL(request.url).pathname;
-      const outcome = createOutcome(request, canonicalizePath(target) ?? target, context.method ?? request.method);
-      return record(outcome, await answer(request, context, outcome));
+    async handle(request, context, routed) {
+      const path = routed?.path ?? canonicalTarget(request);
+      const outcome = createOutcome(request, path, context.method ?? request.method);
+      return record(outcome, await answer(request, context, outcome, routed));
     },
     async negotiatePage(request) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
@@ -172,13 +208,19 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
       }, () => {});
     },
     renderRefusal(pathname, error) {
-      const route = pathname === undefined || latest === undefined ? undefined : findRoute(latest.routes, pathname);
+      const route = pathname === undefined || latest === undefined ? undefined : findRoute(latest.table, pathname)?.route;
       return withHeaders(renderError(error, route?.errors ?? 'api', log), latest?.headers ?? { 'API-Version': API_VERSION });
     },
     async close() {
       content.close();
-      await traffic.close();
+      await Promise.all(recorders.map((recorder) => recorder.close()));
       await (await store?.catch(() => undefined))?.close();
     },
   };
+}
+
+/** The canonical path of a request that no front routed. */
+function canonicalTarget(request: Request): string {
+  const target = new URL(request.url).pathname;
+  return canonicalizePath(target) ?? target;
 }

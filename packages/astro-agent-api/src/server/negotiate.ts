@@ -1,7 +1,7 @@
+import Negotiator from 'negotiator';
 import type { ContentSnapshot } from '../content/content-model.ts';
-import { DOCUMENT_PATHS } from '../documents/document-context.ts';
+import { DOCUMENT_PATHS, WELL_KNOWN_PATHS } from '../paths.ts';
 import { markdownTwinPath, type ManifestPage } from '../content/manifest.ts';
-import { WELL_KNOWN_PATHS } from '../operations/endpoints.ts';
 import { buildEtag, represent, type Representation } from './represent.ts';
 
 export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
@@ -21,19 +21,16 @@ export function findPageForPath(snapshot: ContentSnapshot, pathname: string): { 
   return page ? { page, twin } : undefined;
 }
 
-/** True when the Accept header ranks text/markdown above text/html (RFC 9110 §12.5.1 quality values). */
+/** The two forms of a page; HTML first, so that a wildcard range (any type, any text type) gets the page as it is. */
+const PAGE_TYPES = ['text/html', 'text/markdown'];
+
+/**
+ * RFC 9110 §12.5.1 — true when the Accept header ranks text/markdown above text/html: by quality, then
+ * by the more specific range, then by the order the client listed them in.
+ */
 export function prefersMarkdown(accept: string | null): boolean {
-  if (!accept || !accept.includes('markdown')) return false;
-  let markdown = 0;
-  let html = 0;
-  for (const part of accept.split(',')) {
-    const [type = '', ...params] = part.trim().toLowerCase().split(';');
-    const qParam = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
-    const q = qParam ? Number(qParam.slice(2)) || 0 : 1;
-    if (type === 'text/markdown') markdown = Math.max(markdown, q);
-    else if (type === 'text/html') html = Math.max(html, q);
-  }
-  return markdown > 0 && markdown >= html;
+  if (!accept) return false;
+  return new Negotiator({ headers: { accept } }).mediaType(PAGE_TYPES) === 'text/markdown';
 }
 
 /**

@@ -1,9 +1,12 @@
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { ApiError } from '../api-error.ts';
 import type { AgentApi } from './create-agent-api.ts';
-import { canonicalizePath } from './claimed-paths.ts';
+import { canonicalizePath } from './canonical-path.ts';
+import { checkMessage } from './check-message.ts';
+import { createCompressedPageServer } from './serve-compressed-page.ts';
 import { renderError } from './respond.ts';
 
 /** A Connect-style handler: Express, Fastify (through @fastify/middie), Vite's dev server and node:http can all mount it. */
@@ -17,15 +20,33 @@ const log = (message: string, cause: unknown) => console.error(message, cause);
 /**
  * The agent front as a node:http handler: agent paths (API, OAuth, MCP, documents) are answered by the
  * runtime, a page asked for as Markdown (`.md` twin or `Accept: text/markdown`) gets its twin, and any
- * other request goes on to `next` — the site — with the `Link` header of its page already set.
+ * other request goes on to `next` — the site — with the `Link` header of its page already set. Given
+ * the site's `clientDir`, a prerendered HTML page goes out compressed to a client that accepts it.
  */
-export function createNodeHandler(api: AgentApi): NodeHandler {
+export function createNodeHandler(api: AgentApi, site: { clientDir?: string } = {}): NodeHandler {
+  const servePage = site.clientDir === undefined ? undefined : createCompressedPageServer(site.clientDir);
   return (req, res, next) => {
-    answer(api, req, res, next).catch(async (error: unknown) => {
+    const refusal = checkMessage(req);
+    if (refusal) return void send(res, api.renderRefusal(canonicalizePath((req.url ?? '/').split('?', 1)[0]!), refusal));
+    const toSite = servePage && next ? () => sendPageOr(servePage, req, res, next) : next;
+    answer(api, req, res, toSite).catch(async (error: unknown) => {
       if (res.headersSent) return void res.destroy();
       await send(res, renderError(error, 'api', log));
     });
   };
+}
+
+/** The compressed page when there is one for this request, else the site. */
+function sendPageOr(servePage: ReturnType<typeof createCompressedPageServer>, req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void {
+  const pathname = canonicalizePath((req.url ?? '/').split('?', 1)[0]!);
+  if (pathname === undefined) return next();
+  servePage(toRequest(req, pathname), pathname).then((response) => {
+    if (!response) return next();
+    // The page's own Vary (Accept: its Markdown twin) is already set on `res`; both must be kept.
+    const vary = res.getHeader('vary');
+    if (vary !== undefined) response.headers.set('Vary', `${String(vary)}, ${response.headers.get('vary')}`);
+    return send(res, response);
+  }, next);
 }
 
 async function answer(api: AgentApi, req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void): Promise<void> {
@@ -33,9 +54,11 @@ async function answer(api: AgentApi, req: IncomingMessage, res: ServerResponse, 
   const pathname = canonicalizePath((req.url ?? '/').split('?', 1)[0]!);
   const method = req.method ?? 'GET';
   const forbidden = FORBIDDEN_METHODS.has(method);
-  if (pathname !== undefined && api.isAgentPath(pathname)) {
+  // Routed here, once: the runtime answers with the route found.
+  const routed = pathname === undefined ? undefined : api.route(pathname);
+  if (routed) {
     const context = { clientAddress: req.socket.remoteAddress ?? '', ...(forbidden ? { method } : {}) };
-    return send(res, await api.handle(toRequest(req, pathname), context));
+    return send(res, await api.handle(toRequest(req, routed.path), context, routed));
   }
   // The site cannot take these either: they would reach Astro as a Request it cannot make.
   if (forbidden) return send(res, methodNotAllowed(method));
@@ -74,9 +97,38 @@ export function toRequest(req: IncomingMessage, pathname: string): Request {
   return new Request(`http://localhost${pathname}${query}`, {
     method,
     headers,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    body: hasBody ? readBodyOf(req) : undefined,
     duplex: hasBody ? 'half' : undefined,
   } as RequestInit);
+}
+
+/**
+ * The body of a node:http request as a web stream, through a pipe: a handler that stops reading
+ * (a body too large) cancels the pipe, not the request, whose socket stays open for the answer
+ * (`send` reads and drops the rest first). A client that hangs up mid-body errors the stream.
+ */
+function readBodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
+  const body = req.pipe(new PassThrough());
+  req.once('close', () => {
+    if (!req.complete) body.destroy(new Error('The client closed the connection before the request body ended.'));
+  });
+  return Readable.toWeb(body) as ReadableStream<Uint8Array>;
+}
+
+/**
+ * How long a refused body is read and dropped before its answer is sent. Closing a socket with
+ * unread bytes resets it, and a client still writing its body (most write it all before they read)
+ * sees EPIPE and never reads the answer; 50 MB take well under a second on a local network.
+ */
+const DRAIN_MS = 2_000;
+
+/** Reads and drops what is left of a request body, for DRAIN_MS at most. */
+async function drainBody(req: IncomingMessage): Promise<void> {
+  if (req.complete || req.destroyed) return;
+  req.unpipe();
+  req.resume();
+  // Ends with the body, a client gone, or the time limit.
+  await finished(req, { signal: AbortSignal.timeout(DRAIN_MS) }).catch(() => {});
 }
 
 /** Writes a web-standard Response to a node:http response. */
@@ -85,9 +137,12 @@ export async function send(res: ServerResponse, response: Response): Promise<voi
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
-  // A handler that answered before reading the whole body (too large, wrong type) leaves unread bytes
-  // on the socket: close it rather than let the next keep-alive request stall behind them.
-  if (!res.req.complete) headers.connection = 'close';
+  // A handler that answered before reading the whole body (too large, wrong type): what is left is
+  // read before the answer goes out, and the connection closed after it rather than parse on.
+  if (!res.req.complete) {
+    headers.connection = 'close';
+    await drainBody(res.req);
+  }
   if (response.body === null) {
     res.writeHead(response.status, headers).end();
     return;
@@ -103,6 +158,16 @@ function methodNotAllowed(method: string): Response {
     headers: { Allow: 'GET, HEAD, POST, OPTIONS' },
   });
   return renderError(error, 'api', log);
+}
+
+/**
+ * RFC 9112 §9.6 — a client may close its half of the connection once its request is sent (`nc -N`,
+ * a raw socket): the answer must still go out. Node aborts every pending request on the client's
+ * end unless its server's `httpAllowHalfOpen` (undeclared in its types, there since Node 0.x) is
+ * set; without it, a page or a document not answered at once was never answered.
+ */
+export function allowHalfClosedClients(server: Server): void {
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
 }
 
 /**
@@ -127,8 +192,18 @@ export function createRawRequestHandlers(api: AgentApi) {
       if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
       // Bytes after a request that closed the connection (RFC 9112 §9.6), or after one still being
       // answered: that answer goes out, and the garbage behind it gets none.
-      const answering = (socket as Duplex & { _httpMessage?: unknown })._httpMessage;
-      if (error.code === 'HPE_CLOSED_CONNECTION' || answering) return;
+      const answering = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+      if (error.code === 'HPE_CLOSED_CONNECTION') return;
+      if (answering) {
+        // A request whose body breaks its framing (a chunk size that is no number, a Content-Length
+        // in the trailer) while its handler waits for the rest, which will never come: the 400 is
+        // answered here, at once, and the handler's own answer finds the connection closed.
+        if (answering.headersSent || answering.req.complete) return;
+        const error = new ApiError(400, 'invalid_framing', 'The request body is not framed as HTTP/1.1 requires.', {
+          hint: 'Send the body with a Content-Length, or in well-formed chunks (RFC 9112 §7.1) with no framing fields in the trailer.',
+        });
+        return answerRaw(socket, `${answering.req.method} ${answering.req.url}`, error);
+      }
       const [status, code, message, hint] =
         error.code === 'HPE_HEADER_OVERFLOW'
           ? [431, 'headers_too_large', 'The request line and headers are too large.', 'Send a shorter URL and fewer or shorter headers (16 KiB at most).']

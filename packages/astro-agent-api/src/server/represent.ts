@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import fresh from 'fresh';
 import { chooseContentCoding, compressBody, MIN_COMPRESSED_BYTES, type ContentCoding } from './content-coding.ts';
 
 /** What a GET surface answers with, before content negotiation. */
@@ -30,7 +31,7 @@ export function represent(request: Request, representation: Representation): Res
     // RFC 9110 §8.8.3: a strong validator differs between content codings of the same resource.
     sent.ETag = coding === undefined ? etag : `${etag.slice(0, -1)}-${coding}"`;
     // RFC 9110 §15.4.5: a 304 carries the headers a 200 would (validator, caching, Vary), no content.
-    if (matchesEtag(request.headers.get('if-none-match'), sent.ETag)) return new Response(null, { status: 304, headers: sent });
+    if (isFresh(request, sent.ETag)) return new Response(null, { status: 304, headers: sent });
   }
   sent['Content-Type'] = type;
   let body = bytes;
@@ -51,11 +52,14 @@ export function buildEtag(buildId: string, answer: string): string {
   return `"${createHash('sha1').update(`${buildId}\u0000${answer}`).digest('base64url').slice(0, 22)}"`;
 }
 
-/** RFC 9110 §13.1.2 — If-None-Match: any listed entity tag (weak comparison) or `*` matches. */
-function matchesEtag(header: string | null, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+/**
+ * RFC 9110 §13.1.2 — If-None-Match: any listed entity tag (weak comparison) or `*` matches. The
+ * request's Cache-Control is not passed: its `no-cache` (which fetch adds to every conditional
+ * request) asks caches to revalidate, and an origin server answers the condition (RFC 9111 §5.2.1.4).
+ */
+function isFresh(request: Request, etag: string): boolean {
+  const ifNoneMatch = request.headers.get('if-none-match');
+  return ifNoneMatch !== null && fresh({ 'if-none-match': ifNoneMatch }, { etag });
 }
 
 /**

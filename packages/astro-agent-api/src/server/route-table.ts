@@ -1,10 +1,30 @@
 import { ApiError } from '../api-error.ts';
+import type { OperationDescription } from '../operations/operation.ts';
+import type { Outcome } from '../outcome.ts';
+import {
+  agentSkillPath,
+  DOCUMENT_PATHS,
+  IDENTITY_PATH,
+  MCP_PATH,
+  MCP_SERVER_CARD_PATH,
+  OAUTH_PATHS,
+  protectedResourceMetadataPath,
+  SANDBOX_PATH,
+  WELL_KNOWN_PATHS,
+} from '../paths.ts';
 import type { Handler } from './context.ts';
-import type { Outcome } from './outcome.ts';
 import type { ErrorShape } from './respond.ts';
 
+type OperationRef = Pick<OperationDescription, 'name' | 'path'>;
+
+/** What answers a path: build-runtime.ts gives each kind its handler. */
+export type Responder<O = OperationRef> =
+  | { kind: 'operation'; operation: O }
+  | { kind: 'oauth'; endpoint: keyof typeof OAUTH_PATHS }
+  | { kind: 'api-index' | 'sandbox' | 'identity' | 'mcp' | 'document' };
+
 /** One path of the agent surface: what answers it and the rules the steps before it apply. */
-export interface Route {
+export interface RouteRule<O = OperationRef> {
   surface: Outcome['surface'];
   /** Methods it answers besides OPTIONS (HEAD wherever GET is): any other gets 405 with Allow. */
   methods: readonly ('GET' | 'POST')[];
@@ -13,14 +33,113 @@ export interface Route {
   errors: ErrorShape;
   /** Who may call from a browser: any origin (credentials never travel in cookies), or only the site's origins (see check-origin.ts). */
   origins: 'any' | 'site';
+  responder: Responder<O>;
+}
+
+/** A route of a loaded build: its rule and the handler that answers it. */
+export interface Route extends RouteRule<unknown> {
   handle: Handler;
 }
 
-export type RouteTable = ReadonlyMap<string, Route>;
+/** The paths the runtime answers: its routes, exactly, and everything under the API base path (where an unknown operation gets a JSON 404). */
+export interface RouteTable<R extends RouteRule<unknown> = Route> {
+  apiBasePath: string;
+  routes: ReadonlyMap<string, R>;
+}
 
-/** The route step: the route of a canonical path, with or without its trailing slash. */
-export function findRoute(routes: RouteTable, pathname: string): Route | undefined {
-  return routes.get(pathname) ?? (pathname.length > 1 && pathname.endsWith('/') ? routes.get(pathname.slice(0, -1)) : undefined);
+/** What decides a site's agent paths: its options, and the operations they give it. */
+export interface RouteTableSource<O extends OperationRef> {
+  apiBasePath: string;
+  /** The site's name, which its SKILL.md path follows; undefined before a build has told it. */
+  siteName: string | undefined;
+  /** Each answers GET at its path under the API base path. */
+  operations: readonly O[];
+  /** The prefix the site is served under (Astro's `base`); '' serves the agent surface at the root. */
+  base?: string;
+}
+
+const GET = ['GET'] as const;
+const POST = ['POST'] as const;
+
+/**
+ * The one table of the agent surface's paths and their rules, from a site's options: the injected
+ * Astro routes (at config time, from the options) and the runtime of a build (from its manifest)
+ * both derive theirs from it, so what Astro hands to the runtime and what the front claims agree.
+ */
+export function buildRouteTable<O extends OperationRef>({ apiBasePath, siteName, operations, base = '' }: RouteTableSource<O>): RouteTable<RouteRule<O>> {
+  const api = `${base}${apiBasePath}`;
+  const routes = new Map<string, RouteRule<O>>();
+  for (const operation of operations) {
+    const path = `${api}${operation.path}`;
+    routes.set(path, {
+      surface: 'api',
+      methods: GET,
+      usage: `Call GET ${path} with the parameters in the query string (see ${DOCUMENT_PATHS.openapi}).`,
+      errors: 'api',
+      origins: 'any',
+      responder: { kind: 'operation', operation },
+    });
+  }
+  routes.set(api, { surface: 'api', methods: GET, usage: `Use GET ${api} for the list of operations.`, errors: 'api', origins: 'any', responder: { kind: 'api-index' } });
+  const sandbox = `${base}${SANDBOX_PATH}`;
+  routes.set(sandbox, { surface: 'sandbox', methods: GET, usage: `Use GET ${sandbox}.`, errors: 'api', origins: 'any', responder: { kind: 'sandbox' } });
+  for (const [endpoint, oauthPath] of Object.entries(OAUTH_PATHS) as [keyof typeof OAUTH_PATHS, string][]) {
+    const path = `${base}${oauthPath}`;
+    // RFC 6749 §3.1: the authorization endpoint takes GET; the others take a POSTed body.
+    const methods = endpoint === 'authorize' ? GET : POST;
+    routes.set(path, { surface: 'oauth', methods, usage: `Use ${methods[0]} ${path} as /auth.md describes.`, errors: 'oauth', origins: 'any', responder: { kind: 'oauth', endpoint } });
+  }
+  const identity = `${base}${IDENTITY_PATH}`;
+  routes.set(identity, {
+    surface: 'identity',
+    methods: GET,
+    usage: `Call GET ${identity} with "Authorization: Bearer <token>".`,
+    errors: 'api',
+    origins: 'any',
+    responder: { kind: 'identity' },
+  });
+  const mcp = `${base}${MCP_PATH}`;
+  routes.set(mcp, {
+    surface: 'mcp',
+    methods: POST,
+    usage: `Send each JSON-RPC message with POST ${mcp} (Streamable HTTP, stateless): no sessions are kept, so there is no stream to GET or session to DELETE.`,
+    errors: 'jsonrpc',
+    origins: 'site',
+    responder: { kind: 'mcp' },
+  });
+  const documents = [
+    DOCUMENT_PATHS.openapi,
+    DOCUMENT_PATHS.agents,
+    DOCUMENT_PATHS.auth,
+    DOCUMENT_PATHS.llms,
+    MCP_SERVER_CARD_PATH,
+    WELL_KNOWN_PATHS.authorizationServer,
+    protectedResourceMetadataPath(''),
+    protectedResourceMetadataPath(apiBasePath),
+    WELL_KNOWN_PATHS.mcpServerCard,
+    WELL_KNOWN_PATHS.aiCatalog,
+    WELL_KNOWN_PATHS.apiCatalog,
+    WELL_KNOWN_PATHS.llmsTxt,
+    WELL_KNOWN_PATHS.agentSkills,
+    ...(siteName === undefined ? [] : [agentSkillPath(siteName)]),
+  ];
+  for (const document of documents) {
+    const path = `${base}${document}`;
+    routes.set(path, { surface: 'document', methods: GET, usage: `Use GET ${path}.`, errors: 'api', origins: 'any', responder: { kind: 'document' } });
+  }
+  return { apiBasePath: api, routes };
+}
+
+/**
+ * The route step, on a canonical path (with or without its trailing slash): undefined when the
+ * runtime does not answer the path (the site does); a route undefined under the API base path, where
+ * no operation has that name.
+ */
+export function findRoute<R extends RouteRule<unknown>>(table: RouteTable<R>, pathname: string): { route: R | undefined } | undefined {
+  const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
+  const route = table.routes.get(path);
+  if (route) return { route };
+  return path.startsWith(`${table.apiBasePath}/`) ? { route: undefined } : undefined;
 }
 
 /** What a path without a route gets: under the API base path, the list of operations; elsewhere, where to start. */
@@ -31,6 +150,6 @@ export function notFoundError(pathname: string, api: { basePath: string; operati
     });
   }
   return new ApiError(404, 'not_found', `Nothing is published at ${pathname}.`, {
-    hint: 'Start from /agents.md or /openapi.json, which list every endpoint.',
+    hint: `Start from ${DOCUMENT_PATHS.agents} or ${DOCUMENT_PATHS.openapi}, which list every endpoint.`,
   });
 }

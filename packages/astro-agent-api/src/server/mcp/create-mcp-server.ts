@@ -28,7 +28,7 @@ export function buildMcpServerInfo({ site, options }: Pick<Manifest, 'site' | 'o
 }
 
 /**
- * A fresh MCP server for one HTTP request (stateless: nothing outlives the request): the four
+ * A fresh MCP server for one HTTP request (stateless: nothing outlives the request): the site's
  * operations as tools, every page as a resource, and the answer prompt. Same server for both eras.
  */
 export function createMcpServer({ snapshot, callOperation, notePageRead, log }: McpServerInput): McpServer {

@@ -1,8 +1,9 @@
 import { subscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getAgentApi } from './agent-api-registry.ts';
-import { createNodeHandler, createRawRequestHandlers, type NodeHandler } from './node-handler.ts';
+import { allowHalfClosedClients, createNodeHandler, createRawRequestHandlers, type NodeHandler } from '../server/node-handler.ts';
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -32,7 +33,7 @@ export function installStandaloneFront(input: { adapterOptions: { mode?: string 
     console.error(`astro-agent-api: cannot serve the agent surface: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   });
-  const front = createNodeHandler(api);
+  const front = createNodeHandler(api, { clientDir: join(fileURLToPath(input.outDir), 'client') });
   const raw = createRawRequestHandlers(api);
   subscribe('http.server.request.start', (message) => {
     const { server } = message as { server: Server };
@@ -41,6 +42,7 @@ export function installStandaloneFront(input: { adapterOptions: { mode?: string 
     // Node's own answers to unparsable requests and CONNECT carry no body: the agent front's do.
     if (server.listenerCount('clientError') === 0) server.on('clientError', raw.clientError);
     if (server.listenerCount('connect') === 0) server.on('connect', raw.connect);
+    allowHalfClosedClients(server);
     frontServer(server, front);
   });
 }

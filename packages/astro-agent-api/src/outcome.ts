@@ -1,9 +1,9 @@
-import type { CallerInfo, CallFacts } from '../operations/operation.ts';
+import type { CallerInfo, CallFacts } from './operations/operation.ts';
 
 /**
  * What one answered request was. The pipeline fills it as the request goes through its steps (the
  * route names the surface, the caller step the caller, each operation its call) and hands it, with
- * the status, to `onOutcome` once the answer is known: the one point where traffic can be counted.
+ * the status, to its listeners once the answer is known: the one point where traffic can be counted.
  */
 export interface Outcome {
   /** Which part of the surface answered. */
@@ -33,6 +33,12 @@ export interface OperationCall extends CallFacts {
 
 /** Receives every outcome; must not throw nor block (count, then return). */
 export type OutcomeListener = (outcome: Readonly<Outcome>) => void;
+
+/** A listener that keeps what it hears (traffic counting): closed, so flushed, when the runtime stops. */
+export interface OutcomeRecorder {
+  record: OutcomeListener;
+  close(): Promise<void>;
+}
 
 export function createOutcome(request: Request, path: string, method: string): Outcome {
   return { surface: 'unknown', path, method, userAgent: request.headers.get('user-agent'), calls: [], status: 0 };

@@ -2,11 +2,11 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { registerAgentApi } from './agent-api-registry.ts';
-import { createAgentApi, type AgentApi } from './create-agent-api.ts';
-import { canonicalizePath } from './claimed-paths.ts';
-import { createNodeHandler, createRawRequestHandlers } from './node-handler.ts';
-import { serveNotFound, serveStatic } from './serve-static.ts';
+import { createCountedAgentApi, registerAgentApi } from './agent-api-registry.ts';
+import type { AgentApi } from '../server/create-agent-api.ts';
+import { canonicalizePath } from '../server/canonical-path.ts';
+import { allowHalfClosedClients, createNodeHandler, createRawRequestHandlers } from '../server/node-handler.ts';
+import { serveNotFound, serveStatic } from '../server/serve-static.ts';
 
 type AdapterHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void> | void;
 
@@ -37,12 +37,12 @@ export async function startServer(options: StartServerOptions): Promise<AgentSer
   const outDir = resolve(typeof options.outDir === 'string' ? options.outDir : fileURLToPath(options.outDir));
   const entry = pathToFileURL(join(outDir, 'server', 'entry.mjs')).href;
   const { handler: astroHandler } = (await import(entry)) as { handler: AdapterHandler };
-  const api = createAgentApi({ outDir, env: options.env });
+  const api = createCountedAgentApi({ outDir, env: options.env });
   await api.ready();
   const unregister = registerAgentApi(outDir, api);
 
   const clientDir = join(outDir, 'client');
-  const agentFront = createNodeHandler(api);
+  const agentFront = createNodeHandler(api, { clientDir });
   const server = createServer((req, res) => {
     agentFront(req, res, () => {
       if (req.method !== 'GET' && req.method !== 'HEAD') return void astroHandler(req, res, () => serveNotFound(req, res, clientDir));
@@ -56,6 +56,7 @@ export async function startServer(options: StartServerOptions): Promise<AgentSer
   const raw = createRawRequestHandlers(api);
   server.on('clientError', raw.clientError);
   server.on('connect', raw.connect);
+  allowHalfClosedClients(server);
   await new Promise<void>((resolvePromise, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 4321, options.host ?? 'localhost', resolvePromise);

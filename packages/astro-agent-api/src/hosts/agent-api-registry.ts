@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createAgentApi, type AgentApi } from './create-agent-api.ts';
+import { createTrafficRecorder } from '../analytics/traffic-recorder.ts';
+import { createAgentApi, type AgentApi, type CreateAgentApiOptions } from '../server/create-agent-api.ts';
 
 /**
  * One runtime per build output per process, shared by every way a request can reach it: the injected
@@ -19,12 +20,20 @@ function registry(): Registry {
   return holder[REGISTRY];
 }
 
+/**
+ * The runtime as a host serves it: agent traffic counted into its store (AGENT_API_ANALYTICS, read
+ * once, at start), besides the recorders `options` names.
+ */
+export function createCountedAgentApi(options: CreateAgentApiOptions): AgentApi {
+  return createAgentApi({ ...options, recorders: [createTrafficRecorder, ...(options.recorders ?? [])] });
+}
+
 /** The process's runtime for the build in `outDir`, created on first use. */
 export function getAgentApi(options: { outDir: string | URL }): AgentApi {
   const outDir = resolve(typeof options.outDir === 'string' ? options.outDir : fileURLToPath(options.outDir));
   let api = registry().get(outDir);
   if (!api) {
-    api = createAgentApi({ outDir });
+    api = createCountedAgentApi({ outDir });
     registry().set(outDir, api);
   }
   return api;

@@ -1,0 +1,120 @@
+/**
+ * One route table (server/route-table.ts): the routes injected into Astro at config time, from the
+ * options, and the paths the node front claims from a build of the same options, at run time, are
+ * the same set; and a request the front has routed is answered by the route it found, not routed again.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, test } from 'node:test';
+import { buildServerIndexOfManifest, writeServerIndex } from '../../packages/astro-agent-api/src/build/build-server-index.ts';
+import { buildManifest, writeManifest } from '../../packages/astro-agent-api/src/build/write-manifest.ts';
+import { parseAgentApiOptions, resolveAgentApiOptions, type AgentApiUserOptions } from '../../packages/astro-agent-api/src/options.ts';
+import type { Outcome } from '../../packages/astro-agent-api/src/outcome.ts';
+import {
+  DOCUMENT_PATHS,
+  IDENTITY_PATH,
+  MCP_PATH,
+  MCP_SERVER_CARD_PATH,
+  OAUTH_PATHS,
+  SANDBOX_PATH,
+  WELL_KNOWN_PATHS,
+} from '../../packages/astro-agent-api/src/paths.ts';
+import { createAgentApi, type AgentApi } from '../../packages/astro-agent-api/src/server/create-agent-api.ts';
+import { buildRoutePatterns } from '../../packages/astro-agent-api/src/setup-runtime.ts';
+
+const SITE = 'https://docs.example.org';
+const root = await mkdtemp(join(tmpdir(), 'agent-api-routes-'));
+after(() => rm(root, { recursive: true, force: true }));
+let builds = 0;
+
+/** A build of `options` as `astro build` writes its runtime folder (no pages), and a runtime over it. */
+async function startRuntime(userOptions: AgentApiUserOptions, onOutcome?: (outcome: Outcome) => void): Promise<AgentApi> {
+  const options = parseAgentApiOptions(userOptions);
+  const outDir = join(root, `build-${++builds}`);
+  const manifest = buildManifest({ site: SITE, options: resolveAgentApiOptions(options, { url: SITE, pageLanguages: [] }), company: options.company, pages: [] });
+  await writeServerIndex(outDir, await buildServerIndexOfManifest(manifest));
+  await writeManifest(outDir, manifest);
+  const api = createAgentApi({ outDir, env: { AGENT_API_DATA_DIR: join(outDir, 'data') }, log: () => {}, ...(onOutcome && { onOutcome }) });
+  after(() => api.close());
+  await api.ready();
+  return api;
+}
+
+/** Whether Astro hands `path` to the runtime: an exact pattern, or the rest parameter of one. */
+function injected(patterns: readonly string[], path: string): boolean {
+  return patterns.some((pattern) => (pattern.endsWith('/[...path]') ? path.startsWith(pattern.slice(0, -'[...path]'.length)) : pattern === path));
+}
+
+const COMPANY = { brand: 'Field Notes Ltd', website: '/' };
+const CASES: { name: string; options: AgentApiUserOptions; skill: string }[] = [
+  { name: 'the defaults', options: {}, skill: '/.well-known/agent-skills/docs-example-org/SKILL.md' },
+  { name: 'another API base path, with company facts', options: { apiBasePath: '/api/v2', company: COMPANY }, skill: '/.well-known/agent-skills/field-notes-ltd/SKILL.md' },
+  { name: 'a short API base path and a name', options: { apiBasePath: '/v1', name: 'Field Notes', company: COMPANY }, skill: '/.well-known/agent-skills/field-notes/SKILL.md' },
+];
+
+for (const { name, options, skill } of CASES) {
+  test(`the injected routes and the front's agent paths are the same set: ${name}`, async () => {
+    const parsed = parseAgentApiOptions(options);
+    const patterns = buildRoutePatterns(parsed, SITE);
+    const api = await startRuntime(options);
+    const base = parsed.apiBasePath;
+    const operations = ['/search_pages', '/read_page', '/quota', '/get_company_info'].map((path) => `${base}${path}`);
+    const probes = [
+      ...patterns.map((pattern) => pattern.replace('[...path]', 'anything')),
+      ...operations,
+      base,
+      `${base}/`,
+      SANDBOX_PATH,
+      ...Object.values(OAUTH_PATHS),
+      IDENTITY_PATH,
+      MCP_PATH,
+      MCP_SERVER_CARD_PATH,
+      ...Object.values(DOCUMENT_PATHS),
+      ...Object.values(WELL_KNOWN_PATHS),
+      `${WELL_KNOWN_PATHS.protectedResource}${base}`,
+      `${WELL_KNOWN_PATHS.protectedResource}/api/v9`,
+      skill,
+      '/.well-known/agent-skills/other/SKILL.md',
+      '/',
+      '/about/',
+      '/api/hello',
+      `${base}x/search_pages`,
+    ];
+    for (const path of probes) {
+      assert.equal(api.isAgentPath(path), injected(patterns, path), `${path}: claimed by the front and injected into Astro alike`);
+    }
+    // The set is the one the contract publishes: each document, the skill of this site's name, no robots.txt (the site's own).
+    assert.ok(api.isAgentPath(skill), `${skill} is served`);
+    assert.equal(api.isAgentPath(DOCUMENT_PATHS.robots), false);
+    assert.ok(injected(patterns, `${base}/search_pages`));
+    assert.equal(patterns.filter((pattern) => pattern.includes('[...path]')).length, 1, 'one rest pattern: the API base path');
+  });
+}
+
+test('a request routed by the front is answered by the route it found, without routing it again', async () => {
+  const outcomes: Outcome[] = [];
+  const api = await startRuntime({}, (outcome) => void outcomes.push(structuredClone(outcome)));
+  const context = { clientAddress: '192.0.2.10' };
+
+  const routed = api.route('/api/sandbox/');
+  assert.equal(routed?.path, '/api/sandbox/');
+  assert.equal(routed?.route?.surface, 'sandbox');
+  assert.equal(api.route('/about/'), undefined, 'a site page has no route');
+  assert.equal(api.route('/api/v1/nope')?.route, undefined, 'under the API base path without an operation: claimed, no route');
+
+  // The Request names another path: the answer follows the route handed over, not the URL.
+  const answer = await api.handle(new Request('http://localhost/agent/identity'), context, routed);
+  assert.equal(answer.status, 200, await answer.clone().text());
+  assert.equal(((await answer.json()) as { sandbox: boolean }).sandbox, false);
+  assert.deepEqual(
+    outcomes.map(({ surface, path }) => ({ surface, path })),
+    [{ surface: 'sandbox', path: '/api/sandbox/' }],
+  );
+
+  // Without a front, `handle` canonicalises and routes the request's own path.
+  const direct = await api.handle(new Request('http://localhost/%61pi/sandbox'), context);
+  assert.equal(direct.status, 200);
+  assert.deepEqual(outcomes.at(-1) && { surface: outcomes.at(-1)!.surface, path: outcomes.at(-1)!.path }, { surface: 'sandbox', path: '/api/sandbox' });
+});

@@ -157,6 +157,8 @@ describe('integration options', () => {
       assert.notEqual(code, 0);
       assert.match(output, /Invalid options for the astro-agent-api integration/);
       assert.ok(output.includes(named), `the message names ${named}:\n${output}`);
+      // An AstroError: Astro prints its hint under the message.
+      assert.match(output, /Hint:\s+Fix these options and build again. The options are language, /);
     });
   }
 });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import * as oauth from 'oauth4webapi';
 import { createCallerResolver } from '../../packages/astro-agent-api/src/server/caller.ts';
-import { ApiError } from '../../packages/astro-agent-api/src/operations/api-error.ts';
+import { ApiError } from '../../packages/astro-agent-api/src/api-error.ts';
 import { createOAuthHandlers, type OAuthHandlers } from '../../packages/astro-agent-api/src/server/oauth/handlers.ts';
 import { openStore } from '../../packages/astro-agent-api/src/store/open-store.ts';
 import type { Store } from '../../packages/astro-agent-api/src/store/store.ts';
@@ -35,7 +35,7 @@ function form(fields: Record<string, string>): string {
 }
 
 /** The handlers over a real store in a temporary folder, with a clock the test can move. */
-function createHarness(options: { limits?: Parameters<typeof createOAuthHandlers>[0]['limits'] } = {}) {
+function createHarness() {
   const harness = {
     clock: Date.now(),
     dataDir: join(root, `data-${++dirs}`),
@@ -43,7 +43,7 @@ function createHarness(options: { limits?: Parameters<typeof createOAuthHandlers
     oauth: undefined as unknown as OAuthHandlers,
     async open(storeOptions: { clientIdleDays?: number } = {}) {
       harness.store = await openStore({ dataDir: harness.dataDir, now: () => harness.clock, ...storeOptions });
-      harness.oauth = createOAuthHandlers({ store: harness.store, trustProxy: 0, now: () => harness.clock, limits: options.limits });
+      harness.oauth = createOAuthHandlers({ store: harness.store, trustProxy: 0, now: () => harness.clock });
     },
     async close() {
       await harness.store.close();
@@ -117,6 +117,7 @@ describe('OAuth handlers (web-standard Request → Response over a real sqlite s
         contacts: ['ops@example.com'],
         grant_types: ['client_credentials'],
         response_types: [],
+        redirect_uris: [],
         token_endpoint_auth_method: 'client_secret_basic',
         scope: 'content:read quota:read',
       },

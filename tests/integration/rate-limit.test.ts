@@ -6,7 +6,7 @@ import { after, afterEach, before, beforeEach, describe, test } from 'node:test'
 import { parseItem, parseList } from 'structured-headers';
 import { quotaSchema } from '../../packages/astro-agent-api/src/operations/get-quota.ts';
 import { assertScope, createCallerResolver, type Caller } from '../../packages/astro-agent-api/src/server/caller.ts';
-import { ApiError } from '../../packages/astro-agent-api/src/operations/api-error.ts';
+import { ApiError } from '../../packages/astro-agent-api/src/api-error.ts';
 import { createIdentityHandler } from '../../packages/astro-agent-api/src/server/identity.ts';
 import { createOAuthHandlers } from '../../packages/astro-agent-api/src/server/oauth/handlers.ts';
 import { buildQuota } from '../../packages/astro-agent-api/src/operations/get-quota.ts';

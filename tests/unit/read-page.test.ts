@@ -6,7 +6,7 @@ import type { ContentSnapshot } from '../../packages/astro-agent-api/src/content
 import type { BuiltPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { buildPageIndex } from '../../packages/astro-agent-api/src/content/resolve-page.ts';
 import { sliceMarkdown } from '../../packages/astro-agent-api/src/content/slice-markdown.ts';
-import { ApiError } from '../../packages/astro-agent-api/src/operations/api-error.ts';
+import { ApiError } from '../../packages/astro-agent-api/src/api-error.ts';
 import type { OperationContext } from '../../packages/astro-agent-api/src/operations/operation.ts';
 import { createReadPage } from '../../packages/astro-agent-api/src/operations/read-page.ts';
 import { parseOperationInput } from '../../packages/astro-agent-api/src/server/parse-input.ts';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createClient } from 'redis';
-import { openStore, resolveRedisOptions } from '../../packages/astro-agent-api/src/store/open-store.ts';
+import { openStore } from '../../packages/astro-agent-api/src/store/open-store.ts';
 import { openRedisStore } from '../../packages/astro-agent-api/src/store/redis-store.ts';
 import type { Store } from '../../packages/astro-agent-api/src/store/store.ts';
 import { StoreUnavailableError } from '../../packages/astro-agent-api/src/store/store-unavailable.ts';
@@ -35,9 +35,6 @@ describe('redis store', () => {
     const store = await openStore({ dataDir: '/nonexistent', env: { REDIS_URL: redis.url, AGENT_API_REDIS_PREFIX: prefix } });
     assert.equal(store.backend, 'redis');
     await store.close();
-    assert.equal(resolveRedisOptions({}), undefined);
-    assert.deepEqual(resolveRedisOptions({ REDIS_URL: 'redis://h:1/2' }), { url: 'redis://h:1/2', timeoutMs: 500 });
-    assert.throws(() => resolveRedisOptions({ REDIS_URL: 'redis://h', AGENT_API_REDIS_TIMEOUT_MS: 'fast' }), /AGENT_API_REDIS_TIMEOUT_MS must be/);
   });
 
   test('an unreachable Redis at start-up is an error that says what to do, not a silent sqlite store', async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { after, describe, test } from 'node:test';
 import { createMemoryWindowCounter } from '../../packages/astro-agent-api/src/store/memory-windows.ts';
-import { openStore, resolveClientIdleDays, SQLITE_FILE_NAME } from '../../packages/astro-agent-api/src/store/open-store.ts';
+import { openStore, SQLITE_FILE_NAME } from '../../packages/astro-agent-api/src/store/open-store.ts';
 import { SQLITE_MIGRATIONS } from '../../packages/astro-agent-api/src/store/sqlite-schema.ts';
 import { buildClientRecord, runStoreContract, sha256 } from './store-contract.ts';
 
@@ -87,13 +87,6 @@ describe('sqlite store', () => {
     clock += 2 * DAY;
     await waitFor(async () => (await store.findClient('recent')) === undefined);
     await store.close();
-  });
-
-  test('the idle period comes from AGENT_API_CLIENT_IDLE_DAYS, checked', () => {
-    assert.equal(resolveClientIdleDays({}), 180);
-    assert.equal(resolveClientIdleDays({ AGENT_API_CLIENT_IDLE_DAYS: '0.5' }), 0.5);
-    assert.throws(() => resolveClientIdleDays({ AGENT_API_CLIENT_IDLE_DAYS: 'soon' }), /AGENT_API_CLIENT_IDLE_DAYS must be a positive number/);
-    assert.throws(() => resolveClientIdleDays({ AGENT_API_CLIENT_IDLE_DAYS: '-1' }), /AGENT_API_CLIENT_IDLE_DAYS/);
   });
 
   test('the file holds hashes, never the secrets or tokens themselves', async () => {

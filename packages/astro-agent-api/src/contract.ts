@@ -5,11 +5,11 @@
 import { createOperationsOfOptions } from './operations/index.ts';
 import { parseAgentApiOptions, type AgentApiUserOptions } from './options.ts';
 
-export { API_VERSION, CONTRACT_VERSION } from './operations/endpoints.ts';
+export { API_VERSION, CONTRACT_VERSION } from './versioning.ts';
 export { IDENTITY_PATH, MCP_PATH, OAUTH_PATHS } from './paths.ts';
 export { markdownTwinPath } from './content/manifest.ts';
 export { parseAgentApiOptions, type AgentApiOptions, type AgentApiUserOptions } from './options.ts';
-export type { CompanyInfo } from './operations/schemas.ts';
+export type { CompanyInfo } from './company-info.ts';
 
 /** One public operation as a page may list it. */
 export interface OperationSummary {

@@ -1,4 +1,5 @@
 import type { AstroConfig, AstroIntegration } from 'astro';
+import { AstroError } from 'astro/errors';
 import { fileURLToPath } from 'node:url';
 import { writeMarkdownTwins } from './build/build-markdown.ts';
 import { buildSearchIndex } from './build/build-search-index.ts';
@@ -21,9 +22,9 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
     hooks: {
       'astro:config:setup': (params) => {
         if (!params.config.site) {
-          throw new Error(
-            'The agent-api integration needs `site` in astro.config.mjs: every URL it publishes is absolute. ' +
-              'Set `site` to the public address of the website, e.g. `site: "https://www.example.com"`.',
+          throw new AstroError(
+            'The agent-api integration needs `site` in astro.config.mjs: every URL it publishes is absolute.',
+            'Set `site` to the public address of the website, e.g. `site: "https://www.example.com"`.',
           );
         }
         setupRuntime(params, options);

@@ -1,6 +1,9 @@
 import { z } from 'zod';
-import { companyInfoSchema } from './operations/schemas.ts';
+import { AstroError } from 'astro/errors';
+import { companyInfoSchema } from './company-info.ts';
+import { quotaSchema } from './environment.ts';
 import { DEFAULT_API_BASE_PATH } from './paths.ts';
+import { DEPRECATION_NOTICE_DAYS } from './versioning.ts';
 
 const pathSchema = z
   .string()
@@ -10,8 +13,6 @@ const pathSchema = z
 const linkSchema = z
   .string()
   .regex(/^(\/|https?:\/\/)\S*$/, 'a site path starting with / or an absolute http(s) URL');
-
-const quotaSchema = z.number().int().min(1).max(1_000_000);
 
 /** BCP 47, e.g. `en`, `es`, `pt-BR`. */
 const languageSchema = z
@@ -64,8 +65,6 @@ const usageSchema = z
 /** RFC 9309 §2.2.1: a crawler's product token, e.g. `GPTBot`. */
 const productTokenSchema = z.string().regex(/^[A-Za-z_-]{1,64}$/, 'a crawler product token such as "GPTBot" (letters, "_" and "-")');
 
-const DEFAULT_USAGE = { search: true, aiInput: true, aiTrain: false };
-
 const policySchema = (name: string, quota: number) =>
   z
     .object({
@@ -75,9 +74,13 @@ const policySchema = (name: string, quota: number) =>
       quota: quotaSchema.default(quota),
     })
     .strict()
-    .default({ name, quota });
+    .prefault({});
 
-/** Options of the astro-agent-api integration; `z.input` is what users write, `z.output` what code reads. */
+/**
+ * Options of the astro-agent-api integration; `z.input` is what users write, `z.output` what code reads.
+ * Each default is written once, on its leaf: an object option's `.prefault({})` parses `{}` through its
+ * fields, so their defaults apply (zod's `.default` would return a copy written by hand).
+ */
 export const agentApiOptionsSchema = z
   .object({
     /**
@@ -108,7 +111,7 @@ export const agentApiOptionsSchema = z
         genericWords: z.array(z.string().min(1)).default([]),
       })
       .strict()
-      .default({ synonyms: {}, stopWords: [], genericWords: [] }),
+      .prefault({}),
     /** Wording of the generated documents (llms.txt, agents.md, the MCP server card and prompt). */
     documents: z
       .object({
@@ -127,12 +130,12 @@ export const agentApiOptionsSchema = z
         developerPage: linkSchema.optional(),
       })
       .strict()
-      .default({ notes: [] }),
+      .prefault({}),
     /** robots.txt: usage preferences for every crawler, and groups for named crawlers. */
     robots: z
       .object({
         /** What every crawler may do with the pages; default: search and AI input yes, AI training no. */
-        usage: usageSchema.default(DEFAULT_USAGE),
+        usage: usageSchema.default({ search: true, aiInput: true, aiTrain: false }),
         /**
          * A group per named crawler (RFC 9309: a crawler that finds its own group ignores the `*` one):
          * `crawl: false` disallows the whole site to it; `usage` overrides the general preferences for it.
@@ -142,7 +145,7 @@ export const agentApiOptionsSchema = z
           .default({}),
       })
       .strict()
-      .default({ usage: DEFAULT_USAGE, agents: {} }),
+      .prefault({}),
     /** CSS selector of the main content of a page: only this region becomes Markdown and is indexed. */
     contentSelector: z.string().min(1).default('[data-agent-content], main'),
     /** Extra selectors removed from the content, on top of nav, header, footer, aside, scripts and [data-agent-ignore]. */
@@ -161,7 +164,7 @@ export const agentApiOptionsSchema = z
       .object({ anonymous: policySchema('anonimo', 60), identified: policySchema('identificado', 600) })
       .strict()
       .refine((policies) => policies.anonymous.name !== policies.identified.name, 'the two policies need different names')
-      .default({ anonymous: { name: 'anonimo', quota: 60 }, identified: { name: 'identificado', quota: 600 } }),
+      .prefault({}),
     /** How many proxy hops in front of the server to trust for X-Forwarded-For / Forwarded (0: use the socket address). */
     trustProxy: z.number().int().min(0).max(10).default(0),
     /**
@@ -173,12 +176,12 @@ export const agentApiOptionsSchema = z
       .object({
         /** When the withdrawal was announced, e.g. `2027-01-15`. */
         announced: z.iso.date(),
-        /** When the version stops answering: at least 90 days after `announced`, as the versioning policy promises. */
+        /** When the version stops answering: at least the versioning policy's notice (versioning.ts) after `announced`. */
         sunset: z.iso.date(),
       })
       .strict()
-      .refine(({ announced, sunset }) => Date.parse(sunset) - Date.parse(announced) >= 90 * 86_400_000, {
-        message: 'a `sunset` at least 90 days after `announced` (the versioning policy)',
+      .refine(({ announced, sunset }) => Date.parse(sunset) - Date.parse(announced) >= DEPRECATION_NOTICE_DAYS * 86_400_000, {
+        message: `a \`sunset\` at least ${DEPRECATION_NOTICE_DAYS} days after \`announced\` (the versioning policy)`,
         path: ['sunset'],
       })
       .optional(),
@@ -193,24 +196,26 @@ export type FacetOptions = AgentApiOptions['facets'][string];
 export type PolicyRole = keyof AgentApiOptions['policies'];
 export type UsagePreferences = z.output<typeof usageSchema>;
 
-/** Parses the options or throws a message that names the option, what is allowed and what to do. */
+/** Parses the options or throws an AstroError that names each bad option and what it allows, with what to do as its hint. */
 export function parseAgentApiOptions(input: unknown): AgentApiOptions {
   const result = agentApiOptionsSchema.safeParse(input ?? {});
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {
     if (issue.code === 'unrecognized_keys') {
       const where = issue.path.length > 0 ? `\`${issue.path.join('.')}\`` : 'the options';
-      const known = issue.path.length === 0 ? ` (known options: ${Object.keys(agentApiOptionsSchema.shape).join(', ')})` : '';
-      return `- ${issue.keys.map((key) => `\`${key}\``).join(', ')}: not an option of ${where}${known}`;
+      return `- ${issue.keys.map((key) => `\`${key}\``).join(', ')}: not an option of ${where}`;
     }
     const name = issue.path.length > 0 ? issue.path.join('.') : '(options)';
     // A bad record key (a facet or crawler name) carries what the key must be in its own issue.
     const message = issue.code === 'invalid_key' ? `not a valid name: ${issue.issues.map((inner) => inner.message).join('; ')}` : issue.message;
     return `- \`${name}\`: ${message}`;
   });
-  throw new Error(
-    `Invalid options for the astro-agent-api integration in astro.config.mjs:\n${problems.join('\n')}\n` +
-      'Fix these options (the package README lists every option and its default) and build again.',
+  // The option names go in the hint: Astro replaces the hint of a message that contains "document"
+  // (as the `documents` option does) with its own about browser APIs.
+  throw new AstroError(
+    `Invalid options for the astro-agent-api integration in astro.config.mjs:\n${problems.join('\n')}`,
+    `Fix these options and build again. The options are ${Object.keys(agentApiOptionsSchema.shape).join(', ')}; ` +
+      'the package README lists each one with its default.',
   );
 }
 

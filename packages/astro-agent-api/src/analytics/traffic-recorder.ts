@@ -1,3 +1,4 @@
+import { parseEnvironment } from '../environment.ts';
 import type { Outcome, OutcomeListener } from '../outcome.ts';
 import type { Store, TrafficBatch } from '../store/store.ts';
 import { utcDay } from '../store/utc-day.ts';
@@ -20,17 +21,6 @@ const FLUSH_AT = 1_000;
 const MAX_PENDING = 50_000;
 
 /**
- * AGENT_API_ANALYTICS: `on` (default) counts agent traffic into the store, `off` counts nothing.
- * Read once, at start.
- */
-export function resolveAnalyticsEnabled(env: Record<string, string | undefined>): boolean {
-  const raw = env.AGENT_API_ANALYTICS?.trim().toLowerCase();
-  if (raw === undefined || raw === '' || raw === 'on') return true;
-  if (raw === 'off') return false;
-  throw new Error(`AGENT_API_ANALYTICS must be "on" or "off", but it is "${env.AGENT_API_ANALYTICS}". Unset it to count agent traffic (the default).`);
-}
-
-/**
  * Counts agent traffic off the answer's path: `record` adds an outcome to counts held in memory,
  * keyed by day and dimensions, and a timer writes them to the store in one batch (and sooner when
  * many are held). A batch the store refuses (Redis away) is kept and tried again with the next one.
@@ -44,7 +34,7 @@ export function createTrafficRecorder(deps: {
   flushIntervalMs?: number;
   now?: () => number;
 }): TrafficRecorder {
-  if (!resolveAnalyticsEnabled(deps.env)) return { record() {}, flush: async () => {}, close: async () => {} };
+  if (parseEnvironment(deps.env).AGENT_API_ANALYTICS === 'off') return { record() {}, flush: async () => {}, close: async () => {} };
   const now = deps.now ?? Date.now;
   const classify = createAgentClassifier();
   let held = createCounts();

@@ -1,9 +1,10 @@
+import { AstroError } from 'astro/errors';
 import { createHash } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MANIFEST_FILE, MANIFEST_VERSION, RUNTIME_DIR, type BuiltManifest, type BuiltPage, type Manifest } from '../content/manifest.ts';
 import { encodePageTexts, PAGE_TEXTS_FILE } from '../content/page-texts.ts';
-import type { CompanyInfo } from '../operations/schemas.ts';
+import type { CompanyInfo } from '../company-info.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
 import { writeFileAtomically } from '../write-atomically.ts';
 import type { ConvertedPage } from './build-markdown.ts';
@@ -44,9 +45,9 @@ function checkPageFacets(page: BuiltPage, facets: ResolvedAgentApiOptions['facet
     const facet = facets[name];
     if (!facet) continue;
     if (!Object.hasOwn(facet.values, value)) {
-      throw new Error(
-        `The page ${page.path} is marked <meta data-agent-facet="${name}" content="${value}">, but "${value}" is not a value of the facet \`${name}\`. ` +
-          `Use one of ${Object.keys(facet.values).join(', ')}, or add "${value}" to facets.${name}.values in astro.config.mjs.`,
+      throw new AstroError(
+        `The page ${page.path} is marked <meta data-agent-facet="${name}" content="${value}">, but "${value}" is not a value of the facet \`${name}\`.`,
+        `Use one of ${Object.keys(facet.values).join(', ')}, or add "${value}" to facets.${name}.values in astro.config.mjs.`,
       );
     }
     checked[name] = value;

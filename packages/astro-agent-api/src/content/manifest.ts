@@ -1,4 +1,4 @@
-import type { CompanyInfo } from '../operations/schemas.ts';
+import type { CompanyInfo } from '../company-info.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
 
 /** One content page of the built site, as the manifest records it: everything but its text. */

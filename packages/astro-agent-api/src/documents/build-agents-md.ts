@@ -1,6 +1,8 @@
 import { buildInputJsonSchema, buildOutputJsonSchema } from '../operations/json-schema.ts';
-import { API_VERSION, OAUTH_LIMITS, RATE_LIMIT_WINDOW_SECONDS } from '../operations/endpoints.ts';
 import { MCP_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS, DOCUMENT_PATHS, VERSIONING_ANCHOR } from '../paths.ts';
+import { API_VERSION, DEPRECATION_NOTICE_DAYS } from '../versioning.ts';
+import { LIMITS } from '../limits.ts';
+import { SCOPE_DESCRIPTIONS, SCOPES } from '../oauth-contract.ts';
 import { languageName } from '../operations/search-pages.ts';
 import { buildFieldList, buildParameterTable } from './build-parameter-table.ts';
 import { buildWithdrawalNotice, type DocumentContext } from './document-context.ts';
@@ -70,14 +72,14 @@ export function buildAgentsMd(context: DocumentContext): string {
     '',
     '| Caller | Policy | Quota |',
     '|---|---|---|',
-    `| anonymous, per IP address | \`${policies.anonymous.name}\` | ${policies.anonymous.quota} requests per ${RATE_LIMIT_WINDOW_SECONDS} s |`,
-    `| bearer token, per client_id | \`${policies.identified.name}\` | ${policies.identified.quota} requests per ${RATE_LIMIT_WINDOW_SECONDS} s |`,
+    `| anonymous, per IP address | \`${policies.anonymous.name}\` | ${policies.anonymous.quota} requests per ${LIMITS.quotaWindowSeconds} s |`,
+    `| bearer token, per client_id | \`${policies.identified.name}\` | ${policies.identified.quota} requests per ${LIMITS.quotaWindowSeconds} s |`,
     '',
-    `Each API call and each MCP \`tools/call\` or \`resources/read\` counts once. Every 200 and 429 carries \`RateLimit: "${policies.anonymous.name}";r=${policies.anonymous.quota - 1};t=${RATE_LIMIT_WINDOW_SECONDS}\`, \`RateLimit-Policy: "${policies.anonymous.name}";q=${policies.anonymous.quota};w=${RATE_LIMIT_WINDOW_SECONDS}\`, \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` and \`API-Version: ${API_VERSION}\`; the headers always report the quota in force. Over the limit the answer is 429 with \`Retry-After\` (seconds): wait that long, do not retry at once.`,
+    `Each API call and each MCP \`tools/call\` or \`resources/read\` counts once. Every 200 and 429 carries \`RateLimit: "${policies.anonymous.name}";r=${policies.anonymous.quota - 1};t=${LIMITS.quotaWindowSeconds}\`, \`RateLimit-Policy: "${policies.anonymous.name}";q=${policies.anonymous.quota};w=${LIMITS.quotaWindowSeconds}\`, \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` and \`API-Version: ${API_VERSION}\`; the headers always report the quota in force. Over the limit the answer is 429 with \`Retry-After\` (seconds): wait that long, do not retry at once.`,
     '',
     '## Optional identification (OAuth 2.0)',
     '',
-    `A token is never needed to read: it only raises the quota from ${policies.anonymous.quota} to ${policies.identified.quota} requests per minute. Registration is self-service and anonymous (\`POST ${url(OAUTH_PATHS.register)}\`), then the client credentials grant at \`POST ${url(OAUTH_PATHS.token)}\` gives a Bearer token valid ${OAUTH_LIMITS.accessTokenSeconds} s. Scopes: \`content:read\` (read with the raised quota) and \`quota:read\` (read the own quota with \`get_quota\`). Send it as \`Authorization: Bearer …\`. An invalid or expired token is answered 401, never served as anonymous. Step by step with curl: ${url(DOCUMENT_PATHS.auth)}. Metadata: ${url(WELL_KNOWN_PATHS.authorizationServer)}.`,
+    `A token is never needed to read: it only raises the quota from ${policies.anonymous.quota} to ${policies.identified.quota} requests per minute. Registration is self-service and anonymous (\`POST ${url(OAUTH_PATHS.register)}\`), then the client credentials grant at \`POST ${url(OAUTH_PATHS.token)}\` gives a Bearer token valid ${LIMITS.accessTokenSeconds} s. Scopes: ${SCOPES.map((scope) => `\`${scope}\` (${SCOPE_DESCRIPTIONS[scope]})`).join(' and ')}. Send it as \`Authorization: Bearer …\`. An invalid or expired token is answered 401, never served as anonymous. Step by step with curl: ${url(DOCUMENT_PATHS.auth)}. Metadata: ${url(WELL_KNOWN_PATHS.authorizationServer)}.`,
     '',
     '## MCP',
     '',
@@ -103,7 +105,7 @@ export function buildAgentsMd(context: DocumentContext): string {
     '',
     '## Versioning',
     '',
-    `v${API_VERSION} is in the path (\`${apiBasePath}\`) and in the \`API-Version: ${API_VERSION}\` header; the contract version is published in ${url(DOCUMENT_PATHS.openapi)}. New fields and operations enter v${API_VERSION} without notice, so ignore fields you do not know. Breaking changes ship as a new version, and a withdrawn version keeps working at least 90 days after the announcement, signalled with \`Deprecation\`, \`Sunset\` and \`Link: rel=deprecation\` headers.${documents.versioningPolicy === ownVersioningSection ? '' : ` Policy: ${documents.versioningPolicy}.`}`,
+    `v${API_VERSION} is in the path (\`${apiBasePath}\`) and in the \`API-Version: ${API_VERSION}\` header; the contract version is published in ${url(DOCUMENT_PATHS.openapi)}. New fields and operations enter v${API_VERSION} without notice, so ignore fields you do not know. Breaking changes ship as a new version, and a withdrawn version keeps working at least ${DEPRECATION_NOTICE_DAYS} days after the announcement, signalled with \`Deprecation\`, \`Sunset\` and \`Link: rel=deprecation\` headers.${documents.versioningPolicy === ownVersioningSection ? '' : ` Policy: ${documents.versioningPolicy}.`}`,
     '',
     ...(options.deprecation ? [buildWithdrawalNotice(context), ''] : []),
   ].join('\n');

@@ -1,4 +1,4 @@
-import { API_VERSION } from '../operations/endpoints.ts';
+import { API_VERSION } from '../versioning.ts';
 import { MCP_PATH, WELL_KNOWN_PATHS, protectedResourceMetadataPath, DOCUMENT_PATHS } from '../paths.ts';
 import type { DocumentContext } from './document-context.ts';
 

@@ -1,6 +1,6 @@
-import { SCOPES } from '../operations/operation.ts';
+import { SCOPES } from '../oauth-contract.ts';
 import { getQuota } from '../operations/get-quota.ts';
-import { OAUTH_LIMITS, RATE_LIMIT_WINDOW_SECONDS } from '../operations/endpoints.ts';
+import { LIMITS } from '../limits.ts';
 import { IDENTITY_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
 import type { DocumentContext } from './document-context.ts';
 import { buildExampleSearchUrl } from './example-search.ts';
@@ -11,6 +11,7 @@ export function buildAuthMd(context: DocumentContext): string {
   const { name, policies, apiBasePath } = options;
   const api = url(apiBasePath);
   const scopes = SCOPES.join(' ');
+  const { registration, token, failedAuthentication } = LIMITS.oauth;
   const fence = (command: string) => ['```sh', command, '```'].join('\n');
   const json = (body: string) => ['```json', body, '```'].join('\n');
 
@@ -27,7 +28,7 @@ export function buildAuthMd(context: DocumentContext): string {
       `curl -X POST ${url(OAUTH_PATHS.register)} -H 'Content-Type: application/json' -d '{"client_name":"my-agent","contacts":["dev@example.com"]}'`,
     ),
     '',
-    '`client_name` is 1 to 100 characters; `contacts` is an optional list of up to 5 e-mail addresses. Answer `201 Created`:',
+    `\`client_name\` is 1 to ${LIMITS.clientNameCharacters} characters; \`contacts\` is an optional list of up to ${LIMITS.clientContacts} e-mail addresses. Answer \`201 Created\`:`,
     '',
     json(
       [
@@ -43,7 +44,7 @@ export function buildAuthMd(context: DocumentContext): string {
       ].join('\n'),
     ),
     '',
-    `The \`client_secret\` is shown **once**: the server keeps only a hash and cannot send it again. Store it like a password. If it is lost, register again; the old client is recycled after ${OAUTH_LIMITS.recycleAfterDays} days without token requests.`,
+    `The \`client_secret\` is shown **once**: the server keeps only a hash and cannot send it again. Store it like a password. If it is lost, register again; the old client is recycled after ${LIMITS.clientIdleDays} days without token requests.`,
     '',
     '## 2. Get an access token',
     '',
@@ -64,19 +65,19 @@ export function buildAuthMd(context: DocumentContext): string {
         '{',
         '  "access_token": "…",',
         '  "token_type": "Bearer",',
-        `  "expires_in": ${OAUTH_LIMITS.accessTokenSeconds},`,
+        `  "expires_in": ${LIMITS.accessTokenSeconds},`,
         `  "scope": "${scopes}"`,
         '}',
       ].join('\n'),
     ),
     '',
-    `The token is opaque and valid ${OAUTH_LIMITS.accessTokenSeconds} s (one hour). There is no refresh token: when it expires, ask for a new one the same way.`,
+    `The token is opaque and valid ${LIMITS.accessTokenSeconds} s (one hour). There is no refresh token: when it expires, ask for a new one the same way.`,
     '',
     '## 3. Call the API with the token',
     '',
     fence(`curl '${buildExampleSearchUrl(context)}' -H "Authorization: Bearer $ACCESS_TOKEN"`),
     '',
-    `The answer is the same as without a token, but the rate-limit headers now show the policy \`${policies.identified.name}\`: \`RateLimit-Policy: "${policies.identified.name}";q=${policies.identified.quota};w=${RATE_LIMIT_WINDOW_SECONDS}\`. The token works the same on the MCP endpoint. A token that is unknown, expired or revoked gets \`401\` with \`WWW-Authenticate: Bearer error="invalid_token", resource_metadata="…"\` — it is never treated as anonymous; drop it or get a new one.`,
+    `The answer is the same as without a token, but the rate-limit headers now show the policy \`${policies.identified.name}\`: \`RateLimit-Policy: "${policies.identified.name}";q=${policies.identified.quota};w=${LIMITS.quotaWindowSeconds}\`. The token works the same on the MCP endpoint. A token that is unknown, expired or revoked gets \`401\` with \`WWW-Authenticate: Bearer error="invalid_token", resource_metadata="…"\` — it is never treated as anonymous; drop it or get a new one.`,
     '',
     '## 4. Read your quota',
     '',
@@ -107,18 +108,18 @@ export function buildAuthMd(context: DocumentContext): string {
     '| 401 | `invalid_client` | wrong `client_id` or `client_secret` (with `WWW-Authenticate: Basic`) |',
     `| 400 | \`invalid_scope\` | a scope other than \`${SCOPES.join('` or `')}\` |`,
     '| 400 | `unsupported_grant_type` | any grant other than `client_credentials` |',
-    `| 429 | \`rate_limited\` | more than ${OAUTH_LIMITS.registrationsPerHourPerIp} registrations per hour from one IP (RateLimit policy \`registro\`, q=${OAUTH_LIMITS.registrationsPerHourPerIp};w=3600), more than ${OAUTH_LIMITS.tokenRequestsPerMinute} token requests per minute for one client (policy \`token\`), or more than ${OAUTH_LIMITS.tokenRequestsPerMinute} failed client authentications per minute from one IP on token, revoke or introspect (policy \`autenticacion\`); wait \`Retry-After\` seconds |`,
+    `| 429 | \`rate_limited\` | more than ${registration.limit} registrations per hour from one IP (RateLimit policy \`${registration.policy}\`, q=${registration.limit};w=${registration.windowSeconds}), more than ${token.limit} token requests per minute for one client (policy \`${token.policy}\`), or more than ${failedAuthentication.limit} failed client authentications per minute from one IP on token, revoke or introspect (policy \`${failedAuthentication.policy}\`); wait \`Retry-After\` seconds |`,
     '',
     '## Lifetimes and limits',
     '',
     '| What | Value |',
     '|---|---|',
-    `| access token | ${OAUTH_LIMITS.accessTokenSeconds} s |`,
-    `| quota with a token (\`${policies.identified.name}\`) | ${policies.identified.quota} requests per ${RATE_LIMIT_WINDOW_SECONDS} s per client |`,
-    `| quota without a token (\`${policies.anonymous.name}\`) | ${policies.anonymous.quota} requests per ${RATE_LIMIT_WINDOW_SECONDS} s per IP |`,
-    `| registrations | ${OAUTH_LIMITS.registrationsPerHourPerIp} per hour per IP |`,
-    `| token endpoint | ${OAUTH_LIMITS.tokenRequestsPerMinute} requests per minute |`,
-    `| client recycling | after ${OAUTH_LIMITS.recycleAfterDays} days without a token request, the client and its tokens are deleted |`,
+    `| access token | ${LIMITS.accessTokenSeconds} s |`,
+    `| quota with a token (\`${policies.identified.name}\`) | ${policies.identified.quota} requests per ${LIMITS.quotaWindowSeconds} s per client |`,
+    `| quota without a token (\`${policies.anonymous.name}\`) | ${policies.anonymous.quota} requests per ${LIMITS.quotaWindowSeconds} s per IP |`,
+    `| registrations | ${registration.limit} per hour per IP |`,
+    `| token endpoint | ${token.limit} requests per minute |`,
+    `| client recycling | after ${LIMITS.clientIdleDays} days without a token request, the client and its tokens are deleted |`,
     '',
     'A `client_id` belongs to whoever holds its secret. There are no user accounts, login, identity assertions or account linking; a lost secret is replaced by registering again.',
     '',

@@ -1,10 +1,8 @@
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/server';
-import { SCOPES } from '../operations/operation.ts';
-import { API_VERSION } from '../operations/endpoints.ts';
+import { CLIENT_AUTH_METHODS, GRANT_TYPE, SCOPE_DESCRIPTIONS, SCOPES } from '../oauth-contract.ts';
+import { API_VERSION } from '../versioning.ts';
 import { OAUTH_PATHS, DOCUMENT_PATHS } from '../paths.ts';
 import type { DocumentContext } from './document-context.ts';
-
-const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];
 
 /** RFC 8414 §2 — authorization server metadata, plus an `agent_auth` block saying that auth is optional. */
 export function buildAuthorizationServerMetadata({ siteUrl, url, options }: DocumentContext): OAuthMetadata {
@@ -19,10 +17,10 @@ export function buildAuthorizationServerMetadata({ siteUrl, url, options }: Docu
     registration_endpoint: url(OAUTH_PATHS.register),
     revocation_endpoint: url(OAUTH_PATHS.revoke),
     introspection_endpoint: url(OAUTH_PATHS.introspect),
-    token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
-    revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
-    introspection_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
-    grant_types_supported: ['client_credentials'],
+    token_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
+    revocation_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
+    introspection_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
+    grant_types_supported: [GRANT_TYPE],
     // Only the client credentials grant: the authorization endpoint supports no response type.
     response_types_supported: [],
     scopes_supported: [...SCOPES],
@@ -34,11 +32,8 @@ export function buildAuthorizationServerMetadata({ siteUrl, url, options }: Docu
         'Every content operation works without credentials. Registration is self-service and anonymous, with no human approval; a token only raises the quota and lets the client read its own quota.',
       registration_endpoint: url(OAUTH_PATHS.register),
       token_endpoint: url(OAUTH_PATHS.token),
-      grant_type: 'client_credentials',
-      scopes: {
-        'content:read': 'read content with the raised quota',
-        'quota:read': 'read the own quota (get_quota)',
-      },
+      grant_type: GRANT_TYPE,
+      scopes: SCOPE_DESCRIPTIONS,
       documentation: url(DOCUMENT_PATHS.auth),
     },
   };

@@ -1,6 +1,7 @@
 import { buildInputJsonSchema, buildOutputJsonSchema } from '../operations/json-schema.ts';
-import { SCOPES } from '../operations/operation.ts';
-import { CONTRACT_VERSION, MCP_CAPABILITIES, MCP_PROTOCOL_VERSIONS, MCP_TOOL_ANNOTATIONS, buildMcpInstructions, buildMcpServerName } from '../operations/endpoints.ts';
+import { SCOPES } from '../oauth-contract.ts';
+import { MCP_CAPABILITIES, MCP_PROTOCOL_VERSIONS, MCP_TOOL_ANNOTATIONS, buildMcpInstructions, buildMcpServerName } from '../operations/endpoints.ts';
+import { CONTRACT_VERSION } from '../versioning.ts';
 import { MCP_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS, protectedResourceMetadataPath, DOCUMENT_PATHS } from '../paths.ts';
 import type { DocumentContext } from './document-context.ts';
 import { truncateText } from './truncate-text.ts';

@@ -1,37 +1,41 @@
-import { OAUTH_LIMITS } from '../operations/endpoints.ts';
 import { IDENTITY_PATH, OAUTH_PATHS } from '../paths.ts';
-import { SCOPES } from '../operations/operation.ts';
-import type { JsonSchema } from '../operations/json-schema.ts';
+import { LIMITS } from '../limits.ts';
+import {
+  clientInformationSchema,
+  clientMetadataSchema,
+  GRANT_TYPE,
+  introspectionRequestSchema,
+  introspectionResponseSchema,
+  oauthErrorSchema,
+  revocationRequestSchema,
+  SCOPES,
+  tokenRequestSchema,
+  tokenResponseSchema,
+} from '../oauth-contract.ts';
+import { buildJsonSchema, type JsonSchema } from '../operations/json-schema.ts';
+import type { z } from 'zod';
 
-const SCOPE_LIST = SCOPES.join(' ');
 const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
-const json = (schema: JsonSchema, example?: unknown) => ({ 'application/json': { schema, ...(example === undefined ? {} : { example }) } });
-const form = (schema: JsonSchema, example: Record<string, string>) => ({ 'application/x-www-form-urlencoded': { schema, example } });
-
-/** RFC 6749 §5.2 — the error of every OAuth endpoint. */
-const OAUTH_ERROR: JsonSchema = {
-  type: 'object',
-  required: ['error', 'error_description'],
-  properties: { error: { type: 'string', description: 'RFC 6749 §5.2 error code.' }, error_description: { type: 'string' } },
-};
+/** A JSON body or answer: what clients send is described as parsed (input), what the server sends as written (output). */
+const json = (schema: z.ZodType, io: 'input' | 'output', example?: unknown) => ({
+  'application/json': { schema: buildJsonSchema(schema, io), ...(example === undefined ? {} : { example }) },
+});
 
 /** An OAuth error response with the headers it carries. */
 function oauthError(description: string, headers: string[] = []): JsonSchema {
-  return { description, headers: Object.fromEntries(['API-Version', ...headers].map((name) => [name, header(name)])), content: json(OAUTH_ERROR) };
+  return { description, headers: Object.fromEntries(['API-Version', ...headers].map((name) => [name, header(name)])), content: json(oauthErrorSchema, 'output') };
 }
 
 /** A form request that authenticates the client in the body (client_secret_post) or with Basic (client_secret_basic). */
-function clientForm(fields: { [name: string]: JsonSchema }, required: string[], example: Record<string, string>) {
+function clientForm(schema: z.ZodType, example: Record<string, string>) {
   return {
     required: true,
-    content: form(
-      {
-        type: 'object',
-        required,
-        properties: { ...fields, client_id: { type: 'string' }, client_secret: { type: 'string', description: 'With client_secret_post; else send Authorization: Basic.' } },
+    content: {
+      'application/x-www-form-urlencoded': {
+        schema: buildJsonSchema(schema, 'input'),
+        example: { ...example, client_id: 'agt_ci_example', client_secret: 'agt_cs_example' },
       },
-      { ...example, client_id: 'agt_ci_example', client_secret: 'agt_cs_example' },
-    ),
+    },
   };
 }
 
@@ -44,50 +48,25 @@ export function buildAuthPaths(): { [path: string]: JsonSchema } {
   const methodNotAllowed = oauthError('This endpoint does not answer that method.', ['Allow']);
   const badRequest = oauthError('The request is malformed (`invalid_request`, `unsupported_grant_type`, `invalid_scope`, …).');
   const badClient = oauthError('Client authentication failed (`invalid_client`).', ['WWW-Authenticate']);
-  const limited = (description: string, schema: JsonSchema) => ({
+  const limited = (description: string, schema: z.ZodType) => ({
     description,
     headers: Object.fromEntries(['API-Version', 'RateLimit', 'RateLimit-Policy'].map((name) => [name, header(name)])),
-    content: json(schema),
+    content: json(schema, 'output'),
   });
   return {
     [OAUTH_PATHS.register]: {
       post: {
         operationId: 'register_client',
         summary: 'Register a client (RFC 7591)',
-        description: `Anonymous, automatic, free; ${OAUTH_LIMITS.registrationsPerHourPerIp} registrations per hour per address. The secret is shown once.`,
+        description: `Anonymous, automatic, free; ${LIMITS.oauth.registration.limit} registrations per hour per address. The secret is shown once.`,
         tags: ['oauth'],
         security: [{}],
-        requestBody: {
-          required: true,
-          content: json(
-            {
-              type: 'object',
-              required: ['client_name'],
-              properties: {
-                client_name: { type: 'string', minLength: 1, maxLength: 100 },
-                contacts: { type: 'array', maxItems: 5, items: { type: 'string', format: 'email' } },
-                scope: { type: 'string', description: `Space-separated, among: ${SCOPE_LIST}.` },
-                token_endpoint_auth_method: { type: 'string', enum: ['client_secret_basic', 'client_secret_post'] },
-              },
-            },
-            { client_name: 'my-agent', contacts: ['dev@example.com'] },
-          ),
-        },
+        requestBody: { required: true, content: json(clientMetadataSchema, 'input', { client_name: 'my-agent', contacts: ['dev@example.com'] }) },
         responses: {
-          201: limited('Registered: keep the `client_secret`, it cannot be read again.', {
-            type: 'object',
-            required: ['client_id', 'client_secret'],
-            properties: {
-              client_id: { type: 'string' },
-              client_secret: { type: 'string' },
-              client_id_issued_at: { type: 'integer' },
-              client_secret_expires_at: { type: 'integer', description: '0: it does not expire.' },
-              scope: { type: 'string' },
-            },
-          }),
+          201: limited('Registered: keep the `client_secret`, it cannot be read again.', clientInformationSchema),
           400: oauthError('The client metadata is invalid (`invalid_client_metadata`, `invalid_redirect_uri`, `invalid_request`).'),
           405: methodNotAllowed,
-          413: oauthError('The body is larger than 16 KiB.'),
+          413: oauthError(`The body is larger than ${LIMITS.oauthBodyBytes / 1024} KiB.`),
           429: rateLimited,
         },
       },
@@ -96,25 +75,12 @@ export function buildAuthPaths(): { [path: string]: JsonSchema } {
       post: {
         operationId: 'issue_token',
         summary: 'Get an access token (client credentials, RFC 6749 §4.4)',
-        description: `An opaque Bearer token valid ${OAUTH_LIMITS.accessTokenSeconds} s; ${OAUTH_LIMITS.tokenRequestsPerMinute} requests per minute per client.`,
+        description: `An opaque Bearer token valid ${LIMITS.accessTokenSeconds} s; ${LIMITS.oauth.token.limit} requests per minute per client.`,
         tags: ['oauth'],
         security: [{ clientSecretBasic: [] }, {}],
-        requestBody: clientForm(
-          { grant_type: { type: 'string', enum: ['client_credentials'] }, scope: { type: 'string', description: `Space-separated, among: ${SCOPE_LIST}.` } },
-          ['grant_type'],
-          { grant_type: 'client_credentials', scope: SCOPE_LIST },
-        ),
+        requestBody: clientForm(tokenRequestSchema, { grant_type: GRANT_TYPE, scope: SCOPES.join(' ') }),
         responses: {
-          200: limited('The token (RFC 6749 §5.1); never cached.', {
-            type: 'object',
-            required: ['access_token', 'token_type', 'expires_in'],
-            properties: {
-              access_token: { type: 'string' },
-              token_type: { type: 'string', enum: ['Bearer'] },
-              expires_in: { type: 'integer' },
-              scope: { type: 'string' },
-            },
-          }),
+          200: limited('The token (RFC 6749 §5.1); never cached.', tokenResponseSchema),
           400: badRequest,
           401: badClient,
           405: methodNotAllowed,
@@ -128,7 +94,7 @@ export function buildAuthPaths(): { [path: string]: JsonSchema } {
         summary: 'Revoke an own token (RFC 7009)',
         tags: ['oauth'],
         security: [{ clientSecretBasic: [] }, {}],
-        requestBody: clientForm({ token: { type: 'string' }, token_type_hint: { type: 'string' } }, ['token'], { token: 'agt_at_example' }),
+        requestBody: clientForm(revocationRequestSchema, { token: 'agt_at_example' }),
         responses: { 200: { description: 'Revoked, or not a token of this client: nothing else is said (RFC 7009 §2.2).', headers: { 'API-Version': header('API-Version') } }, 400: badRequest, 401: badClient, 405: methodNotAllowed },
       },
     },
@@ -138,16 +104,12 @@ export function buildAuthPaths(): { [path: string]: JsonSchema } {
         summary: 'Introspect an own token (RFC 7662)',
         tags: ['oauth'],
         security: [{ clientSecretBasic: [] }, {}],
-        requestBody: clientForm({ token: { type: 'string' } }, ['token'], { token: 'agt_at_example' }),
+        requestBody: clientForm(introspectionRequestSchema, { token: 'agt_at_example' }),
         responses: {
           200: {
             description: "`active: false` for an expired, revoked, unknown or another client's token.",
             headers: { 'API-Version': header('API-Version') },
-            content: json({
-              type: 'object',
-              required: ['active'],
-              properties: { active: { type: 'boolean' }, client_id: { type: 'string' }, scope: { type: 'string' }, token_type: { type: 'string' }, exp: { type: 'integer' }, iat: { type: 'integer' } },
-            }),
+            content: json(introspectionResponseSchema, 'output'),
           },
           400: badRequest,
           401: badClient,
@@ -176,11 +138,15 @@ export function buildAuthPaths(): { [path: string]: JsonSchema } {
           200: {
             description: 'The client and its quota; never cached.',
             headers: Object.fromEntries(['API-Version', 'RateLimit', 'RateLimit-Policy'].map((name) => [name, header(name)])),
-            content: json({
-              type: 'object',
-              required: ['client_id', 'scope', 'quota'],
-              properties: { client_id: { type: 'string' }, scope: { type: 'string' }, quota: { $ref: '#/components/schemas/Quota' } },
-            }),
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['client_id', 'scope', 'quota'],
+                  properties: { client_id: { type: 'string' }, scope: { type: 'string' }, quota: { $ref: '#/components/schemas/Quota' } },
+                },
+              },
+            },
           },
           401: { $ref: '#/components/responses/Unauthorized' },
           405: { $ref: '#/components/responses/MethodNotAllowed' },

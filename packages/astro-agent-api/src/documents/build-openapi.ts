@@ -1,8 +1,11 @@
 import { buildInputJsonSchema, buildJsonSchema, type JsonSchema } from '../operations/json-schema.ts';
 import type { OperationDescription } from '../operations/operation.ts';
-import { errorSchema } from '../operations/schemas.ts';
-import { API_VERSION, buildDeprecationHeaders, CONTRACT_VERSION, OAUTH_LIMITS, RATE_LIMIT_WINDOW_SECONDS } from '../operations/endpoints.ts';
+import { errorSchema } from '../api-error.ts';
+import { buildDeprecationHeaders } from '../operations/endpoints.ts';
 import { IDENTITY_PATH, MCP_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
+import { API_VERSION, CONTRACT_VERSION, DEPRECATION_NOTICE_DAYS } from '../versioning.ts';
+import { LIMITS } from '../limits.ts';
+import { CLIENT_AUTH_METHODS, GRANT_TYPE, SCOPE_DESCRIPTIONS } from '../oauth-contract.ts';
 import { buildAuthPaths, CLIENT_SECRET_BASIC } from './build-openapi-auth.ts';
 import { buildWithdrawalNotice, type DocumentContext } from './document-context.ts';
 
@@ -82,8 +85,8 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
             clientCredentials: {
               tokenUrl: url(OAUTH_PATHS.token),
               scopes: {
-                'content:read': `Read content with the raised quota (${policies.identified.quota} instead of ${policies.anonymous.quota} requests per minute).`,
-                'quota:read': 'Read the own quota with get_quota.',
+                ...SCOPE_DESCRIPTIONS,
+                'content:read': `${SCOPE_DESCRIPTIONS['content:read']} (${policies.identified.quota} instead of ${policies.anonymous.quota} requests per minute)`,
               },
             },
           },
@@ -194,16 +197,16 @@ function buildRateLimitHeaders({ options, url, documents }: DocumentContext): Js
       description:
         'Structured field (RFC 8941, draft-ietf-httpapi-ratelimit-headers): policy name, `r` = requests left, `t` = seconds to reset.',
       schema: { type: 'string' },
-      example: `"${anonymousPolicy}";r=${anonymousQuota - 1};t=${RATE_LIMIT_WINDOW_SECONDS}`,
+      example: `"${anonymousPolicy}";r=${anonymousQuota - 1};t=${LIMITS.quotaWindowSeconds}`,
     },
     'RateLimit-Policy': {
       description: 'Structured field: policy name, `q` = quota in force, `w` = window in seconds.',
       schema: { type: 'string' },
-      example: `"${anonymousPolicy}";q=${anonymousQuota};w=${RATE_LIMIT_WINDOW_SECONDS}`,
+      example: `"${anonymousPolicy}";q=${anonymousQuota};w=${LIMITS.quotaWindowSeconds}`,
     },
     'RateLimit-Limit': integer('Requests allowed per window for this caller.', anonymousQuota),
     'RateLimit-Remaining': integer('Requests left in the current window.', anonymousQuota - 1),
-    'RateLimit-Reset': integer('Seconds until the window restarts.', RATE_LIMIT_WINDOW_SECONDS),
+    'RateLimit-Reset': integer('Seconds until the window restarts.', LIMITS.quotaWindowSeconds),
     'API-Version': {
       description: `Major version of the API (versioning policy: ${documents.versioningPolicy}).`,
       schema: { type: 'string', enum: [API_VERSION] },
@@ -256,14 +259,14 @@ function buildInfoDescription(context: DocumentContext): string {
     ...(documents.notes.length > 0 ? [`**Before you answer.** ${documents.notes.join(' ')}`, ''] : []),
     `Start with \`${searchOperation.name}\`, then read a result \`url\` with \`${readOperation.name}\`${company}. The same operations are MCP tools at \`POST ${url(MCP_PATH)}\`.`,
     '',
-    `**Limits.** Anonymous: ${policies.anonymous.quota} requests per ${RATE_LIMIT_WINDOW_SECONDS} s per IP (policy \`${policies.anonymous.name}\`). With a bearer token: ${policies.identified.quota} per ${RATE_LIMIT_WINDOW_SECONDS} s per client (policy \`${policies.identified.name}\`). Every 200 and 429 carries the RateLimit headers; a 429 adds \`Retry-After\`.`,
+    `**Limits.** Anonymous: ${policies.anonymous.quota} requests per ${LIMITS.quotaWindowSeconds} s per IP (policy \`${policies.anonymous.name}\`). With a bearer token: ${policies.identified.quota} per ${LIMITS.quotaWindowSeconds} s per client (policy \`${policies.identified.name}\`). Every 200 and 429 carries the RateLimit headers; a 429 adds \`Retry-After\`.`,
     '',
     `**Authentication is optional** and only raises the quota. Register a client and get a token with the client credentials grant:`,
     '',
     '| Endpoint | Request |',
     '|---|---|',
     `| register (RFC 7591) | \`POST ${url(OAUTH_PATHS.register)}\` JSON \`{client_name, contacts}\` → 201 \`client_id\`, \`client_secret\` |`,
-    `| token (RFC 6749 §4.4) | \`POST ${url(OAUTH_PATHS.token)}\` form \`grant_type=client_credentials\`, \`client_secret_basic\` or \`client_secret_post\` → Bearer token valid ${OAUTH_LIMITS.accessTokenSeconds} s |`,
+    `| token (RFC 6749 §4.4) | \`POST ${url(OAUTH_PATHS.token)}\` form \`grant_type=${GRANT_TYPE}\`, ${CLIENT_AUTH_METHODS.map((method) => `\`${method}\``).join(' or ')} → Bearer token valid ${LIMITS.accessTokenSeconds} s |`,
     `| revoke (RFC 7009) | \`POST ${url(OAUTH_PATHS.revoke)}\` form \`token\`, own tokens only |`,
     `| introspect (RFC 7662) | \`POST ${url(OAUTH_PATHS.introspect)}\` form \`token\`, own tokens only |`,
     `| identity | \`GET ${url(IDENTITY_PATH)}\` with any valid token → \`client_id\`, scope and quota |`,
@@ -272,7 +275,7 @@ function buildInfoDescription(context: DocumentContext): string {
     '',
     `**Errors** are JSON \`{code, message, data: {status, hint}}\`; OAuth endpoints answer \`{error, error_description}\` (RFC 6749 §5.2).`,
     '',
-    `**Versioning.** v${API_VERSION} is in the path and in \`API-Version: ${API_VERSION}\`. Compatible changes (new fields, new operations) enter v${API_VERSION} without notice; ignore unknown fields. Breaking changes ship as v${Number(API_VERSION) + 1}, and v${API_VERSION} stays at least 90 days after its withdrawal is announced (with \`Deprecation\`, \`Sunset\` and \`Link: rel=deprecation\` headers). Policy: ${documents.versioningPolicy}.`,
+    `**Versioning.** v${API_VERSION} is in the path and in \`API-Version: ${API_VERSION}\`. Compatible changes (new fields, new operations) enter v${API_VERSION} without notice; ignore unknown fields. Breaking changes ship as v${Number(API_VERSION) + 1}, and v${API_VERSION} stays at least ${DEPRECATION_NOTICE_DAYS} days after its withdrawal is announced (with \`Deprecation\`, \`Sunset\` and \`Link: rel=deprecation\` headers). Policy: ${documents.versioningPolicy}.`,
     ...(options.deprecation ? ['', buildWithdrawalNotice(context)] : []),
   ].join('\n');
 }

@@ -1,3 +1,4 @@
+import { formatAllowedValues, readAllowedValues } from '../operations/allowed-values.ts';
 import type { JsonSchema, ObjectJsonSchema } from '../operations/json-schema.ts';
 
 /** Markdown table of an operation's parameters, read from its input JSON Schema (types, limits, enums, defaults). */
@@ -53,7 +54,8 @@ function describeConstraints(schema: JsonSchema): string {
   };
   range(schema.minLength, schema.maxLength, ' characters');
   range(schema.minimum, schema.maximum, '');
-  if (Array.isArray(schema.enum)) parts.push(`one of ${schema.enum.map((value) => `\`${String(value)}\``).join(', ')}`);
+  const values = readAllowedValues(schema);
+  if (values) parts.push(formatAllowedValues(values));
   if ('default' in schema) parts.push(`default \`${String(schema.default)}\``);
   return parts.join('; ');
 }

@@ -1,9 +1,8 @@
 import type { BuiltManifest, BuiltPage } from '../content/manifest.ts';
-import { findCompanyOperation } from '../operations/get-company-info.ts';
 import { createOperations } from '../operations/index.ts';
-import type { Operation } from '../operations/operation.ts';
-import type { CompanyInfo } from '../operations/schemas.ts';
-import { API_VERSION } from '../operations/endpoints.ts';
+import { findOperationRoles, type Operation } from '../operations/operation.ts';
+import type { CompanyInfo } from '../company-info.ts';
+import { API_VERSION } from '../versioning.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
 import { DOCUMENT_PATHS, resolveVersioningPolicy } from '../paths.ts';
 import { buildDefaultExampleSearch, type ExampleSearch } from './example-search.ts';
@@ -60,6 +59,7 @@ export function createDocumentContext({ site, options, company, pages }: Documen
   // An option may be a site path or an absolute URL (linkSchema in options.ts).
   const link = (value: string) => (/^https?:\/\//.test(value) ? value : url(value));
   const operations = createOperations({ options, company });
+  const roles = findOperationRoles(operations);
   const { documents } = options;
   return {
     siteUrl,
@@ -68,10 +68,9 @@ export function createDocumentContext({ site, options, company, pages }: Documen
     company,
     pages,
     operations,
-    // createOperations lists search_pages, then read_page.
-    searchOperation: operations[0]!,
-    readOperation: operations[1]!,
-    companyOperation: findCompanyOperation(operations),
+    searchOperation: roles.search,
+    readOperation: roles.read,
+    companyOperation: roles.company,
     documents: {
       summary: (documents.summary ?? pages.find((page) => page.path === '/')?.description)?.replaceAll(/\s+/g, ' ').trim(),
       notes: documents.notes,

@@ -1,19 +1,13 @@
 /**
 /**
- * Fixed limits of docs/contract.md §3, §4 and §6 that both the runtime (server/) and the published
- * documents (documents/) name, and the MCP instructions both publish, kept in one place so they cannot
- * drift apart. The public paths are in paths.ts.
+ * What the runtime (server/) and the published documents (documents/) both state about the MCP
+ * server and a version being withdrawn, kept in one place so they cannot drift apart. The public
+ * paths are in paths.ts; the limits in limits.ts; the versions in versioning.ts.
  */
 
 import type { ResolvedAgentApiOptions } from '../options.ts';
 import { WELL_KNOWN_PATHS } from '../paths.ts';
-import { findCompanyOperation } from './get-company-info.ts';
-import type { OperationDescription } from './operation.ts';
-
-/** Contract version published in openapi.json and the MCP server cards (docs/contract.md §7). */
-export const CONTRACT_VERSION = '1.0.0';
-/** Value of the `API-Version` header. */
-export const API_VERSION = '1';
+import { findOperationRoles, type OperationDescription } from './operation.ts';
 
 /**
  * The headers of every answer of a version being withdrawn (the `deprecation` option): RFC 9745 §2
@@ -39,17 +33,6 @@ export const DOCUMENT_MEDIA_TYPES: Record<string, string> = {
 /** The compressed copies the build writes beside each document (documents/write-documents.ts), by coding. */
 export const PRECOMPRESSED_SUFFIXES = { br: '.br', gzip: '.gz' } as const;
 
-/** docs/contract.md §6 limits that are not options of the integration. */
-export const OAUTH_LIMITS = {
-  registrationsPerHourPerIp: 5,
-  tokenRequestsPerMinute: 30,
-  accessTokenSeconds: 3600,
-  recycleAfterDays: 180,
-} as const;
-
-/** Rate-limit window of both policies, in seconds. */
-export const RATE_LIMIT_WINDOW_SECONDS = 60;
-
 /**
  * MCP revisions served at POST /mcp: the current stateless one and, through the SDK's legacy
  * fallback, the SDK's SUPPORTED_PROTOCOL_VERSIONS (a unit test keeps the two in step).
@@ -74,11 +57,9 @@ export const MCP_CAPABILITIES = {
  * site's notes (`documents.notes`) follow the steps; company data is named only when the site offers it.
  */
 export function buildMcpInstructions({ options, operations }: { options: Pick<ResolvedAgentApiOptions, 'documents'>; operations: readonly OperationDescription[] }): string {
-  // createOperations lists search_pages, then read_page.
-  const [search, read] = operations;
-  const company = findCompanyOperation(operations);
+  const { search, read, company } = findOperationRoles(operations);
   return [
-    `Search first with ${search!.name}, then read a result \`url\` with ${read!.name} and answer from its Markdown, citing that URL.`,
+    `Search first with ${search.name}, then read a result \`url\` with ${read.name} and answer from its Markdown, citing that URL.`,
     ...(company ? [`${company.name} gives contact channels, hours, coverage, prices and the service model.`] : []),
     ...options.documents.notes,
   ].join(' ');

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { companyInfoSchema } from './schemas.ts';
-import type { CompanyInfo } from './schemas.ts';
-import type { Operation, OperationDescription } from './operation.ts';
+import { companyInfoSchema } from '../company-info.ts';
+import type { CompanyInfo } from '../company-info.ts';
+import { OPERATION_NAMES, type Operation } from './operation.ts';
 
 export const COMPANY_SECTIONS = ['all', 'contact', 'service_model', 'coverage', 'services'] as const;
 
@@ -13,7 +13,7 @@ export const getCompanyInfoInput = z.object({
 });
 
 export const getCompanyInfo = {
-  name: 'get_company_info',
+  name: OPERATION_NAMES.company,
   path: '/get_company_info',
   policy: { scope: 'content:read', token: 'optional', quota: 'count', cache: 'build' },
   title: 'Company data',
@@ -28,11 +28,6 @@ export const getCompanyInfo = {
   },
   buildKey: ({ section }) => section,
 } as const satisfies Operation<typeof getCompanyInfoInput, typeof companyInfoSchema>;
-
-/** get_company_info among a site's operations, when the site offers it (only with company facts). */
-export function findCompanyOperation<T extends OperationDescription>(operations: readonly T[]): T | undefined {
-  return operations.find((operation) => operation.name === getCompanyInfo.name);
-}
 
 type Section = (typeof COMPANY_SECTIONS)[number];
 

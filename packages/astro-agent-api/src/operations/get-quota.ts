@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { CallerInfo, Operation, QuotaInfo } from './operation.ts';
+import { OPERATION_NAMES, type CallerInfo, type Operation, type QuotaInfo } from './operation.ts';
 
 export const getQuotaInput = z.object({});
 
@@ -17,7 +17,7 @@ export const quotaSchema = z
   .meta({ id: 'Quota' });
 
 export const getQuota = {
-  name: 'get_quota',
+  name: OPERATION_NAMES.quota,
   path: '/quota',
   // Reading the quota must not use it, and it is the caller's own: never stored by a cache.
   policy: { scope: 'quota:read', token: 'required', quota: 'peek', cache: 'caller' },

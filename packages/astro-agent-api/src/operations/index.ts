@@ -1,4 +1,4 @@
-import type { CompanyInfo } from './schemas.ts';
+import type { CompanyInfo } from '../company-info.ts';
 import type { AgentApiOptions, ResolvedAgentApiOptions } from '../options.ts';
 import { getCompanyInfo } from './get-company-info.ts';
 import { getQuota } from './get-quota.ts';

@@ -1,8 +1,18 @@
 import type { z } from 'zod';
 import type { ContentSnapshot } from '../content/content-model.ts';
+import type { Scope } from '../oauth-contract.ts';
 
-export type Scope = 'content:read' | 'quota:read';
-export const SCOPES: readonly Scope[] = ['content:read', 'quota:read'];
+/** The public operations' names: the REST path segment, the MCP tool name and how the documents refer to each. */
+export const OPERATION_NAMES = { search: 'search_pages', read: 'read_page', company: 'get_company_info', quota: 'get_quota' } as const;
+
+/** The operations that documents and prompts name by their role, found by name rather than by position. */
+export function findOperationRoles<T extends OperationDescription>(operations: readonly T[]): { search: T; read: T; company: T | undefined } {
+  const find = (name: string) => operations.find((operation) => operation.name === name);
+  const search = find(OPERATION_NAMES.search);
+  const read = find(OPERATION_NAMES.read);
+  if (search === undefined || read === undefined) throw new Error('createOperations always offers search_pages and read_page.');
+  return { search, read, company: find(OPERATION_NAMES.company) };
+}
 
 /**
  * One description per operation: the REST route, the MCP tool, openapi.json and agents.md are all

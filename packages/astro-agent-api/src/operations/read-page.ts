@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { readSectionText, type ManifestPage } from '../content/manifest.ts';
 import { resolvePage } from '../content/resolve-page.ts';
 import { sliceMarkdown, truncateMarkdown } from '../content/slice-markdown.ts';
-import { ApiError } from './api-error.ts';
-import type { Operation } from './operation.ts';
+import { ApiError } from '../api-error.ts';
+import { OPERATION_NAMES, type Operation } from './operation.ts';
 
 /** The smallest `max_chars`: below it a piece could hold less than one line of text. */
 export const MIN_PAGE_CHARS = 100;
@@ -89,7 +89,7 @@ export function createReadPage({ truncateAt }: { truncateAt: number }) {
   });
 
   return {
-    name: 'read_page',
+    name: OPERATION_NAMES.read,
     path: '/read_page',
     policy: { scope: 'content:read', token: 'optional', quota: 'count', cache: 'build' },
     title: 'Read a page as Markdown',

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { InvalidCursorError } from '../content/cursor.ts';
 import type { FacetOptions } from '../options.ts';
-import { ApiError } from './api-error.ts';
-import type { Operation } from './operation.ts';
+import { ApiError } from '../api-error.ts';
+import { OPERATION_NAMES, type Operation } from './operation.ts';
 
 export const SEARCH_PAGE_SIZE = { default: 8, max: 25 } as const;
 
@@ -85,7 +85,7 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
     .meta({ id: 'SearchResponse' });
 
   return {
-    name: 'search_pages',
+    name: OPERATION_NAMES.search,
     path: '/search_pages',
     policy: { scope: 'content:read', token: 'optional', quota: 'count', cache: 'build' },
     title: 'Search the site',

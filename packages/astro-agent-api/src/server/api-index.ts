@@ -1,5 +1,5 @@
 import type { Operation } from '../operations/operation.ts';
-import { API_VERSION } from '../operations/endpoints.ts';
+import { API_VERSION } from '../versioning.ts';
 import { represent } from './represent.ts';
 import { JSON_TYPE } from './respond.ts';
 

@@ -1,5 +1,6 @@
 import type { ContentSnapshot } from '../content/content-model.ts';
-import { API_VERSION, buildDeprecationHeaders } from '../operations/endpoints.ts';
+import { buildDeprecationHeaders } from '../operations/endpoints.ts';
+import { API_VERSION } from '../versioning.ts';
 import { createOperations } from '../operations/index.ts';
 import type { Operation } from '../operations/operation.ts';
 import { DOCUMENT_PATHS, LLMS_TXT_SECTIONS_PATH, resolveVersioningPolicy } from '../paths.ts';

@@ -1,10 +1,10 @@
-import { ApiError } from '../operations/api-error.ts';
-import type { OperationPolicy, Scope } from '../operations/operation.ts';
+import { ApiError } from '../api-error.ts';
+import type { OperationPolicy } from '../operations/operation.ts';
 import type { Store } from '../store/store.ts';
 import { resolveClientAddress } from './client-address.ts';
 import type { RequestContext } from './context.ts';
 import { hashSecret, isAccessTokenShape } from './oauth/credentials.ts';
-import { scopesOf } from './oauth/scopes.ts';
+import { scopesOf, type Scope } from '../oauth-contract.ts';
 
 /** Who calls: anonymous callers are counted under the anonymous policy, token holders under the identified one. */
 export interface Caller {

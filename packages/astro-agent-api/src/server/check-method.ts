@@ -1,4 +1,4 @@
-import { ApiError } from '../operations/api-error.ts';
+import { ApiError } from '../api-error.ts';
 import type { Route } from './route-table.ts';
 
 /** Request headers a browser may send: no cookies or session headers, nothing is kept between requests. */

@@ -1,4 +1,4 @@
-import { ApiError } from '../operations/api-error.ts';
+import { ApiError } from '../api-error.ts';
 import type { Route } from './route-table.ts';
 import { API_HEADERS } from './respond.ts';
 

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { ContentNotBuiltError, createContentModel, type ContentSnapshot } from '../content/content-model.ts';
-import type { ApiError } from '../operations/api-error.ts';
-import { API_VERSION } from '../operations/endpoints.ts';
+import type { ApiError } from '../api-error.ts';
+import { parseEnvironment } from '../environment.ts';
+import { API_VERSION } from '../versioning.ts';
 import { createOutcome, type Outcome, type OutcomeListener, type OutcomeRecorder } from '../outcome.ts';
 import { DEFAULT_API_BASE_PATH } from '../paths.ts';
 import { openStore } from '../store/open-store.ts';
@@ -108,7 +109,7 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
   };
 
   function openSharedStore(): Promise<Store> {
-    store ??= openStore({ dataDir: env.AGENT_API_DATA_DIR ?? '.data', env }).catch((error: unknown) => {
+    store ??= openStore({ dataDir: parseEnvironment(env).AGENT_API_DATA_DIR, env }).catch((error: unknown) => {
       store = undefined;
       throw error;
     });

@@ -2,7 +2,7 @@ import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import { PassThrough, Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { ApiError } from '../operations/api-error.ts';
+import { ApiError } from '../api-error.ts';
 import type { AgentApi } from './create-agent-api.ts';
 import { canonicalizePath } from './canonical-path.ts';
 import { checkMessage } from './check-message.ts';

@@ -1,26 +1,13 @@
-import { z } from 'zod';
-
-type PropertySchema = {
-  type?: string;
-  enum?: unknown[];
-  anyOf?: PropertySchema[];
-  minLength?: number;
-  maxLength?: number;
-  minimum?: number;
-  maximum?: number;
-  default?: unknown;
-  const?: unknown;
-};
+import type { z } from 'zod';
+import { formatAllowedValues, readAllowedValues } from '../operations/allowed-values.ts';
+import { buildJsonSchema, type JsonSchema } from '../operations/json-schema.ts';
 
 /**
  * One hint per parameter, derived from the operation's input schema (the same JSON Schema that
  * openapi.json publishes), so a 400 always says what the parameter accepts.
  */
 export function buildParameterHints(input: z.ZodObject): Map<string, string> {
-  const schema = z.toJSONSchema(input, { io: 'input', unrepresentable: 'any' }) as {
-    properties?: Record<string, PropertySchema>;
-    required?: string[];
-  };
+  const schema = buildJsonSchema(input, 'input') as { properties?: Record<string, JsonSchema>; required?: string[] };
   const hints = new Map<string, string>();
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     const required = schema.required?.includes(name) ?? false;
@@ -29,22 +16,15 @@ export function buildParameterHints(input: z.ZodObject): Map<string, string> {
   return hints;
 }
 
-function describe(property: PropertySchema): string {
-  const values = allowedValues(property);
+function describe(property: JsonSchema): string {
+  const values = readAllowedValues(property);
   const defaults = property.default === undefined ? '' : ` (default \`${String(property.default)}\`)`;
-  if (values) return `one of ${values.map((value) => `\`${String(value)}\``).join(', ')}${defaults}`;
+  if (values) return `${formatAllowedValues(values)}${defaults}`;
   if (property.type === 'string') {
-    return `a text of ${property.minLength ?? 0} to ${property.maxLength ?? 'any number of'} characters${defaults}`;
+    return `a text of ${String(property.minLength ?? 0)} to ${String(property.maxLength ?? 'any number of')} characters${defaults}`;
   }
   if (property.type === 'integer' || property.type === 'number') {
-    return `an integer from ${property.minimum ?? '-∞'} to ${property.maximum ?? '∞'}${defaults}`;
+    return `an integer from ${String(property.minimum ?? '-∞')} to ${String(property.maximum ?? '∞')}${defaults}`;
   }
   return `a valid value${defaults}`;
-}
-
-function allowedValues(property: PropertySchema): unknown[] | undefined {
-  if (property.enum) return property.enum;
-  if (property.const !== undefined) return [property.const];
-  if (property.anyOf) return property.anyOf.flatMap((option) => allowedValues(option) ?? []);
-  return undefined;
 }

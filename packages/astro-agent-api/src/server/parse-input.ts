@@ -1,4 +1,4 @@
-import { ApiError } from '../operations/api-error.ts';
+import { ApiError } from '../api-error.ts';
 import type { Operation } from '../operations/operation.ts';
 import { buildParameterHints } from './parameter-hints.ts';
 

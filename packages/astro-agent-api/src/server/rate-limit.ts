@@ -1,7 +1,9 @@
 import type { Store } from '../store/store.ts';
 import type { AgentApiOptions } from '../options.ts';
 import type { Caller } from './caller.ts';
-import { ApiError } from '../operations/api-error.ts';
+import { ApiError } from '../api-error.ts';
+import { parseEnvironment } from '../environment.ts';
+import { LIMITS } from '../limits.ts';
 import type { QuotaInfo } from '../operations/operation.ts';
 
 /** A caller's window after a request was counted (or peeked): what the RateLimit headers and get_quota report. */
@@ -28,7 +30,7 @@ export function createRateLimiter(deps: {
   windowSeconds?: number;
   now?: () => number;
 }): RateLimiter {
-  const windowSeconds = deps.windowSeconds ?? 60;
+  const windowSeconds = deps.windowSeconds ?? LIMITS.quotaWindowSeconds;
   const windowMs = windowSeconds * 1000;
   const now = deps.now ?? Date.now;
 
@@ -106,29 +108,14 @@ export function buildRateLimitHeaders(
   };
 }
 
-const QUOTA_VARIABLES = {
-  anonymous: 'AGENT_API_QUOTA_ANONYMOUS',
-  identified: 'AGENT_API_QUOTA_IDENTIFIED',
-} as const;
-
 /**
- * The policies in force: the integration options' `policies`, each quota overridden at start-up by its
- * environment variable. Throws a message naming the variable when a value is not a whole number in 1..1000000.
+ * The policies in force: the integration options' `policies`, each quota overridden at start-up by
+ * AGENT_API_QUOTA_ANONYMOUS or AGENT_API_QUOTA_IDENTIFIED (environment.ts says what a bad value gets).
  */
 export function resolvePolicies(configured: Policies, env: Record<string, string | undefined>): Policies {
-  const policies = { anonymous: { ...configured.anonymous }, identified: { ...configured.identified } };
-  for (const role of ['anonymous', 'identified'] as const) {
-    const name = QUOTA_VARIABLES[role];
-    const raw = env[name]?.trim();
-    if (raw === undefined || raw === '') continue;
-    const value = /^\d{1,7}$/.test(raw) ? Number(raw) : Number.NaN;
-    if (!(value >= 1 && value <= 1_000_000)) {
-      throw new Error(
-        `${name} must be a whole number of requests per 60 s window between 1 and 1000000, but it is "${raw}". ` +
-          `Fix it, or unset it to use the configured quota (${configured[role].quota}).`,
-      );
-    }
-    policies[role].quota = value;
-  }
-  return policies;
+  const { AGENT_API_QUOTA_ANONYMOUS: anonymous, AGENT_API_QUOTA_IDENTIFIED: identified } = parseEnvironment(env);
+  return {
+    anonymous: { ...configured.anonymous, quota: anonymous ?? configured.anonymous.quota },
+    identified: { ...configured.identified, quota: identified ?? configured.identified.quota },
+  };
 }

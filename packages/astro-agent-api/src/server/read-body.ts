@@ -1,4 +1,4 @@
-import { ApiError } from '../operations/api-error.ts';
+import { ApiError } from '../api-error.ts';
 
 /** Deeper JSON is refused before it is parsed: no body of this service nests beyond a few levels. */
 export const MAX_JSON_DEPTH = 32;

@@ -1,4 +1,5 @@
-import { ApiError } from '../operations/api-error.ts';
+import { ApiError } from '../api-error.ts';
+import { API_VERSION } from '../versioning.ts';
 import { renderOAuthFailure } from './oauth/oauth-error.ts';
 import { buildJsonRpcError } from './mcp/json-rpc-errors.ts';
 
@@ -6,7 +7,7 @@ export const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Headers on every answer of the API: version, and CORS so any origin can read it (credentials never travel in cookies). */
 export const API_HEADERS: Readonly<Record<string, string>> = {
-  'API-Version': '1',
+  'API-Version': API_VERSION,
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers':
     'API-Version, ETag, RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, WWW-Authenticate, Link, Deprecation, Sunset',

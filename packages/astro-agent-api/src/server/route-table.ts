@@ -1,4 +1,4 @@
-import { ApiError } from '../operations/api-error.ts';
+import { ApiError } from '../api-error.ts';
 import type { OperationDescription } from '../operations/operation.ts';
 import type { Outcome } from '../outcome.ts';
 import {

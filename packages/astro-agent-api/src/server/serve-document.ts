@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ApiError } from '../operations/api-error.ts';
+import { ApiError } from '../api-error.ts';
 import { DOCUMENT_MEDIA_TYPES, PRECOMPRESSED_SUFFIXES } from '../operations/endpoints.ts';
 import { documentFilePath, MCP_SERVER_CARD_PATH, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
 import type { Handler } from './context.ts';

@@ -1,6 +1,6 @@
 import { createClient, ErrorReply } from 'redis';
 import { createFallbackWindowCounter } from './fallback-windows.ts';
-import { DEFAULT_REDIS_TIMEOUT_MS } from './open-store.ts';
+import { REDIS_DEFAULTS } from '../environment.ts';
 import { REDIS_SCRIPTS } from './redis-scripts.ts';
 import type { ClientRecord, SearchCount, Store, TokenRecord, TrafficCount, WindowCounter } from './store.ts';
 import { StoreUnavailableError } from './store-unavailable.ts';
@@ -8,9 +8,9 @@ import { StoreUnavailableError } from './store-unavailable.ts';
 export interface RedisStoreOptions {
   /** REDIS_URL, e.g. `redis://127.0.0.1:6379/0` or `rediss://user:password@host:6380`. */
   url: string;
-  /** Prefix of every key, so one Redis can hold several sites; default `agent-api:`. */
+  /** Prefix of every key, so one Redis can hold several sites; default REDIS_DEFAULTS (environment.ts). */
   keyPrefix?: string;
-  /** Longest wait for Redis on a request (AGENT_API_REDIS_TIMEOUT_MS); default 500 ms. */
+  /** Longest wait for Redis on a request (AGENT_API_REDIS_TIMEOUT_MS); default REDIS_DEFAULTS. */
   timeoutMs?: number;
   /** Bound of the per-instance anonymous windows used while Redis is unreachable. */
   anonymousWindowsMax?: number;
@@ -18,7 +18,6 @@ export interface RedisStoreOptions {
   warn?: (message: string) => void;
 }
 
-export const DEFAULT_REDIS_KEY_PREFIX = 'agent-api:';
 /** Entries handled per script call by the sweeps, so one call never blocks Redis for long. */
 const SWEEP_BATCH = 500;
 /** Commands waiting for Redis at most; beyond that a request fails at once instead of piling up. */
@@ -35,8 +34,8 @@ const MAX_PENDING_COMMANDS = 10_000;
  * with a capped back-off; anonymous windows fall back to per-instance memory meanwhile.
  */
 export async function openRedisStore(options: RedisStoreOptions): Promise<Store> {
-  const prefix = options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX;
-  const timeoutMs = options.timeoutMs ?? DEFAULT_REDIS_TIMEOUT_MS;
+  const prefix = options.keyPrefix ?? REDIS_DEFAULTS.keyPrefix;
+  const timeoutMs = options.timeoutMs ?? REDIS_DEFAULTS.timeoutMs;
   const warn = options.warn ?? ((message: string) => console.warn(message));
   const where = describeRedisUrl(options.url);
   let everReady = false;

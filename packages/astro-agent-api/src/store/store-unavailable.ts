@@ -1,4 +1,4 @@
-import { ApiError } from '../operations/api-error.ts';
+import { ApiError } from '../api-error.ts';
 
 /** Seconds a client is told to wait; the redis client retries its connection at least every 2 s. */
 export const STORE_RETRY_AFTER_SECONDS = 5;

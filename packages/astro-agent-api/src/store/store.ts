@@ -1,3 +1,5 @@
+import type { ClientAuthMethod } from '../oauth-contract.ts';
+
 /**
  * The Store contract: registered clients, access tokens, rate-limit windows and the counts of agent
  * traffic. Every backend (the
@@ -21,7 +23,7 @@ export interface ClientRecord {
   contacts: string[];
   /** Space-delimited scopes the client may request. */
   scope: string;
-  tokenEndpointAuthMethod: 'client_secret_basic' | 'client_secret_post';
+  tokenEndpointAuthMethod: ClientAuthMethod;
   issuedAt: number;
   /** Time of the last token issued to the client (its registration time until then); drives recycling. */
   lastTokenAt: number;

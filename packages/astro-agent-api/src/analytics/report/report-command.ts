@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openStoreBackend, resolveRedisOptions, SQLITE_FILE_NAME } from '../../store/open-store.ts';
+import { parseEnvironment } from '../../environment.ts';
+import { openStoreBackend, SQLITE_FILE_NAME } from '../../store/open-store.ts';
 import { MissingPeerError } from '../../peer-dependency.ts';
 import { utcDay, utcDayBefore } from '../../store/utc-day.ts';
 import { buildAgentReport } from './build-agent-report.ts';
@@ -37,8 +38,15 @@ export async function runReportCommand(
     io.err(`${error.message}\n\n${REPORT_USAGE}\n`);
     return 2;
   }
-  const dataDir = resolve(io.cwd, io.env.AGENT_API_DATA_DIR ?? '.data');
-  if (resolveRedisOptions(io.env) === undefined && !existsSync(join(dataDir, SQLITE_FILE_NAME))) {
+  let environment;
+  try {
+    environment = parseEnvironment(io.env);
+  } catch (error) {
+    io.err(`${(error as Error).message}\n`);
+    return 1;
+  }
+  const dataDir = resolve(io.cwd, environment.AGENT_API_DATA_DIR);
+  if (environment.REDIS_URL === undefined && !existsSync(join(dataDir, SQLITE_FILE_NAME))) {
     io.err(
       `No traffic counts at ${join(dataDir, SQLITE_FILE_NAME)}. Run the report with the AGENT_API_DATA_DIR (or REDIS_URL) of the ` +
         'server, from the folder it runs in; a server that has not answered any request yet has no counts.\n',

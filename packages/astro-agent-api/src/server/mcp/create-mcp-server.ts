@@ -2,7 +2,8 @@ import { McpServer, type CacheHint, type Implementation } from '@modelcontextpro
 import type { ContentSnapshot } from '../../content/content-model.ts';
 import type { Manifest } from '../../content/manifest.ts';
 import { createOperations } from '../../operations/index.ts';
-import { CONTRACT_VERSION, MCP_CAPABILITIES, buildMcpInstructions, buildMcpServerName } from '../../operations/endpoints.ts';
+import { MCP_CAPABILITIES, buildMcpInstructions, buildMcpServerName } from '../../operations/endpoints.ts';
+import { CONTRACT_VERSION } from '../../versioning.ts';
 import type { ErrorLogger } from '../respond.ts';
 import { registerAnswerPrompt } from './prompts.ts';
 import { registerPageResources } from './resources.ts';

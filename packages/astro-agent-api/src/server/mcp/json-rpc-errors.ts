@@ -1,4 +1,4 @@
-import { ApiError } from '../../operations/api-error.ts';
+import { ApiError } from '../../api-error.ts';
 
 type JsonRpcId = string | number | null;
 

@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Manifest } from '../../content/manifest.ts';
-import { findCompanyOperation } from '../../operations/get-company-info.ts';
+import { findOperationRoles } from '../../operations/operation.ts';
 import { createOperations } from '../../operations/index.ts';
 import { languageName } from '../../operations/search-pages.ts';
 
@@ -33,10 +33,7 @@ export function registerAnswerPrompt(server: McpServer, manifest: Pick<Manifest,
 export function buildAnswerPromptText(manifest: Pick<Manifest, 'site' | 'options' | 'company'>, question: string): string {
   const { site, options, company } = manifest;
   const name = options.name;
-  // createOperations lists search_pages, then read_page.
-  const operations = createOperations(manifest);
-  const [search, read] = operations;
-  const companyOperation = findCompanyOperation(operations);
+  const { search, read, company: companyOperation } = findOperationRoles(createOperations(manifest));
   const facets = Object.keys(options.facets).map((facet) => `; pass \`${facet}\` when the question names one of its values`);
   const contact = [
     company?.phone ? `phone ${company.phone}` : '',
@@ -45,8 +42,8 @@ export function buildAnswerPromptText(manifest: Pick<Manifest, 'site' | 'options
   ].filter(Boolean);
 
   const steps = [
-    `Search first with ${search!.name}: a short query in ${languageName(options.language)}${facets.join('')}.`,
-    `Read the most relevant result with ${read!.name}, passing its \`url\`; read another one if it does not answer.`,
+    `Search first with ${search.name}: a short query in ${languageName(options.language)}${facets.join('')}.`,
+    `Read the most relevant result with ${read.name}, passing its \`url\`; read another one if it does not answer.`,
     ...(companyOperation ? [`For contact data, hours, coverage, prices or how the service works, use ${companyOperation.name}.`] : []),
     'Answer briefly, in the language of the question, and cite the URL of every page you used.',
     ...options.documents.notes,

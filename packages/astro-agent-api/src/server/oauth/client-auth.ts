@@ -1,26 +1,26 @@
 import type { ClientRecord, Store } from '../../store/store.ts';
 import { hashesMatch, hashSecret } from './credentials.ts';
 import { OAuthError } from './oauth-error.ts';
-import { assertOAuthLimitOpen, consumeOAuthLimit, type OAuthLimit } from './oauth-limits.ts';
+import { LIMITS } from '../../limits.ts';
+import { assertOAuthLimitOpen, consumeOAuthLimit } from './oauth-limits.ts';
 import type { OAuthEndpointDeps } from './oauth-deps.ts';
 import { parseFormBody, type FormParams } from './parse-body.ts';
 
 // Compared against when the client_id is unknown, so that case takes as long as a wrong secret.
 const UNKNOWN_CLIENT_HASH = hashSecret('no client has this secret');
 
-export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
-
 /**
  * RFC 6749 §2.3.1 — authenticates the client of a token, revocation or introspection request by
  * `client_secret_basic` or `client_secret_post` (never both: §2.3). Failed attempts are counted per
- * address; once `failedAuthLimit` is reached the address gets 429 before its secret is even checked.
+ * address; once their limit is reached the address gets 429 before its secret is even checked.
  */
 export async function authenticateClient(
   request: Request,
   form: FormParams,
-  deps: { store: Store; address: string; failedAuthLimit: OAuthLimit; now: number },
+  deps: { store: Store; address: string; now: number },
 ): Promise<ClientRecord> {
-  const { store, address, failedAuthLimit, now } = deps;
+  const { store, address, now } = deps;
+  const failedAuthLimit = LIMITS.oauth.failedAuthentication;
   await assertOAuthLimitOpen(store.windows, address, failedAuthLimit, now);
 
   const credentials = readClientCredentials(request, form);
@@ -42,14 +42,9 @@ export async function readAuthenticatedForm(
   request: Request,
   deps: OAuthEndpointDeps,
 ): Promise<{ form: FormParams; client: ClientRecord; now: number }> {
-  const form = await parseFormBody(request, deps.maxBodyBytes);
+  const form = await parseFormBody(request);
   const now = deps.now();
-  const client = await authenticateClient(request, form, {
-    store: deps.store,
-    address: deps.address,
-    failedAuthLimit: deps.limits.failedAuthentication,
-    now,
-  });
+  const client = await authenticateClient(request, form, { store: deps.store, address: deps.address, now });
   return { form, client, now };
 }
 
@@ -62,8 +57,8 @@ export function invalidClient(description: string): OAuthError {
 
 function readClientCredentials(request: Request, form: FormParams): { clientId: string; secret: string } | 'malformed' {
   const authorization = request.headers.get('authorization');
-  const bodyId = form.get('client_id');
-  const bodySecret = form.get('client_secret');
+  const bodyId = form.client_id;
+  const bodySecret = form.client_secret;
   if (authorization !== null) {
     if (bodySecret !== undefined) {
       throw new OAuthError(400, 'invalid_request', 'Use one client authentication method: Authorization: Basic or client_secret in the body, not both.');

@@ -5,9 +5,7 @@ import type { ErrorLogger } from '../respond.ts';
 import { handleAuthorizationRequest } from './authorize.ts';
 import { handleIntrospectionRequest } from './introspect.ts';
 import { renderOAuthFailure } from './oauth-error.ts';
-import { DEFAULT_OAUTH_LIMITS, type OAuthLimits } from './oauth-limits.ts';
 import type { OAuthEndpointDeps } from './oauth-deps.ts';
-import { DEFAULT_MAX_BODY_BYTES } from './parse-body.ts';
 import { handleRegistrationRequest } from './register.ts';
 import { handleRevocationRequest } from './revoke.ts';
 import { handleTokenRequest } from './token.ts';
@@ -32,26 +30,11 @@ export function createOAuthHandlers(deps: {
   store: Store;
   trustProxy: number;
   now?: () => number;
-  limits?: Partial<OAuthLimits>;
-  /** docs/contract.md §6: 3600 s. */
-  tokenLifetimeSeconds?: number;
-  maxBodyBytes?: number;
   /** Receives unexpected errors (answered as 500 `server_error`); default console.error. */
   log?: ErrorLogger;
 }): OAuthHandlers {
-  const limits = { ...DEFAULT_OAUTH_LIMITS, ...deps.limits };
   const log = deps.log ?? ((message: string, cause: unknown) => console.error(message, cause));
-  const shared = {
-    store: deps.store,
-    now: deps.now ?? Date.now,
-    maxBodyBytes: deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    tokenLifetimeSeconds: deps.tokenLifetimeSeconds ?? 3600,
-    limits: {
-      registration: { policy: 'registro', limit: limits.registrationsPerHour, windowMs: 3_600_000 },
-      token: { policy: 'token', limit: limits.tokenRequestsPerMinute, windowMs: 60_000 },
-      failedAuthentication: { policy: 'autenticacion', limit: limits.failedAuthenticationsPerMinute, windowMs: 60_000 },
-    },
-  };
+  const shared = { store: deps.store, now: deps.now ?? Date.now };
 
   function endpoint(handle: (request: Request, deps: OAuthEndpointDeps) => Promise<Response>): OAuthEndpoint {
     return async (request, context) => {

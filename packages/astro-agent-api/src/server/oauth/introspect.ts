@@ -1,7 +1,10 @@
 import { hashSecret, isAccessTokenShape } from './credentials.ts';
 import { readAuthenticatedForm } from './client-auth.ts';
-import { OAuthError, oauthJson } from './oauth-error.ts';
+import { introspectionRequestSchema, type introspectionResponseSchema } from '../../oauth-contract.ts';
+import type { z } from 'zod';
+import { oauthJson } from './oauth-error.ts';
 import type { OAuthEndpointDeps } from './oauth-deps.ts';
+import { parseOAuthParams } from './parse-body.ts';
 
 /**
  * RFC 7662 §2.1 — token introspection, open only to authenticated clients and only about their own
@@ -9,16 +12,17 @@ import type { OAuthEndpointDeps } from './oauth-deps.ts';
  */
 export async function handleIntrospectionRequest(request: Request, deps: OAuthEndpointDeps): Promise<Response> {
   const { form, client, now } = await readAuthenticatedForm(request, deps);
-  const token = form.get('token');
-  if (token === undefined) throw new OAuthError(400, 'invalid_request', 'token is required: the access token to introspect.');
+  const { token } = parseOAuthParams(introspectionRequestSchema, form, () => 'invalid_request');
   const record = isAccessTokenShape(token) ? await deps.store.findToken(hashSecret(token), now) : undefined;
-  if (record === undefined || record.clientId !== client.clientId) return oauthJson(200, { active: false });
-  return oauthJson(200, {
+  const inactive: z.input<typeof introspectionResponseSchema> = { active: false };
+  if (record === undefined || record.clientId !== client.clientId) return oauthJson(200, inactive);
+  const active: z.input<typeof introspectionResponseSchema> = {
     active: true,
     client_id: record.clientId,
     scope: record.scope,
     token_type: 'Bearer',
     exp: Math.floor(record.expiresAt / 1000),
     iat: Math.floor(record.issuedAt / 1000),
-  });
+  };
+  return oauthJson(200, active);
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '../../operations/api-error.ts';
+import { ApiError } from '../../api-error.ts';
 
 /**
  * An error of the OAuth endpoints, answered as RFC 6749 §5.2 JSON `{error, error_description}` rather

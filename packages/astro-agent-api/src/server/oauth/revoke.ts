@@ -1,7 +1,9 @@
 import { hashSecret, isAccessTokenShape } from './credentials.ts';
 import { readAuthenticatedForm } from './client-auth.ts';
-import { NO_STORE_HEADERS, OAuthError } from './oauth-error.ts';
+import { revocationRequestSchema } from '../../oauth-contract.ts';
+import { NO_STORE_HEADERS } from './oauth-error.ts';
 import type { OAuthEndpointDeps } from './oauth-deps.ts';
+import { parseOAuthParams } from './parse-body.ts';
 
 /**
  * RFC 7009 §2.1 — token revocation. A client revokes only its own tokens; for another client's or an
@@ -9,8 +11,7 @@ import type { OAuthEndpointDeps } from './oauth-deps.ts';
  */
 export async function handleRevocationRequest(request: Request, deps: OAuthEndpointDeps): Promise<Response> {
   const { form, client, now } = await readAuthenticatedForm(request, deps);
-  const token = form.get('token');
-  if (token === undefined) throw new OAuthError(400, 'invalid_request', 'token is required: the access token to revoke.');
+  const { token } = parseOAuthParams(revocationRequestSchema, form, () => 'invalid_request');
   // token_type_hint is optional and only a hint (§2.1): every token here is an access token.
   if (isAccessTokenShape(token)) await deps.store.deleteToken(hashSecret(token), client.clientId);
   return new Response(null, { status: 200, headers: NO_STORE_HEADERS });

@@ -1,4 +1,20 @@
-import type { ErrorBody } from './schemas.ts';
+import { z } from 'zod';
+
+/** docs/contract.md §2 — Error. */
+export const errorSchema = z
+  .object({
+    code: z.string().describe('Stable identifier of the error, e.g. `invalid_parameter`.'),
+    message: z.string().describe('Readable description of what went wrong.'),
+    data: z
+      .object({
+        status: z.number().int().describe('HTTP status of the response.'),
+        hint: z.string().optional().describe('What to do to fix it; names the parameter at fault.'),
+      })
+      .optional(),
+  })
+  .meta({ id: 'Error' });
+
+export type ErrorBody = z.output<typeof errorSchema>;
 
 /**
  * The one error type of the runtime: a stable `code`, an HTTP `status`, a readable message and a

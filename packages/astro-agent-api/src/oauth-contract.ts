@@ -1,0 +1,151 @@
+/**
+ * docs/contract.md §3 and §4 — the OAuth side of the contract: the scopes, the grant, the client
+ * authentication methods and the zod schemas of every OAuth request and answer. server/oauth parses
+ * the requests with them, and openapi.json's OAuth part is derived from them.
+ */
+import { z } from 'zod';
+import { LIMITS } from './limits.ts';
+
+export type Scope = 'content:read' | 'quota:read';
+export const SCOPES: readonly Scope[] = ['content:read', 'quota:read'];
+
+/** What each scope lets a token do, as the metadata, openapi.json and agents.md say it. */
+export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
+  'content:read': 'read content with the raised quota',
+  'quota:read': 'read the own quota (get_quota)',
+};
+
+/** The only grant this server issues tokens for (RFC 6749 §4.4). */
+export const GRANT_TYPE = 'client_credentials';
+
+/** RFC 6749 §2.3.1 — how a client authenticates at the token, revocation and introspection endpoints; the first is the default. */
+export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
+export type ClientAuthMethod = (typeof CLIENT_AUTH_METHODS)[number];
+
+/**
+ * RFC 6749 §3.3 — a space-delimited scope list. Returns the scopes in canonical order (duplicates
+ * dropped), `allowed` when the value is absent or empty, or undefined when a scope is unknown or not
+ * within `allowed`.
+ */
+export function parseScopeList(value: string | undefined, allowed: readonly Scope[] = SCOPES): Scope[] | undefined {
+  if (value === undefined || value.trim() === '') return [...allowed];
+  const requested = value.split(' ').filter(Boolean);
+  if (!requested.every((name) => (allowed as readonly string[]).includes(name))) return undefined;
+  return allowed.filter((scope) => requested.includes(scope));
+}
+
+/** Scopes stored as a space-delimited string, filtered to the known ones. */
+export function scopesOf(value: string): Scope[] {
+  return SCOPES.filter((scope) => value.split(' ').includes(scope));
+}
+
+const SCOPE_LIST = SCOPES.join(' ');
+const scopeListSchema = z.string({ error: 'scope must be a space-delimited string.' }).describe(`Space-separated, among: ${SCOPE_LIST}.`);
+const ONLY_OUR_GRANT = `grant_types may only be ["${GRANT_TYPE}"]: this server issues no other grant.`;
+const EMAIL_PATTERN = /^[^\s@<>()",;:\\[\]]+@[^\s@<>()",;:\\[\]]+\.[^\s@<>()",;:\\[\].]+$/;
+
+/**
+ * RFC 7591 §2 — the client metadata of a registration. Values this server cannot honour are refused;
+ * metadata it has no use for (URIs, logos, software_id, …) passes unread and is not echoed back.
+ */
+export const clientMetadataSchema = z.object({
+  client_name: z
+    .string({ error: `client_name is required: a name of 1 to ${LIMITS.clientNameCharacters} characters that says who runs the client.` })
+    .min(1)
+    .max(LIMITS.clientNameCharacters)
+    .regex(/\S/)
+    .refine((name) => !/\p{Cc}/u.test(name), 'client_name must not contain control characters.'),
+  contacts: z
+    .array(
+      z.string({ error: (issue) => `contacts must hold e-mail addresses; ${JSON.stringify(issue.input)} is not one.` }).max(254).regex(EMAIL_PATTERN),
+      { error: `contacts must be an array of at most ${LIMITS.clientContacts} e-mail addresses.` },
+    )
+    .max(LIMITS.clientContacts)
+    .default([]),
+  scope: scopeListSchema
+    .refine((value) => parseScopeList(value) !== undefined, `scope may only list ${SCOPES.join(' and ')}.`)
+    .optional(),
+  token_endpoint_auth_method: z
+    .enum(CLIENT_AUTH_METHODS, { error: `token_endpoint_auth_method must be one of ${CLIENT_AUTH_METHODS.join(', ')}.` })
+    .default(CLIENT_AUTH_METHODS[0]),
+  grant_types: z
+    .array(z.literal(GRANT_TYPE, { error: ONLY_OUR_GRANT }), { error: ONLY_OUR_GRANT })
+    .min(1)
+    .optional(),
+  response_types: z
+    .array(z.unknown(), { error: `response_types must be empty: the ${GRANT_TYPE} grant uses no authorization endpoint.` })
+    .max(0)
+    .optional(),
+  redirect_uris: z.array(z.unknown(), { error: 'redirect_uris must be empty or absent: this server uses no redirection.' }).max(0).optional(),
+});
+
+/**
+ * RFC 7591 §3.2.1 — the registered client; the secret is shown this once. The empty `redirect_uris`
+ * is stated because the MCP SDK's client requires the field in this answer.
+ */
+export const clientInformationSchema = z.object({
+  client_id: z.string(),
+  client_secret: z.string(),
+  client_id_issued_at: z.number().int(),
+  client_secret_expires_at: z.literal(0).describe('0: it does not expire.'),
+  client_name: z.string(),
+  contacts: z.array(z.string()),
+  grant_types: z.array(z.literal(GRANT_TYPE)).length(1),
+  response_types: z.array(z.string()).max(0),
+  redirect_uris: z.array(z.string()).max(0),
+  token_endpoint_auth_method: z.enum(CLIENT_AUTH_METHODS),
+  scope: z.string(),
+});
+
+/** The client credentials of a form body (client_secret_post); with client_secret_basic they travel in Authorization instead. */
+const clientCredentialsForm = {
+  client_id: z.string().optional(),
+  client_secret: z.string().optional().describe('With client_secret_post; else send Authorization: Basic.'),
+};
+
+/** RFC 6749 §4.4.2 — the access token request. */
+export const tokenRequestSchema = z.object({
+  grant_type: z.literal(GRANT_TYPE, {
+    error: (issue) =>
+      issue.input === undefined ? `grant_type is required; use grant_type=${GRANT_TYPE}.` : `The grant type ${String(issue.input)} is not supported; use ${GRANT_TYPE}.`,
+  }),
+  scope: scopeListSchema.optional(),
+  ...clientCredentialsForm,
+});
+
+/** RFC 6749 §5.1 — the access token response. */
+export const tokenResponseSchema = z.object({
+  access_token: z.string(),
+  token_type: z.literal('Bearer'),
+  expires_in: z.number().int(),
+  scope: z.string(),
+});
+
+/** RFC 7009 §2.1 — the revocation request; every token here is an access token, so the hint is only read as one. */
+export const revocationRequestSchema = z.object({
+  token: z.string({ error: 'token is required: the access token to revoke.' }),
+  token_type_hint: z.string().optional(),
+  ...clientCredentialsForm,
+});
+
+/** RFC 7662 §2.1 — the introspection request. */
+export const introspectionRequestSchema = z.object({
+  token: z.string({ error: 'token is required: the access token to introspect.' }),
+  ...clientCredentialsForm,
+});
+
+/** RFC 7662 §2.2 — the introspection response: only `active` unless the token is the caller's own and active. */
+export const introspectionResponseSchema = z.object({
+  active: z.boolean(),
+  client_id: z.string().optional(),
+  scope: z.string().optional(),
+  token_type: z.literal('Bearer').optional(),
+  exp: z.number().int().optional(),
+  iat: z.number().int().optional(),
+});
+
+/** RFC 6749 §5.2 — the error of every OAuth endpoint. */
+export const oauthErrorSchema = z.object({
+  error: z.string().describe('RFC 6749 §5.2 error code.'),
+  error_description: z.string(),
+});

@@ -41,7 +41,7 @@ async function buildFixture(clientDir: string, change?: (html: string) => string
     const file = join(clientDir, 'servicios', 'cerrajeria', 'index.html');
     await writeFile(file, change(await readFile(file, 'utf8')));
   }
-  const { pages } = await writeMarkdownTwins(clientDir, { ...OPTIONS, site: SITE, facetNames: Object.keys(OPTIONS.facets) });
+  const { pages } = await writeMarkdownTwins(clientDir, { ...OPTIONS, site: SITE, facetNames: Object.keys(OPTIONS.facets) }, { cacheDir: join(workDir, 'cache') });
   const manifest = buildManifest({ site: SITE, options: resolveAgentApiOptions(OPTIONS, { url: SITE, pageLanguages: [] }), pages });
   await writeServerIndex(outDir, await buildServerIndexOfManifest(manifest));
   await writeManifest(outDir, manifest);

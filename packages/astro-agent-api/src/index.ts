@@ -4,6 +4,7 @@ import { writeMarkdownTwins } from './build/build-markdown.ts';
 import { buildSearchIndex } from './build/build-search-index.ts';
 import { buildServerIndexOfManifest, writeServerIndex } from './build/build-server-index.ts';
 import { buildManifest, writeManifest } from './build/write-manifest.ts';
+import { BUILD_CACHE_DIR } from './build/page-cache.ts';
 import { precompressDocuments } from './build/precompress-documents.ts';
 import { writeDocuments } from './build/write-documents.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions, type AgentApiUserOptions } from './options.ts';
@@ -38,12 +39,14 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         // With an adapter `dir` is the public folder (`<outDir>/client/`); the manifest goes beside it, not in it.
         const clientDir = fileURLToPath(dir);
         const outDir = fileURLToPath(config!.outDir);
+        // Beside Astro's own caches, so that clearing them (or a CI cache of the folder) covers ours too.
+        const cacheDir = fileURLToPath(new URL(`${BUILD_CACHE_DIR}/`, config!.cacheDir));
 
         const hookStart = performance.now();
         // Pagefind indexes in its own process from the same HTML files, so it runs while the pages convert.
         const [markdown] = await Promise.all([
-          timed(() => writeMarkdownTwins(clientDir, { ...options, site, facetNames: Object.keys(options.facets) })).then(({ result, seconds }) => {
-            logger.info(`converted ${result.pages.length} pages to Markdown in ${seconds} (${result.skipped} skipped)`);
+          timed(() => writeMarkdownTwins(clientDir, { ...options, site, facetNames: Object.keys(options.facets) }, { cacheDir })).then(({ result, seconds }) => {
+            logger.info(`converted ${result.converted} pages to Markdown in ${seconds} (${result.reused} reused from earlier builds, ${result.skipped} skipped)`);
             return result;
           }),
           timed(() => buildSearchIndex(clientDir, { language: options.language })).then(({ result, seconds }) => {

@@ -1,5 +1,4 @@
 import type { Root as MdastRoot } from 'mdast';
-import rehypeParse from 'rehype-parse';
 import rehypeRemark from 'rehype-remark';
 import remarkGfm from 'remark-gfm';
 import remarkStringify from 'remark-stringify';
@@ -7,6 +6,7 @@ import { select } from 'hast-util-select';
 import { unified } from 'unified';
 import type { PageSection } from '../content/manifest.ts';
 import { headingHandlers, writeMarkdownWithSections } from './markdown-sections.ts';
+import { parseHtml } from './parse-html.ts';
 import { readPageMetadata, type PageMetadata } from './page-metadata.ts';
 import { findContent, prepareElements, removeIgnored } from './prepare-content.ts';
 import { mayMatch, splitSelectorList } from './selector-list.ts';
@@ -28,7 +28,6 @@ export interface PageMarkdown extends PageMetadata {
   markdown: string;
 }
 
-const htmlParser = unified().use(rehypeParse).freeze();
 const markdownWriter = unified()
   .use(rehypeRemark, { handlers: headingHandlers })
   .use(remarkGfm)
@@ -43,7 +42,7 @@ export function buildMarkdownFromHtml(html: string, options: HtmlToMarkdownOptio
   const contentSelectors = splitSelectorList(options.contentSelector ?? '[data-agent-content], main');
   const excludeSelector = options.excludeSelector ?? '[data-agent-exclude]';
   const excludeSelectors = splitSelectorList(excludeSelector);
-  const tree = htmlParser.parse(sliceRelevantHtml(html, [...contentSelectors, ...excludeSelectors]));
+  const tree = parseHtml(sliceRelevantHtml(html, [...contentSelectors, ...excludeSelectors]));
 
   if (mayMatch(html, excludeSelectors) && select(excludeSelector, tree)) return undefined;
 

@@ -22,10 +22,15 @@ const twin = (path: string) => readFile(join(OUT_DIR, 'client', `${path}.md`), '
 
 /** Builds the copy; returns how many pages the build converted and how many it took from the cache. */
 async function build(env: Record<string, string> = {}): Promise<{ converted: number; reused: number }> {
+  const { converted, reused } = await buildWithLog(env);
+  return { converted, reused };
+}
+
+async function buildWithLog(env: Record<string, string>): Promise<{ converted: number; reused: number; output: string }> {
   const { output } = await runCommand(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: SITE, env: childEnv(env) });
   const line = /converted (\d+) pages to Markdown in [\d.]+ m?s \((\d+) reused from earlier builds/.exec(output);
   assert.ok(line, `the build log says what was converted:\n${output}`);
-  return { converted: Number(line[1]), reused: Number(line[2]) };
+  return { converted: Number(line[1]), reused: Number(line[2]), output };
 }
 
 const manifestPaths = async () => (await readBuiltManifest(OUT_DIR)).pages.map((page) => page.path);
@@ -78,4 +83,11 @@ test('a cache written by another version of the package is not used', async () =
   assert.deepEqual(await build({ CACHE_SITE_IGNORE: '.note' }), { converted: 5, reused: 0 });
   assert.deepEqual(await build({ CACHE_SITE_IGNORE: '.note' }), { converted: 0, reused: 5 });
   assert.doesNotMatch(await twin('about'), /Note kept/);
+});
+
+test('a Pagefind index that another integration wrote in the same build is kept, not built again', async () => {
+  const { output } = await buildWithLog({ CACHE_SITE_IGNORE: '.note', CACHE_SITE_OTHER_PAGEFIND: '1' });
+  assert.match(output, /found the Pagefind index of 5 pages that another integration wrote in this build: not built again/);
+  const entry = JSON.parse(await readFile(join(OUT_DIR, 'client', 'pagefind', 'pagefind-entry.json'), 'utf8')) as { version: string };
+  assert.equal(entry.version, 'other');
 });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -78,22 +79,28 @@ export async function writeMarkdownTwins(
   const cache = await openPageCache(cacheDir, conversion);
   const results: (ConvertedPage | undefined)[] = new Array(htmlPages.length);
   const changed: { index: number; htmlHash: string }[] = [];
-  await forEachConcurrently(htmlPages, async (page, index) => {
-    const htmlHash = hashHtml(await readFile(page.file, 'utf8'));
+  // Read synchronously: each file is small and in the page cache, and through the thread pool the open,
+  // stat, read and close of every page left this loop mostly waiting (profile of a rebuild at 3,000 pages).
+  const reused: ConvertedPage[] = [];
+  htmlPages.forEach((page, index) => {
+    const htmlHash = hashHtml(readFileSync(page.file));
     const known = cache.lookUp(page.path, htmlHash);
     if (known === undefined) {
       changed.push({ index, htmlHash });
       return;
     }
     cache.remember(page.path, htmlHash, known);
-    if (known) await writeTwin(clientDir, known);
+    if (known) reused.push(known);
     results[index] = known ?? undefined;
   });
 
   const toConvert = changed.map(({ index }) => htmlPages[index]!);
   const workerCount = workers(toConvert.length);
-  const converted =
-    workerCount > 0 ? await writeMarkdownPagesInWorkers(toConvert, clientDir, conversion, workerCount) : await writeMarkdownPages(toConvert, clientDir, conversion);
+  // Writing a file costs more than reading one: the reused pages' twins are written a few at a time, while the others convert.
+  const [converted] = await Promise.all([
+    workerCount > 0 ? writeMarkdownPagesInWorkers(toConvert, clientDir, conversion, workerCount) : writeMarkdownPages(toConvert, clientDir, conversion),
+    forEachConcurrently(reused, (page) => writeTwin(clientDir, page)),
+  ]);
   changed.forEach(({ index, htmlHash }, at) => {
     results[index] = converted[at];
     cache.remember(htmlPages[index]!.path, htmlHash, converted[at] ?? null);

@@ -36,8 +36,8 @@ export interface PageCache {
   save(): Promise<void>;
 }
 
-/** Hash of a page's HTML: what `lookUp` compares. */
-export function hashHtml(html: string): string {
+/** Hash of a page's HTML file: what `lookUp` compares. */
+export function hashHtml(html: Uint8Array): string {
   return createHash('sha256').update(html).digest('base64url');
 }
 

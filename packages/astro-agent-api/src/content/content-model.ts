@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
@@ -124,9 +125,11 @@ export function createContentModel(options: { outDir: string }): ContentModel {
       const now = Date.now();
       if (now - lastCheck < CHECK_INTERVAL_MS) return loaded.snapshot;
       lastCheck = now;
-      // This request waits for the check (a stat) and, when a build has landed since, for its load: after a
-      // quiet spell the first request is answered from the new build, not from the one it replaced. A
-      // rebuild in progress may have removed the manifest for a moment: the old build answers meanwhile.
+      // Synchronous: a few microseconds once a second, and a request is not held when nothing changed.
+      if (statSync(manifestPath, { throwIfNoEntry: false })?.mtimeMs === loaded.mtimeMs) return loaded.snapshot;
+      // A build has landed since: this request waits for its load, so that after a quiet spell the first
+      // request is answered from the new build, not from the one it replaced. A rebuild in progress may
+      // have removed the manifest for a moment: the old build answers meanwhile.
       const current = loaded.snapshot;
       return reload().catch(() => current);
     },

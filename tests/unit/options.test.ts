@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { AstroError } from 'astro/errors';
 import { environmentSchema } from '../../packages/astro-agent-api/src/environment.ts';
-import type { ConvertedPage } from '../../packages/astro-agent-api/src/build/build-markdown.ts';
+import type { ConvertedPage } from '../../packages/astro-agent-api/src/build/converted-page.ts';
 import { buildManifest } from '../../packages/astro-agent-api/src/build/write-manifest.ts';
 import { agentApiOptionsSchema, parseAgentApiOptions, resolveAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
 

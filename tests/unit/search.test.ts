@@ -41,7 +41,7 @@ async function buildFixture(clientDir: string, change?: (html: string) => string
     const file = join(clientDir, 'servicios', 'cerrajeria', 'index.html');
     await writeFile(file, change(await readFile(file, 'utf8')));
   }
-  const { pages } = await writeMarkdownTwins(clientDir, { ...OPTIONS, site: SITE, facetNames: Object.keys(OPTIONS.facets) });
+  const { pages } = await writeMarkdownTwins(clientDir, { ...OPTIONS, site: SITE, facetNames: Object.keys(OPTIONS.facets) }, { cacheDir: join(workDir, 'cache') });
   const manifest = buildManifest({ site: SITE, options: resolveAgentApiOptions(OPTIONS, { url: SITE, pageLanguages: [] }), pages });
   await writeServerIndex(outDir, await buildServerIndexOfManifest(manifest));
   await writeManifest(outDir, manifest);
@@ -189,15 +189,17 @@ test('a rebuild swaps in the new index; an index of another build than the manif
   await writeFile(manifestFile, oldManifest);
   await assert.rejects(createContentModel({ outDir }).current(), /No build output/);
 
-  // The manifest lands: the running server's next check loads the new build.
+  // The manifest lands: while requests keep coming, the running server answers from the new build within 2 s.
   await writeFile(manifestFile, newManifest);
-  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  const landed = performance.now();
   let after = await model.current();
-  for (let i = 0; i < 50 && after.manifest.buildId === before.manifest.buildId; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
+  while (after.manifest.buildId === before.manifest.buildId && performance.now() - landed < 5_000) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
     after = await model.current();
   }
+  const lag = performance.now() - landed;
   assert.equal(after.manifest.buildId, buildId);
+  assert.ok(lag <= 2_000, `the new build answered ${lag.toFixed(0)} ms after its manifest landed (at most 2 s)`);
   assert.deepEqual(paths(after.search.search({ query: 'multipunto', filters: {}, limit: 5 })), ['/servicios/cerrajeria/']);
   // The old snapshot still answers from its own index, for the searches that started on it; its cursors are not the new build's.
   assert.equal(before.search.search({ query: 'multipunto', filters: {}, limit: 5 }).total, 0);
@@ -209,6 +211,11 @@ test('a rebuild swaps in the new index; an index of another build than the manif
   const cursor = before.search.search({ query: 'fontaneria', filters: {}, limit: 1 }).next_cursor!;
   assert.throws(() => after.search.search({ query: 'fontaneria', filters: {}, limit: 1, cursor }), InvalidCursorError);
   await assert.rejects(readFile(join(outDir, RUNTIME_DIR, `.${SERVER_INDEX_FILE}.${process.pid}.tmp`)));
+
+  // After a quiet second, the very first request is answered from the build that landed meanwhile.
+  const third = await buildFixture(copy, (html) => html.replace('</main>', '<p>Abrimos puertas blindadas.</p></main>'));
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  assert.equal((await model.current()).manifest.buildId, third);
 });
 
 test('a build of another manifest version is refused with what to do, not misread', async () => {

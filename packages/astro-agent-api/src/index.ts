@@ -5,6 +5,7 @@ import { writeMarkdownTwins } from './build/build-markdown.ts';
 import { buildSearchIndex } from './build/build-search-index.ts';
 import { buildServerIndexOfManifest, writeServerIndex } from './build/build-server-index.ts';
 import { buildManifest, writeManifest } from './build/write-manifest.ts';
+import { BUILD_CACHE_DIR } from './build/page-cache.ts';
 import { writeDocuments } from './documents/write-documents.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions, type AgentApiUserOptions } from './options.ts';
 import { serveAgentSurfaceInDev, setupRuntime } from './setup-runtime.ts';
@@ -38,36 +39,41 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         // With an adapter `dir` is the public folder (`<outDir>/client/`); the manifest goes beside it, not in it.
         const clientDir = fileURLToPath(dir);
         const outDir = fileURLToPath(config!.outDir);
+        // Beside Astro's own caches, so that clearing them (or a CI cache of the folder) covers ours too.
+        const cacheDir = fileURLToPath(new URL(`${BUILD_CACHE_DIR}/`, config!.cacheDir));
 
         const hookStart = performance.now();
-        // Pagefind indexes in its own process from the same HTML files, so it runs while the pages convert.
-        const [markdown] = await Promise.all([
-          timed(() => writeMarkdownTwins(clientDir, { ...options, site, facetNames: Object.keys(options.facets) })).then(({ result, seconds }) => {
-            logger.info(`converted ${result.pages.length} pages to Markdown in ${seconds} (${result.skipped} skipped)`);
-            return result;
-          }),
+        // Pagefind indexes in its own process from the same HTML files, so it runs while the pages convert and the server index is built.
+        const [manifest] = await Promise.all([
+          (async () => {
+            const { result: markdown, seconds } = await timed(() => writeMarkdownTwins(clientDir, { ...options, site, facetNames: Object.keys(options.facets) }, { cacheDir }));
+            logger.info(`converted ${markdown.converted} pages to Markdown in ${seconds} (${markdown.reused} reused from earlier builds, ${markdown.skipped} skipped)`);
+            const resolved = resolveAgentApiOptions(options, {
+              url: site,
+              pageLanguages: markdown.pages.map((page) => page.lang).filter(Boolean),
+              // @astrojs/sitemap writes its index at this path; without it robots.txt and agents.md name no sitemap.
+              sitemap: config!.integrations.some((integration) => integration.name === '@astrojs/sitemap') ? SITEMAP_INDEX_PATH : undefined,
+            });
+            const manifest = buildManifest({ site, options: resolved, company: options.company, pages: markdown.pages });
+            const { result: written, seconds: indexSeconds } = await timed(async () => writeServerIndex(outDir, await buildServerIndexOfManifest(manifest)));
+            logger.info(`built the server search index of ${manifest.pages.length} pages (${(written.bytes / 1024 ** 2).toFixed(1)} MB) in ${indexSeconds}`);
+            return manifest;
+          })(),
           timed(() => buildSearchIndex(clientDir, { language: options.language })).then(({ result, seconds }) => {
-            logger.info(`indexed ${result.pageCount} pages for search in ${seconds}`);
-            return result;
+            logger.info(
+              result.reused
+                ? `found the Pagefind index of ${result.pageCount} pages that another integration wrote in this build: not built again`
+                : `indexed ${result.pageCount} pages for search in ${seconds}`,
+            );
           }),
         ]);
-
-        const resolved = resolveAgentApiOptions(options, {
-          url: site,
-          pageLanguages: markdown.pages.map((page) => page.lang).filter(Boolean),
-          // @astrojs/sitemap writes its index at this path; without it robots.txt and agents.md name no sitemap.
-          sitemap: config!.integrations.some((integration) => integration.name === '@astrojs/sitemap') ? SITEMAP_INDEX_PATH : undefined,
-        });
-        const manifest = buildManifest({ site, options: resolved, company: options.company, pages: markdown.pages });
-        const { result: written, seconds: indexSeconds } = await timed(async () => writeServerIndex(outDir, await buildServerIndexOfManifest(manifest)));
-        logger.info(`built the server search index of ${manifest.pages.length} pages (${(written.bytes / 1024 ** 2).toFixed(1)} MB) in ${indexSeconds}`);
         const documents = await writeDocuments({ clientDir, manifest, logger });
 
         // Last: the runtime reloads when the manifest changes, so everything it points to must be written already.
         const start = performance.now();
         await writeManifest(outDir, { ...manifest, documents });
-        logger.info(`wrote the manifest of ${markdown.pages.length} pages in ${secondsSince(start)}`);
-        logger.info(`build steps done in ${secondsSince(hookStart)} (Markdown and search index side by side)`);
+        logger.info(`wrote the manifest of ${manifest.pages.length} pages in ${secondsSince(start)}`);
+        logger.info(`build steps done in ${secondsSince(hookStart)} (Markdown and server index beside Pagefind)`);
       },
     },
   };

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -6,16 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { buildMarkdownTwin, markdownTwinPath, PAGEFIND_DIR, type BuiltPage } from '../content/manifest.ts';
 import { buildFrontMatter } from './build-front-matter.ts';
 import { buildMarkdownFromHtml } from './html-to-markdown.ts';
-
-/** The options of the conversion that every page shares. */
-export interface MarkdownConversionOptions {
-  site: string;
-  contentSelector: string;
-  ignoreSelectors: readonly string[];
-  excludeSelector: string;
-  /** The facets the options declare: a page's other `data-agent-facet` tags stay out of its front matter and entry. */
-  facetNames: readonly string[];
-}
+import type { ConvertedPage, MarkdownConversionOptions } from './converted-page.ts';
+import { hashHtml, openPageCache } from './page-cache.ts';
 
 /** One prerendered page on disk. */
 export interface HtmlPage {
@@ -25,11 +18,12 @@ export interface HtmlPage {
   path: string;
 }
 
-/** A converted page: its manifest entry and its `<html lang>`. */
-export type ConvertedPage = BuiltPage & { lang: string };
-
 export interface MarkdownStepResult {
   pages: ConvertedPage[];
+  /** Pages this build converted. */
+  converted: number;
+  /** Pages whose conversion an earlier build left in the cache (page-cache.ts): their HTML did not change. */
+  reused: number;
   /** HTML pages left out: excluded by selector or error pages. */
   skipped: number;
 }
@@ -39,7 +33,7 @@ const ERROR_PAGES = new Set(['404.html', '500.html']);
 /** Folders of the client output that never hold pages. */
 const NON_PAGE_DIRS = new Set(['_astro', PAGEFIND_DIR]);
 
-/** Below this many pages the conversion stays on the calling thread: starting a worker (~140 ms to load the converter) does not pay. */
+/** Below this many pages to convert the conversion stays on the calling thread: starting a worker (~140 ms to load the converter) does not pay. */
 export const WORKER_THRESHOLD = 1000;
 /** Pages handed to a worker at a time: small enough to balance the workers, large enough to keep messages few. */
 const CHUNK_SIZE = 50;
@@ -50,15 +44,17 @@ const IO_CONCURRENCY = 8;
  * Converts every prerendered page of `clientDir` to Markdown, writes each page's twin beside it
  * (`markdownTwinPath`) and returns the manifest entries, in path order.
  *
- * Pages stream through the converter: each is read, converted and its twin written before the next
- * is read, so only the Markdown is kept. From `WORKER_THRESHOLD` pages on, worker threads (one per
- * core) convert chunks of pages; below it the ~140 ms a worker needs to load unified costs more than
- * it saves. Parsing only `<head>` and `<main>` keeps each page cheap (see html-to-markdown.ts).
+ * A page whose HTML an earlier build converted with the same options and package version is not
+ * converted again: its conversion comes from the cache in `cacheDir`, so a rebuild after an edit
+ * converts the edited pages only. The others stream through the converter: each is read, converted
+ * and its twin written before the next is read. From `WORKER_THRESHOLD` pages on, worker threads (one
+ * per core) convert chunks of pages; below it the ~140 ms a worker needs to load unified costs more
+ * than it saves. Parsing only `<head>` and `<main>` keeps each page cheap (see slice-relevant-html.ts).
  */
 export async function writeMarkdownTwins(
   clientDir: string,
   options: MarkdownConversionOptions,
-  { workers = defaultWorkerCount }: { workers?: (pageCount: number) => number } = {},
+  { cacheDir, workers = defaultWorkerCount }: { cacheDir: string; workers?: (pageCount: number) => number },
 ): Promise<MarkdownStepResult> {
   const htmlPages = await listHtmlPages(clientDir);
   const conversion = {
@@ -68,13 +64,39 @@ export async function writeMarkdownTwins(
     excludeSelector: options.excludeSelector,
     facetNames: options.facetNames,
   };
-  const workerCount = workers(htmlPages.length);
-  const converted =
-    workerCount > 0
-      ? await writeMarkdownPagesInWorkers(htmlPages, clientDir, conversion, workerCount)
-      : await writeMarkdownPages(htmlPages, clientDir, conversion);
-  const pages = converted.filter((page): page is ConvertedPage => page !== undefined);
-  return { pages, skipped: htmlPages.length - pages.length };
+  const cache = await openPageCache(cacheDir, conversion);
+  const results: (ConvertedPage | undefined)[] = new Array(htmlPages.length);
+  const changed: { index: number; htmlHash: string }[] = [];
+  // Read synchronously: each file is small and in the page cache, and through the thread pool the open,
+  // stat, read and close of every page left this loop mostly waiting (profile of a rebuild at 3,000 pages).
+  const reused: ConvertedPage[] = [];
+  htmlPages.forEach((page, index) => {
+    const htmlHash = hashHtml(readFileSync(page.file));
+    const known = cache.lookUp(page.path, htmlHash);
+    if (known === undefined) {
+      changed.push({ index, htmlHash });
+      return;
+    }
+    cache.remember(page.path, htmlHash, known);
+    if (known) reused.push(known);
+    results[index] = known ?? undefined;
+  });
+
+  const toConvert = changed.map(({ index }) => htmlPages[index]!);
+  const workerCount = workers(toConvert.length);
+  // Writing a file costs more than reading one: the reused pages' twins are written a few at a time, while the others convert.
+  const [converted] = await Promise.all([
+    workerCount > 0 ? writeMarkdownPagesInWorkers(toConvert, clientDir, conversion, workerCount) : writeMarkdownPages(toConvert, clientDir, conversion),
+    forEachConcurrently(reused, (page) => writeTwin(clientDir, page)),
+  ]);
+  changed.forEach(({ index, htmlHash }, at) => {
+    results[index] = converted[at];
+    cache.remember(htmlPages[index]!.path, htmlHash, converted[at] ?? null);
+  });
+  await cache.save();
+
+  const pages = results.filter((page): page is ConvertedPage => page !== undefined);
+  return { pages, converted: toConvert.length, reused: htmlPages.length - toConvert.length, skipped: htmlPages.length - pages.length };
 }
 
 /** One worker per core from `WORKER_THRESHOLD` pages on, none below it or on one core. */
@@ -104,15 +126,22 @@ export async function writeMarkdownPages(
   options: MarkdownConversionOptions,
 ): Promise<(ConvertedPage | undefined)[]> {
   const results: (ConvertedPage | undefined)[] = new Array(pages.length);
+  await forEachConcurrently(pages, async (page, index) => {
+    results[index] = await writeMarkdownPage(page, clientDir, options);
+  });
+  return results;
+}
+
+/** Runs `task` on every item, `IO_CONCURRENCY` at a time: reads and writes overlap, the synchronous work stays one at a time. */
+async function forEachConcurrently<T>(items: readonly T[], task: (item: T, index: number) => Promise<void>): Promise<void> {
   let next = 0;
   const lane = async (): Promise<void> => {
-    while (next < pages.length) {
+    while (next < items.length) {
       const index = next++;
-      results[index] = await writeMarkdownPage(pages[index]!, clientDir, options);
+      await task(items[index]!, index);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(IO_CONCURRENCY, pages.length) }, lane));
-  return results;
+  await Promise.all(Array.from({ length: Math.min(IO_CONCURRENCY, items.length) }, lane));
 }
 
 /** Reads one page, converts it and writes its twin (front matter and Markdown); `undefined` for an excluded page. */
@@ -123,10 +152,15 @@ async function writeMarkdownPage({ file, path }: HtmlPage, clientDir: string, op
   const facets = Object.fromEntries(Object.entries(converted.facets).filter(([name]) => options.facetNames.includes(name)));
   const fields = { url, path, ...converted, facets };
   const page: ConvertedPage = { ...fields, frontMatter: buildFrontMatter(fields) };
-  const twin = join(clientDir, ...markdownTwinPath(path).split('/'));
+  await writeTwin(clientDir, page);
+  return page;
+}
+
+/** Writes the page's Markdown twin beside its HTML. */
+async function writeTwin(clientDir: string, page: ConvertedPage): Promise<void> {
+  const twin = join(clientDir, ...markdownTwinPath(page.path).split('/'));
   await mkdir(dirname(twin), { recursive: true });
   await writeFile(twin, buildMarkdownTwin(page));
-  return page;
 }
 
 /** What the main thread sends a Markdown worker: the pages to convert (an empty list ends it). */

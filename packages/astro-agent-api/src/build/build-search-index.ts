@@ -7,6 +7,8 @@ export interface SearchIndexResult {
   /** Pages Pagefind indexed: those with `data-pagefind-body`. */
   pageCount: number;
   outputPath: string;
+  /** The index was already in the build, written by another integration (Starlight, astro-pagefind), and was left as it is. */
+  reused: boolean;
 }
 
 /**
@@ -15,6 +17,11 @@ export interface SearchIndexResult {
  * The pages opt in with `data-pagefind-body`, so the search page and error pages stay out.
  */
 export async function buildSearchIndex(clientDir: string, options: { language?: string | undefined } = {}): Promise<SearchIndexResult> {
+  const outputPath = join(clientDir, PAGEFIND_DIR);
+  // Astro empties the output folder before a build, so an index there was written by this build: Starlight and
+  // astro-pagefind run Pagefind in their own hook, and indexing the same pages again would only cost time.
+  const existing = await countIndexedPages(outputPath).catch(() => undefined);
+  if (existing !== undefined) return { pageCount: existing, outputPath, reused: true };
   try {
     // Without a language option Pagefind reads each page's <html lang>.
     const { index, errors } = await pagefind.createIndex(options.language ? { forceLanguage: options.language } : {});
@@ -22,9 +29,9 @@ export async function buildSearchIndex(clientDir: string, options: { language?: 
     // One directory walk in the Pagefind binary is several times faster than adding pages one by one.
     const added = await index.addDirectory({ path: clientDir });
     assertNoErrors('index the pages of', clientDir, added.errors);
-    const written = await index.writeFiles({ outputPath: join(clientDir, PAGEFIND_DIR) });
-    assertNoErrors('write the index to', join(clientDir, PAGEFIND_DIR), written.errors);
-    return { pageCount: await countIndexedPages(written.outputPath), outputPath: written.outputPath };
+    const written = await index.writeFiles({ outputPath });
+    assertNoErrors('write the index to', outputPath, written.errors);
+    return { pageCount: await countIndexedPages(written.outputPath), outputPath: written.outputPath, reused: false };
   } finally {
     // The service is a child process: left running, it keeps `astro build` from exiting.
     await pagefind.close();

@@ -7,7 +7,7 @@ import { encodePageTexts, PAGE_TEXTS_FILE } from '../content/page-texts.ts';
 import type { CompanyInfo } from '../company-info.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
 import { writeFileAtomically } from '../write-atomically.ts';
-import type { ConvertedPage } from './build-markdown.ts';
+import type { ConvertedPage } from './converted-page.ts';
 
 /** The manifest of a build, its pages with their text: pages sorted by path, company URLs absolute, a buildId that changes with the content. */
 export function buildManifest(input: {

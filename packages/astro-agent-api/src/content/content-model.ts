@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
@@ -58,8 +59,9 @@ const CHECK_INTERVAL_MS = 1_000;
 /**
  * Loads the build output once and swaps in a new snapshot when a rebuild replaces the manifest, so
  * editors republish without a restart. The build writes the search index and then the manifest, each
- * atomically, so a new manifest means its index is complete; until the new snapshot is fully loaded,
- * requests keep being answered from the old one — there is no window of errors.
+ * atomically, so a new manifest means its index is complete. A request checks at most every
+ * CHECK_INTERVAL_MS; the one that finds a new manifest waits for its load, the others are answered from
+ * the old snapshot meanwhile — there is no window of errors, and every surface answers from one build.
  */
 export function createContentModel(options: { outDir: string }): ContentModel {
   const manifestPath = join(options.outDir, RUNTIME_DIR, MANIFEST_FILE);
@@ -121,14 +123,15 @@ export function createContentModel(options: { outDir: string }): ContentModel {
         }
       }
       const now = Date.now();
-      if (now - lastCheck >= CHECK_INTERVAL_MS) {
-        lastCheck = now;
-        // Checked in the background: this request is answered from the current build.
-        reload().catch(() => {
-          // A rebuild in progress may have removed the manifest for a moment: keep serving the old one.
-        });
-      }
-      return loaded.snapshot;
+      if (now - lastCheck < CHECK_INTERVAL_MS) return loaded.snapshot;
+      lastCheck = now;
+      // Synchronous: a few microseconds once a second, and a request is not held when nothing changed.
+      if (statSync(manifestPath, { throwIfNoEntry: false })?.mtimeMs === loaded.mtimeMs) return loaded.snapshot;
+      // A build has landed since: this request waits for its load, so that after a quiet spell the first
+      // request is answered from the new build, not from the one it replaced. A rebuild in progress may
+      // have removed the manifest for a moment: the old build answers meanwhile.
+      const current = loaded.snapshot;
+      return reload().catch(() => current);
     },
     close() {
       loaded?.snapshot.texts.close();

@@ -1,0 +1,82 @@
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ConvertedPage, MarkdownConversionOptions } from './converted-page.ts';
+
+/** The integration's folder inside Astro's cache folder (`cacheDir`, `node_modules/.astro/` by default). */
+export const BUILD_CACHE_DIR = 'agent-api';
+/** The conversions of the last build, one entry per page. */
+export const PAGE_CACHE_FILE = 'pages.json';
+
+/** What a build left for the next: each page's conversion and the hash of the HTML it came from. */
+interface PageCacheFile {
+  /** The package version that wrote it: another version may convert differently, so no entry is used. */
+  version: string;
+  /** Hash of the conversion options: other options, and no entry is used. */
+  settings: string;
+  /** Site path → the page's HTML hash and its conversion (`null`: the page was left out, e.g. excluded by selector). */
+  pages: Record<string, CachedPage>;
+}
+
+interface CachedPage {
+  html: string;
+  page: ConvertedPage | null;
+}
+
+/**
+ * The conversions of earlier builds: a page whose HTML, path, conversion options and package version
+ * are all the same as then gets the same conversion, so a rebuild converts only the pages that changed.
+ * `lookUp` and `remember` work per page; `save` keeps only the pages this build remembered, so a
+ * removed or renamed page leaves the cache with the build that no longer has it.
+ */
+export interface PageCache {
+  /** The conversion of this page's HTML by an earlier build: a page, `null` (left out) or `undefined` (not known). */
+  lookUp(path: string, htmlHash: string): ConvertedPage | null | undefined;
+  remember(path: string, htmlHash: string, page: ConvertedPage | null): void;
+  save(): Promise<void>;
+}
+
+/** Hash of a page's HTML file: what `lookUp` compares. */
+export function hashHtml(html: Uint8Array): string {
+  return createHash('sha256').update(html).digest('base64url');
+}
+
+/** Reads the cache in `dir` (`<cacheDir>/agent-api/`); one of another version or other options starts empty. */
+export async function openPageCache(dir: string, options: MarkdownConversionOptions): Promise<PageCache> {
+  const version = await readPackageVersion();
+  const settings = createHash('sha256').update(JSON.stringify(options)).digest('base64url');
+  const file = join(dir, PAGE_CACHE_FILE);
+  const earlier = await readCacheFile(file);
+  const known = earlier?.version === version && earlier.settings === settings ? earlier.pages : {};
+  const next: Record<string, CachedPage> = {};
+  return {
+    lookUp(path, htmlHash) {
+      const entry = Object.hasOwn(known, path) ? known[path] : undefined;
+      return entry?.html === htmlHash ? entry.page : undefined;
+    },
+    remember(path, htmlHash, page) {
+      next[path] = { html: htmlHash, page };
+    },
+    async save() {
+      await mkdir(dir, { recursive: true });
+      // An interrupted write leaves a file that does not parse: the next build then starts empty.
+      await writeFile(file, JSON.stringify({ version, settings, pages: next } satisfies PageCacheFile));
+    },
+  };
+}
+
+async function readCacheFile(file: string): Promise<PageCacheFile | undefined> {
+  try {
+    return JSON.parse(await readFile(file, 'utf8')) as PageCacheFile;
+  } catch {
+    // None yet, or cut short: every page is converted.
+    return undefined;
+  }
+}
+
+/** The version of this package, from its package.json. */
+async function readPackageVersion(): Promise<string> {
+  // `src/build/` and `dist/build/` are both two folders below the package's root.
+  const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return manifest.version;
+}

@@ -1,0 +1,42 @@
+/** Selector lists of the options, and the cheap text checks that spare a tree walk when a selector cannot match. */
+
+/** Splits `a, b[x="1,2"]` at the top-level commas only. */
+export function splitSelectorList(list: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quote = '';
+  let current = '';
+  for (const char of list) {
+    if (quote) {
+      if (char === quote) quote = '';
+    } else if (char === '"' || char === "'") quote = char;
+    else if (char === '[' || char === '(') depth++;
+    else if (char === ']' || char === ')') depth--;
+    else if (char === ',' && depth === 0) {
+      parts.push(current.trim());
+      current = '';
+      continue;
+    }
+    current += char;
+  }
+  parts.push(current.trim());
+  return parts.filter((part) => part !== '');
+}
+
+/** Text that must appear in the HTML for a simple selector (`main`, `[data-x]`) to match; `undefined` for any other. */
+export function selectorToken(selector: string): string | undefined {
+  if (/^[a-z][a-z0-9-]*$/.test(selector)) return `<${selector}`;
+  const attribute = /^\[([a-z][a-z0-9-]*)\]$/.exec(selector);
+  return attribute ? attribute[1] : undefined;
+}
+
+/**
+ * `false` when the HTML lacks the text that each of these simple selectors needs: an attribute
+ * selector that matches nothing still walks the whole tree, which costs as much as parsing it.
+ */
+export function mayMatch(html: string, selectors: readonly string[]): boolean {
+  return selectors.some((selector) => {
+    const token = selectorToken(selector);
+    return token === undefined || html.includes(token);
+  });
+}

@@ -1,0 +1,93 @@
+/**
+ * A rebuild converts only the pages whose HTML changed, and the cache is never stale: real `astro
+ * build`s of a small static site (tests/fixtures/cache-site), one after the other in the same copy,
+ * read what each build says it converted and what its twins and manifest hold.
+ */
+import assert from 'node:assert/strict';
+import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { BUILD_CACHE_DIR, PAGE_CACHE_FILE } from '../../packages/astro-agent-api/src/build/page-cache.ts';
+import { readBuiltManifest } from '../helpers/read-build.ts';
+import { childEnv, runCommand } from '../helpers/child-process.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+// Inside the repository, so that the copy resolves `astro` and `astro-agent-api` from its node_modules.
+const SITE = join(ROOT, 'tests', '.build', `cache-site-${process.pid}`);
+const OUT_DIR = join(SITE, 'dist');
+const CACHE_FILE = join(SITE, 'node_modules', '.astro', BUILD_CACHE_DIR, PAGE_CACHE_FILE);
+const pageFile = (path: string) => join(SITE, 'src', 'pages', `${path}.astro`);
+const twin = (path: string) => readFile(join(OUT_DIR, 'client', `${path}.md`), 'utf8');
+
+/** Builds the copy; returns how many pages the build converted and how many it took from the cache. */
+async function build(env: Record<string, string> = {}): Promise<{ converted: number; reused: number }> {
+  const { converted, reused } = await buildWithLog(env);
+  return { converted, reused };
+}
+
+async function buildWithLog(env: Record<string, string>): Promise<{ converted: number; reused: number; output: string }> {
+  const { output } = await runCommand(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: SITE, env: childEnv(env) });
+  const line = /converted (\d+) pages to Markdown in [\d.]+ m?s \((\d+) reused from earlier builds/.exec(output);
+  assert.ok(line, `the build log says what was converted:\n${output}`);
+  return { converted: Number(line[1]), reused: Number(line[2]), output };
+}
+
+const manifestPaths = async () => (await readBuiltManifest(OUT_DIR)).pages.map((page) => page.path);
+
+before(async () => {
+  await rm(SITE, { recursive: true, force: true });
+  await mkdir(SITE, { recursive: true });
+  await cp(join(ROOT, 'tests', 'fixtures', 'cache-site'), SITE, { recursive: true });
+});
+after(() => rm(SITE, { recursive: true, force: true }));
+
+test('a first build converts every page; the same site built again converts none and writes the same twins', async () => {
+  assert.deepEqual(await build(), { converted: 5, reused: 0 });
+  const before = await twin('guides/boiler');
+  assert.match(before, /Check the pressure gauge/);
+  assert.deepEqual(await build(), { converted: 0, reused: 5 });
+  assert.equal(await twin('guides/boiler'), before);
+  assert.deepEqual(await manifestPaths(), ['/', '/about/', '/guides/boiler/', '/guides/fuse/', '/guides/leak/']);
+});
+
+test('an edited, an added and a renamed page are converted again; a removed or renamed one is gone from twins and manifest', async () => {
+  const boiler = await readFile(pageFile('guides/boiler'), 'utf8');
+  await writeFile(pageFile('guides/boiler'), boiler.replace('Check the pressure gauge', 'Bleed the radiators and check the pressure gauge'));
+  await writeFile(pageFile('guides/drain'), boiler.replaceAll('Boiler without hot water', 'Blocked drain').replace('Check the pressure gauge before calling anyone.', 'Pour hot water, then use a plunger.'));
+  await rm(pageFile('guides/fuse'));
+  await rename(pageFile('guides/leak'), pageFile('guides/water-leak'));
+
+  assert.deepEqual(await build(), { converted: 3, reused: 2 });
+  assert.match(await twin('guides/boiler'), /Bleed the radiators and check the pressure gauge/);
+  assert.match(await twin('guides/drain'), /Pour hot water, then use a plunger/);
+  assert.match(await twin('guides/water-leak'), /Close the main valve first/);
+  assert.match(await twin('guides/water-leak'), /url: https:\/\/cache\.example\.com\/guides\/water-leak\//);
+  await assert.rejects(twin('guides/fuse'), { code: 'ENOENT' });
+  await assert.rejects(twin('guides/leak'), { code: 'ENOENT' });
+  assert.deepEqual(await manifestPaths(), ['/', '/about/', '/guides/boiler/', '/guides/drain/', '/guides/water-leak/']);
+  const cached = JSON.parse(await readFile(CACHE_FILE, 'utf8')) as { pages: Record<string, unknown> };
+  assert.deepEqual(Object.keys(cached.pages).sort(), ['/', '/about/', '/guides/boiler/', '/guides/drain/', '/guides/water-leak/'], 'the cache keeps only the pages of the last build');
+});
+
+test('a changed conversion option converts every page again, with the new option', async () => {
+  assert.match(await twin('about'), /Note kept unless the build ignores notes/);
+  assert.deepEqual(await build({ CACHE_SITE_IGNORE: '.note' }), { converted: 5, reused: 0 });
+  assert.doesNotMatch(await twin('about'), /Note kept/);
+  assert.doesNotMatch(await twin('guides/boiler'), /Note kept/);
+});
+
+test('a cache written by another version of the package is not used', async () => {
+  const cached = JSON.parse(await readFile(CACHE_FILE, 'utf8')) as { version: string };
+  await writeFile(CACHE_FILE, JSON.stringify({ ...cached, version: `${cached.version}-earlier` }));
+  assert.deepEqual(await build({ CACHE_SITE_IGNORE: '.note' }), { converted: 5, reused: 0 });
+  assert.deepEqual(await build({ CACHE_SITE_IGNORE: '.note' }), { converted: 0, reused: 5 });
+  assert.doesNotMatch(await twin('about'), /Note kept/);
+});
+
+test('a Pagefind index that another integration wrote in the same build is kept, not built again', async () => {
+  const { output } = await buildWithLog({ CACHE_SITE_IGNORE: '.note', CACHE_SITE_OTHER_PAGEFIND: '1' });
+  assert.match(output, /found the Pagefind index of 5 pages that another integration wrote in this build: not built again/);
+  const entry = JSON.parse(await readFile(join(OUT_DIR, 'client', 'pagefind', 'pagefind-entry.json'), 'utf8')) as { version: string };
+  assert.equal(entry.version, 'other');
+});

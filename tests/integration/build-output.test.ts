@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { access, readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -11,6 +10,7 @@ import { unified } from 'unified';
 import { loadPagefind, type PagefindInstance } from '../../bench/pagefind-engine/load-pagefind.ts';
 import { buildMarkdownTwin, MANIFEST_FILE, markdownTwinPath, PAGEFIND_DIR, RUNTIME_DIR, type BuiltManifest, type Manifest } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { buildSite } from '../helpers/build-site.ts';
+import { childEnv, runCommand } from '../helpers/child-process.ts';
 import { readBuiltManifest } from '../helpers/read-build.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -153,8 +153,7 @@ describe('Pagefind index', () => {
 describe('integration options', () => {
   for (const [badOption, named] of [['range', 'truncateAt'], ['unknown', 'contentSelecter']] as const) {
     it(`stops the build at once when an option is wrong (${named})`, async () => {
-      const { code, output } = await runAstroBuild(join(ROOT, 'tests/fixtures/bad-config'), { BAD_OPTION: badOption });
-      assert.notEqual(code, 0);
+      const output = await runFailingAstroBuild(join(ROOT, 'tests/fixtures/bad-config'), { BAD_OPTION: badOption });
       assert.match(output, /Invalid options for the astro-agent-api integration/);
       assert.ok(output.includes(named), `the message names ${named}:\n${output}`);
       // An AstroError: Astro prints its hint under the message.
@@ -201,19 +200,12 @@ function firstLongWord(text: string): string {
   return text.split(/[^\p{L}]+/u).find((word) => word.length >= 5) ?? text;
 }
 
-function runAstroBuild(root: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
-  delete childEnv.NODE_TEST_CONTEXT;
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--root', root, '--outDir', join(ROOT, 'tests/.build/bad-config')],
-      { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, output }));
-  });
+/** `astro build` of `root` that must fail: resolves with what it printed, as plain text. */
+async function runFailingAstroBuild(root: string, env: Record<string, string>): Promise<string> {
+  const args = [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--root', root, '--outDir', join(ROOT, 'tests/.build/bad-config')];
+  const failure = await runCommand(process.execPath, args, { cwd: ROOT, env: childEnv(env) }).then(
+    () => assert.fail('the build succeeded'),
+    (error: Error) => error,
+  );
+  return failure.message;
 }

@@ -38,6 +38,8 @@ export const agentApiOptions = {
     versioningPolicy: pages.versionado,
     developerPage: pages.desarrolladores,
   },
+  // The contract's Spanish policy names, in every RateLimit header the demo sends.
+  policies: { anonymous: { name: 'anonimo' }, identified: { name: 'identificado' } },
   // Answers grounded on the pages are welcome; crawlers that only gather training data are kept out.
   robots: { agents: { GPTBot: { crawl: false }, CCBot: { crawl: false } } },
   search: searchVocabulary,

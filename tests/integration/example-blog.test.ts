@@ -39,14 +39,14 @@ const DOCUMENTS: Record<string, RegExp> = {
 };
 /**
  * What belongs to the demo site and must never reach another site's documents: its brand, its facet
- * and facet value, its company operation, its paths, and Spanish wording. (The policy names
- * `anonimo`/`identificado` are the contract's defaults, docs/contract.md §6, not demo facts.)
+ * and facet value, its company operation, its paths, its policy names and Spanish wording.
  */
 const DEMO_WORDING = [
   /Reparo/i,
   /\bcity\b/,
   /\btodas\b/,
   /get_company_info/,
+  /anonimo|identificado/,
   /desarrolladores|versionado|servicios|contacto/,
   /\b(?:el|la|los|las|del|para|una|que|por|con|sin|cómo|página|páginas|empresa|cuota|herramientas|sitio)\b/i,
 ];
@@ -124,7 +124,9 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
   });
 
   it('searches the posts with English stemming', async () => {
-    const found = await getJson(`/api/v1/search_pages?query=styling`);
+    const styling = await fetch(`${base}/api/v1/search_pages?query=styling`);
+    assert.match(styling.headers.get('ratelimit-policy') ?? '', /^"anonymous";q=60;w=60$/, 'the package\'s English policy name');
+    const found = (await styling.json()) as Json;
     assert.equal(found.results[0].url, `${SITE}/posts/css-that-scales/`);
     assert.equal(found.results[0].title, 'CSS that scales, a practical style guide');
     assert.deepEqual(Object.keys(found.results[0]).sort(), ['excerpt', 'section', 'title', 'url'], 'no facet field without facets');
@@ -204,6 +206,7 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
     const quota = await getJson('/api/v1/quota', auth);
     assert.equal(quota.client_id, client_id);
     assert.equal(quota.limit, 600);
+    assert.equal(quota.policy, 'identified', "the package's English policy name");
     const search = await fetch(`${base}/api/v1/search_pages?query=cache`, auth);
     assert.equal(search.status, 200);
     assert.match(search.headers.get('ratelimit-policy') ?? '', new RegExp(`^"${quota.policy}";q=600;w=60$`));

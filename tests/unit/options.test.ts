@@ -74,7 +74,7 @@ describe('bad options', () => {
 
   test('an object option left out gets the defaults of its fields', () => {
     const { policies, search, robots, documents } = parseAgentApiOptions({ policies: { identified: { quota: 900 } } });
-    assert.deepEqual(policies, { anonymous: { name: 'anonimo', quota: 60 }, identified: { name: 'identificado', quota: 900 } });
+    assert.deepEqual(policies, { anonymous: { name: 'anonymous', quota: 60 }, identified: { name: 'identified', quota: 900 } });
     assert.deepEqual(search, { synonyms: {}, stopWords: [], genericWords: [] });
     assert.deepEqual(robots, { usage: { search: true, aiInput: true, aiTrain: false }, agents: {} });
     assert.deepEqual(documents, { notes: [] });

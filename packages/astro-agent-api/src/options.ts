@@ -161,7 +161,7 @@ export const agentApiOptionsSchema = z
      * can be overridden at start-up with AGENT_API_QUOTA_ANONYMOUS and AGENT_API_QUOTA_IDENTIFIED.
      */
     policies: z
-      .object({ anonymous: policySchema('anonimo', 60), identified: policySchema('identificado', 600) })
+      .object({ anonymous: policySchema('anonymous', 60), identified: policySchema('identified', 600) })
       .strict()
       .refine((policies) => policies.anonymous.name !== policies.identified.name, 'the two policies need different names')
       .prefault({}),

@@ -33,7 +33,7 @@ export function buildAgentSkill(context: DocumentContext): { path: string; skill
     '',
     `# ${options.name}: API and MCP`,
     '',
-    `Everything here is read-only and public: no call books, buys or changes anything. Answer from the pages and cite their URLs.`,
+    `Everything here is read-only and public: no call creates, changes or deletes anything. Answer from the pages and cite their URLs.`,
     '',
     ...(rules.length > 0 ? ['## Before you answer', '', ...rules, ''] : []),
     '## Steps',

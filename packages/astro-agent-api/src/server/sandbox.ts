@@ -8,7 +8,7 @@ export function createSandboxHandler(deps: { site: string; apiBasePath: string }
       sandbox: false,
       production_safe_to_test: true,
       message:
-        'There is no separate sandbox. The API is read-only: no call books, hires, pays, creates or changes anything, ' +
+        'There is no separate sandbox. The API is read-only: no call creates, changes or deletes anything, ' +
         'so testing against production is safe. Mind the rate limits.',
       api_base_url: new URL(deps.apiBasePath, deps.site).href,
       documentation: new URL('/agents.md', deps.site).href,

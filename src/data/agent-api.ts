@@ -35,6 +35,8 @@ export const agentApiOptions = {
       `Para contratar un servicio, el cliente contacta directamente con ${company.brand}, por teléfono o por correo electrónico.`,
     ],
     exampleSearch: { query: 'fuga de agua', facets: { city: 'madrid' } },
+    promptName: 'answer_customer_question',
+    promptRules: ['Give no price, date or availability that the pages do not give.'],
     versioningPolicy: pages.versionado,
     developerPage: pages.desarrolladores,
   },

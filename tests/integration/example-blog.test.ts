@@ -167,7 +167,7 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
     assert.equal(((await limited.json()) as Json).code, 'rate_limited');
   });
 
-  it('offers its operations as MCP tools to the official client', async () => {
+  it('offers its operations as MCP tools, and its answer prompt, to the official client', async () => {
     const client = new Client({ name: 'example-blog-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
     await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', base)));
     try {
@@ -181,6 +181,13 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
       const page = result.structuredContent as Json;
       assert.equal(page.url, `${SITE}/posts/commit-messages/`);
       assert.match(page.markdown, /^# Notes on writing commit messages/);
+
+      const { prompts } = await client.listPrompts();
+      assert.deepEqual(prompts.map((prompt) => prompt.name), ['answer_question'], "the package's prompt name, not the demo's");
+      const { messages } = await client.getPrompt({ name: 'answer_question', arguments: { question: 'How do I label a form field?' } });
+      const text = (messages[0]!.content as { text: string }).text;
+      assert.match(text, /State nothing the pages do not support\.$/m);
+      assert.doesNotMatch(text, /price|hire|customer/i);
     } finally {
       await client.close();
     }

@@ -238,6 +238,7 @@ describe('MCP with the current-revision client (2026-07-28)', () => {
     assert.match(text, /cite the URL/);
     assert.match(text, /a short query in Spanish; pass `city` when the question names one of its values/);
     assert.match(text, /use get_company_info/);
+    assert.match(text, /Give no price, date or availability that the pages do not give\./, "the demo's own rule (documents.promptRules)");
     assert.match(text, /Nada se reserva, contrata ni paga en esta web/);
     assert.match(text, /responde ante el cliente de cada trabajo, también cuando lo hace un profesional colaborador/);
     assert.match(text, /the person contacts Reparo Hogar \(phone 900 000 000, e-mail hola@reparohogar\.example\)/);

@@ -77,7 +77,7 @@ describe('bad options', () => {
     assert.deepEqual(policies, { anonymous: { name: 'anonymous', quota: 60 }, identified: { name: 'identified', quota: 900 } });
     assert.deepEqual(search, { synonyms: {}, stopWords: [], genericWords: [] });
     assert.deepEqual(robots, { usage: { search: true, aiInput: true, aiTrain: false }, agents: {} });
-    assert.deepEqual(documents, { notes: [] });
+    assert.deepEqual(documents, { notes: [], promptName: 'answer_question', promptRules: [] });
   });
 });
 

@@ -124,6 +124,10 @@ export const agentApiOptionsSchema = z
           .object({ query: z.string().min(2).max(200), facets: z.record(z.string(), z.string()).default({}) })
           .strict()
           .optional(),
+        /** Name of the MCP prompt that answers a person's question from the site. */
+        promptName: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'a lowercase name such as "answer_question"').default('answer_question'),
+        /** Rules the MCP prompt adds to its own, e.g. "Quote no price the pages do not give." */
+        promptRules: z.array(z.string().min(1)).default([]),
         /** Page stating the API's versioning policy; default: the versioning section of /agents.md. */
         versioningPolicy: linkSchema.optional(),
         /** The site's page for developers; default: /agents.md. */

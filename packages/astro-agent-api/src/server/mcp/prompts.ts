@@ -2,10 +2,9 @@ import type { McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Manifest } from '../../content/manifest.ts';
 import { findOperationRoles } from '../../operations/operation.ts';
+import { COMPANY_SECTIONS } from '../../operations/get-company-info.ts';
 import { createOperations } from '../../operations/index.ts';
 import { languageName } from '../../operations/search-pages.ts';
-
-export const ANSWER_PROMPT_NAME = 'answer_customer_question';
 
 const answerArguments = z.object({
   question: z.string().trim().min(2).max(1000).describe('The question, as the person wrote it.'),
@@ -17,7 +16,7 @@ const answerArguments = z.object({
  */
 export function registerAnswerPrompt(server: McpServer, manifest: Pick<Manifest, 'site' | 'options' | 'company'>): void {
   server.registerPrompt(
-    ANSWER_PROMPT_NAME,
+    manifest.options.documents.promptName,
     {
       title: 'Answer a question from the site',
       description: "Answers a person's question from the site's published content, citing the pages.",
@@ -29,7 +28,10 @@ export function registerAnswerPrompt(server: McpServer, manifest: Pick<Manifest,
   );
 }
 
-/** The prompt's text, from the site's options: its language, facets and notes, and its company facts only when it has them. */
+/** The company facts get_company_info gives by section: `service_model` → `service model`. */
+const COMPANY_TOPICS = COMPANY_SECTIONS.filter((section) => section !== 'all').map((section) => section.replace('_', ' '));
+
+/** The prompt's text, from the site's options: its language, facets, notes and rules, and its company facts only when it has them. */
 export function buildAnswerPromptText(manifest: Pick<Manifest, 'site' | 'options' | 'company'>, question: string): string {
   const { site, options, company } = manifest;
   const name = options.name;
@@ -44,11 +46,12 @@ export function buildAnswerPromptText(manifest: Pick<Manifest, 'site' | 'options
   const steps = [
     `Search first with ${search.name}: a short query in ${languageName(options.language)}${facets.join('')}.`,
     `Read the most relevant result with ${read.name}, passing its \`url\`; read another one if it does not answer.`,
-    ...(companyOperation ? [`For contact data, hours, coverage, prices or how the service works, use ${companyOperation.name}.`] : []),
+    ...(companyOperation ? [`For the company's ${COMPANY_TOPICS.join(', ')}, use ${companyOperation.name}.`] : []),
     'Answer briefly, in the language of the question, and cite the URL of every page you used.',
     ...options.documents.notes,
-    ...(contact.length > 0 ? [`To hire or ask, the person contacts ${name} (${contact.join(', ')}).`] : []),
-    'State nothing the pages do not support: no prices, dates or availability they do not give.',
+    ...(contact.length > 0 ? [`To go further, the person contacts ${name} (${contact.join(', ')}).`] : []),
+    'State nothing the pages do not support.',
+    ...options.documents.promptRules,
   ];
   return [
     `Someone asks about ${name} (${site}):`,

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { buildServerIndexOfManifest, writeServerIndex } from '../packages/astro-agent-api/src/build/build-server-index.ts';
 import { writeManifest } from '../packages/astro-agent-api/src/build/write-manifest.ts';
 import type { BuiltManifest } from '../packages/astro-agent-api/src/content/manifest.ts';
-import { createAgentApi } from '../packages/astro-agent-api/src/server/create-agent-api.ts';
+import { createAgentApi } from '../packages/astro-agent-api/src/runtime.ts';
 import { readBuiltManifest } from '../tests/helpers/read-build.ts';
 import { SITES_DIR } from './generate-site.ts';
 

@@ -11,6 +11,7 @@ import { create, insertMultiple, load, save, search as oramaSearch, type AnyOram
 import MiniSearch from 'minisearch';
 // The compiled package, as a server runs it (the sources would add Node's type stripping to the start-up).
 import { createContentModel } from '../packages/astro-agent-api/dist/content/content-model.js';
+import { createNodeBuildFiles } from '../packages/astro-agent-api/dist/hosts/node-build-files.js';
 import type { BuiltManifest } from '../packages/astro-agent-api/src/content/manifest.ts';
 import { readBuiltManifest } from '../tests/helpers/read-build.ts';
 import { buildPageText } from '../packages/astro-agent-api/src/content/plain-text.ts';
@@ -90,7 +91,7 @@ export async function prepareEngine(engine: EngineName, outDir: string): Promise
 /** Loads an engine over a build, as a server would at start. */
 export async function loadEngine(engine: EngineName, outDir: string): Promise<BenchEngine> {
   if (engine === 'agent-api') {
-    const { search } = await createContentModel({ outDir }).current();
+    const { search } = await createContentModel({ files: createNodeBuildFiles(outDir) }).current();
     return {
       search: async (query, city, limit) => search.search({ query, filters: city ? { city } : {}, limit }).results.map((r) => pathOf(r.url)),
     };

@@ -2,7 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BuiltPage, ManifestPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
-import { encodePageTexts, openPageTexts, PAGE_TEXTS_FILE, type PageTexts } from '../../packages/astro-agent-api/src/content/page-texts.ts';
+import { encodePageTexts, PAGE_TEXTS_FILE, type PageTexts } from '../../packages/astro-agent-api/src/content/page-texts.ts';
+import { openPageTexts } from '../../packages/astro-agent-api/src/hosts/node-build-files.ts';
 
 /**
  * Pages as the manifest records them, and their texts in a real texts file (in a temporary folder),

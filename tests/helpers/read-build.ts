@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MANIFEST_FILE, RUNTIME_DIR, type BuiltManifest, type Manifest } from '../../packages/astro-agent-api/src/content/manifest.ts';
-import { openPageTexts, PAGE_TEXTS_FILE } from '../../packages/astro-agent-api/src/content/page-texts.ts';
+import { PAGE_TEXTS_FILE } from '../../packages/astro-agent-api/src/content/page-texts.ts';
+import { openPageTexts } from '../../packages/astro-agent-api/src/hosts/node-build-files.ts';
 
 /**
  * A build's manifest with every page's text read back from its texts file (through the runtime's own

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { createContentModel } from '../../packages/astro-agent-api/src/content/content-model.ts';
+import { createNodeBuildFiles } from '../../packages/astro-agent-api/src/hosts/node-build-files.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;
@@ -62,7 +63,7 @@ describe('search_pages', () => {
   it('answers a search asked again exactly as the engine answers it, whatever was asked before', async () => {
     // The server keeps recent search answers: a repeat, or a near one (another city, limit or page of
     // the same words), must never get another search's answer. The engine is asked directly beside it.
-    const model = createContentModel({ outDir: server.outDir });
+    const model = createContentModel({ files: createNodeBuildFiles(server.outDir) });
     const { search } = await model.current();
     const request = fc.record({
       query: fc.constantFrom('fontanero', 'Fontanero', 'fontanero madrid', 'fuga de agua', 'cerrajero urgente', 'pladur'),

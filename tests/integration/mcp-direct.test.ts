@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createContentModel } from '../../packages/astro-agent-api/src/content/content-model.ts';
+import { createNodeBuildFiles } from '../../packages/astro-agent-api/src/hosts/node-build-files.ts';
 import { createOperations } from '../../packages/astro-agent-api/src/operations/index.ts';
 import { createGate } from '../../packages/astro-agent-api/src/server/gate.ts';
 import { createMcpRoute } from '../../packages/astro-agent-api/src/server/mcp/mcp-route.ts';
@@ -103,7 +104,7 @@ describe('the direct answer is taken: a plain tools/call never reaches the SDK',
     const dataDir = await mkdtemp(join(tmpdir(), 'agent-api-direct-'));
     const store = await openStore({ dataDir });
     try {
-      const snapshot = await createContentModel({ outDir }).current();
+      const snapshot = await createContentModel({ files: createNodeBuildFiles(outDir) }).current();
       const sdk = createSdkLeg();
       let sdkCalls = 0;
       const countingSdk: SdkLeg = (...args) => {

@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { createAgentApi, type AgentApi } from '../../packages/astro-agent-api/src/server/create-agent-api.ts';
+import { createAgentApi, type AgentApi } from '../../packages/astro-agent-api/src/runtime.ts';
 import type { Outcome } from '../../packages/astro-agent-api/src/outcome.ts';
 import { buildSite } from '../helpers/build-site.ts';
 

@@ -12,7 +12,7 @@ import { after, before, test } from 'node:test';
 import type { BuiltManifest } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { buildServerIndexOfManifest, writeServerIndex } from '../../packages/astro-agent-api/src/build/build-server-index.ts';
 import { writeManifest } from '../../packages/astro-agent-api/src/build/write-manifest.ts';
-import { createAgentApi, type AgentApi } from '../../packages/astro-agent-api/src/server/create-agent-api.ts';
+import { createAgentApi, type AgentApi } from '../../packages/astro-agent-api/src/runtime.ts';
 import { buildSite } from '../helpers/build-site.ts';
 import { readBuiltManifest } from '../helpers/read-build.ts';
 

@@ -22,7 +22,7 @@ import {
   SANDBOX_PATH,
   WELL_KNOWN_PATHS,
 } from '../../packages/astro-agent-api/src/paths.ts';
-import { createAgentApi, type AgentApi } from '../../packages/astro-agent-api/src/server/create-agent-api.ts';
+import { createAgentApi, type AgentApi } from '../../packages/astro-agent-api/src/runtime.ts';
 import { buildRoutePatterns } from '../../packages/astro-agent-api/src/setup-runtime.ts';
 
 const SITE = 'https://docs.example.org';

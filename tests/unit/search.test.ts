@@ -7,6 +7,7 @@ import { writeMarkdownTwins } from '../../packages/astro-agent-api/src/build/bui
 import { buildServerIndexOfManifest, writeServerIndex } from '../../packages/astro-agent-api/src/build/build-server-index.ts';
 import { buildManifest, writeManifest } from '../../packages/astro-agent-api/src/build/write-manifest.ts';
 import { createContentModel, type ContentModel } from '../../packages/astro-agent-api/src/content/content-model.ts';
+import { createNodeBuildFiles } from '../../packages/astro-agent-api/src/hosts/node-build-files.ts';
 import { RUNTIME_DIR } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { InvalidCursorError, type SearchEngine } from '../../packages/astro-agent-api/src/content/search.ts';
 import { SERVER_INDEX_FILE } from '../../packages/astro-agent-api/src/content/server-index.ts';
@@ -53,7 +54,7 @@ before(async () => {
   outDir = join(workDir, 'dist');
   await cp(FIXTURE, join(outDir, 'client'), { recursive: true });
   await buildFixture(join(outDir, 'client'));
-  model = createContentModel({ outDir });
+  model = createContentModel({ files: createNodeBuildFiles(outDir) });
   engine = (await model.current()).search;
 });
 
@@ -187,7 +188,7 @@ test('a rebuild swaps in the new index; an index of another build than the manif
   const buildId = await buildFixture(copy, (html) => html.replace('</main>', '<p>Instalamos tu cerradura multipunto.</p></main>'));
   const newManifest = await readFile(manifestFile);
   await writeFile(manifestFile, oldManifest);
-  await assert.rejects(createContentModel({ outDir }).current(), /No build output/);
+  await assert.rejects(createContentModel({ files: createNodeBuildFiles(outDir) }).current(), /No build output/);
 
   // The manifest lands: while requests keep coming, the running server answers from the new build within 2 s.
   await writeFile(manifestFile, newManifest);
@@ -223,7 +224,7 @@ test('a build of another manifest version is refused with what to do, not misrea
   await cp(outDir, copy, { recursive: true });
   const file = join(copy, RUNTIME_DIR, 'manifest.json');
   await writeFile(file, JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')), version: 3 }));
-  await assert.rejects(createContentModel({ outDir: copy }).current(), (error: Error) => {
+  await assert.rejects(createContentModel({ files: createNodeBuildFiles(copy) }).current(), (error: Error) => {
     assert.match(String((error.cause as Error).message), /manifest version 3, this one reads 4\): build the site again/);
     return true;
   });

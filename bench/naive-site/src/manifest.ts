@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { openPageTexts, PAGE_TEXTS_FILE } from '../../../packages/astro-agent-api/src/content/page-texts.ts';
+import { PAGE_TEXTS_FILE } from '../../../packages/astro-agent-api/src/content/page-texts.ts';
+import { openPageTexts } from '../../../packages/astro-agent-api/src/hosts/node-build-files.ts';
 import type { Manifest } from '../../../packages/astro-agent-api/src/content/manifest.ts';
 
 interface Page {

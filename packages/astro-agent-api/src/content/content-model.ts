@@ -1,9 +1,7 @@
-import { statSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { MANIFEST_FILE, MANIFEST_VERSION, RUNTIME_DIR, type Manifest } from './manifest.ts';
-import { openPageTexts, PAGE_TEXTS_FILE, type PageTexts } from './page-texts.ts';
+import type { BuildFiles } from './build-files.ts';
+import { MANIFEST_FILE, MANIFEST_VERSION, type Manifest } from './manifest.ts';
+import type { PageTexts } from './page-texts.ts';
 import { buildPageIndex, type PageIndex } from './resolve-page.ts';
 import { createSearchEngine, type SearchEngine } from './search.ts';
 import { createSearchAnalyzer } from './search-analyzer.ts';
@@ -63,30 +61,27 @@ const CHECK_INTERVAL_MS = 1_000;
  * CHECK_INTERVAL_MS; the one that finds a new manifest waits for its load, the others are answered from
  * the old snapshot meanwhile — there is no window of errors, and every surface answers from one build.
  */
-export function createContentModel(options: { outDir: string }): ContentModel {
-  const manifestPath = join(options.outDir, RUNTIME_DIR, MANIFEST_FILE);
-  const indexPath = join(options.outDir, RUNTIME_DIR, SERVER_INDEX_FILE);
-  const textsPath = join(options.outDir, RUNTIME_DIR, PAGE_TEXTS_FILE);
+export function createContentModel({ files }: { files: BuildFiles }): ContentModel {
   let loaded: { snapshot: ContentSnapshot; mtimeMs: number } | undefined;
   let loading: Promise<ContentSnapshot> | undefined;
   let lastCheck = 0;
 
   async function load(): Promise<ContentSnapshot> {
-    const { mtimeMs } = await stat(manifestPath);
+    const mtimeMs = await files.manifestStamp();
     if (loaded && loaded.mtimeMs === mtimeMs) return loaded.snapshot;
-    const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as Manifest;
+    const manifest = JSON.parse(new TextDecoder().decode(await files.readRuntimeFile(MANIFEST_FILE))) as Manifest;
     if (manifest.version !== MANIFEST_VERSION) {
-      throw new Error(`The build in ${options.outDir} was made by another version of astro-agent-api (manifest version ${manifest.version}, this one reads ${MANIFEST_VERSION}): build the site again.`);
+      throw new Error(`The build in ${files.location} was made by another version of astro-agent-api (manifest version ${manifest.version}, this one reads ${MANIFEST_VERSION}): build the site again.`);
     }
     if (loaded && loaded.snapshot.manifest.buildId === manifest.buildId) {
       loaded = { snapshot: loaded.snapshot, mtimeMs };
       return loaded.snapshot;
     }
     const { language, search: vocabulary, facets } = manifest.options;
-    const [index, analyzer] = await Promise.all([readFile(indexPath).then(decodeServerIndex), createSearchAnalyzer(language, vocabulary.stopWords)]);
+    const [index, analyzer] = await Promise.all([files.readRuntimeFile(SERVER_INDEX_FILE).then(decodeServerIndex), createSearchAnalyzer(language, vocabulary.stopWords)]);
     // Read between a rebuild's index or texts and its manifest, they are of the next build: the pair is
     // refused, and the current snapshot stays until the next check finds the new manifest.
-    const texts = openPageTexts(textsPath, manifest.buildId);
+    const texts = await files.openPageTexts(manifest.buildId);
     let search: SearchEngine;
     try {
       search = createSearchEngine({ index, pages: manifest.pages, texts, buildId: manifest.buildId, facets, vocabulary, analyzer });
@@ -119,14 +114,13 @@ export function createContentModel(options: { outDir: string }): ContentModel {
         try {
           return await reload();
         } catch (cause) {
-          throw new ContentNotBuiltError(`No build output at ${manifestPath}`, { cause });
+          throw new ContentNotBuiltError(`No build output at ${files.location}`, { cause });
         }
       }
       const now = Date.now();
       if (now - lastCheck < CHECK_INTERVAL_MS) return loaded.snapshot;
       lastCheck = now;
-      // Synchronous: a few microseconds once a second, and a request is not held when nothing changed.
-      if (statSync(manifestPath, { throwIfNoEntry: false })?.mtimeMs === loaded.mtimeMs) return loaded.snapshot;
+      if (files.manifestStampNow() === loaded.mtimeMs) return loaded.snapshot;
       // A build has landed since: this request waits for its load, so that after a quiet spell the first
       // request is answered from the new build, not from the one it replaced. A rebuild in progress may
       // have removed the manifest for a moment: the old build answers meanwhile.

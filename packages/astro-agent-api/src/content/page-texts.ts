@@ -1,11 +1,10 @@
-import { closeSync, openSync, readSync } from 'node:fs';
 import type { PageText, TwinLocation } from './manifest.ts';
 
 /**
  * The pages' text of a build, in one private file beside the manifest (`<outDir>/agent-api/`): a
  * header naming the build, then every page's Markdown twin (front matter and Markdown) as UTF-8, in
- * manifest order. The manifest says where each twin lies; a server keeps the file open and reads a
- * page when a request needs it, so its memory does not grow with the site.
+ * manifest order. The manifest says where each twin lies; a Node server keeps the file open and reads
+ * a page when a request needs it, so its memory does not grow with the site (hosts/node-build-files.ts).
  */
 export const PAGE_TEXTS_FILE = 'page-texts.bin';
 const MAGIC = 'AAPI-PT1';
@@ -38,52 +37,36 @@ export interface PageTexts {
   close(): void;
 }
 
-// A snapshot replaced by a rebuild may still be answering requests: its file stays open (and readable,
-// even once the rebuild has replaced it) until the snapshot is garbage, then it is closed here.
-const openFiles = new FinalizationRegistry<number>((fd) => closeSync(fd));
+/** Bytes before the header: the magic and the header's length. */
+export const TEXTS_PREAMBLE_BYTES = MAGIC.length + 4;
 
-/**
- * Opens the texts file of build `buildId`; throws when the file is of another build (a rebuild
- * between its texts file and its manifest) or not a texts file. Reads are synchronous: a page is a
- * few KB from the page cache, a few microseconds, where an asynchronous read costs a trip through
- * libuv's thread pool for every page read.
- */
-export function openPageTexts(file: string, buildId: string): PageTexts {
-  const fd = openSync(file, 'r');
-  try {
-    assertBuild(fd, buildId);
-  } catch (error) {
-    closeSync(fd);
-    throw error;
-  }
-  let closed = false;
-  const read = (position: number, length: number, kept: boolean) => {
-    if (closed) throw new Error('The texts file of this build was closed.');
-    // What may be kept gets its own allocation: a kept slice of Node's shared pool keeps the whole 64 KB chunk.
-    const bytes = kept ? Buffer.allocUnsafeSlow(length) : Buffer.allocUnsafe(length);
-    if (readSync(fd, bytes, 0, length, position) !== length) throw new Error(`The texts file ${file} is shorter than its manifest says: build the site again.`);
-    return bytes;
-  };
-  const texts: PageTexts = {
-    readTwin: (twin) => read(twin.offset, twin.length, true),
-    readMarkdown: (twin) => read(twin.offset + twin.frontMatterLength, twin.length - twin.frontMatterLength, false).toString('utf8'),
-    close() {
-      if (closed) return;
-      closed = true;
-      openFiles.unregister(texts);
-      closeSync(fd);
-    },
-  };
-  openFiles.register(texts, fd, texts);
-  return texts;
+/** The header's length, from the preamble; throws when the bytes are not a texts file of this version. */
+export function readTextsHeaderLength(preamble: Buffer): number {
+  if (preamble.toString('latin1', 0, MAGIC.length) !== MAGIC) throw new Error('Not a texts file of this version of astro-agent-api: build the site again.');
+  return preamble.readUInt32LE(MAGIC.length);
 }
 
-function assertBuild(fd: number, buildId: string): void {
-  const start = Buffer.alloc(MAGIC.length + 4);
-  readSync(fd, start, 0, start.length, 0);
-  if (start.toString('latin1', 0, MAGIC.length) !== MAGIC) throw new Error('Not a texts file of this version of astro-agent-api: build the site again.');
-  const header = Buffer.alloc(start.readUInt32LE(MAGIC.length));
-  readSync(fd, header, 0, header.length, start.length);
+/** Throws when the header names another build than `buildId` (a rebuild between its texts file and its manifest). */
+export function assertTextsBuild(header: Buffer, buildId: string): void {
   const found = (JSON.parse(header.toString('utf8')) as { buildId: string }).buildId;
   if (found !== buildId) throw new Error(`The texts file is of build ${found}, not of ${buildId}`);
+}
+
+/**
+ * The texts file of build `buildId`, held whole in memory: for a host without a file system (a
+ * Cloudflare Worker), where a page read is then a copy out of one buffer.
+ */
+export function readPageTextsFrom(bytes: Uint8Array, buildId: string): PageTexts {
+  const all = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const headerLength = readTextsHeaderLength(all.subarray(0, TEXTS_PREAMBLE_BYTES));
+  assertTextsBuild(all.subarray(TEXTS_PREAMBLE_BYTES, TEXTS_PREAMBLE_BYTES + headerLength), buildId);
+  const slice = (position: number, length: number) => {
+    if (position + length > all.byteLength) throw new Error('The texts file is shorter than its manifest says: build the site again.');
+    return all.subarray(position, position + length);
+  };
+  return {
+    readTwin: (twin) => Buffer.from(slice(twin.offset, twin.length)),
+    readMarkdown: (twin) => slice(twin.offset + twin.frontMatterLength, twin.length - twin.frontMatterLength).toString('utf8'),
+    close() {},
+  };
 }

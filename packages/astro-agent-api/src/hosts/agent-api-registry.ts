@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTrafficRecorder } from '../analytics/traffic-recorder.ts';
-import { createAgentApi, type AgentApi, type CreateAgentApiOptions } from '../server/create-agent-api.ts';
+import type { AgentApi } from '../server/create-agent-api.ts';
+import { createAgentApi, type CreateAgentApiOptions } from './node-agent-api.ts';
 
 /**
  * One runtime per build output per process, shared by every way a request can reach it: the injected

@@ -1,3 +1,4 @@
+import type { BuildFiles } from '../content/build-files.ts';
 import type { ContentSnapshot } from '../content/content-model.ts';
 import { buildDeprecationHeaders } from '../operations/endpoints.ts';
 import { API_VERSION } from '../versioning.ts';
@@ -32,11 +33,11 @@ export interface BuildRuntime {
   headers: Record<string, string>;
 }
 
-/** What lives as long as the process: the store, the environment read at start, the SDK leg. */
+/** What lives as long as the process: the store, the environment read at start, the build's files, the SDK leg. */
 export interface SharedParts {
   store: Store;
   env: Record<string, string | undefined>;
-  clientDir: string;
+  files: BuildFiles;
   sdk: SdkLeg;
   log: ErrorLogger;
 }
@@ -54,7 +55,7 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
   const operations = createOperations(snapshot.manifest);
   const apiMetadata = resourceMetadataUrl(site, basePath);
   const oauth = createOAuthHandlers({ store, trustProxy: options.trustProxy, log });
-  const serveDocument = createDocumentServer(shared.clientDir, site);
+  const serveDocument = createDocumentServer(shared.files, site);
 
   const table = buildRouteTable({ apiBasePath: basePath, siteName: options.name, operations, builtDocuments: snapshot.manifest.documents?.filter((path) => path.startsWith(LLMS_TXT_SECTIONS_PATH)) });
   const handlers = {

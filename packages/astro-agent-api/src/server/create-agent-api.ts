@@ -1,11 +1,9 @@
-import { join } from 'node:path';
+import type { BuildFiles } from '../content/build-files.ts';
 import { ContentNotBuiltError, createContentModel, type ContentSnapshot } from '../content/content-model.ts';
 import type { ApiError } from '../api-error.ts';
-import { parseEnvironment } from '../environment.ts';
 import { API_VERSION } from '../versioning.ts';
 import { createOutcome, type Outcome, type OutcomeListener, type OutcomeRecorder } from '../outcome.ts';
 import { DEFAULT_API_BASE_PATH } from '../paths.ts';
-import { openStore } from '../store/open-store.ts';
 import type { Store } from '../store/store.ts';
 import { createBuildRuntime, type BuildRuntime } from './build-runtime.ts';
 import { checkMethod } from './check-method.ts';
@@ -72,11 +70,18 @@ export interface RecorderParts {
   log: ErrorLogger;
 }
 
-export interface CreateAgentApiOptions {
-  /** The build output folder (Astro's outDir), holding client/, server/ and agent-api/. */
-  outDir: string;
-  /** Read once, at start: AGENT_API_DATA_DIR, REDIS_URL, AGENT_API_ANALYTICS* and the AGENT_API_QUOTA_* overrides. Default `process.env`. */
-  env?: NodeJS.ProcessEnv;
+/** What a host gives the runtime besides its settings: what differs by platform. */
+export interface AgentApiHostParts {
+  /** Where the build's files come from (content/build-files.ts). */
+  files: BuildFiles;
+  /** Opens the store, once, on first use (a rejection is tried again by the next request). */
+  openStore: () => Promise<Store>;
+  /** Read once, at start: AGENT_API_ANALYTICS* and the AGENT_API_QUOTA_* overrides, and what the host's store reads. */
+  env: Record<string, string | undefined>;
+}
+
+/** What a runtime reports to, on any platform. */
+export interface AgentApiListeners {
   log?: ErrorLogger;
   /** Called once per answered request with what it was (outcome.ts). */
   onOutcome?: OutcomeListener;
@@ -87,6 +92,9 @@ export interface CreateAgentApiOptions {
   recorders?: readonly ((parts: RecorderParts) => OutcomeRecorder)[];
 }
 
+/** The runtime's options on any platform: the host's parts and its listeners. */
+export type PortableAgentApiOptions = AgentApiHostParts & AgentApiListeners;
+
 /**
  * The run-time surface as one web-standard handler over a build's output. This file only composes:
  * the store and the SDK leg live as long as the process; everything a build decides (routes,
@@ -94,11 +102,11 @@ export interface CreateAgentApiOptions {
  * when a rebuild lands. A request goes route → origin → method → the route's own steps (for an
  * operation: caller → quota → validate → operation → representation), and its outcome is reported.
  */
-export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
-  const env = options.env ?? process.env;
+export function createPortableAgentApi(options: PortableAgentApiOptions): AgentApi {
+  const { env, files } = options;
   const log: ErrorLogger = options.log ?? ((message, cause) => console.error(message, cause));
-  const content = createContentModel({ outDir: options.outDir });
-  const shared = { env, log, clientDir: join(options.outDir, 'client'), sdk: createSdkLeg() };
+  const content = createContentModel({ files });
+  const shared = { env, log, files, sdk: createSdkLeg() };
   const runtimes = new WeakMap<ContentSnapshot, BuildRuntime>();
   let store: Promise<Store> | undefined;
   let latest: BuildRuntime | undefined;
@@ -109,7 +117,7 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
   };
 
   function openSharedStore(): Promise<Store> {
-    store ??= openStore({ dataDir: parseEnvironment(env).AGENT_API_DATA_DIR, env }).catch((error: unknown) => {
+    store ??= options.openStore().catch((error: unknown) => {
       store = undefined;
       throw error;
     });

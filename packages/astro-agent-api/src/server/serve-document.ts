@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { ApiError } from '../api-error.ts';
+import type { BuildFiles } from '../content/build-files.ts';
 import { DOCUMENT_MEDIA_TYPES, PRECOMPRESSED_SUFFIXES } from '../operations/endpoints.ts';
 import { documentFilePath, MCP_SERVER_CARD_PATH, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
 import type { Handler } from './context.ts';
@@ -30,22 +29,22 @@ function documentType(pathname: string): string {
  * well-known files), each read once per build and answered with a strong validator. A document the
  * build did not write (a site whose own `public/` file it kept) is a 404 here.
  */
-export function createDocumentServer(clientDir: string, site: string): (pathname: string) => Handler {
+export function createDocumentServer(files: BuildFiles, site: string): (pathname: string) => Handler {
   const documents = new Map<string, Promise<Omit<Representation, 'headers'> | undefined>>();
 
   function load(pathname: string) {
     let document = documents.get(pathname);
     if (!document) {
-      const file = join(clientDir, documentFilePath(pathname));
+      const file = documentFilePath(pathname);
       // The build writes a brotli and a gzip copy beside each document; a build without them is served compressed on first use.
-      const readCopy = (suffix: string) => readFile(file + suffix).then((bytes) => new Uint8Array(bytes), () => undefined);
-      document = Promise.all([readFile(file), readCopy(PRECOMPRESSED_SUFFIXES.br), readCopy(PRECOMPRESSED_SUFFIXES.gzip)]).then(
-        ([bytes, br, gzip]) => ({
-          bytes: new Uint8Array(bytes),
+      const readCopy = (suffix: string) => files.readClientFile(file + suffix);
+      document = Promise.all([files.readClientFile(file), readCopy(PRECOMPRESSED_SUFFIXES.br), readCopy(PRECOMPRESSED_SUFFIXES.gzip)]).then(
+        ([bytes, br, gzip]) => bytes && {
+          bytes,
           type: documentType(pathname),
           etag: `"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"`,
           encoded: { ...(br && { br }), ...(gzip && { gzip }) },
-        }),
+        },
         () => undefined,
       );
       documents.set(pathname, document);

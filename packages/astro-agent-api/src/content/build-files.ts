@@ -1,0 +1,24 @@
+import type { PageTexts } from './page-texts.ts';
+
+/**
+ * Where a build's files come from, the one thing about them that differs by platform: a Node server
+ * reads the build output folder (hosts/node-build-files.ts); a Cloudflare Worker fetches them through
+ * its static assets binding (hosts/workers-build-files.ts). Paths are relative and use `/`.
+ */
+export interface BuildFiles {
+  /** Where the build is, for messages. */
+  readonly location: string;
+  /**
+   * Changes when a new build's manifest replaces the current one (Node: the manifest's mtime); rejects
+   * when there is no manifest. A host whose build cannot change under it returns a constant.
+   */
+  manifestStamp(): Promise<number>;
+  /** The same, synchronously and cheaply (a request checks it at most once a second); undefined when there is no manifest. */
+  manifestStampNow(): number | undefined;
+  /** A file of the build's private runtime folder (`agent-api/`): the manifest, the search index. Rejects when absent. */
+  readRuntimeFile(name: string): Promise<Uint8Array<ArrayBuffer>>;
+  /** The pages' text of build `buildId` (content/page-texts.ts); rejects when the file is of another build. */
+  openPageTexts(buildId: string): Promise<PageTexts>;
+  /** A file of the public folder by its public path (`/llms.txt`, `/.well-known/…`); undefined when absent. */
+  readClientFile(path: string): Promise<Uint8Array<ArrayBuffer> | undefined>;
+}

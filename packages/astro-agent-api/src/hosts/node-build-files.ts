@@ -1,0 +1,70 @@
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BuildFiles } from '../content/build-files.ts';
+import { MANIFEST_FILE, RUNTIME_DIR } from '../content/manifest.ts';
+import { assertTextsBuild, PAGE_TEXTS_FILE, readTextsHeaderLength, TEXTS_PREAMBLE_BYTES, type PageTexts } from '../content/page-texts.ts';
+
+/** The build output folder on disk (`<outDir>/agent-api/` and `<outDir>/client/`), as a Node server reads it. */
+export function createNodeBuildFiles(outDir: string): BuildFiles {
+  const runtimeDir = join(outDir, RUNTIME_DIR);
+  const manifestPath = join(runtimeDir, MANIFEST_FILE);
+  const clientDir = join(outDir, 'client');
+  return {
+    location: manifestPath,
+    manifestStamp: async () => (await stat(manifestPath)).mtimeMs,
+    // Synchronous: a few microseconds once a second, and a request is not held when nothing changed.
+    manifestStampNow: () => statSync(manifestPath, { throwIfNoEntry: false })?.mtimeMs,
+    readRuntimeFile: async (name) => new Uint8Array(await readFile(join(runtimeDir, name))),
+    openPageTexts: async (buildId) => openPageTexts(join(runtimeDir, PAGE_TEXTS_FILE), buildId),
+    readClientFile: (path) => readFile(join(clientDir, path)).then((bytes) => new Uint8Array(bytes), () => undefined),
+  };
+}
+
+// A snapshot replaced by a rebuild may still be answering requests: its file stays open (and readable,
+// even once the rebuild has replaced it) until the snapshot is garbage, then it is closed here.
+const openFiles = new FinalizationRegistry<number>((fd) => closeSync(fd));
+
+/**
+ * Opens the texts file of build `buildId`; throws when the file is of another build (a rebuild
+ * between its texts file and its manifest) or not a texts file. Reads are synchronous: a page is a
+ * few KB from the page cache, a few microseconds, where an asynchronous read costs a trip through
+ * libuv's thread pool for every page read.
+ */
+export function openPageTexts(file: string, buildId: string): PageTexts {
+  const fd = openSync(file, 'r');
+  try {
+    assertBuild(fd, buildId);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  let closed = false;
+  const read = (position: number, length: number, kept: boolean) => {
+    if (closed) throw new Error('The texts file of this build was closed.');
+    // What may be kept gets its own allocation: a kept slice of Node's shared pool keeps the whole 64 KB chunk.
+    const bytes = kept ? Buffer.allocUnsafeSlow(length) : Buffer.allocUnsafe(length);
+    if (readSync(fd, bytes, 0, length, position) !== length) throw new Error(`The texts file ${file} is shorter than its manifest says: build the site again.`);
+    return bytes;
+  };
+  const texts: PageTexts = {
+    readTwin: (twin) => read(twin.offset, twin.length, true),
+    readMarkdown: (twin) => read(twin.offset + twin.frontMatterLength, twin.length - twin.frontMatterLength, false).toString('utf8'),
+    close() {
+      if (closed) return;
+      closed = true;
+      openFiles.unregister(texts);
+      closeSync(fd);
+    },
+  };
+  openFiles.register(texts, fd, texts);
+  return texts;
+}
+
+function assertBuild(fd: number, buildId: string): void {
+  const start = Buffer.alloc(TEXTS_PREAMBLE_BYTES);
+  readSync(fd, start, 0, start.length, 0);
+  const header = Buffer.alloc(readTextsHeaderLength(start));
+  readSync(fd, header, 0, header.length, start.length);
+  assertTextsBuild(header, buildId);
+}

@@ -1,7 +1,8 @@
 import { DatabaseSync } from 'node:sqlite';
 import { createMemoryWindowCounter } from './memory-windows.ts';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
-import type { ClientRecord, SearchCount, Store, TokenRecord, TrafficCount, WindowCounter } from './store.ts';
+import { toClientRecord, toTokenRecord, type ClientRow, type TokenRow, type WindowRow } from './sql-rows.ts';
+import type { SearchCount, Store, TrafficCount, WindowCounter } from './store.ts';
 
 /**
  * The embedded backend: one sqlite file in WAL mode (readers never wait for the writer). node:sqlite is
@@ -202,51 +203,4 @@ function inTransaction<T>(db: DatabaseSync, work: () => T): T {
     if (db.isTransaction) db.exec('ROLLBACK');
     throw error;
   }
-}
-
-interface WindowRow {
-  count: number;
-  reset_at: number;
-}
-
-interface ClientRow {
-  client_id: string;
-  secret_hash: string;
-  client_name: string;
-  contacts: string;
-  scope: string;
-  token_endpoint_auth_method: ClientRecord['tokenEndpointAuthMethod'];
-  issued_at: number;
-  last_token_at: number;
-}
-
-interface TokenRow {
-  token_hash: string;
-  client_id: string;
-  scope: string;
-  issued_at: number;
-  expires_at: number;
-}
-
-function toClientRecord(row: ClientRow): ClientRecord {
-  return {
-    clientId: row.client_id,
-    secretHash: row.secret_hash,
-    clientName: row.client_name,
-    contacts: JSON.parse(row.contacts) as string[],
-    scope: row.scope,
-    tokenEndpointAuthMethod: row.token_endpoint_auth_method,
-    issuedAt: row.issued_at,
-    lastTokenAt: row.last_token_at,
-  };
-}
-
-function toTokenRecord(row: TokenRow): TokenRecord {
-  return {
-    tokenHash: row.token_hash,
-    clientId: row.client_id,
-    scope: row.scope,
-    issuedAt: row.issued_at,
-    expiresAt: row.expires_at,
-  };
 }

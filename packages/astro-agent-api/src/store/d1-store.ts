@@ -1,0 +1,163 @@
+import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
+import { toClientRecord, toTokenRecord, type ClientRow, type TokenRow, type WindowRow } from './sql-rows.ts';
+import type { SearchCount, Store, TrafficCount, WindowCounter } from './store.ts';
+
+/** The part of a Cloudflare D1 binding this backend uses (Cloudflare's `D1Database`, typed here so nothing needs the Workers types). */
+export interface D1Database {
+  prepare(query: string): D1PreparedStatement;
+  batch<T = unknown>(statements: D1PreparedStatement[]): Promise<D1Result<T>[]>;
+}
+
+export interface D1PreparedStatement {
+  bind(...values: unknown[]): D1PreparedStatement;
+  first<T = Record<string, unknown>>(): Promise<T | null>;
+  run<T = Record<string, unknown>>(): Promise<D1Result<T>>;
+  all<T = Record<string, unknown>>(): Promise<D1Result<T>>;
+}
+
+export interface D1Result<T = unknown> {
+  results: T[];
+  meta: { changes: number };
+}
+
+/** The table the last migration creates: its absence means `wrangler d1 migrations apply` was not run. */
+const LAST_TABLE = 'traffic_searches';
+
+/**
+ * The Cloudflare backend: a D1 database holding the sqlite store's schema (the same migrations, shipped
+ * as `migrations/d1/*.sql` for `wrangler d1 migrations apply`). D1 runs every statement on one primary,
+ * one at a time, so the window statement below (one upsert) counts exactly across every Worker
+ * instance, and a `batch` is one transaction: what must be both-or-neither is batched.
+ */
+export async function openD1Store(db: D1Database): Promise<Store> {
+  const schema = await db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?1").bind(LAST_TABLE).first();
+  if (schema === null) {
+    throw new Error(
+      `The D1 database of astro-agent-api has no ${LAST_TABLE} table (schema ${SQLITE_MIGRATIONS.length} is needed): ` +
+        'run `wrangler d1 migrations apply AGENT_API_DB` (add --local for `astro preview`) with `migrations_dir` set as the package README says.',
+    );
+  }
+
+  const windows: WindowCounter = {
+    async hit(key, { limit, windowMs, now }) {
+      // One statement: starts a new window, counts a hit, or (WHERE false) refuses it without counting.
+      const counted = await db
+        .prepare(
+          `INSERT INTO rate_windows (key, window_start, window_ms, count) VALUES (?1, ?2, ?3, 1)
+           ON CONFLICT (key) DO UPDATE SET
+             count = CASE WHEN ?2 >= window_start + window_ms THEN 1 ELSE count + 1 END,
+             window_start = CASE WHEN ?2 >= window_start + window_ms THEN ?2 ELSE window_start END,
+             window_ms = CASE WHEN ?2 >= window_start + window_ms THEN ?3 ELSE window_ms END
+           WHERE ?2 >= window_start + window_ms OR count < ?4
+           RETURNING count, window_start + window_ms AS reset_at`,
+        )
+        .bind(key, now, windowMs, limit)
+        .first<WindowRow>();
+      if (counted !== null) return { allowed: true, count: counted.count, resetAt: counted.reset_at };
+      const full = await selectWindow(key, now);
+      return { allowed: false, count: full?.count ?? limit, resetAt: full?.reset_at ?? now + windowMs };
+    },
+    async peek(key, { windowMs, now }) {
+      const row = await selectWindow(key, now);
+      return row === null ? { count: 0, resetAt: now + windowMs } : { count: row.count, resetAt: row.reset_at };
+    },
+  };
+
+  function selectWindow(key: string, now: number) {
+    return db.prepare('SELECT count, window_start + window_ms AS reset_at FROM rate_windows WHERE key = ?1 AND window_start + window_ms > ?2').bind(key, now).first<WindowRow>();
+  }
+
+  return {
+    backend: 'd1',
+    windows,
+    // Every Worker instance counts an address in the same row: the anonymous quota is exact too.
+    anonymousWindows: windows,
+
+    async createClient(client) {
+      await db
+        .prepare(
+          `INSERT INTO clients (client_id, secret_hash, client_name, contacts, scope, token_endpoint_auth_method, issued_at, last_token_at)
+           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)`,
+        )
+        .bind(client.clientId, client.secretHash, client.clientName, JSON.stringify(client.contacts), client.scope, client.tokenEndpointAuthMethod, client.issuedAt, client.lastTokenAt)
+        .run();
+    },
+
+    async findClient(clientId) {
+      const row = await db.prepare('SELECT * FROM clients WHERE client_id = ?1').bind(clientId).first<ClientRow>();
+      return row === null ? undefined : toClientRecord(row);
+    },
+
+    async insertToken(token) {
+      // One transaction; the token is inserted only while its client exists.
+      const [, inserted] = await db.batch([
+        db.prepare('UPDATE clients SET last_token_at = max(last_token_at, ?1) WHERE client_id = ?2').bind(token.issuedAt, token.clientId),
+        db
+          .prepare(
+            `INSERT INTO access_tokens (token_hash, client_id, scope, issued_at, expires_at)
+             SELECT ?1, ?2, ?3, ?4, ?5 WHERE EXISTS (SELECT 1 FROM clients WHERE client_id = ?2)`,
+          )
+          .bind(token.tokenHash, token.clientId, token.scope, token.issuedAt, token.expiresAt),
+      ]);
+      return (inserted?.meta.changes ?? 0) > 0;
+    },
+
+    async findToken(tokenHash, now) {
+      const row = await db.prepare('SELECT * FROM access_tokens WHERE token_hash = ?1 AND expires_at > ?2').bind(tokenHash, now).first<TokenRow>();
+      return row === null ? undefined : toTokenRecord(row);
+    },
+
+    async deleteToken(tokenHash, clientId) {
+      const result = await db.prepare('DELETE FROM access_tokens WHERE token_hash = ?1 AND client_id = ?2').bind(tokenHash, clientId).run();
+      return result.meta.changes > 0;
+    },
+
+    async purgeExpired(now) {
+      const [, tokens] = await db.batch([
+        db.prepare('DELETE FROM rate_windows WHERE window_start + window_ms <= ?1').bind(now),
+        db.prepare('DELETE FROM access_tokens WHERE expires_at <= ?1').bind(now),
+      ]);
+      return tokens?.meta.changes ?? 0;
+    },
+
+    async deleteIdleClients(idleSince) {
+      // Their tokens go with them through ON DELETE CASCADE (D1 enforces foreign keys).
+      return (await db.prepare('DELETE FROM clients WHERE last_token_at < ?1').bind(idleSince).run()).meta.changes;
+    },
+
+    async addTraffic({ requests, searches }) {
+      const statements = [
+        ...requests.map((r) =>
+          db
+            .prepare(`INSERT INTO traffic_requests (day, surface, target, page, family, count) VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT DO UPDATE SET count = count + excluded.count`)
+            .bind(r.day, r.surface, r.target, r.page, r.family, r.count),
+        ),
+        ...searches.map((s) =>
+          db
+            .prepare(
+              `INSERT INTO traffic_searches (day, surface, family, query, filters, results, more, count) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT DO UPDATE SET count = count + excluded.count`,
+            )
+            .bind(s.day, s.surface, s.family, s.query, s.filters, s.results, s.more ? 1 : 0, s.count),
+        ),
+      ];
+      if (statements.length > 0) await db.batch(statements);
+    },
+
+    async readTraffic(sinceDay) {
+      const [requests, searches] = await Promise.all([
+        db.prepare('SELECT day, surface, target, page, family, count FROM traffic_requests WHERE day >= ?1').bind(sinceDay).all<TrafficCount>(),
+        db.prepare('SELECT day, surface, family, query, filters, results, more, count FROM traffic_searches WHERE day >= ?1').bind(sinceDay).all<Omit<SearchCount, 'more'> & { more: number }>(),
+      ]);
+      return {
+        requests: requests.results.map((row) => ({ ...row })),
+        searches: searches.results.map((row) => ({ ...row, more: row.more === 1 })),
+      };
+    },
+
+    async deleteTrafficBefore(day) {
+      await db.batch([db.prepare('DELETE FROM traffic_requests WHERE day < ?1').bind(day), db.prepare('DELETE FROM traffic_searches WHERE day < ?1').bind(day)]);
+    },
+
+    async close() {},
+  };
+}

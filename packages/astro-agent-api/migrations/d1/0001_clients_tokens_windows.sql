@@ -1,4 +1,5 @@
--- astro-agent-api store, migration 1 (the same as migration 1 of src/store/sqlite-schema.ts).
+-- The store's schema: the sqlite backend (src/store/sqlite-schema.ts) runs these files, and D1 runs them through `wrangler d1 migrations apply`. Never edit a released one: add the next.
+-- 1: clients, hashed access tokens, rate-limit windows. Times in ms since the epoch.
 CREATE TABLE clients (
   client_id TEXT PRIMARY KEY,
   secret_hash TEXT NOT NULL,

@@ -1,4 +1,5 @@
--- astro-agent-api store, migration 2 (the same as migration 2 of src/store/sqlite-schema.ts).
+-- The store's schema: the sqlite backend (src/store/sqlite-schema.ts) runs these files, and D1 runs them through `wrangler d1 migrations apply`. Never edit a released one: add the next.
+-- 2: counts of agent traffic per UTC day (TrafficStore in src/store/store.ts).
 CREATE TABLE traffic_requests (
   day TEXT NOT NULL,
   surface TEXT NOT NULL,

@@ -1,4 +1,3 @@
-import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
 import { toClientRecord, toTokenRecord, type ClientRow, type TokenRow, type WindowRow } from './sql-rows.ts';
 import type { SearchCount, Store, TrafficCount, WindowCounter } from './store.ts';
 
@@ -24,8 +23,8 @@ export interface D1Result<T = unknown> {
 const LAST_TABLE = 'traffic_searches';
 
 /**
- * The Cloudflare backend: a D1 database holding the sqlite store's schema (the same migrations, shipped
- * as `migrations/d1/*.sql` for `wrangler d1 migrations apply`). D1 runs every statement on one primary,
+ * The Cloudflare backend: a D1 database holding the sqlite store's schema (the same migrations,
+ * `migrations/d1/*.sql`, run by `wrangler d1 migrations apply`). D1 runs every statement on one primary,
  * one at a time, so the window statement below (one upsert) counts exactly across every Worker
  * instance, and a `batch` is one transaction: what must be both-or-neither is batched.
  */
@@ -33,7 +32,7 @@ export async function openD1Store(db: D1Database): Promise<Store> {
   const schema = await db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?1").bind(LAST_TABLE).first();
   if (schema === null) {
     throw new Error(
-      `The D1 database of astro-agent-api has no ${LAST_TABLE} table (schema ${SQLITE_MIGRATIONS.length} is needed): ` +
+      `The D1 database of astro-agent-api has no ${LAST_TABLE} table: ` +
         'run `wrangler d1 migrations apply AGENT_API_DB` (add --local for `astro preview`) with `migrations_dir` set as the package README says.',
     );
   }

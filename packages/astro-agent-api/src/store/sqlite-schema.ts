@@ -1,61 +1,13 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** The migrations, shipped with the package as SQL files: D1 runs the same files (`wrangler d1 migrations apply`). */
+const MIGRATIONS_DIR = new URL('../../migrations/d1/', import.meta.url);
+
 /**
- * Migrations of the sqlite store, in order; migration N brings the schema to version N. Never edit a
- * released one: add the next. Applied versions are recorded in `schema_migrations`.
+ * Migrations of the sqlite store, in order; migration N (file `000N_….sql`) brings the schema to version
+ * N. Never edit a released one: add the next. Applied versions are recorded in `schema_migrations`.
  */
-export const SQLITE_MIGRATIONS: readonly string[] = [
-  // 1 — clients, hashed access tokens, rate-limit windows. Times in ms since the epoch.
-  `
-  CREATE TABLE clients (
-    client_id TEXT PRIMARY KEY,
-    secret_hash TEXT NOT NULL,
-    client_name TEXT NOT NULL,
-    contacts TEXT NOT NULL,
-    scope TEXT NOT NULL,
-    token_endpoint_auth_method TEXT NOT NULL,
-    issued_at INTEGER NOT NULL,
-    last_token_at INTEGER NOT NULL
-  ) STRICT;
-  CREATE INDEX clients_last_token_at ON clients (last_token_at);
-
-  CREATE TABLE access_tokens (
-    token_hash TEXT PRIMARY KEY,
-    client_id TEXT NOT NULL REFERENCES clients (client_id) ON DELETE CASCADE,
-    scope TEXT NOT NULL,
-    issued_at INTEGER NOT NULL,
-    expires_at INTEGER NOT NULL
-  ) STRICT;
-  CREATE INDEX access_tokens_client_id ON access_tokens (client_id);
-  CREATE INDEX access_tokens_expires_at ON access_tokens (expires_at);
-
-  CREATE TABLE rate_windows (
-    key TEXT PRIMARY KEY,
-    window_start INTEGER NOT NULL,
-    window_ms INTEGER NOT NULL,
-    count INTEGER NOT NULL
-  ) STRICT, WITHOUT ROWID;
-  `,
-  // 2 — counts of agent traffic per UTC day (see TrafficStore in store.ts).
-  `
-  CREATE TABLE traffic_requests (
-    day TEXT NOT NULL,
-    surface TEXT NOT NULL,
-    target TEXT NOT NULL,
-    page TEXT NOT NULL,
-    family TEXT NOT NULL,
-    count INTEGER NOT NULL,
-    PRIMARY KEY (day, surface, target, page, family)
-  ) STRICT, WITHOUT ROWID;
-
-  CREATE TABLE traffic_searches (
-    day TEXT NOT NULL,
-    surface TEXT NOT NULL,
-    family TEXT NOT NULL,
-    query TEXT NOT NULL,
-    filters TEXT NOT NULL,
-    results INTEGER NOT NULL,
-    more INTEGER NOT NULL,
-    count INTEGER NOT NULL,
-    PRIMARY KEY (day, surface, family, query, filters, results, more)
-  ) STRICT, WITHOUT ROWID;
-  `,
-];
+export const SQLITE_MIGRATIONS: readonly string[] = readdirSync(MIGRATIONS_DIR)
+  .filter((name) => name.endsWith('.sql'))
+  .sort()
+  .map((name) => readFileSync(new URL(name, MIGRATIONS_DIR), 'utf8'));

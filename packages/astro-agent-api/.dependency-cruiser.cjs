@@ -4,7 +4,7 @@
  * and the entry points on top — and no module imports itself through a cycle.
  * @type {import('dependency-cruiser').IConfiguration}
  */
-const entryPoints = '^src/(index|setup-runtime|node|runtime|cli|contract|schema-org)\\.ts$';
+const entryPoints = '^src/(index|setup-runtime|node|runtime|workers|workers-entry|cli|contract|schema-org)\\.ts$';
 
 /** `from` may not import any of `to`: one rule per layer. */
 const layer = (name, from, to) => ({

@@ -8,7 +8,8 @@ import { buildManifest, writeManifest } from './build/write-manifest.ts';
 import { BUILD_CACHE_DIR } from './build/page-cache.ts';
 import { writeDocuments } from './documents/write-documents.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions, type AgentApiUserOptions } from './options.ts';
-import { serveAgentSurfaceInDev, setupRuntime } from './setup-runtime.ts';
+import { publishWorkersRuntime } from './build/publish-workers-runtime.ts';
+import { isWorkersAdapter, serveAgentSurfaceInDev, setupRuntime } from './setup-runtime.ts';
 
 export type { AgentApiUserOptions } from './options.ts';
 
@@ -73,6 +74,7 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         const start = performance.now();
         await writeManifest(outDir, { ...manifest, documents });
         logger.info(`wrote the manifest of ${manifest.pages.length} pages in ${secondsSince(start)}`);
+        if (isWorkersAdapter(config!)) await publishWorkersRuntime(outDir, clientDir);
         logger.info(`build steps done in ${secondsSince(hookStart)} (Markdown and server index beside Pagefind)`);
       },
     },

@@ -54,11 +54,13 @@ function runtimeModulePlugin(config: AstroConfig) {
   const outDirFromServer = relative(serverDir, outDir).split('\\').join('/') || '.';
   const serverEntry = config.build.serverEntry;
   const isNodeAdapter = config.adapter?.name === '@astrojs/node';
+  const isWorkers = isWorkersAdapter(config);
   return {
     name: 'agent-api:runtime',
     configEnvironment(name: string) {
-      // The runtime is plain Node code (node:sqlite, worker threads): never bundle it.
-      if (SERVER_ENVIRONMENTS.has(name)) return { resolve: { external: [PACKAGE] } };
+      // The runtime is plain Node code (node:sqlite, worker threads): never bundle it. A Worker has no
+      // node_modules at run time: there the runtime is bundled, its Workers host only (workers.ts).
+      if (SERVER_ENVIRONMENTS.has(name) && !isWorkers) return { resolve: { external: [PACKAGE] } };
       return undefined;
     },
     resolveId(id: string) {
@@ -66,6 +68,14 @@ function runtimeModulePlugin(config: AstroConfig) {
     },
     load(id: string) {
       if (id !== RESOLVED_ID) return undefined;
+      // On Workers the runtime reads its bindings from the adapter's env (assets, D1), not from a folder.
+      if (isWorkers) {
+        return [
+          "import { env } from 'cloudflare:workers';",
+          `import { getWorkersAgentApi } from ${JSON.stringify(`${PACKAGE}/workers`)};`,
+          'export const agentApi = getWorkersAgentApi(env).api;',
+        ].join('\n');
+      }
       return [
         `import { getAgentApi, findBuildOutput } from ${JSON.stringify(`${PACKAGE}/runtime`)};`,
         // In `astro dev` the endpoints answer from the last build; in a built server, from the build beside it.
@@ -85,6 +95,11 @@ function runtimeModulePlugin(config: AstroConfig) {
       ].join('\n');
     },
   };
+}
+
+/** True for a site built with @astrojs/cloudflare: the runtime is then a Worker's (hosts/workers-*.ts). */
+export function isWorkersAdapter(config: AstroConfig): boolean {
+  return config.adapter?.name === '@astrojs/cloudflare';
 }
 
 /**

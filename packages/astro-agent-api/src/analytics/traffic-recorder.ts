@@ -31,6 +31,7 @@ export function createTrafficRecorder(deps: {
   /** The store of the running server, opened on first use. */
   store: () => Promise<Store>;
   log: (message: string, cause?: unknown) => void;
+  /** 0: no timer, the host flushes (a Worker, after each response, with `ctx.waitUntil`). */
   flushIntervalMs?: number;
   now?: () => number;
 }): TrafficRecorder {
@@ -91,8 +92,9 @@ export function createTrafficRecorder(deps: {
     return writing;
   }
 
-  const timer = setInterval(() => void flush(), deps.flushIntervalMs ?? 5_000);
-  timer.unref();
+  const intervalMs = deps.flushIntervalMs ?? 5_000;
+  const timer = intervalMs === 0 ? undefined : setInterval(() => void flush(), intervalMs);
+  timer?.unref();
   return {
     record,
     flush,

@@ -14,16 +14,42 @@ export interface SearchAnalyzer {
   isStopWord(word: string): boolean;
 }
 
+type LanguageModules = Promise<[{ stemmer: (word: string) => string }, { stopwords: string[] }]>;
+
 /**
  * Snowball stemmers and stop-word lists of @orama/stemmers and @orama/stopwords, by the ISO 639-1 code
- * of the language tag. Both packages ship one module per language, so only the site's is loaded.
+ * of the language tag. Both packages ship one module per language, so only the site's is loaded; each
+ * import is written out, so that a bundler (a Cloudflare Worker's) can find every one.
  */
-const LANGUAGE_MODULES: Readonly<Record<string, string>> = {
-  ar: 'arabic', hy: 'armenian', bg: 'bulgarian', da: 'danish', nl: 'dutch', en: 'english', fi: 'finnish',
-  fr: 'french', de: 'german', el: 'greek', hu: 'hungarian', id: 'indonesian', ga: 'irish', it: 'italian',
-  lt: 'lithuanian', ne: 'nepali', no: 'norwegian', nb: 'norwegian', nn: 'norwegian', pt: 'portuguese',
-  ro: 'romanian', ru: 'russian', sr: 'serbian', es: 'spanish', sv: 'swedish', ta: 'tamil', tr: 'turkish',
-  uk: 'ukrainian',
+const LANGUAGE_MODULES: Readonly<Record<string, () => LanguageModules>> = {
+  ar: () => Promise.all([import('@orama/stemmers/arabic'), import('@orama/stopwords/arabic')]),
+  hy: () => Promise.all([import('@orama/stemmers/armenian'), import('@orama/stopwords/armenian')]),
+  bg: () => Promise.all([import('@orama/stemmers/bulgarian'), import('@orama/stopwords/bulgarian')]),
+  da: () => Promise.all([import('@orama/stemmers/danish'), import('@orama/stopwords/danish')]),
+  nl: () => Promise.all([import('@orama/stemmers/dutch'), import('@orama/stopwords/dutch')]),
+  en: () => Promise.all([import('@orama/stemmers/english'), import('@orama/stopwords/english')]),
+  fi: () => Promise.all([import('@orama/stemmers/finnish'), import('@orama/stopwords/finnish')]),
+  fr: () => Promise.all([import('@orama/stemmers/french'), import('@orama/stopwords/french')]),
+  de: () => Promise.all([import('@orama/stemmers/german'), import('@orama/stopwords/german')]),
+  el: () => Promise.all([import('@orama/stemmers/greek'), import('@orama/stopwords/greek')]),
+  hu: () => Promise.all([import('@orama/stemmers/hungarian'), import('@orama/stopwords/hungarian')]),
+  id: () => Promise.all([import('@orama/stemmers/indonesian'), import('@orama/stopwords/indonesian')]),
+  ga: () => Promise.all([import('@orama/stemmers/irish'), import('@orama/stopwords/irish')]),
+  it: () => Promise.all([import('@orama/stemmers/italian'), import('@orama/stopwords/italian')]),
+  lt: () => Promise.all([import('@orama/stemmers/lithuanian'), import('@orama/stopwords/lithuanian')]),
+  ne: () => Promise.all([import('@orama/stemmers/nepali'), import('@orama/stopwords/nepali')]),
+  no: () => Promise.all([import('@orama/stemmers/norwegian'), import('@orama/stopwords/norwegian')]),
+  nb: () => Promise.all([import('@orama/stemmers/norwegian'), import('@orama/stopwords/norwegian')]),
+  nn: () => Promise.all([import('@orama/stemmers/norwegian'), import('@orama/stopwords/norwegian')]),
+  pt: () => Promise.all([import('@orama/stemmers/portuguese'), import('@orama/stopwords/portuguese')]),
+  ro: () => Promise.all([import('@orama/stemmers/romanian'), import('@orama/stopwords/romanian')]),
+  ru: () => Promise.all([import('@orama/stemmers/russian'), import('@orama/stopwords/russian')]),
+  sr: () => Promise.all([import('@orama/stemmers/serbian'), import('@orama/stopwords/serbian')]),
+  es: () => Promise.all([import('@orama/stemmers/spanish'), import('@orama/stopwords/spanish')]),
+  sv: () => Promise.all([import('@orama/stemmers/swedish'), import('@orama/stopwords/swedish')]),
+  ta: () => Promise.all([import('@orama/stemmers/tamil'), import('@orama/stopwords/tamil')]),
+  tr: () => Promise.all([import('@orama/stemmers/turkish'), import('@orama/stopwords/turkish')]),
+  uk: () => Promise.all([import('@orama/stemmers/ukrainian'), import('@orama/stopwords/ukrainian')]),
 };
 
 /** Lowercase, accents removed (ñ → n), anything but letters and digits → one space. */
@@ -65,13 +91,8 @@ export function splitWords(text: string): string[] {
  * same stem as the page's "cafés".
  */
 export async function createSearchAnalyzer(language: string, extraStopWords: readonly string[] = []): Promise<SearchAnalyzer> {
-  const module = LANGUAGE_MODULES[language.toLowerCase().split('-')[0]!];
-  const [stemmer, stopwords] = module
-    ? await Promise.all([
-        import(`@orama/stemmers/${module}`) as Promise<{ stemmer: (word: string) => string }>,
-        import(`@orama/stopwords/${module}`) as Promise<{ stopwords: string[] }>,
-      ])
-    : [undefined, undefined];
+  const load = LANGUAGE_MODULES[language.toLowerCase().split('-')[0]!];
+  const [stemmer, stopwords] = load ? await load() : [undefined, undefined];
   const stopWords = new Set([...(stopwords?.stopwords ?? []), ...extraStopWords].flatMap(splitWords));
   return {
     language,

@@ -1,0 +1,54 @@
+import { createTrafficRecorder, type TrafficRecorder } from '../analytics/traffic-recorder.ts';
+import { createPortableAgentApi, type AgentApi } from '../server/create-agent-api.ts';
+import { openD1Store, type D1Database } from '../store/d1-store.ts';
+import type { Store } from '../store/store.ts';
+import { createAssetsBuildFiles, type AssetsBinding } from './workers-build-files.ts';
+
+/** The bindings the runtime reads, by the names the package README tells a site to declare in its wrangler configuration. */
+export const WORKERS_BINDINGS = { assets: 'ASSETS', database: 'AGENT_API_DB' } as const;
+
+/** A Worker's `env`: its bindings, and its `vars` (AGENT_API_QUOTA_*, AGENT_API_ANALYTICS…) as strings. */
+export interface WorkersEnv {
+  [WORKERS_BINDINGS.assets]: AssetsBinding;
+  [WORKERS_BINDINGS.database]?: D1Database;
+  [name: string]: unknown;
+}
+
+/** The runtime of one Worker instance, and the write of its traffic counts that the front hands to `ctx.waitUntil`. */
+export interface WorkersAgentApi {
+  api: AgentApi;
+  flushTraffic(): Promise<void>;
+}
+
+/** One runtime per Worker instance (isolate): shared by the front, the injected endpoints and the middleware. */
+let instance: WorkersAgentApi | undefined;
+
+/** The instance's runtime over `env`, created on first use. */
+export function getWorkersAgentApi(env: WorkersEnv): WorkersAgentApi {
+  instance ??= createWorkersAgentApi(env);
+  return instance;
+}
+
+function createWorkersAgentApi(env: WorkersEnv): WorkersAgentApi {
+  let recorder: TrafficRecorder | undefined;
+  const api = createPortableAgentApi({
+    env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === 'string')),
+    files: createAssetsBuildFiles(env[WORKERS_BINDINGS.assets]),
+    openStore: () => openWorkersStore(env),
+    // A Worker keeps no timer between requests: the front flushes after each response.
+    recorders: [(parts) => (recorder = createTrafficRecorder({ ...parts, flushIntervalMs: 0 }))],
+  });
+  return { api, flushTraffic: () => recorder?.flush() ?? Promise.resolve() };
+}
+
+/** The store the site's bindings name: D1 (clients, tokens, windows and traffic counts). */
+async function openWorkersStore(env: WorkersEnv): Promise<Store> {
+  const database = env[WORKERS_BINDINGS.database];
+  if (database === undefined) {
+    throw new Error(
+      `astro-agent-api needs a D1 binding named ${WORKERS_BINDINGS.database} on Cloudflare Workers: declare it under d1_databases in wrangler.jsonc ` +
+        'and apply the migrations (see the package README, "Cloudflare Workers").',
+    );
+  }
+  return openD1Store(database);
+}

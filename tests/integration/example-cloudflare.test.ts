@@ -1,0 +1,240 @@
+/**
+ * The published package on Cloudflare Workers: examples/cloudflare (@astrojs/cloudflare, wrangler,
+ * agentApi() with zero options) with the packed tarball installed from npm's point of view, built with
+ * its own `astro build`, its D1 migrations applied locally with wrangler, and served by `astro
+ * preview`, which runs the Worker in workerd with D1 simulated on disk, as its README says.
+ */
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { childEnv, runCommand, startServerProcess, type ServerProcess } from '../helpers/child-process.ts';
+import { prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
+
+type Json = Record<string, any>;
+
+const SITE = 'https://edge.example.com';
+/** Vite's "Local http://localhost:…/" line of `astro preview`. */
+const LISTENING = /Local\s+(http:\/\/[^\s/]+)/;
+// No metrics to Cloudflare from a test run: the build, wrangler and the preview all inherit this.
+process.env.WRANGLER_SEND_METRICS = 'false';
+const ENV = childEnv();
+
+let example: ExampleSite;
+let preview: ServerProcess;
+let base: string;
+let port: number;
+/** Milliseconds of the first agent request to the Worker: it loads the manifest, the search index and the pages' text. */
+let coldStartMs: number;
+
+/** Cloudflare sets CF-Connecting-IP on every request; the preview passes it on, so each test can be its own client. */
+let addresses = 0;
+const newAddress = () => ({ 'CF-Connecting-IP': `198.51.100.${++addresses}` });
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port: free } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return free;
+}
+
+async function startPreview(): Promise<ServerProcess> {
+  const astro = join(example.root, 'node_modules/astro/bin/astro.mjs');
+  const started = await startServerProcess(process.execPath, [astro, 'preview', '--host', '127.0.0.1', '--port', String(port)], {
+    cwd: example.root,
+    env: ENV,
+    ready: LISTENING,
+  });
+  base = started.url;
+  return started;
+}
+
+before(async () => {
+  example = await prepareExampleSite('cloudflare');
+  await runCommand(process.execPath, [join(example.root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'AGENT_API_DB', '--local'], {
+    cwd: example.root,
+    env: ENV,
+  });
+  port = await freePort();
+  preview = await startPreview();
+  // workerd starts with the first request: a path that is neither the agent's nor a page starts it
+  // without loading the build, so that the next request times the Worker's own cold start.
+  await (await fetch(`${base}/_astro/warm-up`)).arrayBuffer();
+  const start = performance.now();
+  const first = await fetch(`${base}/api/v1/search_pages?query=cache`, { headers: newAddress() });
+  coldStartMs = performance.now() - start;
+  assert.equal(first.status, 200, await first.text());
+});
+
+after(async () => {
+  await preview?.stop();
+  await example?.remove();
+});
+
+async function getJson(path: string, init: RequestInit = {}): Promise<Json> {
+  const response = await fetch(`${base}${path}`, { ...init, headers: { ...newAddress(), ...init.headers } });
+  assert.equal(response.status, 200, `${path} answered ${response.status}: ${await response.clone().text()}`);
+  return response.json() as Promise<Json>;
+}
+
+async function register(name: string): Promise<{ client_id: string; client_secret: string }> {
+  const registered = await fetch(`${base}/oauth/register`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', ...newAddress() },
+    body: JSON.stringify({ client_name: name, contacts: [] }),
+  });
+  assert.equal(registered.status, 201, await registered.clone().text());
+  return registered.json() as Promise<{ client_id: string; client_secret: string }>;
+}
+
+function clientAuth(client: { client_id: string; client_secret: string }) {
+  return { Authorization: `Basic ${btoa(`${client.client_id}:${client.client_secret}`)}`, 'Content-Type': 'application/x-www-form-urlencoded' };
+}
+
+async function issueToken(client: { client_id: string; client_secret: string }): Promise<Response> {
+  return fetch(`${base}/oauth/token`, { method: 'POST', headers: { ...clientAuth(client), ...newAddress() }, body: 'grant_type=client_credentials' });
+}
+
+describe('examples/cloudflare built with @astrojs/cloudflare', () => {
+  it('bundles the runtime into the Worker and publishes its files for the Worker only', () => {
+    assert.match(example.buildLog, /adapter: @astrojs\/cloudflare/);
+    assert.match(example.buildLog, /\[astro-agent-api\] converted 4 pages to Markdown in [\d.]+ s/);
+    assert.match(example.buildLog, /\[astro-agent-api\] wrote the manifest of 4 pages/);
+    assert.ok(example.packed.files.includes('migrations/d1/0001_clients_tokens_windows.sql'), 'the D1 migrations ship with the package');
+  });
+});
+
+describe('examples/cloudflare under `astro preview` (workerd)', () => {
+  it('answers its first agent request, loading the build through the assets binding, in under 5 s', (t) => {
+    t.diagnostic(`cold start: ${coldStartMs.toFixed(0)} ms`);
+    assert.ok(coldStartMs < 5_000, `${coldStartMs} ms`);
+  });
+
+  it('serves Markdown twins of prerendered pages, by .md address and by Accept negotiation, and links them', async () => {
+    const twin = await fetch(`${base}/guides/caching.md`);
+    assert.equal(twin.status, 200);
+    assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8');
+    const markdown = await twin.text();
+    assert.match(markdown, /^---\ntitle: Caching at the edge\nurl: https:\/\/edge\.example\.com\/guides\/caching\/\n[\s\S]*?\n---\n\n# Caching at the edge\n/);
+    assert.match(markdown, /## Validation/);
+    assert.ok(!markdown.includes('Edge Handbook: short guides'), 'the footer is not content');
+
+    const negotiated = await fetch(`${base}/guides/caching/`, { headers: { Accept: 'text/markdown' } });
+    assert.equal(negotiated.headers.get('content-type'), 'text/markdown; charset=utf-8');
+    assert.match(negotiated.headers.get('vary') ?? '', /Accept/i);
+    assert.equal(await negotiated.text(), markdown);
+
+    const html = await fetch(`${base}/guides/caching/`);
+    assert.match(html.headers.get('content-type') ?? '', /^text\/html/);
+    assert.match(html.headers.get('link') ?? '', /<https:\/\/edge\.example\.com\/guides\/caching\.md>; rel="alternate"/);
+    assert.match(await html.text(), /<h1>Caching at the edge<\/h1>/);
+  });
+
+  it('searches and reads the pages', async () => {
+    const found = await getJson(`/api/v1/search_pages?query=${encodeURIComponent('stale copy validation')}&limit=1`);
+    assert.equal(found.results[0].url, `${SITE}/guides/caching/`);
+    const state = await getJson('/api/v1/search_pages?query=rate%20limiter');
+    assert.equal(state.results[0].url, `${SITE}/guides/durable-state/`);
+
+    const page = await getJson(`/api/v1/read_page?url=${encodeURIComponent(`${SITE}/guides/cold-starts/`)}`);
+    assert.equal(page.title, 'Cold starts');
+    assert.match(page.markdown, /## Keep it small/);
+    const missing = await fetch(`${base}/api/v1/read_page?url=no-such-guide`, { headers: newAddress() });
+    assert.equal(missing.status, 404);
+    assert.match(missing.headers.get('content-type') ?? '', /^application\/json/);
+    const bad = await fetch(`${base}/api/v1/search_pages?limit=7`, { headers: newAddress() });
+    assert.equal(bad.status, 400);
+    assert.match(await bad.text(), /query/);
+  });
+
+  it('publishes the agent documents, uncompressed for a client that asks for no coding', async () => {
+    for (const [path, type] of [
+      ['/llms.txt', /^text\/plain/],
+      ['/agents.md', /^text\/markdown/],
+      ['/openapi.json', /^application\/json/],
+      ['/.well-known/oauth-authorization-server', /^application\/json/],
+      ['/.well-known/api-catalog', /^application\/linkset\+json/],
+    ] as const) {
+      const response = await fetch(`${base}${path}`, { headers: { 'Accept-Encoding': 'identity' } });
+      assert.equal(response.status, 200, path);
+      assert.match(response.headers.get('content-type') ?? '', type, path);
+      assert.ok((await response.text()).includes(SITE), `${path} names the site`);
+    }
+    const llms = await (await fetch(`${base}/llms.txt`)).text();
+    assert.ok(llms.includes(`(${SITE}/guides/durable-state.md)`));
+  });
+
+  it('does not let anyone download the runtime files the Worker reads', async () => {
+    for (const name of ['manifest.json', 'search-index.bin', 'page-texts.bin']) {
+      const response = await fetch(`${base}/_agent-api/${name}`);
+      assert.equal(response.status, 404, name);
+    }
+  });
+
+  it('registers a client in D1, issues a token, answers a bearer call, introspects and revokes it', async () => {
+    const client = await register('edge reader');
+    const issued = await issueToken(client);
+    assert.equal(issued.status, 200);
+    assert.equal(issued.headers.get('cache-control'), 'no-store');
+    const { access_token } = (await issued.json()) as Json;
+
+    const quota = await getJson('/api/v1/quota', { headers: { Authorization: `Bearer ${access_token}` } });
+    assert.equal(quota.client_id, client.client_id);
+    assert.equal(quota.policy, 'identified');
+    const search = await fetch(`${base}/api/v1/search_pages?query=cache`, { headers: { Authorization: `Bearer ${access_token}` } });
+    assert.equal(search.status, 200);
+    assert.match(search.headers.get('ratelimit-policy') ?? '', /^"identified";q=600;w=60$/);
+
+    const introspect = () => fetch(`${base}/oauth/introspect`, { method: 'POST', headers: clientAuth(client), body: `token=${access_token}` }).then((r) => r.json() as Promise<Json>);
+    assert.equal((await introspect()).active, true);
+    const revoked = await fetch(`${base}/oauth/revoke`, { method: 'POST', headers: clientAuth(client), body: `token=${access_token}` });
+    assert.equal(revoked.status, 200);
+    assert.deepEqual(await introspect(), { active: false });
+    const refused = await fetch(`${base}/api/v1/quota`, { headers: { Authorization: `Bearer ${access_token}`, ...newAddress() } });
+    assert.equal(refused.status, 401);
+  });
+
+  it('offers its operations as MCP tools to the official client', async () => {
+    const client = new Client({ name: 'example-cloudflare-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', base)));
+    try {
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.map((tool) => tool.name).sort(), ['get_quota', 'read_page', 'search_pages']);
+      const result = await client.callTool({ name: 'read_page', arguments: { url: 'guides/durable-state' } });
+      assert.ok(!result.isError, JSON.stringify(result));
+      assert.match((result.structuredContent as Json).markdown, /^# Durable state/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('admits exactly the anonymous quota of 60 out of 90 simultaneous requests, then says when to retry', async () => {
+    const address = newAddress();
+    const first = await fetch(`${base}/api/v1/search_pages?query=edge`, { headers: address });
+    assert.equal(first.headers.get('ratelimit-policy'), '"anonymous";q=60;w=60');
+    assert.match(first.headers.get('ratelimit') ?? '', /^"anonymous";r=59;t=\d+$/);
+    const statuses = await Promise.all(
+      Array.from({ length: 89 }, () => fetch(`${base}/api/v1/search_pages?query=edge`, { headers: address }).then(async (response) => (await response.arrayBuffer(), response.status))),
+    );
+    assert.equal(statuses.filter((status) => status === 200).length, 59, 'with the first, exactly 60 allowed');
+    assert.equal(statuses.filter((status) => status === 429).length, 30);
+    const limited = await fetch(`${base}/api/v1/search_pages?query=edge`, { headers: address });
+    assert.equal(limited.status, 429);
+    assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+    assert.equal(((await limited.json()) as Json).code, 'rate_limited');
+  });
+
+  it('keeps a registered client across a restart of the preview', async (t) => {
+    const client = await register('survivor');
+    const start = performance.now();
+    await preview.stop();
+    preview = await startPreview();
+    t.diagnostic(`restart of the preview: ${((performance.now() - start) / 1000).toFixed(1)} s`);
+    const issued = await issueToken(client);
+    assert.equal(issued.status, 200, await issued.clone().text());
+    const { access_token } = (await issued.json()) as Json;
+    assert.equal((await getJson('/api/v1/quota', { headers: { Authorization: `Bearer ${access_token}` } })).client_id, client.client_id);
+  });
+});

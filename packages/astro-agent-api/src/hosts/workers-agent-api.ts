@@ -20,6 +20,9 @@ export interface WorkersAgentApi {
   flushTraffic(): Promise<void>;
 }
 
+/** How often, at most, an instance writes its traffic counts (after a response, with `ctx.waitUntil`). */
+const TRAFFIC_FLUSH_MS = 5_000;
+
 /** One runtime per Worker instance (isolate): shared by the front, the injected endpoints and the middleware. */
 let instance: WorkersAgentApi | undefined;
 
@@ -35,10 +38,21 @@ function createWorkersAgentApi(env: WorkersEnv): WorkersAgentApi {
     env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === 'string')),
     files: createAssetsBuildFiles(env[WORKERS_BINDINGS.assets]),
     openStore: () => openWorkersStore(env),
-    // A Worker keeps no timer between requests: the front flushes after each response.
+    // A Worker keeps no timer between requests: the front flushes after a response (flushTraffic).
     recorders: [(parts) => (recorder = createTrafficRecorder({ ...parts, flushIntervalMs: 0 }))],
   });
-  return { api, flushTraffic: () => recorder?.flush() ?? Promise.resolve() };
+  let flushedAt = 0;
+  return {
+    api,
+    flushTraffic() {
+      // A D1 write per request doubled the writes of an anonymous read: counts are written at most every
+      // TRAFFIC_FLUSH_MS per instance, so an instance evicted while idle loses at most that much of its counts.
+      const now = Date.now();
+      if (recorder === undefined || now - flushedAt < TRAFFIC_FLUSH_MS) return Promise.resolve();
+      flushedAt = now;
+      return recorder.flush();
+    },
+  };
 }
 
 /** The store the site's bindings name: D1 (clients, tokens, windows and traffic counts). */

@@ -44,9 +44,13 @@ function treeCpuSeconds(pid: number): number {
   return stats.filter((stat) => inTree.has(stat.pid)).reduce((sum, stat) => sum + stat.ticks, 0) / TICKS_PER_SECOND;
 }
 
+/** Prepared copies, removed at the end. */
+const prepared: { remove(): Promise<void> }[] = [];
+
 async function prepare(name: 'cloudflare' | 'blog', reuse: string | undefined): Promise<string> {
   if (reuse) return reuse;
   const site = await prepareExampleSite(name);
+  prepared.push(site);
   if (name === 'cloudflare') {
     execFileSync(process.execPath, [join(site.root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'AGENT_API_DB', '--local'], { cwd: site.root, env: ENV, stdio: 'ignore' });
   }
@@ -123,6 +127,7 @@ try {
   rows.push(await measure('Node (standalone, sqlite)', node.url, node.child.pid!, scenarios(['http-caching', 'css-that-scales', 'accessible-forms', 'commit-messages'], ['cache', 'styling', 'keyboard labels', 'commit message'])));
 } finally {
   await node.stop();
+  await Promise.all(prepared.map((site) => site.remove()));
 }
 
 console.log(`| host | cold start | operation | req/s | p50 ms | p99 ms | CPU ms/request | failures |`);

@@ -1,3 +1,5 @@
+import { createFallbackWindowCounter } from './fallback-windows.ts';
+import { StoreUnavailableError } from './store-unavailable.ts';
 import { toClientRecord, toTokenRecord, type ClientRow, type TokenRow, type WindowRow } from './sql-rows.ts';
 import type { SearchCount, Store, TrafficCount, WindowCounter } from './store.ts';
 
@@ -28,7 +30,8 @@ const LAST_TABLE = 'traffic_searches';
  * one at a time, so the window statement below (one upsert) counts exactly across every Worker
  * instance, and a `batch` is one transaction: what must be both-or-neither is batched.
  */
-export async function openD1Store(db: D1Database): Promise<Store> {
+export async function openD1Store(binding: D1Database, options: { warn?: (message: string) => void } = {}): Promise<Store> {
+  const db = reportingUnavailable(binding);
   const schema = await db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?1").bind(LAST_TABLE).first();
   if (schema === null) {
     throw new Error(
@@ -69,8 +72,9 @@ export async function openD1Store(db: D1Database): Promise<Store> {
   return {
     backend: 'd1',
     windows,
-    // Every Worker instance counts an address in the same row: the anonymous quota is exact too.
-    anonymousWindows: windows,
+    // Every Worker instance counts an address in the same row: the anonymous quota is exact too, and
+    // while D1 fails, counted per instance so that anonymous reading goes on.
+    anonymousWindows: createFallbackWindowCounter(windows, { warn: options.warn ?? ((message) => console.warn(message)) }),
 
     async createClient(client) {
       await db
@@ -158,5 +162,29 @@ export async function openD1Store(db: D1Database): Promise<Store> {
     },
 
     async close() {},
+  };
+}
+
+/** A constraint the statement broke (a client_id registered twice): the caller's error, not D1's. */
+const CONSTRAINT_FAILED = /constraint failed/i;
+
+/**
+ * The binding with D1's own failures (overloaded, network lost, storage reset) as StoreUnavailableError,
+ * a 503 with Retry-After, as the Store contract asks of a shared backend; a broken constraint stays itself.
+ */
+function reportingUnavailable(binding: D1Database): D1Database {
+  const unavailable = (error: unknown): never => {
+    throw error instanceof Error && CONSTRAINT_FAILED.test(error.message) ? error : new StoreUnavailableError('d1', error);
+  };
+  const wrap = (statement: D1PreparedStatement): D1PreparedStatement & { raw: D1PreparedStatement } => ({
+    raw: statement,
+    bind: (...values) => wrap(statement.bind(...values)),
+    first: <T>() => statement.first<T>().catch(unavailable),
+    run: <T>() => statement.run<T>().catch(unavailable),
+    all: <T>() => statement.all<T>().catch(unavailable),
+  });
+  return {
+    prepare: (query) => wrap(binding.prepare(query)),
+    batch: <T>(statements: D1PreparedStatement[]) => binding.batch<T>(statements.map((statement) => (statement as ReturnType<typeof wrap>).raw)).catch(unavailable),
   };
 }

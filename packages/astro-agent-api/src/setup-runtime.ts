@@ -40,6 +40,9 @@ export function setupRuntime(
   { config, injectRoute, addMiddleware, updateConfig }: HookParameters<'astro:config:setup'>,
   options: AgentApiOptions,
 ): void {
+  // A static site has no server to run on-demand routes (Astro refuses to build them without an
+  // adapter): the build writes the static agent surface only (index.ts).
+  if (!config.adapter) return;
   const entrypoint = new URL('./routes/agent-endpoint.js', import.meta.url);
   for (const pattern of buildRoutePatterns(options, config.site!)) injectRoute({ pattern, entrypoint, prerender: false });
   addMiddleware({ order: 'pre', entrypoint: new URL('./routes/markdown-middleware.js', import.meta.url) });
@@ -93,6 +96,8 @@ function runtimeModulePlugin(config: AstroConfig) {
  * production. (`astro dev` hides request headers from prerendered pages, so a middleware could not.)
  */
 export function serveAgentSurfaceInDev({ server }: HookParameters<'astro:server:setup'>, config: AstroConfig): void {
+  // Without an adapter the build writes no manifest for a runtime to answer from.
+  if (!config.adapter) return;
   const outDir = fileURLToPath(config.outDir);
   server.middlewares.use(createNodeHandler(getAgentApi({ outDir })));
 }

@@ -9,6 +9,7 @@ import { buildFrontMatter } from './build-front-matter.ts';
 import { buildMarkdownFromHtml } from './html-to-markdown.ts';
 import type { ConvertedPage, MarkdownConversionOptions } from './converted-page.ts';
 import { hashHtml, openPageCache } from './page-cache.ts';
+import { writeTwinLink, writeTwinLinkSync } from './twin-link.ts';
 
 /** One prerendered page on disk. */
 export interface HtmlPage {
@@ -50,6 +51,7 @@ const IO_CONCURRENCY = 8;
  * and its twin written before the next is read. From `WORKER_THRESHOLD` pages on, worker threads (one
  * per core) convert chunks of pages; below it the ~140 ms a worker needs to load unified costs more
  * than it saves. Parsing only `<head>` and `<main>` keeps each page cheap (see slice-relevant-html.ts).
+ * Every page that has a twin gets a `<link rel="alternate">` to it (twin-link.ts), reused or not.
  */
 export async function writeMarkdownTwins(
   clientDir: string,
@@ -71,14 +73,20 @@ export async function writeMarkdownTwins(
   // stat, read and close of every page left this loop mostly waiting (profile of a rebuild at 3,000 pages).
   const reused: ConvertedPage[] = [];
   htmlPages.forEach((page, index) => {
-    const htmlHash = hashHtml(readFileSync(page.file));
+    const html = readFileSync(page.file);
+    // Hashed as Astro wrote it, before the twin link goes in: the next build's page hashes the same.
+    const htmlHash = hashHtml(html);
     const known = cache.lookUp(page.path, htmlHash);
     if (known === undefined) {
       changed.push({ index, htmlHash });
       return;
     }
     cache.remember(page.path, htmlHash, known);
-    if (known) reused.push(known);
+    if (known) {
+      reused.push(known);
+      // While its bytes are in hand, so that no page is read twice.
+      writeTwinLinkSync(page.file, html.toString(), known);
+    }
     results[index] = known ?? undefined;
   });
 
@@ -144,15 +152,16 @@ async function forEachConcurrently<T>(items: readonly T[], task: (item: T, index
   await Promise.all(Array.from({ length: Math.min(IO_CONCURRENCY, items.length) }, lane));
 }
 
-/** Reads one page, converts it and writes its twin (front matter and Markdown); `undefined` for an excluded page. */
+/** Reads one page, converts it, writes its twin (front matter and Markdown) and links the twin from the page; `undefined` for an excluded page. */
 async function writeMarkdownPage({ file, path }: HtmlPage, clientDir: string, options: MarkdownConversionOptions): Promise<ConvertedPage | undefined> {
   const url = new URL(path, options.site).href;
-  const converted = buildMarkdownFromHtml(await readFile(file, 'utf8'), { ...options, pageUrl: url });
+  const html = await readFile(file, 'utf8');
+  const converted = buildMarkdownFromHtml(html, { ...options, pageUrl: url });
   if (!converted) return undefined;
   const facets = Object.fromEntries(Object.entries(converted.facets).filter(([name]) => options.facetNames.includes(name)));
   const fields = { url, path, ...converted, facets };
   const page: ConvertedPage = { ...fields, frontMatter: buildFrontMatter(fields) };
-  await writeTwin(clientDir, page);
+  await Promise.all([writeTwin(clientDir, page), writeTwinLink(file, html, page)]);
   return page;
 }
 

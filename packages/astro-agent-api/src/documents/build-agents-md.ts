@@ -9,14 +9,13 @@ import { buildWithdrawalNotice, type DocumentContext } from './document-context.
 import { buildExampleSearchUrl } from './example-search.ts';
 import { markdownTwinPath } from '../content/manifest.ts';
 
-/** `/agents.md`: how an agent should use the site, with every operation rendered from its description. */
+/**
+ * `/agents.md`: how an agent should use the site, with every operation rendered from its description;
+ * on a static site, how to read its pages as Markdown.
+ */
 export function buildAgentsMd(context: DocumentContext): string {
-  const { url, options, operations, pages, documents } = context;
-  // Real pages make the twin scheme concrete: the deepest one and the home page.
-  const deepest = pages.map((page) => page.path).sort((a, b) => b.split('/').length - a.split('/').length)[0];
-  const twinExamples = [...new Set([deepest ?? '/', '/'])]
-    .map((path) => `\`${url(path)}\` → \`${url(markdownTwinPath(path))}\``)
-    .join(', and ');
+  if (!context.onDemand) return buildStaticAgentsMd(context);
+  const { url, options, operations, documents } = context;
   const { name, policies, apiBasePath } = options;
   const api = url(apiBasePath);
   const ownVersioningSection = url(`${DOCUMENT_PATHS.agents}#${VERSIONING_ANCHOR}`);
@@ -66,7 +65,7 @@ export function buildAgentsMd(context: DocumentContext): string {
     '',
     '## Pages as Markdown',
     '',
-    `Every page has a Markdown twin without menus or footer: ${twinExamples}. Requesting an HTML page with \`Accept: text/markdown\` returns the same Markdown. Each HTML page also links its twin with \`<link rel="alternate" type="text/markdown">\`. The list of pages is in ${url(DOCUMENT_PATHS.llms)}${options.sitemap ? `; the sitemap is ${url(options.sitemap)}` : ''}.`,
+    buildTwinsParagraph(context),
     '',
     '## Limits',
     '',
@@ -111,11 +110,50 @@ export function buildAgentsMd(context: DocumentContext): string {
   ].join('\n');
 }
 
-/** What an agent must respect when it answers from the site: the site's notes, and where company facts come from. */
-export function buildAnswerRules({ company, companyOperation, documents }: DocumentContext): string[] {
+/** agents.md of a site without an adapter: its pages as Markdown files, found through llms.txt. */
+function buildStaticAgentsMd(context: DocumentContext): string {
+  const { url, options, documents } = context;
+  const beforeYouAnswer = buildAnswerRules(context);
+  return [
+    `# ${options.name} — guide for AI agents`,
+    '',
+    `> ${options.name} publishes its website for agents: every page as Markdown, and an index of them all. Everything is read-only.`,
+    '',
+    ...(documents.summary ? [`About the site: ${documents.summary}`, ''] : []),
+    `Web site: ${url('/')} · Page index: ${url(DOCUMENT_PATHS.llms)}`,
+    '',
+    ...(beforeYouAnswer.length > 0 ? ['## Before you answer', '', ...beforeYouAnswer, ''] : []),
+    '## How to answer a question from this site',
+    '',
+    ...buildAnswerSteps(context).map((step, index) => `${index + 1}. ${step}`),
+    '',
+    '## Pages as Markdown',
+    '',
+    buildTwinsParagraph(context),
+    '',
+  ].join('\n');
+}
+
+/** Where the Markdown twins are, from real pages (the deepest one and the home page), and how each HTML page names its own. */
+function buildTwinsParagraph({ url, options, pages, onDemand }: DocumentContext): string {
+  const deepest = pages.map((page) => page.path).sort((a, b) => b.split('/').length - a.split('/').length)[0];
+  const twinExamples = [...new Set([deepest ?? '/', '/'])]
+    .map((path) => `\`${url(path)}\` → \`${url(markdownTwinPath(path))}\``)
+    .join(', and ');
+  // Only a server can answer one URL with two representations; a static host serves files.
+  const negotiation = onDemand ? ' Requesting an HTML page with `Accept: text/markdown` returns the same Markdown.' : '';
+  // The build links each twin from its page (build/twin-link.ts); pages left out of the twins have neither.
+  return `Every page listed in ${url(DOCUMENT_PATHS.llms)} has a Markdown twin without menus or footer: ${twinExamples}.${negotiation} Each of those HTML pages names its twin in its \`<head>\` with \`<link rel="alternate" type="text/markdown" href="…">\`.${options.sitemap ? ` The sitemap is ${url(options.sitemap)}.` : ''}`;
+}
+
+/**
+ * What an agent must respect when it answers from the site: the site's notes, and where company facts
+ * come from (an operation, so only where it is served).
+ */
+export function buildAnswerRules({ company, companyOperation, documents, onDemand }: DocumentContext): string[] {
   return [
     ...documents.notes.map((note) => `- ${note}`),
-    ...(companyOperation
+    ...(companyOperation && onDemand
       ? [
           `- Contact channels, hours, coverage, prices and the service model are company facts: \`${companyOperation.name}\` gives them, and \`section=contact\` the current channels${company?.email ? ` (e.g. ${company.email})` : ''}.`,
         ]
@@ -123,9 +161,16 @@ export function buildAnswerRules({ company, companyOperation, documents }: Docum
   ];
 }
 
-/** How to answer a question from the site, step by step, with the site's own example search. */
+/** How to answer a question from the site, step by step: with the site's own example search, or from its llms.txt on a static site. */
 export function buildAnswerSteps(context: DocumentContext): string[] {
   const { url, options, readOperation, companyOperation } = context;
+  if (!context.onDemand) {
+    return [
+      `Find the pages: ${url(DOCUMENT_PATHS.llms)} lists every page, grouped by section, as a link to its Markdown twin.`,
+      "Read a page: fetch its twin (the `.md` link) and answer from the Markdown, citing the page's own URL (the `url` field of the twin's front matter).",
+      `A link inside a twin points to an HTML page: its twin is listed in llms.txt too, and named by the page's \`<link rel="alternate" type="text/markdown">\`.`,
+    ];
+  }
   const api = url(options.apiBasePath);
   const facetHints = Object.entries(options.facets).map(
     ([facet, { all }]) => `; \`${facet}\` narrows to one of its values, \`${all}\` searches every page`,

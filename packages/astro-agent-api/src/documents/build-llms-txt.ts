@@ -67,12 +67,15 @@ export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
     }
   }
 
-  const forAgents = [
-    `- [agents.md](${url(DOCUMENT_PATHS.agents)}): ${wording.agentsLink}`,
-    `- [OpenAPI](${url(DOCUMENT_PATHS.openapi)}): ${wording.openApiLink(operations.map((operation) => operation.name).join(', '))}`,
-    `- [auth.md](${url(DOCUMENT_PATHS.auth)}): ${wording.authLink}`,
-    `- [MCP](${url(MCP_PATH)}): ${wording.mcpLink(url(WELL_KNOWN_PATHS.mcpServerCard))}`,
-  ];
+  // A static site has no API, MCP or OAuth: its agents.md says how to read the twins.
+  const forAgents = context.onDemand
+    ? [
+        `- [agents.md](${url(DOCUMENT_PATHS.agents)}): ${wording.agentsLink}`,
+        `- [OpenAPI](${url(DOCUMENT_PATHS.openapi)}): ${wording.openApiLink(operations.map((operation) => operation.name).join(', '))}`,
+        `- [auth.md](${url(DOCUMENT_PATHS.auth)}): ${wording.authLink}`,
+        `- [MCP](${url(MCP_PATH)}): ${wording.mcpLink(url(WELL_KNOWN_PATHS.mcpServerCard))}`,
+      ]
+    : [`- [agents.md](${url(DOCUMENT_PATHS.agents)}): ${wording.agentsLinkStatic}`];
 
   const summary = [
     documents.summary === undefined ? wording.websiteOf(name) : asSentence(documents.summary),
@@ -85,8 +88,7 @@ export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
     `> ${summary}`,
     '',
     ...(documents.notes.length > 0 ? [documents.notes.map(asSentence).join(' '), ''] : []),
-    wording.api(url(options.apiBasePath), url(DOCUMENT_PATHS.agents)),
-    '',
+    ...(context.onDemand ? [wording.api(url(options.apiBasePath), url(DOCUMENT_PATHS.agents)), ''] : []),
     ...(split ? [wording.splitNote, ''] : []),
   ];
   const render = (lines: string[], sections: readonly { heading: string; lines: readonly string[] }[]) =>

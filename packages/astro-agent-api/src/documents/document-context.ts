@@ -37,10 +37,15 @@ export interface DocumentContext {
   /** get_company_info when the site offers it: the documents speak of company data only then. */
   companyOperation: Operation | undefined;
   documents: DocumentWording;
+  /**
+   * An adapter serves the on-demand surface (API, MCP, OAuth, `Accept: text/markdown`). False on a
+   * static site: the documents then name only files of the build (the twins, llms.txt, agents.md).
+   */
+  onDemand: boolean;
 }
 
-/** What the documents are written from: the build's manifest, its pages in path order. */
-export type DocumentSource = Pick<BuiltManifest, 'site' | 'options' | 'company' | 'pages'>;
+/** What the documents are written from: the build's manifest, its pages in path order, and whether an adapter serves the on-demand surface (default true). */
+export type DocumentSource = Pick<BuiltManifest, 'site' | 'options' | 'company' | 'pages'> & { onDemand?: boolean };
 
 /** What openapi.json and agents.md say while the version is being withdrawn (the `deprecation` option); '' otherwise. */
 export function buildWithdrawalNotice({ options, documents }: Pick<DocumentContext, 'options' | 'documents'>): string {
@@ -49,7 +54,7 @@ export function buildWithdrawalNotice({ options, documents }: Pick<DocumentConte
   return `**v${API_VERSION} is being withdrawn:** deprecated since ${announced}, it stops answering on ${sunset}. Every answer says so with \`Deprecation\`, \`Sunset\` and \`Link: rel=deprecation\`; move to the next version before then (policy: ${documents.versioningPolicy}).`;
 }
 
-export function createDocumentContext({ site, options, company, pages }: DocumentSource): DocumentContext {
+export function createDocumentContext({ site, options, company, pages, onDemand = true }: DocumentSource): DocumentContext {
   const parsed = new URL(site);
   if (parsed.search !== '' || parsed.hash !== '') {
     throw new Error(`The site URL ${parsed.href} must not carry a query or fragment: the agent documents publish URLs built from it.`);
@@ -78,5 +83,6 @@ export function createDocumentContext({ site, options, company, pages }: Documen
       versioningPolicy: resolveVersioningPolicy(siteUrl, documents),
       developerPage: link(documents.developerPage ?? DOCUMENT_PATHS.agents),
     },
+    onDemand,
   };
 }

@@ -19,8 +19,8 @@ const TRUNCATE_AT = 1_000;
 function buildPage(path: string, main: string, head = ''): BuiltPage {
   const url = new URL(path, site).href;
   const html = `<!doctype html><html lang="en"><head><title>T</title><meta name="description" content="About ${path}">${head}</head><body><main>${main}</main></body></html>`;
-  const { lang: _lang, ...converted } = buildMarkdownFromHtml(html, { pageUrl: url })!;
-  const fields = { url, path, ...converted };
+  const { lang: language, ...converted } = buildMarkdownFromHtml(html, { pageUrl: url })!;
+  const fields = { url, path, language, ...converted };
   return { ...fields, frontMatter: buildFrontMatter(fields) };
 }
 

@@ -40,7 +40,7 @@ const written = await writeTestPageTexts([longPage, shortPage]);
 after(() => written.remove());
 const content = { pages: buildPageIndex(written.pages, site), texts: written.texts } as unknown as ContentSnapshot;
 const context = { content } as OperationContext;
-const readPage = createReadPage({ truncateAt: TRUNCATE_AT });
+const readPage = createReadPage({ truncateAt: TRUNCATE_AT, languages: ['en'] });
 const read = async (args: Record<string, unknown>) => readPage.handle(parseOperationInput(readPage, args) as never, context);
 
 /** Reads every piece of a text, following next_offset from the start. */

@@ -3,7 +3,7 @@ import { cp, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCommand } from './child-process.ts';
+import { childEnv, runCommand, startServerProcess, type ServerProcess } from './child-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PACKAGE = 'astro-agent-api';
@@ -50,6 +50,35 @@ export async function prepareExampleSite(name: string): Promise<ExampleSite> {
     await rm(work, { recursive: true, force: true });
     throw error;
   }
+}
+
+/** Astro's "Server listening on http://127.0.0.1:…" line, colours or not. */
+export const LISTENING = /Server listening on (http:\/\/[^\s\x1b]+)/;
+
+/** A built example served as its README says (`node dist/server/entry.mjs`), on a free loopback port, its data in a folder of its own. */
+export interface ServedExample {
+  server: ServerProcess;
+  /** `AGENT_API_DATA_DIR` of the server. */
+  dataDir: string;
+  /** Stops the server and removes its data. */
+  stop(): Promise<void>;
+}
+
+export async function serveExampleSite(example: ExampleSite): Promise<ServedExample> {
+  const dataDir = await mkdtemp(join(tmpdir(), `agent-api-${basename(example.root)}-data-`));
+  const server = await startServerProcess(process.execPath, ['dist/server/entry.mjs'], {
+    cwd: example.root,
+    env: childEnv({ HOST: '127.0.0.1', PORT: '0', AGENT_API_DATA_DIR: dataDir }),
+    ready: LISTENING,
+  });
+  return {
+    server,
+    dataDir,
+    async stop() {
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /**

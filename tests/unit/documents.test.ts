@@ -31,6 +31,7 @@ const page = (path: string, title: string, markdown = `# ${title}\n\nTexto de ${
   url: new URL(path, site).href,
   path,
   title: `${title} | Reparo Hogar`,
+  language: 'es',
   facets: {},
   sections: [],
   frontMatter: '',
@@ -395,8 +396,8 @@ describe('documents of a generic English site (no company, no facets, no documen
       ['/blog/winter-herons/', html('Herons in Winter', 'Where the herons go.', '<p>The herons stay by the river when the weather is cold.</p>')],
     ] as const
   ).map(([path, source]) => {
-    const { lang: _lang, ...converted } = buildMarkdownFromHtml(source, { pageUrl: new URL(path, blog).href })!;
-    return { url: new URL(path, blog).href, path, ...converted, frontMatter: '' };
+    const { lang: language, ...converted } = buildMarkdownFromHtml(source, { pageUrl: new URL(path, blog).href })!;
+    return { url: new URL(path, blog).href, path, language, ...converted, frontMatter: '' };
   });
   const blogOptions = resolveAgentApiOptions(parseAgentApiOptions({}), { url: blog, pageLanguages: blogPages.map(() => 'en') });
   const documents = buildDocuments({ site: blog, options: blogOptions, pages: blogPages });
@@ -482,7 +483,7 @@ describe('documents of a generic English site (no company, no facets, no documen
 });
 
 describe('default example search', () => {
-  const words = (path: string, title: string, markdown: string): BuiltPage => ({ url: new URL(path, site).href, path, title, facets: {}, sections: [], frontMatter: '', markdown });
+  const words = (path: string, title: string, markdown: string): BuiltPage => ({ url: new URL(path, site).href, path, title, language: 'es', facets: {}, sections: [], frontMatter: '', markdown });
 
   it('prefers a title word few pages share, so a stop word the search drops is never the example', () => {
     const example = buildDefaultExampleSearch(

@@ -19,8 +19,8 @@ const TRUNCATE_AT = 1_000;
 function buildPage(path: string, main: string, head = ''): BuiltPage {
   const url = new URL(path, site).href;
   const html = `<!doctype html><html lang="en"><head><title>T</title><meta name="description" content="About ${path}">${head}</head><body><main>${main}</main></body></html>`;
-  const { lang: _lang, ...converted } = buildMarkdownFromHtml(html, { pageUrl: url })!;
-  const fields = { url, path, ...converted };
+  const { lang: language, ...converted } = buildMarkdownFromHtml(html, { pageUrl: url })!;
+  const fields = { url, path, language, ...converted };
   return { ...fields, frontMatter: buildFrontMatter(fields) };
 }
 
@@ -40,7 +40,7 @@ const written = await writeTestPageTexts([longPage, shortPage]);
 after(() => written.remove());
 const content = { pages: buildPageIndex(written.pages, site), texts: written.texts } as unknown as ContentSnapshot;
 const context = { content } as OperationContext;
-const readPage = createReadPage({ truncateAt: TRUNCATE_AT });
+const readPage = createReadPage({ truncateAt: TRUNCATE_AT, languages: ['en'] });
 const read = async (args: Record<string, unknown>) => readPage.handle(parseOperationInput(readPage, args) as never, context);
 
 /** Reads every piece of a text, following next_offset from the start. */

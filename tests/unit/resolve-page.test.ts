@@ -4,7 +4,7 @@ import type { ManifestPage } from '../../packages/astro-agent-api/src/content/ma
 import { buildPageIndex, resolvePage } from '../../packages/astro-agent-api/src/content/resolve-page.ts';
 
 const site = 'https://www.reparohogar.example';
-const page = (path: string): ManifestPage => ({ url: new URL(path, site).href, path, title: path, facets: {}, sections: [], twin: { offset: 0, length: 0, frontMatterLength: 0 } });
+const page = (path: string): ManifestPage => ({ url: new URL(path, site).href, path, title: path, language: 'en', facets: {}, sections: [], twin: { offset: 0, length: 0, frontMatterLength: 0 } });
 const index = buildPageIndex(
   [page('/'), page('/servicios/fontaneria/'), page('/servicios/fontaneria/madrid/'), page('/ciudades/madrid/'), page('/urgencias/')],
   site,

@@ -7,7 +7,7 @@ import { writeMarkdownTwins } from '../../packages/astro-agent-api/src/build/bui
 import { buildServerIndexOfManifest, writeServerIndex } from '../../packages/astro-agent-api/src/build/build-server-index.ts';
 import { buildManifest, writeManifest } from '../../packages/astro-agent-api/src/build/write-manifest.ts';
 import { createContentModel, type ContentModel } from '../../packages/astro-agent-api/src/content/content-model.ts';
-import { RUNTIME_DIR } from '../../packages/astro-agent-api/src/content/manifest.ts';
+import { MANIFEST_VERSION, RUNTIME_DIR } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { InvalidCursorError, type SearchEngine } from '../../packages/astro-agent-api/src/content/search.ts';
 import { SERVER_INDEX_FILE } from '../../packages/astro-agent-api/src/content/server-index.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
@@ -224,7 +224,7 @@ test('a build of another manifest version is refused with what to do, not misrea
   const file = join(copy, RUNTIME_DIR, 'manifest.json');
   await writeFile(file, JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')), version: 3 }));
   await assert.rejects(createContentModel({ outDir: copy }).current(), (error: Error) => {
-    assert.match(String((error.cause as Error).message), /manifest version 3, this one reads 4\): build the site again/);
+    assert.ok(String((error.cause as Error).message).includes(`manifest version 3, this one reads ${MANIFEST_VERSION}): build the site again`));
     return true;
   });
 });

@@ -55,7 +55,8 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
             logger.info(`converted ${markdown.converted} pages to Markdown in ${seconds} (${markdown.reused} reused from earlier builds, ${markdown.skipped} skipped)`);
             const resolved = resolveAgentApiOptions(options, {
               url: site,
-              pageLanguages: markdown.pages.map((page) => page.lang).filter(Boolean),
+              pageLanguages: markdown.pages.map((page) => page.lang),
+              defaultLocale: config!.i18n?.defaultLocale,
               // @astrojs/sitemap writes its index at this path; without it robots.txt and agents.md name no sitemap.
               sitemap: config!.integrations.some((integration) => integration.name === '@astrojs/sitemap') ? SITEMAP_INDEX_PATH : undefined,
             });

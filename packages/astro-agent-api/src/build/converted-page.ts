@@ -10,5 +10,5 @@ export interface MarkdownConversionOptions {
   facetNames: readonly string[];
 }
 
-/** A converted page: its manifest entry and its `<html lang>`. */
-export type ConvertedPage = BuiltPage & { lang: string };
+/** A converted page: its manifest entry, but for the language the manifest decides, and its `<html lang>` (`""` when none). */
+export type ConvertedPage = Omit<BuiltPage, 'language'> & { lang: string };

@@ -20,7 +20,7 @@ export function buildManifest(input: {
   const { site, options } = input;
   const company = input.company && buildAbsoluteCompany(input.company, site);
   const pages = input.pages
-    .map(({ lang: _lang, ...page }) => ({ ...page, facets: checkPageFacets(page, options.facets) }))
+    .map(({ lang, ...page }) => ({ ...page, language: lang || options.language, facets: checkPageFacets(page, options.facets) }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   // The options are hashed too: truncateAt or the API path change what the API answers for the same pages.
   const buildId = createHash('sha256').update(JSON.stringify({ pages, company, options })).digest('base64url').slice(0, 12);
@@ -39,7 +39,7 @@ export function buildManifest(input: {
  * The page's values of the declared facets. A value the facet does not allow fails the build, naming
  * the page: search_pages could never find the page by it. Facets the options do not declare are left out.
  */
-function checkPageFacets(page: BuiltPage, facets: ResolvedAgentApiOptions['facets']): Record<string, string> {
+function checkPageFacets(page: Pick<BuiltPage, 'path' | 'facets'>, facets: ResolvedAgentApiOptions['facets']): Record<string, string> {
   const checked: Record<string, string> = {};
   for (const [name, value] of Object.entries(page.facets)) {
     const facet = facets[name];

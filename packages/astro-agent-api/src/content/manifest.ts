@@ -15,6 +15,8 @@ export interface ManifestPage {
    * `itemprop="dateModified"`), as an ISO 8601 date or date-time; absent when the page does not say.
    */
   lastModified?: string;
+  /** The page's language: its `<html lang>` (canonical BCP 47), else the site's. */
+  language: string;
   /** The page's value of each facet it is marked with (`<meta data-agent-facet="category" content="recipes">`). */
   facets: Record<string, string>;
   /** The page's top-level headings, in order; offsets and lengths count UTF-16 code units of its Markdown. */
@@ -82,8 +84,8 @@ export interface Manifest {
 /** The manifest of a build as the build steps pass it on: its pages with their text. */
 export type BuiltManifest = Omit<Manifest, 'pages'> & { pages: BuiltPage[] };
 
-/** 4: the pages' text moved to the texts file. A runtime refuses a manifest of another version. */
-export const MANIFEST_VERSION = 4;
+/** 5: each page has its language. A runtime refuses a manifest of another version. */
+export const MANIFEST_VERSION = 5;
 
 /** Folder of the runtime files inside the build output; never served publicly. */
 export const RUNTIME_DIR = 'agent-api';

@@ -3,7 +3,7 @@ import { MCP_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS, DOCUMENT
 import { API_VERSION, DEPRECATION_NOTICE_DAYS } from '../versioning.ts';
 import { LIMITS } from '../limits.ts';
 import { SCOPE_DESCRIPTIONS, SCOPES } from '../oauth-contract.ts';
-import { languageName } from '../operations/search-pages.ts';
+import { languageList, languageName } from '../operations/search-pages.ts';
 import { buildFieldList, buildParameterTable } from './build-parameter-table.ts';
 import { buildWithdrawalNotice, type DocumentContext } from './document-context.ts';
 import { buildExampleSearchUrl } from './example-search.ts';
@@ -161,6 +161,19 @@ export function buildAnswerRules({ company, companyOperation, documents, onDeman
   ];
 }
 
+/**
+ * Which language to write the query in: the pages' one; on a site of several languages, any of them,
+ * with an example query from each language's own pages and the `language` filter.
+ */
+function buildLanguageHint({ options, documents }: DocumentContext): string {
+  if (options.languages.length < 2) return `write the query in ${languageName(options.language)}, the language of the pages`;
+  const examples = documents.exampleSearches.map(({ language, search }) => `\`${search.query}\` in ${languageName(language)}`);
+  return (
+    `write the query in any of: ${languageList(options.languages)}, the languages of the pages${examples.length > 0 ? `, e.g. ${examples.join(' or ')}` : ''}; ` +
+    `\`language\` narrows to one of them`
+  );
+}
+
 /** How to answer a question from the site, step by step: with the site's own example search, or from its llms.txt on a static site. */
 export function buildAnswerSteps(context: DocumentContext): string[] {
   const { url, options, readOperation, companyOperation } = context;
@@ -176,7 +189,7 @@ export function buildAnswerSteps(context: DocumentContext): string[] {
     ([facet, { all }]) => `; \`${facet}\` narrows to one of its values, \`${all}\` searches every page`,
   );
   return [
-    `Search first: \`GET ${buildExampleSearchUrl(context)}\` (write the query in ${languageName(options.language)}, the language of the pages${facetHints.join('')}).`,
+    `Search first: \`GET ${buildExampleSearchUrl(context)}\` (${buildLanguageHint(context)}${facetHints.join('')}).`,
     `Read a result: pass its \`url\` to \`GET ${api}${readOperation.path}?url=…\` and answer from the Markdown, citing that URL.`,
     `Long pages: the answer lists the page's \`sections\`; read one with \`section=<id>\`, or read on from \`offset=<next_offset>\` (\`next_offset\` is null at the end).`,
     ...(companyOperation ? [`For contact data, hours, coverage, prices or the catalogue use \`GET ${api}${companyOperation.path}\`.`] : []),

@@ -31,7 +31,9 @@ export const LLMS_TXT_MAX_LENGTH = 50_000;
  * `/llms.txt` (llmstxt.org): H1, a `>` summary, details, then H2 link lists to the Markdown twins, in
  * the site's language. Pages are grouped by their first path segment; pages three levels deep (e.g.
  * one product of one category of a shop) go to `## Optional`, which the format lets readers skip when
- * context is short. Returns the files by public path, `/llms.txt` first: that one alone while it fits
+ * context is short. On a site of several languages the pages are grouped by language instead, one
+ * section per language headed by its own name (`## Français`), so a reader finds its language's pages
+ * at once. Returns the files by public path, `/llms.txt` first: that one alone while it fits
  * in LLMS_TXT_MAX_LENGTH, else an index that keeps the H2 sections but links, under each, the files
  * holding its pages (split in path order so that each fits too).
  */
@@ -47,11 +49,17 @@ export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
   // "Optional" is a name the format gives meaning to: it stays English in every language.
   const optional: Section = { heading: 'Optional', name: 'optional', links: [] };
   const names = new Set([general.name, optional.name]);
+  const byLanguage = new Map<string, Section>(
+    options.languages.length > 1 ? options.languages.map((tag) => [tag, { heading: nativeLanguageName(tag), name: uniqueName(tag, names), links: [] }]) : [],
+  );
 
   for (const page of pages) {
     const segments = segmentsOf(page);
     const link = (withNote: boolean): ListEntry => ({ line: buildLink(page, name, withNote), first: page.path, last: page.path, count: 1 });
-    if (segments.length === 0 || (segments.length === 1 && !hasChildren.has(segments[0]!))) {
+    const languageSection = byLanguage.get(page.language);
+    if (languageSection) {
+      languageSection.links.push(link(true));
+    } else if (segments.length === 0 || (segments.length === 1 && !hasChildren.has(segments[0]!))) {
       general.links.push(link(true));
     } else if (segments.length <= 2) {
       const segment = segments[0]!;
@@ -94,7 +102,7 @@ export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
   const render = (lines: string[], sections: readonly { heading: string; lines: readonly string[] }[]) =>
     [...lines, ...sections.filter((section) => section.lines.length > 0).flatMap((section) => [`## ${section.heading}`, '', ...section.lines, ''])].join('\n');
 
-  const pageSections = [general, ...bySegment.values()];
+  const pageSections = byLanguage.size > 0 ? [...byLanguage.values()] : [general, ...bySegment.values()];
   const whole = render(header(false), [
     ...pageSections.map((section) => ({ heading: section.heading, lines: section.links.map((link) => link.line) })),
     { heading: wording.forAgents, lines: forAgents },
@@ -170,6 +178,17 @@ function buildLink(page: BuiltPage, siteName: string, withNote: boolean): string
   const title = cleanPageTitle(page.title, siteName) || page.path;
   const note = withNote ? firstSentence(page.markdown) : '';
   return `- [${title.replaceAll(/[[\]]/g, '')}](${twin})${note ? `: ${note}` : ''}`;
+}
+
+/** A language's name in that language, capitalised: `fr` → `Français`, `en-GB` → `British English`. */
+function nativeLanguageName(tag: string): string {
+  let name = tag;
+  try {
+    name = new Intl.DisplayNames([tag], { type: 'language' }).of(tag) ?? tag;
+  } catch {
+    // a tag Intl does not know keeps its code
+  }
+  return name.charAt(0).toLocaleUpperCase(tag) + name.slice(1);
 }
 
 /** Heading of a section: the title of its index page (e.g. `/blog/`), else the segment itself. */

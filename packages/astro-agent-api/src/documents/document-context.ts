@@ -5,6 +5,7 @@ import type { CompanyInfo } from '../company-info.ts';
 import { API_VERSION } from '../versioning.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
 import { DOCUMENT_PATHS, resolveVersioningPolicy } from '../paths.ts';
+import type { SiteAnalyzers } from '../content/search-analyzer.ts';
 import { buildDefaultExampleSearch, type ExampleSearch } from './example-search.ts';
 
 /** The `documents` options with every default decided from the site's pages; links are absolute. */
@@ -14,6 +15,11 @@ export interface DocumentWording {
   notes: readonly string[];
   /** `documents.exampleSearch`, else a word of the site's own pages (undefined when no title has one). */
   exampleSearch: ExampleSearch | undefined;
+  /**
+   * On a site of several languages without `documents.exampleSearch`: a word of each language's own
+   * pages, by language (in the order of the site's languages; a language without one is left out). Else empty.
+   */
+  exampleSearches: { language: string; search: ExampleSearch }[];
   versioningPolicy: string;
   developerPage: string;
 }
@@ -44,8 +50,12 @@ export interface DocumentContext {
   onDemand: boolean;
 }
 
-/** What the documents are written from: the build's manifest, its pages in path order, and whether an adapter serves the on-demand surface (default true). */
-export type DocumentSource = Pick<BuiltManifest, 'site' | 'options' | 'company' | 'pages'> & { onDemand?: boolean };
+/**
+ * What the documents are written from: the build's manifest, its pages in path order, whether an adapter
+ * serves the on-demand surface (default true), and the search's analyzers, so that an example query is
+ * never a word the search drops (without them, none is dropped).
+ */
+export type DocumentSource = Pick<BuiltManifest, 'site' | 'options' | 'company' | 'pages'> & { onDemand?: boolean; analyzers?: SiteAnalyzers };
 
 /** What openapi.json and agents.md say while the version is being withdrawn (the `deprecation` option); '' otherwise. */
 export function buildWithdrawalNotice({ options, documents }: Pick<DocumentContext, 'options' | 'documents'>): string {
@@ -54,7 +64,7 @@ export function buildWithdrawalNotice({ options, documents }: Pick<DocumentConte
   return `**v${API_VERSION} is being withdrawn:** deprecated since ${announced}, it stops answering on ${sunset}. Every answer says so with \`Deprecation\`, \`Sunset\` and \`Link: rel=deprecation\`; move to the next version before then (policy: ${documents.versioningPolicy}).`;
 }
 
-export function createDocumentContext({ site, options, company, pages, onDemand = true }: DocumentSource): DocumentContext {
+export function createDocumentContext({ site, options, company, pages, onDemand = true, analyzers }: DocumentSource): DocumentContext {
   const parsed = new URL(site);
   if (parsed.search !== '' || parsed.hash !== '') {
     throw new Error(`The site URL ${parsed.href} must not carry a query or fragment: the agent documents publish URLs built from it.`);
@@ -66,6 +76,13 @@ export function createDocumentContext({ site, options, company, pages, onDemand 
   const operations = createOperations({ options, company });
   const roles = findOperationRoles(operations);
   const { documents } = options;
+  const exampleSearches =
+    documents.exampleSearch || options.languages.length < 2
+      ? []
+      : options.languages.flatMap((language) => {
+          const search = buildDefaultExampleSearch(pages.filter((page) => page.language === language), { ...options, language }, analyzers?.of(language));
+          return search ? [{ language, search }] : [];
+        });
   return {
     siteUrl,
     url,
@@ -79,7 +96,8 @@ export function createDocumentContext({ site, options, company, pages, onDemand 
     documents: {
       summary: (documents.summary ?? pages.find((page) => page.path === '/')?.description)?.replaceAll(/\s+/g, ' ').trim(),
       notes: documents.notes,
-      exampleSearch: documents.exampleSearch ?? buildDefaultExampleSearch(pages, options),
+      exampleSearch: documents.exampleSearch ?? exampleSearches[0]?.search ?? buildDefaultExampleSearch(pages, options, analyzers?.of(options.language)),
+      exampleSearches,
       versioningPolicy: resolveVersioningPolicy(siteUrl, documents),
       developerPage: link(documents.developerPage ?? DOCUMENT_PATHS.agents),
     },

@@ -16,6 +16,7 @@ import { buildLlmsTxt } from './build-llms-txt.ts';
 import { buildAiCatalog, buildMcpServerCard, buildMcpServerCardDraft } from './build-mcp-cards.ts';
 import { buildOpenApi } from './build-openapi.ts';
 import { buildRobotsTxt } from './build-robots-txt.ts';
+import { createSiteAnalyzers } from '../content/search-analyzer.ts';
 import { createDocumentContext, type DocumentSource } from './document-context.ts';
 
 export interface WriteDocumentsInput {
@@ -84,7 +85,8 @@ export function buildDocuments(manifest: WriteDocumentsInput['manifest']): Map<s
 export async function writeDocuments({ clientDir, manifest, logger }: WriteDocumentsInput): Promise<string[]> {
   const started = performance.now();
   const root = typeof clientDir === 'string' ? pathToFileURL(clientDir.endsWith('/') ? clientDir : `${clientDir}/`) : clientDir;
-  const documents = buildDocuments(manifest);
+  const { languages, search } = manifest.options;
+  const documents = buildDocuments({ ...manifest, analyzers: await createSiteAnalyzers(languages, search.stopWords) });
 
   const robotsFile = fileURLToPath(new URL(`.${DOCUMENT_PATHS.robots}`, root));
   const existingRobots = await readFile(robotsFile, 'utf8').catch(() => undefined);

@@ -5,6 +5,7 @@ import { LRUCache } from 'lru-cache';
 import { MANIFEST_FILE, MANIFEST_VERSION, RUNTIME_DIR, type Manifest } from './manifest.ts';
 import { openPageTexts, PAGE_TEXTS_FILE, type PageTexts } from './page-texts.ts';
 import { buildPageIndex, type PageIndex } from './resolve-page.ts';
+import { createSiteUrls, type SiteUrls } from '../site-urls.ts';
 import { createSearchEngine, type SearchEngine } from './search.ts';
 import { createSearchAnalyzer } from './search-analyzer.ts';
 import { decodeServerIndex, SERVER_INDEX_FILE } from './server-index.ts';
@@ -12,6 +13,8 @@ import { decodeServerIndex, SERVER_INDEX_FILE } from './server-index.ts';
 /** One consistent view of a build: the manifest, its page lookup, its pages' text and its search engine. */
 export interface ContentSnapshot {
   manifest: Manifest;
+  /** Every URL of this build (its site and routing settings). */
+  urls: SiteUrls;
   pages: PageIndex;
   /** The pages' text, read when a request needs it (`page.twin` says where). */
   texts: PageTexts;
@@ -94,9 +97,11 @@ export function createContentModel(options: { outDir: string }): ContentModel {
       texts.close();
       throw error;
     }
+    const urls = createSiteUrls(manifest.site, manifest.routing);
     const snapshot: ContentSnapshot = {
       manifest,
-      pages: buildPageIndex(manifest.pages, manifest.site),
+      urls,
+      pages: buildPageIndex(manifest.pages, urls),
       texts,
       search,
       memo: createAnswerMemo(MEMO_BYTES),

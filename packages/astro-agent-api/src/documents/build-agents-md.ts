@@ -7,15 +7,15 @@ import { languageName } from '../operations/search-pages.ts';
 import { buildFieldList, buildParameterTable } from './build-parameter-table.ts';
 import { buildWithdrawalNotice, type DocumentContext } from './document-context.ts';
 import { buildExampleSearchUrl } from './example-search.ts';
-import { markdownTwinPath } from '../content/manifest.ts';
 
 /** `/agents.md`: how an agent should use the site, with every operation rendered from its description. */
 export function buildAgentsMd(context: DocumentContext): string {
-  const { url, options, operations, pages, documents } = context;
+  const { url, urls, options, operations, pages, documents } = context;
   // Real pages make the twin scheme concrete: the deepest one and the home page.
   const deepest = pages.map((page) => page.path).sort((a, b) => b.split('/').length - a.split('/').length)[0];
-  const twinExamples = [...new Set([deepest ?? '/', '/'])]
-    .map((path) => `\`${url(path)}\` → \`${url(markdownTwinPath(path))}\``)
+  const home = urls.pagePathOfFile('index.html');
+  const twinExamples = [...new Set([deepest ?? home, home])]
+    .map((path) => `\`${urls.pageUrl(path)}\` → \`${urls.twinUrl(path)}\``)
     .join(', and ');
   const { name, policies, apiBasePath } = options;
   const api = url(apiBasePath);
@@ -79,7 +79,7 @@ export function buildAgentsMd(context: DocumentContext): string {
     '',
     '## Optional identification (OAuth 2.0)',
     '',
-    `A token is never needed to read: it only raises the quota from ${policies.anonymous.quota} to ${policies.identified.quota} requests per minute. Registration is self-service and anonymous (\`POST ${url(OAUTH_PATHS.register)}\`), then the client credentials grant at \`POST ${url(OAUTH_PATHS.token)}\` gives a Bearer token valid ${LIMITS.accessTokenSeconds} s. Scopes: ${SCOPES.map((scope) => `\`${scope}\` (${SCOPE_DESCRIPTIONS[scope]})`).join(' and ')}. Send it as \`Authorization: Bearer …\`. An invalid or expired token is answered 401, never served as anonymous. Step by step with curl: ${url(DOCUMENT_PATHS.auth)}. Metadata: ${url(WELL_KNOWN_PATHS.authorizationServer)}.`,
+    `A token is never needed to read: it only raises the quota from ${policies.anonymous.quota} to ${policies.identified.quota} requests per minute. Registration is self-service and anonymous (\`POST ${url(OAUTH_PATHS.register)}\`), then the client credentials grant at \`POST ${url(OAUTH_PATHS.token)}\` gives a Bearer token valid ${LIMITS.accessTokenSeconds} s. Scopes: ${SCOPES.map((scope) => `\`${scope}\` (${SCOPE_DESCRIPTIONS[scope]})`).join(' and ')}. Send it as \`Authorization: Bearer …\`. An invalid or expired token is answered 401, never served as anonymous. Step by step with curl: ${url(DOCUMENT_PATHS.auth)}. Metadata: ${urls.wellKnownUrl(WELL_KNOWN_PATHS.authorizationServer)}.`,
     '',
     '## MCP',
     '',

@@ -23,6 +23,8 @@ const MIN_WORD_LENGTH = 4;
 export function buildDefaultExampleSearch(
   pages: readonly BuiltPage[],
   options: Pick<ResolvedAgentApiOptions, 'name' | 'language' | 'facets'>,
+  /** The site's home page, when it has one (its route is `/`: site-urls.ts). */
+  home?: BuiltPage,
 ): ExampleSearch | undefined {
   const sample = pages.slice(0, SAMPLE_PAGES);
   const wordsOf = (text: string) => new Set(text.toLocaleLowerCase(options.language).match(/\p{L}+/gu) ?? []);
@@ -32,7 +34,7 @@ export function buildDefaultExampleSearch(
 
   let best: { word: string; page: BuiltPage; count: number } | undefined;
   // The home page's title is usually the site's name: its words come last.
-  const order = [...sample.keys()].sort((a, b) => Number(sample[a]!.path === '/') - Number(sample[b]!.path === '/'));
+  const order = [...sample.keys()].sort((a, b) => Number(sample[a] === home) - Number(sample[b] === home));
   for (const index of order) {
     const page = sample[index]!;
     for (const word of wordsOf(cleanPageTitle(page.title, options.name))) {

@@ -65,17 +65,6 @@ export function missingTokenError(resourceMetadata: string, scope?: Scope): ApiE
   });
 }
 
-/**
- * RFC 9728 §5.1 — where a client finds the metadata of the protected resource at `resourcePath` (`''`:
- * the site). The MCP SDK's getOAuthProtectedResourceMetadataUrl gives the same URL for a site at the
- * root of its host, but for a site under a path (`https://host/docs/`) it puts the well-known path at
- * the host's root (RFC 9728 §3.1), which such a site does not serve: the document is published under
- * the site, and the 401 names it there.
- */
-export function resourceMetadataUrl(site: string, resourcePath: string): string {
-  return `${site.replace(/\/+$/, '')}/.well-known/oauth-protected-resource${resourcePath}`;
-}
-
 /** RFC 6750 §3.1 — 401 `invalid_token`. */
 function invalidTokenError(resourceMetadata: string): ApiError {
   return new ApiError(401, 'invalid_token', 'The bearer token is unknown, expired, revoked or malformed.', {

@@ -24,7 +24,7 @@ const log = (message: string, cause: unknown) => console.error(message, cause);
  * the site's `clientDir`, a prerendered HTML page goes out compressed to a client that accepts it.
  */
 export function createNodeHandler(api: AgentApi, site: { clientDir?: string } = {}): NodeHandler {
-  const servePage = site.clientDir === undefined ? undefined : createCompressedPageServer(site.clientDir);
+  const servePage = site.clientDir === undefined ? undefined : createCompressedPageServer(site.clientDir, (pathname) => api.pageFilesOf(pathname));
   return (req, res, next) => {
     const refusal = checkMessage(req);
     if (refusal) return void send(res, api.renderRefusal(canonicalizePath((req.url ?? '/').split('?', 1)[0]!), refusal));

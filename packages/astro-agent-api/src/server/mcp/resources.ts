@@ -25,7 +25,7 @@ export const RESOURCE_PAGE_SIZE = 100;
  * fragment too — so the template list stays one entry; its description says so.
  */
 export function registerPageResources(server: McpServer, snapshot: ContentSnapshot, notePageRead: (url: string) => void): void {
-  const site = snapshot.manifest.site.replace(/\/+$/, '');
+  const site = snapshot.urls.root;
   server.registerResource(
     'page',
     // `{+path}` keeps the slashes of the path; the root page matches too (path `/`).

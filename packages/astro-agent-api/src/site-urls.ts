@@ -37,8 +37,14 @@ export type PageReference = { routes: string[] } | { slug: string };
 export interface SiteUrls {
   /** The origin and public prefix, without trailing slash (`https://h.example/docs`): the OAuth issuer, openapi.json's server. */
   root: string;
+  /** The site's origin (`https://h.example`): every published URL starts with it. */
+  origin: string;
   /** The path prefix requests arrive with (Astro's `base` without trailing slash; `''` at the root). */
   base: string;
+  /** The served path of the site's home page (`/`, `/docs`, `/docs/`). */
+  homePath: string;
+  /** The published URL of the site's home page: the web site's address in the documents. */
+  homeUrl: string;
   /** The served path of the page an HTML file of the client folder holds (`reference/config.html` → `/docs/reference/config`). */
   pagePathOfFile(relativeFile: string): string;
   /** The route of a served path (`/docs/reference/config/` → `/reference/config`). */
@@ -110,16 +116,25 @@ export function createSiteUrls(site: string, routing: RoutingSettings = DEFAULT_
   }
 
   const routeOf = (servedPath: string) => routeOfBaseless(withoutBase(servedPath) ?? servedPath);
-  const publicUrl = (servedPath: string) => `${root}${withoutBase(servedPath) ?? servedPath}`;
+  const publicUrl = (servedPath: string) => {
+    let rest = base !== '' && servedPath === base ? '' : (withoutBase(servedPath) ?? servedPath);
+    // The root without its slash (`https://h.example/docs`) is the form `trailingSlash: 'never'` serves.
+    if (rest === '/' && prefix !== '' && trailingSlash === 'never') rest = '';
+    return `${root}${rest}`;
+  };
   const twinPath = (servedPath: string) => {
     const route = routeOf(servedPath);
     return `${base}${route === '/' ? '/index' : route}.md`;
   };
   const wellKnownPath = (wellKnown: string, resourcePath = '') => `${wellKnown}${prefix}${resourcePath}`;
 
+  const homePath = servedPath('/', true);
   return {
     root,
+    origin,
     base,
+    homePath,
+    homeUrl: publicUrl(homePath),
     pagePathOfFile(relativeFile) {
       const file = relativeFile.replace(/^\/+/, '');
       return servedPath(routeOfBaseless(`/${file}`), file === 'index.html' || file.endsWith('/index.html'));

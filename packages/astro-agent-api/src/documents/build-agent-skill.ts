@@ -21,7 +21,7 @@ export function buildAgentSkill(context: DocumentContext): { path: string; skill
   const name = buildAgentSkillName(options.name);
   const path = agentSkillPath(options.name);
   const description = truncateText(
-    `Search and read the pages of ${options.name} (${url('/')})${context.companyOperation ? ' and get its company data' : ''} through its read-only JSON API or its MCP server, ` +
+    `Search and read the pages of ${options.name} (${context.urls.homeUrl})${context.companyOperation ? ' and get its company data' : ''} through its read-only JSON API or its MCP server, ` +
       `without credentials. Use it to answer questions from this site's content${documents.summary ? `: ${documents.summary}` : '.'}`,
     DESCRIPTION_LENGTH,
   );

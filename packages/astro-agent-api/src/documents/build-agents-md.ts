@@ -13,8 +13,7 @@ export function buildAgentsMd(context: DocumentContext): string {
   const { url, urls, options, operations, pages, documents } = context;
   // Real pages make the twin scheme concrete: the deepest one and the home page.
   const deepest = pages.map((page) => page.path).sort((a, b) => b.split('/').length - a.split('/').length)[0];
-  const home = urls.pagePathOfFile('index.html');
-  const twinExamples = [...new Set([deepest ?? home, home])]
+  const twinExamples = [...new Set([deepest ?? urls.homePath, urls.homePath])]
     .map((path) => `\`${urls.pageUrl(path)}\` → \`${urls.twinUrl(path)}\``)
     .join(', and ');
   const { name, policies, apiBasePath } = options;
@@ -51,7 +50,7 @@ export function buildAgentsMd(context: DocumentContext): string {
     `> ${name} publishes its website for agents: every page as Markdown, a search and read API, the same operations over MCP, and optional OAuth credentials that only raise the quota. Everything is read-only.`,
     '',
     ...(documents.summary ? [`About the site: ${documents.summary}`, ''] : []),
-    `Web site: ${url('/')} · OpenAPI: ${url(DOCUMENT_PATHS.openapi)} · Page index: ${url(DOCUMENT_PATHS.llms)} · Auth: ${url(DOCUMENT_PATHS.auth)}`,
+    `Web site: ${urls.homeUrl} · OpenAPI: ${url(DOCUMENT_PATHS.openapi)} · Page index: ${url(DOCUMENT_PATHS.llms)} · Auth: ${url(DOCUMENT_PATHS.auth)}`,
     '',
     ...(beforeYouAnswer.length > 0 ? ['## Before you answer', '', ...beforeYouAnswer, ''] : []),
     '## How to answer a question from this site',

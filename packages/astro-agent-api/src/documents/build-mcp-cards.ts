@@ -59,7 +59,7 @@ export function buildMcpServerCardDraft(context: DocumentContext): Record<string
     version: CONTRACT_VERSION,
     description: truncateText(`${options.name}: search and read the site's pages${companyOperation ? ' and company data' : ''} (read-only).`, 100),
     title: truncateText(options.name, 100),
-    websiteUrl: url('/'),
+    websiteUrl: context.urls.homeUrl,
     remotes: [
       {
         type: 'streamable-http',

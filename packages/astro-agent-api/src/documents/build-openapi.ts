@@ -41,7 +41,7 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
       version: CONTRACT_VERSION,
       summary: `Read-only API over the published pages${companyOperation ? ' and company data' : ''} of ${name}.`,
       description: buildInfoDescription(context),
-      ...(company?.email ? { contact: { name, email: company.email, url: url('/') } } : {}),
+      ...(company?.email ? { contact: { name, email: company.email, url: urls.homeUrl } } : {}),
       'x-api-version': API_VERSION,
       'x-versioning-policy': documents.versioningPolicy,
       ...(options.deprecation && { 'x-deprecation': { ...options.deprecation, policy: documents.versioningPolicy } }),

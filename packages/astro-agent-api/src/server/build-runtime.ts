@@ -83,7 +83,7 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
   return {
     snapshot,
     table: { apiBasePath: table.apiBasePath, routes },
-    origins: new Set([new URL(urls.root).origin, ...options.allowedOrigins]),
+    origins: new Set([urls.origin, ...options.allowedOrigins]),
     api: {
       basePath: table.apiBasePath,
       operations: operations.map((op) => `${op.name}: GET ${table.apiBasePath}${op.path}`).join('; '),

@@ -44,7 +44,8 @@ function sendPageOr(servePage: ReturnType<typeof createCompressedPageServer>, re
     if (!response) return next();
     // The page's own Vary (Accept: its Markdown twin) is already set on `res`; both must be kept.
     const vary = res.getHeader('vary');
-    if (vary !== undefined) response.headers.set('Vary', `${String(vary)}, ${response.headers.get('vary')}`);
+    const own = response.headers.get('vary');
+    if (vary !== undefined) response.headers.set('Vary', own ? `${String(vary)}, ${own}` : String(vary));
     return send(res, response);
   }, next);
 }

@@ -23,7 +23,7 @@ export interface McpServerInput {
 
 /** The server's identity (`serverInfo`), as `initialize`, `server/discover` and every 2026-07-28 result's `_meta` carry it. */
 export function buildMcpServerInfo({ manifest: { site, options }, urls }: Pick<ContentSnapshot, 'manifest' | 'urls'>): Implementation {
-  return { name: buildMcpServerName(site), title: options.name, version: CONTRACT_VERSION, websiteUrl: urls.linkUrl('/') };
+  return { name: buildMcpServerName(site), title: options.name, version: CONTRACT_VERSION, websiteUrl: urls.homeUrl };
 }
 
 /**

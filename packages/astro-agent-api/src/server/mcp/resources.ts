@@ -25,10 +25,10 @@ export const RESOURCE_PAGE_SIZE = 100;
  * fragment too — so the template list stays one entry; its description says so.
  */
 export function registerPageResources(server: McpServer, snapshot: ContentSnapshot, notePageRead: (url: string) => void): void {
-  const site = snapshot.urls.root;
+  const site = snapshot.urls.origin;
   server.registerResource(
     'page',
-    // `{+path}` keeps the slashes of the path; the root page matches too (path `/`).
+    // `{+path}` keeps the slashes of the path, the base included: the root page matches too (`/`, `/docs`).
     new ResourceTemplate(`${site}{+path}`, { list: undefined }),
     {
       title: 'Page of the site as Markdown',

@@ -95,11 +95,18 @@ export function createSiteUrls(site: string, routing: RoutingSettings = DEFAULT_
   const siteHost = bareHost(parsed.hostname);
   const { trailingSlash, format } = routing;
 
-  /** The served path of a route; `index` when its file is an `index.html` (what `preserve` keeps). */
+  /**
+   * The served path of a route; `index` when its file is an `index.html` (what `preserve` keeps). As
+   * @astrojs/node serves them: a folder's `index.html` at `/x/` (and `/x` unless slashes are always
+   * required), a file `x.html` at `/x` (and `/x.html`). Under `'always'` a file page has no form with
+   * a slash (`/x/` is a 404, `/x` redirects to it): its `.html` address is the one that answers.
+   */
   function servedPath(route: string, index: boolean): string {
     if (route === '/') return trailingSlash === 'never' ? base || '/' : `${base}/`;
-    const slash = trailingSlash === 'always' || (trailingSlash === 'ignore' && (format === 'directory' || (format === 'preserve' && index)));
-    return `${base}${route}${slash ? '/' : ''}`;
+    const folder = format === 'directory' || (format === 'preserve' && index);
+    if (trailingSlash === 'never') return `${base}${route}`;
+    if (folder) return `${base}${route}/`;
+    return `${base}${route}${trailingSlash === 'always' ? '.html' : ''}`;
   }
 
   /** The path without the base, when it is under it. */

@@ -90,14 +90,14 @@ export function createContentModel(options: { outDir: string }): ContentModel {
     // Read between a rebuild's index or texts and its manifest, they are of the next build: the pair is
     // refused, and the current snapshot stays until the next check finds the new manifest.
     const texts = openPageTexts(textsPath, manifest.buildId);
+    const urls = createSiteUrls(manifest.site, manifest.routing);
     let search: SearchEngine;
     try {
-      search = createSearchEngine({ index, pages: manifest.pages, texts, buildId: manifest.buildId, facets, vocabulary, analyzer });
+      search = createSearchEngine({ index, pages: manifest.pages, urls, texts, buildId: manifest.buildId, facets, vocabulary, analyzer });
     } catch (error) {
       texts.close();
       throw error;
     }
-    const urls = createSiteUrls(manifest.site, manifest.routing);
     const snapshot: ContentSnapshot = {
       manifest,
       urls,

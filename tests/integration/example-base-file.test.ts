@@ -192,6 +192,7 @@ describe('examples/base-file: base /docs, trailingSlash never, build.format file
 
     const unauthorized = await get(`${ROOT}/api/v1/quota`);
     assert.equal(unauthorized.status, 401);
+    assert.match(((await unauthorized.clone().json()) as Json).data.hint, /get one at POST \/docs\/oauth\/token \(see \/docs\/auth\.md\)/, 'the hint names the endpoint under the base');
     const resourceMetadata = /resource_metadata="([^"]+)"/.exec(unauthorized.headers.get('www-authenticate') ?? '')?.[1];
     assert.equal(resourceMetadata, `${ORIGIN}/.well-known/oauth-protected-resource/docs/api/v1`);
 

@@ -210,6 +210,9 @@ export function createSiteUrls(site: string, routing: RoutingSettings = DEFAULT_
   };
 }
 
+/** A site at the root of its host with Astro's defaults: what code given no site's URLs serves (its agent paths are the fixed ones). */
+export const ROOT_SITE_URLS: SiteUrls = createSiteUrls('http://localhost/');
+
 /**
  * The served path of a page's Markdown twin, for code that has a page path and the base but no
  * manifest (`/blog/first-post/` → `/blog/first-post.md`, `/` → `/index.md`, `/docs` with base `/docs`

@@ -52,17 +52,17 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
   const basePath = options.apiBasePath;
   // RFC 9728 §5.1: a 401 names the metadata of its resource, at its RFC 9728 §3.1 place.
   const resourceMetadataUrl = (resourcePath: string) => urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource, resourcePath);
-  const gate = createGate({ store, trustProxy: options.trustProxy, policies: resolvePolicies(options.policies, shared.env) });
+  const gate = createGate({ store, trustProxy: options.trustProxy, policies: resolvePolicies(options.policies, shared.env), urls });
   const operations = createOperations(snapshot.manifest);
   const apiMetadata = resourceMetadataUrl(basePath);
-  const oauth = createOAuthHandlers({ store, trustProxy: options.trustProxy, log });
+  const oauth = createOAuthHandlers({ store, trustProxy: options.trustProxy, log, urls });
   const serveDocument = createDocumentServer(shared.clientDir, urls);
 
   const table = buildRouteTable({ apiBasePath: basePath, siteName: options.name, operations, urls, builtDocuments: snapshot.manifest.documents?.filter((path) => path.startsWith(LLMS_TXT_SECTIONS_PATH)) });
   const handlers = {
     'api-index': createApiIndexHandler({ urls, apiBasePath: basePath, operations }),
     sandbox: createSandboxHandler({ urls, apiBasePath: basePath }),
-    identity: createIdentityHandler({ gate, resourceMetadata: apiMetadata }),
+    identity: createIdentityHandler({ gate, resourceMetadata: apiMetadata, urls }),
     mcp: createMcpRoute({ gate, snapshot, operations, resourceMetadata: resourceMetadataUrl(''), sdk: shared.sdk, log }),
   };
   function handlerOf(responder: Responder<Operation>): Handler {

@@ -1,7 +1,7 @@
 import { ApiError } from '../api-error.ts';
 import type { OperationDescription } from '../operations/operation.ts';
 import type { Outcome } from '../outcome.ts';
-import { createSiteUrls, type SiteUrls } from '../site-urls.ts';
+import { ROOT_SITE_URLS, type SiteUrls } from '../site-urls.ts';
 import {
   agentSkillPath,
   DOCUMENT_PATHS,
@@ -67,8 +67,6 @@ export interface RouteTableSource<O extends OperationRef> {
 }
 
 const GET = ['GET'] as const;
-/** A site at the root of its host. */
-const ROOT_URLS = createSiteUrls('http://localhost/');
 const POST = ['POST'] as const;
 
 /**
@@ -76,7 +74,7 @@ const POST = ['POST'] as const;
  * Astro routes (at config time, from the options) and the runtime of a build (from its manifest)
  * both derive theirs from it, so what Astro hands to the runtime and what the front claims agree.
  */
-export function buildRouteTable<O extends OperationRef>({ apiBasePath, siteName, operations, urls = ROOT_URLS, builtDocuments = [] }: RouteTableSource<O>): RouteTable<RouteRule<O>> {
+export function buildRouteTable<O extends OperationRef>({ apiBasePath, siteName, operations, urls = ROOT_SITE_URLS, builtDocuments = [] }: RouteTableSource<O>): RouteTable<RouteRule<O>> {
   const base = urls.agentPath('');
   const api = `${base}${apiBasePath}`;
   const routes = new Map<string, RouteRule<O>>();

@@ -160,11 +160,10 @@ export function createSiteUrls(site: string, routing: RoutingSettings = DEFAULT_
       const rest = withoutBase(requestPath);
       // Only files inside the client folder: a decoded `..` (from `%2F`) or a backslash never names one.
       if (rest === undefined || /[\\\0]/.test(rest) || rest.split('/').includes('..')) return [];
-      // @astrojs/node answers `/docs/` with a redirect to `/docs` when slashes are refused (but `/` itself).
-      const slashed = requestPath.endsWith('/');
       if (rest.endsWith('.html')) return [rest];
       if (/\.[^/]*$/.test(rest)) return [];
-      if (slashed) return trailingSlash === 'never' && requestPath !== '/' ? [] : [`${rest}index.html`];
+      // @astrojs/node redirects `/x/` (and `/docs/`, but not `/`) when slashes are refused, and `/x` when they are required.
+      if (requestPath.endsWith('/')) return trailingSlash === 'never' && requestPath !== '/' ? [] : [`${rest}index.html`];
       if (trailingSlash === 'always') return [];
       const folder = rest === '/' ? '' : rest;
       // The adapter tries the folder's index first, then (for `file` and `preserve`) the path plus `.html`.

@@ -226,3 +226,24 @@ describe('examples/base-file: base /docs, trailingSlash never, build.format file
     assert.equal(quota.limit, 600);
   });
 });
+
+describe('examples/base-file under `astro dev`', () => {
+  it('answers the agent surface and Markdown negotiation under the base, though Vite strips it from the path', async () => {
+    const dev = await startServerProcess(process.execPath, ['node_modules/astro/bin/astro.mjs', 'dev', '--host', '127.0.0.1', '--port', '0'], {
+      cwd: example.root,
+      env: childEnv({ AGENT_API_DATA_DIR: dataDir }),
+      // `Local    http://127.0.0.1:41075/docs`: the origin, without the base it prints.
+      ready: /Local\s+(http:\/\/[^\s/]+)/,
+    });
+    try {
+      const search = await fetch(`${dev.url}/docs/api/v1/search_pages?query=timeout`);
+      assert.equal(search.status, 200, await search.clone().text());
+      assert.equal(((await search.json()) as Json).results[0].url, `${ROOT}/reference/configuration`);
+      const twin = await fetch(`${dev.url}/docs/reference/configuration`, { headers: { Accept: 'text/markdown' } });
+      assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8');
+      assert.match(await twin.text(), /^---\ntitle: Configuration reference\n/);
+    } finally {
+      await dev.stop();
+    }
+  });
+});

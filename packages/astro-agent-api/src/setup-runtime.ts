@@ -100,5 +100,16 @@ function runtimeModulePlugin(config: AstroConfig) {
  */
 export function serveAgentSurfaceInDev({ server }: HookParameters<'astro:server:setup'>, config: AstroConfig): void {
   const outDir = fileURLToPath(config.outDir);
-  server.middlewares.use(createNodeHandler(getAgentApi({ outDir })));
+  const front = createNodeHandler(getAgentApi({ outDir }));
+  server.middlewares.use((req, res, next) => {
+    // Vite strips Astro's base from `req.url` before this middleware; the front routes the path as the
+    // browser sent it, base included, as in production (Connect keeps it in `originalUrl`).
+    const stripped = req.url;
+    const original = (req as { originalUrl?: string }).originalUrl;
+    if (original !== undefined) req.url = original;
+    front(req, res, (error?: unknown) => {
+      req.url = stripped;
+      next(error);
+    });
+  });
 }

@@ -18,6 +18,7 @@ import { RUNTIME_DIR } from '../packages/astro-agent-api/src/content/manifest.ts
 import { createSearchEngine, type SearchEngine } from '../packages/astro-agent-api/src/content/search.ts';
 import { createSiteAnalyzers } from '../packages/astro-agent-api/src/content/search-analyzer.ts';
 import { encodeServerIndex, SERVER_INDEX_FILE } from '../packages/astro-agent-api/src/content/server-index.ts';
+import { createSiteUrls } from '../packages/astro-agent-api/src/site-urls.ts';
 import { isHit, RELEVANCE_CASES } from '../tests/integration/search-relevance-cases.ts';
 import { buildQueries } from './queries.ts';
 
@@ -66,7 +67,7 @@ async function createVariant(languages: string[], languageOf: (index: number) =>
   const start = performance.now();
   const index = buildServerIndex({ buildId, pages: pages.map((page) => ({ ...page, frontMatter: '', markdown: texts.readMarkdown(page.twin) })) }, analyzers);
   const buildMs = Number((performance.now() - start).toFixed(1));
-  const engine = createSearchEngine({ index, pages, texts, buildId, facets: options.facets, vocabulary: options.search, analyzers: analyzers.all, languages });
+  const engine = createSearchEngine({ index, pages, urls: createSiteUrls(manifest.site, manifest.routing), texts, buildId, facets: options.facets, vocabulary: options.search, analyzers: analyzers.all, languages });
   return { indexBytes: encodeServerIndex(index).byteLength, buildMs, engine };
 }
 

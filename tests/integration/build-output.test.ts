@@ -82,6 +82,8 @@ describe('Markdown twins and manifest', () => {
   it('makes the company facts absolute and leaves them out of options', () => {
     const site = manifest.site.replace(/\/$/, '');
     assert.equal(manifest.version, MANIFEST_VERSION);
+    // Astro's routing settings, as the demo's astro.config.mjs resolves them: every URL follows them (site-urls.ts).
+    assert.deepEqual(manifest.routing, { base: '/', trailingSlash: 'ignore', format: 'directory' });
     assert.match(manifest.buildId, /^[\w-]{8,}$/);
     assert.ok(!('company' in manifest.options));
     assert.ok(manifest.company, 'the demo gives company facts');

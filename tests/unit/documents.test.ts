@@ -299,10 +299,14 @@ describe('discovery documents', () => {
     assert.deepEqual(api.scopes_supported, ['content:read', 'quota:read']);
   });
 
-  it('keeps the path of a site that lives under one', () => {
+  it('keeps the path of a site that lives under one, and puts its metadata where RFC 8414 §3 and RFC 9728 §3.1 look', () => {
     const nested = createDocumentContext({ site: 'https://example.com/tienda/', options, company, pages });
     assert.equal((buildAuthorizationServerMetadata(nested) as Json).issuer, 'https://example.com/tienda');
-    for (const url of urlsIn(buildOpenApi(nested))) assert.ok(url === 'https://example.com/tienda' || url.startsWith('https://example.com/tienda/'), url);
+    const metadata = ['https://example.com/.well-known/oauth-authorization-server/tienda', 'https://example.com/.well-known/oauth-protected-resource/tienda/api/v1'];
+    for (const url of urlsIn(buildOpenApi(nested))) {
+      assert.ok(url === 'https://example.com/tienda' || url.startsWith('https://example.com/tienda/') || metadata.includes(url), url);
+    }
+    assert.ok(urlsIn(buildOpenApi(nested)).includes(metadata[1]!), 'the API names its metadata at the RFC 9728 place');
   });
 
   it('MCP cards and the AI catalog point to the MCP endpoint and to each other', () => {

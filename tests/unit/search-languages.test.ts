@@ -12,6 +12,7 @@ import type { BuiltPage, ManifestPage } from '../../packages/astro-agent-api/src
 import type { PageTexts } from '../../packages/astro-agent-api/src/content/page-texts.ts';
 import { createSearchEngine, type SearchEngine } from '../../packages/astro-agent-api/src/content/search.ts';
 import { createSiteAnalyzers, splitWords } from '../../packages/astro-agent-api/src/content/search-analyzer.ts';
+import { ROOT_SITE_URLS } from '../../packages/astro-agent-api/src/site-urls.ts';
 
 /** Languages with a stemmer and stop words, and two without (matched as written). */
 const LANGUAGES = ['en', 'fr', 'es', 'de', 'it', 'pt-BR', 'nl', 'ru', 'sv', 'ja', 'zh-Hant'] as const;
@@ -46,6 +47,7 @@ async function createEngine(languages: readonly string[], pages: readonly { lang
   return createSearchEngine({
     index,
     pages: manifestPages,
+    urls: ROOT_SITE_URLS,
     texts,
     buildId: 'b',
     facets: {},

@@ -10,6 +10,7 @@ import { createContentModel, type ContentModel } from '../../packages/astro-agen
 import { MANIFEST_VERSION, RUNTIME_DIR } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { InvalidCursorError, type SearchEngine } from '../../packages/astro-agent-api/src/content/search.ts';
 import { SERVER_INDEX_FILE } from '../../packages/astro-agent-api/src/content/server-index.ts';
+import { DEFAULT_ROUTING } from '../../packages/astro-agent-api/src/site-urls.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
 
 const FIXTURE = new URL('../fixtures/search-site/', import.meta.url).pathname;
@@ -41,7 +42,7 @@ async function buildFixture(clientDir: string, change?: (html: string) => string
     const file = join(clientDir, 'servicios', 'cerrajeria', 'index.html');
     await writeFile(file, change(await readFile(file, 'utf8')));
   }
-  const { pages } = await writeMarkdownTwins(clientDir, { ...OPTIONS, site: SITE, facetNames: Object.keys(OPTIONS.facets) }, { cacheDir: join(workDir, 'cache') });
+  const { pages } = await writeMarkdownTwins(clientDir, { ...OPTIONS, site: SITE, routing: DEFAULT_ROUTING, facetNames: Object.keys(OPTIONS.facets) }, { cacheDir: join(workDir, 'cache') });
   const manifest = buildManifest({ site: SITE, options: resolveAgentApiOptions(OPTIONS, { url: SITE, pageLanguages: [] }), pages });
   await writeServerIndex(outDir, await buildServerIndexOfManifest(manifest));
   await writeManifest(outDir, manifest);
@@ -204,7 +205,7 @@ test('a rebuild swaps in the new index; an index of another build than the manif
   // The old snapshot still answers from its own index, for the searches that started on it; its cursors are not the new build's.
   assert.equal(before.search.search({ query: 'multipunto', filters: {}, limit: 5 }).total, 0);
   // It reads its pages' text from its own texts file too, though the rebuild has replaced that file on disk.
-  const locksmith = (snapshot: typeof before) => snapshot.pages.byPath.get('/servicios/cerrajeria/')!;
+  const locksmith = (snapshot: typeof before) => snapshot.pages.byRoute.get('/servicios/cerrajeria')!;
   assert.doesNotMatch(before.texts.readMarkdown(locksmith(before).twin), /multipunto/);
   assert.match(after.texts.readMarkdown(locksmith(after).twin), /multipunto/);
   assert.match(after.search.search({ query: 'multipunto', filters: {}, limit: 5 }).results[0]!.excerpt, /cerradura multipunto/);

@@ -9,6 +9,7 @@ import { BUILD_CACHE_DIR } from './build/page-cache.ts';
 import { writeDocuments } from './documents/write-documents.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions, type AgentApiUserOptions } from './options.ts';
 import { serveAgentSurfaceInDev, setupRuntime } from './setup-runtime.ts';
+import { readRoutingSettings } from './site-urls.ts';
 
 export type { AgentApiUserOptions } from './options.ts';
 
@@ -39,6 +40,7 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
       'astro:server:setup': (params) => serveAgentSurfaceInDev(params, config!),
       'astro:build:done': async ({ dir, logger }) => {
         const site = config!.site!;
+        const routing = readRoutingSettings(config!);
         // With an adapter `dir` is the public folder (`<outDir>/client/`); the manifest goes beside it, not in it.
         const clientDir = fileURLToPath(dir);
         const outDir = fileURLToPath(config!.outDir);
@@ -51,7 +53,7 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         // Pagefind indexes in its own process from the same HTML files, so it runs while the pages convert and the server index is built.
         const [manifest] = await Promise.all([
           (async () => {
-            const { result: markdown, seconds } = await timed(() => writeMarkdownTwins(clientDir, { ...options, site, facetNames: Object.keys(options.facets) }, { cacheDir }));
+            const { result: markdown, seconds } = await timed(() => writeMarkdownTwins(clientDir, { ...options, site, routing, facetNames: Object.keys(options.facets) }, { cacheDir }));
             logger.info(`converted ${markdown.converted} pages to Markdown in ${seconds} (${markdown.reused} reused from earlier builds, ${markdown.skipped} skipped)`);
             const resolved = resolveAgentApiOptions(options, {
               url: site,
@@ -60,7 +62,7 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
               // @astrojs/sitemap writes its index at this path; without it robots.txt and agents.md name no sitemap.
               sitemap: config!.integrations.some((integration) => integration.name === '@astrojs/sitemap') ? SITEMAP_INDEX_PATH : undefined,
             });
-            const manifest = buildManifest({ site, options: resolved, company: options.company, pages: markdown.pages });
+            const manifest = buildManifest({ site, routing, options: resolved, company: options.company, pages: markdown.pages });
             if (!onDemand) return manifest;
             const { result: written, seconds: indexSeconds } = await timed(async () => writeServerIndex(outDir, await buildServerIndexOfManifest(manifest)));
             logger.info(`built the server search index of ${manifest.pages.length} pages (${(written.bytes / 1024 ** 2).toFixed(1)} MB) in ${indexSeconds}`);

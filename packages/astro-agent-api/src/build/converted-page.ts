@@ -1,8 +1,11 @@
 import type { BuiltPage } from '../content/manifest.ts';
+import type { RoutingSettings } from '../site-urls.ts';
 
 /** The options of the conversion that every page shares. */
 export interface MarkdownConversionOptions {
   site: string;
+  /** Where each page is served: its path and URL follow them (site-urls.ts). */
+  routing: RoutingSettings;
   contentSelector: string;
   ignoreSelectors: readonly string[];
   excludeSelector: string;

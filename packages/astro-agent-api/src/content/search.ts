@@ -6,6 +6,7 @@ import type { ManifestPage } from './manifest.ts';
 import type { PageTexts } from './page-texts.ts';
 import type { SearchAnalyzer } from './search-analyzer.ts';
 import { createQueryParser, type ParsedSearchQuery, type SearchVocabulary, type TermLookup } from './search-query.ts';
+import type { SiteUrls } from '../site-urls.ts';
 import type { ServerIndex } from './server-index.ts';
 
 export { InvalidCursorError };
@@ -41,6 +42,8 @@ export interface SearchEngineOptions {
   index: ServerIndex;
   /** The manifest's pages, in the order the index was built from. */
   pages: readonly ManifestPage[];
+  /** The site's URLs: a page's depth is that of its route, whatever the base (site-urls.ts). */
+  urls: Pick<SiteUrls, 'routeOf'>;
   /** The pages' text, for the excerpts. */
   texts: PageTexts;
   buildId: string;
@@ -79,7 +82,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     throw new Error(`The search index is of build ${index.buildId} (${index.pageCount} pages), not of ${options.buildId} (${pages.length} pages)`);
   }
   const facetNames = Object.keys(options.facets);
-  const depths = Uint8Array.from(pages, (page) => page.path.split('/').filter(Boolean).length);
+  const depths = Uint8Array.from(pages, (page) => options.urls.routeOf(page.path).split('/').filter(Boolean).length);
   // Each page's value of each facet as a number (-1 for none): filters and boosts compare numbers.
   const facetValues = new Map(
     facetNames.map((name) => {

@@ -23,8 +23,8 @@ export function buildAgentSkill(context: DocumentContext): { path: string; skill
   const path = agentSkillPath(options.name);
   const description = truncateText(
     (onDemand
-      ? `Search and read the pages of ${options.name} (${url('/')})${context.companyOperation ? ' and get its company data' : ''} through its read-only JSON API or its MCP server, without credentials. `
-      : `Read the pages of ${options.name} (${url('/')}) as Markdown, from the index at ${url(DOCUMENT_PATHS.llms)}. `) +
+      ? `Search and read the pages of ${options.name} (${context.urls.homeUrl})${context.companyOperation ? ' and get its company data' : ''} through its read-only JSON API or its MCP server, without credentials. `
+      : `Read the pages of ${options.name} (${context.urls.homeUrl}) as Markdown, from the index at ${url(DOCUMENT_PATHS.llms)}. `) +
       `Use it to answer questions from this site's content${documents.summary ? `: ${documents.summary}` : '.'}`,
     DESCRIPTION_LENGTH,
   );

@@ -7,7 +7,6 @@ import { languageList, languageName } from '../operations/search-pages.ts';
 import { buildFieldList, buildParameterTable } from './build-parameter-table.ts';
 import { buildWithdrawalNotice, type DocumentContext } from './document-context.ts';
 import { buildExampleSearchUrl } from './example-search.ts';
-import { markdownTwinPath } from '../content/manifest.ts';
 
 /**
  * `/agents.md`: how an agent should use the site, with every operation rendered from its description;
@@ -15,7 +14,7 @@ import { markdownTwinPath } from '../content/manifest.ts';
  */
 export function buildAgentsMd(context: DocumentContext): string {
   if (!context.onDemand) return buildStaticAgentsMd(context);
-  const { url, options, operations, documents } = context;
+  const { url, urls, options, operations, documents } = context;
   const { name, policies, apiBasePath } = options;
   const api = url(apiBasePath);
   const ownVersioningSection = url(`${DOCUMENT_PATHS.agents}#${VERSIONING_ANCHOR}`);
@@ -50,7 +49,7 @@ export function buildAgentsMd(context: DocumentContext): string {
     `> ${name} publishes its website for agents: every page as Markdown, a search and read API, the same operations over MCP, and optional OAuth credentials that only raise the quota. Everything is read-only.`,
     '',
     ...(documents.summary ? [`About the site: ${documents.summary}`, ''] : []),
-    `Web site: ${url('/')} · OpenAPI: ${url(DOCUMENT_PATHS.openapi)} · Page index: ${url(DOCUMENT_PATHS.llms)} · Auth: ${url(DOCUMENT_PATHS.auth)}`,
+    `Web site: ${urls.homeUrl} · OpenAPI: ${url(DOCUMENT_PATHS.openapi)} · Page index: ${url(DOCUMENT_PATHS.llms)} · Auth: ${url(DOCUMENT_PATHS.auth)}`,
     '',
     ...(beforeYouAnswer.length > 0 ? ['## Before you answer', '', ...beforeYouAnswer, ''] : []),
     '## How to answer a question from this site',
@@ -78,7 +77,7 @@ export function buildAgentsMd(context: DocumentContext): string {
     '',
     '## Optional identification (OAuth 2.0)',
     '',
-    `A token is never needed to read: it only raises the quota from ${policies.anonymous.quota} to ${policies.identified.quota} requests per minute. Registration is self-service and anonymous (\`POST ${url(OAUTH_PATHS.register)}\`), then the client credentials grant at \`POST ${url(OAUTH_PATHS.token)}\` gives a Bearer token valid ${LIMITS.accessTokenSeconds} s. Scopes: ${SCOPES.map((scope) => `\`${scope}\` (${SCOPE_DESCRIPTIONS[scope]})`).join(' and ')}. Send it as \`Authorization: Bearer …\`. An invalid or expired token is answered 401, never served as anonymous. Step by step with curl: ${url(DOCUMENT_PATHS.auth)}. Metadata: ${url(WELL_KNOWN_PATHS.authorizationServer)}.`,
+    `A token is never needed to read: it only raises the quota from ${policies.anonymous.quota} to ${policies.identified.quota} requests per minute. Registration is self-service and anonymous (\`POST ${url(OAUTH_PATHS.register)}\`), then the client credentials grant at \`POST ${url(OAUTH_PATHS.token)}\` gives a Bearer token valid ${LIMITS.accessTokenSeconds} s. Scopes: ${SCOPES.map((scope) => `\`${scope}\` (${SCOPE_DESCRIPTIONS[scope]})`).join(' and ')}. Send it as \`Authorization: Bearer …\`. An invalid or expired token is answered 401, never served as anonymous. Step by step with curl: ${url(DOCUMENT_PATHS.auth)}. Metadata: ${urls.wellKnownUrl(WELL_KNOWN_PATHS.authorizationServer)}.`,
     '',
     '## MCP',
     '',
@@ -120,7 +119,7 @@ function buildStaticAgentsMd(context: DocumentContext): string {
     `> ${options.name} publishes its website for agents: every page as Markdown, and an index of them all. Everything is read-only.`,
     '',
     ...(documents.summary ? [`About the site: ${documents.summary}`, ''] : []),
-    `Web site: ${url('/')} · Page index: ${url(DOCUMENT_PATHS.llms)}`,
+    `Web site: ${context.urls.homeUrl} · Page index: ${url(DOCUMENT_PATHS.llms)}`,
     '',
     ...(beforeYouAnswer.length > 0 ? ['## Before you answer', '', ...beforeYouAnswer, ''] : []),
     '## How to answer a question from this site',
@@ -135,10 +134,10 @@ function buildStaticAgentsMd(context: DocumentContext): string {
 }
 
 /** Where the Markdown twins are, from real pages (the deepest one and the home page), and how each HTML page names its own. */
-function buildTwinsParagraph({ url, options, pages, onDemand }: DocumentContext): string {
+function buildTwinsParagraph({ url, urls, options, pages, onDemand }: DocumentContext): string {
   const deepest = pages.map((page) => page.path).sort((a, b) => b.split('/').length - a.split('/').length)[0];
-  const twinExamples = [...new Set([deepest ?? '/', '/'])]
-    .map((path) => `\`${url(path)}\` → \`${url(markdownTwinPath(path))}\``)
+  const twinExamples = [...new Set([deepest ?? urls.homePath, urls.homePath])]
+    .map((path) => `\`${urls.pageUrl(path)}\` → \`${urls.twinUrl(path)}\``)
     .join(', and ');
   // Only a server can answer one URL with two representations; a static host serves files.
   const negotiation = onDemand ? ' Requesting an HTML page with `Accept: text/markdown` returns the same Markdown.' : '';

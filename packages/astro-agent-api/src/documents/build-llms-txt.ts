@@ -1,4 +1,5 @@
-import { markdownTwinPath, type BuiltPage } from '../content/manifest.ts';
+import type { BuiltPage } from '../content/manifest.ts';
+import type { SiteUrls } from '../site-urls.ts';
 import { DOCUMENT_PATHS, LLMS_TXT_SECTIONS_PATH, MCP_PATH, WELL_KNOWN_PATHS } from '../paths.ts';
 import type { DocumentContext } from './document-context.ts';
 import { selectLlmsTxtWording } from './llms-txt-wording.ts';
@@ -38,10 +39,10 @@ export const LLMS_TXT_MAX_LENGTH = 50_000;
  * holding its pages (split in path order so that each fits too).
  */
 export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
-  const { url, options, company, operations, pages, documents } = context;
+  const { url, urls, options, company, operations, pages, documents } = context;
   const wording = selectLlmsTxtWording(options.language);
   const name = options.name;
-  const segmentsOf = (page: BuiltPage) => page.path.split('/').filter(Boolean);
+  const segmentsOf = (page: BuiltPage) => urls.routeOf(page.path).split('/').filter(Boolean);
   const hasChildren = new Set(pages.filter((page) => segmentsOf(page).length > 1).map((page) => segmentsOf(page)[0]));
 
   const general: Section = { heading: wording.mainPages, name: 'main', links: [] };
@@ -55,7 +56,7 @@ export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
 
   for (const page of pages) {
     const segments = segmentsOf(page);
-    const link = (withNote: boolean): ListEntry => ({ line: buildLink(page, name, withNote), first: page.path, last: page.path, count: 1 });
+    const link = (withNote: boolean): ListEntry => ({ line: buildLink(page, name, withNote, urls), first: page.path, last: page.path, count: 1 });
     const languageSection = byLanguage.get(page.language);
     if (languageSection) {
       languageSection.links.push(link(true));
@@ -65,7 +66,7 @@ export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
       const segment = segments[0]!;
       let section = bySegment.get(segment);
       if (!section) {
-        section = { heading: sectionHeading(segment, pages, name), name: uniqueName(segment, names), links: [] };
+        section = { heading: sectionHeading(segment, pages, name, urls), name: uniqueName(segment, names), links: [] };
         bySegment.set(segment, section);
       }
       if (segments.length === 1) section.links.unshift(link(true));
@@ -173,8 +174,8 @@ function uniqueName(segment: string, taken: Set<string>): string {
   return name;
 }
 
-function buildLink(page: BuiltPage, siteName: string, withNote: boolean): string {
-  const twin = new URL(markdownTwinPath(new URL(page.url).pathname), page.url).href;
+function buildLink(page: BuiltPage, siteName: string, withNote: boolean, urls: SiteUrls): string {
+  const twin = urls.twinUrl(page.path);
   const title = cleanPageTitle(page.title, siteName) || page.path;
   const note = withNote ? firstSentence(page.markdown) : '';
   return `- [${title.replaceAll(/[[\]]/g, '')}](${twin})${note ? `: ${note}` : ''}`;
@@ -191,9 +192,9 @@ function nativeLanguageName(tag: string): string {
   return name.charAt(0).toLocaleUpperCase(tag) + name.slice(1);
 }
 
-/** Heading of a section: the title of its index page (e.g. `/blog/`), else the segment itself. */
-function sectionHeading(segment: string, pages: readonly BuiltPage[], siteName: string): string {
-  const index = pages.find((page) => page.path === `/${segment}/`);
+/** Heading of a section: the title of its index page (route `/blog`), else the segment itself. */
+function sectionHeading(segment: string, pages: readonly BuiltPage[], siteName: string, urls: SiteUrls): string {
+  const index = pages.find((page) => urls.routeOf(page.path) === `/${segment}`);
   const title = index ? cleanPageTitle(index.title, siteName) : '';
   if (title !== '' && title.length <= 40) return title;
   const words = segment.replaceAll('-', ' ');

@@ -25,6 +25,8 @@ const MIN_WORD_LENGTH = 4;
 export function buildDefaultExampleSearch(
   pages: readonly BuiltPage[],
   options: Pick<ResolvedAgentApiOptions, 'name' | 'language' | 'facets'>,
+  /** The site's home page, when it has one (its route is `/`: site-urls.ts). */
+  home?: BuiltPage,
   analyzer?: Pick<SearchAnalyzer, 'isStopWord'>,
 ): ExampleSearch | undefined {
   const sample = pages.slice(0, SAMPLE_PAGES);
@@ -35,7 +37,7 @@ export function buildDefaultExampleSearch(
 
   let best: { word: string; page: BuiltPage; count: number } | undefined;
   // The home page's title is usually the site's name: its words come last.
-  const order = [...sample.keys()].sort((a, b) => Number(sample[a]!.path === '/') - Number(sample[b]!.path === '/'));
+  const order = [...sample.keys()].sort((a, b) => Number(sample[a] === home) - Number(sample[b] === home));
   for (const index of order) {
     const page = sample[index]!;
     for (const word of wordsOf(cleanPageTitle(page.title, options.name))) {

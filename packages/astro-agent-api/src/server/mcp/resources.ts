@@ -28,10 +28,10 @@ export const RESOURCE_PAGE_SIZE = 100;
  * (MCP's field for what the protocol does not name), as search_pages results and read_page do.
  */
 export function registerPageResources(server: McpServer, snapshot: ContentSnapshot, notePageRead: (url: string) => void): void {
-  const site = snapshot.manifest.site.replace(/\/+$/, '');
+  const site = snapshot.urls.origin;
   server.registerResource(
     'page',
-    // `{+path}` keeps the slashes of the path; the root page matches too (path `/`).
+    // `{+path}` keeps the slashes of the path, the base included: the root page matches too (`/`, `/docs`).
     new ResourceTemplate(`${site}{+path}`, { list: undefined }),
     {
       title: 'Page of the site as Markdown',

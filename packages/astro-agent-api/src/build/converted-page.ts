@@ -1,8 +1,11 @@
 import type { BuiltPage } from '../content/manifest.ts';
+import type { RoutingSettings } from '../site-urls.ts';
 
 /** The options of the conversion that every page shares. */
 export interface MarkdownConversionOptions {
   site: string;
+  /** Where each page is served: its path and URL follow them (site-urls.ts). */
+  routing: RoutingSettings;
   contentSelector: string;
   ignoreSelectors: readonly string[];
   excludeSelector: string;
@@ -10,5 +13,5 @@ export interface MarkdownConversionOptions {
   facetNames: readonly string[];
 }
 
-/** A converted page: its manifest entry and its `<html lang>`. */
-export type ConvertedPage = BuiltPage & { lang: string };
+/** A converted page: its manifest entry, but for the language the manifest decides, and its `<html lang>` (`""` when none). */
+export type ConvertedPage = Omit<BuiltPage, 'language'> & { lang: string };

@@ -1,3 +1,4 @@
+import { readdir, readFile } from 'node:fs/promises';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
 import type { D1Database, D1PreparedStatement, D1Result } from '../../packages/astro-agent-api/src/store/d1-store.ts';
 
@@ -30,4 +31,13 @@ export function createD1OverSqlite(file = ':memory:'): { db: D1Database; sqlite:
     },
   };
   return { db, sqlite };
+}
+
+const MIGRATIONS_DIR = new URL('../../packages/astro-agent-api/migrations/d1/', import.meta.url);
+
+/** The D1 database as `wrangler d1 migrations apply` leaves it: every shipped migration file run in order. */
+export async function createMigratedD1(): Promise<{ db: D1Database; sqlite: DatabaseSync }> {
+  const d1 = createD1OverSqlite();
+  for (const name of (await readdir(MIGRATIONS_DIR)).sort()) d1.sqlite.exec(await readFile(new URL(name, MIGRATIONS_DIR), 'utf8'));
+  return d1;
 }

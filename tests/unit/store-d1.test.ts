@@ -1,22 +1,16 @@
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import { openD1Store } from '../../packages/astro-agent-api/src/store/d1-store.ts';
 import { StoreUnavailableError } from '../../packages/astro-agent-api/src/store/store-unavailable.ts';
 import { SQLITE_MIGRATIONS } from '../../packages/astro-agent-api/src/store/sqlite-schema.ts';
-import { createD1OverSqlite } from '../helpers/d1-over-sqlite.ts';
+import { createD1OverSqlite, createMigratedD1 } from '../helpers/d1-over-sqlite.ts';
 import { buildClientRecord, runStoreContract } from './store-contract.ts';
 
 const MIGRATIONS_DIR = new URL('../../packages/astro-agent-api/migrations/d1/', import.meta.url);
 
-/** The D1 database as `wrangler d1 migrations apply` leaves it: every shipped migration file run in order. */
-async function migratedD1() {
-  const d1 = createD1OverSqlite();
-  for (const name of (await readdir(MIGRATIONS_DIR)).sort()) d1.sqlite.exec(await readFile(new URL(name, MIGRATIONS_DIR), 'utf8'));
-  return d1;
-}
 
-runStoreContract('d1', async () => openD1Store((await migratedD1()).db));
+runStoreContract('d1', async () => openD1Store((await createMigratedD1()).db));
 
 describe('d1 store', () => {
   test('the migration files are numbered from 1 without a gap, and the sqlite store runs every one', async () => {
@@ -30,7 +24,7 @@ describe('d1 store', () => {
   });
 
   test('while D1 fails: OAuth state answers 503, anonymous reading goes on counted per instance, a duplicate stays a plain error', async () => {
-    const d1 = await migratedD1();
+    const d1 = await createMigratedD1();
     const warnings: string[] = [];
     const store = await openD1Store(d1.db, { warn: (message) => warnings.push(message) });
     const now = Date.now();

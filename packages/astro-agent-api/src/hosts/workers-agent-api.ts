@@ -1,6 +1,8 @@
 import { createTrafficRecorder, type TrafficRecorder } from '../analytics/traffic-recorder.ts';
 import { createPortableAgentApi, type AgentApi } from '../server/create-agent-api.ts';
+import { parseEnvironment } from '../environment.ts';
 import { openD1Store, type D1Database } from '../store/d1-store.ts';
+import { createStoreSweeper, type SweepResult } from '../store/store-sweeper.ts';
 import type { Store } from '../store/store.ts';
 import { createAssetsBuildFiles, type AssetsBinding } from './workers-build-files.ts';
 
@@ -32,10 +34,13 @@ export function getWorkersAgentApi(env: WorkersEnv): WorkersAgentApi {
   return instance;
 }
 
+/** The Worker's `vars`: its string entries (the bindings are objects). */
+const varsOf = (env: WorkersEnv) => Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+
 function createWorkersAgentApi(env: WorkersEnv): WorkersAgentApi {
   let recorder: TrafficRecorder | undefined;
   const api = createPortableAgentApi({
-    env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === 'string')),
+    env: varsOf(env),
     files: createAssetsBuildFiles(env[WORKERS_BINDINGS.assets]),
     openStore: () => openWorkersStore(env),
     // A Worker keeps no timer between requests: the front flushes after a response (flushTraffic).
@@ -65,4 +70,30 @@ async function openWorkersStore(env: WorkersEnv): Promise<Store> {
     );
   }
   return openD1Store(database);
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The store's housekeeping on Workers, where no instance lives long enough for a timer: purges expired
+ * tokens and rate-limit windows, recycles clients idle for AGENT_API_CLIENT_IDLE_DAYS and deletes the
+ * traffic counts past AGENT_API_ANALYTICS_RETENTION_DAYS, as the Node server's sweeper does every
+ * hour. The Worker's `scheduled` handler runs it on the cron trigger of the site's wrangler configuration.
+ */
+export async function sweepWorkersStore(env: WorkersEnv, now: () => number = Date.now): Promise<SweepResult> {
+  const periods = parseEnvironment(varsOf(env));
+  const store = await openWorkersStore(env);
+  try {
+    const sweeper = createStoreSweeper({
+      store,
+      clientIdleMs: periods.AGENT_API_CLIENT_IDLE_DAYS * DAY_MS,
+      trafficRetentionDays: periods.AGENT_API_ANALYTICS_RETENTION_DAYS,
+      // Swept once per trigger: the interval of a Node server's timer does not apply.
+      intervalMs: 0,
+      now,
+    });
+    return await sweeper.sweep();
+  } finally {
+    await store.close();
+  }
 }

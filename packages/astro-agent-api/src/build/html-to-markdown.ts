@@ -5,6 +5,9 @@ import remarkStringify from 'remark-stringify';
 import { select } from 'hast-util-select';
 import { unified } from 'unified';
 import type { PageSection } from '../content/manifest.ts';
+import { asideHandler } from './aside-alerts.ts';
+import { preHandler } from './code-frames.ts';
+import { flattenComponents } from './flatten-components.ts';
 import { headingHandlers, writeMarkdownWithSections } from './markdown-sections.ts';
 import { parseHtml } from './parse-html.ts';
 import { readPageMetadata, type PageMetadata } from './page-metadata.ts';
@@ -29,7 +32,7 @@ export interface PageMarkdown extends PageMetadata {
 }
 
 const markdownWriter = unified()
-  .use(rehypeRemark, { handlers: headingHandlers })
+  .use(rehypeRemark, { handlers: { ...headingHandlers, aside: asideHandler, pre: preHandler } })
   .use(remarkGfm)
   .use(remarkStringify, { bullet: '-', fences: true, rule: '-', emphasis: '_', strong: '*', listItemIndent: 'one' })
   .freeze();
@@ -50,6 +53,7 @@ export function buildMarkdownFromHtml(html: string, options: HtmlToMarkdownOptio
   const metadata = readPageMetadata(tree, html, content);
 
   removeIgnored(content, options.ignoreSelectors ?? []);
+  flattenComponents(content);
   prepareElements(content, options.pageUrl);
 
   const mdast = markdownWriter.runSync({ type: 'root', children: [content] }) as MdastRoot;

@@ -268,10 +268,12 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
     assert.equal(((await unknown.json()) as Json).code, 'unknown_operation');
   });
 
-  it('takes its language from the pages and its name from the site', async () => {
+  it("takes its language from the pages and its name from the home page's <title> (Posts · Field Notes)", async () => {
     const manifest = JSON.parse(await readFile(join(example.root, 'dist/agent-api/manifest.json'), 'utf8')) as Json;
     assert.equal(manifest.options.language, 'en');
-    assert.equal(manifest.options.name, 'blog.example.com');
+    assert.equal(manifest.options.name, 'Field Notes');
+    assert.match(await (await fetch(`${base}/llms.txt`)).text(), /^# Field Notes\n/);
+    assert.equal((await fetch(`${base}/.well-known/agent-skills/field-notes/SKILL.md`)).status, 200);
     assert.equal(manifest.company, undefined);
   });
 });

@@ -43,9 +43,11 @@ async function startRuntime(userOptions: AgentApiUserOptions, onOutcome?: (outco
   return api;
 }
 
-/** Whether Astro hands `path` to the runtime: an exact pattern, or the rest parameter of one. */
+/** Whether Astro hands `path` to the runtime: an exact pattern, the rest parameter of one, or a one-segment parameter. */
 function injected(patterns: readonly string[], path: string): boolean {
-  return patterns.some((pattern) => (pattern.endsWith('/[...path]') ? path.startsWith(pattern.slice(0, -'[...path]'.length)) : pattern === path));
+  return patterns.some((pattern) =>
+    pattern.endsWith('/[...path]') ? path.startsWith(pattern.slice(0, -'[...path]'.length)) : new RegExp(`^${pattern.replaceAll('.', '\\.').replace(/\[\w+\]/, '[^/]+')}$`).test(path),
+  );
 }
 
 const COMPANY = { brand: 'Field Notes Ltd', website: '/' };
@@ -63,7 +65,7 @@ for (const { name, options, skill } of CASES) {
     const base = parsed.apiBasePath;
     const operations = ['/search_pages', '/read_page', '/quota', '/get_company_info'].map((path) => `${base}${path}`);
     const probes = [
-      ...patterns.map((pattern) => pattern.replace('[...path]', 'anything')),
+      ...patterns.map((pattern) => pattern.replace('[...path]', 'anything')).filter((probe) => !probe.includes('[skill]')),
       ...operations,
       base,
       `${base}/`,
@@ -77,7 +79,6 @@ for (const { name, options, skill } of CASES) {
       `${WELL_KNOWN_PATHS.protectedResource}${base}`,
       `${WELL_KNOWN_PATHS.protectedResource}/api/v9`,
       skill,
-      '/.well-known/agent-skills/other/SKILL.md',
       '/',
       '/about/',
       '/api/hello',
@@ -91,6 +92,13 @@ for (const { name, options, skill } of CASES) {
     assert.equal(api.isAgentPath(DOCUMENT_PATHS.robots), false);
     assert.ok(injected(patterns, `${base}/search_pages`));
     assert.equal(patterns.filter((pattern) => pattern.includes('[...path]')).length, 1, 'one rest pattern: the API base path');
+    // The built pages may name the site (build/read-site-name.ts), so the skill's folder is a parameter: the runtime answers its own only.
+    const otherSkill = '/.well-known/agent-skills/other/SKILL.md';
+    assert.ok(injected(patterns, otherSkill));
+    assert.equal(api.isAgentPath(otherSkill), false);
+    const notFound = await api.handle(new Request(`http://localhost${otherSkill}`), { clientAddress: '192.0.2.10' });
+    assert.equal(notFound.status, 404);
+    assert.match(notFound.headers.get('Content-Type') ?? '', /json/);
   });
 }
 

@@ -6,6 +6,7 @@ import { buildSearchIndex } from './build/build-search-index.ts';
 import { buildServerIndexOfManifest, writeServerIndex } from './build/build-server-index.ts';
 import { buildManifest, writeManifest } from './build/write-manifest.ts';
 import { BUILD_CACHE_DIR } from './build/page-cache.ts';
+import { readSiteName } from './build/read-site-name.ts';
 import { writeDocuments } from './documents/write-documents.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions, type AgentApiUserOptions } from './options.ts';
 import { serveAgentSurfaceInDev, setupRuntime } from './setup-runtime.ts';
@@ -51,6 +52,7 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
             const resolved = resolveAgentApiOptions(options, {
               url: site,
               pageLanguages: markdown.pages.map((page) => page.lang).filter(Boolean),
+              pagesSiteName: readSiteName(markdown.pages),
               // @astrojs/sitemap writes its index at this path; without it robots.txt and agents.md name no sitemap.
               sitemap: config!.integrations.some((integration) => integration.name === '@astrojs/sitemap') ? SITEMAP_INDEX_PATH : undefined,
             });

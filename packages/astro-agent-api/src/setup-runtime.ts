@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { createOperationsOfOptions } from './operations/index.ts';
 import { resolveSiteName, type AgentApiOptions } from './options.ts';
 import { getAgentApi } from './hosts/agent-api-registry.ts';
+import { agentSkillPath } from './paths.ts';
 import { createNodeHandler } from './server/node-handler.ts';
 import { buildRouteTable } from './server/route-table.ts';
 
@@ -26,7 +27,10 @@ export function buildRoutePatterns(options: AgentApiOptions, site: string): stri
     operations: createOperationsOfOptions(options),
   });
   const underApi = `${table.apiBasePath}/`;
-  return [`${underApi}[...path]`, ...[...table.routes.keys()].filter((path) => !path.startsWith(underApi))];
+  // The skill's folder is named after the site, which the built pages may name (build/read-site-name.ts): any folder is routed, the runtime knows the name.
+  const skillPath = agentSkillPath(resolveSiteName(options, site));
+  const paths = [...table.routes.keys()].filter((path) => !path.startsWith(underApi));
+  return [`${underApi}[...path]`, ...paths.map((path) => (path === skillPath ? path.replace(/[^/]+\/SKILL\.md$/, '[skill]/SKILL.md') : path))];
 }
 
 /**

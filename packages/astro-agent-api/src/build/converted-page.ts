@@ -1,4 +1,5 @@
 import type { BuiltPage } from '../content/manifest.ts';
+import type { PageMetadata } from './page-metadata.ts';
 
 /** The options of the conversion that every page shares. */
 export interface MarkdownConversionOptions {
@@ -11,4 +12,7 @@ export interface MarkdownConversionOptions {
 }
 
 /** A converted page: its manifest entry and its `<html lang>`. */
-export type ConvertedPage = BuiltPage & { lang: string };
+export type ConvertedPage = BuiltPage & { lang: string } & PageSiteNaming;
+
+/** What a page says about the site it belongs to: read once for the whole site (read-site-name.ts), not part of its manifest entry. */
+export type PageSiteNaming = Pick<PageMetadata, 'documentTitle' | 'siteName'>;

@@ -8,6 +8,12 @@ const FACET_META_SELECTOR = 'meta[data-agent-facet]';
 
 const DESCRIPTION_META_SELECTOR = 'meta[name="description" i]';
 
+/** Open Graph's description, for a page that has no `<meta name="description">`. */
+const OG_DESCRIPTION_META_SELECTOR = 'meta[property="og:description"]';
+
+/** Open Graph's name of the whole site, as Starlight (its `title` option) and most themes write it. */
+const SITE_NAME_META_SELECTOR = 'meta[property="og:site_name"]';
+
 /** Open Graph's article modification time, as Starlight and most blog themes write it. */
 const MODIFIED_META_SELECTOR = 'meta[property="article:modified_time"]';
 
@@ -27,16 +33,22 @@ export interface PageMetadata {
   facets: Record<string, string>;
   /** The page's `<html lang>`, lowercase; `""` when it has none. */
   lang: string;
-  /** The page's `<meta name="description">`, whitespace collapsed; absent when it has none. */
+  /** The page's `<meta name="description">`, else its `og:description`, whitespace collapsed; absent when it has neither. */
   description?: string;
+  /** The document's `<title>`, whitespace collapsed: with the home page's, it may name the site (build/read-site-name.ts). */
+  documentTitle: string;
+  /** The page's `og:site_name`; absent when it has none. */
+  siteName?: string;
   /** When the page says it last changed (see MODIFIED_META_SELECTOR, MODIFIED_ITEMPROP); absent when it does not. */
   lastModified?: string;
 }
 
 /** The page's title (its content's first h1, else `<title>`), facets, language, description and last change. */
 export function readPageMetadata(tree: Root, html: string, content: Element): PageMetadata {
-  const titleElement = select('h1', content) ?? select('title', tree);
-  const title = titleElement ? collapseWhitespace(toString(titleElement)) : '';
+  const titleTag = select('title', tree);
+  const documentTitle = titleTag ? collapseWhitespace(toString(titleTag)) : '';
+  const h1 = select('h1', content);
+  const title = h1 ? collapseWhitespace(toString(h1)) : documentTitle;
   const facets: Record<string, string> = {};
   for (const meta of selectAll(FACET_META_SELECTOR, tree)) {
     const { dataAgentFacet: name, content: value } = meta.properties;
@@ -44,9 +56,19 @@ export function readPageMetadata(tree: Root, html: string, content: Element): Pa
   }
   // Read from the source: the parsed tree may hold only <head> and <main> (slice-relevant-html.ts).
   const lang = (HTML_LANG.exec(html)?.[1] ?? '').toLowerCase();
-  const description = readDescription(tree);
+  const head = select('head', tree);
+  const description = head && (readMetaContent(head, DESCRIPTION_META_SELECTOR) ?? readMetaContent(head, OG_DESCRIPTION_META_SELECTOR));
+  const siteName = head && readMetaContent(head, SITE_NAME_META_SELECTOR);
   const lastModified = readLastModified(tree, html);
-  return { title, facets, lang, ...(description && { description }), ...(lastModified && { lastModified }) };
+  return {
+    title,
+    facets,
+    lang,
+    ...(description && { description }),
+    documentTitle,
+    ...(siteName && { siteName }),
+    ...(lastModified && { lastModified }),
+  };
 }
 
 /**
@@ -71,9 +93,8 @@ function isCalendarDate(date: string): boolean {
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === date;
 }
 
-/** The `<meta name="description">` of the `<head>` (a walk of the small head, not of the whole page). */
-function readDescription(tree: Root): string | undefined {
-  const head = select('head', tree);
-  const content = head && select(DESCRIPTION_META_SELECTOR, head)?.properties.content;
+/** The `content` of a `<meta>` of the `<head>` (a walk of the small head, not of the whole page), whitespace collapsed. */
+function readMetaContent(head: Element, selector: string): string | undefined {
+  const content = select(selector, head)?.properties.content;
   return typeof content === 'string' ? collapseWhitespace(content) || undefined : undefined;
 }

@@ -3,17 +3,17 @@
  * 3,000-page site of bench/measure-edit.ts, built once if it has no build output), two ways, N times
  * each in alternation so that both see the same load: `addDirectory` over the HTML pages (Pagefind
  * parses every page) and one `addCustomRecord` per page of the manifest, its text from the build's
- * texts file (the plain text the conversion already has). Prints the medians of wall time, of the
- * Pagefind process's CPU time and of its peak memory, and the pages each index holds.
+ * texts file, made as the build makes it (build/build-search-index.ts). Prints the medians of wall
+ * time, of the Pagefind process's CPU time and of its peak memory, and the pages each index holds.
  */
 import { readFileSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as pagefind from 'pagefind';
+import { buildSearchRecord } from '../packages/astro-agent-api/src/build/build-search-index.ts';
 import { RUNTIME_DIR, type Manifest } from '../packages/astro-agent-api/src/content/manifest.ts';
 import { openPageTexts, PAGE_TEXTS_FILE } from '../packages/astro-agent-api/src/content/page-texts.ts';
-import { buildPageText } from '../packages/astro-agent-api/src/content/plain-text.ts';
 import { SITES_DIR, generateSite } from './generate-site.ts';
 import { measureBuild, treeRss } from './measure-build.ts';
 
@@ -96,13 +96,7 @@ const ways = {
   records: async (index: pagefind.PagefindIndex) => {
     await Promise.all(
       pages.map(async (page) => {
-        const added = await index.addCustomRecord({
-          url: page.path,
-          content: buildPageText(page.markdown).text,
-          language,
-          meta: { title: page.title },
-          filters: Object.fromEntries(Object.entries(page.facets).map(([name, value]) => [name, [value]])),
-        });
+        const added = await index.addCustomRecord(buildSearchRecord(page, language));
         if (added.errors.length > 0) throw new Error(added.errors.join('; '));
       }),
     );

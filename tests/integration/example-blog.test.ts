@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { validate, compileErrors } from '@readme/openapi-parser';
+import { loadPagefind } from '../../bench/pagefind-engine/load-pagefind.ts';
 import { childEnv, startServerProcess, type ServerProcess } from '../helpers/child-process.ts';
 import { prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
 import { fetchFrom } from '../helpers/fetch-from.ts';
@@ -95,6 +96,7 @@ describe('the packed package', () => {
 
   it('builds the site with zero options and logs its steps', () => {
     assert.match(example.buildLog, /\[astro-agent-api\] converted 7 pages to Markdown in [\d.]+ s/);
+    assert.match(example.buildLog, /\[astro-agent-api\] indexed 7 pages for search in [\d.]+ s/);
     assert.match(example.buildLog, /\[astro-agent-api\] wrote \d+ agent documents/);
     assert.match(example.buildLog, /\[astro-agent-api\] wrote the manifest of 7 pages/);
   });
@@ -121,6 +123,25 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
     assert.match(html.headers.get('content-type') ?? '', /^text\/html/);
     assert.match(html.headers.get('link') ?? '', /<[^>]*\/posts\/css-that-scales\.md>; rel="alternate"/);
     assert.match(await html.text(), /<h1>CSS that scales/);
+  });
+
+  it('gives the browser search box the content of the seven pages only: no 404 page, header, footer or ignored block', async () => {
+    const { instance: search } = await loadPagefind(join(example.root, 'dist', 'client', 'pagefind'));
+    try {
+      const all = await search.search(null);
+      const pages = await Promise.all(all.results.map((result) => result.data()));
+      assert.deepEqual(pages.map((page) => page.url).sort(), ['/', '/about/', ...POSTS.map((post) => `/posts/${post}/`)].sort());
+      const css = pages.find((page) => page.url === '/posts/css-that-scales/')!;
+      assert.equal(css.meta.title, 'CSS that scales, a practical style guide');
+      assert.match(css.content, /Keep specificity flat/);
+      // Every page's HTML has the footer's sentence and the header's site name, every post's the [data-agent-ignore] share block.
+      for (const page of pages) assert.ok(!page.content.includes('Written by hand'), page.url);
+      for (const post of pages.filter((page) => page.url.startsWith('/posts/'))) {
+        for (const left of ['Field Notes', 'Share this post']) assert.ok(!post.content.includes(left), `${post.url}: ${left}`);
+      }
+    } finally {
+      await search.destroy();
+    }
   });
 
   it('searches the posts with English stemming', async () => {

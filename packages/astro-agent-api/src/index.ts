@@ -2,7 +2,7 @@ import type { AstroConfig, AstroIntegration } from 'astro';
 import { AstroError } from 'astro/errors';
 import { fileURLToPath } from 'node:url';
 import { writeMarkdownTwins } from './build/build-markdown.ts';
-import { buildSearchIndex } from './build/build-search-index.ts';
+import { startSearchIndex } from './build/build-search-index.ts';
 import { buildServerIndexOfManifest, writeServerIndex } from './build/build-server-index.ts';
 import { buildManifest, writeManifest } from './build/write-manifest.ts';
 import { BUILD_CACHE_DIR } from './build/page-cache.ts';
@@ -44,11 +44,18 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         const cacheDir = fileURLToPath(new URL(`${BUILD_CACHE_DIR}/`, config!.cacheDir));
 
         const hookStart = performance.now();
-        // Pagefind indexes in its own process from the same HTML files, so it runs while the pages convert and the server index is built.
+        // Pagefind indexes each page in its own process as the conversion hands it over (the pages an earlier build
+        // converted at once), then while this process builds the server index.
+        const searchIndex = startSearchIndex(clientDir, { language: options.language });
+        const { result: markdown, seconds } = await timed(() =>
+          writeMarkdownTwins(clientDir, { ...options, site, facetNames: Object.keys(options.facets) }, { cacheDir, onPage: searchIndex.add }),
+        ).catch(async (error: unknown) => {
+          await searchIndex.cancel();
+          throw error;
+        });
+        logger.info(`converted ${markdown.converted} pages to Markdown in ${seconds} (${markdown.reused} reused from earlier builds, ${markdown.skipped} skipped)`);
         const [manifest] = await Promise.all([
           (async () => {
-            const { result: markdown, seconds } = await timed(() => writeMarkdownTwins(clientDir, { ...options, site, facetNames: Object.keys(options.facets) }, { cacheDir }));
-            logger.info(`converted ${markdown.converted} pages to Markdown in ${seconds} (${markdown.reused} reused from earlier builds, ${markdown.skipped} skipped)`);
             const resolved = resolveAgentApiOptions(options, {
               url: site,
               pageLanguages: markdown.pages.map((page) => page.lang).filter(Boolean),
@@ -61,11 +68,11 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
             logger.info(`built the server search index of ${manifest.pages.length} pages (${(written.bytes / 1024 ** 2).toFixed(1)} MB) in ${indexSeconds}`);
             return manifest;
           })(),
-          timed(() => buildSearchIndex(clientDir, { language: options.language })).then(({ result, seconds }) => {
+          searchIndex.finish().then((result) => {
             logger.info(
               result.reused
                 ? `found the Pagefind index of ${result.pageCount} pages that another integration wrote in this build: not built again`
-                : `indexed ${result.pageCount} pages for search in ${seconds}`,
+                : `indexed ${result.pageCount} pages for search in ${secondsSince(hookStart)}`,
             );
           }),
         ]);
@@ -75,7 +82,7 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         const start = performance.now();
         await writeManifest(outDir, { ...manifest, documents });
         logger.info(`wrote the manifest of ${manifest.pages.length} pages in ${secondsSince(start)}`);
-        logger.info(`build steps done in ${secondsSince(hookStart)} (Markdown and server index beside Pagefind)`);
+        logger.info(`build steps done in ${secondsSince(hookStart)} (Pagefind beside the Markdown and the server index)`);
       },
     },
   };

@@ -50,11 +50,16 @@ const IO_CONCURRENCY = 8;
  * and its twin written before the next is read. From `WORKER_THRESHOLD` pages on, worker threads (one
  * per core) convert chunks of pages; below it the ~140 ms a worker needs to load unified costs more
  * than it saves. Parsing only `<head>` and `<main>` keeps each page cheap (see slice-relevant-html.ts).
+ * `onPage` gets each content page as soon as it is known (the cached ones first), in no set order.
  */
 export async function writeMarkdownTwins(
   clientDir: string,
   options: MarkdownConversionOptions,
-  { cacheDir, workers = defaultWorkerCount }: { cacheDir: string; workers?: (pageCount: number) => number },
+  {
+    cacheDir,
+    workers = defaultWorkerCount,
+    onPage = () => {},
+  }: { cacheDir: string; workers?: (pageCount: number) => number; onPage?: (page: ConvertedPage) => void },
 ): Promise<MarkdownStepResult> {
   const htmlPages = await listHtmlPages(clientDir);
   const conversion = {
@@ -78,7 +83,10 @@ export async function writeMarkdownTwins(
       return;
     }
     cache.remember(page.path, htmlHash, known);
-    if (known) reused.push(known);
+    if (known) {
+      reused.push(known);
+      onPage(known);
+    }
     results[index] = known ?? undefined;
   });
 
@@ -86,7 +94,9 @@ export async function writeMarkdownTwins(
   const workerCount = workers(toConvert.length);
   // Writing a file costs more than reading one: the reused pages' twins are written a few at a time, while the others convert.
   const [converted] = await Promise.all([
-    workerCount > 0 ? writeMarkdownPagesInWorkers(toConvert, clientDir, conversion, workerCount) : writeMarkdownPages(toConvert, clientDir, conversion),
+    workerCount > 0
+      ? writeMarkdownPagesInWorkers(toConvert, clientDir, conversion, workerCount, onPage)
+      : writeMarkdownPages(toConvert, clientDir, conversion, onPage),
     forEachConcurrently(reused, (page) => writeTwin(clientDir, page)),
   ]);
   changed.forEach(({ index, htmlHash }, at) => {
@@ -124,10 +134,13 @@ export async function writeMarkdownPages(
   pages: readonly HtmlPage[],
   clientDir: string,
   options: MarkdownConversionOptions,
+  onPage: (page: ConvertedPage) => void = () => {},
 ): Promise<(ConvertedPage | undefined)[]> {
   const results: (ConvertedPage | undefined)[] = new Array(pages.length);
   await forEachConcurrently(pages, async (page, index) => {
-    results[index] = await writeMarkdownPage(page, clientDir, options);
+    const converted = await writeMarkdownPage(page, clientDir, options);
+    if (converted) onPage(converted);
+    results[index] = converted;
   });
   return results;
 }
@@ -181,6 +194,7 @@ async function writeMarkdownPagesInWorkers(
   clientDir: string,
   options: MarkdownConversionOptions,
   workerCount: number,
+  onPage: (page: ConvertedPage) => void,
 ): Promise<(ConvertedPage | undefined)[]> {
   const results: (ConvertedPage | undefined)[] = new Array(pages.length);
   let next = 0;
@@ -200,7 +214,10 @@ async function writeMarkdownPagesInWorkers(
           void worker.terminate();
           return;
         }
-        reply.pages.forEach((page, offset) => (results[reply.start + offset] = page ?? undefined));
+        reply.pages.forEach((page, offset) => {
+          if (page) onPage(page);
+          results[reply.start + offset] = page ?? undefined;
+        });
         sendNext();
       });
       worker.once('error', reject);

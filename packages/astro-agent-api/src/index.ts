@@ -14,13 +14,16 @@ import { serveAgentSurfaceInDev, setupRuntime } from './setup-runtime.ts';
 export type { AgentApiUserOptions } from './options.ts';
 
 const SITEMAP_INDEX_PATH = '/sitemap-index.xml';
+const INTEGRATION_NAME = 'astro-agent-api';
+/** Integrations that run Pagefind over the build in their own `astro:build:done` hook: Starlight (unless its `pagefind` is false) and astro-pagefind. */
+const PAGEFIND_INTEGRATIONS = new Set(['@astrojs/starlight', 'pagefind']);
 
 /** Astro integration that makes the site readable by agents: Markdown twins, search, API, OAuth and MCP. */
 export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIntegration {
   const options = parseAgentApiOptions(userOptions);
   let config: AstroConfig | undefined;
   return {
-    name: 'astro-agent-api',
+    name: INTEGRATION_NAME,
     hooks: {
       'astro:config:setup': (params) => {
         if (!params.config.site) {
@@ -46,7 +49,7 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         const hookStart = performance.now();
         // Pagefind indexes each page in its own process as the conversion hands it over (the pages an earlier build
         // converted at once), then while this process builds the server index.
-        const searchIndex = startSearchIndex(clientDir, { language: options.language });
+        const searchIndex = startSearchIndex(clientDir, { language: options.language, writtenLaterBy: pagefindWrittenLaterBy(config!) });
         const { result: markdown, seconds } = await timed(() =>
           writeMarkdownTwins(clientDir, { ...options, site, facetNames: Object.keys(options.facets) }, { cacheDir, onPage: searchIndex.add }),
         ).catch(async (error: unknown) => {
@@ -70,9 +73,11 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
           })(),
           searchIndex.finish().then((result) => {
             logger.info(
-              result.reused
-                ? `found the Pagefind index of ${result.pageCount} pages that another integration wrote in this build: not built again`
-                : `indexed ${result.pageCount} pages for search in ${secondsSince(hookStart)}`,
+              result.writtenLaterBy !== undefined
+                ? `left the Pagefind index to ${result.writtenLaterBy}, which writes it after this step: not built here`
+                : result.reused
+                  ? `found the Pagefind index of ${result.pageCount} pages that another integration wrote in this build: not built again`
+                  : `indexed ${result.pageCount} pages for search in ${secondsSince(hookStart)}`,
             );
           }),
         ]);
@@ -86,6 +91,13 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
       },
     },
   };
+}
+
+/** The integration listed after this one that runs Pagefind itself: Astro runs the `astro:build:done` hooks in the order of the list. */
+function pagefindWrittenLaterBy(config: AstroConfig): string | undefined {
+  const integrations = config.integrations;
+  const self = integrations.findIndex((integration) => integration.name === INTEGRATION_NAME);
+  return integrations.slice(self + 1).find((integration) => PAGEFIND_INTEGRATIONS.has(integration.name))?.name;
 }
 
 async function timed<T>(step: () => Promise<T>): Promise<{ result: T; seconds: string }> {

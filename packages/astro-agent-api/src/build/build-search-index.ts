@@ -11,6 +11,8 @@ export interface SearchIndexResult {
   outputPath: string;
   /** The index was already in the build, written by another integration (Starlight, astro-pagefind), and was left as it is. */
   reused: boolean;
+  /** The integration, listed after this one, that writes the index later in this build: none was built here. */
+  writtenLaterBy?: string;
 }
 
 /** A Pagefind index being built: pages go in as they are converted, then `finish` writes it. */
@@ -26,25 +28,31 @@ export interface SearchIndexBuild {
 /**
  * Starts the Pagefind index of the build in `clientDir/pagefind/`, with the browser search UI beside
  * it. Each converted page is one record: the plain text of its content region, its manifest title,
- * its facets as Pagefind filters, stemmed in the site's language (else the page's `<html lang>`). So
- * the browser search holds exactly the pages and text the agents read: no excluded or error page, no
- * header or footer. Pagefind does not parse the HTML again, which makes it a quarter faster at 3,000
- * pages (bench/measure-pagefind.ts); the pages an earlier build converted go in at once.
+ * the filters, metadata and sort keys of its `data-pagefind-*` attributes and its facets as filters,
+ * stemmed in the site's language (else the page's `<html lang>`). So the browser search holds exactly
+ * the pages and text the agents read: no excluded or error page, no header or footer. Pagefind does
+ * not parse the HTML again, which makes it a quarter faster at 3,000 pages (bench/measure-pagefind.ts);
+ * the pages an earlier build converted go in at once.
+ *
+ * A site whose theme runs Pagefind itself keeps that index: one already written in this build is left
+ * as it is, and none is built when `writtenLaterBy` names an integration whose hook comes after this one.
  */
-export function startSearchIndex(clientDir: string, options: { language?: string | undefined } = {}): SearchIndexBuild {
+export function startSearchIndex(clientDir: string, options: { language?: string | undefined; writtenLaterBy?: string | undefined } = {}): SearchIndexBuild {
   const outputPath = join(clientDir, PAGEFIND_DIR);
-  const started = openIndex(outputPath);
+  const started = openIndex(outputPath, options.writtenLaterBy);
   const added: Promise<unknown>[] = [];
   return {
     add(page) {
-      const record = started.then(({ index }) => index && addRecord(index, page, options.language || page.lang, outputPath));
+      const record = started.then((opened) => ('index' in opened && opened.index ? addRecord(opened.index, page, options.language || page.lang, outputPath) : undefined));
       // Awaited in `finish`; until then a failure must not count as unhandled.
       record.catch(() => {});
       added.push(record);
     },
     async finish() {
       try {
-        const { index, existing } = await started;
+        const opened = await started;
+        if ('writtenLaterBy' in opened) return { pageCount: 0, outputPath, reused: false, writtenLaterBy: opened.writtenLaterBy };
+        const { index, existing } = opened;
         if (!index) return { pageCount: existing, outputPath, reused: true };
         await Promise.all(added);
         const written = await index.writeFiles({ outputPath });
@@ -62,12 +70,16 @@ export function startSearchIndex(clientDir: string, options: { language?: string
   };
 }
 
-/** A new index, or none when this build already has one: then `existing` is its page count. */
-async function openIndex(outputPath: string): Promise<{ index: pagefind.PagefindIndex; existing?: never } | { index?: never; existing: number }> {
+/** A new index, or none when this build has one already (`existing`: its page count) or another integration writes it later. */
+async function openIndex(
+  outputPath: string,
+  writtenLaterBy: string | undefined,
+): Promise<{ index: pagefind.PagefindIndex; existing?: never } | { index?: never; existing: number } | { writtenLaterBy: string }> {
   // Astro empties the output folder before a build, so an index there was written by this build: Starlight and
   // astro-pagefind run Pagefind in their own hook, and indexing the same pages again would only cost time.
   const existing = await countIndexedPages(outputPath).catch(() => undefined);
   if (existing !== undefined) return { existing };
+  if (writtenLaterBy !== undefined) return { writtenLaterBy };
   const { index, errors } = await pagefind.createIndex();
   if (!index) throw new Error(`Pagefind could not create an index: ${errors.join('; ')}`);
   return { index };
@@ -78,15 +90,21 @@ async function addRecord(index: pagefind.PagefindIndex, page: ConvertedPage, lan
   assertNoErrors(`index ${page.path} in`, outputPath, added.errors);
 }
 
-/** The Pagefind record of a converted page: the plain text of its Markdown, its title and its facets as filters. */
-export function buildSearchRecord(page: Pick<ConvertedPage, 'path' | 'title' | 'markdown' | 'facets'>, language: string): pagefind.CustomRecord {
+/**
+ * The Pagefind record of a converted page: the plain text of its Markdown, its title, and the filters,
+ * metadata and sort keys its `data-pagefind-*` attributes set, with its facets as filters too.
+ */
+export function buildSearchRecord(page: Pick<ConvertedPage, 'path' | 'title' | 'markdown' | 'facets' | 'pagefind'>, language: string): pagefind.CustomRecord {
+  const filters: Record<string, string[]> = { ...page.pagefind?.filters };
+  for (const [name, value] of Object.entries(page.facets)) if (!filters[name]?.includes(value)) filters[name] = [...(filters[name] ?? []), value];
   return {
     url: page.path,
     content: buildPageText(page.markdown).text,
     // Pagefind's own name for a page without a language.
     language: language || 'unknown',
-    meta: { title: page.title },
-    filters: Object.fromEntries(Object.entries(page.facets).map(([name, value]) => [name, [value]])),
+    meta: { title: page.title, ...page.pagefind?.meta },
+    filters,
+    ...(page.pagefind && Object.keys(page.pagefind.sort).length > 0 && { sort: page.pagefind.sort }),
   };
 }
 

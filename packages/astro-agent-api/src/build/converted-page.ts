@@ -1,5 +1,6 @@
 import type { BuiltPage } from '../content/manifest.ts';
 import type { PageMetadata } from './page-metadata.ts';
+import type { PagefindAttributes } from './pagefind-attributes.ts';
 
 /** The options of the conversion that every page shares. */
 export interface MarkdownConversionOptions {
@@ -11,8 +12,8 @@ export interface MarkdownConversionOptions {
   facetNames: readonly string[];
 }
 
-/** A converted page: its manifest entry and its `<html lang>`. */
-export type ConvertedPage = BuiltPage & { lang: string } & PageSiteNaming;
+/** A converted page: its manifest entry, its `<html lang>` and, for its browser search record, its `data-pagefind-*` attributes. */
+export type ConvertedPage = BuiltPage & { lang: string; pagefind?: PagefindAttributes } & PageSiteNaming;
 
 /** What a page says about the site it belongs to: read once for the whole site (read-site-name.ts), not part of its manifest entry. */
 export type PageSiteNaming = Pick<PageMetadata, 'documentTitle' | 'siteName'>;

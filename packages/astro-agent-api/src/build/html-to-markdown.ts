@@ -11,6 +11,7 @@ import { flattenComponents } from './flatten-components.ts';
 import { headingHandlers, writeMarkdownWithSections } from './markdown-sections.ts';
 import { parseHtml } from './parse-html.ts';
 import { readPageMetadata, type PageMetadata } from './page-metadata.ts';
+import { PAGEFIND_ATTRIBUTE_SELECTORS, readPagefindAttributes, type PagefindAttributes } from './pagefind-attributes.ts';
 import { findContent, prepareElements, removeIgnored } from './prepare-content.ts';
 import { mayMatch, splitSelectorList } from './selector-list.ts';
 import { sliceRelevantHtml } from './slice-relevant-html.ts';
@@ -29,6 +30,8 @@ export interface PageMarkdown extends PageMetadata {
   /** The top-level headings of `markdown` and the extent of the text each one heads. */
   sections: PageSection[];
   markdown: string;
+  /** The page's `data-pagefind-*` filters, metadata and sort keys, for its browser search record; absent when it has none. */
+  pagefind?: PagefindAttributes;
 }
 
 const markdownWriter = unified()
@@ -45,12 +48,14 @@ export function buildMarkdownFromHtml(html: string, options: HtmlToMarkdownOptio
   const contentSelectors = splitSelectorList(options.contentSelector ?? '[data-agent-content], main');
   const excludeSelector = options.excludeSelector ?? '[data-agent-exclude]';
   const excludeSelectors = splitSelectorList(excludeSelector);
-  const tree = parseHtml(sliceRelevantHtml(html, [...contentSelectors, ...excludeSelectors]));
+  const tree = parseHtml(sliceRelevantHtml(html, [...contentSelectors, ...excludeSelectors, ...PAGEFIND_ATTRIBUTE_SELECTORS]));
 
   if (mayMatch(html, excludeSelectors) && select(excludeSelector, tree)) return undefined;
 
   const content = findContent(tree, contentSelectors.filter((selector) => mayMatch(html, [selector])));
   const metadata = readPageMetadata(tree, html, content);
+  // Read before the ignored parts go: Pagefind takes filters and metadata from anywhere in the page.
+  const pagefind = mayMatch(html, PAGEFIND_ATTRIBUTE_SELECTORS) ? readPagefindAttributes(tree) : undefined;
 
   removeIgnored(content, options.ignoreSelectors ?? []);
   flattenComponents(content);
@@ -58,5 +63,5 @@ export function buildMarkdownFromHtml(html: string, options: HtmlToMarkdownOptio
 
   const mdast = markdownWriter.runSync({ type: 'root', children: [content] }) as MdastRoot;
   const { markdown, sections } = writeMarkdownWithSections(mdast, (root) => markdownWriter.stringify(root));
-  return { ...metadata, sections, markdown };
+  return { ...metadata, sections, markdown, ...(pagefind && { pagefind }) };
 }

@@ -20,7 +20,7 @@ export function buildManifest(input: {
   const { site, options } = input;
   const company = input.company && buildAbsoluteCompany(input.company, site);
   const pages = input.pages
-    .map(({ lang: _lang, documentTitle: _documentTitle, siteName: _siteName, ...page }) => ({ ...page, facets: checkPageFacets(page, options.facets) }))
+    .map(({ lang: _lang, documentTitle: _documentTitle, siteName: _siteName, pagefind: _pagefind, ...page }) => ({ ...page, facets: checkPageFacets(page, options.facets) }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   // The options are hashed too: truncateAt or the API path change what the API answers for the same pages.
   const buildId = createHash('sha256').update(JSON.stringify({ pages, company, options })).digest('base64url').slice(0, 12);

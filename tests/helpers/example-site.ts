@@ -2,7 +2,7 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCommand } from './child-process.ts';
+import { childEnv, runCommand, startServerProcess } from './child-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PACKAGE = 'astro-agent-api';
@@ -44,6 +44,41 @@ export async function prepareExampleSite(name: string): Promise<ExampleSite> {
     return { root, packed, buildLog: build.output, remove: () => rm(work, { recursive: true, force: true }) };
   } catch (error) {
     await rm(work, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** Astro's "Server listening on http://127.0.0.1:…" line, colours or not. */
+export const LISTENING = /Server listening on (http:\/\/[^\s\x1b]+)/;
+
+export interface ServedExample {
+  /** Where the server listens, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  /** Its `AGENT_API_DATA_DIR`, a temporary folder of its own. */
+  dataDir: string;
+  /** Stops the server and removes the data folder. */
+  stop(): Promise<void>;
+}
+
+/** A built example served as its README says, `node dist/server/entry.mjs`, on a free port of the loopback. */
+export async function serveExampleSite(example: ExampleSite): Promise<ServedExample> {
+  const dataDir = await mkdtemp(join(tmpdir(), `agent-api-${basename(example.root)}-data-`));
+  try {
+    const server = await startServerProcess(process.execPath, ['dist/server/entry.mjs'], {
+      cwd: example.root,
+      env: childEnv({ HOST: '127.0.0.1', PORT: '0', AGENT_API_DATA_DIR: dataDir }),
+      ready: LISTENING,
+    });
+    return {
+      url: server.url,
+      dataDir,
+      async stop() {
+        await server.stop();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
 }

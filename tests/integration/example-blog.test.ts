@@ -6,23 +6,20 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { validate, compileErrors } from '@readme/openapi-parser';
 import { loadPagefind } from '../../bench/pagefind-engine/load-pagefind.ts';
-import { childEnv, startServerProcess, type ServerProcess } from '../helpers/child-process.ts';
-import { prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
+import { childEnv, startServerProcess } from '../helpers/child-process.ts';
+import { LISTENING, prepareExampleSite, serveExampleSite, type ExampleSite, type ServedExample } from '../helpers/example-site.ts';
 import { fetchFrom } from '../helpers/fetch-from.ts';
 
 type Json = Record<string, any>;
 
 const SITE = 'https://blog.example.com';
 const POSTS = ['accessible-forms', 'commit-messages', 'css-that-scales', 'http-caching', 'static-html-first'];
-/** Astro's "Server listening on http://127.0.0.1:…" line, colours or not. */
-const LISTENING = /Server listening on (http:\/\/[^\s\x1b]+)/;
 const DOCUMENTS: Record<string, RegExp> = {
   '/openapi.json': /^application\/json/,
   '/agents.md': /^text\/markdown/,
@@ -53,25 +50,19 @@ const DEMO_WORDING = [
 ];
 
 let example: ExampleSite;
-let server: ServerProcess;
+let served: ServedExample;
 let dataDir: string;
 let base: string;
 
 before(async () => {
   example = await prepareExampleSite('blog');
-  dataDir = await mkdtemp(join(tmpdir(), 'agent-api-blog-data-'));
-  server = await startServerProcess(process.execPath, ['dist/server/entry.mjs'], {
-    cwd: example.root,
-    env: childEnv({ HOST: '127.0.0.1', PORT: '0', AGENT_API_DATA_DIR: dataDir }),
-    ready: LISTENING,
-  });
-  base = server.url;
+  served = await serveExampleSite(example);
+  ({ dataDir, url: base } = served);
 });
 
 after(async () => {
-  await server?.stop();
+  await served?.stop();
   await example?.remove();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
 async function getJson(path: string, init?: RequestInit): Promise<Json> {

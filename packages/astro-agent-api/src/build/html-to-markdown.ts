@@ -55,7 +55,7 @@ export function buildMarkdownFromHtml(html: string, options: HtmlToMarkdownOptio
   const content = findContent(tree, contentSelectors.filter((selector) => mayMatch(html, [selector])));
   const metadata = readPageMetadata(tree, html, content);
   // Read before the ignored parts go: Pagefind takes filters and metadata from anywhere in the page.
-  const pagefind = mayMatch(html, PAGEFIND_ATTRIBUTE_SELECTORS) ? readPagefindAttributes(tree) : undefined;
+  const pagefind = mayMatch(html, PAGEFIND_ATTRIBUTE_SELECTORS) ? readPagefindAttributes(tree, html) : undefined;
 
   removeIgnored(content, options.ignoreSelectors ?? []);
   flattenComponents(content);

@@ -6,16 +6,14 @@ import { collapseWhitespace } from './collapse-whitespace.ts';
 /** A page's facet values: `<meta data-agent-facet="category" content="guides">`. */
 const FACET_META_SELECTOR = 'meta[data-agent-facet]';
 
-const DESCRIPTION_META_SELECTOR = 'meta[name="description" i]';
-
+/** The `<meta>` tags of `<head>` read, by `name` (lowercase) or `property`. */
+const DESCRIPTION_META = 'description';
 /** Open Graph's description, for a page that has no `<meta name="description">`. */
-const OG_DESCRIPTION_META_SELECTOR = 'meta[property="og:description"]';
-
+const OG_DESCRIPTION_META = 'og:description';
 /** Open Graph's name of the whole site, as Starlight (its `title` option) and most themes write it. */
-const SITE_NAME_META_SELECTOR = 'meta[property="og:site_name"]';
-
+const SITE_NAME_META = 'og:site_name';
 /** Open Graph's article modification time, as Starlight and most blog themes write it. */
-const MODIFIED_META_SELECTOR = 'meta[property="article:modified_time"]';
+const MODIFIED_META = 'article:modified_time';
 
 /** schema.org microdata: `<time itemprop="dateModified" datetime="…">` or `<meta itemprop="dateModified" content="…">`. */
 const MODIFIED_ITEMPROP = 'dateModified';
@@ -39,14 +37,14 @@ export interface PageMetadata {
   documentTitle: string;
   /** The page's `og:site_name`; absent when it has none. */
   siteName?: string;
-  /** When the page says it last changed (see MODIFIED_META_SELECTOR, MODIFIED_ITEMPROP); absent when it does not. */
+  /** When the page says it last changed (see MODIFIED_META, MODIFIED_ITEMPROP); absent when it does not. */
   lastModified?: string;
 }
 
 /** The page's title (its content's first h1, else `<title>`), facets, language, description and last change. */
 export function readPageMetadata(tree: Root, html: string, content: Element): PageMetadata {
-  const titleTag = select('title', tree);
-  const documentTitle = titleTag ? collapseWhitespace(toString(titleTag)) : '';
+  const head = readHead(tree);
+  const documentTitle = head.title ? collapseWhitespace(toString(head.title)) : '';
   const h1 = select('h1', content);
   const title = h1 ? collapseWhitespace(toString(h1)) : documentTitle;
   const facets: Record<string, string> = {};
@@ -56,10 +54,9 @@ export function readPageMetadata(tree: Root, html: string, content: Element): Pa
   }
   // Read from the source: the parsed tree may hold only <head> and <main> (slice-relevant-html.ts).
   const lang = (HTML_LANG.exec(html)?.[1] ?? '').toLowerCase();
-  const head = select('head', tree);
-  const description = head && (readMetaContent(head, DESCRIPTION_META_SELECTOR) ?? readMetaContent(head, OG_DESCRIPTION_META_SELECTOR));
-  const siteName = head && readMetaContent(head, SITE_NAME_META_SELECTOR);
-  const lastModified = readLastModified(tree, html);
+  const description = head.meta.get(DESCRIPTION_META) ?? head.meta.get(OG_DESCRIPTION_META);
+  const siteName = head.meta.get(SITE_NAME_META);
+  const lastModified = readLastModified(tree, html, head.meta.get(MODIFIED_META));
   return {
     title,
     facets,
@@ -72,13 +69,33 @@ export function readPageMetadata(tree: Root, html: string, content: Element): Pa
 }
 
 /**
+ * The `<title>` and the `<meta>` contents of `<head>` (whitespace collapsed, the first of each name),
+ * in one pass over its children: a selector per tag costs more than the head is worth.
+ */
+function readHead(tree: Root): { title: Element | undefined; meta: Map<string, string> } {
+  const root = tree.children.find((child): child is Element => child.type === 'element' && child.tagName === 'html');
+  const head = root?.children.find((child): child is Element => child.type === 'element' && child.tagName === 'head');
+  let title: Element | undefined;
+  const meta = new Map<string, string>();
+  for (const child of head?.children ?? []) {
+    if (child.type !== 'element') continue;
+    if (child.tagName === 'title') title ??= child;
+    if (child.tagName !== 'meta' || typeof child.properties.content !== 'string') continue;
+    const { name, property } = child.properties;
+    const key = typeof name === 'string' ? name.toLowerCase() : typeof property === 'string' ? property : undefined;
+    const value = collapseWhitespace(child.properties.content);
+    if (key !== undefined && value !== '' && !meta.has(key)) meta.set(key, value);
+  }
+  return { title, meta };
+}
+
+/**
  * When the page says it last changed: its Open Graph `article:modified_time`, else a schema.org
  * `dateModified` in microdata. Only ISO 8601 values count; the build's own time never does, since
  * every file a build writes is new.
  */
-function readLastModified(tree: Root, html: string): string | undefined {
-  const head = select('head', tree);
-  let value = head && select(MODIFIED_META_SELECTOR, head)?.properties.content;
+function readLastModified(tree: Root, html: string, openGraph: string | undefined): string | undefined {
+  let value: unknown = openGraph;
   if (value === undefined && html.includes(MODIFIED_ITEMPROP)) {
     const element = select(`[itemprop="${MODIFIED_ITEMPROP}"]`, tree);
     value = element?.properties.dateTime ?? element?.properties.content;
@@ -91,10 +108,4 @@ function readLastModified(tree: Root, html: string): string | undefined {
 function isCalendarDate(date: string): boolean {
   const parsed = new Date(`${date}T00:00:00Z`);
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === date;
-}
-
-/** The `content` of a `<meta>` of the `<head>` (a walk of the small head, not of the whole page), whitespace collapsed. */
-function readMetaContent(head: Element, selector: string): string | undefined {
-  const content = select(selector, head)?.properties.content;
-  return typeof content === 'string' ? collapseWhitespace(content) || undefined : undefined;
 }

@@ -8,8 +8,17 @@ export const BUILD_CACHE_DIR = 'agent-api';
 /** The conversions of the last build, one entry per page. */
 export const PAGE_CACHE_FILE = 'pages.json';
 
+/**
+ * The converter's output format: raised whenever a conversion holds new fields or converts markup
+ * differently (2: theme markup, site naming and Pagefind attributes), so that a build of an unreleased
+ * package never reuses an older shape of entry. The package version changes only at release.
+ */
+const CONVERSION_FORMAT = 2;
+
 /** What a build left for the next: each page's conversion and the hash of the HTML it came from. */
 interface PageCacheFile {
+  /** The CONVERSION_FORMAT that wrote it: another, and no entry is used. */
+  format: number;
   /** The package version that wrote it: another version may convert differently, so no entry is used. */
   version: string;
   /** Hash of the conversion options: other options, and no entry is used. */
@@ -47,7 +56,7 @@ export async function openPageCache(dir: string, options: MarkdownConversionOpti
   const settings = createHash('sha256').update(JSON.stringify(options)).digest('base64url');
   const file = join(dir, PAGE_CACHE_FILE);
   const earlier = await readCacheFile(file);
-  const known = earlier?.version === version && earlier.settings === settings ? earlier.pages : {};
+  const known = earlier?.format === CONVERSION_FORMAT && earlier.version === version && earlier.settings === settings ? earlier.pages : {};
   const next: Record<string, CachedPage> = {};
   return {
     lookUp(path, htmlHash) {
@@ -60,7 +69,7 @@ export async function openPageCache(dir: string, options: MarkdownConversionOpti
     async save() {
       await mkdir(dir, { recursive: true });
       // An interrupted write leaves a file that does not parse: the next build then starts empty.
-      await writeFile(file, JSON.stringify({ version, settings, pages: next } satisfies PageCacheFile));
+      await writeFile(file, JSON.stringify({ format: CONVERSION_FORMAT, version, settings, pages: next } satisfies PageCacheFile));
     },
   };
 }

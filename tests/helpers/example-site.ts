@@ -1,11 +1,15 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { cp, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { childEnv, runCommand, startServerProcess } from './child-process.ts';
+import { childEnv, runCommand, startServerProcess, type ServerProcess } from './child-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PACKAGE = 'astro-agent-api';
+const PACKAGE_DIR = join(ROOT, 'packages', PACKAGE);
+/** What the tarball is made of: `prepack` compiles `src/` with this configuration, and `files` adds the rest. */
+const PACKED_SOURCES = ['package.json', 'tsconfig.build.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'src'];
 /** Left out of the copy: what a user's checkout of the example would not have either. */
 const NOT_COPIED = new Set(['node_modules', 'dist', '.astro', '.data']);
 
@@ -36,7 +40,7 @@ export interface ExampleSite {
 export async function prepareExampleSite(name: string): Promise<ExampleSite> {
   const work = await mkdtemp(join(tmpdir(), `agent-api-example-${name}-`));
   try {
-    const packed = await packPackage(work);
+    const packed = await packPackageOnce();
     const root = join(work, name);
     await cp(join(ROOT, 'examples', name), root, { recursive: true, filter: (source) => !NOT_COPIED.has(basename(source)) });
     await runCommand('npm', ['install', packed.file, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: root });
@@ -51,16 +55,17 @@ export async function prepareExampleSite(name: string): Promise<ExampleSite> {
 /** Astro's "Server listening on http://127.0.0.1:…" line, colours or not. */
 export const LISTENING = /Server listening on (http:\/\/[^\s\x1b]+)/;
 
+/** A built example served as its README says (`node dist/server/entry.mjs`), on a free loopback port, its data in a folder of its own. */
 export interface ServedExample {
+  server: ServerProcess;
   /** Where the server listens, e.g. `http://127.0.0.1:41234`. */
   url: string;
-  /** Its `AGENT_API_DATA_DIR`, a temporary folder of its own. */
+  /** `AGENT_API_DATA_DIR` of the server. */
   dataDir: string;
-  /** Stops the server and removes the data folder. */
+  /** Stops the server and removes its data. */
   stop(): Promise<void>;
 }
 
-/** A built example served as its README says, `node dist/server/entry.mjs`, on a free port of the loopback. */
 export async function serveExampleSite(example: ExampleSite): Promise<ServedExample> {
   const dataDir = await mkdtemp(join(tmpdir(), `agent-api-${basename(example.root)}-data-`));
   try {
@@ -70,6 +75,7 @@ export async function serveExampleSite(example: ExampleSite): Promise<ServedExam
       ready: LISTENING,
     });
     return {
+      server,
       url: server.url,
       dataDir,
       async stop() {
@@ -83,9 +89,33 @@ export async function serveExampleSite(example: ExampleSite): Promise<ServedExam
   }
 }
 
-/** `npm pack` of the workspace package into `destination`. */
-async function packPackage(destination: string): Promise<PackedPackage> {
-  const { stdout } = await runCommand('npm', ['pack', '--json', '--workspace', PACKAGE, '--pack-destination', destination], { cwd: ROOT });
+/**
+ * The package packed once per state of its sources: every example test of a run installs the same
+ * tarball, and `npm pack` (which compiles the package first) costs about 16 s of CPU each time.
+ * Kept under the system's temporary folder by a hash of the sources, so an edit packs again.
+ */
+async function packPackageOnce(): Promise<PackedPackage> {
+  const folder = join(tmpdir(), `agent-api-pack-${await hashPackedSources()}`);
+  const reportFile = join(folder, 'pack.json');
+  const cached = await readFile(reportFile, 'utf8').catch(() => undefined);
+  if (cached !== undefined) return JSON.parse(cached) as PackedPackage;
+  // Packed beside the final folder and renamed into place: a run stopped half-way leaves no half tarball.
+  const staging = await mkdtemp(`${folder}-`);
+  const { stdout } = await runCommand('npm', ['pack', '--json', '--workspace', PACKAGE, '--pack-destination', staging], { cwd: ROOT });
   const [report] = JSON.parse(stdout) as [{ filename: string; size: number; files: { path: string }[] }];
-  return { file: join(destination, report.filename), size: report.size, files: report.files.map((file) => file.path) };
+  const packed: PackedPackage = { file: join(folder, report.filename), size: report.size, files: report.files.map((file) => file.path) };
+  await writeFile(join(staging, 'pack.json'), JSON.stringify(packed));
+  await rename(staging, folder).catch(() => rm(staging, { recursive: true, force: true }));
+  return packed;
+}
+
+async function hashPackedSources(): Promise<string> {
+  const hash = createHash('sha256');
+  for (const source of PACKED_SOURCES) {
+    const path = join(PACKAGE_DIR, source);
+    const entries = source === 'src' ? await readdir(path, { recursive: true, withFileTypes: true }) : undefined;
+    const files = entries ? entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name)).sort() : [path];
+    for (const file of files) hash.update(relative(PACKAGE_DIR, file)).update('\0').update(await readFile(file)).update('\0');
+  }
+  return hash.digest('hex').slice(0, 16);
 }

@@ -16,6 +16,7 @@ export function buildLargeManifest(pageCount: number): DocumentSource {
     url: new URL(path, LARGE_SITE).href,
     path,
     title: `${title} | Reparo Hogar`,
+    language: 'es',
     facets: {},
     sections: [],
     frontMatter: '',

@@ -19,6 +19,9 @@ const OUT_DIR = join(SITE, 'dist');
 const CACHE_FILE = join(SITE, 'node_modules', '.astro', BUILD_CACHE_DIR, PAGE_CACHE_FILE);
 const pageFile = (path: string) => join(SITE, 'src', 'pages', `${path}.astro`);
 const twin = (path: string) => readFile(join(OUT_DIR, 'client', `${path}.md`), 'utf8');
+/** The hrefs of the page's `<link rel="alternate" type="text/markdown">` tags. */
+const twinLinks = async (path: string) =>
+  [...(await readFile(join(OUT_DIR, 'client', path, 'index.html'), 'utf8')).matchAll(/<link rel="alternate" type="text\/markdown" href="([^"]*)">/g)].map((match) => match[1]);
 
 /** Builds the copy; returns how many pages the build converted and how many it took from the cache. */
 async function build(env: Record<string, string> = {}): Promise<{ converted: number; reused: number }> {
@@ -48,6 +51,8 @@ test('a first build converts every page; the same site built again converts none
   assert.match(before, /Check the pressure gauge/);
   assert.deepEqual(await build(), { converted: 0, reused: 5 });
   assert.equal(await twin('guides/boiler'), before);
+  // Reused pages get their link from the cached conversion, once.
+  for (const path of ['', 'about', 'guides/boiler']) assert.deepEqual(await twinLinks(path), [path ? `/${path}.md` : '/index.md'], path);
   assert.deepEqual(await manifestPaths(), ['/', '/about/', '/guides/boiler/', '/guides/fuse/', '/guides/leak/']);
 });
 
@@ -65,6 +70,8 @@ test('an edited, an added and a renamed page are converted again; a removed or r
   assert.match(await twin('guides/water-leak'), /url: https:\/\/cache\.example\.com\/guides\/water-leak\//);
   await assert.rejects(twin('guides/fuse'), { code: 'ENOENT' });
   await assert.rejects(twin('guides/leak'), { code: 'ENOENT' });
+  // Converted and reused pages alike: each links its own twin, the renamed one its new address.
+  for (const path of ['guides/boiler', 'guides/drain', 'guides/water-leak', 'about']) assert.deepEqual(await twinLinks(path), [`/${path}.md`], path);
   assert.deepEqual(await manifestPaths(), ['/', '/about/', '/guides/boiler/', '/guides/drain/', '/guides/water-leak/']);
   const cached = JSON.parse(await readFile(CACHE_FILE, 'utf8')) as { pages: Record<string, unknown> };
   assert.deepEqual(Object.keys(cached.pages).sort(), ['/', '/about/', '/guides/boiler/', '/guides/drain/', '/guides/water-leak/'], 'the cache keeps only the pages of the last build');

@@ -17,6 +17,7 @@ const page = (path: string, title: string): BuiltPage => ({
   url: new URL(path, site).href,
   path,
   title,
+  language: 'en',
   facets: {},
   sections: [],
   frontMatter: '',

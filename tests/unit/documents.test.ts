@@ -31,6 +31,7 @@ const page = (path: string, title: string, markdown = `# ${title}\n\nTexto de ${
   url: new URL(path, site).href,
   path,
   title: `${title} | Reparo Hogar`,
+  language: 'es',
   facets: {},
   sections: [],
   frontMatter: '',
@@ -298,10 +299,14 @@ describe('discovery documents', () => {
     assert.deepEqual(api.scopes_supported, ['content:read', 'quota:read']);
   });
 
-  it('keeps the path of a site that lives under one', () => {
+  it('keeps the path of a site that lives under one, and puts its metadata where RFC 8414 §3 and RFC 9728 §3.1 look', () => {
     const nested = createDocumentContext({ site: 'https://example.com/tienda/', options, company, pages });
     assert.equal((buildAuthorizationServerMetadata(nested) as Json).issuer, 'https://example.com/tienda');
-    for (const url of urlsIn(buildOpenApi(nested))) assert.ok(url === 'https://example.com/tienda' || url.startsWith('https://example.com/tienda/'), url);
+    const metadata = ['https://example.com/.well-known/oauth-authorization-server/tienda', 'https://example.com/.well-known/oauth-protected-resource/tienda/api/v1'];
+    for (const url of urlsIn(buildOpenApi(nested))) {
+      assert.ok(url === 'https://example.com/tienda' || url.startsWith('https://example.com/tienda/') || metadata.includes(url), url);
+    }
+    assert.ok(urlsIn(buildOpenApi(nested)).includes(metadata[1]!), 'the API names its metadata at the RFC 9728 place');
   });
 
   it('MCP cards and the AI catalog point to the MCP endpoint and to each other', () => {
@@ -395,8 +400,8 @@ describe('documents of a generic English site (no company, no facets, no documen
       ['/blog/winter-herons/', html('Herons in Winter', 'Where the herons go.', '<p>The herons stay by the river when the weather is cold.</p>')],
     ] as const
   ).map(([path, source]) => {
-    const { lang: _lang, ...converted } = buildMarkdownFromHtml(source, { pageUrl: new URL(path, blog).href })!;
-    return { url: new URL(path, blog).href, path, ...converted, frontMatter: '' };
+    const { lang: language, ...converted } = buildMarkdownFromHtml(source, { pageUrl: new URL(path, blog).href })!;
+    return { url: new URL(path, blog).href, path, language, ...converted, frontMatter: '' };
   });
   const blogOptions = resolveAgentApiOptions(parseAgentApiOptions({}), { url: blog, pageLanguages: blogPages.map(() => 'en') });
   const documents = buildDocuments({ site: blog, options: blogOptions, pages: blogPages });
@@ -484,7 +489,7 @@ describe('documents of a generic English site (no company, no facets, no documen
 });
 
 describe('default example search', () => {
-  const words = (path: string, title: string, markdown: string): BuiltPage => ({ url: new URL(path, site).href, path, title, facets: {}, sections: [], frontMatter: '', markdown });
+  const words = (path: string, title: string, markdown: string): BuiltPage => ({ url: new URL(path, site).href, path, title, language: 'es', facets: {}, sections: [], frontMatter: '', markdown });
 
   it('prefers a title word few pages share, so a stop word the search drops is never the example', () => {
     const example = buildDefaultExampleSearch(

@@ -5,6 +5,7 @@ import { buildMarkdownFromHtml } from '../../packages/astro-agent-api/src/build/
 import type { ContentSnapshot } from '../../packages/astro-agent-api/src/content/content-model.ts';
 import type { BuiltPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { buildPageIndex } from '../../packages/astro-agent-api/src/content/resolve-page.ts';
+import { createSiteUrls } from '../../packages/astro-agent-api/src/site-urls.ts';
 import { sliceMarkdown } from '../../packages/astro-agent-api/src/content/slice-markdown.ts';
 import { ApiError } from '../../packages/astro-agent-api/src/api-error.ts';
 import type { OperationContext } from '../../packages/astro-agent-api/src/operations/operation.ts';
@@ -19,8 +20,8 @@ const TRUNCATE_AT = 1_000;
 function buildPage(path: string, main: string, head = ''): BuiltPage {
   const url = new URL(path, site).href;
   const html = `<!doctype html><html lang="en"><head><title>T</title><meta name="description" content="About ${path}">${head}</head><body><main>${main}</main></body></html>`;
-  const { lang: _lang, ...converted } = buildMarkdownFromHtml(html, { pageUrl: url })!;
-  const fields = { url, path, ...converted };
+  const { lang: language, ...converted } = buildMarkdownFromHtml(html, { pageUrl: url })!;
+  const fields = { url, path, language, ...converted };
   return { ...fields, frontMatter: buildFrontMatter(fields) };
 }
 
@@ -38,9 +39,9 @@ const shortPage = buildPage('/about/', '<h1>About</h1><p>Short.</p>');
 // The pages' text in a real texts file, read as a server reads it.
 const written = await writeTestPageTexts([longPage, shortPage]);
 after(() => written.remove());
-const content = { pages: buildPageIndex(written.pages, site), texts: written.texts } as unknown as ContentSnapshot;
+const content = { pages: buildPageIndex(written.pages, createSiteUrls(site)), texts: written.texts } as unknown as ContentSnapshot;
 const context = { content } as OperationContext;
-const readPage = createReadPage({ truncateAt: TRUNCATE_AT });
+const readPage = createReadPage({ truncateAt: TRUNCATE_AT, languages: ['en'] });
 const read = async (args: Record<string, unknown>) => readPage.handle(parseOperationInput(readPage, args) as never, context);
 
 /** Reads every piece of a text, following next_offset from the start. */

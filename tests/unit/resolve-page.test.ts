@@ -2,12 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ManifestPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { buildPageIndex, resolvePage } from '../../packages/astro-agent-api/src/content/resolve-page.ts';
+import { createSiteUrls } from '../../packages/astro-agent-api/src/site-urls.ts';
 
 const site = 'https://www.reparohogar.example';
-const page = (path: string): ManifestPage => ({ url: new URL(path, site).href, path, title: path, facets: {}, sections: [], twin: { offset: 0, length: 0, frontMatterLength: 0 } });
+const page = (path: string): ManifestPage => ({ url: new URL(path, site).href, path, title: path, language: 'en', facets: {}, sections: [], twin: { offset: 0, length: 0, frontMatterLength: 0 } });
 const index = buildPageIndex(
   [page('/'), page('/servicios/fontaneria/'), page('/servicios/fontaneria/madrid/'), page('/ciudades/madrid/'), page('/urgencias/')],
-  site,
+  createSiteUrls(site),
 );
 const resolve = (input: string) => resolvePage(index, input)?.path;
 
@@ -34,7 +35,7 @@ describe('read_page URL resolution', () => {
   });
 
   it('resolves a slug of several trailing segments, whatever the site\'s folders are called', () => {
-    const blog = buildPageIndex([page('/'), page('/blog/'), page('/blog/first-post/'), page('/notes/2024/first-post/'), page('/about/')], site);
+    const blog = buildPageIndex([page('/'), page('/blog/'), page('/blog/first-post/'), page('/notes/2024/first-post/'), page('/about/')], createSiteUrls(site));
     const find = (input: string) => resolvePage(blog, input)?.path;
     assert.equal(find('about'), '/about/');
     assert.equal(find('blog'), '/blog/');

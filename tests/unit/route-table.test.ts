@@ -24,6 +24,7 @@ import {
 } from '../../packages/astro-agent-api/src/paths.ts';
 import { createAgentApi, type AgentApi } from '../../packages/astro-agent-api/src/server/create-agent-api.ts';
 import { buildRoutePatterns } from '../../packages/astro-agent-api/src/setup-runtime.ts';
+import type { RoutingSettings } from '../../packages/astro-agent-api/src/site-urls.ts';
 
 const SITE = 'https://docs.example.org';
 const root = await mkdtemp(join(tmpdir(), 'agent-api-routes-'));
@@ -31,10 +32,10 @@ after(() => rm(root, { recursive: true, force: true }));
 let builds = 0;
 
 /** A build of `options` as `astro build` writes its runtime folder (no pages), and a runtime over it. */
-async function startRuntime(userOptions: AgentApiUserOptions, onOutcome?: (outcome: Outcome) => void): Promise<AgentApi> {
+async function startRuntime(userOptions: AgentApiUserOptions, onOutcome?: (outcome: Outcome) => void, routing?: RoutingSettings): Promise<AgentApi> {
   const options = parseAgentApiOptions(userOptions);
   const outDir = join(root, `build-${++builds}`);
-  const manifest = buildManifest({ site: SITE, options: resolveAgentApiOptions(options, { url: SITE, pageLanguages: [] }), company: options.company, pages: [] });
+  const manifest = buildManifest({ site: SITE, routing, options: resolveAgentApiOptions(options, { url: SITE, pageLanguages: [] }), company: options.company, pages: [] });
   await writeServerIndex(outDir, await buildServerIndexOfManifest(manifest));
   await writeManifest(outDir, manifest);
   const api = createAgentApi({ outDir, env: { AGENT_API_DATA_DIR: join(outDir, 'data') }, log: () => {}, ...(onOutcome && { onOutcome }) });
@@ -101,6 +102,30 @@ for (const { name, options, skill } of CASES) {
     assert.match(notFound.headers.get('Content-Type') ?? '', /json/);
   });
 }
+
+test('under a base, the front claims the agent paths under it and the RFC places at the root; Astro gets them without the base', async () => {
+  const routing: RoutingSettings = { base: '/docs', trailingSlash: 'never', format: 'file' };
+  const parsed = parseAgentApiOptions({});
+  const patterns = buildRoutePatterns(parsed, SITE, routing);
+  const api = await startRuntime({}, undefined, routing);
+  // Astro matches injected patterns without the base, as it matches pages: each is the front's path minus `/docs`.
+  // (The skill's folder is a parameter: the runtime claims its own folder only, checked above.)
+  for (const pattern of patterns.filter((pattern) => !pattern.includes('[skill]'))) {
+    assert.ok(api.isAgentPath(`/docs${pattern.replace('[...path]', 'anything')}`), pattern);
+  }
+  assert.ok(injected(patterns, '/api/v1/search_pages'));
+  for (const path of ['/docs/api/v1/search_pages', '/docs/mcp', '/docs/oauth/token', '/docs/llms.txt', '/docs/.well-known/oauth-authorization-server']) {
+    assert.ok(api.isAgentPath(path), `${path} is claimed`);
+  }
+  for (const path of ['/api/v1/search_pages', '/mcp', '/oauth/token', '/llms.txt', '/.well-known/oauth-authorization-server']) {
+    assert.equal(api.isAgentPath(path), false, `${path}, outside the base, is not`);
+  }
+  // RFC 8414 §3 and RFC 9728 §3.1: outside the base, so only the front answers them.
+  for (const path of ['/.well-known/oauth-authorization-server/docs', '/.well-known/oauth-protected-resource/docs', '/.well-known/oauth-protected-resource/docs/api/v1']) {
+    assert.ok(api.isAgentPath(path), `${path} is claimed`);
+    assert.equal(injected(patterns, path), false, `${path} is no pattern: Astro would serve it under the base`);
+  }
+});
 
 test('a request routed by the front is answered by the route it found, without routing it again', async () => {
   const outcomes: Outcome[] = [];

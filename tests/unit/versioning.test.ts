@@ -14,7 +14,7 @@ import { parseAgentApiOptions, resolveAgentApiOptions } from '../../packages/ast
 
 type Json = { [key: string]: any };
 const site = 'https://docs.example';
-const pages = [{ url: `${site}/`, path: '/', title: 'Home', facets: {}, sections: [], frontMatter: '', markdown: '# Home\n\nWelcome to the documentation of the widgets.' }];
+const pages = [{ url: `${site}/`, path: '/', title: 'Home', language: 'en', facets: {}, sections: [], frontMatter: '', markdown: '# Home\n\nWelcome to the documentation of the widgets.' }];
 const contextWith = (userOptions: Parameters<typeof parseAgentApiOptions>[0]) =>
   createDocumentContext({ site, options: resolveAgentApiOptions(parseAgentApiOptions(userOptions), { url: site, pageLanguages: ['en'] }), pages });
 

@@ -10,6 +10,7 @@ import { readSiteName } from './build/read-site-name.ts';
 import { writeDocuments } from './documents/write-documents.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions, type AgentApiUserOptions } from './options.ts';
 import { serveAgentSurfaceInDev, setupRuntime } from './setup-runtime.ts';
+import { readRoutingSettings } from './site-urls.ts';
 
 export type { AgentApiUserOptions } from './options.ts';
 
@@ -17,6 +18,9 @@ const SITEMAP_INDEX_PATH = '/sitemap-index.xml';
 const INTEGRATION_NAME = 'astro-agent-api';
 /** Integrations that run Pagefind over the build in their own `astro:build:done` hook: Starlight (unless its `pagefind` is false) and astro-pagefind. */
 const PAGEFIND_INTEGRATIONS = new Set(['@astrojs/starlight', 'pagefind']);
+/** The one line a build without an adapter prints: what it wrote, and what a server would add. */
+const NO_ADAPTER_NOTICE =
+  'no adapter: wrote the static agent surface (Markdown twins, llms.txt, agents.md, the agent skill, the Pagefind index); add an adapter such as @astrojs/node to serve search_pages, read_page, MCP and OAuth';
 
 /** Astro integration that makes the site readable by agents: Markdown twins, search, API, OAuth and MCP. */
 export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIntegration {
@@ -40,18 +44,21 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
       'astro:server:setup': (params) => serveAgentSurfaceInDev(params, config!),
       'astro:build:done': async ({ dir, logger }) => {
         const site = config!.site!;
+        const routing = readRoutingSettings(config!);
         // With an adapter `dir` is the public folder (`<outDir>/client/`); the manifest goes beside it, not in it.
         const clientDir = fileURLToPath(dir);
         const outDir = fileURLToPath(config!.outDir);
         // Beside Astro's own caches, so that clearing them (or a CI cache of the folder) covers ours too.
         const cacheDir = fileURLToPath(new URL(`${BUILD_CACHE_DIR}/`, config!.cacheDir));
+        // Without an adapter no runtime answers (setup-runtime.ts): no runtime files, and documents that name files only.
+        const onDemand = config!.adapter !== undefined;
 
         const hookStart = performance.now();
         // Pagefind indexes each page in its own process as the conversion hands it over (the pages an earlier build
         // converted at once), then while this process builds the server index.
         const searchIndex = startSearchIndex(clientDir, { language: options.language, writtenLaterBy: pagefindWrittenLaterBy(config!) });
         const { result: markdown, seconds } = await timed(() =>
-          writeMarkdownTwins(clientDir, { ...options, site, facetNames: Object.keys(options.facets) }, { cacheDir, onPage: searchIndex.add }),
+          writeMarkdownTwins(clientDir, { ...options, site, routing, facetNames: Object.keys(options.facets) }, { cacheDir, onPage: searchIndex.add }),
         ).catch(async (error: unknown) => {
           await searchIndex.cancel();
           throw error;
@@ -61,12 +68,14 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
           (async () => {
             const resolved = resolveAgentApiOptions(options, {
               url: site,
-              pageLanguages: markdown.pages.map((page) => page.lang).filter(Boolean),
+              pageLanguages: markdown.pages.map((page) => page.lang),
+              defaultLocale: config!.i18n?.defaultLocale,
               pagesSiteName: readSiteName(markdown.pages),
               // @astrojs/sitemap writes its index at this path; without it robots.txt and agents.md name no sitemap.
               sitemap: config!.integrations.some((integration) => integration.name === '@astrojs/sitemap') ? SITEMAP_INDEX_PATH : undefined,
             });
-            const manifest = buildManifest({ site, options: resolved, company: options.company, pages: markdown.pages });
+            const manifest = buildManifest({ site, routing, options: resolved, company: options.company, pages: markdown.pages });
+            if (!onDemand) return manifest;
             const { result: written, seconds: indexSeconds } = await timed(async () => writeServerIndex(outDir, await buildServerIndexOfManifest(manifest)));
             logger.info(`built the server search index of ${manifest.pages.length} pages (${(written.bytes / 1024 ** 2).toFixed(1)} MB) in ${indexSeconds}`);
             return manifest;
@@ -81,7 +90,12 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
             );
           }),
         ]);
-        const documents = await writeDocuments({ clientDir, manifest, logger });
+        const documents = await writeDocuments({ clientDir, manifest: { ...manifest, onDemand }, logger });
+        if (!onDemand) {
+          logger.info(NO_ADAPTER_NOTICE);
+          logger.info(`build steps done in ${secondsSince(hookStart)} (Pagefind fed by the Markdown step)`);
+          return;
+        }
 
         // Last: the runtime reloads when the manifest changes, so everything it points to must be written already.
         const start = performance.now();

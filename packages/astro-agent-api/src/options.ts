@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { AstroError } from 'astro/errors';
 import { companyInfoSchema } from './company-info.ts';
+import { canonicalLanguageTag } from './content/language-tag.ts';
 import { quotaSchema } from './environment.ts';
 import { DEFAULT_API_BASE_PATH } from './paths.ts';
 import { DEPRECATION_NOTICE_DAYS } from './versioning.ts';
-import { mostCommon } from './most-common.ts';
+import { mostCommon, rankByCount } from './most-common.ts';
 
 const pathSchema = z
   .string()
@@ -24,7 +25,7 @@ const languageSchema = z
 const slugSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'a lowercase slug such as "news" or "new-york"');
 
 /** Names that search_pages already uses for its own parameters or result fields. */
-const RESERVED_FACET_NAMES = new Set(['query', 'limit', 'cursor', 'title', 'url', 'excerpt', 'section', 'total', 'results']);
+const RESERVED_FACET_NAMES = new Set(['query', 'language', 'limit', 'cursor', 'title', 'url', 'excerpt', 'section', 'total', 'results']);
 
 const facetNameSchema = z
   .string()
@@ -85,8 +86,10 @@ const policySchema = (name: string, quota: number) =>
 export const agentApiOptionsSchema = z
   .object({
     /**
-     * Language of the content (BCP 47): search stemming and stop words, the browser search index and the
-     * default wording of the documents. Default: the most common `<html lang>` of the built pages, else `en`.
+     * Language of the site (BCP 47): the language of pages without an `<html lang>`, of the browser search
+     * index and of the documents' default wording. Pages with an `<html lang>` keep their own language
+     * for search stemming and stop words. Default: Astro's `i18n.defaultLocale`, else the most common
+     * `<html lang>` of the built pages, else `en`.
      */
     language: languageSchema.optional(),
     /** The site's name in the documents and the MCP server's title. Default: `company.brand`, else the pages' `og:site_name` or home page `<title>`, else the site's host name. */
@@ -224,27 +227,34 @@ export function parseAgentApiOptions(input: unknown): AgentApiOptions {
   );
 }
 
-/** The options as the runtime and the documents read them: language and name decided, company facts apart. */
+/** The options as the runtime and the documents read them: languages and name decided, company facts apart. */
 export interface ResolvedAgentApiOptions extends Omit<AgentApiOptions, 'language' | 'name' | 'company'> {
   language: string;
+  /** Every language of the pages (canonical BCP 47 tags), `language` first, then by number of pages. */
+  languages: string[];
   name: string;
   /** Site path of the sitemap index when the site builds one (@astrojs/sitemap), else undefined. */
   sitemap?: string | undefined;
 }
 
 /**
- * Decides what the user left to the site: the language (else the most common `<html lang>` of the
- * pages, else English) and the name (else the company's brand, else the name the pages give the
- * site, else its host name).
+ * Decides what the user left to the site: the language (else Astro's default locale, else the most
+ * common `<html lang>` of the pages, else English), the languages of its pages (a page without one
+ * has the site's) and the name (else the company's brand, else the name the pages give the site,
+ * else its host name).
  */
 export function resolveAgentApiOptions(
   options: AgentApiOptions,
-  site: { url: string; pageLanguages: readonly string[]; sitemap?: string | undefined; pagesSiteName?: string | undefined },
+  site: { url: string; pageLanguages: readonly string[]; defaultLocale?: string | undefined; sitemap?: string | undefined; pagesSiteName?: string | undefined },
 ): ResolvedAgentApiOptions {
-  const { company: _company, language, name: _name, ...rest } = options;
+  const { company: _company, language: chosen, name: _name, ...rest } = options;
+  const declared = site.pageLanguages.filter(Boolean);
+  const language = canonicalLanguageTag(chosen ?? site.defaultLocale ?? '') || mostCommon(declared) || 'en';
+  const languages = rankByCount(site.pageLanguages.map((tag) => tag || language), language);
   return {
     ...rest,
-    language: language ?? mostCommon(site.pageLanguages) ?? 'en',
+    language,
+    languages: languages.length > 0 ? languages : [language],
     name: resolveSiteName(options, site.url, site.pagesSiteName),
     ...(site.sitemap && { sitemap: site.sitemap }),
   };

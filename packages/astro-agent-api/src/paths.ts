@@ -91,7 +91,6 @@ export function documentFilePath(publicPath: string): string {
 export const VERSIONING_ANCHOR = 'versioning';
 
 /** Absolute URL of the versioning policy (`documents.versioningPolicy`, else agents.md's section): documents and the runtime's `Link` name it. */
-export function resolveVersioningPolicy(siteUrl: string, documents: { versioningPolicy?: string | undefined }): string {
-  const policy = documents.versioningPolicy ?? `${DOCUMENT_PATHS.agents}#${VERSIONING_ANCHOR}`;
-  return /^https?:\/\//.test(policy) ? policy : `${siteUrl.replace(/\/+$/, '')}${policy}`;
+export function resolveVersioningPolicy(urls: { linkUrl(value: string): string }, documents: { versioningPolicy?: string | undefined }): string {
+  return urls.linkUrl(documents.versioningPolicy ?? `${DOCUMENT_PATHS.agents}#${VERSIONING_ANCHOR}`);
 }

@@ -7,6 +7,7 @@ import { getAgentApi } from './hosts/agent-api-registry.ts';
 import { agentSkillPath } from './paths.ts';
 import { createNodeHandler } from './server/node-handler.ts';
 import { buildRouteTable } from './server/route-table.ts';
+import { createSiteUrls, DEFAULT_ROUTING, readRoutingSettings, type RoutingSettings } from './site-urls.ts';
 
 const PACKAGE = 'astro-agent-api';
 const VIRTUAL_ID = 'virtual:agent-api/runtime';
@@ -18,19 +19,25 @@ const SERVER_ENVIRONMENTS = new Set(['ssr', 'prerender', 'astro']);
  * The route patterns the runtime answers inside Astro, from the route table a build of these options
  * will have: every path it claims, exactly, and the rest of the API base path (which it owns, to
  * answer unknown operations in JSON). A site's own `/api/…` endpoints and `public/.well-known/` files
- * are left alone.
+ * are left alone. Astro matches injected patterns as it matches pages, without the base: a path of the
+ * table outside the base (the RFC 8414 §3 and RFC 9728 §3.1 places of a site under a path) never
+ * reaches Astro, and only the node front answers it.
  */
-export function buildRoutePatterns(options: AgentApiOptions, site: string): string[] {
+export function buildRoutePatterns(options: AgentApiOptions, site: string, routing: RoutingSettings = DEFAULT_ROUTING): string[] {
+  const urls = createSiteUrls(site, routing);
   const table = buildRouteTable({
     apiBasePath: options.apiBasePath,
     siteName: resolveSiteName(options, site),
     operations: createOperationsOfOptions(options),
+    urls,
   });
   const underApi = `${table.apiBasePath}/`;
   // The skill's folder is named after the site, which the built pages may name (build/read-site-name.ts): any folder is routed, the runtime knows the name.
-  const skillPath = agentSkillPath(resolveSiteName(options, site));
-  const paths = [...table.routes.keys()].filter((path) => !path.startsWith(underApi));
-  return [`${underApi}[...path]`, ...paths.map((path) => (path === skillPath ? path.replace(/[^/]+\/SKILL\.md$/, '[skill]/SKILL.md') : path))];
+  const skillPath = urls.agentPath(agentSkillPath(resolveSiteName(options, site)));
+  const paths = [`${underApi}[...path]`, ...[...table.routes.keys()].filter((path) => !path.startsWith(underApi))];
+  return paths.flatMap((path) => (path.startsWith(`${urls.base}/`) ? [path.slice(urls.base.length)] : [])).map((path) =>
+    path === skillPath.slice(urls.base.length) ? path.replace(/[^/]+\/SKILL\.md$/, '[skill]/SKILL.md') : path,
+  );
 }
 
 /**
@@ -44,8 +51,11 @@ export function setupRuntime(
   { config, injectRoute, addMiddleware, updateConfig }: HookParameters<'astro:config:setup'>,
   options: AgentApiOptions,
 ): void {
+  // A static site has no server to run on-demand routes (Astro refuses to build them without an
+  // adapter): the build writes the static agent surface only (index.ts).
+  if (!config.adapter) return;
   const entrypoint = new URL('./routes/agent-endpoint.js', import.meta.url);
-  for (const pattern of buildRoutePatterns(options, config.site!)) injectRoute({ pattern, entrypoint, prerender: false });
+  for (const pattern of buildRoutePatterns(options, config.site!, readRoutingSettings(config))) injectRoute({ pattern, entrypoint, prerender: false });
   addMiddleware({ order: 'pre', entrypoint: new URL('./routes/markdown-middleware.js', import.meta.url) });
   updateConfig({ vite: { plugins: [runtimeModulePlugin(config)] } });
 }
@@ -97,6 +107,19 @@ function runtimeModulePlugin(config: AstroConfig) {
  * production. (`astro dev` hides request headers from prerendered pages, so a middleware could not.)
  */
 export function serveAgentSurfaceInDev({ server }: HookParameters<'astro:server:setup'>, config: AstroConfig): void {
+  // Without an adapter the build writes no manifest for a runtime to answer from.
+  if (!config.adapter) return;
   const outDir = fileURLToPath(config.outDir);
-  server.middlewares.use(createNodeHandler(getAgentApi({ outDir })));
+  const front = createNodeHandler(getAgentApi({ outDir }));
+  server.middlewares.use((req, res, next) => {
+    // Vite strips Astro's base from `req.url` before this middleware; the front routes the path as the
+    // browser sent it, base included, as in production (Connect keeps it in `originalUrl`).
+    const stripped = req.url;
+    const original = (req as { originalUrl?: string }).originalUrl;
+    if (original !== undefined) req.url = original;
+    front(req, res, (error?: unknown) => {
+      req.url = stripped;
+      next(error);
+    });
+  });
 }

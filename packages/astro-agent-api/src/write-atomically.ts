@@ -1,3 +1,4 @@
+import { renameSync, writeFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -6,7 +7,18 @@ import { basename, dirname, join } from 'node:path';
  * output while a rebuild writes it sees the old file or the new one, never half of one.
  */
 export async function writeFileAtomically(file: string, data: string | Uint8Array): Promise<void> {
-  const temporary = join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
+  const temporary = temporaryFileOf(file);
   await writeFile(temporary, data);
   await rename(temporary, file);
+}
+
+/** `writeFileAtomically` for a caller that works synchronously. */
+export function writeFileAtomicallySync(file: string, data: string | Uint8Array): void {
+  const temporary = temporaryFileOf(file);
+  writeFileSync(temporary, data);
+  renameSync(temporary, file);
+}
+
+function temporaryFileOf(file: string): string {
+  return join(dirname(file), `.${basename(file)}.${process.pid}.tmp`);
 }

@@ -4,17 +4,19 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildMarkdownTwin, markdownTwinPath, PAGEFIND_DIR, type BuiltPage } from '../content/manifest.ts';
+import { buildMarkdownTwin, PAGEFIND_DIR } from '../content/manifest.ts';
+import { createSiteUrls, type SiteUrls } from '../site-urls.ts';
 import { buildFrontMatter } from './build-front-matter.ts';
 import { buildMarkdownFromHtml } from './html-to-markdown.ts';
 import type { ConvertedPage, MarkdownConversionOptions } from './converted-page.ts';
 import { hashHtml, openPageCache } from './page-cache.ts';
+import { writeTwinLink, writeTwinLinkSync } from './twin-link.ts';
 
 /** One prerendered page on disk. */
 export interface HtmlPage {
   /** Absolute file path of the `.html` file. */
   file: string;
-  /** Site path, e.g. `/docs/getting-started/`. */
+  /** Served path (site-urls.ts), e.g. `/docs/getting-started/`. */
   path: string;
 }
 
@@ -42,7 +44,7 @@ const IO_CONCURRENCY = 8;
 
 /**
  * Converts every prerendered page of `clientDir` to Markdown, writes each page's twin beside it
- * (`markdownTwinPath`) and returns the manifest entries, in path order.
+ * (`SiteUrls.twinFile`) and returns the manifest entries, in path order.
  *
  * A page whose HTML an earlier build converted with the same options and package version is not
  * converted again: its conversion comes from the cache in `cacheDir`, so a rebuild after an edit
@@ -50,6 +52,7 @@ const IO_CONCURRENCY = 8;
  * and its twin written before the next is read. From `WORKER_THRESHOLD` pages on, worker threads (one
  * per core) convert chunks of pages; below it the ~140 ms a worker needs to load unified costs more
  * than it saves. Parsing only `<head>` and `<main>` keeps each page cheap (see slice-relevant-html.ts).
+ * Every page that has a twin gets a `<link rel="alternate">` to it (twin-link.ts), reused or not.
  * `onPage` gets each content page as soon as it is known (the cached ones first), in no set order.
  */
 export async function writeMarkdownTwins(
@@ -61,9 +64,11 @@ export async function writeMarkdownTwins(
     onPage = () => {},
   }: { cacheDir: string; workers?: (pageCount: number) => number; onPage?: (page: ConvertedPage) => void },
 ): Promise<MarkdownStepResult> {
-  const htmlPages = await listHtmlPages(clientDir);
+  const urls = createSiteUrls(options.site, options.routing);
+  const htmlPages = await listHtmlPages(clientDir, urls);
   const conversion = {
     site: options.site,
+    routing: options.routing,
     contentSelector: options.contentSelector,
     ignoreSelectors: options.ignoreSelectors,
     excludeSelector: options.excludeSelector,
@@ -76,7 +81,9 @@ export async function writeMarkdownTwins(
   // stat, read and close of every page left this loop mostly waiting (profile of a rebuild at 3,000 pages).
   const reused: ConvertedPage[] = [];
   htmlPages.forEach((page, index) => {
-    const htmlHash = hashHtml(readFileSync(page.file));
+    const html = readFileSync(page.file);
+    // Hashed as Astro wrote it, before the twin link goes in: the next build's page hashes the same.
+    const htmlHash = hashHtml(html);
     const known = cache.lookUp(page.path, htmlHash);
     if (known === undefined) {
       changed.push({ index, htmlHash });
@@ -86,6 +93,8 @@ export async function writeMarkdownTwins(
     if (known) {
       reused.push(known);
       onPage(known);
+      // While its bytes are in hand, so that no page is read twice.
+      writeTwinLinkSync(page.file, html.toString(), urls.twinPath(known.path));
     }
     results[index] = known ?? undefined;
   });
@@ -97,7 +106,7 @@ export async function writeMarkdownTwins(
     workerCount > 0
       ? writeMarkdownPagesInWorkers(toConvert, clientDir, conversion, workerCount, onPage)
       : writeMarkdownPages(toConvert, clientDir, conversion, onPage),
-    forEachConcurrently(reused, (page) => writeTwin(clientDir, page)),
+    forEachConcurrently(reused, (page) => writeTwin(clientDir, page, urls)),
   ]);
   changed.forEach(({ index, htmlHash }, at) => {
     results[index] = converted[at];
@@ -115,16 +124,15 @@ function defaultWorkerCount(pageCount: number): number {
   return pageCount >= WORKER_THRESHOLD && cores > 1 ? Math.min(cores, Math.ceil(pageCount / CHUNK_SIZE)) : 0;
 }
 
-/** Every `.html` page under `clientDir` with its site path; `a/b/index.html` → `/a/b/`, `a.html` → `/a`. */
-export async function listHtmlPages(clientDir: string): Promise<HtmlPage[]> {
+/** Every `.html` page under `clientDir` with its served path (`SiteUrls.pagePathOfFile`). */
+export async function listHtmlPages(clientDir: string, urls: SiteUrls): Promise<HtmlPage[]> {
   const entries = await readdir(clientDir, { recursive: true, withFileTypes: true });
   const pages: HtmlPage[] = [];
   for (const entry of entries) {
     if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
     const relativePath = relative(clientDir, join(entry.parentPath, entry.name)).split(sep).join('/');
     if (ERROR_PAGES.has(relativePath) || NON_PAGE_DIRS.has(relativePath.split('/')[0] ?? '')) continue;
-    const path = `/${relativePath}`.replace(/(^|\/)index\.html$/, '$1').replace(/\.html$/, '');
-    pages.push({ file: join(entry.parentPath, entry.name), path });
+    pages.push({ file: join(entry.parentPath, entry.name), path: urls.pagePathOfFile(relativePath) });
   }
   return pages.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
@@ -137,8 +145,9 @@ export async function writeMarkdownPages(
   onPage: (page: ConvertedPage) => void = () => {},
 ): Promise<(ConvertedPage | undefined)[]> {
   const results: (ConvertedPage | undefined)[] = new Array(pages.length);
+  const urls = createSiteUrls(options.site, options.routing);
   await forEachConcurrently(pages, async (page, index) => {
-    const converted = await writeMarkdownPage(page, clientDir, options);
+    const converted = await writeMarkdownPage(page, clientDir, options, urls);
     if (converted) onPage(converted);
     results[index] = converted;
   });
@@ -157,21 +166,22 @@ async function forEachConcurrently<T>(items: readonly T[], task: (item: T, index
   await Promise.all(Array.from({ length: Math.min(IO_CONCURRENCY, items.length) }, lane));
 }
 
-/** Reads one page, converts it and writes its twin (front matter and Markdown); `undefined` for an excluded page. */
-async function writeMarkdownPage({ file, path }: HtmlPage, clientDir: string, options: MarkdownConversionOptions): Promise<ConvertedPage | undefined> {
-  const url = new URL(path, options.site).href;
-  const converted = buildMarkdownFromHtml(await readFile(file, 'utf8'), { ...options, pageUrl: url });
+/** Reads one page, converts it, writes its twin (front matter and Markdown) and links the twin from the page; `undefined` for an excluded page. */
+async function writeMarkdownPage({ file, path }: HtmlPage, clientDir: string, options: MarkdownConversionOptions, urls: SiteUrls): Promise<ConvertedPage | undefined> {
+  const url = urls.pageUrl(path);
+  const html = await readFile(file, 'utf8');
+  const converted = buildMarkdownFromHtml(html, { ...options, pageUrl: url });
   if (!converted) return undefined;
   const facets = Object.fromEntries(Object.entries(converted.facets).filter(([name]) => options.facetNames.includes(name)));
   const fields = { url, path, ...converted, facets };
   const page: ConvertedPage = { ...fields, frontMatter: buildFrontMatter(fields) };
-  await writeTwin(clientDir, page);
+  await Promise.all([writeTwin(clientDir, page, urls), writeTwinLink(file, html, urls.twinPath(page.path))]);
   return page;
 }
 
 /** Writes the page's Markdown twin beside its HTML. */
-async function writeTwin(clientDir: string, page: ConvertedPage): Promise<void> {
-  const twin = join(clientDir, ...markdownTwinPath(page.path).split('/'));
+async function writeTwin(clientDir: string, page: ConvertedPage, urls: SiteUrls): Promise<void> {
+  const twin = join(clientDir, ...urls.twinFile(page.path).split('/'));
   await mkdir(dirname(twin), { recursive: true });
   await writeFile(twin, buildMarkdownTwin(page));
 }

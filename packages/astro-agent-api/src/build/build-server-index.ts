@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RUNTIME_DIR, type BuiltManifest } from '../content/manifest.ts';
 import { buildPageText } from '../content/plain-text.ts';
-import { createSearchAnalyzer, splitWords, type SearchAnalyzer } from '../content/search-analyzer.ts';
+import { createSiteAnalyzers, splitWords, type SiteAnalyzers } from '../content/search-analyzer.ts';
 import { encodeServerIndex, SERVER_INDEX_FILE, type ServerIndex } from '../content/server-index.ts';
 import { writeFileAtomically } from '../write-atomically.ts';
 
@@ -18,36 +18,40 @@ const FIELDS = [
 ] as const;
 const SATURATION = 1.2;
 
-/** Builds the server's search index of a manifest: its pages' title, headings and text, in the manifest's language. */
+/** Builds the server's search index of a manifest: its pages' title, headings and text, each page in its own language. */
 export async function buildServerIndexOfManifest(manifest: BuiltManifest): Promise<ServerIndex> {
-  const analyzer = await createSearchAnalyzer(manifest.options.language, manifest.options.search.stopWords);
-  return buildServerIndex(manifest, analyzer);
+  const analyzers = await createSiteAnalyzers(manifest.options.languages, manifest.options.search.stopWords);
+  return buildServerIndex(manifest, analyzers);
 }
 
 /**
- * The inverted index of `manifest.pages` (document `i` is page `i`): each word of a page, stop words
- * left out, counts under its stem in the field it appears in; the postings carry the page's BM25F
- * weight for the term, so a query only multiplies and adds.
+ * The inverted index of `manifest.pages` (document `i` is page `i`): each word of a page, its
+ * language's stop words left out, counts under its stem by its language's stemmer in the field it
+ * appears in; the postings carry the page's BM25F weight for the term, so a query only multiplies and
+ * adds. The languages share one term space: a stem two languages have in common is one term.
  */
-export function buildServerIndex(manifest: Pick<BuiltManifest, 'buildId' | 'pages'>, analyzer: SearchAnalyzer): ServerIndex {
-  const termOfWord = new Map<string, number>();
+export function buildServerIndex(manifest: Pick<BuiltManifest, 'buildId' | 'pages'>, analyzers: SiteAnalyzers): ServerIndex {
+  // Per analyzer, each word's term: a word spelled alike in two languages may have two stems.
+  const termOfWord = new Map(analyzers.all.map((analyzer) => [analyzer, new Map<string, number>()]));
   const termIds = new Map<string, number>();
   // One row per (page, term): the page, the term and its count in each field, in page order.
   const rows = { doc: new GrowingArray(Uint32Array), term: new GrowingArray(Uint32Array), counts: FIELDS.map(() => new GrowingArray(Uint16Array)) };
   const lengths = FIELDS.map(() => new Uint32Array(manifest.pages.length));
 
   for (const [doc, page] of manifest.pages.entries()) {
+    const analyzer = analyzers.of(page.language);
+    const terms = termOfWord.get(analyzer)!;
     const { headings, text } = buildPageText(page.markdown);
     const counts = new Map<number, number[]>();
     for (const [field, fieldText] of [page.title, headings, text].entries()) {
       for (const word of splitWords(fieldText)) {
         if (word.length < 2 || analyzer.isStopWord(word)) continue;
-        let term = termOfWord.get(word);
+        let term = terms.get(word);
         if (term === undefined) {
           const stem = analyzer.stem(word);
           term = termIds.get(stem) ?? termIds.size;
           termIds.set(stem, term);
-          termOfWord.set(word, term);
+          terms.set(word, term);
         }
         let row = counts.get(term);
         if (!row) counts.set(term, (row = FIELDS.map(() => 0)));
@@ -96,8 +100,24 @@ export function buildServerIndex(manifest: Pick<BuiltManifest, 'buildId' | 'page
     weights[position] = (weighted * (SATURATION + 1)) / (weighted + SATURATION);
   }
 
-  const words = [...termOfWord.keys()].sort();
-  const wordTerms = Uint32Array.from(words, (word) => sortedId[termOfWord.get(word)!]!);
+  // Words sorted, each listed once per distinct term its languages give it.
+  const termsOfWord = new Map<string, Set<number>>();
+  for (const terms of termOfWord.values()) {
+    for (const [word, term] of terms) {
+      let ofWord = termsOfWord.get(word);
+      if (!ofWord) termsOfWord.set(word, (ofWord = new Set()));
+      ofWord.add(sortedId[term]!);
+    }
+  }
+  const words: string[] = [];
+  const termList: number[] = [];
+  for (const word of [...termsOfWord.keys()].sort()) {
+    for (const term of termsOfWord.get(word)!) {
+      words.push(word);
+      termList.push(term);
+    }
+  }
+  const wordTerms = Uint32Array.from(termList);
   return { buildId: manifest.buildId, pageCount, terms, termStarts, docs, weights, idf, inTitle, words, wordTerms };
 }
 

@@ -1,6 +1,7 @@
 import type { Element, Root } from 'hast';
 import { select, selectAll } from 'hast-util-select';
 import { toString } from 'hast-util-to-string';
+import { canonicalLanguageTag } from '../content/language-tag.ts';
 import { collapseWhitespace } from './collapse-whitespace.ts';
 
 /** A page's facet values: `<meta data-agent-facet="category" content="guides">`. */
@@ -29,7 +30,7 @@ export interface PageMetadata {
   title: string;
   /** Facet name → the page's value, from its `<meta data-agent-facet>` tags. */
   facets: Record<string, string>;
-  /** The page's `<html lang>`, lowercase; `""` when it has none. */
+  /** The page's `<html lang>` as a canonical BCP 47 tag (`en-US`); `""` when it has none. */
   lang: string;
   /** The page's `<meta name="description">`, else its `og:description`, whitespace collapsed; absent when it has neither. */
   description?: string;
@@ -53,7 +54,7 @@ export function readPageMetadata(tree: Root, html: string, content: Element): Pa
     if (typeof name === 'string' && typeof value === 'string' && name.trim() !== '') facets[name.trim()] = value.trim();
   }
   // Read from the source: the parsed tree may hold only <head> and <main> (slice-relevant-html.ts).
-  const lang = (HTML_LANG.exec(html)?.[1] ?? '').toLowerCase();
+  const lang = canonicalLanguageTag(HTML_LANG.exec(html)?.[1] ?? '');
   const description = head.meta.get(DESCRIPTION_META) ?? head.meta.get(OG_DESCRIPTION_META);
   const siteName = head.meta.get(SITE_NAME_META);
   const lastModified = readLastModified(tree, html, head.meta.get(MODIFIED_META));

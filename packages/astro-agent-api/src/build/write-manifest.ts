@@ -6,28 +6,32 @@ import { MANIFEST_FILE, MANIFEST_VERSION, RUNTIME_DIR, type BuiltManifest, type 
 import { encodePageTexts, PAGE_TEXTS_FILE } from '../content/page-texts.ts';
 import type { CompanyInfo } from '../company-info.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
+import { createSiteUrls, DEFAULT_ROUTING, type RoutingSettings, type SiteUrls } from '../site-urls.ts';
 import { writeFileAtomically } from '../write-atomically.ts';
 import type { ConvertedPage } from './converted-page.ts';
 
 /** The manifest of a build, its pages with their text: pages sorted by path, company URLs absolute, a buildId that changes with the content. */
 export function buildManifest(input: {
   site: string;
+  /** Astro's routing settings; Astro's defaults when not given. */
+  routing?: RoutingSettings;
   options: ResolvedAgentApiOptions;
   company?: CompanyInfo;
   pages: readonly ConvertedPage[];
   generatedAt?: Date;
 }): BuiltManifest {
-  const { site, options } = input;
-  const company = input.company && buildAbsoluteCompany(input.company, site);
+  const { site, options, routing = DEFAULT_ROUTING } = input;
+  const company = input.company && buildAbsoluteCompany(input.company, createSiteUrls(site, routing));
   const pages = input.pages
-    .map(({ lang: _lang, documentTitle: _documentTitle, siteName: _siteName, pagefind: _pagefind, ...page }) => ({ ...page, facets: checkPageFacets(page, options.facets) }))
+    .map(({ lang, documentTitle: _documentTitle, siteName: _siteName, pagefind: _pagefind, ...page }) => ({ ...page, language: lang || options.language, facets: checkPageFacets(page, options.facets) }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   // The options are hashed too: truncateAt or the API path change what the API answers for the same pages.
-  const buildId = createHash('sha256').update(JSON.stringify({ pages, company, options })).digest('base64url').slice(0, 12);
+  const buildId = createHash('sha256').update(JSON.stringify({ pages, company, options, routing })).digest('base64url').slice(0, 12);
   return {
     version: MANIFEST_VERSION,
     buildId,
     site,
+    routing,
     generatedAt: (input.generatedAt ?? new Date()).toISOString(),
     options,
     ...(company && { company }),
@@ -39,7 +43,7 @@ export function buildManifest(input: {
  * The page's values of the declared facets. A value the facet does not allow fails the build, naming
  * the page: search_pages could never find the page by it. Facets the options do not declare are left out.
  */
-function checkPageFacets(page: BuiltPage, facets: ResolvedAgentApiOptions['facets']): Record<string, string> {
+function checkPageFacets(page: Pick<BuiltPage, 'path' | 'facets'>, facets: ResolvedAgentApiOptions['facets']): Record<string, string> {
   const checked: Record<string, string> = {};
   for (const [name, value] of Object.entries(page.facets)) {
     const facet = facets[name];
@@ -55,9 +59,9 @@ function checkPageFacets(page: BuiltPage, facets: ResolvedAgentApiOptions['facet
   return checked;
 }
 
-/** Company facts with every URL field resolved against `site` (the options may give site paths). */
-export function buildAbsoluteCompany(company: CompanyInfo, site: string): CompanyInfo {
-  const absolute = (url: string) => new URL(url, site).href;
+/** Company facts with every URL field absolute: a site path of the options goes under the site's root (`SiteUrls.linkUrl`). */
+export function buildAbsoluteCompany(company: CompanyInfo, urls: SiteUrls): CompanyInfo {
+  const absolute = urls.linkUrl;
   return {
     ...company,
     website: absolute(company.website),

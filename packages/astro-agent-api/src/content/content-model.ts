@@ -5,13 +5,16 @@ import { LRUCache } from 'lru-cache';
 import { MANIFEST_FILE, MANIFEST_VERSION, RUNTIME_DIR, type Manifest } from './manifest.ts';
 import { openPageTexts, PAGE_TEXTS_FILE, type PageTexts } from './page-texts.ts';
 import { buildPageIndex, type PageIndex } from './resolve-page.ts';
+import { createSiteUrls, type SiteUrls } from '../site-urls.ts';
 import { createSearchEngine, type SearchEngine } from './search.ts';
-import { createSearchAnalyzer } from './search-analyzer.ts';
+import { createSiteAnalyzers } from './search-analyzer.ts';
 import { decodeServerIndex, SERVER_INDEX_FILE } from './server-index.ts';
 
 /** One consistent view of a build: the manifest, its page lookup, its pages' text and its search engine. */
 export interface ContentSnapshot {
   manifest: Manifest;
+  /** Every URL of this build (its site and routing settings). */
+  urls: SiteUrls;
   pages: PageIndex;
   /** The pages' text, read when a request needs it (`page.twin` says where). */
   texts: PageTexts;
@@ -82,21 +85,23 @@ export function createContentModel(options: { outDir: string }): ContentModel {
       loaded = { snapshot: loaded.snapshot, mtimeMs };
       return loaded.snapshot;
     }
-    const { language, search: vocabulary, facets } = manifest.options;
-    const [index, analyzer] = await Promise.all([readFile(indexPath).then(decodeServerIndex), createSearchAnalyzer(language, vocabulary.stopWords)]);
+    const { languages, search: vocabulary, facets } = manifest.options;
+    const [index, analyzers] = await Promise.all([readFile(indexPath).then(decodeServerIndex), createSiteAnalyzers(languages, vocabulary.stopWords)]);
     // Read between a rebuild's index or texts and its manifest, they are of the next build: the pair is
     // refused, and the current snapshot stays until the next check finds the new manifest.
     const texts = openPageTexts(textsPath, manifest.buildId);
+    const urls = createSiteUrls(manifest.site, manifest.routing);
     let search: SearchEngine;
     try {
-      search = createSearchEngine({ index, pages: manifest.pages, texts, buildId: manifest.buildId, facets, vocabulary, analyzer });
+      search = createSearchEngine({ index, pages: manifest.pages, urls, texts, buildId: manifest.buildId, facets, vocabulary, analyzers: analyzers.all, languages });
     } catch (error) {
       texts.close();
       throw error;
     }
     const snapshot: ContentSnapshot = {
       manifest,
-      pages: buildPageIndex(manifest.pages, manifest.site),
+      urls,
+      pages: buildPageIndex(manifest.pages, urls),
       texts,
       search,
       memo: createAnswerMemo(MEMO_BYTES),

@@ -1,11 +1,15 @@
 import type { CompanyInfo } from '../company-info.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
+import type { RoutingSettings } from '../site-urls.ts';
+
+// The twin path of a page, for code that has a page path but no manifest (site-urls.ts builds every URL).
+export { markdownTwinPath } from '../site-urls.ts';
 
 /** One content page of the built site, as the manifest records it: everything but its text. */
 export interface ManifestPage {
-  /** Canonical absolute URL, e.g. `https://example.com/blog/first-post/`. */
+  /** Published URL (site-urls.ts), e.g. `https://example.com/blog/first-post/`. */
   url: string;
-  /** Site path, e.g. `/blog/first-post/`. */
+  /** Served path, base included, in the form the site answers 200 for: `/blog/first-post/`, `/docs/first-post` (site-urls.ts). */
   path: string;
   title: string;
   /** The page's `<meta name="description">`; absent when it has none. */
@@ -15,6 +19,8 @@ export interface ManifestPage {
    * `itemprop="dateModified"`), as an ISO 8601 date or date-time; absent when the page does not say.
    */
   lastModified?: string;
+  /** The page's language: its `<html lang>` (canonical BCP 47), else the site's. */
+  language: string;
   /** The page's value of each facet it is marked with (`<meta data-agent-facet="category" content="recipes">`). */
   facets: Record<string, string>;
   /** The page's top-level headings, in order; offsets and lengths count UTF-16 code units of its Markdown. */
@@ -66,6 +72,8 @@ export interface Manifest {
   /** Changes whenever the content changes: keys ETags, cursors and caches. */
   buildId: string;
   site: string;
+  /** Astro's `base`, `trailingSlash` and `build.format`: with `site`, they decide every URL (site-urls.ts). */
+  routing: RoutingSettings;
   generatedAt: string;
   options: ResolvedAgentApiOptions;
   /** Company facts with absolute URLs; absent when the site gives none (get_company_info is then not offered). */
@@ -82,19 +90,14 @@ export interface Manifest {
 /** The manifest of a build as the build steps pass it on: its pages with their text. */
 export type BuiltManifest = Omit<Manifest, 'pages'> & { pages: BuiltPage[] };
 
-/** 4: the pages' text moved to the texts file. A runtime refuses a manifest of another version. */
-export const MANIFEST_VERSION = 4;
+/** 6: each page has its language (5) and Astro's routing settings (`routing`, 6). A runtime refuses a manifest of another version. */
+export const MANIFEST_VERSION = 6;
 
 /** Folder of the runtime files inside the build output; never served publicly. */
 export const RUNTIME_DIR = 'agent-api';
 export const MANIFEST_FILE = 'manifest.json';
 /** Folder of the Pagefind index inside the public (client) folder. */
 export const PAGEFIND_DIR = 'pagefind';
-
-/** `/blog/first-post/` → `/blog/first-post.md`, `/` → `/index.md`. */
-export function markdownTwinPath(pagePath: string): string {
-  return pagePath === '/' ? '/index.md' : `${pagePath.replace(/\/$/, '')}.md`;
-}
 
 /** The text of a page's Markdown twin: front matter, then the Markdown. The `.md` file, `Accept: text/markdown` and MCP serve this. */
 export function buildMarkdownTwin(page: PageText): string {

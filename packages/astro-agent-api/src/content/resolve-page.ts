@@ -1,79 +1,63 @@
+import type { SiteUrls } from '../site-urls.ts';
 import type { ManifestPage } from './manifest.ts';
 
 /** Lookup tables for read_page, built once per manifest. */
 export interface PageIndex {
-  byPath: Map<string, ManifestPage>;
+  /** Each page by its route (site-urls.ts): `/`, `/blog/first-post`. */
+  byRoute: Map<string, ManifestPage>;
   /**
-   * Every trailing run of path segments (`first-post`, `blog/first-post`) → the one page it ends, or
+   * Every trailing run of route segments (`first-post`, `blog/first-post`) → the one page it ends, or
    * `null` when it ends several pages: a slug resolves only when it names exactly one page.
    */
   bySlug: Map<string, ManifestPage | null>;
-  siteHost: string;
+  urls: SiteUrls;
 }
 
-export function buildPageIndex(pages: ManifestPage[], site: string): PageIndex {
-  const byPath = new Map<string, ManifestPage>();
+export function buildPageIndex(pages: ManifestPage[], urls: SiteUrls): PageIndex {
+  const byRoute = new Map<string, ManifestPage>();
   const bySlug = new Map<string, ManifestPage | null>();
   for (const page of pages) {
-    byPath.set(page.path, page);
-    const segments = page.path.split('/').filter(Boolean);
+    const route = urls.routeOf(page.path);
+    byRoute.set(route, page);
+    const segments = route.split('/').filter(Boolean);
     for (let start = 0; start < segments.length; start++) {
       const slug = segments.slice(start).join('/');
       bySlug.set(slug, bySlug.has(slug) ? null : page);
     }
   }
-  return { byPath, bySlug, siteHost: bareHost(new URL(site).hostname) };
+  return { byRoute, bySlug, urls };
 }
-
-const bareHost = (hostname: string) => hostname.toLowerCase().replace(/^www\./, '');
 
 /**
  * Resolves what an agent passes to read_page to a page of the manifest, or undefined:
- * - a full address of this site (any scheme or `www.` variant, with or without trailing slash, query
- *   or fragment) or a path (`/blog/first-post/`, `/blog/first-post.md`) names its page exactly;
- * - a slug (no leading `/`: `first-post`, `blog/first-post`) is one or more trailing path segments
- *   and resolves when it ends exactly one page's path.
+ * - a full address of this site (any scheme or `www.` variant, with or without base, trailing slash,
+ *   `.html`, query or fragment), a path (`/docs/blog/first-post`, `/blog/first-post/`), or its twin
+ *   (`/blog/first-post.md`) names its page exactly (SiteUrls.referenceOf);
+ * - a slug (no leading `/`: `first-post`, `blog/first-post`) is one or more trailing route segments
+ *   and resolves when it ends exactly one page's route.
  * Only manifest entries can ever be returned, so no input can reach a file outside the build output;
  * traversal segments are refused outright rather than normalised away.
  */
 export function resolvePage(index: PageIndex, input: string): ManifestPage | undefined {
-  const trimmed = input.trim();
-  const path = parseToPath(trimmed, index.siteHost);
-  if (path === undefined) return undefined;
-  const segments = path.split('/').filter(Boolean);
-  if (segments.some((segment) => segment === '.' || segment === '..')) return undefined;
-  if (isSlug(trimmed)) return index.bySlug.get(segments.join('/')) ?? undefined;
-  return index.byPath.get(segments.length === 0 ? '/' : `/${segments.join('/')}/`);
-}
-
-/** A slug is neither an address (`https:`, `//host`) nor a path (`/…`). */
-function isSlug(input: string): boolean {
-  return !input.startsWith('/') && !/^[a-z][a-z0-9+.-]*:/i.test(input);
-}
-
-/** Turns any accepted input form into a decoded site path, or undefined for another host or bad input. */
-function parseToPath(input: string, siteHost: string): string | undefined {
-  let raw = input;
-  if (/^[a-z][a-z0-9+.-]*:/i.test(raw) || raw.startsWith('//')) {
-    let url: URL;
-    try {
-      url = new URL(raw.startsWith('//') ? `https:${raw}` : raw);
-    } catch {
-      return undefined;
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-    if (bareHost(url.hostname) !== siteHost) return undefined;
-    raw = url.pathname;
-  } else {
-    raw = raw.replace(/[?#].*$/s, '');
+  const reference = index.urls.referenceOf(input);
+  if (reference === undefined) return undefined;
+  if ('slug' in reference) return index.bySlug.get(reference.slug) ?? undefined;
+  for (const route of reference.routes) {
+    const page = index.byRoute.get(route);
+    if (page) return page;
   }
-  let decoded: string;
+  return undefined;
+}
+
+/** The page a request path under the base names, and whether it asks for the twin (`/docs/x.md`). */
+export function findPageOfRequest(index: PageIndex, pathname: string): { page: ManifestPage; twin: boolean } | undefined {
+  let path: string;
   try {
-    decoded = decodeURIComponent(raw);
+    path = decodeURIComponent(pathname);
   } catch {
     return undefined;
   }
-  // A backslash, NUL or a second round of encoding is never part of a real page address.
-  if (/[\\\0%]/.test(decoded)) return undefined;
-  return decoded.replace(/\/index\.html$|\.html$|\.md$/, '/');
+  const found = index.urls.pageOfRequest(path);
+  const page = found && index.byRoute.get(found.route);
+  return page && { page, twin: found.twin };
 }

@@ -1,10 +1,12 @@
+import { primaryLanguageSubtag } from './language-tag.ts';
+
 /**
- * How the search reads text in the site's language: words without case or accents, the language's
- * stop words dropped, each word reduced to its stem. The build indexes pages and the runtime reads
- * queries through the same analyzer, so both sides always agree.
+ * How the search reads text in one language: words without case or accents, the language's stop
+ * words dropped, each word reduced to its stem. The build indexes each page with its language's
+ * analyzer and the runtime reads a query with every language's, so both sides always agree.
  */
 export interface SearchAnalyzer {
-  /** The BCP 47 tag it was made for. */
+  /** The primary language subtag it was made for (`pt` for `pt-BR`). */
   language: string;
   /** Whether the language has a stemmer here; without one, words are matched as they are. */
   stemmed: boolean;
@@ -16,7 +18,7 @@ export interface SearchAnalyzer {
 
 /**
  * Snowball stemmers and stop-word lists of @orama/stemmers and @orama/stopwords, by the ISO 639-1 code
- * of the language tag. Both packages ship one module per language, so only the site's is loaded.
+ * of the language tag. Both packages ship one module per language, so only the site's are loaded.
  */
 const LANGUAGE_MODULES: Readonly<Record<string, string>> = {
   ar: 'arabic', hy: 'armenian', bg: 'bulgarian', da: 'danish', nl: 'dutch', en: 'english', fi: 'finnish',
@@ -58,14 +60,31 @@ export function splitWords(text: string): string[] {
   return normalised === '' ? [] : normalised.split(' ');
 }
 
+/** The analyzers of a site's languages: one per primary subtag, the site's language first. */
+export interface SiteAnalyzers {
+  /** In the order of the site's languages, without repeats. */
+  all: SearchAnalyzer[];
+  /** The analyzer of a page's language; the site's language for one it does not know. */
+  of(language: string): SearchAnalyzer;
+}
+
+/** The analyzers of `languages` (BCP 47 tags, the site's own first), each with the site's own stop words added. */
+export async function createSiteAnalyzers(languages: readonly string[], extraStopWords: readonly string[] = []): Promise<SiteAnalyzers> {
+  const primaries = [...new Set(languages.map(primaryLanguageSubtag))];
+  const all = await Promise.all(primaries.map((language) => createSearchAnalyzer(language, extraStopWords)));
+  const byLanguage = new Map(all.map((analyzer) => [analyzer.language, analyzer]));
+  return { all, of: (language) => byLanguage.get(primaryLanguageSubtag(language)) ?? all[0]! };
+}
+
 /**
  * The analyzer of `language` (its primary subtag picks the stemmer and stop words), with the site's
  * own stop words added.
  * Words are stemmed without their accents, so that a query typed without them ("cafes") reaches the
  * same stem as the page's "cafés".
  */
-export async function createSearchAnalyzer(language: string, extraStopWords: readonly string[] = []): Promise<SearchAnalyzer> {
-  const module = LANGUAGE_MODULES[language.toLowerCase().split('-')[0]!];
+export async function createSearchAnalyzer(tag: string, extraStopWords: readonly string[] = []): Promise<SearchAnalyzer> {
+  const language = primaryLanguageSubtag(tag);
+  const module = LANGUAGE_MODULES[language];
   const [stemmer, stopwords] = module
     ? await Promise.all([
         import(`@orama/stemmers/${module}`) as Promise<{ stemmer: (word: string) => string }>,

@@ -18,6 +18,11 @@ export interface QueryAlternative {
 export interface QueryGroup {
   words: string[];
   alternatives: QueryAlternative[];
+  /**
+   * A word that is a stop word in some of the site's languages ("de" in French, not in English): it
+   * counts when a page has it, but a page without it is not taken for a partial match.
+   */
+  optional: boolean;
 }
 
 export interface ParsedSearchQuery {
@@ -60,26 +65,35 @@ export type QueryParser = (query: string) => ParsedSearchQuery;
 /**
  * Reads queries for one index: the site's synonyms (phrases too, longest first: "window glass"),
  * stop words and generic words, facet values named in the text, and typos of words the site does not
- * contain corrected to the nearest words it does.
+ * contain corrected to the nearest words it does. An agent may ask in any language of the site, so
+ * every word is read through each language's analysis (`analyzers`, the site's language first); the
+ * readings are alternatives of one part of the query, so a page found by two of them counts once.
  */
 export function createQueryParser(options: {
-  analyzer: SearchAnalyzer;
+  analyzers: readonly SearchAnalyzer[];
   lookup: TermLookup;
   vocabulary: SearchVocabulary;
   facets: Record<string, FacetOptions>;
 }): QueryParser {
-  const { analyzer, lookup } = options;
-  const toTerms = (phrase: string): number[] | undefined => {
+  const { analyzers, lookup } = options;
+  /** The terms of a phrase read in one language, when the index has all of them. */
+  const toTerms = (analyzer: SearchAnalyzer, phrase: string): number[] | undefined => {
     const words = splitWords(phrase).filter((word) => !analyzer.isStopWord(word));
     const terms = words.map((word) => lookup.find(analyzer.stem(word)));
     return terms.length > 0 && terms.every((term) => term !== undefined) ? (terms as number[]) : undefined;
   };
+  /** A phrase read in each language, without the readings that repeat another. */
+  const readPhrase = (phrase: string, weight: number): QueryAlternative[] => {
+    const readings = new Map<string, number[]>();
+    for (const analyzer of analyzers) {
+      const terms = toTerms(analyzer, phrase);
+      if (terms) readings.set(terms.join(' '), terms);
+    }
+    return [...readings.values()].map((terms) => ({ terms, weight }));
+  };
   const synonyms = new Map<string, QueryAlternative[]>();
   for (const [key, values] of Object.entries(options.vocabulary.synonyms)) {
-    const alternatives = values.flatMap((value) => {
-      const terms = toTerms(value);
-      return terms ? [{ terms, weight: SYNONYM_WEIGHT }] : [];
-    });
+    const alternatives = values.flatMap((value) => readPhrase(value, SYNONYM_WEIGHT));
     const normalised = normaliseSearchText(key);
     synonyms.set(normalised, [...(synonyms.get(normalised) ?? []), ...alternatives]);
   }
@@ -88,11 +102,22 @@ export function createQueryParser(options: {
   const facetPhrases = buildFacetPhrases(options.facets);
 
   let correctionsLeft = 0;
-  /** The word itself: its stem if the index has it, else the words a typo away. */
+  /**
+   * The word itself: its stem in each language where it is no stop word, if the index has one, else
+   * the words a typo away — unless it is a stop word in one of the languages ("como" in Spanish),
+   * which is no typo of anything.
+   */
   function readWord(word: string): QueryAlternative[] {
-    const term = lookup.find(analyzer.stem(word));
-    if (term !== undefined) return [{ terms: [term], weight: 1 }];
-    if (word.length < MIN_TYPO_LENGTH || /^\d+$/.test(word) || correctionsLeft === 0) return [];
+    const terms = new Set<number>();
+    let stopWord = false;
+    for (const analyzer of analyzers) {
+      const stopped = analyzer.isStopWord(word);
+      stopWord ||= stopped;
+      const term = stopped ? undefined : lookup.find(analyzer.stem(word));
+      if (term !== undefined) terms.add(term);
+    }
+    if (terms.size > 0) return [...terms].map((term) => ({ terms: [term], weight: 1 }));
+    if (stopWord || word.length < MIN_TYPO_LENGTH || /^\d+$/.test(word) || correctionsLeft === 0) return [];
     correctionsLeft--;
     let similar = lookup.findSimilar(word, 1);
     if (similar.length === 0 && word.length >= TWO_TYPOS_LENGTH) similar = lookup.findSimilar(word, 2);
@@ -109,14 +134,15 @@ export function createQueryParser(options: {
       while (length > 0 && !synonyms.has(words.slice(i, i + length).join(' '))) length--;
       if (length > 0) {
         const phrase = words.slice(i, i + length);
-        const own = phrase.length === 1 ? readWord(phrase[0]!) : [toTerms(phrase.join(' '))].flatMap((terms) => (terms ? [{ terms, weight: 1 }] : []));
-        groups.push({ words: phrase, alternatives: [...own, ...synonyms.get(phrase.join(' '))!] });
+        const own = phrase.length === 1 ? readWord(phrase[0]!) : readPhrase(phrase.join(' '), 1);
+        groups.push({ words: phrase, alternatives: [...own, ...synonyms.get(phrase.join(' '))!], optional: false });
         i += length;
         continue;
       }
       const word = words[i++]!;
-      if (word.length < 2 || analyzer.isStopWord(word)) continue;
-      groups.push({ words: [word], alternatives: readWord(word) });
+      const stoppedIn = analyzers.filter((analyzer) => analyzer.isStopWord(word)).length;
+      if (word.length < 2 || stoppedIn === analyzers.length) continue;
+      groups.push({ words: [word], alternatives: readWord(word), optional: stoppedIn > 0 });
     }
     // Words that describe the whole site ("services") only count when the query has nothing else.
     const specific = groups.filter((group) => !group.words.every((word) => generic.has(word)));

@@ -6,6 +6,7 @@ import type { ManifestPage } from './manifest.ts';
 import type { PageTexts } from './page-texts.ts';
 import type { SearchAnalyzer } from './search-analyzer.ts';
 import { createQueryParser, type ParsedSearchQuery, type SearchVocabulary, type TermLookup } from './search-query.ts';
+import type { SiteUrls } from '../site-urls.ts';
 import type { ServerIndex } from './server-index.ts';
 
 export { InvalidCursorError };
@@ -14,11 +15,16 @@ export interface SearchInput {
   query: string;
   /** Facet name → the only value wanted; facets left out are not filtered. */
   filters: Record<string, string>;
+  /** The only language wanted (one of the site's languages); every language when absent. */
+  language?: string;
   limit: number;
   cursor?: string;
 }
 
-/** Title, URL, the page's value of each facet (`""` when none), excerpt and the section it comes from (`""` when none). */
+/**
+ * Title, URL, the page's language (on a site of several languages), the page's value of each facet
+ * (`""` when none), excerpt and the section it comes from (`""` when none).
+ */
 export type SearchResult = { title: string; url: string; excerpt: string; section: string } & Record<string, string>;
 
 export interface SearchOutput {
@@ -36,12 +42,17 @@ export interface SearchEngineOptions {
   index: ServerIndex;
   /** The manifest's pages, in the order the index was built from. */
   pages: readonly ManifestPage[];
+  /** The site's URLs: a page's depth is that of its route, whatever the base (site-urls.ts). */
+  urls: Pick<SiteUrls, 'routeOf'>;
   /** The pages' text, for the excerpts. */
   texts: PageTexts;
   buildId: string;
   facets: Record<string, FacetOptions>;
   vocabulary: SearchVocabulary;
-  analyzer: SearchAnalyzer;
+  /** One per language of the site, the site's language first: every query is read in each. */
+  analyzers: readonly SearchAnalyzer[];
+  /** The site's languages: with more than one, results say each page's language and can be filtered by it. */
+  languages: readonly string[];
 }
 
 /** The ranked list of a query is cut here: nobody pages past it. */
@@ -71,7 +82,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     throw new Error(`The search index is of build ${index.buildId} (${index.pageCount} pages), not of ${options.buildId} (${pages.length} pages)`);
   }
   const facetNames = Object.keys(options.facets);
-  const depths = Uint8Array.from(pages, (page) => page.path.split('/').filter(Boolean).length);
+  const depths = Uint8Array.from(pages, (page) => options.urls.routeOf(page.path).split('/').filter(Boolean).length);
   // Each page's value of each facet as a number (-1 for none): filters and boosts compare numbers.
   const facetValues = new Map(
     facetNames.map((name) => {
@@ -79,12 +90,16 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       return [name, { ids, ofDoc: Int16Array.from(pages, (page) => ids.get(page.facets[name] ?? '') ?? -1) }] as const;
     }),
   );
+  const languageIds = new Map(options.languages.map((language, id) => [language, id]));
+  const languageOfDoc = Int16Array.from(pages, (page) => languageIds.get(page.language) ?? -1);
+  const multilingual = options.languages.length > 1;
   const wordsOfTerm = groupWordsByTerm(index);
-  const parse = createQueryParser({ analyzer: options.analyzer, lookup: createTermLookup(index), vocabulary: options.vocabulary, facets: options.facets });
+  const parse = createQueryParser({ analyzers: options.analyzers, lookup: createTermLookup(index), vocabulary: options.vocabulary, facets: options.facets });
 
   // Scratch arrays over all pages, reused by every query (a query runs to the end synchronously).
   const scores = new Float64Array(pages.length);
   const matched = new Uint8Array(pages.length);
+  const seen = new Uint8Array(pages.length);
   const titled = new Uint8Array(pages.length);
   const groupBest = new Float64Array(pages.length);
   const groupTitled = new Uint8Array(pages.length);
@@ -95,8 +110,11 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   const groupTouched = new Uint32Array(pages.length);
   const phraseTouched = new Uint32Array(pages.length);
 
-  /** Adds one group's best alternative per page to `scores`; returns the new count of touched pages. */
-  function addGroup(alternatives: ParsedSearchQuery['groups'][number]['alternatives'], touchedCount: number): number {
+  /**
+   * Adds one group's best alternative per page to `scores`; returns the new count of touched pages.
+   * Only a `counted` group adds to a page's coverage and title matches.
+   */
+  function addGroup(alternatives: ParsedSearchQuery['groups'][number]['alternatives'], touchedCount: number, counted: boolean): number {
     let groupCount = 0;
     const offer = (doc: number, score: number, inTitle: boolean) => {
       if (inTitle) groupTitled[doc] = 1;
@@ -139,8 +157,11 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     for (let i = 0; i < groupCount; i++) {
       const doc = groupTouched[i]!;
       scores[doc]! += groupBest[doc]!;
-      titled[doc]! += groupTitled[doc]!;
-      if (matched[doc]!++ === 0) touched[touchedCount++] = doc;
+      if (counted) {
+        titled[doc]! += groupTitled[doc]!;
+        matched[doc]!++;
+      }
+      if (seen[doc]!++ === 0) touched[touchedCount++] = doc;
       groupBest[doc] = 0;
       groupTitled[doc] = 0;
     }
@@ -148,16 +169,19 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   }
 
   /** The best `k` pages of the query that pass the filters, best first (ties in page order). */
-  function rank(query: ParsedSearchQuery, filters: Record<string, string>, k: number): number[] {
+  function rank(query: ParsedSearchQuery, filters: Record<string, string>, language: string | undefined, k: number): number[] {
     let touchedCount = 0;
-    for (const group of query.groups) touchedCount = addGroup(group.alternatives, touchedCount);
+    // Optional groups count only when the query has nothing else.
+    const required = query.groups.filter((group) => !group.optional).length;
+    for (const group of query.groups) touchedCount = addGroup(group.alternatives, touchedCount, required === 0 || !group.optional);
+    const wantedLanguage = language === undefined ? undefined : (languageIds.get(language) ?? -1);
     // Filters and boosts as (page values, wanted value) pairs, read with indexed loops: this loop runs
     // once per page that has any word of the query, up to every page.
     const facetTest = (entries: [string, string][]) => entries.map(([facet, value]) => ({ ofDoc: facetValues.get(facet)!.ofDoc, value: facetValues.get(facet)!.ids.get(value) ?? -1 }));
-    const required = facetTest(Object.entries(filters));
+    const requiredFacets = facetTest(Object.entries(filters));
     const boosted = facetTest(Object.entries(query.named).filter(([facet]) => filters[facet] === undefined));
     const top = new TopK(k);
-    const groups = query.groups.length;
+    const groups = required || query.groups.length;
     const broad = query.broad;
     documents: for (let i = 0; i < touchedCount; i++) {
       const doc = touched[i]!;
@@ -167,7 +191,10 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       scores[doc] = 0;
       matched[doc] = 0;
       titled[doc] = 0;
-      for (let f = 0; f < required.length; f++) if (required[f]!.ofDoc[doc] !== required[f]!.value) continue documents;
+      seen[doc] = 0;
+      if (coverage === 0) continue;
+      if (wantedLanguage !== undefined && languageOfDoc[doc] !== wantedLanguage) continue;
+      for (let f = 0; f < requiredFacets.length; f++) if (requiredFacets[f]!.ofDoc[doc] !== requiredFacets[f]!.value) continue documents;
       for (let f = 0; f < boosted.length; f++) if (boosted[f]!.ofDoc[doc] === boosted[f]!.value) score *= NAMED_VALUE_BOOST;
       // A query about a facet value or the site as a whole: the shallowest page leads. Otherwise a
       // page nearer the root (a hub that covers a topic for every case) wins a close call.
@@ -179,20 +206,21 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   }
 
   return {
-    search({ query, filters, limit, cursor }) {
+    search({ query, filters, language, limit, cursor }) {
       const parsed = parse(query);
-      const scope: CursorScope = { buildId: options.buildId, query: parsed.normalised, filters };
+      // Facets are never named `language` (options.ts reserves it), so the two share the cursor's filters.
+      const scope: CursorScope = { buildId: options.buildId, query: parsed.normalised, filters: language === undefined ? filters : { ...filters, language } };
       const offset = cursor === undefined ? 0 : decodeCursor(cursor, scope);
       if (parsed.groups.length === 0 || offset >= MAX_RANKED_RESULTS) return { total: 0, results: [], next_cursor: null };
       // One more than shown tells whether there is a next page.
-      const ranked = rank(parsed, filters, Math.min(MAX_RANKED_RESULTS, offset + limit + 1));
+      const ranked = rank(parsed, filters, language, Math.min(MAX_RANKED_RESULTS, offset + limit + 1));
       const shown = ranked.slice(offset, offset + limit);
       const words = [...new Set(parsed.groups.flatMap((group) => group.alternatives.flatMap(({ terms }) => terms.flatMap((term) => wordsOfTerm(term)))))];
       const results = shown.map((doc) => {
         const page = pages[doc]!;
         const facetFields = Object.fromEntries(facetNames.map((name) => [name, page.facets[name] ?? '']));
         const { excerpt, at } = buildExcerpt(texts.readMarkdown(page.twin), words);
-        return { title: page.title, url: page.url, ...facetFields, excerpt, section: findSection(page, at) } as SearchResult;
+        return { title: page.title, url: page.url, ...(multilingual && { language: page.language }), ...facetFields, excerpt, section: findSection(page, at) } as SearchResult;
       });
       const end = offset + shown.length;
       const more = ranked.length > end && end < MAX_RANKED_RESULTS && end <= MAX_CURSOR_OFFSET;
@@ -217,8 +245,9 @@ function findSection(page: ManifestPage, at: number | undefined): string {
  * index's words, whose fuzzy lookup prunes every branch that is already too many edits away.
  */
 function createTermLookup(index: ServerIndex): TermLookup {
-  const words = new SearchableMap<number>();
-  index.words.forEach((word, i) => words.set(word, index.wordTerms[i]!));
+  // A word of several languages may stand for several terms.
+  const words = new SearchableMap<number[]>();
+  index.words.forEach((word, i) => words.update(word, (terms = []) => [...terms, index.wordTerms[i]!]));
   return {
     find(stem) {
       let low = 0;
@@ -234,8 +263,8 @@ function createTermLookup(index: ServerIndex): TermLookup {
     },
     findSimilar(word, maxDistance) {
       const best = new Map<number, number>();
-      for (const [term, distance] of words.fuzzyGet(word, maxDistance).values()) {
-        if (distance > 0) best.set(term, Math.min(distance, best.get(term) ?? distance));
+      for (const [terms, distance] of words.fuzzyGet(word, maxDistance).values()) {
+        if (distance > 0) for (const term of terms) best.set(term, Math.min(distance, best.get(term) ?? distance));
       }
       return [...best].map(([term, distance]) => ({ term, distance }));
     },

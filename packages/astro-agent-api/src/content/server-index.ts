@@ -20,7 +20,7 @@ export interface ServerIndex {
   idf: Float32Array;
   /** 1 beside a posting whose page has the term in its title, else 0. */
   inTitle: Uint8Array;
-  /** Words of the pages as they are written (normalised), sorted: what typos are matched against. */
+  /** Words of the pages as they are written (normalised), sorted: what typos are matched against. A word stemmed differently by two of the pages' languages is listed once per term. */
   words: string[];
   /** The term of each word. */
   wordTerms: Uint32Array;

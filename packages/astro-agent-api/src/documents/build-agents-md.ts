@@ -3,20 +3,18 @@ import { MCP_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS, DOCUMENT
 import { API_VERSION, DEPRECATION_NOTICE_DAYS } from '../versioning.ts';
 import { LIMITS } from '../limits.ts';
 import { SCOPE_DESCRIPTIONS, SCOPES } from '../oauth-contract.ts';
-import { languageName } from '../operations/search-pages.ts';
+import { languageList, languageName } from '../operations/search-pages.ts';
 import { buildFieldList, buildParameterTable } from './build-parameter-table.ts';
 import { buildWithdrawalNotice, type DocumentContext } from './document-context.ts';
 import { buildExampleSearchUrl } from './example-search.ts';
-import { markdownTwinPath } from '../content/manifest.ts';
 
-/** `/agents.md`: how an agent should use the site, with every operation rendered from its description. */
+/**
+ * `/agents.md`: how an agent should use the site, with every operation rendered from its description;
+ * on a static site, how to read its pages as Markdown.
+ */
 export function buildAgentsMd(context: DocumentContext): string {
-  const { url, options, operations, pages, documents } = context;
-  // Real pages make the twin scheme concrete: the deepest one and the home page.
-  const deepest = pages.map((page) => page.path).sort((a, b) => b.split('/').length - a.split('/').length)[0];
-  const twinExamples = [...new Set([deepest ?? '/', '/'])]
-    .map((path) => `\`${url(path)}\` → \`${url(markdownTwinPath(path))}\``)
-    .join(', and ');
+  if (!context.onDemand) return buildStaticAgentsMd(context);
+  const { url, urls, options, operations, documents } = context;
   const { name, policies, apiBasePath } = options;
   const api = url(apiBasePath);
   const ownVersioningSection = url(`${DOCUMENT_PATHS.agents}#${VERSIONING_ANCHOR}`);
@@ -51,7 +49,7 @@ export function buildAgentsMd(context: DocumentContext): string {
     `> ${name} publishes its website for agents: every page as Markdown, a search and read API, the same operations over MCP, and optional OAuth credentials that only raise the quota. Everything is read-only.`,
     '',
     ...(documents.summary ? [`About the site: ${documents.summary}`, ''] : []),
-    `Web site: ${url('/')} · OpenAPI: ${url(DOCUMENT_PATHS.openapi)} · Page index: ${url(DOCUMENT_PATHS.llms)} · Auth: ${url(DOCUMENT_PATHS.auth)}`,
+    `Web site: ${urls.homeUrl} · OpenAPI: ${url(DOCUMENT_PATHS.openapi)} · Page index: ${url(DOCUMENT_PATHS.llms)} · Auth: ${url(DOCUMENT_PATHS.auth)}`,
     '',
     ...(beforeYouAnswer.length > 0 ? ['## Before you answer', '', ...beforeYouAnswer, ''] : []),
     '## How to answer a question from this site',
@@ -66,7 +64,7 @@ export function buildAgentsMd(context: DocumentContext): string {
     '',
     '## Pages as Markdown',
     '',
-    `Every page has a Markdown twin without menus or footer: ${twinExamples}. Requesting an HTML page with \`Accept: text/markdown\` returns the same Markdown. Each HTML page also links its twin with \`<link rel="alternate" type="text/markdown">\`. The list of pages is in ${url(DOCUMENT_PATHS.llms)}${options.sitemap ? `; the sitemap is ${url(options.sitemap)}` : ''}.`,
+    buildTwinsParagraph(context),
     '',
     '## Limits',
     '',
@@ -79,7 +77,7 @@ export function buildAgentsMd(context: DocumentContext): string {
     '',
     '## Optional identification (OAuth 2.0)',
     '',
-    `A token is never needed to read: it only raises the quota from ${policies.anonymous.quota} to ${policies.identified.quota} requests per minute. Registration is self-service and anonymous (\`POST ${url(OAUTH_PATHS.register)}\`), then the client credentials grant at \`POST ${url(OAUTH_PATHS.token)}\` gives a Bearer token valid ${LIMITS.accessTokenSeconds} s. Scopes: ${SCOPES.map((scope) => `\`${scope}\` (${SCOPE_DESCRIPTIONS[scope]})`).join(' and ')}. Send it as \`Authorization: Bearer …\`. An invalid or expired token is answered 401, never served as anonymous. Step by step with curl: ${url(DOCUMENT_PATHS.auth)}. Metadata: ${url(WELL_KNOWN_PATHS.authorizationServer)}.`,
+    `A token is never needed to read: it only raises the quota from ${policies.anonymous.quota} to ${policies.identified.quota} requests per minute. Registration is self-service and anonymous (\`POST ${url(OAUTH_PATHS.register)}\`), then the client credentials grant at \`POST ${url(OAUTH_PATHS.token)}\` gives a Bearer token valid ${LIMITS.accessTokenSeconds} s. Scopes: ${SCOPES.map((scope) => `\`${scope}\` (${SCOPE_DESCRIPTIONS[scope]})`).join(' and ')}. Send it as \`Authorization: Bearer …\`. An invalid or expired token is answered 401, never served as anonymous. Step by step with curl: ${url(DOCUMENT_PATHS.auth)}. Metadata: ${urls.wellKnownUrl(WELL_KNOWN_PATHS.authorizationServer)}.`,
     '',
     '## MCP',
     '',
@@ -111,11 +109,50 @@ export function buildAgentsMd(context: DocumentContext): string {
   ].join('\n');
 }
 
-/** What an agent must respect when it answers from the site: the site's notes, and where company facts come from. */
-export function buildAnswerRules({ company, companyOperation, documents }: DocumentContext): string[] {
+/** agents.md of a site without an adapter: its pages as Markdown files, found through llms.txt. */
+function buildStaticAgentsMd(context: DocumentContext): string {
+  const { url, options, documents } = context;
+  const beforeYouAnswer = buildAnswerRules(context);
+  return [
+    `# ${options.name} — guide for AI agents`,
+    '',
+    `> ${options.name} publishes its website for agents: every page as Markdown, and an index of them all. Everything is read-only.`,
+    '',
+    ...(documents.summary ? [`About the site: ${documents.summary}`, ''] : []),
+    `Web site: ${context.urls.homeUrl} · Page index: ${url(DOCUMENT_PATHS.llms)}`,
+    '',
+    ...(beforeYouAnswer.length > 0 ? ['## Before you answer', '', ...beforeYouAnswer, ''] : []),
+    '## How to answer a question from this site',
+    '',
+    ...buildAnswerSteps(context).map((step, index) => `${index + 1}. ${step}`),
+    '',
+    '## Pages as Markdown',
+    '',
+    buildTwinsParagraph(context),
+    '',
+  ].join('\n');
+}
+
+/** Where the Markdown twins are, from real pages (the deepest one and the home page), and how each HTML page names its own. */
+function buildTwinsParagraph({ url, urls, options, pages, onDemand }: DocumentContext): string {
+  const deepest = pages.map((page) => page.path).sort((a, b) => b.split('/').length - a.split('/').length)[0];
+  const twinExamples = [...new Set([deepest ?? urls.homePath, urls.homePath])]
+    .map((path) => `\`${urls.pageUrl(path)}\` → \`${urls.twinUrl(path)}\``)
+    .join(', and ');
+  // Only a server can answer one URL with two representations; a static host serves files.
+  const negotiation = onDemand ? ' Requesting an HTML page with `Accept: text/markdown` returns the same Markdown.' : '';
+  // The build links each twin from its page (build/twin-link.ts); pages left out of the twins have neither.
+  return `Every page listed in ${url(DOCUMENT_PATHS.llms)} has a Markdown twin without menus or footer: ${twinExamples}.${negotiation} Each of those HTML pages names its twin in its \`<head>\` with \`<link rel="alternate" type="text/markdown" href="…">\`.${options.sitemap ? ` The sitemap is ${url(options.sitemap)}.` : ''}`;
+}
+
+/**
+ * What an agent must respect when it answers from the site: the site's notes, and where company facts
+ * come from (an operation, so only where it is served).
+ */
+export function buildAnswerRules({ company, companyOperation, documents, onDemand }: DocumentContext): string[] {
   return [
     ...documents.notes.map((note) => `- ${note}`),
-    ...(companyOperation
+    ...(companyOperation && onDemand
       ? [
           `- Contact channels, hours, coverage, prices and the service model are company facts: \`${companyOperation.name}\` gives them, and \`section=contact\` the current channels${company?.email ? ` (e.g. ${company.email})` : ''}.`,
         ]
@@ -123,15 +160,35 @@ export function buildAnswerRules({ company, companyOperation, documents }: Docum
   ];
 }
 
-/** How to answer a question from the site, step by step, with the site's own example search. */
+/**
+ * Which language to write the query in: the pages' one; on a site of several languages, any of them,
+ * with an example query from each language's own pages and the `language` filter.
+ */
+function buildLanguageHint({ options, documents }: DocumentContext): string {
+  if (options.languages.length < 2) return `write the query in ${languageName(options.language)}, the language of the pages`;
+  const examples = documents.exampleSearches.map(({ language, search }) => `\`${search.query}\` in ${languageName(language)}`);
+  return (
+    `write the query in any of: ${languageList(options.languages)}, the languages of the pages${examples.length > 0 ? `, e.g. ${examples.join(' or ')}` : ''}; ` +
+    `\`language\` narrows to one of them`
+  );
+}
+
+/** How to answer a question from the site, step by step: with the site's own example search, or from its llms.txt on a static site. */
 export function buildAnswerSteps(context: DocumentContext): string[] {
   const { url, options, readOperation, companyOperation } = context;
+  if (!context.onDemand) {
+    return [
+      `Find the pages: ${url(DOCUMENT_PATHS.llms)} lists every page, grouped by section, as a link to its Markdown twin.`,
+      "Read a page: fetch its twin (the `.md` link) and answer from the Markdown, citing the page's own URL (the `url` field of the twin's front matter).",
+      `A link inside a twin points to an HTML page: its twin is listed in llms.txt too, and named by the page's \`<link rel="alternate" type="text/markdown">\`.`,
+    ];
+  }
   const api = url(options.apiBasePath);
   const facetHints = Object.entries(options.facets).map(
     ([facet, { all }]) => `; \`${facet}\` narrows to one of its values, \`${all}\` searches every page`,
   );
   return [
-    `Search first: \`GET ${buildExampleSearchUrl(context)}\` (write the query in ${languageName(options.language)}, the language of the pages${facetHints.join('')}).`,
+    `Search first: \`GET ${buildExampleSearchUrl(context)}\` (${buildLanguageHint(context)}${facetHints.join('')}).`,
     `Read a result: pass its \`url\` to \`GET ${api}${readOperation.path}?url=…\` and answer from the Markdown, citing that URL.`,
     `Long pages: the answer lists the page's \`sections\`; read one with \`section=<id>\`, or read on from \`offset=<next_offset>\` (\`next_offset\` is null at the end).`,
     ...(companyOperation ? [`For contact data, hours, coverage, prices or the catalogue use \`GET ${api}${companyOperation.path}\`.`] : []),

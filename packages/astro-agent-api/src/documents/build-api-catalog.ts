@@ -1,5 +1,5 @@
 import { API_VERSION } from '../versioning.ts';
-import { MCP_PATH, WELL_KNOWN_PATHS, protectedResourceMetadataPath, DOCUMENT_PATHS } from '../paths.ts';
+import { MCP_PATH, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
 import type { DocumentContext } from './document-context.ts';
 
 /** RFC 9264 §4.2.4 — a target link of a Linkset. */
@@ -16,7 +16,7 @@ interface TargetLink {
  * the MCP server card), its documentation (`service-doc`: agents.md, llms.txt, the developer page)
  * and its metadata (`service-meta`: the RFC 9728 protected-resource document) — RFC 8631 relations.
  */
-export function buildApiCatalog({ url, options, documents }: DocumentContext): { linkset: Record<string, string | TargetLink[]>[] } {
+export function buildApiCatalog({ url, urls, options, documents }: DocumentContext): { linkset: Record<string, string | TargetLink[]>[] } {
   const api = url(options.apiBasePath);
   const mcp = url(MCP_PATH);
   const docs: TargetLink[] = [
@@ -31,13 +31,13 @@ export function buildApiCatalog({ url, options, documents }: DocumentContext): {
         anchor: api,
         'service-desc': [{ href: url(DOCUMENT_PATHS.openapi), type: 'application/vnd.oai.openapi+json;version=3.1', title: 'OpenAPI 3.1' }],
         'service-doc': docs,
-        'service-meta': [{ href: url(protectedResourceMetadataPath(options.apiBasePath)), type: 'application/json', title: 'OAuth protected resource metadata (RFC 9728)' }],
+        'service-meta': [{ href: urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource, options.apiBasePath), type: 'application/json', title: 'OAuth protected resource metadata (RFC 9728)' }],
       },
       {
         anchor: mcp,
         'service-desc': [{ href: url(WELL_KNOWN_PATHS.mcpServerCard), type: 'application/json', title: 'MCP server card' }],
         'service-doc': docs,
-        'service-meta': [{ href: url(protectedResourceMetadataPath('')), type: 'application/json', title: 'OAuth protected resource metadata (RFC 9728)' }],
+        'service-meta': [{ href: urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource), type: 'application/json', title: 'OAuth protected resource metadata (RFC 9728)' }],
       },
     ],
   };

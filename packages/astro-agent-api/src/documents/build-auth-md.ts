@@ -7,7 +7,7 @@ import { buildExampleSearchUrl } from './example-search.ts';
 
 /** `/auth.md`: the optional OAuth 2.0 flow step by step, with curl commands against this site. */
 export function buildAuthMd(context: DocumentContext): string {
-  const { url, options } = context;
+  const { url, urls, options } = context;
   const { name, policies, apiBasePath } = options;
   const api = url(apiBasePath);
   const scopes = SCOPES.join(' ');
@@ -20,7 +20,7 @@ export function buildAuthMd(context: DocumentContext): string {
     '',
     `> Reading never needs credentials. A token only raises the quota from ${policies.anonymous.quota} to ${policies.identified.quota} requests per minute and lets a client read its own quota. Registration is self-service, free and anonymous: no accounts, no login, no human approval.`,
     '',
-    `OAuth 2.0 client credentials grant (RFC 6749 §4.4) with dynamic client registration (RFC 7591). Server metadata: ${url(WELL_KNOWN_PATHS.authorizationServer)} (RFC 8414); API metadata: ${url(`${WELL_KNOWN_PATHS.protectedResource}${apiBasePath}`)} (RFC 9728). No OpenID Connect.`,
+    `OAuth 2.0 client credentials grant (RFC 6749 §4.4) with dynamic client registration (RFC 7591). Server metadata: ${urls.wellKnownUrl(WELL_KNOWN_PATHS.authorizationServer)} (RFC 8414); API metadata: ${urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource, apiBasePath)} (RFC 9728). No OpenID Connect.`,
     '',
     '## 1. Register a client',
     '',

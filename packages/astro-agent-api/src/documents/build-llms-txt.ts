@@ -1,4 +1,5 @@
-import { markdownTwinPath, type BuiltPage } from '../content/manifest.ts';
+import type { BuiltPage } from '../content/manifest.ts';
+import type { SiteUrls } from '../site-urls.ts';
 import { DOCUMENT_PATHS, LLMS_TXT_SECTIONS_PATH, MCP_PATH, WELL_KNOWN_PATHS } from '../paths.ts';
 import type { DocumentContext } from './document-context.ts';
 import { selectLlmsTxtWording } from './llms-txt-wording.ts';
@@ -31,15 +32,17 @@ export const LLMS_TXT_MAX_LENGTH = 50_000;
  * `/llms.txt` (llmstxt.org): H1, a `>` summary, details, then H2 link lists to the Markdown twins, in
  * the site's language. Pages are grouped by their first path segment; pages three levels deep (e.g.
  * one product of one category of a shop) go to `## Optional`, which the format lets readers skip when
- * context is short. Returns the files by public path, `/llms.txt` first: that one alone while it fits
+ * context is short. On a site of several languages the pages are grouped by language instead, one
+ * section per language headed by its own name (`## Français`), so a reader finds its language's pages
+ * at once. Returns the files by public path, `/llms.txt` first: that one alone while it fits
  * in LLMS_TXT_MAX_LENGTH, else an index that keeps the H2 sections but links, under each, the files
  * holding its pages (split in path order so that each fits too).
  */
 export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
-  const { url, options, company, operations, pages, documents } = context;
+  const { url, urls, options, company, operations, pages, documents } = context;
   const wording = selectLlmsTxtWording(options.language);
   const name = options.name;
-  const segmentsOf = (page: BuiltPage) => page.path.split('/').filter(Boolean);
+  const segmentsOf = (page: BuiltPage) => urls.routeOf(page.path).split('/').filter(Boolean);
   const hasChildren = new Set(pages.filter((page) => segmentsOf(page).length > 1).map((page) => segmentsOf(page)[0]));
 
   const general: Section = { heading: wording.mainPages, name: 'main', links: [] };
@@ -47,17 +50,23 @@ export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
   // "Optional" is a name the format gives meaning to: it stays English in every language.
   const optional: Section = { heading: 'Optional', name: 'optional', links: [] };
   const names = new Set([general.name, optional.name]);
+  const byLanguage = new Map<string, Section>(
+    options.languages.length > 1 ? options.languages.map((tag) => [tag, { heading: nativeLanguageName(tag), name: uniqueName(tag, names), links: [] }]) : [],
+  );
 
   for (const page of pages) {
     const segments = segmentsOf(page);
-    const link = (withNote: boolean): ListEntry => ({ line: buildLink(page, name, withNote), first: page.path, last: page.path, count: 1 });
-    if (segments.length === 0 || (segments.length === 1 && !hasChildren.has(segments[0]!))) {
+    const link = (withNote: boolean): ListEntry => ({ line: buildLink(page, name, withNote, urls), first: page.path, last: page.path, count: 1 });
+    const languageSection = byLanguage.get(page.language);
+    if (languageSection) {
+      languageSection.links.push(link(true));
+    } else if (segments.length === 0 || (segments.length === 1 && !hasChildren.has(segments[0]!))) {
       general.links.push(link(true));
     } else if (segments.length <= 2) {
       const segment = segments[0]!;
       let section = bySegment.get(segment);
       if (!section) {
-        section = { heading: sectionHeading(segment, pages, name), name: uniqueName(segment, names), links: [] };
+        section = { heading: sectionHeading(segment, pages, name, urls), name: uniqueName(segment, names), links: [] };
         bySegment.set(segment, section);
       }
       if (segments.length === 1) section.links.unshift(link(true));
@@ -67,12 +76,15 @@ export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
     }
   }
 
-  const forAgents = [
-    `- [agents.md](${url(DOCUMENT_PATHS.agents)}): ${wording.agentsLink}`,
-    `- [OpenAPI](${url(DOCUMENT_PATHS.openapi)}): ${wording.openApiLink(operations.map((operation) => operation.name).join(', '))}`,
-    `- [auth.md](${url(DOCUMENT_PATHS.auth)}): ${wording.authLink}`,
-    `- [MCP](${url(MCP_PATH)}): ${wording.mcpLink(url(WELL_KNOWN_PATHS.mcpServerCard))}`,
-  ];
+  // A static site has no API, MCP or OAuth: its agents.md says how to read the twins.
+  const forAgents = context.onDemand
+    ? [
+        `- [agents.md](${url(DOCUMENT_PATHS.agents)}): ${wording.agentsLink}`,
+        `- [OpenAPI](${url(DOCUMENT_PATHS.openapi)}): ${wording.openApiLink(operations.map((operation) => operation.name).join(', '))}`,
+        `- [auth.md](${url(DOCUMENT_PATHS.auth)}): ${wording.authLink}`,
+        `- [MCP](${url(MCP_PATH)}): ${wording.mcpLink(url(WELL_KNOWN_PATHS.mcpServerCard))}`,
+      ]
+    : [`- [agents.md](${url(DOCUMENT_PATHS.agents)}): ${wording.agentsLinkStatic}`];
 
   const summary = [
     documents.summary === undefined ? wording.websiteOf(name) : asSentence(documents.summary),
@@ -85,14 +97,13 @@ export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
     `> ${summary}`,
     '',
     ...(documents.notes.length > 0 ? [documents.notes.map(asSentence).join(' '), ''] : []),
-    wording.api(url(options.apiBasePath), url(DOCUMENT_PATHS.agents)),
-    '',
+    ...(context.onDemand ? [wording.api(url(options.apiBasePath), url(DOCUMENT_PATHS.agents)), ''] : []),
     ...(split ? [wording.splitNote, ''] : []),
   ];
   const render = (lines: string[], sections: readonly { heading: string; lines: readonly string[] }[]) =>
     [...lines, ...sections.filter((section) => section.lines.length > 0).flatMap((section) => [`## ${section.heading}`, '', ...section.lines, ''])].join('\n');
 
-  const pageSections = [general, ...bySegment.values()];
+  const pageSections = byLanguage.size > 0 ? [...byLanguage.values()] : [general, ...bySegment.values()];
   const whole = render(header(false), [
     ...pageSections.map((section) => ({ heading: section.heading, lines: section.links.map((link) => link.line) })),
     { heading: wording.forAgents, lines: forAgents },
@@ -163,17 +174,28 @@ function uniqueName(segment: string, taken: Set<string>): string {
   return name;
 }
 
-function buildLink(page: BuiltPage, siteName: string, withNote: boolean): string {
-  const twin = new URL(markdownTwinPath(new URL(page.url).pathname), page.url).href;
+function buildLink(page: BuiltPage, siteName: string, withNote: boolean, urls: SiteUrls): string {
+  const twin = urls.twinUrl(page.path);
   const title = cleanPageTitle(page.title, siteName) || page.path;
   // The page's own summary; its first line of prose only when it has none (an opening line is often a command or an answer).
   const note = withNote ? (page.description === undefined ? firstSentence(page.markdown) : cutAtWord(page.description)) : '';
   return `- [${title.replaceAll(/[[\]]/g, '')}](${twin})${note ? `: ${note}` : ''}`;
 }
 
-/** Heading of a section: the title of its index page (e.g. `/blog/`), else the segment itself. */
-function sectionHeading(segment: string, pages: readonly BuiltPage[], siteName: string): string {
-  const index = pages.find((page) => page.path === `/${segment}/`);
+/** A language's name in that language, capitalised: `fr` → `Français`, `en-GB` → `British English`. */
+function nativeLanguageName(tag: string): string {
+  let name = tag;
+  try {
+    name = new Intl.DisplayNames([tag], { type: 'language' }).of(tag) ?? tag;
+  } catch {
+    // a tag Intl does not know keeps its code
+  }
+  return name.charAt(0).toLocaleUpperCase(tag) + name.slice(1);
+}
+
+/** Heading of a section: the title of its index page (route `/blog`), else the segment itself. */
+function sectionHeading(segment: string, pages: readonly BuiltPage[], siteName: string, urls: SiteUrls): string {
+  const index = pages.find((page) => urls.routeOf(page.path) === `/${segment}`);
   const title = index ? cleanPageTitle(index.title, siteName) : '';
   if (title !== '' && title.length <= 40) return title;
   const words = segment.replaceAll('-', ' ');

@@ -2,7 +2,7 @@ import { buildInputJsonSchema, buildOutputJsonSchema } from '../operations/json-
 import { SCOPES } from '../oauth-contract.ts';
 import { MCP_CAPABILITIES, MCP_PROTOCOL_VERSIONS, MCP_TOOL_ANNOTATIONS, buildMcpInstructions, buildMcpServerName } from '../operations/endpoints.ts';
 import { CONTRACT_VERSION } from '../versioning.ts';
-import { MCP_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS, protectedResourceMetadataPath, DOCUMENT_PATHS } from '../paths.ts';
+import { MCP_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS, DOCUMENT_PATHS, WELL_KNOWN_PATHS } from '../paths.ts';
 import type { DocumentContext } from './document-context.ts';
 import { truncateText } from './truncate-text.ts';
 
@@ -12,7 +12,7 @@ import { truncateText } from './truncate-text.ts';
  * `authentication`, `tools`), with the tools listed from the operation descriptions.
  */
 export function buildMcpServerCard(context: DocumentContext): Record<string, unknown> {
-  const { url, siteUrl, options } = context;
+  const { url, urls, siteUrl, options } = context;
   return {
     $schema: 'https://static.modelcontextprotocol.io/schemas/mcp-server-card/v1.json',
     version: '1.0',
@@ -28,7 +28,7 @@ export function buildMcpServerCard(context: DocumentContext): Record<string, unk
       schemes: ['oauth2'],
       description: `Optional: a bearer token from ${url(OAUTH_PATHS.token)} (client credentials) raises the quota from ${options.policies.anonymous.quota} to ${options.policies.identified.quota} requests per minute.`,
       authorization_servers: [siteUrl],
-      protected_resource_metadata: url(protectedResourceMetadataPath('')),
+      protected_resource_metadata: urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource),
       registration_endpoint: url(OAUTH_PATHS.register),
       scopes: [...SCOPES],
       documentation: url(DOCUMENT_PATHS.auth),
@@ -59,7 +59,7 @@ export function buildMcpServerCardDraft(context: DocumentContext): Record<string
     version: CONTRACT_VERSION,
     description: truncateText(`${options.name}: search and read the site's pages${companyOperation ? ' and company data' : ''} (read-only).`, 100),
     title: truncateText(options.name, 100),
-    websiteUrl: url('/'),
+    websiteUrl: context.urls.homeUrl,
     remotes: [
       {
         type: 'streamable-http',

@@ -21,7 +21,7 @@ const ERROR_RESPONSES = {
 
 /** OpenAPI 3.1 description of the API, derived from the operation descriptions. */
 export function buildOpenApi(context: DocumentContext): JsonSchema {
-  const { url, options, company, operations, searchOperation, readOperation, companyOperation, documents } = context;
+  const { url, urls, options, company, operations, searchOperation, readOperation, companyOperation, documents } = context;
   const { name, policies } = options;
   const schemas: { [id: string]: JsonSchema } = {};
   const errorRef = liftDefinitions(buildJsonSchema(errorSchema, 'output'), schemas);
@@ -41,7 +41,7 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
       version: CONTRACT_VERSION,
       summary: `Read-only API over the published pages${companyOperation ? ' and company data' : ''} of ${name}.`,
       description: buildInfoDescription(context),
-      ...(company?.email ? { contact: { name, email: company.email, url: url('/') } } : {}),
+      ...(company?.email ? { contact: { name, email: company.email, url: urls.homeUrl } } : {}),
       'x-api-version': API_VERSION,
       'x-versioning-policy': documents.versioningPolicy,
       ...(options.deprecation && { 'x-deprecation': { ...options.deprecation, policy: documents.versioningPolicy } }),
@@ -100,8 +100,8 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
       introspect: { method: 'POST', url: url(OAUTH_PATHS.introspect), spec: 'RFC 7662' },
       identity: { method: 'GET', url: url(IDENTITY_PATH) },
       mcp: { method: 'POST', url: url(MCP_PATH) },
-      authorization_server_metadata: url(WELL_KNOWN_PATHS.authorizationServer),
-      protected_resource_metadata: url(`${WELL_KNOWN_PATHS.protectedResource}${options.apiBasePath}`),
+      authorization_server_metadata: urls.wellKnownUrl(WELL_KNOWN_PATHS.authorizationServer),
+      protected_resource_metadata: urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource, options.apiBasePath),
     },
   };
 
@@ -163,7 +163,7 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
       if (name === 'cursor') return undefined;
       if (name in options.facets) return documents.exampleSearch?.facets[name] ?? schema.default;
     }
-    if (operation === readOperation && name === 'url') return (context.pages.find((page) => page.path === '/') ?? context.pages[0])?.path ?? '/';
+    if (operation === readOperation && name === 'url') return (context.home ?? context.pages[0])?.path ?? context.urls.agentPath('/');
     return schema.default ?? (Array.isArray(schema.enum) ? schema.enum[0] : undefined);
   }
 }
@@ -189,7 +189,7 @@ function rewriteRefs(schema: JsonSchema): JsonSchema {
   return JSON.parse(JSON.stringify(schema).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
 }
 
-function buildRateLimitHeaders({ options, url, documents }: DocumentContext): JsonSchema {
+function buildRateLimitHeaders({ options, urls, documents }: DocumentContext): JsonSchema {
   const { name: anonymousPolicy, quota: anonymousQuota } = options.policies.anonymous;
   const integer = (description: string, example: number) => ({ description, schema: { type: 'integer', minimum: 0 }, example });
   return {
@@ -215,7 +215,7 @@ function buildRateLimitHeaders({ options, url, documents }: DocumentContext): Js
     'WWW-Authenticate': {
       description: 'Bearer challenge (RFC 6750 §3) with `error` and the `resource_metadata` URL (RFC 9728 §5.1).',
       schema: { type: 'string' },
-      example: `Bearer error="invalid_token", resource_metadata="${url(`${WELL_KNOWN_PATHS.protectedResource}${options.apiBasePath}`)}"`,
+      example: `Bearer error="invalid_token", resource_metadata="${urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource, options.apiBasePath)}"`,
     },
   };
 }
@@ -250,7 +250,7 @@ function buildResponseHeaders(deprecation: Record<string, string> | undefined): 
 }
 
 function buildInfoDescription(context: DocumentContext): string {
-  const { url, options, searchOperation, readOperation, companyOperation, documents } = context;
+  const { url, urls, options, searchOperation, readOperation, companyOperation, documents } = context;
   const { policies, name, apiBasePath } = options;
   const company = companyOperation ? `; \`${companyOperation.name}\` returns contact data, the service model and the catalogue` : '';
   return [
@@ -271,7 +271,7 @@ function buildInfoDescription(context: DocumentContext): string {
     `| introspect (RFC 7662) | \`POST ${url(OAUTH_PATHS.introspect)}\` form \`token\`, own tokens only |`,
     `| identity | \`GET ${url(IDENTITY_PATH)}\` with any valid token → \`client_id\`, scope and quota |`,
     '',
-    `Step by step: ${url(DOCUMENT_PATHS.auth)}. Metadata: ${url(WELL_KNOWN_PATHS.authorizationServer)} (RFC 8414) and ${url(`${WELL_KNOWN_PATHS.protectedResource}${apiBasePath}`)} (RFC 9728).`,
+    `Step by step: ${url(DOCUMENT_PATHS.auth)}. Metadata: ${urls.wellKnownUrl(WELL_KNOWN_PATHS.authorizationServer)} (RFC 8414) and ${urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource, apiBasePath)} (RFC 9728).`,
     '',
     `**Errors** are JSON \`{code, message, data: {status, hint}}\`; OAuth endpoints answer \`{error, error_description}\` (RFC 6749 §5.2).`,
     '',

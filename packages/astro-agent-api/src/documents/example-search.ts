@@ -1,4 +1,5 @@
 import type { BuiltPage } from '../content/manifest.ts';
+import { normaliseSearchText, type SearchAnalyzer } from '../content/search-analyzer.ts';
 import type { Operation } from '../operations/operation.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
 import { cleanPageTitle } from './page-title.ts';
@@ -16,13 +17,17 @@ const MIN_WORD_LENGTH = 4;
 /**
  * The default example search (`pages` in path order, as the manifest lists them): a word of a page's title that its Markdown contains, so the search
  * finds that page. Of those words, the one in the fewest pages of a sample wins (a stop word, which
- * the search would drop, is in nearly every page), then the longest, then the first in path order.
+ * the search would drop, is in nearly every page; with the `analyzer` of the pages' language, no stop
+ * word is taken even on a small site), then the longest, then the first in path order.
  * With the first facet's value of that page when it has one, so the filtered search still finds it.
  * `undefined` when no title has a usable word.
  */
 export function buildDefaultExampleSearch(
   pages: readonly BuiltPage[],
   options: Pick<ResolvedAgentApiOptions, 'name' | 'language' | 'facets'>,
+  /** The site's home page, when it has one (its route is `/`: site-urls.ts). */
+  home?: BuiltPage,
+  analyzer?: Pick<SearchAnalyzer, 'isStopWord'>,
 ): ExampleSearch | undefined {
   const sample = pages.slice(0, SAMPLE_PAGES);
   const wordsOf = (text: string) => new Set(text.toLocaleLowerCase(options.language).match(/\p{L}+/gu) ?? []);
@@ -32,11 +37,11 @@ export function buildDefaultExampleSearch(
 
   let best: { word: string; page: BuiltPage; count: number } | undefined;
   // The home page's title is usually the site's name: its words come last.
-  const order = [...sample.keys()].sort((a, b) => Number(sample[a]!.path === '/') - Number(sample[b]!.path === '/'));
+  const order = [...sample.keys()].sort((a, b) => Number(sample[a] === home) - Number(sample[b] === home));
   for (const index of order) {
     const page = sample[index]!;
     for (const word of wordsOf(cleanPageTitle(page.title, options.name))) {
-      if (word.length < MIN_WORD_LENGTH || !sampleWords[index]!.has(word)) continue;
+      if (word.length < MIN_WORD_LENGTH || !sampleWords[index]!.has(word) || analyzer?.isStopWord(normaliseSearchText(word))) continue;
       const count = pageCount.get(word)!;
       if (!best || count < best.count || (count === best.count && word.length > best.word.length)) best = { word, page, count };
     }

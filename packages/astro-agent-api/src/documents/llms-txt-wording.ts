@@ -9,6 +9,8 @@ export interface LlmsTxtWording {
   twins: string;
   api(apiUrl: string, agentsUrl: string): string;
   agentsLink: string;
+  /** The same link on a static site, whose agents.md tells how to read the Markdown twins. */
+  agentsLinkStatic: string;
   openApiLink(operations: string): string;
   authLink: string;
   mcpLink(serverCardUrl: string): string;
@@ -33,6 +35,7 @@ const LLMS_TXT_WORDING: Record<string, LlmsTxtWording> = {
     twins: 'Every page is available as Markdown at the links below.',
     api: (apiUrl, agentsUrl) => `To search the site and read its pages from a program, use the API (${apiUrl}) or MCP, described in ${agentsUrl}.`,
     agentsLink: 'how to search and read the site through the API or MCP, limits and errors',
+    agentsLinkStatic: 'how to read the site as Markdown and answer from it',
     openApiLink: (operations) => `the read-only API (${operations})`,
     authLink: 'optional identification with OAuth 2.0 (more quota, never required)',
     mcpLink: (serverCardUrl) => `the same operations as MCP tools (POST); server card at ${serverCardUrl}`,
@@ -48,6 +51,7 @@ const LLMS_TXT_WORDING: Record<string, LlmsTxtWording> = {
     twins: 'Cada página está disponible en Markdown en los enlaces de abajo.',
     api: (apiUrl, agentsUrl) => `Para buscar en el sitio y leer páginas desde un programa, usa la API (${apiUrl}) o MCP, descritos en ${agentsUrl}.`,
     agentsLink: 'cómo buscar y leer el sitio por API o MCP, límites y errores',
+    agentsLinkStatic: 'cómo leer el sitio en Markdown y responder a partir de él',
     openApiLink: (operations) => `la API de solo lectura (${operations})`,
     authLink: 'identificación opcional con OAuth 2.0 (más cuota, nunca obligatoria)',
     mcpLink: (serverCardUrl) => `las mismas operaciones como herramientas MCP (POST); ficha en ${serverCardUrl}`,

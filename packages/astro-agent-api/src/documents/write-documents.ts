@@ -16,6 +16,7 @@ import { buildLlmsTxt } from './build-llms-txt.ts';
 import { buildAiCatalog, buildMcpServerCard, buildMcpServerCardDraft } from './build-mcp-cards.ts';
 import { buildOpenApi } from './build-openapi.ts';
 import { buildRobotsTxt } from './build-robots-txt.ts';
+import { createSiteAnalyzers } from '../content/search-analyzer.ts';
 import { createDocumentContext, type DocumentSource } from './document-context.ts';
 
 export interface WriteDocumentsInput {
@@ -38,7 +39,11 @@ const gzipAsync = promisify(gzip);
 /** Marks our robots.txt, so a rebuild replaces it but a site's own `public/robots.txt` is kept. */
 const ROBOTS_MARKER = '# Written by the agent-api integration.';
 
-/** Every static agent document, keyed by its public path (`documentFilePath` says where each is written). */
+/**
+ * Every static agent document, keyed by its public path (`documentFilePath` says where each is written).
+ * A static site gets only those that name files of the build: the discovery documents of the API,
+ * OAuth and MCP would point agents to endpoints no server answers.
+ */
 export function buildDocuments(manifest: WriteDocumentsInput['manifest']): Map<string, string> {
   const context = createDocumentContext(manifest);
   const { apiBasePath } = context.options;
@@ -46,21 +51,25 @@ export function buildDocuments(manifest: WriteDocumentsInput['manifest']): Map<s
   const llms = buildLlmsTxt(context);
   const llmsIndex = llms.get(DOCUMENT_PATHS.llms)!;
   const skill = buildAgentSkill(context);
+  // Built only when served, in the order the documents have always been listed.
+  const onDemand = (entries: () => [string, string][]) => (context.onDemand ? entries() : []);
   return new Map([
-    [DOCUMENT_PATHS.openapi, json(buildOpenApi(context))],
+    ...onDemand(() => [[DOCUMENT_PATHS.openapi, json(buildOpenApi(context))]]),
     [DOCUMENT_PATHS.agents, buildAgentsMd(context)],
-    [DOCUMENT_PATHS.auth, buildAuthMd(context)],
+    ...onDemand(() => [[DOCUMENT_PATHS.auth, buildAuthMd(context)]]),
     ...llms,
     [WELL_KNOWN_PATHS.llmsTxt, llmsIndex],
-    [WELL_KNOWN_PATHS.apiCatalog, json(buildApiCatalog(context))],
+    ...onDemand(() => [[WELL_KNOWN_PATHS.apiCatalog, json(buildApiCatalog(context))]]),
     [WELL_KNOWN_PATHS.agentSkills, json(skill.index)],
     [skill.path, skill.skill],
-    [WELL_KNOWN_PATHS.authorizationServer, json(buildAuthorizationServerMetadata(context))],
-    [protectedResourceMetadataPath(''), json(buildProtectedResourceMetadata(context, ''))],
-    [protectedResourceMetadataPath(apiBasePath), json(buildProtectedResourceMetadata(context, apiBasePath))],
-    [WELL_KNOWN_PATHS.mcpServerCard, json(buildMcpServerCard(context))],
-    [MCP_SERVER_CARD_PATH, json(buildMcpServerCardDraft(context))],
-    [WELL_KNOWN_PATHS.aiCatalog, json(buildAiCatalog(context))],
+    ...onDemand(() => [
+      [WELL_KNOWN_PATHS.authorizationServer, json(buildAuthorizationServerMetadata(context))],
+      [protectedResourceMetadataPath(''), json(buildProtectedResourceMetadata(context, ''))],
+      [protectedResourceMetadataPath(apiBasePath), json(buildProtectedResourceMetadata(context, apiBasePath))],
+      [WELL_KNOWN_PATHS.mcpServerCard, json(buildMcpServerCard(context))],
+      [MCP_SERVER_CARD_PATH, json(buildMcpServerCardDraft(context))],
+      [WELL_KNOWN_PATHS.aiCatalog, json(buildAiCatalog(context))],
+    ]),
     [DOCUMENT_PATHS.robots, `${ROBOTS_MARKER}\n${buildRobotsTxt(context)}`],
   ]);
 }
@@ -76,7 +85,8 @@ export function buildDocuments(manifest: WriteDocumentsInput['manifest']): Map<s
 export async function writeDocuments({ clientDir, manifest, logger }: WriteDocumentsInput): Promise<string[]> {
   const started = performance.now();
   const root = typeof clientDir === 'string' ? pathToFileURL(clientDir.endsWith('/') ? clientDir : `${clientDir}/`) : clientDir;
-  const documents = buildDocuments(manifest);
+  const { languages, search } = manifest.options;
+  const documents = buildDocuments({ ...manifest, analyzers: await createSiteAnalyzers(languages, search.stopWords) });
 
   const robotsFile = fileURLToPath(new URL(`.${DOCUMENT_PATHS.robots}`, root));
   const existingRobots = await readFile(robotsFile, 'utf8').catch(() => undefined);

@@ -8,7 +8,7 @@ import { createSearchPages } from './search-pages.ts';
 
 /** What decides a site's operations: its options, and whether it publishes company facts. */
 export interface OperationsSource {
-  options: Pick<ResolvedAgentApiOptions, 'facets' | 'language' | 'truncateAt'>;
+  options: Pick<ResolvedAgentApiOptions, 'facets' | 'language' | 'languages' | 'truncateAt'>;
   company?: CompanyInfo | undefined;
 }
 
@@ -31,7 +31,8 @@ export function createOperations(source: OperationsSource): Operation[] {
   return operations;
 }
 
-/** The operations a site's options give it, before a build (the language, unknown yet, only words their descriptions). */
+/** The operations a site's options give it, before a build (the languages, unknown yet, only word their descriptions). */
 export function createOperationsOfOptions(options: AgentApiOptions): Operation[] {
-  return createOperations({ options: { facets: options.facets, language: options.language ?? 'en', truncateAt: options.truncateAt }, company: options.company });
+  const language = options.language ?? 'en';
+  return createOperations({ options: { facets: options.facets, language, languages: [language], truncateAt: options.truncateAt }, company: options.company });
 }

@@ -22,36 +22,42 @@ const sectionSchema = z
   })
   .meta({ id: 'PageSection' });
 
-export const pageSchema = z
-  .object({
-    title: z.string(),
-    url: z.string().describe('Canonical absolute URL of the page.'),
-    markdown: z
-      .string()
-      .describe('The page as Markdown, without menus or footer: the whole page, or the `section` asked for, or the piece of it that `offset` and `max_chars` select.'),
-    truncated: z.boolean().describe('True when `markdown` stops before the end of the text; continue with `offset` = `next_offset`.'),
-    description: z.string().nullable().describe("The page's meta description; null when it has none."),
-    last_modified: z
-      .string()
-      .nullable()
-      .describe('When the page says it last changed (ISO 8601 date or date-time); null when the page does not say.'),
-    facets: z.record(z.string(), z.string()).describe("The page's value of each facet search_pages filters by; empty when the site declares no facets."),
-    sections: z.array(sectionSchema).describe("Every top-level heading of the page, in order, whatever part was read."),
-    total_chars: z.number().int().describe(`Length of the text read: the whole page, or the section when \`section\` is given. ${UNITS}`),
-    offset: z.number().int().describe('Where `markdown` starts in that text.'),
-    next_offset: z
-      .number()
-      .int()
-      .nullable()
-      .describe('Pass as `offset` (with the same `url` and `section`) to read on; null when `markdown` reaches the end.'),
-  })
-  .meta({ id: 'Page' });
+/** The Page read_page answers; on a site of several languages it says the page's language. */
+function buildPageSchema(multilingual: boolean) {
+  return z
+    .object({
+      title: z.string(),
+      url: z.string().describe('Canonical absolute URL of the page.'),
+      ...(multilingual && { language: z.string().describe("The page's language (BCP 47), as its `<html lang>` says.") }),
+      markdown: z
+        .string()
+        .describe('The page as Markdown, without menus or footer: the whole page, or the `section` asked for, or the piece of it that `offset` and `max_chars` select.'),
+      truncated: z.boolean().describe('True when `markdown` stops before the end of the text; continue with `offset` = `next_offset`.'),
+      description: z.string().nullable().describe("The page's meta description; null when it has none."),
+      last_modified: z
+        .string()
+        .nullable()
+        .describe('When the page says it last changed (ISO 8601 date or date-time); null when the page does not say.'),
+      facets: z.record(z.string(), z.string()).describe("The page's value of each facet search_pages filters by; empty when the site declares no facets."),
+      sections: z.array(sectionSchema).describe("Every top-level heading of the page, in order, whatever part was read."),
+      total_chars: z.number().int().describe(`Length of the text read: the whole page, or the section when \`section\` is given. ${UNITS}`),
+      offset: z.number().int().describe('Where `markdown` starts in that text.'),
+      next_offset: z
+        .number()
+        .int()
+        .nullable()
+        .describe('Pass as `offset` (with the same `url` and `section`) to read on; null when `markdown` reaches the end.'),
+    })
+    .meta({ id: 'Page' });
+}
 
 /**
  * read_page for a site: `url` alone answers the whole page as it always has (cut at `truncateAt`);
  * `section`, `offset` and `max_chars` (at most `truncateAt`) read a part of it.
  */
-export function createReadPage({ truncateAt }: { truncateAt: number }) {
+export function createReadPage({ truncateAt, languages }: { truncateAt: number; languages: readonly string[] }) {
+  const multilingual = languages.length > 1;
+  const pageSchema = buildPageSchema(multilingual);
   const input = z.object({
     url: z
       .string()
@@ -110,6 +116,7 @@ export function createReadPage({ truncateAt }: { truncateAt: number }) {
       const metadata = {
         title: page.title,
         url: page.url,
+        ...(multilingual && { language: page.language }),
         description: page.description ?? null,
         last_modified: page.lastModified ?? null,
         facets: page.facets,

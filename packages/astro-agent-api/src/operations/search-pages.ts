@@ -15,19 +15,37 @@ export function languageName(language: string): string {
   }
 }
 
+/** English names of the site's languages, for descriptions: `['en', 'fr']` → `English, French`. */
+export function languageList(languages: readonly string[]): string {
+  return languages.map(languageName).join(', ');
+}
+
 /**
  * search_pages for a site: one filter parameter per facet (its values plus the "no filter" value), and
- * the page's value of each facet in every result. Without facets it is query, limit and cursor.
+ * the page's value of each facet in every result; on a site of several languages, a `language` filter
+ * and each page's language in every result. Without facets or languages it is query, limit and cursor.
  */
-export function createSearchPages(options: { facets: Record<string, FacetOptions>; language: string }) {
+export function createSearchPages(options: { facets: Record<string, FacetOptions>; language: string; languages: readonly string[] }) {
   const facets = Object.entries(options.facets);
+  const { languages } = options;
+  const multilingual = languages.length > 1;
   const input = z.object({
     query: z
       .string()
       .trim()
       .min(2)
       .max(200)
-      .describe(`What to look for, preferably in ${languageName(options.language)} (the language of the pages): a topic, a question or a few keywords (2 to 200 characters).`),
+      .describe(
+        multilingual
+          ? `What to look for, in any of the languages of the pages (${languageList(languages)}): a topic, a question or a few keywords (2 to 200 characters).`
+          : `What to look for, preferably in ${languageName(options.language)} (the language of the pages): a topic, a question or a few keywords (2 to 200 characters).`,
+      ),
+    ...(multilingual && {
+      language: z
+        .enum(languages as [string, ...string[]])
+        .optional()
+        .describe(`Only pages in this language (${languages.map((tag) => `\`${tag}\` ${languageName(tag)}`).join(', ')}); every language when left out.`),
+    }),
     ...Object.fromEntries(
       facets.map(([name, facet]) => [
         name,
@@ -56,6 +74,7 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
     .object({
       title: z.string(),
       url: z.string().describe('Absolute URL of the page; pass it to read_page.'),
+      ...(multilingual && { language: z.string().describe("The page's language (BCP 47), a value of the `language` parameter.") }),
       ...Object.fromEntries(
         facets.map(([name]) => [name, z.string().describe(`The page's ${name} (a value of the \`${name}\` parameter), empty when the page has none.`)]),
       ),
@@ -74,6 +93,11 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
       if (value !== facet.all) filters[name] = value;
     }
     return filters;
+  }
+
+  /** The `language` asked for, on a site of several languages. */
+  function selectLanguage(args: z.output<typeof input>): string | undefined {
+    return (args as unknown as { language?: string }).language;
   }
 
   const output = z
@@ -96,11 +120,12 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
     async handle(args, { content }) {
       const { query, limit, cursor } = args;
       const filters = selectFilters(args);
+      const language = selectLanguage(args);
       try {
-        return await content.search.search({ query, filters, limit, ...(cursor === undefined ? {} : { cursor }) });
+        return await content.search.search({ query, filters, limit, ...(language === undefined ? {} : { language }), ...(cursor === undefined ? {} : { cursor }) });
       } catch (error) {
         if (!(error instanceof InvalidCursorError)) throw error;
-        const scope = ['`query`', ...facets.map(([name]) => `\`${name}\``)].join(' and ');
+        const scope = ['`query`', ...(multilingual ? ['`language`'] : []), ...facets.map(([name]) => `\`${name}\``)].join(' and ');
         throw new ApiError(400, 'invalid_parameter', 'The `cursor` is not valid for this query.', {
           hint: `\`cursor\` must be the \`next_cursor\` of a previous response for the same ${scope}; repeat the search without \`cursor\` to start again.`,
           cause: error,
@@ -108,9 +133,12 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
       }
     },
     // One build answers the same search the same way; agents repeat popular ones.
-    recentKey: (args) => JSON.stringify([args.query, selectFilters(args), args.limit, args.cursor ?? null]),
+    recentKey: (args) => JSON.stringify([args.query, selectFilters(args), selectLanguage(args) ?? null, args.limit, args.cursor ?? null]),
     // A next page (`cursor`) continues a search already described by its first page.
-    describeCall: (args, { total, next_cursor }) =>
-      args.cursor === undefined ? { query: args.query, filters: selectFilters(args), results: total, more: next_cursor !== null } : {},
+    describeCall: (args, { total, next_cursor }) => {
+      if (args.cursor !== undefined) return {};
+      const language = selectLanguage(args);
+      return { query: args.query, filters: { ...selectFilters(args), ...(language !== undefined && { language }) }, results: total, more: next_cursor !== null };
+    },
   } as const satisfies Operation<typeof input, typeof output>;
 }

@@ -3,11 +3,10 @@ import { buildDeprecationHeaders } from '../operations/endpoints.ts';
 import { API_VERSION } from '../versioning.ts';
 import { createOperations } from '../operations/index.ts';
 import type { Operation } from '../operations/operation.ts';
-import { DOCUMENT_PATHS, LLMS_TXT_SECTIONS_PATH, resolveVersioningPolicy } from '../paths.ts';
+import { DOCUMENT_PATHS, LLMS_TXT_SECTIONS_PATH, resolveVersioningPolicy, WELL_KNOWN_PATHS } from '../paths.ts';
 import type { Store } from '../store/store.ts';
 import { createOperationRoute } from './answer-operation.ts';
 import { createApiIndexHandler } from './api-index.ts';
-import { resourceMetadataUrl } from './caller.ts';
 import type { Handler } from './context.ts';
 import { createGate } from './gate.ts';
 import { createIdentityHandler } from './identity.ts';
@@ -47,50 +46,53 @@ export interface SharedParts {
  * with the build; the environment's quota overrides are read once, at start.
  */
 export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedParts): BuildRuntime {
-  const { site, options } = snapshot.manifest;
+  const { options } = snapshot.manifest;
+  const { urls } = snapshot;
   const { store, log } = shared;
   const basePath = options.apiBasePath;
-  const gate = createGate({ store, trustProxy: options.trustProxy, policies: resolvePolicies(options.policies, shared.env) });
+  // RFC 9728 §5.1: a 401 names the metadata of its resource, at its RFC 9728 §3.1 place.
+  const resourceMetadataUrl = (resourcePath: string) => urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource, resourcePath);
+  const gate = createGate({ store, trustProxy: options.trustProxy, policies: resolvePolicies(options.policies, shared.env), urls });
   const operations = createOperations(snapshot.manifest);
-  const apiMetadata = resourceMetadataUrl(site, basePath);
-  const oauth = createOAuthHandlers({ store, trustProxy: options.trustProxy, log });
-  const serveDocument = createDocumentServer(shared.clientDir, site);
+  const apiMetadata = resourceMetadataUrl(basePath);
+  const oauth = createOAuthHandlers({ store, trustProxy: options.trustProxy, log, urls });
+  const serveDocument = createDocumentServer(shared.clientDir, urls);
 
-  const table = buildRouteTable({ apiBasePath: basePath, siteName: options.name, operations, builtDocuments: snapshot.manifest.documents?.filter((path) => path.startsWith(LLMS_TXT_SECTIONS_PATH)) });
+  const table = buildRouteTable({ apiBasePath: basePath, siteName: options.name, operations, urls, builtDocuments: snapshot.manifest.documents?.filter((path) => path.startsWith(LLMS_TXT_SECTIONS_PATH)) });
   const handlers = {
-    'api-index': createApiIndexHandler({ site, apiBasePath: basePath, operations }),
-    sandbox: createSandboxHandler({ site, apiBasePath: basePath }),
-    identity: createIdentityHandler({ gate, resourceMetadata: apiMetadata }),
-    mcp: createMcpRoute({ gate, snapshot, operations, resourceMetadata: resourceMetadataUrl(site, ''), sdk: shared.sdk, log }),
+    'api-index': createApiIndexHandler({ urls, apiBasePath: basePath, operations }),
+    sandbox: createSandboxHandler({ urls, apiBasePath: basePath }),
+    identity: createIdentityHandler({ gate, resourceMetadata: apiMetadata, urls }),
+    mcp: createMcpRoute({ gate, snapshot, operations, resourceMetadata: resourceMetadataUrl(''), sdk: shared.sdk, log }),
   };
-  function handlerOf(path: string, responder: Responder<Operation>): Handler {
+  function handlerOf(responder: Responder<Operation>): Handler {
     switch (responder.kind) {
       case 'operation':
         return createOperationRoute(responder.operation, { gate, snapshot, resourceMetadata: apiMetadata, log });
       case 'oauth':
         return oauth[responder.endpoint];
       case 'document':
-        return serveDocument(path);
+        return serveDocument(responder.document);
       default:
         return handlers[responder.kind];
     }
   }
   const routes = new Map<string, Route>();
-  for (const [path, rule] of table.routes) routes.set(path, { ...rule, handle: handlerOf(path, rule.responder) });
+  for (const [path, rule] of table.routes) routes.set(path, { ...rule, handle: handlerOf(rule.responder) });
 
   return {
     snapshot,
     table: { apiBasePath: table.apiBasePath, routes },
-    origins: new Set([new URL(site).origin, ...options.allowedOrigins]),
+    origins: new Set([urls.origin, ...options.allowedOrigins]),
     api: {
-      basePath,
-      operations: operations.map((op) => `${op.name}: GET ${basePath}${op.path}`).join('; '),
-      openapi: new URL(DOCUMENT_PATHS.openapi, site).href,
+      basePath: table.apiBasePath,
+      operations: operations.map((op) => `${op.name}: GET ${table.apiBasePath}${op.path}`).join('; '),
+      openapi: urls.documentUrl(DOCUMENT_PATHS.openapi),
     },
     headers: {
       'API-Version': API_VERSION,
       'X-Content-Type-Options': 'nosniff',
-      ...(options.deprecation && buildDeprecationHeaders(options.deprecation, resolveVersioningPolicy(site, options.documents))),
+      ...(options.deprecation && buildDeprecationHeaders(options.deprecation, resolveVersioningPolicy(urls, options.documents))),
     },
   };
 }

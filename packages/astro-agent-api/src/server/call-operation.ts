@@ -37,7 +37,7 @@ export interface CallScope {
 export async function callOperation(op: Operation, rawArgs: Record<string, unknown>, scope: CallScope): Promise<OperationResult> {
   const call: OperationCall = { operation: op.name, ok: false };
   scope.calls.push(call);
-  assertScope(scope.caller, op.policy, scope.resourceMetadata);
+  assertScope(scope.caller, op.policy, scope.resourceMetadata, scope.snapshot.urls);
   const input = parseOperationInput(op, rawArgs);
   const { snapshot } = scope;
   const kept = keptIn(op, input, snapshot);

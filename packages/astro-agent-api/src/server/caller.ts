@@ -5,6 +5,14 @@ import { resolveClientAddress } from './client-address.ts';
 import type { RequestContext } from './context.ts';
 import { hashSecret, isAccessTokenShape } from './oauth/credentials.ts';
 import { scopesOf, type Scope } from '../oauth-contract.ts';
+import { DOCUMENT_PATHS, OAUTH_PATHS } from '../paths.ts';
+import { ROOT_SITE_URLS, type SiteUrls } from '../site-urls.ts';
+
+/** Where the site's paths are, for the hints that name the token endpoint and auth.md (under the base). */
+type AgentPaths = Pick<SiteUrls, 'agentPath'>;
+
+/** How a hint says where a token comes from. */
+const tokenHelp = (urls: AgentPaths) => `POST ${urls.agentPath(OAUTH_PATHS.token)} (see ${urls.agentPath(DOCUMENT_PATHS.auth)})`;
 
 /** Who calls: anonymous callers are counted under the anonymous policy, token holders under the identified one. */
 export interface Caller {
@@ -23,8 +31,9 @@ export interface Caller {
  */
 export type CallerResolver = (request: Request, context: RequestContext, resourceMetadata: string) => Promise<Caller>;
 
-export function createCallerResolver(deps: { store: Store; trustProxy: number; now?: () => number }): CallerResolver {
+export function createCallerResolver(deps: { store: Store; trustProxy: number; now?: () => number; urls?: AgentPaths }): CallerResolver {
   const now = deps.now ?? Date.now;
+  const urls = deps.urls ?? ROOT_SITE_URLS;
   return async (request, context, resourceMetadata) => {
     const authorization = request.headers.get('authorization');
     if (authorization === null) {
@@ -34,29 +43,29 @@ export function createCallerResolver(deps: { store: Store; trustProxy: number; n
     // The shape check spares the store a lookup for garbage. Looking up by SHA-256 leaks nothing
     // usable through timing: an attacker cannot steer the digest of a guess towards a stored one.
     const record = token !== undefined && isAccessTokenShape(token) ? await deps.store.findToken(hashSecret(token), now()) : undefined;
-    if (record === undefined) throw invalidTokenError(resourceMetadata);
+    if (record === undefined) throw invalidTokenError(resourceMetadata, urls);
     return { clientId: record.clientId, scopes: scopesOf(record.scope), anonymous: false };
   };
 }
 
 /** RFC 6750 §3.1 — 403 `insufficient_scope` when an identified caller lacks the scope; 401 when a token is required and none was sent. */
-export function assertScope(caller: Caller, policy: Pick<OperationPolicy, 'scope' | 'token'>, resourceMetadata: string): void {
+export function assertScope(caller: Caller, policy: Pick<OperationPolicy, 'scope' | 'token'>, resourceMetadata: string, urls: AgentPaths = ROOT_SITE_URLS): void {
   const { scope } = policy;
   if (caller.anonymous) {
     if (policy.token === 'optional') return;
-    throw missingTokenError(resourceMetadata, scope);
+    throw missingTokenError(resourceMetadata, { scope, urls });
   }
   if (caller.scopes.includes(scope)) return;
   throw new ApiError(403, 'insufficient_scope', `The bearer token lacks the scope ${scope}.`, {
-    hint: `Request a new token with scope=${scope} at POST /oauth/token.`,
+    hint: `Request a new token with scope=${scope} at ${tokenHelp(urls)}.`,
     headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${resourceMetadata}"` },
   });
 }
 
 /** RFC 6750 §3 — 401 for a request that needed a token and sent none: no error code, only where to learn more. */
-export function missingTokenError(resourceMetadata: string, scope?: Scope): ApiError {
+export function missingTokenError(resourceMetadata: string, { scope, urls = ROOT_SITE_URLS }: { scope?: Scope; urls?: AgentPaths } = {}): ApiError {
   return new ApiError(401, 'missing_token', 'This endpoint needs a bearer token.', {
-    hint: `Send "Authorization: Bearer <token>"${scope ? ` with a token that has the scope ${scope}` : ''}; get one at POST /oauth/token (see /auth.md).`,
+    hint: `Send "Authorization: Bearer <token>"${scope ? ` with a token that has the scope ${scope}` : ''}; get one at ${tokenHelp(urls)}.`,
     headers: {
       'WWW-Authenticate': scope
         ? `Bearer scope="${scope}", resource_metadata="${resourceMetadata}"`
@@ -65,21 +74,10 @@ export function missingTokenError(resourceMetadata: string, scope?: Scope): ApiE
   });
 }
 
-/**
- * RFC 9728 §5.1 — where a client finds the metadata of the protected resource at `resourcePath` (`''`:
- * the site). The MCP SDK's getOAuthProtectedResourceMetadataUrl gives the same URL for a site at the
- * root of its host, but for a site under a path (`https://host/docs/`) it puts the well-known path at
- * the host's root (RFC 9728 §3.1), which such a site does not serve: the document is published under
- * the site, and the 401 names it there.
- */
-export function resourceMetadataUrl(site: string, resourcePath: string): string {
-  return `${site.replace(/\/+$/, '')}/.well-known/oauth-protected-resource${resourcePath}`;
-}
-
 /** RFC 6750 §3.1 — 401 `invalid_token`. */
-function invalidTokenError(resourceMetadata: string): ApiError {
+function invalidTokenError(resourceMetadata: string, urls: AgentPaths): ApiError {
   return new ApiError(401, 'invalid_token', 'The bearer token is unknown, expired, revoked or malformed.', {
-    hint: 'Get a new token at POST /oauth/token, or send no Authorization header to read with the anonymous quota.',
+    hint: `Get a new token at POST ${urls.agentPath(OAUTH_PATHS.token)}, or send no Authorization header to read with the anonymous quota.`,
     headers: { 'WWW-Authenticate': `Bearer error="invalid_token", resource_metadata="${resourceMetadata}"` },
   });
 }

@@ -13,7 +13,8 @@ import { checkOrigin } from './check-origin.ts';
 import { canonicalizePath } from './canonical-path.ts';
 import type { RequestContext } from './context.ts';
 import { createSdkLeg } from './mcp/serve-with-sdk.ts';
-import { buildPageLinkHeader, findPageForPath, markdownResponse, prefersMarkdown } from './negotiate.ts';
+import { findPageOfRequest } from '../content/resolve-page.ts';
+import { buildPageLinkHeader, markdownResponse, prefersMarkdown } from './negotiate.ts';
 import { API_HEADERS, jsonResponse, renderError, withHeaders, type ErrorLogger } from './respond.ts';
 import { buildRouteTable, findRoute, notFoundError, type Route } from './route-table.ts';
 
@@ -32,6 +33,8 @@ export interface AgentApi {
   handle(request: Request, context: RequestContext, routed?: RoutedRequest): Promise<Response>;
   /** For a site page: its Markdown twin when the client asks for Markdown, else undefined. */
   negotiatePage(request: Request): Promise<Response | undefined>;
+  /** The HTML files of the client folder a decoded page path is answered with (SiteUrls.htmlFilesOf); none before a build. */
+  pageFilesOf(pathname: string): Promise<string[]>;
   /** Headers for a site page: the security headers, and for a content page `Link` to its twin and the agent documents. */
   pageHeaders(pathname: string): Promise<Record<string, string>>;
   /** Reports an HTML site page the site answered, once sent: traffic counting keeps those fetched by known agents. */
@@ -182,23 +185,27 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
       if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
       const { pathname } = new URL(request.url);
       const snapshot = await content.current().catch(() => undefined);
-      const found = snapshot && findPageForPath(snapshot, pathname);
+      const found = snapshot && findPageOfRequest(snapshot.pages, pathname);
       if (!found || (!found.twin && !prefersMarkdown(request.headers.get('Accept')))) return undefined;
       const outcome = createOutcome(request, pathname, request.method);
       outcome.surface = 'markdown';
       outcome.page = found.page.url;
       return record(outcome, markdownResponse(request, found.page, snapshot));
     },
+    async pageFilesOf(pathname) {
+      const snapshot = await content.current().catch(() => undefined);
+      return snapshot?.urls.htmlFilesOf(pathname) ?? [];
+    },
     async pageHeaders(pathname) {
       const snapshot = await content.current().catch(() => undefined);
-      const found = snapshot && findPageForPath(snapshot, pathname);
+      const found = snapshot && findPageOfRequest(snapshot.pages, pathname);
       if (!found || found.twin) return PAGE_SECURITY_HEADERS;
-      return { ...PAGE_SECURITY_HEADERS, Link: buildPageLinkHeader(found.page, snapshot.manifest.site), Vary: 'Accept' };
+      return { ...PAGE_SECURITY_HEADERS, Link: buildPageLinkHeader(found.page, snapshot.urls), Vary: 'Accept' };
     },
     reportPage(request, status) {
       const { pathname } = new URL(request.url);
       void content.current().then((snapshot) => {
-        const found = findPageForPath(snapshot, pathname);
+        const found = findPageOfRequest(snapshot.pages, pathname);
         if (!found || found.twin) return;
         const outcome = createOutcome(request, pathname, request.method);
         outcome.surface = 'page';

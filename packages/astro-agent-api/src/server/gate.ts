@@ -1,3 +1,4 @@
+import type { SiteUrls } from '../site-urls.ts';
 import type { Store } from '../store/store.ts';
 import { createCallerResolver, type Caller, type CallerResolver } from './caller.ts';
 import { createRateLimiter, type Policies, type RateLimitState } from './rate-limit.ts';
@@ -14,10 +15,10 @@ export interface Gate {
   charge(caller: Caller, requests: number): Promise<RateLimitState>;
 }
 
-export function createGate(deps: { store: Store; trustProxy: number; policies: Policies }): Gate {
-  const limiter = createRateLimiter({ store: deps.store, policies: deps.policies });
+export function createGate(deps: { store: Store; trustProxy: number; policies: Policies; urls?: Pick<SiteUrls, 'agentPath'> }): Gate {
+  const limiter = createRateLimiter({ store: deps.store, policies: deps.policies, urls: deps.urls });
   return {
-    identify: createCallerResolver({ store: deps.store, trustProxy: deps.trustProxy }),
+    identify: createCallerResolver({ store: deps.store, trustProxy: deps.trustProxy, urls: deps.urls }),
     async charge(caller, requests) {
       let state = requests === 0 ? await limiter.peek(caller) : undefined;
       // A batch is refused at its first request over the quota; the ones counted before it stay counted.

@@ -1,25 +1,11 @@
 import Negotiator from 'negotiator';
 import type { ContentSnapshot } from '../content/content-model.ts';
 import { DOCUMENT_PATHS, WELL_KNOWN_PATHS } from '../paths.ts';
-import { markdownTwinPath, type ManifestPage } from '../content/manifest.ts';
+import type { ManifestPage } from '../content/manifest.ts';
+import type { SiteUrls } from '../site-urls.ts';
 import { buildEtag, represent, type Representation } from './represent.ts';
 
 export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
-
-/** The manifest page a site path names: `/x/y/`, `/x/y` or the twin `/x/y.md`. */
-export function findPageForPath(snapshot: ContentSnapshot, pathname: string): { page: ManifestPage; twin: boolean } | undefined {
-  let path = pathname;
-  try {
-    path = decodeURIComponent(pathname);
-  } catch {
-    return undefined;
-  }
-  const twin = path.endsWith('.md');
-  if (twin) path = path === '/index.md' ? '/' : `${path.slice(0, -3)}/`;
-  else if (!path.endsWith('/')) path = `${path}/`;
-  const page = snapshot.pages.byPath.get(path);
-  return page ? { page, twin } : undefined;
-}
 
 /** The two forms of a page; HTML first, so that a wildcard range (any type, any text type) gets the page as it is. */
 const PAGE_TYPES = ['text/html', 'text/markdown'];
@@ -39,10 +25,10 @@ export function prefersMarkdown(accept: string | null): boolean {
  * agent skills index. The last two have no registered relation yet: `mcp-server-card` and
  * `agent-skills` are the names discovery scanners look for.
  */
-export function buildPageLinkHeader(page: ManifestPage, site: string): string {
-  const url = (path: string) => new URL(path, site).href;
+export function buildPageLinkHeader(page: ManifestPage, urls: SiteUrls): string {
+  const url = urls.documentUrl;
   return [
-    `<${url(markdownTwinPath(page.path))}>; rel="alternate"; type="text/markdown"`,
+    `<${urls.twinUrl(page.path)}>; rel="alternate"; type="text/markdown"`,
     `<${url(DOCUMENT_PATHS.llms)}>; rel="describedby"; type="text/plain"`,
     `<${url(DOCUMENT_PATHS.openapi)}>; rel="service-desc"; type="application/json"`,
     `<${url(WELL_KNOWN_PATHS.apiCatalog)}>; rel="api-catalog"; type="application/linkset+json"`,

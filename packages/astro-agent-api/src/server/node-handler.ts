@@ -24,7 +24,7 @@ const log = (message: string, cause: unknown) => console.error(message, cause);
  * the site's `clientDir`, a prerendered HTML page goes out compressed to a client that accepts it.
  */
 export function createNodeHandler(api: AgentApi, site: { clientDir?: string } = {}): NodeHandler {
-  const servePage = site.clientDir === undefined ? undefined : createCompressedPageServer(site.clientDir);
+  const servePage = site.clientDir === undefined ? undefined : createCompressedPageServer(site.clientDir, (pathname) => api.pageFilesOf(pathname));
   return (req, res, next) => {
     const refusal = checkMessage(req);
     if (refusal) return void send(res, api.renderRefusal(canonicalizePath((req.url ?? '/').split('?', 1)[0]!), refusal));
@@ -44,7 +44,8 @@ function sendPageOr(servePage: ReturnType<typeof createCompressedPageServer>, re
     if (!response) return next();
     // The page's own Vary (Accept: its Markdown twin) is already set on `res`; both must be kept.
     const vary = res.getHeader('vary');
-    if (vary !== undefined) response.headers.set('Vary', `${String(vary)}, ${response.headers.get('vary')}`);
+    const own = response.headers.get('vary');
+    if (vary !== undefined) response.headers.set('Vary', own ? `${String(vary)}, ${own}` : String(vary));
     return send(res, response);
   }, next);
 }

@@ -5,6 +5,8 @@ import { ApiError } from '../api-error.ts';
 import { parseEnvironment } from '../environment.ts';
 import { LIMITS } from '../limits.ts';
 import type { QuotaInfo } from '../operations/operation.ts';
+import { DOCUMENT_PATHS, OAUTH_PATHS } from '../paths.ts';
+import { ROOT_SITE_URLS, type SiteUrls } from '../site-urls.ts';
 
 /** A caller's window after a request was counted (or peeked): what the RateLimit headers and get_quota report. */
 export type RateLimitState = QuotaInfo;
@@ -29,8 +31,11 @@ export function createRateLimiter(deps: {
   policies: Policies;
   windowSeconds?: number;
   now?: () => number;
+  /** Where the site's paths are, for the 429's hint (register, auth.md). */
+  urls?: Pick<SiteUrls, 'agentPath'>;
 }): RateLimiter {
   const windowSeconds = deps.windowSeconds ?? LIMITS.quotaWindowSeconds;
+  const urls = deps.urls ?? ROOT_SITE_URLS;
   const windowMs = windowSeconds * 1000;
   const now = deps.now ?? Date.now;
 
@@ -60,7 +65,7 @@ export function createRateLimiter(deps: {
       const { name, quota: limit } = policyOf(caller);
       const hit = await counterFor(caller).hit(`${name}:${caller.clientId}`, { limit, windowMs, now: at });
       const state = stateOf(caller, hit.count, hit.resetAt, at);
-      if (!hit.allowed) throw rateLimitedError(state, caller.anonymous);
+      if (!hit.allowed) throw rateLimitedError(state, caller.anonymous && urls);
       return state;
     },
     async peek(caller) {
@@ -71,9 +76,10 @@ export function createRateLimiter(deps: {
   };
 }
 
-function rateLimitedError(state: RateLimitState, anonymous: boolean): ApiError {
+/** `anonymous`: the site's paths, for the hint that a token raises the quota; false for an identified caller. */
+function rateLimitedError(state: RateLimitState, anonymous: Pick<SiteUrls, 'agentPath'> | false): ApiError {
   const upgrade = anonymous
-    ? ' A free token raises the quota: register at POST /oauth/register (see /auth.md).'
+    ? ` A free token raises the quota: register at POST ${anonymous.agentPath(OAUTH_PATHS.register)} (see ${anonymous.agentPath(DOCUMENT_PATHS.auth)}).`
     : '';
   return new ApiError(
     429,

@@ -1,6 +1,7 @@
 import { ApiError } from '../api-error.ts';
 import type { OperationDescription } from '../operations/operation.ts';
 import type { Outcome } from '../outcome.ts';
+import { ROOT_SITE_URLS, type SiteUrls } from '../site-urls.ts';
 import {
   agentSkillPath,
   DOCUMENT_PATHS,
@@ -21,7 +22,9 @@ type OperationRef = Pick<OperationDescription, 'name' | 'path'>;
 export type Responder<O = OperationRef> =
   | { kind: 'operation'; operation: O }
   | { kind: 'oauth'; endpoint: keyof typeof OAUTH_PATHS }
-  | { kind: 'api-index' | 'sandbox' | 'identity' | 'mcp' | 'document' };
+  /** `document`: its path as the build wrote it into the client folder (paths.ts), whatever path serves it. */
+  | { kind: 'document'; document: string }
+  | { kind: 'api-index' | 'sandbox' | 'identity' | 'mcp' };
 
 /** One path of the agent surface: what answers it and the rules the steps before it apply. */
 export interface RouteRule<O = OperationRef> {
@@ -54,8 +57,11 @@ export interface RouteTableSource<O extends OperationRef> {
   siteName: string | undefined;
   /** Each answers GET at its path under the API base path. */
   operations: readonly O[];
-  /** The prefix the site is served under (Astro's `base`); '' serves the agent surface at the root. */
-  base?: string;
+  /**
+   * Where the site is served: its paths go under `agentPath` (Astro's `base`), the discovery documents
+   * of its issuer and resources also at their RFC places (`wellKnownPath`). Default: a site at the root.
+   */
+  urls?: Pick<SiteUrls, 'agentPath' | 'wellKnownPath'>;
   /** Documents a build wrote besides the fixed ones (llms.txt's section files on a large site): known once it is built. */
   builtDocuments?: readonly string[];
 }
@@ -68,7 +74,8 @@ const POST = ['POST'] as const;
  * Astro routes (at config time, from the options) and the runtime of a build (from its manifest)
  * both derive theirs from it, so what Astro hands to the runtime and what the front claims agree.
  */
-export function buildRouteTable<O extends OperationRef>({ apiBasePath, siteName, operations, base = '', builtDocuments = [] }: RouteTableSource<O>): RouteTable<RouteRule<O>> {
+export function buildRouteTable<O extends OperationRef>({ apiBasePath, siteName, operations, urls = ROOT_SITE_URLS, builtDocuments = [] }: RouteTableSource<O>): RouteTable<RouteRule<O>> {
+  const base = urls.agentPath('');
   const api = `${base}${apiBasePath}`;
   const routes = new Map<string, RouteRule<O>>();
   for (const operation of operations) {
@@ -76,7 +83,7 @@ export function buildRouteTable<O extends OperationRef>({ apiBasePath, siteName,
     routes.set(path, {
       surface: 'api',
       methods: GET,
-      usage: `Call GET ${path} with the parameters in the query string (see ${DOCUMENT_PATHS.openapi}).`,
+      usage: `Call GET ${path} with the parameters in the query string (see ${base}${DOCUMENT_PATHS.openapi}).`,
       errors: 'api',
       origins: 'any',
       responder: { kind: 'operation', operation },
@@ -89,7 +96,7 @@ export function buildRouteTable<O extends OperationRef>({ apiBasePath, siteName,
     const path = `${base}${oauthPath}`;
     // RFC 6749 §3.1: the authorization endpoint takes GET; the others take a POSTed body.
     const methods = endpoint === 'authorize' ? GET : POST;
-    routes.set(path, { surface: 'oauth', methods, usage: `Use ${methods[0]} ${path} as /auth.md describes.`, errors: 'oauth', origins: 'any', responder: { kind: 'oauth', endpoint } });
+    routes.set(path, { surface: 'oauth', methods, usage: `Use ${methods[0]} ${path} as ${base}${DOCUMENT_PATHS.auth} describes.`, errors: 'oauth', origins: 'any', responder: { kind: 'oauth', endpoint } });
   }
   const identity = `${base}${IDENTITY_PATH}`;
   routes.set(identity, {
@@ -126,9 +133,14 @@ export function buildRouteTable<O extends OperationRef>({ apiBasePath, siteName,
     ...(siteName === undefined ? [] : [agentSkillPath(siteName)]),
     ...builtDocuments,
   ];
-  for (const document of documents) {
-    const path = `${base}${document}`;
-    routes.set(path, { surface: 'document', methods: GET, usage: `Use GET ${path}.`, errors: 'api', origins: 'any', responder: { kind: 'document' } });
+  // RFC 8414 §3 and RFC 9728 §3.1: a site under a path has these at the host's root, its path appended.
+  const rfcPlaces = [
+    [urls.wellKnownPath(WELL_KNOWN_PATHS.authorizationServer), WELL_KNOWN_PATHS.authorizationServer],
+    [urls.wellKnownPath(WELL_KNOWN_PATHS.protectedResource), protectedResourceMetadataPath('')],
+    [urls.wellKnownPath(WELL_KNOWN_PATHS.protectedResource, apiBasePath), protectedResourceMetadataPath(apiBasePath)],
+  ] as const;
+  for (const [path, document] of [...documents.map((document) => [`${base}${document}`, document] as const), ...rfcPlaces]) {
+    routes.set(path, { surface: 'document', methods: GET, usage: `Use GET ${path}.`, errors: 'api', origins: 'any', responder: { kind: 'document', document } });
   }
   return { apiBasePath: api, routes };
 }

@@ -1,8 +1,10 @@
+import { DOCUMENT_PATHS } from '../paths.ts';
+import type { SiteUrls } from '../site-urls.ts';
 import { represent } from './represent.ts';
 import { JSON_TYPE } from './respond.ts';
 
 /** GET /api/sandbox — there is none: production is safe to test against (docs/contract.md §1). */
-export function createSandboxHandler(deps: { site: string; apiBasePath: string }) {
+export function createSandboxHandler(deps: { urls: SiteUrls; apiBasePath: string }) {
   const bytes = Buffer.from(
     JSON.stringify({
       sandbox: false,
@@ -10,8 +12,8 @@ export function createSandboxHandler(deps: { site: string; apiBasePath: string }
       message:
         'There is no separate sandbox. The API is read-only: no call creates, changes or deletes anything, ' +
         'so testing against production is safe. Mind the rate limits.',
-      api_base_url: new URL(deps.apiBasePath, deps.site).href,
-      documentation: new URL('/agents.md', deps.site).href,
+      api_base_url: deps.urls.documentUrl(deps.apiBasePath),
+      documentation: deps.urls.documentUrl(DOCUMENT_PATHS.agents),
     }),
   );
   return async (request: Request): Promise<Response> =>

@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { chooseContentCoding } from './content-coding.ts';
 import { represent, type Representation } from './represent.ts';
@@ -20,17 +20,21 @@ interface CachedPage {
  * 5 costs 2.4 ms a page and gzip 0.75 ms, once per page and process; precompressing them all would add
  * 1.2 s to every build (42 s at brotli's best quality) for pages that may never be asked for.
  * Kept by file, modification time and size, so a rebuild that rewrites a page is seen at once.
+ * `filesOf` gives the files a path is answered with (SiteUrls.htmlFilesOf): none for a form the site
+ * redirects, so such a request still gets the site's redirect.
  */
-export function createCompressedPageServer(clientDir: string): (request: Request, pathname: string) => Promise<Response | undefined> {
+export function createCompressedPageServer(
+  clientDir: string,
+  filesOf: (pathname: string) => Promise<readonly string[]>,
+): (request: Request, pathname: string) => Promise<Response | undefined> {
   const pages = new LRUCache<string, CachedPage>({ maxSize: PAGES_BYTES, sizeCalculation: (page) => page.size * 2 });
 
   return async (request, pathname) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
     if (chooseContentCoding(request.headers.get('accept-encoding')) === undefined) return undefined;
-    const file = pageFile(clientDir, pathname);
-    if (file === undefined) return undefined;
-    const stats = await stat(file).catch(() => undefined);
-    if (!stats?.isFile()) return undefined;
+    const found = await findFile(clientDir, pathname, filesOf);
+    if (found === undefined) return undefined;
+    const { file, stats } = found;
     let page = pages.get(file);
     if (page === undefined || page.mtimeMs !== stats.mtimeMs || page.size !== stats.size) {
       const bytes = new Uint8Array(await readFile(file));
@@ -42,16 +46,18 @@ export function createCompressedPageServer(clientDir: string): (request: Request
   };
 }
 
-/** The HTML file of a page path (`/x/` → `x/index.html`, `/x.html`), inside `clientDir` only. */
-function pageFile(clientDir: string, pathname: string): string | undefined {
+/** The first of a path's HTML files that exists, decoded; the files come from SiteUrls, which keeps them inside the client folder. */
+async function findFile(clientDir: string, pathname: string, filesOf: (pathname: string) => Promise<readonly string[]>) {
   let path: string;
   try {
     path = decodeURIComponent(pathname);
   } catch {
     return undefined;
   }
-  if (path.endsWith('/')) path = `${path}index.html`;
-  else if (!path.endsWith('.html')) return undefined;
-  const file = join(clientDir, path);
-  return file.startsWith(clientDir + sep) && !path.includes('\0') ? file : undefined;
+  for (const relativeFile of await filesOf(path)) {
+    const file = join(clientDir, relativeFile);
+    const stats = await stat(file).catch(() => undefined);
+    if (stats?.isFile()) return { file, stats };
+  }
+  return undefined;
 }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { ApiError } from '../api-error.ts';
 import { DOCUMENT_MEDIA_TYPES, PRECOMPRESSED_SUFFIXES } from '../operations/endpoints.ts';
 import { documentFilePath, MCP_SERVER_CARD_PATH, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
+import type { SiteUrls } from '../site-urls.ts';
 import type { Handler } from './context.ts';
 import { represent, type Representation } from './represent.ts';
 import { JSON_TYPE } from './respond.ts';
@@ -30,7 +31,7 @@ function documentType(pathname: string): string {
  * well-known files), each read once per build and answered with a strong validator. A document the
  * build did not write (a site whose own `public/` file it kept) is a 404 here.
  */
-export function createDocumentServer(clientDir: string, site: string): (pathname: string) => Handler {
+export function createDocumentServer(clientDir: string, urls: SiteUrls): (pathname: string) => Handler {
   const documents = new Map<string, Promise<Omit<Representation, 'headers'> | undefined>>();
 
   function load(pathname: string) {
@@ -56,13 +57,13 @@ export function createDocumentServer(clientDir: string, site: string): (pathname
   return (pathname) => async (request) => {
     const document = await load(pathname);
     if (!document) {
-      throw new ApiError(404, 'not_found', `Nothing is published at ${pathname}.`, {
-        hint: 'Start from /agents.md or /openapi.json, which list every endpoint.',
+      throw new ApiError(404, 'not_found', `Nothing is published at ${urls.agentPath(pathname)}.`, {
+        hint: `Start from ${urls.agentPath(DOCUMENT_PATHS.agents)} or ${urls.agentPath(DOCUMENT_PATHS.openapi)}, which list every endpoint.`,
       });
     }
     const headers: Record<string, string> = { 'Cache-Control': 'public, max-age=300' };
     // RFC 9727 §2: the catalog answers (HEAD included) with a Link to itself under its relation.
-    if (pathname === WELL_KNOWN_PATHS.apiCatalog) headers.Link = `<${site.replace(/\/$/, '')}${pathname}>; rel="api-catalog"`;
+    if (pathname === WELL_KNOWN_PATHS.apiCatalog) headers.Link = `<${urls.documentUrl(pathname)}>; rel="api-catalog"`;
     return represent(request, { ...document, headers });
   };
 }

@@ -1,6 +1,5 @@
 import { McpServer, type CacheHint, type Implementation } from '@modelcontextprotocol/server';
 import type { ContentSnapshot } from '../../content/content-model.ts';
-import type { Manifest } from '../../content/manifest.ts';
 import { createOperations } from '../../operations/index.ts';
 import { MCP_CAPABILITIES, buildMcpInstructions, buildMcpServerName } from '../../operations/endpoints.ts';
 import { CONTRACT_VERSION } from '../../versioning.ts';
@@ -23,8 +22,8 @@ export interface McpServerInput {
 }
 
 /** The server's identity (`serverInfo`), as `initialize`, `server/discover` and every 2026-07-28 result's `_meta` carry it. */
-export function buildMcpServerInfo({ site, options }: Pick<Manifest, 'site' | 'options'>): Implementation {
-  return { name: buildMcpServerName(site), title: options.name, version: CONTRACT_VERSION, websiteUrl: site };
+export function buildMcpServerInfo({ manifest: { site, options }, urls }: Pick<ContentSnapshot, 'manifest' | 'urls'>): Implementation {
+  return { name: buildMcpServerName(site), title: options.name, version: CONTRACT_VERSION, websiteUrl: urls.homeUrl };
 }
 
 /**
@@ -33,7 +32,7 @@ export function buildMcpServerInfo({ site, options }: Pick<Manifest, 'site' | 'o
  */
 export function createMcpServer({ snapshot, callOperation, notePageRead, log }: McpServerInput): McpServer {
   const operations = createOperations(snapshot.manifest);
-  const server = new McpServer(buildMcpServerInfo(snapshot.manifest), {
+  const server = new McpServer(buildMcpServerInfo(snapshot), {
     capabilities: MCP_CAPABILITIES,
     instructions: buildMcpInstructions({ options: snapshot.manifest.options, operations }),
     cacheHints: {

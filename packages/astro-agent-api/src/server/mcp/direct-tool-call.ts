@@ -75,7 +75,7 @@ const serverInfoMetas = new WeakMap<ContentSnapshot, string>();
 function serverInfoMeta(snapshot: ContentSnapshot): string {
   let meta = serverInfoMetas.get(snapshot);
   if (meta === undefined) {
-    meta = JSON.stringify({ [SERVER_INFO_META_KEY]: buildMcpServerInfo(snapshot.manifest) });
+    meta = JSON.stringify({ [SERVER_INFO_META_KEY]: buildMcpServerInfo(snapshot) });
     serverInfoMetas.set(snapshot, meta);
   }
   return meta;

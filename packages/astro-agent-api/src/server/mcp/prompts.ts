@@ -4,7 +4,7 @@ import type { Manifest } from '../../content/manifest.ts';
 import { findOperationRoles } from '../../operations/operation.ts';
 import { COMPANY_SECTIONS } from '../../operations/get-company-info.ts';
 import { createOperations } from '../../operations/index.ts';
-import { languageName } from '../../operations/search-pages.ts';
+import { languageList, languageName } from '../../operations/search-pages.ts';
 
 const answerArguments = z.object({
   question: z.string().trim().min(2).max(1000).describe('The question, as the person wrote it.'),
@@ -44,7 +44,9 @@ export function buildAnswerPromptText(manifest: Pick<Manifest, 'site' | 'options
   ].filter(Boolean);
 
   const steps = [
-    `Search first with ${search.name}: a short query in ${languageName(options.language)}${facets.join('')}.`,
+    options.languages.length > 1
+      ? `Search first with ${search.name}: a short query in any of: ${languageList(options.languages)} (best in the question's language when it is one of them); pass \`language\` to keep to one of them${facets.join('')}.`
+      : `Search first with ${search.name}: a short query in ${languageName(options.language)}${facets.join('')}.`,
     `Read the most relevant result with ${read.name}, passing its \`url\`; read another one if it does not answer.`,
     ...(companyOperation ? [`For the company's ${COMPANY_TOPICS.join(', ')}, use ${companyOperation.name}.`] : []),
     'Answer briefly, in the language of the question, and cite the URL of every page you used.',

@@ -23,12 +23,15 @@ export const RESOURCE_PAGE_SIZE = 100;
  * read_page lists): RFC 3986 §3.5 makes a fragment name a part of the primary resource, and it is the
  * address of the same heading in the HTML page. One template covers both forms — `{+path}` takes the
  * fragment too — so the template list stays one entry; its description says so.
+ *
+ * On a site of several languages each resource and its contents carry the page's language in `_meta`
+ * (MCP's field for what the protocol does not name), as search_pages results and read_page do.
  */
 export function registerPageResources(server: McpServer, snapshot: ContentSnapshot, notePageRead: (url: string) => void): void {
-  const site = snapshot.manifest.site.replace(/\/+$/, '');
+  const site = snapshot.urls.origin;
   server.registerResource(
     'page',
-    // `{+path}` keeps the slashes of the path; the root page matches too (path `/`).
+    // `{+path}` keeps the slashes of the path, the base included: the root page matches too (`/`, `/docs`).
     new ResourceTemplate(`${site}{+path}`, { list: undefined }),
     {
       title: 'Page of the site as Markdown',
@@ -42,10 +45,11 @@ export function registerPageResources(server: McpServer, snapshot: ContentSnapsh
       const page = resolvePage(snapshot.pages, uri.href);
       if (!page) throw new ResourceNotFoundError(uri.href, `No page of this site has the address ${uri.href}.`);
       notePageRead(page.url);
+      const meta = languageMeta(snapshot, page);
       if (uri.hash === '' || uri.hash === '#') {
-        return { contents: [{ uri: page.url, mimeType: MARKDOWN_MIME_TYPE, text: snapshot.texts.readTwin(page.twin).toString('utf8') }] };
+        return { contents: [{ uri: page.url, mimeType: MARKDOWN_MIME_TYPE, text: snapshot.texts.readTwin(page.twin).toString('utf8'), ...meta }] };
       }
-      return { contents: [readSectionResource(page, snapshot.texts.readMarkdown(page.twin), uri)] };
+      return { contents: [{ ...readSectionResource(page, snapshot.texts.readMarkdown(page.twin), uri), ...meta }] };
     },
   );
   // McpServer's own resources/list returns every resource in one answer and ignores the cursor;
@@ -64,8 +68,14 @@ export function listPages(snapshot: ContentSnapshot, cursor: string | undefined)
     name: page.path,
     title: page.title,
     mimeType: MARKDOWN_MIME_TYPE,
+    ...languageMeta(snapshot, page),
   }));
   return end < pages.length ? { resources, nextCursor: Buffer.from(String(end)).toString('base64url') } : { resources };
+}
+
+/** `{ _meta: { language } }` on a site of several languages, else nothing. */
+function languageMeta(snapshot: ContentSnapshot, page: ManifestPage): { _meta?: { language: string } } {
+  return snapshot.manifest.options.languages.length > 1 ? { _meta: { language: page.language } } : {};
 }
 
 function parseCursor(cursor: string): number {

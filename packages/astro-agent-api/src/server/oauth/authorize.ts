@@ -1,3 +1,5 @@
+import { DOCUMENT_PATHS, OAUTH_PATHS } from '../../paths.ts';
+import type { OAuthEndpointDeps } from './oauth-deps.ts';
 import { OAuthError } from './oauth-error.ts';
 
 /**
@@ -10,10 +12,11 @@ import { OAuthError } from './oauth-error.ts';
  * type keeps the metadata true (`response_types_supported` is empty) and conforming; naming one that
  * does not exist, or publishing an OpenID configuration (docs/contract.md §3: none), would not.
  */
-export async function handleAuthorizationRequest(): Promise<Response> {
+export async function handleAuthorizationRequest(_request: Request, { urls }: OAuthEndpointDeps): Promise<Response> {
+  const path = urls.agentPath;
   throw new OAuthError(
     400,
     'unsupported_response_type',
-    'This server issues tokens only through the client credentials grant: POST /oauth/token with the client_id and client_secret from POST /oauth/register (see /auth.md).',
+    `This server issues tokens only through the client credentials grant: POST ${path(OAUTH_PATHS.token)} with the client_id and client_secret from POST ${path(OAUTH_PATHS.register)} (see ${path(DOCUMENT_PATHS.auth)}).`,
   );
 }

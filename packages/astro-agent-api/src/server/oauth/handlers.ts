@@ -1,3 +1,4 @@
+import { ROOT_SITE_URLS, type SiteUrls } from '../../site-urls.ts';
 import type { Store } from '../../store/store.ts';
 import { resolveClientAddress } from '../client-address.ts';
 import type { RequestContext } from '../context.ts';
@@ -32,9 +33,11 @@ export function createOAuthHandlers(deps: {
   now?: () => number;
   /** Receives unexpected errors (answered as 500 `server_error`); default console.error. */
   log?: ErrorLogger;
+  /** Where the site's paths are (Astro's base), for hints that name another endpoint. */
+  urls?: Pick<SiteUrls, 'agentPath'>;
 }): OAuthHandlers {
   const log = deps.log ?? ((message: string, cause: unknown) => console.error(message, cause));
-  const shared = { store: deps.store, now: deps.now ?? Date.now };
+  const shared = { store: deps.store, now: deps.now ?? Date.now, urls: deps.urls ?? ROOT_SITE_URLS };
 
   function endpoint(handle: (request: Request, deps: OAuthEndpointDeps) => Promise<Response>): OAuthEndpoint {
     return async (request, context) => {

@@ -1,0 +1,13 @@
+// @ts-check
+import node from '@astrojs/node';
+import { defineConfig } from 'astro/config';
+import agentApi from 'astro-agent-api';
+
+export default defineConfig({
+  // Every absolute URL the agent documents and the API publish is built from `site`.
+  site: 'https://garden.example.com',
+  // English at /, French under /fr/: each page says its language in <html lang> (src/layouts/BaseLayout.astro).
+  i18n: { locales: ['en', 'fr'], defaultLocale: 'en' },
+  adapter: node({ mode: 'standalone' }),
+  integrations: [agentApi()],
+});

@@ -1,0 +1,34 @@
+import { encodePath } from '../site-urls.ts';
+import { writeFileAtomically, writeFileAtomicallySync } from '../write-atomically.ts';
+
+/** A `<link>` naming a Markdown representation, the site's own or one written before: a page gets one, never two. */
+const MARKDOWN_LINK = /<link\s[^>]*text\/markdown[^>]*>/i;
+const HEAD_END = '</head>';
+
+/**
+ * The page's HTML with `<link rel="alternate" type="text/markdown" href="…">` to its twin at the end of
+ * `<head>`, or `undefined` when it needs no change: the head already names a Markdown alternate (the
+ * site's layout may write its own), or the page has no `<head>`. The href is the twin's served path
+ * (`SiteUrls.twinPath`), without the origin, so it holds on a preview host too.
+ */
+export function addTwinLink(html: string, twinPath: string): string | undefined {
+  const headEnd = html.indexOf(HEAD_END);
+  if (headEnd < 0 || MARKDOWN_LINK.test(html.slice(0, headEnd))) return undefined;
+  const href = encodePath(twinPath).replaceAll('&', '&amp;').replaceAll('"', '&quot;');
+  return `${html.slice(0, headEnd)}<link rel="alternate" type="text/markdown" href="${href}">${html.slice(headEnd)}`;
+}
+
+/**
+ * Adds the twin link to the page's file. Through a rename, like every file the build rewrites: Pagefind
+ * reads the pages at the same time and must never see half of one.
+ */
+export async function writeTwinLink(file: string, html: string, twinPath: string): Promise<void> {
+  const linked = addTwinLink(html, twinPath);
+  if (linked !== undefined) await writeFileAtomically(file, linked);
+}
+
+/** `writeTwinLink` for the loop that reads every page synchronously (build-markdown.ts says why). */
+export function writeTwinLinkSync(file: string, html: string, twinPath: string): void {
+  const linked = addTwinLink(html, twinPath);
+  if (linked !== undefined) writeFileAtomicallySync(file, linked);
+}

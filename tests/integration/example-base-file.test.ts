@@ -1,0 +1,249 @@
+/**
+ * The published package in a site under a base path, without trailing slashes and with one `.html`
+ * file per page: examples/base-file (`base: '/docs'`, `trailingSlash: 'never'`, `build.format: 'file'`,
+ * zero options, @astrojs/node standalone), packed, installed, built and served with
+ * `node dist/server/entry.mjs`. Every URL the package publishes must be one the served site answers
+ * 200 for, never a redirect, and every URL it publishes must be one it accepts back.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { childEnv, startServerProcess, type ServerProcess } from '../helpers/child-process.ts';
+import { prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
+
+type Json = Record<string, any>;
+
+const ORIGIN = 'https://docs.example.com';
+const ROOT = `${ORIGIN}/docs`;
+const PAGES = [ROOT, `${ROOT}/install`, `${ROOT}/reference/configuration`, `${ROOT}/troubleshooting`];
+/** Astro's "Server listening on http://127.0.0.1:…" line, colours or not. */
+const LISTENING = /Server listening on (http:\/\/[^\s\x1b]+)/;
+/** Every absolute URL of the site in a text; trailing punctuation of the prose is not part of it. */
+const SITE_URLS = /https:\/\/docs\.example\.com[^\s)`"'<>…]*/g;
+/** Agent endpoints published for another method than GET, or that need parameters or a token. */
+const NOT_PLAIN_GET = /^\/docs\/(?:mcp|oauth\/\w+|agent\/identity|api\/v1\/(?:search_pages|read_page|quota))$/;
+
+let example: ExampleSite;
+let server: ServerProcess;
+let dataDir: string;
+
+before(async () => {
+  example = await prepareExampleSite('base-file');
+  dataDir = await mkdtemp(join(tmpdir(), 'agent-api-base-file-data-'));
+  server = await startServerProcess(process.execPath, ['dist/server/entry.mjs'], {
+    cwd: example.root,
+    env: childEnv({ HOST: '127.0.0.1', PORT: '0', AGENT_API_DATA_DIR: dataDir }),
+    ready: LISTENING,
+  });
+});
+
+after(async () => {
+  await server?.stop();
+  await example?.remove();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+/** The served site's address of a published URL. */
+const local = (url: string) => url.replace(ORIGIN, server.url);
+/** A request as an agent makes it, with redirects reported rather than followed. */
+const get = (url: string, init: RequestInit = {}) => fetch(local(url), { redirect: 'manual', ...init });
+
+async function getJson(url: string, init?: RequestInit): Promise<Json> {
+  const response = await get(url, init);
+  assert.equal(response.status, 200, `${url} answered ${response.status}: ${await response.clone().text()}`);
+  return response.json() as Promise<Json>;
+}
+
+async function getText(url: string): Promise<string> {
+  const response = await get(url);
+  assert.equal(response.status, 200, `${url} answered ${response.status}`);
+  return response.text();
+}
+
+const urlsIn = (text: string) => [...new Set([...text.matchAll(SITE_URLS)].map((match) => match[0].replace(/[.,;:]+$/, '')))];
+
+/**
+ * Every URL answers 200 to GET, without a redirect; an agent endpoint that takes another method, or
+ * needs parameters or a token, answers in JSON: 200 or its own error, never a 404 or a redirect.
+ */
+async function assertAnswers200(urls: readonly string[], where: string): Promise<void> {
+  assert.ok(urls.length > 0, `${where} publishes URLs`);
+  for (const url of urls) {
+    if (NOT_PLAIN_GET.test(new URL(url).pathname)) {
+      const response = await get(url, { method: /\/(?:mcp|oauth\/)/.test(url) ? 'POST' : 'GET' });
+      assert.ok(response.status === 200 || (response.status >= 400 && response.status !== 404), `${url}, published in ${where}, answered ${response.status}`);
+      assert.match(response.headers.get('content-type') ?? '', /json/, `${url} answers in JSON`);
+      continue;
+    }
+    const response = await get(url);
+    assert.equal(response.status, 200, `${url}, published in ${where}, answered ${response.status} ${response.headers.get('location') ?? ''}`);
+  }
+}
+
+async function withMcpClient<T>(use: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ name: 'example-base-file-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+  await client.connect(new StreamableHTTPClientTransport(new URL(local(`${ROOT}/mcp`))));
+  try {
+    return await use(client);
+  } finally {
+    await client.close();
+  }
+}
+
+describe('examples/base-file: base /docs, trailingSlash never, build.format file', () => {
+  it('publishes only URLs the served site answers 200 for, without a redirect', async () => {
+    const llms = await getText(`${ROOT}/llms.txt`);
+    await assertAnswers200(urlsIn(llms), 'llms.txt');
+    for (const page of PAGES.slice(1)) assert.ok(llms.includes(`(${page}.md)`), `llms.txt links the twin of ${page}`);
+    assert.ok(llms.includes(`(${ROOT}/index.md)`), 'llms.txt links the twin of the home page');
+
+    for (const document of ['agents.md', 'auth.md']) await assertAnswers200(urlsIn(await getText(`${ROOT}/${document}`)), document);
+
+    const openapi = await getJson(`${ROOT}/openapi.json`);
+    assert.deepEqual(openapi.servers.map((server: Json) => server.url), [ROOT]);
+    await assertAnswers200(openapi.servers.map((server: Json) => server.url), 'openapi.json servers');
+    const search = await getJson(`${ROOT}${Object.keys(openapi.paths).find((path) => path.endsWith('/search_pages'))}?query=lantern&limit=25`);
+    assert.deepEqual(search.results.map((result: Json) => result.url).sort(), [...PAGES].sort());
+
+    const resources = await withMcpClient((client) => client.listResources());
+    assert.deepEqual(resources.resources.map((resource) => resource.uri).sort(), [...PAGES].sort());
+
+    for (const page of PAGES) {
+      const twin = await getText(`${page === ROOT ? `${ROOT}/index` : page}.md`);
+      assert.equal(/^url: (.+)$/m.exec(twin)?.[1], page, 'the twin\'s front matter names the page\'s URL');
+    }
+    await assertAnswers200(PAGES, 'search results, MCP resources and the twins\' front matter');
+  });
+
+  it('accepts back every URL it publishes: read_page each search result, resources/read each resource', async () => {
+    const search = await getJson(`${ROOT}/api/v1/search_pages?query=lantern&limit=25`);
+    for (const { url } of search.results as Json[]) {
+      const page = await getJson(`${ROOT}/api/v1/read_page?url=${encodeURIComponent(url)}`);
+      assert.equal(page.url, url);
+    }
+    const forms = ['/docs/reference/configuration', '/reference/configuration', '/docs/reference/configuration.html', '/docs/reference/configuration.md', `${ROOT}/reference/configuration/`, 'configuration'];
+    for (const form of forms) assert.equal((await getJson(`${ROOT}/api/v1/read_page?url=${encodeURIComponent(form)}`)).url, `${ROOT}/reference/configuration`, form);
+    const elsewhere = await get(`${ROOT}/api/v1/read_page?url=${encodeURIComponent('https://other.example/docs/install')}`);
+    assert.equal(elsewhere.status, 404);
+
+    await withMcpClient(async (client) => {
+      const { resources } = await client.listResources();
+      for (const { uri } of resources) {
+        const read = await client.readResource({ uri });
+        const content = read.contents[0] as { uri: string; text: string };
+        assert.equal(content.uri, uri);
+        assert.match(content.text, new RegExp(`^---\\ntitle: .+\\nurl: ${uri.replaceAll('.', '\\.')}\\n`));
+      }
+      const section = await client.readResource({ uri: `${ROOT}/reference/configuration#timeout` });
+      assert.match((section.contents[0] as { text: string }).text, /^## timeout\n/);
+    });
+  });
+
+  it('answers Accept: text/markdown with the twin, and HTML pages with their Link header', async () => {
+    for (const page of PAGES) {
+      const markdown = await get(page, { headers: { Accept: 'text/markdown' } });
+      assert.equal(markdown.status, 200, page);
+      assert.equal(markdown.headers.get('content-type'), 'text/markdown; charset=utf-8', page);
+      assert.match(await markdown.text(), new RegExp(`^---\\ntitle: [^\\n]+\\nurl: ${page.replaceAll('.', '\\.')}\\n`));
+
+      for (const encoding of ['identity', 'br, gzip']) {
+        const html = await get(page, { headers: { 'Accept-Encoding': encoding } });
+        assert.equal(html.status, 200, page);
+        assert.match(html.headers.get('content-type') ?? '', /^text\/html/);
+        const twin = page === ROOT ? `${ROOT}/index.md` : `${page}.md`;
+        assert.ok(html.headers.get('link')?.includes(`<${twin}>; rel="alternate"; type="text/markdown"`), `${page}: ${html.headers.get('link')}`);
+        assert.match(html.headers.get('vary') ?? '', /^Accept\b/);
+      }
+    }
+    // The forms the site redirects stay redirects, compressed or not: they are never published.
+    for (const form of [`${ROOT}/`, `${ROOT}/install/`]) {
+      assert.equal((await get(form, { headers: { 'Accept-Encoding': 'br' } })).status, 301, form);
+    }
+  });
+
+  it('serves the API under /docs/api/v1 and MCP at /docs/mcp, and nothing outside the base', async () => {
+    const index = await getJson(`${ROOT}/api/v1`);
+    assert.deepEqual(index.operations.map((operation: Json) => operation.url).sort(), [`${ROOT}/api/v1/quota`, `${ROOT}/api/v1/read_page`, `${ROOT}/api/v1/search_pages`]);
+    assert.equal(index.mcp, `${ROOT}/mcp`);
+    assert.equal((await get(`${ORIGIN}/api/v1/search_pages?query=lantern`)).status, 404);
+    const tools = await withMcpClient((client) => client.listTools());
+    assert.deepEqual(tools.tools.map((tool) => tool.name).sort(), ['get_quota', 'read_page', 'search_pages']);
+  });
+
+  it('serves the discovery documents at the RFC 8414 §3 and RFC 9728 §3.1 places, pointing to each other', async () => {
+    const authorizationServer = await getJson(`${ORIGIN}/.well-known/oauth-authorization-server/docs`);
+    assert.equal(authorizationServer.issuer, ROOT);
+    assert.equal(authorizationServer.token_endpoint, `${ROOT}/oauth/token`);
+    assert.equal(authorizationServer.registration_endpoint, `${ROOT}/oauth/register`);
+
+    const api = await getJson(`${ORIGIN}/.well-known/oauth-protected-resource/docs/api/v1`);
+    assert.equal(api.resource, `${ROOT}/api/v1`);
+    assert.deepEqual(api.authorization_servers, [ROOT]);
+    const site = await getJson(`${ORIGIN}/.well-known/oauth-protected-resource/docs`);
+    assert.equal(site.resource, ROOT);
+
+    const openapi = await getJson(`${ROOT}/openapi.json`);
+    const metadata = JSON.stringify(openapi);
+    assert.ok(metadata.includes(`${ORIGIN}/.well-known/oauth-protected-resource/docs/api/v1`), 'openapi.json names the API metadata at its RFC place');
+    assert.ok(metadata.includes(`${ORIGIN}/.well-known/oauth-authorization-server/docs`), 'openapi.json names the server metadata at its RFC place');
+
+    const unauthorized = await get(`${ROOT}/api/v1/quota`);
+    assert.equal(unauthorized.status, 401);
+    assert.match(((await unauthorized.clone().json()) as Json).data.hint, /get one at POST \/docs\/oauth\/token \(see \/docs\/auth\.md\)/, 'the hint names the endpoint under the base');
+    const resourceMetadata = /resource_metadata="([^"]+)"/.exec(unauthorized.headers.get('www-authenticate') ?? '')?.[1];
+    assert.equal(resourceMetadata, `${ORIGIN}/.well-known/oauth-protected-resource/docs/api/v1`);
+
+    const catalog = await getJson(`${ROOT}/.well-known/api-catalog`);
+    const links = JSON.stringify(catalog);
+    await assertAnswers200(urlsIn(links), 'the API catalog');
+    assert.ok(links.includes(`"${ROOT}/api/v1"`));
+
+    const card = await getJson(`${ROOT}/.well-known/mcp/server-card.json`);
+    assert.equal(card.transport.endpoint, `${ROOT}/mcp`);
+    await assertAnswers200(urlsIn(JSON.stringify(card)), 'the MCP server card');
+  });
+
+  it('registers a client, issues a token and accepts it, all under the base', async () => {
+    const registered = await get(`${ROOT}/oauth/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ client_name: 'manual reader', contacts: [] }),
+    });
+    assert.equal(registered.status, 201);
+    const { client_id, client_secret } = (await registered.json()) as Json;
+    const issued = await get(`${ROOT}/oauth/token`, {
+      method: 'POST',
+      headers: { Authorization: `Basic ${btoa(`${client_id}:${client_secret}`)}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    });
+    assert.equal(issued.status, 200);
+    const { access_token } = (await issued.json()) as Json;
+    const quota = await getJson(`${ROOT}/api/v1/quota`, { headers: { Authorization: `Bearer ${access_token}` } });
+    assert.equal(quota.client_id, client_id);
+    assert.equal(quota.limit, 600);
+  });
+});
+
+describe('examples/base-file under `astro dev`', () => {
+  it('answers the agent surface and Markdown negotiation under the base, though Vite strips it from the path', async () => {
+    const dev = await startServerProcess(process.execPath, ['node_modules/astro/bin/astro.mjs', 'dev', '--host', '127.0.0.1', '--port', '0'], {
+      cwd: example.root,
+      env: childEnv({ AGENT_API_DATA_DIR: dataDir }),
+      // `Local    http://127.0.0.1:41075/docs`: the origin, without the base it prints.
+      ready: /Local\s+(http:\/\/[^\s/]+)/,
+    });
+    try {
+      const search = await fetch(`${dev.url}/docs/api/v1/search_pages?query=timeout`);
+      assert.equal(search.status, 200, await search.clone().text());
+      assert.equal(((await search.json()) as Json).results[0].url, `${ROOT}/reference/configuration`);
+      const twin = await fetch(`${dev.url}/docs/reference/configuration`, { headers: { Accept: 'text/markdown' } });
+      assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8');
+      assert.match(await twin.text(), /^---\ntitle: Configuration reference\n/);
+    } finally {
+      await dev.stop();
+    }
+  });
+});

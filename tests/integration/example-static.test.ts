@@ -1,0 +1,157 @@
+/**
+ * The published package on a site without an adapter: examples/static (English, a handful of pages,
+ * zero options, no adapter) with the packed tarball installed from npm's point of view, built with its
+ * own `astro build`, then served as a static host would: files only. Whatever it publishes must be one
+ * of those files.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, statSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join, relative, sep } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import serveStatic from 'serve-static';
+import { runCommand } from '../helpers/child-process.ts';
+import { prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
+
+const SITE = 'https://garden.example.com';
+/** The content pages and their twins; `/search/` and the 404 page are not content. */
+const PAGES = ['/', '/about/', '/guides/', '/guides/pruning/', '/guides/soil/', '/guides/watering/'];
+const twinOf = (path: string) => (path === '/' ? '/index.md' : `${path.replace(/\/$/, '')}.md`);
+/** What only a server answers; robots.txt's first line names the integration (`agent-api`). */
+const SERVED_ONLY = [/\bAPI\b|\bMCP\b/, /OAuth|quota|openapi|auth\.md|search_pages|read_page|get_quota|Accept: text\/markdown/i];
+const NOT_PUBLISHED = [
+  'openapi.json',
+  'auth.md',
+  '.well-known/oauth-authorization-server',
+  '.well-known/oauth-protected-resource',
+  '.well-known/mcp/server-card.json',
+  'mcp/server-card.json',
+  '.well-known/api-catalog',
+  '.well-known/ai-catalog.json',
+];
+const TWIN_LINK = /<link rel="alternate" type="text\/markdown" href="([^"]*)">/g;
+
+let example: ExampleSite;
+let dist: string;
+let server: Server;
+let base: string;
+
+before(async () => {
+  example = await prepareExampleSite('static');
+  dist = join(example.root, 'dist');
+  const files = serveStatic(dist);
+  server = createServer((request, response) =>
+    files(request, response, () => {
+      response.statusCode = 404;
+      response.end();
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+after(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  await example?.remove();
+});
+
+/** Every file under `dist/`, as a site path (`/guides/soil/index.html`). */
+async function listDist(): Promise<string[]> {
+  const entries = await readdir(dist, { recursive: true, withFileTypes: true });
+  return entries.filter((entry) => entry.isFile()).map((entry) => `/${relative(dist, join(entry.parentPath, entry.name)).split(sep).join('/')}`);
+}
+
+/** The file of `dist/` that a static host serves for a URL of the site, or undefined when there is none. */
+function fileOf(url: string): string | undefined {
+  const path = decodeURIComponent(new URL(url, SITE).pathname);
+  const file = join(dist, ...(path.endsWith('/') ? `${path}index.html` : path).split('/'));
+  return existsSync(file) && statSync(file).isFile() ? file : undefined;
+}
+
+/** The site's own URLs in a text, without the punctuation that ends a sentence. */
+const siteUrls = (text: string) => [...text.matchAll(/https:\/\/garden\.example\.com(?:\/[^\s)`"'<>]*[^\s)`"'<>.,;:])?/g)].map((match) => match[0]);
+
+describe('examples/static, built without an adapter', () => {
+  it('builds, and says in one line what an adapter would add', () => {
+    assert.doesNotMatch(example.buildLog, /NoAdapterInstalled|Cannot use server-rendered pages/);
+    assert.match(example.buildLog, /\[astro-agent-api\] converted 7 pages to Markdown in [\d.]+ m?s \(0 reused from earlier builds, 1 skipped\)/);
+    const notices = example.buildLog.match(/\[astro-agent-api\] no adapter: .*/g) ?? [];
+    assert.equal(notices.length, 1, example.buildLog);
+    assert.match(notices[0]!, /wrote the static agent surface \(Markdown twins, llms\.txt, agents\.md, .*\); add an adapter such as @astrojs\/node to serve search_pages, read_page, MCP and OAuth$/);
+    assert.doesNotMatch(example.buildLog, /server search index|wrote the manifest/);
+  });
+
+  it('publishes the twins and the static documents, and no file for a server', async () => {
+    const files = new Set(await listDist());
+    for (const path of PAGES) assert.ok(files.has(twinOf(path)), twinOf(path));
+    for (const path of ['/llms.txt', '/.well-known/llms.txt', '/agents.md', '/robots.txt', '/.well-known/agent-skills/index.json', '/pagefind/pagefind-entry.json']) {
+      assert.ok(files.has(path), path);
+    }
+    assert.ok([...files].some((path) => /^\/\.well-known\/agent-skills\/[^/]+\/SKILL\.md$/.test(path)), 'SKILL.md');
+    for (const path of NOT_PUBLISHED) assert.ok(!files.has(`/${path}`), `${path} describes what no server answers`);
+    assert.deepEqual([...files].filter((path) => /^\/(?:server|agent-api)\//.test(path)), [], 'no server or runtime files in the public folder');
+    assert.ok(!files.has('/search.md'), 'the search page is not content');
+  });
+
+  it('links, in every published document and twin, only to files of dist/', async () => {
+    const documents = (await listDist()).filter((path) => /\.(?:md|txt|json)$/.test(path) && !path.startsWith('/pagefind/'));
+    assert.ok(documents.length >= PAGES.length + 5, documents.join(', '));
+    const broken: string[] = [];
+    let links = 0;
+    for (const path of documents) {
+      for (const url of siteUrls(await readFile(join(dist, path), 'utf8'))) {
+        links++;
+        if (!fileOf(url)) broken.push(`${path} → ${url}`);
+      }
+    }
+    assert.ok(links > 2 * PAGES.length, `${links} links`);
+    assert.deepEqual(broken, [], 'links to what no file serves');
+  });
+
+  it('says nothing in agents.md, llms.txt, SKILL.md or robots.txt of an API, MCP, OAuth or quotas', async () => {
+    const skill = (await listDist()).find((path) => path.endsWith('/SKILL.md'))!;
+    for (const path of ['/agents.md', '/llms.txt', '/robots.txt', skill]) {
+      const text = await readFile(join(dist, path), 'utf8');
+      for (const pattern of SERVED_ONLY) {
+        const found = pattern.exec(text);
+        assert.equal(found, null, `${path} says "${found?.[0]}" in …${found ? text.slice(Math.max(0, found.index - 60), found.index + 60) : ''}…`);
+      }
+    }
+    assert.match(await readFile(join(dist, 'agents.md'), 'utf8'), /Find the pages: https:\/\/garden\.example\.com\/llms\.txt lists every page/);
+  });
+
+  it('links each content page to its twin once, from its <head>, and no other page', async () => {
+    for (const path of PAGES) {
+      const html = await readFile(join(dist, ...`${path}index.html`.split('/')), 'utf8');
+      const links = [...html.matchAll(TWIN_LINK)].map((match) => match[1]!);
+      assert.deepEqual(links, [twinOf(path)], path);
+      assert.ok(html.indexOf('type="text/markdown"') < html.indexOf('</head>'), `${path}: in the head`);
+      assert.ok(fileOf(links[0]!), `${path}: ${links[0]} is a file`);
+    }
+    for (const path of ['/search/index.html', '/404.html']) {
+      assert.doesNotMatch(await readFile(join(dist, path), 'utf8'), /text\/markdown/, path);
+    }
+  });
+
+  it('answers every URL of llms.txt with 200 from a plain static file server', async () => {
+    const urls = new Set(siteUrls(await readFile(join(dist, 'llms.txt'), 'utf8')));
+    assert.ok(urls.size > PAGES.length, [...urls].join(', '));
+    for (const url of urls) {
+      const response = await fetch(`${base}${new URL(url).pathname}`);
+      assert.equal(response.status, 200, url);
+      if (url.endsWith('.md')) assert.match(response.headers.get('content-type') ?? '', /^text\/markdown/, url);
+      await response.arrayBuffer();
+    }
+  });
+
+  it('built again with the page cache, reuses every conversion and still links each twin once', async () => {
+    const { output } = await runCommand(process.execPath, [join(example.root, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: example.root });
+    assert.match(output, /converted 0 pages to Markdown in [\d.]+ m?s \(7 reused from earlier builds, 1 skipped\)/);
+    for (const path of PAGES) {
+      const html = await readFile(join(dist, ...`${path}index.html`.split('/')), 'utf8');
+      assert.deepEqual([...html.matchAll(TWIN_LINK)].map((match) => match[1]), [twinOf(path)], path);
+    }
+  });
+});

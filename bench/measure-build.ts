@@ -87,7 +87,7 @@ function duration(log: string, pattern: RegExp): number {
 }
 
 /** Sum of the resident memory of `pid` and all its descendants, and of its Pagefind descendants alone, from /proc (Linux). */
-function treeRss(pid: number): { total: number; pagefind: number } {
+export function treeRss(pid: number): { total: number; pagefind: number } {
   const children = new Map<number, number[]>();
   let total = 0;
   let pagefind = 0;

@@ -58,6 +58,8 @@ export const LISTENING = /Server listening on (http:\/\/[^\s\x1b]+)/;
 /** A built example served as its README says (`node dist/server/entry.mjs`), on a free loopback port, its data in a folder of its own. */
 export interface ServedExample {
   server: ServerProcess;
+  /** Where the server listens, e.g. `http://127.0.0.1:41234`. */
+  url: string;
   /** `AGENT_API_DATA_DIR` of the server. */
   dataDir: string;
   /** Stops the server and removes its data. */
@@ -66,19 +68,25 @@ export interface ServedExample {
 
 export async function serveExampleSite(example: ExampleSite): Promise<ServedExample> {
   const dataDir = await mkdtemp(join(tmpdir(), `agent-api-${basename(example.root)}-data-`));
-  const server = await startServerProcess(process.execPath, ['dist/server/entry.mjs'], {
-    cwd: example.root,
-    env: childEnv({ HOST: '127.0.0.1', PORT: '0', AGENT_API_DATA_DIR: dataDir }),
-    ready: LISTENING,
-  });
-  return {
-    server,
-    dataDir,
-    async stop() {
-      await server.stop();
-      await rm(dataDir, { recursive: true, force: true });
-    },
-  };
+  try {
+    const server = await startServerProcess(process.execPath, ['dist/server/entry.mjs'], {
+      cwd: example.root,
+      env: childEnv({ HOST: '127.0.0.1', PORT: '0', AGENT_API_DATA_DIR: dataDir }),
+      ready: LISTENING,
+    });
+    return {
+      server,
+      url: server.url,
+      dataDir,
+      async stop() {
+        await server.stop();
+        await rm(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 /**

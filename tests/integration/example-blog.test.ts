@@ -6,22 +6,20 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { validate, compileErrors } from '@readme/openapi-parser';
-import { childEnv, startServerProcess, type ServerProcess } from '../helpers/child-process.ts';
-import { prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
+import { loadPagefind } from '../../bench/pagefind-engine/load-pagefind.ts';
+import { childEnv, startServerProcess } from '../helpers/child-process.ts';
+import { LISTENING, prepareExampleSite, serveExampleSite, type ExampleSite, type ServedExample } from '../helpers/example-site.ts';
 import { fetchFrom } from '../helpers/fetch-from.ts';
 
 type Json = Record<string, any>;
 
 const SITE = 'https://blog.example.com';
 const POSTS = ['accessible-forms', 'commit-messages', 'css-that-scales', 'http-caching', 'static-html-first'];
-/** Astro's "Server listening on http://127.0.0.1:…" line, colours or not. */
-const LISTENING = /Server listening on (http:\/\/[^\s\x1b]+)/;
 const DOCUMENTS: Record<string, RegExp> = {
   '/openapi.json': /^application\/json/,
   '/agents.md': /^text\/markdown/,
@@ -52,25 +50,19 @@ const DEMO_WORDING = [
 ];
 
 let example: ExampleSite;
-let server: ServerProcess;
+let served: ServedExample;
 let dataDir: string;
 let base: string;
 
 before(async () => {
   example = await prepareExampleSite('blog');
-  dataDir = await mkdtemp(join(tmpdir(), 'agent-api-blog-data-'));
-  server = await startServerProcess(process.execPath, ['dist/server/entry.mjs'], {
-    cwd: example.root,
-    env: childEnv({ HOST: '127.0.0.1', PORT: '0', AGENT_API_DATA_DIR: dataDir }),
-    ready: LISTENING,
-  });
-  base = server.url;
+  served = await serveExampleSite(example);
+  ({ dataDir, url: base } = served);
 });
 
 after(async () => {
-  await server?.stop();
+  await served?.stop();
   await example?.remove();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
 async function getJson(path: string, init?: RequestInit): Promise<Json> {
@@ -96,6 +88,7 @@ describe('the packed package', () => {
 
   it('builds the site with zero options and logs its steps', () => {
     assert.match(example.buildLog, /\[astro-agent-api\] converted 7 pages to Markdown in [\d.]+ s/);
+    assert.match(example.buildLog, /\[astro-agent-api\] indexed 7 pages for search in [\d.]+ s/);
     assert.match(example.buildLog, /\[astro-agent-api\] wrote \d+ agent documents/);
     assert.match(example.buildLog, /\[astro-agent-api\] wrote the manifest of 7 pages/);
   });
@@ -122,6 +115,25 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
     assert.match(html.headers.get('content-type') ?? '', /^text\/html/);
     assert.match(html.headers.get('link') ?? '', /<[^>]*\/posts\/css-that-scales\.md>; rel="alternate"/);
     assert.match(await html.text(), /<h1>CSS that scales/);
+  });
+
+  it('gives the browser search box the content of the seven pages only: no 404 page, header, footer or ignored block', async () => {
+    const { instance: search } = await loadPagefind(join(example.root, 'dist', 'client', 'pagefind'));
+    try {
+      const all = await search.search(null);
+      const pages = await Promise.all(all.results.map((result) => result.data()));
+      assert.deepEqual(pages.map((page) => page.url).sort(), ['/', '/about/', ...POSTS.map((post) => `/posts/${post}/`)].sort());
+      const css = pages.find((page) => page.url === '/posts/css-that-scales/')!;
+      assert.equal(css.meta.title, 'CSS that scales, a practical style guide');
+      assert.match(css.content, /Keep specificity flat/);
+      // Every page's HTML has the footer's sentence and the header's site name, every post's the [data-agent-ignore] share block.
+      for (const page of pages) assert.ok(!page.content.includes('Written by hand'), page.url);
+      for (const post of pages.filter((page) => page.url.startsWith('/posts/'))) {
+        for (const left of ['Field Notes', 'Share this post']) assert.ok(!post.content.includes(left), `${post.url}: ${left}`);
+      }
+    } finally {
+      await search.destroy();
+    }
   });
 
   it('searches the posts with English stemming', async () => {
@@ -269,10 +281,12 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
     assert.equal(((await unknown.json()) as Json).code, 'unknown_operation');
   });
 
-  it('takes its language from the pages and its name from the site', async () => {
+  it("takes its language from the pages and its name from the home page's <title> (Posts · Field Notes)", async () => {
     const manifest = JSON.parse(await readFile(join(example.root, 'dist/agent-api/manifest.json'), 'utf8')) as Json;
     assert.equal(manifest.options.language, 'en');
-    assert.equal(manifest.options.name, 'blog.example.com');
+    assert.equal(manifest.options.name, 'Field Notes');
+    assert.match(await (await fetch(`${base}/llms.txt`)).text(), /^# Field Notes\n/);
+    assert.equal((await fetch(`${base}/.well-known/agent-skills/field-notes/SKILL.md`)).status, 200);
     assert.equal(manifest.company, undefined);
   });
 });

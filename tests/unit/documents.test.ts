@@ -388,15 +388,15 @@ describe('writeDocuments', () => {
 describe('documents of a generic English site (no company, no facets, no documents options)', () => {
   const blog = 'https://blog.example';
   /** A page as an Astro blog renders it: title with the site name, meta description, header and footer around <main>. */
-  const html = (title: string, description: string, body: string) =>
-    `<!doctype html><html lang="en"><head><title>${title} | Field Notes</title><meta name="description" content="${description}"></head>` +
+  const html = (title: string, description: string | undefined, body: string) =>
+    `<!doctype html><html lang="en"><head><title>${title} | Field Notes</title>${description === undefined ? '' : `<meta name="description" content="${description}">`}</head>` +
     `<body><header><a href="/">Field Notes</a><nav><a href="/blog/">Blog</a></nav></header><main><h1>${title}</h1>${body}</main><footer>© Field Notes</footer></body></html>`;
   const blogPages: BuiltPage[] = (
     [
       ['/', html('Field Notes', 'Notes on birds, walks and the weather, written by Ana.', '<p>Welcome. This is a blog about the birds that I see on my walks.</p>')],
       ['/about/', html('About', 'Who writes Field Notes.', '<p>I walk with a notebook and write about what I see.</p>')],
       ['/blog/', html('Blog', 'Every post.', '<p>Every post of the blog, newest first.</p>')],
-      ['/blog/walking-with-a-notebook/', html('Walking with a Notebook', 'Why I write things down.', '<p>A notebook makes a walk slower, and that is the point.</p>')],
+      ['/blog/walking-with-a-notebook/', html('Walking with a Notebook', undefined, '<p>A notebook makes a walk slower, and that is the point.</p>')],
       ['/blog/winter-herons/', html('Herons in Winter', 'Where the herons go.', '<p>The herons stay by the river when the weather is cold.</p>')],
     ] as const
   ).map(([path, source]) => {
@@ -436,12 +436,14 @@ describe('documents of a generic English site (no company, no facets, no documen
     for (const [name, text] of texts) for (const pattern of demo) assert.doesNotMatch(text, pattern, `${name} matches ${pattern}`);
   });
 
-  it('llms.txt is English and its summary is the home page\'s meta description', () => {
+  it("llms.txt is English, its summary is the home page's meta description, and each page's note its own", () => {
     const lines = llms.split('\n');
     assert.equal(lines[0], '# blog.example');
     assert.equal(lines[2], '> Notes on birds, walks and the weather, written by Ana. Every page is available as Markdown at the links below.');
     assert.deepEqual([...llms.matchAll(/^## (.+)$/gm)].map((match) => match[1]), ['Main pages', 'Blog', 'For agents']);
-    assert.ok(llms.includes(`- [Herons in Winter](${blog}/blog/winter-herons.md): The herons stay by the river when the weather is cold.`));
+    assert.ok(llms.includes(`- [Herons in Winter](${blog}/blog/winter-herons.md): Where the herons go.`));
+    // A page without a meta description gets its first line of prose.
+    assert.ok(llms.includes(`- [Walking with a Notebook](${blog}/blog/walking-with-a-notebook.md): A notebook makes a walk slower, and that is the point.`));
     assert.ok(llms.includes(`- [OpenAPI](${blog}/openapi.json): the read-only API (search_pages, read_page, get_quota)`));
   });
 

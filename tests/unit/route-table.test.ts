@@ -44,9 +44,11 @@ async function startRuntime(userOptions: AgentApiUserOptions, onOutcome?: (outco
   return api;
 }
 
-/** Whether Astro hands `path` to the runtime: an exact pattern, or the rest parameter of one. */
+/** Whether Astro hands `path` to the runtime: an exact pattern, the rest parameter of one, or a one-segment parameter. */
 function injected(patterns: readonly string[], path: string): boolean {
-  return patterns.some((pattern) => (pattern.endsWith('/[...path]') ? path.startsWith(pattern.slice(0, -'[...path]'.length)) : pattern === path));
+  return patterns.some((pattern) =>
+    pattern.endsWith('/[...path]') ? path.startsWith(pattern.slice(0, -'[...path]'.length)) : new RegExp(`^${pattern.replaceAll('.', '\\.').replace(/\[\w+\]/, '[^/]+')}$`).test(path),
+  );
 }
 
 const COMPANY = { brand: 'Field Notes Ltd', website: '/' };
@@ -64,7 +66,7 @@ for (const { name, options, skill } of CASES) {
     const base = parsed.apiBasePath;
     const operations = ['/search_pages', '/read_page', '/quota', '/get_company_info'].map((path) => `${base}${path}`);
     const probes = [
-      ...patterns.map((pattern) => pattern.replace('[...path]', 'anything')),
+      ...patterns.map((pattern) => pattern.replace('[...path]', 'anything')).filter((probe) => !probe.includes('[skill]')),
       ...operations,
       base,
       `${base}/`,
@@ -78,7 +80,6 @@ for (const { name, options, skill } of CASES) {
       `${WELL_KNOWN_PATHS.protectedResource}${base}`,
       `${WELL_KNOWN_PATHS.protectedResource}/api/v9`,
       skill,
-      '/.well-known/agent-skills/other/SKILL.md',
       '/',
       '/about/',
       '/api/hello',
@@ -92,6 +93,13 @@ for (const { name, options, skill } of CASES) {
     assert.equal(api.isAgentPath(DOCUMENT_PATHS.robots), false);
     assert.ok(injected(patterns, `${base}/search_pages`));
     assert.equal(patterns.filter((pattern) => pattern.includes('[...path]')).length, 1, 'one rest pattern: the API base path');
+    // The built pages may name the site (build/read-site-name.ts), so the skill's folder is a parameter: the runtime answers its own only.
+    const otherSkill = '/.well-known/agent-skills/other/SKILL.md';
+    assert.ok(injected(patterns, otherSkill));
+    assert.equal(api.isAgentPath(otherSkill), false);
+    const notFound = await api.handle(new Request(`http://localhost${otherSkill}`), { clientAddress: '192.0.2.10' });
+    assert.equal(notFound.status, 404);
+    assert.match(notFound.headers.get('Content-Type') ?? '', /json/);
   });
 }
 
@@ -101,7 +109,10 @@ test('under a base, the front claims the agent paths under it and the RFC places
   const patterns = buildRoutePatterns(parsed, SITE, routing);
   const api = await startRuntime({}, undefined, routing);
   // Astro matches injected patterns without the base, as it matches pages: each is the front's path minus `/docs`.
-  for (const pattern of patterns) assert.ok(api.isAgentPath(`/docs${pattern.replace('[...path]', 'anything')}`), pattern);
+  // (The skill's folder is a parameter: the runtime claims its own folder only, checked above.)
+  for (const pattern of patterns.filter((pattern) => !pattern.includes('[skill]'))) {
+    assert.ok(api.isAgentPath(`/docs${pattern.replace('[...path]', 'anything')}`), pattern);
+  }
   assert.ok(injected(patterns, '/api/v1/search_pages'));
   for (const path of ['/docs/api/v1/search_pages', '/docs/mcp', '/docs/oauth/token', '/docs/llms.txt', '/docs/.well-known/oauth-authorization-server']) {
     assert.ok(api.isAgentPath(path), `${path} is claimed`);

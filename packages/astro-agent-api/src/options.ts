@@ -5,6 +5,7 @@ import { canonicalLanguageTag } from './content/language-tag.ts';
 import { quotaSchema } from './environment.ts';
 import { DEFAULT_API_BASE_PATH } from './paths.ts';
 import { DEPRECATION_NOTICE_DAYS } from './versioning.ts';
+import { mostCommon, rankByCount } from './most-common.ts';
 
 const pathSchema = z
   .string()
@@ -91,7 +92,7 @@ export const agentApiOptionsSchema = z
      * `<html lang>` of the built pages, else `en`.
      */
     language: languageSchema.optional(),
-    /** The site's name in the documents and the MCP server's title. Default: `company.brand`, else the site's host name. */
+    /** The site's name in the documents and the MCP server's title. Default: `company.brand`, else the pages' `og:site_name` or home page `<title>`, else the site's host name. */
     name: z.string().min(1).max(100).optional(),
     /** Company facts served by get_company_info; URLs may be site paths. Without them, get_company_info is not offered. */
     company: companyInfoSchema.optional(),
@@ -239,11 +240,12 @@ export interface ResolvedAgentApiOptions extends Omit<AgentApiOptions, 'language
 /**
  * Decides what the user left to the site: the language (else Astro's default locale, else the most
  * common `<html lang>` of the pages, else English), the languages of its pages (a page without one
- * has the site's) and the name (else the company's brand, else the site's host name).
+ * has the site's) and the name (else the company's brand, else the name the pages give the site,
+ * else its host name).
  */
 export function resolveAgentApiOptions(
   options: AgentApiOptions,
-  site: { url: string; pageLanguages: readonly string[]; defaultLocale?: string | undefined; sitemap?: string | undefined },
+  site: { url: string; pageLanguages: readonly string[]; defaultLocale?: string | undefined; sitemap?: string | undefined; pagesSiteName?: string | undefined },
 ): ResolvedAgentApiOptions {
   const { company: _company, language: chosen, name: _name, ...rest } = options;
   const declared = site.pageLanguages.filter(Boolean);
@@ -253,24 +255,16 @@ export function resolveAgentApiOptions(
     ...rest,
     language,
     languages: languages.length > 0 ? languages : [language],
-    name: resolveSiteName(options, site.url),
+    name: resolveSiteName(options, site.url, site.pagesSiteName),
     ...(site.sitemap && { sitemap: site.sitemap }),
   };
 }
 
-/** The site's name: the `name` option, else the company's brand, else the site's host name. Known at config time. */
-export function resolveSiteName(options: Pick<AgentApiOptions, 'name' | 'company'>, siteUrl: string): string {
-  return options.name ?? options.company?.brand ?? new URL(siteUrl).hostname;
-}
-
-function mostCommon(values: readonly string[]): string | undefined {
-  return rankByCount(values)[0];
-}
-
-/** The distinct values, `first` leading when it is one of them, then the commonest first (ties in order of appearance). */
-function rankByCount(values: readonly string[], first?: string): string[] {
-  const counts = new Map<string, number>();
-  for (const value of values) counts.set(value, (counts.get(value) ?? 0) + 1);
-  if (first !== undefined && counts.has(first)) counts.set(first, Infinity);
-  return [...counts.keys()].sort((a, b) => counts.get(b)! - counts.get(a)!);
+/**
+ * The site's name: the `name` option, else the company's brand, else the name its pages give it
+ * (build/read-site-name.ts: `og:site_name`, else the home page's `<title>`), else its host name.
+ * At config time the pages are not built yet: only the options and the host name are known.
+ */
+export function resolveSiteName(options: Pick<AgentApiOptions, 'name' | 'company'>, siteUrl: string, pagesSiteName?: string): string {
+  return options.name ?? options.company?.brand ?? pagesSiteName ?? new URL(siteUrl).hostname;
 }

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { createOperationsOfOptions } from './operations/index.ts';
 import { resolveSiteName, type AgentApiOptions } from './options.ts';
 import { getAgentApi } from './hosts/agent-api-registry.ts';
+import { agentSkillPath } from './paths.ts';
 import { createNodeHandler } from './server/node-handler.ts';
 import { buildRouteTable } from './server/route-table.ts';
 import { createSiteUrls, DEFAULT_ROUTING, readRoutingSettings, type RoutingSettings } from './site-urls.ts';
@@ -31,8 +32,12 @@ export function buildRoutePatterns(options: AgentApiOptions, site: string, routi
     urls,
   });
   const underApi = `${table.apiBasePath}/`;
+  // The skill's folder is named after the site, which the built pages may name (build/read-site-name.ts): any folder is routed, the runtime knows the name.
+  const skillPath = urls.agentPath(agentSkillPath(resolveSiteName(options, site)));
   const paths = [`${underApi}[...path]`, ...[...table.routes.keys()].filter((path) => !path.startsWith(underApi))];
-  return paths.flatMap((path) => (path.startsWith(`${urls.base}/`) ? [path.slice(urls.base.length)] : []));
+  return paths.flatMap((path) => (path.startsWith(`${urls.base}/`) ? [path.slice(urls.base.length)] : [])).map((path) =>
+    path === skillPath.slice(urls.base.length) ? path.replace(/[^/]+\/SKILL\.md$/, '[skill]/SKILL.md') : path,
+  );
 }
 
 /**

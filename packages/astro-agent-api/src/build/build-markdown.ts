@@ -53,11 +53,16 @@ const IO_CONCURRENCY = 8;
  * per core) convert chunks of pages; below it the ~140 ms a worker needs to load unified costs more
  * than it saves. Parsing only `<head>` and `<main>` keeps each page cheap (see slice-relevant-html.ts).
  * Every page that has a twin gets a `<link rel="alternate">` to it (twin-link.ts), reused or not.
+ * `onPage` gets each content page as soon as it is known (the cached ones first), in no set order.
  */
 export async function writeMarkdownTwins(
   clientDir: string,
   options: MarkdownConversionOptions,
-  { cacheDir, workers = defaultWorkerCount }: { cacheDir: string; workers?: (pageCount: number) => number },
+  {
+    cacheDir,
+    workers = defaultWorkerCount,
+    onPage = () => {},
+  }: { cacheDir: string; workers?: (pageCount: number) => number; onPage?: (page: ConvertedPage) => void },
 ): Promise<MarkdownStepResult> {
   const urls = createSiteUrls(options.site, options.routing);
   const htmlPages = await listHtmlPages(clientDir, urls);
@@ -87,6 +92,7 @@ export async function writeMarkdownTwins(
     cache.remember(page.path, htmlHash, known);
     if (known) {
       reused.push(known);
+      onPage(known);
       // While its bytes are in hand, so that no page is read twice.
       writeTwinLinkSync(page.file, html.toString(), urls.twinPath(known.path));
     }
@@ -97,7 +103,9 @@ export async function writeMarkdownTwins(
   const workerCount = workers(toConvert.length);
   // Writing a file costs more than reading one: the reused pages' twins are written a few at a time, while the others convert.
   const [converted] = await Promise.all([
-    workerCount > 0 ? writeMarkdownPagesInWorkers(toConvert, clientDir, conversion, workerCount) : writeMarkdownPages(toConvert, clientDir, conversion),
+    workerCount > 0
+      ? writeMarkdownPagesInWorkers(toConvert, clientDir, conversion, workerCount, onPage)
+      : writeMarkdownPages(toConvert, clientDir, conversion, onPage),
     forEachConcurrently(reused, (page) => writeTwin(clientDir, page, urls)),
   ]);
   changed.forEach(({ index, htmlHash }, at) => {
@@ -134,11 +142,14 @@ export async function writeMarkdownPages(
   pages: readonly HtmlPage[],
   clientDir: string,
   options: MarkdownConversionOptions,
+  onPage: (page: ConvertedPage) => void = () => {},
 ): Promise<(ConvertedPage | undefined)[]> {
   const results: (ConvertedPage | undefined)[] = new Array(pages.length);
   const urls = createSiteUrls(options.site, options.routing);
   await forEachConcurrently(pages, async (page, index) => {
-    results[index] = await writeMarkdownPage(page, clientDir, options, urls);
+    const converted = await writeMarkdownPage(page, clientDir, options, urls);
+    if (converted) onPage(converted);
+    results[index] = converted;
   });
   return results;
 }
@@ -193,6 +204,7 @@ async function writeMarkdownPagesInWorkers(
   clientDir: string,
   options: MarkdownConversionOptions,
   workerCount: number,
+  onPage: (page: ConvertedPage) => void,
 ): Promise<(ConvertedPage | undefined)[]> {
   const results: (ConvertedPage | undefined)[] = new Array(pages.length);
   let next = 0;
@@ -212,7 +224,10 @@ async function writeMarkdownPagesInWorkers(
           void worker.terminate();
           return;
         }
-        reply.pages.forEach((page, offset) => (results[reply.start + offset] = page ?? undefined));
+        reply.pages.forEach((page, offset) => {
+          if (page) onPage(page);
+          results[reply.start + offset] = page ?? undefined;
+        });
         sendNext();
       });
       worker.once('error', reject);

@@ -1,4 +1,6 @@
 import type { BuiltPage } from '../content/manifest.ts';
+import type { PageMetadata } from './page-metadata.ts';
+import type { PagefindAttributes } from './pagefind-attributes.ts';
 import type { RoutingSettings } from '../site-urls.ts';
 
 /** The options of the conversion that every page shares. */
@@ -13,5 +15,8 @@ export interface MarkdownConversionOptions {
   facetNames: readonly string[];
 }
 
-/** A converted page: its manifest entry, but for the language the manifest decides, and its `<html lang>` (`""` when none). */
-export type ConvertedPage = Omit<BuiltPage, 'language'> & { lang: string };
+/** A converted page: its manifest entry but for the language the manifest decides, its `<html lang>` (`""` when none) and, for its browser search record, its `data-pagefind-*` attributes. */
+export type ConvertedPage = Omit<BuiltPage, 'language'> & { lang: string; pagefind?: PagefindAttributes } & PageSiteNaming;
+
+/** What a page says about the site it belongs to: read once for the whole site (read-site-name.ts), not part of its manifest entry. */
+export type PageSiteNaming = Pick<PageMetadata, 'documentTitle' | 'siteName'>;

@@ -5,9 +5,13 @@ import remarkStringify from 'remark-stringify';
 import { select } from 'hast-util-select';
 import { unified } from 'unified';
 import type { PageSection } from '../content/manifest.ts';
+import { asideHandler } from './aside-alerts.ts';
+import { preHandler } from './code-frames.ts';
+import { flattenComponents } from './flatten-components.ts';
 import { headingHandlers, writeMarkdownWithSections } from './markdown-sections.ts';
 import { parseHtml } from './parse-html.ts';
 import { readPageMetadata, type PageMetadata } from './page-metadata.ts';
+import { PAGEFIND_ATTRIBUTE_SELECTORS, readPagefindAttributes, type PagefindAttributes } from './pagefind-attributes.ts';
 import { findContent, prepareElements, removeIgnored } from './prepare-content.ts';
 import { mayMatch, splitSelectorList } from './selector-list.ts';
 import { sliceRelevantHtml } from './slice-relevant-html.ts';
@@ -26,10 +30,12 @@ export interface PageMarkdown extends PageMetadata {
   /** The top-level headings of `markdown` and the extent of the text each one heads. */
   sections: PageSection[];
   markdown: string;
+  /** The page's `data-pagefind-*` filters, metadata and sort keys, for its browser search record; absent when it has none. */
+  pagefind?: PagefindAttributes;
 }
 
 const markdownWriter = unified()
-  .use(rehypeRemark, { handlers: headingHandlers })
+  .use(rehypeRemark, { handlers: { ...headingHandlers, aside: asideHandler, pre: preHandler } })
   .use(remarkGfm)
   .use(remarkStringify, { bullet: '-', fences: true, rule: '-', emphasis: '_', strong: '*', listItemIndent: 'one' })
   .freeze();
@@ -42,17 +48,20 @@ export function buildMarkdownFromHtml(html: string, options: HtmlToMarkdownOptio
   const contentSelectors = splitSelectorList(options.contentSelector ?? '[data-agent-content], main');
   const excludeSelector = options.excludeSelector ?? '[data-agent-exclude]';
   const excludeSelectors = splitSelectorList(excludeSelector);
-  const tree = parseHtml(sliceRelevantHtml(html, [...contentSelectors, ...excludeSelectors]));
+  const tree = parseHtml(sliceRelevantHtml(html, [...contentSelectors, ...excludeSelectors, ...PAGEFIND_ATTRIBUTE_SELECTORS]));
 
   if (mayMatch(html, excludeSelectors) && select(excludeSelector, tree)) return undefined;
 
   const content = findContent(tree, contentSelectors.filter((selector) => mayMatch(html, [selector])));
   const metadata = readPageMetadata(tree, html, content);
+  // Read before the ignored parts go: Pagefind takes filters and metadata from anywhere in the page.
+  const pagefind = mayMatch(html, PAGEFIND_ATTRIBUTE_SELECTORS) ? readPagefindAttributes(tree, html) : undefined;
 
   removeIgnored(content, options.ignoreSelectors ?? []);
+  flattenComponents(content);
   prepareElements(content, options.pageUrl);
 
   const mdast = markdownWriter.runSync({ type: 'root', children: [content] }) as MdastRoot;
   const { markdown, sections } = writeMarkdownWithSections(mdast, (root) => markdownWriter.stringify(root));
-  return { ...metadata, sections, markdown };
+  return { ...metadata, sections, markdown, ...(pagefind && { pagefind }) };
 }

@@ -7,10 +7,14 @@ import { collapseWhitespace } from './collapse-whitespace.ts';
 /** A page's facet values: `<meta data-agent-facet="category" content="guides">`. */
 const FACET_META_SELECTOR = 'meta[data-agent-facet]';
 
-const DESCRIPTION_META_SELECTOR = 'meta[name="description" i]';
-
+/** The `<meta>` tags of `<head>` read, by `name` (lowercase) or `property`. */
+const DESCRIPTION_META = 'description';
+/** Open Graph's description, for a page that has no `<meta name="description">`. */
+const OG_DESCRIPTION_META = 'og:description';
+/** Open Graph's name of the whole site, as Starlight (its `title` option) and most themes write it. */
+const SITE_NAME_META = 'og:site_name';
 /** Open Graph's article modification time, as Starlight and most blog themes write it. */
-const MODIFIED_META_SELECTOR = 'meta[property="article:modified_time"]';
+const MODIFIED_META = 'article:modified_time';
 
 /** schema.org microdata: `<time itemprop="dateModified" datetime="…">` or `<meta itemprop="dateModified" content="…">`. */
 const MODIFIED_ITEMPROP = 'dateModified';
@@ -28,16 +32,22 @@ export interface PageMetadata {
   facets: Record<string, string>;
   /** The page's `<html lang>` as a canonical BCP 47 tag (`en-US`); `""` when it has none. */
   lang: string;
-  /** The page's `<meta name="description">`, whitespace collapsed; absent when it has none. */
+  /** The page's `<meta name="description">`, else its `og:description`, whitespace collapsed; absent when it has neither. */
   description?: string;
-  /** When the page says it last changed (see MODIFIED_META_SELECTOR, MODIFIED_ITEMPROP); absent when it does not. */
+  /** The document's `<title>`, whitespace collapsed: with the home page's, it may name the site (build/read-site-name.ts). */
+  documentTitle: string;
+  /** The page's `og:site_name`; absent when it has none. */
+  siteName?: string;
+  /** When the page says it last changed (see MODIFIED_META, MODIFIED_ITEMPROP); absent when it does not. */
   lastModified?: string;
 }
 
 /** The page's title (its content's first h1, else `<title>`), facets, language, description and last change. */
 export function readPageMetadata(tree: Root, html: string, content: Element): PageMetadata {
-  const titleElement = select('h1', content) ?? select('title', tree);
-  const title = titleElement ? collapseWhitespace(toString(titleElement)) : '';
+  const head = readHead(tree);
+  const documentTitle = head.title ? collapseWhitespace(toString(head.title)) : '';
+  const h1 = select('h1', content);
+  const title = h1 ? collapseWhitespace(toString(h1)) : documentTitle;
   const facets: Record<string, string> = {};
   for (const meta of selectAll(FACET_META_SELECTOR, tree)) {
     const { dataAgentFacet: name, content: value } = meta.properties;
@@ -45,9 +55,39 @@ export function readPageMetadata(tree: Root, html: string, content: Element): Pa
   }
   // Read from the source: the parsed tree may hold only <head> and <main> (slice-relevant-html.ts).
   const lang = canonicalLanguageTag(HTML_LANG.exec(html)?.[1] ?? '');
-  const description = readDescription(tree);
-  const lastModified = readLastModified(tree, html);
-  return { title, facets, lang, ...(description && { description }), ...(lastModified && { lastModified }) };
+  const description = head.meta.get(DESCRIPTION_META) ?? head.meta.get(OG_DESCRIPTION_META);
+  const siteName = head.meta.get(SITE_NAME_META);
+  const lastModified = readLastModified(tree, html, head.meta.get(MODIFIED_META));
+  return {
+    title,
+    facets,
+    lang,
+    ...(description && { description }),
+    documentTitle,
+    ...(siteName && { siteName }),
+    ...(lastModified && { lastModified }),
+  };
+}
+
+/**
+ * The `<title>` and the `<meta>` contents of `<head>` (whitespace collapsed, the first of each name),
+ * in one pass over its children: a selector per tag costs more than the head is worth.
+ */
+function readHead(tree: Root): { title: Element | undefined; meta: Map<string, string> } {
+  const root = tree.children.find((child): child is Element => child.type === 'element' && child.tagName === 'html');
+  const head = root?.children.find((child): child is Element => child.type === 'element' && child.tagName === 'head');
+  let title: Element | undefined;
+  const meta = new Map<string, string>();
+  for (const child of head?.children ?? []) {
+    if (child.type !== 'element') continue;
+    if (child.tagName === 'title') title ??= child;
+    if (child.tagName !== 'meta' || typeof child.properties.content !== 'string') continue;
+    const { name, property } = child.properties;
+    const key = typeof name === 'string' ? name.toLowerCase() : typeof property === 'string' ? property : undefined;
+    const value = collapseWhitespace(child.properties.content);
+    if (key !== undefined && value !== '' && !meta.has(key)) meta.set(key, value);
+  }
+  return { title, meta };
 }
 
 /**
@@ -55,9 +95,8 @@ export function readPageMetadata(tree: Root, html: string, content: Element): Pa
  * `dateModified` in microdata. Only ISO 8601 values count; the build's own time never does, since
  * every file a build writes is new.
  */
-function readLastModified(tree: Root, html: string): string | undefined {
-  const head = select('head', tree);
-  let value = head && select(MODIFIED_META_SELECTOR, head)?.properties.content;
+function readLastModified(tree: Root, html: string, openGraph: string | undefined): string | undefined {
+  let value: unknown = openGraph;
   if (value === undefined && html.includes(MODIFIED_ITEMPROP)) {
     const element = select(`[itemprop="${MODIFIED_ITEMPROP}"]`, tree);
     value = element?.properties.dateTime ?? element?.properties.content;
@@ -70,11 +109,4 @@ function readLastModified(tree: Root, html: string): string | undefined {
 function isCalendarDate(date: string): boolean {
   const parsed = new Date(`${date}T00:00:00Z`);
   return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === date;
-}
-
-/** The `<meta name="description">` of the `<head>` (a walk of the small head, not of the whole page). */
-function readDescription(tree: Root): string | undefined {
-  const head = select('head', tree);
-  const content = head && select(DESCRIPTION_META_SELECTOR, head)?.properties.content;
-  return typeof content === 'string' ? collapseWhitespace(content) || undefined : undefined;
 }

@@ -1,7 +1,8 @@
 import type { Element, ElementContent, Root, RootContent } from 'hast';
 import { select, selectAll } from 'hast-util-select';
+import { isAlertAside } from './aside-alerts.ts';
 
-/** Removed from the content region on every page, on top of the user's `ignoreSelectors`. */
+/** Removed from the content region on every page, on top of the user's `ignoreSelectors`; a Starlight aside (a note, a warning) stays. */
 const IGNORED_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'script', 'style', 'noscript', 'template', 'form']);
 
 /** `[data-agent-ignore]` and `[data-pagefind-ignore]`, as hast property names. */
@@ -27,7 +28,7 @@ export function removeIgnored(content: Element, ignoreSelectors: readonly string
     parent.children = parent.children.filter(
       (child) =>
         child.type !== 'element' ||
-        !(IGNORED_TAGS.has(child.tagName) || IGNORED_PROPERTIES.some((name) => child.properties[name] != null) || doomed.has(child)),
+        !((IGNORED_TAGS.has(child.tagName) && !isAlertAside(child)) || IGNORED_PROPERTIES.some((name) => child.properties[name] != null) || doomed.has(child)),
     );
     for (const child of parent.children) if (child.type === 'element') prune(child);
   };

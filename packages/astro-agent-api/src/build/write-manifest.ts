@@ -23,7 +23,7 @@ export function buildManifest(input: {
   const { site, options, routing = DEFAULT_ROUTING } = input;
   const company = input.company && buildAbsoluteCompany(input.company, createSiteUrls(site, routing));
   const pages = input.pages
-    .map(({ lang, ...page }) => ({ ...page, language: lang || options.language, facets: checkPageFacets(page, options.facets) }))
+    .map(({ lang, documentTitle: _documentTitle, siteName: _siteName, pagefind: _pagefind, ...page }) => ({ ...page, language: lang || options.language, facets: checkPageFacets(page, options.facets) }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   // The options are hashed too: truncateAt or the API path change what the API answers for the same pages.
   const buildId = createHash('sha256').update(JSON.stringify({ pages, company, options, routing })).digest('base64url').slice(0, 12);

@@ -177,7 +177,8 @@ function uniqueName(segment: string, taken: Set<string>): string {
 function buildLink(page: BuiltPage, siteName: string, withNote: boolean, urls: SiteUrls): string {
   const twin = urls.twinUrl(page.path);
   const title = cleanPageTitle(page.title, siteName) || page.path;
-  const note = withNote ? firstSentence(page.markdown) : '';
+  // The page's own summary; its first line of prose only when it has none (an opening line is often a command or an answer).
+  const note = withNote ? (page.description === undefined ? firstSentence(page.markdown) : cutAtWord(page.description)) : '';
   return `- [${title.replaceAll(/[[\]]/g, '')}](${twin})${note ? `: ${note}` : ''}`;
 }
 
@@ -220,6 +221,11 @@ function firstSentence(markdown: string): string {
     .replaceAll(/[*_`]/g, '')
     .replaceAll(/\s+/g, ' ')
     .trim();
+  return cutAtWord(plain);
+}
+
+/** The text cut to `NOTE_LENGTH` at a word boundary, with `…` when it was cut. */
+function cutAtWord(plain: string): string {
   if (plain.length <= NOTE_LENGTH) return plain;
   const cut = plain.slice(0, NOTE_LENGTH);
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), NOTE_LENGTH / 2)).replace(/[,.;:]$/, '')}…`;

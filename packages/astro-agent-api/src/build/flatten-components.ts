@@ -1,0 +1,116 @@
+import type { Element, ElementContent } from 'hast';
+import { toString } from 'hast-util-to-string';
+import { unwrapCodeFrame } from './code-frames.ts';
+import { collapseWhitespace } from './collapse-whitespace.ts';
+
+/** What a heading's anchor link shows, if anything: rehype-autolink-headings' `#`, a pilcrow, a section sign, a link emoji. */
+const ANCHOR_SYMBOLS = new Set(['', '#', '¶', '§', '🔗']);
+
+/** Tags whose content hast-util-to-mdast writes inline, so a definition made only of them fits after its term. */
+const PHRASING_TAGS = new Set(['a', 'abbr', 'b', 'br', 'cite', 'code', 'del', 'em', 'i', 'img', 'kbd', 'mark', 'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'var']);
+
+/**
+ * Rewrites the markup of themes and component libraries (Starlight, Expressive Code, `@astrojs/mdx`
+ * output) into the plain elements the Markdown converter writes well, in one walk of the content:
+ * heading anchor links go, tab labels go before their panels, framed code blocks keep their title,
+ * a `<details>`' summary and a definition's term become bold, a figure's caption italic.
+ * Runs after the ignored parts are removed (Starlight marks an anchor's "Section titled" text so).
+ */
+export function flattenComponents(parent: Element): void {
+  const hasPanels = parent.children.some((child) => child.type === 'element' && child.properties.role === 'tabpanel');
+  const children: ElementContent[] = [];
+  const labels = hasPanels ? collectTabLabels(parent) : undefined;
+  for (const child of parent.children) {
+    if (child.type !== 'element') {
+      children.push(child);
+      continue;
+    }
+    if (isAnchorLink(child)) continue;
+    if (labels && hasTabList(child)) continue;
+    if (labels && child.properties.role === 'tabpanel') {
+      const label = labels.get(String(child.properties.ariaLabelledBy ?? '')) ?? '';
+      if (label !== '') children.push(strongParagraph([{ type: 'text', value: label }]));
+    }
+    const replaced = rewrite(child);
+    flattenComponents(replaced);
+    children.push(replaced);
+  }
+  parent.children = children;
+}
+
+function rewrite(element: Element): Element {
+  switch (element.tagName) {
+    case 'figure':
+      return unwrapCodeFrame(element) ?? element;
+    case 'figcaption':
+      return { ...element, children: [{ type: 'element', tagName: 'em', properties: {}, children: element.children }] };
+    case 'summary':
+      return strongParagraph(element.children);
+    case 'dl':
+      return definitionsAsList(element);
+    default:
+      return element;
+  }
+}
+
+/** A link to a fragment of the page that shows nothing but an icon or a symbol: the anchor a theme puts beside a heading. */
+function isAnchorLink(element: Element): boolean {
+  const { href } = element.properties;
+  return element.tagName === 'a' && typeof href === 'string' && href.startsWith('#') && ANCHOR_SYMBOLS.has(collapseWhitespace(toString(element)));
+}
+
+/** The ARIA tabs pattern: each `role="tab"` element's text by its `id`, which a panel's `aria-labelledby` names. */
+function collectTabLabels(container: Element): Map<string, string> {
+  const labels = new Map<string, string>();
+  const visit = (node: Element): void => {
+    if (node.properties.role === 'tab' && typeof node.properties.id === 'string') labels.set(node.properties.id, collapseWhitespace(toString(node)));
+    else for (const child of node.children) if (child.type === 'element' && child.properties.role !== 'tabpanel') visit(child);
+  };
+  visit(container);
+  return labels;
+}
+
+function hasTabList(element: Element): boolean {
+  return element.properties.role === 'tablist' || element.children.some((child) => child.type === 'element' && hasTabList(child));
+}
+
+function strongParagraph(children: ElementContent[]): Element {
+  return { type: 'element', tagName: 'p', properties: {}, children: [{ type: 'element', tagName: 'strong', properties: {}, children }] };
+}
+
+/**
+ * A definition list as a list of bold terms: `- **term**: definition` when the definition is a line of
+ * text, else the term on its own line with the definition's blocks under it. (Markdown has no
+ * definition lists; hast-util-to-mdast would write the term as plain text.)
+ */
+function definitionsAsList(dl: Element): Element {
+  const items: Element[] = [];
+  let terms: Element[] = [];
+  let definitions: Element[] = [];
+  const flush = (): void => {
+    if (terms.length === 0 && definitions.length === 0) return;
+    const term: ElementContent[] = terms.flatMap((dt, index) => [...(index > 0 ? [{ type: 'text' as const, value: ', ' }] : []), ...dt.children]);
+    const inline = definitions.length === 1 && definitions[0]!.children.every(isPhrasing);
+    const children: ElementContent[] = inline
+      ? [{ type: 'element', tagName: 'strong', properties: {}, children: term }, { type: 'text', value: ': ' }, ...definitions[0]!.children]
+      : [strongParagraph(term), ...definitions.map((dd): Element => ({ ...dd, tagName: 'div' }))];
+    items.push({ type: 'element', tagName: 'li', properties: {}, children });
+    terms = [];
+    definitions = [];
+  };
+  // `<div>` groups are allowed around a term and its definitions.
+  const entries = dl.children.flatMap((child) => (child.type === 'element' && child.tagName === 'div' ? child.children : [child]));
+  for (const entry of entries) {
+    if (entry.type !== 'element') continue;
+    if (entry.tagName === 'dt') {
+      if (definitions.length > 0) flush();
+      terms.push(entry);
+    } else if (entry.tagName === 'dd') definitions.push(entry);
+  }
+  flush();
+  return { type: 'element', tagName: 'ul', properties: {}, children: items };
+}
+
+function isPhrasing(node: ElementContent): boolean {
+  return node.type !== 'element' || PHRASING_TAGS.has(node.tagName);
+}

@@ -52,6 +52,11 @@ export async function prepareExampleSite(name: string): Promise<ExampleSite> {
   }
 }
 
+/** The integration's own lines of a build log (`[astro-agent-api] …`), without colours. */
+export function integrationLines(buildLog: string): string[] {
+  return buildLog.replace(/\x1b\[[\d;]*m/g, '').split('\n').filter((line) => line.includes('[astro-agent-api]')).map((line) => line.trim());
+}
+
 /** Astro's "Server listening on http://127.0.0.1:…" line, colours or not. */
 export const LISTENING = /Server listening on (http:\/\/[^\s\x1b]+)/;
 

@@ -13,8 +13,9 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { validate, compileErrors } from '@readme/openapi-parser';
 import { loadPagefind } from '../../bench/pagefind-engine/load-pagefind.ts';
 import { childEnv, startServerProcess } from '../helpers/child-process.ts';
-import { LISTENING, prepareExampleSite, serveExampleSite, type ExampleSite, type ServedExample } from '../helpers/example-site.ts';
+import { integrationLines, LISTENING, prepareExampleSite, serveExampleSite, type ExampleSite, type ServedExample } from '../helpers/example-site.ts';
 import { fetchFrom } from '../helpers/fetch-from.ts';
+import { assertPublishedUrlsAnswer } from '../helpers/published-urls.ts';
 
 type Json = Record<string, any>;
 
@@ -86,7 +87,8 @@ describe('the packed package', () => {
     }
   });
 
-  it('builds the site with zero options and logs its steps', () => {
+  it('builds the site with zero options and logs its steps', (t) => {
+    t.diagnostic(integrationLines(example.buildLog).join('\n'));
     assert.match(example.buildLog, /\[astro-agent-api\] converted 7 pages to Markdown in [\d.]+ s/);
     assert.match(example.buildLog, /\[astro-agent-api\] indexed 7 pages for search in [\d.]+ s/);
     assert.match(example.buildLog, /\[astro-agent-api\] wrote \d+ agent documents/);
@@ -258,15 +260,10 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
     for (const post of POSTS) assert.ok(llms.includes(`(${SITE}/posts/${post}.md)`), post);
   });
 
-  it('links only to addresses the site answers', async () => {
-    const robots = await (await fetch(`${base}/robots.txt`)).text();
-    const llms = await (await fetch(`${base}/llms.txt`)).text();
-    const links = [...`${robots}\n${llms}`.matchAll(/https:\/\/blog\.example\.com(\/[^\s)]*[^\s).,;:])/g)].map((match) => match[1]!);
-    assert.ok(links.length > POSTS.length);
-    for (const path of new Set(links)) {
-      const response = await fetch(`${base}${path}`, { method: path === '/mcp' ? 'POST' : 'GET' });
-      assert.notEqual(response.status, 404, `${path} is published but answers 404`);
-    }
+  it('publishes only URLs the served site answers 200 for, without a redirect, and accepts each back', async (t) => {
+    const report = await assertPublishedUrlsAnswer({ site: SITE, served: base }, { query: 'html', documents: [`${SITE}/robots.txt`] });
+    t.diagnostic(`${report.checked} published URLs answer 200 (${report.documents} documents read, ${report.searchResults} search results, ${report.resources} MCP resources)`);
+    assert.ok(report.resources >= POSTS.length + 2, `${report.resources} resources`);
   });
 
   it('leaves the site\'s own /api endpoint and .well-known file to the site', async () => {

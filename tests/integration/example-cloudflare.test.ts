@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { childEnv, runCommand, startServerProcess, type ServerProcess } from '../helpers/child-process.ts';
-import { prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
+import { integrationLines, prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
+import { assertPublishedUrlsAnswer } from '../helpers/published-urls.ts';
 
 type Json = Record<string, any>;
 
@@ -98,7 +99,8 @@ async function issueToken(client: { client_id: string; client_secret: string }):
 }
 
 describe('examples/cloudflare built with @astrojs/cloudflare', () => {
-  it('bundles the runtime into the Worker and publishes its files for the Worker only', () => {
+  it('bundles the runtime into the Worker and publishes its files for the Worker only', (t) => {
+    t.diagnostic(integrationLines(example.buildLog).join('\n'));
     assert.match(example.buildLog, /adapter: @astrojs\/cloudflare/);
     assert.match(example.buildLog, /\[astro-agent-api\] converted 4 pages to Markdown in [\d.]+ s/);
     assert.match(example.buildLog, /\[astro-agent-api\] wrote the manifest of 4 pages/);
@@ -164,6 +166,12 @@ describe('examples/cloudflare under `astro preview` (workerd)', () => {
     }
     const llms = await (await fetch(`${base}/llms.txt`)).text();
     assert.ok(llms.includes(`(${SITE}/guides/durable-state.md)`));
+  });
+
+  it('publishes only URLs the Worker answers 200 for, without a redirect, and accepts each back', async (t) => {
+    const report = await assertPublishedUrlsAnswer({ site: SITE, served: base, headers: newAddress() }, { query: 'edge' });
+    t.diagnostic(`${report.checked} published URLs answer 200 (${report.documents} documents read, ${report.searchResults} search results, ${report.resources} MCP resources)`);
+    assert.equal(report.resources, 4);
   });
 
   it('does not let anyone download the runtime files the Worker reads', async () => {

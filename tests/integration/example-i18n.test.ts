@@ -10,7 +10,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { prepareExampleSite, serveExampleSite, type ExampleSite, type ServedExample } from '../helpers/example-site.ts';
+import { integrationLines, prepareExampleSite, serveExampleSite, type ExampleSite, type ServedExample } from '../helpers/example-site.ts';
+import { assertPublishedUrlsAnswer } from '../helpers/published-urls.ts';
 
 type Json = Record<string, any>;
 
@@ -39,7 +40,8 @@ async function search(params: Record<string, string>): Promise<Json> {
 const paths = (found: Json) => found.results.map((result: Json) => new URL(result.url).pathname);
 
 describe('examples/i18n, English and French', () => {
-  it('builds with zero options and records each page in its own language', async () => {
+  it('builds with zero options and records each page in its own language', async (t) => {
+    t.diagnostic(integrationLines(example.buildLog).join('\n'));
     assert.match(example.buildLog, /\[astro-agent-api\] converted 8 pages to Markdown/);
     const manifest = JSON.parse(await readFile(join(example.root, 'dist/agent-api/manifest.json'), 'utf8')) as Json;
     assert.equal(manifest.options.language, 'en', "Astro's default locale, though the pages are 4 and 4");
@@ -49,10 +51,11 @@ describe('examples/i18n, English and French', () => {
     assert.equal(languageOf['/fr/guides/tailler-les-rosiers/'], 'fr');
   });
 
-  it('finds the French page by other inflections of its words (French stemming)', async () => {
+  it('finds the French page by other inflections of its words (French stemming)', async (t) => {
     // Neither "taillez" nor "rosier" is written on the page ("tailler", "taille", "rosiers"): only the
     // French stemmer brings them together.
     const found = await search({ query: 'taillez un rosier' });
+    t.diagnostic(`"taillez un rosier" → ${found.results[0].title} <${found.results[0].url}>`);
     assert.equal(paths(found)[0], '/fr/guides/tailler-les-rosiers/');
     const watering = await search({ query: 'arrosez vos tomates' });
     assert.equal(paths(watering)[0], '/fr/guides/arroser-les-tomates/');
@@ -111,6 +114,12 @@ describe('examples/i18n, English and French', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('publishes only URLs the served site answers 200 for, without a redirect, and accepts each back, in both languages', async (t) => {
+    const report = await assertPublishedUrlsAnswer({ site: SITE, served: base }, { query: 'tomates' });
+    t.diagnostic(`${report.checked} published URLs answer 200 (${report.documents} documents read, ${report.searchResults} search results, ${report.resources} MCP resources)`);
+    assert.equal(report.resources, 8);
   });
 
   it('lists the pages of each language under its own heading in llms.txt', async () => {

@@ -10,7 +10,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadPagefind } from '../../bench/pagefind-engine/load-pagefind.ts';
-import { prepareExampleSite, serveExampleSite, type ExampleSite, type ServedExample } from '../helpers/example-site.ts';
+import { integrationLines, prepareExampleSite, serveExampleSite, type ExampleSite, type ServedExample } from '../helpers/example-site.ts';
+import { assertPublishedUrlsAnswer } from '../helpers/published-urls.ts';
 
 type Json = Record<string, any>;
 
@@ -52,7 +53,8 @@ async function getJson(path: string): Promise<Json> {
 }
 
 describe('examples/starlight, built', () => {
-  it('runs Pagefind once, Starlight its own, and reuses that index', () => {
+  it('runs Pagefind once, Starlight its own, and reuses that index', (t) => {
+    t.diagnostic(integrationLines(example.buildLog).join('\n'));
     assert.equal(example.buildLog.match(/\[starlight:pagefind\] Building search index/g)?.length, 1);
     assert.match(example.buildLog, /\[astro-agent-api\] found the Pagefind index of 5 pages that another integration wrote in this build: not built again/);
     assert.doesNotMatch(example.buildLog, /\[astro-agent-api\] indexed \d+ pages for search/);
@@ -74,8 +76,9 @@ describe('examples/starlight, built', () => {
 });
 
 describe('examples/starlight under `node dist/server/entry.mjs`', () => {
-  it('puts every aside in the twins as a GitHub alert, with a title of its own kept', async () => {
+  it('puts every aside in the twins as a GitHub alert, with a title of its own kept', async (t) => {
     const configuration = await getText('/guides/configuration.md');
+    t.diagnostic(/^> \[!NOTE\]\n(?:>.*\n)+/m.exec(configuration)?.[0] ?? 'no [!NOTE] alert');
     assert.match(configuration, /^> \[!NOTE\]\n> \*\*Cache location\*\*\n>\n> Lumen keeps the images it already wrote/m);
     assert.match(configuration, /^> \[!CAUTION\]\n> A `quality` of 100 makes AVIF files larger than the originals\.$/m);
     assert.match(await getText('/guides/getting-started.md'), /^> \[!WARNING\]\n> Lumen overwrites the files in its output folder\./m);
@@ -117,6 +120,12 @@ describe('examples/starlight under `node dist/server/entry.mjs`', () => {
     assert.equal(manifest.options.name, TITLE);
     assert.match(await getText('/.well-known/agent-skills/lumen-docs/SKILL.md'), /Lumen Docs/);
     for (const path of ['/llms.txt', '/agents.md', '/auth.md']) assert.doesNotMatch(await getText(path), /docs\.example\.com —|^# docs\.example\.com/m, path);
+  });
+
+  it('publishes only URLs the served site answers 200 for, without a redirect, and accepts each back', async (t) => {
+    const report = await assertPublishedUrlsAnswer({ site: SITE, served: base }, { query: 'lumen' });
+    t.diagnostic(`${report.checked} published URLs answer 200 (${report.documents} documents read, ${report.searchResults} search results, ${report.resources} MCP resources)`);
+    assert.equal(report.resources, Object.keys(DESCRIPTIONS).length);
   });
 
   it("gives each page's meta description as its note in llms.txt", async () => {

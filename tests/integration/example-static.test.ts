@@ -13,7 +13,8 @@ import { join, relative, sep } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import serveStatic from 'serve-static';
 import { runCommand } from '../helpers/child-process.ts';
-import { prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
+import { integrationLines, prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
+import { fetchEach, siteUrls } from '../helpers/published-urls.ts';
 
 const SITE = 'https://garden.example.com';
 /** The content pages and their twins; `/search/` and the 404 page are not content. */
@@ -41,7 +42,8 @@ let base: string;
 before(async () => {
   example = await prepareExampleSite('static');
   dist = join(example.root, 'dist');
-  const files = serveStatic(dist);
+  // Static hosts serve RFC 8615's /.well-known/, where the skill is; serve-static hides every dot path unless told.
+  const files = serveStatic(dist, { dotfiles: 'allow' });
   server = createServer((request, response) =>
     files(request, response, () => {
       response.statusCode = 404;
@@ -70,11 +72,9 @@ function fileOf(url: string): string | undefined {
   return existsSync(file) && statSync(file).isFile() ? file : undefined;
 }
 
-/** The site's own URLs in a text, without the punctuation that ends a sentence. */
-const siteUrls = (text: string) => [...text.matchAll(/https:\/\/garden\.example\.com(?:\/[^\s)`"'<>]*[^\s)`"'<>.,;:])?/g)].map((match) => match[0]);
-
 describe('examples/static, built without an adapter', () => {
-  it('builds, and says in one line what an adapter would add', () => {
+  it('builds, and says in one line what an adapter would add', (t) => {
+    t.diagnostic(integrationLines(example.buildLog).join('\n'));
     assert.doesNotMatch(example.buildLog, /NoAdapterInstalled|Cannot use server-rendered pages/);
     assert.match(example.buildLog, /\[astro-agent-api\] converted 7 pages to Markdown in [\d.]+ m?s \(0 reused from earlier builds, 1 skipped\)/);
     const notices = example.buildLog.match(/\[astro-agent-api\] no adapter: .*/g) ?? [];
@@ -95,19 +95,28 @@ describe('examples/static, built without an adapter', () => {
     assert.ok(!files.has('/search.md'), 'the search page is not content');
   });
 
-  it('links, in every published document and twin, only to files of dist/', async () => {
+  it('links, in every published document and twin, only to files of dist/ that a plain static file server answers 200 for', async (t) => {
     const documents = (await listDist()).filter((path) => /\.(?:md|txt|json)$/.test(path) && !path.startsWith('/pagefind/'));
     assert.ok(documents.length >= PAGES.length + 5, documents.join(', '));
+    const published = new Map<string, string>();
     const broken: string[] = [];
-    let links = 0;
     for (const path of documents) {
-      for (const url of siteUrls(await readFile(join(dist, path), 'utf8'))) {
-        links++;
+      for (const url of siteUrls(await readFile(join(dist, path), 'utf8'), SITE)) {
         if (!fileOf(url)) broken.push(`${path} → ${url}`);
+        const bare = url.replace(/#.*$/, '');
+        if (!published.has(bare)) published.set(bare, path);
       }
     }
-    assert.ok(links > 2 * PAGES.length, `${links} links`);
+    assert.ok(published.size > 2 * PAGES.length, `${published.size} URLs`);
     assert.deepEqual(broken, [], 'links to what no file serves');
+    const failures = await fetchEach({ site: SITE, served: base }, published);
+    assert.deepEqual(failures, [], `of ${published.size} published URLs, these fail:\n${failures.join('\n')}`);
+    t.diagnostic(`${published.size} published URLs in ${documents.length} documents answer 200`);
+    for (const twin of [...published.keys()].filter((url) => url.endsWith('.md'))) {
+      const response = await fetch(`${base}${new URL(twin).pathname}`);
+      assert.match(response.headers.get('content-type') ?? '', /^text\/markdown/, twin);
+      await response.arrayBuffer();
+    }
   });
 
   it('says nothing in agents.md, llms.txt, SKILL.md or robots.txt of an API, MCP, OAuth or quotas', async () => {
@@ -132,17 +141,6 @@ describe('examples/static, built without an adapter', () => {
     }
     for (const path of ['/search/index.html', '/404.html']) {
       assert.doesNotMatch(await readFile(join(dist, path), 'utf8'), /text\/markdown/, path);
-    }
-  });
-
-  it('answers every URL of llms.txt with 200 from a plain static file server', async () => {
-    const urls = new Set(siteUrls(await readFile(join(dist, 'llms.txt'), 'utf8')));
-    assert.ok(urls.size > PAGES.length, [...urls].join(', '));
-    for (const url of urls) {
-      const response = await fetch(`${base}${new URL(url).pathname}`);
-      assert.equal(response.status, 200, url);
-      if (url.endsWith('.md')) assert.match(response.headers.get('content-type') ?? '', /^text\/markdown/, url);
-      await response.arrayBuffer();
     }
   });
 

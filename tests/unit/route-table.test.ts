@@ -125,6 +125,11 @@ test('under a base, the front claims the agent paths under it and the RFC places
     assert.ok(api.isAgentPath(path), `${path} is claimed`);
     assert.equal(injected(patterns, path), false, `${path} is no pattern: Astro would serve it under the base`);
   }
+  // A path Astro hands over that names nothing: the hint points to the documents under the base.
+  const notFound = await api.handle(new Request(`http://localhost/docs/.well-known/agent-skills/other/SKILL.md`), { clientAddress: '192.0.2.10' });
+  assert.equal(notFound.status, 404);
+  const { hint } = ((await notFound.json()) as { data: { hint: string } }).data;
+  assert.ok(hint.includes(`${SITE}/docs/agents.md`) && hint.includes(`${SITE}/docs/openapi.json`), hint);
 });
 
 test('a request routed by the front is answered by the route it found, without routing it again', async () => {

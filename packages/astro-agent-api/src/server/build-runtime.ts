@@ -27,7 +27,7 @@ export interface BuildRuntime {
   /** Origins that may call the routes kept to the site (MCP) from a browser: the site's and `allowedOrigins`. */
   origins: ReadonlySet<string>;
   /** For the 404 of an unknown operation. */
-  api: { basePath: string; operations: string; openapi: string };
+  api: { basePath: string; operations: string; openapi: string; agents: string };
   /** On every answer: the version, and while it is being withdrawn its Deprecation, Sunset and Link. */
   headers: Record<string, string>;
 }
@@ -89,6 +89,7 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
       basePath: table.apiBasePath,
       operations: operations.map((op) => `${op.name}: GET ${table.apiBasePath}${op.path}`).join('; '),
       openapi: urls.documentUrl(DOCUMENT_PATHS.openapi),
+      agents: urls.documentUrl(DOCUMENT_PATHS.agents),
     },
     headers: {
       'API-Version': API_VERSION,

@@ -158,13 +158,13 @@ export function findRoute<R extends RouteRule<unknown>>(table: RouteTable<R>, pa
 }
 
 /** What a path without a route gets: under the API base path, the list of operations; elsewhere, where to start. */
-export function notFoundError(pathname: string, api: { basePath: string; operations: string; openapi: string }): ApiError {
+export function notFoundError(pathname: string, api: { basePath: string; operations: string; openapi: string; agents: string }): ApiError {
   if (pathname === api.basePath || pathname.startsWith(`${api.basePath}/`)) {
     return new ApiError(404, 'unknown_operation', 'There is no such operation in this API.', {
       hint: `Operations: ${api.operations}. See ${api.openapi}.`,
     });
   }
   return new ApiError(404, 'not_found', `Nothing is published at ${pathname}.`, {
-    hint: `Start from ${DOCUMENT_PATHS.agents} or ${DOCUMENT_PATHS.openapi}, which list every endpoint.`,
+    hint: `Start from ${api.agents} or ${api.openapi}, which list every endpoint.`,
   });
 }

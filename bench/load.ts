@@ -5,6 +5,7 @@
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT } from './generate-site.ts';
@@ -83,6 +84,17 @@ export async function startStandaloneServer(entry: string, env: NodeJS.ProcessEn
     rss: async () => 0,
     stop: () => stopChild(child, () => child.kill('SIGTERM')),
   };
+}
+
+/** Sets the scheduling priority of each process, where that is allowed (root); elsewhere they run as they are. */
+export function setPriorities(pids: number[], priority: number): void {
+  for (const pid of pids) {
+    try {
+      setPriority(pid, priority);
+    } catch {
+      // not allowed here (needs root): measured at normal priority
+    }
+  }
 }
 
 function stopChild(child: ChildProcess, ask: () => void): Promise<void> {

@@ -14,12 +14,12 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { cpus, setPriority, totalmem } from 'node:os';
+import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateSite, ROOT, SITES_DIR } from './generate-site.ts';
 import { startTestRedis } from '../tests/helpers/redis-server.ts';
-import { agentScenarios, cycle, forkServer, issueToken, measureLoad, probeMcp, startNaiveServer, startStandaloneServer, type LoadResult, type Scenario } from './load.ts';
+import { agentScenarios, cycle, forkServer, issueToken, measureLoad, probeMcp, setPriorities, startNaiveServer, startStandaloneServer, type LoadResult, type Scenario } from './load.ts';
 import { measureBuild, type BuildFigures } from './measure-build.ts';
 import type { BuiltManifest } from '../packages/astro-agent-api/src/content/manifest.ts';
 import { readBuiltManifest } from '../tests/helpers/read-build.ts';
@@ -539,16 +539,6 @@ else await writeResults(markdown, quick);
 // ---- helpers -------------------------------------------------------------------------------------
 function readManifest(site: Site): Promise<BuiltManifest> {
   return readBuiltManifest(site.outDir);
-}
-
-function setPriorities(pids: number[], priority: number): void {
-  for (const pid of pids) {
-    try {
-      setPriority(pid, priority);
-    } catch {
-      // not allowed here (needs root): measured at normal priority
-    }
-  }
 }
 
 function runQuiet(command: string, argv: string[]): Promise<string> {

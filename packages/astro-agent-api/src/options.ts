@@ -255,16 +255,8 @@ export function resolveAgentApiOptions(
     ...rest,
     language,
     languages: languages.length > 0 ? languages : [language],
-    name: resolveSiteName(options, site.url, site.pagesSiteName),
+    // The pages' own name for the site: build/read-site-name.ts (`og:site_name`, else the home page's `<title>`).
+    name: options.name ?? options.company?.brand ?? site.pagesSiteName ?? new URL(site.url).hostname,
     ...(site.sitemap && { sitemap: site.sitemap }),
   };
-}
-
-/**
- * The site's name: the `name` option, else the company's brand, else the name its pages give it
- * (build/read-site-name.ts: `og:site_name`, else the home page's `<title>`), else its host name.
- * At config time the pages are not built yet: only the options and the host name are known.
- */
-export function resolveSiteName(options: Pick<AgentApiOptions, 'name' | 'company'>, siteUrl: string, pagesSiteName?: string): string {
-  return options.name ?? options.company?.brand ?? pagesSiteName ?? new URL(siteUrl).hostname;
 }

@@ -73,7 +73,17 @@ export function buildAgentSkillName(siteName: string): string {
 
 /** Where the site's SKILL.md is published, beside the skills index. */
 export function agentSkillPath(siteName: string): string {
-  return `/.well-known/agent-skills/${buildAgentSkillName(siteName)}/SKILL.md`;
+  return skillFile(buildAgentSkillName(siteName));
+}
+
+/**
+ * The injected Astro route of the SKILL.md: its folder is a parameter, since the built pages may name
+ * the site (build/read-site-name.ts) after Astro's routes are fixed; the runtime answers its own only.
+ */
+export const AGENT_SKILL_ROUTE_PATTERN = skillFile('[skill]');
+
+function skillFile(folder: string): string {
+  return `/.well-known/agent-skills/${folder}/SKILL.md`;
 }
 
 /**

@@ -2,9 +2,9 @@ import type { AstroConfig, HookParameters } from 'astro';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createOperationsOfOptions } from './operations/index.ts';
-import { resolveSiteName, type AgentApiOptions } from './options.ts';
+import type { AgentApiOptions } from './options.ts';
 import { getAgentApi } from './hosts/agent-api-registry.ts';
-import { agentSkillPath } from './paths.ts';
+import { AGENT_SKILL_ROUTE_PATTERN } from './paths.ts';
 import { createNodeHandler } from './server/node-handler.ts';
 import { buildRouteTable } from './server/route-table.ts';
 import { createSiteUrls, DEFAULT_ROUTING, readRoutingSettings, type RoutingSettings } from './site-urls.ts';
@@ -25,19 +25,11 @@ const SERVER_ENVIRONMENTS = new Set(['ssr', 'prerender', 'astro']);
  */
 export function buildRoutePatterns(options: AgentApiOptions, site: string, routing: RoutingSettings = DEFAULT_ROUTING): string[] {
   const urls = createSiteUrls(site, routing);
-  const table = buildRouteTable({
-    apiBasePath: options.apiBasePath,
-    siteName: resolveSiteName(options, site),
-    operations: createOperationsOfOptions(options),
-    urls,
-  });
+  // Without the site's name the table has no SKILL.md route: its pattern names any folder.
+  const table = buildRouteTable({ apiBasePath: options.apiBasePath, siteName: undefined, operations: createOperationsOfOptions(options), urls });
   const underApi = `${table.apiBasePath}/`;
-  // The skill's folder is named after the site, which the built pages may name (build/read-site-name.ts): any folder is routed, the runtime knows the name.
-  const skillPath = urls.agentPath(agentSkillPath(resolveSiteName(options, site)));
-  const paths = [`${underApi}[...path]`, ...[...table.routes.keys()].filter((path) => !path.startsWith(underApi))];
-  return paths.flatMap((path) => (path.startsWith(`${urls.base}/`) ? [path.slice(urls.base.length)] : [])).map((path) =>
-    path === skillPath.slice(urls.base.length) ? path.replace(/[^/]+\/SKILL\.md$/, '[skill]/SKILL.md') : path,
-  );
+  const paths = [`${underApi}[...path]`, urls.agentPath(AGENT_SKILL_ROUTE_PATTERN), ...[...table.routes.keys()].filter((path) => !path.startsWith(underApi))];
+  return paths.flatMap((path) => (path.startsWith(`${urls.base}/`) ? [path.slice(urls.base.length)] : []));
 }
 
 /**

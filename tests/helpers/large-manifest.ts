@@ -8,20 +8,13 @@ import type { DocumentSource } from '../../packages/astro-agent-api/src/document
 import { parseAgentApiOptions, resolveAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
 import { agentApiOptions } from '../../src/data/agent-api.ts';
 import { cities, services } from '../../src/data/company.ts';
+import { buildTestPage } from './built-page.ts';
 
 export const LARGE_SITE = 'https://www.reparohogar.example';
 
 export function buildLargeManifest(pageCount: number): DocumentSource {
-  const page = (path: string, title: string, text: string): BuiltPage => ({
-    url: new URL(path, LARGE_SITE).href,
-    path,
-    title: `${title} | Reparo Hogar`,
-    language: 'es',
-    facets: {},
-    sections: [],
-    frontMatter: '',
-    markdown: `# ${title}\n\n${text}\n`,
-  });
+  const page = (path: string, title: string, text: string) =>
+    buildTestPage(LARGE_SITE, path, { title: `${title} | Reparo Hogar`, language: 'es', markdown: `# ${title}\n\n${text}\n` });
   const pages: BuiltPage[] = [
     page('/', 'Inicio', 'Reparaciones del hogar en toda España, con urgencias 24 horas.'),
     page('/contacto/', 'Contacto', 'Llámanos o escríbenos.'),

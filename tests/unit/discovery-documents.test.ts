@@ -2,27 +2,18 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { parse as parseYaml } from 'yaml';
-import type { BuiltPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { buildRobotsTxt } from '../../packages/astro-agent-api/src/documents/build-robots-txt.ts';
 import { createDocumentContext } from '../../packages/astro-agent-api/src/documents/document-context.ts';
 import { buildDocuments } from '../../packages/astro-agent-api/src/documents/write-documents.ts';
 import { MCP_PATH, WELL_KNOWN_PATHS } from '../../packages/astro-agent-api/src/paths.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions, type AgentApiUserOptions } from '../../packages/astro-agent-api/src/options.ts';
 import { agentApiOptions } from '../../src/data/agent-api.ts';
+import { buildTestPage } from '../helpers/built-page.ts';
 
 type Json = { [key: string]: any };
 
 const site = 'https://www.reparohogar.example';
-const page = (path: string, title: string): BuiltPage => ({
-  url: new URL(path, site).href,
-  path,
-  title,
-  language: 'en',
-  facets: {},
-  sections: [],
-  frontMatter: '',
-  markdown: `# ${title}\n\nTexto.\n`,
-});
+const page = (path: string, title: string) => buildTestPage(site, path, { title, language: 'en', markdown: `# ${title}\n\nTexto.\n` });
 const pages = [page('/', 'Inicio'), page('/servicios/fontaneria/', 'Fontanería')];
 
 function documentsFor(userOptions: AgentApiUserOptions, siteUrl = site) {

@@ -23,20 +23,13 @@ import { documentFilePath } from '../../packages/astro-agent-api/src/paths.ts';
 import { buildAnswerPromptText } from '../../packages/astro-agent-api/src/server/mcp/prompts.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
 import { agentApiOptions } from '../../src/data/agent-api.ts';
+import { buildTestPage } from '../helpers/built-page.ts';
 
 const site = 'https://www.reparohogar.example';
 const company = { brand: 'Reparo Hogar', website: '/', email: 'hola@reparohogar.example', coverage: 'Toda España' };
 const options = resolveAgentApiOptions(parseAgentApiOptions({ ...agentApiOptions, company }), { url: site, pageLanguages: [], sitemap: '/sitemap-index.xml' });
-const page = (path: string, title: string, markdown = `# ${title}\n\nTexto de ${title}.`): BuiltPage => ({
-  url: new URL(path, site).href,
-  path,
-  title: `${title} | Reparo Hogar`,
-  language: 'es',
-  facets: {},
-  sections: [],
-  frontMatter: '',
-  markdown,
-});
+const page = (path: string, title: string, markdown = `# ${title}\n\nTexto de ${title}.`) =>
+  buildTestPage(site, path, { title: `${title} | Reparo Hogar`, language: 'es', markdown });
 // In path order, as a build's manifest lists them.
 const pages: BuiltPage[] = [
   page('/', 'Inicio', '# Reparo Hogar\n\n![logo](https://x.example/a.png)\n\nReparaciones del hogar en **toda España**, con [urgencias](/urgencias/) 24 horas.'),

@@ -5,24 +5,15 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { BuiltPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { markdownTwinPath } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { buildDocuments } from '../../packages/astro-agent-api/src/documents/write-documents.ts';
 import { documentFilePath } from '../../packages/astro-agent-api/src/paths.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions, type AgentApiUserOptions } from '../../packages/astro-agent-api/src/options.ts';
 import { agentApiOptions } from '../../src/data/agent-api.ts';
+import { buildTestPage } from '../helpers/built-page.ts';
 
 const site = 'https://www.example.com';
-const page = (path: string, title: string): BuiltPage => ({
-  url: new URL(path, site).href,
-  path,
-  title,
-  language: 'en',
-  facets: {},
-  sections: [],
-  frontMatter: '',
-  markdown: `# ${title}\n\nText of ${title}.\n`,
-});
+const page = (path: string, title: string) => buildTestPage(site, path, { title, language: 'en', markdown: `# ${title}\n\nText of ${title}.\n` });
 const pages = [page('/', 'Home'), page('/guides/', 'Guides'), page('/guides/soil/', 'Soil'), page('/guides/pots/clay/', 'Clay pots')];
 /** What exists only where a server answers on demand (robots.txt's first line names the integration, `agent-api`). */
 const SERVED_ONLY = [/\bAPI\b|\bMCP\b/, /OAuth|quota|cuota|openapi|auth\.md|search_pages|read_page|get_company_info|get_quota|Accept: text\/markdown|\/\.well-known\/(?:oauth|mcp|api-catalog|ai-catalog)/i];

@@ -1,5 +1,6 @@
 import { canonicalizePath } from '../server/canonical-path.ts';
 import { WORKERS_RUNTIME_DIR } from '../content/manifest.ts';
+import type { AgentApi } from '../server/create-agent-api.ts';
 import { getWorkersAgentApi, type WorkersEnv } from './workers-agent-api.ts';
 
 /** The part of a Worker's `ctx` the front uses. */
@@ -19,15 +20,14 @@ export type WorkersFetch = (request: Request, env: WorkersEnv, ctx: WorkersConte
  */
 export function createWorkersFront(site: WorkersFetch): WorkersFetch {
   return async (request, env, ctx) => {
-    const { flushTraffic } = getWorkersAgentApi(env);
-    const response = await answer(request, env, ctx, site);
+    const { api, flushTraffic } = getWorkersAgentApi(env);
+    const response = await answer(api, request, env, ctx, site);
     ctx.waitUntil(flushTraffic());
     return response;
   };
 }
 
-async function answer(received: Request, env: WorkersEnv, ctx: WorkersContext, site: WorkersFetch): Promise<Response> {
-  const { api } = getWorkersAgentApi(env);
+async function answer(api: AgentApi, received: Request, env: WorkersEnv, ctx: WorkersContext, site: WorkersFetch): Promise<Response> {
   const pathname = canonicalizePath(new URL(received.url).pathname);
   const request = withoutContentCoding(received);
   // The runtime's files are assets for the Worker to read, not for anyone to download.

@@ -6,16 +6,35 @@
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { setPriority } from 'node:os';
+import type { HeapSpaceInfo } from 'node:v8';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { ROOT } from './generate-site.ts';
-import { buildQueries, type BenchQuery } from './queries.ts';
+import { buildNewQueries, buildQueries, type BenchQuery } from './queries.ts';
+import type { BuiltManifest } from '../packages/astro-agent-api/src/content/manifest.ts';
 
 export interface ServerHandle {
   url: string;
   child: ChildProcess;
   rss(): Promise<number>;
   stop(): Promise<void>;
+}
+
+/** What bench/serve-front.ts reports of its memory: process.memoryUsage(), its CPU time so far, V8's heap spaces, and each answer memo's fill and hit count. */
+export interface FrontMemory {
+  usage: NodeJS.MemoryUsage;
+  cpu: NodeJS.CpuUsage;
+  spaces: HeapSpaceInfo[];
+  memos: MemoStats[];
+}
+
+export interface MemoStats {
+  /** The memo's budget (lru-cache's `maxSize`) and what it holds against it. */
+  maxSize: number;
+  calculatedSize: number;
+  entries: number;
+  hits: number;
+  misses: number;
 }
 
 export interface LoadResult {
@@ -43,11 +62,7 @@ export function forkServer(script: string, args: string[], env: NodeJS.ProcessEn
       resolve({
         url: message.url,
         child,
-        rss: () =>
-          new Promise((done) => {
-            child.once('message', (reply: { rss: number }) => done(reply.rss));
-            child.send('rss');
-          }),
+        rss: () => askChild<{ rss: number }>(child, 'rss').then((reply) => reply.rss),
         stop: () => stopChild(child, () => child.send('stop')),
       });
     });
@@ -95,6 +110,14 @@ export function setPriorities(pids: number[], priority: number): void {
       // not allowed here (needs root): measured at normal priority
     }
   }
+}
+
+/** Sends `message` to a harness child and resolves with its next message (the children answer one message at a time). */
+export function askChild<T>(child: ChildProcess, message: unknown): Promise<T> {
+  return new Promise((resolve) => {
+    child.once('message', (reply: T) => resolve(reply));
+    child.send(message as string);
+  });
 }
 
 function stopChild(child: ChildProcess, ask: () => void): Promise<void> {
@@ -222,6 +245,27 @@ export function agentScenarios({ pagePaths, apiBasePath, searchQueries = SEARCH_
       },
     },
   };
+}
+
+/**
+ * The memory row's load, over a site's manifest: read_page, search_pages (two shares of it), get_company_info
+ * and Markdown negotiation, side by side; every search new (as agents send them), so no cache can keep
+ * the memory low.
+ */
+export function mixedScenarios(manifest: BuiltManifest): Scenario[] {
+  const searchQueries = buildNewQueries(manifest.pages, Object.keys(manifest.options.facets.city?.values ?? {}), 20_000, 29);
+  const mixed = agentScenarios({ pagePaths: shuffle(manifest.pages.map((page) => page.path)), apiBasePath: manifest.options.apiBasePath, searchQueries });
+  return [mixed.read_page!, mixed.search_pages!, mixed.get_company_info!, mixed.markdown!, mixed.search_pages!];
+}
+
+/** `items` in a fixed pseudo-random order (seeded: every run and every server gets the same). */
+export function shuffle<T>(items: T[]): T[] {
+  let seed = 42;
+  const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  return items
+    .map((item) => [random(), item] as const)
+    .sort((a, b) => a[0] - b[0])
+    .map(([, item]) => item);
 }
 
 /** Registers a client (RFC 7591) and returns an access token for it (client credentials, both scopes). */

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateSite, ROOT, SITES_DIR } from './generate-site.ts';
 import { startTestRedis } from '../tests/helpers/redis-server.ts';
-import { agentScenarios, cycle, forkServer, issueToken, measureLoad, probeMcp, setPriorities, startNaiveServer, startStandaloneServer, type LoadResult, type Scenario } from './load.ts';
+import { agentScenarios, cycle, forkServer, issueToken, measureLoad, mixedScenarios, probeMcp, setPriorities, shuffle, startNaiveServer, startStandaloneServer, type LoadResult, type Scenario } from './load.ts';
 import { measureBuild, type BuildFigures } from './measure-build.ts';
 import type { BuiltManifest } from '../packages/astro-agent-api/src/content/manifest.ts';
 import { readBuiltManifest } from '../tests/helpers/read-build.ts';
@@ -273,13 +273,8 @@ let serverRss = Number.NaN;
 const memorySite = generated.get(Math.max(...sizes))!;
 if (wants('memory')) {
   log(`memory: ${memorySeconds} s of mixed load on ${memorySite.name}…`);
-  const memoryManifest = await readManifest(memorySite);
   const memoryFront = await forkServer('serve-front.ts', [memorySite.outDir], serverEnv);
-  // Every search new (as agents send them), so no cache can keep the memory low.
-  const searchQueries = buildNewQueries(memoryManifest.pages, Object.keys(memoryManifest.options.facets.city?.values ?? {}), 20_000, 29);
-  const mixed = agentScenarios({ pagePaths: shuffle(memoryManifest.pages.map((page) => page.path)), apiBasePath: memoryManifest.options.apiBasePath, searchQueries });
-  const mixedScenarios = [mixed.read_page!, mixed.search_pages!, mixed.get_company_info!, mixed.markdown!, mixed.search_pages!];
-  memoryLoad = await measureLoad(memoryFront.url, mixedScenarios, memorySeconds, 0);
+  memoryLoad = await measureLoad(memoryFront.url, mixedScenarios(await readManifest(memorySite)), memorySeconds, 0);
   serverRss = await memoryFront.rss();
   await memoryFront.stop();
 }
@@ -560,15 +555,6 @@ function timeChild(argv: string[]): Promise<number> {
     child.stdout.once('data', () => resolve(performance.now() - start));
     child.once('close', (code) => code !== 0 && reject(new Error(`search probe failed (${code})`)));
   });
-}
-
-function shuffle<T>(items: T[]): T[] {
-  let seed = 42;
-  const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
-  return items
-    .map((item) => [random(), item] as const)
-    .sort((a, b) => a[0] - b[0])
-    .map(([, item]) => item);
 }
 
 function pct(value: number): string {

@@ -32,13 +32,13 @@ export interface CachedAnswer {
 }
 
 /**
- * Bytes of answers kept per build: a crawl of a 3,000-page site (its read_page answers and twins) stays
- * in it; on a larger site a page that fell out is read and serialized again. Each answer counts twice
- * its size: room for the compressed forms made later.
+ * Bytes of answers kept per build: the read_page answers of a crawl of a 3,000-page site (~2.4 KB each,
+ * counted twice) stay in it; a page that fell out is read and serialized again. Each answer counts
+ * twice its size: room for the compressed forms made later.
  */
-const MEMO_BYTES = 32 * 1024 * 1024;
-/** Bytes of recent answers kept per build: ~2,000 search answers of ~2 KB, each counted twice. */
-const RECENT_BYTES = 8 * 1024 * 1024;
+const MEMO_BYTES = 16 * 1024 * 1024;
+/** Bytes of recent answers kept per build: ~1,000 search answers of ~2 KB, each counted twice. */
+const RECENT_BYTES = 4 * 1024 * 1024;
 
 /** Answers kept while asked for, up to `maxBytes`; each counts twice its size (room for its compressed forms). */
 function createAnswerMemo(maxBytes: number): LRUCache<string, CachedAnswer> {

@@ -218,7 +218,7 @@ describe('Redis unreachable at start-up', () => {
     try {
       await symlink(outDir, join(cwd, 'dist'));
       const root = fileURLToPath(new URL('../../', import.meta.url));
-      const child = spawn(process.execPath, [join(root, 'scripts', 'start.ts')], {
+      const child = spawn(process.execPath, [join(root, 'scripts', 'start.mjs')], {
         cwd,
         env: { ...process.env, REDIS_URL: gone.url, PORT: '0', HOST: '127.0.0.1', AGENT_API_DATA_DIR: join(cwd, '.data') },
         stdio: ['ignore', 'pipe', 'pipe'],

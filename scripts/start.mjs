@@ -5,10 +5,13 @@
 // HOST, PORT: where to listen (default localhost:4321). SITE_URL: the address to build for (default the
 // address served). SITE_OUT_DIR: the build folder to serve, and to build into when it holds no build
 // (default dist/), e.g. to serve a second build beside the first.
-import { spawn, type ChildProcess } from 'node:child_process';
+//
+// Plain JavaScript, as scripts/check-node.mjs: a .ts entry makes Node load its TypeScript stripper
+// (amaro) for the life of the process, ~17 MB of the server's RSS (BENCHMARKS.md, "Server memory").
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { startServer, type AgentServer } from 'astro-agent-api/node';
+import { startServer } from 'astro-agent-api/node';
 
 const outDir = resolve(process.env.SITE_OUT_DIR ?? 'dist');
 const shownOutDir = `${relative(process.cwd(), outDir) || '.'}/`;
@@ -17,11 +20,14 @@ const host = process.env.HOST ?? 'localhost';
 const port = Number(process.env.PORT ?? 4321);
 const servedAt = `http://${host === '0.0.0.0' || host === '::' ? 'localhost' : host}:${port}`;
 
-let build: ChildProcess | undefined;
-let server: AgentServer | undefined;
+/** @type {import('node:child_process').ChildProcess | undefined} */
+let build;
+/** @type {import('astro-agent-api/node').AgentServer | undefined} */
+let server;
 let stopping = false;
 
-function stop(reason: string): void {
+/** @param {string} reason */
+function stop(reason) {
   if (stopping) return;
   stopping = true;
   // Open keep-alive connections, or a build that ignores the signal, must not hold the process forever.
@@ -35,7 +41,7 @@ function stop(reason: string): void {
   console.log(`${reason}: finishing open requests…`);
   void server.close().then(() => process.exit(0));
 }
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, () => stop(signal));
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) process.on(signal, () => stop(signal));
 const parent = process.ppid;
 setInterval(() => {
   if (process.ppid !== parent) stop('npm stopped');
@@ -44,7 +50,7 @@ setInterval(() => {
 if (!existsSync(resolve(outDir, 'server/entry.mjs')) || !existsSync(manifestFile)) {
   const site = process.env.SITE_URL ?? servedAt;
   console.log(`No build found in ${shownOutDir}: building the site for ${site} first…`);
-  const code = await new Promise<number | null>((done) => {
+  const code = await new Promise((done) => {
     build = spawn(process.execPath, [resolve('node_modules/astro/bin/astro.mjs'), 'build', '--outDir', outDir], {
       stdio: 'inherit',
       env: { ...process.env, SITE_URL: site },
@@ -56,13 +62,15 @@ if (!existsSync(resolve(outDir, 'server/entry.mjs')) || !existsSync(manifestFile
   if (code !== 0) process.exit(code ?? 1);
 }
 
-server = await startServer({ outDir, host, port }).catch((error: unknown) => {
+server = await startServer({ outDir, host, port }).catch((error) => {
   // Start-up failures (Redis unreachable, a bad quota variable, the port in use) are the operator's to fix:
   // say what happened, without a stack trace.
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 });
-const builtFor = (JSON.parse(readFileSync(manifestFile, 'utf8')) as { site: string }).site.replace(/\/$/, '');
+/** @type {{ site: string }} */
+const { site: builtSite } = JSON.parse(readFileSync(manifestFile, 'utf8'));
+const builtFor = builtSite.replace(/\/$/, '');
 if (new URL(builtFor).origin !== new URL(servedAt).origin) {
   console.log(
     `Note: ${shownOutDir} was built for ${builtFor}, so its pages and API publish that address; ` +

@@ -20,10 +20,12 @@ export interface ServerHandle {
   stop(): Promise<void>;
 }
 
-/** What bench/serve-front.ts reports of its memory: process.memoryUsage(), its CPU time so far, V8's heap spaces, and each answer memo's fill and hit count. */
+/** What bench/serve-front.mjs reports of its memory: process.memoryUsage(), its CPU and GC time so far, V8's heap spaces, and each answer memo's fill and hit count. */
 export interface FrontMemory {
   usage: NodeJS.MemoryUsage;
   cpu: NodeJS.CpuUsage;
+  /** Milliseconds of garbage-collection pauses on the main thread: young generation (scavenges) and the rest. */
+  gc: { young: number; full: number; count: number };
   spaces: HeapSpaceInfo[];
   memos: MemoStats[];
 }

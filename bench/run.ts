@@ -150,7 +150,7 @@ for (let run = 0; run < (wants('search') ? runs : 0); run++) {
 // Over HTTP on the demo: the production front in a child, one request after another on one connection.
 const httpSearch: { p50: number; p99: number }[] = [];
 for (let run = 0; run < (wants('search') ? runs : 0); run++) {
-  const front = await forkServer('serve-front.ts', [demo.outDir], serverEnv);
+  const front = await forkServer('serve-front.mjs', [demo.outDir], serverEnv);
   const demoManifest = await readManifest(demo);
   const queries = buildNewQueries(demoManifest.pages, Object.keys(demoManifest.options.facets.city?.values ?? {}), QUERY_COUNT, 17 + run);
   log(`search over HTTP on the demo (run ${run + 1}/${runs})…`);
@@ -199,7 +199,7 @@ let mcpMissing: string | undefined;
 for (let run = 0; run < (wants('serving') ? runs : 0); run++) {
   const ceiling = await forkServer('serve-ceiling.ts', [ceilingBody], process.env);
   const naive = await startNaiveServer(join(served.outDir, 'agent-api', 'manifest.json'));
-  const front = await forkServer('serve-front.ts', [served.outDir], serverEnv, frontArgv);
+  const front = await forkServer('serve-front.mjs', [served.outDir], serverEnv, frontArgv);
   const standaloneEnv = { ...serverEnv, AGENT_API_DATA_DIR: `${serverEnv.AGENT_API_DATA_DIR}-standalone` };
   // Ready once an API call answers: the standalone front loads the build on its first agent request,
   // where npm start's server loads it before listening, and neither load belongs in the measure.
@@ -245,7 +245,7 @@ for (let run = 0; run < (wants('store') ? runs : 0); run++) {
       // A fresh data folder per front: the sqlite one starts empty, and none is left behind.
       const dataDir = join(SITES_DIR, `data-${process.pid}-${backend}-${run}`);
       const env = { ...serverEnv, AGENT_API_DATA_DIR: dataDir, ...(backend === 'redis' ? { REDIS_URL: redis.url } : {}) };
-      const front = await forkServer('serve-front.ts', [served.outDir], env);
+      const front = await forkServer('serve-front.mjs', [served.outDir], env);
       const token = await issueToken(front.url);
       const scenario: Scenario = { ...agentScenarios({ pagePaths, apiBasePath }).read_page!, headers: { Authorization: `Bearer ${token}` } };
       log(`load read_page with a token on the ${backend} store (run ${run + 1}/${runs})…`);
@@ -273,7 +273,7 @@ let serverRss = Number.NaN;
 const memorySite = generated.get(Math.max(...sizes))!;
 if (wants('memory')) {
   log(`memory: ${memorySeconds} s of mixed load on ${memorySite.name}…`);
-  const memoryFront = await forkServer('serve-front.ts', [memorySite.outDir], serverEnv);
+  const memoryFront = await forkServer('serve-front.mjs', [memorySite.outDir], serverEnv);
   memoryLoad = await measureLoad(memoryFront.url, mixedScenarios(await readManifest(memorySite)), memorySeconds, 0);
   serverRss = await memoryFront.rss();
   await memoryFront.stop();

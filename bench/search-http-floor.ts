@@ -1,7 +1,7 @@
 /**
  * `node bench/search-http-floor.ts [--blocks N] [--block-size N] [--profile]`: search over HTTP on the
  * demo, every query new, one request at a time, against the floor of the same machine in the same run.
- * The production front (bench/serve-front.ts) and a bare node:http server answering one fixed search
+ * The production front (bench/serve-front.mjs) and a bare node:http server answering one fixed search
  * answer of the median size (bench/serve-ceiling.ts) run as children; this process is the one client
  * (fetch, keep-alive) and alternates blocks of requests between them, so that both see the same load
  * from the machine's other jobs. Prints p50/p99 of each and the ratios.
@@ -43,7 +43,7 @@ const searchPath = ({ query, city }: BenchQuery) => `${manifest.options.apiBaseP
 const env = { ...process.env, AGENT_API_QUOTA_ANONYMOUS: '1000000', AGENT_API_QUOTA_IDENTIFIED: '1000000', AGENT_API_DATA_DIR: join(SITES_DIR, `data-${process.pid}`) };
 const profileDir = join(SITES_DIR, 'profiles');
 if (args.profile) await mkdir(profileDir, { recursive: true });
-const front = await forkServer('serve-front.ts', [outDir], env, args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
+const front = await forkServer('serve-front.mjs', [outDir], env, args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []);
 
 const requestInit: RequestInit | undefined = args.identity ? { headers: { 'Accept-Encoding': 'identity' } } : undefined;
 

@@ -25,7 +25,7 @@ export interface FrontMemory {
   usage: NodeJS.MemoryUsage;
   cpu: NodeJS.CpuUsage;
   /** Milliseconds of garbage-collection pauses on the main thread: young generation (scavenges) and the rest. */
-  gc: { young: number; full: number; count: number };
+  gc: { young: number; full: number };
   spaces: HeapSpaceInfo[];
   memos: MemoStats[];
 }
@@ -34,7 +34,6 @@ export interface MemoStats {
   /** The memo's budget (lru-cache's `maxSize`) and what it holds against it. */
   maxSize: number;
   calculatedSize: number;
-  entries: number;
   hits: number;
   misses: number;
 }

@@ -30,10 +30,9 @@ LRUCache.prototype.get = function (...args) {
 };
 
 // Time spent in V8's garbage collector (main-thread pauses), by kind: what the size of the heap's spaces trades against.
-const gcMs = { young: 0, full: 0, count: 0 };
+const gcMs = { young: 0, full: 0 };
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
-    gcMs.count++;
     if (/** @type {{ kind: number }} */ (entry.detail).kind === constants.NODE_PERFORMANCE_GC_MINOR) gcMs.young += entry.duration;
     else gcMs.full += entry.duration;
   }
@@ -49,7 +48,7 @@ process.on('message', (/** @type {string | { heapSnapshot: string }} */ message)
   if (message === 'rss') process.send?.({ rss: process.memoryUsage().rss });
   if (message === 'memory') {
     /** @type {import('./load.ts').MemoStats[]} */
-    const stats = [...memos].map(([memo, counts]) => ({ maxSize: memo.maxSize, calculatedSize: memo.calculatedSize, entries: memo.size, ...counts }));
+    const stats = [...memos].map(([memo, counts]) => ({ maxSize: memo.maxSize, calculatedSize: memo.calculatedSize, ...counts }));
     process.send?.({ usage: process.memoryUsage(), cpu: process.cpuUsage(), gc: { ...gcMs }, spaces: getHeapSpaceStatistics(), memos: stats });
   }
   if (typeof message === 'object') process.send?.({ file: writeHeapSnapshot(join(message.heapSnapshot, `front-${process.pid}.heapsnapshot`)) });

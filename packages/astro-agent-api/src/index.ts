@@ -100,9 +100,9 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
 
         // Last: the runtime reloads when the manifest changes, so everything it points to must be written already.
         const start = performance.now();
-        await writeManifest(outDir, { ...manifest, documents });
+        const { textFiles } = await writeManifest(outDir, { ...manifest, documents });
         logger.info(`wrote the manifest of ${manifest.pages.length} pages in ${secondsSince(start)}`);
-        if (isWorkersAdapter(config!)) await publishWorkersRuntime(outDir, clientDir);
+        if (isWorkersAdapter(config!)) await publishWorkersRuntime(outDir, clientDir, textFiles);
         logger.info(`build steps done in ${secondsSince(hookStart)} (Pagefind beside the Markdown and the server index)`);
       },
     },

@@ -45,11 +45,11 @@ export function encodePageTexts(
   endFile();
   const twins = pages.map(({ frontMatter, markdown, sections }) => {
     const front = Buffer.from(frontMatter);
-    const twin = Buffer.from(markdown);
+    const body = Buffer.from(markdown);
     const text = Buffer.from(buildSectionLines(markdown, sections));
-    const length = front.byteLength + twin.byteLength;
+    const length = front.byteLength + body.byteLength;
     if (chunks.length > 2 && offset + length + text.byteLength > maxBytes) endFile();
-    chunks.push(front, twin, text);
+    chunks.push(front, body, text);
     const location = { file: files.length, offset, length, frontMatterLength: front.byteLength, textLength: text.byteLength };
     offset += length + text.byteLength;
     return location;

@@ -14,7 +14,7 @@ const MAGIC = 'AAPI-PT2';
  * A file holds pages up to this size, then the next one starts: a Cloudflare Worker reads them as
  * static assets, 25 MiB at most each (BENCHMARKS.md, "Cloudflare Workers beside Node").
  */
-export const MAX_TEXTS_FILE_BYTES = 24 * 1024 ** 2;
+const MAX_TEXTS_FILE_BYTES = 24 * 1024 ** 2;
 
 /** The name of a build's texts file number `file` (0, 1, …). */
 export const pageTextsFileName = (file: number) => `page-texts-${file}.bin`;

@@ -29,12 +29,18 @@ async function build(env: Record<string, string> = {}): Promise<{ converted: num
   return { converted, reused };
 }
 
-async function buildWithLog(env: Record<string, string>): Promise<{ converted: number; reused: number; output: string }> {
+/** Builds the copy; `whileRendering` of the `converted` pages were converted as Astro rendered them. */
+async function buildWithLog(env: Record<string, string>): Promise<{ converted: number; whileRendering: number; reused: number; output: string }> {
   const { output } = await runCommand(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: SITE, env: childEnv(env) });
-  const line = /converted (\d+) pages to Markdown in [\d.]+ m?s \((\d+) reused from earlier builds/.exec(output);
+  const line = /converted (\d+) pages to Markdown in [\d.]+ m?s \((\d+) while Astro rendered, (\d+) reused from earlier builds/.exec(output);
   assert.ok(line, `the build log says what was converted:\n${output}`);
-  return { converted: Number(line[1]), reused: Number(line[2]), output };
+  return { converted: Number(line[1]), whileRendering: Number(line[2]), reused: Number(line[3]), output };
 }
+
+/** How many pages the build's Pagefind index holds, from its entry file. */
+const pagefindPageCount = async () =>
+  Object.values((JSON.parse(await readFile(join(OUT_DIR, 'client', 'pagefind', 'pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number }> }).languages)
+    .reduce((sum, language) => sum + language.page_count, 0);
 
 const manifestPaths = async () => (await readBuiltManifest(OUT_DIR)).pages.map((page) => page.path);
 
@@ -45,8 +51,12 @@ before(async () => {
 });
 after(() => rm(SITE, { recursive: true, force: true }));
 
-test('a first build converts every page; the same site built again converts none and writes the same twins', async () => {
-  assert.deepEqual(await build(), { converted: 5, reused: 0 });
+test('a first build converts every page as Astro renders it; the same site built again converts none and writes the same twins', async () => {
+  const first = await buildWithLog({});
+  assert.deepEqual({ converted: first.converted, reused: first.reused }, { converted: 5, reused: 0 });
+  // A worker takes two pages as soon as they render; the others may still wait for it when the render ends, and are then converted from their files.
+  assert.ok(first.whileRendering >= 2, `pages are converted while Astro renders:\n${first.output}`);
+  assert.equal(await pagefindPageCount(), 5);
   const before = await twin('guides/boiler');
   assert.match(before, /Check the pressure gauge/);
   assert.deepEqual(await build(), { converted: 0, reused: 5 });
@@ -90,6 +100,19 @@ test('a cache written by another version of the package is not used', async () =
   assert.deepEqual(await build({ CACHE_SITE_IGNORE: '.note' }), { converted: 5, reused: 0 });
   assert.deepEqual(await build({ CACHE_SITE_IGNORE: '.note' }), { converted: 0, reused: 5 });
   assert.doesNotMatch(await twin('about'), /Note kept/);
+});
+
+test('pages another integration rewrites after the render are converted again from their files, and the browser index holds each page once', async () => {
+  const before = { boiler: await twin('guides/boiler'), about: await twin('about') };
+  // An empty element changes the bytes and not the content: the conversion from the file must equal the one made while rendering.
+  const unchanged = await buildWithLog({ CACHE_SITE_IGNORE: '.note', CACHE_SITE_REWRITE: '<span></span>' });
+  assert.deepEqual({ converted: unchanged.converted, whileRendering: unchanged.whileRendering, reused: unchanged.reused }, { converted: 5, whileRendering: 0, reused: 0 });
+  assert.deepEqual({ boiler: await twin('guides/boiler'), about: await twin('about') }, before);
+  assert.equal(await pagefindPageCount(), 5);
+
+  await buildWithLog({ CACHE_SITE_IGNORE: '.note', CACHE_SITE_REWRITE: '<p>Added after the render.</p>' });
+  assert.match(await twin('guides/boiler'), /pressure gauge before calling anyone\.\n\nAdded after the render\./);
+  assert.equal(await pagefindPageCount(), 5, 'no record of the page as rendered is left beside the rewritten one');
 });
 
 test('a Pagefind index that another integration wrote in the same build is kept, not built again', async () => {

@@ -37,9 +37,12 @@ export interface SearchIndexBuild {
  * A site whose theme runs Pagefind itself keeps that index: one already written in this build is left
  * as it is, and none is built when `writtenLaterBy` names an integration whose hook comes after this one.
  */
-export function startSearchIndex(clientDir: string, options: { language?: string | undefined; writtenLaterBy?: string | undefined } = {}): SearchIndexBuild {
+export function startSearchIndex(
+  clientDir: string,
+  options: { language?: string | undefined; writtenLaterBy?: string | undefined; beforeRender?: boolean } = {},
+): SearchIndexBuild {
   const outputPath = join(clientDir, PAGEFIND_DIR);
-  const started = openIndex(outputPath, options.writtenLaterBy);
+  const started = openIndex(outputPath, options);
   const added: Promise<unknown>[] = [];
   return {
     add(page) {
@@ -54,6 +57,9 @@ export function startSearchIndex(clientDir: string, options: { language?: string
         if ('writtenLaterBy' in opened) return { pageCount: 0, outputPath, reused: false, writtenLaterBy: opened.writtenLaterBy };
         const { index, existing } = opened;
         if (!index) return { pageCount: existing, outputPath, reused: true };
+        // Started before the render, the index could not see what an integration's hook wrote since.
+        const writtenSince = options.beforeRender ? await countIndexedPages(outputPath).catch(() => undefined) : undefined;
+        if (writtenSince !== undefined) return { pageCount: writtenSince, outputPath, reused: true };
         await Promise.all(added);
         const written = await index.writeFiles({ outputPath });
         assertNoErrors('write the index to', outputPath, written.errors);
@@ -73,11 +79,12 @@ export function startSearchIndex(clientDir: string, options: { language?: string
 /** A new index, or none when this build has one already (`existing`: its page count) or another integration writes it later. */
 async function openIndex(
   outputPath: string,
-  writtenLaterBy: string | undefined,
+  { writtenLaterBy, beforeRender }: { writtenLaterBy?: string | undefined; beforeRender?: boolean },
 ): Promise<{ index: pagefind.PagefindIndex; existing?: never } | { index?: never; existing: number } | { writtenLaterBy: string }> {
-  // Astro empties the output folder before a build, so an index there was written by this build: Starlight and
-  // astro-pagefind run Pagefind in their own hook, and indexing the same pages again would only cost time.
-  const existing = await countIndexedPages(outputPath).catch(() => undefined);
+  // Astro empties the output folder after `astro:build:start`, so an index there after the render was written by this
+  // build: Starlight and astro-pagefind run Pagefind in their own hook, and indexing the same pages again would only
+  // cost time. Before the render, one there is the last build's.
+  const existing = beforeRender ? undefined : await countIndexedPages(outputPath).catch(() => undefined);
   if (existing !== undefined) return { existing };
   if (writtenLaterBy !== undefined) return { writtenLaterBy };
   const { index, errors } = await pagefind.createIndex();

@@ -4,7 +4,8 @@
  * read what each build says it converted and what its twins and manifest hold.
  */
 import assert from 'node:assert/strict';
-import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +38,13 @@ async function buildWithLog(env: Record<string, string>): Promise<{ converted: n
   return { converted: Number(line[1]), whileRendering: Number(line[2]), reused: Number(line[3]), output };
 }
 
+/** The pages of the build's Pagefind index as the browser reads them: each fragment file, unzipped after Pagefind's marker. */
+async function pagefindFragments(): Promise<{ url: string; content: string }[]> {
+  const dir = join(OUT_DIR, 'client', 'pagefind', 'fragment');
+  const files = await readdir(dir);
+  return Promise.all(files.map(async (file) => JSON.parse(gunzipSync(await readFile(join(dir, file))).toString('utf8').replace(/^pagefind_dcd/, '')) as { url: string; content: string }));
+}
+
 /** How many pages the build's Pagefind index holds, from its entry file. */
 const pagefindPageCount = async () =>
   Object.values((JSON.parse(await readFile(join(OUT_DIR, 'client', 'pagefind', 'pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number }> }).languages)
@@ -59,8 +67,12 @@ test('a first build converts every page as Astro renders it; the same site built
   assert.equal(await pagefindPageCount(), 5);
   const before = await twin('guides/boiler');
   assert.match(before, /Check the pressure gauge/);
-  assert.deepEqual(await build(), { converted: 0, reused: 5 });
+  const again = await buildWithLog({});
+  assert.deepEqual({ converted: again.converted, reused: again.reused }, { converted: 0, reused: 5 });
   assert.equal(await twin('guides/boiler'), before);
+  // Every file of the browser index is named by a hash of its bytes: Pagefind finds the last build's in place and writes none again.
+  assert.match(again.output, /indexed 5 pages for search in [\d.]+ m?s \([1-9]\d* of its files kept from the last build\)/);
+  assert.equal(await pagefindPageCount(), 5);
   // Reused pages get their link from the cached conversion, once.
   for (const path of ['', 'about', 'guides/boiler']) assert.deepEqual(await twinLinks(path), [path ? `/${path}.md` : '/index.md'], path);
   assert.deepEqual(await manifestPaths(), ['/', '/about/', '/guides/boiler/', '/guides/fuse/', '/guides/leak/']);
@@ -83,6 +95,10 @@ test('an edited, an added and a renamed page are converted again; a removed or r
   // Converted and reused pages alike: each links its own twin, the renamed one its new address.
   for (const path of ['guides/boiler', 'guides/drain', 'guides/water-leak', 'about']) assert.deepEqual(await twinLinks(path), [`/${path}.md`], path);
   assert.deepEqual(await manifestPaths(), ['/', '/about/', '/guides/boiler/', '/guides/drain/', '/guides/water-leak/']);
+  // Pagefind found the last build's files in place: only the edited, added and renamed pages' fragments are new, and no other is left.
+  const fragments = await pagefindFragments();
+  assert.deepEqual(fragments.map((fragment) => fragment.url).sort(), ['/', '/about/', '/guides/boiler/', '/guides/drain/', '/guides/water-leak/']);
+  assert.match(fragments.find((fragment) => fragment.url === '/guides/boiler/')!.content, /Bleed the radiators/);
   const cached = JSON.parse(await readFile(CACHE_FILE, 'utf8')) as { pages: Record<string, unknown> };
   assert.deepEqual(Object.keys(cached.pages).sort(), ['/', '/about/', '/guides/boiler/', '/guides/drain/', '/guides/water-leak/'], 'the cache keeps only the pages of the last build');
 });

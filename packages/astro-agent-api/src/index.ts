@@ -54,7 +54,7 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         cache.catch(() => {});
         const clientDir = fileURLToPath(config!.adapter ? config!.build.client : config!.outDir);
         // The browser index takes each page as it is converted, unless an integration of the site runs Pagefind itself.
-        const searchIndex = pagefindIntegrationOf(config!) === undefined ? startSearchIndex(clientDir, { language: options.language, beforeRender: true }) : undefined;
+        const searchIndex = pagefindIntegrationOf(config!) === undefined ? startSearchIndex(clientDir, { language: options.language, beforeRender: true, cacheDir: buildCacheDir(config!) }) : undefined;
         started = { cache, clientDir, searchIndex, conversion: startRenderTimeConversion(conversion, cache, (page) => searchIndex?.add(page)) };
       },
       'astro:build:done': async ({ dir, logger }) => {
@@ -81,7 +81,7 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         // Pagefind indexed the pages as they were converted; it writes the index while this process builds the server index.
         const searchIndex = keepsRenderIndex(renderIndex, render?.clientDir === clientDir, rendered, markdown.pages)
           ? renderIndex!
-          : await indexAgain(renderIndex, clientDir, markdown.pages, { language: options.language, writtenLaterBy: pagefindWrittenLaterBy(config!) });
+          : await indexAgain(renderIndex, clientDir, markdown.pages, { language: options.language, writtenLaterBy: pagefindWrittenLaterBy(config!), cacheDir: buildCacheDir(config!) });
         logger.info(
           `converted ${markdown.converted + markdown.convertedWhileRendering} pages to Markdown in ${seconds} (${markdown.convertedWhileRendering} while Astro rendered, ${markdown.reused} reused from earlier builds, ${markdown.skipped} skipped)`,
         );
@@ -107,7 +107,7 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
                 ? `left the Pagefind index to ${result.writtenLaterBy}, which writes it after this step: not built here`
                 : result.reused
                   ? `found the Pagefind index of ${result.pageCount} pages that another integration wrote in this build: not built again`
-                  : `indexed ${result.pageCount} pages for search in ${secondsSince(hookStart)}`,
+                  : `indexed ${result.pageCount} pages for search in ${secondsSince(hookStart)} (${result.keptFiles} of its files kept from the last build)`,
             );
           }),
         ]);

@@ -4,6 +4,7 @@ import * as pagefind from 'pagefind';
 import { PAGEFIND_DIR } from '../content/manifest.ts';
 import { buildPageText } from '../content/plain-text.ts';
 import type { ConvertedPage } from './converted-page.ts';
+import { keepHashedFiles, restoreHashedFiles } from './pagefind-reuse.ts';
 
 export interface SearchIndexResult {
   /** Pages in the index: those added, or what the index another integration wrote says it holds. */
@@ -13,6 +14,8 @@ export interface SearchIndexResult {
   reused: boolean;
   /** The integration, listed after this one, that writes the index later in this build: none was built here. */
   writtenLaterBy?: string;
+  /** Files of the index the last build wrote that Pagefind found in place and did not write again (pagefind-reuse.ts). */
+  keptFiles?: number;
 }
 
 /** A Pagefind index being built: pages go in as they are converted, then `finish` writes it. */
@@ -39,7 +42,7 @@ export interface SearchIndexBuild {
  */
 export function startSearchIndex(
   clientDir: string,
-  options: { language?: string | undefined; writtenLaterBy?: string | undefined; beforeRender?: boolean } = {},
+  options: { language?: string | undefined; writtenLaterBy?: string | undefined; beforeRender?: boolean; cacheDir?: string | undefined } = {},
 ): SearchIndexBuild {
   const outputPath = join(clientDir, PAGEFIND_DIR);
   const started = openIndex(outputPath, options);
@@ -61,9 +64,11 @@ export function startSearchIndex(
         const writtenSince = options.beforeRender ? await countIndexedPages(outputPath).catch(() => undefined) : undefined;
         if (writtenSince !== undefined) return { pageCount: writtenSince, outputPath, reused: true };
         await Promise.all(added);
+        const keptFiles = options.cacheDir === undefined ? 0 : await restoreHashedFiles(options.cacheDir, outputPath);
         const written = await index.writeFiles({ outputPath });
         assertNoErrors('write the index to', outputPath, written.errors);
-        return { pageCount: added.length, outputPath: written.outputPath, reused: false };
+        if (options.cacheDir !== undefined) await keepHashedFiles(options.cacheDir, outputPath);
+        return { pageCount: added.length, outputPath: written.outputPath, reused: false, keptFiles };
       } finally {
         // The service is a child process: left running, it keeps `astro build` from exiting.
         await pagefind.close();

@@ -4,13 +4,14 @@
  * setting, and compared with the conversion the Markdown step makes of the same HTML from its file.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { convertHtmlPage } from '../../packages/astro-agent-api/src/build/build-markdown.ts';
 import type { ConvertedPage, MarkdownConversionOptions } from '../../packages/astro-agent-api/src/build/converted-page.ts';
+import { buildMarkdownTwin } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { hashHtml, openPageCache } from '../../packages/astro-agent-api/src/build/page-cache.ts';
 import { findPrerenderedPageSink } from '../../packages/astro-agent-api/src/build/prerendered-page-sink.ts';
 import { startRenderTimeConversion } from '../../packages/astro-agent-api/src/build/render-time-conversion.ts';
@@ -63,7 +64,12 @@ for (const { routing, rendered, outside } of SHAPES) {
     const options = conversionOptions(routing);
     const urls = createSiteUrls(SITE, routing);
     const seen: ConvertedPage[] = [];
-    const conversion = startRenderTimeConversion(options, openPageCache(join(cacheRoot, `shape-${routing.format}-${routing.trailingSlash}`), options), (converted) => seen.push(converted));
+    const clientDir = join(cacheRoot, `client-${routing.format}-${routing.trailingSlash}`);
+    const conversion = startRenderTimeConversion(options, {
+      clientDir,
+      cache: openPageCache(join(cacheRoot, `shape-${routing.format}-${routing.trailingSlash}`), options),
+      onPage: (converted) => seen.push(converted),
+    });
     const sink = findPrerenderedPageSink();
     assert.ok(sink, 'the build sets the sink the middleware hands pages to');
     const entries = Object.entries(rendered);
@@ -80,7 +86,11 @@ for (const { routing, rendered, outside } of SHAPES) {
       assert.equal(taken.converted, true);
       assert.equal(taken.htmlHash, hashHtml(Buffer.from(html)));
       assert.deepEqual(taken.page, convertHtmlPage(html, servedPath, options, urls), servedPath);
+      assert.equal(taken.twinWritten, true);
     });
+    for (const [, servedPath] of entries) {
+      assert.equal(await readFile(join(clientDir, urls.twinFile(servedPath)), 'utf8'), buildMarkdownTwin(pages.get(servedPath)!.page!), `the twin of ${servedPath} is written`);
+    }
   });
 }
 
@@ -95,13 +105,15 @@ test('a page an earlier build converted comes from the cache; a changed one is c
   await earlier.save();
 
   const seen: ConvertedPage[] = [];
-  const conversion = startRenderTimeConversion(options, openPageCache(dir, options), (converted) => seen.push(converted));
+  const clientDir = join(cacheRoot, 'client-cached');
+  const conversion = startRenderTimeConversion(options, { clientDir, cache: openPageCache(dir, options), onPage: (converted) => seen.push(converted) });
   const sink = findPrerenderedPageSink()!;
   sink('/kept/', kept);
   sink('/edited/', page('Edited', 'After the edit.'));
   await waitFor(seen, 2);
   const pages = await conversion.finish();
   assert.equal(pages.get('/kept/')!.converted, false);
+  assert.equal(await readFile(join(clientDir, 'kept.md'), 'utf8'), buildMarkdownTwin(pages.get('/kept/')!.page!), 'a page from the cache gets its twin too');
   assert.equal(pages.get('/edited/')!.converted, true);
   assert.match(pages.get('/edited/')!.page!.markdown, /After the edit\./);
 });
@@ -110,7 +122,11 @@ test('pages still waiting for a worker when the render ends are left to the Mark
   const options = conversionOptions({ base: '/', trailingSlash: 'ignore', format: 'directory' });
   const urls = createSiteUrls(SITE, options.routing);
   const seen: ConvertedPage[] = [];
-  const conversion = startRenderTimeConversion(options, openPageCache(join(cacheRoot, 'left'), options), (converted) => seen.push(converted));
+  const conversion = startRenderTimeConversion(options, {
+    clientDir: join(cacheRoot, 'client-left'),
+    cache: openPageCache(join(cacheRoot, 'left'), options),
+    onPage: (converted) => seen.push(converted),
+  });
   const sink = findPrerenderedPageSink()!;
   for (let at = 0; at < 200; at++) sink(`/p${at}/`, page(`Page ${at}`, `Text ${at}.`));
   await waitFor(seen, 1);

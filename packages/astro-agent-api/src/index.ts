@@ -55,7 +55,7 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         const clientDir = fileURLToPath(config!.adapter ? config!.build.client : config!.outDir);
         // The browser index takes each page as it is converted, unless an integration of the site runs Pagefind itself.
         const searchIndex = pagefindIntegrationOf(config!) === undefined ? startSearchIndex(clientDir, { language: options.language, beforeRender: true, cacheDir: buildCacheDir(config!) }) : undefined;
-        started = { cache, clientDir, searchIndex, conversion: startRenderTimeConversion(conversion, cache, (page) => searchIndex?.add(page)) };
+        started = { cache, clientDir, searchIndex, conversion: startRenderTimeConversion(conversion, { clientDir, cache, onPage: (page) => searchIndex?.add(page) }) };
       },
       'astro:build:done': async ({ dir, logger }) => {
         const site = config!.site!;
@@ -71,7 +71,9 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         started = undefined;
         const cache = render?.cache ?? openPageCache(buildCacheDir(config!), conversionOptions(options, config!));
         const renderIndex = render?.searchIndex;
-        const rendered = (await render?.conversion.finish()) ?? new Map();
+        const taken = (await render?.conversion.finish()) ?? new Map();
+        // Taken for another folder than the one Astro wrote the pages to (which no Astro setting is known to do): not used.
+        const rendered = render?.clientDir === clientDir ? taken : new Map();
         const { result: markdown, seconds } = await timed(async () =>
           writeMarkdownTwins(clientDir, conversionOptions(options, config!), { cache: await cache, rendered, onPage: (page) => renderIndex?.add(page) }),
         ).catch(async (error: unknown) => {

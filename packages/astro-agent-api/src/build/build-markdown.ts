@@ -38,6 +38,8 @@ export interface RenderedPage {
   page: ConvertedPage | null;
   /** Converted while rendering, rather than found in the cache of an earlier build. */
   converted: boolean;
+  /** Its twin is written in the client folder already. */
+  twinWritten: boolean;
 }
 
 /** The pages handed over while Astro rendered them, by served path. */
@@ -86,23 +88,25 @@ export async function writeMarkdownTwins(
   const changed: { index: number; htmlHash: string }[] = [];
   // Read synchronously: each file is small and in the page cache, and through the thread pool the open,
   // stat, read and close of every page left this loop mostly waiting (profile of a rebuild at 3,000 pages).
-  const known: ConvertedPage[] = [];
+  /** Pages known without converting them whose twin is still to write. */
+  const twinless: ConvertedPage[] = [];
   let convertedWhileRendering = 0;
   htmlPages.forEach((page, index) => {
     const html = readFileSync(page.file);
     // Hashed as Astro wrote it, before the twin link goes in: the next build's page hashes the same.
     const htmlHash = hashHtml(html);
-    const inHand = rendered.get(page.path);
-    const found = inHand?.htmlHash === htmlHash ? inHand.page : cache.lookUp(page.path, htmlHash);
+    const candidate = rendered.get(page.path);
+    const inHand = candidate?.htmlHash === htmlHash ? candidate : undefined;
+    const found = inHand ? inHand.page : cache.lookUp(page.path, htmlHash);
     if (found === undefined) {
       changed.push({ index, htmlHash });
       return;
     }
-    if (inHand?.htmlHash === htmlHash && inHand.converted) convertedWhileRendering++;
+    if (inHand?.converted) convertedWhileRendering++;
     cache.remember(page.path, htmlHash, found);
     if (found) {
-      known.push(found);
-      if (inHand?.htmlHash !== htmlHash) onPage(found);
+      if (!inHand?.twinWritten) twinless.push(found);
+      if (!inHand) onPage(found);
       // While its bytes are in hand, so that no page is read twice.
       writeTwinLinkSync(page.file, html.toString(), urls.twinPath(found.path));
     }
@@ -116,7 +120,7 @@ export async function writeMarkdownTwins(
     workerCount > 0
       ? writeMarkdownPagesInWorkers(toConvert, clientDir, options, workerCount, onPage)
       : writeMarkdownPages(toConvert, clientDir, options, onPage),
-    forEachConcurrently(known, (page) => writeTwin(clientDir, page, urls)),
+    forEachConcurrently(twinless, (page) => writeTwin(clientDir, page, urls)),
   ]);
   changed.forEach(({ index, htmlHash }, at) => {
     results[index] = converted[at];
@@ -208,14 +212,14 @@ export function convertHtmlPage(html: string, path: string, options: MarkdownCon
 }
 
 /** Writes the page's Markdown twin beside its HTML. */
-async function writeTwin(clientDir: string, page: ConvertedPage, urls: SiteUrls): Promise<void> {
+export async function writeTwin(clientDir: string, page: ConvertedPage, urls: SiteUrls): Promise<void> {
   const twin = join(clientDir, ...urls.twinFile(page.path).split('/'));
   await mkdir(dirname(twin), { recursive: true });
   await writeFile(twin, buildMarkdownTwin(page));
 }
 
 /** What the main thread sends a Markdown worker: files to convert (their twins written by the worker), or one page's HTML. */
-export type MarkdownWorkerJob = { clientDir: string; files: HtmlPage[] } | { path: string; html: string };
+export type MarkdownWorkerJob = { clientDir: string; files: HtmlPage[] } | { clientDir: string; path: string; html: string };
 export type MarkdownWorkerTask = { id: number } & MarkdownWorkerJob;
 /** What a Markdown worker answers: the entries of one task (`null`: left out), or the error that stopped it. */
 export type MarkdownWorkerReply = { id: number } & ({ pages: (ConvertedPage | null)[] } | { error: string });
@@ -225,8 +229,8 @@ export interface MarkdownWorkerData {
 
 /** A worker thread that converts pages (markdown-worker.ts). */
 export interface MarkdownWorker {
-  /** Converts one page's HTML, served at `path`; `null` for an excluded page. Writes nothing. */
-  convert(path: string, html: string): Promise<ConvertedPage | null>;
+  /** Converts one page's HTML, served at `path`, and writes its twin in `clientDir`; `null` for an excluded page. */
+  convert(clientDir: string, path: string, html: string): Promise<ConvertedPage | null>;
   /** Converts the files and writes their twins, as `writeMarkdownPages` does. */
   convertFiles(clientDir: string, files: HtmlPage[]): Promise<(ConvertedPage | null)[]>;
   stop(): Promise<void>;
@@ -265,7 +269,7 @@ export function startMarkdownWorker(options: MarkdownConversionOptions): Markdow
       worker.postMessage({ id, ...job } satisfies MarkdownWorkerTask);
     });
   return {
-    convert: async (path, html) => (await send({ path, html }))[0] ?? null,
+    convert: async (clientDir, path, html) => (await send({ clientDir, path, html }))[0] ?? null,
     convertFiles: (clientDir, files) => send({ clientDir, files }),
     async stop() {
       await worker.terminate();

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { createSiteUrls } from '../site-urls.ts';
-import { isErrorPage, startMarkdownWorker, type MarkdownWorker, type RenderedPage, type RenderedPages } from './build-markdown.ts';
+import { isErrorPage, startMarkdownWorker, writeTwin, type MarkdownWorker, type RenderedPage, type RenderedPages } from './build-markdown.ts';
 import type { ConvertedPage, MarkdownConversionOptions } from './converted-page.ts';
 import { hashHtml, type PageCache } from './page-cache.ts';
 import { setPrerenderedPageSink } from './prerendered-page-sink.ts';
@@ -24,8 +24,8 @@ const PAGES_PER_WORKER = 2;
  * Converts each page to Markdown as Astro prerenders it, on the cores the render leaves idle: Astro
  * renders one page at a time on the main thread, so the conversion runs in `availableParallelism() - 1`
  * worker threads (at least one) while the render goes on. A page whose HTML an earlier build converted
- * comes from `cache` without a worker. Every page converted or found goes to `onPage` at once (the
- * browser index takes it then). The pages arrive through the build's middleware
+ * comes from `cache` without a worker. Each page's twin is written in `clientDir` as soon as its
+ * conversion is known, and the page goes to `onPage` (the browser index takes it then). The pages arrive through the build's middleware
  * (routes/prerender-capture-middleware.ts). Pages wait in a queue for a worker; `finish` drops the ones
  * still waiting, which the Markdown step then converts from their files on every core. That step checks
  * each page's file against what was taken here — same path, same bytes — and converts the rest too, so
@@ -33,17 +33,17 @@ const PAGES_PER_WORKER = 2;
  */
 export function startRenderTimeConversion(
   options: MarkdownConversionOptions,
-  cache: Promise<PageCache>,
-  onPage: (page: ConvertedPage) => void,
+  { clientDir, cache, onPage }: { clientDir: string; cache: Promise<PageCache>; onPage: (page: ConvertedPage) => void },
 ): RenderTimeConversion {
   const urls = createSiteUrls(options.site, options.routing);
   const workerCount = Math.max(1, availableParallelism() - 1);
   const pages = new Map<string, RenderedPage>();
   const taken = new Set<string>();
   const waiting: { path: string; html: string; htmlHash: string }[] = [];
-  /** The cache lookups of the pages taken, and the conversions handed to workers. */
+  /** The cache lookups of the pages taken, the conversions handed to workers and the twins written here. */
   const lookups: Promise<void>[] = [];
   const conversions: Promise<void>[] = [];
+  const twinWrites: Promise<void>[] = [];
   const workers: MarkdownWorker[] = [];
   let waitingCharacters = 0;
   let busy = 0;
@@ -57,9 +57,9 @@ export function startRenderTimeConversion(
       if (workers.length < workerCount) workers.push(startMarkdownWorker(options));
       const worker = workers[busy % workers.length]!;
       busy++;
-      const converted = worker.convert(path, html).then(
+      const converted = worker.convert(clientDir, path, html).then(
         (page) => {
-          pages.set(path, { htmlHash, page, converted: true });
+          pages.set(path, { htmlHash, page, converted: true, twinWritten: true });
           if (page) onPage(page);
         },
         // Left out of `pages`: the Markdown step converts the page again from its file and reports the error.
@@ -99,8 +99,16 @@ export function startRenderTimeConversion(
             convertWaiting();
             return;
           }
-          pages.set(path, { htmlHash, page: cached, converted: false });
-          if (cached) onPage(cached);
+          const taken: RenderedPage = { htmlHash, page: cached, converted: false, twinWritten: cached !== null };
+          pages.set(path, taken);
+          if (!cached) return;
+          onPage(cached);
+          // Written while Astro renders: the Markdown step of a rebuild then writes no twin.
+          twinWrites.push(
+            writeTwin(clientDir, cached, urls).catch(() => {
+              taken.twinWritten = false;
+            }),
+          );
         },
         // No cache to read: the Markdown step reports it.
         () => {},
@@ -115,7 +123,7 @@ export function startRenderTimeConversion(
         await Promise.all(lookups);
         closed = true;
         waiting.length = 0;
-        await Promise.all(conversions);
+        await Promise.all([...conversions, ...twinWrites]);
       } finally {
         await Promise.all(workers.map((worker) => worker.stop()));
       }

@@ -8,8 +8,9 @@ import { createServer } from 'node:net';
 import { setPriority } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { readBuiltManifest } from '../tests/helpers/read-build.ts';
 import { ROOT } from './generate-site.ts';
-import { buildQueries, type BenchQuery } from './queries.ts';
+import { buildNewQueries, buildQueries, type BenchQuery } from './queries.ts';
 
 export interface ServerHandle {
   url: string;
@@ -148,6 +149,34 @@ async function runAutocannon(url: string, scenarios: Scenario[], seconds: number
     p99: result.latency.p99,
     failures: result.non2xx + result.errors + result.timeouts,
   };
+}
+
+/**
+ * The server's memory: a fresh front (bench/serve-front.ts) on the build in `outDir`, mixed load (read_page,
+ * search_pages with every query new, get_company_info, Markdown negotiation) for `seconds`, then its RSS.
+ */
+export async function measureServerMemory(outDir: string, seconds: number, env: NodeJS.ProcessEnv): Promise<{ load: LoadResult; rss: number }> {
+  const manifest = await readBuiltManifest(outDir);
+  const front = await forkServer('serve-front.ts', [outDir], env);
+  try {
+    // Every search new (as agents send them), so no cache can keep the memory low.
+    const searchQueries = buildNewQueries(manifest.pages, Object.keys(manifest.options.facets.city?.values ?? {}), 20_000, 29);
+    const mixed = agentScenarios({ pagePaths: shuffle(manifest.pages.map((page) => page.path)), apiBasePath: manifest.options.apiBasePath, searchQueries });
+    const load = await measureLoad(front.url, [mixed.read_page!, mixed.search_pages!, mixed.get_company_info!, mixed.markdown!, mixed.search_pages!], seconds, 0);
+    return { load, rss: await front.rss() };
+  } finally {
+    await front.stop();
+  }
+}
+
+/** The items in a fixed pseudo-random order (the same on every run). */
+export function shuffle<T>(items: T[]): T[] {
+  let seed = 42;
+  const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  return items
+    .map((item) => [random(), item] as const)
+    .sort((a, b) => a[0] - b[0])
+    .map(([, item]) => item);
 }
 
 /** Cycles through `items` forever. */

@@ -14,12 +14,11 @@ import * as pagefind from 'pagefind';
 import { buildSearchRecord } from '../packages/astro-agent-api/src/build/build-search-index.ts';
 import { RUNTIME_DIR, type Manifest } from '../packages/astro-agent-api/src/content/manifest.ts';
 import { openPageTexts } from '../packages/astro-agent-api/src/hosts/node-build-files.ts';
-import { SITES_DIR, generateSite } from './generate-site.ts';
+import { DEMO_PAGES, SITES_DIR, generateSite } from './generate-site.ts';
 import { measureBuild, treeRss } from './measure-build.ts';
 
 const { values, positionals } = parseArgs({ options: { runs: { type: 'string', default: '3' } }, allowPositionals: true });
 const size = Number(positionals[0] ?? 3000);
-const DEMO_PAGES = 374;
 const root = join(SITES_DIR, `p${size}`);
 const outDir = join(root, 'dist');
 const clientDir = join(outDir, 'client');

@@ -44,7 +44,8 @@ export interface BuildFigures {
  * index without an adapter, no Pagefind step when another integration runs it).
  */
 export const BUILD_LOG_LINES = {
-  render: { pattern: /(?:prerendering|generating) static routes[\s\S]*?Completed in ([\d.]+) ?(ms|s)\b/, required: true },
+  // Astro writes a minute and more as `1m 6s`.
+  render: { pattern: /(?:prerendering|generating) static routes[\s\S]*?Completed in (?:(?<minutes>\d+)m )?([\d.]+) ?(ms|s)\b/, required: true },
   converted: { pattern: /converted ([\d,]+) pages? to Markdown in ([\d.]+) ?(ms|s)\b/, required: true },
   reused: { pattern: /([\d,]+) reused\b/, required: true },
   index: { pattern: /indexed [\d,]+ pages for search in ([\d.]+) ?(ms|s)\b/, required: false },
@@ -118,7 +119,7 @@ export function parseBuildLog(log: string, { integration = true, source = 'the b
   const duration = (line: LogLine): number => {
     const match = find(line);
     if (!match) return Number.NaN;
-    return Number(match.at(-2)) * (match.at(-1) === 's' ? 1000 : 1);
+    return Number(match.groups?.minutes ?? 0) * 60_000 + Number(match.at(-2)) * (match.at(-1) === 's' ? 1000 : 1);
   };
   const count = (line: LogLine): number => {
     const match = find(line);

@@ -5,16 +5,21 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createSiteUrls } from '../site-urls.ts';
-import { convertHtmlPage, writeMarkdownPages, writeTwin, type MarkdownWorkerData, type MarkdownWorkerReply, type MarkdownWorkerTask } from './build-markdown.ts';
+import { convertHtmlPage, createTwinWriter, writeMarkdownPages, type MarkdownWorkerData, type MarkdownWorkerReply, type MarkdownWorkerTask, type TwinWriter } from './build-markdown.ts';
 
 const { options } = workerData as MarkdownWorkerData;
 const urls = createSiteUrls(options.site, options.routing);
 const port = parentPort!;
+/** One writer per client folder for the worker's life (one build): each folder is made once. */
+const twinWriters = new Map<string, TwinWriter>();
 
 /** A page as Astro rendered it: converted, and its twin written. */
 async function convertRenderedPage(clientDir: string, path: string, html: string) {
   const page = convertHtmlPage(html, path, options, urls);
-  if (page) await writeTwin(clientDir, page, urls);
+  if (!page) return page;
+  let writeTwin = twinWriters.get(clientDir);
+  if (!writeTwin) twinWriters.set(clientDir, (writeTwin = createTwinWriter(clientDir, urls)));
+  await writeTwin(page);
   return page;
 }
 

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { createSiteUrls } from '../site-urls.ts';
-import { isErrorPage, startMarkdownWorker, writeTwin, type MarkdownWorker, type RenderedPage, type RenderedPages } from './build-markdown.ts';
+import { createTwinWriter, isErrorPage, startMarkdownWorker, type MarkdownWorker, type RenderedPage, type RenderedPages } from './build-markdown.ts';
 import type { ConvertedPage, MarkdownConversionOptions } from './converted-page.ts';
 import { hashHtml, type PageCache } from './page-cache.ts';
 import { setPrerenderedPageSink } from './prerendered-page-sink.ts';
@@ -36,6 +36,7 @@ export function startRenderTimeConversion(
   { clientDir, cache, onPage }: { clientDir: string; cache: Promise<PageCache>; onPage: (page: ConvertedPage) => void },
 ): RenderTimeConversion {
   const urls = createSiteUrls(options.site, options.routing);
+  const writeTwin = createTwinWriter(clientDir, urls);
   const workerCount = Math.max(1, availableParallelism() - 1);
   const pages = new Map<string, RenderedPage>();
   const taken = new Set<string>();
@@ -105,7 +106,7 @@ export function startRenderTimeConversion(
           onPage(cached);
           // Written while Astro renders: the Markdown step of a rebuild then writes no twin.
           twinWrites.push(
-            writeTwin(clientDir, cached, urls).catch(() => {
+            writeTwin(cached).catch(() => {
               taken.twinWritten = false;
             }),
           );

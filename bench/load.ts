@@ -9,6 +9,7 @@ import { setPriority } from 'node:os';
 import type { HeapSpaceInfo } from 'node:v8';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { readBuiltManifest } from '../tests/helpers/read-build.ts';
 import { ROOT } from './generate-site.ts';
 import { buildNewQueries, buildQueries, type BenchQuery } from './queries.ts';
 import type { BuiltManifest } from '../packages/astro-agent-api/src/content/manifest.ts';
@@ -172,6 +173,20 @@ async function runAutocannon(url: string, scenarios: Scenario[], seconds: number
     p99: result.latency.p99,
     failures: result.non2xx + result.errors + result.timeouts,
   };
+}
+
+/**
+ * The server's memory: a fresh front (bench/serve-front.mjs, as `npm start`) on the build in `outDir`, the
+ * mixed load (`mixedScenarios`) for `seconds`, then its RSS.
+ */
+export async function measureServerMemory(outDir: string, seconds: number, env: NodeJS.ProcessEnv): Promise<{ load: LoadResult; rss: number }> {
+  const front = await forkServer('serve-front.mjs', [outDir], env);
+  try {
+    const load = await measureLoad(front.url, mixedScenarios(await readBuiltManifest(outDir)), seconds, 0);
+    return { load, rss: await front.rss() };
+  } finally {
+    await front.stop();
+  }
 }
 
 /** Cycles through `items` forever. */

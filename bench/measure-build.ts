@@ -1,13 +1,15 @@
 /**
  * Runs `astro build` of a site in a child (bench/build-runner.ts) and reports its wall time, its peak
- * memory and the split between Astro's render and the integration's steps, read from the build log.
+ * memory (the whole process tree's, and each process's) and the split between Astro's render and the
+ * integration's steps, read from the build log. A line the figures need and the log lacks is an error
+ * naming it (BUILD_LOG_LINES), never a zero.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { BUILD_CACHE_DIR } from '../packages/astro-agent-api/src/build/page-cache.ts';
-import { ROOT } from './generate-site.ts';
+import { ROOT, WITHOUT_INTEGRATION_ENV } from './generate-site.ts';
 
 export interface BuildFigures {
   wallMs: number;
@@ -15,7 +17,11 @@ export interface BuildFigures {
   peakRssBytes: number;
   /** The peak of Pagefind's indexer process alone (part of `peakRssBytes`). */
   pagefindPeakBytes: number;
-  /** Astro's "prerendering static routes … Completed in". */
+  /** The peak of Astro's own Node process (the build child's maxRSS, worker threads included). */
+  astroPeakBytes: number;
+  /** The peak of each other process of the tree, by process name (`pagefind…`, `esbuild`, …): the sum over the processes of that name at one sample. */
+  processPeakBytes: Record<string, number>;
+  /** Astro's "prerendering static routes … Completed in" (NaN for the lines of the integration when it is left out). */
   renderMs: number;
   markdownMs: number;
   indexMs: number;
@@ -32,15 +38,37 @@ export interface BuildFigures {
   log: string;
 }
 
-/** A cold build (the default) starts without build output and without the integration's cache of earlier builds. */
-export async function measureBuild(siteRoot: string, outDir: string, { cold = true }: { cold?: boolean } = {}): Promise<BuildFigures> {
+/**
+ * The lines of the build log the figures come from. `required` ones must be in the log of every build
+ * with the integration (Astro's render in every build); the others are NaN when missing (no server
+ * index without an adapter, no Pagefind step when another integration runs it).
+ */
+export const BUILD_LOG_LINES = {
+  // Astro writes a minute and more as `1m 6s`.
+  render: { pattern: /(?:prerendering|generating) static routes[\s\S]*?Completed in (?:(?<minutes>\d+)m )?([\d.]+) ?(ms|s)\b/, required: true },
+  converted: { pattern: /converted ([\d,]+) pages? to Markdown in ([\d.]+) ?(ms|s)\b/, required: true },
+  reused: { pattern: /([\d,]+) reused\b/, required: true },
+  index: { pattern: /indexed [\d,]+ pages for search in ([\d.]+) ?(ms|s)\b/, required: false },
+  serverIndex: { pattern: /server search index of [\d,]+ pages \([\d.]+ MB\) in ([\d.]+) ?(ms|s)\b/, required: false },
+  documents: { pattern: /agent documents in ([\d.]+) ?(ms|s)\b/, required: false },
+  manifest: { pattern: /wrote the manifest of [\d,]+ pages in ([\d.]+) ?(ms|s)\b/, required: false },
+  steps: { pattern: /build steps done in ([\d.]+) ?(ms|s)\b/, required: true },
+} satisfies Record<string, { pattern: RegExp; required: boolean }>;
+type LogLine = keyof typeof BUILD_LOG_LINES;
+
+/**
+ * A cold build (the default) starts without build output and without the integration's cache of earlier
+ * builds. `integration: false` builds a generated site without the integration (WITHOUT_INTEGRATION_ENV):
+ * Astro's render alone, whose log has none of the integration's lines.
+ */
+export async function measureBuild(siteRoot: string, outDir: string, { cold = true, integration = true }: { cold?: boolean; integration?: boolean } = {}): Promise<BuildFigures> {
   const resultFile = join(outDir, '..', `build-result-${process.pid}.json`);
   await rm(outDir, { recursive: true, force: true });
   if (cold) await rm(join(siteRoot, 'node_modules', '.astro', BUILD_CACHE_DIR), { recursive: true, force: true });
   const start = performance.now();
   const child = spawn(process.execPath, [join(ROOT, 'bench', 'build-runner.ts'), resultFile, 'build', '--outDir', outDir], {
     cwd: siteRoot,
-    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...(integration ? {} : { [WITHOUT_INTEGRATION_ENV]: '1' }) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -48,10 +76,12 @@ export async function measureBuild(siteRoot: string, outDir: string, { cold = tr
   child.stderr.on('data', (chunk: Buffer) => (log += chunk));
   let treePeak = 0;
   let pagefindPeak = 0;
+  const processPeakBytes: Record<string, number> = {};
   const sampler = setInterval(() => {
     const sample = treeRss(child.pid!);
     treePeak = Math.max(treePeak, sample.total);
     pagefindPeak = Math.max(pagefindPeak, sample.pagefind);
+    for (const [name, bytes] of sample.children) processPeakBytes[name] = Math.max(processPeakBytes[name] ?? 0, bytes);
   }, 100);
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   clearInterval(sampler);
@@ -59,20 +89,53 @@ export async function measureBuild(siteRoot: string, outDir: string, { cold = tr
   if (code !== 0) throw new Error(`astro build of ${siteRoot} failed (${code}):\n${log.slice(-4000)}`);
   const { maxRssBytes } = JSON.parse(await readFile(resultFile, 'utf8')) as { maxRssBytes: number };
   await rm(resultFile, { force: true });
-  const clean = log.replace(/\x1b\[[0-9;]*m/g, '');
-  const converted = Number(/converted (\d+) pages to Markdown/.exec(clean)?.[1] ?? 0);
-  const reused = Number(/(\d+) reused from earlier builds/.exec(clean)?.[1] ?? 0);
   return {
     wallMs,
     peakRssBytes: Math.max(maxRssBytes, treePeak),
     pagefindPeakBytes: pagefindPeak,
-    renderMs: duration(clean, /prerendering static routes[\s\S]*?Completed in ([\d.]+)(ms|s)/),
-    markdownMs: duration(clean, /to Markdown in ([\d.]+) (ms|s)/),
-    indexMs: duration(clean, /pages for search in ([\d.]+) (ms|s)/),
-    serverIndexMs: duration(clean, /server search index of \d+ pages \([\d.]+ MB\) in ([\d.]+) (ms|s)/),
-    documentsMs: duration(clean, /agent documents in ([\d.]+) (ms|s)/),
-    manifestMs: duration(clean, /wrote the manifest of \d+ pages in ([\d.]+) (ms|s)/),
-    stepsMs: duration(clean, /build steps done in ([\d.]+) (ms|s)/),
+    astroPeakBytes: maxRssBytes,
+    processPeakBytes,
+    ...parseBuildLog(log, { integration, source: `the build of ${siteRoot}` }),
+  };
+}
+
+type LogFigures = Pick<BuildFigures, 'renderMs' | 'markdownMs' | 'indexMs' | 'serverIndexMs' | 'documentsMs' | 'manifestMs' | 'stepsMs' | 'pages' | 'converted' | 'reused' | 'log'>;
+
+/**
+ * The figures of a build's log (BUILD_LOG_LINES); `integration: false` for a build without the
+ * integration, whose figures but Astro's render are NaN. Throws, naming the line, when a required one is missing.
+ */
+export function parseBuildLog(log: string, { integration = true, source = 'the build' }: { integration?: boolean; source?: string } = {}): LogFigures {
+  const clean = log.replace(/\x1b\[[0-9;]*m/g, '');
+  const find = (line: LogLine): RegExpExecArray | undefined => {
+    const { pattern, required } = BUILD_LOG_LINES[line];
+    const match = pattern.exec(clean) ?? undefined;
+    if (!match && required) {
+      throw new Error(`The log of ${source} has no line matching ${pattern} (bench/measure-build.ts, BUILD_LOG_LINES.${line}): did the line change?\n${clean.slice(-3000)}`);
+    }
+    return match;
+  };
+  /** The duration of a line's last two groups (number, unit) in ms; NaN when the line is missing. */
+  const duration = (line: LogLine): number => {
+    const match = find(line);
+    if (!match) return Number.NaN;
+    return Number(match.groups?.minutes ?? 0) * 60_000 + Number(match.at(-2)) * (match.at(-1) === 's' ? 1000 : 1);
+  };
+  const count = (line: LogLine): number => {
+    const match = find(line);
+    return match ? Number(match[1]!.replaceAll(',', '')) : Number.NaN;
+  };
+  const converted = integration ? count('converted') : Number.NaN;
+  const reused = integration ? count('reused') : Number.NaN;
+  const integrationDuration = (line: LogLine) => (integration ? duration(line) : Number.NaN);
+  return {
+    renderMs: duration('render'),
+    markdownMs: integrationDuration('converted'),
+    indexMs: integrationDuration('index'),
+    serverIndexMs: integrationDuration('serverIndex'),
+    documentsMs: integrationDuration('documents'),
+    manifestMs: integrationDuration('manifest'),
+    stepsMs: integrationDuration('steps'),
     pages: converted + reused,
     converted,
     reused,
@@ -80,15 +143,23 @@ export async function measureBuild(siteRoot: string, outDir: string, { cold = tr
   };
 }
 
-function duration(log: string, pattern: RegExp): number {
-  const match = pattern.exec(log);
-  if (!match) return Number.NaN;
-  return Number(match[1]) * (match[2] === 's' ? 1000 : 1);
+/** What a Node process is called in /proc (Node 24 names its main thread, hence the process, "MainThread"). */
+const NODE_NAMES = new Set(['node', 'MainThread']);
+
+/** "node <script>" for a Node process: which one it is, from its command line. */
+function nodeScript(pid: number): string {
+  const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  const script = argv.slice(1).find((arg) => !arg.startsWith('-'));
+  return script ? `node ${basename(script)}` : 'node';
 }
 
-/** Sum of the resident memory of `pid` and all its descendants, and of its Pagefind descendants alone, from /proc (Linux). */
-export function treeRss(pid: number): { total: number; pagefind: number } {
+/**
+ * Sum of the resident memory of `pid` and all its descendants, of its Pagefind descendants alone, and of
+ * its descendants by process name (`pid` itself left out), from /proc (Linux).
+ */
+export function treeRss(pid: number): { total: number; pagefind: number; children: Map<string, number> } {
   const children = new Map<number, number[]>();
+  const byName = new Map<string, number>();
   let total = 0;
   let pagefind = 0;
   try {
@@ -109,15 +180,20 @@ export function treeRss(pid: number): { total: number; pagefind: number } {
       const current = queue.pop()!;
       try {
         const resident = Number(readFileSync(`/proc/${current}/statm`, 'utf8').split(' ')[1]) * 4096;
+        const name = readFileSync(`/proc/${current}/comm`, 'utf8').trim();
         total += resident;
-        if (readFileSync(`/proc/${current}/comm`, 'utf8').includes('pagefind')) pagefind += resident;
+        if (name.includes('pagefind')) pagefind += resident;
+        if (current !== pid) {
+          const label = NODE_NAMES.has(name) ? nodeScript(current) : name;
+          byName.set(label, (byName.get(label) ?? 0) + resident);
+        }
       } catch {
         // gone
       }
       queue.push(...(children.get(current) ?? []));
     }
   } catch {
-    return { total: 0, pagefind: 0 };
+    return { total: 0, pagefind: 0, children: new Map() };
   }
-  return { total, pagefind };
+  return { total, pagefind, children: byName };
 }

@@ -13,14 +13,12 @@ import { parseArgs } from 'node:util';
 import * as pagefind from 'pagefind';
 import { buildSearchRecord } from '../packages/astro-agent-api/src/build/build-search-index.ts';
 import { RUNTIME_DIR, type Manifest } from '../packages/astro-agent-api/src/content/manifest.ts';
-import { PAGE_TEXTS_FILE } from '../packages/astro-agent-api/src/content/page-texts.ts';
 import { openPageTexts } from '../packages/astro-agent-api/src/hosts/node-build-files.ts';
-import { SITES_DIR, generateSite } from './generate-site.ts';
+import { DEMO_PAGES, SITES_DIR, generateSite } from './generate-site.ts';
 import { measureBuild, treeRss } from './measure-build.ts';
 
 const { values, positionals } = parseArgs({ options: { runs: { type: 'string', default: '3' } }, allowPositionals: true });
 const size = Number(positionals[0] ?? 3000);
-const DEMO_PAGES = 374;
 const root = join(SITES_DIR, `p${size}`);
 const outDir = join(root, 'dist');
 const clientDir = join(outDir, 'client');
@@ -28,7 +26,7 @@ const manifestFile = join(outDir, RUNTIME_DIR, 'manifest.json');
 
 if (!(await readFile(manifestFile).then(() => true, () => false))) await measureBuild(await generateSite(size, DEMO_PAGES), outDir);
 const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as Manifest;
-const texts = openPageTexts(join(outDir, RUNTIME_DIR, PAGE_TEXTS_FILE), manifest.buildId);
+const texts = openPageTexts(join(outDir, RUNTIME_DIR), manifest.textFiles, manifest.buildId);
 // In the build the pages' Markdown is in memory already: reading it is not part of the step.
 const pages = manifest.pages.map((page) => ({ ...page, markdown: texts.readMarkdown(page.twin) }));
 texts.close();

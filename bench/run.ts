@@ -13,17 +13,32 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { cpus, totalmem } from 'node:os';
+import { mkdir, rm } from 'node:fs/promises';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { generateSite, ROOT, SITES_DIR } from './generate-site.ts';
 import { startTestRedis } from '../tests/helpers/redis-server.ts';
-import { agentScenarios, cycle, forkServer, issueToken, measureLoad, mixedScenarios, probeMcp, setPriorities, shuffle, startNaiveServer, startStandaloneServer, type LoadResult, type Scenario } from './load.ts';
+import {
+  agentScenarios,
+  cycle,
+  forkServer,
+  issueToken,
+  measureLoad,
+  measureServerMemory,
+  probeMcp,
+  setPriorities,
+  shuffle,
+  startNaiveServer,
+  startStandaloneServer,
+  type LoadResult,
+  type Scenario,
+} from './load.ts';
 import { measureBuild, type BuildFigures } from './measure-build.ts';
 import type { BuiltManifest } from '../packages/astro-agent-api/src/content/manifest.ts';
 import { readBuiltManifest } from '../tests/helpers/read-build.ts';
 import { buildNewQueries } from './queries.ts';
+import { describeMachine, mb, median, pct, table, writeResults } from './report.ts';
 import { ENGINE_LABELS, ENGINES, PROBE_PRIORITY, type EngineName } from './search-engines.ts';
 import { createStandaloneSite } from './standalone-site.ts';
 import { RELEVANCE_CASES } from '../tests/integration/search-relevance-cases.ts';
@@ -273,22 +288,13 @@ let serverRss = Number.NaN;
 const memorySite = generated.get(Math.max(...sizes))!;
 if (wants('memory')) {
   log(`memory: ${memorySeconds} s of mixed load on ${memorySite.name}…`);
-  const memoryFront = await forkServer('serve-front.mjs', [memorySite.outDir], serverEnv);
-  memoryLoad = await measureLoad(memoryFront.url, mixedScenarios(await readManifest(memorySite)), memorySeconds, 0);
-  serverRss = await memoryFront.rss();
-  await memoryFront.stop();
+  ({ load: memoryLoad, rss: serverRss } = await measureServerMemory(memorySite.outDir, memorySeconds, serverEnv));
 }
 
 await rm(serverEnv.AGENT_API_DATA_DIR, { recursive: true, force: true });
 await rm(`${serverEnv.AGENT_API_DATA_DIR}-standalone`, { recursive: true, force: true });
 
 // ---- Report --------------------------------------------------------------------------------------
-const median = (values: number[]) => {
-  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const med = <T>(list: T[] | undefined, pick: (item: T) => number) => median((list ?? []).map(pick));
 /** Per-run ratio, then the median: both sides of a ratio come from the same run. */
 const ratio = (a: Row, b: Row) => {
@@ -464,8 +470,6 @@ const memoryTable = [[
   `≤ 250 MB: **${check(serverRss <= 250 * 1024 ** 2)}**`,
 ]];
 
-const cpu = cpus();
-const machine = `${cpu.length} × ${cpu[0]?.model ?? 'CPU'}, ${mb(totalmem())} RAM, Node ${process.versions.node}, ${process.platform}`;
 const flags = [quick && '--quick', args.reuse && '--reuse', only && `--only ${args.only}`].filter(Boolean);
 const command = `npm run bench${flags.length ? ` -- ${flags.join(' ')}` : ''}`;
 const sections: string[][] = [];
@@ -523,13 +527,13 @@ if (wants('counting')) {
 if (wants('memory')) sections.push(['### Server memory', '', table(['server', 'RSS', 'target'], memoryTable)]);
 const markdown = [
   `Run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · \`${command}\` · ${quick ? 'quick mode, 1 run' : `medians of ${runs} runs`} · ${((Date.now() - started) / 1000).toFixed(0)} s`,
-  `Machine: ${machine}. autocannon runs in the harness process and the server in a child: on ${cpu.length} cores they compete for the CPU.`,
+  `Machine: ${describeMachine()}. autocannon runs in the harness process and the server in a child: on ${cpus().length} cores they compete for the CPU.`,
   ...sections.flatMap((section) => ['', ...section]),
 ].join('\n');
 
 process.stdout.write(`\n${markdown}\n`);
 if (only) log(`partial run (--only ${args.only}): BENCHMARKS.md left as it was`);
-else await writeResults(markdown, quick);
+else await writeResults(quick ? 'quick' : 'full', markdown);
 
 // ---- helpers -------------------------------------------------------------------------------------
 function readManifest(site: Site): Promise<BuiltManifest> {
@@ -555,30 +559,4 @@ function timeChild(argv: string[]): Promise<number> {
     child.stdout.once('data', () => resolve(performance.now() - start));
     child.once('close', (code) => code !== 0 && reject(new Error(`search probe failed (${code})`)));
   });
-}
-
-function pct(value: number): string {
-  return Number.isNaN(value) ? '—' : `${(value * 100).toFixed(1)} %`;
-}
-
-function mb(bytes: number): string {
-  return `${Math.round(bytes / 1024 ** 2).toLocaleString('en')} MB`;
-}
-
-function table(header: string[], rows: string[][]): string {
-  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
-}
-
-/** Replaces the quick or full results section of BENCHMARKS.md, keeping everything else. */
-async function writeResults(section: string, isQuick: boolean): Promise<void> {
-  const file = join(ROOT, 'BENCHMARKS.md');
-  const tag = isQuick ? 'quick' : 'full';
-  const start = `<!-- bench:${tag}:start -->`;
-  const end = `<!-- bench:${tag}:end -->`;
-  let text = existsSync(file) ? await readFile(file, 'utf8') : `# Benchmarks\n\n## Full run\n\n<!-- bench:full:start -->\n<!-- bench:full:end -->\n\n## Quick run\n\n<!-- bench:quick:start -->\n<!-- bench:quick:end -->\n`;
-  if (!text.includes(start)) text += `\n${start}\n${end}\n`;
-  const before = text.slice(0, text.indexOf(start) + start.length);
-  const after = text.slice(text.indexOf(end));
-  await writeFile(file, `${before}\n${section}\n${after}`);
-  log(`wrote the ${tag} results to BENCHMARKS.md`);
 }

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BuiltPage, ManifestPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
-import { encodePageTexts, PAGE_TEXTS_FILE, type PageTexts } from '../../packages/astro-agent-api/src/content/page-texts.ts';
+import { encodePageTexts, pageTextsFileName, type PageTexts } from '../../packages/astro-agent-api/src/content/page-texts.ts';
 import { openPageTexts } from '../../packages/astro-agent-api/src/hosts/node-build-files.ts';
 
 /**
@@ -11,10 +11,10 @@ import { openPageTexts } from '../../packages/astro-agent-api/src/hosts/node-bui
  */
 export async function writeTestPageTexts(built: readonly BuiltPage[], buildId = 'test-build'): Promise<{ pages: ManifestPage[]; texts: PageTexts; remove(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'page-texts-'));
-  const file = join(dir, PAGE_TEXTS_FILE);
-  const { bytes, twins } = encodePageTexts(buildId, built);
-  await writeFile(file, bytes);
-  const texts = openPageTexts(file, buildId);
+  const { files, twins } = encodePageTexts(buildId, built);
+  const names = files.map((_, i) => pageTextsFileName(i));
+  await Promise.all(files.map((bytes, i) => writeFile(join(dir, names[i]!), bytes)));
+  const texts = openPageTexts(dir, names, buildId);
   const pages = built.map(({ frontMatter: _frontMatter, markdown: _markdown, ...page }, i) => ({ ...page, twin: twins[i]! }));
   return {
     pages,

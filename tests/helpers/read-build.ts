@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MANIFEST_FILE, RUNTIME_DIR, type BuiltManifest, type Manifest } from '../../packages/astro-agent-api/src/content/manifest.ts';
-import { PAGE_TEXTS_FILE } from '../../packages/astro-agent-api/src/content/page-texts.ts';
 import { openPageTexts } from '../../packages/astro-agent-api/src/hosts/node-build-files.ts';
 
 /**
@@ -10,7 +9,7 @@ import { openPageTexts } from '../../packages/astro-agent-api/src/hosts/node-bui
  */
 export async function readBuiltManifest(outDir: string): Promise<BuiltManifest> {
   const manifest = JSON.parse(await readFile(join(outDir, RUNTIME_DIR, MANIFEST_FILE), 'utf8')) as Manifest;
-  const texts = openPageTexts(join(outDir, RUNTIME_DIR, PAGE_TEXTS_FILE), manifest.buildId);
+  const texts = openPageTexts(join(outDir, RUNTIME_DIR), manifest.textFiles, manifest.buildId);
   try {
     const pages = manifest.pages.map(({ twin, ...page }) => {
       const markdown = texts.readMarkdown(twin);

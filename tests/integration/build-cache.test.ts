@@ -4,7 +4,8 @@
  * read what each build says it converted and what its twins and manifest hold.
  */
 import assert from 'node:assert/strict';
-import { cp, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -29,12 +30,25 @@ async function build(env: Record<string, string> = {}): Promise<{ converted: num
   return { converted, reused };
 }
 
-async function buildWithLog(env: Record<string, string>): Promise<{ converted: number; reused: number; output: string }> {
+/** Builds the copy; `whileRendering` of the `converted` pages were converted as Astro rendered them. */
+async function buildWithLog(env: Record<string, string>): Promise<{ converted: number; whileRendering: number; reused: number; output: string }> {
   const { output } = await runCommand(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: SITE, env: childEnv(env) });
-  const line = /converted (\d+) pages to Markdown in [\d.]+ m?s \((\d+) reused from earlier builds/.exec(output);
+  const line = /converted (\d+) pages to Markdown in [\d.]+ m?s \((\d+) while Astro rendered, (\d+) reused from earlier builds/.exec(output);
   assert.ok(line, `the build log says what was converted:\n${output}`);
-  return { converted: Number(line[1]), reused: Number(line[2]), output };
+  return { converted: Number(line[1]), whileRendering: Number(line[2]), reused: Number(line[3]), output };
 }
+
+/** The pages of the build's Pagefind index as the browser reads them: each fragment file, unzipped after Pagefind's marker. */
+async function pagefindFragments(): Promise<{ url: string; content: string }[]> {
+  const dir = join(OUT_DIR, 'client', 'pagefind', 'fragment');
+  const files = await readdir(dir);
+  return Promise.all(files.map(async (file) => JSON.parse(gunzipSync(await readFile(join(dir, file))).toString('utf8').replace(/^pagefind_dcd/, '')) as { url: string; content: string }));
+}
+
+/** How many pages the build's Pagefind index holds, from its entry file. */
+const pagefindPageCount = async () =>
+  Object.values((JSON.parse(await readFile(join(OUT_DIR, 'client', 'pagefind', 'pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number }> }).languages)
+    .reduce((sum, language) => sum + language.page_count, 0);
 
 const manifestPaths = async () => (await readBuiltManifest(OUT_DIR)).pages.map((page) => page.path);
 
@@ -45,12 +59,20 @@ before(async () => {
 });
 after(() => rm(SITE, { recursive: true, force: true }));
 
-test('a first build converts every page; the same site built again converts none and writes the same twins', async () => {
-  assert.deepEqual(await build(), { converted: 5, reused: 0 });
+test('a first build converts every page as Astro renders it; the same site built again converts none and writes the same twins', async () => {
+  const first = await buildWithLog({});
+  assert.deepEqual({ converted: first.converted, reused: first.reused }, { converted: 5, reused: 0 });
+  // A worker takes two pages as soon as they render; the others may still wait for it when the render ends, and are then converted from their files.
+  assert.ok(first.whileRendering >= 2, `pages are converted while Astro renders:\n${first.output}`);
+  assert.equal(await pagefindPageCount(), 5);
   const before = await twin('guides/boiler');
   assert.match(before, /Check the pressure gauge/);
-  assert.deepEqual(await build(), { converted: 0, reused: 5 });
+  const again = await buildWithLog({});
+  assert.deepEqual({ converted: again.converted, reused: again.reused }, { converted: 0, reused: 5 });
   assert.equal(await twin('guides/boiler'), before);
+  // Every file of the browser index is named by a hash of its bytes: Pagefind finds the last build's in place and writes none again.
+  assert.match(again.output, /indexed 5 pages for search in [\d.]+ m?s \([1-9]\d* of its files kept from the last build\)/);
+  assert.equal(await pagefindPageCount(), 5);
   // Reused pages get their link from the cached conversion, once.
   for (const path of ['', 'about', 'guides/boiler']) assert.deepEqual(await twinLinks(path), [path ? `/${path}.md` : '/index.md'], path);
   assert.deepEqual(await manifestPaths(), ['/', '/about/', '/guides/boiler/', '/guides/fuse/', '/guides/leak/']);
@@ -73,6 +95,10 @@ test('an edited, an added and a renamed page are converted again; a removed or r
   // Converted and reused pages alike: each links its own twin, the renamed one its new address.
   for (const path of ['guides/boiler', 'guides/drain', 'guides/water-leak', 'about']) assert.deepEqual(await twinLinks(path), [`/${path}.md`], path);
   assert.deepEqual(await manifestPaths(), ['/', '/about/', '/guides/boiler/', '/guides/drain/', '/guides/water-leak/']);
+  // Pagefind found the last build's files in place: only the edited, added and renamed pages' fragments are new, and no other is left.
+  const fragments = await pagefindFragments();
+  assert.deepEqual(fragments.map((fragment) => fragment.url).sort(), ['/', '/about/', '/guides/boiler/', '/guides/drain/', '/guides/water-leak/']);
+  assert.match(fragments.find((fragment) => fragment.url === '/guides/boiler/')!.content, /Bleed the radiators/);
   const cached = JSON.parse(await readFile(CACHE_FILE, 'utf8')) as { pages: Record<string, unknown> };
   assert.deepEqual(Object.keys(cached.pages).sort(), ['/', '/about/', '/guides/boiler/', '/guides/drain/', '/guides/water-leak/'], 'the cache keeps only the pages of the last build');
 });
@@ -90,6 +116,19 @@ test('a cache written by another version of the package is not used', async () =
   assert.deepEqual(await build({ CACHE_SITE_IGNORE: '.note' }), { converted: 5, reused: 0 });
   assert.deepEqual(await build({ CACHE_SITE_IGNORE: '.note' }), { converted: 0, reused: 5 });
   assert.doesNotMatch(await twin('about'), /Note kept/);
+});
+
+test('pages another integration rewrites after the render are converted again from their files, and the browser index holds each page once', async () => {
+  const before = { boiler: await twin('guides/boiler'), about: await twin('about') };
+  // An empty element changes the bytes and not the content: the conversion from the file must equal the one made while rendering.
+  const unchanged = await buildWithLog({ CACHE_SITE_IGNORE: '.note', CACHE_SITE_REWRITE: '<span></span>' });
+  assert.deepEqual({ converted: unchanged.converted, whileRendering: unchanged.whileRendering, reused: unchanged.reused }, { converted: 5, whileRendering: 0, reused: 0 });
+  assert.deepEqual({ boiler: await twin('guides/boiler'), about: await twin('about') }, before);
+  assert.equal(await pagefindPageCount(), 5);
+
+  await buildWithLog({ CACHE_SITE_IGNORE: '.note', CACHE_SITE_REWRITE: '<p>Added after the render.</p>' });
+  assert.match(await twin('guides/boiler'), /pressure gauge before calling anyone\.\n\nAdded after the render\./);
+  assert.equal(await pagefindPageCount(), 5, 'no record of the page as rendered is left beside the rewritten one');
 });
 
 test('a Pagefind index that another integration wrote in the same build is kept, not built again', async () => {

@@ -58,13 +58,16 @@ describe('Markdown twins and manifest', () => {
     for (const page of manifest.pages) assert.equal(twins.get(page.path), buildMarkdownTwin(page), `twin of ${page.path} matches the texts file`);
   });
 
-  it("keeps the pages' text out of the manifest, in the texts file the manifest points into", () => {
+  it("keeps the pages' text out of the manifest, in the texts files the manifest points into", () => {
+    assert.deepEqual(manifestFile.textFiles, ['page-texts-0.bin'], "the demo's text fits one file");
     for (const page of manifestFile.pages) {
       assert.deepEqual(Object.keys(page).filter((key) => key === 'markdown' || key === 'frontMatter'), [], `${page.path} has no text in the manifest`);
       assert.ok(page.twin.length > page.twin.frontMatterLength, `${page.path} points at its twin`);
+      assert.ok(page.twin.textLength > 0, `${page.path} points at its plain text`);
     }
-    const ends = manifestFile.pages.map((page) => page.twin.offset + page.twin.length);
-    assert.ok(manifestFile.pages.slice(1).every((page, i) => page.twin.offset === ends[i]), 'the twins lie one after another, in manifest order');
+    // Each page's twin, then its plain text.
+    const ends = manifestFile.pages.map((page) => page.twin.offset + page.twin.length + page.twin.textLength);
+    assert.ok(manifestFile.pages.slice(1).every((page, i) => page.twin.offset === ends[i]), 'the pages lie one after another, in manifest order');
   });
 
   it('records each page with an absolute URL on site, a title and the city of its search filter', () => {

@@ -175,7 +175,7 @@ describe('examples/cloudflare under `astro preview` (workerd)', () => {
   });
 
   it('does not let anyone download the runtime files the Worker reads', async () => {
-    for (const name of ['manifest.json', 'search-index.bin', 'page-texts.bin']) {
+    for (const name of ['manifest.json', 'search-index.bin', 'page-texts-0.bin']) {
       const response = await fetch(`${base}/_agent-api/${name}`);
       assert.equal(response.status, 404, name);
     }

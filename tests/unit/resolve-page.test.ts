@@ -5,7 +5,7 @@ import { buildPageIndex, resolvePage } from '../../packages/astro-agent-api/src/
 import { createSiteUrls } from '../../packages/astro-agent-api/src/site-urls.ts';
 
 const site = 'https://www.reparohogar.example';
-const page = (path: string): ManifestPage => ({ url: new URL(path, site).href, path, title: path, language: 'en', facets: {}, sections: [], twin: { offset: 0, length: 0, frontMatterLength: 0 } });
+const page = (path: string): ManifestPage => ({ url: new URL(path, site).href, path, title: path, language: 'en', facets: {}, sections: [], twin: { file: 0, offset: 0, length: 0, frontMatterLength: 0, textLength: 0 } });
 const index = buildPageIndex(
   [page('/'), page('/servicios/fontaneria/'), page('/servicios/fontaneria/madrid/'), page('/ciudades/madrid/'), page('/urgencias/')],
   createSiteUrls(site),

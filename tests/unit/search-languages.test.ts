@@ -10,6 +10,7 @@ import { buildServerIndex } from '../../packages/astro-agent-api/src/build/build
 import { canonicalLanguageTag } from '../../packages/astro-agent-api/src/content/language-tag.ts';
 import type { BuiltPage, ManifestPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import type { PageTexts } from '../../packages/astro-agent-api/src/content/page-texts.ts';
+import { buildSectionLines } from '../../packages/astro-agent-api/src/content/plain-text.ts';
 import { createSearchEngine, type SearchEngine } from '../../packages/astro-agent-api/src/content/search.ts';
 import { createSiteAnalyzers, splitWords } from '../../packages/astro-agent-api/src/content/search-analyzer.ts';
 import { ROOT_SITE_URLS } from '../../packages/astro-agent-api/src/site-urls.ts';
@@ -38,10 +39,11 @@ async function createEngine(languages: readonly string[], pages: readonly { lang
   }));
   const analyzers = await createSiteAnalyzers(languages, stopWords);
   const index = buildServerIndex({ buildId: 'b', pages: built }, analyzers);
-  const manifestPages: ManifestPage[] = built.map(({ frontMatter: _f, markdown: _m, ...page }, i) => ({ ...page, twin: { offset: i, length: 0, frontMatterLength: 0 } }));
+  const manifestPages: ManifestPage[] = built.map(({ frontMatter: _f, markdown: _m, ...page }, i) => ({ ...page, twin: { file: 0, offset: i, length: 0, frontMatterLength: 0, textLength: 0 } }));
   const texts: PageTexts = {
     readTwin: (twin) => Buffer.from(pages[twin.offset]!.text),
     readMarkdown: (twin) => pages[twin.offset]!.text,
+    readText: (twin) => buildSectionLines(pages[twin.offset]!.text, []),
     close: () => {},
   };
   return createSearchEngine({

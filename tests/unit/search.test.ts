@@ -4,6 +4,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeMarkdownTwins } from '../../packages/astro-agent-api/src/build/build-markdown.ts';
+import { openPageCache } from '../../packages/astro-agent-api/src/build/page-cache.ts';
 import { buildServerIndexOfManifest, writeServerIndex } from '../../packages/astro-agent-api/src/build/build-server-index.ts';
 import { buildManifest, writeManifest } from '../../packages/astro-agent-api/src/build/write-manifest.ts';
 import { createContentModel, type ContentModel } from '../../packages/astro-agent-api/src/content/content-model.ts';
@@ -43,7 +44,8 @@ async function buildFixture(clientDir: string, change?: (html: string) => string
     const file = join(clientDir, 'servicios', 'cerrajeria', 'index.html');
     await writeFile(file, change(await readFile(file, 'utf8')));
   }
-  const { pages } = await writeMarkdownTwins(clientDir, { ...OPTIONS, site: SITE, routing: DEFAULT_ROUTING, facetNames: Object.keys(OPTIONS.facets) }, { cacheDir: join(workDir, 'cache') });
+  const conversion = { ...OPTIONS, site: SITE, routing: DEFAULT_ROUTING, facetNames: Object.keys(OPTIONS.facets) };
+  const { pages } = await writeMarkdownTwins(clientDir, conversion, { cache: await openPageCache(join(workDir, 'cache'), conversion) });
   const manifest = buildManifest({ site: SITE, options: resolveAgentApiOptions(OPTIONS, { url: SITE, pageLanguages: [] }), pages });
   await writeServerIndex(outDir, await buildServerIndexOfManifest(manifest));
   await writeManifest(outDir, manifest);

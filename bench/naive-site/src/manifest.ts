@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { PAGE_TEXTS_FILE } from '../../../packages/astro-agent-api/src/content/page-texts.ts';
+import { dirname } from 'node:path';
 import { openPageTexts } from '../../../packages/astro-agent-api/src/hosts/node-build-files.ts';
 import type { Manifest } from '../../../packages/astro-agent-api/src/content/manifest.ts';
 
@@ -17,7 +16,7 @@ let loaded: { pages: Map<string, Page>; company: unknown } | undefined;
 export function loadManifest(): { pages: Map<string, Page>; company: unknown } {
   if (!loaded) {
     const manifest = JSON.parse(readFileSync(process.env.BENCH_MANIFEST!, 'utf8')) as Manifest;
-    const texts = openPageTexts(join(dirname(process.env.BENCH_MANIFEST!), PAGE_TEXTS_FILE), manifest.buildId);
+    const texts = openPageTexts(dirname(process.env.BENCH_MANIFEST!), manifest.textFiles, manifest.buildId);
     const pages = manifest.pages.map(({ url, path, title, twin }) => ({ url, path, title, markdown: texts.readMarkdown(twin) }));
     texts.close();
     loaded = { pages: new Map(pages.map((page) => [page.path, page])), company: manifest.company };

@@ -1,14 +1,16 @@
 import type { AstroConfig, AstroIntegration } from 'astro';
 import { AstroError } from 'astro/errors';
 import { fileURLToPath } from 'node:url';
-import { writeMarkdownTwins } from './build/build-markdown.ts';
-import { startSearchIndex } from './build/build-search-index.ts';
+import { writeMarkdownTwins, type RenderedPages } from './build/build-markdown.ts';
+import { startSearchIndex, type SearchIndexBuild } from './build/build-search-index.ts';
+import type { ConvertedPage, MarkdownConversionOptions } from './build/converted-page.ts';
 import { buildServerIndexOfManifest, writeServerIndex } from './build/build-server-index.ts';
 import { buildManifest, writeManifest } from './build/write-manifest.ts';
-import { BUILD_CACHE_DIR } from './build/page-cache.ts';
+import { BUILD_CACHE_DIR, openPageCache, type PageCache } from './build/page-cache.ts';
+import { startRenderTimeConversion, type RenderTimeConversion } from './build/render-time-conversion.ts';
 import { readSiteName } from './build/read-site-name.ts';
 import { writeDocuments } from './documents/write-documents.ts';
-import { parseAgentApiOptions, resolveAgentApiOptions, type AgentApiUserOptions } from './options.ts';
+import { parseAgentApiOptions, resolveAgentApiOptions, type AgentApiOptions, type AgentApiUserOptions } from './options.ts';
 import { publishWorkersRuntime } from './build/publish-workers-runtime.ts';
 import { isWorkersAdapter, serveAgentSurfaceInDev, setupRuntime } from './setup-runtime.ts';
 import { readRoutingSettings } from './site-urls.ts';
@@ -27,6 +29,8 @@ const NO_ADAPTER_NOTICE =
 export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIntegration {
   const options = parseAgentApiOptions(userOptions);
   let config: AstroConfig | undefined;
+  /** What `astro:build:start` set going for the render: the page cache, the browser index and the conversion of pages as they render. */
+  let started: { cache: Promise<PageCache>; clientDir: string; searchIndex?: SearchIndexBuild; conversion: RenderTimeConversion } | undefined;
   return {
     name: INTEGRATION_NAME,
     hooks: {
@@ -43,28 +47,46 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         config = resolved;
       },
       'astro:server:setup': (params) => serveAgentSurfaceInDev(params, config!),
+      'astro:build:start': () => {
+        const conversion = conversionOptions(options, config!);
+        const cache = openPageCache(buildCacheDir(config!), conversion);
+        // The page cache is read while Vite bundles; a cache that cannot be read is reported by the Markdown step.
+        cache.catch(() => {});
+        const clientDir = fileURLToPath(config!.adapter ? config!.build.client : config!.outDir);
+        // The browser index takes each page as it is converted, unless an integration of the site runs Pagefind itself.
+        const searchIndex = pagefindIntegrationOf(config!) === undefined ? startSearchIndex(clientDir, { language: options.language, beforeRender: true, cacheDir: buildCacheDir(config!) }) : undefined;
+        started = { cache, clientDir, searchIndex, conversion: startRenderTimeConversion(conversion, { clientDir, cache, onPage: (page) => searchIndex?.add(page) }) };
+      },
       'astro:build:done': async ({ dir, logger }) => {
         const site = config!.site!;
         const routing = readRoutingSettings(config!);
         // With an adapter `dir` is the public folder (`<outDir>/client/`); the manifest goes beside it, not in it.
         const clientDir = fileURLToPath(dir);
         const outDir = fileURLToPath(config!.outDir);
-        // Beside Astro's own caches, so that clearing them (or a CI cache of the folder) covers ours too.
-        const cacheDir = fileURLToPath(new URL(`${BUILD_CACHE_DIR}/`, config!.cacheDir));
         // Without an adapter no runtime answers (setup-runtime.ts): no runtime files, and documents that name files only.
         const onDemand = config!.adapter !== undefined;
 
         const hookStart = performance.now();
-        // Pagefind indexes each page in its own process as the conversion hands it over (the pages an earlier build
-        // converted at once), then while this process builds the server index.
-        const searchIndex = startSearchIndex(clientDir, { language: options.language, writtenLaterBy: pagefindWrittenLaterBy(config!) });
-        const { result: markdown, seconds } = await timed(() =>
-          writeMarkdownTwins(clientDir, { ...options, site, routing, facetNames: Object.keys(options.facets) }, { cacheDir, onPage: searchIndex.add }),
+        const render = started;
+        started = undefined;
+        const cache = render?.cache ?? openPageCache(buildCacheDir(config!), conversionOptions(options, config!));
+        const renderIndex = render?.searchIndex;
+        const taken = (await render?.conversion.finish()) ?? new Map();
+        // Taken for another folder than the one Astro wrote the pages to (which no Astro setting is known to do): not used.
+        const rendered = render?.clientDir === clientDir ? taken : new Map();
+        const { result: markdown, seconds } = await timed(async () =>
+          writeMarkdownTwins(clientDir, conversionOptions(options, config!), { cache: await cache, rendered, onPage: (page) => renderIndex?.add(page) }),
         ).catch(async (error: unknown) => {
-          await searchIndex.cancel();
+          await renderIndex?.cancel();
           throw error;
         });
-        logger.info(`converted ${markdown.converted} pages to Markdown in ${seconds} (${markdown.reused} reused from earlier builds, ${markdown.skipped} skipped)`);
+        // Pagefind indexed the pages as they were converted; it writes the index while this process builds the server index.
+        const searchIndex = keepsRenderIndex(renderIndex, render?.clientDir === clientDir, rendered, markdown.pages)
+          ? renderIndex!
+          : await indexAgain(renderIndex, clientDir, markdown.pages, { language: options.language, writtenLaterBy: pagefindWrittenLaterBy(config!), cacheDir: buildCacheDir(config!) });
+        logger.info(
+          `converted ${markdown.converted + markdown.convertedWhileRendering} pages to Markdown in ${seconds} (${markdown.convertedWhileRendering} while Astro rendered, ${markdown.reused} reused from earlier builds, ${markdown.skipped} skipped)`,
+        );
         const [manifest] = await Promise.all([
           (async () => {
             const resolved = resolveAgentApiOptions(options, {
@@ -87,7 +109,7 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
                 ? `left the Pagefind index to ${result.writtenLaterBy}, which writes it after this step: not built here`
                 : result.reused
                   ? `found the Pagefind index of ${result.pageCount} pages that another integration wrote in this build: not built again`
-                  : `indexed ${result.pageCount} pages for search in ${secondsSince(hookStart)}`,
+                  : `indexed ${result.pageCount} pages for search in ${secondsSince(hookStart)} (${result.keptFiles} of its files kept from the last build)`,
             );
           }),
         ]);
@@ -100,13 +122,53 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
 
         // Last: the runtime reloads when the manifest changes, so everything it points to must be written already.
         const start = performance.now();
-        await writeManifest(outDir, { ...manifest, documents });
+        const { textFiles } = await writeManifest(outDir, { ...manifest, documents });
         logger.info(`wrote the manifest of ${manifest.pages.length} pages in ${secondsSince(start)}`);
-        if (isWorkersAdapter(config!)) await publishWorkersRuntime(outDir, clientDir);
+        if (isWorkersAdapter(config!)) await publishWorkersRuntime(outDir, clientDir, textFiles);
         logger.info(`build steps done in ${secondsSince(hookStart)} (Pagefind beside the Markdown and the server index)`);
       },
     },
   };
+}
+
+/** The options of the Markdown conversion, from the integration's options and Astro's settings. */
+function conversionOptions(options: AgentApiOptions, config: AstroConfig): MarkdownConversionOptions {
+  return { ...options, site: config.site!, routing: readRoutingSettings(config), facetNames: Object.keys(options.facets) };
+}
+
+/** The integration's cache folder, beside Astro's own caches: clearing them (or a CI cache of the folder) covers ours too. */
+function buildCacheDir(config: AstroConfig): string {
+  return fileURLToPath(new URL(`${BUILD_CACHE_DIR}/`, config.cacheDir));
+}
+
+/** An integration of the site that runs Pagefind itself, wherever it is listed. */
+function pagefindIntegrationOf(config: AstroConfig): string | undefined {
+  return config.integrations.find((integration) => PAGEFIND_INTEGRATIONS.has(integration.name))?.name;
+}
+
+/**
+ * True when the browser index fed while Astro rendered holds exactly the build's pages: it was built
+ * for this client folder, and every page it took then is one of the build's pages as written. A page
+ * another integration rewrote after the render, or one that was not written, would leave a record of
+ * a page the build does not have.
+ */
+function keepsRenderIndex(index: SearchIndexBuild | undefined, sameFolder: boolean, rendered: RenderedPages, pages: readonly ConvertedPage[]): index is SearchIndexBuild {
+  if (!index || !sameFolder) return false;
+  const built = new Set(pages);
+  return [...rendered.values()].every(({ page }) => page === null || built.has(page));
+}
+
+/** A browser index of the build's pages, built after the Markdown step; the one fed while rendering, if any, is thrown away. */
+async function indexAgain(
+  renderIndex: SearchIndexBuild | undefined,
+  clientDir: string,
+  pages: readonly ConvertedPage[],
+  options: Parameters<typeof startSearchIndex>[1],
+): Promise<SearchIndexBuild> {
+  await renderIndex?.cancel();
+  const index = startSearchIndex(clientDir, options);
+  for (const page of pages) index.add(page);
+  return index;
 }
 
 /** The integration listed after this one that runs Pagefind itself: Astro runs the `astro:build:done` hooks in the order of the list. */

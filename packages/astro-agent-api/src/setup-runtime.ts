@@ -43,6 +43,8 @@ export function setupRuntime(
   { config, injectRoute, addMiddleware, updateConfig }: HookParameters<'astro:config:setup'>,
   options: AgentApiOptions,
 ): void {
+  // First, so that it sees each page as the site's own middleware leaves it: what Astro writes.
+  addMiddleware({ order: 'pre', entrypoint: new URL('./routes/prerender-capture-middleware.js', import.meta.url) });
   // A static site has no server to run on-demand routes (Astro refuses to build them without an
   // adapter): the build writes the static agent surface only (index.ts).
   if (!config.adapter) return;

@@ -76,6 +76,12 @@ export interface SiteUrls {
    * refuse) and for paths outside the base.
    */
   htmlFilesOf(requestPath: string): string[];
+  /**
+   * The HTML file, relative to the client folder, that `astro build` writes a page to, from the (decoded)
+   * path it renders the page at: `/docs/x/` and `/docs/x` (`trailingSlash: 'never'`) → `x/index.html`,
+   * `/docs/x.html` (`build.format: 'file'`) → `x.html`; undefined outside the base.
+   */
+  renderedFileOf(renderPath: string): string | undefined;
   /** The route a (decoded) request path under the base names, and whether it asks for the twin; undefined outside the base. */
   pageOfRequest(requestPath: string): { route: string; twin: boolean } | undefined;
   /** What an agent's input (full URL, path with or without base, `.html`, `.md`, slug) names; undefined for another host, another scheme or traversal. */
@@ -156,6 +162,13 @@ export function createSiteUrls(site: string, routing: RoutingSettings = DEFAULT_
     agentPath: (path) => `${base}${path}`,
     wellKnownPath,
     wellKnownUrl: (wellKnown, resourcePath) => `${origin}${wellKnownPath(wellKnown, resourcePath)}`,
+    renderedFileOf(renderPath) {
+      const rest = withoutBase(renderPath);
+      if (rest === undefined) return undefined;
+      if (rest.endsWith('.html')) return rest.slice(1);
+      const folder = rest.replace(/\/+$/, '').slice(1);
+      return folder === '' ? 'index.html' : `${folder}/index.html`;
+    },
     htmlFilesOf(requestPath) {
       const rest = withoutBase(requestPath);
       // Only files inside the client folder: a decoded `..` (from `%2F`) or a backslash never names one.

@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { readFileSync, writeFile } from 'node:fs';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { dirname, extname, join, relative, sep } from 'node:path';
@@ -9,7 +10,7 @@ import { createSiteUrls, type SiteUrls } from '../site-urls.ts';
 import { buildFrontMatter } from './build-front-matter.ts';
 import { buildMarkdownFromHtml } from './html-to-markdown.ts';
 import type { ConvertedPage, MarkdownConversionOptions } from './converted-page.ts';
-import { hashHtml, openPageCache } from './page-cache.ts';
+import { hashHtml, type PageCache } from './page-cache.ts';
 import { writeTwinLink, writeTwinLinkSync } from './twin-link.ts';
 
 /** One prerendered page on disk. */
@@ -22,16 +23,31 @@ export interface HtmlPage {
 
 export interface MarkdownStepResult {
   pages: ConvertedPage[];
-  /** Pages this build converted. */
+  /** Pages this build converted after the render. */
   converted: number;
+  /** Pages converted while Astro rendered them (render-time-conversion.ts). */
+  convertedWhileRendering: number;
   /** Pages whose conversion an earlier build left in the cache (page-cache.ts): their HTML did not change. */
   reused: number;
   /** HTML pages left out: excluded by selector or error pages. */
   skipped: number;
 }
 
+/** A page handed over while Astro rendered it (render-time-conversion.ts): the hash of its HTML and its conversion (`null`: left out, e.g. excluded). */
+export interface RenderedPage {
+  htmlHash: string;
+  page: ConvertedPage | null;
+  /** Converted while rendering, rather than found in the cache of an earlier build. */
+  converted: boolean;
+  /** Its twin is written in the client folder already. */
+  twinWritten: boolean;
+}
+
+/** The pages handed over while Astro rendered them, by served path. */
+export type RenderedPages = ReadonlyMap<string, RenderedPage>;
+
 /** Error pages are not content, whatever their markup says. */
-const ERROR_PAGES = new Set(['404.html', '500.html']);
+const ERROR_ROUTES = new Set(['/404', '/500']);
 /** Folders of the client output that never hold pages. */
 const NON_PAGE_DIRS = new Set(['_astro', PAGEFIND_DIR]);
 
@@ -46,67 +62,66 @@ const IO_CONCURRENCY = 8;
  * Converts every prerendered page of `clientDir` to Markdown, writes each page's twin beside it
  * (`SiteUrls.twinFile`) and returns the manifest entries, in path order.
  *
- * A page whose HTML an earlier build converted with the same options and package version is not
- * converted again: its conversion comes from the cache in `cacheDir`, so a rebuild after an edit
- * converts the edited pages only. The others stream through the converter: each is read, converted
- * and its twin written before the next is read. From `WORKER_THRESHOLD` pages on, worker threads (one
- * per core) convert chunks of pages; below it the ~140 ms a worker needs to load unified costs more
- * than it saves. Parsing only `<head>` and `<main>` keeps each page cheap (see slice-relevant-html.ts).
- * Every page that has a twin gets a `<link rel="alternate">` to it (twin-link.ts), reused or not.
- * `onPage` gets each content page as soon as it is known (the cached ones first), in no set order.
+ * A page is converted only when no conversion of its exact HTML is at hand: one made while Astro
+ * rendered it (`rendered`, render-time-conversion.ts) or one an earlier build left in `cache` with the
+ * same options and package version. So a rebuild after an edit converts the edited pages only, and a
+ * page the render-time conversion missed, or that another integration rewrote after the render, is
+ * converted here from its file. Those stream through the converter: each is read, converted and its
+ * twin written before the next is read. From `WORKER_THRESHOLD` pages on, worker threads (one per
+ * core) convert chunks of pages; below it the ~140 ms a worker needs to load unified costs more than it
+ * saves. Parsing only `<head>` and `<main>` keeps each page cheap (see slice-relevant-html.ts). Every
+ * page that has a twin gets a `<link rel="alternate">` to it (twin-link.ts). `onPage` gets each
+ * content page that was not rendered in hand as soon as it is known, in no set order.
  */
 export async function writeMarkdownTwins(
   clientDir: string,
   options: MarkdownConversionOptions,
   {
-    cacheDir,
+    cache,
+    rendered = new Map(),
     workers = defaultWorkerCount,
     onPage = () => {},
-  }: { cacheDir: string; workers?: (pageCount: number) => number; onPage?: (page: ConvertedPage) => void },
+  }: { cache: PageCache; rendered?: RenderedPages; workers?: (pageCount: number) => number; onPage?: (page: ConvertedPage) => void },
 ): Promise<MarkdownStepResult> {
   const urls = createSiteUrls(options.site, options.routing);
   const htmlPages = await listHtmlPages(clientDir, urls);
-  const conversion = {
-    site: options.site,
-    routing: options.routing,
-    contentSelector: options.contentSelector,
-    ignoreSelectors: options.ignoreSelectors,
-    excludeSelector: options.excludeSelector,
-    facetNames: options.facetNames,
-  };
-  const cache = await openPageCache(cacheDir, conversion);
   const results: (ConvertedPage | undefined)[] = new Array(htmlPages.length);
   const changed: { index: number; htmlHash: string }[] = [];
   // Read synchronously: each file is small and in the page cache, and through the thread pool the open,
   // stat, read and close of every page left this loop mostly waiting (profile of a rebuild at 3,000 pages).
-  const reused: ConvertedPage[] = [];
+  /** Pages known without converting them whose twin is still to write. */
+  const twinless: ConvertedPage[] = [];
+  let convertedWhileRendering = 0;
   htmlPages.forEach((page, index) => {
     const html = readFileSync(page.file);
     // Hashed as Astro wrote it, before the twin link goes in: the next build's page hashes the same.
     const htmlHash = hashHtml(html);
-    const known = cache.lookUp(page.path, htmlHash);
-    if (known === undefined) {
+    const candidate = rendered.get(page.path);
+    const inHand = candidate?.htmlHash === htmlHash ? candidate : undefined;
+    const found = inHand ? inHand.page : cache.lookUp(page.path, htmlHash);
+    if (found === undefined) {
       changed.push({ index, htmlHash });
       return;
     }
-    cache.remember(page.path, htmlHash, known);
-    if (known) {
-      reused.push(known);
-      onPage(known);
+    if (inHand?.converted) convertedWhileRendering++;
+    cache.remember(page.path, htmlHash, found);
+    if (found) {
+      if (!inHand?.twinWritten) twinless.push(found);
+      if (!inHand) onPage(found);
       // While its bytes are in hand, so that no page is read twice.
-      writeTwinLinkSync(page.file, html.toString(), urls.twinPath(known.path));
+      writeTwinLinkSync(page.file, html.toString(), urls.twinPath(found.path));
     }
-    results[index] = known ?? undefined;
+    results[index] = found ?? undefined;
   });
 
   const toConvert = changed.map(({ index }) => htmlPages[index]!);
   const workerCount = workers(toConvert.length);
-  // Writing a file costs more than reading one: the reused pages' twins are written a few at a time, while the others convert.
+  // Writing a file costs more than reading one: the known pages' twins are written a few at a time, while the others convert.
   const [converted] = await Promise.all([
     workerCount > 0
-      ? writeMarkdownPagesInWorkers(toConvert, clientDir, conversion, workerCount, onPage)
-      : writeMarkdownPages(toConvert, clientDir, conversion, onPage),
-    forEachConcurrently(reused, (page) => writeTwin(clientDir, page, urls)),
+      ? writeMarkdownPagesInWorkers(toConvert, clientDir, options, workerCount, onPage)
+      : writeMarkdownPages(toConvert, clientDir, options, onPage),
+    forEachConcurrently(twinless, createTwinWriter(clientDir, urls)),
   ]);
   changed.forEach(({ index, htmlHash }, at) => {
     results[index] = converted[at];
@@ -115,7 +130,18 @@ export async function writeMarkdownTwins(
   await cache.save();
 
   const pages = results.filter((page): page is ConvertedPage => page !== undefined);
-  return { pages, converted: toConvert.length, reused: htmlPages.length - toConvert.length, skipped: htmlPages.length - pages.length };
+  return {
+    pages,
+    converted: toConvert.length,
+    convertedWhileRendering,
+    reused: htmlPages.length - toConvert.length - convertedWhileRendering,
+    skipped: htmlPages.length - pages.length,
+  };
+}
+
+/** True for the site's error pages (`/404`, `/500`): never content. */
+export function isErrorPage(urls: SiteUrls, servedPath: string): boolean {
+  return ERROR_ROUTES.has(urls.routeOf(servedPath));
 }
 
 /** One worker per core from `WORKER_THRESHOLD` pages on, none below it or on one core. */
@@ -131,8 +157,9 @@ export async function listHtmlPages(clientDir: string, urls: SiteUrls): Promise<
   for (const entry of entries) {
     if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
     const relativePath = relative(clientDir, join(entry.parentPath, entry.name)).split(sep).join('/');
-    if (ERROR_PAGES.has(relativePath) || NON_PAGE_DIRS.has(relativePath.split('/')[0] ?? '')) continue;
-    pages.push({ file: join(entry.parentPath, entry.name), path: urls.pagePathOfFile(relativePath) });
+    if (NON_PAGE_DIRS.has(relativePath.split('/')[0] ?? '')) continue;
+    const path = urls.pagePathOfFile(relativePath);
+    if (!isErrorPage(urls, path)) pages.push({ file: join(entry.parentPath, entry.name), path });
   }
   return pages.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
@@ -146,8 +173,9 @@ export async function writeMarkdownPages(
 ): Promise<(ConvertedPage | undefined)[]> {
   const results: (ConvertedPage | undefined)[] = new Array(pages.length);
   const urls = createSiteUrls(options.site, options.routing);
+  const writeTwin = createTwinWriter(clientDir, urls);
   await forEachConcurrently(pages, async (page, index) => {
-    const converted = await writeMarkdownPage(page, clientDir, options, urls);
+    const converted = await writeMarkdownPage(page, options, urls, writeTwin);
     if (converted) onPage(converted);
     results[index] = converted;
   });
@@ -167,35 +195,105 @@ async function forEachConcurrently<T>(items: readonly T[], task: (item: T, index
 }
 
 /** Reads one page, converts it, writes its twin (front matter and Markdown) and links the twin from the page; `undefined` for an excluded page. */
-async function writeMarkdownPage({ file, path }: HtmlPage, clientDir: string, options: MarkdownConversionOptions, urls: SiteUrls): Promise<ConvertedPage | undefined> {
-  const url = urls.pageUrl(path);
+async function writeMarkdownPage({ file, path }: HtmlPage, options: MarkdownConversionOptions, urls: SiteUrls, writeTwin: TwinWriter): Promise<ConvertedPage | undefined> {
   const html = await readFile(file, 'utf8');
+  const page = convertHtmlPage(html, path, options, urls);
+  if (!page) return undefined;
+  await Promise.all([writeTwin(page), writeTwinLink(file, html, urls.twinPath(page.path))]);
+  return page;
+}
+
+/** The manifest entry of one page's HTML, served at `path`; `undefined` for an excluded page. */
+export function convertHtmlPage(html: string, path: string, options: MarkdownConversionOptions, urls: SiteUrls): ConvertedPage | undefined {
+  const url = urls.pageUrl(path);
   const converted = buildMarkdownFromHtml(html, { ...options, pageUrl: url });
   if (!converted) return undefined;
   const facets = Object.fromEntries(Object.entries(converted.facets).filter(([name]) => options.facetNames.includes(name)));
   const fields = { url, path, ...converted, facets };
-  const page: ConvertedPage = { ...fields, frontMatter: buildFrontMatter(fields) };
-  await Promise.all([writeTwin(clientDir, page, urls), writeTwinLink(file, html, urls.twinPath(page.path))]);
-  return page;
+  return { ...fields, frontMatter: buildFrontMatter(fields) };
 }
 
-/** Writes the page's Markdown twin beside its HTML. */
-async function writeTwin(clientDir: string, page: ConvertedPage, urls: SiteUrls): Promise<void> {
-  const twin = join(clientDir, ...urls.twinFile(page.path).split('/'));
-  await mkdir(dirname(twin), { recursive: true });
-  await writeFile(twin, buildMarkdownTwin(page));
+/** Writes a page's Markdown twin beside its HTML (`SiteUrls.twinFile`). */
+export type TwinWriter = (page: ConvertedPage) => Promise<void>;
+
+/** The callback `writeFile`: the promise one opens a `FileHandle` per file, which cost more than the write of a small twin. */
+const writeFileBytes = promisify(writeFile);
+
+/**
+ * A writer of twins into `clientDir` that makes each folder once: while Astro renders, a twin's folder
+ * may not exist yet, and a recursive `mkdir` before every twin took more of the main thread than the
+ * writes (CPU profile of a rebuild of the demo).
+ */
+export function createTwinWriter(clientDir: string, urls: SiteUrls): TwinWriter {
+  const made = new Set<string>();
+  return async (page) => {
+    const twin = join(clientDir, ...urls.twinFile(page.path).split('/'));
+    const folder = dirname(twin);
+    if (!made.has(folder)) {
+      await mkdir(folder, { recursive: true });
+      made.add(folder);
+    }
+    await writeFileBytes(twin, buildMarkdownTwin(page));
+  };
 }
 
-/** What the main thread sends a Markdown worker: the pages to convert (an empty list ends it). */
-export interface MarkdownWorkerTask {
-  start: number;
-  pages: HtmlPage[];
-}
-/** What a Markdown worker answers: the entries of one task, or the error that stopped it. */
-export type MarkdownWorkerReply = { start: number; pages: (ConvertedPage | null)[] } | { error: string };
+/** What the main thread sends a Markdown worker: files to convert (their twins written by the worker), or one page's HTML. */
+export type MarkdownWorkerJob = { clientDir: string; files: HtmlPage[] } | { clientDir: string; path: string; html: string };
+export type MarkdownWorkerTask = { id: number } & MarkdownWorkerJob;
+/** What a Markdown worker answers: the entries of one task (`null`: left out), or the error that stopped it. */
+export type MarkdownWorkerReply = { id: number } & ({ pages: (ConvertedPage | null)[] } | { error: string });
 export interface MarkdownWorkerData {
-  clientDir: string;
   options: MarkdownConversionOptions;
+}
+
+/** A worker thread that converts pages (markdown-worker.ts). */
+export interface MarkdownWorker {
+  /** Converts one page's HTML, served at `path`, and writes its twin in `clientDir`; `null` for an excluded page. */
+  convert(clientDir: string, path: string, html: string): Promise<ConvertedPage | null>;
+  /** Converts the files and writes their twins, as `writeMarkdownPages` does. */
+  convertFiles(clientDir: string, files: HtmlPage[]): Promise<(ConvertedPage | null)[]>;
+  stop(): Promise<void>;
+}
+
+/** Starts a worker thread that converts with `options`; it keeps the process alive only while it has work. */
+export function startMarkdownWorker(options: MarkdownConversionOptions): MarkdownWorker {
+  // The worker file has this module's extension: `.ts` in the repository, `.js` once compiled.
+  const worker = new Worker(new URL(`./markdown-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url), {
+    workerData: { options } satisfies MarkdownWorkerData,
+  });
+  worker.unref();
+  const waiting = new Map<number, { resolve: (pages: (ConvertedPage | null)[]) => void; reject: (error: Error) => void }>();
+  let nextId = 0;
+  let failure: Error | undefined;
+  const failAll = (error: Error) => {
+    failure ??= error;
+    for (const task of waiting.values()) task.reject(failure);
+    waiting.clear();
+  };
+  worker.on('message', (reply: MarkdownWorkerReply) => {
+    const task = waiting.get(reply.id);
+    waiting.delete(reply.id);
+    if (waiting.size === 0) worker.unref();
+    if ('error' in reply) task?.reject(new Error(`Markdown conversion failed: ${reply.error}`));
+    else task?.resolve(reply.pages);
+  });
+  worker.once('error', failAll);
+  worker.once('exit', (code) => failAll(new Error(`Markdown worker exited with code ${code}`)));
+  const send = (job: MarkdownWorkerJob) =>
+    new Promise<(ConvertedPage | null)[]>((resolve, reject) => {
+      if (failure) return reject(failure);
+      const id = nextId++;
+      waiting.set(id, { resolve, reject });
+      worker.ref();
+      worker.postMessage({ id, ...job } satisfies MarkdownWorkerTask);
+    });
+  return {
+    convert: async (clientDir, path, html) => (await send({ clientDir, path, html }))[0] ?? null,
+    convertFiles: (clientDir, files) => send({ clientDir, files }),
+    async stop() {
+      await worker.terminate();
+    },
+  };
 }
 
 /** Hands chunks of pages to `workerCount` workers as each finishes its previous chunk. */
@@ -208,32 +306,23 @@ async function writeMarkdownPagesInWorkers(
 ): Promise<(ConvertedPage | undefined)[]> {
   const results: (ConvertedPage | undefined)[] = new Array(pages.length);
   let next = 0;
-  const workerData: MarkdownWorkerData = { clientDir, options };
-  const run = (): Promise<void> =>
-    new Promise((resolve, reject) => {
-      // The worker file has this module's extension: `.ts` in the repository, `.js` once compiled.
-      const worker = new Worker(new URL(`./markdown-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url), { workerData });
-      const sendNext = (): void => {
-        const start = next;
-        next = Math.min(pages.length, next + CHUNK_SIZE);
-        worker.postMessage({ start, pages: pages.slice(start, next) } satisfies MarkdownWorkerTask);
-      };
-      worker.on('message', (reply: MarkdownWorkerReply) => {
-        if ('error' in reply) {
-          reject(new Error(`Markdown conversion failed: ${reply.error}`));
-          void worker.terminate();
-          return;
+  const workers = Array.from({ length: workerCount }, () => startMarkdownWorker(options));
+  try {
+    await Promise.all(
+      workers.map(async (worker) => {
+        while (next < pages.length) {
+          const start = next;
+          next = Math.min(pages.length, next + CHUNK_SIZE);
+          const converted = await worker.convertFiles(clientDir, pages.slice(start, next));
+          converted.forEach((page, offset) => {
+            if (page) onPage(page);
+            results[start + offset] = page ?? undefined;
+          });
         }
-        reply.pages.forEach((page, offset) => {
-          if (page) onPage(page);
-          results[reply.start + offset] = page ?? undefined;
-        });
-        sendNext();
-      });
-      worker.once('error', reject);
-      worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`Markdown worker exited with code ${code}`))));
-      sendNext();
-    });
-  await Promise.all(Array.from({ length: workerCount }, run));
+      }),
+    );
+  } finally {
+    await Promise.all(workers.map((worker) => worker.stop()));
+  }
   return results;
 }

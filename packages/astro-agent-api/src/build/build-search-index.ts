@@ -4,6 +4,7 @@ import * as pagefind from 'pagefind';
 import { PAGEFIND_DIR } from '../content/manifest.ts';
 import { buildPageText } from '../content/plain-text.ts';
 import type { ConvertedPage } from './converted-page.ts';
+import { keepHashedFiles, restoreHashedFiles } from './pagefind-reuse.ts';
 
 export interface SearchIndexResult {
   /** Pages in the index: those added, or what the index another integration wrote says it holds. */
@@ -13,6 +14,8 @@ export interface SearchIndexResult {
   reused: boolean;
   /** The integration, listed after this one, that writes the index later in this build: none was built here. */
   writtenLaterBy?: string;
+  /** Files of the index the last build wrote that Pagefind found in place and did not write again (pagefind-reuse.ts). */
+  keptFiles?: number;
 }
 
 /** A Pagefind index being built: pages go in as they are converted, then `finish` writes it. */
@@ -37,9 +40,12 @@ export interface SearchIndexBuild {
  * A site whose theme runs Pagefind itself keeps that index: one already written in this build is left
  * as it is, and none is built when `writtenLaterBy` names an integration whose hook comes after this one.
  */
-export function startSearchIndex(clientDir: string, options: { language?: string | undefined; writtenLaterBy?: string | undefined } = {}): SearchIndexBuild {
+export function startSearchIndex(
+  clientDir: string,
+  options: { language?: string | undefined; writtenLaterBy?: string | undefined; beforeRender?: boolean; cacheDir?: string | undefined } = {},
+): SearchIndexBuild {
   const outputPath = join(clientDir, PAGEFIND_DIR);
-  const started = openIndex(outputPath, options.writtenLaterBy);
+  const started = openIndex(outputPath, options);
   const added: Promise<unknown>[] = [];
   return {
     add(page) {
@@ -54,10 +60,15 @@ export function startSearchIndex(clientDir: string, options: { language?: string
         if ('writtenLaterBy' in opened) return { pageCount: 0, outputPath, reused: false, writtenLaterBy: opened.writtenLaterBy };
         const { index, existing } = opened;
         if (!index) return { pageCount: existing, outputPath, reused: true };
+        // Started before the render, the index could not see what an integration's hook wrote since.
+        const writtenSince = options.beforeRender ? await countIndexedPages(outputPath).catch(() => undefined) : undefined;
+        if (writtenSince !== undefined) return { pageCount: writtenSince, outputPath, reused: true };
         await Promise.all(added);
+        const keptFiles = options.cacheDir === undefined ? 0 : await restoreHashedFiles(options.cacheDir, outputPath);
         const written = await index.writeFiles({ outputPath });
         assertNoErrors('write the index to', outputPath, written.errors);
-        return { pageCount: added.length, outputPath: written.outputPath, reused: false };
+        if (options.cacheDir !== undefined) await keepHashedFiles(options.cacheDir, outputPath);
+        return { pageCount: added.length, outputPath: written.outputPath, reused: false, keptFiles };
       } finally {
         // The service is a child process: left running, it keeps `astro build` from exiting.
         await pagefind.close();
@@ -73,11 +84,12 @@ export function startSearchIndex(clientDir: string, options: { language?: string
 /** A new index, or none when this build has one already (`existing`: its page count) or another integration writes it later. */
 async function openIndex(
   outputPath: string,
-  writtenLaterBy: string | undefined,
+  { writtenLaterBy, beforeRender }: { writtenLaterBy?: string | undefined; beforeRender?: boolean },
 ): Promise<{ index: pagefind.PagefindIndex; existing?: never } | { index?: never; existing: number } | { writtenLaterBy: string }> {
-  // Astro empties the output folder before a build, so an index there was written by this build: Starlight and
-  // astro-pagefind run Pagefind in their own hook, and indexing the same pages again would only cost time.
-  const existing = await countIndexedPages(outputPath).catch(() => undefined);
+  // Astro empties the output folder after `astro:build:start`, so an index there after the render was written by this
+  // build: Starlight and astro-pagefind run Pagefind in their own hook, and indexing the same pages again would only
+  // cost time. Before the render, one there is the last build's.
+  const existing = beforeRender ? undefined : await countIndexedPages(outputPath).catch(() => undefined);
   if (existing !== undefined) return { existing };
   if (writtenLaterBy !== undefined) return { writtenLaterBy };
   const { index, errors } = await pagefind.createIndex();

@@ -1,22 +1,33 @@
 /**
- * Worker thread of the Markdown step (build-markdown.ts): converts the chunks of pages the main
- * thread sends, writes their twins and answers with the manifest entries; an empty chunk ends it.
+ * Worker thread of the Markdown step (build-markdown.ts): converts what the main thread sends — files,
+ * or one page's HTML as Astro rendered it (render-time-conversion.ts) — writes their twins, and
+ * answers with the manifest entries.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { writeMarkdownPages, type MarkdownWorkerData, type MarkdownWorkerReply, type MarkdownWorkerTask } from './build-markdown.ts';
+import { createSiteUrls } from '../site-urls.ts';
+import { convertHtmlPage, createTwinWriter, writeMarkdownPages, type MarkdownWorkerData, type MarkdownWorkerReply, type MarkdownWorkerTask, type TwinWriter } from './build-markdown.ts';
 
-const { clientDir, options } = workerData as MarkdownWorkerData;
+const { options } = workerData as MarkdownWorkerData;
+const urls = createSiteUrls(options.site, options.routing);
 const port = parentPort!;
+/** One writer per client folder for the worker's life (one build): each folder is made once. */
+const twinWriters = new Map<string, TwinWriter>();
 
-port.on('message', async ({ start, pages }: MarkdownWorkerTask) => {
-  if (pages.length === 0) {
-    port.close();
-    return;
-  }
+/** A page as Astro rendered it: converted, and its twin written. */
+async function convertRenderedPage(clientDir: string, path: string, html: string) {
+  const page = convertHtmlPage(html, path, options, urls);
+  if (!page) return page;
+  let writeTwin = twinWriters.get(clientDir);
+  if (!writeTwin) twinWriters.set(clientDir, (writeTwin = createTwinWriter(clientDir, urls)));
+  await writeTwin(page);
+  return page;
+}
+
+port.on('message', async (task: MarkdownWorkerTask) => {
   try {
-    const converted = await writeMarkdownPages(pages, clientDir, options);
-    port.postMessage({ start, pages: converted.map((page) => page ?? null) } satisfies MarkdownWorkerReply);
+    const pages = 'files' in task ? await writeMarkdownPages(task.files, task.clientDir, options) : [await convertRenderedPage(task.clientDir, task.path, task.html)];
+    port.postMessage({ id: task.id, pages: pages.map((page) => page ?? null) } satisfies MarkdownWorkerReply);
   } catch (error) {
-    port.postMessage({ error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies MarkdownWorkerReply);
+    port.postMessage({ id: task.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies MarkdownWorkerReply);
   }
 });

@@ -1,9 +1,9 @@
 import { AstroError } from 'astro/errors';
 import { createHash } from 'node:crypto';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MANIFEST_FILE, MANIFEST_VERSION, RUNTIME_DIR, type BuiltManifest, type BuiltPage, type Manifest } from '../content/manifest.ts';
-import { encodePageTexts, PAGE_TEXTS_FILE } from '../content/page-texts.ts';
+import { encodePageTexts, isPageTextsFileName, pageTextsFileName } from '../content/page-texts.ts';
 import type { CompanyInfo } from '../company-info.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
 import { createSiteUrls, DEFAULT_ROUTING, type RoutingSettings, type SiteUrls } from '../site-urls.ts';
@@ -74,18 +74,25 @@ export function buildAbsoluteCompany(company: CompanyInfo, urls: SiteUrls): Comp
 }
 
 /**
- * Writes the pages' text to `<outDir>/agent-api/page-texts.bin`, then the manifest, which says where
- * each page's text lies, to `manifest.json`: each through a temporary file and a rename, so a server
- * never reads half of one, and the manifest last, since a new one is what a running server reloads on
- * (it refuses a texts file of another build). Returns the manifest's path.
+ * Writes the pages' text to `<outDir>/agent-api/page-texts-<n>.bin`, then the manifest, which lists
+ * those files and says where each page's text lies, to `manifest.json`: each through a temporary file
+ * and a rename, so a server never reads half of one, and the manifest last, since a new one is what a
+ * running server reloads on (it refuses a texts file of another build). Texts files of an earlier
+ * build that this one did not write are removed. Returns the manifest written.
  */
-export async function writeManifest(outDir: string, built: BuiltManifest): Promise<string> {
+export async function writeManifest(outDir: string, built: BuiltManifest): Promise<Manifest> {
   const dir = join(outDir, RUNTIME_DIR);
   await mkdir(dir, { recursive: true });
-  const { bytes, twins } = encodePageTexts(built.buildId, built.pages);
-  await writeFileAtomically(join(dir, PAGE_TEXTS_FILE), bytes);
-  const manifest: Manifest = { ...built, pages: built.pages.map(({ frontMatter: _frontMatter, markdown: _markdown, ...page }, i) => ({ ...page, twin: twins[i]! })) };
-  const file = join(dir, MANIFEST_FILE);
-  await writeFileAtomically(file, JSON.stringify(manifest));
-  return file;
+  const { files, twins } = encodePageTexts(built.buildId, built.pages);
+  const textFiles = files.map((_, i) => pageTextsFileName(i));
+  for (const [i, bytes] of files.entries()) await writeFileAtomically(join(dir, textFiles[i]!), bytes);
+  const manifest: Manifest = {
+    ...built,
+    pages: built.pages.map(({ frontMatter: _frontMatter, markdown: _markdown, ...page }, i) => ({ ...page, twin: twins[i]! })),
+    textFiles,
+  };
+  await writeFileAtomically(join(dir, MANIFEST_FILE), JSON.stringify(manifest));
+  const stale = (await readdir(dir)).filter((name) => isPageTextsFileName(name) && !textFiles.includes(name));
+  await Promise.all(stale.map((name) => rm(join(dir, name), { force: true })));
+  return manifest;
 }

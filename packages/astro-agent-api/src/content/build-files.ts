@@ -1,3 +1,4 @@
+import type { Manifest } from './manifest.ts';
 import type { PageTexts } from './page-texts.ts';
 
 /**
@@ -17,8 +18,8 @@ export interface BuildFiles {
   manifestStampNow(): number | undefined;
   /** A file of the build's private runtime folder (`agent-api/`): the manifest, the search index. Rejects when absent. */
   readRuntimeFile(name: string): Promise<Uint8Array<ArrayBuffer>>;
-  /** The pages' text of build `buildId` (content/page-texts.ts); rejects when the file is of another build. */
-  openPageTexts(buildId: string): Promise<PageTexts>;
+  /** The pages' text of a build, its manifest's `textFiles` (content/page-texts.ts); rejects when a file is of another build. */
+  openPageTexts(manifest: Pick<Manifest, 'buildId' | 'textFiles'>): Promise<PageTexts>;
   /** A file of the public folder by its public path (`/llms.txt`, `/.well-known/…`); undefined when absent. */
   readClientFile(path: string): Promise<Uint8Array<ArrayBuffer> | undefined>;
 }

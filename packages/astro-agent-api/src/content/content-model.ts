@@ -85,7 +85,7 @@ export function createContentModel({ files }: { files: BuildFiles }): ContentMod
     const [index, analyzers] = await Promise.all([files.readRuntimeFile(SERVER_INDEX_FILE).then(decodeServerIndex), createSiteAnalyzers(languages, vocabulary.stopWords)]);
     // Read between a rebuild's index or texts and its manifest, they are of the next build: the pair is
     // refused, and the current snapshot stays until the next check finds the new manifest.
-    const texts = await files.openPageTexts(manifest.buildId);
+    const texts = await files.openPageTexts(manifest);
     const urls = createSiteUrls(manifest.site, manifest.routing);
     let search: SearchEngine;
     try {

@@ -1,40 +1,35 @@
-import { buildPageText } from './plain-text.ts';
 import { foldText } from './search-analyzer.ts';
 
 /** About 200 characters of text; the window is backed off this much before the first match, for context. */
 const MAX_CHARS = 220;
 const LEAD_CHARS = 30;
-/** Markdown taken after the start of the best cluster: enough for MAX_CHARS of text once link targets go. */
-const SLICE_CHARS = 600;
-/** Markdown searched for the words at a time, from the top, until some are found. */
+/** Text searched for the words at a time, from the top, until some are found. */
 const CHUNK_CHARS = 1_000;
 /** Only the start of a very long page is looked at: an excerpt is a pointer, read_page gives the rest. */
 const SCANNED_CHARS = 20_000;
 
 /**
- * Plain text of about 200 characters around the densest cluster of the matched words in a page's
- * Markdown, and where in the Markdown that cluster starts; with none found, the start of the page. Only the lines around the cluster are turned into
- * text, so the cost does not grow with the page. The first window holding at least half the best
- * count wins: the top of a page (title, lead) reads better than a dense list of links further down.
+ * About 200 characters around the densest cluster of the matched words in a page's plain text (a
+ * line per section, content/plain-text.ts: buildSectionLines), and where in it that cluster starts;
+ * with none found, the start of the page. The text is searched a chunk at a time, so the cost does
+ * not grow with the page. The first window holding at least half the best count wins: the top of a
+ * page (title, lead) reads better than a dense list of links further down.
  */
-export function buildExcerpt(markdown: string, words: readonly string[]): { excerpt: string; at: number | undefined } {
-  let inMarkdown: number[] = [];
-  let chunk = 0;
-  for (; chunk < SCANNED_CHARS && chunk < markdown.length && inMarkdown.length === 0; chunk += CHUNK_CHARS) {
-    inMarkdown = findWords(markdown.slice(chunk, chunk + CHUNK_CHARS), words).map((position) => chunk + position);
+export function buildExcerpt(text: string, words: readonly string[]): { excerpt: string; at: number | undefined } {
+  let found: number[] = [];
+  for (let from = 0; from < SCANNED_CHARS && from < text.length && found.length === 0; ) {
+    // A chunk ends at a space or line break: no word is cut in two.
+    const chunk = from;
+    const to = findBreak(text, chunk + CHUNK_CHARS);
+    found = findWords(text.slice(chunk, to), words).map((position) => chunk + position);
+    from = to + 1;
   }
-  const at = inMarkdown.length === 0 ? undefined : findDensestWindow(inMarkdown);
-  // Whole lines: a Markdown link, emphasis or table row never spans the cut.
-  const from = at === undefined ? 0 : markdown.lastIndexOf('\n', at) + 1;
-  const lineEnd = markdown.indexOf('\n', from + SLICE_CHARS);
-  const to = lineEnd === -1 ? markdown.length : lineEnd;
-  const text = buildPageText(markdown.slice(from, to)).text;
-  const inText = findWords(text, words);
-  const start = inText.length === 0 ? 0 : wordStart(text, Math.max(0, findDensestWindow(inText) - LEAD_CHARS));
+  const at = found.length === 0 ? undefined : findDensestWindow(found);
+  const start = at === undefined ? 0 : wordStart(text, Math.max(0, at - LEAD_CHARS));
   let end = Math.min(text.length, start + MAX_CHARS);
-  if (end < text.length) end = Math.max(start + 1, text.lastIndexOf(' ', end));
-  const more = end < text.length || to < markdown.length;
-  return { excerpt: `${from > 0 || start > 0 ? '…' : ''}${text.slice(start, end).trim()}${more ? '…' : ''}`, at };
+  if (end < text.length) end = Math.max(start + 1, findBreakBefore(text, end));
+  const excerpt = text.slice(start, end).replaceAll('\n', ' ').trim();
+  return { excerpt: `${start > 0 ? '…' : ''}${excerpt}${end < text.length ? '…' : ''}`, at };
 }
 
 /**
@@ -71,6 +66,18 @@ function findDensestWindow(positions: readonly number[]): number {
 /** The start of the word at or after `offset`. */
 function wordStart(text: string, offset: number): number {
   if (offset === 0) return 0;
-  const space = text.indexOf(' ', offset - 1);
-  return space === -1 ? offset : space + 1;
+  const space = findBreak(text, offset - 1);
+  return space === text.length ? offset : space + 1;
+}
+
+/** The first space or line break at or after `offset`; the text's length when none. */
+function findBreak(text: string, offset: number): number {
+  for (let at = offset; at < text.length; at++) if (text[at] === ' ' || text[at] === '\n') return at;
+  return text.length;
+}
+
+/** The last space or line break at or before `offset`; -1 when none. */
+function findBreakBefore(text: string, offset: number): number {
+  for (let at = offset; at >= 0; at--) if (text[at] === ' ' || text[at] === '\n') return at;
+  return -1;
 }

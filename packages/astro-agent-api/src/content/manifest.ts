@@ -25,7 +25,7 @@ export interface ManifestPage {
   facets: Record<string, string>;
   /** The page's top-level headings, in order; offsets and lengths count UTF-16 code units of its Markdown. */
   sections: PageSection[];
-  /** Where its Markdown twin lies in the build's texts file (content/page-texts.ts). */
+  /** Where its Markdown twin and its plain text lie in the build's texts files (content/page-texts.ts). */
   twin: TwinLocation;
 }
 
@@ -40,13 +40,17 @@ export interface PageText {
 /** A page as the build step records it: the manifest's fields and its text, before the text goes to its own file. */
 export type BuiltPage = Omit<ManifestPage, 'twin'> & PageText;
 
-/** Where a page's twin lies in the texts file, in bytes of UTF-8. */
+/** Where a page's twin lies in the texts files, in bytes of UTF-8; its plain text follows it. */
 export interface TwinLocation {
+  /** Which of the manifest's `textFiles`. */
+  file: number;
   offset: number;
   /** Front matter and Markdown. */
   length: number;
   /** Length of the front matter: the Markdown starts this far into the twin. */
   frontMatterLength: number;
+  /** Length of the plain text, which starts where the twin ends. */
+  textLength: number;
 }
 
 /** One heading of a page and the text it heads, down to the next heading of the same or a higher level. */
@@ -80,6 +84,8 @@ export interface Manifest {
   company?: CompanyInfo;
   /** In path order: buildManifest sorts them once, and the documents and indexes rely on it. */
   pages: ManifestPage[];
+  /** The texts files of this build in `agent-api/`, in order: a page's `twin.file` indexes this list. */
+  textFiles: string[];
   /**
    * Public paths of the agent documents the build wrote into the public folder (llms.txt's section
    * files among them, whose number follows the site's size); absent before they are written.
@@ -88,10 +94,13 @@ export interface Manifest {
 }
 
 /** The manifest of a build as the build steps pass it on: its pages with their text. */
-export type BuiltManifest = Omit<Manifest, 'pages'> & { pages: BuiltPage[] };
+export type BuiltManifest = Omit<Manifest, 'pages' | 'textFiles'> & { pages: BuiltPage[] };
 
-/** 6: each page has its language (5) and Astro's routing settings (`routing`, 6). A runtime refuses a manifest of another version. */
-export const MANIFEST_VERSION = 6;
+/**
+ * 7: each page has its language (5), Astro's routing settings (`routing`, 6), the pages' text in
+ * several files with each page's plain text (`textFiles`, 7). A runtime refuses a manifest of another version.
+ */
+export const MANIFEST_VERSION = 7;
 
 /** Folder of the runtime files inside the build output; never served publicly. */
 export const RUNTIME_DIR = 'agent-api';

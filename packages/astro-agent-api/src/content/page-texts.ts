@@ -1,39 +1,72 @@
-import type { PageText, TwinLocation } from './manifest.ts';
+import type { BuiltPage, TwinLocation } from './manifest.ts';
+import { buildSectionLines } from './plain-text.ts';
 
 /**
- * The pages' text of a build, in one private file beside the manifest (`<outDir>/agent-api/`): a
- * header naming the build, then every page's Markdown twin (front matter and Markdown) as UTF-8, in
- * manifest order. The manifest says where each twin lies; a Node server keeps the file open and reads
- * a page when a request needs it, so its memory does not grow with the site (hosts/node-build-files.ts).
+ * The pages' text of a build, in private files beside the manifest (`<outDir>/agent-api/`): each a
+ * header naming the build, then pages, in manifest order: each page's Markdown twin (front matter and
+ * Markdown) and its plain text (what search excerpts are cut from), as UTF-8. The manifest lists the
+ * files and says where each page lies; a Node server keeps them open and reads a page when a request
+ * needs it, so its memory does not grow with the site (hosts/node-build-files.ts).
  */
-export const PAGE_TEXTS_FILE = 'page-texts.bin';
-const MAGIC = 'AAPI-PT1';
+const MAGIC = 'AAPI-PT2';
 
-/** Magic, header length, JSON header (the buildId), then the twins; returns the bytes and where each twin lies. */
-export function encodePageTexts(buildId: string, pages: readonly PageText[]): { bytes: Uint8Array; twins: TwinLocation[] } {
+/**
+ * A file holds pages up to this size, then the next one starts: a Cloudflare Worker reads them as
+ * static assets, 25 MiB at most each (BENCHMARKS.md, "Cloudflare Workers beside Node").
+ */
+const MAX_TEXTS_FILE_BYTES = 24 * 1024 ** 2;
+
+/** The name of a build's texts file number `file` (0, 1, …). */
+export const pageTextsFileName = (file: number) => `page-texts-${file}.bin`;
+/** Whether `name` is a texts file's name (of this build or an earlier one). */
+export const isPageTextsFileName = (name: string) => /^page-texts(?:-\d+)?\.bin$/.test(name);
+
+/**
+ * Magic, header length, JSON header (the buildId), then the pages, in files of at most `maxBytes`
+ * (a page larger than that alone in its file); returns the files' bytes and where each page lies.
+ */
+export function encodePageTexts(
+  buildId: string,
+  pages: readonly Pick<BuiltPage, 'frontMatter' | 'markdown' | 'sections'>[],
+  maxBytes = MAX_TEXTS_FILE_BYTES,
+): { files: Uint8Array[]; twins: TwinLocation[] } {
   const header = Buffer.from(JSON.stringify({ buildId }));
-  const length = Buffer.alloc(4);
-  length.writeUInt32LE(header.byteLength);
-  const chunks: Uint8Array[] = [Buffer.from(MAGIC), length, header];
-  let offset = MAGIC.length + 4 + header.byteLength;
-  const twins = pages.map(({ frontMatter, markdown }) => {
+  const preamble = Buffer.alloc(TEXTS_PREAMBLE_BYTES);
+  preamble.write(MAGIC, 'latin1');
+  preamble.writeUInt32LE(header.byteLength, MAGIC.length);
+  const files: Uint8Array[] = [];
+  let chunks: Uint8Array[] = [];
+  let offset = 0;
+  const endFile = () => {
+    if (chunks.length > 0) files.push(Buffer.concat(chunks, offset));
+    chunks = [preamble, header];
+    offset = preamble.byteLength + header.byteLength;
+  };
+  endFile();
+  const twins = pages.map(({ frontMatter, markdown, sections }) => {
     const front = Buffer.from(frontMatter);
-    const text = Buffer.from(markdown);
-    chunks.push(front, text);
-    const twin = { offset, length: front.byteLength + text.byteLength, frontMatterLength: front.byteLength };
-    offset += twin.length;
-    return twin;
+    const body = Buffer.from(markdown);
+    const text = Buffer.from(buildSectionLines(markdown, sections));
+    const length = front.byteLength + body.byteLength;
+    if (chunks.length > 2 && offset + length + text.byteLength > maxBytes) endFile();
+    chunks.push(front, body, text);
+    const location = { file: files.length, offset, length, frontMatterLength: front.byteLength, textLength: text.byteLength };
+    offset += length + text.byteLength;
+    return location;
   });
-  return { bytes: Buffer.concat(chunks, offset), twins };
+  endFile();
+  return { files, twins };
 }
 
-/** One build's texts file, open: each read is one positioned read of the page's bytes. */
+/** One build's texts files, open: each read is one positioned read of the page's bytes. */
 export interface PageTexts {
   /** The page's Markdown twin as UTF-8, in a buffer of its own (it may be kept). */
   readTwin(twin: TwinLocation): Buffer<ArrayBuffer>;
   /** The page's Markdown, without the front matter. */
   readMarkdown(twin: TwinLocation): string;
-  /** Closes the file now; else it is closed once nothing refers to these texts any more. */
+  /** The page's plain text, a line per section (plain-text.ts, buildSectionLines). */
+  readText(twin: TwinLocation): string;
+  /** Closes the files now; else they are closed once nothing refers to these texts any more. */
   close(): void;
 }
 
@@ -53,20 +86,25 @@ export function assertTextsBuild(header: Buffer, buildId: string): void {
 }
 
 /**
- * The texts file of build `buildId`, held whole in memory: for a host without a file system (a
+ * The texts files of build `buildId`, held whole in memory: for a host without a file system (a
  * Cloudflare Worker), where a page read is then a copy out of one buffer.
  */
-export function readPageTextsFrom(bytes: Uint8Array, buildId: string): PageTexts {
-  const all = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const headerLength = readTextsHeaderLength(all.subarray(0, TEXTS_PREAMBLE_BYTES));
-  assertTextsBuild(all.subarray(TEXTS_PREAMBLE_BYTES, TEXTS_PREAMBLE_BYTES + headerLength), buildId);
-  const slice = (position: number, length: number) => {
-    if (position + length > all.byteLength) throw new Error('The texts file is shorter than its manifest says: build the site again.');
-    return all.subarray(position, position + length);
+export function readPageTextsFrom(files: readonly Uint8Array[], buildId: string): PageTexts {
+  const all = files.map((bytes) => {
+    const file = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const headerLength = readTextsHeaderLength(file.subarray(0, TEXTS_PREAMBLE_BYTES));
+    assertTextsBuild(file.subarray(TEXTS_PREAMBLE_BYTES, TEXTS_PREAMBLE_BYTES + headerLength), buildId);
+    return file;
+  });
+  const slice = (twin: TwinLocation, position: number, length: number) => {
+    const file = all[twin.file];
+    if (!file || position + length > file.byteLength) throw new Error('The texts files are shorter than the manifest says: build the site again.');
+    return file.subarray(position, position + length);
   };
   return {
-    readTwin: (twin) => Buffer.from(slice(twin.offset, twin.length)),
-    readMarkdown: (twin) => slice(twin.offset + twin.frontMatterLength, twin.length - twin.frontMatterLength).toString('utf8'),
+    readTwin: (twin) => Buffer.from(slice(twin, twin.offset, twin.length)),
+    readMarkdown: (twin) => slice(twin, twin.offset + twin.frontMatterLength, twin.length - twin.frontMatterLength).toString('utf8'),
+    readText: (twin) => slice(twin, twin.offset + twin.length, twin.textLength).toString('utf8'),
     close() {},
   };
 }

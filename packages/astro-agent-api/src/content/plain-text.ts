@@ -28,3 +28,13 @@ export function buildPageText(markdown: string): PageText {
     .trim();
   return { headings: headings.join('\n'), text };
 }
+
+/**
+ * The page's plain text (buildPageText) with a line per section: the text before the first heading,
+ * then, for each of `sections` (offsets in `markdown`, in order), its text down to the next heading.
+ * The search cuts excerpts from it (content/excerpt.ts) and names the section by the line.
+ */
+export function buildSectionLines(markdown: string, sections: readonly { offset: number }[]): string {
+  const starts = [0, ...sections.map((section) => section.offset)];
+  return starts.map((start, i) => buildPageText(markdown.slice(start, starts[i + 1] ?? markdown.length)).text).join('\n');
+}

@@ -44,7 +44,7 @@ export interface SearchEngineOptions {
   pages: readonly ManifestPage[];
   /** The site's URLs: a page's depth is that of its route, whatever the base (site-urls.ts). */
   urls: Pick<SiteUrls, 'routeOf'>;
-  /** The pages' text, for the excerpts. */
+  /** The pages' plain text, for the excerpts. */
   texts: PageTexts;
   buildId: string;
   facets: Record<string, FacetOptions>;
@@ -219,8 +219,9 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       const results = shown.map((doc) => {
         const page = pages[doc]!;
         const facetFields = Object.fromEntries(facetNames.map((name) => [name, page.facets[name] ?? '']));
-        const { excerpt, at } = buildExcerpt(texts.readMarkdown(page.twin), words);
-        return { title: page.title, url: page.url, ...(multilingual && { language: page.language }), ...facetFields, excerpt, section: findSection(page, at) } as SearchResult;
+        const text = texts.readText(page.twin);
+        const { excerpt, at } = buildExcerpt(text, words);
+        return { title: page.title, url: page.url, ...(multilingual && { language: page.language }), ...facetFields, excerpt, section: findSection(page, text, at) } as SearchResult;
       });
       const end = offset + shown.length;
       const more = ranked.length > end && end < MAX_RANKED_RESULTS && end <= MAX_CURSOR_OFFSET;
@@ -229,15 +230,15 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   };
 }
 
-/** The id of the innermost section of the page that holds Markdown offset `at`; `""` outside any, or for none. */
-function findSection(page: ManifestPage, at: number | undefined): string {
+/**
+ * The id of the innermost section of the page that holds offset `at` of its plain text (a line per
+ * section, the first line before any heading): the section of that line; `""` outside any, or for none.
+ */
+function findSection(page: ManifestPage, text: string, at: number | undefined): string {
   if (at === undefined) return '';
-  let id = '';
-  for (const section of page.sections) {
-    if (section.offset > at) break;
-    if (at < section.offset + section.length) id = section.id;
-  }
-  return id;
+  let line = 0;
+  for (let lineBreak = text.indexOf('\n'); lineBreak !== -1 && lineBreak < at; lineBreak = text.indexOf('\n', lineBreak + 1)) line++;
+  return line === 0 ? '' : (page.sections[line - 1]?.id ?? '');
 }
 
 /**

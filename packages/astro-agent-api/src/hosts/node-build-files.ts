@@ -2,8 +2,8 @@ import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BuildFiles } from '../content/build-files.ts';
-import { MANIFEST_FILE, RUNTIME_DIR } from '../content/manifest.ts';
-import { assertTextsBuild, PAGE_TEXTS_FILE, readTextsHeaderLength, TEXTS_PREAMBLE_BYTES, type PageTexts } from '../content/page-texts.ts';
+import { MANIFEST_FILE, RUNTIME_DIR, type TwinLocation } from '../content/manifest.ts';
+import { assertTextsBuild, readTextsHeaderLength, TEXTS_PREAMBLE_BYTES, type PageTexts } from '../content/page-texts.ts';
 
 /** The build output folder on disk (`<outDir>/agent-api/` and `<outDir>/client/`), as a Node server reads it. */
 export function createNodeBuildFiles(outDir: string): BuildFiles {
@@ -16,48 +16,54 @@ export function createNodeBuildFiles(outDir: string): BuildFiles {
     // Synchronous: a few microseconds once a second, and a request is not held when nothing changed.
     manifestStampNow: () => statSync(manifestPath, { throwIfNoEntry: false })?.mtimeMs,
     readRuntimeFile: async (name) => new Uint8Array(await readFile(join(runtimeDir, name))),
-    openPageTexts: async (buildId) => openPageTexts(join(runtimeDir, PAGE_TEXTS_FILE), buildId),
+    openPageTexts: async ({ buildId, textFiles }) => openPageTexts(runtimeDir, textFiles, buildId),
     readClientFile: (path) => readFile(join(clientDir, path)).then((bytes) => new Uint8Array(bytes), () => undefined),
   };
 }
 
-// A snapshot replaced by a rebuild may still be answering requests: its file stays open (and readable,
-// even once the rebuild has replaced it) until the snapshot is garbage, then it is closed here.
-const openFiles = new FinalizationRegistry<number>((fd) => closeSync(fd));
+// A snapshot replaced by a rebuild may still be answering requests: its files stay open (and readable,
+// even once the rebuild has replaced them) until the snapshot is garbage, then they are closed here.
+const openFiles = new FinalizationRegistry<number[]>((fds) => fds.forEach((fd) => closeSync(fd)));
 
 /**
- * Opens the texts file of build `buildId`; throws when the file is of another build (a rebuild
- * between its texts file and its manifest) or not a texts file. Reads are synchronous: a page is a
- * few KB from the page cache, a few microseconds, where an asynchronous read costs a trip through
+ * Opens the texts files `names` (in `dir`) of build `buildId`; throws when one is of another build (a
+ * rebuild between its texts files and its manifest) or not a texts file. Reads are synchronous: a page
+ * is a few KB from the page cache, a few microseconds, where an asynchronous read costs a trip through
  * libuv's thread pool for every page read.
  */
-export function openPageTexts(file: string, buildId: string): PageTexts {
-  const fd = openSync(file, 'r');
+export function openPageTexts(dir: string, names: readonly string[], buildId: string): PageTexts {
+  const fds: number[] = [];
   try {
-    assertBuild(fd, buildId);
+    for (const name of names) {
+      fds.push(openSync(join(dir, name), 'r'));
+      assertBuild(fds.at(-1)!, buildId);
+    }
   } catch (error) {
-    closeSync(fd);
+    fds.forEach((fd) => closeSync(fd));
     throw error;
   }
   let closed = false;
-  const read = (position: number, length: number, kept: boolean) => {
-    if (closed) throw new Error('The texts file of this build was closed.');
+  const read = (twin: TwinLocation, position: number, length: number, kept: boolean) => {
+    if (closed) throw new Error('The texts files of this build were closed.');
+    const fd = fds[twin.file];
+    if (fd === undefined) throw new Error(`The manifest names texts file ${twin.file}, which the build did not write: build the site again.`);
     // What may be kept gets its own allocation: a kept slice of Node's shared pool keeps the whole 64 KB chunk.
     const bytes = kept ? Buffer.allocUnsafeSlow(length) : Buffer.allocUnsafe(length);
-    if (readSync(fd, bytes, 0, length, position) !== length) throw new Error(`The texts file ${file} is shorter than its manifest says: build the site again.`);
+    if (readSync(fd, bytes, 0, length, position) !== length) throw new Error(`The texts file ${join(dir, names[twin.file]!)} is shorter than its manifest says: build the site again.`);
     return bytes;
   };
   const texts: PageTexts = {
-    readTwin: (twin) => read(twin.offset, twin.length, true),
-    readMarkdown: (twin) => read(twin.offset + twin.frontMatterLength, twin.length - twin.frontMatterLength, false).toString('utf8'),
+    readTwin: (twin) => read(twin, twin.offset, twin.length, true),
+    readMarkdown: (twin) => read(twin, twin.offset + twin.frontMatterLength, twin.length - twin.frontMatterLength, false).toString('utf8'),
+    readText: (twin) => read(twin, twin.offset + twin.length, twin.textLength, false).toString('utf8'),
     close() {
       if (closed) return;
       closed = true;
       openFiles.unregister(texts);
-      closeSync(fd);
+      fds.forEach((fd) => closeSync(fd));
     },
   };
-  openFiles.register(texts, fd, texts);
+  openFiles.register(texts, fds, texts);
   return texts;
 }
 

@@ -1,6 +1,6 @@
 import type { BuildFiles } from '../content/build-files.ts';
 import { WORKERS_RUNTIME_DIR } from '../content/manifest.ts';
-import { readPageTextsFrom, PAGE_TEXTS_FILE } from '../content/page-texts.ts';
+import { readPageTextsFrom } from '../content/page-texts.ts';
 
 /** A Worker's static assets binding (Cloudflare's `Fetcher`, the part used here). */
 export interface AssetsBinding {
@@ -14,7 +14,7 @@ const ASSETS_ORIGIN = 'https://assets.invalid';
  * The build's files as a Cloudflare Worker reads them: through its assets binding, the runtime files
  * from the public folder's WORKERS_RUNTIME_DIR. A deployment replaces the Worker with its assets, so
  * the build never changes under a running instance: the manifest's stamp is a constant. The pages'
- * text is read whole, once per instance (a Worker cannot read part of an asset synchronously).
+ * text files are read whole, once per instance (a Worker cannot read part of an asset synchronously).
  */
 export function createAssetsBuildFiles(assets: AssetsBinding): BuildFiles {
   async function fetchAsset(path: string): Promise<Uint8Array<ArrayBuffer> | undefined> {
@@ -35,7 +35,7 @@ export function createAssetsBuildFiles(assets: AssetsBinding): BuildFiles {
     manifestStamp: async () => 0,
     manifestStampNow: () => 0,
     readRuntimeFile,
-    openPageTexts: async (buildId) => readPageTextsFrom(await readRuntimeFile(PAGE_TEXTS_FILE), buildId),
+    openPageTexts: async ({ buildId, textFiles }) => readPageTextsFrom(await Promise.all(textFiles.map(readRuntimeFile)), buildId),
     readClientFile: fetchAsset,
   };
 }

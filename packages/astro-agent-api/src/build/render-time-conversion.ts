@@ -25,8 +25,9 @@ const PAGES_PER_WORKER = 2;
  * renders one page at a time on the main thread, so the conversion runs in `availableParallelism() - 1`
  * worker threads (at least one) while the render goes on. A page whose HTML an earlier build converted
  * comes from `cache` without a worker. Each page's twin is written in `clientDir` as soon as its
- * conversion is known, and the page goes to `onPage` (the browser index takes it then). The pages arrive through the build's middleware
- * (routes/prerender-capture-middleware.ts). Pages wait in a queue for a worker; `finish` drops the ones
+ * conversion is known, and the page goes to `onPage` (the browser index takes it then). The pages
+ * arrive through the build's middleware (routes/prerender-capture-middleware.ts). Pages wait in a
+ * queue for the least busy worker; `finish` drops the ones
  * still waiting, which the Markdown step then converts from their files on every core. That step checks
  * each page's file against what was taken here — same path, same bytes — and converts the rest too, so
  * a page another integration rewrites after the render, or one the middleware never saw, is still right.
@@ -45,7 +46,8 @@ export function startRenderTimeConversion(
   const lookups: Promise<void>[] = [];
   const conversions: Promise<void>[] = [];
   const twinWrites: Promise<void>[] = [];
-  const workers: MarkdownWorker[] = [];
+  /** Each worker started, with the pages it has in flight. */
+  const workers: { worker: MarkdownWorker; inFlight: number }[] = [];
   let waitingCharacters = 0;
   let busy = 0;
   let closed = false;
@@ -54,11 +56,12 @@ export function startRenderTimeConversion(
     while (!closed && busy < workerCount * PAGES_PER_WORKER && waiting.length > 0) {
       const { path, html, htmlHash } = waiting.shift()!;
       waitingCharacters -= html.length;
-      // Started on the first page to convert: a rebuild that finds every page in the cache starts none.
-      if (workers.length < workerCount) workers.push(startMarkdownWorker(options));
-      const worker = workers[busy % workers.length]!;
+      // Started as pages need them: a rebuild that finds every page in the cache starts none.
+      if (workers.length < workerCount) workers.push({ worker: startMarkdownWorker(options), inFlight: 0 });
+      const lane = workers.reduce((least, candidate) => (candidate.inFlight < least.inFlight ? candidate : least));
+      lane.inFlight++;
       busy++;
-      const converted = worker.convert(clientDir, path, html).then(
+      const converted = lane.worker.convert(clientDir, path, html).then(
         (page) => {
           pages.set(path, { htmlHash, page, converted: true, twinWritten: true });
           if (page) onPage(page);
@@ -68,6 +71,7 @@ export function startRenderTimeConversion(
       );
       conversions.push(
         converted.finally(() => {
+          lane.inFlight--;
           busy--;
           convertWaiting();
         }),
@@ -126,7 +130,7 @@ export function startRenderTimeConversion(
         waiting.length = 0;
         await Promise.all([...conversions, ...twinWrites]);
       } finally {
-        await Promise.all(workers.map((worker) => worker.stop()));
+        await Promise.all(workers.map(({ worker }) => worker.stop()));
       }
       return pages;
     },

@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { cp, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -58,6 +59,13 @@ export function integrationLines(buildLog: string): string[] {
 }
 
 /** Astro's "Server listening on http://127.0.0.1:…" line, colours or not. */
+/** How many pages the build converted while Astro rendered them, from the Markdown line of its log. */
+export function convertedWhileRendering(buildLog: string): number {
+  const line = /converted \d+ pages to Markdown in [\d.]+ m?s \((\d+) while Astro rendered/.exec(buildLog);
+  assert.ok(line, `the build log has the Markdown line:\n${buildLog}`);
+  return Number(line[1]);
+}
+
 export const LISTENING = /Server listening on (http:\/\/[^\s\x1b]+)/;
 
 /** A built example served as its README says (`node dist/server/entry.mjs`), on a free loopback port, its data in a folder of its own. */

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { childEnv, startServerProcess, type ServerProcess } from '../helpers/child-process.ts';
-import { integrationLines, prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
+import { convertedWhileRendering, integrationLines, prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
 import { assertPublishedUrlsAnswer } from '../helpers/published-urls.ts';
 
 type Json = Record<string, any>;
@@ -73,6 +73,8 @@ async function withMcpClient<T>(use: (client: Client) => Promise<T>): Promise<T>
 describe('examples/base-file: base /docs, trailingSlash never, build.format file', () => {
   it('publishes only URLs the served site answers 200 for, without a redirect, and accepts each back', async (t) => {
     t.diagnostic(integrationLines(example.buildLog).join('\n'));
+    // A worker takes the first two pages as they render; each counts only if its file, under this site's routing settings, holds the same bytes.
+    assert.ok(convertedWhileRendering(example.buildLog) >= 2, 'pages are converted while Astro renders them');
     const report = await assertPublishedUrlsAnswer({ site: ROOT, served: server.url }, { query: 'lantern' });
     t.diagnostic(`${report.checked} published URLs answer 200 (${report.documents} documents read, ${report.searchResults} search results, ${report.resources} MCP resources)`);
 

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadPagefind } from '../../bench/pagefind-engine/load-pagefind.ts';
-import { integrationLines, prepareExampleSite, serveExampleSite, type ExampleSite, type ServedExample } from '../helpers/example-site.ts';
+import { convertedWhileRendering, integrationLines, prepareExampleSite, serveExampleSite, type ExampleSite, type ServedExample } from '../helpers/example-site.ts';
 import { assertPublishedUrlsAnswer } from '../helpers/published-urls.ts';
 
 type Json = Record<string, any>;
@@ -59,6 +59,8 @@ describe('examples/starlight, built', () => {
     assert.match(example.buildLog, /\[astro-agent-api\] found the Pagefind index of 5 pages that another integration wrote in this build: not built again/);
     assert.doesNotMatch(example.buildLog, /\[astro-agent-api\] indexed \d+ pages for search/);
     assert.match(example.buildLog, /\[astro-agent-api\] converted 5 pages to Markdown/);
+    // A worker takes the first two pages as they render; each counts only if its file, under this site's routing settings, holds the same bytes.
+    assert.ok(convertedWhileRendering(example.buildLog) >= 2, 'pages are converted while Astro renders them');
   });
 
   it("keeps Starlight's index: pages read from the HTML, with a result for each heading", async () => {

@@ -58,8 +58,8 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         started = { cache, clientDir, searchIndex, conversion: startRenderTimeConversion(conversion, { clientDir, cache, onPage: (page) => searchIndex?.add(page) }) };
       },
       'astro:build:done': async ({ dir, logger }) => {
-        const site = config!.site!;
-        const routing = readRoutingSettings(config!);
+        const conversion = conversionOptions(options, config!);
+        const { site, routing } = conversion;
         // With an adapter `dir` is the public folder (`<outDir>/client/`); the manifest goes beside it, not in it.
         const clientDir = fileURLToPath(dir);
         const outDir = fileURLToPath(config!.outDir);
@@ -67,23 +67,26 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         const onDemand = config!.adapter !== undefined;
 
         const hookStart = performance.now();
+        const cacheDir = buildCacheDir(config!);
         const render = started;
         started = undefined;
-        const cache = render?.cache ?? openPageCache(buildCacheDir(config!), conversionOptions(options, config!));
+        const cache = render?.cache ?? openPageCache(cacheDir, conversion);
         const renderIndex = render?.searchIndex;
         const taken = (await render?.conversion.finish()) ?? new Map();
         // Taken for another folder than the one Astro wrote the pages to (which no Astro setting is known to do): not used.
-        const rendered = render?.clientDir === clientDir ? taken : new Map();
+        const sameFolder = render?.clientDir === clientDir;
+        const rendered = sameFolder ? taken : new Map();
         const { result: markdown, seconds } = await timed(async () =>
-          writeMarkdownTwins(clientDir, conversionOptions(options, config!), { cache: await cache, rendered, onPage: (page) => renderIndex?.add(page) }),
+          writeMarkdownTwins(clientDir, conversion, { cache: await cache, rendered, onPage: (page) => renderIndex?.add(page) }),
         ).catch(async (error: unknown) => {
           await renderIndex?.cancel();
           throw error;
         });
         // Pagefind indexed the pages as they were converted; it writes the index while this process builds the server index.
-        const searchIndex = keepsRenderIndex(renderIndex, render?.clientDir === clientDir, rendered, markdown.pages)
-          ? renderIndex!
-          : await indexAgain(renderIndex, clientDir, markdown.pages, { language: options.language, writtenLaterBy: pagefindWrittenLaterBy(config!), cacheDir: buildCacheDir(config!) });
+        const searchIndex =
+          sameFolder && keepsRenderIndex(renderIndex, rendered, markdown.pages)
+            ? renderIndex!
+            : await indexAgain(renderIndex, clientDir, markdown.pages, { language: options.language, writtenLaterBy: pagefindWrittenLaterBy(config!), cacheDir });
         logger.info(
           `converted ${markdown.converted + markdown.convertedWhileRendering} pages to Markdown in ${seconds} (${markdown.convertedWhileRendering} while Astro rendered, ${markdown.reused} reused from earlier builds, ${markdown.skipped} skipped)`,
         );
@@ -147,13 +150,12 @@ function pagefindIntegrationOf(config: AstroConfig): string | undefined {
 }
 
 /**
- * True when the browser index fed while Astro rendered holds exactly the build's pages: it was built
- * for this client folder, and every page it took then is one of the build's pages as written. A page
- * another integration rewrote after the render, or one that was not written, would leave a record of
- * a page the build does not have.
+ * True when the browser index fed while Astro rendered holds exactly the build's pages: every page it
+ * took then is one of the build's pages as written. A page another integration rewrote after the
+ * render, or one that was not written, would leave a record of a page the build does not have.
  */
-function keepsRenderIndex(index: SearchIndexBuild | undefined, sameFolder: boolean, rendered: RenderedPages, pages: readonly ConvertedPage[]): index is SearchIndexBuild {
-  if (!index || !sameFolder) return false;
+function keepsRenderIndex(index: SearchIndexBuild | undefined, rendered: RenderedPages, pages: readonly ConvertedPage[]): index is SearchIndexBuild {
+  if (!index) return false;
   const built = new Set(pages);
   return [...rendered.values()].every(({ page }) => page === null || built.has(page));
 }

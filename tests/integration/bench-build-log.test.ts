@@ -4,23 +4,13 @@
  * log without a line the figures need is an error naming it, never a figure of zero.
  */
 import assert from 'node:assert/strict';
-import { cp, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
 import { BUILD_LOG_LINES, measureBuild, parseBuildLog } from '../../bench/measure-build.ts';
+import { useFixtureCopy } from '../helpers/fixture-copy.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-// Inside the repository, so that the copy resolves `astro` and `astro-agent-api` from its node_modules.
-const SITE = join(ROOT, 'tests', '.build', `bench-log-site-${process.pid}`);
+const SITE = useFixtureCopy('cache-site', 'bench-log-site');
 const OUT_DIR = join(SITE, 'dist');
-
-before(async () => {
-  await rm(SITE, { recursive: true, force: true });
-  await mkdir(SITE, { recursive: true });
-  await cp(join(ROOT, 'tests', 'fixtures', 'cache-site'), SITE, { recursive: true });
-});
-after(() => rm(SITE, { recursive: true, force: true }));
 
 test("the harness reads Astro's render, the integration's steps and the pages converted and reused from a cold and a warm build", async () => {
   const cold = await measureBuild(SITE, OUT_DIR, { cold: true });

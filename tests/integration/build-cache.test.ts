@@ -4,18 +4,18 @@
  * read what each build says it converted and what its twins and manifest hold.
  */
 import assert from 'node:assert/strict';
-import { cp, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { BUILD_CACHE_DIR, PAGE_CACHE_FILE } from '../../packages/astro-agent-api/src/build/page-cache.ts';
 import { readBuiltManifest } from '../helpers/read-build.ts';
 import { childEnv, runCommand } from '../helpers/child-process.ts';
+import { useFixtureCopy } from '../helpers/fixture-copy.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-// Inside the repository, so that the copy resolves `astro` and `astro-agent-api` from its node_modules.
-const SITE = join(ROOT, 'tests', '.build', `cache-site-${process.pid}`);
+const SITE = useFixtureCopy('cache-site', 'cache-site');
 const OUT_DIR = join(SITE, 'dist');
 const CACHE_FILE = join(SITE, 'node_modules', '.astro', BUILD_CACHE_DIR, PAGE_CACHE_FILE);
 const pageFile = (path: string) => join(SITE, 'src', 'pages', `${path}.astro`);
@@ -51,13 +51,6 @@ const pagefindPageCount = async () =>
     .reduce((sum, language) => sum + language.page_count, 0);
 
 const manifestPaths = async () => (await readBuiltManifest(OUT_DIR)).pages.map((page) => page.path);
-
-before(async () => {
-  await rm(SITE, { recursive: true, force: true });
-  await mkdir(SITE, { recursive: true });
-  await cp(join(ROOT, 'tests', 'fixtures', 'cache-site'), SITE, { recursive: true });
-});
-after(() => rm(SITE, { recursive: true, force: true }));
 
 test('a first build converts every page as Astro renders it; the same site built again converts none and writes the same twins', async () => {
   const first = await buildWithLog({});

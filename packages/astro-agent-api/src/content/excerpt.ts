@@ -7,6 +7,25 @@ const LEAD_CHARS = 30;
 const CHUNK_CHARS = 1_000;
 /** Only the start of a very long page is looked at: an excerpt is a pointer, read_page gives the rest. */
 const SCANNED_CHARS = 20_000;
+/** The most of a page's text an excerpt can read: the scanned start, and the excerpt that may begin at its end. */
+export const EXCERPT_TEXT_CHARS = SCANNED_CHARS + CHUNK_CHARS + MAX_CHARS;
+
+/** A page's plain text, as excerpts read it. */
+export interface ExcerptText {
+  text: string;
+  /**
+   * `text` lowercase and without accents (foldText), offset for offset. Undefined: each chunk is
+   * folded as it is searched (a text read for one search, or one whose length folding changes).
+   */
+  folded: string | undefined;
+}
+
+/** A page's text folded once, for a search engine that keeps it: its start (EXCERPT_TEXT_CHARS), all that excerpts read. */
+export function prepareExcerptText(pageText: string): ExcerptText {
+  const text = pageText.length > EXCERPT_TEXT_CHARS ? pageText.slice(0, EXCERPT_TEXT_CHARS) : pageText;
+  const folded = foldText(text);
+  return { text, folded: folded.length === text.length ? folded : undefined };
+}
 
 /**
  * About 200 characters around the densest cluster of the matched words in a page's plain text (a
@@ -15,13 +34,13 @@ const SCANNED_CHARS = 20_000;
  * not grow with the page. The first window holding at least half the best count wins: the top of a
  * page (title, lead) reads better than a dense list of links further down.
  */
-export function buildExcerpt(text: string, words: readonly string[]): { excerpt: string; at: number | undefined } {
+export function buildExcerpt({ text, folded }: ExcerptText, words: readonly string[]): { excerpt: string; at: number | undefined } {
   let found: number[] = [];
   for (let from = 0; from < SCANNED_CHARS && from < text.length && found.length === 0; ) {
     // A chunk ends at a space or line break: no word is cut in two.
     const chunk = from;
     const to = findBreak(text, chunk + CHUNK_CHARS);
-    found = findWords(text.slice(chunk, to), words).map((position) => chunk + position);
+    found = findWords(folded === undefined ? foldChunk(text.slice(chunk, to)) : folded.slice(chunk, to), words).map((position) => chunk + position);
     from = to + 1;
   }
   const at = found.length === 0 ? undefined : findDensestWindow(found);
@@ -32,13 +51,15 @@ export function buildExcerpt(text: string, words: readonly string[]): { excerpt:
   return { excerpt: `${start > 0 ? '…' : ''}${excerpt}${end < text.length ? '…' : ''}`, at };
 }
 
-/**
- * Offsets in `text` of whole-word occurrences of `words` (normalised: lowercase, no accents), found
- * in its folded copy; a text whose length folding changes is not searched (the excerpt is its start).
- */
-function findWords(text: string, words: readonly string[]): number[] {
-  const folded = foldText(text);
-  if (folded.length !== text.length) return [];
+/** A chunk of a text not folded as a whole, folded alone; undefined when folding changes its length (it is not searched). */
+function foldChunk(chunk: string): string | undefined {
+  const folded = foldText(chunk);
+  return folded.length === chunk.length ? folded : undefined;
+}
+
+/** Offsets of whole-word occurrences of `words` (normalised: lowercase, no accents) in a folded chunk, in order; none in an undefined one. */
+function findWords(folded: string | undefined, words: readonly string[]): number[] {
+  if (folded === undefined) return [];
   const positions: number[] = [];
   for (const word of words) {
     for (let at = folded.indexOf(word); at !== -1; at = folded.indexOf(word, at + word.length)) {

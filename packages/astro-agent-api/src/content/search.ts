@@ -1,7 +1,7 @@
 import SearchableMap from 'minisearch/SearchableMap';
 import type { FacetOptions } from '../options.ts';
 import { decodeCursor, encodeCursor, InvalidCursorError, MAX_CURSOR_OFFSET, type CursorScope } from './cursor.ts';
-import { buildExcerpt } from './excerpt.ts';
+import { buildExcerpt, EXCERPT_TEXT_CHARS, prepareExcerptText, type ExcerptText } from './excerpt.ts';
 import type { ManifestPage } from './manifest.ts';
 import type { PageTexts } from './page-texts.ts';
 import type { SearchAnalyzer } from './search-analyzer.ts';
@@ -67,7 +67,15 @@ const NAMED_VALUE_BOOST = 2;
 const TITLE_WEIGHT = 1;
 /** How much a shallower page is preferred: ×1.25 at depth 2, ×1.17 at depth 3 (the relevance suite settled it). */
 const HUB_WEIGHT = 0.5;
-
+/**
+ * The pages' texts are kept for excerpts, folded once, when all of them take at most this many bytes
+ * (two a character, counted for the text and its folded copy: the most a string takes). Reading a
+ * page's text and folding it for every result was most of a search's time (BENCHMARKS.md). Only all
+ * or nothing: under an even spread of queries, a cache smaller than the pages replaced a text on
+ * most searches, and the replaced ones were old-generation garbage (V8's old space grew from 45 to
+ * over 190 MB at 10,000 pages).
+ */
+const EXCERPT_TEXTS_BYTES = 8 * 1024 ** 2;
 /**
  * Search over one build's server index. Each query adds up the precomputed scores of its terms'
  * postings into a typed array over all pages, so its cost is the length of those postings — a few
@@ -94,6 +102,11 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   const languageOfDoc = Int16Array.from(pages, (page) => languageIds.get(page.language) ?? -1);
   const multilingual = options.languages.length > 1;
   const wordsOfTerm = groupWordsByTerm(index);
+  const keptTexts = pages.reduce((bytes, page) => bytes + 4 * Math.min(page.twin.textLength, EXCERPT_TEXT_CHARS), 0) <= EXCERPT_TEXTS_BYTES ? new Array<ExcerptText>(pages.length) : undefined;
+  const excerptTextOf = (doc: number): ExcerptText => {
+    if (!keptTexts) return { text: texts.readText(pages[doc]!.twin), folded: undefined };
+    return (keptTexts[doc] ??= prepareExcerptText(texts.readText(pages[doc]!.twin)));
+  };
   const parse = createQueryParser({ analyzers: options.analyzers, lookup: createTermLookup(index), vocabulary: options.vocabulary, facets: options.facets });
 
   // Scratch arrays over all pages, reused by every query (a query runs to the end synchronously).
@@ -219,9 +232,9 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       const results = shown.map((doc) => {
         const page = pages[doc]!;
         const facetFields = Object.fromEntries(facetNames.map((name) => [name, page.facets[name] ?? '']));
-        const text = texts.readText(page.twin);
+        const text = excerptTextOf(doc);
         const { excerpt, at } = buildExcerpt(text, words);
-        return { title: page.title, url: page.url, ...(multilingual && { language: page.language }), ...facetFields, excerpt, section: findSection(page, text, at) } as SearchResult;
+        return { title: page.title, url: page.url, ...(multilingual && { language: page.language }), ...facetFields, excerpt, section: findSection(page, text.text, at) } as SearchResult;
       });
       const end = offset + shown.length;
       const more = ranked.length > end && end < MAX_RANKED_RESULTS && end <= MAX_CURSOR_OFFSET;

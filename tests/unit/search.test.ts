@@ -99,6 +99,24 @@ test('typos are read as the nearest words of the site', () => {
   assert.equal(search('gua').total, 0);
 });
 
+test('a query is read the same however many of its words were read before: six typos at most are corrected', async () => {
+  // A fresh engine, whose parser has read no word yet.
+  const fresh = createContentModel({ files: createNodeBuildFiles(outDir) });
+  try {
+    const { search: engine } = await fresh.current();
+    const query = 'xqzwa xqzwb xqzwc xqzwd xqzwe xqzwf lavadroa';
+    const first = engine.search({ query, filters: {}, limit: 5 });
+    // Six unknown words take the six corrections: the seventh is not read as "lavadora".
+    assert.equal(first.total, 0);
+    assert.deepEqual(paths(engine.search({ query: 'lavadroa', filters: {}, limit: 3 })), ['/guias/lavadora-no-centrifuga/']);
+    // Read through its typo once, the word still takes a correction in a query that has none left.
+    assert.deepEqual(engine.search({ query, filters: {}, limit: 5 }), first);
+    assert.deepEqual(paths(engine.search({ query: 'lavadroa xqzwa', filters: {}, limit: 3 })), ['/guias/lavadora-no-centrifuga/']);
+  } finally {
+    fresh.close();
+  }
+});
+
 test('a query that names a facet value puts that value’s page first; a filter keeps only its pages', () => {
   const cases: [string, string][] = [
     ['fontanero en Madrid', '/servicios/fontaneria/madrid/'],

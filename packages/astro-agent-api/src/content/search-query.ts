@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { FacetOptions } from '../options.ts';
 import { normaliseSearchText, splitWords, type SearchAnalyzer } from './search-analyzer.ts';
 
@@ -62,6 +63,18 @@ const MAX_CORRECTED_WORDS = 6;
 
 export type QueryParser = (query: string) => ParsedSearchQuery;
 
+/** How a parser read a word: the terms it stands for, and whether they are those of words a typo away. */
+interface WordReading {
+  alternatives: QueryAlternative[];
+  corrected: boolean;
+}
+
+/**
+ * Words whose reading a parser keeps (a few hundred bytes each): stemming a word in each language and
+ * looking up its typos was a quarter of a search's time on the demo (BENCHMARKS.md).
+ */
+const WORD_READINGS = 10_000;
+
 /**
  * Reads queries for one index: the site's synonyms (phrases too, longest first: "window glass"),
  * stop words and generic words, facet values named in the text, and typos of words the site does not
@@ -102,12 +115,22 @@ export function createQueryParser(options: {
   const facetPhrases = buildFacetPhrases(options.facets);
 
   let correctionsLeft = 0;
+  // Queries are new, their words mostly are not: each word is read once (against this parser's index).
+  const readings = new LRUCache<string, WordReading>({ max: WORD_READINGS });
   /**
    * The word itself: its stem in each language where it is no stop word, if the index has one, else
    * the words a typo away — unless it is a stop word in one of the languages ("como" in Spanish),
-   * which is no typo of anything.
+   * which is no typo of anything. A reading through a typo counts against the query's corrections,
+   * whether it was read now or before, so that a query is read the same way every time.
    */
   function readWord(word: string): QueryAlternative[] {
+    const known = readings.get(word);
+    if (known) {
+      if (!known.corrected) return known.alternatives;
+      if (correctionsLeft === 0) return [];
+      correctionsLeft--;
+      return known.alternatives;
+    }
     const terms = new Set<number>();
     let stopWord = false;
     for (const analyzer of analyzers) {
@@ -116,12 +139,18 @@ export function createQueryParser(options: {
       const term = stopped ? undefined : lookup.find(analyzer.stem(word));
       if (term !== undefined) terms.add(term);
     }
-    if (terms.size > 0) return [...terms].map((term) => ({ terms: [term], weight: 1 }));
-    if (stopWord || word.length < MIN_TYPO_LENGTH || /^\d+$/.test(word) || correctionsLeft === 0) return [];
+    if (terms.size > 0 || stopWord || word.length < MIN_TYPO_LENGTH || /^\d+$/.test(word)) {
+      const alternatives = [...terms].map((term) => ({ terms: [term], weight: 1 }));
+      readings.set(word, { alternatives, corrected: false });
+      return alternatives;
+    }
+    if (correctionsLeft === 0) return [];
     correctionsLeft--;
     let similar = lookup.findSimilar(word, 1);
     if (similar.length === 0 && word.length >= TWO_TYPOS_LENGTH) similar = lookup.findSimilar(word, 2);
-    return similar.map(({ term, distance }) => ({ terms: [term], weight: TYPO_WEIGHTS[distance]! }));
+    const alternatives = similar.map(({ term, distance }) => ({ terms: [term], weight: TYPO_WEIGHTS[distance]! }));
+    readings.set(word, { alternatives, corrected: true });
+    return alternatives;
   }
 
   return (query) => {

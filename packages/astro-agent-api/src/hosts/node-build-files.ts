@@ -21,6 +21,13 @@ export function createNodeBuildFiles(outDir: string): BuildFiles {
   };
 }
 
+/**
+ * The first size of the buffer that texts decoded at once are read into (grown for a larger page). A
+ * buffer of their own per read, freed only when V8 next collects its young objects, made most of the
+ * server's malloc heap under load (BENCHMARKS.md, "Server memory at 10,000 pages").
+ */
+const SCRATCH_BYTES = 64 * 1024;
+
 // A snapshot replaced by a rebuild may still be answering requests: its files stay open (and readable,
 // even once the rebuild has replaced them) until the snapshot is garbage, then they are closed here.
 const openFiles = new FinalizationRegistry<number[]>((fds) => fds.forEach((fd) => closeSync(fd)));
@@ -32,6 +39,7 @@ const openFiles = new FinalizationRegistry<number[]>((fds) => fds.forEach((fd) =
  * libuv's thread pool for every page read.
  */
 export function openPageTexts(dir: string, names: readonly string[], buildId: string): PageTexts {
+  let scratch = Buffer.allocUnsafeSlow(SCRATCH_BYTES);
   const fds: number[] = [];
   try {
     for (const name of names) {
@@ -43,19 +51,23 @@ export function openPageTexts(dir: string, names: readonly string[], buildId: st
     throw error;
   }
   let closed = false;
-  const read = (twin: TwinLocation, position: number, length: number, kept: boolean) => {
+  const read = <B extends Buffer>(twin: TwinLocation, position: number, length: number, into: B): B => {
     if (closed) throw new Error('The texts files of this build were closed.');
     const fd = fds[twin.file];
     if (fd === undefined) throw new Error(`The manifest names texts file ${twin.file}, which the build did not write: build the site again.`);
-    // What may be kept gets its own allocation: a kept slice of Node's shared pool keeps the whole 64 KB chunk.
-    const bytes = kept ? Buffer.allocUnsafeSlow(length) : Buffer.allocUnsafe(length);
-    if (readSync(fd, bytes, 0, length, position) !== length) throw new Error(`The texts file ${join(dir, names[twin.file]!)} is shorter than its manifest says: build the site again.`);
-    return bytes;
+    if (readSync(fd, into, 0, length, position) !== length) throw new Error(`The texts file ${join(dir, names[twin.file]!)} is shorter than its manifest says: build the site again.`);
+    return into;
+  };
+  /** Text decoded at once is read into one buffer that every such read reuses, not a buffer of its own each time. */
+  const readString = (twin: TwinLocation, position: number, length: number) => {
+    if (scratch.length < length) scratch = Buffer.allocUnsafeSlow(Math.max(length, 2 * scratch.length));
+    return read(twin, position, length, scratch).toString('utf8', 0, length);
   };
   const texts: PageTexts = {
-    readTwin: (twin) => read(twin, twin.offset, twin.length, true),
-    readMarkdown: (twin) => read(twin, twin.offset + twin.frontMatterLength, twin.length - twin.frontMatterLength, false).toString('utf8'),
-    readText: (twin) => read(twin, twin.offset + twin.length, twin.textLength, false).toString('utf8'),
+    // What may be kept gets its own allocation: a kept slice of Node's shared pool keeps the whole 64 KB chunk.
+    readTwin: (twin) => read(twin, twin.offset, twin.length, Buffer.allocUnsafeSlow(twin.length)),
+    readMarkdown: (twin) => readString(twin, twin.offset + twin.frontMatterLength, twin.length - twin.frontMatterLength),
+    readText: (twin) => readString(twin, twin.offset + twin.length, twin.textLength),
     close() {
       if (closed) return;
       closed = true;

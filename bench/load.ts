@@ -4,6 +4,7 @@
  * same `setupRequest` machinery, so the load generator pays the same per-request cost everywhere.
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { setPriority } from 'node:os';
 import type { HeapSpaceInfo } from 'node:v8';
@@ -69,6 +70,21 @@ export function forkServer(script: string, args: string[], env: NodeJS.ProcessEn
       });
     });
   });
+}
+
+/**
+ * The Node flags `npm start` runs its server with (the start script of the repository's package.json,
+ * e.g. the young generation's size): the harness measures the production front as it runs.
+ */
+export const START_NODE_FLAGS: string[] = (() => {
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const words = scripts.start.split(/\s+/);
+  return words.slice(words.indexOf('node') + 1).filter((word) => word.startsWith('--'));
+})();
+
+/** The production front (bench/serve-front.mjs) on the build in `outDir`, with `npm start`'s Node flags unless others are given. */
+export function forkFront(outDir: string, env: NodeJS.ProcessEnv, execArgv: string[] = START_NODE_FLAGS): Promise<ServerHandle> {
+  return forkServer('serve-front.mjs', [outDir], env, execArgv);
 }
 
 /** The naive comparison: the plain Astro endpoints of bench/naive-site in the node adapter's standalone server. */
@@ -180,7 +196,7 @@ async function runAutocannon(url: string, scenarios: Scenario[], seconds: number
  * mixed load (`mixedScenarios`) for `seconds`, then its RSS.
  */
 export async function measureServerMemory(outDir: string, seconds: number, env: NodeJS.ProcessEnv): Promise<{ load: LoadResult; rss: number }> {
-  const front = await forkServer('serve-front.mjs', [outDir], env);
+  const front = await forkFront(outDir, env);
   try {
     const load = await measureLoad(front.url, mixedScenarios(await readBuiltManifest(outDir)), seconds, 0);
     return { load, rss: await front.rss() };

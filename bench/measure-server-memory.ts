@@ -4,14 +4,15 @@
  * fresh front (bench/serve-front.mjs) on each build given, in turn (so two builds, e.g. a baseline
  * beside a change, alternate in one run), runs the mixed load on it (load.ts mixedScenarios) and
  * prints its req/s, latency, CPU and GC time per request (steadier than req/s on a shared machine), memory (RSS, V8 heap, external) and the hit rate of each answer memo.
- * Each --exec-argv (Node flags, space-separated; may be empty) is one more front per build and round.
+ * Each --exec-argv (Node flags, space-separated; `--exec-argv=` for none) is one more front per build and
+ * round; without any, the front runs with `npm start`'s flags (load.ts START_NODE_FLAGS).
  * With --heapsnapshot, each front then writes a heap snapshot into DIR.
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SITES_DIR } from './generate-site.ts';
-import { askChild, forkServer, measureLoad, mixedScenarios, type FrontMemory } from './load.ts';
+import { askChild, forkFront, measureLoad, mixedScenarios, START_NODE_FLAGS, type FrontMemory } from './load.ts';
 import { readBuiltManifest } from '../tests/helpers/read-build.ts';
 
 const { values: args, positionals } = parseArgs({
@@ -19,7 +20,7 @@ const { values: args, positionals } = parseArgs({
   options: {
     seconds: { type: 'string', default: '60' },
     rounds: { type: 'string', default: '1' },
-    'exec-argv': { type: 'string', multiple: true, default: [''] },
+    'exec-argv': { type: 'string', multiple: true, default: [START_NODE_FLAGS.join(' ')] },
     heapsnapshot: { type: 'string' },
   },
 });
@@ -38,7 +39,7 @@ console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 const spaceRows: string[] = [];
 for (let round = 1; round <= Number(args.rounds); round++) {
   for (const [outDir, flags] of outDirs.flatMap((dir) => args['exec-argv']!.map((flags) => [dir, flags] as const))) {
-    const front = await forkServer('serve-front.mjs', [outDir], env, flags.split(' ').filter(Boolean));
+    const front = await forkFront(outDir, env, flags.split(' ').filter(Boolean));
     const start = await askChild<FrontMemory>(front.child, 'memory');
     const load = await measureLoad(front.url, scenarios.get(outDir)!, seconds, 0);
     const { usage, cpu, gc, spaces, memos } = await askChild<FrontMemory>(front.child, 'memory');

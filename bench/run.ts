@@ -22,6 +22,7 @@ import { startTestRedis } from '../tests/helpers/redis-server.ts';
 import {
   agentScenarios,
   cycle,
+  forkFront,
   forkServer,
   issueToken,
   measureLoad,
@@ -31,6 +32,7 @@ import {
   shuffle,
   startNaiveServer,
   startStandaloneServer,
+  START_NODE_FLAGS,
   type LoadResult,
   type Scenario,
 } from './load.ts';
@@ -165,7 +167,7 @@ for (let run = 0; run < (wants('search') ? runs : 0); run++) {
 // Over HTTP on the demo: the production front in a child, one request after another on one connection.
 const httpSearch: { p50: number; p99: number }[] = [];
 for (let run = 0; run < (wants('search') ? runs : 0); run++) {
-  const front = await forkServer('serve-front.mjs', [demo.outDir], serverEnv);
+  const front = await forkFront(demo.outDir, serverEnv);
   const demoManifest = await readManifest(demo);
   const queries = buildNewQueries(demoManifest.pages, Object.keys(demoManifest.options.facets.city?.values ?? {}), QUERY_COUNT, 17 + run);
   log(`search over HTTP on the demo (run ${run + 1}/${runs})…`);
@@ -192,9 +194,10 @@ const pagePaths = shuffle(manifest.pages.map((page) => page.path));
 const apiBasePath = manifest.options.apiBasePath;
 const profileDir = join(SITES_DIR, 'profiles');
 if (args.profile) await mkdir(profileDir, { recursive: true });
-const frontArgv = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+const profileArgv = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+const frontArgv = [...START_NODE_FLAGS, ...profileArgv];
 // Astro's standalone server has no SIGTERM handler, and a CPU profile is only written on a normal exit.
-const standaloneArgv = args.profile ? [...frontArgv, '--import', 'data:text/javascript,process.on("SIGTERM",()=>process.exit(0))'] : [];
+const standaloneArgv = args.profile ? [...profileArgv, '--import', 'data:text/javascript,process.on("SIGTERM",()=>process.exit(0))'] : [];
 const firstPage = manifest.pages.find((page) => page.path.split('/').length > 4) ?? manifest.pages[0]!;
 const ceilingBody = JSON.stringify({ title: firstPage.title, url: firstPage.url, markdown: firstPage.markdown, truncated: false });
 
@@ -214,7 +217,7 @@ let mcpMissing: string | undefined;
 for (let run = 0; run < (wants('serving') ? runs : 0); run++) {
   const ceiling = await forkServer('serve-ceiling.ts', [ceilingBody], process.env);
   const naive = await startNaiveServer(join(served.outDir, 'agent-api', 'manifest.json'));
-  const front = await forkServer('serve-front.mjs', [served.outDir], serverEnv, frontArgv);
+  const front = await forkFront(served.outDir, serverEnv, frontArgv);
   const standaloneEnv = { ...serverEnv, AGENT_API_DATA_DIR: `${serverEnv.AGENT_API_DATA_DIR}-standalone` };
   // Ready once an API call answers: the standalone front loads the build on its first agent request,
   // where npm start's server loads it before listening, and neither load belongs in the measure.
@@ -260,7 +263,7 @@ for (let run = 0; run < (wants('store') ? runs : 0); run++) {
       // A fresh data folder per front: the sqlite one starts empty, and none is left behind.
       const dataDir = join(SITES_DIR, `data-${process.pid}-${backend}-${run}`);
       const env = { ...serverEnv, AGENT_API_DATA_DIR: dataDir, ...(backend === 'redis' ? { REDIS_URL: redis.url } : {}) };
-      const front = await forkServer('serve-front.mjs', [served.outDir], env);
+      const front = await forkFront(served.outDir, env);
       const token = await issueToken(front.url);
       const scenario: Scenario = { ...agentScenarios({ pagePaths, apiBasePath }).read_page!, headers: { Authorization: `Bearer ${token}` } };
       log(`load read_page with a token on the ${backend} store (run ${run + 1}/${runs})…`);

@@ -7,8 +7,9 @@
  * from the machine's other jobs. Prints p50/p99 of each and the ratios.
  *
  * --profile   start the front with --cpu-prof (the profile lands in bench/.sites/profiles/)
- * --identity  ask both servers for uncompressed answers (fetch asks for gzip, deflate, br by default,
- *             and the floor's body is never compressed): separates the compression's cost
+ * --identity  ask both servers for uncompressed answers. By default fetch asks for gzip, deflate, br:
+ *             the front compresses each answer, and the floor sends its fixed body compressed the
+ *             same way, once, so that the client decodes alike from both
  */
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { buildSite } from '../tests/helpers/build-site.ts';
 import { readBuiltManifest } from '../tests/helpers/read-build.ts';
 import { SITES_DIR } from './generate-site.ts';
-import { forkServer, setPriorities, type ServerHandle } from './load.ts';
+import { forkFront, forkServer, setPriorities, START_NODE_FLAGS, type ServerHandle } from './load.ts';
 import { buildNewQueries, type BenchQuery } from './queries.ts';
 import { PROBE_PRIORITY } from './search-engines.ts';
 
@@ -27,6 +28,8 @@ export interface SearchFloorFigures {
   pages: number;
   /** Bytes of the answer of median size, the floor's fixed body. */
   answerBytes: number;
+  /** The content coding of that answer, in which the floor sends it too; null when uncompressed. */
+  coding: string | null;
   search: { p50: number; p99: number };
   floor: { p50: number; p99: number };
 }
@@ -47,24 +50,25 @@ export async function measureSearchFloor(
 
   const dataDir = join(SITES_DIR, `data-${process.pid}-http-floor`);
   const env = { ...process.env, AGENT_API_QUOTA_ANONYMOUS: '1000000', AGENT_API_QUOTA_IDENTIFIED: '1000000', AGENT_API_DATA_DIR: dataDir };
-  const front = await forkServer('serve-front.mjs', [outDir], env, execArgv);
+  const front = await forkFront(outDir, env, [...START_NODE_FLAGS, ...execArgv]);
   const requestInit: RequestInit | undefined = identity ? { headers: { 'Accept-Encoding': 'identity' } } : undefined;
 
-  /** One request, body read; its time in ms. */
-  async function timeRequest(url: string): Promise<{ ms: number; body: string }> {
+  /** One request, body read; its time in ms, and the content coding it came in. */
+  async function timeRequest(url: string): Promise<{ ms: number; body: string; coding: string | null }> {
     const start = performance.now();
     const response = await fetch(url, requestInit);
     const body = await response.text();
     const ms = performance.now() - start;
     if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${body.slice(0, 160)}`);
-    return { ms, body };
+    return { ms, body, coding: response.headers.get('content-encoding') };
   }
 
-  const warmup: string[] = [];
-  for (const query of queries.slice(0, WARMUP)) warmup.push((await timeRequest(`${front.url}${searchPath(query)}`)).body);
-  const bySize = warmup.toSorted((a, b) => Buffer.byteLength(a) - Buffer.byteLength(b));
-  const medianAnswer = bySize[Math.floor(bySize.length / 2)]!;
-  const floor = await forkServer('serve-ceiling.ts', [medianAnswer], env);
+  const warmup: { body: string; coding: string | null }[] = [];
+  for (const query of queries.slice(0, WARMUP)) warmup.push(await timeRequest(`${front.url}${searchPath(query)}`));
+  const median = warmup.toSorted((a, b) => Buffer.byteLength(a.body) - Buffer.byteLength(b.body))[Math.floor(warmup.length / 2)]!;
+  const medianAnswer = median.body;
+  // The floor sends the median answer in the coding the front chose for it (compressed once, at its start).
+  const floor = await forkServer('serve-ceiling.ts', median.coding ? [medianAnswer, median.coding] : [medianAnswer], env);
   for (let i = 0; i < WARMUP; i++) await timeRequest(floor.url);
 
   // Client and servers get precedence over the machine's other jobs, where that is allowed (root).
@@ -89,7 +93,7 @@ export async function measureSearchFloor(
 
   const percentile = (values: number[], share: number) => values.toSorted((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * share))]!;
   const figures = (values: number[]) => ({ p50: percentile(values, 0.5), p99: percentile(values, 0.99) });
-  return { pages: manifest.pages.length, answerBytes: Buffer.byteLength(medianAnswer), search: figures(times.search), floor: figures(times.floor) };
+  return { pages: manifest.pages.length, answerBytes: Buffer.byteLength(medianAnswer), coding: median.coding, search: figures(times.search), floor: figures(times.floor) };
 }
 
 if (import.meta.main) {
@@ -110,7 +114,7 @@ if (import.meta.main) {
   const ms = (value: number) => value.toFixed(2).padStart(7);
   process.stdout.write(
     [
-      `demo: ${figures.pages} pages; ${blocks} blocks of ${blockSize} requests each; answer of median size ${figures.answerBytes} B`,
+      `demo: ${figures.pages} pages; ${blocks} blocks of ${blockSize} requests each; answer of median size ${figures.answerBytes} B${figures.coding ? `, sent as ${figures.coding} by both` : ''}`,
       `               p50 ms   p99 ms`,
       `search      ${ms(figures.search.p50)}  ${ms(figures.search.p99)}`,
       `floor       ${ms(figures.floor.p50)}  ${ms(figures.floor.p99)}`,

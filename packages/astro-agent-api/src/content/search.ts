@@ -70,12 +70,13 @@ const HUB_WEIGHT = 0.5;
 /**
  * The pages' texts are kept for excerpts, folded once, when all of them take at most this many bytes
  * (two a character, counted for the text and its folded copy: the most a string takes). Reading a
- * page's text and folding it for every result was most of a search's time (BENCHMARKS.md). Only all
- * or nothing: under an even spread of queries, a cache smaller than the pages replaced a text on
- * most searches, and the replaced ones were old-generation garbage (V8's old space grew from 45 to
- * over 190 MB at 10,000 pages).
+ * page's text and folding it for every result was most of a search's time (BENCHMARKS.md, "Search and
+ * server memory, second pass"). Only all or nothing: under an even spread of queries, a cache smaller
+ * than the pages replaced a text on most searches, and the replaced ones were old-generation garbage
+ * (V8's old space grew from 45 to over 190 MB at 10,000 pages).
  */
 const EXCERPT_TEXTS_BYTES = 8 * 1024 ** 2;
+
 /**
  * Search over one build's server index. Each query adds up the precomputed scores of its terms'
  * postings into a typed array over all pages, so its cost is the length of those postings — a few
@@ -102,7 +103,9 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   const languageOfDoc = Int16Array.from(pages, (page) => languageIds.get(page.language) ?? -1);
   const multilingual = options.languages.length > 1;
   const wordsOfTerm = groupWordsByTerm(index);
-  const keptTexts = pages.reduce((bytes, page) => bytes + 4 * Math.min(page.twin.textLength, EXCERPT_TEXT_CHARS), 0) <= EXCERPT_TEXTS_BYTES ? new Array<ExcerptText>(pages.length) : undefined;
+  // A text's UTF-8 bytes are at least its characters: four bytes each bounds the text and its folded copy.
+  const textsBytes = pages.reduce((bytes, page) => bytes + 4 * Math.min(page.twin.textLength, EXCERPT_TEXT_CHARS), 0);
+  const keptTexts = textsBytes <= EXCERPT_TEXTS_BYTES ? new Array<ExcerptText>(pages.length) : undefined;
   const excerptTextOf = (doc: number): ExcerptText => {
     if (!keptTexts) return { text: texts.readText(pages[doc]!.twin), folded: undefined };
     return (keptTexts[doc] ??= prepareExcerptText(texts.readText(pages[doc]!.twin)));

@@ -29,7 +29,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { measureOutputSizes, LLMS_TXT_MAX_LENGTH, type OutputSize } from './build-output-sizes.ts';
 import { DEMO_PAGES, SITES_DIR } from './generate-site.ts';
-import { measureServerMemory, type LoadResult } from './load.ts';
+import { measureServerMemory, START_NODE_FLAGS, type LoadResult } from './load.ts';
 import type { BuildFigures } from './measure-build.ts';
 import { measureColdWarm, type ColdWarmBuilds } from './measure-edit.ts';
 import { measureRepublish } from './measure-republish.ts';
@@ -225,7 +225,7 @@ function report(): string {
     '',
     table(['site', 'median ms', 'longest ms', 'target'], republishRows),
     '',
-    `### Server memory (a fresh \`npm start\` front, ${memorySeconds} s of mixed load with every search new, then its RSS)`,
+    `### Server memory (a fresh \`npm start\` front${START_NODE_FLAGS.length ? ` (\`node ${START_NODE_FLAGS.join(' ')}\`)` : ''}, ${memorySeconds} s of mixed load with every search new, then its RSS)`,
     '',
     memoryRows.length ? table(['site, load', 'RSS', 'target'], memoryRows) : `_Not measured: no size of ${MEMORY_FROM_PAGES.toLocaleString('en')} pages or more in this run._`,
     '',

@@ -66,6 +66,13 @@ describe('buildMarkdownFromHtml', () => {
     assert.equal(markdown, '# Fontanería\n\nContenido.\n');
   });
 
+  it('leaves out HTML comments, which a reader of the page never sees', () => {
+    const { markdown } = convert(
+      page('<h1>Fontanería</h1><!-- nota del editor: revisar precios --><p>Reparamos <!-- antes: arreglamos --> fugas.</p><ul><li>Grifos</li><!-- falta: termos --></ul>'),
+    );
+    assert.equal(markdown, '# Fontanería\n\nReparamos fugas.\n\n- Grifos\n');
+  });
+
   it('removes the extra ignoreSelectors too', () => {
     const { markdown } = convert(page('<p>Contenido.</p><div class="promo">Oferta</div>'), { ignoreSelectors: ['.promo'] });
     assert.equal(markdown, 'Contenido.\n');

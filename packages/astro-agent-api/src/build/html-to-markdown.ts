@@ -35,7 +35,8 @@ export interface PageMarkdown extends PageMetadata {
 }
 
 const markdownWriter = unified()
-  .use(rehypeRemark, { handlers: { ...headingHandlers, aside: asideHandler, pre: preHandler } })
+  // An HTML comment is not content: a reader of the page never sees it (hast-util-to-mdast keeps it as raw HTML).
+  .use(rehypeRemark, { handlers: { ...headingHandlers, aside: asideHandler, pre: preHandler }, nodeHandlers: { comment: () => undefined } })
   .use(remarkGfm)
   .use(remarkStringify, { bullet: '-', fences: true, rule: '-', emphasis: '_', strong: '*', listItemIndent: 'one' })
   .freeze();

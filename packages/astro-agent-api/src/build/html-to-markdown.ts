@@ -9,6 +9,7 @@ import { asideHandler } from './aside-alerts.ts';
 import { preHandler } from './code-frames.ts';
 import { flattenComponents } from './flatten-components.ts';
 import { headingHandlers, writeMarkdownWithSections } from './markdown-sections.ts';
+import { writeText } from './markdown-text.ts';
 import { parseHtml } from './parse-html.ts';
 import { readPageMetadata, type PageMetadata } from './page-metadata.ts';
 import { PAGEFIND_ATTRIBUTE_SELECTORS, readPagefindAttributes, type PagefindAttributes } from './pagefind-attributes.ts';
@@ -34,11 +35,14 @@ export interface PageMarkdown extends PageMetadata {
   pagefind?: PagefindAttributes;
 }
 
+/** How the twins' Markdown is written (remark-stringify's options, but for the handlers). */
+export const MARKDOWN_STYLE = { bullet: '-', fences: true, rule: '-', emphasis: '_', strong: '*', listItemIndent: 'one' } as const;
+
 const markdownWriter = unified()
   // An HTML comment is not content: a reader of the page never sees it (hast-util-to-mdast keeps it as raw HTML).
   .use(rehypeRemark, { handlers: { ...headingHandlers, aside: asideHandler, pre: preHandler }, nodeHandlers: { comment: () => undefined } })
   .use(remarkGfm)
-  .use(remarkStringify, { bullet: '-', fences: true, rule: '-', emphasis: '_', strong: '*', listItemIndent: 'one' })
+  .use(remarkStringify, { ...MARKDOWN_STYLE, handlers: { text: writeText } })
   .freeze();
 
 /**

@@ -23,8 +23,7 @@ export interface ExcerptText {
 /** A page's text folded once, for a search engine that keeps it: its start (EXCERPT_TEXT_CHARS), all that excerpts read. */
 export function prepareExcerptText(pageText: string): ExcerptText {
   const text = pageText.length > EXCERPT_TEXT_CHARS ? pageText.slice(0, EXCERPT_TEXT_CHARS) : pageText;
-  const folded = foldText(text);
-  return { text, folded: folded.length === text.length ? folded : undefined };
+  return { text, folded: foldKeepingOffsets(text) };
 }
 
 /**
@@ -40,7 +39,7 @@ export function buildExcerpt({ text, folded }: ExcerptText, words: readonly stri
     // A chunk ends at a space or line break: no word is cut in two.
     const chunk = from;
     const to = findBreak(text, chunk + CHUNK_CHARS);
-    found = findWords(folded === undefined ? foldChunk(text.slice(chunk, to)) : folded.slice(chunk, to), words).map((position) => chunk + position);
+    found = findWords(folded === undefined ? foldKeepingOffsets(text.slice(chunk, to)) : folded.slice(chunk, to), words).map((position) => chunk + position);
     from = to + 1;
   }
   const at = found.length === 0 ? undefined : findDensestWindow(found);
@@ -51,10 +50,10 @@ export function buildExcerpt({ text, folded }: ExcerptText, words: readonly stri
   return { excerpt: `${start > 0 ? '…' : ''}${excerpt}${end < text.length ? '…' : ''}`, at };
 }
 
-/** A chunk of a text not folded as a whole, folded alone; undefined when folding changes its length (it is not searched). */
-function foldChunk(chunk: string): string | undefined {
-  const folded = foldText(chunk);
-  return folded.length === chunk.length ? folded : undefined;
+/** `text` folded (foldText), offset for offset; undefined when folding changes its length (it is then not searched). */
+function foldKeepingOffsets(text: string): string | undefined {
+  const folded = foldText(text);
+  return folded.length === text.length ? folded : undefined;
 }
 
 /** Offsets of whole-word occurrences of `words` (normalised: lowercase, no accents) in a folded chunk, in order; none in an undefined one. */

@@ -125,13 +125,15 @@ export function createQueryParser(options: {
    * whether it was read now or before, so that a query is read the same way every time.
    */
   function readWord(word: string): QueryAlternative[] {
-    const known = readings.get(word);
-    if (known) {
-      if (!known.corrected) return known.alternatives;
-      if (correctionsLeft === 0) return [];
-      correctionsLeft--;
-      return known.alternatives;
-    }
+    const reading = readings.get(word) ?? readWordAnew(word);
+    if (!reading?.corrected) return reading?.alternatives ?? [];
+    if (correctionsLeft === 0) return [];
+    correctionsLeft--;
+    return reading.alternatives;
+  }
+
+  /** Reads a word not read before, and keeps its reading; undefined, unread, when it needs a typo lookup and the query has no corrections left. */
+  function readWordAnew(word: string): WordReading | undefined {
     const terms = new Set<number>();
     let stopWord = false;
     for (const analyzer of analyzers) {
@@ -140,18 +142,18 @@ export function createQueryParser(options: {
       const term = stopped ? undefined : lookup.find(analyzer.stem(word));
       if (term !== undefined) terms.add(term);
     }
+    let reading: WordReading;
     if (terms.size > 0 || stopWord || word.length < MIN_TYPO_LENGTH || /^\d+$/.test(word)) {
-      const alternatives = [...terms].map((term) => ({ terms: [term], weight: 1 }));
-      readings.set(word, { alternatives, corrected: false });
-      return alternatives;
+      reading = { alternatives: [...terms].map((term) => ({ terms: [term], weight: 1 })), corrected: false };
+    } else {
+      // The lookup is the costly part: none once the query's corrections are spent.
+      if (correctionsLeft === 0) return undefined;
+      let similar = lookup.findSimilar(word, 1);
+      if (similar.length === 0 && word.length >= TWO_TYPOS_LENGTH) similar = lookup.findSimilar(word, 2);
+      reading = { alternatives: similar.map(({ term, distance }) => ({ terms: [term], weight: TYPO_WEIGHTS[distance]! })), corrected: true };
     }
-    if (correctionsLeft === 0) return [];
-    correctionsLeft--;
-    let similar = lookup.findSimilar(word, 1);
-    if (similar.length === 0 && word.length >= TWO_TYPOS_LENGTH) similar = lookup.findSimilar(word, 2);
-    const alternatives = similar.map(({ term, distance }) => ({ terms: [term], weight: TYPO_WEIGHTS[distance]! }));
-    readings.set(word, { alternatives, corrected: true });
-    return alternatives;
+    readings.set(word, reading);
+    return reading;
   }
 
   return (query) => {

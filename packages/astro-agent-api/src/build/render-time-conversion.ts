@@ -49,18 +49,18 @@ export function startRenderTimeConversion(
   /** Each worker started, with the pages it has in flight. */
   const workers: { worker: MarkdownWorker; inFlight: number }[] = [];
   let waitingCharacters = 0;
-  let busy = 0;
   let closed = false;
 
   const convertWaiting = (): void => {
-    while (!closed && busy < workerCount * PAGES_PER_WORKER && waiting.length > 0) {
-      const { path, html, htmlHash } = waiting.shift()!;
-      waitingCharacters -= html.length;
+    while (!closed && waiting.length > 0) {
       // Started as pages need them: a rebuild that finds every page in the cache starts none.
       if (workers.length < workerCount) workers.push({ worker: startMarkdownWorker(options), inFlight: 0 });
       const lane = workers.reduce((least, candidate) => (candidate.inFlight < least.inFlight ? candidate : least));
+      // The least busy worker has its pages in flight: so have all.
+      if (lane.inFlight >= PAGES_PER_WORKER) return;
+      const { path, html, htmlHash } = waiting.shift()!;
+      waitingCharacters -= html.length;
       lane.inFlight++;
-      busy++;
       const converted = lane.worker.convert(clientDir, path, html).then(
         (page) => {
           pages.set(path, { htmlHash, page, converted: true, twinWritten: true });
@@ -72,7 +72,6 @@ export function startRenderTimeConversion(
       conversions.push(
         converted.finally(() => {
           lane.inFlight--;
-          busy--;
           convertWaiting();
         }),
       );
@@ -104,14 +103,14 @@ export function startRenderTimeConversion(
             convertWaiting();
             return;
           }
-          const taken: RenderedPage = { htmlHash, page: cached, converted: false, twinWritten: cached !== null };
-          pages.set(path, taken);
+          const entry: RenderedPage = { htmlHash, page: cached, converted: false, twinWritten: cached !== null };
+          pages.set(path, entry);
           if (!cached) return;
           onPage(cached);
           // Written while Astro renders: the Markdown step of a rebuild then writes no twin.
           twinWrites.push(
             writeTwin(cached).catch(() => {
-              taken.twinWritten = false;
+              entry.twinWritten = false;
             }),
           );
         },

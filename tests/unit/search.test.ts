@@ -8,7 +8,7 @@ import { openPageCache } from '../../packages/astro-agent-api/src/build/page-cac
 import { buildServerIndexOfManifest, writeServerIndex } from '../../packages/astro-agent-api/src/build/build-server-index.ts';
 import { buildManifest, writeManifest } from '../../packages/astro-agent-api/src/build/write-manifest.ts';
 import { createContentModel, type ContentModel } from '../../packages/astro-agent-api/src/content/content-model.ts';
-import { createNodeBuildFiles } from '../../packages/astro-agent-api/src/hosts/node-build-files.ts';
+import { createNodeBuildFiles } from '../../packages/astro-agent-api/src/hosts/node/node-build-files.ts';
 import { MANIFEST_VERSION, RUNTIME_DIR } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { InvalidCursorError, type SearchEngine } from '../../packages/astro-agent-api/src/content/search.ts';
 import { SERVER_INDEX_FILE } from '../../packages/astro-agent-api/src/content/server-index.ts';

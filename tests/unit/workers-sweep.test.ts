@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sweepWorkersStore, type WorkersEnv } from '../../packages/astro-agent-api/src/hosts/workers-agent-api.ts';
+import { sweepWorkersStore, type WorkersEnv } from '../../packages/astro-agent-api/src/hosts/workers/workers-agent-api.ts';
 import { openD1Store } from '../../packages/astro-agent-api/src/store/d1-store.ts';
 import { createMigratedD1 } from '../helpers/d1-over-sqlite.ts';
 import { buildClientRecord } from './store-contract.ts';

@@ -3,9 +3,9 @@ import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createOperationsOfOptions } from './operations/index.ts';
 import type { AgentApiOptions } from './options.ts';
-import { getAgentApi } from './hosts/agent-api-registry.ts';
+import { getAgentApi } from './hosts/node/agent-api-registry.ts';
 import { AGENT_SKILL_ROUTE_PATTERN } from './paths.ts';
-import { createNodeHandler } from './server/node-handler.ts';
+import { createNodeHandler } from './hosts/node/connect-handler.ts';
 import { buildRouteTable } from './server/route-table.ts';
 import { createSiteUrls, DEFAULT_ROUTING, readRoutingSettings, type RoutingSettings } from './site-urls.ts';
 
@@ -37,7 +37,7 @@ export function buildRoutePatterns(options: AgentApiOptions, site: string, routi
  * import one runtime per process from a virtual module; the runtime itself stays an ordinary import
  * of this package (external to Vite's server bundle), so its worker threads and data files resolve
  * from node_modules at run time. With @astrojs/node, a footer on the server entry puts the agent
- * front before the adapter's own handler (see hosts/standalone-front.ts).
+ * front before the adapter's own handler (see hosts/node/standalone-front.ts).
  */
 export function setupRuntime(
   { config, injectRoute, addMiddleware, updateConfig }: HookParameters<'astro:config:setup'>,
@@ -105,7 +105,7 @@ function runtimeModulePlugin(config: AstroConfig) {
   };
 }
 
-/** True for a site built with @astrojs/cloudflare: the runtime is then a Worker's (hosts/workers-*.ts). */
+/** True for a site built with @astrojs/cloudflare: the runtime is then a Worker's (hosts/workers/). */
 export function isWorkersAdapter(config: AstroConfig): boolean {
   return config.adapter?.name === '@astrojs/cloudflare';
 }

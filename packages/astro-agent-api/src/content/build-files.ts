@@ -3,8 +3,8 @@ import type { PageTexts } from './page-texts.ts';
 
 /**
  * Where a build's files come from, the one thing about them that differs by platform: a Node server
- * reads the build output folder (hosts/node-build-files.ts); a Cloudflare Worker fetches them through
- * its static assets binding (hosts/workers-build-files.ts). Paths are relative and use `/`.
+ * reads the build output folder (hosts/node/node-build-files.ts); a Cloudflare Worker fetches them through
+ * its static assets binding (hosts/workers/workers-build-files.ts). Paths are relative and use `/`.
  */
 export interface BuildFiles {
   /** Where the build is, for messages. */

@@ -1,8 +1,8 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { chooseContentCoding } from './content-coding.ts';
-import { represent, type Representation } from './represent.ts';
+import { chooseContentCoding } from '../../server/content-coding.ts';
+import { represent, type Representation } from '../../server/represent.ts';
 
 /** Bytes of pages kept with their compressed forms: a few hundred pages of ~15 KB, each counted twice. */
 const PAGES_BYTES = 16 * 1024 * 1024;

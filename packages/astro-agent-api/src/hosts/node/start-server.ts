@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createCountedAgentApi, registerAgentApi } from './agent-api-registry.ts';
-import type { AgentApi } from '../server/create-agent-api.ts';
-import { canonicalizePath } from '../server/canonical-path.ts';
-import { allowHalfClosedClients, createNodeHandler, createRawRequestHandlers } from '../server/node-handler.ts';
-import { serveNotFound, serveStatic } from '../server/serve-static.ts';
+import type { AgentApi } from '../../server/create-agent-api.ts';
+import { canonicalizePath } from '../../server/canonical-path.ts';
+import { allowHalfClosedClients, createNodeHandler, createRawRequestHandlers } from './connect-handler.ts';
+import { serveNotFound, serveStatic } from './serve-static.ts';
 
 type AdapterHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void> | void;
 

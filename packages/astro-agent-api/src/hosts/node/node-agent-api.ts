@@ -1,6 +1,6 @@
-import { parseEnvironment } from '../environment.ts';
-import { createPortableAgentApi, type AgentApi, type AgentApiListeners } from '../server/create-agent-api.ts';
-import { openStore } from '../store/open-store.ts';
+import { parseEnvironment } from '../../environment.ts';
+import { createPortableAgentApi, type AgentApi, type AgentApiListeners } from '../../server/create-agent-api.ts';
+import { openStore } from '../../store/open-store.ts';
 import { createNodeBuildFiles } from './node-build-files.ts';
 
 export interface CreateAgentApiOptions extends AgentApiListeners {

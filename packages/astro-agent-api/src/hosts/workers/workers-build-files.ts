@@ -1,6 +1,6 @@
-import type { BuildFiles } from '../content/build-files.ts';
-import { WORKERS_RUNTIME_DIR } from '../content/manifest.ts';
-import { readPageTextsFrom } from '../content/page-texts.ts';
+import type { BuildFiles } from '../../content/build-files.ts';
+import { WORKERS_RUNTIME_DIR } from '../../content/manifest.ts';
+import { readPageTextsFrom } from '../../content/page-texts.ts';
 
 /** A Worker's static assets binding (Cloudflare's `Fetcher`, the part used here). */
 export interface AssetsBinding {

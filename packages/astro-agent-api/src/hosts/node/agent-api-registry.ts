@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTrafficRecorder } from '../analytics/traffic-recorder.ts';
-import type { AgentApi } from '../server/create-agent-api.ts';
+import { createTrafficRecorder } from '../../analytics/traffic-recorder.ts';
+import type { AgentApi } from '../../server/create-agent-api.ts';
 import { createAgentApi, type CreateAgentApiOptions } from './node-agent-api.ts';
 
 /**

@@ -1,6 +1,6 @@
-import { canonicalizePath } from '../server/canonical-path.ts';
-import { WORKERS_RUNTIME_DIR } from '../content/manifest.ts';
-import type { AgentApi } from '../server/create-agent-api.ts';
+import { canonicalizePath } from '../../server/canonical-path.ts';
+import { WORKERS_RUNTIME_DIR } from '../../content/manifest.ts';
+import type { AgentApi } from '../../server/create-agent-api.ts';
 import { getWorkersAgentApi, type WorkersEnv } from './workers-agent-api.ts';
 
 /** The part of a Worker's `ctx` the front uses. */

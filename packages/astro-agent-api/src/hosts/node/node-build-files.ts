@@ -1,9 +1,9 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BuildFiles } from '../content/build-files.ts';
-import { MANIFEST_FILE, RUNTIME_DIR, type TwinLocation } from '../content/manifest.ts';
-import { assertTextsBuild, readTextsHeaderLength, TEXTS_PREAMBLE_BYTES, type PageTexts } from '../content/page-texts.ts';
+import type { BuildFiles } from '../../content/build-files.ts';
+import { MANIFEST_FILE, RUNTIME_DIR, type TwinLocation } from '../../content/manifest.ts';
+import { assertTextsBuild, readTextsHeaderLength, TEXTS_PREAMBLE_BYTES, type PageTexts } from '../../content/page-texts.ts';
 
 /** The build output folder on disk (`<outDir>/agent-api/` and `<outDir>/client/`), as a Node server reads it. */
 export function createNodeBuildFiles(outDir: string): BuildFiles {

@@ -2,12 +2,12 @@ import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import { PassThrough, Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { ApiError } from '../api-error.ts';
-import type { AgentApi } from './create-agent-api.ts';
-import { canonicalizePath } from './canonical-path.ts';
+import { ApiError } from '../../api-error.ts';
+import type { AgentApi } from '../../server/create-agent-api.ts';
+import { canonicalizePath } from '../../server/canonical-path.ts';
 import { checkMessage } from './check-message.ts';
 import { createCompressedPageServer } from './serve-compressed-page.ts';
-import { renderError } from './respond.ts';
+import { renderError } from '../../server/respond.ts';
 
 /** A Connect-style handler: Express, Fastify (through @fastify/middie), Vite's dev server and node:http can all mount it. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;

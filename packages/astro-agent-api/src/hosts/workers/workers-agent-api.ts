@@ -1,9 +1,9 @@
-import { createTrafficRecorder, type TrafficRecorder } from '../analytics/traffic-recorder.ts';
-import { createPortableAgentApi, type AgentApi } from '../server/create-agent-api.ts';
-import { parseEnvironment } from '../environment.ts';
-import { openD1Store, type D1Database } from '../store/d1-store.ts';
-import { createStoreSweeper, type SweepResult } from '../store/store-sweeper.ts';
-import type { Store } from '../store/store.ts';
+import { createTrafficRecorder, type TrafficRecorder } from '../../analytics/traffic-recorder.ts';
+import { createPortableAgentApi, type AgentApi } from '../../server/create-agent-api.ts';
+import { parseEnvironment } from '../../environment.ts';
+import { openD1Store, type D1Database } from '../../store/d1-store.ts';
+import { createStoreSweeper, type SweepResult } from '../../store/store-sweeper.ts';
+import type { Store } from '../../store/store.ts';
 import { createAssetsBuildFiles, type AssetsBinding } from './workers-build-files.ts';
 
 /** The bindings the runtime reads, by the names the package README tells a site to declare in its wrangler configuration. */

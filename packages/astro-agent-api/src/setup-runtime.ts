@@ -7,6 +7,7 @@ import { getAgentApi } from './hosts/node/agent-api-registry.ts';
 import { AGENT_SKILL_ROUTE_PATTERN } from './paths.ts';
 import { createNodeHandler } from './hosts/node/connect-handler.ts';
 import { buildRouteTable } from './server/route-table.ts';
+import { hostOfBuild, type AdapterHost } from './hosts/adapter-host.ts';
 import { createSiteUrls, DEFAULT_ROUTING, readRoutingSettings, type RoutingSettings } from './site-urls.ts';
 
 const PACKAGE = 'astro-agent-api';
@@ -47,22 +48,22 @@ export function setupRuntime(
   addMiddleware({ order: 'pre', entrypoint: new URL('./routes/prerender-capture-middleware.js', import.meta.url) });
   // A static site has no server to run on-demand routes (Astro refuses to build them without an
   // adapter): the build writes the static agent surface only (index.ts).
-  if (!config.adapter) return;
+  const host = hostOfBuild(config);
+  if (!host) return;
   const entrypoint = new URL('./routes/agent-endpoint.js', import.meta.url);
   for (const pattern of buildRoutePatterns(options, config.site!, readRoutingSettings(config))) injectRoute({ pattern, entrypoint, prerender: false });
   addMiddleware({ order: 'pre', entrypoint: new URL('./routes/markdown-middleware.js', import.meta.url) });
-  updateConfig({ vite: { plugins: [runtimeModulePlugin(config)] } });
+  updateConfig({ vite: { plugins: [runtimeModulePlugin(config, host)] } });
 }
 
-function runtimeModulePlugin(config: AstroConfig) {
+function runtimeModulePlugin(config: AstroConfig, host: AdapterHost) {
   const outDir = fileURLToPath(config.outDir);
   const serverDir = fileURLToPath(config.build.server);
   // Where the build output is, seen from the server folder: the built server finds it at run time
   // from its own location, so a build can be moved to another folder or machine.
   const outDirFromServer = relative(serverDir, outDir).split('\\').join('/') || '.';
   const serverEntry = config.build.serverEntry;
-  const isNodeAdapter = config.adapter?.name === '@astrojs/node';
-  const isWorkers = isWorkersAdapter(config);
+  const isWorkers = host.runtime === 'workers';
   return {
     name: 'agent-api:runtime',
     configEnvironment(name: string) {
@@ -80,19 +81,19 @@ function runtimeModulePlugin(config: AstroConfig) {
       if (isWorkers) {
         return [
           "import { env } from 'cloudflare:workers';",
-          `import { getWorkersAgentApi } from ${JSON.stringify(`${PACKAGE}/workers`)};`,
-          'export const agentApi = getWorkersAgentApi(env).api;',
+          `import { createAgentFront, getWorkersAgentApi } from ${JSON.stringify(`${PACKAGE}/workers`)};`,
+          'export const agentFront = createAgentFront(getWorkersAgentApi(env).api);',
         ].join('\n');
       }
       return [
-        `import { getAgentApi, findBuildOutput } from ${JSON.stringify(`${PACKAGE}/runtime`)};`,
+        `import { createAgentFront, getAgentApi, findBuildOutput } from ${JSON.stringify(`${PACKAGE}/runtime`)};`,
         // In `astro dev` the endpoints answer from the last build; in a built server, from the build beside it.
         `const outDir = import.meta.env.DEV ? ${JSON.stringify(outDir)} : findBuildOutput(import.meta.url, ${JSON.stringify({ serverEntry, outDirFromServer, builtOutDir: outDir })});`,
-        'export const agentApi = getAgentApi({ outDir });',
+        'export const agentFront = createAgentFront(getAgentApi({ outDir }));',
       ].join('\n');
     },
     renderChunk(code: string, chunk: { isEntry: boolean; fileName: string }) {
-      if (!isNodeAdapter || !chunk.isEntry || chunk.fileName !== serverEntry) return undefined;
+      if (!host.frontsStandaloneServer || !chunk.isEntry || chunk.fileName !== serverEntry) return undefined;
       // The adapter's entry exports its options; in standalone mode (and `astro preview`) the agent
       // front answers agent paths and negotiates Markdown before the adapter's static handler.
       return [
@@ -105,11 +106,6 @@ function runtimeModulePlugin(config: AstroConfig) {
   };
 }
 
-/** True for a site built with @astrojs/cloudflare: the runtime is then a Worker's (hosts/workers/). */
-export function isWorkersAdapter(config: AstroConfig): boolean {
-  return config.adapter?.name === '@astrojs/cloudflare';
-}
-
 /**
  * `astro dev`: the agent paths, the Markdown twins and `Accept: text/markdown` are answered by the dev
  * server itself from the last build, before Vite and Astro see the request — the same front as in
@@ -117,7 +113,7 @@ export function isWorkersAdapter(config: AstroConfig): boolean {
  */
 export function serveAgentSurfaceInDev({ server }: HookParameters<'astro:server:setup'>, config: AstroConfig): void {
   // Without an adapter the build writes no manifest for a runtime to answer from.
-  if (!config.adapter) return;
+  if (!hostOfBuild(config)) return;
   const outDir = fileURLToPath(config.outDir);
   const front = createNodeHandler(getAgentApi({ outDir }));
   server.middlewares.use((req, res, next) => {

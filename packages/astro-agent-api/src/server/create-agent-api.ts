@@ -1,9 +1,9 @@
 import type { BuildFiles } from '../content/build-files.ts';
 import { ContentNotBuiltError, createContentModel, type ContentSnapshot } from '../content/content-model.ts';
-import type { ApiError } from '../api-error.ts';
 import { API_VERSION } from '../versioning.ts';
 import { createOutcome, type Outcome, type OutcomeListener, type OutcomeRecorder } from '../outcome.ts';
 import { DEFAULT_API_BASE_PATH } from '../paths.ts';
+import type { SiteUrls } from '../site-urls.ts';
 import type { Store } from '../store/store.ts';
 import { createBuildRuntime, type BuildRuntime } from './build-runtime.ts';
 import { checkMethod } from './check-method.ts';
@@ -31,14 +31,17 @@ export interface AgentApi {
   handle(request: Request, context: RequestContext, routed?: RoutedRequest): Promise<Response>;
   /** For a site page: its Markdown twin when the client asks for Markdown, else undefined. */
   negotiatePage(request: Request): Promise<Response | undefined>;
-  /** The HTML files of the client folder a decoded page path is answered with (SiteUrls.htmlFilesOf); none before a build. */
-  pageFilesOf(pathname: string): Promise<string[]>;
+  /** Every URL of the current build (its site and routing settings); undefined before a build. */
+  siteUrls(): Promise<SiteUrls | undefined>;
   /** Headers for a site page: the security headers, and for a content page `Link` to its twin and the agent documents. */
   pageHeaders(pathname: string): Promise<Record<string, string>>;
   /** Reports an HTML site page the site answered, once sent: traffic counting keeps those fetched by known agents. */
   reportPage(request: Request, status: number): void;
-  /** An error found before a request could be made of the bytes (the transport could not parse them), in the shape of the route its path names. */
-  renderRefusal(pathname: string | undefined, error: ApiError): Response;
+  /**
+   * An error outside the pipeline (the transport could not parse the request, or failed around it), in
+   * the shape of the route its path names; anything but an ApiError is logged and answered 500.
+   */
+  renderRefusal(pathname: string | undefined, error: unknown): Response;
   close(): Promise<void>;
 }
 
@@ -200,9 +203,8 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
       outcome.page = found.page.url;
       return record(outcome, markdownResponse(request, found.page, snapshot));
     },
-    async pageFilesOf(pathname) {
-      const snapshot = await content.current().catch(() => undefined);
-      return snapshot?.urls.htmlFilesOf(pathname) ?? [];
+    async siteUrls() {
+      return (await content.current().catch(() => undefined))?.urls;
     },
     async pageHeaders(pathname) {
       const snapshot = await content.current().catch(() => undefined);

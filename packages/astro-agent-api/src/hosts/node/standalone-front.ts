@@ -3,7 +3,8 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getAgentApi } from './agent-api-registry.ts';
-import { allowHalfClosedClients, createNodeHandler, createRawRequestHandlers, type NodeHandler } from './connect-handler.ts';
+import { createNodeHandler, type NodeHandler } from './connect-handler.ts';
+import { allowHalfClosedClients, createRawRequestHandlers } from './raw-requests.ts';
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 

@@ -5,7 +5,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createCountedAgentApi, registerAgentApi } from './agent-api-registry.ts';
 import type { AgentApi } from '../../server/create-agent-api.ts';
 import { canonicalizePath } from '../../server/canonical-path.ts';
-import { allowHalfClosedClients, createNodeHandler, createRawRequestHandlers } from './connect-handler.ts';
+import { createNodeHandler } from './connect-handler.ts';
+import { allowHalfClosedClients, createRawRequestHandlers } from './raw-requests.ts';
 import { serveNotFound, serveStatic } from './serve-static.ts';
 
 type AdapterHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void> | void;

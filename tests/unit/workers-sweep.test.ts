@@ -14,7 +14,7 @@ const NOW = Date.UTC(2026, 10, 25, 3, 0, 0);
 
 test('a cron sweep deletes expired tokens and the clients idle past AGENT_API_CLIENT_IDLE_DAYS, and keeps the rest', async () => {
   const d1 = await createMigratedD1();
-  const store = await openD1Store(d1.db);
+  const store = await openD1Store(d1.db, { bindingName: 'AGENT_API_DB' });
   await store.createClient(buildClientRecord('idle', NOW - 31 * DAY_MS));
   await store.createClient(buildClientRecord('active', NOW - 29 * DAY_MS));
   await store.insertToken({ tokenHash: 'a'.repeat(64), clientId: 'active', scope: 'content:read', issuedAt: NOW - 2 * 3_600_000, expiresAt: NOW - 3_600_000 });

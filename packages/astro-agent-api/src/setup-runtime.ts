@@ -1,4 +1,5 @@
-import type { AstroConfig, HookParameters } from 'astro';
+import type { AstroConfig, AstroIntegrationLogger, HookParameters } from 'astro';
+import type { RuntimeLogger } from './logger.ts';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createOperationsOfOptions } from './operations/index.ts';
@@ -111,11 +112,11 @@ function runtimeModulePlugin(config: AstroConfig, host: AdapterHost) {
  * server itself from the last build, before Vite and Astro see the request — the same front as in
  * production. (`astro dev` hides request headers from prerendered pages, so a middleware could not.)
  */
-export function serveAgentSurfaceInDev({ server }: HookParameters<'astro:server:setup'>, config: AstroConfig): void {
+export function serveAgentSurfaceInDev({ server, logger }: HookParameters<'astro:server:setup'>, config: AstroConfig): void {
   // Without an adapter the build writes no manifest for a runtime to answer from.
   if (!hostOfBuild(config)) return;
   const outDir = fileURLToPath(config.outDir);
-  const front = createNodeHandler(getAgentApi({ outDir }));
+  const front = createNodeHandler(getAgentApi({ outDir, logger: runtimeLoggerOf(logger) }));
   server.middlewares.use((req, res, next) => {
     // Vite strips Astro's base from `req.url` before this middleware; the front routes the path as the
     // browser sent it, base included, as in production (Connect keeps it in `originalUrl`).
@@ -127,4 +128,12 @@ export function serveAgentSurfaceInDev({ server }: HookParameters<'astro:server:
       next(error);
     });
   });
+}
+
+/** Astro's integration logger as the runtime's: it takes one string, so a cause goes on the same message. */
+function runtimeLoggerOf(logger: AstroIntegrationLogger): RuntimeLogger {
+  return {
+    error: (message, cause) => logger.error(cause === undefined ? message : `${message}: ${cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)}`),
+    warn: (message) => logger.warn(message),
+  };
 }

@@ -20,6 +20,6 @@ export interface BuildFiles {
   readRuntimeFile(name: string): Promise<Uint8Array<ArrayBuffer>>;
   /** The pages' text of a build, its manifest's `textFiles` (content/page-texts.ts); rejects when a file is of another build. */
   openPageTexts(manifest: Pick<Manifest, 'buildId' | 'textFiles'>): Promise<PageTexts>;
-  /** A file of the public folder by its public path (`/llms.txt`, `/.well-known/…`); undefined when absent. */
+  /** A file of the public folder by its public path (`/llms.txt`, `/.well-known/…`); undefined when absent, a rejection when the read failed. */
   readClientFile(path: string): Promise<Uint8Array<ArrayBuffer> | undefined>;
 }

@@ -17,7 +17,15 @@ export function createNodeBuildFiles(outDir: string): BuildFiles {
     manifestStampNow: () => statSync(manifestPath, { throwIfNoEntry: false })?.mtimeMs,
     readRuntimeFile: async (name) => new Uint8Array(await readFile(join(runtimeDir, name))),
     openPageTexts: async ({ buildId, textFiles }) => openPageTexts(runtimeDir, textFiles, buildId),
-    readClientFile: (path) => readFile(join(clientDir, path)).then((bytes) => new Uint8Array(bytes), () => undefined),
+    readClientFile: (path) =>
+      readFile(join(clientDir, path)).then(
+        (bytes) => new Uint8Array(bytes),
+        (error: NodeJS.ErrnoException) => {
+          // Absent is an answer (a 404); any other failure is the read's, and may pass.
+          if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
+          throw error;
+        },
+      ),
   };
 }
 

@@ -2,6 +2,7 @@ import { subscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { consoleLogger } from '../../logger.ts';
 import { getAgentApi } from './agent-api-registry.ts';
 import { createNodeHandler, type NodeHandler } from './connect-handler.ts';
 import { allowHalfClosedClients, createRawRequestHandlers } from './raw-requests.ts';
@@ -27,11 +28,13 @@ const fronted = new WeakSet<Server>();
  */
 export function installStandaloneFront(input: { adapterOptions: { mode?: string }; outDir: URL }): void {
   if (input.adapterOptions.mode !== 'standalone') return;
-  const api = getAgentApi({ outDir: fileURLToPath(input.outDir) });
+  // The adapter's server logs to the console: so does its front.
+  const logger = consoleLogger;
+  const api = getAgentApi({ outDir: fileURLToPath(input.outDir), logger });
   // Start-up failures (Redis unreachable, a bad quota variable, no manifest beside the server) are the
   // operator's to fix: say what happened and stop, rather than answer every agent request with an error.
   api.ready().catch((error: unknown) => {
-    console.error(`astro-agent-api: cannot serve the agent surface: ${error instanceof Error ? error.message : String(error)}`);
+    logger.error(`astro-agent-api: cannot serve the agent surface: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   });
   const front = createNodeHandler(api, { clientDir: join(fileURLToPath(input.outDir), 'client') });

@@ -22,6 +22,14 @@ export interface D1Result<T = unknown> {
   meta: { changes: number };
 }
 
+/**
+ * Statements of one traffic write. D1 counts every statement of a Worker invocation against its
+ * "Queries per Worker invocation" limit (50 on the Workers Free plan, 1,000 on Paid;
+ * developers.cloudflare.com/d1/platform/limits/), and a write goes with the response of a request that
+ * made queries of its own (its rate-limit window, its token): half the Free plan's limit is left to it.
+ */
+export const D1_TRAFFIC_BATCH = 25;
+
 /** The table the last migration creates: its absence means `wrangler d1 migrations apply` was not run. */
 const LAST_TABLE = 'traffic_searches';
 
@@ -76,6 +84,7 @@ export async function openD1Store(binding: D1Database, options: { bindingName: s
     // Every Worker instance counts an address in the same row: the anonymous quota is exact too, and
     // while D1 fails, counted per instance so that anonymous reading goes on.
     anonymousWindows: createFallbackWindowCounter(windows, { warn: options.warn ?? consoleLogger.warn }),
+    trafficBatchLimit: D1_TRAFFIC_BATCH,
 
     async createClient(client) {
       await db

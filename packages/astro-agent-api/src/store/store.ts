@@ -104,6 +104,11 @@ export interface TrafficBatch {
  * not at all; counts of the same day and dimensions add up.
  */
 export interface TrafficStore {
+  /**
+   * The most counts (requests and searches together) one `addTraffic` may hold, for a backend that
+   * bounds the work of one call (D1: statements per Worker invocation); undefined for no bound.
+   */
+  readonly trafficBatchLimit?: number;
   addTraffic(batch: TrafficBatch): Promise<void>;
   /** Every count from `sinceDay` (inclusive) on, one entry per day and dimensions. */
   readTraffic(sinceDay: string): Promise<TrafficBatch>;

@@ -2,7 +2,7 @@ import { createTrafficRecorder, type TrafficRecorder } from '../../analytics/tra
 import { createPortableAgentApi, type AgentApi } from '../../server/create-agent-api.ts';
 import { parseEnvironment } from '../../environment.ts';
 import { consoleLogger } from '../../logger.ts';
-import { openD1Store, type D1Database } from '../../store/d1-store.ts';
+import { D1_TRAFFIC_BATCH, openD1Store, type D1Database } from '../../store/d1-store.ts';
 import { StoreNotReadyError } from '../../store/store-unavailable.ts';
 import { createStoreSweeper, type SweepResult } from '../../store/store-sweeper.ts';
 import type { Store } from '../../store/store.ts';
@@ -55,9 +55,11 @@ function createWorkersAgentApi(env: WorkersEnv): WorkersAgentApi {
     api,
     flushTraffic() {
       // A D1 write per request doubled the writes of an anonymous read: counts are written at most every
-      // TRAFFIC_FLUSH_MS per instance, so an instance evicted while idle loses at most that much of its counts.
+      // TRAFFIC_FLUSH_MS per instance, so an instance evicted while idle loses at most that much of its
+      // counts; but more than one write holds goes out with every response until it is written.
       const now = Date.now();
-      if (recorder === undefined || now - flushedAt < TRAFFIC_FLUSH_MS) return Promise.resolve();
+      if (recorder === undefined || recorder.pending === 0) return Promise.resolve();
+      if (now - flushedAt < TRAFFIC_FLUSH_MS && recorder.pending < D1_TRAFFIC_BATCH) return Promise.resolve();
       flushedAt = now;
       return recorder.flush();
     },

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { consoleLogger } from '../../logger.ts';
 import { getAgentApi } from './agent-api-registry.ts';
 import { createNodeHandler, type NodeHandler } from './connect-handler.ts';
+import { keepIdleConnections } from './keep-alive.ts';
 import { allowHalfClosedClients, createRawRequestHandlers } from './raw-requests.ts';
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
@@ -21,8 +22,9 @@ const fronted = new WeakSet<Server>();
  * The adapter creates its server itself and keeps no reference to it, so the front attaches through
  * Node's `http.server.request.start` diagnostics channel, which reports each request with its server
  * before the server emits it: the first time a server is seen, its request listeners are wrapped so
- * that agent requests are answered here and every other request reaches them unchanged. Middleware
- * mode is left alone: a custom server mounts `createAgentApiHandler` itself.
+ * that agent requests are answered here and every other request reaches them unchanged, and its idle
+ * connections are kept past the proxies' usual timeout (keep-alive.ts). Middleware mode is left
+ * alone: a custom server mounts `createAgentApiHandler` itself.
  *
  * Called from a footer the integration adds to the built server entry.
  */
@@ -47,6 +49,7 @@ export function installStandaloneFront(input: { adapterOptions: { mode?: string 
     if (server.listenerCount('clientError') === 0) server.on('clientError', raw.clientError);
     if (server.listenerCount('connect') === 0) server.on('connect', raw.connect);
     allowHalfClosedClients(server);
+    keepIdleConnections(server);
     frontServer(server, front);
   });
 }

@@ -7,7 +7,9 @@ import type { AgentApi } from '../../server/create-agent-api.ts';
 import { canonicalizePath } from '../../server/canonical-path.ts';
 import { createNodeHandler } from './connect-handler.ts';
 import { allowHalfClosedClients, createRawRequestHandlers } from './raw-requests.ts';
-import { serveNotFound, serveStatic } from './serve-static.ts';
+import { keepIdleConnections } from './keep-alive.ts';
+import { targetPathOf } from './node-messages.ts';
+import { serveStatic } from './serve-static.ts';
 
 type AdapterHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void> | void;
 
@@ -31,8 +33,10 @@ export interface StartServerOptions {
 
 /**
  * A complete node:http server for a site built with @astrojs/node in middleware mode: the agent front
- * first, then the prerendered files, then Astro's handler for pages rendered on demand. Agent traffic
- * never enters Astro's render pipeline, which costs far more per request than the agent handlers.
+ * first, then the prerendered files (under the site's base, as the adapter's standalone server serves
+ * them), then Astro's handler for pages rendered on demand. Agent traffic never enters Astro's render
+ * pipeline, which costs far more per request than the agent handlers. Idle connections are kept open
+ * longer than the proxies' usual timeout (keep-alive.ts).
  */
 export async function startServer(options: StartServerOptions): Promise<AgentServer> {
   const outDir = resolve(typeof options.outDir === 'string' ? options.outDir : fileURLToPath(options.outDir));
@@ -44,16 +48,19 @@ export async function startServer(options: StartServerOptions): Promise<AgentSer
 
   const clientDir = join(outDir, 'client');
   const agentFront = createNodeHandler(api, { clientDir });
+  // Without a `next`, Astro answers what it has no route for as the standalone server does: its
+  // trailing-slash redirect, or the site's 404 page.
+  const toAstro = (req: IncomingMessage, res: ServerResponse) => void astroHandler(req, res);
   const server = createServer((req, res) => {
-    agentFront(req, res, () => {
-      if (req.method !== 'GET' && req.method !== 'HEAD') return void astroHandler(req, res, () => serveNotFound(req, res, clientDir));
+    agentFront(req, res, async () => {
+      const urls = await api.siteUrls();
+      const pathname = canonicalizePath(targetPathOf(req));
+      if ((req.method !== 'GET' && req.method !== 'HEAD') || !urls || pathname === undefined) return toAstro(req, res);
       // Prerendered pages and assets first; what is not a file may be a page rendered on demand.
-      const pathname = canonicalizePath((req.url ?? '/').split('?', 1)[0]!) ?? '/';
-      serveStatic(req, res, clientDir, pathname, () => {
-        void astroHandler(req, res, () => serveNotFound(req, res, clientDir));
-      });
+      await serveStatic(req, res, { clientDir, urls, pathname }, () => toAstro(req, res));
     });
   });
+  keepIdleConnections(server);
   const raw = createRawRequestHandlers(api);
   server.on('clientError', raw.clientError);
   server.on('connect', raw.connect);

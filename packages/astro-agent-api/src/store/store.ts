@@ -2,8 +2,8 @@ import type { ClientAuthMethod } from '../oauth-contract.ts';
 
 /**
  * The Store contract: registered clients, access tokens, rate-limit windows and the counts of agent
- * traffic. Every backend (the
- * embedded sqlite one, the redis one) passes the same suite, tests/unit/store-contract.ts.
+ * traffic. Every backend (the embedded sqlite one, the redis one, the D1 one) passes the same suite,
+ * tests/unit/store-contract.ts.
  *
  * Rules every backend keeps:
  * - Times are milliseconds since the epoch and always come from the caller (`now`), never from the
@@ -68,7 +68,7 @@ export interface WindowCounter {
 export interface TrafficCount {
   /** UTC day, `YYYY-MM-DD`. */
   day: string;
-  /** Which surface answered (traffic.ts in analytics/ lists them). */
+  /** Which surface answered (TRAFFIC_SURFACES of analytics/count-outcome.ts lists them). */
   surface: string;
   /** The operation, MCP tool or document asked for; empty for a page asked for itself. */
   target: string;
@@ -117,7 +117,7 @@ export interface TrafficStore {
 }
 
 export interface Store extends TrafficStore {
-  /** Backend name, for logs: `sqlite`, `redis`. */
+  /** Backend name, for logs: `sqlite`, `redis`, `d1`. */
   readonly backend: string;
   /** Windows shared by every instance using this store: identified clients, registrations, the token endpoint. */
   readonly windows: WindowCounter;

@@ -5,6 +5,7 @@ import { buildExcerpt, EXCERPT_TEXT_CHARS, prepareExcerptText, type ExcerptText 
 import type { ManifestPage } from './manifest.ts';
 import type { PageTexts } from './page-texts.ts';
 import type { SearchAnalyzer } from './search-analyzer.ts';
+import { SEGMENTED_CHARACTER } from './segment-words.ts';
 import { createQueryParser, type ParsedSearchQuery, type SearchVocabulary, type TermLookup } from './search-query.ts';
 import type { SiteUrls } from '../site-urls.ts';
 import type { ServerIndex } from './server-index.ts';
@@ -262,6 +263,8 @@ function findSection(page: ManifestPage, text: string, at: number | undefined): 
  * index's words, whose fuzzy lookup prunes every branch that is already too many edits away.
  */
 function createTermLookup(index: ServerIndex): TermLookup {
+  // Built on the first query of a lone character, which few sites ever get.
+  let pairsWith: Map<string, number[]> | undefined;
   // A word of several languages may stand for several terms.
   const words = new SearchableMap<number[]>();
   index.words.forEach((word, i) => words.update(word, (terms = []) => [...terms, index.wordTerms[i]!]));
@@ -278,6 +281,10 @@ function createTermLookup(index: ServerIndex): TermLookup {
       }
       return undefined;
     },
+    findPairsWith(character) {
+      pairsWith ??= groupPairsByCharacter(index.terms);
+      return pairsWith.get(character) ?? [];
+    },
     findSimilar(word, maxDistance) {
       const best = new Map<number, number>();
       for (const [terms, distance] of words.fuzzyGet(word, maxDistance).values()) {
@@ -286,6 +293,21 @@ function createTermLookup(index: ServerIndex): TermLookup {
       return [...best].map(([term, distance]) => ({ term, distance }));
     },
   };
+}
+
+/** Each character of the terms that are pairs of characters of a script read as pairs → those terms. */
+function groupPairsByCharacter(terms: readonly string[]): Map<string, number[]> {
+  const pairs = new Map<string, number[]>();
+  terms.forEach((term, id) => {
+    const characters = [...term];
+    if (characters.length !== 2 || !SEGMENTED_CHARACTER.test(term)) return;
+    for (const character of new Set(characters)) {
+      let ofCharacter = pairs.get(character);
+      if (!ofCharacter) pairs.set(character, (ofCharacter = []));
+      ofCharacter.push(id);
+    }
+  });
+  return pairs;
 }
 
 /** The words of the pages that each term stands for (what an excerpt looks for), from one sort of the word list. */

@@ -56,7 +56,7 @@ test('a page found through two languages\' analysis counts once, and the page in
   // A word that is a stop word in French ("les") but not in English does not make the French page a partial match.
   const withStopWord = engine.search({ query: 'arroser les tomates', filters: {}, limit: 25 });
   assert.equal(withStopWord.results[0]?.url, `${SITE}/p0/`);
-  assert.equal(engine.search({ query: 'tomates', filters: {}, language: 'es', limit: 25 }).results.map((result) => result.url).join(), `${SITE}/p1/`);
+  assert.equal(engine.search({ query: 'tomates', filters: {}, languages: ['es'], limit: 25 }).results.map((result) => result.url).join(), `${SITE}/p1/`);
 });
 
 test('no text, query or language tag makes the analysis throw', async () => {

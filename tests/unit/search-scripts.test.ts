@@ -22,7 +22,7 @@ test('the issue’s queries find the pages whose first paragraphs hold them, in 
     { language: 'th', path: '/th/search/', text: 'เว็บไซต์นี้มีการค้นหาข้อความแบบเต็มในตัว' },
     { language: 'en', path: '/guides/site-search/', text: 'Starlight sites include full-text search powered by Pagefind.' },
   ]);
-  const first = (query: string, language?: string) => paths(engine.search({ query, filters: {}, limit: 3, ...(language && { language }) }))[0];
+  const first = (query: string, language?: string) => paths(engine.search({ query, filters: {}, limit: 3, ...(language && { languages: [language] }) }))[0];
   assert.equal(first('全文検索'), '/ja/guides/site-search/');
   assert.equal(first('ドキュメント'), '/ja/getting-started/');
   assert.equal(first('可折叠子目录'), '/zh-cn/components/file-tree/');

@@ -62,10 +62,28 @@ export async function discoverSite(http: SiteHttp, options: CheckOptions): Promi
   const llms = llmsAnswer.status === 200 ? await readLlmsTxt(http, llmsAnswer) : undefined;
 
   const onSite = (sitemap?.entries ?? []).map((entry) => entry.loc).filter((url) => http.isOnSite(url));
-  const pages = onSite.length > 0 ? [...new Set(onSite)] : [`${siteUrl}/`];
+  const pages = onSite.length > 0 ? [...new Set(onSite)] : await pagesOfLlmsTxt(http, llms, siteUrl);
   const sample = samplePages(pages, `${siteUrl}/`, options);
   const { api, reason } = await detectApi(http, siteUrl);
   return { target, siteUrl, siteUrlSource: source, home, robots, sitemap, llms, pages, sample, api, noApiReason: reason };
+}
+
+/**
+ * A site without a sitemap: the pages whose twins llms.txt lists, each named by its twin (the
+ * front matter's `url`, else its `Link: rel="canonical"`), else the home page alone.
+ */
+async function pagesOfLlmsTxt(http: SiteHttp, llms: LlmsTxt | undefined, siteUrl: string): Promise<string[]> {
+  const twins = [...new Set((llms?.links ?? []).map((link) => link.url.replace(/#.*$/, '')).filter((url) => http.isOnSite(url) && url.endsWith('.md')))];
+  const pages = await Promise.all(
+    twins.map(async (twin) => {
+      const answer = await http.fetch(twin);
+      if (answer.status !== 200) return undefined;
+      const named = /^---\r?\n[\s\S]*?^url:\s*["']?([^"'\s]+)/m.exec(answer.text)?.[1] ?? /<([^>]+)>;\s*rel="?canonical"?/i.exec(answer.headers.get('link') ?? '')?.[1];
+      return named && http.isOnSite(named) ? named : undefined;
+    }),
+  );
+  const found = [...new Set(pages.filter((page): page is string => page !== undefined))];
+  return found.length > 0 ? found : [`${siteUrl}/`];
 }
 
 /** The published address: the home page's canonical link, else the sitemap's or llms.txt's origin with the checked path. */

@@ -23,14 +23,15 @@ export function parseHtmlDocument(html: string, url: string): HtmlDocument {
 }
 
 /**
- * The text a reader gets from the page's body, without scripts, styles, templates and navigation: what
- * AFDocs measures as the page's converted size, and where it looks for the content's start.
+ * The text a reader gets from the page's body, without scripts, styles and templates (what AFDocs
+ * measures as the page's converted size); `withoutChrome` leaves out the navigation, header and footer
+ * too, which agents skip when they look for where the content starts.
  */
-export function readableText(document: HtmlDocument): string {
+export function readableText(document: HtmlDocument, { withoutChrome = false } = {}): string {
   const body = select('body', document.tree);
   if (!body) return '';
   const kept = structuredClone(body);
-  for (const element of selectAll('script, style, template, noscript, svg', kept)) element.children = [];
+  for (const element of selectAll(`script, style, template, noscript, svg${withoutChrome ? ', nav, header, footer' : ''}`, kept)) element.children = [];
   return toString(kept).replace(/\s+/g, ' ').trim();
 }
 

@@ -17,8 +17,8 @@ const SHELL_CHARACTERS = 100;
 /** Mintlify's TTFB limit. */
 const TTFB_MS = 2000;
 const MAX_REDIRECTS = 5;
-/** A path no site publishes, to see how a missing page is answered. */
-const MISSING_PAGE = '/agent-api-check-missing-page-7f3a9c';
+/** A path no site publishes, to see how a missing page is answered (in the site's trailing-slash form). */
+const MISSING_PAGE = 'agent-api-check-missing-page-7f3a9c';
 
 /** The worst of several statuses (fail > warn > pass). */
 function worst(statuses: CheckStatus[]): CheckStatus {
@@ -91,8 +91,8 @@ export const pageChecks: CheckRuns = {
     const late: { url: string; share: number }[] = [];
     for (const { page, answer } of sample) {
       const document = parseHtmlDocument(answer.text, answer.url);
-      const text = readableText(document);
-      if (text.length < SHELL_CHARACTERS) {
+      const text = readableText(document, { withoutChrome: true });
+      if (readableText(document).length < SHELL_CHARACTERS) {
         shells.push(`${page}: ${text.length} characters of text in the HTML (rendered by scripts?)`);
         continue;
       }
@@ -107,13 +107,18 @@ export const pageChecks: CheckRuns = {
     return status === 'warn' ? warn(`the main content of ${details.length} sampled pages starts past ${START.pass * 100} %`, details) : fail(`the main content of some sampled pages starts past ${START.fail * 100} %`, details);
   },
 
-  async 'http-status-codes'({ site, http }) {
-    const page = `${site.siteUrl}${MISSING_PAGE}/`;
+  async 'http-status-codes'(context) {
+    const { site } = context;
+    const slash = site.pages.filter((page) => page.endsWith('/')).length * 2 >= site.pages.length ? '/' : '';
+    const page = `${site.siteUrl}/${MISSING_PAGE}${slash}`;
     const problems: string[] = [];
     for (const url of [page, twinUrlOf(page, site.siteUrl)]) {
-      const answer = await http.fetch(url);
+      const first = await context.http.fetch(url);
+      // One redirect on the same host (a trailing-slash rule) to a 404 is still a 404.
+      const hops = first.status >= 300 && first.status < 400 ? await followRedirects(context, first) : [url];
+      const answer = hops.length === 2 && context.http.isOnSite(hops[1]!) ? await context.http.fetch(hops[1]!) : first;
       if (answer.status === 404 || answer.status === 410) continue;
-      problems.push(answer.status === 200 ? `${url} → 200: a soft 404` : describeAnswer(answer));
+      problems.push(answer.status === 200 ? `${answer.url} → 200: a soft 404` : hops.length > 1 ? hops.join(' → ') : describeAnswer(answer));
     }
     return problems.length > 0 ? fail('a page that does not exist is not answered 404', problems) : pass(`a missing page and its .md answer 404`);
   },

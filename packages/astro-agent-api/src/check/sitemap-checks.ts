@@ -17,7 +17,11 @@ export const sitemapChecks: CheckRuns = {
 
   async sitemap({ site, http }) {
     const { sitemap } = site;
-    if (!sitemap) return fail(`no sitemap: robots.txt names none, and ${site.siteUrl}/sitemap-index.xml and /sitemap.xml do not answer 200`);
+    if (!sitemap) {
+      const message = `no sitemap: robots.txt names none, and ${site.siteUrl}/sitemap-index.xml and /sitemap.xml do not answer 200`;
+      // Agents find the pages through llms.txt; crawlers and three graders still want the sitemap.
+      return site.llms ? warn(`${message} (llms.txt lists the pages)`) : fail(message);
+    }
     const elsewhere = sitemap.entries.filter((entry) => !http.isOnSite(entry.loc)).map((entry) => `${entry.loc} is not on this site`);
     const problems = [...sitemap.problems, ...elsewhere];
     if (sitemap.entries.length === 0) return fail(`${sitemap.url} lists no page`, problems);

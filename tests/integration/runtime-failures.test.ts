@@ -99,7 +99,7 @@ describe('a build that cannot be loaded', () => {
 
     const body = await expectJson(await get(api, '/api/v1/read_page?url=/'), 503);
     assert.equal(body.code, 'build_unreadable');
-    assert.match(body.message, /missing or damaged/);
+    assert.match(body.message, /missing, damaged or of another build/);
     assert.equal(errors.length, 1);
     assert.ok(errors[0]!.cause instanceof Error);
     await assert.rejects(api.ready(), 'a server does not start on it');

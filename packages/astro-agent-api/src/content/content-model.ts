@@ -73,8 +73,8 @@ class BuildVersionError extends Error {}
 function unreadableBuildError(cause: unknown): ApiError {
   const hint = "The site's owner must build the site again (the server's log names the cause); retry later.";
   return cause instanceof BuildVersionError
-    ? new ApiError(503, 'build_unreadable', "The site's build was made by another version of astro-agent-api than the one serving it.", { hint })
-    : new ApiError(503, 'build_unreadable', "The site's build cannot be read: one of its files is missing or damaged.", { hint });
+    ? new ApiError(503, 'build_unreadable', "The site's build was made by another version of astro-agent-api than the one serving it.", { hint, cause })
+    : new ApiError(503, 'build_unreadable', "The site's build cannot be read: one of its files is missing, damaged or of another build.", { hint, cause });
 }
 
 /** How often, at most, a request triggers a check for a newer build. */

@@ -42,7 +42,7 @@ export interface AgentFrontOptions {
 }
 
 const NOT_FOUND = () => new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
-/** A request the site answers as it is: not a page's GET or HEAD, or a target that names no path. */
+/** A request the site answers as it is: neither a GET nor a HEAD, so no page. */
 const AS_IT_IS: SitePage = { headers: {}, sent() {} };
 
 /**

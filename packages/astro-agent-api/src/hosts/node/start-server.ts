@@ -48,9 +48,14 @@ export async function startServer(options: StartServerOptions): Promise<AgentSer
 
   const clientDir = join(outDir, 'client');
   const agentFront = createNodeHandler(api, { clientDir });
-  // Without a `next`, Astro answers what it has no route for as the standalone server does: its
-  // trailing-slash redirect, or the site's 404 page.
-  const toAstro = (req: IncomingMessage, res: ServerResponse) => void astroHandler(req, res);
+  const toAstro = (req: IncomingMessage, res: ServerResponse) => {
+    // A target that is not valid percent-encoding is refused before Astro, which logs it as an error:
+    // @astrojs/node's standalone server refuses it so too.
+    if (!isDecodable(req.url ?? '/')) return void res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad request: the URL is not validly percent-encoded.');
+    // Without a `next`, Astro answers what it has no route for as the standalone server does: its
+    // trailing-slash redirect, or the site's 404 page.
+    void astroHandler(req, res);
+  };
   const server = createServer((req, res) => {
     agentFront(req, res, async () => {
       const urls = await api.siteUrls();
@@ -84,4 +89,13 @@ export async function startServer(options: StartServerOptions): Promise<AgentSer
       await api.close();
     },
   };
+}
+
+function isDecodable(target: string): boolean {
+  try {
+    decodeURI(target);
+    return true;
+  } catch {
+    return false;
+  }
 }

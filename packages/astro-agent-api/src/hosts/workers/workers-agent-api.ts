@@ -56,7 +56,7 @@ function createWorkersAgentApi(env: WorkersEnv): WorkersAgentApi {
     flushTraffic() {
       // A D1 write per request doubled the writes of an anonymous read: counts are written at most every
       // TRAFFIC_FLUSH_MS per instance, so an instance evicted while idle loses at most that much of its
-      // counts; but more than one write holds goes out with every response until it is written.
+      // counts; a backlog of more than one write goes out with every response until it is written.
       const now = Date.now();
       if (recorder === undefined || recorder.pending === 0) return Promise.resolve();
       if (now - flushedAt < TRAFFIC_FLUSH_MS && recorder.pending < D1_TRAFFIC_BATCH) return Promise.resolve();

@@ -1,3 +1,4 @@
+import { insertHtmlDirective } from '../agent-directives.ts';
 import { encodePath } from '../site-urls.ts';
 import { writeFileAtomically, writeFileAtomicallySync } from '../write-atomically.ts';
 
@@ -19,16 +20,27 @@ export function addTwinLink(html: string, twinPath: string): string | undefined 
 }
 
 /**
- * Adds the twin link to the page's file. Through a rename, like every file the build rewrites: Pagefind
- * reads the pages at the same time and must never see half of one.
+ * What the build adds to a page that has a twin: the twin link, and the llms.txt directive (the element
+ * buildHtmlDirective makes, undefined when the option turns it off) first in its `<body>`; undefined
+ * when the page needs neither.
  */
-export async function writeTwinLink(file: string, html: string, twinPath: string): Promise<void> {
+export function addPageMarkup(html: string, twinPath: string, directive: string | undefined): string | undefined {
   const linked = addTwinLink(html, twinPath);
-  if (linked !== undefined) await writeFileAtomically(file, linked);
+  const directed = directive === undefined ? undefined : insertHtmlDirective(linked ?? html, directive);
+  return directed ?? linked;
 }
 
-/** `writeTwinLink` for the loop that reads every page synchronously (build-markdown.ts says why). */
-export function writeTwinLinkSync(file: string, html: string, twinPath: string): void {
-  const linked = addTwinLink(html, twinPath);
-  if (linked !== undefined) writeFileAtomicallySync(file, linked);
+/**
+ * Adds the page markup to the page's file. Through a rename, like every file the build rewrites:
+ * Pagefind reads the pages at the same time and must never see half of one.
+ */
+export async function writePageMarkup(file: string, html: string, twinPath: string, directive: string | undefined): Promise<void> {
+  const marked = addPageMarkup(html, twinPath, directive);
+  if (marked !== undefined) await writeFileAtomically(file, marked);
+}
+
+/** `writePageMarkup` for the loop that reads every page synchronously (build-markdown.ts says why). */
+export function writePageMarkupSync(file: string, html: string, twinPath: string, directive: string | undefined): void {
+  const marked = addPageMarkup(html, twinPath, directive);
+  if (marked !== undefined) writeFileAtomicallySync(file, marked);
 }

@@ -12,7 +12,8 @@ import { canonicalizePath } from './canonical-path.ts';
 import type { RequestContext } from './context.ts';
 import { createSdkLeg } from './mcp/serve-with-sdk.ts';
 import { findPageOfRequest } from '../content/resolve-page.ts';
-import { buildPageLinkHeader, markdownResponse, prefersMarkdown } from './negotiate.ts';
+import { buildPageDirective } from '../agent-directives.ts';
+import { buildPageLinkHeader, markdownResponse, negotiateTextType } from './negotiate.ts';
 import { API_HEADERS, jsonResponse, renderError, withHeaders, type ErrorLogger } from './respond.ts';
 import { buildRouteTable, findRoute, notFoundError, type Route } from './route-table.ts';
 
@@ -35,6 +36,8 @@ export interface AgentApi {
   pageFilesOf(pathname: string): Promise<string[]>;
   /** Headers for a site page: the security headers, and for a content page `Link` to its twin and the agent documents. */
   pageHeaders(pathname: string): Promise<Record<string, string>>;
+  /** The llms.txt directive for a page the site renders on demand (agent-directives.ts); undefined before a build or when the option turns it off. */
+  pageDirective(pathname: string): Promise<string | undefined>;
   /** Reports an HTML site page the site answered, once sent: traffic counting keeps those fetched by known agents. */
   reportPage(request: Request, status: number): void;
   /** An error found before a request could be made of the bytes (the transport could not parse them), in the shape of the route its path names. */
@@ -209,6 +212,13 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
       const found = snapshot && findPageOfRequest(snapshot.pages, pathname);
       if (!found || found.twin) return PAGE_SECURITY_HEADERS;
       return { ...PAGE_SECURITY_HEADERS, Link: buildPageLinkHeader(found.page, snapshot.urls), Vary: 'Accept' };
+    },
+    async pageDirective(pathname) {
+      const snapshot = await content.current().catch(() => undefined);
+      if (!snapshot) return undefined;
+      // In `astro dev` every page renders on demand, a prerendered one with its twin from the last build.
+      const found = findPageOfRequest(snapshot.pages, pathname);
+      return buildPageDirective(snapshot.manifest.options.directives, snapshot.urls, found && !found.twin ? found.page.path : undefined);
     },
     reportPage(request, status) {
       const { pathname } = new URL(request.url);

@@ -197,11 +197,13 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
       const { pathname } = new URL(request.url);
       const snapshot = await content.current().catch(() => undefined);
       const found = snapshot && findPageOfRequest(snapshot.pages, pathname);
-      if (!found || (!found.twin && !prefersMarkdown(request.headers.get('Accept')))) return undefined;
+      // The twin's own address is Markdown whatever is accepted; a page's address, what Accept ranks first.
+      const type = found?.twin ? 'text/markdown' : negotiateTextType(request.headers.get('Accept'));
+      if (!found || !type) return undefined;
       const outcome = createOutcome(request, pathname, request.method);
       outcome.surface = 'markdown';
       outcome.page = found.page.url;
-      return record(outcome, markdownResponse(request, found.page, snapshot));
+      return record(outcome, markdownResponse(request, found.page, snapshot, type));
     },
     async pageFilesOf(pathname) {
       const snapshot = await content.current().catch(() => undefined);

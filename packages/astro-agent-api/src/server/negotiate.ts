@@ -29,9 +29,9 @@ export function negotiateTextType(accept: string | null): TextType | undefined {
 /**
  * `X-Markdown-Tokens` (the header of Cloudflare's Markdown for Agents, which agents budget with): the
  * twin's UTF-8 bytes over 4, rounded up. The byte length is in the manifest, so it costs nothing per
- * request; over the demo's Spanish twins it is within 5.5 % of GPT-4o's tokenizer (o200k) at the
- * median and within 10 % on the examples' English, where characters over 4 (OpenAI's rule of thumb)
- * is a point further off on the accented text (bench/markdown-tokens.ts).
+ * request. Against GPT-4o's tokenizer (o200k) its median error is 5.7 % on the demo's Spanish twins
+ * and 2–9 % on the examples' English ones; characters over 4 (the usual rule of thumb) is a point
+ * further off on the accented text (BENCHMARKS.md, "Markdown tokens").
  */
 export function estimateMarkdownTokens(twinBytes: number): number {
   return Math.ceil(twinBytes / 4);

@@ -14,6 +14,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { childEnv, startServerProcess, type ServerProcess } from '../helpers/child-process.ts';
 import { convertedWhileRendering, integrationLines, prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
 import { assertPublishedUrlsAnswer } from '../helpers/published-urls.ts';
+import { assertAfdocsPasses, assertDocumentLinksAnswer, runAfdocs } from '../helpers/graders.ts';
 
 type Json = Record<string, any>;
 
@@ -71,6 +72,12 @@ async function withMcpClient<T>(use: (client: Client) => Promise<T>): Promise<T>
 }
 
 describe('examples/base-file: base /docs, trailingSlash never, build.format file', () => {
+  it('passes every AFDocs check under its base path, and answers every link of llms.txt and llms-full.txt with 200', async (t) => {
+    const target = { site: ROOT, served: server.url };
+    assertAfdocsPasses(t, await runAfdocs(target));
+    t.diagnostic(`${await assertDocumentLinksAnswer(target, ['llms.txt', 'llms-full.txt'])} URLs of llms.txt and llms-full.txt answer 200`);
+  });
+
   it('publishes only URLs the served site answers 200 for, without a redirect, and accepts each back', async (t) => {
     t.diagnostic(integrationLines(example.buildLog).join('\n'));
     // A worker takes the first two pages as they render; each counts only if its file, under this site's routing settings, holds the same bytes.

@@ -8,6 +8,7 @@ import {
   DIRECTIVE_CSS,
   DIRECTIVE_STYLE_HASH,
   insertHtmlDirective,
+  insertHtmlDirectiveInStream,
   patchContentSecurityPolicy,
 } from '../../packages/astro-agent-api/src/agent-directives.ts';
 import { addPageMarkup } from '../../packages/astro-agent-api/src/build/page-markup.ts';
@@ -21,7 +22,7 @@ describe('the HTML directive', () => {
   it('says where llms.txt and the page\'s twin are, in English, marked so that no twin, index or parity check takes it', () => {
     assert.equal(
       element,
-      '<div data-agent-directive data-agent-ignore data-pagefind-ignore="all" data-markdown-ignore hidden lang="en">For AI agents: the pages of this site are listed, as Markdown, at /llms.txt. This page as Markdown: /guides/soil.md.</div>',
+      '<div data-agent-directive data-agent-ignore data-pagefind-ignore="all" data-markdown-ignore hidden lang="en">For AI agents: /llms.txt lists the pages of this site as Markdown. This page as Markdown: /guides/soil.md.</div>',
     );
     // The visually hidden pattern, never display:none; each declaration wins over a theme's.
     assert.match(DIRECTIVE_CSS, /^\[data-agent-directive\]\{display:block!important;position:absolute!important;.*clip-path:inset\(50%\)!important;white-space:nowrap!important\}$/);
@@ -60,6 +61,31 @@ describe('the HTML directive', () => {
     assert.ok(marked.includes(`<body class="theme">${element}`));
     assert.equal(addPageMarkup(marked, '/guides/soil.md', element), undefined);
     assert.equal(addPageMarkup(page, '/guides/soil.md', undefined), page.replace('</head>', '<link rel="alternate" type="text/markdown" href="/guides/soil.md"></head>'));
+  });
+});
+
+describe('a page rendered on demand', () => {
+  it('gets the directive as it streams, whatever its chunks cut (a tag, a character), and the rest as it comes', async () => {
+    const bytes = new TextEncoder().encode(page.replace('Soil</h1>', 'Suelo fértil 🌱</h1>'));
+    const expected = insertHtmlDirective(new TextDecoder().decode(bytes), element);
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 12 }), async (cuts) => {
+        const edges = [0, ...cuts.sort((a, b) => a - b), bytes.length];
+        const body = new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (let i = 1; i < edges.length; i++) controller.enqueue(bytes.slice(edges[i - 1], edges[i]));
+            controller.close();
+          },
+        });
+        assert.equal(await new Response(insertHtmlDirectiveInStream(body, element)).text(), expected);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('is passed through as it is when it has no <body>', async () => {
+    const fragment = '<p>a fragment</p>';
+    assert.equal(await new Response(insertHtmlDirectiveInStream(new Response(fragment).body!, element)).text(), fragment);
   });
 });
 
@@ -112,7 +138,7 @@ describe('the Markdown directive', () => {
     const targets = { llmsTxt: 'https://garden.example.com/llms.txt', llmsFullTxt: 'https://garden.example.com/llms-full.txt' };
     assert.equal(
       buildMarkdownDirective(defaults, targets),
-      '> For AI agents: the pages of this site are listed, as Markdown, at https://garden.example.com/llms.txt; all of them in one file at https://garden.example.com/llms-full.txt.\n\n',
+      '> For AI agents: https://garden.example.com/llms.txt lists the pages of this site as Markdown; https://garden.example.com/llms-full.txt holds all of them in one file.\n\n',
     );
     const worded = parseAgentApiOptions({ directives: { markdown: 'Índice: {llmsTxt}\n\nTodo: {llmsFullTxt}' } }).directives;
     assert.equal(buildMarkdownDirective(worded, targets), '> Índice: https://garden.example.com/llms.txt\n>\n> Todo: https://garden.example.com/llms-full.txt\n\n');

@@ -17,13 +17,14 @@ export const LLMS_FULL_TXT_PLACEHOLDER = '{llmsFullTxt}';
 /** Where the page's own Markdown twin goes, in the sentence only pages with a twin get. */
 export const TWIN_PLACEHOLDER = '{markdown}';
 
+/** The address first, so that it is near the top of a short page too. */
 export const DEFAULT_DIRECTIVES = {
   html: {
-    index: `For AI agents: the pages of this site are listed, as Markdown, at ${LLMS_TXT_PLACEHOLDER}.`,
+    index: `For AI agents: ${LLMS_TXT_PLACEHOLDER} lists the pages of this site as Markdown.`,
     twin: `This page as Markdown: ${TWIN_PLACEHOLDER}.`,
     lang: 'en',
   },
-  markdown: `For AI agents: the pages of this site are listed, as Markdown, at ${LLMS_TXT_PLACEHOLDER}; all of them in one file at ${LLMS_FULL_TXT_PLACEHOLDER}.`,
+  markdown: `For AI agents: ${LLMS_TXT_PLACEHOLDER} lists the pages of this site as Markdown; ${LLMS_FULL_TXT_PLACEHOLDER} holds all of them in one file.`,
 } as const;
 
 /** The wording of the directives as the `directives` option resolves it: each one, or false for none. */

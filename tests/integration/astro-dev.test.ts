@@ -82,7 +82,7 @@ describe('the agent surface under astro dev', () => {
     // Rendered on demand, the page gets the llms.txt directive from the middleware as it streams.
     const text = await html.text();
     assert.match(text, /<style>\[data-agent-directive\]\{[^<]+<\/style><\/head>/);
-    assert.match(text, /<body[^>]*><div data-agent-directive [^>]*>For AI agents: \/llms\.txt lists the pages of this site as Markdown\. This page as Markdown: \/urgencias\.md\.<\/div>/);
+    assert.match(text, /<body[^>]*><aside data-agent-directive [^>]*>For AI agents: \/llms\.txt lists the pages of this site as Markdown\. This page as Markdown: \/urgencias\.md\.<\/aside>/);
     assert.equal(text.match(/data-agent-directive /g)?.length, 1);
   });
 

@@ -22,7 +22,7 @@ describe('the HTML directive', () => {
   it('says where llms.txt and the page\'s twin are, in English, marked so that no twin, index or parity check takes it', () => {
     assert.equal(
       element,
-      '<div data-agent-directive data-agent-ignore data-pagefind-ignore="all" data-markdown-ignore hidden lang="en">For AI agents: /llms.txt lists the pages of this site as Markdown. This page as Markdown: /guides/soil.md.</div>',
+      '<aside data-agent-directive aria-label="llms.txt" data-agent-ignore data-pagefind-ignore="all" data-markdown-ignore hidden lang="en">For AI agents: /llms.txt lists the pages of this site as Markdown. This page as Markdown: /guides/soil.md.</aside>',
     );
     // The visually hidden pattern, never display:none; each declaration wins over a theme's.
     assert.match(DIRECTIVE_CSS, /^\[data-agent-directive\]\{display:block!important;position:absolute!important;.*clip-path:inset\(50%\)!important;white-space:nowrap!important\}$/);
@@ -43,7 +43,7 @@ describe('the HTML directive', () => {
 
   it('is worded by the option, without the twin sentence where the page has no twin, and escaped', () => {
     const options = parseAgentApiOptions({ directives: { html: { index: 'Agentes: índice en {llmsTxt} <aquí>.', twin: false, lang: 'es' } } }).directives;
-    assert.equal(buildHtmlDirective(options, '/docs/llms.txt', '/docs/x.md')!.replace(/^<div[^>]*>/, ''), 'Agentes: índice en /docs/llms.txt &lt;aquí&gt;.</div>');
+    assert.equal(buildHtmlDirective(options, '/docs/llms.txt', '/docs/x.md')!.replace(/^<aside[^>]*>/, ''), 'Agentes: índice en /docs/llms.txt &lt;aquí&gt;.</aside>');
     assert.match(buildHtmlDirective(options, '/llms.txt', undefined)!, /lang="es"/);
     assert.doesNotMatch(buildHtmlDirective(defaults, '/llms.txt', undefined)!, /This page as Markdown/);
     assert.equal(buildHtmlDirective(parseAgentApiOptions({ directives: { html: false } }).directives, '/llms.txt', '/x.md'), undefined);

@@ -75,9 +75,11 @@ export const DIRECTIVE_STYLE_HASH = `'sha256-${createHash('sha256').update(DIREC
 const DIRECTIVE_STYLE_ELEMENT = `<style>${DIRECTIVE_CSS}</style>`;
 
 /**
- * The HTML directive of one page: a `<div>` that DIRECTIVE_CSS hides visually, kept out of the twins
+ * The HTML directive of one page: an `<aside>` that DIRECTIVE_CSS hides visually, kept out of the twins
  * and the search indexes (`data-agent-ignore`, Pagefind's `data-pagefind-ignore`) and out of
- * HTML/Markdown parity checks (`data-markdown-ignore`). Screen readers read it, in its own language:
+ * HTML/Markdown parity checks (`data-markdown-ignore`). A labelled complementary landmark, so that all
+ * of the page's content stays in landmarks (axe's `region`) and a screen reader user can tell it apart
+ * from the page and skip it. Screen readers read it, in its own language:
  * hidden from them as well, it would be text that no person can perceive, only programs — and browser
  * agents, which read the accessibility tree, would miss it. It is text, not a link: a link that cannot
  * be seen would still take the keyboard focus. Paths, not URLs, so it holds on a preview host.
@@ -87,7 +89,7 @@ export function buildHtmlDirective(wording: DirectiveWording, llmsTxtPath: strin
   if (!wording.html) return undefined;
   const { index, twin, lang } = wording.html;
   const text = [index.replaceAll(LLMS_TXT_PLACEHOLDER, llmsTxtPath), ...(twin && twinPath !== undefined ? [twin.replaceAll(TWIN_PLACEHOLDER, twinPath)] : [])].join(' ');
-  return `<div ${DIRECTIVE_ATTRIBUTE} data-agent-ignore data-pagefind-ignore="all" data-markdown-ignore hidden lang="${escapeHtml(lang)}">${escapeHtml(text)}</div>`;
+  return `<aside ${DIRECTIVE_ATTRIBUTE} aria-label="llms.txt" data-agent-ignore data-pagefind-ignore="all" data-markdown-ignore hidden lang="${escapeHtml(lang)}">${escapeHtml(text)}</aside>`;
 }
 
 /**
@@ -125,7 +127,7 @@ const HASH_OR_NONCE = /^'(?:nonce-|sha256-|sha384-|sha512-)/i;
  * already. A policy sent as a header is the server's to allow.
  */
 export function insertHtmlDirective(html: string, element: string): string | undefined {
-  if (html.includes(`<div ${DIRECTIVE_ATTRIBUTE}`)) return undefined;
+  if (html.includes(`<aside ${DIRECTIVE_ATTRIBUTE}`)) return undefined;
   const headEnd = html.search(HEAD_END);
   const from = Math.max(headEnd, 0);
   const body = BODY_OPEN.exec(html.slice(from));

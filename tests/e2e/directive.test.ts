@@ -1,8 +1,8 @@
 /**
  * The llms.txt directive as a visitor's browser renders it: first in every page's <body>, where
  * agents read it, and nowhere a person sees it — no pixel, no room in the layout, no console error
- * (a Content-Security-Policy that refused its style would log one, and leave it `hidden`), and
- * nothing for axe to report about it, at desktop and phone sizes.
+ * (a Content-Security-Policy that refused its style would log one), and nothing for axe to report
+ * about it, at desktop and phone sizes.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -70,7 +70,7 @@ for (const [device, viewport] of [
       assert.ok(facts.first, `${path}: the directive is the first element of <body>`);
       assert.match(facts.text ?? '', /^For AI agents: \/llms\.txt lists the pages of this site as Markdown\. This page as Markdown: \/\S*\.md\.$/, path);
       assert.equal(facts.lang, 'en');
-      // The visually hidden pattern applied (not the `hidden` fallback, which a refused style would leave).
+      // The visually hidden pattern applied: a refused style would leave the sentence in sight.
       assert.deepEqual([facts.display, facts.position, facts.clipPath, facts.overflow], ['block', 'absolute', 'inset(50%)', 'hidden'], path);
       assert.ok(facts.width <= 1 && facts.height <= 1, `${path}: a box of ${facts.width}×${facts.height}`);
 

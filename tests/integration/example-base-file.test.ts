@@ -15,6 +15,7 @@ import { childEnv, startServerProcess, type ServerProcess } from '../helpers/chi
 import { convertedWhileRendering, integrationLines, prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
 import { assertPublishedUrlsAnswer } from '../helpers/published-urls.ts';
 import { assertAfdocsPasses, assertDocumentLinksAnswer, runAfdocs } from '../helpers/graders.ts';
+import { assertSitePassesCheck } from '../helpers/agent-ready.ts';
 
 type Json = Record<string, any>;
 
@@ -94,6 +95,11 @@ describe('examples/base-file: base /docs, trailingSlash never, build.format file
     assert.deepEqual(search.results.map((result: Json) => result.url).sort(), [...PAGES].sort());
     const resources = await withMcpClient((client) => client.listResources());
     assert.deepEqual(resources.resources.map((resource) => resource.uri).sort(), [...PAGES].sort());
+  });
+
+  it('passes astro-agent-api check under the base, on every page, but the checks pending the graders work', { timeout: 60_000 }, async () => {
+    const report = await assertSitePassesCheck(`${server.url}/docs`, { canonicalOrigin: ORIGIN, api: true });
+    assert.equal(report.site, ROOT);
   });
 
   it('reads a page by any form of its URL, and a section by its fragment', async () => {

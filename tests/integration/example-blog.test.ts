@@ -17,6 +17,7 @@ import { convertedWhileRendering, integrationLines, LISTENING, prepareExampleSit
 import { fetchFrom } from '../helpers/fetch-from.ts';
 import { assertPublishedUrlsAnswer } from '../helpers/published-urls.ts';
 import { assertAfdocsPasses, assertDocumentLinksAnswer, runAfdocs } from '../helpers/graders.ts';
+import { assertSitePassesCheck } from '../helpers/agent-ready.ts';
 
 type Json = Record<string, any>;
 
@@ -273,6 +274,10 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
     const target = { site: SITE, served: base };
     assertAfdocsPasses(t, await runAfdocs(target));
     t.diagnostic(`${await assertDocumentLinksAnswer(target, ['llms.txt', 'llms-full.txt'])} URLs of llms.txt and llms-full.txt answer 200`);
+  });
+
+  it('passes astro-agent-api check on every page, but the checks pending the graders work', { timeout: 60_000 }, async () => {
+    await assertSitePassesCheck(base, { canonicalOrigin: SITE, api: true });
   });
 
   it('leaves the site\'s own /api endpoint and .well-known file to the site', async () => {

@@ -13,6 +13,7 @@ import { loadPagefind } from '../../bench/pagefind-engine/load-pagefind.ts';
 import { convertedWhileRendering, integrationLines, prepareExampleSite, serveExampleSite, type ExampleSite, type ServedExample } from '../helpers/example-site.ts';
 import { assertPublishedUrlsAnswer } from '../helpers/published-urls.ts';
 import { assertAfdocsPasses, assertDocumentLinksAnswer, runAfdocs } from '../helpers/graders.ts';
+import { assertSitePassesCheck } from '../helpers/agent-ready.ts';
 
 type Json = Record<string, any>;
 
@@ -135,6 +136,10 @@ describe('examples/starlight under `node dist/server/entry.mjs`', () => {
     const target = { site: SITE, served: base };
     assertAfdocsPasses(t, await runAfdocs(target));
     t.diagnostic(`${await assertDocumentLinksAnswer(target, ['llms.txt', 'llms-full.txt'])} URLs of llms.txt and llms-full.txt answer 200`);
+  });
+
+  it('passes astro-agent-api check on every page, but the checks pending the graders work', { timeout: 60_000 }, async () => {
+    await assertSitePassesCheck(base, { canonicalOrigin: SITE, api: true });
   });
 
   it("gives each page's meta description as its note in llms.txt", async () => {

@@ -22,7 +22,7 @@ describe('the HTML directive', () => {
   it('says where llms.txt and the page\'s twin are, in English, marked so that no twin, index or parity check takes it', () => {
     assert.equal(
       element,
-      '<aside data-agent-directive aria-label="llms.txt" data-agent-ignore data-pagefind-ignore="all" data-markdown-ignore hidden lang="en">For AI agents: /llms.txt lists the pages of this site as Markdown. This page as Markdown: /guides/soil.md.</aside>',
+      '<aside data-agent-directive aria-label="llms.txt" data-agent-ignore data-pagefind-ignore="all" data-markdown-ignore lang="en">For AI agents: /llms.txt lists the pages of this site as Markdown. This page as Markdown: /guides/soil.md.</aside>',
     );
     // The visually hidden pattern, never display:none; each declaration wins over a theme's.
     assert.match(DIRECTIVE_CSS, /^\[data-agent-directive\]\{display:block!important;position:absolute!important;.*clip-path:inset\(50%\)!important;white-space:nowrap!important\}$/);

@@ -47,11 +47,11 @@ export const DIRECTIVE_ATTRIBUTE = 'data-agent-directive';
 
 /**
  * The standard visually hidden pattern (clip to a 1-pixel box, out of the flow), for the directive's
- * attribute: not `display:none`, which HTML-to-text converters drop, so agents would never read it.
- * `!important` on each declaration, so that no theme rule (`body > div`, `:first-child`) shows it or
- * moves it into the layout; `display:block` undoes the `hidden` attribute, which keeps it out of sight
- * wherever this style does not apply (a Content-Security-Policy that refuses it). In a `<style>` of the
- * page's `<head>` rather than on the element, so that the sentence is the first thing in the `<body>`.
+ * attribute: not `display:none` or the `hidden` attribute, which HTML-to-text converters drop, so agents
+ * would never read it. `!important` on each declaration, so that no theme rule (`body > aside`,
+ * `:first-child`, an `aside { display: none }` for a sidebar) shows it, hides it from converters or
+ * moves it into the layout. In a `<style>` of the page's `<head>` rather than on the element, so that
+ * the sentence is the first thing in the `<body>`.
  */
 export const DIRECTIVE_CSS = `[${DIRECTIVE_ATTRIBUTE}]{${[
   'display:block',
@@ -89,7 +89,7 @@ export function buildHtmlDirective(wording: DirectiveWording, llmsTxtPath: strin
   if (!wording.html) return undefined;
   const { index, twin, lang } = wording.html;
   const text = [index.replaceAll(LLMS_TXT_PLACEHOLDER, llmsTxtPath), ...(twin && twinPath !== undefined ? [twin.replaceAll(TWIN_PLACEHOLDER, twinPath)] : [])].join(' ');
-  return `<aside ${DIRECTIVE_ATTRIBUTE} aria-label="llms.txt" data-agent-ignore data-pagefind-ignore="all" data-markdown-ignore hidden lang="${escapeHtml(lang)}">${escapeHtml(text)}</aside>`;
+  return `<aside ${DIRECTIVE_ATTRIBUTE} aria-label="llms.txt" data-agent-ignore data-pagefind-ignore="all" data-markdown-ignore lang="${escapeHtml(lang)}">${escapeHtml(text)}</aside>`;
 }
 
 /**

@@ -2,15 +2,17 @@ import { stringify } from 'yaml';
 import type { ManifestPage } from '../content/manifest.ts';
 
 /**
- * The YAML front matter of a page's Markdown twin: `title`, `url`, `lang`, `description`,
- * `last_modified` and `facets`, in that order, the last four only when the page has them — the same
- * values read_page answers with (`lang` is its `<html lang>`, as in HTML and Markdown front matter). The yaml library quotes whatever YAML would misread (`: `, `#`,
- * leading `*`, `yes`, numbers…); lines are never folded.
+ * The YAML front matter of a page's Markdown twin: `title`, `url`, `canonical_url`, `lang`,
+ * `description`, `last_modified` and `facets`, in that order, all but the first two only when the page
+ * has them — the same values read_page answers with (`lang` is the language of its text, as in HTML and
+ * Markdown front matter; `canonical_url` the page a copy copies). The yaml library quotes whatever
+ * YAML would misread (`: `, `#`, leading `*`, `yes`, numbers…); lines are never folded.
  */
-export function buildFrontMatter(page: Pick<ManifestPage, 'title' | 'url' | 'description' | 'lastModified' | 'facets'> & { lang?: string }): string {
+export function buildFrontMatter(page: Pick<ManifestPage, 'title' | 'url' | 'description' | 'lastModified' | 'facets' | 'original'> & { lang?: string | undefined }): string {
   const data = {
     title: page.title,
     url: page.url,
+    ...(page.original !== undefined && { canonical_url: page.original }),
     ...(page.lang && { lang: page.lang }),
     ...(page.description !== undefined && { description: page.description }),
     ...(page.lastModified !== undefined && { last_modified: page.lastModified }),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFile } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
@@ -6,8 +7,10 @@ import { Worker } from 'node:worker_threads';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildMarkdownTwin, PAGEFIND_DIR } from '../content/manifest.ts';
+import { buildPageText } from '../content/plain-text.ts';
 import { createSiteUrls, type SiteUrls } from '../site-urls.ts';
 import { buildFrontMatter } from './build-front-matter.ts';
+import { contentLanguageOf } from './find-copies.ts';
 import { buildMarkdownFromHtml } from './html-to-markdown.ts';
 import type { ConvertedPage, MarkdownConversionOptions } from './converted-page.ts';
 import { hashHtml, type PageCache } from './page-cache.ts';
@@ -29,8 +32,10 @@ export interface MarkdownStepResult {
   convertedWhileRendering: number;
   /** Pages whose conversion an earlier build left in the cache (page-cache.ts): their HTML did not change. */
   reused: number;
-  /** HTML pages left out: excluded by selector or error pages. */
+  /** HTML pages left out because they match `excludeSelector`. */
   skipped: number;
+  /** Error pages of the build (isErrorPage): never content. */
+  errorPages: number;
 }
 
 /** A page handed over while Astro rendered it (render-time-conversion.ts): the hash of its HTML and its conversion (`null`: left out, e.g. excluded). */
@@ -46,8 +51,8 @@ export interface RenderedPage {
 /** The pages handed over while Astro rendered them, by served path. */
 export type RenderedPages = ReadonlyMap<string, RenderedPage>;
 
-/** Error pages are not content, whatever their markup says. */
-const ERROR_ROUTES = new Set(['/404', '/500']);
+/** Error pages are not content, whatever their markup says: at the root, or under one locale's folder. */
+const ERROR_ROUTE = /^(?:\/[a-z]{2,3}(?:[-_][a-z0-9]{2,8})*)?\/(?:404|500)$/i;
 /** Folders of the client output that never hold pages. */
 const NON_PAGE_DIRS = new Set(['_astro', PAGEFIND_DIR]);
 
@@ -84,7 +89,7 @@ export async function writeMarkdownTwins(
   }: { cache: PageCache; rendered?: RenderedPages; workers?: (pageCount: number) => number; onPage?: (page: ConvertedPage) => void },
 ): Promise<MarkdownStepResult> {
   const urls = createSiteUrls(options.site, options.routing);
-  const htmlPages = await listHtmlPages(clientDir, urls);
+  const { pages: htmlPages, errorPages } = await listHtmlPages(clientDir, urls);
   const results: (ConvertedPage | undefined)[] = new Array(htmlPages.length);
   const changed: { index: number; htmlHash: string }[] = [];
   // Read synchronously: each file is small and in the page cache, and through the thread pool the open,
@@ -136,12 +141,17 @@ export async function writeMarkdownTwins(
     convertedWhileRendering,
     reused: htmlPages.length - toConvert.length - convertedWhileRendering,
     skipped: htmlPages.length - pages.length,
+    errorPages,
   };
 }
 
-/** True for the site's error pages (`/404`, `/500`): never content. */
+/**
+ * True for the site's error pages, never content: `/404`, `/500`, and their copies under a locale's
+ * folder (`/da/404/`, `/zh-cn/404/`, `/pt-BR/500/`: a segment shaped as a BCP 47 tag), as Starlight and
+ * Astro's i18n routing build them.
+ */
 export function isErrorPage(urls: SiteUrls, servedPath: string): boolean {
-  return ERROR_ROUTES.has(urls.routeOf(servedPath));
+  return ERROR_ROUTE.test(urls.routeOf(servedPath));
 }
 
 /** One worker per core from `WORKER_THRESHOLD` pages on, none below it or on one core. */
@@ -150,18 +160,20 @@ function defaultWorkerCount(pageCount: number): number {
   return pageCount >= WORKER_THRESHOLD && cores > 1 ? Math.min(cores, Math.ceil(pageCount / CHUNK_SIZE)) : 0;
 }
 
-/** Every `.html` page under `clientDir` with its served path (`SiteUrls.pagePathOfFile`). */
-export async function listHtmlPages(clientDir: string, urls: SiteUrls): Promise<HtmlPage[]> {
+/** Every `.html` page under `clientDir` with its served path (`SiteUrls.pagePathOfFile`), but the error pages, which are counted. */
+export async function listHtmlPages(clientDir: string, urls: SiteUrls): Promise<{ pages: HtmlPage[]; errorPages: number }> {
   const entries = await readdir(clientDir, { recursive: true, withFileTypes: true });
   const pages: HtmlPage[] = [];
+  let errorPages = 0;
   for (const entry of entries) {
     if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
     const relativePath = relative(clientDir, join(entry.parentPath, entry.name)).split(sep).join('/');
     if (NON_PAGE_DIRS.has(relativePath.split('/')[0] ?? '')) continue;
     const path = urls.pagePathOfFile(relativePath);
-    if (!isErrorPage(urls, path)) pages.push({ file: join(entry.parentPath, entry.name), path });
+    if (isErrorPage(urls, path)) errorPages++;
+    else pages.push({ file: join(entry.parentPath, entry.name), path });
   }
-  return pages.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { pages: pages.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), errorPages };
 }
 
 /** Converts and writes the twins of `pages` on this thread, a few files in flight; `undefined` for an excluded page. */
@@ -209,8 +221,10 @@ export function convertHtmlPage(html: string, path: string, options: MarkdownCon
   const converted = buildMarkdownFromHtml(html, { ...options, pageUrl: url });
   if (!converted) return undefined;
   const facets = Object.fromEntries(Object.entries(converted.facets).filter(([name]) => options.facetNames.includes(name)));
-  const fields = { url, path, ...converted, facets };
-  return { ...fields, frontMatter: buildFrontMatter(fields) };
+  const textHash = createHash('sha256').update(buildPageText(converted.markdown).text).digest('base64url').slice(0, 22);
+  const fields = { url, path, ...converted, facets, textHash };
+  // The twin's language is its text's: a theme's copy of an English page in a Danish page is English.
+  return { ...fields, frontMatter: buildFrontMatter({ ...fields, lang: contentLanguageOf(converted, '') }) };
 }
 
 /** Writes a page's Markdown twin beside its HTML (`SiteUrls.twinFile`). */

@@ -40,6 +40,14 @@ export interface PageMetadata {
   siteName?: string;
   /** When the page says it last changed (see MODIFIED_META, MODIFIED_ITEMPROP); absent when it does not. */
   lastModified?: string;
+  /**
+   * The content region's own `lang` when it differs from the page's: a theme's copy of a page in
+   * another language (Starlight writes `<main lang="en">` in `<html lang="da">` around the English
+   * text of a page Danish lacks). Absent when the content says nothing else.
+   */
+  contentLang?: string;
+  /** The page's `<link rel="alternate" hreflang>` in `contentLang`, as written: the page whose text this one shows. */
+  contentAlternate?: string;
 }
 
 /** The page's title (its content's first h1, else `<title>`), facets, language, description and last change. */
@@ -58,6 +66,9 @@ export function readPageMetadata(tree: Root, html: string, content: Element): Pa
   const description = head.meta.get(DESCRIPTION_META) ?? head.meta.get(OG_DESCRIPTION_META);
   const siteName = head.meta.get(SITE_NAME_META);
   const lastModified = readLastModified(tree, html, head.meta.get(MODIFIED_META));
+  const ownLang = typeof content.properties.lang === 'string' ? canonicalLanguageTag(content.properties.lang) : '';
+  const contentLang = ownLang !== '' && ownLang !== lang ? ownLang : undefined;
+  const contentAlternate = contentLang && head.alternates.get(contentLang.toLowerCase());
   return {
     title,
     facets,
@@ -66,28 +77,41 @@ export function readPageMetadata(tree: Root, html: string, content: Element): Pa
     documentTitle,
     ...(siteName && { siteName }),
     ...(lastModified && { lastModified }),
+    ...(contentLang && { contentLang }),
+    ...(contentAlternate && { contentAlternate }),
   };
 }
 
 /**
- * The `<title>` and the `<meta>` contents of `<head>` (whitespace collapsed, the first of each name),
- * in one pass over its children: a selector per tag costs more than the head is worth.
+ * The `<title>`, the `<meta>` contents of `<head>` (whitespace collapsed, the first of each name) and
+ * its alternates by language (`<link rel="alternate" hreflang>`, the tag lowercased), in one pass over
+ * its children: a selector per tag costs more than the head is worth.
  */
-function readHead(tree: Root): { title: Element | undefined; meta: Map<string, string> } {
+function readHead(tree: Root): { title: Element | undefined; meta: Map<string, string>; alternates: Map<string, string> } {
   const root = tree.children.find((child): child is Element => child.type === 'element' && child.tagName === 'html');
   const head = root?.children.find((child): child is Element => child.type === 'element' && child.tagName === 'head');
   let title: Element | undefined;
   const meta = new Map<string, string>();
+  const alternates = new Map<string, string>();
   for (const child of head?.children ?? []) {
     if (child.type !== 'element') continue;
     if (child.tagName === 'title') title ??= child;
+    if (child.tagName === 'link') readAlternate(child, alternates);
     if (child.tagName !== 'meta' || typeof child.properties.content !== 'string') continue;
     const { name, property } = child.properties;
     const key = typeof name === 'string' ? name.toLowerCase() : typeof property === 'string' ? property : undefined;
     const value = collapseWhitespace(child.properties.content);
     if (key !== undefined && value !== '' && !meta.has(key)) meta.set(key, value);
   }
-  return { title, meta };
+  return { title, meta, alternates };
+}
+
+/** A `<link rel="alternate" hreflang="…" href="…">` into `alternates` (canonical tag, lowercased → href); the first of each language wins. */
+function readAlternate(link: Element, alternates: Map<string, string>): void {
+  const { rel, hrefLang, href } = link.properties;
+  if (!Array.isArray(rel) || !rel.includes('alternate') || typeof hrefLang !== 'string' || typeof href !== 'string') return;
+  const tag = canonicalLanguageTag(hrefLang).toLowerCase();
+  if (tag !== '' && !alternates.has(tag)) alternates.set(tag, href);
 }
 
 /**

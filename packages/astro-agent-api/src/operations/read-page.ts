@@ -27,8 +27,14 @@ function buildPageSchema(multilingual: boolean) {
   return z
     .object({
       title: z.string(),
-      url: z.string().describe('Canonical absolute URL of the page.'),
-      ...(multilingual && { language: z.string().describe("The page's language (BCP 47), as its `<html lang>` says.") }),
+      url: z.string().describe('Absolute URL of the page.'),
+      canonical_url: z
+        .string()
+        .describe(
+          "The URL to cite for this text: the page's own `url`, or, when the page is a copy of a page in another language " +
+            "(a theme's fallback for a page its locale has not translated), the original's, which search_pages lists instead.",
+        ),
+      ...(multilingual && { language: z.string().describe("The language of the page's text (BCP 47), as its content region's `lang` or its `<html lang>` says.") }),
       markdown: z
         .string()
         .describe('The page as Markdown, without menus or footer: the whole page, or the `section` asked for, or the piece of it that `offset` and `max_chars` select.'),
@@ -116,6 +122,7 @@ export function createReadPage({ truncateAt, languages }: { truncateAt: number; 
       const metadata = {
         title: page.title,
         url: page.url,
+        canonical_url: page.original ?? page.url,
         ...(multilingual && { language: page.language }),
         description: page.description ?? null,
         last_modified: page.lastModified ?? null,

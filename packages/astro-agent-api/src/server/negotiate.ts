@@ -48,7 +48,8 @@ export function markdownResponse(request: Request, page: ManifestPage, snapshot:
   return represent(request, {
     ...twin,
     type: MARKDOWN_TYPE,
-    headers: { Vary: 'Accept', 'Cache-Control': 'public, max-age=300', Link: `<${page.url}>; rel="canonical"`, 'Access-Control-Allow-Origin': '*' },
+    // A copy of another page's text (content/manifest.ts) names that page: the one to index and cite.
+    headers: { Vary: 'Accept', 'Cache-Control': 'public, max-age=300', Link: `<${page.original ?? page.url}>; rel="canonical"`, 'Access-Control-Allow-Origin': '*' },
   });
 }
 

@@ -13,7 +13,7 @@ import { buildFrontMatter } from './build-front-matter.ts';
 import { contentLanguageOf } from './find-copies.ts';
 import { buildMarkdownFromHtml } from './html-to-markdown.ts';
 import type { ConvertedPage, MarkdownConversionOptions } from './converted-page.ts';
-import { hashHtml, type PageCache } from './page-cache.ts';
+import { hashHtml, type PageCache, type PageDating } from './page-cache.ts';
 import { writeTwinLink, writeTwinLinkSync } from './twin-link.ts';
 
 /** One prerendered page on disk. */
@@ -22,6 +22,8 @@ export interface HtmlPage {
   file: string;
   /** Served path (site-urls.ts), e.g. `/docs/getting-started/`. */
   path: string;
+  /** What the last build knew of its text (page-cache.ts), to date it when it does not say; none: no date of its own. */
+  dating?: PageDating;
 }
 
 export interface MarkdownStepResult {
@@ -119,7 +121,7 @@ export async function writeMarkdownTwins(
     results[index] = found ?? undefined;
   });
 
-  const toConvert = changed.map(({ index }) => htmlPages[index]!);
+  const toConvert = changed.map(({ index }): HtmlPage => ({ ...htmlPages[index]!, dating: cache.datingOf(htmlPages[index]!.path) }));
   const workerCount = workers(toConvert.length);
   // Writing a file costs more than reading one: the known pages' twins are written a few at a time, while the others convert.
   const [converted] = await Promise.all([
@@ -207,22 +209,28 @@ async function forEachConcurrently<T>(items: readonly T[], task: (item: T, index
 }
 
 /** Reads one page, converts it, writes its twin (front matter and Markdown) and links the twin from the page; `undefined` for an excluded page. */
-async function writeMarkdownPage({ file, path }: HtmlPage, options: MarkdownConversionOptions, urls: SiteUrls, writeTwin: TwinWriter): Promise<ConvertedPage | undefined> {
+async function writeMarkdownPage({ file, path, dating }: HtmlPage, options: MarkdownConversionOptions, urls: SiteUrls, writeTwin: TwinWriter): Promise<ConvertedPage | undefined> {
   const html = await readFile(file, 'utf8');
-  const page = convertHtmlPage(html, path, options, urls);
+  const page = convertHtmlPage(html, path, options, urls, dating);
   if (!page) return undefined;
   await Promise.all([writeTwin(page), writeTwinLink(file, html, urls.twinPath(page.path))]);
   return page;
 }
 
-/** The manifest entry of one page's HTML, served at `path`; `undefined` for an excluded page. */
-export function convertHtmlPage(html: string, path: string, options: MarkdownConversionOptions, urls: SiteUrls): ConvertedPage | undefined {
+/**
+ * The manifest entry of one page's HTML, served at `path`; `undefined` for an excluded page. A page
+ * that does not say when it last changed is dated from what the last build knew of its text
+ * (`dating`): the same text keeps its date, another is this build's.
+ */
+export function convertHtmlPage(html: string, path: string, options: MarkdownConversionOptions, urls: SiteUrls, dating: PageDating = {}): ConvertedPage | undefined {
   const url = urls.pageUrl(path);
   const converted = buildMarkdownFromHtml(html, { ...options, pageUrl: url });
   if (!converted) return undefined;
   const facets = Object.fromEntries(Object.entries(converted.facets).filter(([name]) => options.facetNames.includes(name)));
   const textHash = createHash('sha256').update(buildPageText(converted.markdown).text).digest('base64url').slice(0, 22);
-  const fields = { url, path, ...converted, facets, textHash };
+  const lastModified = converted.lastModified ?? (textHash === dating.previousText ? dating.previousDate : dating.changedDate);
+  const { lastModified: _stated, ...rest } = converted;
+  const fields = { url, path, ...rest, ...(lastModified && { lastModified }), facets, textHash };
   // The twin's language is its text's: a theme's copy of an English page in a Danish page is English.
   return { ...fields, frontMatter: buildFrontMatter({ ...fields, lang: contentLanguageOf(converted, '') }) };
 }
@@ -252,7 +260,7 @@ export function createTwinWriter(clientDir: string, urls: SiteUrls): TwinWriter 
 }
 
 /** What the main thread sends a Markdown worker: files to convert (their twins written by the worker), or one page's HTML. */
-export type MarkdownWorkerJob = { clientDir: string; files: HtmlPage[] } | { clientDir: string; path: string; html: string };
+export type MarkdownWorkerJob = { clientDir: string; files: HtmlPage[] } | { clientDir: string; path: string; html: string; dating: PageDating };
 export type MarkdownWorkerTask = { id: number } & MarkdownWorkerJob;
 /** What a Markdown worker answers: the entries of one task (`null`: left out), or the error that stopped it. */
 export type MarkdownWorkerReply = { id: number } & ({ pages: (ConvertedPage | null)[] } | { error: string });
@@ -263,7 +271,7 @@ export interface MarkdownWorkerData {
 /** A worker thread that converts pages (markdown-worker.ts). */
 export interface MarkdownWorker {
   /** Converts one page's HTML, served at `path`, and writes its twin in `clientDir`; `null` for an excluded page. */
-  convert(clientDir: string, path: string, html: string): Promise<ConvertedPage | null>;
+  convert(clientDir: string, path: string, html: string, dating: PageDating): Promise<ConvertedPage | null>;
   /** Converts the files and writes their twins, as `writeMarkdownPages` does. */
   convertFiles(clientDir: string, files: HtmlPage[]): Promise<(ConvertedPage | null)[]>;
   stop(): Promise<void>;
@@ -302,7 +310,7 @@ export function startMarkdownWorker(options: MarkdownConversionOptions): Markdow
       worker.postMessage({ id, ...job } satisfies MarkdownWorkerTask);
     });
   return {
-    convert: async (clientDir, path, html) => (await send({ clientDir, path, html }))[0] ?? null,
+    convert: async (clientDir, path, html, dating) => (await send({ clientDir, path, html, dating }))[0] ?? null,
     convertFiles: (clientDir, files) => send({ clientDir, files }),
     async stop() {
       await worker.terminate();

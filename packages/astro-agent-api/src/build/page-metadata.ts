@@ -38,7 +38,7 @@ export interface PageMetadata {
   documentTitle: string;
   /** The page's `og:site_name`; absent when it has none. */
   siteName?: string;
-  /** When the page says it last changed (see MODIFIED_META, MODIFIED_ITEMPROP); absent when it does not. */
+  /** When the page says it last changed (readLastModified); absent when it does not. */
   lastModified?: string;
   /**
    * The content region's own `lang` when it differs from the page's: a theme's copy of a page in
@@ -65,7 +65,7 @@ export function readPageMetadata(tree: Root, html: string, content: Element): Pa
   const lang = canonicalLanguageTag(HTML_LANG.exec(html)?.[1] ?? '');
   const description = head.meta.get(DESCRIPTION_META) ?? head.meta.get(OG_DESCRIPTION_META);
   const siteName = head.meta.get(SITE_NAME_META);
-  const lastModified = readLastModified(tree, html, head.meta.get(MODIFIED_META));
+  const lastModified = readLastModified(tree, html, content, head.meta.get(MODIFIED_META));
   const ownLang = typeof content.properties.lang === 'string' ? canonicalLanguageTag(content.properties.lang) : '';
   const contentLang = ownLang !== '' && ownLang !== lang ? ownLang : undefined;
   const contentAlternate = contentLang && head.alternates.get(contentLang.toLowerCase());
@@ -115,18 +115,63 @@ function readAlternate(link: Element, alternates: Map<string, string>): void {
 }
 
 /**
- * When the page says it last changed: its Open Graph `article:modified_time`, else a schema.org
- * `dateModified` in microdata. Only ISO 8601 values count; the build's own time never does, since
- * every file a build writes is new.
+ * When the page says it last changed: a JSON-LD `dateModified`, else its Open Graph
+ * `article:modified_time`, else a schema.org `dateModified` in microdata, else the `<time datetime>`
+ * in its content's `<footer>` (Starlight's "Last updated", and most documentation themes'). Only ISO
+ * 8601 values count; the build's own time never does, since every file a build writes is new.
  */
-function readLastModified(tree: Root, html: string, openGraph: string | undefined): string | undefined {
-  let value: unknown = openGraph;
-  if (value === undefined && html.includes(MODIFIED_ITEMPROP)) {
-    const element = select(`[itemprop="${MODIFIED_ITEMPROP}"]`, tree);
-    value = element?.properties.dateTime ?? element?.properties.content;
+function readLastModified(tree: Root, html: string, content: Element, openGraph: string | undefined): string | undefined {
+  const hasItemprop = html.includes(MODIFIED_ITEMPROP);
+  const candidates: (() => unknown)[] = [
+    () => (hasItemprop ? readJsonLdDateModified(html) : undefined),
+    () => openGraph,
+    () => {
+      const element = hasItemprop ? select(`[itemprop="${MODIFIED_ITEMPROP}"]`, tree) : undefined;
+      return element?.properties.dateTime ?? element?.properties.content;
+    },
+    () => (html.includes('<time') ? select(FOOTER_TIME, content)?.properties.dateTime : undefined),
+  ];
+  for (const candidate of candidates) {
+    const value = candidate();
+    const trimmed = typeof value === 'string' ? value.trim() : '';
+    if (ISO_DATE.test(trimmed) && isCalendarDate(trimmed.slice(0, 10)) && !Number.isNaN(Date.parse(trimmed))) return trimmed;
   }
-  const trimmed = typeof value === 'string' ? value.trim() : '';
-  return ISO_DATE.test(trimmed) && isCalendarDate(trimmed.slice(0, 10)) && !Number.isNaN(Date.parse(trimmed)) ? trimmed : undefined;
+  return undefined;
+}
+
+/** The theme's "last updated" element: a `<time datetime>` in the content region's footer. */
+const FOOTER_TIME = 'footer time[datetime]';
+
+/** JSON-LD blocks (`<script type="application/ld+json">`), anywhere in the page. */
+const JSON_LD = /<script\b[^>]*\btype\s*=\s*["']?application\/ld\+json["']?[^>]*>([\s\S]*?)<\/script>/gi;
+
+/** The first `dateModified` of the page's JSON-LD, depth first (a `@graph`'s page or article); undefined when none parses. */
+function readJsonLdDateModified(html: string): unknown {
+  for (const [, body] of html.matchAll(JSON_LD)) {
+    let data: unknown;
+    try {
+      data = JSON.parse(body!);
+    } catch {
+      continue;
+    }
+    const found = findDateModified(data);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+function findDateModified(node: unknown): unknown {
+  if (Array.isArray(node)) {
+    for (const item of node) {
+      const found = findDateModified(item);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  if (node === null || typeof node !== 'object') return undefined;
+  const record = node as Record<string, unknown>;
+  if (typeof record[MODIFIED_ITEMPROP] === 'string') return record[MODIFIED_ITEMPROP];
+  return findDateModified(Object.values(record).filter((value) => typeof value === 'object'));
 }
 
 /** `2026-02-30` matches the pattern and Date.parse rolls it over to March: a real date reads back the same. */

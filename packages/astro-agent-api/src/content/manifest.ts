@@ -15,8 +15,9 @@ export interface ManifestPage {
   /** The page's `<meta name="description">`; absent when it has none. */
   description?: string;
   /**
-   * When the page says it last changed (`<meta property="article:modified_time">` or an element with
-   * `itemprop="dateModified"`), as an ISO 8601 date or date-time; absent when the page does not say.
+   * When the page's content last changed, as an ISO 8601 date or date-time: what the page says
+   * (JSON-LD or microdata `dateModified`, `article:modified_time`, the `<time>` of its footer), else
+   * the build in which its text last changed, when the builds know it (build/page-cache.ts); absent otherwise.
    */
   lastModified?: string;
   /** The page's language: its `<html lang>` (canonical BCP 47), else the site's. */

@@ -97,7 +97,7 @@ export function createContentModel({ files }: { files: BuildFiles }): ContentMod
     const snapshot: ContentSnapshot = {
       manifest,
       urls,
-      pages: buildPageIndex([...manifest.pages, ...manifest.copies], urls),
+      pages: buildPageIndex([...manifest.pages, ...manifest.copies], urls, manifest.options.language),
       texts,
       search,
       memo: createAnswerMemo(MEMO_BYTES),

@@ -143,8 +143,8 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         // Last: the runtime reloads when the manifest changes, so everything it points to must be written already.
         const start = performance.now();
         const { textFiles } = await writeManifest(outDir, { ...manifest, documents });
-        const copies = manifest.copies.length > 0 ? ` and ${manifest.copies.length} copies` : '';
-        logger.info(`wrote the manifest of ${manifest.pages.length} pages${copies} in ${secondsSince(start)}`);
+        const copies = manifest.copies.length > 0 ? ` (and ${manifest.copies.length} copies of pages in another language)` : '';
+        logger.info(`wrote the manifest of ${manifest.pages.length} pages in ${secondsSince(start)}${copies}`);
         if (isWorkersAdapter(config!)) await publishWorkersRuntime(outDir, clientDir, textFiles);
         logger.info(`build steps done in ${secondsSince(hookStart)} (Pagefind beside the Markdown and the server index)`);
       },
@@ -184,7 +184,8 @@ function describeLeftOut(copies: number, errorPages: number, excluded: number): 
     errorPages > 0 && `${errorPages} error ${errorPages === 1 ? 'page' : 'pages'}`,
     excluded > 0 && `${excluded} ${excluded === 1 ? 'page' : 'pages'} matching excludeSelector`,
   ].filter((part): part is string => part !== false);
-  return parts.length === 0 ? undefined : `left out ${copies + errorPages + excluded} pages of search, llms.txt and MCP resources: ${parts.join(', ')}`;
+  const total = copies + errorPages + excluded;
+  return parts.length === 0 ? undefined : `left out ${total} ${total === 1 ? 'page' : 'pages'} of search, llms.txt and MCP resources: ${parts.join(', ')}`;
 }
 
 /** A browser index of the build's pages, built after the Markdown step; the one fed while rendering, if any, is thrown away. */

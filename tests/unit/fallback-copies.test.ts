@@ -75,7 +75,8 @@ describe('pages that read the same in two languages (Astro i18n fallback, rewrit
   it("the one not in the site's language copies the other, whatever its links point to", () => {
     const rewritten = convert('/fr/guides/watering/', plain('fr', 'Water the tomatoes at dawn.', '<a href="/fr/guides/">Guides</a>'));
     const site = findCopies([english, rewritten], 'en');
-    assert.deepEqual(site.copies.map((page) => [page.path, page.original]), [['/fr/guides/watering/', english.url]]);
+    assert.deepEqual(site.copies.map((page) => [page.path, page.original, page.contentLang]), [['/fr/guides/watering/', english.url, 'en']]);
+    assert.match(site.copies[0]!.frontMatter, /^lang: en$/m, "a copy is in its original's language");
   });
 
   it('leaves pages of one language, and pages of two other languages, alone', () => {

@@ -32,8 +32,8 @@ export function contentLanguageOf(page: Pick<ConvertedPage, 'lang' | 'contentLan
  *   the default locale's page under the other's path, in the other's `<html lang>`). Pages of the same
  *   language that share a text are left alone, and so are pages in other languages than the site's that
  *   share one: no side of them is known to be the original.
- * An original is never a copy, so a copy of a copy names the first original. A copy's twin front
- * matter names its original as `canonical_url`.
+ * An original is never a copy, so a copy of a copy names the first original. A copy takes its
+ * original's language, and its twin's front matter names the original as `canonical_url`.
  */
 export function findCopies(pages: readonly ConvertedPage[], siteLanguage: string): SiteContent {
   const byUrl = new Map(pages.map((page) => [page.url, page]));
@@ -60,8 +60,13 @@ export function findCopies(pages: readonly ConvertedPage[], siteLanguage: string
   const copies: PageCopy[] = [];
   for (const page of pages) {
     const original = originalOf(page);
-    if (!original) content.push(page);
-    else copies.push({ ...page, original: original.url, frontMatter: buildFrontMatter({ ...page, lang: contentLanguageOf(page, ''), original: original.url }) });
+    if (!original) {
+      content.push(page);
+      continue;
+    }
+    // A copy is in its original's language, whatever its page says.
+    const copy = { ...page, contentLang: contentLanguageOf(original, siteLanguage), original: original.url };
+    copies.push({ ...copy, frontMatter: buildFrontMatter({ ...copy, lang: copy.contentLang }) });
   }
   return { pages: content, copies };
 }

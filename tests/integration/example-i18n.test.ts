@@ -44,7 +44,8 @@ const paths = (found: Json) => found.results.map((result: Json) => new URL(resul
 describe('examples/i18n, English and French', () => {
   it('builds with zero options and records each page in its own language', async (t) => {
     t.diagnostic(integrationLines(example.buildLog).join('\n'));
-    assert.match(example.buildLog, /\[astro-agent-api\] converted 10 pages to Markdown/);
+    // 9 pages, and Astro's French fallback of the 4 English pages whose path French lacks.
+    assert.match(example.buildLog, /\[astro-agent-api\] converted 13 pages to Markdown/);
     // A worker takes the first two pages as they render; each counts only if its file, under this site's routing settings, holds the same bytes.
     assert.ok(convertedWhileRendering(example.buildLog) >= 2, 'pages are converted while Astro renders them');
     const manifest = JSON.parse(await readFile(join(example.root, 'dist/agent-api/manifest.json'), 'utf8')) as Json;
@@ -135,10 +136,15 @@ describe('examples/i18n, English and French', () => {
     assert.equal(report.resources, 9);
   });
 
-  it("sets Astro's fallback copy of an English-only page apart, in search, the browser index, llms.txt and MCP, and points it to the English page", async () => {
-    assert.match(example.buildLog, /\[astro-agent-api\] left out 1 page of search, llms\.txt and MCP resources: 1 copy of pages in another language/);
+  it("sets Astro's fallback copies of English pages apart, in search, the browser index, llms.txt and MCP, and points each to its English page", async () => {
+    // Astro knows paths, not translations: every English page whose path has no French page (the French
+    // pages have French slugs, /fr/a-propos/ for /about/) gets a French copy with the English text.
+    assert.match(example.buildLog, /\[astro-agent-api\] left out 4 pages of search, llms\.txt and MCP resources: 4 copies of pages in another language/);
     const manifest = JSON.parse(await readFile(join(example.root, 'dist/agent-api/manifest.json'), 'utf8')) as Json;
-    assert.deepEqual(manifest.copies.map((page: Json) => [page.path, page.original]), [['/fr/guides/composting/', `${SITE}/guides/composting/`]]);
+    assert.deepEqual(
+      manifest.copies.map((page: Json) => [page.path, page.original, page.language]),
+      ['/fr/about/', '/fr/guides/composting/', '/fr/guides/pruning-roses/', '/fr/guides/watering-tomatoes/'].map((path) => [path, `${SITE}${path.slice(3)}`, 'en']),
+    );
     assert.deepEqual(paths(await search({ query: 'compost heap' })), ['/guides/composting/']);
     assert.equal((await search({ query: 'compost heap', language: 'fr' })).total, 0);
     const { instance: browserSearch } = await loadPagefind(join(example.root, 'dist/client/pagefind'));

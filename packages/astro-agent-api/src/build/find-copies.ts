@@ -50,7 +50,7 @@ export function findCopies(pages: readonly ConvertedPage[], siteLanguage: string
     if (page.contentLang) {
       const named = page.contentAlternate === undefined ? undefined : byUrl.get(resolveUrl(page.contentAlternate, page.url));
       if (named && named !== page && !named.contentLang) return named;
-      return group.find((other) => other !== page && !other.contentLang && sameLanguage(other, page.contentLang!) && sameLanguage(other, other.lang || siteLanguage));
+      return group.find((other) => other !== page && !other.contentLang && sameLanguage(other, page.contentLang!));
     }
     if (sameLanguage(page, siteLanguage)) return undefined;
     // Exactly the site's language, so that a copy is never taken for the original of a copy.

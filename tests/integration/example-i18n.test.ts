@@ -13,6 +13,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { loadPagefind } from '../../bench/pagefind-engine/load-pagefind.ts';
 import { convertedWhileRendering, integrationLines, prepareExampleSite, serveExampleSite, type ExampleSite, type ServedExample } from '../helpers/example-site.ts';
 import { assertPublishedUrlsAnswer } from '../helpers/published-urls.ts';
+import { assertAfdocsPasses, assertDocumentLinksAnswer, runAfdocs } from '../helpers/graders.ts';
 import { assertSitePassesCheck } from '../helpers/agent-ready.ts';
 
 type Json = Record<string, any>;
@@ -160,6 +161,12 @@ describe('examples/i18n, English and French', () => {
     assert.equal(copy.canonical_url, `${SITE}/guides/composting/`);
     assert.equal(copy.language, 'en', 'its text is English');
     assert.match(await (await fetch(`${base}/fr/guides/composting.md`)).text(), new RegExp(`^canonical_url: ${SITE}/guides/composting/$`, 'm'));
+  });
+
+  it('passes every AFDocs check, and answers every link of llms.txt and llms-full.txt with 200', async (t) => {
+    const target = { site: SITE, served: base };
+    assertAfdocsPasses(t, await runAfdocs(target));
+    t.diagnostic(`${await assertDocumentLinksAnswer(target, ['llms.txt', 'llms-full.txt'])} URLs of llms.txt and llms-full.txt answer 200`);
   });
 
   it('passes astro-agent-api check on every page in both languages, but the checks pending the graders work', { timeout: 60_000 }, async () => {

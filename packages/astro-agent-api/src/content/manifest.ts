@@ -37,7 +37,10 @@ export interface ManifestPage {
 
 /** The text of a page: its Markdown twin is `frontMatter` then `markdown`. */
 export interface PageText {
-  /** The YAML front matter of the Markdown twin (`---` … `---` and a blank line), built from the page's fields. */
+  /**
+   * What the Markdown twin has before the page's text: its YAML front matter (`---` … `---` and a blank
+   * line), built from the page's fields, then the llms.txt directive when it is on (agent-directives.ts).
+   */
   frontMatter: string;
   /** The page's text as Markdown, without the front matter. */
   markdown: string;
@@ -123,7 +126,7 @@ export const MANIFEST_FILE = 'manifest.json';
 /**
  * Folder of the runtime files inside the public folder of a Cloudflare build: a Worker has no file
  * system and reads them through its assets binding. The Worker runs before the assets and refuses
- * this folder to everyone else (hosts/workers-front.ts), so it is not downloadable.
+ * this folder to everyone else (hosts/workers/workers-front.ts), so it is not downloadable.
  */
 export const WORKERS_RUNTIME_DIR = '_agent-api';
 /** Folder of the Pagefind index inside the public (client) folder. */

@@ -7,7 +7,7 @@ import type { ConvertedPage, MarkdownConversionOptions } from './build/converted
 import { buildServerIndexOfManifest, writeServerIndex } from './build/build-server-index.ts';
 import { buildManifest, writeManifest } from './build/write-manifest.ts';
 import { BUILD_CACHE_DIR, openPageCache, type PageCache } from './build/page-cache.ts';
-import { startRenderTimeConversion, type RenderTimeConversion } from './build/render-time-conversion.ts';
+import { startRenderTimeConversion, type RenderTimeConversion, type RenderTimeSummary } from './build/render-time-conversion.ts';
 import { readSiteName } from './build/read-site-name.ts';
 import { writeDocuments } from './documents/write-documents.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions, type AgentApiOptions, type AgentApiUserOptions } from './options.ts';
@@ -31,6 +31,8 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
   let config: AstroConfig | undefined;
   /** What `astro:build:start` set going for the render: the page cache, the browser index and the conversion of pages as they render. */
   let started: { cache: Promise<PageCache>; clientDir: string; searchIndex?: SearchIndexBuild; conversion: RenderTimeConversion } | undefined;
+  /** The pages converted while Astro rendered, from the end of the render (`astro:build:generated`) on. */
+  let renderedPages: Promise<RenderedPages> | undefined;
   return {
     name: INTEGRATION_NAME,
     hooks: {
@@ -57,6 +59,13 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         const searchIndex = pagefindIntegrationOf(config!) === undefined ? startSearchIndex(clientDir, { language: options.language, beforeRender: true, cacheDir: buildCacheDir(config!) }) : undefined;
         started = { cache, clientDir, searchIndex, conversion: startRenderTimeConversion(conversion, { clientDir, cache, onPage: (page) => searchIndex?.add(page) }) };
       },
+      'astro:build:generated': () => {
+        // The render is over: the pages still waiting for a worker are converted on every core while
+        // the other integrations' hooks run (Starlight's Pagefind, the sitemap), not after them.
+        renderedPages = started?.conversion.finish();
+        // Awaited in `astro:build:done`; until then a failure must not count as unhandled.
+        renderedPages?.catch(() => {});
+      },
       'astro:build:done': async ({ dir, logger }) => {
         const conversion = conversionOptions(options, config!);
         const { site, routing } = conversion;
@@ -72,7 +81,9 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         started = undefined;
         const cache = render?.cache ?? openPageCache(cacheDir, conversion);
         const renderIndex = render?.searchIndex;
-        const taken = (await render?.conversion.finish()) ?? new Map();
+        const taken = (await (renderedPages ?? render?.conversion.finish())) ?? new Map();
+        renderedPages = undefined;
+        const besideRender = render ? describeRenderTimeWork(render.conversion.summary()) : '';
         // Taken for another folder than the one Astro wrote the pages to (which no Astro setting is known to do): not used.
         const sameFolder = render?.clientDir === clientDir;
         const rendered = sameFolder ? taken : new Map();
@@ -119,7 +130,7 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         const documents = await writeDocuments({ clientDir, manifest: { ...manifest, onDemand }, logger });
         if (!onDemand) {
           logger.info(NO_ADAPTER_NOTICE);
-          logger.info(`build steps done in ${secondsSince(hookStart)} (Pagefind fed by the Markdown step)`);
+          logger.info(`build steps done in ${secondsSince(hookStart)} after Astro's render${besideRender}`);
           return;
         }
 
@@ -128,7 +139,7 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         const { textFiles } = await writeManifest(outDir, { ...manifest, documents });
         logger.info(`wrote the manifest of ${manifest.pages.length} pages in ${secondsSince(start)}`);
         if (isWorkersAdapter(config!)) await publishWorkersRuntime(outDir, clientDir, textFiles);
-        logger.info(`build steps done in ${secondsSince(hookStart)} (Pagefind beside the Markdown and the server index)`);
+        logger.info(`build steps done in ${secondsSince(hookStart)} after Astro's render${besideRender}`);
       },
     },
   };
@@ -178,6 +189,18 @@ function pagefindWrittenLaterBy(config: AstroConfig): string | undefined {
   const integrations = config.integrations;
   const self = integrations.findIndex((integration) => integration.name === INTEGRATION_NAME);
   return integrations.slice(self + 1).find((integration) => PAGEFIND_INTEGRATIONS.has(integration.name))?.name;
+}
+
+/**
+ * What the build's log adds to the time of the steps after the render: the conversion that ran beside
+ * it, in threads of its own, is not in that time but is in the build's (bench/build-cost.ts measures
+ * the whole build with and without the integration).
+ */
+function describeRenderTimeWork({ convertedWhileRendering, converted, threads, cpuMs }: RenderTimeSummary): string {
+  if (threads === 0) return '';
+  const atEnd = converted - convertedWhileRendering;
+  const cpu = cpuMs > 0 ? `, ${(cpuMs / 1000).toFixed(1)} s of CPU` : '';
+  return `; beside the render, conversion threads converted ${convertedWhileRendering.toLocaleString('en')} pages at the lowest priority${atEnd > 0 ? ` and ${atEnd.toLocaleString('en')} as it ended` : ''} (${threads} thread${threads === 1 ? '' : 's'}${cpu})`;
 }
 
 async function timed<T>(step: () => Promise<T>): Promise<{ result: T; seconds: string }> {

@@ -240,10 +240,12 @@ export function createTwinWriter(clientDir: string, urls: SiteUrls): TwinWriter 
 /** What the main thread sends a Markdown worker: files to convert (their twins written by the worker), or one page's HTML. */
 export type MarkdownWorkerJob = { clientDir: string; files: HtmlPage[] } | { clientDir: string; path: string; html: string };
 export type MarkdownWorkerTask = { id: number } & MarkdownWorkerJob;
-/** What a Markdown worker answers: the entries of one task (`null`: left out), or the error that stopped it. */
-export type MarkdownWorkerReply = { id: number } & ({ pages: (ConvertedPage | null)[] } | { error: string });
+/** What a Markdown worker answers: the entries of one task (`null`: left out), or the error that stopped it, and the CPU time its thread has used so far. */
+export type MarkdownWorkerReply = { id: number; cpuMs: number } & ({ pages: (ConvertedPage | null)[] } | { error: string });
 export interface MarkdownWorkerData {
   options: MarkdownConversionOptions;
+  /** The worker runs at the lowest priority (thread-priority.ts): it converts pages while Astro renders, on CPU time the render does not want. */
+  yieldToRender?: boolean;
 }
 
 /** A worker thread that converts pages (markdown-worker.ts). */
@@ -252,18 +254,21 @@ export interface MarkdownWorker {
   convert(clientDir: string, path: string, html: string): Promise<ConvertedPage | null>;
   /** Converts the files and writes their twins, as `writeMarkdownPages` does. */
   convertFiles(clientDir: string, files: HtmlPage[]): Promise<(ConvertedPage | null)[]>;
+  /** The CPU time the worker's thread had used at its last answer, in milliseconds (the build log reports it). */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
 /** Starts a worker thread that converts with `options`; it keeps the process alive only while it has work. */
-export function startMarkdownWorker(options: MarkdownConversionOptions): MarkdownWorker {
+export function startMarkdownWorker(options: MarkdownConversionOptions, { yieldToRender = false }: { yieldToRender?: boolean } = {}): MarkdownWorker {
   // The worker file has this module's extension: `.ts` in the repository, `.js` once compiled.
   const worker = new Worker(new URL(`./markdown-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url), {
-    workerData: { options } satisfies MarkdownWorkerData,
+    workerData: { options, yieldToRender } satisfies MarkdownWorkerData,
   });
   worker.unref();
   const waiting = new Map<number, { resolve: (pages: (ConvertedPage | null)[]) => void; reject: (error: Error) => void }>();
   let nextId = 0;
+  let cpuMs = 0;
   let failure: Error | undefined;
   const failAll = (error: Error) => {
     failure ??= error;
@@ -273,6 +278,7 @@ export function startMarkdownWorker(options: MarkdownConversionOptions): Markdow
   worker.on('message', (reply: MarkdownWorkerReply) => {
     const task = waiting.get(reply.id);
     waiting.delete(reply.id);
+    cpuMs = reply.cpuMs;
     if (waiting.size === 0) worker.unref();
     if ('error' in reply) task?.reject(new Error(`Markdown conversion failed: ${reply.error}`));
     else task?.resolve(reply.pages);
@@ -290,6 +296,7 @@ export function startMarkdownWorker(options: MarkdownConversionOptions): Markdow
   return {
     convert: async (clientDir, path, html) => (await send({ clientDir, path, html }))[0] ?? null,
     convertFiles: (clientDir, files) => send({ clientDir, files }),
+    cpuMs: () => cpuMs,
     async stop() {
       await worker.terminate();
     },

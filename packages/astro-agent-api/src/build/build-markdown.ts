@@ -51,10 +51,17 @@ const ERROR_ROUTES = new Set(['/404', '/500']);
 /** Folders of the client output that never hold pages. */
 const NON_PAGE_DIRS = new Set(['_astro', PAGEFIND_DIR]);
 
-/** Below this many pages to convert the conversion stays on the calling thread: starting a worker (~140 ms to load the converter) does not pay. */
-export const WORKER_THRESHOLD = 1000;
+/**
+ * Below this many bytes of HTML to convert the conversion stays on the calling thread: starting a
+ * worker (~140 ms to load the converter) does not pay. A page costs about 0.13 ms of CPU per KB of its
+ * HTML (2 ms for the demo's 16 KB pages), so two workers win from about 2 MB; counted in bytes because
+ * pages differ sixfold in size (a Starlight page is 90 KB).
+ */
+export const WORKER_THRESHOLD_BYTES = 4 * 1024 ** 2;
 /** Pages handed to a worker at a time: small enough to balance the workers, large enough to keep messages few. */
 const CHUNK_SIZE = 50;
+/** Chunks per worker at the least: a few pages left to one worker at the end must not keep the others waiting. */
+const CHUNKS_PER_WORKER = 4;
 /** Pages read and written at once on the calling thread (the conversion itself is synchronous). */
 const IO_CONCURRENCY = 8;
 
@@ -67,7 +74,7 @@ const IO_CONCURRENCY = 8;
  * same options and package version. So a rebuild after an edit converts the edited pages only, and a
  * page the render-time conversion missed, or that another integration rewrote after the render, is
  * converted here from its file. Those stream through the converter: each is read, converted and its
- * twin written before the next is read. From `WORKER_THRESHOLD` pages on, worker threads (one per
+ * twin written before the next is read. From `WORKER_THRESHOLD_BYTES` of HTML on, worker threads (one per
  * core) convert chunks of pages; below it the ~140 ms a worker needs to load unified costs more than it
  * saves. Parsing only `<head>` and `<main>` keeps each page cheap (see slice-relevant-html.ts). Every
  * page that has a twin gets a `<link rel="alternate">` to it (twin-link.ts). `onPage` gets each
@@ -81,12 +88,13 @@ export async function writeMarkdownTwins(
     rendered = new Map(),
     workers = defaultWorkerCount,
     onPage = () => {},
-  }: { cache: PageCache; rendered?: RenderedPages; workers?: (pageCount: number) => number; onPage?: (page: ConvertedPage) => void },
+  }: { cache: PageCache; rendered?: RenderedPages; workers?: (pageCount: number, htmlBytes: number) => number; onPage?: (page: ConvertedPage) => void },
 ): Promise<MarkdownStepResult> {
   const urls = createSiteUrls(options.site, options.routing);
   const htmlPages = await listHtmlPages(clientDir, urls);
   const results: (ConvertedPage | undefined)[] = new Array(htmlPages.length);
   const changed: { index: number; htmlHash: string }[] = [];
+  let changedBytes = 0;
   // Read synchronously: each file is small and in the page cache, and through the thread pool the open,
   // stat, read and close of every page left this loop mostly waiting (profile of a rebuild at 3,000 pages).
   /** Pages known without converting them whose twin is still to write. */
@@ -101,6 +109,7 @@ export async function writeMarkdownTwins(
     const found = inHand ? inHand.page : cache.lookUp(page.path, htmlHash);
     if (found === undefined) {
       changed.push({ index, htmlHash });
+      changedBytes += html.byteLength;
       return;
     }
     if (inHand?.converted) convertedWhileRendering++;
@@ -115,7 +124,7 @@ export async function writeMarkdownTwins(
   });
 
   const toConvert = changed.map(({ index }) => htmlPages[index]!);
-  const workerCount = workers(toConvert.length);
+  const workerCount = workers(toConvert.length, changedBytes);
   // Writing a file costs more than reading one: the known pages' twins are written a few at a time, while the others convert.
   const [converted] = await Promise.all([
     workerCount > 0
@@ -144,10 +153,10 @@ export function isErrorPage(urls: SiteUrls, servedPath: string): boolean {
   return ERROR_ROUTES.has(urls.routeOf(servedPath));
 }
 
-/** One worker per core from `WORKER_THRESHOLD` pages on, none below it or on one core. */
-function defaultWorkerCount(pageCount: number): number {
+/** One worker per core from `WORKER_THRESHOLD_BYTES` of HTML on, none below it or on one core. */
+function defaultWorkerCount(pageCount: number, htmlBytes: number): number {
   const cores = availableParallelism();
-  return pageCount >= WORKER_THRESHOLD && cores > 1 ? Math.min(cores, Math.ceil(pageCount / CHUNK_SIZE)) : 0;
+  return htmlBytes >= WORKER_THRESHOLD_BYTES && cores > 1 ? Math.min(cores, pageCount) : 0;
 }
 
 /** Every `.html` page under `clientDir` with its served path (`SiteUrls.pagePathOfFile`). */
@@ -312,6 +321,7 @@ async function writeMarkdownPagesInWorkers(
   onPage: (page: ConvertedPage) => void,
 ): Promise<(ConvertedPage | undefined)[]> {
   const results: (ConvertedPage | undefined)[] = new Array(pages.length);
+  const chunkSize = Math.max(1, Math.min(CHUNK_SIZE, Math.ceil(pages.length / (workerCount * CHUNKS_PER_WORKER))));
   let next = 0;
   const workers = Array.from({ length: workerCount }, () => startMarkdownWorker(options));
   try {
@@ -319,7 +329,7 @@ async function writeMarkdownPagesInWorkers(
       workers.map(async (worker) => {
         while (next < pages.length) {
           const start = next;
-          next = Math.min(pages.length, next + CHUNK_SIZE);
+          next = Math.min(pages.length, next + chunkSize);
           const converted = await worker.convertFiles(clientDir, pages.slice(start, next));
           converted.forEach((page, offset) => {
             if (page) onPage(page);

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:build-cost [-- --sites demo,3000,10000,docs] [-- --pairs N] [-- --modes quiet,busy]`:
+ * `npm run bench:build-cost [-- --sites demo,3000,10000,docs] [-- --pairs N] [-- --large-pairs N] [-- --modes quiet,busy]`:
  * what the integration costs a user, as the whole `astro build`: wall time and CPU (user + system of
  * the whole process tree, bench/build-runner.ts) of the same site built with and without the
  * integration, alternated (A B, then B A, …: N pairs, medians and the per-pair ratio), cold (no build
@@ -12,7 +12,7 @@
  *
  * --sites    demo, a page count (generated site, bench/generate-site.ts), docs (Starlight's own
  *            documentation, tests/fixtures/starlight-docs, built from the packed tarball); default demo,3000,10000,docs
- * --pairs N  pairs of each kind (default 3)
+ * --pairs N  pairs of each kind (default 3; 1 from 10,000 pages, --large-pairs)
  * --modes    quiet, busy or both (default quiet,busy)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -32,12 +32,20 @@ const { values: args } = parseArgs({
   options: {
     sites: { type: 'string', default: 'demo,3000,10000,docs' },
     pairs: { type: 'string', default: '3' },
+    'large-pairs': { type: 'string', default: '1' },
     modes: { type: 'string', default: 'quiet,busy' },
   },
 });
 const sites = args.sites.split(',').map((site) => site.trim());
-const pairs = Number(args.pairs);
-if (!Number.isInteger(pairs) || pairs < 1) throw new Error(`--pairs: "${args.pairs}" is not a positive whole number`);
+const positive = (name: string, value: string): number => {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new Error(`--${name}: "${value}" is not a positive whole number`);
+  return number;
+};
+const pairs = positive('pairs', args.pairs);
+const largePairs = positive('large-pairs', args['large-pairs']);
+/** Sites from this many pages get `--large-pairs` pairs: each build takes minutes. */
+const LARGE_SITE_PAGES = 10_000;
 const modes = args.modes.split(',').map((mode) => mode.trim()) as Mode[];
 for (const mode of modes) if (mode !== 'quiet' && mode !== 'busy') throw new Error(`--modes: "${mode}" is neither quiet nor busy`);
 for (const site of sites) if (site !== 'demo' && site !== 'docs' && !(Number(site) > 0)) throw new Error(`--sites: "${site}" is not demo, docs or a page count`);
@@ -55,6 +63,8 @@ const TARGETS = { docs: { cold: 1.1, warm: 1.05, busy: 1.25 }, floorMargin: 1.15
 
 interface Site {
   name: string;
+  /** Pairs of each kind measured on it. */
+  pairs: number;
   label: string;
   root: string;
   /** The page a warm build edits, relative to the root. */
@@ -97,7 +107,7 @@ for (const name of sites) {
   try {
     const runs: Run[] = [];
     for (const mode of modes) {
-      log(`${site.label}, ${mode}: ${pairs} pairs cold and after a one-page edit…`);
+      log(`${site.label}, ${mode}: ${site.pairs} pairs cold and after a one-page edit…`);
       runs.push(await measurePairs(site, mode));
     }
     let floor: IntegrationFloor | undefined;
@@ -119,12 +129,18 @@ async function prepareSite(name: string): Promise<Site> {
   if (name !== 'docs') {
     const pages = name === 'demo' ? DEMO_PAGES : Number(name);
     const root = await generateSite(pages, DEMO_PAGES);
-    return { name, label: name === 'demo' ? `demo (${DEMO_PAGES} pages)` : `${pages.toLocaleString('en')} pages`, root, edited: EDITED_GUIDE };
+    return {
+      name,
+      pairs: pages >= LARGE_SITE_PAGES ? largePairs : pairs,
+      label: name === 'demo' ? `demo (${DEMO_PAGES} pages)` : `${pages.toLocaleString('en')} pages`,
+      root,
+      edited: EDITED_GUIDE,
+    };
   }
   log('docs: packing the package and installing the Starlight docs fixture (one build, not measured)…');
   const example = await prepareExampleSite('starlight-docs', { from: join('tests', 'fixtures'), commitDate: DOCS_COMMIT_DATE });
   await writeWrappedConfig(example.root, join(example.root, 'astro.config.mjs'), BENCH_CONFIG_LINES);
-  return { name, label: 'Starlight docs (628 pages, 17 locales)', root: example.root, edited: DOCS_EDITED_PAGE, example };
+  return { name, pairs, label: 'Starlight docs (628 pages, 17 locales)', root: example.root, edited: DOCS_EDITED_PAGE, example };
 }
 
 function outDirOf(variant: Variant): string {
@@ -140,7 +156,7 @@ function build(site: Site, variant: Variant, kind: Kind): Promise<BuildFigures> 
 }
 
 /**
- * `pairs` pairs, the order switched each pair: both cold (the original page), then both after the
+ * The site's pairs, the order switched each pair: both cold (the original page), then both after the
  * edit, each warm build after its own variant's cold one. A first build of each variant is not
  * measured: the first build of fresh sources also pays one-off work (Astro's and the file cache's).
  */
@@ -151,7 +167,7 @@ async function measurePairs(site: Site, mode: Mode): Promise<Run> {
   const run: Run = { mode, started: new Date(), ended: new Date(), loadBefore: loadavg()[0]!, loadAfter: 0, cold: [], warm: [] };
   try {
     for (const variant of ['without', 'with'] as const) await build(site, variant, 'cold');
-    for (let index = 0; index < pairs; index++) {
+    for (let index = 0; index < site.pairs; index++) {
       const order: Variant[] = index % 2 === 0 ? ['without', 'with'] : ['with', 'without'];
       await writeFile(edited, original);
       const cold = {} as Pair;
@@ -244,7 +260,7 @@ function report(): string {
     `Run: ${new Date(started).toISOString().slice(0, 16).replace('T', ' ')} UTC · \`${command}\` · ${Math.round((Date.now() - started) / 1000)} s (${results.map((result) => `${result.site.label} ${Math.round(result.seconds)} s`).join(', ')})`,
     `Machine: ${describeMachine()}; shared with other work (the load average of each run below).`,
     '',
-    `### Builds with and without the integration (medians of ${pairs} alternated pairs; ratio: with / without per pair, median and range)`,
+    `### Builds with and without the integration (medians of the alternated pairs: ${[...new Set(results.map(({ site }) => `${site.pairs} on ${site.label}`))].join(', ')}; ratio: with / without per pair, median and range)`,
     '',
     'Wall: `astro build` from spawn to exit. CPU: user + system of its whole process tree (Astro\'s process with its worker threads, Pagefind\'s indexer, esbuild). Cold: no build output, no caches of that variant. Warm: one page edited, the caches of the variant\'s previous build kept. Busy: a build of a copy of the same site without the integration runs beside it the whole time. Floor (generated sites): the least wall time a build with the integration can take — the larger of the build without it and the CPU of both (that build and the integration\'s own work, measured alone) over 2 cores; busy, that CPU at the pace the build without the integration got.',
     '',

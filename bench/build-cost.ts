@@ -246,13 +246,12 @@ function docsTarget(kind: Kind, mode: Mode): number {
 }
 
 /**
- * The least wall time a build with the integration can take: the build without it, or the CPU of both
- * (the build without it, and the integration's own work measured alone) spread over the machine's
- * cores, whichever is longer; busy, the same CPU at the pace the build without the integration got.
+ * The least wall time a build with the integration can take on a quiet machine: the build without it,
+ * or the CPU of both (the build without it, and the integration's own work measured alone) spread over
+ * the machine's cores, whichever is longer.
  */
-function floorMs(pair: { withoutWall: number; withoutCpu: number }, integrationCpuMs: number, mode: Mode): number {
-  if (mode === 'busy') return pair.withoutWall * (1 + integrationCpuMs / pair.withoutCpu);
-  return Math.max(pair.withoutWall, (pair.withoutCpu + integrationCpuMs) / CORES);
+function floorMs(withoutWallMs: number, withoutCpuMs: number, integrationCpuMs: number): number {
+  return Math.max(withoutWallMs, (withoutCpuMs + integrationCpuMs) / CORES);
 }
 
 function report(): string {
@@ -262,7 +261,7 @@ function report(): string {
     '',
     `### Builds with and without the integration (medians of the alternated pairs: ${[...new Set(results.map(({ site }) => `${site.pairs} on ${site.label}`))].join(', ')}; ratio: with / without per pair, median and range)`,
     '',
-    'Wall: `astro build` from spawn to exit. CPU: user + system of its whole process tree (Astro\'s process with its worker threads, Pagefind\'s indexer, esbuild). Cold: no build output, no caches of that variant. Warm: one page edited, the caches of the variant\'s previous build kept. Busy: a build of a copy of the same site without the integration runs beside it the whole time. Floor (generated sites): the least wall time a build with the integration can take — the larger of the build without it and the CPU of both (that build and the integration\'s own work, measured alone) over 2 cores; busy, that CPU at the pace the build without the integration got.',
+    'Wall: `astro build` from spawn to exit. CPU: user + system of its whole process tree (Astro\'s process with its worker threads, Pagefind\'s indexer, esbuild). Cold: no build output, no caches of that variant. Warm: one page edited, the caches of the variant\'s previous build kept. Busy: a build of a copy of the same site without the integration runs beside it the whole time. Quiet: no second build (the load average below says what else the machine ran). Floor (generated sites, quiet): the least wall time a build with the integration can take — the larger of the build without it and the CPU of both (that build and the integration\'s own work, measured alone) over 2 cores; and the CPU of the build with the integration against the CPU of the build without it plus that own work (1× when the integration costs nothing beyond its work).',
     '',
   ];
   const rows: string[][] = [];
@@ -280,8 +279,13 @@ function report(): string {
           const limit = docsTarget(kind, run.mode);
           target = `≤ ${limit.toFixed(2)}×: **${wallRatio <= limit ? 'met' : 'missed'}**`;
         } else if (floor) {
-          const floorWall = floorMs({ withoutWall, withoutCpu }, kind === 'cold' ? floor.coldMs : floor.warmMs, run.mode);
-          target = `${seconds(floorWall)} s; with / floor ${(withWall / floorWall).toFixed(2)}× (≤ ${TARGETS.floorMargin}×: **${withWall / floorWall <= TARGETS.floorMargin ? 'met' : 'missed'}**)`;
+          const ownCpu = kind === 'cold' ? floor.coldMs : floor.warmMs;
+          // CPU beyond the work itself: what the integration costs more than its conversion, indexes and documents need.
+          const cpuOverWork = `CPU with / (without + own work ${seconds(ownCpu)} s) ${(withCpu / (withoutCpu + ownCpu)).toFixed(2)}×`;
+          if (run.mode === 'quiet') {
+            const floorWall = floorMs(withoutWall, withoutCpu, ownCpu);
+            target = `${seconds(floorWall)} s; with / floor ${(withWall / floorWall).toFixed(2)}× (≤ ${TARGETS.floorMargin}×: **${withWall / floorWall <= TARGETS.floorMargin ? 'met' : 'missed'}**); ${cpuOverWork}`;
+          } else target = cpuOverWork;
         }
         rows.push([
           site.label,

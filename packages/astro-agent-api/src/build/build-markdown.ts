@@ -11,7 +11,7 @@ import { buildFrontMatter } from './build-front-matter.ts';
 import { buildMarkdownFromHtml } from './html-to-markdown.ts';
 import type { ConvertedPage, MarkdownConversionOptions } from './converted-page.ts';
 import { hashHtml, type PageCache } from './page-cache.ts';
-import { writeTwinLink, writeTwinLinkSync } from './twin-link.ts';
+import { writeTwinLink } from './twin-link.ts';
 
 /** One prerendered page on disk. */
 export interface HtmlPage {
@@ -99,8 +99,9 @@ export async function writeMarkdownTwins(
   // stat, read and close of every page left this loop mostly waiting (profile of a rebuild at 3,000 pages).
   /** Pages known without converting them whose twin is still to write. */
   const twinless: ConvertedPage[] = [];
+  const linkWrites = createWriteLimiter();
   let convertedWhileRendering = 0;
-  htmlPages.forEach((page, index) => {
+  for (const [index, page] of htmlPages.entries()) {
     const html = readFileSync(page.file);
     // Hashed as Astro wrote it, before the twin link goes in: the next build's page hashes the same.
     const htmlHash = hashHtml(html);
@@ -110,18 +111,19 @@ export async function writeMarkdownTwins(
     if (found === undefined) {
       changed.push({ index, htmlHash });
       changedBytes += html.byteLength;
-      return;
+      continue;
     }
     if (inHand?.converted) convertedWhileRendering++;
     cache.remember(page.path, htmlHash, found);
     if (found) {
       if (!inHand?.twinWritten) twinless.push(found);
       if (!inHand) onPage(found);
-      // While its bytes are in hand, so that no page is read twice.
-      writeTwinLinkSync(page.file, html.toString(), urls.twinPath(found.path));
+      // While its bytes are in hand, so that no page is read twice; written by the thread pool while this loop reads and hashes the next pages.
+      await linkWrites.add(writeTwinLink(page.file, html.toString(), urls.twinPath(found.path)));
     }
     results[index] = found ?? undefined;
-  });
+  }
+  await linkWrites.done();
 
   const toConvert = changed.map(({ index }) => htmlPages[index]!);
   const workerCount = workers(toConvert.length, changedBytes);
@@ -189,6 +191,33 @@ export async function writeMarkdownPages(
     results[index] = converted;
   });
   return results;
+}
+
+/**
+ * Writes in flight, at most `IO_CONCURRENCY × 2`: `add` waits only when that many are pending, so that
+ * the files' contents held in memory stay bounded; `done` waits for the rest and throws the first failure.
+ */
+function createWriteLimiter(): { add(write: Promise<void>): Promise<void>; done(): Promise<void> } {
+  const pending = new Set<Promise<void>>();
+  let failure: unknown;
+  const add = async (write: Promise<void>): Promise<void> => {
+    const tracked = write.then(
+      () => {},
+      (error: unknown) => {
+        failure ??= error;
+      },
+    );
+    pending.add(tracked);
+    void tracked.finally(() => pending.delete(tracked));
+    if (pending.size >= IO_CONCURRENCY * 2) await Promise.race(pending);
+  };
+  return {
+    add,
+    async done() {
+      await Promise.all(pending);
+      if (failure !== undefined) throw failure;
+    },
+  };
 }
 
 /** Runs `task` on every item, `IO_CONCURRENCY` at a time: reads and writes overlap, the synchronous work stays one at a time. */

@@ -1,5 +1,5 @@
 import { encodePath } from '../site-urls.ts';
-import { writeFileAtomically, writeFileAtomicallySync } from '../write-atomically.ts';
+import { writeFileAtomically } from '../write-atomically.ts';
 
 /** A `<link>` naming a Markdown representation, the site's own or one written before: a page gets one, never two. */
 const MARKDOWN_LINK = /<link\s[^>]*text\/markdown[^>]*>/i;
@@ -25,10 +25,4 @@ export function addTwinLink(html: string, twinPath: string): string | undefined 
 export async function writeTwinLink(file: string, html: string, twinPath: string): Promise<void> {
   const linked = addTwinLink(html, twinPath);
   if (linked !== undefined) await writeFileAtomically(file, linked);
-}
-
-/** `writeTwinLink` for the loop that reads every page synchronously (build-markdown.ts says why). */
-export function writeTwinLinkSync(file: string, html: string, twinPath: string): void {
-  const linked = addTwinLink(html, twinPath);
-  if (linked !== undefined) writeFileAtomicallySync(file, linked);
 }

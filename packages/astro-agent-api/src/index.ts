@@ -101,22 +101,25 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         logger.info(
           `converted ${markdown.converted + markdown.convertedWhileRendering} pages to Markdown in ${seconds} (${markdown.convertedWhileRendering} while Astro rendered, ${markdown.reused} reused from earlier builds, ${markdown.skipped} skipped)`,
         );
-        const [manifest] = await Promise.all([
-          (async () => {
-            const resolved = resolveAgentApiOptions(options, {
-              url: site,
-              pageLanguages: markdown.pages.map((page) => page.lang),
-              defaultLocale: config!.i18n?.defaultLocale,
-              pagesSiteName: readSiteName(markdown.pages),
-              // @astrojs/sitemap writes its index at this path; without it robots.txt and agents.md name no sitemap.
-              sitemap: config!.integrations.some((integration) => integration.name === '@astrojs/sitemap') ? SITEMAP_INDEX_PATH : undefined,
-            });
-            const manifest = buildManifest({ site, routing, options: resolved, company: options.company, pages: markdown.pages });
-            if (!onDemand) return manifest;
+        const manifestBuilt = (async () => {
+          const resolved = resolveAgentApiOptions(options, {
+            url: site,
+            pageLanguages: markdown.pages.map((page) => page.lang),
+            defaultLocale: config!.i18n?.defaultLocale,
+            pagesSiteName: readSiteName(markdown.pages),
+            // @astrojs/sitemap writes its index at this path; without it robots.txt and agents.md name no sitemap.
+            sitemap: config!.integrations.some((integration) => integration.name === '@astrojs/sitemap') ? SITEMAP_INDEX_PATH : undefined,
+          });
+          return buildManifest({ site, routing, options: resolved, company: options.company, pages: markdown.pages });
+        })();
+        // Side by side: the documents' compression runs in the thread pool while this thread builds the server index, and Pagefind writes in its own process.
+        const [documents] = await Promise.all([
+          manifestBuilt.then((manifest) => writeDocuments({ clientDir, manifest: { ...manifest, onDemand }, logger })),
+          manifestBuilt.then(async (manifest) => {
+            if (!onDemand) return;
             const { result: written, seconds: indexSeconds } = await timed(async () => writeServerIndex(outDir, await buildServerIndexOfManifest(manifest)));
             logger.info(`built the server search index of ${manifest.pages.length} pages (${(written.bytes / 1024 ** 2).toFixed(1)} MB) in ${indexSeconds}`);
-            return manifest;
-          })(),
+          }),
           searchIndex.finish().then((result) => {
             logger.info(
               result.writtenLaterBy !== undefined
@@ -127,7 +130,7 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
             );
           }),
         ]);
-        const documents = await writeDocuments({ clientDir, manifest: { ...manifest, onDemand }, logger });
+        const manifest = await manifestBuilt;
         if (!onDemand) {
           logger.info(NO_ADAPTER_NOTICE);
           logger.info(`build steps done in ${secondsSince(hookStart)} after Astro's render${besideRender}`);

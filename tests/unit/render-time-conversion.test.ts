@@ -126,7 +126,7 @@ test('pages still waiting for a worker when the render ends are converted before
   const conversion = startRenderTimeConversion(options, { clientDir, cache: openPageCache(join(cacheRoot, 'left'), options), onPage: (converted) => seen.push(converted) });
   const sink = findPrerenderedPageSink()!;
   for (let at = 0; at < 200; at++) sink(`/p${at}/`, page(`Page ${at}`, `Text ${at}.`));
-  // The render ends at once: nearly every page still waits, and the worker that yielded to the render holds some.
+  // The render ends at once: nearly every page still waits for a worker.
   const pages = await conversion.finish();
   assert.equal(pages.size, 200, 'every page handed over is converted');
   assert.equal(seen.length, 200, 'each page goes to the browser index once');

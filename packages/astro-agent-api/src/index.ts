@@ -203,7 +203,7 @@ function describeRenderTimeWork({ convertedWhileRendering, converted, threads, c
   if (threads === 0) return '';
   const atEnd = converted - convertedWhileRendering;
   const cpu = cpuMs > 0 ? `, ${(cpuMs / 1000).toFixed(1)} s of CPU` : '';
-  return `; beside the render, conversion threads converted ${convertedWhileRendering.toLocaleString('en')} pages at the lowest priority${atEnd > 0 ? ` and ${atEnd.toLocaleString('en')} as it ended` : ''} (${threads} thread${threads === 1 ? '' : 's'}${cpu})`;
+  return `; beside the render, conversion threads converted ${convertedWhileRendering.toLocaleString('en')} pages${atEnd > 0 ? ` and ${atEnd.toLocaleString('en')} as it ended` : ''} (${threads} thread${threads === 1 ? '' : 's'}${cpu})`;
 }
 
 async function timed<T>(step: () => Promise<T>): Promise<{ result: T; seconds: string }> {

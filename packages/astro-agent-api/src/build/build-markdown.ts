@@ -282,8 +282,6 @@ export type MarkdownWorkerTask = { id: number } & MarkdownWorkerJob;
 export type MarkdownWorkerReply = { id: number; cpuMs: number } & ({ pages: (ConvertedPage | null)[] } | { error: string });
 export interface MarkdownWorkerData {
   options: MarkdownConversionOptions;
-  /** The worker runs at the lowest priority (thread-priority.ts): it converts pages while Astro renders, on CPU time the render does not want. */
-  yieldToRender?: boolean;
 }
 
 /** A worker thread that converts pages (markdown-worker.ts). */
@@ -298,10 +296,10 @@ export interface MarkdownWorker {
 }
 
 /** Starts a worker thread that converts with `options`; it keeps the process alive only while it has work. */
-export function startMarkdownWorker(options: MarkdownConversionOptions, { yieldToRender = false }: { yieldToRender?: boolean } = {}): MarkdownWorker {
+export function startMarkdownWorker(options: MarkdownConversionOptions): MarkdownWorker {
   // The worker file has this module's extension: `.ts` in the repository, `.js` once compiled.
   const worker = new Worker(new URL(`./markdown-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url), {
-    workerData: { options, yieldToRender } satisfies MarkdownWorkerData,
+    workerData: { options } satisfies MarkdownWorkerData,
   });
   worker.unref();
   const waiting = new Map<number, { resolve: (pages: (ConvertedPage | null)[]) => void; reject: (error: Error) => void }>();

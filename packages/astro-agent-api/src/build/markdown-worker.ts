@@ -6,10 +6,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createSiteUrls } from '../site-urls.ts';
 import { convertHtmlPage, createTwinWriter, writeMarkdownPages, type MarkdownWorkerData, type MarkdownWorkerReply, type MarkdownWorkerTask, type TwinWriter } from './build-markdown.ts';
-import { lowerThreadPriority } from './thread-priority.ts';
 
-const { options, yieldToRender } = workerData as MarkdownWorkerData;
-if (yieldToRender) lowerThreadPriority();
+const { options } = workerData as MarkdownWorkerData;
 const urls = createSiteUrls(options.site, options.routing);
 const port = parentPort!;
 /** One writer per client folder for the worker's life (one build): each folder is made once. */

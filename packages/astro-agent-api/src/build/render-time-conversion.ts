@@ -35,10 +35,6 @@ const PAGES_PER_WORKER = 2;
 interface Lane {
   worker: MarkdownWorker;
   inFlight: number;
-  /** It runs at the lowest priority: started while Astro rendered. */
-  yieldsToRender: boolean;
-  /** It takes no new page (a lane that yielded to the render, once the render is over and pages wait). */
-  retired: boolean;
 }
 
 interface WaitingPage {
@@ -48,19 +44,22 @@ interface WaitingPage {
 }
 
 /**
- * Converts each page to Markdown as Astro prerenders it. Astro renders one page at a time on the main
- * thread; the conversion runs in `availableParallelism() - 1` worker threads (at least one) at the
- * lowest scheduling priority (thread-priority.ts), so that it takes only the CPU time that neither the
- * render nor anything else on the machine wants: on a busy machine the render goes at the pace it
- * would without the integration, and the pages wait. A page whose HTML an earlier build converted
+ * Converts each page to Markdown as Astro prerenders it, on the cores the render leaves idle: Astro
+ * renders one page at a time on the main thread, so the conversion runs in `availableParallelism() - 1`
+ * worker threads (at least one) while the render goes on. A page whose HTML an earlier build converted
  * comes from `cache` without a worker. Each page's twin is written in `clientDir` as soon as its
  * conversion is known, and the page goes to `onPage` (the browser index takes it then). The pages
  * arrive through the build's middleware (routes/prerender-capture-middleware.ts) and wait in a queue
- * for the least busy worker. `finish` converts the ones still waiting on every core, in workers at the
- * normal priority (the ones that yielded take no more pages, and the pages they hold are taken again).
- * The Markdown step then checks each page's file against what was taken here — same path, same bytes —
- * and converts the rest, so a page another integration rewrites after the render, one the middleware
- * never saw or one the queue had no room for, is still right.
+ * for the least busy worker. `finish`, called when the render ends, converts the ones still waiting on
+ * every core (the render's is free then) and returns them all. The Markdown step then checks each
+ * page's file against what was taken here — same path, same bytes — and converts the rest, so a page
+ * another integration rewrites after the render, one the middleware never saw or one the queue had no
+ * room for, is still right.
+ *
+ * The workers run at the normal priority. At the lowest (setpriority(2) on the thread's id, measured
+ * in BENCHMARKS.md) a worker does yield to the render, but on a machine busy with other work the
+ * scheduler shares the cores between runnable threads, so the build gives its second share away and
+ * its conversion waits for the end of the render: the build as a whole took longer.
  */
 export function startRenderTimeConversion(
   options: MarkdownConversionOptions,
@@ -84,9 +83,8 @@ export function startRenderTimeConversion(
   /** Called once nothing waits and nothing is in flight, after the render. */
   let onDrained: (() => void) | undefined;
 
-  const enqueue = (page: WaitingPage, first = false): void => {
-    if (first) waiting.unshift(page);
-    else waiting.push(page);
+  const enqueue = (page: WaitingPage): void => {
+    waiting.push(page);
     waitingCharacters += page.html.length;
   };
 
@@ -101,11 +99,8 @@ export function startRenderTimeConversion(
           converted++;
           if (result) onPage(result);
         },
-        // A retired lane's worker was stopped with the page in hand: another worker takes it. Any other
-        // failure leaves it out of `pages`: the Markdown step converts the page again from its file and reports the error.
-        () => {
-          if (lane.retired) enqueue(page, true);
-        },
+        // Left out of `pages`: the Markdown step converts the page again from its file and reports the error.
+        () => {},
       )
       .finally(() => {
         lane.inFlight--;
@@ -116,14 +111,9 @@ export function startRenderTimeConversion(
 
   const convertWaiting = (): void => {
     while (waiting.length > 0) {
-      const open = lanes.filter((lane) => !lane.retired);
       // Started as pages need them: a rebuild that finds every page in the cache starts none.
-      if (open.length < (rendering ? Math.max(1, cores - 1) : cores)) {
-        const lane = { worker: startMarkdownWorker(options, { yieldToRender: rendering }), inFlight: 0, yieldsToRender: rendering, retired: false };
-        lanes.push(lane);
-        open.push(lane);
-      }
-      const lane = open.reduce((least, candidate) => (candidate.inFlight < least.inFlight ? candidate : least));
+      if (lanes.length < (rendering ? Math.max(1, cores - 1) : cores)) lanes.push({ worker: startMarkdownWorker(options), inFlight: 0 });
+      const lane = lanes.reduce((least, candidate) => (candidate.inFlight < least.inFlight ? candidate : least));
       // The least busy worker has its pages in flight: so have all.
       if (lane.inFlight >= PAGES_PER_WORKER) return;
       const page = waiting.shift()!;
@@ -182,14 +172,7 @@ export function startRenderTimeConversion(
         await Promise.all(lookups);
         const drained = new Promise<void>((resolve) => (onDrained = resolve));
         rendering = false;
-        // The render's core is free: what waits goes to workers at the normal priority, on every core.
-        // With nothing waiting, the pages in flight are a few, and a lane that yielded ends them sooner than a new worker would start.
-        if (waiting.length > 0) {
-          for (const lane of lanes.filter((candidate) => candidate.yieldsToRender)) {
-            lane.retired = true;
-            void lane.worker.stop();
-          }
-        }
+        // The render's core is free: what waits goes to one worker per core.
         convertWaiting();
         await drained;
         await Promise.all(twinWrites);

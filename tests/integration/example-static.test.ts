@@ -15,6 +15,7 @@ import serveStatic from 'serve-static';
 import { runCommand } from '../helpers/child-process.ts';
 import { integrationLines, prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
 import { fetchEach, siteUrls } from '../helpers/published-urls.ts';
+import { assertAfdocsPasses, assertDocumentLinksAnswer, runAfdocs } from '../helpers/graders.ts';
 import { assertSitePassesCheck } from '../helpers/agent-ready.ts';
 
 const SITE = 'https://garden.example.com';
@@ -59,6 +60,27 @@ after(async () => {
   await new Promise((resolve) => server?.close(resolve));
   await example?.remove();
 });
+
+/**
+ * `dist/` served as the package README's rules for hosts that read request headers (nginx, Apache, a
+ * Pages Function, an Edge Function, Routing Middleware) serve it: a page's address answers its twin
+ * to `Accept: text/markdown` when the twin exists, with `Vary: Accept`; every other request, the files.
+ */
+async function serveWithMarkdownRule(): Promise<{ url: string; close(): Promise<void> }> {
+  const files = serveStatic(dist, { dotfiles: 'allow' });
+  const negotiating = createServer((request, response) => {
+    const path = decodeURIComponent(new URL(request.url!, 'http://host').pathname);
+    const twin = path === '/' ? '/index.md' : path.endsWith('/') ? `${path.slice(0, -1)}.md` : undefined;
+    if (twin && /\btext\/markdown\b/.test(request.headers.accept ?? '') && existsSync(join(dist, twin))) request.url = encodeURI(twin);
+    response.setHeader('Vary', 'Accept');
+    files(request, response, () => {
+      response.statusCode = 404;
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => negotiating.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(negotiating.address() as AddressInfo).port}`, close: () => new Promise((resolve) => negotiating.close(() => resolve())) };
+}
 
 /** Every file under `dist/`, as a site path (`/guides/soil/index.html`). */
 async function listDist(): Promise<string[]> {
@@ -117,6 +139,17 @@ describe('examples/static, built without an adapter', () => {
       const response = await fetch(`${base}${new URL(twin).pathname}`);
       assert.match(response.headers.get('content-type') ?? '', /^text\/markdown/, twin);
       await response.arrayBuffer();
+    }
+  });
+
+  it('passes every AFDocs check where the host answers Accept: text/markdown as the README shows, and answers every link of llms.txt and llms-full.txt with 200', async (t) => {
+    const host = await serveWithMarkdownRule();
+    try {
+      const target = { site: SITE, served: host.url };
+      assertAfdocsPasses(t, await runAfdocs(target));
+      t.diagnostic(`${await assertDocumentLinksAnswer(target, ['llms.txt', 'llms-full.txt'])} URLs of llms.txt and llms-full.txt answer 200`);
+    } finally {
+      await host.close();
     }
   });
 

@@ -5,13 +5,15 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildMarkdownDirective, buildPageDirective } from '../agent-directives.ts';
 import { buildMarkdownTwin, PAGEFIND_DIR } from '../content/manifest.ts';
+import { DOCUMENT_PATHS } from '../paths.ts';
 import { createSiteUrls, type SiteUrls } from '../site-urls.ts';
 import { buildFrontMatter } from './build-front-matter.ts';
 import { buildMarkdownFromHtml } from './html-to-markdown.ts';
 import type { ConvertedPage, MarkdownConversionOptions } from './converted-page.ts';
 import { hashHtml, type PageCache } from './page-cache.ts';
-import { writeTwinLink, writeTwinLinkSync } from './twin-link.ts';
+import { writePageMarkup, writePageMarkupSync } from './page-markup.ts';
 
 /** One prerendered page on disk. */
 export interface HtmlPage {
@@ -70,7 +72,8 @@ const IO_CONCURRENCY = 8;
  * twin written before the next is read. From `WORKER_THRESHOLD` pages on, worker threads (one per
  * core) convert chunks of pages; below it the ~140 ms a worker needs to load unified costs more than it
  * saves. Parsing only `<head>` and `<main>` keeps each page cheap (see slice-relevant-html.ts). Every
- * page that has a twin gets a `<link rel="alternate">` to it (twin-link.ts). `onPage` gets each
+ * page that has a twin gets a `<link rel="alternate">` to it and the llms.txt directive (page-markup.ts),
+ * after it is converted, so neither reaches its twin or the search indexes. `onPage` gets each
  * content page that was not rendered in hand as soon as it is known, in no set order.
  */
 export async function writeMarkdownTwins(
@@ -109,7 +112,7 @@ export async function writeMarkdownTwins(
       if (!inHand?.twinWritten) twinless.push(found);
       if (!inHand) onPage(found);
       // While its bytes are in hand, so that no page is read twice.
-      writeTwinLinkSync(page.file, html.toString(), urls.twinPath(found.path));
+      writePageMarkupSync(page.file, html.toString(), urls.twinPath(found.path), buildPageDirective(options.directives, urls, found.path));
     }
     results[index] = found ?? undefined;
   });
@@ -199,7 +202,7 @@ async function writeMarkdownPage({ file, path }: HtmlPage, options: MarkdownConv
   const html = await readFile(file, 'utf8');
   const page = convertHtmlPage(html, path, options, urls);
   if (!page) return undefined;
-  await Promise.all([writeTwin(page), writeTwinLink(file, html, urls.twinPath(page.path))]);
+  await Promise.all([writeTwin(page), writePageMarkup(file, html, urls.twinPath(page.path), buildPageDirective(options.directives, urls, page.path))]);
   return page;
 }
 
@@ -210,7 +213,8 @@ export function convertHtmlPage(html: string, path: string, options: MarkdownCon
   if (!converted) return undefined;
   const facets = Object.fromEntries(Object.entries(converted.facets).filter(([name]) => options.facetNames.includes(name)));
   const fields = { url, path, ...converted, facets };
-  return { ...fields, frontMatter: buildFrontMatter(fields) };
+  const directive = buildMarkdownDirective(options.directives, { llmsTxt: urls.documentUrl(DOCUMENT_PATHS.llms), llmsFullTxt: urls.documentUrl(DOCUMENT_PATHS.llmsFull) });
+  return { ...fields, frontMatter: `${buildFrontMatter(fields)}${directive}` };
 }
 
 /** Writes a page's Markdown twin beside its HTML (`SiteUrls.twinFile`). */

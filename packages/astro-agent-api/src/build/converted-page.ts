@@ -1,3 +1,4 @@
+import type { DirectiveWording } from '../agent-directives.ts';
 import type { BuiltPage } from '../content/manifest.ts';
 import type { PageMetadata } from './page-metadata.ts';
 import type { PagefindAttributes } from './pagefind-attributes.ts';
@@ -13,6 +14,8 @@ export interface MarkdownConversionOptions {
   excludeSelector: string;
   /** The facets the options declare: a page's other `data-agent-facet` tags stay out of its front matter and entry. */
   facetNames: readonly string[];
+  /** The llms.txt directives: written into each page's HTML and at the top of its twin. */
+  directives: DirectiveWording;
 }
 
 /** A converted page: its manifest entry but for the language the manifest decides, its `<html lang>` (`""` when none) and, for its browser search record, its `data-pagefind-*` attributes. */

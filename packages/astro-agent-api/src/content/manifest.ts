@@ -31,7 +31,10 @@ export interface ManifestPage {
 
 /** The text of a page: its Markdown twin is `frontMatter` then `markdown`. */
 export interface PageText {
-  /** The YAML front matter of the Markdown twin (`---` … `---` and a blank line), built from the page's fields. */
+  /**
+   * What the Markdown twin has before the page's text: its YAML front matter (`---` … `---` and a blank
+   * line), built from the page's fields, then the llms.txt directive when it is on (agent-directives.ts).
+   */
   frontMatter: string;
   /** The page's text as Markdown, without the front matter. */
   markdown: string;

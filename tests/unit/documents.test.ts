@@ -507,4 +507,12 @@ describe('default example search', () => {
     assert.deepEqual(buildDefaultExampleSearch([{ ...herons, facets: {} }], { name: 'Site', language: 'en', facets }), { query: 'herons', facets: {} });
     assert.equal(buildDefaultExampleSearch([words('/', 'Hi', '# Hi')], { name: 'Site', language: 'en', facets }), undefined);
   });
+
+  it("takes a word of the pages' own script, whole with its vowel signs, over a Latin brand name in the title", () => {
+    // Starlight's Hindi getting-started page: its title starts with the brand.
+    const hindi = words('/hi/getting-started/', 'Starlight के साथ शुरुआत करें', '# Starlight के साथ शुरुआत करें\n\nStarlight के साथ अपना अगला डॉक्यूमेंटेशन साइट बनाना शुरू करें।');
+    assert.deepEqual(buildDefaultExampleSearch([hindi], { name: 'Site', language: 'hi', facets: {} }), { query: 'शुरुआत', facets: {} });
+    const persian = words('/fa/', 'مستندات خود را با Starlight بدرخشانید', '# مستندات خود را با Starlight بدرخشانید\n\nStarlight مستندات');
+    assert.deepEqual(buildDefaultExampleSearch([persian], { name: 'Site', language: 'fa', facets: {} }), { query: 'بدرخشانید', facets: {} });
+  });
 });

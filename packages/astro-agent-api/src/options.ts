@@ -284,6 +284,11 @@ export interface ResolvedAgentApiOptions extends Omit<AgentApiOptions, 'language
   sitemap?: string | undefined;
 }
 
+/** The site's language: the `language` option, else Astro's default locale, else the most common of the pages' languages, else English. */
+export function decideSiteLanguage(chosen: string | undefined, defaultLocale: string | undefined, pageLanguages: readonly string[]): string {
+  return canonicalLanguageTag(chosen ?? defaultLocale ?? '') || mostCommon(pageLanguages.filter(Boolean)) || 'en';
+}
+
 /**
  * Decides what the user left to the site: the language (else Astro's default locale, else the most
  * common `<html lang>` of the pages, else English), the languages of its pages (a page without one
@@ -295,8 +300,7 @@ export function resolveAgentApiOptions(
   site: { url: string; pageLanguages: readonly string[]; defaultLocale?: string | undefined; sitemap?: string | undefined; pagesSiteName?: string | undefined },
 ): ResolvedAgentApiOptions {
   const { company: _company, language: chosen, name: _name, ...rest } = options;
-  const declared = site.pageLanguages.filter(Boolean);
-  const language = canonicalLanguageTag(chosen ?? site.defaultLocale ?? '') || mostCommon(declared) || 'en';
+  const language = decideSiteLanguage(chosen, site.defaultLocale, site.pageLanguages);
   const languages = rankByCount(site.pageLanguages.map((tag) => tag || language), language);
   return {
     ...rest,

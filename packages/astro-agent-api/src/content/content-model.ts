@@ -134,7 +134,7 @@ export function createContentModel({ files, logger = consoleLogger }: { files: B
       manifest,
       files: build,
       urls,
-      pages: buildPageIndex(manifest.pages, urls),
+      pages: buildPageIndex([...manifest.pages, ...manifest.copies], urls, manifest.options.language),
       texts,
       search,
       memo: createAnswerMemo(MEMO_BYTES),

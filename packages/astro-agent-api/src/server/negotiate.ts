@@ -78,7 +78,8 @@ export function markdownResponse(request: Request, page: ManifestPage, snapshot:
     headers: {
       Vary: 'Accept',
       'Cache-Control': 'public, max-age=300',
-      Link: `<${page.url}>; rel="canonical"`,
+      // A copy of another page's text (content/manifest.ts) names that page: the one to index and cite.
+      Link: `<${page.original ?? page.url}>; rel="canonical"`,
       'Access-Control-Allow-Origin': '*',
       'X-Markdown-Tokens': String(estimateMarkdownTokens(page.twin.length)),
       ...(signal !== undefined && { 'Content-Signal': signal }),

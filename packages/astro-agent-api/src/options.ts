@@ -3,6 +3,7 @@ import { AstroError } from 'astro/errors';
 import { companyInfoSchema } from './company-info.ts';
 import { canonicalLanguageTag } from './content/language-tag.ts';
 import { quotaSchema } from './environment.ts';
+import { IPV6_PREFIXES } from './identity-contract.ts';
 import { DEFAULT_API_BASE_PATH } from './paths.ts';
 import { DEPRECATION_NOTICE_DAYS } from './versioning.ts';
 import { mostCommon, rankByCount } from './most-common.ts';
@@ -67,11 +68,13 @@ const usageSchema = z
 /** RFC 9309 §2.2.1: a crawler's product token, e.g. `GPTBot`. */
 const productTokenSchema = z.string().regex(/^[A-Za-z_-]{1,64}$/, 'a crawler product token such as "GPTBot" (letters, "_" and "-")');
 
+const policyNameSchema = z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'a lowercase name such as "anonymous"');
+
 const policySchema = (name: string, quota: number) =>
   z
     .object({
       /** Policy name in the RateLimit headers and in get_quota. */
-      name: z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'a lowercase name such as "anonymous"').default(name),
+      name: policyNameSchema.default(name),
       /** Requests per 60 s window. */
       quota: quotaSchema.default(quota),
     })
@@ -175,6 +178,13 @@ export const agentApiOptionsSchema = z
       .prefault({}),
     /** How many proxy hops in front of the server to trust for X-Forwarded-For / Forwarded (0: use the socket address). */
     trustProxy: z.number().int().min(0).max(10).default(0),
+    /**
+     * An anonymous IPv6 client is its network of this many bits, for every per-client limit: a host owns
+     * at least a /64, so its addresses share one quota; /56 or /48 count a whole site's allocation as one.
+     */
+    ipv6Prefix: z
+      .union(IPV6_PREFIXES.map((bits) => z.literal(bits)), { error: `one of ${IPV6_PREFIXES.join(', ')} (bits of an IPv6 client's network)` })
+      .default(64),
     /**
      * Marks the API version this site serves as being withdrawn (docs/contract.md §7): every answer
      * then carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <documents.versioningPolicy>;

@@ -42,7 +42,7 @@ export interface SharedParts {
 }
 
 /**
- * The composition of one build: the settings a rebuild may change (policies, trustProxy,
+ * The composition of one build: the settings a rebuild may change (policies, trustProxy, ipv6Prefix,
  * allowedOrigins, apiBasePath, the operations) come from the build's manifest, so they take effect
  * with the build; the environment's quota overrides are read once, at start.
  */
@@ -53,10 +53,11 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
   const basePath = options.apiBasePath;
   // RFC 9728 §5.1: a 401 names the metadata of its resource, at its RFC 9728 §3.1 place.
   const resourceMetadataUrl = (resourcePath: string) => urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource, resourcePath);
-  const gate = createGate({ store, trustProxy: options.trustProxy, policies: resolvePolicies(options.policies, shared.env), urls });
+  const addresses = { trustProxy: options.trustProxy, ipv6Prefix: options.ipv6Prefix };
+  const gate = createGate({ store, addresses, policies: resolvePolicies(options.policies, shared.env), urls });
   const operations = createOperations(snapshot.manifest);
   const apiMetadata = resourceMetadataUrl(basePath);
-  const oauth = createOAuthHandlers({ store, trustProxy: options.trustProxy, log, urls });
+  const oauth = createOAuthHandlers({ store, addresses, log, urls });
   const serveDocument = createDocumentServer(shared.files, urls);
 
   const table = buildRouteTable({ apiBasePath: basePath, siteName: options.name, operations, urls, builtDocuments: snapshot.manifest.documents?.filter((path) => path.startsWith(LLMS_TXT_SECTIONS_PATH)) });

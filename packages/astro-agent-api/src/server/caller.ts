@@ -1,7 +1,7 @@
 import { ApiError } from '../api-error.ts';
 import type { OperationPolicy } from '../operations/operation.ts';
 import type { Store } from '../store/store.ts';
-import { resolveClientAddress } from './client-address.ts';
+import { resolveClientNetwork, type ClientAddressRules } from './client-address.ts';
 import type { RequestContext } from './context.ts';
 import { hashSecret, isAccessTokenShape } from './oauth/credentials.ts';
 import { scopesOf, type Scope } from '../oauth-contract.ts';
@@ -16,7 +16,7 @@ const tokenHelp = (urls: AgentPaths) => `POST ${urls.agentPath(OAUTH_PATHS.token
 
 /** Who calls: anonymous callers are counted under the anonymous policy, token holders under the identified one. */
 export interface Caller {
-  /** anonymous: the client address; identified: the client_id. Reported as Quota.client_id. */
+  /** anonymous: the client's network (client-address.ts); identified: the client_id. Reported as Quota.client_id. */
   clientId: string;
   /** Scopes of the bearer token; empty for anonymous callers. */
   scopes: Scope[];
@@ -25,19 +25,19 @@ export interface Caller {
 
 /**
  * Resolves who calls (`resourceMetadata`: the RFC 9728 document of the resource asked for, named in a
- * 401): no Authorization → anonymous, keyed by the client address; a bearer token → the client it
+ * 401): no Authorization → anonymous, keyed by the client's network; a bearer token → the client it
  * was issued to. A token that is unknown, expired, revoked or malformed (or another Authorization
  * scheme) is a 401, never a silent fall back to anonymous (docs/contract.md §4).
  */
 export type CallerResolver = (request: Request, context: RequestContext, resourceMetadata: string) => Promise<Caller>;
 
-export function createCallerResolver(deps: { store: Store; trustProxy: number; now?: () => number; urls?: AgentPaths }): CallerResolver {
+export function createCallerResolver(deps: { store: Store; addresses: ClientAddressRules; now?: () => number; urls?: AgentPaths }): CallerResolver {
   const now = deps.now ?? Date.now;
   const urls = deps.urls ?? ROOT_SITE_URLS;
   return async (request, context, resourceMetadata) => {
     const authorization = request.headers.get('authorization');
     if (authorization === null) {
-      return { clientId: resolveClientAddress(request, context, deps.trustProxy), scopes: [], anonymous: true };
+      return { clientId: resolveClientNetwork(request, context, deps.addresses), scopes: [], anonymous: true };
     }
     const token = parseBearerToken(authorization);
     // The shape check spares the store a lookup for garbage. Looking up by SHA-256 leaks nothing

@@ -1,6 +1,6 @@
 import { ROOT_SITE_URLS, type SiteUrls } from '../../site-urls.ts';
 import type { Store } from '../../store/store.ts';
-import { resolveClientAddress } from '../client-address.ts';
+import { resolveClientNetwork, type ClientAddressRules } from '../client-address.ts';
 import type { RequestContext } from '../context.ts';
 import type { ErrorLogger } from '../respond.ts';
 import { handleAuthorizationRequest } from './authorize.ts';
@@ -29,7 +29,8 @@ export interface OAuthHandlers {
  */
 export function createOAuthHandlers(deps: {
   store: Store;
-  trustProxy: number;
+  /** How the client's network is read: every per-client limit of these endpoints counts by it. */
+  addresses: ClientAddressRules;
   now?: () => number;
   /** Receives unexpected errors (answered as 500 `server_error`); default console.error. */
   log?: ErrorLogger;
@@ -42,7 +43,7 @@ export function createOAuthHandlers(deps: {
   function endpoint(handle: (request: Request, deps: OAuthEndpointDeps) => Promise<Response>): OAuthEndpoint {
     return async (request, context) => {
       try {
-        return await handle(request, { ...shared, address: resolveClientAddress(request, context, deps.trustProxy) });
+        return await handle(request, { ...shared, address: resolveClientNetwork(request, context, deps.addresses) });
       } catch (error) {
         return renderOAuthFailure(error, log);
       }

@@ -111,6 +111,30 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
       });
     });
 
+    describe('keys claimed once (replay windows)', () => {
+      test('a key is claimed once until it expires, then again; other keys apart', async () => {
+        assert.equal(await store.claimOnce('nonce:a', T0 + 300_000, T0), true);
+        assert.equal(await store.claimOnce('nonce:a', T0 + 600_000, T0 + 1_000), false);
+        assert.equal(await store.claimOnce('nonce:b', T0 + 300_000, T0 + 1_000), true);
+        assert.equal(await store.claimOnce('nonce:a', T0 + 600_000, T0 + 299_999), false);
+        assert.equal(await store.claimOnce('nonce:a', T0 + 900_000, T0 + 300_000), true, 'expired at its time: free again');
+        assert.equal(await store.claimOnce('nonce:a', T0 + 900_000, T0 + 600_000), false, 'the new claim holds until its own expiry');
+      });
+
+      test('purging drops expired claims and keeps live ones', async () => {
+        await store.claimOnce('jti:old', T0 + 1_000, T0);
+        await store.claimOnce('jti:live', T0 + HOUR, T0);
+        await store.purgeExpired(T0 + 2_000);
+        assert.equal(await store.claimOnce('jti:old', T0 + HOUR, T0 + 2_000), true);
+        assert.equal(await store.claimOnce('jti:live', T0 + 2 * HOUR, T0 + 2_000), false);
+      });
+
+      test('of 50 simultaneous claims of one key, exactly one wins', async () => {
+        const won = await Promise.all(Array.from({ length: 50 }, () => store.claimOnce('nonce:race', T0 + 300_000, T0)));
+        assert.equal(won.filter(Boolean).length, 1);
+      });
+    });
+
     describe('client recycling', () => {
       test('clients idle since before the cut-off go, with their tokens; active ones stay', async () => {
         const idle = client({ issuedAt: T0, lastTokenAt: T0 });

@@ -22,7 +22,7 @@ export interface D1Result<T = unknown> {
 }
 
 /** The table the last migration creates: its absence means `wrangler d1 migrations apply` was not run. */
-const LAST_TABLE = 'traffic_searches';
+const LAST_TABLE = 'claims';
 
 /**
  * The Cloudflare backend: a D1 database holding the sqlite store's schema (the same migrations,
@@ -115,9 +115,19 @@ export async function openD1Store(binding: D1Database, options: { warn?: (messag
       return result.meta.changes > 0;
     },
 
+    async claimOnce(key, expiresAt, now) {
+      // One statement, as sqlite-store.ts: D1 runs it on its primary, one at a time, so one claim wins.
+      const result = await db
+        .prepare('INSERT INTO claims (key, expires_at) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET expires_at = ?2 WHERE expires_at <= ?3')
+        .bind(key, expiresAt, now)
+        .run();
+      return result.meta.changes > 0;
+    },
+
     async purgeExpired(now) {
-      const [, tokens] = await db.batch([
+      const [, , tokens] = await db.batch([
         db.prepare('DELETE FROM rate_windows WHERE window_start + window_ms <= ?1').bind(now),
+        db.prepare('DELETE FROM claims WHERE expires_at <= ?1').bind(now),
         db.prepare('DELETE FROM access_tokens WHERE expires_at <= ?1').bind(now),
       ]);
       return tokens?.meta.changes ?? 0;

@@ -111,6 +111,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
     clientTokens: (clientId: string) => `${prefix}client-tokens:${clientId}`,
     token: (tokenHash: string) => `${prefix}token:${tokenHash}`,
     window: (name: string) => `${prefix}window:${name}`,
+    claim: (name: string) => `${prefix}claim:${name}`,
     lastToken: `${prefix}clients:last-token`,
     expiry: `${prefix}tokens:expiry`,
     requests: (day: string) => `${prefix}traffic:requests:${day}`,
@@ -179,7 +180,11 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
       return deleted === 1;
     },
 
-    // Redis already drops token and window keys when they expire; this trims the expiry index and
+    async claimOnce(name, expiresAt, now) {
+      return (await run(() => redis.claimOnce(key.claim(name), expiresAt, now))) === 1;
+    },
+
+    // Redis already drops token, window and claim keys when they expire; this trims the expiry index and
     // deletes what Redis has not dropped yet (its clock may lag the caller's).
     async purgeExpired(now) {
       let removed = 0;

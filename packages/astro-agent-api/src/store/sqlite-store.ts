@@ -50,6 +50,12 @@ export function openSqliteStore(file: string, options: { anonymousWindowsMax?: n
      WHERE :now >= window_start + window_ms OR count < :limit
      RETURNING count, window_start + window_ms AS reset_at`,
   );
+  // One statement: takes a free or expired key, or (WHERE false) leaves a live claim as it is.
+  const claimKey = db.prepare(
+    `INSERT INTO claims (key, expires_at) VALUES (:key, :expires_at)
+     ON CONFLICT (key) DO UPDATE SET expires_at = :expires_at WHERE expires_at <= :now`,
+  );
+  const deleteExpiredClaims = db.prepare('DELETE FROM claims WHERE expires_at <= ?');
   const selectWindow = db.prepare(
     'SELECT count, window_start + window_ms AS reset_at FROM rate_windows WHERE key = ? AND window_start + window_ms > ?',
   );
@@ -127,9 +133,14 @@ export function openSqliteStore(file: string, options: { anonymousWindowsMax?: n
       return Number(deleteOwnToken.run(tokenHash, clientId).changes) > 0;
     },
 
+    async claimOnce(key, expiresAt, now) {
+      return Number(claimKey.run({ key, expires_at: expiresAt, now }).changes) > 0;
+    },
+
     async purgeExpired(now) {
       return inTransaction(db, () => {
         deleteEndedWindows.run(now);
+        deleteExpiredClaims.run(now);
         return Number(deleteExpiredTokens.run(now).changes);
       });
     },

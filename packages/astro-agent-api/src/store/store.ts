@@ -1,8 +1,8 @@
 import type { ClientAuthMethod } from '../oauth-contract.ts';
 
 /**
- * The Store contract: registered clients, access tokens, rate-limit windows and the counts of agent
- * traffic. Every backend (the
+ * The Store contract: registered clients, access tokens, rate-limit windows, keys claimed once and the
+ * counts of agent traffic. Every backend (the
  * embedded sqlite one, the redis one) passes the same suite, tests/unit/store-contract.ts.
  *
  * Rules every backend keeps:
@@ -135,7 +135,13 @@ export interface Store extends TrafficStore {
   findToken(tokenHash: string, now: number): Promise<TokenRecord | undefined>;
   /** Deletes the token only if it belongs to `clientId`; true when something was deleted. */
   deleteToken(tokenHash: string, clientId: string): Promise<boolean>;
-  /** Removes tokens expired at `now` (and any other state that expired); returns the number of tokens removed. */
+  /**
+   * Claims `key` until `expiresAt`: true when it was free (never claimed, or its claim had expired at
+   * `now`), false while an earlier claim holds it. Of simultaneous claims of one key on every instance
+   * sharing the backend, exactly one wins. Replay windows use it: a signature's nonce, an assertion's jti.
+   */
+  claimOnce(key: string, expiresAt: number, now: number): Promise<boolean>;
+  /** Removes tokens expired at `now` (and any other state that expired: windows, claims); returns the number of tokens removed. */
   purgeExpired(now: number): Promise<number>;
   /** Deletes the clients whose `lastTokenAt` is before `idleSince`, with their tokens; returns how many. */
   deleteIdleClients(idleSince: number): Promise<number>;

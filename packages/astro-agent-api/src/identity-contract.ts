@@ -31,6 +31,8 @@ export const OUTBOUND_FETCH = {
   /** Cache lifetime bounds, whatever Cache-Control says: a document is fetched at most once a minute, and again at least daily. */
   minCacheSeconds: 60,
   maxCacheSeconds: 86_400,
+  /** Kept this long when the answer says nothing of caching. */
+  defaultCacheSeconds: 300,
   /** A failed fetch is not tried again for this long, so a broken host costs one fetch per window, not one per request. */
   failureCacheSeconds: 30,
   /** Documents kept in memory per process, per kind. */

@@ -2,6 +2,7 @@ import { parseEnvironment } from '../environment.ts';
 import { createPortableAgentApi, type AgentApi, type AgentApiListeners } from '../server/create-agent-api.ts';
 import { openStore } from '../store/open-store.ts';
 import { createNodeBuildFiles } from './node-build-files.ts';
+import { fetchOutboundOnNode } from './node-outbound-fetch.ts';
 
 export interface CreateAgentApiOptions extends AgentApiListeners {
   /** The build output folder (Astro's outDir), holding client/, server/ and agent-api/. */
@@ -17,6 +18,7 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
     ...options,
     env,
     files: createNodeBuildFiles(options.outDir),
+    fetchOutbound: fetchOutboundOnNode,
     openStore: () => openStore({ dataDir: parseEnvironment(env).AGENT_API_DATA_DIR, env }),
   });
 }

@@ -10,6 +10,10 @@ import { createOperationRoute } from './answer-operation.ts';
 import { createApiIndexHandler } from './api-index.ts';
 import type { Handler } from './context.ts';
 import { createGate } from './gate.ts';
+import { createDocumentCache } from './outbound/document-cache.ts';
+import type { OutboundFetch } from './outbound/fetch-document.ts';
+import { readKeyDirectory } from './signed-agents/key-directory.ts';
+import { createSignedAgentVerifier } from './signed-agents/verify-signed-agent.ts';
 import { createIdentityHandler } from './identity.ts';
 import { createMcpRoute } from './mcp/mcp-route.ts';
 import type { SdkLeg } from './mcp/serve-with-sdk.ts';
@@ -32,9 +36,10 @@ export interface BuildRuntime {
   headers: Record<string, string>;
 }
 
-/** What lives as long as the process: the store, the environment read at start, the build's files, the SDK leg. */
+/** What lives as long as the process: the store, the environment read at start, the build's files, the SDK leg, the way out to other hosts. */
 export interface SharedParts {
   store: Store;
+  fetchOutbound: OutboundFetch;
   env: Record<string, string | undefined>;
   files: BuildFiles;
   sdk: SdkLeg;
@@ -54,7 +59,14 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
   // RFC 9728 §5.1: a 401 names the metadata of its resource, at its RFC 9728 §3.1 place.
   const resourceMetadataUrl = (resourcePath: string) => urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource, resourcePath);
   const addresses = { trustProxy: options.trustProxy, ipv6Prefix: options.ipv6Prefix };
-  const gate = createGate({ store, addresses, policies: resolvePolicies(options.policies, shared.env), urls });
+  // Key directories are kept with the build: a rebuild that lists or unlists an agent starts afresh.
+  const signedAgents = createSignedAgentVerifier({
+    store,
+    directories: createDocumentCache(shared.fetchOutbound, readKeyDirectory),
+    siteOrigin: urls.origin,
+    options: options.signedAgents,
+  });
+  const gate = createGate({ store, addresses, signedAgents, policies: resolvePolicies(options.policies, shared.env), urls });
   const operations = createOperations(snapshot.manifest);
   const apiMetadata = resourceMetadataUrl(basePath);
   const oauth = createOAuthHandlers({ store, addresses, log, urls });

@@ -77,3 +77,13 @@ export function networkKey(address: ipaddr.IPv4 | ipaddr.IPv6, prefix: Ipv6Prefi
   bytes.fill(0, prefix / 8);
   return `${new ipaddr.IPv6(bytes).toRFC5952String()}/${prefix}`;
 }
+
+/**
+ * True for an address on the public Internet: none of the loopback, private, link-local, unique-local,
+ * carrier-grade NAT, documentation or other special-purpose ranges ipaddr.js knows (IANA's registries).
+ * Documents fetched from other hosts are refused elsewhere: a request must not make the server reach
+ * into its own network.
+ */
+export function isPublicAddress(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
+  return address.range() === 'unicast';
+}

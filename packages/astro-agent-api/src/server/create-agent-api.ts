@@ -11,6 +11,7 @@ import { checkOrigin } from './check-origin.ts';
 import { canonicalizePath } from './canonical-path.ts';
 import type { RequestContext } from './context.ts';
 import { createSdkLeg } from './mcp/serve-with-sdk.ts';
+import { fetchWithPlatform, type OutboundFetch } from './outbound/fetch-document.ts';
 import { findPageOfRequest } from '../content/resolve-page.ts';
 import { buildPageLinkHeader, markdownResponse, prefersMarkdown } from './negotiate.ts';
 import { API_HEADERS, jsonResponse, renderError, withHeaders, type ErrorLogger } from './respond.ts';
@@ -81,6 +82,8 @@ export interface AgentApiHostParts {
   openStore: () => Promise<Store>;
   /** Read once, at start: AGENT_API_ANALYTICS* and the AGENT_API_QUOTA_* overrides, and what the host's store reads. */
   env: Record<string, string | undefined>;
+  /** How documents of other hosts (agents' key directories, clients' metadata) are fetched; default the platform's fetch. */
+  fetchOutbound?: OutboundFetch;
 }
 
 /** What a runtime reports to, on any platform. */
@@ -109,7 +112,7 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
   const { env, files } = options;
   const log: ErrorLogger = options.log ?? ((message, cause) => console.error(message, cause));
   const content = createContentModel({ files });
-  const shared = { env, log, files, sdk: createSdkLeg() };
+  const shared = { env, log, files, sdk: createSdkLeg(), fetchOutbound: options.fetchOutbound ?? fetchWithPlatform };
   const runtimes = new WeakMap<ContentSnapshot, BuildRuntime>();
   let store: Promise<Store> | undefined;
   let latest: BuildRuntime | undefined;

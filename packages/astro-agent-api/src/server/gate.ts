@@ -2,6 +2,7 @@ import type { SiteUrls } from '../site-urls.ts';
 import type { Store } from '../store/store.ts';
 import { createCallerResolver, type Caller, type CallerResolver } from './caller.ts';
 import type { ClientAddressRules } from './client-address.ts';
+import type { SignedAgentVerifier } from './signed-agents/verify-signed-agent.ts';
 import { createRateLimiter, type Policies, type RateLimitState } from './rate-limit.ts';
 
 /**
@@ -16,10 +17,16 @@ export interface Gate {
   charge(caller: Caller, requests: number): Promise<RateLimitState>;
 }
 
-export function createGate(deps: { store: Store; addresses: ClientAddressRules; policies: Policies; urls?: Pick<SiteUrls, 'agentPath'> }): Gate {
+export function createGate(deps: {
+  store: Store;
+  addresses: ClientAddressRules;
+  policies: Policies;
+  signedAgents?: SignedAgentVerifier;
+  urls?: Pick<SiteUrls, 'agentPath'>;
+}): Gate {
   const limiter = createRateLimiter({ store: deps.store, policies: deps.policies, urls: deps.urls });
   return {
-    identify: createCallerResolver({ store: deps.store, addresses: deps.addresses, urls: deps.urls }),
+    identify: createCallerResolver({ store: deps.store, addresses: deps.addresses, signedAgents: deps.signedAgents, urls: deps.urls }),
     async charge(caller, requests) {
       let state = requests === 0 ? await limiter.peek(caller) : undefined;
       // A batch is refused at its first request over the quota; the ones counted before it stay counted.

@@ -8,6 +8,9 @@
 export const IPV6_PREFIXES = [64, 56, 48] as const;
 export type Ipv6Prefix = (typeof IPV6_PREFIXES)[number];
 
+/** How far the clocks of a signer (an agent, a client signing an assertion) and this server may disagree. */
+export const CLOCK_SKEW_SECONDS = 30;
+
 /** Web Bot Auth (draft-meunier-webbotauth-httpsig-protocol over RFC 9421): what a signed request must be. */
 export const WEB_BOT_AUTH = {
   /** RFC 9421 §2.3 `tag` the drafts give a Web Bot Auth signature. */
@@ -18,8 +21,6 @@ export const WEB_BOT_AUTH = {
   directoryPath: '/.well-known/http-message-signatures-directory',
   /** A signature older than this (from its `created`) is refused: replays are remembered this long. */
   maxAgeSeconds: 300,
-  /** Clocks of agent and site may differ by this much on `created` and `expires`. */
-  clockSkewSeconds: 30,
 } as const;
 
 /** Bounds on every document fetched from another host (key directories, client metadata documents, JWK sets). */

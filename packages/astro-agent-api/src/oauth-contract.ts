@@ -18,9 +18,27 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
 /** The only grant this server issues tokens for (RFC 6749 §4.4). */
 export const GRANT_TYPE = 'client_credentials';
 
-/** RFC 6749 §2.3.1 — how a client authenticates at the token, revocation and introspection endpoints; the first is the default. */
+/** RFC 6749 §2.3.1 — how a registered client authenticates with its secret; the first is the default. */
 export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'] as const;
-export type ClientAuthMethod = (typeof CLIENT_AUTH_METHODS)[number];
+
+/**
+ * RFC 7523 §2.2 — how a client identified by its metadata document (draft-ietf-oauth-client-id-metadata-document)
+ * authenticates: a JWT signed with a key of its document. It has no secret to send.
+ */
+export const PRIVATE_KEY_JWT = 'private_key_jwt';
+
+/** Every client authentication the token, revocation and introspection endpoints take. */
+export const TOKEN_ENDPOINT_AUTH_METHODS = [...CLIENT_AUTH_METHODS, PRIVATE_KEY_JWT] as const;
+export type ClientAuthMethod = (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];
+
+/** RFC 7523 §2.2 — the `client_assertion_type` of a JWT client assertion. */
+export const JWT_BEARER_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+
+/** JWS algorithms (RFC 7518, RFC 8037) a client assertion may be signed with; HMAC is refused: it would need a shared secret. */
+export const ASSERTION_SIGNING_ALGORITHMS = ['EdDSA', 'Ed25519', 'ES256', 'ES384', 'PS256', 'RS256'] as const;
+
+/** The longest lifetime a client assertion may claim (`exp` after now): its jti is remembered until then. */
+export const ASSERTION_MAX_LIFETIME_SECONDS = 600;
 
 /**
  * RFC 6749 §3.3 — a space-delimited scope list. Returns the scopes in canonical order (duplicates
@@ -97,10 +115,26 @@ export const clientInformationSchema = z.object({
   scope: z.string(),
 });
 
-/** The client credentials of a form body (client_secret_post); with client_secret_basic they travel in Authorization instead. */
+/**
+ * draft-ietf-oauth-client-id-metadata-document §4 — what this server reads of a client's metadata
+ * document (any other member passes unread): its `client_id` (its own URL, checked by the reader), a
+ * name, the scopes it asks for, and the keys its assertions are signed with, inline or by URL.
+ */
+export const clientMetadataDocumentSchema = z.object({
+  client_id: z.string(),
+  client_name: z.string().min(1).max(LIMITS.clientNameCharacters).optional(),
+  scope: z.string().optional(),
+  token_endpoint_auth_method: z.literal(PRIVATE_KEY_JWT, { error: `token_endpoint_auth_method must be ${PRIVATE_KEY_JWT}: a document has no secret to share.` }),
+  jwks: z.object({ keys: z.array(z.record(z.string(), z.unknown())).min(1) }).optional(),
+  jwks_uri: z.url({ protocol: /^https?$/ }).optional(),
+}).refine((document) => (document.jwks === undefined) !== (document.jwks_uri === undefined), 'The document needs its keys: jwks or jwks_uri, one of the two.');
+
+/** The client credentials of a form body (client_secret_post, private_key_jwt); with client_secret_basic they travel in Authorization instead. */
 const clientCredentialsForm = {
   client_id: z.string().optional(),
   client_secret: z.string().optional().describe('With client_secret_post; else send Authorization: Basic.'),
+  client_assertion_type: z.literal(JWT_BEARER_ASSERTION_TYPE).optional().describe('With private_key_jwt (RFC 7523 §2.2).'),
+  client_assertion: z.string().optional().describe('With private_key_jwt: a JWT with iss and sub the client_id, aud this server, exp and jti, signed with a key of the client\'s metadata document.'),
 };
 
 /** RFC 6749 §4.4.2 — the access token request. */

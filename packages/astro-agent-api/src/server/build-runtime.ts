@@ -4,7 +4,9 @@ import { buildDeprecationHeaders } from '../operations/endpoints.ts';
 import { API_VERSION } from '../versioning.ts';
 import { createOperations } from '../operations/index.ts';
 import type { Operation } from '../operations/operation.ts';
-import { DOCUMENT_PATHS, LLMS_TXT_SECTIONS_PATH, resolveVersioningPolicy, WELL_KNOWN_PATHS } from '../paths.ts';
+import { DOCUMENT_PATHS, LLMS_TXT_SECTIONS_PATH, OAUTH_PATHS, resolveVersioningPolicy, WELL_KNOWN_PATHS } from '../paths.ts';
+import { clientMetadataDocumentSchema } from '../oauth-contract.ts';
+import { readClientMetadataDocument } from './oauth/client-metadata.ts';
 import type { Store } from '../store/store.ts';
 import { createOperationRoute } from './answer-operation.ts';
 import { createApiIndexHandler } from './api-index.ts';
@@ -69,7 +71,19 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
   const gate = createGate({ store, addresses, signedAgents, policies: resolvePolicies(options.policies, shared.env), urls });
   const operations = createOperations(snapshot.manifest);
   const apiMetadata = resourceMetadataUrl(basePath);
-  const oauth = createOAuthHandlers({ store, addresses, log, urls });
+  const oauth = createOAuthHandlers({
+    store,
+    addresses,
+    log,
+    urls,
+    clients: {
+      documents: createDocumentCache(shared.fetchOutbound, readClientMetadataDocument),
+      keySets: createDocumentCache(shared.fetchOutbound, (value) => clientMetadataDocumentSchema.shape.jwks.unwrap().parse(value)),
+      allowed: options.clientMetadataDocuments,
+    },
+    // RFC 7523 §3 item 3: the issuer (RFC 8414 metadata) or the token endpoint.
+    audiences: [urls.root, urls.documentUrl(OAUTH_PATHS.token)],
+  });
   const serveDocument = createDocumentServer(shared.files, urls);
 
   const table = buildRouteTable({ apiBasePath: basePath, siteName: options.name, operations, urls, builtDocuments: snapshot.manifest.documents?.filter((path) => path.startsWith(LLMS_TXT_SECTIONS_PATH)) });

@@ -4,6 +4,9 @@ import { OAuthError } from './oauth-error.ts';
 import { LIMITS } from '../../limits.ts';
 import { assertOAuthLimitOpen, consumeOAuthLimit } from './oauth-limits.ts';
 import type { OAuthEndpointDeps } from './oauth-deps.ts';
+import { JWT_BEARER_ASSERTION_TYPE, PRIVATE_KEY_JWT, SCOPES, scopesOf } from '../../oauth-contract.ts';
+import { AssertionError, verifyClientAssertion } from './client-assertion.ts';
+import type { ClientMetadataDocument } from './client-metadata.ts';
 import { parseFormBody, type FormParams } from './parse-body.ts';
 
 // Compared against when the client_id is unknown, so that case takes as long as a wrong secret.
@@ -11,23 +14,40 @@ const UNKNOWN_CLIENT_HASH = hashSecret('no client has this secret');
 
 /**
  * RFC 6749 §2.3.1 — authenticates the client of a token, revocation or introspection request by
- * `client_secret_basic` or `client_secret_post` (never both: §2.3). Failed attempts are counted per
- * address; once their limit is reached the address gets 429 before its secret is even checked.
+ * `client_secret_basic`, `client_secret_post` or, for a client identified by its metadata document,
+ * `private_key_jwt` (RFC 7523 §2.2); never two at once (§2.3). Failed attempts are counted per
+ * network; once their limit is reached the network gets 429 before its credentials are even checked.
  */
 export async function authenticateClient(
   request: Request,
   form: FormParams,
-  deps: { store: Store; address: string; now: number },
+  deps: Pick<OAuthEndpointDeps, 'store' | 'address' | 'clients' | 'audiences'> & { now: number },
 ): Promise<ClientRecord> {
   const { store, address, now } = deps;
   const failedAuthLimit = LIMITS.oauth.failedAuthentication;
   await assertOAuthLimitOpen(store.windows, address, failedAuthLimit, now);
 
-  const credentials = readClientCredentials(request, form);
   const fail = async (description: string): Promise<never> => {
     await consumeOAuthLimit(store.windows, address, failedAuthLimit, now);
     throw invalidClient(description);
   };
+  if (form.client_assertion !== undefined || form.client_assertion_type !== undefined) {
+    if (request.headers.has('authorization') || form.client_secret !== undefined) {
+      throw new OAuthError(400, 'invalid_request', 'Use one client authentication method: a client_assertion, Authorization: Basic or a client_secret, not two.');
+    }
+    if (form.client_assertion_type !== JWT_BEARER_ASSERTION_TYPE || form.client_assertion === undefined) {
+      return fail(`private_key_jwt needs client_assertion_type=${JWT_BEARER_ASSERTION_TYPE} and a client_assertion (RFC 7523 §2.2).`);
+    }
+    try {
+      const { clientId, document } = await verifyClientAssertion(form.client_assertion, { ...deps, claimedClientId: form.client_id });
+      return await findDocumentClient(clientId, document, deps);
+    } catch (error) {
+      if (error instanceof AssertionError) return fail(error.message);
+      throw error;
+    }
+  }
+
+  const credentials = readClientCredentials(request, form);
   if (credentials === 'malformed') return fail('The Authorization header is not valid client_secret_basic credentials.');
 
   const client = credentials.clientId.length <= 200 ? await store.findClient(credentials.clientId) : undefined;
@@ -37,6 +57,34 @@ export async function authenticateClient(
   return client;
 }
 
+/**
+ * The client a metadata document identifies, as the store keeps it (its tokens belong to it, and it is
+ * recycled like a registered one); its first appearance counts as a registration of the caller's
+ * network, so that documents cannot fill the store faster than registrations can. The scopes are the
+ * document's as it reads now.
+ */
+async function findDocumentClient(clientId: string, document: ClientMetadataDocument, deps: Pick<OAuthEndpointDeps, 'store' | 'address'> & { now: number }): Promise<ClientRecord> {
+  const scope = scopesOf(document.scope ?? SCOPES.join(' ')).join(' ');
+  const known = await deps.store.findClient(clientId);
+  if (known) return { ...known, scope };
+  await consumeOAuthLimit(deps.store.windows, deps.address, LIMITS.oauth.registration, deps.now);
+  const record: ClientRecord = {
+    clientId,
+    secretHash: '',
+    clientName: document.client_name ?? new URL(clientId).host,
+    contacts: [],
+    scope,
+    tokenEndpointAuthMethod: PRIVATE_KEY_JWT,
+    issuedAt: deps.now,
+    lastTokenAt: deps.now,
+  };
+  // Two first requests at once: the second finds the first's record.
+  await deps.store.createClient(record).catch(async (error: unknown) => {
+    if (!(await deps.store.findClient(clientId))) throw error;
+  });
+  return record;
+}
+
 /** The form body of a token, revocation or introspection request, and the client it authenticates. */
 export async function readAuthenticatedForm(
   request: Request,
@@ -44,7 +92,7 @@ export async function readAuthenticatedForm(
 ): Promise<{ form: FormParams; client: ClientRecord; now: number }> {
   const form = await parseFormBody(request);
   const now = deps.now();
-  const client = await authenticateClient(request, form, { store: deps.store, address: deps.address, now });
+  const client = await authenticateClient(request, form, { ...deps, now });
   return { form, client, now };
 }
 

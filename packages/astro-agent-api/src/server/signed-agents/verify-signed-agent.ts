@@ -1,6 +1,6 @@
 import { component, verifySignature, webcrypto, type ComponentDescriptor } from 'http-message-sig';
 import { isInnerList, parseDictionary, type InnerList } from 'structured-headers';
-import { WEB_BOT_AUTH } from '../../identity-contract.ts';
+import { CLOCK_SKEW_SECONDS, WEB_BOT_AUTH } from '../../identity-contract.ts';
 import type { AgentApiOptions } from '../../options.ts';
 import type { Store } from '../../store/store.ts';
 import type { DocumentCache } from '../outbound/document-cache.ts';
@@ -28,7 +28,7 @@ export type SignedAgentVerifier = (request: Request) => Promise<SignedAgent | un
  * http-message-sig: the signature tagged `web-bot-auth`, Ed25519 only, covering `@authority` (this
  * site's, from `site`: a signature made for another host proves nothing here) and `signature-agent`
  * when the header is sent, with `created`, `expires` and `keyid`, made at most WEB_BOT_AUTH.maxAgeSeconds
- * ago (both within WEB_BOT_AUTH.clockSkewSeconds); the key is the agent's directory entry whose RFC
+ * ago (both within CLOCK_SKEW_SECONDS); the key is the agent's directory entry whose RFC
  * 7638 thumbprint is the `keyid`. Each signature is taken once (its nonce, else its bytes, claimed in
  * the store, so a replay is refused on every instance). Which agents count as themselves is the
  * `signedAgents` option's: an agent that would be counted as anonymous anyway is not verified at all.
@@ -80,7 +80,7 @@ export function createSignedAgentVerifier(deps: {
             requiredComponents: ['@authority', candidate.signatureAgent],
             requiredParameters: ['created', 'expires', 'keyid'],
             maxAge: WEB_BOT_AUTH.maxAgeSeconds,
-            clockSkew: WEB_BOT_AUTH.clockSkewSeconds,
+            clockSkew: CLOCK_SKEW_SECONDS,
             now: at,
           },
           async resolveVerifier({ parameters }) {
@@ -92,7 +92,7 @@ export function createSignedAgentVerifier(deps: {
       );
       // RFC 9421 §7.2.2: the nonce (or, without one, the signature itself) is taken once while the signature could be accepted.
       const once = typeof verified.parameters.nonce === 'string' ? `n:${verified.parameters.nonce}` : `s:${Buffer.from(verified.signature).toString('base64')}`;
-      const acceptableUntil = (Number(verified.parameters.created) + WEB_BOT_AUTH.maxAgeSeconds + 2 * WEB_BOT_AUTH.clockSkewSeconds) * 1000;
+      const acceptableUntil = (Number(verified.parameters.created) + WEB_BOT_AUTH.maxAgeSeconds + 2 * CLOCK_SKEW_SECONDS) * 1000;
       if (!(await deps.store.claimOnce(`web-bot-auth:${agent.origin}:${once}`, acceptableUntil, now()))) return undefined;
       return { origin: agent.origin, policy: agentPolicy };
     } catch {

@@ -28,29 +28,53 @@ export interface ExampleSite {
   packed: PackedPackage;
   /** What `astro build` printed. */
   buildLog: string;
+  /** How long `astro build` took, in milliseconds. */
+  buildMs: number;
   /** Removes the temporary folders. */
   remove(): Promise<void>;
 }
 
+export interface ExampleSiteOptions {
+  /** The folder, relative to the repository, that holds the site named `name` (default `examples`; the test fixtures are in `tests/fixtures`). */
+  from?: string;
+  /**
+   * Commits the copy in a git repository of its own, dated so (an ISO 8601 date), before the build: a
+   * site under version control, as a theme that reads each page's last change from git (Starlight's
+   * `lastUpdated`) expects. Without it the copy has no history, and such a theme prints no date.
+   */
+  commitDate?: string;
+}
+
 /**
- * An example of `examples/` as a user of the published package gets it: the integration packed with
- * `npm pack` (its `prepack` compiles it first), the example copied to a temporary folder, the tarball
- * installed there with the example's other dependencies from the npm registry (a real install, not a
- * workspace link; `--prefer-offline` reuses npm's cache), then built with the example's own Astro.
+ * An example of `examples/` (or a site of `options.from`) as a user of the published package gets it:
+ * the integration packed with `npm pack` (its `prepack` compiles it first), the example copied to a
+ * temporary folder, the tarball installed there with the example's other dependencies from the npm
+ * registry (a real install, not a workspace link; `--prefer-offline` reuses npm's cache), then built
+ * with the example's own Astro.
  */
-export async function prepareExampleSite(name: string): Promise<ExampleSite> {
+export async function prepareExampleSite(name: string, options: ExampleSiteOptions = {}): Promise<ExampleSite> {
   const work = await mkdtemp(join(tmpdir(), `agent-api-example-${name}-`));
   try {
     const packed = await packPackageOnce();
     const root = join(work, name);
-    await cp(join(ROOT, 'examples', name), root, { recursive: true, filter: (source) => !NOT_COPIED.has(basename(source)) });
+    await cp(join(ROOT, options.from ?? 'examples', name), root, { recursive: true, filter: (source) => !NOT_COPIED.has(basename(source)) });
     await runCommand('npm', ['install', packed.file, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: root });
+    if (options.commitDate) await commitAll(root, options.commitDate);
+    const started = performance.now();
     const build = await runCommand(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: root });
-    return { root, packed, buildLog: build.output, remove: () => rm(work, { recursive: true, force: true }) };
+    const buildMs = performance.now() - started;
+    return { root, packed, buildLog: build.output, buildMs, remove: () => rm(work, { recursive: true, force: true }) };
   } catch (error) {
     await rm(work, { recursive: true, force: true });
     throw error;
   }
+}
+
+/** Everything in `root` but node_modules committed at `date`, by a fixed author, in a repository of its own. */
+async function commitAll(root: string, date: string): Promise<void> {
+  const env = childEnv({ GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date, GIT_AUTHOR_NAME: 'fixture', GIT_AUTHOR_EMAIL: 'fixture@example.org', GIT_COMMITTER_NAME: 'fixture', GIT_COMMITTER_EMAIL: 'fixture@example.org' });
+  await writeFile(join(root, '.gitignore'), 'node_modules/\ndist/\n.astro/\n');
+  for (const args of [['init', '--quiet'], ['add', '--all'], ['commit', '--quiet', '--no-gpg-sign', '--message', 'the fixture as copied']]) await runCommand('git', args, { cwd: root, env });
 }
 
 /** The integration's own lines of a build log (`[astro-agent-api] …`), without colours. */

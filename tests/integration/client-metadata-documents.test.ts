@@ -37,7 +37,8 @@ before(async () => {
     body: { client_id: clientId, client_name: 'MCP agent by metadata document', token_endpoint_auth_method: 'private_key_jwt', grant_types: ['client_credentials'], jwks: { keys: [publicOf(privateJwk)] } },
     headers: { 'cache-control': 'max-age=3600' },
   });
-  server = await startConfiguredServer({ clientMetadataDocuments: [host.origin] });
+  // Behind one proxy: the registrations below come from networks of their own, each under its limit.
+  server = await startConfiguredServer({ clientMetadataDocuments: [host.origin], trustProxy: 1 });
 });
 after(async () => {
   await server?.close();
@@ -176,3 +177,97 @@ describe('what is refused, as invalid_client', () => {
   });
 });
 
+
+describe('a client registered with private_key_jwt (RFC 7591 §2, RFC 7523): no secret, the same assertions', () => {
+  let network = 0;
+  function register(metadata: Record<string, unknown>): Promise<Response> {
+    const headers = { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${++network}` };
+    return fetch(`${server.url}/oauth/register`, { method: 'POST', headers, body: JSON.stringify(metadata) });
+  }
+  async function registerWithKey(keys: Record<string, unknown>): Promise<{ client_id: string } & Record<string, unknown>> {
+    const response = await register({ client_name: 'agent with a key', token_endpoint_auth_method: 'private_key_jwt', ...keys });
+    assert.equal(response.status, 201, await response.clone().text());
+    return (await response.json()) as { client_id: string } & Record<string, unknown>;
+  }
+  const withAssertion = (jwt: string) => ({ client_assertion_type: ASSERTION_TYPE, client_assertion: jwt });
+
+  test('register → assertion → token → a bearer call; the registration answer carries the keys and no secret', async () => {
+    const registered = await registerWithKey({ jwks: { keys: [publicOf(privateJwk)] } });
+    assert.equal(registered.token_endpoint_auth_method, 'private_key_jwt');
+    assert.equal('client_secret' in registered, false);
+    assert.equal('client_secret_expires_at' in registered, false);
+    assert.deepEqual(registered.jwks, { keys: [publicOf(privateJwk)] });
+    const issued = await tokenRequest({ client_id: registered.client_id, ...withAssertion(await assertion({ id: registered.client_id })) });
+    assert.equal(issued.status, 200);
+    const { access_token: token } = (await issued.json()) as { access_token: string };
+    const quota = await fetch(`${server.url}/api/v1/quota`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(quota.status, 200);
+    const read = (await quota.json()) as { client_id: string; policy: string };
+    assert.deepEqual([read.client_id, read.policy], [registered.client_id, 'identificado']);
+    // Introspection authenticates the client the same way.
+    const introspected = await fetch(`${server.url}/oauth/introspect`, {
+      method: 'POST',
+      body: new URLSearchParams({ token, ...withAssertion(await assertion({ id: registered.client_id })) }),
+    });
+    assert.equal(((await introspected.json()) as { active: boolean }).active, true);
+  });
+
+  test('the MCP SDK\'s PrivateKeyJwtProvider gets a token for a registered client, unmodified', async () => {
+    const registered = await registerWithKey({ jwks: { keys: [publicOf(privateJwk)] } });
+    const fetchFn = (input: string | URL | Request, init?: RequestInit) => fetch(String(input instanceof Request ? input.url : input).replace(SITE, server.url), init);
+    const provider = new PrivateKeyJwtProvider({ clientId: registered.client_id, privateKey: privateJwk as Record<string, unknown>, algorithm: 'EdDSA', expectedIssuer: SITE });
+    assert.equal(await auth(provider, { serverUrl: `${SITE}/mcp`, fetchFn }), 'AUTHORIZED');
+    assert.match((await provider.tokens())!.access_token, /^agt_at_/);
+  });
+
+  test('keys published at a jwks_uri are fetched when the client authenticates', async () => {
+    host.documents.set('/keys/registered.json', { body: { keys: [publicOf(privateJwk)] } });
+    const registered = await registerWithKey({ jwks_uri: `${host.origin}/keys/registered.json` });
+    assert.equal(registered.jwks_uri, `${host.origin}/keys/registered.json`);
+    assert.equal(host.hits.get('/keys/registered.json'), undefined, 'not fetched at registration');
+    const issued = await tokenRequest(withAssertion(await assertion({ id: registered.client_id })));
+    assert.equal(issued.status, 200);
+    assert.equal(host.hits.get('/keys/registered.json'), 1);
+  });
+
+  test('a wrong key, a secret, or an assertion for a client with a secret: invalid_client, saying why', async () => {
+    const registered = await registerWithKey({ jwks: { keys: [publicOf(privateJwk)] } });
+    const expectRefusal = async (fields: Record<string, string>, why: RegExp, headers: Record<string, string> = {}) => {
+      const response = await fetch(`${server.url}/oauth/token`, { method: 'POST', headers, body: new URLSearchParams({ grant_type: 'client_credentials', ...fields }) });
+      assert.equal(response.status, 401);
+      const body = (await response.json()) as { error: string; error_description: string };
+      assert.equal(body.error, 'invalid_client');
+      assert.match(body.error_description, why);
+    };
+    await expectRefusal(withAssertion(await assertion({ id: registered.client_id, key: await generateKey() })), /not valid/);
+    await expectRefusal({ client_id: registered.client_id, client_secret: 'agt_cs_guessed' }, /has no secret/);
+    await expectRefusal({}, /has no secret/, { authorization: `Basic ${btoa(`${registered.client_id}:agt_cs_guessed`)}` });
+    const withSecret = (await (await register({ client_name: 'agent with a secret' })).json()) as { client_id: string; client_secret: string };
+    await expectRefusal(withAssertion(await assertion({ id: withSecret.client_id })), /authenticates with its client secret/);
+    // The secret client still authenticates with its secret.
+    assert.equal((await tokenRequest({ client_id: withSecret.client_id, client_secret: withSecret.client_secret })).status, 200);
+  });
+
+  test('metadata that cannot work is refused at registration as invalid_client_metadata', async () => {
+    const key = publicOf(privateJwk);
+    for (const [metadata, why] of [
+      [{ token_endpoint_auth_method: 'private_key_jwt' }, /needs its public keys/],
+      [{ token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [key] }, jwks_uri: `${host.origin}/keys.json` }, /one of the two/],
+      [{ token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [privateJwk] } }, /private key material/],
+      [{ token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [{ kty: 'oct', k: 'c2VjcmV0' }] } }, /kty OKP, EC or RSA/],
+      [{ token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [] } }, /no key/],
+      [{ token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: Array.from({ length: 6 }, () => key) } }, /more than 5 keys/],
+      [{ token_endpoint_auth_method: 'private_key_jwt', jwks: [key] }, /JWK Set/],
+      [{ token_endpoint_auth_method: 'private_key_jwt', jwks_uri: 'http://keys.example/jwks.json' }, /https/],
+      [{ token_endpoint_auth_method: 'private_key_jwt', jwks_uri: 'not a url' }, /https URL/],
+      [{ token_endpoint_auth_method: 'client_secret_basic', jwks: { keys: [key] } }, /authenticates with its secret/],
+      [{ token_endpoint_auth_method: 'tls_client_auth' }, /must be one of client_secret_basic, client_secret_post, private_key_jwt/],
+    ] as const) {
+      const response = await register({ client_name: 'refused', ...metadata });
+      assert.equal(response.status, 400, JSON.stringify(metadata));
+      const body = (await response.json()) as { error: string; error_description: string };
+      assert.equal(body.error, 'invalid_client_metadata', JSON.stringify(metadata));
+      assert.match(body.error_description, why, JSON.stringify(metadata));
+    }
+  });
+});

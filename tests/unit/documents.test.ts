@@ -282,11 +282,11 @@ describe('discovery documents', () => {
     assert.equal(metadata.agent_auth.required, false);
     assert.equal(metadata.agent_auth.benefit, '600 requests per minute instead of 60');
     for (const url of urlsIn(metadata)) assert.ok(url.startsWith(site), url);
-    // Without metadata documents, private_key_jwt has no client to serve.
-    const secretsOnly = buildAuthorizationServerMetadata({ ...context, options: { ...context.options, clientMetadataDocuments: false } }) as Json;
-    assert.deepEqual(secretsOnly.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post']);
-    assert.equal(secretsOnly.client_id_metadata_document_supported, false);
-    assert.equal(secretsOnly.token_endpoint_auth_signing_alg_values_supported, undefined);
+    // Without metadata documents, private_key_jwt still serves the clients registered with their keys.
+    const registeredOnly = buildAuthorizationServerMetadata({ ...context, options: { ...context.options, clientMetadataDocuments: false } }) as Json;
+    assert.deepEqual(registeredOnly.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post', 'private_key_jwt']);
+    assert.equal(registeredOnly.client_id_metadata_document_supported, false);
+    assert.deepEqual(registeredOnly.token_endpoint_auth_signing_alg_values_supported, metadata.token_endpoint_auth_signing_alg_values_supported);
   });
 
   it('RFC 9728 metadata for the site and for the API', () => {

@@ -47,6 +47,16 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
         assert.deepEqual(await store.findClient(client().clientId), undefined);
       });
 
+      test('a private_key_jwt client keeps its public keys, inline or by URL, and has no secret', async () => {
+        const jwks = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo', kid: 'clé 1' }] };
+        const inline = client({ secretHash: '', tokenEndpointAuthMethod: 'private_key_jwt', publicKeys: { jwks } });
+        const byUrl = client({ secretHash: '', tokenEndpointAuthMethod: 'private_key_jwt', publicKeys: { jwksUri: 'https://agent.example/jwks.json' } });
+        await store.createClient(inline);
+        await store.createClient(byUrl);
+        assert.deepEqual(await store.findClient(inline.clientId), inline);
+        assert.deepEqual(await store.findClient(byUrl.clientId), byUrl);
+      });
+
       test('a client_id cannot be registered twice', async () => {
         const record = client();
         await store.createClient(record);

@@ -57,6 +57,27 @@ export function scopesOf(value: string): Scope[] {
   return SCOPES.filter((scope) => value.split(' ').includes(scope));
 }
 
+/** JWK members that hold private or symmetric key material (RFC 7517 §4, RFC 7518 §6): never in a public key set. */
+const PRIVATE_JWK_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as const;
+
+/**
+ * RFC 7517 §5 — the public keys a client signs its assertions with (RFC 7591 §2 `jwks`): 1 to
+ * LIMITS.clientKeys asymmetric keys (OKP, EC or RSA), none carrying private material.
+ */
+export const publicJwkSetSchema = z.object({
+  keys: z
+    .array(
+      z.looseObject({ kty: z.enum(['OKP', 'EC', 'RSA'], { error: 'Each key of jwks needs kty OKP, EC or RSA: assertions are signed with a private key, never a shared one.' }) })
+        .refine((key) => !PRIVATE_JWK_MEMBERS.some((member) => member in key), 'A key of jwks carries private key material: publish only the public key.'),
+      { error: 'jwks must be a JWK Set: {"keys": [...]}.' },
+    )
+    .min(1, 'jwks holds no key.')
+    .max(LIMITS.clientKeys, `jwks holds more than ${LIMITS.clientKeys} keys.`),
+}, { error: 'jwks must be a JWK Set: {"keys": [...]}.' });
+
+/** Where a client publishes its keys: an absolute http(s) URL; what may be fetched from it is decided when it is (server/outbound/). */
+const jwksUriSchema = z.url({ protocol: /^https?$/, error: 'jwks_uri must be an absolute https URL.' });
+
 const SCOPE_LIST = SCOPES.join(' ');
 const scopeListSchema = z.string({ error: 'scope must be a space-delimited string.' }).describe(`Space-separated, among: ${SCOPE_LIST}.`);
 const ONLY_OUR_GRANT = `grant_types may only be ["${GRANT_TYPE}"]: this server issues no other grant.`;
@@ -84,8 +105,10 @@ export const clientMetadataSchema = z.object({
     .refine((value) => parseScopeList(value) !== undefined, `scope may only list ${SCOPES.join(' and ')}.`)
     .optional(),
   token_endpoint_auth_method: z
-    .enum(CLIENT_AUTH_METHODS, { error: `token_endpoint_auth_method must be one of ${CLIENT_AUTH_METHODS.join(', ')}.` })
+    .enum(TOKEN_ENDPOINT_AUTH_METHODS, { error: `token_endpoint_auth_method must be one of ${TOKEN_ENDPOINT_AUTH_METHODS.join(', ')}.` })
     .default(CLIENT_AUTH_METHODS[0]),
+  jwks: publicJwkSetSchema.optional().describe(`With ${PRIVATE_KEY_JWT}: the public keys its client assertions are signed with.`),
+  jwks_uri: jwksUriSchema.optional().describe(`With ${PRIVATE_KEY_JWT}, instead of jwks: where its public keys are published (fetched when it authenticates).`),
   grant_types: z
     .array(z.literal(GRANT_TYPE, { error: ONLY_OUR_GRANT }), { error: ONLY_OUR_GRANT })
     .min(1)
@@ -95,6 +118,14 @@ export const clientMetadataSchema = z.object({
     .max(0)
     .optional(),
   redirect_uris: z.array(z.unknown(), { error: 'redirect_uris must be empty or absent: this server uses no redirection.' }).max(0).optional(),
+}).superRefine(({ token_endpoint_auth_method: method, jwks, jwks_uri }, context) => {
+  // RFC 7591 §2: jwks and jwks_uri MUST NOT both be present; a client without a secret needs one of them.
+  const keys = (jwks === undefined ? 0 : 1) + (jwks_uri === undefined ? 0 : 1);
+  if (method === PRIVATE_KEY_JWT && keys !== 1) {
+    context.addIssue({ code: 'custom', path: ['jwks'], message: `A ${PRIVATE_KEY_JWT} client needs its public keys: send jwks or jwks_uri, one of the two.` });
+  } else if (method !== PRIVATE_KEY_JWT && keys !== 0) {
+    context.addIssue({ code: 'custom', path: ['jwks'], message: `jwks and jwks_uri are for token_endpoint_auth_method ${PRIVATE_KEY_JWT}; a ${method} client authenticates with its secret.` });
+  }
 });
 
 /**
@@ -103,15 +134,17 @@ export const clientMetadataSchema = z.object({
  */
 export const clientInformationSchema = z.object({
   client_id: z.string(),
-  client_secret: z.string(),
+  client_secret: z.string().optional().describe(`Absent for a ${PRIVATE_KEY_JWT} client: it has no secret.`),
   client_id_issued_at: z.number().int(),
-  client_secret_expires_at: z.literal(0).describe('0: it does not expire.'),
+  client_secret_expires_at: z.literal(0).optional().describe('With client_secret; 0: it does not expire.'),
   client_name: z.string(),
   contacts: z.array(z.string()),
   grant_types: z.array(z.literal(GRANT_TYPE)).length(1),
   response_types: z.array(z.string()).max(0),
   redirect_uris: z.array(z.string()).max(0),
-  token_endpoint_auth_method: z.enum(CLIENT_AUTH_METHODS),
+  token_endpoint_auth_method: z.enum(TOKEN_ENDPOINT_AUTH_METHODS),
+  jwks: publicJwkSetSchema.optional(),
+  jwks_uri: z.string().optional(),
   scope: z.string(),
 });
 
@@ -125,8 +158,8 @@ export const clientMetadataDocumentSchema = z.object({
   client_name: z.string().min(1).max(LIMITS.clientNameCharacters).optional(),
   scope: z.string().optional(),
   token_endpoint_auth_method: z.literal(PRIVATE_KEY_JWT, { error: `token_endpoint_auth_method must be ${PRIVATE_KEY_JWT}: a document has no secret to share.` }),
-  jwks: z.object({ keys: z.array(z.record(z.string(), z.unknown())).min(1) }).optional(),
-  jwks_uri: z.url({ protocol: /^https?$/ }).optional(),
+  jwks: publicJwkSetSchema.optional(),
+  jwks_uri: jwksUriSchema.optional(),
 }).refine((document) => (document.jwks === undefined) !== (document.jwks_uri === undefined), 'The document needs its keys: jwks or jwks_uri, one of the two.');
 
 /** The client credentials of a form body (client_secret_post, private_key_jwt); with client_secret_basic they travel in Authorization instead. */

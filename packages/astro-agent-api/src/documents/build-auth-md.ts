@@ -1,9 +1,9 @@
-import { SCOPES } from '../oauth-contract.ts';
+import { JWT_BEARER_ASSERTION_TYPE, PRIVATE_KEY_JWT, SCOPES } from '../oauth-contract.ts';
 import { getQuota } from '../operations/get-quota.ts';
 import { LIMITS } from '../limits.ts';
 import { IDENTITY_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
 import type { DocumentContext } from './document-context.ts';
-import { describeAnonymousClient, describeClientMetadataDocuments, describeSignedAgents } from './identity-wording.ts';
+import { describeAnonymousClient, describeClientAssertion, describeClientMetadataDocuments, describeSignedAgents } from './identity-wording.ts';
 import { buildExampleSearchUrl } from './example-search.ts';
 
 /** `/auth.md`: the optional OAuth 2.0 flow step by step, with curl commands against this site. */
@@ -88,7 +88,19 @@ export function buildAuthMd(context: DocumentContext): string {
     '',
     `Needs the scope \`quota:read\` (\`403 insufficient_scope\` without it, \`401\` without a valid token). Returns \`client_id\`, \`policy\`, \`limit\`, \`remaining\`, \`reset_seconds\` and more; reading it does not consume quota. \`GET ${url(IDENTITY_PATH)}\` with any valid token returns \`client_id\`, \`scope\` and the same quota.`,
     '',
-    ...(documentClients ? ['## Clients known by their metadata document (`private_key_jwt`)', '', documentClients, '', fence(`curl -X POST ${url(OAUTH_PATHS.token)} -d grant_type=client_credentials -d client_id="https://client.example/oauth/metadata.json" -d client_assertion_type=urn:ietf:params:oauth:client-assertion-type:jwt-bearer -d client_assertion="$SIGNED_JWT"`), ''] : []),
+    '## Keys instead of a secret (`private_key_jwt`)',
+    '',
+    `A client that would rather hold a private key than a shared secret registers with \`token_endpoint_auth_method\` \`${PRIVATE_KEY_JWT}\` and its public keys: \`jwks\` (a JWK Set of 1 to ${LIMITS.clientKeys} public keys: OKP Ed25519, EC or RSA), or \`jwks_uri\` (an https URL, fetched when the client authenticates and kept as its Cache-Control says). The answer carries no \`client_secret\`.`,
+    '',
+    fence(
+      `curl -X POST ${url(OAUTH_PATHS.register)} -H 'Content-Type: application/json' -d '{"client_name":"my-agent","token_endpoint_auth_method":"${PRIVATE_KEY_JWT}","jwks":{"keys":[{"kty":"OKP","crv":"Ed25519","x":"…"}]}}'`,
+    ),
+    '',
+    ...(documentClients ? [documentClients, ''] : []),
+    describeClientAssertion(),
+    '',
+    fence(`curl -X POST ${url(OAUTH_PATHS.token)} -d grant_type=client_credentials -d client_id="$CLIENT_ID" -d client_assertion_type=${JWT_BEARER_ASSERTION_TYPE} -d client_assertion="$SIGNED_JWT"`),
+    '',
     '## Agents that sign their requests (Web Bot Auth)',
     '',
     signed.paragraph,

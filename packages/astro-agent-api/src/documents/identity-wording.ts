@@ -1,6 +1,6 @@
 import { CLOCK_SKEW_SECONDS, WEB_BOT_AUTH, type Ipv6Prefix } from '../identity-contract.ts';
 import { LIMITS } from '../limits.ts';
-import { ASSERTION_MAX_LIFETIME_SECONDS, JWT_BEARER_ASSERTION_TYPE, PRIVATE_KEY_JWT } from '../oauth-contract.ts';
+import { ASSERTION_MAX_LIFETIME_SECONDS, ASSERTION_SIGNING_ALGORITHMS, JWT_BEARER_ASSERTION_TYPE, PRIVATE_KEY_JWT } from '../oauth-contract.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
 
 /** Who an anonymous caller is, in the words of agents.md and auth.md: its network. */
@@ -37,13 +37,21 @@ export function describeSignedAgents({ signedAgents }: Pick<ResolvedAgentApiOpti
   return { quotas, paragraph };
 }
 
-/** How a client known by its metadata document authenticates, for auth.md; undefined when the site takes no documents. */
+/** How a client without a secret authenticates (RFC 7523 §2.2 and §3), for auth.md: registered with its keys or known by its document alike. */
+export function describeClientAssertion(): string {
+  const algorithms = ASSERTION_SIGNING_ALGORITHMS.filter((algorithm) => algorithm !== 'Ed25519');
+  return (
+    `A client without a secret authenticates with a JWT client assertion (RFC 7523) at the token, revocation and introspection endpoints: form fields \`client_assertion_type=${JWT_BEARER_ASSERTION_TYPE}\` and \`client_assertion\`, a JWT signed with one of its keys (${algorithms.join(', ')}; never HMAC) whose \`iss\` and \`sub\` are its client_id, \`aud\` this server's issuer or token endpoint, \`exp\` at most ${ASSERTION_MAX_LIFETIME_SECONDS} s ahead and \`jti\` new (each is accepted once). ` +
+    'A secret sent for such a client is refused, as is an assertion for a client that has a secret.'
+  );
+}
+
+/** How a client known by its metadata document is known, for auth.md; undefined when the site takes no documents. */
 export function describeClientMetadataDocuments({ clientMetadataDocuments }: Pick<ResolvedAgentApiOptions, 'clientMetadataDocuments'>): string | undefined {
   if (clientMetadataDocuments === false) return undefined;
   const where = clientMetadataDocuments === true ? 'any https URL with a path on a public host' : `an URL under ${clientMetadataDocuments.map((origin) => `\`${origin}\``).join(', ')}`;
   return (
     `Instead of registering, a client may use as its \`client_id\` the URL of its Client ID Metadata Document (${where}): a JSON document whose \`client_id\` is that same URL, with \`token_endpoint_auth_method\` \`${PRIVATE_KEY_JWT}\`, its public keys in \`jwks\` or \`jwks_uri\`, and no secret. ` +
-    `It authenticates with a JWT client assertion (RFC 7523): form fields \`client_assertion_type=${JWT_BEARER_ASSERTION_TYPE}\` and \`client_assertion\`, a JWT signed with one of those keys (EdDSA, ES256, ES384, PS256 or RS256) whose \`iss\` and \`sub\` are the client_id, \`aud\` this server's issuer or token endpoint, \`exp\` at most ${ASSERTION_MAX_LIFETIME_SECONDS} s ahead and \`jti\` new (each is accepted once). ` +
     `The document is fetched when first needed and kept as its Cache-Control says; its first use counts as a registration (${LIMITS.oauth.registration.limit} per hour per network).`
   );
 }

@@ -5,8 +5,7 @@ import { API_VERSION } from '../versioning.ts';
 import { createOperations } from '../operations/index.ts';
 import type { Operation } from '../operations/operation.ts';
 import { DOCUMENT_PATHS, LLMS_TXT_SECTIONS_PATH, OAUTH_PATHS, resolveVersioningPolicy, WELL_KNOWN_PATHS } from '../paths.ts';
-import { clientMetadataDocumentSchema } from '../oauth-contract.ts';
-import { readClientMetadataDocument } from './oauth/client-metadata.ts';
+import { readClientMetadataDocument, readKeySet } from './oauth/client-metadata.ts';
 import type { Store } from '../store/store.ts';
 import { createOperationRoute } from './answer-operation.ts';
 import { createApiIndexHandler } from './api-index.ts';
@@ -78,7 +77,7 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
     urls,
     clients: {
       documents: createDocumentCache(shared.fetchOutbound, readClientMetadataDocument),
-      keySets: createDocumentCache(shared.fetchOutbound, (value) => clientMetadataDocumentSchema.shape.jwks.unwrap().parse(value)),
+      keySets: createDocumentCache(shared.fetchOutbound, readKeySet),
       allowed: options.clientMetadataDocuments,
     },
     // RFC 7523 §3 item 3: the issuer (RFC 8414 metadata) or the token endpoint.

@@ -1,6 +1,6 @@
 import { createFallbackWindowCounter } from './fallback-windows.ts';
 import { StoreUnavailableError } from './store-unavailable.ts';
-import { toClientRecord, toTokenRecord, type ClientRow, type TokenRow, type WindowRow } from './sql-rows.ts';
+import { toClientRecord, toPublicKeysColumn, toTokenRecord, type ClientRow, type TokenRow, type WindowRow } from './sql-rows.ts';
 import type { SearchCount, Store, TrafficCount, WindowCounter } from './store.ts';
 
 /** The part of a Cloudflare D1 binding this backend uses (Cloudflare's `D1Database`, typed here so nothing needs the Workers types). */
@@ -21,8 +21,8 @@ export interface D1Result<T = unknown> {
   meta: { changes: number };
 }
 
-/** The table the last migration creates: its absence means `wrangler d1 migrations apply` was not run. */
-const LAST_TABLE = 'claims';
+/** What the last migration adds (a column of a table): its absence means `wrangler d1 migrations apply` was not run. */
+const LAST_MIGRATION = { table: 'clients', column: 'public_keys' };
 
 /**
  * The Cloudflare backend: a D1 database holding the sqlite store's schema (the same migrations,
@@ -32,10 +32,11 @@ const LAST_TABLE = 'claims';
  */
 export async function openD1Store(binding: D1Database, options: { warn?: (message: string) => void } = {}): Promise<Store> {
   const db = reportingUnavailable(binding);
-  const schema = await db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?1").bind(LAST_TABLE).first();
-  if (schema === null) {
+  const { table, column } = LAST_MIGRATION;
+  const schema = await db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1").bind(table).first<{ sql: string }>();
+  if (schema === null || !new RegExp(`\\b${column}\\b`).test(schema.sql)) {
     throw new Error(
-      `The D1 database of astro-agent-api has no ${LAST_TABLE} table: ` +
+      `The D1 database of astro-agent-api has no ${table}.${column} column: ` +
         'run `wrangler d1 migrations apply AGENT_API_DB` (add --local for `astro preview`) with `migrations_dir` set as the package README says.',
     );
   }
@@ -79,10 +80,10 @@ export async function openD1Store(binding: D1Database, options: { warn?: (messag
     async createClient(client) {
       await db
         .prepare(
-          `INSERT INTO clients (client_id, secret_hash, client_name, contacts, scope, token_endpoint_auth_method, issued_at, last_token_at)
-           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)`,
+          `INSERT INTO clients (client_id, secret_hash, client_name, contacts, scope, token_endpoint_auth_method, issued_at, last_token_at, public_keys)
+           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
         )
-        .bind(client.clientId, client.secretHash, client.clientName, JSON.stringify(client.contacts), client.scope, client.tokenEndpointAuthMethod, client.issuedAt, client.lastTokenAt)
+        .bind(client.clientId, client.secretHash, client.clientName, JSON.stringify(client.contacts), client.scope, client.tokenEndpointAuthMethod, client.issuedAt, client.lastTokenAt, toPublicKeysColumn(client))
         .run();
     },
 

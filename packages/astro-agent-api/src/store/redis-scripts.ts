@@ -8,7 +8,7 @@ import { defineScript, type CommandParser } from 'redis';
  * not Redis Cluster.
  *
  * Layout under the prefix:
- * - `client:<id>` hash (secretHash, clientName, contacts, scope, method, issuedAt, lastTokenAt)
+ * - `client:<id>` hash (secretHash, clientName, contacts, scope, method, issuedAt, lastTokenAt, and publicKeys as JSON for a private_key_jwt client)
  * - `clients:last-token` sorted set: client id by lastTokenAt, for recycling
  * - `token:<sha256>` hash (clientId, scope, issuedAt, expiresAt), PEXPIREAT its expiry
  * - `client-tokens:<id>` sorted set: the client's token hashes by expiry, to delete them with it

@@ -2,7 +2,7 @@ import { createClient, ErrorReply } from 'redis';
 import { createFallbackWindowCounter } from './fallback-windows.ts';
 import { REDIS_DEFAULTS } from '../environment.ts';
 import { REDIS_SCRIPTS } from './redis-scripts.ts';
-import type { ClientRecord, SearchCount, Store, TokenRecord, TrafficCount, WindowCounter } from './store.ts';
+import type { ClientPublicKeys, ClientRecord, SearchCount, Store, TokenRecord, TrafficCount, WindowCounter } from './store.ts';
 import { StoreUnavailableError } from './store-unavailable.ts';
 
 export interface RedisStoreOptions {
@@ -146,6 +146,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
           'tokenEndpointAuthMethod', record.tokenEndpointAuthMethod,
           'issuedAt', String(record.issuedAt),
           'lastTokenAt', String(record.lastTokenAt),
+          ...(record.publicKeys === undefined ? [] : ['publicKeys', JSON.stringify(record.publicKeys)]),
         ]),
       );
       if (created !== 1) throw new Error(`client_id ${record.clientId} is already registered`);
@@ -302,6 +303,7 @@ function toClientRecord(clientId: string, fields: Record<string, string>): Clien
     tokenEndpointAuthMethod: fields.tokenEndpointAuthMethod as ClientRecord['tokenEndpointAuthMethod'],
     issuedAt: Number(fields.issuedAt),
     lastTokenAt: Number(fields.lastTokenAt),
+    ...(fields.publicKeys === undefined ? {} : { publicKeys: JSON.parse(fields.publicKeys) as ClientPublicKeys }),
   };
 }
 

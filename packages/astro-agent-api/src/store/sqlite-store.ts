@@ -1,7 +1,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { createMemoryWindowCounter } from './memory-windows.ts';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
-import { toClientRecord, toTokenRecord, type ClientRow, type TokenRow, type WindowRow } from './sql-rows.ts';
+import { toClientRecord, toPublicKeysColumn, toTokenRecord, type ClientRow, type TokenRow, type WindowRow } from './sql-rows.ts';
 import type { SearchCount, Store, TrafficCount, WindowCounter } from './store.ts';
 
 /**
@@ -23,8 +23,8 @@ export function openSqliteStore(file: string, options: { anonymousWindowsMax?: n
   }
 
   const insertClient = db.prepare(
-    `INSERT INTO clients (client_id, secret_hash, client_name, contacts, scope, token_endpoint_auth_method, issued_at, last_token_at)
-     VALUES (:client_id, :secret_hash, :client_name, :contacts, :scope, :method, :issued_at, :last_token_at)`,
+    `INSERT INTO clients (client_id, secret_hash, client_name, contacts, scope, token_endpoint_auth_method, issued_at, last_token_at, public_keys)
+     VALUES (:client_id, :secret_hash, :client_name, :contacts, :scope, :method, :issued_at, :last_token_at, :public_keys)`,
   );
   const selectClient = db.prepare('SELECT * FROM clients WHERE client_id = ?');
   const touchClient = db.prepare(
@@ -101,6 +101,7 @@ export function openSqliteStore(file: string, options: { anonymousWindowsMax?: n
         method: client.tokenEndpointAuthMethod,
         issued_at: client.issuedAt,
         last_token_at: client.lastTokenAt,
+        public_keys: toPublicKeysColumn(client),
       });
     },
 

@@ -24,10 +24,15 @@ export interface ClientRecord {
   /** Space-delimited scopes the client may request. */
   scope: string;
   tokenEndpointAuthMethod: ClientAuthMethod;
+  /** A private_key_jwt client's public keys, as it registered them; absent for the others. */
+  publicKeys?: ClientPublicKeys;
   issuedAt: number;
   /** Time of the last token issued to the client (its registration time until then); drives recycling. */
   lastTokenAt: number;
 }
+
+/** Where a registered private_key_jwt client's keys are: in its registration (RFC 7591 §2 `jwks`), or at `jwksUri`. */
+export type ClientPublicKeys = { jwks: { keys: Record<string, unknown>[] } } | { jwksUri: string };
 
 export interface TokenRecord {
   /** Lowercase hex SHA-256 of the access token. */

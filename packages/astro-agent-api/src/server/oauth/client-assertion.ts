@@ -1,25 +1,21 @@
-import { createLocalJWKSet, decodeJwt, jwtVerify, type JSONWebKeySet } from 'jose';
+import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { CLOCK_SKEW_SECONDS } from '../../identity-contract.ts';
 import { ASSERTION_MAX_LIFETIME_SECONDS, ASSERTION_SIGNING_ALGORITHMS } from '../../oauth-contract.ts';
-import type { Store } from '../../store/store.ts';
-import { parseClientIdUrl, type ClientDocuments, type ClientMetadataDocument } from './client-metadata.ts';
-
-/** Why an assertion was refused: the token endpoint answers it as `invalid_client`. */
-export class AssertionError extends Error {
-  override readonly name = 'AssertionError';
-}
+import type { ClientRecord } from '../../store/store.ts';
+import { AssertionError, findAssertingClient } from './asserting-client.ts';
+import type { OAuthEndpointDeps } from './oauth-deps.ts';
 
 /**
- * RFC 7523 §3 — a JWT client assertion of a client identified by its metadata document: `iss` and
- * `sub` the client_id (an https URL, client-metadata.ts), `aud` this server's issuer or token endpoint,
- * `exp` at most ASSERTION_MAX_LIFETIME_SECONDS ahead, a `jti` taken once (the store remembers it
- * until `exp`, on every instance), signed (never with HMAC) by a key of the document's `jwks` or
- * `jwks_uri`. Returns the client_id and its document; throws AssertionError.
+ * RFC 7523 §3 — a JWT client assertion, the same for every client without a secret (asserting-client.ts):
+ * `iss` and `sub` the client_id, `aud` this server's issuer or token endpoint, `exp` at most
+ * ASSERTION_MAX_LIFETIME_SECONDS ahead, a `jti` taken once (the store remembers it until `exp`, on
+ * every instance), signed (never with HMAC) by one of the client's keys. Returns the client; throws
+ * AssertionError.
  */
 export async function verifyClientAssertion(
   assertion: string,
-  deps: { clients: ClientDocuments; store: Store; audiences: readonly string[]; now: number; claimedClientId: string | undefined },
-): Promise<{ clientId: string; document: ClientMetadataDocument }> {
+  deps: Pick<OAuthEndpointDeps, 'store' | 'address' | 'clients' | 'audiences'> & { now: number; claimedClientId: string | undefined },
+): Promise<ClientRecord> {
   let clientId: unknown;
   try {
     clientId = decodeJwt(assertion).iss;
@@ -28,23 +24,11 @@ export async function verifyClientAssertion(
   }
   if (typeof clientId !== 'string') throw new AssertionError('client_assertion has no iss: it must be the client_id.');
   if (deps.claimedClientId !== undefined && deps.claimedClientId !== clientId) throw new AssertionError('client_id differs from the assertion\'s iss.');
-  const target = parseClientIdUrl(clientId, deps.clients.allowed);
-  if (target === undefined) {
-    throw new AssertionError(`private_key_jwt is for clients identified by a metadata document this server accepts: ${JSON.stringify(clientId)} is not one.`);
-  }
-  const fetchOptions = { allowPrivate: target.listed };
-  let document: ClientMetadataDocument;
-  let keys: JSONWebKeySet;
-  try {
-    document = await deps.clients.documents.get(target.url, fetchOptions);
-    keys = (document.jwks ?? (await deps.clients.keySets.get(new URL(document.jwks_uri!), fetchOptions))) as JSONWebKeySet;
-  } catch (error) {
-    throw new AssertionError(`The metadata document ${clientId} could not be used: ${(error as Error).message}`);
-  }
+  const client = await findAssertingClient(clientId, deps);
   const skew = CLOCK_SKEW_SECONDS;
   let payload;
   try {
-    ({ payload } = await jwtVerify(assertion, createLocalJWKSet(keys), {
+    ({ payload } = await jwtVerify(assertion, createLocalJWKSet(client.keys), {
       issuer: clientId,
       subject: clientId,
       audience: [...deps.audiences],
@@ -64,5 +48,5 @@ export async function verifyClientAssertion(
   if (!(await deps.store.claimOnce(`jti:${clientId}:${String(payload.jti)}`, (exp + skew) * 1000, deps.now))) {
     throw new AssertionError('client_assertion was already used (its jti is taken); sign a new one.');
   }
-  return { clientId, document };
+  return client.record();
 }

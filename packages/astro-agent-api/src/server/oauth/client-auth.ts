@@ -1,12 +1,12 @@
-import type { ClientRecord, Store } from '../../store/store.ts';
+import type { ClientRecord } from '../../store/store.ts';
 import { hashesMatch, hashSecret } from './credentials.ts';
 import { OAuthError } from './oauth-error.ts';
 import { LIMITS } from '../../limits.ts';
 import { assertOAuthLimitOpen, consumeOAuthLimit } from './oauth-limits.ts';
 import type { OAuthEndpointDeps } from './oauth-deps.ts';
-import { JWT_BEARER_ASSERTION_TYPE, PRIVATE_KEY_JWT, SCOPES, scopesOf } from '../../oauth-contract.ts';
-import { AssertionError, verifyClientAssertion } from './client-assertion.ts';
-import type { ClientMetadataDocument } from './client-metadata.ts';
+import { JWT_BEARER_ASSERTION_TYPE, PRIVATE_KEY_JWT } from '../../oauth-contract.ts';
+import { AssertionError } from './asserting-client.ts';
+import { verifyClientAssertion } from './client-assertion.ts';
 import { parseFormBody, type FormParams } from './parse-body.ts';
 
 // Compared against when the client_id is unknown, so that case takes as long as a wrong secret.
@@ -14,8 +14,9 @@ const UNKNOWN_CLIENT_HASH = hashSecret('no client has this secret');
 
 /**
  * RFC 6749 §2.3.1 — authenticates the client of a token, revocation or introspection request by
- * `client_secret_basic`, `client_secret_post` or, for a client identified by its metadata document,
- * `private_key_jwt` (RFC 7523 §2.2); never two at once (§2.3). Failed attempts are counted per
+ * `client_secret_basic`, `client_secret_post` or, for a client without a secret (registered with
+ * it, or identified by its metadata document), `private_key_jwt` (RFC 7523 §2.2); never two at once
+ * (§2.3), and never a secret for a client that has none. Failed attempts are counted per
  * network; once their limit is reached the network gets 429 before its credentials are even checked.
  */
 export async function authenticateClient(
@@ -39,8 +40,7 @@ export async function authenticateClient(
       return fail(`private_key_jwt needs client_assertion_type=${JWT_BEARER_ASSERTION_TYPE} and a client_assertion (RFC 7523 §2.2).`);
     }
     try {
-      const { clientId, document } = await verifyClientAssertion(form.client_assertion, { ...deps, claimedClientId: form.client_id });
-      return await findDocumentClient(clientId, document, deps);
+      return await verifyClientAssertion(form.client_assertion, { ...deps, claimedClientId: form.client_id });
     } catch (error) {
       if (error instanceof AssertionError) return fail(error.message);
       throw error;
@@ -53,36 +53,11 @@ export async function authenticateClient(
   const client = credentials.clientId.length <= 200 ? await store.findClient(credentials.clientId) : undefined;
   // Always one constant-time comparison, known client or not.
   const secretMatches = hashesMatch(client?.secretHash ?? UNKNOWN_CLIENT_HASH, hashSecret(credentials.secret));
+  if (client?.tokenEndpointAuthMethod === PRIVATE_KEY_JWT) {
+    return fail(`This client has no secret: it authenticates with ${PRIVATE_KEY_JWT}, client_assertion_type=${JWT_BEARER_ASSERTION_TYPE} and a client_assertion signed with its key (RFC 7523 §2.2).`);
+  }
   if (client === undefined || !secretMatches) return fail('Unknown client or wrong client secret.');
   return client;
-}
-
-/**
- * The client a metadata document identifies, as the store keeps it (its tokens belong to it, and it is
- * recycled like a registered one); its first appearance counts as a registration of the caller's
- * network, so that documents cannot fill the store faster than registrations can. The scopes are the
- * document's as it reads now.
- */
-async function findDocumentClient(clientId: string, document: ClientMetadataDocument, deps: Pick<OAuthEndpointDeps, 'store' | 'address'> & { now: number }): Promise<ClientRecord> {
-  const scope = scopesOf(document.scope ?? SCOPES.join(' ')).join(' ');
-  const known = await deps.store.findClient(clientId);
-  if (known) return { ...known, scope };
-  await consumeOAuthLimit(deps.store.windows, deps.address, LIMITS.oauth.registration, deps.now);
-  const record: ClientRecord = {
-    clientId,
-    secretHash: '',
-    clientName: document.client_name ?? new URL(clientId).host,
-    contacts: [],
-    scope,
-    tokenEndpointAuthMethod: PRIVATE_KEY_JWT,
-    issuedAt: deps.now,
-    lastTokenAt: deps.now,
-  };
-  // Two first requests at once: the second finds the first's record.
-  await deps.store.createClient(record).catch(async (error: unknown) => {
-    if (!(await deps.store.findClient(clientId))) throw error;
-  });
-  return record;
 }
 
 /** The form body of a token, revocation or introspection request, and the client it authenticates. */

@@ -16,6 +16,8 @@ export interface DocumentHost {
   documents: Map<string, HostedDocument>;
   /** Requests served per path. */
   hits: Map<string, number>;
+  /** TCP connections accepted, whatever came over them (a TLS handshake to this plain server included). */
+  connections: number;
   close(): Promise<void>;
 }
 
@@ -35,14 +37,17 @@ export async function startDocumentHost(): Promise<DocumentHost> {
     if (document.delayMs) setTimeout(send, document.delayMs).unref();
     else send();
   });
+  server.on('connection', () => void host.connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
+  const host: DocumentHost = {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     documents,
     hits,
+    connections: 0,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  return host;
 }

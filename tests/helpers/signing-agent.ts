@@ -20,6 +20,8 @@ export interface SigningAgent {
   origin: string;
   /** Requests its directory has served. */
   directoryFetches: number;
+  /** TCP connections its server accepted, whatever came over them. */
+  connections: number;
   behaviour: DirectoryBehaviour;
   /**
    * Signature headers for a request to `url` (the site's own URL: `@authority` is its host). `form`
@@ -40,9 +42,10 @@ async function generateEd25519Jwk(): Promise<PrivateJwk> {
 
 /**
  * An agent that signs its requests under Web Bot Auth, with its key directory
- * (`/.well-known/http-message-signatures-directory`) served on a loopback port.
+ * (`/.well-known/http-message-signatures-directory`) served on a loopback port. `origin` names it
+ * otherwise than `http://127.0.0.1:<port>` (another name of the loopback address, https).
  */
-export async function startSigningAgent(behaviour: DirectoryBehaviour = { kind: 'keys' }): Promise<SigningAgent> {
+export async function startSigningAgent(behaviour: DirectoryBehaviour = { kind: 'keys' }, options: { origin?: (port: number) => string } = {}): Promise<SigningAgent> {
   const own = await generateEd25519Jwk();
   const stranger = await generateEd25519Jwk();
   const publicJwk = { kty: 'OKP', crv: 'Ed25519', x: own.x };
@@ -82,13 +85,16 @@ export async function startSigningAgent(behaviour: DirectoryBehaviour = { kind: 
         return void res.writeHead(current.status).end();
     }
   }
+  server.on('connection', () => void agent.connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { port } = server.address() as AddressInfo;
+  const origin = options.origin?.(port) ?? `http://127.0.0.1:${port}`;
   const signers = { own: await signerFromJWK(own), stranger: await signerFromJWK(stranger) };
 
   const agent: SigningAgent = {
     origin,
     directoryFetches: 0,
+    connections: 0,
     behaviour,
     async sign(url, { form = 'string', created = new Date(), expires = new Date(created.getTime() + 60_000), key = 'own' } = {}) {
       if (form === 'dictionary') {

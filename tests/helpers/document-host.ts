@@ -1,12 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-/** What one path answers: a JSON body (with headers), after an optional delay. */
+/** What one path answers: a JSON body (with headers), after an optional delay; or, dripping, its headers and then a byte a second, never ending. */
 export interface HostedDocument {
   body: unknown;
   status?: number;
   headers?: Record<string, string>;
   delayMs?: number;
+  drip?: boolean;
 }
 
 export interface DocumentHost {
@@ -30,6 +31,11 @@ export async function startDocumentHost(): Promise<DocumentHost> {
     hits.set(path, (hits.get(path) ?? 0) + 1);
     const document = documents.get(path);
     if (!document) return void res.writeHead(404).end();
+    if (document.drip) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const timer = setInterval(() => res.write(' '), 1_000);
+      return void res.once('close', () => clearInterval(timer));
+    }
     const send = () => {
       res.writeHead(document.status ?? 200, { 'content-type': 'application/json', ...document.headers });
       res.end(typeof document.body === 'string' ? document.body : JSON.stringify(document.body));

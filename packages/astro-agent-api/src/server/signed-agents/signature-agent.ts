@@ -22,18 +22,19 @@ export function parseSignatureAgent(header: string, coveredKey: string | undefin
   let value: unknown;
   let type: unknown;
   try {
-    const dictionary = parseDictionary(header);
-    const member = coveredKey === undefined ? (dictionary.size === 1 ? [...dictionary.values()][0] : undefined) : dictionary.get(coveredKey);
-    if (member === undefined || isInnerList(member)) return undefined;
-    [value] = member;
-    type = member[1].get('type');
-  } catch {
-    if (coveredKey !== undefined) return undefined;
-    try {
+    // A string Item starts with its quote and a Dictionary never does: each form is parsed as what it
+    // is, without a failed parse first (a thrown parse error costs more than the rest of the reading).
+    if (coveredKey === undefined && header.trimStart().startsWith('"')) {
       [value] = parseItem(header);
-    } catch {
-      return undefined;
+    } else {
+      const dictionary = parseDictionary(header);
+      const member = coveredKey === undefined ? (dictionary.size === 1 ? [...dictionary.values()][0] : undefined) : dictionary.get(coveredKey);
+      if (member === undefined || isInnerList(member)) return undefined;
+      [value] = member;
+      type = member[1].get('type');
     }
+  } catch {
+    return undefined;
   }
   if (typeof value !== 'string' || (type !== undefined && String(type) !== 'directory') || !URL.canParse(value)) return undefined;
   const url = new URL(value);

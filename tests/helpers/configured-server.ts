@@ -19,16 +19,9 @@ export async function startConfiguredServer(
   options: Partial<AgentApiOptions>,
   settings: { env?: Record<string, string>; dataDir?: string } = {},
 ): Promise<TestServer> {
-  const { outDir } = await buildSite();
   const root = await mkdtemp(join(tmpdir(), 'agent-api-configured-'));
   const copy = join(root, 'dist');
-  await mkdir(copy);
-  await symlink(join(outDir, 'client'), join(copy, 'client'));
-  await symlink(join(outDir, 'server'), join(copy, 'server'));
-  const manifest = await readBuiltManifest(outDir);
-  const configured = { ...manifest, options: { ...manifest.options, ...options } };
-  await writeServerIndex(copy, await buildServerIndexOfManifest(configured));
-  await writeManifest(copy, configured);
+  await writeConfiguredBuild(options, copy);
   const dataDir = settings.dataDir ?? join(root, 'data');
   const front = await startServer({ outDir: copy, host: '127.0.0.1', port: 0, env: { ...process.env, AGENT_API_DATA_DIR: dataDir, ...settings.env } });
   return {
@@ -40,4 +33,16 @@ export async function startConfiguredServer(
       await rm(keepData ? copy : root, { recursive: true, force: true });
     },
   };
+}
+
+/** Writes into `copy` (a new folder) the demo build with `options` in its manifest; its public and server folders are the test build's. */
+export async function writeConfiguredBuild(options: Partial<AgentApiOptions>, copy: string): Promise<void> {
+  const { outDir } = await buildSite();
+  await mkdir(copy, { recursive: true });
+  await symlink(join(outDir, 'client'), join(copy, 'client'));
+  await symlink(join(outDir, 'server'), join(copy, 'server'));
+  const manifest = await readBuiltManifest(outDir);
+  const configured = { ...manifest, options: { ...manifest.options, ...options } };
+  await writeServerIndex(copy, await buildServerIndexOfManifest(configured));
+  await writeManifest(copy, configured);
 }

@@ -30,6 +30,12 @@ export interface SigningAgent {
    * http-message-sig (web-bot-auth 0.1.3 signs a Dictionary member's whole field, not the member).
    */
   sign(url: string, options?: { form?: 'string' | 'dictionary'; created?: Date; expires?: Date; key?: 'own' | 'stranger' }): Promise<Record<string, string>>;
+  /**
+   * `count` signatures for `url`, each with its own nonce, valid for `lifetimeSeconds` from now, in the
+   * string form: for load, faster than `sign` (Cloudflare's http-message-sig with the key imported once,
+   * many signatures in flight at a time).
+   */
+  signMany(url: string, count: number, lifetimeSeconds: number): Promise<Record<string, string>[]>;
   close(): Promise<void>;
 }
 
@@ -118,6 +124,21 @@ export async function startSigningAgent(behaviour: DirectoryBehaviour = { kind: 
       const signatureAgent = `"${origin}"`;
       const headers = await signatureHeaders(new Request(url, { headers: { 'Signature-Agent': signatureAgent } }), signers[key], { created, expires });
       return { 'Signature-Agent': signatureAgent, Signature: headers.Signature, 'Signature-Input': headers['Signature-Input'] };
+    },
+    async signMany(url, count, lifetimeSeconds) {
+      const signer = webcrypto.signer(await crypto.subtle.importKey('jwk', own, { name: 'Ed25519' }, false, ['sign']));
+      const keyid = await calculateJwkThumbprint(publicJwk);
+      const signatureAgent = `"${origin}"`;
+      const request = new Request(url, { headers: { 'Signature-Agent': signatureAgent } });
+      const created = Math.floor(Date.now() / 1000);
+      const signOne = async () => {
+        const parameters = { created, expires: created + lifetimeSeconds, keyid, nonce: generateNonce(), tag: 'web-bot-auth' };
+        const fields = await createSignature(request, { label: 'sig1', components: ['@authority', component('signature-agent')], parameters, signer });
+        return { 'Signature-Agent': signatureAgent, Signature: fields.signature, 'Signature-Input': fields.signatureInput };
+      };
+      const signatures: Record<string, string>[] = [];
+      while (signatures.length < count) signatures.push(...(await Promise.all(Array.from({ length: Math.min(256, count - signatures.length) }, signOne))));
+      return signatures;
     },
     async close() {
       server.closeAllConnections();

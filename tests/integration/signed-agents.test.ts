@@ -143,17 +143,53 @@ describe('a signature that proves nothing is an anonymous request, never an erro
   });
 });
 
+/** The traffic counted today in a stopped server's store, by surface, for one family. */
+async function countsOf(stopped: TestServer, agent: SigningAgent): Promise<Record<string, number>> {
+  const store = await openStore({ dataDir: stopped.dataDir });
+  try {
+    const { requests } = await store.readTraffic(utcDay(Date.now()));
+    const family = `${new URL(agent.origin).host} (signed)`;
+    const counts: Record<string, number> = {};
+    for (const row of requests.filter((row) => row.family === family)) counts[row.surface] = (counts[row.surface] ?? 0) + row.count;
+    return counts;
+  } finally {
+    await store.close();
+  }
+}
+
 describe('the traffic report', () => {
-  test('counts the verified agent\'s requests under its own family', async () => {
-    await server.close({ keepData: true });
-    const store = await openStore({ dataDir: server.dataDir });
-    try {
-      const { requests } = await store.readTraffic(utcDay(Date.now()));
-      const family = `${new URL(listed.origin).host} (signed)`;
-      const signed = requests.filter((row) => row.family === family).reduce((sum, row) => sum + row.count, 0);
-      assert.ok(signed >= AGENT_QUOTA, `${signed} requests counted for ${family}`);
-    } finally {
-      await store.close();
+  const PAGE = '/servicios/fontaneria/madrid/';
+
+  test('a page, its twin and a document fetched with a valid signature are answered as any other', async () => {
+    for (const path of [PAGE, '/servicios/fontaneria/madrid.md', '/llms.txt']) {
+      const response = await get(await listed.sign(`${SITE}${path}`), path);
+      assert.equal(response.status, 200, path);
+      await response.arrayBuffer();
     }
+  });
+
+  test('counts the verified agent\'s requests under its own family: the API\'s, and the page, twin and document verified after their answers', async () => {
+    await server.close({ keepData: true });
+    const counts = await countsOf(server, listed);
+    assert.ok(counts.api! >= AGENT_QUOTA, `${counts.api} API requests counted`);
+    assert.deepEqual([counts.page, counts.markdown, counts.document], [1, 1, 1]);
+  });
+});
+
+describe('a trusted agent whose first request is a page', () => {
+  test('has its directory fetched for it, and the page counted for it', async () => {
+    const fresh = await startSigningAgent();
+    const other = await startConfiguredServer({ signedAgents: { policy: { name: 'agente-firmado', quota: 600 }, trusted: { [fresh.origin]: {} }, unlisted: 'anonymous' } });
+    try {
+      const page = await fetch(`${other.url}/servicios/fontaneria/madrid/`, { headers: await fresh.sign(`${SITE}/servicios/fontaneria/madrid/`) });
+      assert.equal(page.status, 200);
+      await page.arrayBuffer();
+    } finally {
+      // Closing waits for the verifications made after the answers, then writes the counts.
+      await other.close({ keepData: true });
+      await fresh.close();
+    }
+    assert.equal(fresh.directoryFetches, 1);
+    assert.deepEqual(await countsOf(other, fresh), { page: 1 });
   });
 });

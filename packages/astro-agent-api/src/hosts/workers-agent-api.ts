@@ -49,15 +49,13 @@ function createWorkersAgentApi(env: WorkersEnv): WorkersAgentApi {
   let flushedAt = 0;
   return {
     api,
-    async flushTraffic() {
-      // Kept alive (ctx.waitUntil) until a signed page's signature is verified and counted.
-      await api.settled();
+    flushTraffic() {
       // A D1 write per request doubled the writes of an anonymous read: counts are written at most every
       // TRAFFIC_FLUSH_MS per instance, so an instance evicted while idle loses at most that much of its counts.
       const now = Date.now();
-      if (recorder === undefined || now - flushedAt < TRAFFIC_FLUSH_MS) return;
+      if (recorder === undefined || now - flushedAt < TRAFFIC_FLUSH_MS) return Promise.resolve();
       flushedAt = now;
-      await recorder.flush();
+      return recorder.flush();
     },
   };
 }

@@ -14,7 +14,7 @@ import { createGate } from './gate.ts';
 import { createDocumentCache } from './outbound/document-cache.ts';
 import type { OutboundFetch } from './outbound/fetch-document.ts';
 import { readKeyDirectory } from './signed-agents/key-directory.ts';
-import { createSignedAgentVerifier, type SignedAgentVerifier } from './signed-agents/verify-signed-agent.ts';
+import { createSignedAgentVerifier } from './signed-agents/verify-signed-agent.ts';
 import { createIdentityHandler } from './identity.ts';
 import { createMcpRoute } from './mcp/mcp-route.ts';
 import type { SdkLeg } from './mcp/serve-with-sdk.ts';
@@ -35,8 +35,6 @@ export interface BuildRuntime {
   api: { basePath: string; operations: string; openapi: string; agents: string };
   /** On every answer: the version, and while it is being withdrawn its Deprecation, Sunset and Link. */
   headers: Record<string, string>;
-  /** Reads Web Bot Auth signatures under the build's `signedAgents`, with the directories it keeps. */
-  signedAgents: SignedAgentVerifier;
 }
 
 /** What lives as long as the process: the store, the environment read at start, the build's files, the SDK leg, the way out to other hosts. */
@@ -124,6 +122,5 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
       'X-Content-Type-Options': 'nosniff',
       ...(options.deprecation && buildDeprecationHeaders(options.deprecation, resolveVersioningPolicy(urls, options.documents))),
     },
-    signedAgents,
   };
 }

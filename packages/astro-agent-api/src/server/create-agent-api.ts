@@ -12,7 +12,6 @@ import { canonicalizePath } from './canonical-path.ts';
 import type { RequestContext } from './context.ts';
 import { createSdkLeg } from './mcp/serve-with-sdk.ts';
 import { fetchWithPlatform, type OutboundFetch } from './outbound/fetch-document.ts';
-import { createSignedOutcomeReporter } from './signed-agents/attribute-outcome.ts';
 import { findPageOfRequest } from '../content/resolve-page.ts';
 import { buildPageLinkHeader, markdownResponse, prefersMarkdown } from './negotiate.ts';
 import { API_HEADERS, jsonResponse, renderError, withHeaders, type ErrorLogger } from './respond.ts';
@@ -39,8 +38,6 @@ export interface AgentApi {
   pageHeaders(pathname: string): Promise<Record<string, string>>;
   /** Reports an HTML site page the site answered, once sent: traffic counting keeps those fetched by known agents. */
   reportPage(request: Request, status: number): void;
-  /** Resolves once every request answered so far has been reported (a signed page's report waits for its signature to be verified). */
-  settled(): Promise<void>;
   /** An error found before a request could be made of the bytes (the transport could not parse them), in the shape of the route its path names. */
   renderRefusal(pathname: string | undefined, error: ApiError): Response;
   close(): Promise<void>;
@@ -124,8 +121,6 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
   const report: OutcomeListener = (outcome) => {
     for (const listener of listeners) listener(outcome);
   };
-  // A page, twin or document fetched with a signature is counted for its agent once the signature is verified, after the answer.
-  const signed = createSignedOutcomeReporter(report, async () => (await currentRuntime()).signedAgents);
 
   function openSharedStore(): Promise<Store> {
     store ??= options.openStore().catch((error: unknown) => {
@@ -178,9 +173,9 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
     return found && { path: pathname, build: latest, route: found.route };
   }
 
-  function record(outcome: Outcome, request: Request, response: Response): Response {
+  function record(outcome: Outcome, response: Response): Response {
     outcome.status = response.status;
-    signed.report(outcome, request);
+    report(outcome);
     return response;
   }
 
@@ -195,7 +190,7 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
     async handle(request, context, routed) {
       const path = routed?.path ?? canonicalTarget(request);
       const outcome = createOutcome(request, path, context.method ?? request.method);
-      return record(outcome, request, await answer(request, context, outcome, routed));
+      return record(outcome, await answer(request, context, outcome, routed));
     },
     async negotiatePage(request) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
@@ -206,7 +201,7 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
       const outcome = createOutcome(request, pathname, request.method);
       outcome.surface = 'markdown';
       outcome.page = found.page.url;
-      return record(outcome, request, markdownResponse(request, found.page, snapshot));
+      return record(outcome, markdownResponse(request, found.page, snapshot));
     },
     async pageFilesOf(pathname) {
       const snapshot = await content.current().catch(() => undefined);
@@ -227,17 +222,15 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
         outcome.surface = 'page';
         outcome.page = found.page.url;
         outcome.status = status;
-        signed.report(outcome, request);
+        report(outcome);
       }, () => {});
     },
-    settled: () => signed.settled(),
     renderRefusal(pathname, error) {
       const route = pathname === undefined || latest === undefined ? undefined : findRoute(latest.table, pathname)?.route;
       return withHeaders(renderError(error, route?.errors ?? 'api', log), latest?.headers ?? { 'API-Version': API_VERSION });
     },
     async close() {
       content.close();
-      await signed.settled();
       await Promise.all(recorders.map((recorder) => recorder.close()));
       await (await store?.catch(() => undefined))?.close();
     },

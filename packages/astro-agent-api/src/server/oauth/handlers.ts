@@ -13,8 +13,11 @@ import { handleRevocationRequest } from './revoke.ts';
 import { handleTokenRequest } from './token.ts';
 
 /** Without documents, every client_id is a registered one. */
-const NO_DOCUMENTS = { get: () => Promise.reject(new Error('no metadata documents are read')), peek: () => undefined };
-const NO_CLIENT_DOCUMENTS: ClientDocuments = { allowed: false, documents: NO_DOCUMENTS, keySets: NO_DOCUMENTS };
+const NO_CLIENT_DOCUMENTS: ClientDocuments = {
+  allowed: false,
+  documents: { get: () => Promise.reject(new Error('no metadata documents are read')) },
+  keySets: { get: () => Promise.reject(new Error('no metadata documents are read')) },
+};
 
 /** One OAuth endpoint: a POST request in, its RFC 6749 answer out. */
 export type OAuthEndpoint = (request: Request, context: RequestContext) => Promise<Response>;

@@ -9,8 +9,6 @@ type Outcome<T> = { ok: true; value: T } | { ok: false; error: OutboundFetchErro
 export interface DocumentCache<T> {
   /** The document at `url`, read; throws OutboundFetchError when it cannot be had or read. */
   get(url: URL, options: { allowPrivate: boolean }): Promise<T>;
-  /** The document at `url` if it is kept and fresh, else undefined: never fetches. */
-  peek(url: URL): T | undefined;
 }
 
 /**
@@ -43,10 +41,6 @@ export function createDocumentCache<T>(fetchOutbound: OutboundFetch, read: (valu
       const outcome = await cache.fetch(url.href, { context: options });
       if (!outcome!.ok) throw outcome!.error;
       return outcome!.value;
-    },
-    peek(url) {
-      const outcome = cache.get(url.href);
-      return outcome?.ok ? outcome.value : undefined;
     },
   };
 }

@@ -20,12 +20,8 @@ export interface SignedAgent {
   policy: NamedPolicy;
 }
 
-/**
- * Reads a request's Web Bot Auth signature: the agent it proves, or undefined (unsigned, or a signature
- * that proves nothing). With `cachedOnly`, an agent's directory not already kept is fetched only for an
- * agent the site trusts: a page's signature never makes the server fetch an unknown agent's keys.
- */
-export type SignedAgentVerifier = (request: Request, options?: { cachedOnly?: boolean }) => Promise<SignedAgent | undefined>;
+/** Reads a request's Web Bot Auth signature: the agent it proves, or undefined (unsigned, or a signature that proves nothing). */
+export type SignedAgentVerifier = (request: Request) => Promise<SignedAgent | undefined>;
 
 /**
  * Web Bot Auth (draft-meunier-webbotauth-httpsig-protocol) over RFC 9421, verified with Cloudflare's
@@ -55,7 +51,7 @@ export function createSignedAgentVerifier(deps: {
     return unlisted === 'signed' ? policy : undefined;
   }
 
-  return async (request, { cachedOnly = false } = {}) => {
+  return async (request) => {
     const signatureInput = request.headers.get('signature-input');
     if (signatureInput === null || !request.headers.has('signature')) return undefined;
     const candidate = findWebBotAuthSignature(signatureInput);
@@ -88,9 +84,7 @@ export function createSignedAgentVerifier(deps: {
             now: at,
           },
           async resolveVerifier({ parameters }) {
-            const listed = agent.origin in trusted;
-            const directory = cachedOnly && !listed ? deps.directories.peek(agent.directory) : await deps.directories.get(agent.directory, { allowPrivate: listed });
-            const key = directory?.get(String(parameters.keyid));
+            const key = (await deps.directories.get(agent.directory, { allowPrivate: agent.origin in trusted })).get(String(parameters.keyid));
             if (key === undefined) throw new Error(`no key ${String(parameters.keyid)} in ${agent.directory.href}`);
             return webcrypto.verifier(key);
           },

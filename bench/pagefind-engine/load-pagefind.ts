@@ -79,14 +79,14 @@ const EXPORT_STATEMENT = /export\s*\{\s*createInstance\s*,[^}]*\}\s*;?\s*$/;
  */
 export async function loadPagefind(
   pagefindDir: string,
-  options: { ranking?: PagefindRanking; excerptLength?: number } = {},
+  options: { ranking?: PagefindRanking; excerptLength?: number; language?: string } = {},
 ): Promise<LoadedPagefind> {
   const files = await readIndexFolder(pagefindDir);
   const script = files.get('pagefind.js');
   if (!script) throw new Error(`No pagefind.js in ${pagefindDir}: build the site first (npm run build).`);
 
   const basePath = pathToFileURL(pagefindDir).href.replace(/\/?$/, '/');
-  const createInstance = evaluatePagefindScript(new TextDecoder().decode(script), createSnapshotFetch(basePath, files));
+  const createInstance = evaluatePagefindScript(new TextDecoder().decode(script), createSnapshotFetch(basePath, files), options.language);
   const instance = createInstance({ basePath, baseUrl: '/', noWorker: true });
   await instance.init();
   // init() returns before the WebAssembly is ready; loading the filters waits for it (and the city
@@ -139,11 +139,11 @@ function createSnapshotFetch(basePath: string, files: Map<string, Uint8Array>): 
 type CreateInstance = (options: { basePath: string; baseUrl: string; noWorker: boolean }) => PagefindInstance;
 
 /**
- * Evaluates the generated ES module as a function body so that `fetch` is a parameter rather than
- * the global. The two module-only constructs are rewritten: the final `export {…}` becomes a
+ * Evaluates the generated ES module as a function body so that `fetch` (and, for a language, the
+ * `document` it reads `<html lang>` from) is a parameter rather than the global. The two module-only constructs are rewritten: the final `export {…}` becomes a
  * `return`, and `import.meta.url` (only used to guess basePath, which we always pass) becomes undefined.
  */
-function evaluatePagefindScript(source: string, snapshotFetch: typeof fetch): CreateInstance {
+function evaluatePagefindScript(source: string, snapshotFetch: typeof fetch, language: string | undefined): CreateInstance {
   if (!EXPORT_STATEMENT.test(source)) {
     throw new Error('Unexpected pagefind.js: no final `export {createInstance, …}`. Check the pagefind version.');
   }
@@ -154,6 +154,8 @@ function evaluatePagefindScript(source: string, snapshotFetch: typeof fetch): Cr
     throw new Error('Unexpected pagefind.js: it uses module features the loader does not rewrite.');
   }
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the script is our own build output
-  const factory = new Function('fetch', `"use strict";${body}`) as (f: typeof fetch) => CreateInstance;
-  return factory(snapshotFetch);
+  // Pagefind searches the index of the page's language, read from `<html lang>`: a page of `language`.
+  const document = language === undefined ? undefined : { currentScript: null, querySelector: () => ({ getAttribute: () => language }) };
+  const factory = new Function('fetch', 'document', `"use strict";${body}`) as (f: typeof fetch, d: unknown) => CreateInstance;
+  return factory(snapshotFetch, document);
 }

@@ -4,7 +4,7 @@
  * and the entry points on top — and no module imports itself through a cycle.
  * @type {import('dependency-cruiser').IConfiguration}
  */
-const entryPoints = '^src/(index|setup-runtime|node|runtime|workers|workers-entry|cli|contract|schema-org)\\.ts$';
+const entryPoints = '^src/(index|setup-runtime|node|runtime|workers|workers-entry|cli|contract|schema-org|playwright)\\.ts$';
 
 /** `from` may not import any of `to`: one rule per layer. */
 const layer = (name, from, to) => ({
@@ -31,6 +31,8 @@ module.exports = {
     layer('analytics-beside-server', 'analytics', ['server', 'build', 'documents', 'routes']),
     layer('build-is-the-content-pipeline', 'build', ['server', 'documents', 'analytics', 'routes']),
     layer('documents-read-operations', 'documents', ['server', 'build', 'analytics', 'routes']),
+    // The check reads a site over HTTP as any agent does: it may not trust the code it checks.
+    layer('check-is-a-client', 'check', ['content', 'store', 'operations', 'server', 'build', 'documents', 'analytics', 'routes', 'hosts']),
   ],
   options: {
     tsConfig: { fileName: 'tsconfig.build.json' },

@@ -14,6 +14,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { childEnv, startServerProcess, type ServerProcess } from '../helpers/child-process.ts';
 import { convertedWhileRendering, integrationLines, prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
 import { assertPublishedUrlsAnswer } from '../helpers/published-urls.ts';
+import { assertSitePassesCheck } from '../helpers/agent-ready.ts';
 
 type Json = Record<string, any>;
 
@@ -87,6 +88,11 @@ describe('examples/base-file: base /docs, trailingSlash never, build.format file
     assert.deepEqual(search.results.map((result: Json) => result.url).sort(), [...PAGES].sort());
     const resources = await withMcpClient((client) => client.listResources());
     assert.deepEqual(resources.resources.map((resource) => resource.uri).sort(), [...PAGES].sort());
+  });
+
+  it('passes astro-agent-api check under the base, on every page, but the checks pending the graders work', { timeout: 60_000 }, async () => {
+    const report = await assertSitePassesCheck(`${server.url}/docs`, { canonicalOrigin: ORIGIN, api: true });
+    assert.equal(report.site, ROOT);
   });
 
   it('reads a page by any form of its URL, and a section by its fragment', async () => {

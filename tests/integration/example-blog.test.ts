@@ -16,6 +16,7 @@ import { childEnv, startServerProcess } from '../helpers/child-process.ts';
 import { convertedWhileRendering, integrationLines, LISTENING, prepareExampleSite, serveExampleSite, type ExampleSite, type ServedExample } from '../helpers/example-site.ts';
 import { fetchFrom } from '../helpers/fetch-from.ts';
 import { assertPublishedUrlsAnswer } from '../helpers/published-urls.ts';
+import { assertSitePassesCheck } from '../helpers/agent-ready.ts';
 
 type Json = Record<string, any>;
 
@@ -266,6 +267,10 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
     const report = await assertPublishedUrlsAnswer({ site: SITE, served: base }, { query: 'html', documents: [`${SITE}/robots.txt`] });
     t.diagnostic(`${report.checked} published URLs answer 200 (${report.documents} documents read, ${report.searchResults} search results, ${report.resources} MCP resources)`);
     assert.ok(report.resources >= POSTS.length + 2, `${report.resources} resources`);
+  });
+
+  it('passes astro-agent-api check on every page, but the checks pending the graders work', { timeout: 60_000 }, async () => {
+    await assertSitePassesCheck(base, { canonicalOrigin: SITE, api: true });
   });
 
   it('leaves the site\'s own /api endpoint and .well-known file to the site', async () => {

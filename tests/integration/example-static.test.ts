@@ -15,6 +15,7 @@ import serveStatic from 'serve-static';
 import { runCommand } from '../helpers/child-process.ts';
 import { integrationLines, prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
 import { fetchEach, siteUrls } from '../helpers/published-urls.ts';
+import { assertSitePassesCheck } from '../helpers/agent-ready.ts';
 
 const SITE = 'https://garden.example.com';
 /** The content pages and their twins; `/search/` and the 404 page are not content. */
@@ -117,6 +118,13 @@ describe('examples/static, built without an adapter', () => {
       assert.match(response.headers.get('content-type') ?? '', /^text\/markdown/, twin);
       await response.arrayBuffer();
     }
+  });
+
+  it('passes astro-agent-api check as a static host serves it: the API checks not applicable, what needs a host rule a warning', { timeout: 60_000 }, async () => {
+    const report = await assertSitePassesCheck(base, { canonicalOrigin: SITE, api: false });
+    assert.match(report.api.reason ?? '', /no \/openapi\.json/);
+    const negotiation = report.checks.find((check) => check.id === 'markdown-negotiation');
+    assert.equal(negotiation?.status, 'warn', 'a static file server cannot negotiate: a warning that points to the host rules');
   });
 
   it('says nothing in agents.md, llms.txt, SKILL.md or robots.txt of an API, MCP, OAuth or quotas', async () => {

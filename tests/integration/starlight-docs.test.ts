@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { integrationLines, prepareExampleSite, serveExampleSite, type ExampleSite, type ServedExample } from '../helpers/example-site.ts';
+import { MULTILINGUAL_CASES } from './multilingual-relevance-cases.ts';
 
 type Json = Record<string, any>;
 
@@ -19,10 +20,14 @@ const SITE = 'https://starlight.example.org';
 const COMMIT_DATE = '2026-08-22T09:23:01Z';
 
 /**
- * CJK queries written from the pages' text, each with the page it must find in the top 3. Left for
- * the word-segmentation work (issue #31, item 2) to fill: until then the test that reads it is skipped.
+ * CJK queries written from the pages' text (tests/integration/multilingual-relevance-cases.ts), each
+ * with the pages of which one must be in the top 3; the language as the site's URLs write it (zh-cn).
  */
-const CJK_QUERIES: { query: string; language: string; page: string }[] = [];
+const CJK_QUERIES = MULTILINGUAL_CASES.filter(({ language }) => ['ja', 'zh-CN', 'ko'].includes(language)).map(({ query, language, expected }) => ({
+  query,
+  language: language.toLowerCase(),
+  pages: expected,
+}));
 
 let example: ExampleSite;
 let served: ServedExample;
@@ -54,11 +59,19 @@ describe("Starlight's documentation, built from the packed tarball", () => {
     assert.ok(languages.size >= 17, `17 languages, got ${[...languages].join(', ')}`);
   });
 
-  it('finds CJK queries written from the pages\' text in the top 3', { skip: CJK_QUERIES.length === 0 && 'no CJK queries yet' }, async () => {
-    for (const { query, language, page } of CJK_QUERIES) {
+  it('finds CJK queries written from the pages\' text in the top 3', async () => {
+    for (const { query, language, pages } of CJK_QUERIES) {
       const found = await getJson(`/api/v1/search_pages?${new URLSearchParams({ query, language, limit: '3' })}`);
       const urls = found.results.map((result: Json) => result.url);
-      assert.ok(urls.includes(`${SITE}${page}`), `${query} (${language}) → ${urls.join(', ')}`);
+      assert.ok(pages.some((page) => urls.includes(`${SITE}${page}`)), `${query} (${language}) → ${urls.join(', ')}`);
     }
+    // The issue's three queries, with no language filter, and the excerpt around the words found.
+    for (const [query, page] of [['全文検索', '/ja/guides/site-search/'], ['可折叠子目录', '/zh-cn/components/file-tree/']]) {
+      const found = await getJson(`/api/v1/search_pages?${new URLSearchParams({ query, limit: '3' })}`);
+      const hit = found.results.find((result: Json) => result.url === `${SITE}${page}`);
+      assert.ok(hit, `${query} → ${found.results.map((result: Json) => result.url).join(', ')}`);
+      assert.ok(hit.excerpt.includes(query), hit.excerpt);
+    }
+    assert.ok((await getJson(`/api/v1/search_pages?${new URLSearchParams({ query: 'ドキュメント', language: 'JA' })}`)).total > 0);
   });
 });

@@ -4,8 +4,9 @@ import fc from 'fast-check';
 import { buildExcerpt, EXCERPT_TEXT_CHARS, prepareExcerptText } from '../../packages/astro-agent-api/src/content/excerpt.ts';
 import { foldText } from '../../packages/astro-agent-api/src/content/search-analyzer.ts';
 
-// Words with and without accents, and some that folding shortens (a combining mark of a vowel sign is dropped).
-const WORDS = ['fontanería', 'Córdoba', 'tubería', 'agua', 'AGUA', 'desagüe', 'caldera', 'İzmir', 'ﬁltro', 'नमस्ते', 'señal', 'aguas', 'año'];
+// Words with and without accents, some that folding shortens (an accent written as a combining mark is
+// dropped), and some whose marks are part of their letters (kept).
+const WORDS = ['fontanería', 'Córdoba', 'tubería', 'agua', 'AGUA', 'desagüe', 'caldera', 'İzmir', 'ﬁltro', 'cafe\u0301', 'नमस्ते', 'ค้นหา', 'señal', 'aguas', 'año'];
 const pageText = fc
   .array(fc.oneof(fc.constantFrom(...WORDS), fc.constantFrom(' ', ' ', '\n', ', ', '. ')), { maxLength: 4_000 })
   .map((parts) => parts.join(''));
@@ -27,8 +28,8 @@ test('an excerpt cut from a page text folded once is the one cut from the text i
 });
 
 test('a text that folding shortens still gets an excerpt around the words, from a chunk that keeps its length', () => {
-  // The first chunk holds a word whose vowel signs folding drops; the words are in the second.
-  const text = `नमस्ते ${'relleno '.repeat(130)}\nla caldera de gas se revisa cada año`;
+  // The first chunk holds a word whose accent, a combining mark, folding drops; the words are in the second.
+  const text = `cafe\u0301 ${'relleno '.repeat(130)}\nla caldera de gas se revisa cada año`;
   const prepared = prepareExcerptText(text);
   assert.equal(prepared.folded, undefined);
   const { excerpt, at } = buildExcerpt(prepared, ['caldera']);

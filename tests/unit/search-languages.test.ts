@@ -6,18 +6,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { buildServerIndex } from '../../packages/astro-agent-api/src/build/build-server-index.ts';
 import { canonicalLanguageTag } from '../../packages/astro-agent-api/src/content/language-tag.ts';
-import type { BuiltPage, ManifestPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
-import type { PageTexts } from '../../packages/astro-agent-api/src/content/page-texts.ts';
-import { buildSectionLines } from '../../packages/astro-agent-api/src/content/plain-text.ts';
-import { createSearchEngine, type SearchEngine } from '../../packages/astro-agent-api/src/content/search.ts';
+import type { SearchEngine } from '../../packages/astro-agent-api/src/content/search.ts';
 import { createSiteAnalyzers, splitWords } from '../../packages/astro-agent-api/src/content/search-analyzer.ts';
-import { ROOT_SITE_URLS } from '../../packages/astro-agent-api/src/site-urls.ts';
+import { createMemorySearch, MEMORY_SITE as SITE } from '../helpers/memory-search.ts';
 
 /** Languages with a stemmer and stop words, and two without (matched as written). */
 const LANGUAGES = ['en', 'fr', 'es', 'de', 'it', 'pt-BR', 'nl', 'ru', 'sv', 'ja', 'zh-Hant'] as const;
-const SITE = 'https://site.example';
 
 /** Letters of the languages above, accented ones included, so that folding and stemming both run. */
 const LETTERS = [...'abcdefghijklmnopqrstuvwxyzàâäçéèêëîïôöùûüñßåøæœáíóúãõжзийклмнопрстуфхцчшщыэюя'];
@@ -27,36 +22,7 @@ const languageMix = fc.uniqueArray(fc.constantFrom(...LANGUAGES), { minLength: 1
 
 /** The search over `pages` (each a language and its text) as the runtime builds it, the texts kept in memory. */
 async function createEngine(languages: readonly string[], pages: readonly { language: string; text: string }[], stopWords: string[] = []): Promise<SearchEngine> {
-  const built: BuiltPage[] = pages.map(({ language, text }, i) => ({
-    url: `${SITE}/p${i}/`,
-    path: `/p${i}/`,
-    title: `Page ${i}`,
-    language,
-    facets: {},
-    sections: [],
-    frontMatter: '',
-    markdown: text,
-  }));
-  const analyzers = await createSiteAnalyzers(languages, stopWords);
-  const index = buildServerIndex({ buildId: 'b', pages: built }, analyzers);
-  const manifestPages: ManifestPage[] = built.map(({ frontMatter: _f, markdown: _m, ...page }, i) => ({ ...page, twin: { file: 0, offset: i, length: 0, frontMatterLength: 0, textLength: 0 } }));
-  const texts: PageTexts = {
-    readTwin: (twin) => Buffer.from(pages[twin.offset]!.text),
-    readMarkdown: (twin) => pages[twin.offset]!.text,
-    readText: (twin) => buildSectionLines(pages[twin.offset]!.text, []),
-    close: () => {},
-  };
-  return createSearchEngine({
-    index,
-    pages: manifestPages,
-    urls: ROOT_SITE_URLS,
-    texts,
-    buildId: 'b',
-    facets: {},
-    vocabulary: { synonyms: {}, stopWords, genericWords: [] },
-    analyzers: analyzers.all,
-    languages,
-  });
+  return (await createMemorySearch(languages, pages, stopWords)).engine;
 }
 
 test('a word indexed in one language is found by the same word, whatever languages the site has', async () => {
@@ -90,7 +56,7 @@ test('a page found through two languages\' analysis counts once, and the page in
   // A word that is a stop word in French ("les") but not in English does not make the French page a partial match.
   const withStopWord = engine.search({ query: 'arroser les tomates', filters: {}, limit: 25 });
   assert.equal(withStopWord.results[0]?.url, `${SITE}/p0/`);
-  assert.equal(engine.search({ query: 'tomates', filters: {}, language: 'es', limit: 25 }).results.map((result) => result.url).join(), `${SITE}/p1/`);
+  assert.equal(engine.search({ query: 'tomates', filters: {}, languages: ['es'], limit: 25 }).results.map((result) => result.url).join(), `${SITE}/p1/`);
 });
 
 test('no text, query or language tag makes the analysis throw', async () => {

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RUNTIME_DIR, type BuiltManifest } from '../content/manifest.ts';
 import { buildPageText } from '../content/plain-text.ts';
-import { createSiteAnalyzers, splitWords, type SiteAnalyzers } from '../content/search-analyzer.ts';
+import { createSiteAnalyzers, isSearchableWord, splitWords, type SiteAnalyzers } from '../content/search-analyzer.ts';
 import { encodeServerIndex, SERVER_INDEX_FILE, type ServerIndex } from '../content/server-index.ts';
 import { writeFileAtomically } from '../write-atomically.ts';
 
@@ -45,7 +45,7 @@ export function buildServerIndex(manifest: Pick<BuiltManifest, 'buildId' | 'page
     const counts = new Map<number, number[]>();
     for (const [field, fieldText] of [page.title, headings, text].entries()) {
       for (const word of splitWords(fieldText)) {
-        if (word.length < 2 || analyzer.isStopWord(word)) continue;
+        if (!isSearchableWord(word) || analyzer.isStopWord(word)) continue;
         let term = terms.get(word);
         if (term === undefined) {
           const stem = analyzer.stem(word);

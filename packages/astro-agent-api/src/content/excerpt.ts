@@ -1,4 +1,5 @@
 import { foldText } from './search-analyzer.ts';
+import { SEGMENTED_CHARACTER } from './segment-words.ts';
 
 /** About 200 characters of text; the window is backed off this much before the first match, for context. */
 const MAX_CHARS = 220;
@@ -45,7 +46,7 @@ export function buildExcerpt({ text, folded }: ExcerptText, words: readonly stri
   const at = found.length === 0 ? undefined : findDensestWindow(found);
   const start = at === undefined ? 0 : wordStart(text, Math.max(0, at - LEAD_CHARS));
   let end = Math.min(text.length, start + MAX_CHARS);
-  if (end < text.length) end = Math.max(start + 1, findBreakBefore(text, end));
+  if (end < text.length) end = Math.max(start + 1, wordEnd(text, end));
   const excerpt = text.slice(start, end).replaceAll('\n', ' ').trim();
   return { excerpt: `${start > 0 ? '…' : ''}${excerpt}${end < text.length ? '…' : ''}`, at };
 }
@@ -56,19 +57,25 @@ function foldKeepingOffsets(text: string): string | undefined {
   return folded.length === text.length ? folded : undefined;
 }
 
-/** Offsets of whole-word occurrences of `words` (normalised: lowercase, no accents) in a folded chunk, in order; none in an undefined one. */
+/**
+ * Offsets of whole-word occurrences of `words` (normalised: lowercase, no accents) in a folded chunk,
+ * in order; none in an undefined one. A word's edge in a script read as bigrams or segmented words
+ * (content/segment-words.ts) needs no boundary: its neighbours are letters of the same run.
+ */
 function findWords(folded: string | undefined, words: readonly string[]): number[] {
   if (folded === undefined) return [];
   const positions: number[] = [];
   for (const word of words) {
+    const openStart = SEGMENTED_CHARACTER.test(word[0]!);
+    const openEnd = SEGMENTED_CHARACTER.test(word.at(-1)!);
     for (let at = folded.indexOf(word); at !== -1; at = folded.indexOf(word, at + word.length)) {
-      if (!isWordCharacter(folded, at - 1) && !isWordCharacter(folded, at + word.length)) positions.push(at);
+      if ((openStart || !isWordCharacter(folded, at - 1)) && (openEnd || !isWordCharacter(folded, at + word.length))) positions.push(at);
     }
   }
   return positions.sort((a, b) => a - b);
 }
 
-const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+const WORD_CHARACTER = /[\p{L}\p{N}\p{M}]/u;
 const isWordCharacter = (text: string, at: number) => at >= 0 && at < text.length && WORD_CHARACTER.test(text[at]!);
 
 /** Start offset of the first window of MAX_CHARS holding at least half the most matches any window holds. */
@@ -83,11 +90,40 @@ function findDensestWindow(positions: readonly number[]): number {
   return positions[counts.findIndex((count) => count !== undefined && count * 2 >= best)]!;
 }
 
+/**
+ * How far a cut looks for a space; past it, the text is in a script without spaces (or one long
+ * word), and the cut falls between two of Intl.Segmenter's words — never inside a character, or
+ * between a letter and its marks.
+ */
+const SPACE_REACH = 24;
+const wordBoundaries = new Intl.Segmenter('und', { granularity: 'word' });
+
 /** The start of the word at or after `offset`. */
 function wordStart(text: string, offset: number): number {
   if (offset === 0) return 0;
   const space = findBreak(text, offset - 1);
-  return space === text.length ? offset : space + 1;
+  if (space < text.length && space - offset < SPACE_REACH) return space + 1;
+  return findSegmentBoundary(text, offset, 'after') ?? Math.min(space + 1, text.length);
+}
+
+/** The end of the last word that ends at or before `offset`; -1 when none. */
+function wordEnd(text: string, offset: number): number {
+  const space = findBreakBefore(text, offset);
+  if (offset - space < SPACE_REACH) return space;
+  return findSegmentBoundary(text, offset, 'before') ?? space;
+}
+
+/** The boundary between two of Intl.Segmenter's words nearest `offset` on its side, within SPACE_REACH; undefined when none. */
+function findSegmentBoundary(text: string, offset: number, side: 'before' | 'after'): number | undefined {
+  const from = Math.max(0, offset - SPACE_REACH);
+  let found: number | undefined;
+  for (const { index } of wordBoundaries.segment(text.slice(from, offset + SPACE_REACH))) {
+    const boundary = from + index;
+    if (boundary === from && from > 0) continue; // the window's own edge, not the text's
+    if (side === 'before' && boundary <= offset) found = boundary;
+    if (side === 'after' && boundary >= offset) return boundary;
+  }
+  return found;
 }
 
 /** The first space or line break at or after `offset`; the text's length when none. */

@@ -14,3 +14,31 @@ export function canonicalLanguageTag(tag: string): string {
 export function primaryLanguageSubtag(tag: string): string {
   return tag.toLowerCase().split('-')[0]!;
 }
+
+/**
+ * A language range as a client writes it (RFC 4647 §2.1: subtags of 1 to 8 letters or digits, or
+ * `*`), `_` read as `-` (`zh_CN`, as locales are often written).
+ */
+export const LANGUAGE_RANGE = /^(?:\*|[a-zA-Z]{1,8}(?:[-_][a-zA-Z0-9]{1,8})*)$/;
+
+/**
+ * The site's languages that a language range asks for, case-insensitively (RFC 4647 §2.1): basic
+ * filtering (§3.3.1) — the tag itself and every tag it is a prefix of at a `-`, so `pt` takes `pt-BR`
+ * and `pt-PT`; when none matches, the range is shortened one subtag at a time as lookup does (§3.4),
+ * so `en-US` takes `en` and `zh-Hant-TW` takes `zh-Hant` or `zh`. `*` takes every language; none
+ * matched is `[]`.
+ */
+export function matchLanguageRange(range: string, languages: readonly string[]): string[] {
+  const wanted = range.trim().toLowerCase().replaceAll('_', '-');
+  if (wanted === '*') return [...languages];
+  for (let prefix = wanted; prefix !== ''; prefix = prefix.slice(0, Math.max(0, prefix.lastIndexOf('-')))) {
+    // §3.4: a single-letter subtag (an extension or private use, `-x-…`) goes with the one after it.
+    if (/-[a-z0-9]$/.test(prefix)) continue;
+    const matched = languages.filter((tag) => {
+      const lower = tag.toLowerCase();
+      return lower === prefix || lower.startsWith(`${prefix}-`);
+    });
+    if (matched.length > 0) return matched;
+  }
+  return [];
+}

@@ -1,4 +1,5 @@
 import { primaryLanguageSubtag } from './language-tag.ts';
+import { segmentToken, SEGMENTED_CHARACTER } from './segment-words.ts';
 
 /**
  * How the search reads text in one language: words without case or accents, the language's stop
@@ -16,12 +17,14 @@ export interface SearchAnalyzer {
   isStopWord(word: string): boolean;
 }
 
-type LanguageModules = Promise<[{ stemmer: (word: string) => string }, { stopwords: string[] }]>;
+type LanguageModules = Promise<[{ stemmer: (word: string) => string } | undefined, { stopwords: string[] }]>;
 
 /**
  * Snowball stemmers and stop-word lists of @orama/stemmers and @orama/stopwords, by the ISO 639-1 code
- * of the language tag. Both packages ship one module per language, so only the site's are loaded; each
- * import is written out, so that a bundler (a Cloudflare Worker's) can find every one.
+ * of the language tag (Slovenian has stop words only). Both packages ship one module per language, so
+ * only the site's are loaded; each import is written out, so that a bundler (a Cloudflare Worker's) can
+ * find every one. Chinese, Japanese and Korean are read as pairs of characters (segment-words.ts),
+ * which their word lists would not match; Persian has neither here nor in a maintained package.
  */
 const LANGUAGE_MODULES: Readonly<Record<string, () => LanguageModules>> = {
   ar: () => Promise.all([import('@orama/stemmers/arabic'), import('@orama/stopwords/arabic')]),
@@ -34,6 +37,7 @@ const LANGUAGE_MODULES: Readonly<Record<string, () => LanguageModules>> = {
   fr: () => Promise.all([import('@orama/stemmers/french'), import('@orama/stopwords/french')]),
   de: () => Promise.all([import('@orama/stemmers/german'), import('@orama/stopwords/german')]),
   el: () => Promise.all([import('@orama/stemmers/greek'), import('@orama/stopwords/greek')]),
+  hi: () => Promise.all([import('@orama/stemmers/indian'), import('@orama/stopwords/indian')]),
   hu: () => Promise.all([import('@orama/stemmers/hungarian'), import('@orama/stopwords/hungarian')]),
   id: () => Promise.all([import('@orama/stemmers/indonesian'), import('@orama/stopwords/indonesian')]),
   ga: () => Promise.all([import('@orama/stemmers/irish'), import('@orama/stopwords/irish')]),
@@ -46,6 +50,8 @@ const LANGUAGE_MODULES: Readonly<Record<string, () => LanguageModules>> = {
   pt: () => Promise.all([import('@orama/stemmers/portuguese'), import('@orama/stopwords/portuguese')]),
   ro: () => Promise.all([import('@orama/stemmers/romanian'), import('@orama/stopwords/romanian')]),
   ru: () => Promise.all([import('@orama/stemmers/russian'), import('@orama/stopwords/russian')]),
+  sa: () => Promise.all([import('@orama/stemmers/sanskrit'), import('@orama/stopwords/sanskrit')]),
+  sl: () => Promise.all([undefined, import('@orama/stopwords/slovenian')]),
   sr: () => Promise.all([import('@orama/stemmers/serbian'), import('@orama/stopwords/serbian')]),
   es: () => Promise.all([import('@orama/stemmers/spanish'), import('@orama/stopwords/spanish')]),
   sv: () => Promise.all([import('@orama/stemmers/swedish'), import('@orama/stopwords/swedish')]),
@@ -54,9 +60,9 @@ const LANGUAGE_MODULES: Readonly<Record<string, () => LanguageModules>> = {
   uk: () => Promise.all([import('@orama/stemmers/ukrainian'), import('@orama/stopwords/ukrainian')]),
 };
 
-/** Lowercase, accents removed (ñ → n), anything but letters and digits → one space. */
+/** Lowercase, accents removed (ñ → n), anything but letters, digits and the marks that belong to them → one space. */
 export function normaliseSearchText(text: string): string {
-  return foldText(text).replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return foldText(text).replace(/[^\p{L}\p{N}\p{M}]+/gu, ' ').trim();
 }
 
 /**
@@ -68,23 +74,47 @@ export function foldText(text: string): string {
   return text.toLowerCase().replace(/[^\x00-\x7f]/g, foldCharacter);
 }
 
+/**
+ * Marks a writer may leave out: the accents of Latin, Greek and Cyrillic letters, Hebrew points and
+ * Arabic vowel signs. The marks that are part of a letter (Devanagari and Thai vowel signs, the kana
+ * voicing marks of が) are kept: without them a word is another word, or none.
+ */
+const OPTIONAL_MARKS = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed]/g;
+/** Persian yeh and keheh as the Arabic letters (the Arabic stemmer's), as a query typed on either keyboard may have them; the tatweel, a stretch of the line, dropped. */
+const LETTER_VARIANTS: Readonly<Record<string, string>> = { '\u06cc': '\u064a', '\u06a9': '\u0643', '\u0640': '' };
+
 const folds = new Map<string, string>();
-/** `á` → `a`, `ñ` → `n`, a lone combining mark → nothing; a character that decomposes into several letters stays itself. */
+/** `á` → `a`, `ñ` → `n`, a lone accent → nothing; a character that decomposes into several letters, or keeps a mark of its letter, stays itself. */
 function foldCharacter(character: string): string {
   let folded = folds.get(character);
   if (folded === undefined) {
-    const bare = character.normalize('NFD').replace(/\p{M}/gu, '');
+    const bare = LETTER_VARIANTS[character] ?? character.normalize('NFD').replace(OPTIONAL_MARKS, '');
     folded = bare.length <= 1 ? bare : character;
     folds.set(character, folded);
   }
   return folded;
 }
 
-/** The normalised words of a text, in order. */
+/**
+ * The normalised words of a text, in order: split at spaces and punctuation, and the runs of scripts
+ * written without spaces split into words (content/segment-words.ts). The build indexes and the
+ * runtime reads queries with this one function, so both always agree.
+ */
 export function splitWords(text: string): string[] {
   const normalised = normaliseSearchText(text);
-  return normalised === '' ? [] : normalised.split(' ');
+  if (normalised === '') return [];
+  const tokens = normalised.split(' ');
+  if (!SEGMENTED_CHARACTER.test(normalised)) return tokens;
+  const words: string[] = [];
+  for (const token of tokens) {
+    if (SEGMENTED_CHARACTER.test(token)) segmentToken(token, words);
+    else words.push(token);
+  }
+  return words;
 }
+
+/** Whether a normalised word is long enough to be searched: two characters, or one of a script written without spaces (书). */
+export const isSearchableWord = (word: string) => word.length >= 2 || SEGMENTED_CHARACTER.test(word);
 
 /** The analyzers of a site's languages: one per primary subtag, the site's language first. */
 export interface SiteAnalyzers {
@@ -116,7 +146,8 @@ export async function createSearchAnalyzer(tag: string, extraStopWords: readonly
   return {
     language,
     stemmed: stemmer !== undefined,
-    stem: stemmer ? (word) => stemmer.stemmer(word) : (word) => word,
+    // A word of another script is no word of the language: its stemmer would only cut letters off it.
+    stem: stemmer ? (word) => (SEGMENTED_CHARACTER.test(word) ? word : stemmer.stemmer(word)) : (word) => word,
     isStopWord: (word) => stopWords.has(word),
   };
 }

@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { FacetOptions } from '../options.ts';
-import { normaliseSearchText, splitWords, type SearchAnalyzer } from './search-analyzer.ts';
+import { isSearchableWord, normaliseSearchText, splitWords, type SearchAnalyzer } from './search-analyzer.ts';
+import { SEGMENTED_CHARACTER } from './segment-words.ts';
 
 /** The site's search vocabulary (`options.search`). */
 export interface SearchVocabulary {
@@ -46,6 +47,8 @@ export interface TermLookup {
   find(word: string): number | undefined;
   /** Terms of the index's words within `maxDistance` edits of `word` (a typo), with the distance. */
   findSimilar(word: string, maxDistance: number): { term: number; distance: number }[];
+  /** Terms of the index that are pairs of characters holding `character` (content/segment-words.ts). */
+  findPairsWith(character: string): number[];
 }
 
 /** A synonym counts a little less than the word the user typed, a word read through a typo less still. */
@@ -62,6 +65,9 @@ const TWO_TYPOS_LENGTH = 8;
 const MAX_CORRECTED_WORDS = 6;
 
 export type QueryParser = (query: string) => ParsedSearchQuery;
+
+/** One character of a script read as pairs of characters (one code point: 书, or 𠮷 in two code units). */
+const isLoneCharacter = (word: string) => [...word].length === 1 && SEGMENTED_CHARACTER.test(word);
 
 /** How a parser read a word: the terms it stands for, and whether they are those of words a typo away. */
 interface WordReading {
@@ -143,7 +149,11 @@ export function createQueryParser(options: {
       if (term !== undefined) terms.add(term);
     }
     let reading: WordReading;
-    if (terms.size > 0 || stopWord || word.length < MIN_TYPO_LENGTH || /^\d+$/.test(word)) {
+    if (terms.size === 0 && !stopWord && isLoneCharacter(word)) {
+      // A character alone (书) is indexed only where it stands alone: elsewhere it is in the pairs.
+      reading = { alternatives: lookup.findPairsWith(word).map((term) => ({ terms: [term], weight: 1 })), corrected: false };
+    } else if (terms.size > 0 || stopWord || word.length < MIN_TYPO_LENGTH || /^\d+$/.test(word) || SEGMENTED_CHARACTER.test(word)) {
+      // A word of a script read as pairs or segments is not corrected: one edit of it is another word.
       reading = { alternatives: [...terms].map((term) => ({ terms: [term], weight: 1 })), corrected: false };
     } else {
       // The lookup is the costly part: none once the query's corrections are spent.
@@ -173,7 +183,7 @@ export function createQueryParser(options: {
       }
       const word = words[i++]!;
       const stoppedIn = analyzers.filter((analyzer) => analyzer.isStopWord(word)).length;
-      if (word.length < 2 || stoppedIn === analyzers.length) continue;
+      if (!isSearchableWord(word) || stoppedIn === analyzers.length) continue;
       groups.push({ words: [word], alternatives: readWord(word), optional: stoppedIn > 0 });
     }
     // Words that describe the whole site ("services") only count when the query has nothing else.

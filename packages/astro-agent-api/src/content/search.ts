@@ -5,6 +5,7 @@ import { buildExcerpt, EXCERPT_TEXT_CHARS, prepareExcerptText, type ExcerptText 
 import type { ManifestPage } from './manifest.ts';
 import type { PageTexts } from './page-texts.ts';
 import type { SearchAnalyzer } from './search-analyzer.ts';
+import { SEGMENTED_CHARACTER } from './segment-words.ts';
 import { createQueryParser, type ParsedSearchQuery, type SearchVocabulary, type TermLookup } from './search-query.ts';
 import type { SiteUrls } from '../site-urls.ts';
 import type { ServerIndex } from './server-index.ts';
@@ -15,8 +16,8 @@ export interface SearchInput {
   query: string;
   /** Facet name → the only value wanted; facets left out are not filtered. */
   filters: Record<string, string>;
-  /** The only language wanted (one of the site's languages); every language when absent. */
-  language?: string;
+  /** The only languages wanted (some of the site's languages); every language when absent. */
+  languages?: readonly string[];
   limit: number;
   cursor?: string;
 }
@@ -185,12 +186,13 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   }
 
   /** The best `k` pages of the query that pass the filters, best first (ties in page order). */
-  function rank(query: ParsedSearchQuery, filters: Record<string, string>, language: string | undefined, k: number): number[] {
+  function rank(query: ParsedSearchQuery, filters: Record<string, string>, wantedLanguages: readonly string[] | undefined, k: number): number[] {
     let touchedCount = 0;
     // Optional groups count only when the query has nothing else.
     const required = query.groups.filter((group) => !group.optional).length;
     for (const group of query.groups) touchedCount = addGroup(group.alternatives, touchedCount, required === 0 || !group.optional);
-    const wantedLanguage = language === undefined ? undefined : (languageIds.get(language) ?? -1);
+    // Per language id, whether its pages are wanted; none means every language.
+    const wantedIds = wantedLanguages === undefined ? undefined : new Set(wantedLanguages.map((language) => languageIds.get(language) ?? -1));
     // Filters and boosts as (page values, wanted value) pairs, read with indexed loops: this loop runs
     // once per page that has any word of the query, up to every page.
     const facetTest = (entries: [string, string][]) => entries.map(([facet, value]) => ({ ofDoc: facetValues.get(facet)!.ofDoc, value: facetValues.get(facet)!.ids.get(value) ?? -1 }));
@@ -209,7 +211,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       titled[doc] = 0;
       seen[doc] = 0;
       if (coverage === 0) continue;
-      if (wantedLanguage !== undefined && languageOfDoc[doc] !== wantedLanguage) continue;
+      if (wantedIds !== undefined && !wantedIds.has(languageOfDoc[doc]!)) continue;
       for (let f = 0; f < requiredFacets.length; f++) if (requiredFacets[f]!.ofDoc[doc] !== requiredFacets[f]!.value) continue documents;
       for (let f = 0; f < boosted.length; f++) if (boosted[f]!.ofDoc[doc] === boosted[f]!.value) score *= NAMED_VALUE_BOOST;
       // A query about a facet value or the site as a whole: the shallowest page leads. Otherwise a
@@ -222,14 +224,14 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   }
 
   return {
-    search({ query, filters, language, limit, cursor }) {
+    search({ query, filters, languages, limit, cursor }) {
       const parsed = parse(query);
       // Facets are never named `language` (options.ts reserves it), so the two share the cursor's filters.
-      const scope: CursorScope = { buildId: options.buildId, query: parsed.normalised, filters: language === undefined ? filters : { ...filters, language } };
+      const scope: CursorScope = { buildId: options.buildId, query: parsed.normalised, filters: languages === undefined ? filters : { ...filters, language: languages.join(',') } };
       const offset = cursor === undefined ? 0 : decodeCursor(cursor, scope);
       if (parsed.groups.length === 0 || offset >= MAX_RANKED_RESULTS) return { total: 0, results: [], next_cursor: null };
       // One more than shown tells whether there is a next page.
-      const ranked = rank(parsed, filters, language, Math.min(MAX_RANKED_RESULTS, offset + limit + 1));
+      const ranked = rank(parsed, filters, languages, Math.min(MAX_RANKED_RESULTS, offset + limit + 1));
       const shown = ranked.slice(offset, offset + limit);
       const words = [...new Set(parsed.groups.flatMap((group) => group.alternatives.flatMap(({ terms }) => terms.flatMap((term) => wordsOfTerm(term)))))];
       const results = shown.map((doc) => {
@@ -262,6 +264,8 @@ function findSection(page: ManifestPage, text: string, at: number | undefined): 
  * index's words, whose fuzzy lookup prunes every branch that is already too many edits away.
  */
 function createTermLookup(index: ServerIndex): TermLookup {
+  // Built on the first query of a lone character, which few sites ever get.
+  let pairsWith: Map<string, number[]> | undefined;
   // A word of several languages may stand for several terms.
   const words = new SearchableMap<number[]>();
   index.words.forEach((word, i) => words.update(word, (terms = []) => [...terms, index.wordTerms[i]!]));
@@ -278,6 +282,10 @@ function createTermLookup(index: ServerIndex): TermLookup {
       }
       return undefined;
     },
+    findPairsWith(character) {
+      pairsWith ??= groupPairsByCharacter(index.terms);
+      return pairsWith.get(character) ?? [];
+    },
     findSimilar(word, maxDistance) {
       const best = new Map<number, number>();
       for (const [terms, distance] of words.fuzzyGet(word, maxDistance).values()) {
@@ -286,6 +294,21 @@ function createTermLookup(index: ServerIndex): TermLookup {
       return [...best].map(([term, distance]) => ({ term, distance }));
     },
   };
+}
+
+/** Each character of the terms that are pairs of characters of a script read as pairs → those terms. */
+function groupPairsByCharacter(terms: readonly string[]): Map<string, number[]> {
+  const pairs = new Map<string, number[]>();
+  terms.forEach((term, id) => {
+    const characters = [...term];
+    if (characters.length !== 2 || !SEGMENTED_CHARACTER.test(term)) return;
+    for (const character of new Set(characters)) {
+      let ofCharacter = pairs.get(character);
+      if (!ofCharacter) pairs.set(character, (ofCharacter = []));
+      ofCharacter.push(id);
+    }
+  });
+  return pairs;
 }
 
 /** The words of the pages that each term stands for (what an excerpt looks for), from one sort of the word list. */

@@ -28,7 +28,9 @@ export interface ServerIndex {
 
 /** File of the index inside the runtime folder (`<outDir>/agent-api/`). */
 export const SERVER_INDEX_FILE = 'search-index.bin';
-const MAGIC = 'AAPI-SI1';
+// Version 2: words of Chinese, Japanese, Korean and Thai split as content/segment-words.ts does; a
+// server refuses an index of version 1, whose terms its queries would not meet.
+const MAGIC = 'AAPI-SI2';
 /** In this order; the byte array last, so every other one stays 4-byte aligned. */
 const ARRAYS = ['termStarts', 'docs', 'weights', 'idf', 'wordTerms', 'inTitle'] as const;
 

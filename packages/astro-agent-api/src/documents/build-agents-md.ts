@@ -176,7 +176,7 @@ function buildLanguageHint({ options, documents }: DocumentContext): string {
   const examples = documents.exampleSearches.map(({ language, search }) => `\`${search.query}\` in ${languageName(language)}`);
   return (
     `write the query in any of: ${languageList(options.languages)}, the languages of the pages${examples.length > 0 ? `, e.g. ${examples.join(' or ')}` : ''}; ` +
-    `\`language\` narrows to one of them`
+    `\`language\` narrows to one of them (in any case; a language without its region takes all its regions)`
   );
 }
 

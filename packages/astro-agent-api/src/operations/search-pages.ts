@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InvalidCursorError } from '../content/cursor.ts';
+import { LANGUAGE_RANGE, matchLanguageRange } from '../content/language-tag.ts';
 import type { FacetOptions } from '../options.ts';
 import { ApiError } from '../api-error.ts';
 import { OPERATION_NAMES, type Operation } from './operation.ts';
@@ -41,10 +42,19 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
           : `What to look for, preferably in ${languageName(options.language)} (the language of the pages): a topic, a question or a few keywords (2 to 200 characters).`,
       ),
     ...(multilingual && {
+      // The site's tags as the schema's values (what openapi.json, agents.md and a 400's hint list),
+      // and any other way of writing a language range, matched against them.
       language: z
-        .enum(languages as [string, ...string[]])
+        .union([z.enum(languages as [string, ...string[]]), z.string().regex(LANGUAGE_RANGE, 'not a language tag (BCP 47: `ja`, `zh-CN`, `pt-BR`)')])
+        .transform((range, context) => {
+          const matched = matchLanguageRange(range, languages);
+          if (matched.length === 0) context.addIssue({ code: 'custom', message: `no page of this site is in \`${range}\`; its languages are ${languages.map((tag) => `\`${tag}\``).join(', ')}` });
+          return matched;
+        })
         .optional()
-        .describe(`Only pages in this language (${languages.map((tag) => `\`${tag}\` ${languageName(tag)}`).join(', ')}); every language when left out.`),
+        .describe(
+          `Only pages in this language: ${languages.map((tag) => `\`${tag}\` ${languageName(tag)}`).join(', ')}. Any case and \`_\` for \`-\` (\`zh-cn\`, \`pt_br\`); a language without its region takes every region the site has (\`pt\`: \`pt-BR\` and \`pt-PT\`), a longer tag the nearest the site has (\`en-US\`: \`en\`), as RFC 4647 filtering and lookup do; \`*\` or leaving it out searches every language.`,
+        ),
     }),
     ...Object.fromEntries(
       facets.map(([name, facet]) => [
@@ -95,9 +105,10 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
     return filters;
   }
 
-  /** The `language` asked for, on a site of several languages. */
-  function selectLanguage(args: z.output<typeof input>): string | undefined {
-    return (args as unknown as { language?: string }).language;
+  /** The site's languages that `language` asked for, on a site of several languages; undefined when every one. */
+  function selectLanguages(args: z.output<typeof input>): string[] | undefined {
+    const matched = (args as unknown as { language?: string[] }).language;
+    return matched === undefined || matched.length === languages.length ? undefined : matched;
   }
 
   const output = z
@@ -120,9 +131,9 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
     async handle(args, { content }) {
       const { query, limit, cursor } = args;
       const filters = selectFilters(args);
-      const language = selectLanguage(args);
+      const wanted = selectLanguages(args);
       try {
-        return await content.search.search({ query, filters, limit, ...(language === undefined ? {} : { language }), ...(cursor === undefined ? {} : { cursor }) });
+        return await content.search.search({ query, filters, limit, ...(wanted === undefined ? {} : { languages: wanted }), ...(cursor === undefined ? {} : { cursor }) });
       } catch (error) {
         if (!(error instanceof InvalidCursorError)) throw error;
         const scope = ['`query`', ...(multilingual ? ['`language`'] : []), ...facets.map(([name]) => `\`${name}\``)].join(' and ');
@@ -133,12 +144,12 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
       }
     },
     // One build answers the same search the same way; agents repeat popular ones.
-    recentKey: (args) => JSON.stringify([args.query, selectFilters(args), selectLanguage(args) ?? null, args.limit, args.cursor ?? null]),
+    recentKey: (args) => JSON.stringify([args.query, selectFilters(args), selectLanguages(args) ?? null, args.limit, args.cursor ?? null]),
     // A next page (`cursor`) continues a search already described by its first page.
     describeCall: (args, { total, next_cursor }) => {
       if (args.cursor !== undefined) return {};
-      const language = selectLanguage(args);
-      return { query: args.query, filters: { ...selectFilters(args), ...(language !== undefined && { language }) }, results: total, more: next_cursor !== null };
+      const wanted = selectLanguages(args);
+      return { query: args.query, filters: { ...selectFilters(args), ...(wanted !== undefined && { language: wanted.join(',') }) }, results: total, more: next_cursor !== null };
     },
   } as const satisfies Operation<typeof input, typeof output>;
 }

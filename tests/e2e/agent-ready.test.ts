@@ -1,0 +1,23 @@
+/**
+ * The agent surface as `astro-agent-api check` sees it, through the package's Playwright export
+ * (`assertAgentReady`, what the `agentReady` fixture calls): on the local build, or on BASE_URL.
+ */
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { assertAgentReady } from 'astro-agent-api/playwright';
+import { PENDING_GRADERS_WORK } from '../helpers/pending-grader-checks.ts';
+import { openTarget, type Target } from './support/target.ts';
+
+let target: Target;
+before(async () => {
+  target = await openTarget();
+});
+after(() => target?.close());
+
+test('the site passes astro-agent-api check, but the checks pending the graders work', { timeout: 60_000 }, async () => {
+  const report = await assertAgentReady(target.baseUrl, {
+    ...(target.siteOrigin !== new URL(target.baseUrl).origin && { canonicalOrigin: target.siteOrigin }),
+    allowFailing: [...PENDING_GRADERS_WORK],
+  });
+  assert.equal(report.api.detected, true, report.api.reason);
+});

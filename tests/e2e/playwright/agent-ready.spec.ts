@@ -1,0 +1,15 @@
+import { test as base, expect } from '@playwright/test';
+import { agentReadyFixtures } from 'astro-agent-api/playwright';
+import { PENDING_GRADERS_WORK } from '../../helpers/pending-grader-checks.ts';
+
+const test = base.extend(agentReadyFixtures);
+
+test('the demo is ready for AI agents, but the checks pending the graders work', async ({ agentReady }) => {
+  const report = await agentReady.expectReady({ allowFailing: [...PENDING_GRADERS_WORK] });
+  expect(report.api.detected).toBe(true);
+});
+
+test('a failing check fails the test with its fix', async ({ agentReady }) => {
+  // A query the demo cannot find makes search-read fail; the error names the check and its fix.
+  await expect(agentReady.expectReady({ only: ['search-read'], query: 'zzqqxxyy nada' })).rejects.toThrow(/search-read: search_pages finds nothing[\s\S]*fix: /);
+});

@@ -1,0 +1,100 @@
+/**
+ * The parts of `astro-agent-api check` that read what a site sends: the README's table of checks is
+ * the catalog, and the parsers of Link headers, directives and sampling hold for generated input.
+ */
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { CHECK_IDS, CHECKS } from '../../packages/astro-agent-api/src/check/check-catalog.ts';
+import { parseCheckOptions } from '../../packages/astro-agent-api/src/check/check-options.ts';
+import { parseLinkHeader } from '../../packages/astro-agent-api/src/check/link-header.ts';
+import { findHtmlDirective } from '../../packages/astro-agent-api/src/check/markdown-checks.ts';
+import { gradeCaching } from '../../packages/astro-agent-api/src/check/page-checks.ts';
+import { contentSignalProblems } from '../../packages/astro-agent-api/src/check/robots-checks.ts';
+import { samplePages } from '../../packages/astro-agent-api/src/check/sample-pages.ts';
+
+const README = new URL('../../packages/astro-agent-api/README.md', import.meta.url);
+
+describe('the catalog of checks', () => {
+  test('is the README table: same ids in the same order, groups, graders and fixes', async () => {
+    const readme = await readFile(README, 'utf8');
+    const table = readme.slice(readme.indexOf('### The checks'), readme.indexOf('### The JSON report'));
+    const rows = table.split('\n').filter((line) => line.startsWith('| `'));
+    const cells = rows.map((row) => row.slice(2, -2).split(/(?<!\\) \| /).map((cell) => cell.replace(/\\\|/g, '|')));
+    assert.deepEqual(cells.map(([id]) => id!.replace(/`/g, '')), CHECK_IDS);
+    for (const [id, group, title, graders, fix] of cells) {
+      const check = CHECKS[id!.replace(/`/g, '') as keyof typeof CHECKS];
+      assert.equal(group, `${check.group}${check.scope === 'api' ? ' (API)' : ''}`, id);
+      assert.equal(title, check.title, id);
+      assert.equal(graders, check.graders.join(', ') || '—', id);
+      assert.equal(fix, check.fix, id);
+    }
+  });
+
+  test('--only and --skip take ids and groups, and name the valid ones for a mistake', () => {
+    assert.deepEqual(parseCheckOptions({ url: 'https://example.com', only: 'mcp' }).only, ['mcp-2025', 'mcp-2026', 'mcp-transport']);
+    assert.throws(() => parseCheckOptions({ url: 'https://example.com', skip: 'robots,nope' }), /"nope" is neither a check id nor a group\. Groups: site, robots/);
+    assert.throws(() => parseCheckOptions({ url: 'ftp://example.com' }), /must be an http:\/\/ or https:\/\/ address/);
+    assert.equal(parseCheckOptions({ url: 'https://example.com', delay: '2s' }).delay, 2000);
+  });
+});
+
+describe('parsers of what a site sends', () => {
+  const token = fc.stringMatching(/^[a-z][a-z0-9-]{0,12}$/);
+  const url = fc.webUrl({ withQueryParameters: true }).filter((value) => !/[<>,;"\s]/.test(value));
+
+  test('Link headers (RFC 8288): every link written is read back, with its relations and type', () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ url, rel: fc.array(token, { minLength: 1, maxLength: 3 }), type: fc.option(fc.constantFrom('text/markdown', 'application/json')) }), { maxLength: 6 }), (links) => {
+        const header = links.map((link) => `<${link.url}>; rel="${link.rel.join(' ')}"${link.type ? `; type="${link.type}"` : ''}`).join(', ');
+        const parsed = parseLinkHeader(header || null);
+        assert.deepEqual(parsed, links.map((link) => ({ url: link.url, rel: link.rel, type: link.type ?? undefined })));
+      }),
+    );
+  });
+
+  test('Content-Signal: yes/no values of the three signals read clean, anything else is named', () => {
+    fc.assert(
+      fc.property(fc.subarray(['search', 'ai-input', 'ai-train'], { minLength: 1 }), fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }), (names, values) => {
+        assert.deepEqual(contentSignalProblems(names.map((name, i) => `${name}=${values[i] ? 'yes' : 'no'}`).join(', ')), []);
+      }),
+    );
+    assert.deepEqual(contentSignalProblems('search=maybe, ai-bake=yes'), ['"search=maybe": the value must be yes or no', 'unknown signal "ai-bake=yes" (known: search, ai-input, ai-train)']);
+  });
+
+  test('the HTML directive: found near the top when visually hidden, not when display:none or hidden', () => {
+    const page = (directive: string) => `<!doctype html><html><head><link rel="alternate" href="/llms.txt"></head><body>${directive}<main>${'<p>text</p>'.repeat(200)}</main></body></html>`;
+    const hiddenVisually = '<div style="position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)">For AI agents: <a href="/llms.txt">/llms.txt</a></div>';
+    assert.ok(findHtmlDirective(page(hiddenVisually))! < 0.1);
+    assert.equal(findHtmlDirective(page('<div style="display: none">See /llms.txt</div>')), undefined);
+    assert.equal(findHtmlDirective(page('<p hidden>See /llms.txt</p>')), undefined);
+    assert.equal(findHtmlDirective(page('<nav><a href="/llms.txt">llms</a></nav>')), undefined);
+    assert.equal(findHtmlDirective(page('')), undefined, 'the <head> does not count');
+  });
+
+  test('cache hygiene grades as AFDocs does', () => {
+    const grade = (headers: Record<string, string>) => gradeCaching(new Headers(headers));
+    assert.equal(grade({ 'cache-control': 'public, max-age=300' }), 'pass');
+    assert.equal(grade({ 'cache-control': 'public, max-age=0, must-revalidate', etag: '"x"' }), 'pass');
+    assert.equal(grade({ 'cache-control': 'max-age=7200' }), 'warn');
+    assert.equal(grade({ 'cache-control': 'max-age=604800' }), 'fail');
+    assert.equal(grade({}), 'fail');
+  });
+
+  test('deterministic sampling: the same pages every run, the home page first, spread over the list, at most max-pages', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.integer({ min: 0, max: 5000 }), { minLength: 1, maxLength: 300 }), fc.integer({ min: 1, max: 40 }), (ids, maxPages) => {
+        const home = 'https://h.example/';
+        const pages = [home, ...ids.map((id) => `https://h.example/p/${id}/`)];
+        const shuffled = [...pages].reverse();
+        const sample = samplePages(pages, home, { sampling: 'deterministic', maxPages });
+        assert.deepEqual(samplePages(shuffled, home, { sampling: 'deterministic', maxPages }), sample);
+        assert.equal(sample[0], home);
+        assert.ok(sample.length <= Math.max(maxPages, 1));
+        assert.equal(new Set(sample).size, sample.length);
+        if (pages.length > maxPages && maxPages >= 3) assert.ok(sample.includes([...pages].sort().filter((page) => page !== home).at(-1)!), 'the last page is sampled');
+      }),
+    );
+  });
+});

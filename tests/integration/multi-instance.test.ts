@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, mock, test } from 'node:test';
 import { buildSite } from '../helpers/build-site.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startServers, startTestServer, type TestServer } from '../helpers/server.ts';
 import { startConfiguredServer } from '../helpers/configured-server.ts';
 import { startSigningAgent } from '../helpers/signing-agent.ts';
 
@@ -28,7 +28,7 @@ after(() => redis.stop());
 /** Two fronts on one Redis; a fresh key prefix per pair, so windows of earlier tests never leak in. */
 async function startPair(env: Record<string, string> = {}): Promise<[TestServer, TestServer]> {
   const shared = { REDIS_URL: redis.url, AGENT_API_REDIS_PREFIX: `pair-${randomUUID()}:`, ...env };
-  return Promise.all([startTestServer({ env: shared }), startTestServer({ env: shared })]);
+  return startServers([startTestServer({ env: shared }), startTestServer({ env: shared })] as const);
 }
 
 interface Registered {
@@ -129,7 +129,7 @@ describe('two instances sharing one Redis: a signed agent', () => {
     const agent = await startSigningAgent();
     const options = { signedAgents: { policy: { name: 'agente-firmado', quota: 30 }, trusted: { [agent.origin]: {} }, unlisted: 'anonymous' as const } };
     const env = { REDIS_URL: redis.url, AGENT_API_REDIS_PREFIX: `signed-${randomUUID()}:` };
-    const [a, b] = await Promise.all([startConfiguredServer(options, { env }), startConfiguredServer(options, { env })]);
+    const [a, b] = await startServers([startConfiguredServer(options, { env }), startConfiguredServer(options, { env })] as const);
     try {
       const site = 'http://localhost:4321';
       const signed = await Promise.all(Array.from({ length: 50 }, () => agent.sign(`${site}${READ}`)));

@@ -8,7 +8,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCountedAgentApi } from '../packages/astro-agent-api/src/hosts/agent-api-registry.ts';
+import { createCountedAgentApi } from '../packages/astro-agent-api/src/hosts/node/agent-api-registry.ts';
 import { readBuiltManifest } from '../tests/helpers/read-build.ts';
 import { buildNewQueries } from './queries.ts';
 

@@ -9,7 +9,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCountedAgentApi } from '../packages/astro-agent-api/src/hosts/agent-api-registry.ts';
+import { createCountedAgentApi } from '../packages/astro-agent-api/src/hosts/node/agent-api-registry.ts';
 import type { AgentApi } from '../packages/astro-agent-api/src/server/create-agent-api.ts';
 import { buildQueries } from './queries.ts';
 

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import * as pagefind from 'pagefind';
 import { buildSearchRecord } from '../packages/astro-agent-api/src/build/build-search-index.ts';
 import { RUNTIME_DIR, type Manifest } from '../packages/astro-agent-api/src/content/manifest.ts';
-import { openPageTexts } from '../packages/astro-agent-api/src/hosts/node-build-files.ts';
+import { openPageTexts } from '../packages/astro-agent-api/src/hosts/node/node-build-files.ts';
 import { DEMO_PAGES, SITES_DIR, generateSite } from './generate-site.ts';
 import { measureBuild, treeRss } from './measure-build.ts';
 

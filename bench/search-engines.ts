@@ -11,7 +11,7 @@ import { create, insertMultiple, load, save, search as oramaSearch, type AnyOram
 import MiniSearch from 'minisearch';
 // The compiled package, as a server runs it (the sources would add Node's type stripping to the start-up).
 import { createContentModel } from '../packages/astro-agent-api/dist/content/content-model.js';
-import { createNodeBuildFiles } from '../packages/astro-agent-api/dist/hosts/node-build-files.js';
+import { createNodeBuildFiles } from '../packages/astro-agent-api/dist/hosts/node/node-build-files.js';
 import type { BuiltManifest } from '../packages/astro-agent-api/src/content/manifest.ts';
 import { readBuiltManifest } from '../tests/helpers/read-build.ts';
 import { buildPageText } from '../packages/astro-agent-api/src/content/plain-text.ts';

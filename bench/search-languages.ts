@@ -14,7 +14,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildServerIndex } from '../packages/astro-agent-api/src/build/build-server-index.ts';
 import { createContentModel } from '../packages/astro-agent-api/src/content/content-model.ts';
-import { createNodeBuildFiles } from '../packages/astro-agent-api/src/hosts/node-build-files.ts';
+import { createNodeBuildFiles } from '../packages/astro-agent-api/src/hosts/node/node-build-files.ts';
 import { RUNTIME_DIR } from '../packages/astro-agent-api/src/content/manifest.ts';
 import { createSearchEngine, type SearchEngine } from '../packages/astro-agent-api/src/content/search.ts';
 import { createSiteAnalyzers } from '../packages/astro-agent-api/src/content/search-analyzer.ts';

@@ -20,7 +20,7 @@ import * as pagefind from 'pagefind';
 import { createContentModel } from '../packages/astro-agent-api/src/content/content-model.ts';
 import { RUNTIME_DIR } from '../packages/astro-agent-api/src/content/manifest.ts';
 import { SERVER_INDEX_FILE } from '../packages/astro-agent-api/src/content/server-index.ts';
-import { createNodeBuildFiles } from '../packages/astro-agent-api/src/hosts/node-build-files.ts';
+import { createNodeBuildFiles } from '../packages/astro-agent-api/src/hosts/node/node-build-files.ts';
 import { prepareExampleSite } from '../tests/helpers/example-site.ts';
 import { createMemorySearch } from '../tests/helpers/memory-search.ts';
 import { MULTILINGUAL_CASES, rankOf, type MultilingualCase } from '../tests/integration/multilingual-relevance-cases.ts';

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fetchOutboundOnNode } from '../packages/astro-agent-api/src/hosts/node-outbound-fetch.ts';
+import { fetchOutboundOnNode } from '../packages/astro-agent-api/src/hosts/node/node-outbound-fetch.ts';
 import { createDocumentCache } from '../packages/astro-agent-api/src/server/outbound/document-cache.ts';
 import { readKeyDirectory } from '../packages/astro-agent-api/src/server/signed-agents/key-directory.ts';
 import { createSignedAgentVerifier } from '../packages/astro-agent-api/src/server/signed-agents/verify-signed-agent.ts';

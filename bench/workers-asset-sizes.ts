@@ -2,7 +2,7 @@
  * Whether a large site's runtime files fit Cloudflare Workers' limit of 25 MiB per static asset: the
  * manifest, the search index and the pages' text of an N-page site (the benchmark's generated pages:
  * bench/site-generator/barrio-text.ts, the demo's facets and options) written by the build's own steps,
- * without an Astro build. The Worker reads all three through its assets binding (hosts/workers-build-files.ts).
+ * without an Astro build. The Worker reads all three through its assets binding (hosts/workers/workers-build-files.ts).
  * Usage: node bench/workers-asset-sizes.ts [pages=10000]
  */
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';

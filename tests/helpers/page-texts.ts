@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BuiltPage, ManifestPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { encodePageTexts, pageTextsFileName, type PageTexts } from '../../packages/astro-agent-api/src/content/page-texts.ts';
-import { openPageTexts } from '../../packages/astro-agent-api/src/hosts/node-build-files.ts';
+import { openPageTexts } from '../../packages/astro-agent-api/src/hosts/node/node-build-files.ts';
 
 /**
  * Pages as the manifest records them, and their texts in a real texts file (in a temporary folder),

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MANIFEST_FILE, RUNTIME_DIR, type BuiltManifest, type Manifest } from '../../packages/astro-agent-api/src/content/manifest.ts';
-import { openPageTexts } from '../../packages/astro-agent-api/src/hosts/node-build-files.ts';
+import { openPageTexts } from '../../packages/astro-agent-api/src/hosts/node/node-build-files.ts';
 
 /**
  * A build's manifest with every page's text read back from its texts file (through the runtime's own

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { createContentModel } from '../../packages/astro-agent-api/src/content/content-model.ts';
-import { createNodeBuildFiles } from '../../packages/astro-agent-api/src/hosts/node-build-files.ts';
+import { createNodeBuildFiles } from '../../packages/astro-agent-api/src/hosts/node/node-build-files.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 let server: TestServer;

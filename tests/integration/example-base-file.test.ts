@@ -3,16 +3,19 @@
  * file per page: examples/base-file (`base: '/docs'`, `trailingSlash: 'never'`, `build.format: 'file'`,
  * zero options, @astrojs/node standalone), packed, installed, built and served with
  * `node dist/server/entry.mjs`. Every URL the package publishes must be one the served site answers
- * 200 for, never a redirect, and every URL it publishes must be one it accepts back.
+ * 200 for, never a redirect, and every URL it publishes must be one it accepts back. The same site
+ * built in middleware mode is served by the package's `startServer`, as its README shows: every page,
+ * asset and `.well-known` file, under the base.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { childEnv, startServerProcess, type ServerProcess } from '../helpers/child-process.ts';
+import { childEnv, runCommand, startServerProcess, type ServerProcess } from '../helpers/child-process.ts';
 import { convertedWhileRendering, integrationLines, prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
+import { requestTwiceOnOneConnection } from '../helpers/keep-alive.ts';
 import { assertPublishedUrlsAnswer } from '../helpers/published-urls.ts';
 import { assertSitePassesCheck } from '../helpers/agent-ready.ts';
 
@@ -206,3 +209,99 @@ describe('examples/base-file under `astro dev`', () => {
     }
   });
 });
+
+describe('examples/base-file built in middleware mode and served by startServer', () => {
+  let served: ServerProcess;
+  let stylesheet: string;
+  before(async () => {
+    // The example's settings, in middleware mode, its stylesheets as files of their own (Astro inlines
+    // small ones): what a larger site serves from /_astro/.
+    await writeFile(
+      join(example.root, 'astro.config.middleware.mjs'),
+      [
+        "import node from '@astrojs/node';",
+        "import config from './astro.config.mjs';",
+        "export default { ...config, outDir: './dist-middleware', adapter: node({ mode: 'middleware' }), build: { ...config.build, inlineStylesheets: 'never' } };",
+      ].join('\n'),
+    );
+    // The package README's serve.mjs.
+    await writeFile(
+      join(example.root, 'serve.mjs'),
+      [
+        "import { startServer } from 'astro-agent-api/node';",
+        "const server = await startServer({ outDir: new URL('./dist-middleware/', import.meta.url), host: '127.0.0.1', port: 0 });",
+        'console.log(`listening on ${server.url}`);',
+        "process.on('SIGTERM', () => server.close().then(() => process.exit(0)));",
+      ].join('\n'),
+    );
+    await runAstro(['build', '--config', 'astro.config.middleware.mjs']);
+    const client = join(example.root, 'dist-middleware', 'client');
+    stylesheet = (await readdir(join(client, '_astro'))).find((name) => name.endsWith('.css'))!;
+    assert.ok(stylesheet, 'the build wrote a stylesheet under /_astro/');
+    // A dotfile among the public files that is not under /.well-known/.
+    await writeFile(join(client, '.env'), 'SECRET=1\n');
+    served = await startServerProcess(process.execPath, ['serve.mjs'], { cwd: example.root, env: childEnv({ AGENT_API_DATA_DIR: dataDir }), ready: /listening on (http:\/\/\S+)/ });
+  });
+  after(() => served?.stop());
+
+  const at = (path: string, init: RequestInit = {}) => fetch(`${served.url}${path}`, { redirect: 'manual', ...init });
+
+  it('serves every page at its address, to clients with and without Accept-Encoding, never redirected', async () => {
+    for (const page of PAGES) {
+      const path = new URL(page).pathname;
+      for (const encoding of ['identity', 'gzip, br']) {
+        const response = await at(path, { headers: { 'Accept-Encoding': encoding } });
+        assert.equal(response.status, 200, `${path} (${encoding})`);
+        assert.match(response.headers.get('content-type') ?? '', /^text\/html/, path);
+        assert.match(await response.text(), /<main[\s>]/, path);
+      }
+    }
+    for (const form of ['/docs/', '/docs/install/']) assert.equal((await at(form)).status, 301, `${form} is redirected to its form without a slash`);
+  });
+
+  it('serves the assets under the base, the hashed ones cached for a year', async () => {
+    const css = await at(`/docs/_astro/${stylesheet}`);
+    assert.equal(css.status, 200);
+    assert.match(css.headers.get('content-type') ?? '', /^text\/css/);
+    assert.equal(css.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    for (const [path, type] of [['/docs/favicon.svg', /^image\/svg\+xml/], ['/docs/pagefind/pagefind.js', /javascript/], ['/docs/robots.txt', /^text\/plain/]] as const) {
+      const response = await at(path, { headers: { 'Accept-Encoding': 'identity' } });
+      assert.equal(response.status, 200, path);
+      assert.match(response.headers.get('content-type') ?? '', type, path);
+      assert.notEqual(response.headers.get('cache-control'), 'public, max-age=31536000, immutable', `${path} is not hashed`);
+    }
+    const page = await at('/docs/install', { headers: { 'Accept-Encoding': 'identity' } });
+    assert.equal(page.headers.get('cache-control'), 'public, max-age=0, must-revalidate');
+  });
+
+  it('serves the site\'s own .well-known files, and hides its other dotfiles', async () => {
+    const security = await at('/docs/.well-known/security.txt');
+    assert.equal(security.status, 200);
+    assert.match(security.headers.get('content-type') ?? '', /^text\/plain/);
+    assert.match(await security.text(), /^Contact: mailto:security@docs\.example\.com$/m);
+    assert.equal((await at('/docs/.env')).status, 404);
+    assert.equal((await at('/docs/.well-known/oauth-authorization-server')).status, 200, "the package's own well-known documents too");
+  });
+
+  it('answers the agent surface under the base', async () => {
+    const search = await at('/docs/api/v1/search_pages?query=timeout');
+    assert.equal(search.status, 200);
+    assert.equal(((await search.json()) as Json).results[0].url, `${ROOT}/reference/configuration`);
+    const twin = await at('/docs/reference/configuration', { headers: { Accept: 'text/markdown' } });
+    assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8');
+  });
+
+  it('keeps an idle connection open past Node\'s default 5 s, on startServer and the standalone server alike', async () => {
+    const [fronted, standalone] = await Promise.all([
+      requestTwiceOnOneConnection(served.url, '/docs/llms.txt', 6_500),
+      requestTwiceOnOneConnection(server.url, '/docs/llms.txt', 6_500),
+    ]);
+    assert.deepEqual(fronted, ['HTTP/1.1 200', 'HTTP/1.1 200'], 'startServer answered the request sent after 6.5 s idle');
+    assert.deepEqual(standalone, ['HTTP/1.1 200', 'HTTP/1.1 200'], 'the standalone server answered the request sent after 6.5 s idle');
+  });
+});
+
+/** Runs the example's own Astro CLI in its folder. */
+async function runAstro(args: string[]): Promise<void> {
+  await runCommand(process.execPath, [join(example.root, 'node_modules/astro/bin/astro.mjs'), ...args], { cwd: example.root, env: childEnv() });
+}

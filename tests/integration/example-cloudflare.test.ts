@@ -1,10 +1,12 @@
 /**
  * The published package on Cloudflare Workers: examples/cloudflare (@astrojs/cloudflare, wrangler,
  * agentApi() with zero options) with the packed tarball installed from npm's point of view, built with
- * its own `astro build`, its D1 migrations applied locally with wrangler, and served by `astro
- * preview`, which runs the Worker in workerd with D1 simulated on disk, as its README says.
+ * its own `astro build`, served by `astro preview`, which runs the Worker in workerd with D1 simulated
+ * on disk, as its README says: first before its D1 migrations are applied (a step a user can forget),
+ * then after `wrangler d1 migrations apply --local`, and last with a bad variable among its vars.
  */
 import assert from 'node:assert/strict';
+import { rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -53,19 +55,18 @@ async function startPreview(): Promise<ServerProcess> {
   return started;
 }
 
+/** The command the package README gives for the database `astro preview` uses. */
+const MIGRATE = ['d1', 'migrations', 'apply', 'AGENT_API_DB', '--local'];
+
 before(async () => {
   example = await prepareExampleSite('cloudflare');
-  await runCommand(process.execPath, [join(example.root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'AGENT_API_DB', '--local'], {
-    cwd: example.root,
-    env: ENV,
-  });
   port = await freePort();
   preview = await startPreview();
   // workerd starts with the first request: a path that is neither the agent's nor a page starts it
   // without loading the build, so that the next request times the Worker's own cold start.
   await (await fetch(`${base}/_astro/warm-up`)).arrayBuffer();
   const start = performance.now();
-  const first = await fetch(`${base}/api/v1/search_pages?query=cache`, { headers: newAddress() });
+  const first = await fetch(`${base}/llms.txt`, { headers: newAddress() });
   coldStartMs = performance.now() - start;
   assert.equal(first.status, 200, await first.text());
 });
@@ -99,6 +100,59 @@ async function issueToken(client: { client_id: string; client_secret: string }):
   return fetch(`${base}/oauth/token`, { method: 'POST', headers: { ...clientAuth(client), ...newAddress() }, body: 'grant_type=client_credentials' });
 }
 
+describe('examples/cloudflare before its D1 migrations are applied', () => {
+  it('serves the pages, the twins and the static documents, which need no store', async () => {
+    for (const path of ['/guides/caching/', '/guides/caching.md', '/llms.txt', '/agents.md', '/openapi.json', '/.well-known/oauth-authorization-server', '/.well-known/api-catalog']) {
+      const response = await fetch(`${base}${path}`, { headers: newAddress() });
+      assert.equal(response.status, 200, `${path}: ${await response.clone().text()}`);
+      await response.arrayBuffer();
+    }
+  });
+
+  it('answers the paths that need the store with a JSON 503 that names the migration command, never HTML', async () => {
+    const search = await fetch(`${base}/api/v1/search_pages?query=cache`, { headers: newAddress() });
+    assert.equal(search.status, 503);
+    assert.match(search.headers.get('content-type') ?? '', /^application\/json/);
+    const body = (await search.json()) as Json;
+    assert.equal(body.code, 'store_not_ready');
+    assert.match(body.message, /migrations of astro-agent-api were not applied/);
+    assert.ok(body.data.hint.includes('`npx wrangler d1 migrations apply AGENT_API_DB --remote`'), body.data.hint);
+
+    for (const [path, body, type] of [
+      ['/oauth/token', 'grant_type=client_credentials', 'application/x-www-form-urlencoded'],
+      ['/oauth/register', JSON.stringify({ client_name: 'early', contacts: [] }), 'application/json'],
+    ] as const) {
+      const response = await fetch(`${base}${path}`, { method: 'POST', headers: { 'Content-Type': type, ...newAddress() }, body });
+      assert.equal(response.status, 503, path);
+      assert.match(response.headers.get('content-type') ?? '', /^application\/json/, path);
+      const error = (await response.json()) as Json;
+      assert.equal(error.error, 'temporarily_unavailable', path);
+      assert.match(error.error_description, /wrangler d1 migrations apply AGENT_API_DB/, path);
+    }
+    const mcp = await fetch(`${base}/mcp`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...newAddress() },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_pages', arguments: { query: 'cache' } } }),
+    });
+    assert.match(mcp.headers.get('content-type') ?? '', /^application\/json/);
+    assert.doesNotMatch(await mcp.text(), /<html/i);
+  });
+
+  it('serves the paths that need the store once the migrations are applied, without a restart', async () => {
+    await runCommand(process.execPath, [join(example.root, 'node_modules/wrangler/bin/wrangler.js'), ...MIGRATE], { cwd: example.root, env: ENV });
+    const deadline = Date.now() + 15_000;
+    let status = 0;
+    while (Date.now() < deadline) {
+      const response = await fetch(`${base}/api/v1/search_pages?query=cache`, { headers: newAddress() });
+      status = response.status;
+      await response.arrayBuffer();
+      if (status === 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    assert.equal(status, 200, 'the store is opened again a few seconds after its last failure');
+  });
+});
+
 describe('examples/cloudflare built with @astrojs/cloudflare', () => {
   it('bundles the runtime into the Worker and publishes its files for the Worker only', (t) => {
     t.diagnostic(integrationLines(example.buildLog).join('\n'));
@@ -110,7 +164,7 @@ describe('examples/cloudflare built with @astrojs/cloudflare', () => {
 });
 
 describe('examples/cloudflare under `astro preview` (workerd)', () => {
-  it('answers its first agent request, loading the build through the assets binding, in under 5 s', (t) => {
+  it('answered its first agent request, loading the build through the assets binding, in under 5 s', (t) => {
     t.diagnostic(`cold start: ${coldStartMs.toFixed(0)} ms`);
     assert.ok(coldStartMs < 5_000, `${coldStartMs} ms`);
   });
@@ -249,5 +303,43 @@ describe('examples/cloudflare under `astro preview` (workerd)', () => {
     assert.equal(issued.status, 200, await issued.clone().text());
     const { access_token } = (await issued.json()) as Json;
     assert.equal((await getJson('/api/v1/quota', { headers: { Authorization: `Bearer ${access_token}` } })).client_id, client.client_id);
+  });
+});
+
+describe('examples/cloudflare with a bad AGENT_API_* variable among its vars', () => {
+  const VARS = () => join(example.root, 'dist/server/.dev.vars');
+  before(async () => {
+    await preview.stop();
+    // What `astro preview` reads as the Worker's vars, beside the wrangler configuration the build wrote.
+    await writeFile(VARS(), 'AGENT_API_QUOTA_ANONYMOUS=lots\n');
+    preview = await startPreview();
+  });
+  after(() => rm(VARS(), { force: true }));
+
+  it('keeps the HTML pages and twins of the site working', async () => {
+    for (const path of ['/guides/caching/', '/guides/durable-state/', '/guides/caching.md']) {
+      const response = await fetch(`${base}${path}`);
+      assert.equal(response.status, 200, `${path}: ${await response.clone().text()}`);
+      await response.arrayBuffer();
+    }
+    const negotiated = await fetch(`${base}/guides/caching/`, { headers: { Accept: 'text/markdown' } });
+    assert.equal(negotiated.headers.get('content-type'), 'text/markdown; charset=utf-8');
+  });
+
+  it('answers the agent paths with a JSON 503 naming the variable and the fix, and logs it once', async () => {
+    for (const path of ['/api/v1/search_pages?query=cache', '/llms.txt', '/api/v1/read_page?url=guides/caching', '/openapi.json']) {
+      const response = await fetch(`${base}${path}`, { headers: newAddress() });
+      assert.equal(response.status, 503, path);
+      const body = (await response.json()) as Json;
+      assert.equal(body.code, 'misconfigured', path);
+      assert.match(body.message, /AGENT_API_QUOTA_ANONYMOUS/);
+      assert.match(body.data.hint, /AGENT_API_QUOTA_ANONYMOUS must be a whole number of requests per window between 1 and 1000000: fix it, or unset it/);
+      assert.match(body.data.hint, /`vars`/);
+    }
+    const token = await fetch(`${base}/oauth/token`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...newAddress() }, body: 'grant_type=client_credentials' });
+    assert.equal(token.status, 503);
+    assert.match(((await token.json()) as Json).error_description, /AGENT_API_QUOTA_ANONYMOUS/);
+    const logged = preview.output().match(/AGENT_API_QUOTA_ANONYMOUS must be/g) ?? [];
+    assert.equal(logged.length, 1, `logged once per isolate, not per request:\n${preview.output()}`);
   });
 });

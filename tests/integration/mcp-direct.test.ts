@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createContentModel } from '../../packages/astro-agent-api/src/content/content-model.ts';
-import { createNodeBuildFiles } from '../../packages/astro-agent-api/src/hosts/node-build-files.ts';
+import { createNodeBuildFiles } from '../../packages/astro-agent-api/src/hosts/node/node-build-files.ts';
 import { createOperations } from '../../packages/astro-agent-api/src/operations/index.ts';
 import { createGate } from '../../packages/astro-agent-api/src/server/gate.ts';
 import { createMcpRoute } from '../../packages/astro-agent-api/src/server/mcp/mcp-route.ts';

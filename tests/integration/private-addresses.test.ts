@@ -1,7 +1,7 @@
 /**
  * Documents fetched from other hosts (agents' key directories, clients' metadata documents and key
  * sets) never reach into the server's own network unless the site lists their origin. On Node the
- * check is made on the address the connection is made to (hosts/node-outbound-fetch.ts): a host name
+ * check is made on the address the connection is made to (hosts/node/node-outbound-fetch.ts): a host name
  * that resolves to a loopback or private address is refused whatever the name, which is what a DNS
  * rebinding attack relies on. The name used here is the machine's own host name, which resolves to a
  * loopback or private address without any DNS server (/etc/hosts); `localhost` is refused by name
@@ -12,7 +12,7 @@ import { lookup } from 'node:dns/promises';
 import { hostname } from 'node:os';
 import { after, before, describe, test } from 'node:test';
 import { SignJWT, type JWK } from 'jose';
-import { fetchOutboundOnNode } from '../../packages/astro-agent-api/src/hosts/node-outbound-fetch.ts';
+import { fetchOutboundOnNode } from '../../packages/astro-agent-api/src/hosts/node/node-outbound-fetch.ts';
 import { isPublicAddress, parseClientAddress } from '../../packages/astro-agent-api/src/server/client-address.ts';
 import { startConfiguredServer } from '../helpers/configured-server.ts';
 import { startDocumentHost, type DocumentHost } from '../helpers/document-host.ts';

@@ -149,7 +149,7 @@ describe('quotas from options and the environment', () => {
         return true;
       });
     }
-    assert.throws(() => resolvePolicies(configured, { AGENT_API_QUOTA_ANONYMOUS: 'x' }), /^Error: AGENT_API_QUOTA_ANONYMOUS/);
+    assert.throws(() => resolvePolicies(configured, { AGENT_API_QUOTA_ANONYMOUS: 'x' }), /^EnvironmentError: AGENT_API_QUOTA_ANONYMOUS/);
   });
 });
 

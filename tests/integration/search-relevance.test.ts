@@ -1,7 +1,7 @@
 import { before, after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createContentModel, type ContentSnapshot } from '../../packages/astro-agent-api/src/content/content-model.ts';
-import { createNodeBuildFiles } from '../../packages/astro-agent-api/src/hosts/node-build-files.ts';
+import { createNodeBuildFiles } from '../../packages/astro-agent-api/src/hosts/node/node-build-files.ts';
 import { buildSite } from '../helpers/build-site.ts';
 import { isHit, RELEVANCE_CASES } from './search-relevance-cases.ts';
 

@@ -8,7 +8,7 @@ import { buildMarkdownFromHtml } from '../../packages/astro-agent-api/src/build/
 import { writeManifest } from '../../packages/astro-agent-api/src/build/write-manifest.ts';
 import { MANIFEST_VERSION, RUNTIME_DIR, type BuiltManifest, type BuiltPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { encodePageTexts, pageTextsFileName, readPageTextsFrom, type PageTexts } from '../../packages/astro-agent-api/src/content/page-texts.ts';
-import { openPageTexts } from '../../packages/astro-agent-api/src/hosts/node-build-files.ts';
+import { openPageTexts } from '../../packages/astro-agent-api/src/hosts/node/node-build-files.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
 import { DEFAULT_ROUTING } from '../../packages/astro-agent-api/src/site-urls.ts';
 

@@ -38,7 +38,7 @@ async function startRuntime(userOptions: AgentApiUserOptions, onOutcome?: (outco
   const manifest = buildManifest({ site: SITE, routing, options: resolveAgentApiOptions(options, { url: SITE, pageLanguages: [] }), company: options.company, pages: [] });
   await writeServerIndex(outDir, await buildServerIndexOfManifest(manifest));
   await writeManifest(outDir, manifest);
-  const api = createAgentApi({ outDir, env: { AGENT_API_DATA_DIR: join(outDir, 'data') }, log: () => {}, ...(onOutcome && { onOutcome }) });
+  const api = createAgentApi({ outDir, env: { AGENT_API_DATA_DIR: join(outDir, 'data') }, logger: { error() {}, warn() {} }, ...(onOutcome && { onOutcome }) });
   after(() => api.close());
   await api.ready();
   return api;
@@ -167,7 +167,7 @@ test("a build's llms.txt section files are claimed and served as plain text; oth
   await writeFile(join(outDir, 'client', section), '# Guides, part 2\n\n- [Caching](https://docs.example.org/caching.md)\n');
   await writeServerIndex(outDir, await buildServerIndexOfManifest(manifest));
   await writeManifest(outDir, { ...manifest, documents: [DOCUMENT_PATHS.llms, DOCUMENT_PATHS.robots, section] });
-  const api = createAgentApi({ outDir, env: { AGENT_API_DATA_DIR: join(outDir, 'data') }, log: () => {} });
+  const api = createAgentApi({ outDir, env: { AGENT_API_DATA_DIR: join(outDir, 'data') }, logger: { error() {}, warn() {} } });
   after(() => api.close());
   await api.ready();
 

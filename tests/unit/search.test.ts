@@ -7,8 +7,9 @@ import { writeMarkdownTwins } from '../../packages/astro-agent-api/src/build/bui
 import { openPageCache } from '../../packages/astro-agent-api/src/build/page-cache.ts';
 import { buildServerIndexOfManifest, writeServerIndex } from '../../packages/astro-agent-api/src/build/build-server-index.ts';
 import { buildManifest, writeManifest } from '../../packages/astro-agent-api/src/build/write-manifest.ts';
+import type { ApiError } from '../../packages/astro-agent-api/src/api-error.ts';
 import { createContentModel, type ContentModel } from '../../packages/astro-agent-api/src/content/content-model.ts';
-import { createNodeBuildFiles } from '../../packages/astro-agent-api/src/hosts/node-build-files.ts';
+import { createNodeBuildFiles } from '../../packages/astro-agent-api/src/hosts/node/node-build-files.ts';
 import { MANIFEST_VERSION, RUNTIME_DIR } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { InvalidCursorError, type SearchEngine } from '../../packages/astro-agent-api/src/content/search.ts';
 import { SERVER_INDEX_FILE } from '../../packages/astro-agent-api/src/content/server-index.ts';
@@ -209,7 +210,12 @@ test('a rebuild swaps in the new index; an index of another build than the manif
   const buildId = await buildFixture(copy, (html) => html.replace('</main>', '<p>Instalamos tu cerradura multipunto.</p></main>'));
   const newManifest = await readFile(manifestFile);
   await writeFile(manifestFile, oldManifest);
-  await assert.rejects(createContentModel({ files: createNodeBuildFiles(outDir) }).current(), /No build output/);
+  await assert.rejects(createContentModel({ files: createNodeBuildFiles(outDir), logger: { error() {}, warn() {} } }).current(), (error: ApiError) => {
+    assert.equal(error.status, 503);
+    assert.equal(error.code, 'build_unreadable');
+    assert.match(error.message, /of another build/);
+    return true;
+  });
 
   // The manifest lands: while requests keep coming, the running server answers from the new build within 2 s.
   await writeFile(manifestFile, newManifest);
@@ -245,7 +251,7 @@ test('a build of another manifest version is refused with what to do, not misrea
   await cp(outDir, copy, { recursive: true });
   const file = join(copy, RUNTIME_DIR, 'manifest.json');
   await writeFile(file, JSON.stringify({ ...JSON.parse(await readFile(file, 'utf8')), version: 3 }));
-  await assert.rejects(createContentModel({ files: createNodeBuildFiles(copy) }).current(), (error: Error) => {
+  await assert.rejects(createContentModel({ files: createNodeBuildFiles(copy), logger: { error() {}, warn() {} } }).current(), (error: Error) => {
     assert.ok(String((error.cause as Error).message).includes(`manifest version 3, this one reads ${MANIFEST_VERSION}): build the site again`));
     return true;
   });

@@ -7,9 +7,11 @@ import { createAgentClassifier, isAiFamily } from '../../packages/astro-agent-ap
 import { buildOutcomeCounts, findFamily, QUERY_MAX_LENGTH } from '../../packages/astro-agent-api/src/analytics/count-outcome.ts';
 import { createTrafficRecorder } from '../../packages/astro-agent-api/src/analytics/traffic-recorder.ts';
 import type { Outcome } from '../../packages/astro-agent-api/src/outcome.ts';
+import { openD1Store, type D1Database } from '../../packages/astro-agent-api/src/store/d1-store.ts';
 import { openStore, SQLITE_FILE_NAME } from '../../packages/astro-agent-api/src/store/open-store.ts';
 import type { Store } from '../../packages/astro-agent-api/src/store/store.ts';
 import { utcDay, utcDayBefore } from '../../packages/astro-agent-api/src/store/utc-day.ts';
+import { createMigratedD1 } from '../helpers/d1-over-sqlite.ts';
 import { startTestRedis } from '../helpers/redis-server.ts';
 
 const root = await mkdtemp(join(tmpdir(), 'agent-api-traffic-'));
@@ -204,4 +206,70 @@ describe('retention', () => {
       await store.close();
     });
   }
+});
+
+describe('traffic counts on D1', () => {
+  /**
+   * D1 counts every statement of an invocation against a limit (50 on the Workers Free plan, 1,000 on
+   * Paid: developers.cloudflare.com/d1/platform/limits/) that a local workerd does not enforce: this
+   * binding refuses a batch past it as D1 does, and can be taken down for an outage.
+   */
+  const PER_INVOCATION = 50;
+  function limitedD1(db: D1Database) {
+    const state = { down: false, batches: [] as number[] };
+    const binding: D1Database = {
+      prepare: (query) => db.prepare(query),
+      async batch(statements) {
+        state.batches.push(statements.length);
+        if (state.down) throw new Error('D1_ERROR: Network connection lost.');
+        if (statements.length > PER_INVOCATION) throw new Error('D1_ERROR: Too many API requests by single worker invocation.');
+        return db.batch(statements);
+      },
+    };
+    return { binding, state };
+  }
+  const search = (query: string) => outcome({ calls: [{ operation: 'search_pages', ok: true, query, results: 1 }] });
+
+  async function recorderOnD1() {
+    const d1 = await createMigratedD1();
+    const { binding, state } = limitedD1(d1.db);
+    const store = await openD1Store(binding, { bindingName: 'AGENT_API_DB' });
+    const logged: string[] = [];
+    // A Worker keeps no timer: it flushes after a response (hosts/workers/workers-agent-api.ts).
+    const recorder = createTrafficRecorder({ env: {}, store: async () => store, log: (message) => logged.push(message), flushIntervalMs: 0 });
+    return { recorder, store, state, logged };
+  }
+
+  test('are written in batches under the per-invocation statement limit, one per flush, until all have landed', async () => {
+    const { recorder, store, state } = await recorderOnD1();
+    for (let i = 0; i < 400; i++) recorder.record(search(`query ${i}`));
+    for (let flush = 0; flush < 40; flush++) await recorder.flush();
+    assert.ok(state.batches.every((size) => size <= PER_INVOCATION), `batches of ${[...new Set(state.batches)].join(', ')} statements`);
+    const { requests, searches } = await store.readTraffic('2000-01-01');
+    assert.deepEqual(requests.map((r) => [r.target, r.count]), [['search_pages', 400]]);
+    assert.equal(searches.length, 400);
+    assert.ok(searches.every((s) => s.count === 1));
+  });
+
+  test('an outage keeps the counts once, says so once, and counting resumes when D1 is back', async () => {
+    const { recorder, store, state, logged } = await recorderOnD1();
+    for (let i = 0; i < 60; i++) recorder.record(search(`before ${i}`));
+    state.down = true;
+    for (let flush = 0; flush < 3; flush++) await recorder.flush();
+    for (let i = 0; i < 60; i++) recorder.record(search(`during ${i}`));
+    for (let i = 0; i < 60; i++) recorder.record(search(`before ${i}`));
+    assert.equal(logged.filter((message) => /could not write traffic counts/.test(message)).length, 1);
+
+    state.down = false;
+    for (let flush = 0; flush < 40; flush++) await recorder.flush();
+    recorder.record(search('after'));
+    await recorder.flush();
+    const { requests, searches } = await store.readTraffic('2000-01-01');
+    assert.deepEqual(requests.map((r) => [r.target, r.count]), [['search_pages', 181]]);
+    const byQuery = new Map(searches.map((s) => [s.query, s.count]));
+    assert.equal(byQuery.get('before 7'), 2, 'a count kept through the outage is written once');
+    assert.equal(byQuery.get('during 7'), 1);
+    assert.equal(byQuery.get('after'), 1, 'counting goes on after the outage');
+    assert.equal(searches.length, 121);
+  });
 });

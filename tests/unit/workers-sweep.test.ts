@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { sweepWorkersStore, type WorkersEnv } from '../../packages/astro-agent-api/src/hosts/workers-agent-api.ts';
+import { sweepWorkersStore, type WorkersEnv } from '../../packages/astro-agent-api/src/hosts/workers/workers-agent-api.ts';
 import { openD1Store } from '../../packages/astro-agent-api/src/store/d1-store.ts';
 import { createMigratedD1 } from '../helpers/d1-over-sqlite.ts';
 import { buildClientRecord } from './store-contract.ts';
@@ -14,7 +14,7 @@ const NOW = Date.UTC(2026, 10, 25, 3, 0, 0);
 
 test('a cron sweep deletes expired tokens and the clients idle past AGENT_API_CLIENT_IDLE_DAYS, and keeps the rest', async () => {
   const d1 = await createMigratedD1();
-  const store = await openD1Store(d1.db);
+  const store = await openD1Store(d1.db, { bindingName: 'AGENT_API_DB' });
   await store.createClient(buildClientRecord('idle', NOW - 31 * DAY_MS));
   await store.createClient(buildClientRecord('active', NOW - 29 * DAY_MS));
   await store.insertToken({ tokenHash: 'a'.repeat(64), clientId: 'active', scope: 'content:read', issuedAt: NOW - 2 * 3_600_000, expiresAt: NOW - 3_600_000 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { openPageTexts } from '../../../packages/astro-agent-api/src/hosts/node-build-files.ts';
+import { openPageTexts } from '../../../packages/astro-agent-api/src/hosts/node/node-build-files.ts';
 import type { Manifest } from '../../../packages/astro-agent-api/src/content/manifest.ts';
 
 interface Page {

@@ -63,20 +63,35 @@ export const environmentSchema = z.object({
 
 export type Environment = z.output<typeof environmentSchema>;
 
+/** A variable of the environment that is set to a value the schema refuses. */
+export interface EnvironmentIssue {
+  name: keyof Environment;
+  /** What it must be, e.g. `a whole number of days between 1 and 3650`. */
+  expected: string;
+  /** What unsetting it does, e.g. `to keep 90 days of traffic counts`. */
+  unset: string;
+}
+
+/** Bad values of the environment: the message names each variable, what it must be, the value it has and the fix. */
+export class EnvironmentError extends Error {
+  readonly issues: readonly EnvironmentIssue[];
+
+  constructor(issues: readonly EnvironmentIssue[], env: Record<string, string | undefined>) {
+    super(issues.map(({ name, expected, unset }) => `${name} must be ${expected}, but it is "${env[name]}". Fix it, or unset it ${unset}.`).join('\n'));
+    this.name = 'EnvironmentError';
+    this.issues = issues;
+  }
+}
+
 /**
- * Reads the variables of `env`; throws one message that names each bad variable, what it must be, the
- * value it has and what unsetting it does. A plain Error: server code runs without Astro (options.ts, read at config time, throws AstroError).
+ * Reads the variables of `env`; throws an EnvironmentError that names each bad variable, what it must
+ * be, the value it has and what unsetting it does. Not an AstroError: server code runs without Astro
+ * (options.ts, read at config time, throws AstroError).
  */
 export function parseEnvironment(env: Record<string, string | undefined>): Environment {
   const result = environmentSchema.safeParse(env);
   if (result.success) return result.data;
   const names = [...new Set(result.error.issues.map((issue) => String(issue.path[0])))] as (keyof Environment)[];
-  throw new Error(
-    names
-      .map((name) => {
-        const { expected, unset } = environmentSchema.shape[name].meta() as { expected: string; unset: string };
-        return `${name} must be ${expected}, but it is "${env[name]}". Fix it, or unset it ${unset}.`;
-      })
-      .join('\n'),
-  );
+  const issues = names.map((name) => ({ name, ...(environmentSchema.shape[name].meta() as { expected: string; unset: string }) }));
+  throw new EnvironmentError(issues, env);
 }

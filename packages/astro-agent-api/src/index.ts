@@ -12,7 +12,8 @@ import { readSiteName } from './build/read-site-name.ts';
 import { writeDocuments } from './documents/write-documents.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions, type AgentApiOptions, type AgentApiUserOptions } from './options.ts';
 import { publishWorkersRuntime } from './build/publish-workers-runtime.ts';
-import { isWorkersAdapter, serveAgentSurfaceInDev, setupRuntime } from './setup-runtime.ts';
+import { hostOfBuild } from './hosts/adapter-host.ts';
+import { serveAgentSurfaceInDev, setupRuntime } from './setup-runtime.ts';
 import { readRoutingSettings } from './site-urls.ts';
 
 export type { AgentApiUserOptions } from './options.ts';
@@ -64,7 +65,8 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         const clientDir = fileURLToPath(dir);
         const outDir = fileURLToPath(config!.outDir);
         // Without an adapter no runtime answers (setup-runtime.ts): no runtime files, and documents that name files only.
-        const onDemand = config!.adapter !== undefined;
+        const host = hostOfBuild(config!);
+        const onDemand = host !== undefined;
 
         const hookStart = performance.now();
         const cacheDir = buildCacheDir(config!);
@@ -127,7 +129,7 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         const start = performance.now();
         const { textFiles } = await writeManifest(outDir, { ...manifest, documents });
         logger.info(`wrote the manifest of ${manifest.pages.length} pages in ${secondsSince(start)}`);
-        if (isWorkersAdapter(config!)) await publishWorkersRuntime(outDir, clientDir, textFiles);
+        if (host?.runtime === 'workers') await publishWorkersRuntime(outDir, clientDir, textFiles);
         logger.info(`build steps done in ${secondsSince(hookStart)} (Pagefind beside the Markdown and the server index)`);
       },
     },

@@ -4,12 +4,12 @@
  * `startServer` is such a server, complete.
  */
 import { fileURLToPath } from 'node:url';
-import { getAgentApi } from './hosts/agent-api-registry.ts';
-import { createNodeHandler, type NodeHandler } from './server/node-handler.ts';
+import { getAgentApi } from './hosts/node/agent-api-registry.ts';
+import { createNodeHandler, type NodeHandler } from './hosts/node/connect-handler.ts';
 
-export { startServer, type AgentServer, type StartServerOptions } from './hosts/node-front.ts';
-export { installStandaloneFront } from './hosts/standalone-front.ts';
-export type { NodeHandler } from './server/node-handler.ts';
+export { startServer, type AgentServer, type StartServerOptions } from './hosts/node/start-server.ts';
+export { installStandaloneFront } from './hosts/node/standalone-front.ts';
+export type { NodeHandler } from './hosts/node/connect-handler.ts';
 
 /**
  * A Connect-style `(req, res, next)` handler for the build in `outDir` (Astro's output folder, e.g.

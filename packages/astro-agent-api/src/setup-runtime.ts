@@ -1,12 +1,14 @@
-import type { AstroConfig, HookParameters } from 'astro';
+import type { AstroConfig, AstroIntegrationLogger, HookParameters } from 'astro';
+import type { RuntimeLogger } from './logger.ts';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createOperationsOfOptions } from './operations/index.ts';
 import type { AgentApiOptions } from './options.ts';
-import { getAgentApi } from './hosts/agent-api-registry.ts';
+import { getAgentApi } from './hosts/node/agent-api-registry.ts';
 import { AGENT_SKILL_ROUTE_PATTERN } from './paths.ts';
-import { createNodeHandler } from './server/node-handler.ts';
+import { createNodeHandler } from './hosts/node/connect-handler.ts';
 import { buildRouteTable } from './server/route-table.ts';
+import { hostOfBuild, type AdapterHost } from './hosts/adapter-host.ts';
 import { createSiteUrls, DEFAULT_ROUTING, readRoutingSettings, type RoutingSettings } from './site-urls.ts';
 
 const PACKAGE = 'astro-agent-api';
@@ -37,7 +39,7 @@ export function buildRoutePatterns(options: AgentApiOptions, site: string, routi
  * import one runtime per process from a virtual module; the runtime itself stays an ordinary import
  * of this package (external to Vite's server bundle), so its worker threads and data files resolve
  * from node_modules at run time. With @astrojs/node, a footer on the server entry puts the agent
- * front before the adapter's own handler (see hosts/standalone-front.ts).
+ * front before the adapter's own handler (see hosts/node/standalone-front.ts).
  */
 export function setupRuntime(
   { config, injectRoute, addMiddleware, updateConfig }: HookParameters<'astro:config:setup'>,
@@ -47,22 +49,22 @@ export function setupRuntime(
   addMiddleware({ order: 'pre', entrypoint: new URL('./routes/prerender-capture-middleware.js', import.meta.url) });
   // A static site has no server to run on-demand routes (Astro refuses to build them without an
   // adapter): the build writes the static agent surface only (index.ts).
-  if (!config.adapter) return;
+  const host = hostOfBuild(config);
+  if (!host) return;
   const entrypoint = new URL('./routes/agent-endpoint.js', import.meta.url);
   for (const pattern of buildRoutePatterns(options, config.site!, readRoutingSettings(config))) injectRoute({ pattern, entrypoint, prerender: false });
   addMiddleware({ order: 'pre', entrypoint: new URL('./routes/markdown-middleware.js', import.meta.url) });
-  updateConfig({ vite: { plugins: [runtimeModulePlugin(config)] } });
+  updateConfig({ vite: { plugins: [runtimeModulePlugin(config, host)] } });
 }
 
-function runtimeModulePlugin(config: AstroConfig) {
+function runtimeModulePlugin(config: AstroConfig, host: AdapterHost) {
   const outDir = fileURLToPath(config.outDir);
   const serverDir = fileURLToPath(config.build.server);
   // Where the build output is, seen from the server folder: the built server finds it at run time
   // from its own location, so a build can be moved to another folder or machine.
   const outDirFromServer = relative(serverDir, outDir).split('\\').join('/') || '.';
   const serverEntry = config.build.serverEntry;
-  const isNodeAdapter = config.adapter?.name === '@astrojs/node';
-  const isWorkers = isWorkersAdapter(config);
+  const isWorkers = host.runtime === 'workers';
   return {
     name: 'agent-api:runtime',
     configEnvironment(name: string) {
@@ -80,19 +82,19 @@ function runtimeModulePlugin(config: AstroConfig) {
       if (isWorkers) {
         return [
           "import { env } from 'cloudflare:workers';",
-          `import { getWorkersAgentApi } from ${JSON.stringify(`${PACKAGE}/workers`)};`,
-          'export const agentApi = getWorkersAgentApi(env).api;',
+          `import { createAgentFront, getWorkersAgentApi } from ${JSON.stringify(`${PACKAGE}/workers`)};`,
+          'export const agentFront = createAgentFront(getWorkersAgentApi(env).api);',
         ].join('\n');
       }
       return [
-        `import { getAgentApi, findBuildOutput } from ${JSON.stringify(`${PACKAGE}/runtime`)};`,
+        `import { createAgentFront, getAgentApi, findBuildOutput } from ${JSON.stringify(`${PACKAGE}/runtime`)};`,
         // In `astro dev` the endpoints answer from the last build; in a built server, from the build beside it.
         `const outDir = import.meta.env.DEV ? ${JSON.stringify(outDir)} : findBuildOutput(import.meta.url, ${JSON.stringify({ serverEntry, outDirFromServer, builtOutDir: outDir })});`,
-        'export const agentApi = getAgentApi({ outDir });',
+        'export const agentFront = createAgentFront(getAgentApi({ outDir }));',
       ].join('\n');
     },
     renderChunk(code: string, chunk: { isEntry: boolean; fileName: string }) {
-      if (!isNodeAdapter || !chunk.isEntry || chunk.fileName !== serverEntry) return undefined;
+      if (!host.frontsStandaloneServer || !chunk.isEntry || chunk.fileName !== serverEntry) return undefined;
       // The adapter's entry exports its options; in standalone mode (and `astro preview`) the agent
       // front answers agent paths and negotiates Markdown before the adapter's static handler.
       return [
@@ -105,21 +107,16 @@ function runtimeModulePlugin(config: AstroConfig) {
   };
 }
 
-/** True for a site built with @astrojs/cloudflare: the runtime is then a Worker's (hosts/workers-*.ts). */
-export function isWorkersAdapter(config: AstroConfig): boolean {
-  return config.adapter?.name === '@astrojs/cloudflare';
-}
-
 /**
  * `astro dev`: the agent paths, the Markdown twins and `Accept: text/markdown` are answered by the dev
  * server itself from the last build, before Vite and Astro see the request — the same front as in
  * production. (`astro dev` hides request headers from prerendered pages, so a middleware could not.)
  */
-export function serveAgentSurfaceInDev({ server }: HookParameters<'astro:server:setup'>, config: AstroConfig): void {
+export function serveAgentSurfaceInDev({ server, logger }: HookParameters<'astro:server:setup'>, config: AstroConfig): void {
   // Without an adapter the build writes no manifest for a runtime to answer from.
-  if (!config.adapter) return;
+  if (!hostOfBuild(config)) return;
   const outDir = fileURLToPath(config.outDir);
-  const front = createNodeHandler(getAgentApi({ outDir }));
+  const front = createNodeHandler(getAgentApi({ outDir, logger: runtimeLoggerOf(logger) }));
   server.middlewares.use((req, res, next) => {
     // Vite strips Astro's base from `req.url` before this middleware; the front routes the path as the
     // browser sent it, base included, as in production (Connect keeps it in `originalUrl`).
@@ -131,4 +128,12 @@ export function serveAgentSurfaceInDev({ server }: HookParameters<'astro:server:
       next(error);
     });
   });
+}
+
+/** Astro's integration logger as the runtime's: it takes one string, so a cause goes on the same message. */
+function runtimeLoggerOf(logger: AstroIntegrationLogger): RuntimeLogger {
+  return {
+    error: (message, cause) => logger.error(cause === undefined ? message : `${message}: ${cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)}`),
+    warn: (message) => logger.warn(message),
+  };
 }

@@ -35,6 +35,8 @@ export function readRoutingSettings(config: { base: string; trailingSlash: Trail
 export type PageReference = { routes: string[] } | { slug: string };
 
 export interface SiteUrls {
+  /** Astro's settings these URLs follow. */
+  routing: RoutingSettings;
   /** The origin and public prefix, without trailing slash (`https://h.example/docs`): the OAuth issuer, openapi.json's server. */
   root: string;
   /** The site's origin (`https://h.example`): every published URL starts with it. */
@@ -49,6 +51,11 @@ export interface SiteUrls {
   pagePathOfFile(relativeFile: string): string;
   /** The route of a served path (`/docs/reference/config/` → `/reference/config`). */
   routeOf(servedPath: string): string;
+  /**
+   * A request path without the base, as Astro writes the client folder (`/docs/_astro/x.css` →
+   * `/_astro/x.css`, `/docs` → `/`); undefined outside the base.
+   */
+  pathInBase(requestPath: string): string | undefined;
   /** The published URL of a page, from its served path. */
   pageUrl(servedPath: string): string;
   /** The served path of a page's Markdown twin (`/docs/x` → `/docs/x.md`, the site root → `/docs/index.md`). */
@@ -143,6 +150,7 @@ export function createSiteUrls(site: string, routing: RoutingSettings = DEFAULT_
 
   const homePath = servedPath('/', true);
   return {
+    routing,
     root,
     origin,
     base,
@@ -153,6 +161,7 @@ export function createSiteUrls(site: string, routing: RoutingSettings = DEFAULT_
       return servedPath(routeOfBaseless(`/${file}`), file === 'index.html' || file.endsWith('/index.html'));
     },
     routeOf,
+    pathInBase: withoutBase,
     pageUrl: publicUrl,
     twinPath,
     twinUrl: (servedPath) => publicUrl(twinPath(servedPath)),

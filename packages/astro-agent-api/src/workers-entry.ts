@@ -4,8 +4,8 @@
  * housekeeping on the configuration's cron trigger.
  */
 import { handle } from '@astrojs/cloudflare/handler';
-import { sweepWorkersStore, type WorkersEnv } from './hosts/workers-agent-api.ts';
-import { createWorkersFront, type WorkersContext } from './hosts/workers-front.ts';
+import { sweepWorkersStore, type WorkersEnv } from './hosts/workers/workers-agent-api.ts';
+import { createWorkersFront, type WorkersContext } from './hosts/workers/workers-front.ts';
 
 export default {
   fetch: createWorkersFront(handle),

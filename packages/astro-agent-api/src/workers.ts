@@ -4,5 +4,6 @@
  * entry (queues, scheduled handlers) wraps its fetch handler in `createWorkersFront` and calls
  * `sweepWorkersStore` from its own `scheduled` handler.
  */
-export { createWorkersFront, type WorkersContext, type WorkersFetch } from './hosts/workers-front.ts';
-export { getWorkersAgentApi, sweepWorkersStore, WORKERS_BINDINGS, type WorkersAgentApi, type WorkersEnv } from './hosts/workers-agent-api.ts';
+export { createAgentFront, type AgentFront } from './server/agent-front.ts';
+export { createWorkersFront, type WorkersContext, type WorkersFetch } from './hosts/workers/workers-front.ts';
+export { getWorkersAgentApi, sweepWorkersStore, WORKERS_BINDINGS, type WorkersAgentApi, type WorkersEnv } from './hosts/workers/workers-agent-api.ts';

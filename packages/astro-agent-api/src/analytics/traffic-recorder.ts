@@ -8,8 +8,10 @@ import { buildOutcomeCounts, findFamily } from './count-outcome.ts';
 export interface TrafficRecorder {
   /** Counts an outcome in memory: no I/O, a few microseconds. */
   record: OutcomeListener;
-  /** Writes what was counted since the last flush, as one batch. */
+  /** Writes what was counted since the last flush, as one batch (at most the store's `trafficBatchLimit`: the rest waits for the next). */
   flush(): Promise<void>;
+  /** Distinct counts held, not written yet. */
+  readonly pending: number;
   /** Stops the timer and flushes: nothing counted before a clean stop is lost. */
   close(): Promise<void>;
 }
@@ -23,8 +25,10 @@ const MAX_PENDING = 50_000;
 /**
  * Counts agent traffic off the answer's path: `record` adds an outcome to counts held in memory,
  * keyed by day and dimensions, and a timer writes them to the store in one batch (and sooner when
- * many are held). A batch the store refuses (Redis away) is kept and tried again with the next one.
- * With AGENT_API_ANALYTICS=off it counts nothing.
+ * many are held); a store that bounds its writes (D1) takes a batch of its size per flush, the rest
+ * waiting for the next. A batch the store refuses (Redis or D1 away) is kept, once, and tried again
+ * with the next one; at most MAX_PENDING counts are held meanwhile. With AGENT_API_ANALYTICS=off it
+ * counts nothing.
  */
 export function createTrafficRecorder(deps: {
   env: Record<string, string | undefined>;
@@ -35,7 +39,7 @@ export function createTrafficRecorder(deps: {
   flushIntervalMs?: number;
   now?: () => number;
 }): TrafficRecorder {
-  if (parseEnvironment(deps.env).AGENT_API_ANALYTICS === 'off') return { record() {}, flush: async () => {}, close: async () => {} };
+  if (parseEnvironment(deps.env).AGENT_API_ANALYTICS === 'off') return { record() {}, flush: async () => {}, close: async () => {}, pending: 0 };
   const now = deps.now ?? Date.now;
   const classify = createAgentClassifier();
   let held = createCounts();
@@ -70,19 +74,30 @@ export function createTrafficRecorder(deps: {
     if (held.size === FLUSH_AT) void flush();
   }
 
-  async function write(): Promise<void> {
-    if (held.size === 0) return;
+  /** Takes at most `max` counts out of those held. */
+  function take(max = Infinity): ReturnType<typeof createCounts> {
     const taken = held;
     held = createCounts();
+    if (taken.size <= max) return taken;
+    const kept = createCounts();
+    for (const [path, count] of taken.entries()) (kept.size < max ? kept : held).add(path, count, Infinity);
+    return kept;
+  }
+
+  async function write(): Promise<void> {
+    if (held.size === 0) return;
+    let taken: ReturnType<typeof createCounts> | undefined;
     try {
-      await (await deps.store()).addTraffic(toBatch(taken));
+      const store = await deps.store();
+      taken = take(store.trafficBatchLimit);
+      await store.addTraffic(toBatch(taken));
       dropped = 0;
       failing = false;
     } catch (error) {
       // Said once per outage, not at every try.
       if (!failing) deps.log('agent-api: could not write traffic counts; they are kept for the next try', error);
       failing = true;
-      for (const [path, count] of taken.entries()) add(path, count);
+      for (const [path, count] of taken?.entries() ?? []) add(path, count);
     }
   }
 
@@ -98,9 +113,16 @@ export function createTrafficRecorder(deps: {
   return {
     record,
     flush,
+    get pending() {
+      return held.size;
+    },
     async close() {
       clearInterval(timer);
-      await flush();
+      // Batch after batch, while each one lands.
+      for (let before = Infinity; held.size > 0 && held.size < before; ) {
+        before = held.size;
+        await flush();
+      }
       const lost = held.size;
       if (lost > 0) deps.log(`agent-api: ${lost} traffic counts could not be written before the stop and are lost.`);
     },

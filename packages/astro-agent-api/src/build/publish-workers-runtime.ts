@@ -6,7 +6,7 @@ import { SERVER_INDEX_FILE } from '../content/server-index.ts';
 /**
  * Copies the runtime files (the manifest's `textFiles` among them) into the public folder's
  * WORKERS_RUNTIME_DIR, where a Worker reads them through its assets binding
- * (hosts/workers-build-files.ts); the Worker refuses that folder to the public. The manifest goes
+ * (hosts/workers/workers-build-files.ts); the Worker refuses that folder to the public. The manifest goes
  * last, as in the build output.
  */
 export async function publishWorkersRuntime(outDir: string, clientDir: string, textFiles: readonly string[]): Promise<void> {

@@ -3,8 +3,8 @@ import type { PageTexts } from './page-texts.ts';
 
 /**
  * Where a build's files come from, the one thing about them that differs by platform: a Node server
- * reads the build output folder (hosts/node-build-files.ts); a Cloudflare Worker fetches them through
- * its static assets binding (hosts/workers-build-files.ts). Paths are relative and use `/`.
+ * reads the build output folder (hosts/node/node-build-files.ts); a Cloudflare Worker fetches them through
+ * its static assets binding (hosts/workers/workers-build-files.ts). Paths are relative and use `/`.
  */
 export interface BuildFiles {
   /** Where the build is, for messages. */
@@ -20,6 +20,6 @@ export interface BuildFiles {
   readRuntimeFile(name: string): Promise<Uint8Array<ArrayBuffer>>;
   /** The pages' text of a build, its manifest's `textFiles` (content/page-texts.ts); rejects when a file is of another build. */
   openPageTexts(manifest: Pick<Manifest, 'buildId' | 'textFiles'>): Promise<PageTexts>;
-  /** A file of the public folder by its public path (`/llms.txt`, `/.well-known/…`); undefined when absent. */
+  /** A file of the public folder by its public path (`/llms.txt`, `/.well-known/…`); undefined when absent, a rejection when the read failed. */
   readClientFile(path: string): Promise<Uint8Array<ArrayBuffer> | undefined>;
 }

@@ -1,4 +1,6 @@
 import { LRUCache } from 'lru-cache';
+import { ApiError } from '../api-error.ts';
+import { consoleLogger, type RuntimeLogger } from '../logger.ts';
 import type { BuildFiles } from './build-files.ts';
 import { MANIFEST_FILE, MANIFEST_VERSION, type Manifest } from './manifest.ts';
 import type { PageTexts } from './page-texts.ts';
@@ -47,16 +49,38 @@ function createAnswerMemo(maxBytes: number): LRUCache<string, CachedAnswer> {
 }
 
 export interface ContentModel {
-  /** The current build; rejects with ContentNotBuiltError until a build exists. */
+  /** The current build; rejects with a 503 ApiError until one is loaded (none built, or none that can be read). */
   current(): Promise<ContentSnapshot>;
   /** Closes the current build's texts file: for a server that stops. */
   close(): void;
 }
 
-export class ContentNotBuiltError extends Error {}
+/** No build where the runtime reads it. */
+export class ContentNotBuiltError extends ApiError {
+  constructor() {
+    super(503, 'not_built', 'The site has not been built yet.', { hint: 'Build the site (`astro build`), then retry.', headers: { 'Retry-After': '10' } });
+    this.name = 'ContentNotBuiltError';
+  }
+}
+
+/** A build of another version of the package: it must be built again, not read. */
+class BuildVersionError extends Error {}
+
+/**
+ * A build that is there but cannot be loaded: what is wrong in general terms (the file, its path and
+ * the cause are in the server's log, not in an answer).
+ */
+function unreadableBuildError(cause: unknown): ApiError {
+  const hint = "The site's owner must build the site again (the server's log names the cause); retry later.";
+  return cause instanceof BuildVersionError
+    ? new ApiError(503, 'build_unreadable', "The site's build was made by another version of astro-agent-api than the one serving it.", { hint, cause })
+    : new ApiError(503, 'build_unreadable', "The site's build cannot be read: one of its files is missing, damaged or of another build.", { hint, cause });
+}
 
 /** How often, at most, a request triggers a check for a newer build. */
 const CHECK_INTERVAL_MS = 1_000;
+/** The longest wait before a build that failed to load is tried again though its manifest has not changed. */
+const MAX_RETRY_MS = 60_000;
 
 /**
  * Loads the build output once and swaps in a new snapshot when a rebuild replaces the manifest, so
@@ -64,18 +88,25 @@ const CHECK_INTERVAL_MS = 1_000;
  * atomically, so a new manifest means its index is complete. A request checks at most every
  * CHECK_INTERVAL_MS; the one that finds a new manifest waits for its load, the others are answered from
  * the old snapshot meanwhile — there is no window of errors, and every surface answers from one build.
+ *
+ * A build that fails to load is logged with its cause, once per manifest, and the previous build
+ * keeps serving (before any build loaded, agent paths answer a 503 that says what is wrong). It is
+ * tried again when the manifest changes again, or after a wait that doubles up to MAX_RETRY_MS (a
+ * failure that was passing, such as a file read during a rebuild), never at every request.
  */
-export function createContentModel({ files }: { files: BuildFiles }): ContentModel {
+export function createContentModel({ files, logger = consoleLogger }: { files: BuildFiles; logger?: RuntimeLogger }): ContentModel {
   let loaded: { snapshot: ContentSnapshot; mtimeMs: number } | undefined;
   let loading: Promise<ContentSnapshot> | undefined;
   let lastCheck = 0;
+  /** The last load that failed: the manifest it read, when to try it again, and what the clients are told meanwhile. */
+  let failed: { stamp: number; retryAt: number; waitMs: number; error: ApiError } | undefined;
 
   async function load(): Promise<ContentSnapshot> {
     const mtimeMs = await files.manifestStamp();
     if (loaded && loaded.mtimeMs === mtimeMs) return loaded.snapshot;
     const manifest = JSON.parse(new TextDecoder().decode(await files.readRuntimeFile(MANIFEST_FILE))) as Manifest;
     if (manifest.version !== MANIFEST_VERSION) {
-      throw new Error(`The build in ${files.location} was made by another version of astro-agent-api (manifest version ${manifest.version}, this one reads ${MANIFEST_VERSION}): build the site again.`);
+      throw new BuildVersionError(`The build in ${files.location} was made by another version of astro-agent-api (manifest version ${manifest.version}, this one reads ${MANIFEST_VERSION}): build the site again.`);
     }
     if (loaded && loaded.snapshot.manifest.buildId === manifest.buildId) {
       loaded = { snapshot: loaded.snapshot, mtimeMs };
@@ -107,31 +138,52 @@ export function createContentModel({ files }: { files: BuildFiles }): ContentMod
     return snapshot;
   }
 
-  function reload(): Promise<ContentSnapshot> {
-    loading ??= load().finally(() => {
+  /** Loads the build, once at a time; a failure is logged once per manifest and remembered until it is worth a new try. */
+  function reload(stamp: number): Promise<ContentSnapshot> {
+    loading ??= load().then(
+      (snapshot) => {
+        if (failed) logger.warn(`agent-api: loaded the build in ${files.location}.`);
+        failed = undefined;
+        return snapshot;
+      },
+      (cause: unknown) => {
+        // The manifest removed while it was read: no build, rather than a damaged one.
+        if (files.manifestStampNow() === undefined) throw new ContentNotBuiltError();
+        const now = Date.now();
+        const waitMs = failed?.stamp === stamp ? Math.min(failed.waitMs * 2, MAX_RETRY_MS) : CHECK_INTERVAL_MS;
+        if (failed?.stamp !== stamp) {
+          logger.error(`agent-api: cannot load the build in ${files.location}${loaded ? '; the previous build keeps serving' : ''}`, cause);
+        }
+        failed = { stamp, retryAt: now + waitMs, waitMs, error: unreadableBuildError(cause) };
+        throw failed.error;
+      },
+    ).finally(() => {
       loading = undefined;
     });
     return loading;
   }
 
+  /** True when a load that failed is not worth trying again yet: the same manifest, within its wait. */
+  const waiting = (stamp: number) => failed !== undefined && failed.stamp === stamp && Date.now() < failed.retryAt;
+
   return {
     async current() {
       if (!loaded) {
-        try {
-          return await reload();
-        } catch (cause) {
-          throw new ContentNotBuiltError(`No build output at ${files.location}`, { cause });
-        }
+        const stamp = files.manifestStampNow();
+        if (stamp === undefined) throw new ContentNotBuiltError();
+        if (waiting(stamp)) throw failed!.error;
+        return reload(stamp);
       }
       const now = Date.now();
       if (now - lastCheck < CHECK_INTERVAL_MS) return loaded.snapshot;
       lastCheck = now;
-      if (files.manifestStampNow() === loaded.mtimeMs) return loaded.snapshot;
+      const stamp = files.manifestStampNow();
+      // A rebuild in progress may have removed the manifest for a moment: the current build answers meanwhile.
+      if (stamp === loaded.mtimeMs || stamp === undefined || waiting(stamp)) return loaded.snapshot;
       // A build has landed since: this request waits for its load, so that after a quiet spell the first
-      // request is answered from the new build, not from the one it replaced. A rebuild in progress may
-      // have removed the manifest for a moment: the old build answers meanwhile.
+      // request is answered from the new build, not from the one it replaced.
       const current = loaded.snapshot;
-      return reload().catch(() => current);
+      return reload(stamp).catch(() => current);
     },
     close() {
       loaded?.snapshot.texts.close();

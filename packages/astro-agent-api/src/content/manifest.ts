@@ -108,7 +108,7 @@ export const MANIFEST_FILE = 'manifest.json';
 /**
  * Folder of the runtime files inside the public folder of a Cloudflare build: a Worker has no file
  * system and reads them through its assets binding. The Worker runs before the assets and refuses
- * this folder to everyone else (hosts/workers-front.ts), so it is not downloadable.
+ * this folder to everyone else (hosts/workers/workers-front.ts), so it is not downloadable.
  */
 export const WORKERS_RUNTIME_DIR = '_agent-api';
 /** Folder of the Pagefind index inside the public (client) folder. */

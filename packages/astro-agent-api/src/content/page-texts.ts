@@ -6,7 +6,7 @@ import { buildSectionLines } from './plain-text.ts';
  * header naming the build, then pages, in manifest order: each page's Markdown twin (front matter and
  * Markdown) and its plain text (what search excerpts are cut from), as UTF-8. The manifest lists the
  * files and says where each page lies; a Node server keeps them open and reads a page when a request
- * needs it, so its memory does not grow with the site (hosts/node-build-files.ts).
+ * needs it, so its memory does not grow with the site (hosts/node/node-build-files.ts).
  */
 const MAGIC = 'AAPI-PT2';
 

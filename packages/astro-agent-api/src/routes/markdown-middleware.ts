@@ -1,21 +1,15 @@
 /// <reference types="astro/client" />
 import { defineMiddleware } from 'astro:middleware';
-import { agentApi } from 'virtual:agent-api/runtime';
+import { agentFront } from 'virtual:agent-api/runtime';
+import { requestContextOf } from './astro-request-context.ts';
 
 /**
- * For pages rendered on demand (`astro dev`, server pages): answers `Accept: text/markdown` with the
- * page's twin and adds the `Link` header. Prerendered pages get the same from the node front.
+ * The one front for the pages Astro renders on demand, where no front of the package stands before
+ * Astro (a middleware-mode server that mounts only Astro's handler): `Accept: text/markdown` and the
+ * page's `Link` header. Prerendered pages never reach it: they are files, served (and negotiated) before
+ * Astro, and in `astro dev` the dev server's front answers them (`astro dev` hides their request
+ * headers from a middleware).
  */
-export const onRequest = defineMiddleware(async (context, next) => {
-  // While `astro build` prerenders pages there is no request to answer; in `astro dev` every page is
-  // rendered on demand, prerendered ones included.
-  if (context.isPrerendered && !import.meta.env.DEV) return next();
-  const markdown = await agentApi.negotiatePage(context.request);
-  if (markdown) return markdown;
-  const response = await next();
-  const headers = await agentApi.pageHeaders(context.url.pathname);
-  if (response.headers.get('Content-Type')?.startsWith('text/html')) {
-    for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
-  }
-  return response;
-});
+export const onRequest = defineMiddleware((context, next) =>
+  context.isPrerendered ? next() : agentFront.fetch(context.request, requestContextOf(context), next),
+);

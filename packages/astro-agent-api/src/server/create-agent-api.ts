@@ -1,9 +1,11 @@
 import type { BuildFiles } from '../content/build-files.ts';
-import { ContentNotBuiltError, createContentModel, type ContentSnapshot } from '../content/content-model.ts';
-import type { ApiError } from '../api-error.ts';
+import { createContentModel, type ContentSnapshot } from '../content/content-model.ts';
+import { consoleLogger, type RuntimeLogger } from '../logger.ts';
 import { API_VERSION } from '../versioning.ts';
 import { createOutcome, type Outcome, type OutcomeListener, type OutcomeRecorder } from '../outcome.ts';
 import { DEFAULT_API_BASE_PATH } from '../paths.ts';
+import type { SiteUrls } from '../site-urls.ts';
+import { createDeferredStore } from '../store/deferred-store.ts';
 import type { Store } from '../store/store.ts';
 import { createBuildRuntime, type BuildRuntime } from './build-runtime.ts';
 import { checkMethod } from './check-method.ts';
@@ -14,11 +16,12 @@ import { createSdkLeg } from './mcp/serve-with-sdk.ts';
 import { fetchWithPlatform, type OutboundFetch } from './outbound/fetch-document.ts';
 import { findPageOfRequest } from '../content/resolve-page.ts';
 import { buildPageLinkHeader, markdownResponse, prefersMarkdown } from './negotiate.ts';
-import { API_HEADERS, jsonResponse, renderError, withHeaders, type ErrorLogger } from './respond.ts';
-import { buildRouteTable, findRoute, notFoundError, type Route } from './route-table.ts';
+import { readSettings } from './read-settings.ts';
+import { API_HEADERS, renderError, withHeaders, type ErrorLogger, type ErrorShape } from './respond.ts';
+import { buildRouteTable, findRoute, notFoundError, type Route, type RouteRule, type RouteTable } from './route-table.ts';
 
 export interface AgentApi {
-  /** Loads the current build; rejects when there is none, or when a start-time setting is invalid. */
+  /** Loads the current build and opens the store; rejects when either fails, or when a start-time setting is invalid. */
   ready(): Promise<void>;
   /**
    * The route step, for a front that has canonicalised the target (canonical-path.ts): where the
@@ -32,14 +35,17 @@ export interface AgentApi {
   handle(request: Request, context: RequestContext, routed?: RoutedRequest): Promise<Response>;
   /** For a site page: its Markdown twin when the client asks for Markdown, else undefined. */
   negotiatePage(request: Request): Promise<Response | undefined>;
-  /** The HTML files of the client folder a decoded page path is answered with (SiteUrls.htmlFilesOf); none before a build. */
-  pageFilesOf(pathname: string): Promise<string[]>;
+  /** Every URL of the current build (its site and routing settings); undefined before a build. */
+  siteUrls(): Promise<SiteUrls | undefined>;
   /** Headers for a site page: the security headers, and for a content page `Link` to its twin and the agent documents. */
   pageHeaders(pathname: string): Promise<Record<string, string>>;
   /** Reports an HTML site page the site answered, once sent: traffic counting keeps those fetched by known agents. */
   reportPage(request: Request, status: number): void;
-  /** An error found before a request could be made of the bytes (the transport could not parse them), in the shape of the route its path names. */
-  renderRefusal(pathname: string | undefined, error: ApiError): Response;
+  /**
+   * An error outside the pipeline (the transport could not parse the request, or failed around it), in
+   * the shape of the route its path names; anything but an ApiError is logged and answered 500.
+   */
+  renderRefusal(pathname: string | undefined, error: unknown): Response;
   close(): Promise<void>;
 }
 
@@ -78,7 +84,7 @@ export interface RecorderParts {
 export interface AgentApiHostParts {
   /** Where the build's files come from (content/build-files.ts). */
   files: BuildFiles;
-  /** Opens the store, once, on first use (a rejection is tried again by the next request). */
+  /** Opens the store, once, on first use (store/deferred-store.ts: a rejection is tried again a few seconds later). */
   openStore: () => Promise<Store>;
   /** Read once, at start: AGENT_API_ANALYTICS* and the AGENT_API_QUOTA_* overrides, and what the host's store reads. */
   env: Record<string, string | undefined>;
@@ -88,7 +94,8 @@ export interface AgentApiHostParts {
 
 /** What a runtime reports to, on any platform. */
 export interface AgentApiListeners {
-  log?: ErrorLogger;
+  /** Where errors and degraded states are told: the host's logger (Astro's in `astro dev`), the console by default. */
+  logger?: RuntimeLogger;
   /** Called once per answered request with what it was (outcome.ts). */
   onOutcome?: OutcomeListener;
   /**
@@ -110,35 +117,37 @@ export type PortableAgentApiOptions = AgentApiHostParts & AgentApiListeners;
  */
 export function createPortableAgentApi(options: PortableAgentApiOptions): AgentApi {
   const { env, files } = options;
-  const log: ErrorLogger = options.log ?? ((message, cause) => console.error(message, cause));
-  const content = createContentModel({ files });
-  const shared = { env, log, files, sdk: createSdkLeg(), fetchOutbound: options.fetchOutbound ?? fetchWithPlatform };
+  const logger = options.logger ?? consoleLogger;
+  const log: ErrorLogger = (message, cause) => logger.error(message, cause);
+  const settings = readSettings(env, logger);
+  const content = createContentModel({ files, logger });
+  const store = createDeferredStore(options.openStore, { logger });
+  const shared = { env, log, files, store, sdk: createSdkLeg(), fetchOutbound: options.fetchOutbound ?? fetchWithPlatform };
   const runtimes = new WeakMap<ContentSnapshot, BuildRuntime>();
-  let store: Promise<Store> | undefined;
   let latest: BuildRuntime | undefined;
-  const recorders = (options.recorders ?? []).map((create) => create({ env, log, store: openSharedStore }));
+  // A runtime whose settings are bad counts nothing: its agent paths all answer 503.
+  const recorders = settings.misconfigured ? [] : (options.recorders ?? []).map((create) => create({ env, log, store: store.opened }));
   const listeners = [...recorders.map((recorder) => recorder.record), ...(options.onOutcome ? [options.onOutcome] : [])];
   const report: OutcomeListener = (outcome) => {
     for (const listener of listeners) listener(outcome);
   };
 
-  function openSharedStore(): Promise<Store> {
-    store ??= options.openStore().catch((error: unknown) => {
-      store = undefined;
-      throw error;
-    });
-    return store;
-  }
-
   async function currentRuntime(): Promise<BuildRuntime> {
+    if (settings.misconfigured) throw settings.misconfigured;
     const snapshot = await content.current();
     let runtime = runtimes.get(snapshot);
     if (!runtime) {
-      runtime = createBuildRuntime(snapshot, { ...shared, store: await openSharedStore() });
+      runtime = createBuildRuntime(snapshot, shared);
       runtimes.set(snapshot, runtime);
       latest = runtime;
     }
     return runtime;
+  }
+
+  /** How errors are written on a path, before or without a route of a build (the route's own, else the API's). */
+  function errorShapeOf(pathname: string | undefined): ErrorShape {
+    const table: RouteTable<RouteRule<unknown>> = latest?.table ?? UNBUILT_TABLE;
+    return (pathname === undefined ? undefined : findRoute(table, pathname)?.route?.errors) ?? 'api';
   }
 
   async function answer(request: Request, context: RequestContext, outcome: Outcome, routed: RoutedRequest | undefined): Promise<Response> {
@@ -146,11 +155,8 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
     try {
       runtime = await currentRuntime();
     } catch (error) {
-      if (!(error instanceof ContentNotBuiltError)) return renderError(error, 'api', log, API_HEADERS);
-      return jsonResponse(
-        { code: 'not_built', message: 'The site has not been built yet.', data: { status: 503, hint: 'Run `npm run build`, then retry.' } },
-        { status: 503, headers: { ...API_HEADERS, 'Retry-After': '10' } },
-      );
+      // No build, none that loads, or bad settings: a 503 that says which, in the shape of the path.
+      return renderError(error, errorShapeOf(outcome.path), log, API_HEADERS);
     }
     // Routed by the front in this build's table: not routed again.
     const route = routed?.build === runtime ? routed.route : findRoute(runtime.table, outcome.path)?.route;
@@ -181,7 +187,9 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
 
   return {
     async ready() {
+      if (settings.cause) throw settings.cause;
       await currentRuntime();
+      await store.opened();
     },
     route,
     isAgentPath(pathname) {
@@ -203,9 +211,8 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
       outcome.page = found.page.url;
       return record(outcome, markdownResponse(request, found.page, snapshot));
     },
-    async pageFilesOf(pathname) {
-      const snapshot = await content.current().catch(() => undefined);
-      return snapshot?.urls.htmlFilesOf(pathname) ?? [];
+    async siteUrls() {
+      return (await content.current().catch(() => undefined))?.urls;
     },
     async pageHeaders(pathname) {
       const snapshot = await content.current().catch(() => undefined);
@@ -226,13 +233,12 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
       }, () => {});
     },
     renderRefusal(pathname, error) {
-      const route = pathname === undefined || latest === undefined ? undefined : findRoute(latest.table, pathname)?.route;
-      return withHeaders(renderError(error, route?.errors ?? 'api', log), latest?.headers ?? { 'API-Version': API_VERSION });
+      return withHeaders(renderError(error, errorShapeOf(pathname), log), latest?.headers ?? { 'API-Version': API_VERSION });
     },
     async close() {
       content.close();
       await Promise.all(recorders.map((recorder) => recorder.close()));
-      await (await store?.catch(() => undefined))?.close();
+      await store.close();
     },
   };
 }

@@ -28,7 +28,8 @@ function documentType(pathname: string): string {
 /**
  * The agent documents the build wrote into the public folder (openapi.json, agents.md, llms.txt, the
  * well-known files), each read once per build and answered with a strong validator. A document the
- * build did not write (a site whose own `public/` file it kept) is a 404 here.
+ * build did not write (a site whose own `public/` file it kept) is a 404 here; a read that failed is
+ * the request's error, and is not kept.
  */
 export function createDocumentServer(files: BuildFiles, urls: SiteUrls): (pathname: string) => Handler {
   const documents = new Map<string, Promise<Omit<Representation, 'headers'> | undefined>>();
@@ -39,15 +40,14 @@ export function createDocumentServer(files: BuildFiles, urls: SiteUrls): (pathna
       const file = documentFilePath(pathname);
       // The build writes a brotli and a gzip copy beside each document; a build without them is served compressed on first use.
       const readCopy = (suffix: string) => files.readClientFile(file + suffix);
-      document = Promise.all([files.readClientFile(file), readCopy(PRECOMPRESSED_SUFFIXES.br), readCopy(PRECOMPRESSED_SUFFIXES.gzip)]).then(
-        ([bytes, br, gzip]) => bytes && {
-          bytes,
-          type: documentType(pathname),
-          etag: `"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"`,
-          encoded: { ...(br && { br }), ...(gzip && { gzip }) },
-        },
-        () => undefined,
-      );
+      document = Promise.all([files.readClientFile(file), readCopy(PRECOMPRESSED_SUFFIXES.br), readCopy(PRECOMPRESSED_SUFFIXES.gzip)]).then(([bytes, br, gzip]) => bytes && {
+        bytes,
+        type: documentType(pathname),
+        etag: `"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"`,
+        encoded: { ...(br && { br }), ...(gzip && { gzip }) },
+      });
+      // A read that failed is not the document's state: the next request reads it again.
+      document.catch(() => documents.delete(pathname));
       documents.set(pathname, document);
     }
     return document;

@@ -1,5 +1,6 @@
+import { consoleLogger } from '../logger.ts';
 import { createFallbackWindowCounter } from './fallback-windows.ts';
-import { StoreUnavailableError } from './store-unavailable.ts';
+import { StoreNotReadyError, StoreUnavailableError } from './store-unavailable.ts';
 import { toClientRecord, toPublicKeysColumn, toTokenRecord, type ClientRow, type TokenRow, type WindowRow } from './sql-rows.ts';
 import type { SearchCount, Store, TrafficCount, WindowCounter } from './store.ts';
 
@@ -21,6 +22,14 @@ export interface D1Result<T = unknown> {
   meta: { changes: number };
 }
 
+/**
+ * Statements of one traffic write. D1 counts every statement of a Worker invocation against its
+ * "Queries per Worker invocation" limit (50 on the Workers Free plan, 1,000 on Paid;
+ * developers.cloudflare.com/d1/platform/limits/), and a write goes with the response of a request that
+ * made queries of its own (its rate-limit window, its token): half the Free plan's limit is left to it.
+ */
+export const D1_TRAFFIC_BATCH = 25;
+
 /** What the last migration adds (a column of a table): its absence means `wrangler d1 migrations apply` was not run. */
 const LAST_MIGRATION = { table: 'clients', column: 'public_keys' };
 
@@ -30,14 +39,14 @@ const LAST_MIGRATION = { table: 'clients', column: 'public_keys' };
  * one at a time, so the window statement below (one upsert) counts exactly across every Worker
  * instance, and a `batch` is one transaction: what must be both-or-neither is batched.
  */
-export async function openD1Store(binding: D1Database, options: { warn?: (message: string) => void } = {}): Promise<Store> {
+export async function openD1Store(binding: D1Database, options: { bindingName: string; warn?: (message: string) => void }): Promise<Store> {
   const db = reportingUnavailable(binding);
   const { table, column } = LAST_MIGRATION;
   const schema = await db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1").bind(table).first<{ sql: string }>();
   if (schema === null || !new RegExp(`\\b${column}\\b`).test(schema.sql)) {
-    throw new Error(
-      `The D1 database of astro-agent-api has no ${table}.${column} column: ` +
-        'run `wrangler d1 migrations apply AGENT_API_DB` (add --local for `astro preview`) with `migrations_dir` set as the package README says.',
+    throw new StoreNotReadyError(
+      `The D1 database of this site has no ${table}.${column} column: the migrations of astro-agent-api were not applied to it.`,
+      `The site's owner runs \`npx wrangler d1 migrations apply ${options.bindingName} --remote\` (\`--local\` for \`astro preview\`), with \`migrations_dir\` set as the astro-agent-api README says; no new deployment is needed.`,
     );
   }
 
@@ -75,7 +84,8 @@ export async function openD1Store(binding: D1Database, options: { warn?: (messag
     windows,
     // Every Worker instance counts an address in the same row: the anonymous quota is exact too, and
     // while D1 fails, counted per instance so that anonymous reading goes on.
-    anonymousWindows: createFallbackWindowCounter(windows, { warn: options.warn ?? ((message) => console.warn(message)) }),
+    anonymousWindows: createFallbackWindowCounter(windows, { warn: options.warn ?? consoleLogger.warn }),
+    trafficBatchLimit: D1_TRAFFIC_BATCH,
 
     async createClient(client) {
       await db

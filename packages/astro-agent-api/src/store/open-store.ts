@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseEnvironment } from '../environment.ts';
+import { consoleLogger, type RuntimeLogger } from '../logger.ts';
 import { assertPeerInstalled, OPTIONAL_PEERS } from '../peer-dependency.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 import { createStoreSweeper } from './store-sweeper.ts';
@@ -33,11 +34,14 @@ export async function openStore(opts: {
   /** How often to sweep; default a quarter of the idle period, between 1 s and 1 h. */
   sweepIntervalMs?: number;
   now?: () => number;
+  /** Where a failed sweep and the Redis connection's events are told; default the console. */
+  logger?: RuntimeLogger;
 }): Promise<Store> {
+  const logger = opts.logger ?? consoleLogger;
   const periods = parseEnvironment(opts.env ?? process.env);
   const clientIdleMs = (opts.clientIdleDays ?? periods.AGENT_API_CLIENT_IDLE_DAYS) * DAY_MS;
   const trafficRetentionDays = periods.AGENT_API_ANALYTICS_RETENTION_DAYS;
-  const store = await openStoreBackend(opts);
+  const store = await openStoreBackend({ ...opts, logger });
   const sweeper = createStoreSweeper({
     store,
     clientIdleMs,
@@ -46,7 +50,7 @@ export async function openStore(opts: {
     now: opts.now,
   });
   try {
-    await sweeper.start();
+    await sweeper.start((error) => logger.error('agent-api: the store sweep failed; it runs again at its next interval', error));
   } catch (error) {
     await store.close();
     throw error;
@@ -64,7 +68,7 @@ export async function openStore(opts: {
  * The backend that `openStore` picks for the same options, without its housekeeping: for tools that
  * only read it, such as the traffic report.
  */
-export async function openStoreBackend(opts: { dataDir: string; env?: Record<string, string | undefined> }): Promise<Store> {
+export async function openStoreBackend(opts: { dataDir: string; env?: Record<string, string | undefined>; logger?: RuntimeLogger }): Promise<Store> {
   const env = opts.env === undefined ? undefined : parseEnvironment(opts.env);
   // The Redis client is loaded only when it is used: it is ~25 MB of a server's memory, and an optional peer.
   if (env?.REDIS_URL !== undefined) {
@@ -73,6 +77,7 @@ export async function openStoreBackend(opts: { dataDir: string; env?: Record<str
       url: env.REDIS_URL,
       timeoutMs: env.AGENT_API_REDIS_TIMEOUT_MS,
       keyPrefix: env.AGENT_API_REDIS_PREFIX,
+      warn: (opts.logger ?? consoleLogger).warn,
     });
   }
   const dataDir = resolve(opts.dataDir);

@@ -1,4 +1,6 @@
+import { consoleLogger } from '../logger.ts';
 import { createClient, ErrorReply } from 'redis';
+import { createCircuitBreaker } from './circuit-breaker.ts';
 import { createFallbackWindowCounter } from './fallback-windows.ts';
 import { REDIS_DEFAULTS } from '../environment.ts';
 import { REDIS_SCRIPTS } from './redis-scripts.ts';
@@ -14,7 +16,7 @@ export interface RedisStoreOptions {
   timeoutMs?: number;
   /** Bound of the per-instance anonymous windows used while Redis is unreachable. */
   anonymousWindowsMax?: number;
-  /** Connection events and the switch to and from per-instance windows; default console.warn. */
+  /** Connection events and the switch to and from per-instance windows; default the console. */
   warn?: (message: string) => void;
 }
 
@@ -22,6 +24,15 @@ export interface RedisStoreOptions {
 const SWEEP_BATCH = 500;
 /** Commands waiting for Redis at most; beyond that a request fails at once instead of piling up. */
 const MAX_PENDING_COMMANDS = 10_000;
+/**
+ * After a command times out, how long every command fails at once before one probes Redis again: a
+ * Redis that hangs holds one request per second for its timeout, not every request (and an MCP
+ * batch not once per message).
+ */
+const HUNG_COOL_DOWN_MS = 1_000;
+
+/** What a command that outlived its timeout rejects with: the failure that opens the circuit. */
+class RedisTimeoutError extends Error {}
 
 /**
  * The shared backend for several instances behind a load balancer: clients, hashed tokens and every
@@ -30,13 +41,14 @@ const MAX_PENDING_COMMANDS = 10_000;
  *
  * Availability: opening fails with a clear message when Redis cannot be reached (a server must not
  * start on a split state). Once open, a lost connection makes every method throw StoreUnavailableError
- * (503) at once, and a hung Redis after `timeoutMs`, while the client reconnects in the background
- * with a capped back-off; anonymous windows fall back to per-instance memory meanwhile.
+ * (503) at once, and a hung Redis after `timeoutMs` once, then at once for a second before a command
+ * probes it again (circuit-breaker.ts), while the client reconnects in the background with a capped
+ * back-off; anonymous windows fall back to per-instance memory meanwhile.
  */
 export async function openRedisStore(options: RedisStoreOptions): Promise<Store> {
   const prefix = options.keyPrefix ?? REDIS_DEFAULTS.keyPrefix;
   const timeoutMs = options.timeoutMs ?? REDIS_DEFAULTS.timeoutMs;
-  const warn = options.warn ?? ((message: string) => console.warn(message));
+  const warn = options.warn ?? consoleLogger.warn;
   const where = describeRedisUrl(options.url);
   let everReady = false;
   let lost = false;
@@ -90,20 +102,27 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
   }
   const redis = client;
 
-  /** Runs one round trip, bounded by `timeoutMs`; connection trouble becomes StoreUnavailableError. */
+  const breaker = createCircuitBreaker({ coolDownMs: HUNG_COOL_DOWN_MS, opensOn: (error) => error instanceof StoreUnavailableError && error.cause instanceof RedisTimeoutError });
+
+  /**
+   * Runs one round trip, bounded by `timeoutMs`; connection trouble becomes StoreUnavailableError. A
+   * disconnected client fails at once by itself; a hung Redis, through the circuit breaker.
+   */
   async function run<T>(command: () => Promise<T>): Promise<T> {
     if (!redis.isReady) throw new StoreUnavailableError('redis');
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
-    });
-    try {
-      return await Promise.race([command(), deadline]);
-    } catch (error) {
-      throw isUnavailable(error) ? new StoreUnavailableError('redis', error) : error;
-    } finally {
-      clearTimeout(timer);
-    }
+    return breaker.run(async () => {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new RedisTimeoutError(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
+      });
+      try {
+        return await Promise.race([command(), deadline]);
+      } catch (error) {
+        throw isUnavailable(error) ? new StoreUnavailableError('redis', error) : error;
+      } finally {
+        clearTimeout(timer);
+      }
+    }, () => new StoreUnavailableError('redis', new Error(`Redis did not answer within ${timeoutMs} ms a moment ago; it is tried again every ${HUNG_COOL_DOWN_MS} ms`)));
   }
 
   const key = {

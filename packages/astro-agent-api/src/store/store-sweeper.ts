@@ -18,10 +18,8 @@ export function createStoreSweeper(deps: {
   trafficRetentionDays: number;
   intervalMs: number;
   now?: () => number;
-  onError?: (error: unknown) => void;
 }) {
   const now = deps.now ?? Date.now;
-  const onError = deps.onError ?? ((error: unknown) => console.error('agent-api: store sweep failed', error));
   let timer: NodeJS.Timeout | undefined;
 
   async function sweep(): Promise<SweepResult> {
@@ -34,7 +32,8 @@ export function createStoreSweeper(deps: {
 
   return {
     sweep,
-    async start(): Promise<SweepResult> {
+    /** Sweeps, then every `intervalMs`; a later sweep that fails is told to `onError` (the first one's failure is the rejection). */
+    async start(onError: (error: unknown) => void): Promise<SweepResult> {
       const result = await sweep();
       timer = setInterval(() => void sweep().catch(onError), deps.intervalMs);
       timer.unref();

@@ -2,8 +2,8 @@ import type { ClientAuthMethod } from '../oauth-contract.ts';
 
 /**
  * The Store contract: registered clients, access tokens, rate-limit windows, keys claimed once and the
- * counts of agent traffic. Every backend (the
- * embedded sqlite one, the redis one) passes the same suite, tests/unit/store-contract.ts.
+ * counts of agent traffic. Every backend (the embedded sqlite one, the redis one, the D1 one) passes the
+ * same suite, tests/unit/store-contract.ts.
  *
  * Rules every backend keeps:
  * - Times are milliseconds since the epoch and always come from the caller (`now`), never from the
@@ -73,7 +73,7 @@ export interface WindowCounter {
 export interface TrafficCount {
   /** UTC day, `YYYY-MM-DD`. */
   day: string;
-  /** Which surface answered (traffic.ts in analytics/ lists them). */
+  /** Which surface answered (TRAFFIC_SURFACES of analytics/count-outcome.ts lists them). */
   surface: string;
   /** The operation, MCP tool or document asked for; empty for a page asked for itself. */
   target: string;
@@ -109,6 +109,11 @@ export interface TrafficBatch {
  * not at all; counts of the same day and dimensions add up.
  */
 export interface TrafficStore {
+  /**
+   * The most counts (requests and searches together) one `addTraffic` may hold, for a backend that
+   * bounds the work of one call (D1: statements per Worker invocation); undefined for no bound.
+   */
+  readonly trafficBatchLimit?: number;
   addTraffic(batch: TrafficBatch): Promise<void>;
   /** Every count from `sinceDay` (inclusive) on, one entry per day and dimensions. */
   readTraffic(sinceDay: string): Promise<TrafficBatch>;
@@ -117,7 +122,7 @@ export interface TrafficStore {
 }
 
 export interface Store extends TrafficStore {
-  /** Backend name, for logs: `sqlite`, `redis`. */
+  /** Backend name, for logs: `sqlite`, `redis`, `d1`. */
   readonly backend: string;
   /** Windows shared by every instance using this store: identified clients, registrations, the token endpoint. */
   readonly windows: WindowCounter;

@@ -2,7 +2,7 @@ import { OUTBOUND_FETCH } from '../../identity-contract.ts';
 import { isPublicAddress, parseClientAddress } from '../client-address.ts';
 
 /**
- * One GET to another host, as a platform makes it: on Node (hosts/node-outbound-fetch.ts) the address
+ * One GET to another host, as a platform makes it: on Node (hosts/node/node-outbound-fetch.ts) the address
  * a host name resolves to is checked when the connection is made, so a name that resolves to a private
  * address is refused whatever it resolved to before; elsewhere the platform's fetch. `allowPrivate`:
  * the site listed the origin, which may then be private, loopback or plain http.

@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTrafficRecorder } from '../analytics/traffic-recorder.ts';
-import type { AgentApi } from '../server/create-agent-api.ts';
+import { createTrafficRecorder } from '../../analytics/traffic-recorder.ts';
+import type { RuntimeLogger } from '../../logger.ts';
+import type { AgentApi } from '../../server/create-agent-api.ts';
 import { createAgentApi, type CreateAgentApiOptions } from './node-agent-api.ts';
 
 /**
@@ -29,12 +30,12 @@ export function createCountedAgentApi(options: CreateAgentApiOptions): AgentApi 
   return createAgentApi({ ...options, recorders: [createTrafficRecorder, ...(options.recorders ?? [])] });
 }
 
-/** The process's runtime for the build in `outDir`, created on first use. */
-export function getAgentApi(options: { outDir: string | URL }): AgentApi {
+/** The process's runtime for the build in `outDir`, created on first use (with `logger`, the console by default). */
+export function getAgentApi(options: { outDir: string | URL; logger?: RuntimeLogger }): AgentApi {
   const outDir = resolve(typeof options.outDir === 'string' ? options.outDir : fileURLToPath(options.outDir));
   let api = registry().get(outDir);
   if (!api) {
-    api = createCountedAgentApi({ outDir });
+    api = createCountedAgentApi({ outDir, logger: options.logger });
     registry().set(outDir, api);
   }
   return api;

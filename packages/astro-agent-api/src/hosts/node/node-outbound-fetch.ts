@@ -2,8 +2,8 @@ import { lookup, type LookupAddress, type LookupAllOptions, type LookupOneOption
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Readable } from 'node:stream';
-import { isPublicAddress, parseClientAddress } from '../server/client-address.ts';
-import type { OutboundFetch } from '../server/outbound/fetch-document.ts';
+import { isPublicAddress, parseClientAddress } from '../../server/client-address.ts';
+import type { OutboundFetch } from '../../server/outbound/fetch-document.ts';
 
 /** Statuses whose answer has no body: a web Response refuses one. */
 const BODILESS = new Set([101, 204, 205, 304]);

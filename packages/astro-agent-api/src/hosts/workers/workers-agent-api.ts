@@ -1,9 +1,11 @@
-import { createTrafficRecorder, type TrafficRecorder } from '../analytics/traffic-recorder.ts';
-import { createPortableAgentApi, type AgentApi } from '../server/create-agent-api.ts';
-import { parseEnvironment } from '../environment.ts';
-import { openD1Store, type D1Database } from '../store/d1-store.ts';
-import { createStoreSweeper, type SweepResult } from '../store/store-sweeper.ts';
-import type { Store } from '../store/store.ts';
+import { createTrafficRecorder, type TrafficRecorder } from '../../analytics/traffic-recorder.ts';
+import { createPortableAgentApi, type AgentApi } from '../../server/create-agent-api.ts';
+import { parseEnvironment } from '../../environment.ts';
+import { consoleLogger } from '../../logger.ts';
+import { D1_TRAFFIC_BATCH, openD1Store, type D1Database } from '../../store/d1-store.ts';
+import { StoreNotReadyError } from '../../store/store-unavailable.ts';
+import { createStoreSweeper, type SweepResult } from '../../store/store-sweeper.ts';
+import type { Store } from '../../store/store.ts';
 import { createAssetsBuildFiles, type AssetsBinding } from './workers-build-files.ts';
 
 /** The bindings the runtime reads, by the names the package README tells a site to declare in its wrangler configuration. */
@@ -41,6 +43,8 @@ function createWorkersAgentApi(env: WorkersEnv): WorkersAgentApi {
   let recorder: TrafficRecorder | undefined;
   const api = createPortableAgentApi({
     env: varsOf(env),
+    // A Worker's console is its log (`wrangler tail`, the dashboard, Workers Logs).
+    logger: consoleLogger,
     files: createAssetsBuildFiles(env[WORKERS_BINDINGS.assets]),
     openStore: () => openWorkersStore(env),
     // A Worker keeps no timer between requests: the front flushes after a response (flushTraffic).
@@ -51,9 +55,11 @@ function createWorkersAgentApi(env: WorkersEnv): WorkersAgentApi {
     api,
     flushTraffic() {
       // A D1 write per request doubled the writes of an anonymous read: counts are written at most every
-      // TRAFFIC_FLUSH_MS per instance, so an instance evicted while idle loses at most that much of its counts.
+      // TRAFFIC_FLUSH_MS per instance, so an instance evicted while idle loses at most that much of its
+      // counts; a backlog of more than one write goes out with every response until it is written.
       const now = Date.now();
-      if (recorder === undefined || now - flushedAt < TRAFFIC_FLUSH_MS) return Promise.resolve();
+      if (recorder === undefined || recorder.pending === 0) return Promise.resolve();
+      if (now - flushedAt < TRAFFIC_FLUSH_MS && recorder.pending < D1_TRAFFIC_BATCH) return Promise.resolve();
       flushedAt = now;
       return recorder.flush();
     },
@@ -64,12 +70,12 @@ function createWorkersAgentApi(env: WorkersEnv): WorkersAgentApi {
 async function openWorkersStore(env: WorkersEnv): Promise<Store> {
   const database = env[WORKERS_BINDINGS.database];
   if (database === undefined) {
-    throw new Error(
-      `astro-agent-api needs a D1 binding named ${WORKERS_BINDINGS.database} on Cloudflare Workers: declare it under d1_databases in wrangler.jsonc ` +
-        'and apply the migrations (see the package README, "Cloudflare Workers").',
+    throw new StoreNotReadyError(
+      `This Worker has no D1 binding named ${WORKERS_BINDINGS.database}, where astro-agent-api keeps its clients, tokens and quotas.`,
+      `The site's owner declares it under d1_databases in wrangler.jsonc and applies the migrations (the astro-agent-api README, "Cloudflare Workers").`,
     );
   }
-  return openD1Store(database);
+  return openD1Store(database, { bindingName: WORKERS_BINDINGS.database, warn: consoleLogger.warn });
 }
 
 const DAY_MS = 86_400_000;

@@ -2,8 +2,11 @@ import { subscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { consoleLogger } from '../../logger.ts';
 import { getAgentApi } from './agent-api-registry.ts';
-import { allowHalfClosedClients, createNodeHandler, createRawRequestHandlers, type NodeHandler } from '../server/node-handler.ts';
+import { createNodeHandler, type NodeHandler } from './connect-handler.ts';
+import { keepIdleConnections } from './keep-alive.ts';
+import { allowHalfClosedClients, createRawRequestHandlers } from './raw-requests.ts';
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -19,18 +22,21 @@ const fronted = new WeakSet<Server>();
  * The adapter creates its server itself and keeps no reference to it, so the front attaches through
  * Node's `http.server.request.start` diagnostics channel, which reports each request with its server
  * before the server emits it: the first time a server is seen, its request listeners are wrapped so
- * that agent requests are answered here and every other request reaches them unchanged. Middleware
- * mode is left alone: a custom server mounts `createAgentApiHandler` itself.
+ * that agent requests are answered here and every other request reaches them unchanged, and its idle
+ * connections are kept past the proxies' usual timeout (keep-alive.ts). Middleware mode is left
+ * alone: a custom server mounts `createAgentApiHandler` itself.
  *
  * Called from a footer the integration adds to the built server entry.
  */
 export function installStandaloneFront(input: { adapterOptions: { mode?: string }; outDir: URL }): void {
   if (input.adapterOptions.mode !== 'standalone') return;
-  const api = getAgentApi({ outDir: fileURLToPath(input.outDir) });
+  // The adapter's server logs to the console: so does its front.
+  const logger = consoleLogger;
+  const api = getAgentApi({ outDir: fileURLToPath(input.outDir), logger });
   // Start-up failures (Redis unreachable, a bad quota variable, no manifest beside the server) are the
   // operator's to fix: say what happened and stop, rather than answer every agent request with an error.
   api.ready().catch((error: unknown) => {
-    console.error(`astro-agent-api: cannot serve the agent surface: ${error instanceof Error ? error.message : String(error)}`);
+    logger.error(`astro-agent-api: cannot serve the agent surface: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   });
   const front = createNodeHandler(api, { clientDir: join(fileURLToPath(input.outDir), 'client') });
@@ -43,6 +49,7 @@ export function installStandaloneFront(input: { adapterOptions: { mode?: string 
     if (server.listenerCount('clientError') === 0) server.on('clientError', raw.clientError);
     if (server.listenerCount('connect') === 0) server.on('connect', raw.connect);
     allowHalfClosedClients(server);
+    keepIdleConnections(server);
     frontServer(server, front);
   });
 }

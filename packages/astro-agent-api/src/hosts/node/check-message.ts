@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../../api-error.ts';
 
 /** RFC 9112 §3.2 with RFC 3986 §3.2.2–3.2.3: `uri-host [ ":" port ]`, no userinfo, path or spaces. */
 const HOST = /^(?:\[[0-9A-Za-z:.]+\]|(?:[A-Za-z0-9\-._~!$&'()*+,;=]|%[0-9A-Fa-f]{2})*)(?::[0-9]*)?$/;

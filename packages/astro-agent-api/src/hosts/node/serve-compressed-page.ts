@@ -1,11 +1,15 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
-import { chooseContentCoding } from './content-coding.ts';
-import { represent, type Representation } from './represent.ts';
+import { chooseContentCoding } from '../../server/content-coding.ts';
+import { represent, type Representation } from '../../server/represent.ts';
+import type { SiteUrls } from '../../site-urls.ts';
 
 /** Bytes of pages kept with their compressed forms: a few hundred pages of ~15 KB, each counted twice. */
 const PAGES_BYTES = 16 * 1024 * 1024;
+
+/** The compressed answer for a prerendered page, or undefined when the request is the static server's. */
+export type CompressedPageServer = (request: Request, pathname: string) => Promise<Response | undefined>;
 
 interface CachedPage {
   mtimeMs: number;
@@ -20,19 +24,16 @@ interface CachedPage {
  * 5 costs 2.4 ms a page and gzip 0.75 ms, once per page and process; precompressing them all would add
  * 1.2 s to every build (42 s at brotli's best quality) for pages that may never be asked for.
  * Kept by file, modification time and size, so a rebuild that rewrites a page is seen at once.
- * `filesOf` gives the files a path is answered with (SiteUrls.htmlFilesOf): none for a form the site
- * redirects, so such a request still gets the site's redirect.
+ * The files a path is answered with come from the current build's `urls` (SiteUrls.htmlFilesOf): none
+ * for a form the site redirects, so such a request still gets the site's redirect.
  */
-export function createCompressedPageServer(
-  clientDir: string,
-  filesOf: (pathname: string) => Promise<readonly string[]>,
-): (request: Request, pathname: string) => Promise<Response | undefined> {
+export function createCompressedPageServer(clientDir: string, urls: () => Promise<SiteUrls | undefined>): CompressedPageServer {
   const pages = new LRUCache<string, CachedPage>({ maxSize: PAGES_BYTES, sizeCalculation: (page) => page.size * 2 });
 
   return async (request, pathname) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
     if (chooseContentCoding(request.headers.get('accept-encoding')) === undefined) return undefined;
-    const found = await findFile(clientDir, pathname, filesOf);
+    const found = await findFile(clientDir, pathname, (await urls())?.htmlFilesOf ?? (() => []));
     if (found === undefined) return undefined;
     const { file, stats } = found;
     let page = pages.get(file);
@@ -47,14 +48,14 @@ export function createCompressedPageServer(
 }
 
 /** The first of a path's HTML files that exists, decoded; the files come from SiteUrls, which keeps them inside the client folder. */
-async function findFile(clientDir: string, pathname: string, filesOf: (pathname: string) => Promise<readonly string[]>) {
+async function findFile(clientDir: string, pathname: string, filesOf: (pathname: string) => readonly string[]) {
   let path: string;
   try {
     path = decodeURIComponent(pathname);
   } catch {
     return undefined;
   }
-  for (const relativeFile of await filesOf(path)) {
+  for (const relativeFile of filesOf(path)) {
     const file = join(clientDir, relativeFile);
     const stats = await stat(file).catch(() => undefined);
     if (stats?.isFile()) return { file, stats };

@@ -1,9 +1,9 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { BuildFiles } from '../content/build-files.ts';
-import { MANIFEST_FILE, RUNTIME_DIR, type TwinLocation } from '../content/manifest.ts';
-import { assertTextsBuild, readTextsHeaderLength, TEXTS_PREAMBLE_BYTES, type PageTexts } from '../content/page-texts.ts';
+import type { BuildFiles } from '../../content/build-files.ts';
+import { MANIFEST_FILE, RUNTIME_DIR, type TwinLocation } from '../../content/manifest.ts';
+import { assertTextsBuild, readTextsHeaderLength, TEXTS_PREAMBLE_BYTES, type PageTexts } from '../../content/page-texts.ts';
 
 /** The build output folder on disk (`<outDir>/agent-api/` and `<outDir>/client/`), as a Node server reads it. */
 export function createNodeBuildFiles(outDir: string): BuildFiles {
@@ -17,7 +17,15 @@ export function createNodeBuildFiles(outDir: string): BuildFiles {
     manifestStampNow: () => statSync(manifestPath, { throwIfNoEntry: false })?.mtimeMs,
     readRuntimeFile: async (name) => new Uint8Array(await readFile(join(runtimeDir, name))),
     openPageTexts: async ({ buildId, textFiles }) => openPageTexts(runtimeDir, textFiles, buildId),
-    readClientFile: (path) => readFile(join(clientDir, path)).then((bytes) => new Uint8Array(bytes), () => undefined),
+    readClientFile: (path) =>
+      readFile(join(clientDir, path)).then(
+        (bytes) => new Uint8Array(bytes),
+        (error: NodeJS.ErrnoException) => {
+          // Absent is an answer (a 404); any other failure is the read's, and may pass.
+          if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
+          throw error;
+        },
+      ),
   };
 }
 

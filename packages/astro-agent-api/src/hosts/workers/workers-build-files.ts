@@ -1,6 +1,6 @@
-import type { BuildFiles } from '../content/build-files.ts';
-import { WORKERS_RUNTIME_DIR } from '../content/manifest.ts';
-import { readPageTextsFrom } from '../content/page-texts.ts';
+import type { BuildFiles } from '../../content/build-files.ts';
+import { WORKERS_RUNTIME_DIR } from '../../content/manifest.ts';
+import { readPageTextsFrom } from '../../content/page-texts.ts';
 
 /** A Worker's static assets binding (Cloudflare's `Fetcher`, the part used here). */
 export interface AssetsBinding {
@@ -21,7 +21,9 @@ export function createAssetsBuildFiles(assets: AssetsBinding): BuildFiles {
     const response = await assets.fetch(new Request(new URL(path, ASSETS_ORIGIN)));
     if (!response.ok) {
       await response.body?.cancel();
-      return undefined;
+      // Absent is an answer (a 404); any other status is the read's failure, and may pass.
+      if (response.status === 404) return undefined;
+      throw new Error(`The assets binding answered ${response.status} for ${path}.`);
     }
     return new Uint8Array(await response.arrayBuffer());
   }

@@ -1,0 +1,56 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createAgentFront, FORBIDDEN_METHODS, type AgentFront } from '../../server/agent-front.ts';
+import { canonicalizePath } from '../../server/canonical-path.ts';
+import type { AgentApi } from '../../server/create-agent-api.ts';
+import { checkMessage } from './check-message.ts';
+import { send, targetPathOf, toRequest } from './node-messages.ts';
+import { createCompressedPageServer, type CompressedPageServer } from './serve-compressed-page.ts';
+
+/** A Connect-style handler: Express, Fastify (through @fastify/middie), Vite's dev server and node:http can all mount it. */
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
+
+/**
+ * The agent front as a node:http handler: it converts the request, asks the one front
+ * (server/agent-front.ts) and writes its answer; a request that is the site's goes on to `next` with
+ * its page's headers already set, and is reported once sent. Given the site's `clientDir`, a
+ * prerendered HTML page goes out compressed to a client that accepts it, before `next`.
+ */
+export function createNodeHandler(api: AgentApi, site: { clientDir?: string } = {}): NodeHandler {
+  const front = createAgentFront(api);
+  const servePage = site.clientDir === undefined ? undefined : createCompressedPageServer(site.clientDir, () => api.siteUrls());
+  return (req, res, next) => {
+    const pathname = canonicalizePath(targetPathOf(req));
+    const refusal = checkMessage(req);
+    if (refusal) return void send(res, api.renderRefusal(pathname, refusal));
+    const toSite = next ?? (() => res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found'));
+    const method = req.method ?? 'GET';
+    // A target that names no path (`OPTIONS *`, an authority) is the site's, but for a method it cannot take.
+    if (pathname === undefined) {
+      const refused = front.refuseMethod(method);
+      return void (refused ? send(res, refused) : toSite());
+    }
+    answer(front, req, res, { pathname, method, servePage, toSite }).catch(() => res.destroy());
+  };
+}
+
+async function answer(
+  front: AgentFront,
+  req: IncomingMessage,
+  res: ServerResponse,
+  { pathname, method, servePage, toSite }: { pathname: string; method: string; servePage?: CompressedPageServer; toSite: () => void },
+): Promise<void> {
+  const request = toRequest(req, pathname);
+  const context = { clientAddress: req.socket.remoteAddress ?? '', ...(FORBIDDEN_METHODS.has(method) ? { method } : {}) };
+  const answered = await front.answer(request, context);
+  if (answered instanceof Response) return send(res, answered);
+  for (const [name, value] of Object.entries(answered.headers)) res.setHeader(name, value);
+  res.once('finish', () => answered.sent(res.statusCode));
+  // A page that cannot be read compressed is the static server's to answer.
+  const page = await servePage?.(request, pathname).catch(() => undefined);
+  if (!page) return toSite();
+  // The page's own Vary (Accept: its Markdown twin) is already set on `res`; both must be kept.
+  const vary = res.getHeader('vary');
+  const own = page.headers.get('vary');
+  if (vary !== undefined) page.headers.set('Vary', own ? `${String(vary)}, ${own}` : String(vary));
+  return send(res, page);
+}

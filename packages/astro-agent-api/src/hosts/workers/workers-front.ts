@@ -1,0 +1,44 @@
+import { WORKERS_RUNTIME_DIR } from '../../content/manifest.ts';
+import { createAgentFront, type AgentFront } from '../../server/agent-front.ts';
+import { getWorkersAgentApi, type WorkersEnv } from './workers-agent-api.ts';
+
+/** The part of a Worker's `ctx` the front uses. */
+export interface WorkersContext {
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+/** A Worker's fetch handler, such as @astrojs/cloudflare's `handle`. */
+export type WorkersFetch = (request: Request, env: WorkersEnv, ctx: WorkersContext) => Promise<Response>;
+
+/**
+ * The agent front of a Worker, before the site's handler (`site`): the one front
+ * (server/agent-front.ts), with what differs here — the client address is Cloudflare's
+ * CF-Connecting-IP, the runtime's files are assets only the Worker reads, and the traffic counted for a
+ * request is written after the response, with `ctx.waitUntil`. It needs the Worker to run before the
+ * static assets (`assets.run_worker_first`), since prerendered pages are assets.
+ */
+export function createWorkersFront(site: WorkersFetch): WorkersFetch {
+  let front: AgentFront | undefined;
+  return async (received, env, ctx) => {
+    const { api, flushTraffic } = getWorkersAgentApi(env);
+    front ??= createAgentFront(api, { privateFolder: WORKERS_RUNTIME_DIR });
+    // Cloudflare sets CF-Connecting-IP to the client's address on every request; a client cannot forge it.
+    const context = { clientAddress: received.headers.get('CF-Connecting-IP') ?? '' };
+    const response = await front.fetch(withoutContentCoding(received), context, () => site(received, env, ctx));
+    ctx.waitUntil(flushTraffic());
+    return response;
+  };
+}
+
+/**
+ * The request as the runtime sees it: without Accept-Encoding, so that it answers uncompressed. The
+ * Workers runtime compresses a response itself for the client's Accept-Encoding (Cloudflare sets that
+ * header on every request a Worker gets, whatever the client sent); bytes the runtime compressed
+ * would be compressed a second time.
+ */
+function withoutContentCoding(request: Request): Request {
+  if (!request.headers.has('Accept-Encoding')) return request;
+  const headers = new Headers(request.headers);
+  headers.delete('Accept-Encoding');
+  return new Request(request, { headers });
+}

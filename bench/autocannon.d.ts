@@ -4,7 +4,7 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     body?: string;
-    setupRequest?: (request: { path: string; body?: string }) => { path: string; body?: string };
+    setupRequest?: (request: { path: string; body?: string; headers?: Record<string, string> }) => { path: string; body?: string; headers?: Record<string, string> };
   }
   interface Histogram {
     average: number;
@@ -12,7 +12,7 @@ declare module 'autocannon' {
     p99: number;
   }
   interface Result {
-    requests: Histogram;
+    requests: Histogram & { total: number };
     latency: Histogram;
     non2xx: number;
     errors: number;

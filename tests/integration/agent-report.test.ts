@@ -9,7 +9,7 @@ import { createClient } from 'redis';
 import { SQLITE_FILE_NAME } from '../../packages/astro-agent-api/src/store/open-store.ts';
 import { FOUND_QUERY, MISSING_QUERY, readSummaryTable, TRAFFIC_ADDRESS, runReport, sendKnownTraffic, type SentTraffic } from '../helpers/agent-traffic.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
-import { startTestServer } from '../helpers/server.ts';
+import { startServers, startTestServer } from '../helpers/server.ts';
 
 /**
  * The traffic report end to end: a known mix of agent traffic to real servers, a clean stop (which
@@ -120,7 +120,7 @@ describe('the agent report on Redis, two instances', () => {
 
   test('the two instances add up to the same figures', async () => {
     const env = { REDIS_URL: redis.url, AGENT_API_REDIS_PREFIX: `report-${randomUUID()}:` };
-    const [a, b] = await Promise.all([startTestServer({ env }), startTestServer({ env })]);
+    const [a, b] = await startServers([startTestServer({ env }), startTestServer({ env })] as const);
     let sent: SentTraffic;
     try {
       sent = await sendKnownTraffic([a.url, b.url], a.outDir);

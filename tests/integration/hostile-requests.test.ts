@@ -4,17 +4,29 @@
  * through /mcp, and raw bytes through a socket (what no HTTP client would send). Whatever comes in:
  * never a 5xx (nor an internal error hidden in an MCP tool result), never HTML on an agent path, and
  * every error in the JSON shape of its route: the API's Error, OAuth's (RFC 6749 §5.2) or JSON-RPC's.
+ * Who is calling (issue 30), against a build that lists a signing agent and a metadata-document host
+ * on loopback: generated forged, replayed and expired Web Bot Auth signatures are anonymous requests,
+ * generated bad client assertions are `invalid_client`, and hostile key directories and documents
+ * (oversized, slow, dripping) are answered within the outbound fetch's bound; none stores anything.
  * HOSTILE_RUNS scales the number of cases (default 10,000); the counts by status are printed.
  */
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { after, before, describe, test } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import fc from 'fast-check';
+import { SignJWT, type JWK } from 'jose';
 import { canonicalizePath } from '../../packages/astro-agent-api/src/server/canonical-path.ts';
 import { buildRouteTable, findRoute } from '../../packages/astro-agent-api/src/server/route-table.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startConfiguredServer } from '../helpers/configured-server.ts';
+import { startDocumentHost, type DocumentHost, type HostedDocument } from '../helpers/document-host.ts';
+import { startSigningAgent, type DirectoryBehaviour, type SigningAgent } from '../helpers/signing-agent.ts';
+import { OUTBOUND_FETCH } from '../../packages/astro-agent-api/src/identity-contract.ts';
+import { SQLITE_FILE_NAME } from '../../packages/astro-agent-api/src/store/open-store.ts';
 
 const TOTAL = Number(process.env.HOSTILE_RUNS ?? 10_000);
 /** Shares of the cases: HTTP requests on every route, JSON-RPC on /mcp, raw bytes on a socket. */
@@ -437,6 +449,337 @@ test('a request whose client is gone before it is answered logs no error', async
   }
   await new Promise((resolve) => setTimeout(resolve, 200));
   assert.deepEqual(loggedErrors, []);
+});
+
+describe('identity: forged, replayed and expired signatures and client assertions; oversized, slow and dripping key directories and documents', () => {
+  /** What a request that waits on another host may take: the outbound fetch's bound, and a margin for this shared machine. */
+  const BOUND_MS = OUTBOUND_FETCH.timeoutMs + 1_500;
+  const AGENT_POLICY = '"agente-hostil";q=1000000;w=60';
+  const ANONYMOUS_POLICY = '"anonimo";q=1000000;w=60';
+  /** The site the build publishes: signatures cover its authority and assertions name its token endpoint. */
+  const SITE = 'http://localhost:4321';
+  const READ = '/api/v1/search_pages?query=fontanero';
+  const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+  const runs = Math.max(60, Math.round(TOTAL * 0.01));
+
+  let agent: SigningAgent;
+  let unlisted: SigningAgent;
+  const broken: Record<string, SigningAgent> = {};
+  let host: DocumentHost;
+  let site: TestServer;
+  let db: DatabaseSync;
+  let clientKey: JWK;
+  let strangerKey: JWK;
+  let documentClient: string;
+  let registeredClient: string;
+  /** Signatures and assertions this server accepted: the replays are made of them. */
+  const acceptedSignatures: Record<string, string>[] = [];
+  const acceptedAssertions: string[] = [];
+  let network = 0;
+  /** Each request from a network of its own (behind one trusted proxy): no per-network limit is reached, every answer is the case's own. */
+  const fromNewNetwork = () => ({ 'x-forwarded-for': `10.${(++network >> 16) & 255}.${(network >> 8) & 255}.${network & 255}` });
+
+  const BEHAVIOURS: Record<string, DirectoryBehaviour> = {
+    oversized: { kind: 'oversized' },
+    slow: { kind: 'slow', afterMs: OUTBOUND_FETCH.timeoutMs + 2_000 },
+    dripping: { kind: 'dripping' },
+    redirect: { kind: 'redirect', to: '/elsewhere' },
+    'server error': { kind: 'status', status: 500 },
+    'private key published': { kind: 'private-key' },
+  };
+
+  async function generateKey(): Promise<JWK> {
+    const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify'])) as CryptoKeyPair;
+    return (await crypto.subtle.exportKey('jwk', pair.privateKey)) as JWK;
+  }
+  const publicOf = ({ kty, crv, x }: JWK) => ({ kty, crv, x });
+
+  before(async () => {
+    [agent, unlisted, host, clientKey, strangerKey] = await Promise.all([startSigningAgent(), startSigningAgent(), startDocumentHost(), generateKey(), generateKey()]);
+    for (const [name, behaviour] of Object.entries(BEHAVIOURS)) broken[name] = await startSigningAgent(behaviour);
+    const trusted = Object.fromEntries([agent, ...Object.values(broken)].map((listed) => [listed.origin, {}]));
+    site = await startConfiguredServer(
+      { trustProxy: 1, signedAgents: { policy: { name: 'agente-hostil', quota: 1_000_000 }, trusted, unlisted: 'anonymous' }, clientMetadataDocuments: [host.origin] },
+      { env: { AGENT_API_QUOTA_ANONYMOUS: '1000000', AGENT_API_QUOTA_IDENTIFIED: '1000000' } },
+    );
+    db = new DatabaseSync(join(site.dataDir, SQLITE_FILE_NAME));
+    documentClient = `${host.origin}/clients/hostile.json`;
+    host.documents.set('/clients/hostile.json', { body: { client_id: documentClient, token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [publicOf(clientKey)] } } });
+    const registration = await fetch(`${site.url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...fromNewNetwork() },
+      body: JSON.stringify({ client_name: 'hostile keyed client', token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [publicOf(clientKey)] } }),
+    });
+    registeredClient = ((await registration.json()) as { client_id: string }).client_id;
+    // One accepted signature and one accepted assertion per client: the directory and the document are
+    // then cached, the document client stored, and the replays below have something to replay.
+    const signature = await agent.sign(`${SITE}${READ}`);
+    assert.equal((await signedRead(signature)).headers.get('ratelimit-policy'), AGENT_POLICY);
+    acceptedSignatures.push(signature);
+    for (const clientId of [documentClient, registeredClient]) {
+      const jwt = await signAssertion({ clientId });
+      assert.equal((await tokenRequest({ client_assertion_type: ASSERTION_TYPE, client_assertion: jwt })).status, 200);
+      acceptedAssertions.push(jwt);
+    }
+  });
+  after(async () => {
+    db?.close();
+    await site?.close();
+    await Promise.all([agent, unlisted, ...Object.values(broken)].map((started) => started?.close()));
+    await host?.close();
+  });
+
+  const rows = (sql: string, ...values: string[]) => Number((db.prepare(sql).get(...values) as { n: number }).n);
+
+  async function timed(send: () => Promise<Response>): Promise<{ response: Response; ms: number }> {
+    const started = performance.now();
+    const response = await send();
+    await response.clone().arrayBuffer();
+    return { response, ms: performance.now() - started };
+  }
+
+  function signedRead(signature: Record<string, string>): Promise<Response> {
+    return fetch(`${site.url}${READ}`, { headers: { ...signature, ...fromNewNetwork() } });
+  }
+
+  function tokenRequest(fields: Record<string, string>): Promise<Response> {
+    return fetch(`${site.url}/oauth/token`, { method: 'POST', headers: fromNewNetwork(), body: new URLSearchParams({ grant_type: 'client_credentials', ...fields }) });
+  }
+
+  /** A client assertion; each option departs from a valid one. */
+  async function signAssertion(options: { clientId: string; key?: JWK; exp?: number; audience?: string; sub?: string; jti?: string | null; alg?: string }): Promise<string> {
+    const now = Math.floor(Date.now() / 1000);
+    const claims: Record<string, unknown> = { iss: options.clientId, sub: options.sub ?? options.clientId, aud: options.audience ?? `${SITE}/oauth/token`, iat: now };
+    if (options.exp !== undefined) claims.exp = options.exp;
+    else claims.exp = now + 60;
+    if (options.jti !== null) claims.jti = options.jti ?? crypto.randomUUID();
+    if (options.alg === 'none') return `${b64url({ alg: 'none', typ: 'JWT' })}.${b64url(claims)}.`;
+    const jwt = new SignJWT(claims).setProtectedHeader({ alg: options.alg ?? 'EdDSA', typ: 'JWT' });
+    if (options.alg === 'HS256') return jwt.sign(new TextEncoder().encode(JSON.stringify(publicOf(clientKey)).padEnd(32, ' ')));
+    return jwt.sign(await crypto.subtle.importKey('jwk', (options.key ?? clientKey) as JsonWebKey, { name: 'Ed25519' }, false, ['sign']));
+  }
+  const b64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+  // ---- Signatures ------------------------------------------------------------------------------------
+
+  const form = fc.constantFrom<'string' | 'dictionary'>('string', 'dictionary');
+  const signatureCase = fc.oneof(
+    fc.record({ kind: fc.constant('forged: another key' as const), form }),
+    fc.record({ kind: fc.constant('forged: a bit of the signature flipped' as const), form, at: fc.nat(63), bit: fc.nat(7) }),
+    fc.record({ kind: fc.constant('expired' as const), form, createdAgo: fc.integer({ min: 120, max: 86_400 }), expiredAgo: fc.integer({ min: 40, max: 110 }) }),
+    fc.record({ kind: fc.constant('too old' as const), form, createdAgo: fc.integer({ min: 340, max: 86_400 }) }),
+    fc.record({ kind: fc.constant('made in the future' as const), form, createdIn: fc.integer({ min: 40, max: 86_400 }) }),
+    fc.record({ kind: fc.constant('a signed parameter changed' as const), form, param: fc.constantFrom('created', 'expires', 'nonce', 'keyid', 'alg', 'tag'), value: printable(12).filter((value) => !value.includes('"') && !value.includes('\\')) }),
+    fc.record({ kind: fc.constant('@authority not covered' as const), form }),
+    fc.record({ kind: fc.constant('made for another site' as const), form, domain: fc.domain() }),
+    fc.record({ kind: fc.constant('Signature-Agent swapped' as const), form, to: fc.constantFrom('unlisted agent', 'a directory path elsewhere', 'not a URL') }),
+    fc.record({ kind: fc.constant('replayed' as const), form }),
+    fc.record({ kind: fc.constant('a field replaced by garbage' as const), form, field: fc.constantFrom('Signature', 'Signature-Input', 'Signature-Agent'), value: printable(80) }),
+    fc.record({ kind: fc.constant('a field dropped' as const), form, field: fc.constantFrom('Signature', 'Signature-Input', 'Signature-Agent') }),
+  );
+  type SignatureCase = typeof signatureCase extends fc.Arbitrary<infer T> ? T : never;
+
+  async function buildSignature(c: SignatureCase): Promise<Record<string, string>> {
+    const url = `${SITE}${READ}`;
+    const now = Date.now();
+    const sign = (options: Parameters<SigningAgent['sign']>[1] = {}) => agent.sign(url, { form: c.form, ...options });
+    switch (c.kind) {
+      case 'forged: another key':
+        return sign({ key: 'stranger' });
+      case 'forged: a bit of the signature flipped': {
+        const headers = await sign();
+        const [, label, bytes] = /^([^=]+)=:([^:]*):$/.exec(headers.Signature!)!;
+        const signature = Buffer.from(bytes!, 'base64');
+        signature[c.at % signature.length]! ^= 1 << c.bit;
+        return { ...headers, Signature: `${label}=:${signature.toString('base64')}:` };
+      }
+      case 'expired':
+        return sign({ created: new Date(now - c.createdAgo * 1000), expires: new Date(now - c.expiredAgo * 1000) });
+      case 'too old':
+        return sign({ created: new Date(now - c.createdAgo * 1000), expires: new Date(now + 60_000) });
+      case 'made in the future':
+        return sign({ created: new Date(now + c.createdIn * 1000), expires: new Date(now + c.createdIn * 1000 + 60_000) });
+      case 'a signed parameter changed': {
+        const headers = await sign();
+        const input = headers['Signature-Input']!;
+        const pattern = new RegExp(`;${c.param}=("[^"]*"|[^;]*)`);
+        const quoted = c.param === 'created' || c.param === 'expires' ? String(Number(/;created=(\d+)/.exec(input)![1]) + 1 + (c.value.length % 50)) : `"${c.value}x"`;
+        // Present: its value changes; absent: it is added. Either way the signed parameters differ.
+        return { ...headers, 'Signature-Input': pattern.test(input) ? input.replace(pattern, `;${c.param}=${quoted}`) : `${input};${c.param}=${quoted}` };
+      }
+      case '@authority not covered': {
+        const headers = await sign();
+        return { ...headers, 'Signature-Input': headers['Signature-Input']!.replace('"@authority" ', '') };
+      }
+      case 'made for another site':
+        return agent.sign(`https://${c.domain}${READ}`, { form: c.form });
+      case 'Signature-Agent swapped': {
+        const headers = await sign();
+        const other = { 'unlisted agent': unlisted.origin, 'a directory path elsewhere': `${unlisted.origin}/.well-known/http-message-signatures-directory`, 'not a URL': 'agent' }[c.to];
+        return { ...headers, 'Signature-Agent': c.form === 'dictionary' ? `sig1="${other}"` : `"${other}"` };
+      }
+      case 'replayed':
+        return acceptedSignatures[0]!;
+      case 'a field replaced by garbage':
+        return { ...(await sign()), [c.field]: c.value };
+      case 'a field dropped': {
+        const { [c.field]: _dropped, ...rest } = await sign();
+        return rest;
+      }
+    }
+  }
+
+  test(`${runs} generated signatures that prove nothing are anonymous requests, never errors, and store nothing`, async () => {
+    const claims = rows("SELECT count(*) AS n FROM claims WHERE key LIKE 'web-bot-auth:%'");
+    const fetches = agent.directoryFetches;
+    await fc.assert(
+      fc.asyncProperty(signatureCase, async (c) => {
+        const { response, ms } = await timed(async () => signedRead(await buildSignature(c)));
+        count('signature', response.status);
+        assert.equal(response.status, 200, c.kind);
+        assert.equal(response.headers.get('ratelimit-policy'), ANONYMOUS_POLICY, c.kind);
+        assert.ok(ms < BOUND_MS, `${c.kind}: ${Math.round(ms)} ms`);
+      }),
+      { numRuns: runs },
+    );
+    assert.equal(rows("SELECT count(*) AS n FROM claims WHERE key LIKE 'web-bot-auth:%'"), claims, 'no nonce was claimed');
+    assert.equal(agent.directoryFetches, fetches, 'the cached directory served every case');
+    assert.equal(unlisted.directoryFetches, 0, 'an unlisted agent\'s directory is never fetched');
+    // The agent's own window counted only what was accepted: the warm-up, and this request.
+    const valid = await signedRead(await agent.sign(`${SITE}${READ}`));
+    assert.equal(valid.headers.get('ratelimit'), '"agente-hostil";r=999998;t=60');
+  });
+
+  test('key directories that are oversized, slow, dripping, redirected, failing or leaking a private key: anonymous within the fetch bound, and not fetched again at once', async () => {
+    await Promise.all(
+      Object.entries(broken).map(async ([name, directory]) => {
+        for (const attempt of ['first', 'again']) {
+          const { response, ms } = await timed(async () => signedRead(await directory.sign(`${SITE}${READ}`)));
+          count('directory', response.status);
+          assert.equal(response.status, 200, `${name}, ${attempt}`);
+          assert.equal(response.headers.get('ratelimit-policy'), ANONYMOUS_POLICY, `${name}, ${attempt}`);
+          assert.ok(ms < BOUND_MS, `${name}, ${attempt}: ${Math.round(ms)} ms`);
+        }
+        assert.equal(directory.directoryFetches, 1, `${name}: a failure is kept, not fetched for every request`);
+      }),
+    );
+  });
+
+  // ---- Client assertions ----------------------------------------------------------------------------
+
+  const client = fc.constantFrom<'document' | 'registered'>('document', 'registered');
+  const assertionCase = fc.oneof(
+    fc.record({ kind: fc.constant('expired' as const), client, ago: fc.integer({ min: 40, max: 86_400 }) }),
+    fc.record({ kind: fc.constant('too long-lived' as const), client, ahead: fc.integer({ min: 640, max: 10_000_000 }) }),
+    fc.record({ kind: fc.constant('for another audience' as const), client, audience: fc.webUrl() }),
+    fc.record({ kind: fc.constant('forged: another key' as const), client }),
+    fc.record({ kind: fc.constant('forged: claims changed after signing' as const), client, sub: fc.webUrl() }),
+    fc.record({ kind: fc.constant('unsigned (alg none)' as const), client }),
+    fc.record({ kind: fc.constant('HMAC with the public key as secret' as const), client }),
+    fc.record({ kind: fc.constant('replayed' as const), client }),
+    fc.record({ kind: fc.constant('sub is not iss' as const), client, sub: fc.webUrl() }),
+    fc.record({ kind: fc.constant('no jti' as const), client }),
+    fc.record({ kind: fc.constant('client_id differs from iss' as const), client }),
+    fc.record({ kind: fc.constant('an issuer no one knows' as const), issuer: fc.oneof(fc.webUrl(), fc.constant('agt_ci_unknown'), printable(30)) }),
+    fc.record({ kind: fc.constant('garbage' as const), value: printable(200) }),
+  );
+  type AssertionCase = typeof assertionCase extends fc.Arbitrary<infer T> ? T : never;
+
+  async function buildAssertion(c: AssertionCase): Promise<Record<string, string>> {
+    const form = (jwt: string) => ({ client_assertion_type: ASSERTION_TYPE, client_assertion: jwt });
+    if (c.kind === 'an issuer no one knows') return form(await signAssertion({ clientId: c.issuer }));
+    if (c.kind === 'garbage') return form(c.value || 'x');
+    const clientId = c.client === 'document' ? documentClient : registeredClient;
+    const now = Math.floor(Date.now() / 1000);
+    switch (c.kind) {
+      case 'expired':
+        return form(await signAssertion({ clientId, exp: now - c.ago }));
+      case 'too long-lived':
+        return form(await signAssertion({ clientId, exp: now + c.ahead }));
+      case 'for another audience':
+        return form(await signAssertion({ clientId, audience: c.audience }));
+      case 'forged: another key':
+        return form(await signAssertion({ clientId, key: strangerKey }));
+      case 'forged: claims changed after signing': {
+        const [header, , signature] = (await signAssertion({ clientId })).split('.');
+        return form(`${header}.${b64url({ iss: clientId, sub: c.sub, aud: `${SITE}/oauth/token`, exp: now + 60, jti: crypto.randomUUID() })}.${signature}`);
+      }
+      case 'unsigned (alg none)':
+        return form(await signAssertion({ clientId, alg: 'none' }));
+      case 'HMAC with the public key as secret':
+        return form(await signAssertion({ clientId, alg: 'HS256' }));
+      case 'replayed':
+        return form(acceptedAssertions[c.client === 'document' ? 0 : 1]!);
+      case 'sub is not iss':
+        return form(await signAssertion({ clientId, sub: c.sub }));
+      case 'no jti':
+        return form(await signAssertion({ clientId, jti: null }));
+      case 'client_id differs from iss':
+        return { ...form(await signAssertion({ clientId })), client_id: clientId === documentClient ? registeredClient : documentClient };
+    }
+  }
+
+  test(`${runs} generated client assertions that prove nothing are invalid_client in OAuth's JSON, and store nothing`, async () => {
+    const before = { jti: rows("SELECT count(*) AS n FROM claims WHERE key LIKE 'jti:%'"), clients: rows('SELECT count(*) AS n FROM clients'), tokens: rows('SELECT count(*) AS n FROM access_tokens') };
+    await fc.assert(
+      fc.asyncProperty(assertionCase, async (c) => {
+        const { response, ms } = await timed(async () => tokenRequest(await buildAssertion(c)));
+        count('assertion', response.status);
+        const answer = (await response.json()) as { error: string; error_description: string };
+        assert.equal(response.status, 401, `${c.kind}: ${JSON.stringify(answer)}`);
+        assert.equal(answer.error, 'invalid_client', c.kind);
+        assert.equal(typeof answer.error_description, 'string');
+        assert.ok(ms < BOUND_MS, `${c.kind}: ${Math.round(ms)} ms`);
+      }),
+      { numRuns: runs },
+    );
+    const now = { jti: rows("SELECT count(*) AS n FROM claims WHERE key LIKE 'jti:%'"), clients: rows('SELECT count(*) AS n FROM clients'), tokens: rows('SELECT count(*) AS n FROM access_tokens') };
+    assert.deepEqual(now, before, 'no jti claimed, no client stored, no token issued');
+  });
+
+  test('metadata documents and key sets that are oversized, slow, dripping or missing: invalid_client within the fetch bound, naming the cause, and not fetched again at once', async () => {
+    const keys = { keys: [publicOf(clientKey)] };
+    const document = (path: string, extra: Record<string, unknown> = { jwks: keys }) => ({ client_id: `${host.origin}${path}`, token_endpoint_auth_method: 'private_key_jwt', ...extra });
+    const cases: [string, string, HostedDocument, RegExp][] = [
+      ['oversized document', '/hostile/oversized.json', { body: { ...document('/hostile/oversized.json'), padding: 'x'.repeat(OUTBOUND_FETCH.maxBytes) } }, /more than 65536 bytes/],
+      ['slow document', '/hostile/slow.json', { body: document('/hostile/slow.json'), delayMs: OUTBOUND_FETCH.timeoutMs + 2_000 }, /did not answer within 3000 ms/],
+      ['dripping document', '/hostile/dripping.json', { body: {}, drip: true }, /did not answer within 3000 ms/],
+      ['missing document', '/hostile/missing.json', { body: {}, status: 404 }, /answered 404/],
+      ['dripping jwks_uri', '/hostile/drip-keys.json', { body: document('/hostile/drip-keys.json', { jwks_uri: `${host.origin}/hostile/keys-dripping.json` }) }, /did not answer within 3000 ms/],
+      ['oversized jwks_uri', '/hostile/big-keys.json', { body: document('/hostile/big-keys.json', { jwks_uri: `${host.origin}/hostile/keys-oversized.json` }) }, /more than 65536 bytes/],
+    ];
+    host.documents.set('/hostile/keys-dripping.json', { body: {}, drip: true });
+    host.documents.set('/hostile/keys-oversized.json', { body: { ...keys, padding: 'x'.repeat(OUTBOUND_FETCH.maxBytes) } });
+    // A registered client whose jwks_uri drips.
+    host.documents.set('/hostile/registered-keys.json', { body: {}, drip: true });
+    const registration = await fetch(`${site.url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...fromNewNetwork() },
+      body: JSON.stringify({ client_name: 'dripping keys', token_endpoint_auth_method: 'private_key_jwt', jwks_uri: `${host.origin}/hostile/registered-keys.json` }),
+    });
+    const dripping = ((await registration.json()) as { client_id: string }).client_id;
+    const clients = rows('SELECT count(*) AS n FROM clients');
+    for (const [, path, hosted] of cases) host.documents.set(path, hosted);
+    const attempts: [string, string, RegExp, string][] = [
+      ...cases.map(([name, path, , why]): [string, string, RegExp, string] => [name, `${host.origin}${path}`, why, path]),
+      ['registered client, dripping jwks_uri', dripping, /did not answer within 3000 ms/, '/hostile/registered-keys.json'],
+    ];
+    await Promise.all(
+      attempts.map(async ([name, clientId, why, fetched]) => {
+        for (const attempt of ['first', 'again']) {
+          const { response, ms } = await timed(async () => tokenRequest({ client_assertion_type: ASSERTION_TYPE, client_assertion: await signAssertion({ clientId }) }));
+          count('document', response.status);
+          const answer = (await response.json()) as { error: string; error_description: string };
+          assert.equal(response.status, 401, `${name}, ${attempt}`);
+          assert.equal(answer.error, 'invalid_client');
+          assert.match(answer.error_description, why, `${name}, ${attempt}`);
+          assert.ok(ms < BOUND_MS, `${name}, ${attempt}: ${Math.round(ms)} ms`);
+        }
+        assert.equal(host.hits.get(fetched), 1, `${name}: a failure is kept, not fetched for every request`);
+      }),
+    );
+    assert.equal(rows('SELECT count(*) AS n FROM clients'), clients, 'no client stored for a document that could not be used');
+  });
 });
 
 /**

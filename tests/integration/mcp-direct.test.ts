@@ -112,7 +112,7 @@ describe('the direct answer is taken: a plain tools/call never reaches the SDK',
         return sdk(...args);
       };
       const route = createMcpRoute({
-        gate: createGate({ store, trustProxy: 0, policies: snapshot.manifest.options.policies }),
+        gate: createGate({ store, addresses: { trustProxy: 0, ipv6Prefix: 64 }, policies: snapshot.manifest.options.policies }),
         snapshot,
         operations: createOperations(snapshot.manifest),
         resourceMetadata: 'http://localhost:4321/.well-known/oauth-protected-resource',

@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, mock, test } from 'node:test';
 import { buildSite } from '../helpers/build-site.ts';
 import { startTestRedis, type TestRedis } from '../helpers/redis-server.ts';
-import { startTestServer, type TestServer } from '../helpers/server.ts';
+import { startServers, startTestServer, type TestServer } from '../helpers/server.ts';
+import { startConfiguredServer } from '../helpers/configured-server.ts';
+import { startSigningAgent } from '../helpers/signing-agent.ts';
 
 /**
  * Two instances of the `npm start` front (own ports, own data folders) behind no balancer, sharing one
@@ -26,7 +28,7 @@ after(() => redis.stop());
 /** Two fronts on one Redis; a fresh key prefix per pair, so windows of earlier tests never leak in. */
 async function startPair(env: Record<string, string> = {}): Promise<[TestServer, TestServer]> {
   const shared = { REDIS_URL: redis.url, AGENT_API_REDIS_PREFIX: `pair-${randomUUID()}:`, ...env };
-  return Promise.all([startTestServer({ env: shared }), startTestServer({ env: shared })]);
+  return startServers([startTestServer({ env: shared }), startTestServer({ env: shared })] as const);
 }
 
 interface Registered {
@@ -119,6 +121,30 @@ describe('two instances sharing one Redis, default quotas', () => {
     assert.equal(count(statuses, 200), 60);
     assert.equal(count(statuses, 429), 40);
     assert.equal((await read(b.url)).status, 429);
+  });
+});
+
+describe('two instances sharing one Redis: a signed agent', () => {
+  test('a listed agent\'s 30 requests a minute are shared exactly: 25 + 25 signed at once admit 30; a replay on the other instance is anonymous', async () => {
+    const agent = await startSigningAgent();
+    const options = { signedAgents: { policy: { name: 'agente-firmado', quota: 30 }, trusted: { [agent.origin]: {} }, unlisted: 'anonymous' as const } };
+    const env = { REDIS_URL: redis.url, AGENT_API_REDIS_PREFIX: `signed-${randomUUID()}:` };
+    const [a, b] = await startServers([startConfiguredServer(options, { env }), startConfiguredServer(options, { env })] as const);
+    try {
+      const site = 'http://localhost:4321';
+      const signed = await Promise.all(Array.from({ length: 50 }, () => agent.sign(`${site}${READ}`)));
+      const responses = await Promise.all(signed.map((headers, i) => fetch(`${(i % 2 ? a : b).url}${READ}`, { headers })));
+      const statuses = await Promise.all(responses.map(async (response) => (await response.arrayBuffer(), response.status)));
+      assert.equal(count(statuses, 200), 30);
+      assert.equal(count(statuses, 429), 20);
+      assert.ok(responses.every((response) => response.headers.get('ratelimit-policy') === '"agente-firmado";q=30;w=60'));
+      const replay = await fetch(`${b.url}${READ}`, { headers: signed[1]! });
+      assert.equal(replay.status, 200, 'the replay, first sent to A, is anonymous on B');
+      assert.equal(replay.headers.get('ratelimit-policy'), '"anonimo";q=60;w=60');
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+      await agent.close();
+    }
   });
 });
 

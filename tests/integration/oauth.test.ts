@@ -43,7 +43,7 @@ function createHarness() {
     oauth: undefined as unknown as OAuthHandlers,
     async open(storeOptions: { clientIdleDays?: number } = {}) {
       harness.store = await openStore({ dataDir: harness.dataDir, now: () => harness.clock, ...storeOptions });
-      harness.oauth = createOAuthHandlers({ store: harness.store, trustProxy: 0, now: () => harness.clock });
+      harness.oauth = createOAuthHandlers({ store: harness.store, addresses: { trustProxy: 0, ipv6Prefix: 64 }, now: () => harness.clock });
     },
     async close() {
       await harness.store.close();
@@ -151,7 +151,7 @@ describe('OAuth handlers (web-standard Request → Response over a real sqlite s
       exp: Math.floor(h.clock / 1000) + 3600,
     });
 
-    const resolveCaller = createCallerResolver({ store: h.store, trustProxy: 0 });
+    const resolveCaller = createCallerResolver({ store: h.store, addresses: { trustProxy: 0, ipv6Prefix: 64 } });
     const authorized = new Request(`${SITE}/api/v1/quota`, { headers: { authorization: `Bearer ${token}` } });
     assert.deepEqual(await resolveCaller(authorized, { clientAddress: '192.0.2.10' }, METADATA), {
       clientId: client.client_id,
@@ -194,7 +194,7 @@ describe('OAuth handlers (web-standard Request → Response over a real sqlite s
     const token = await h.token(client);
     h.clock += 3_600_000;
     assert.deepEqual(await h.introspect(client, token), { active: false });
-    const resolveCaller = createCallerResolver({ store: h.store, trustProxy: 0, now: () => h.clock });
+    const resolveCaller = createCallerResolver({ store: h.store, addresses: { trustProxy: 0, ipv6Prefix: 64 }, now: () => h.clock });
     await assert.rejects(
       resolveCaller(new Request(`${SITE}/api/v1/search_pages`, { headers: { authorization: `Bearer ${token}` } }), { clientAddress: '192.0.2.1' }, METADATA),
       { status: 401, code: 'invalid_token' },
@@ -402,7 +402,7 @@ describe('OAuth handlers (web-standard Request → Response over a real sqlite s
     const refused = await h.call('token', form({ grant_type: 'client_credentials' }), { headers: { authorization: basic(idle.client_id, idle.client_secret) } });
     await assertOAuthError(refused, 401, 'invalid_client');
     assert.equal(await h.store.findClient(idle.client_id), undefined);
-    const resolveCaller = createCallerResolver({ store: h.store, trustProxy: 0, now: () => h.clock });
+    const resolveCaller = createCallerResolver({ store: h.store, addresses: { trustProxy: 0, ipv6Prefix: 64 }, now: () => h.clock });
     await assert.rejects(
       resolveCaller(new Request(`${SITE}/api/v1/read_page?url=/`, { headers: { authorization: `Bearer ${idleToken}` } }), { clientAddress: '192.0.2.1' }, METADATA),
       { status: 401 },

@@ -160,7 +160,7 @@ describe('callers: anonymous by address, identified by bearer token', () => {
   let clientId: string;
   beforeEach(async () => {
     store = await openStore({ dataDir: join(root, `data-${++dirs}`) });
-    const oauth = createOAuthHandlers({ store, trustProxy: 0 });
+    const oauth = createOAuthHandlers({ store, addresses: { trustProxy: 0, ipv6Prefix: 64 } });
     const registered = await oauth.register(
       new Request(`${SITE}/oauth/register`, { method: 'POST', body: JSON.stringify({ client_name: 'x' }), headers: { 'content-type': 'application/json' } }),
       { clientAddress: '192.0.2.1' },
@@ -183,30 +183,30 @@ describe('callers: anonymous by address, identified by bearer token', () => {
   const request = (headers: Record<string, string> = {}) => new Request(`${SITE}/api/v1/search_pages?query=fuga`, { headers });
 
   test('no Authorization → anonymous, keyed by the socket address; forwarded headers ignored without trustProxy', async () => {
-    const resolve = createCallerResolver({ store, trustProxy: 0 });
+    const resolve = createCallerResolver({ store, addresses: { trustProxy: 0, ipv6Prefix: 64 } });
     assert.deepEqual(await resolve(request({ 'x-forwarded-for': '203.0.113.9' }), { clientAddress: '::ffff:192.0.2.44' }, METADATA), anonymous('192.0.2.44'));
   });
 
   test('with trustProxy hops, the address the outermost trusted proxy saw; spoofed entries further left are ignored', async () => {
-    const oneHop = createCallerResolver({ store, trustProxy: 1 });
+    const oneHop = createCallerResolver({ store, addresses: { trustProxy: 1, ipv6Prefix: 64 } });
     const proxy = { clientAddress: '10.0.0.2' };
     assert.equal((await oneHop(request({ 'x-forwarded-for': '203.0.113.9' }), proxy, METADATA)).clientId, '203.0.113.9');
     assert.equal((await oneHop(request({ 'x-forwarded-for': '6.6.6.6, 203.0.113.9' }), proxy, METADATA)).clientId, '203.0.113.9');
     assert.equal((await oneHop(request(), proxy, METADATA)).clientId, '10.0.0.2');
-    assert.equal((await oneHop(request({ forwarded: 'for="[2001:DB8::17]:4711";proto=https' }), proxy, METADATA)).clientId, '2001:db8::17');
+    assert.equal((await oneHop(request({ forwarded: 'for="[2001:DB8::17]:4711";proto=https' }), proxy, METADATA)).clientId, '2001:db8::/64');
     assert.equal((await oneHop(request({ 'x-forwarded-for': 'garbage' }), proxy, METADATA)).clientId, '10.0.0.2');
-    const twoHops = createCallerResolver({ store, trustProxy: 2 });
+    const twoHops = createCallerResolver({ store, addresses: { trustProxy: 2, ipv6Prefix: 64 } });
     assert.equal((await twoHops(request({ 'x-forwarded-for': '6.6.6.6, 203.0.113.9, 10.0.0.1' }), proxy, METADATA)).clientId, '203.0.113.9');
   });
 
   test('a valid token → identificado with its scopes', async () => {
-    const resolve = createCallerResolver({ store, trustProxy: 0 });
+    const resolve = createCallerResolver({ store, addresses: { trustProxy: 0, ipv6Prefix: 64 } });
     assert.deepEqual(await resolve(request({ authorization: `Bearer ${token}` }), { clientAddress: '192.0.2.1' }, METADATA), identified(clientId));
     assert.deepEqual(await resolve(request({ authorization: `bearer ${narrowToken}` }), { clientAddress: '192.0.2.1' }, METADATA), identified(clientId, ['content:read']));
   });
 
   test('unknown, malformed or non-Bearer credentials → 401 invalid_token with resource_metadata, never anonymous', async () => {
-    const resolve = createCallerResolver({ store, trustProxy: 0 });
+    const resolve = createCallerResolver({ store, addresses: { trustProxy: 0, ipv6Prefix: 64 } });
     for (const authorization of ['Bearer agt_at_' + 'x'.repeat(43), 'Bearer not-a-token', 'Bearer', '', `Basic ${btoa('a:b')}`, `Bearer ${token} extra`, `Token ${token}`]) {
       await assert.rejects(resolve(request({ authorization }), { clientAddress: '192.0.2.1' }, METADATA), (error: ApiError) => {
         assert.equal(error.status, 401);
@@ -238,7 +238,7 @@ describe('callers: anonymous by address, identified by bearer token', () => {
   });
 
   test('GET /agent/identity: client_id, scope and the quota, read without counting; 401 without a valid token', async () => {
-    const gate = createGate({ store, trustProxy: 0, policies: policies(60, 600) });
+    const gate = createGate({ store, addresses: { trustProxy: 0, ipv6Prefix: 64 }, policies: policies(60, 600) });
     await gate.charge(identified(clientId), 1);
     const identity = createIdentityHandler({ gate, resourceMetadata: METADATA });
     const get = (headers: Record<string, string>) => identity(new Request(`${SITE}/agent/identity`, { headers }), { clientAddress: '192.0.2.1' });

@@ -275,13 +275,20 @@ describe('discovery documents', () => {
     assert.equal(metadata.introspection_endpoint, `${site}/oauth/introspect`);
     assert.equal(metadata.revocation_endpoint, `${site}/oauth/revoke`);
     assert.deepEqual(metadata.grant_types_supported, ['client_credentials']);
-    assert.deepEqual(metadata.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post']);
+    assert.deepEqual(metadata.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post', 'private_key_jwt']);
+    assert.equal(metadata.client_id_metadata_document_supported, true);
+    assert.deepEqual(metadata.token_endpoint_auth_signing_alg_values_supported, ['EdDSA', 'Ed25519', 'ES256', 'ES384', 'PS256', 'RS256']);
     assert.deepEqual(metadata.response_types_supported, []);
     // Named for the MCP SDK clients, which require it; it refuses every request (server/oauth/authorize.ts).
     assert.equal(metadata.authorization_endpoint, `${site}/oauth/authorize`);
     assert.equal(metadata.agent_auth.required, false);
     assert.equal(metadata.agent_auth.benefit, '600 requests per minute instead of 60');
     for (const url of urlsIn(metadata)) assert.ok(url.startsWith(site), url);
+    // Without metadata documents, private_key_jwt still serves the clients registered with their keys.
+    const registeredOnly = buildAuthorizationServerMetadata({ ...context, options: { ...context.options, clientMetadataDocuments: false } }) as Json;
+    assert.deepEqual(registeredOnly.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post', 'private_key_jwt']);
+    assert.equal(registeredOnly.client_id_metadata_document_supported, false);
+    assert.deepEqual(registeredOnly.token_endpoint_auth_signing_alg_values_supported, metadata.token_endpoint_auth_signing_alg_values_supported);
   });
 
   it('RFC 9728 metadata for the site and for the API', () => {

@@ -47,6 +47,16 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
         assert.deepEqual(await store.findClient(client().clientId), undefined);
       });
 
+      test('a private_key_jwt client keeps its public keys, inline or by URL, and has no secret', async () => {
+        const jwks = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo', kid: 'clé 1' }] };
+        const inline = client({ secretHash: '', tokenEndpointAuthMethod: 'private_key_jwt', publicKeys: { jwks } });
+        const byUrl = client({ secretHash: '', tokenEndpointAuthMethod: 'private_key_jwt', publicKeys: { jwksUri: 'https://agent.example/jwks.json' } });
+        await store.createClient(inline);
+        await store.createClient(byUrl);
+        assert.deepEqual(await store.findClient(inline.clientId), inline);
+        assert.deepEqual(await store.findClient(byUrl.clientId), byUrl);
+      });
+
       test('a client_id cannot be registered twice', async () => {
         const record = client();
         await store.createClient(record);
@@ -108,6 +118,30 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
         assert.equal(await store.purgeExpired(T0 + 3_000), 3);
         assert.equal(await store.purgeExpired(T0 + 3_000), 0);
         assert.deepEqual(await store.findToken(valid.tokenHash, T0 + 3_000), valid);
+      });
+    });
+
+    describe('keys claimed once (replay windows)', () => {
+      test('a key is claimed once until it expires, then again; other keys apart', async () => {
+        assert.equal(await store.claimOnce('nonce:a', T0 + 300_000, T0), true);
+        assert.equal(await store.claimOnce('nonce:a', T0 + 600_000, T0 + 1_000), false);
+        assert.equal(await store.claimOnce('nonce:b', T0 + 300_000, T0 + 1_000), true);
+        assert.equal(await store.claimOnce('nonce:a', T0 + 600_000, T0 + 299_999), false);
+        assert.equal(await store.claimOnce('nonce:a', T0 + 900_000, T0 + 300_000), true, 'expired at its time: free again');
+        assert.equal(await store.claimOnce('nonce:a', T0 + 900_000, T0 + 600_000), false, 'the new claim holds until its own expiry');
+      });
+
+      test('purging drops expired claims and keeps live ones', async () => {
+        await store.claimOnce('jti:old', T0 + 1_000, T0);
+        await store.claimOnce('jti:live', T0 + HOUR, T0);
+        await store.purgeExpired(T0 + 2_000);
+        assert.equal(await store.claimOnce('jti:old', T0 + HOUR, T0 + 2_000), true);
+        assert.equal(await store.claimOnce('jti:live', T0 + 2 * HOUR, T0 + 2_000), false);
+      });
+
+      test('of 50 simultaneous claims of one key, exactly one wins', async () => {
+        const won = await Promise.all(Array.from({ length: 50 }, () => store.claimOnce('nonce:race', T0 + 300_000, T0)));
+        assert.equal(won.filter(Boolean).length, 1);
       });
     });
 

@@ -26,6 +26,8 @@ export const LIMITS = {
   clientNameCharacters: 100,
   /** Most `contacts` a client registers. */
   clientContacts: 5,
+  /** Most public keys in a client's `jwks` (a current key and the next, with room for rotation). */
+  clientKeys: 5,
 } as const;
 
 /** One named limit of the OAuth endpoints. */

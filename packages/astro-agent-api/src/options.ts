@@ -4,6 +4,7 @@ import { DEFAULT_DIRECTIVES, LLMS_TXT_PLACEHOLDER, NO_DIRECTIVES, TWIN_PLACEHOLD
 import { companyInfoSchema } from './company-info.ts';
 import { canonicalLanguageTag } from './content/language-tag.ts';
 import { quotaSchema } from './environment.ts';
+import { IPV6_PREFIXES } from './identity-contract.ts';
 import { DEFAULT_API_BASE_PATH } from './paths.ts';
 import { DEPRECATION_NOTICE_DAYS } from './versioning.ts';
 import { mostCommon, rankByCount } from './most-common.ts';
@@ -68,6 +69,16 @@ const usageSchema = z
 /** RFC 9309 §2.2.1: a crawler's product token, e.g. `GPTBot`. */
 const productTokenSchema = z.string().regex(/^[A-Za-z_-]{1,64}$/, 'a crawler product token such as "GPTBot" (letters, "_" and "-")');
 
+/** An http(s) origin as an option names it, e.g. `https://chatgpt.com`: scheme, host and port only. */
+const originSchema = z
+  .string()
+  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol) && new URL(value).origin === value.replace(/\/$/, ''), {
+    message: 'an origin such as "https://agent.example" (scheme, host and port; no path)',
+  })
+  .transform((value) => new URL(value).origin);
+
+const policyNameSchema = z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'a lowercase name such as "anonymous"');
+
 /** A directive's wording: it must say where llms.txt is. */
 const directiveTextSchema = z
   .string()
@@ -113,7 +124,7 @@ const policySchema = (name: string, quota: number) =>
   z
     .object({
       /** Policy name in the RateLimit headers and in get_quota. */
-      name: z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'a lowercase name such as "anonymous"').default(name),
+      name: policyNameSchema.default(name),
       /** Requests per 60 s window. */
       quota: quotaSchema.default(quota),
     })
@@ -223,6 +234,48 @@ export const agentApiOptionsSchema = z
     /** How many proxy hops in front of the server to trust for X-Forwarded-For / Forwarded (0: use the socket address). */
     trustProxy: z.number().int().min(0).max(10).default(0),
     /**
+     * An anonymous IPv6 client is its network of this many bits, for every per-client limit: a host owns
+     * at least a /64, so its addresses share one quota; /56 or /48 count a whole site's allocation as one.
+     */
+    ipv6Prefix: z
+      .union(IPV6_PREFIXES.map((bits) => z.literal(bits)), { error: `one of ${IPV6_PREFIXES.join(', ')} (bits of an IPv6 client's network)` })
+      .default(64),
+    /**
+     * Agents that sign their requests (Web Bot Auth, RFC 9421): a verified agent listed in `trusted` is
+     * counted by its identity (the origin of its key directory) under its own quota, instead of by the
+     * address it calls from. A signature that is missing, bad, expired or replayed reads as anonymous.
+     */
+    signedAgents: z
+      .object({
+        /** The policy of a verified agent without an override of its own. */
+        policy: policySchema('signed-agent', 600),
+        /** Agent origins (as their Signature-Agent names them) → an override of the policy's name or quota (`{}`: the policy as it is). Their key directories are fetched even from a private address or over http. */
+        trusted: z
+          .record(z.string(), z.object({ name: policyNameSchema.optional(), quota: quotaSchema.optional() }).strict())
+          .default({})
+          .superRefine((trusted, context) => {
+            for (const origin of Object.keys(trusted)) {
+              if (!originSchema.safeParse(origin).success) {
+                context.addIssue({ code: 'custom', path: [origin], message: 'a key that is an origin such as "https://agent.example" (scheme, host and port; no path)' });
+              }
+            }
+          })
+          .transform((trusted) => Object.fromEntries(Object.entries(trusted).map(([origin, override]) => [new URL(origin).origin, override]))),
+        /**
+         * A valid signature of an agent not in `trusted`: `anonymous` (default) counts it by its network
+         * as if unsigned, since anyone can publish a key directory; `signed` gives it `policy`, keyed by its origin.
+         */
+        unlisted: z.enum(['anonymous', 'signed']).default('anonymous'),
+      })
+      .strict()
+      .prefault({}),
+    /**
+     * Client ID Metadata Documents: an OAuth client whose `client_id` is the https URL of its metadata,
+     * authenticating with `private_key_jwt`. `true`: a document on any public https host; `false`: none;
+     * a list of origins: only documents at those (fetched even from a private address or over http).
+     */
+    clientMetadataDocuments: z.union([z.boolean(), z.array(originSchema).min(1)]).default(true),
+    /**
      * Marks the API version this site serves as being withdrawn (docs/contract.md §7): every answer
      * then carries `Deprecation` (RFC 9745), `Sunset` (RFC 8594) and `Link: <documents.versioningPolicy>;
      * rel="deprecation"`, and openapi.json and agents.md say so. Absent: no version is being withdrawn.
@@ -243,7 +296,11 @@ export const agentApiOptionsSchema = z
     /** Extra origins allowed to call POST /mcp from a browser, besides the site's own. */
     allowedOrigins: z.array(z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin)).default([]),
   })
-  .strict();
+  .strict()
+  .refine(({ policies, signedAgents }) => ![policies.anonymous.name, policies.identified.name].includes(signedAgents.policy.name), {
+    message: 'a name that `policies` does not already use: each policy needs its own',
+    path: ['signedAgents', 'policy', 'name'],
+  });
 
 export type AgentApiUserOptions = z.input<typeof agentApiOptionsSchema>;
 export type AgentApiOptions = z.output<typeof agentApiOptionsSchema>;

@@ -1,6 +1,6 @@
 import type { Outcome } from '../outcome.ts';
 import type { SearchCount, TrafficCount } from '../store/store.ts';
-import { OAUTH_CLIENT_FAMILY, OTHER_FAMILY } from './classify-agent.ts';
+import { OAUTH_CLIENT_FAMILY, OTHER_FAMILY, signedAgentFamily } from './classify-agent.ts';
 
 /**
  * The surfaces traffic is counted on: an HTML page fetched by a known agent, a `.md` twin, a page
@@ -20,10 +20,12 @@ export type SearchKey = Omit<SearchCount, 'day' | 'count'>;
 
 /**
  * The agent family of an outcome's caller: an identified OAuth client is its own family (its client id
- * is never kept), else the family its User-Agent names, else "other".
+ * is never kept), an agent whose signature was verified is itself (its origin is public), else the
+ * family its User-Agent names, else "other".
  */
 export function findFamily(outcome: Readonly<Outcome>, classify: (userAgent: string | null) => string | undefined): string {
   if (outcome.caller && !outcome.caller.anonymous) return OAUTH_CLIENT_FAMILY;
+  if (outcome.caller?.agent) return signedAgentFamily(outcome.caller.agent.origin);
   return classify(outcome.userAgent) ?? OTHER_FAMILY;
 }
 

@@ -7,6 +7,7 @@ import { languageList, languageName } from '../operations/search-pages.ts';
 import { buildFieldList, buildParameterTable } from './build-parameter-table.ts';
 import { buildWithdrawalNotice, type DocumentContext } from './document-context.ts';
 import { buildExampleSearchUrl } from './example-search.ts';
+import { describeAnonymousClient, describeSignedAgents } from './identity-wording.ts';
 
 /**
  * `/agents.md`: how an agent should use the site, with every operation rendered from its description;
@@ -20,6 +21,7 @@ export function buildAgentsMd(context: DocumentContext): string {
   const ownVersioningSection = url(`${DOCUMENT_PATHS.agents}#${VERSIONING_ANCHOR}`);
   const beforeYouAnswer = buildAnswerRules(context);
   const steps = buildAnswerSteps(context);
+  const signed = describeSignedAgents(options);
 
   const operationSections = operations.map((operation) => {
     const auth =
@@ -70,14 +72,19 @@ export function buildAgentsMd(context: DocumentContext): string {
     '',
     '| Caller | Policy | Quota |',
     '|---|---|---|',
-    `| anonymous, per IP address | \`${policies.anonymous.name}\` | ${policies.anonymous.quota} requests per ${LIMITS.quotaWindowSeconds} s |`,
+    `| anonymous, ${describeAnonymousClient(options.ipv6Prefix)} | \`${policies.anonymous.name}\` | ${policies.anonymous.quota} requests per ${LIMITS.quotaWindowSeconds} s |`,
     `| bearer token, per client_id | \`${policies.identified.name}\` | ${policies.identified.quota} requests per ${LIMITS.quotaWindowSeconds} s |`,
+    ...signed.quotas.map(({ who, policy, quota }) => `| ${who}, per agent | \`${policy}\` | ${quota} requests per ${LIMITS.quotaWindowSeconds} s |`),
     '',
     `Each API call and each MCP \`tools/call\` or \`resources/read\` counts once. Every 200 and 429 carries \`RateLimit: "${policies.anonymous.name}";r=${policies.anonymous.quota - 1};t=${LIMITS.quotaWindowSeconds}\`, \`RateLimit-Policy: "${policies.anonymous.name}";q=${policies.anonymous.quota};w=${LIMITS.quotaWindowSeconds}\`, \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` and \`API-Version: ${API_VERSION}\`; the headers always report the quota in force. Over the limit the answer is 429 with \`Retry-After\` (seconds): wait that long, do not retry at once.`,
     '',
     '## Optional identification (OAuth 2.0)',
     '',
     `A token is never needed to read: it only raises the quota from ${policies.anonymous.quota} to ${policies.identified.quota} requests per minute. Registration is self-service and anonymous (\`POST ${url(OAUTH_PATHS.register)}\`), then the client credentials grant at \`POST ${url(OAUTH_PATHS.token)}\` gives a Bearer token valid ${LIMITS.accessTokenSeconds} s. Scopes: ${SCOPES.map((scope) => `\`${scope}\` (${SCOPE_DESCRIPTIONS[scope]})`).join(' and ')}. Send it as \`Authorization: Bearer …\`. An invalid or expired token is answered 401, never served as anonymous. Step by step with curl: ${url(DOCUMENT_PATHS.auth)}. Metadata: ${urls.wellKnownUrl(WELL_KNOWN_PATHS.authorizationServer)}.`,
+    '',
+    '### Agents that sign their requests',
+    '',
+    signed.paragraph,
     '',
     '## MCP',
     '',

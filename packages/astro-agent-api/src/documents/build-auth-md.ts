@@ -1,8 +1,9 @@
-import { SCOPES } from '../oauth-contract.ts';
+import { JWT_BEARER_ASSERTION_TYPE, PRIVATE_KEY_JWT, SCOPES } from '../oauth-contract.ts';
 import { getQuota } from '../operations/get-quota.ts';
 import { LIMITS } from '../limits.ts';
 import { IDENTITY_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
 import type { DocumentContext } from './document-context.ts';
+import { describeAnonymousClient, describeClientAssertion, describeClientMetadataDocuments, describeSignedAgents } from './identity-wording.ts';
 import { buildExampleSearchUrl } from './example-search.ts';
 
 /** `/auth.md`: the optional OAuth 2.0 flow step by step, with curl commands against this site. */
@@ -13,6 +14,8 @@ export function buildAuthMd(context: DocumentContext): string {
   const scopes = SCOPES.join(' ');
   const { registration, token, failedAuthentication } = LIMITS.oauth;
   const fence = (command: string) => ['```sh', command, '```'].join('\n');
+  const signed = describeSignedAgents(options);
+  const documentClients = describeClientMetadataDocuments(options);
   const json = (body: string) => ['```json', body, '```'].join('\n');
 
   return [
@@ -85,6 +88,23 @@ export function buildAuthMd(context: DocumentContext): string {
     '',
     `Needs the scope \`quota:read\` (\`403 insufficient_scope\` without it, \`401\` without a valid token). Returns \`client_id\`, \`policy\`, \`limit\`, \`remaining\`, \`reset_seconds\` and more; reading it does not consume quota. \`GET ${url(IDENTITY_PATH)}\` with any valid token returns \`client_id\`, \`scope\` and the same quota.`,
     '',
+    '## Keys instead of a secret (`private_key_jwt`)',
+    '',
+    `A client that would rather hold a private key than a shared secret registers with \`token_endpoint_auth_method\` \`${PRIVATE_KEY_JWT}\` and its public keys: \`jwks\` (a JWK Set of 1 to ${LIMITS.clientKeys} public keys: OKP Ed25519, EC or RSA), or \`jwks_uri\` (an https URL, fetched when the client authenticates and kept as its Cache-Control says). The answer carries no \`client_secret\`.`,
+    '',
+    fence(
+      `curl -X POST ${url(OAUTH_PATHS.register)} -H 'Content-Type: application/json' -d '{"client_name":"my-agent","token_endpoint_auth_method":"${PRIVATE_KEY_JWT}","jwks":{"keys":[{"kty":"OKP","crv":"Ed25519","x":"…"}]}}'`,
+    ),
+    '',
+    ...(documentClients ? [documentClients, ''] : []),
+    describeClientAssertion(),
+    '',
+    fence(`curl -X POST ${url(OAUTH_PATHS.token)} -d grant_type=client_credentials -d client_id="$CLIENT_ID" -d client_assertion_type=${JWT_BEARER_ASSERTION_TYPE} -d client_assertion="$SIGNED_JWT"`),
+    '',
+    '## Agents that sign their requests (Web Bot Auth)',
+    '',
+    signed.paragraph,
+    '',
     '## 5. Introspect and revoke a token',
     '',
     'Both authenticate the client as the token endpoint does, and see only the tokens of that client.',
@@ -108,7 +128,7 @@ export function buildAuthMd(context: DocumentContext): string {
     '| 401 | `invalid_client` | wrong `client_id` or `client_secret` (with `WWW-Authenticate: Basic`) |',
     `| 400 | \`invalid_scope\` | a scope other than \`${SCOPES.join('` or `')}\` |`,
     '| 400 | `unsupported_grant_type` | any grant other than `client_credentials` |',
-    `| 429 | \`rate_limited\` | more than ${registration.limit} registrations per hour from one IP (RateLimit policy \`${registration.policy}\`, q=${registration.limit};w=${registration.windowSeconds}), more than ${token.limit} token requests per minute for one client (policy \`${token.policy}\`), or more than ${failedAuthentication.limit} failed client authentications per minute from one IP on token, revoke or introspect (policy \`${failedAuthentication.policy}\`); wait \`Retry-After\` seconds |`,
+    `| 429 | \`rate_limited\` | more than ${registration.limit} registrations per hour from one network (RateLimit policy \`${registration.policy}\`, q=${registration.limit};w=${registration.windowSeconds}), more than ${token.limit} token requests per minute for one client (policy \`${token.policy}\`), or more than ${failedAuthentication.limit} failed client authentications per minute from one network on token, revoke or introspect (policy \`${failedAuthentication.policy}\`); wait \`Retry-After\` seconds |`,
     '',
     '## Lifetimes and limits',
     '',
@@ -116,8 +136,9 @@ export function buildAuthMd(context: DocumentContext): string {
     '|---|---|',
     `| access token | ${LIMITS.accessTokenSeconds} s |`,
     `| quota with a token (\`${policies.identified.name}\`) | ${policies.identified.quota} requests per ${LIMITS.quotaWindowSeconds} s per client |`,
-    `| quota without a token (\`${policies.anonymous.name}\`) | ${policies.anonymous.quota} requests per ${LIMITS.quotaWindowSeconds} s per IP |`,
-    `| registrations | ${registration.limit} per hour per IP |`,
+    `| quota without a token (\`${policies.anonymous.name}\`) | ${policies.anonymous.quota} requests per ${LIMITS.quotaWindowSeconds} s ${describeAnonymousClient(options.ipv6Prefix)} |`,
+    ...signed.quotas.map(({ who, policy, quota }) => `| quota of an agent ${who} (\`${policy}\`) | ${quota} requests per ${LIMITS.quotaWindowSeconds} s per agent |`),
+    `| registrations | ${registration.limit} per hour ${describeAnonymousClient(options.ipv6Prefix)} |`,
     `| token endpoint | ${token.limit} requests per minute |`,
     `| client recycling | after ${LIMITS.clientIdleDays} days without a token request, the client and its tokens are deleted |`,
     '',

@@ -1,5 +1,5 @@
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/server';
-import { CLIENT_AUTH_METHODS, GRANT_TYPE, SCOPE_DESCRIPTIONS, SCOPES } from '../oauth-contract.ts';
+import { ASSERTION_SIGNING_ALGORITHMS, GRANT_TYPE, SCOPE_DESCRIPTIONS, SCOPES, TOKEN_ENDPOINT_AUTH_METHODS } from '../oauth-contract.ts';
 import { API_VERSION } from '../versioning.ts';
 import { OAUTH_PATHS, DOCUMENT_PATHS } from '../paths.ts';
 import type { DocumentContext } from './document-context.ts';
@@ -7,6 +7,9 @@ import type { DocumentContext } from './document-context.ts';
 /** RFC 8414 §2 — authorization server metadata, plus an `agent_auth` block saying that auth is optional. */
 export function buildAuthorizationServerMetadata({ siteUrl, url, options }: DocumentContext): OAuthMetadata {
   const { policies } = options;
+  // private_key_jwt: clients registered with their keys, and clients known by their metadata document.
+  const authMethods = [...TOKEN_ENDPOINT_AUTH_METHODS];
+  const signingAlgorithms = [...ASSERTION_SIGNING_ALGORITHMS];
   return {
     // RFC 8414 §2: the issuer is the site URL (no trailing slash; keeps the site's path if it has one).
     issuer: siteUrl,
@@ -17,9 +20,14 @@ export function buildAuthorizationServerMetadata({ siteUrl, url, options }: Docu
     registration_endpoint: url(OAUTH_PATHS.register),
     revocation_endpoint: url(OAUTH_PATHS.revoke),
     introspection_endpoint: url(OAUTH_PATHS.introspect),
-    token_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
-    revocation_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
-    introspection_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
+    token_endpoint_auth_methods_supported: authMethods,
+    revocation_endpoint_auth_methods_supported: authMethods,
+    introspection_endpoint_auth_methods_supported: authMethods,
+    token_endpoint_auth_signing_alg_values_supported: signingAlgorithms,
+    revocation_endpoint_auth_signing_alg_values_supported: signingAlgorithms,
+    introspection_endpoint_auth_signing_alg_values_supported: signingAlgorithms,
+    // draft-ietf-oauth-client-id-metadata-document §6: a client_id may be the URL of its metadata.
+    client_id_metadata_document_supported: options.clientMetadataDocuments !== false,
     grant_types_supported: [GRANT_TYPE],
     // Only the client credentials grant: the authorization endpoint supports no response type.
     response_types_supported: [],

@@ -7,6 +7,7 @@ import {
   introspectionRequestSchema,
   introspectionResponseSchema,
   oauthErrorSchema,
+  PRIVATE_KEY_JWT,
   revocationRequestSchema,
   SCOPES,
   tokenRequestSchema,
@@ -58,12 +59,12 @@ export function buildAuthPaths(): { [path: string]: JsonSchema } {
       post: {
         operationId: 'register_client',
         summary: 'Register a client (RFC 7591)',
-        description: `Anonymous, automatic, free; ${LIMITS.oauth.registration.limit} registrations per hour per address. The secret is shown once.`,
+        description: `Anonymous, automatic, free; ${LIMITS.oauth.registration.limit} registrations per hour per network. The secret is shown once; a client registered with \`token_endpoint_auth_method: "${PRIVATE_KEY_JWT}"\` and its public keys (\`jwks\`, or an https \`jwks_uri\`) gets none and authenticates with a JWT assertion (RFC 7523).`,
         tags: ['oauth'],
         security: [{}],
         requestBody: { required: true, content: json(clientMetadataSchema, 'input', { client_name: 'my-agent', contacts: ['dev@example.com'] }) },
         responses: {
-          201: limited('Registered: keep the `client_secret`, it cannot be read again.', clientInformationSchema),
+          201: limited('Registered: keep the `client_secret`, it cannot be read again (none for a private_key_jwt client).', clientInformationSchema),
           400: oauthError('The client metadata is invalid (`invalid_client_metadata`, `invalid_redirect_uri`, `invalid_request`).'),
           405: methodNotAllowed,
           413: oauthError(`The body is larger than ${LIMITS.oauthBodyBytes / 1024} KiB.`),

@@ -5,7 +5,7 @@ import { buildDeprecationHeaders } from '../operations/endpoints.ts';
 import { IDENTITY_PATH, MCP_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
 import { API_VERSION, CONTRACT_VERSION, DEPRECATION_NOTICE_DAYS } from '../versioning.ts';
 import { LIMITS } from '../limits.ts';
-import { CLIENT_AUTH_METHODS, GRANT_TYPE, SCOPE_DESCRIPTIONS } from '../oauth-contract.ts';
+import { GRANT_TYPE, PRIVATE_KEY_JWT, SCOPE_DESCRIPTIONS, TOKEN_ENDPOINT_AUTH_METHODS } from '../oauth-contract.ts';
 import { buildAuthPaths, CLIENT_SECRET_BASIC } from './build-openapi-auth.ts';
 import { buildWithdrawalNotice, type DocumentContext } from './document-context.ts';
 
@@ -265,8 +265,8 @@ function buildInfoDescription(context: DocumentContext): string {
     '',
     '| Endpoint | Request |',
     '|---|---|',
-    `| register (RFC 7591) | \`POST ${url(OAUTH_PATHS.register)}\` JSON \`{client_name, contacts}\` → 201 \`client_id\`, \`client_secret\` |`,
-    `| token (RFC 6749 §4.4) | \`POST ${url(OAUTH_PATHS.token)}\` form \`grant_type=${GRANT_TYPE}\`, ${CLIENT_AUTH_METHODS.map((method) => `\`${method}\``).join(' or ')} → Bearer token valid ${LIMITS.accessTokenSeconds} s |`,
+    `| register (RFC 7591) | \`POST ${url(OAUTH_PATHS.register)}\` JSON \`{client_name, contacts}\` → 201 \`client_id\`, \`client_secret\` (with \`token_endpoint_auth_method: "${PRIVATE_KEY_JWT}"\` and \`jwks\` or \`jwks_uri\`: no secret) |`,
+    `| token (RFC 6749 §4.4) | \`POST ${url(OAUTH_PATHS.token)}\` form \`grant_type=${GRANT_TYPE}\`, ${TOKEN_ENDPOINT_AUTH_METHODS.map((method) => `\`${method}\``).join(' or ')} → Bearer token valid ${LIMITS.accessTokenSeconds} s |`,
     `| revoke (RFC 7009) | \`POST ${url(OAUTH_PATHS.revoke)}\` form \`token\`, own tokens only |`,
     `| introspect (RFC 7662) | \`POST ${url(OAUTH_PATHS.introspect)}\` form \`token\`, own tokens only |`,
     `| identity | \`GET ${url(IDENTITY_PATH)}\` with any valid token → \`client_id\`, scope and quota |`,

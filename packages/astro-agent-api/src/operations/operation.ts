@@ -64,10 +64,13 @@ export interface CallFacts {
 
 /** Who calls, as an operation needs to know it (the server's Caller satisfies it). */
 export interface CallerInfo {
-  /** The client_id, or the client address for an anonymous caller. */
+  /** The client_id; a signed agent's origin; or the client's network for an anonymous caller. */
   clientId: string;
   scopes: Scope[];
+  /** No bearer token was sent. */
   anonymous: boolean;
+  /** Set when a Web Bot Auth signature proved which agent calls. */
+  agent?: { origin: string };
 }
 
 /** The caller's rate-limit window, read without counting a request. */

@@ -3,12 +3,17 @@ import { buildDeprecationHeaders } from '../operations/endpoints.ts';
 import { API_VERSION } from '../versioning.ts';
 import { createOperations } from '../operations/index.ts';
 import type { Operation } from '../operations/operation.ts';
-import { DOCUMENT_PATHS, isSectionFile, resolveVersioningPolicy, WELL_KNOWN_PATHS } from '../paths.ts';
+import { DOCUMENT_PATHS, isSectionFile, OAUTH_PATHS, resolveVersioningPolicy, WELL_KNOWN_PATHS } from '../paths.ts';
+import { readClientMetadataDocument, readKeySet } from './oauth/client-metadata.ts';
 import type { Store } from '../store/store.ts';
 import { createOperationRoute } from './answer-operation.ts';
 import { createApiIndexHandler } from './api-index.ts';
 import type { Handler } from './context.ts';
 import { createGate } from './gate.ts';
+import { createDocumentCache } from './outbound/document-cache.ts';
+import type { OutboundFetch } from './outbound/fetch-document.ts';
+import { readKeyDirectory } from './signed-agents/key-directory.ts';
+import { createSignedAgentVerifier } from './signed-agents/verify-signed-agent.ts';
 import { createIdentityHandler } from './identity.ts';
 import { createMcpRoute } from './mcp/mcp-route.ts';
 import type { SdkLeg } from './mcp/serve-with-sdk.ts';
@@ -31,16 +36,17 @@ export interface BuildRuntime {
   headers: Record<string, string>;
 }
 
-/** What lives as long as the process: the store, the environment read at start, the SDK leg. */
+/** What lives as long as the process: the store, the environment read at start, the SDK leg, the way out to other hosts. */
 export interface SharedParts {
   store: Store;
+  fetchOutbound: OutboundFetch;
   env: Record<string, string | undefined>;
   sdk: SdkLeg;
   log: ErrorLogger;
 }
 
 /**
- * The composition of one build: the settings a rebuild may change (policies, trustProxy,
+ * The composition of one build: the settings a rebuild may change (policies, trustProxy, ipv6Prefix,
  * allowedOrigins, apiBasePath, the operations) come from the build's manifest, so they take effect
  * with the build; the environment's quota overrides are read once, at start.
  */
@@ -51,10 +57,30 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
   const basePath = options.apiBasePath;
   // RFC 9728 §5.1: a 401 names the metadata of its resource, at its RFC 9728 §3.1 place.
   const resourceMetadataUrl = (resourcePath: string) => urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource, resourcePath);
-  const gate = createGate({ store, trustProxy: options.trustProxy, policies: resolvePolicies(options.policies, shared.env), urls });
+  const addresses = { trustProxy: options.trustProxy, ipv6Prefix: options.ipv6Prefix };
+  // Key directories are kept with the build: a rebuild that lists or unlists an agent starts afresh.
+  const signedAgents = createSignedAgentVerifier({
+    store,
+    directories: createDocumentCache(shared.fetchOutbound, readKeyDirectory),
+    siteOrigin: urls.origin,
+    options: options.signedAgents,
+  });
+  const gate = createGate({ store, addresses, signedAgents, policies: resolvePolicies(options.policies, shared.env), urls });
   const operations = createOperations(snapshot.manifest);
   const apiMetadata = resourceMetadataUrl(basePath);
-  const oauth = createOAuthHandlers({ store, trustProxy: options.trustProxy, log, urls });
+  const oauth = createOAuthHandlers({
+    store,
+    addresses,
+    log,
+    urls,
+    clients: {
+      documents: createDocumentCache(shared.fetchOutbound, readClientMetadataDocument),
+      keySets: createDocumentCache(shared.fetchOutbound, readKeySet),
+      allowed: options.clientMetadataDocuments,
+    },
+    // RFC 7523 §3 item 3: the issuer (RFC 8414 metadata) or the token endpoint.
+    audiences: [urls.root, urls.documentUrl(OAUTH_PATHS.token)],
+  });
   // The documents of the build the snapshot was loaded from, even once its folder is switched to another.
   const serveDocument = createDocumentServer(snapshot.files, urls);
 

@@ -1,8 +1,9 @@
 import { ApiError } from '../api-error.ts';
 import type { OperationPolicy } from '../operations/operation.ts';
 import type { Store } from '../store/store.ts';
-import { resolveClientAddress } from './client-address.ts';
+import { resolveClientNetwork, type ClientAddressRules } from './client-address.ts';
 import type { RequestContext } from './context.ts';
+import type { SignedAgent, SignedAgentVerifier } from './signed-agents/verify-signed-agent.ts';
 import { hashSecret, isAccessTokenShape } from './oauth/credentials.ts';
 import { scopesOf, type Scope } from '../oauth-contract.ts';
 import { DOCUMENT_PATHS, OAUTH_PATHS } from '../paths.ts';
@@ -14,30 +15,46 @@ type AgentPaths = Pick<SiteUrls, 'agentPath'>;
 /** How a hint says where a token comes from. */
 const tokenHelp = (urls: AgentPaths) => `POST ${urls.agentPath(OAUTH_PATHS.token)} (see ${urls.agentPath(DOCUMENT_PATHS.auth)})`;
 
-/** Who calls: anonymous callers are counted under the anonymous policy, token holders under the identified one. */
+/**
+ * Who calls: token holders are counted under the identified policy, agents with a verified signature
+ * under theirs, everyone else under the anonymous policy.
+ */
 export interface Caller {
-  /** anonymous: the client address; identified: the client_id. Reported as Quota.client_id. */
+  /** The client_id; for a signed agent its origin; else the client's network (client-address.ts). Reported as Quota.client_id. */
   clientId: string;
-  /** Scopes of the bearer token; empty for anonymous callers. */
+  /** Scopes of the bearer token; empty without one. */
   scopes: Scope[];
+  /** True when no bearer token was sent (a signed agent too: a signature raises a quota, it grants no scope). */
   anonymous: boolean;
+  /** The agent a Web Bot Auth signature proved, counted by its origin under its own policy. */
+  agent?: SignedAgent;
 }
 
 /**
  * Resolves who calls (`resourceMetadata`: the RFC 9728 document of the resource asked for, named in a
- * 401): no Authorization → anonymous, keyed by the client address; a bearer token → the client it
+ * 401): no Authorization → the agent a valid Web Bot Auth signature proves, else anonymous, keyed by
+ * the client's network; a bearer token → the client it
  * was issued to. A token that is unknown, expired, revoked or malformed (or another Authorization
  * scheme) is a 401, never a silent fall back to anonymous (docs/contract.md §4).
  */
 export type CallerResolver = (request: Request, context: RequestContext, resourceMetadata: string) => Promise<Caller>;
 
-export function createCallerResolver(deps: { store: Store; trustProxy: number; now?: () => number; urls?: AgentPaths }): CallerResolver {
+export function createCallerResolver(deps: {
+  store: Store;
+  addresses: ClientAddressRules;
+  /** Reads a request's Web Bot Auth signature (signed-agents/); without it, signatures are not read. */
+  signedAgents?: SignedAgentVerifier;
+  now?: () => number;
+  urls?: AgentPaths;
+}): CallerResolver {
   const now = deps.now ?? Date.now;
   const urls = deps.urls ?? ROOT_SITE_URLS;
   return async (request, context, resourceMetadata) => {
     const authorization = request.headers.get('authorization');
     if (authorization === null) {
-      return { clientId: resolveClientAddress(request, context, deps.trustProxy), scopes: [], anonymous: true };
+      const agent = await deps.signedAgents?.(request);
+      if (agent) return { clientId: agent.origin, scopes: [], anonymous: true, agent };
+      return { clientId: resolveClientNetwork(request, context, deps.addresses), scopes: [], anonymous: true };
     }
     const token = parseBearerToken(authorization);
     // The shape check spares the store a lookup for garbage. Looking up by SHA-256 leaks nothing

@@ -13,6 +13,7 @@ import { checkOrigin } from './check-origin.ts';
 import { canonicalizePath } from './canonical-path.ts';
 import type { RequestContext } from './context.ts';
 import { createSdkLeg } from './mcp/serve-with-sdk.ts';
+import { fetchWithPlatform, type OutboundFetch } from './outbound/fetch-document.ts';
 import { findPageOfRequest } from '../content/resolve-page.ts';
 import { buildPageDirective } from '../agent-directives.ts';
 import { buildPageLinkHeader, markdownResponse, negotiateTextType } from './negotiate.ts';
@@ -99,6 +100,8 @@ export interface AgentApiHostParts {
   openStore: () => Promise<Store>;
   /** Read once, at start: AGENT_API_ANALYTICS* and the AGENT_API_QUOTA_* overrides, and what the host's store reads. */
   env: Record<string, string | undefined>;
+  /** How documents of other hosts (agents' key directories, clients' metadata) are fetched; default the platform's fetch. */
+  fetchOutbound?: OutboundFetch;
 }
 
 /** What a runtime reports to, on any platform. */
@@ -131,7 +134,7 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
   const settings = readSettings(env, logger);
   const content = createContentModel({ files, logger });
   const store = createDeferredStore(options.openStore, { logger });
-  const shared = { env, log, store, sdk: createSdkLeg() };
+  const shared = { env, log, store, sdk: createSdkLeg(), fetchOutbound: options.fetchOutbound ?? fetchWithPlatform };
   const runtimes = new WeakMap<ContentSnapshot, BuildRuntime>();
   let latest: BuildRuntime | undefined;
   // A runtime whose settings are bad counts nothing: its agent paths all answer 503.

@@ -1,13 +1,15 @@
 import type { SiteUrls } from '../site-urls.ts';
 import type { Store } from '../store/store.ts';
 import { createCallerResolver, type Caller, type CallerResolver } from './caller.ts';
+import type { ClientAddressRules } from './client-address.ts';
+import type { SignedAgentVerifier } from './signed-agents/verify-signed-agent.ts';
 import { createRateLimiter, type Policies, type RateLimitState } from './rate-limit.ts';
 
 /**
  * The gate every counted request passes, REST operation, MCP message or /agent/identity alike: the
  * caller step (a bad token is a 401 before anything is counted), then the quota step (429 over the
  * quota, which REST answers in its Error shape and MCP as JSON-RPC). Built once per build, from the
- * build's `trustProxy` and policies.
+ * build's `trustProxy`, `ipv6Prefix` and policies.
  */
 export interface Gate {
   identify: CallerResolver;
@@ -15,10 +17,16 @@ export interface Gate {
   charge(caller: Caller, requests: number): Promise<RateLimitState>;
 }
 
-export function createGate(deps: { store: Store; trustProxy: number; policies: Policies; urls?: Pick<SiteUrls, 'agentPath'> }): Gate {
+export function createGate(deps: {
+  store: Store;
+  addresses: ClientAddressRules;
+  policies: Policies;
+  signedAgents?: SignedAgentVerifier;
+  urls?: Pick<SiteUrls, 'agentPath'>;
+}): Gate {
   const limiter = createRateLimiter({ store: deps.store, policies: deps.policies, urls: deps.urls });
   return {
-    identify: createCallerResolver({ store: deps.store, trustProxy: deps.trustProxy, urls: deps.urls }),
+    identify: createCallerResolver({ store: deps.store, addresses: deps.addresses, signedAgents: deps.signedAgents, urls: deps.urls }),
     async charge(caller, requests) {
       let state = requests === 0 ? await limiter.peek(caller) : undefined;
       // A batch is refused at its first request over the quota; the ones counted before it stay counted.

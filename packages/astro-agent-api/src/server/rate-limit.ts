@@ -22,8 +22,9 @@ export interface RateLimiter {
 }
 
 /**
- * Fixed windows per caller (docs/contract.md §6): anonymous callers by address in the store's anonymous counter
- * (an in-memory LRU on one instance), identified callers by client_id in the store's shared counter.
+ * Fixed windows per caller (docs/contract.md §6): anonymous callers by network in the store's anonymous counter
+ * (an in-memory LRU on one instance), identified callers by client_id and signed agents by origin in the
+ * store's shared counter.
  * Requests over the quota are refused without being counted.
  */
 export function createRateLimiter(deps: {
@@ -39,12 +40,13 @@ export function createRateLimiter(deps: {
   const windowMs = windowSeconds * 1000;
   const now = deps.now ?? Date.now;
 
+  // A signed agent's window is shared exactly by every instance, as a client's is.
   function counterFor(caller: Caller) {
-    return caller.anonymous ? deps.store.anonymousWindows : deps.store.windows;
+    return caller.anonymous && !caller.agent ? deps.store.anonymousWindows : deps.store.windows;
   }
 
   function policyOf(caller: Caller) {
-    return caller.anonymous ? deps.policies.anonymous : deps.policies.identified;
+    return caller.agent?.policy ?? (caller.anonymous ? deps.policies.anonymous : deps.policies.identified);
   }
 
   function stateOf(caller: Caller, count: number, resetAt: number, at: number): RateLimitState {

@@ -1,7 +1,7 @@
 import { consoleLogger } from '../logger.ts';
 import { createFallbackWindowCounter } from './fallback-windows.ts';
 import { StoreNotReadyError, StoreUnavailableError } from './store-unavailable.ts';
-import { toClientRecord, toTokenRecord, type ClientRow, type TokenRow, type WindowRow } from './sql-rows.ts';
+import { toClientRecord, toPublicKeysColumn, toTokenRecord, type ClientRow, type TokenRow, type WindowRow } from './sql-rows.ts';
 import type { SearchCount, Store, TrafficCount, WindowCounter } from './store.ts';
 
 /** The part of a Cloudflare D1 binding this backend uses (Cloudflare's `D1Database`, typed here so nothing needs the Workers types). */
@@ -30,8 +30,8 @@ export interface D1Result<T = unknown> {
  */
 export const D1_TRAFFIC_BATCH = 25;
 
-/** The table the last migration creates: its absence means `wrangler d1 migrations apply` was not run. */
-const LAST_TABLE = 'traffic_searches';
+/** What the last migration adds (a column of a table): its absence means `wrangler d1 migrations apply` was not run. */
+const LAST_MIGRATION = { table: 'clients', column: 'public_keys' };
 
 /**
  * The Cloudflare backend: a D1 database holding the sqlite store's schema (the same migrations,
@@ -41,10 +41,11 @@ const LAST_TABLE = 'traffic_searches';
  */
 export async function openD1Store(binding: D1Database, options: { bindingName: string; warn?: (message: string) => void }): Promise<Store> {
   const db = reportingUnavailable(binding);
-  const schema = await db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?1").bind(LAST_TABLE).first();
-  if (schema === null) {
+  const { table, column } = LAST_MIGRATION;
+  const schema = await db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1").bind(table).first<{ sql: string }>();
+  if (schema === null || !new RegExp(`\\b${column}\\b`).test(schema.sql)) {
     throw new StoreNotReadyError(
-      `The D1 database of this site has no ${LAST_TABLE} table: the migrations of astro-agent-api were not applied to it.`,
+      `The D1 database of this site has no ${table}.${column} column: the migrations of astro-agent-api were not applied to it.`,
       `The site's owner runs \`npx wrangler d1 migrations apply ${options.bindingName} --remote\` (\`--local\` for \`astro preview\`), with \`migrations_dir\` set as the astro-agent-api README says; no new deployment is needed.`,
     );
   }
@@ -89,10 +90,10 @@ export async function openD1Store(binding: D1Database, options: { bindingName: s
     async createClient(client) {
       await db
         .prepare(
-          `INSERT INTO clients (client_id, secret_hash, client_name, contacts, scope, token_endpoint_auth_method, issued_at, last_token_at)
-           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)`,
+          `INSERT INTO clients (client_id, secret_hash, client_name, contacts, scope, token_endpoint_auth_method, issued_at, last_token_at, public_keys)
+           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
         )
-        .bind(client.clientId, client.secretHash, client.clientName, JSON.stringify(client.contacts), client.scope, client.tokenEndpointAuthMethod, client.issuedAt, client.lastTokenAt)
+        .bind(client.clientId, client.secretHash, client.clientName, JSON.stringify(client.contacts), client.scope, client.tokenEndpointAuthMethod, client.issuedAt, client.lastTokenAt, toPublicKeysColumn(client))
         .run();
     },
 
@@ -125,9 +126,19 @@ export async function openD1Store(binding: D1Database, options: { bindingName: s
       return result.meta.changes > 0;
     },
 
+    async claimOnce(key, expiresAt, now) {
+      // One statement, as sqlite-store.ts: D1 runs it on its primary, one at a time, so one claim wins.
+      const result = await db
+        .prepare('INSERT INTO claims (key, expires_at) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET expires_at = ?2 WHERE expires_at <= ?3')
+        .bind(key, expiresAt, now)
+        .run();
+      return result.meta.changes > 0;
+    },
+
     async purgeExpired(now) {
-      const [, tokens] = await db.batch([
+      const [, , tokens] = await db.batch([
         db.prepare('DELETE FROM rate_windows WHERE window_start + window_ms <= ?1').bind(now),
+        db.prepare('DELETE FROM claims WHERE expires_at <= ?1').bind(now),
         db.prepare('DELETE FROM access_tokens WHERE expires_at <= ?1').bind(now),
       ]);
       return tokens?.meta.changes ?? 0;

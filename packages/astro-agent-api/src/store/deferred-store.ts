@@ -75,6 +75,7 @@ export function createDeferredStore(
     insertToken: (token) => use((backend) => backend.insertToken(token)),
     findToken: (tokenHash, at) => use((backend) => backend.findToken(tokenHash, at)),
     deleteToken: (tokenHash, clientId) => use((backend) => backend.deleteToken(tokenHash, clientId)),
+    claimOnce: (key, expiresAt, at) => use((backend) => backend.claimOnce(key, expiresAt, at)),
     purgeExpired: (at) => use((backend) => backend.purgeExpired(at)),
     deleteIdleClients: (idleSince) => use((backend) => backend.deleteIdleClients(idleSince)),
     addTraffic: (batch) => use((backend) => backend.addTraffic(batch)),

@@ -8,12 +8,13 @@ import { defineScript, type CommandParser } from 'redis';
  * not Redis Cluster.
  *
  * Layout under the prefix:
- * - `client:<id>` hash (secretHash, clientName, contacts, scope, method, issuedAt, lastTokenAt)
+ * - `client:<id>` hash (secretHash, clientName, contacts, scope, method, issuedAt, lastTokenAt, and publicKeys as JSON for a private_key_jwt client)
  * - `clients:last-token` sorted set: client id by lastTokenAt, for recycling
  * - `token:<sha256>` hash (clientId, scope, issuedAt, expiresAt), PEXPIREAT its expiry
  * - `client-tokens:<id>` sorted set: the client's token hashes by expiry, to delete them with it
  * - `tokens:expiry` sorted set: every token hash by expiry, for purgeExpired
  * - `window:<key>` hash (start, ms, count), PEXPIRE its window
+ * - `claim:<key>` string: the claim's expiry, PEXPIRE until then
  * - `traffic:requests:<day>`, `traffic:searches:<day>` hashes of counts, `traffic:days` sorted set of their days (redis-store.ts)
  */
 
@@ -155,4 +156,21 @@ return #ids`,
   transformReply: int,
 });
 
-export const REDIS_SCRIPTS = { hitWindow, createClient, insertToken, deleteToken, purgeExpiredTokens, deleteIdleClients };
+/** Claims a key until an expiry (caller's clock), unless a claim not yet expired holds it. Replies 1 when claimed. */
+export const claimOnce = defineScript({
+  NUMBER_OF_KEYS: 1,
+  SCRIPT: `
+local held = tonumber(redis.call('GET', KEYS[1]))
+if held and held > tonumber(ARGV[2]) then
+  return 0
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', math.max(1, tonumber(ARGV[1]) - tonumber(ARGV[2])))
+return 1`,
+  parseCommand(parser: CommandParser, key: string, expiresAt: number, now: number) {
+    parser.pushKey(key);
+    parser.push(String(expiresAt), String(now));
+  },
+  transformReply: int,
+});
+
+export const REDIS_SCRIPTS = { hitWindow, createClient, insertToken, deleteToken, purgeExpiredTokens, deleteIdleClients, claimOnce };

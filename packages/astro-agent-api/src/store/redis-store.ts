@@ -4,7 +4,7 @@ import { createCircuitBreaker } from './circuit-breaker.ts';
 import { createFallbackWindowCounter } from './fallback-windows.ts';
 import { REDIS_DEFAULTS } from '../environment.ts';
 import { REDIS_SCRIPTS } from './redis-scripts.ts';
-import type { ClientRecord, SearchCount, Store, TokenRecord, TrafficCount, WindowCounter } from './store.ts';
+import type { ClientPublicKeys, ClientRecord, SearchCount, Store, TokenRecord, TrafficCount, WindowCounter } from './store.ts';
 import { StoreUnavailableError } from './store-unavailable.ts';
 
 export interface RedisStoreOptions {
@@ -130,6 +130,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
     clientTokens: (clientId: string) => `${prefix}client-tokens:${clientId}`,
     token: (tokenHash: string) => `${prefix}token:${tokenHash}`,
     window: (name: string) => `${prefix}window:${name}`,
+    claim: (name: string) => `${prefix}claim:${name}`,
     lastToken: `${prefix}clients:last-token`,
     expiry: `${prefix}tokens:expiry`,
     requests: (day: string) => `${prefix}traffic:requests:${day}`,
@@ -164,6 +165,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
           'tokenEndpointAuthMethod', record.tokenEndpointAuthMethod,
           'issuedAt', String(record.issuedAt),
           'lastTokenAt', String(record.lastTokenAt),
+          ...(record.publicKeys === undefined ? [] : ['publicKeys', JSON.stringify(record.publicKeys)]),
         ]),
       );
       if (created !== 1) throw new Error(`client_id ${record.clientId} is already registered`);
@@ -198,7 +200,11 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
       return deleted === 1;
     },
 
-    // Redis already drops token and window keys when they expire; this trims the expiry index and
+    async claimOnce(name, expiresAt, now) {
+      return (await run(() => redis.claimOnce(key.claim(name), expiresAt, now))) === 1;
+    },
+
+    // Redis already drops token, window and claim keys when they expire; this trims the expiry index and
     // deletes what Redis has not dropped yet (its clock may lag the caller's).
     async purgeExpired(now) {
       let removed = 0;
@@ -316,6 +322,7 @@ function toClientRecord(clientId: string, fields: Record<string, string>): Clien
     tokenEndpointAuthMethod: fields.tokenEndpointAuthMethod as ClientRecord['tokenEndpointAuthMethod'],
     issuedAt: Number(fields.issuedAt),
     lastTokenAt: Number(fields.lastTokenAt),
+    ...(fields.publicKeys === undefined ? {} : { publicKeys: JSON.parse(fields.publicKeys) as ClientPublicKeys }),
   };
 }
 

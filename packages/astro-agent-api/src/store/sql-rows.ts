@@ -1,4 +1,4 @@
-import type { ClientRecord, TokenRecord } from './store.ts';
+import type { ClientPublicKeys, ClientRecord, TokenRecord } from './store.ts';
 
 /** Rows of the tables of sqlite-schema.ts, as the sqlite and D1 backends read them. */
 export interface WindowRow {
@@ -15,6 +15,8 @@ export interface ClientRow {
   token_endpoint_auth_method: ClientRecord['tokenEndpointAuthMethod'];
   issued_at: number;
   last_token_at: number;
+  /** ClientRecord.publicKeys as JSON, NULL without (migration 0004). */
+  public_keys: string | null;
 }
 
 export interface TokenRow {
@@ -35,7 +37,13 @@ export function toClientRecord(row: ClientRow): ClientRecord {
     tokenEndpointAuthMethod: row.token_endpoint_auth_method,
     issuedAt: row.issued_at,
     lastTokenAt: row.last_token_at,
+    ...(row.public_keys === null ? {} : { publicKeys: JSON.parse(row.public_keys) as ClientPublicKeys }),
   };
+}
+
+/** The public_keys column of a client: its keys as JSON, or NULL. */
+export function toPublicKeysColumn(client: ClientRecord): string | null {
+  return client.publicKeys === undefined ? null : JSON.stringify(client.publicKeys);
 }
 
 export function toTokenRecord(row: TokenRow): TokenRecord {

@@ -1,7 +1,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { createMemoryWindowCounter } from './memory-windows.ts';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
-import { toClientRecord, toTokenRecord, type ClientRow, type TokenRow, type WindowRow } from './sql-rows.ts';
+import { toClientRecord, toPublicKeysColumn, toTokenRecord, type ClientRow, type TokenRow, type WindowRow } from './sql-rows.ts';
 import type { SearchCount, Store, TrafficCount, WindowCounter } from './store.ts';
 
 /**
@@ -23,8 +23,8 @@ export function openSqliteStore(file: string, options: { anonymousWindowsMax?: n
   }
 
   const insertClient = db.prepare(
-    `INSERT INTO clients (client_id, secret_hash, client_name, contacts, scope, token_endpoint_auth_method, issued_at, last_token_at)
-     VALUES (:client_id, :secret_hash, :client_name, :contacts, :scope, :method, :issued_at, :last_token_at)`,
+    `INSERT INTO clients (client_id, secret_hash, client_name, contacts, scope, token_endpoint_auth_method, issued_at, last_token_at, public_keys)
+     VALUES (:client_id, :secret_hash, :client_name, :contacts, :scope, :method, :issued_at, :last_token_at, :public_keys)`,
   );
   const selectClient = db.prepare('SELECT * FROM clients WHERE client_id = ?');
   const touchClient = db.prepare(
@@ -50,6 +50,12 @@ export function openSqliteStore(file: string, options: { anonymousWindowsMax?: n
      WHERE :now >= window_start + window_ms OR count < :limit
      RETURNING count, window_start + window_ms AS reset_at`,
   );
+  // One statement: takes a free or expired key, or (WHERE false) leaves a live claim as it is.
+  const claimKey = db.prepare(
+    `INSERT INTO claims (key, expires_at) VALUES (:key, :expires_at)
+     ON CONFLICT (key) DO UPDATE SET expires_at = :expires_at WHERE expires_at <= :now`,
+  );
+  const deleteExpiredClaims = db.prepare('DELETE FROM claims WHERE expires_at <= ?');
   const selectWindow = db.prepare(
     'SELECT count, window_start + window_ms AS reset_at FROM rate_windows WHERE key = ? AND window_start + window_ms > ?',
   );
@@ -95,6 +101,7 @@ export function openSqliteStore(file: string, options: { anonymousWindowsMax?: n
         method: client.tokenEndpointAuthMethod,
         issued_at: client.issuedAt,
         last_token_at: client.lastTokenAt,
+        public_keys: toPublicKeysColumn(client),
       });
     },
 
@@ -127,9 +134,14 @@ export function openSqliteStore(file: string, options: { anonymousWindowsMax?: n
       return Number(deleteOwnToken.run(tokenHash, clientId).changes) > 0;
     },
 
+    async claimOnce(key, expiresAt, now) {
+      return Number(claimKey.run({ key, expires_at: expiresAt, now }).changes) > 0;
+    },
+
     async purgeExpired(now) {
       return inTransaction(db, () => {
         deleteEndedWindows.run(now);
+        deleteExpiredClaims.run(now);
         return Number(deleteExpiredTokens.run(now).changes);
       });
     },

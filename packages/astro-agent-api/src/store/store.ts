@@ -1,9 +1,9 @@
 import type { ClientAuthMethod } from '../oauth-contract.ts';
 
 /**
- * The Store contract: registered clients, access tokens, rate-limit windows and the counts of agent
- * traffic. Every backend (the embedded sqlite one, the redis one, the D1 one) passes the same suite,
- * tests/unit/store-contract.ts.
+ * The Store contract: registered clients, access tokens, rate-limit windows, keys claimed once and the
+ * counts of agent traffic. Every backend (the embedded sqlite one, the redis one, the D1 one) passes the
+ * same suite, tests/unit/store-contract.ts.
  *
  * Rules every backend keeps:
  * - Times are milliseconds since the epoch and always come from the caller (`now`), never from the
@@ -24,10 +24,15 @@ export interface ClientRecord {
   /** Space-delimited scopes the client may request. */
   scope: string;
   tokenEndpointAuthMethod: ClientAuthMethod;
+  /** A private_key_jwt client's public keys, as it registered them; absent for the others. */
+  publicKeys?: ClientPublicKeys;
   issuedAt: number;
   /** Time of the last token issued to the client (its registration time until then); drives recycling. */
   lastTokenAt: number;
 }
+
+/** Where a registered private_key_jwt client's keys are: in its registration (RFC 7591 §2 `jwks`), or at `jwksUri`. */
+export type ClientPublicKeys = { jwks: { keys: Record<string, unknown>[] } } | { jwksUri: string };
 
 export interface TokenRecord {
   /** Lowercase hex SHA-256 of the access token. */
@@ -140,7 +145,13 @@ export interface Store extends TrafficStore {
   findToken(tokenHash: string, now: number): Promise<TokenRecord | undefined>;
   /** Deletes the token only if it belongs to `clientId`; true when something was deleted. */
   deleteToken(tokenHash: string, clientId: string): Promise<boolean>;
-  /** Removes tokens expired at `now` (and any other state that expired); returns the number of tokens removed. */
+  /**
+   * Claims `key` until `expiresAt`: true when it was free (never claimed, or its claim had expired at
+   * `now`), false while an earlier claim holds it. Of simultaneous claims of one key on every instance
+   * sharing the backend, exactly one wins. Replay windows use it: a signature's nonce, an assertion's jti.
+   */
+  claimOnce(key: string, expiresAt: number, now: number): Promise<boolean>;
+  /** Removes tokens expired at `now` (and any other state that expired: windows, claims); returns the number of tokens removed. */
   purgeExpired(now: number): Promise<number>;
   /** Deletes the clients whose `lastTokenAt` is before `idleSince`, with their tokens; returns how many. */
   deleteIdleClients(idleSince: number): Promise<number>;

@@ -3,6 +3,7 @@ import { consoleLogger } from '../../logger.ts';
 import { createPortableAgentApi, type AgentApi, type AgentApiListeners } from '../../server/create-agent-api.ts';
 import { openStore } from '../../store/open-store.ts';
 import { createNodeBuildFiles } from './node-build-files.ts';
+import { fetchOutboundOnNode } from './node-outbound-fetch.ts';
 
 export interface CreateAgentApiOptions extends AgentApiListeners {
   /** The build output folder (Astro's outDir), holding client/, server/ and agent-api/. */
@@ -20,6 +21,7 @@ export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
     env,
     logger,
     files: createNodeBuildFiles(options.outDir),
+    fetchOutbound: fetchOutboundOnNode,
     openStore: () => openStore({ dataDir: parseEnvironment(env).AGENT_API_DATA_DIR, env, logger }),
   });
 }

@@ -1,9 +1,12 @@
-import type { ClientRecord, Store } from '../../store/store.ts';
+import type { ClientRecord } from '../../store/store.ts';
 import { hashesMatch, hashSecret } from './credentials.ts';
 import { OAuthError } from './oauth-error.ts';
 import { LIMITS } from '../../limits.ts';
 import { assertOAuthLimitOpen, consumeOAuthLimit } from './oauth-limits.ts';
 import type { OAuthEndpointDeps } from './oauth-deps.ts';
+import { JWT_BEARER_ASSERTION_TYPE, PRIVATE_KEY_JWT } from '../../oauth-contract.ts';
+import { AssertionError } from './asserting-client.ts';
+import { verifyClientAssertion } from './client-assertion.ts';
 import { parseFormBody, type FormParams } from './parse-body.ts';
 
 // Compared against when the client_id is unknown, so that case takes as long as a wrong secret.
@@ -11,28 +14,48 @@ const UNKNOWN_CLIENT_HASH = hashSecret('no client has this secret');
 
 /**
  * RFC 6749 §2.3.1 — authenticates the client of a token, revocation or introspection request by
- * `client_secret_basic` or `client_secret_post` (never both: §2.3). Failed attempts are counted per
- * address; once their limit is reached the address gets 429 before its secret is even checked.
+ * `client_secret_basic`, `client_secret_post` or, for a client without a secret (registered with
+ * it, or identified by its metadata document), `private_key_jwt` (RFC 7523 §2.2); never two at once
+ * (§2.3), and never a secret for a client that has none. Failed attempts are counted per
+ * network; once their limit is reached the network gets 429 before its credentials are even checked.
  */
 export async function authenticateClient(
   request: Request,
   form: FormParams,
-  deps: { store: Store; address: string; now: number },
+  deps: Pick<OAuthEndpointDeps, 'store' | 'address' | 'clients' | 'audiences'> & { now: number },
 ): Promise<ClientRecord> {
   const { store, address, now } = deps;
   const failedAuthLimit = LIMITS.oauth.failedAuthentication;
   await assertOAuthLimitOpen(store.windows, address, failedAuthLimit, now);
 
-  const credentials = readClientCredentials(request, form);
   const fail = async (description: string): Promise<never> => {
     await consumeOAuthLimit(store.windows, address, failedAuthLimit, now);
     throw invalidClient(description);
   };
+  if (form.client_assertion !== undefined || form.client_assertion_type !== undefined) {
+    if (request.headers.has('authorization') || form.client_secret !== undefined) {
+      throw new OAuthError(400, 'invalid_request', 'Use one client authentication method: a client_assertion, Authorization: Basic or a client_secret, not two.');
+    }
+    if (form.client_assertion_type !== JWT_BEARER_ASSERTION_TYPE || form.client_assertion === undefined) {
+      return fail(`private_key_jwt needs client_assertion_type=${JWT_BEARER_ASSERTION_TYPE} and a client_assertion (RFC 7523 §2.2).`);
+    }
+    try {
+      return await verifyClientAssertion(form.client_assertion, { ...deps, claimedClientId: form.client_id });
+    } catch (error) {
+      if (error instanceof AssertionError) return fail(error.message);
+      throw error;
+    }
+  }
+
+  const credentials = readClientCredentials(request, form);
   if (credentials === 'malformed') return fail('The Authorization header is not valid client_secret_basic credentials.');
 
   const client = credentials.clientId.length <= 200 ? await store.findClient(credentials.clientId) : undefined;
   // Always one constant-time comparison, known client or not.
   const secretMatches = hashesMatch(client?.secretHash ?? UNKNOWN_CLIENT_HASH, hashSecret(credentials.secret));
+  if (client?.tokenEndpointAuthMethod === PRIVATE_KEY_JWT) {
+    return fail(`This client has no secret: it authenticates with ${PRIVATE_KEY_JWT}, client_assertion_type=${JWT_BEARER_ASSERTION_TYPE} and a client_assertion signed with its key (RFC 7523 §2.2).`);
+  }
   if (client === undefined || !secretMatches) return fail('Unknown client or wrong client secret.');
   return client;
 }
@@ -44,7 +67,7 @@ export async function readAuthenticatedForm(
 ): Promise<{ form: FormParams; client: ClientRecord; now: number }> {
   const form = await parseFormBody(request);
   const now = deps.now();
-  const client = await authenticateClient(request, form, { store: deps.store, address: deps.address, now });
+  const client = await authenticateClient(request, form, { ...deps, now });
   return { form, client, now };
 }
 

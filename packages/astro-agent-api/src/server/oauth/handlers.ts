@@ -1,15 +1,23 @@
 import { ROOT_SITE_URLS, type SiteUrls } from '../../site-urls.ts';
 import type { Store } from '../../store/store.ts';
-import { resolveClientAddress } from '../client-address.ts';
+import { resolveClientNetwork, type ClientAddressRules } from '../client-address.ts';
 import type { RequestContext } from '../context.ts';
 import type { ErrorLogger } from '../respond.ts';
 import { handleAuthorizationRequest } from './authorize.ts';
+import type { ClientDocuments } from './client-metadata.ts';
 import { handleIntrospectionRequest } from './introspect.ts';
 import { renderOAuthFailure } from './oauth-error.ts';
 import type { OAuthEndpointDeps } from './oauth-deps.ts';
 import { handleRegistrationRequest } from './register.ts';
 import { handleRevocationRequest } from './revoke.ts';
 import { handleTokenRequest } from './token.ts';
+
+/** Without documents, every client_id is a registered one. */
+const NO_CLIENT_DOCUMENTS: ClientDocuments = {
+  allowed: false,
+  documents: { get: () => Promise.reject(new Error('no metadata documents are read')) },
+  keySets: { get: () => Promise.reject(new Error('no metadata documents are read')) },
+};
 
 /** One OAuth endpoint: a POST request in, its RFC 6749 answer out. */
 export type OAuthEndpoint = (request: Request, context: RequestContext) => Promise<Response>;
@@ -29,20 +37,31 @@ export interface OAuthHandlers {
  */
 export function createOAuthHandlers(deps: {
   store: Store;
-  trustProxy: number;
+  /** How the client's network is read: every per-client limit of these endpoints counts by it. */
+  addresses: ClientAddressRules;
   now?: () => number;
   /** Receives unexpected errors (answered as 500 `server_error`); default console.error. */
   log?: ErrorLogger;
   /** Where the site's paths are (Astro's base), for hints that name another endpoint. */
   urls?: Pick<SiteUrls, 'agentPath'>;
+  /** Clients identified by metadata document; without, private_key_jwt is refused. */
+  clients?: ClientDocuments;
+  /** A client assertion's accepted `aud` values. */
+  audiences?: readonly string[];
 }): OAuthHandlers {
   const log = deps.log ?? ((message: string, cause: unknown) => console.error(message, cause));
-  const shared = { store: deps.store, now: deps.now ?? Date.now, urls: deps.urls ?? ROOT_SITE_URLS };
+  const shared = {
+    store: deps.store,
+    now: deps.now ?? Date.now,
+    urls: deps.urls ?? ROOT_SITE_URLS,
+    clients: deps.clients ?? NO_CLIENT_DOCUMENTS,
+    audiences: deps.audiences ?? [],
+  };
 
   function endpoint(handle: (request: Request, deps: OAuthEndpointDeps) => Promise<Response>): OAuthEndpoint {
     return async (request, context) => {
       try {
-        return await handle(request, { ...shared, address: resolveClientAddress(request, context, deps.trustProxy) });
+        return await handle(request, { ...shared, address: resolveClientNetwork(request, context, deps.addresses) });
       } catch (error) {
         return renderOAuthFailure(error, log);
       }

@@ -2,14 +2,18 @@ import { LIMITS } from '../../limits.ts';
 import { clientMetadataSchema, GRANT_TYPE, parseScopeList, type clientInformationSchema } from '../../oauth-contract.ts';
 import type { z } from 'zod';
 import { generateClientId, generateClientSecret, hashSecret } from './credentials.ts';
-import { oauthJson } from './oauth-error.ts';
+import { OAuthError, oauthJson } from './oauth-error.ts';
 import { consumeOAuthLimit } from './oauth-limits.ts';
 import type { OAuthEndpointDeps } from './oauth-deps.ts';
+import type { ClientPublicKeys } from '../../store/store.ts';
+import { isListedOrigin } from './client-metadata.ts';
 import { parseJsonObjectBody, parseOAuthParams } from './parse-body.ts';
 
 /**
- * RFC 7591 §3.1 — dynamic client registration, anonymous and automatic. Only valid requests count
- * towards the per-address limit, so a client fixing its metadata is not locked out.
+ * RFC 7591 §3.1 — dynamic client registration, anonymous and automatic: a client with a secret
+ * (client_secret_basic, client_secret_post), or without one, authenticating with its keys
+ * (private_key_jwt, RFC 7523). Only valid requests count towards the per-network limit, so a client
+ * fixing its metadata is not locked out.
  */
 export async function handleRegistrationRequest(request: Request, deps: OAuthEndpointDeps): Promise<Response> {
   // RFC 7591 §3.2.2: redirect URIs have their own error code; any other refused value is invalid_client_metadata.
@@ -17,18 +21,21 @@ export async function handleRegistrationRequest(request: Request, deps: OAuthEnd
     issue.path[0] === 'redirect_uris' ? 'invalid_redirect_uri' : 'invalid_client_metadata',
   );
   const scope = parseScopeList(metadata.scope)!.join(' ');
+  const publicKeys = readPublicKeys(metadata, deps);
   const now = deps.now();
   const limitHeaders = await consumeOAuthLimit(deps.store.windows, deps.address, LIMITS.oauth.registration, now);
 
   const clientId = generateClientId();
-  const clientSecret = generateClientSecret();
+  // A private_key_jwt client proves itself with its key: it is given no secret.
+  const clientSecret = publicKeys === undefined ? generateClientSecret() : undefined;
   await deps.store.createClient({
     clientId,
-    secretHash: hashSecret(clientSecret),
+    secretHash: clientSecret === undefined ? '' : hashSecret(clientSecret),
     clientName: metadata.client_name,
     contacts: metadata.contacts,
     scope,
     tokenEndpointAuthMethod: metadata.token_endpoint_auth_method,
+    ...(publicKeys && { publicKeys }),
     issuedAt: now,
     lastTokenAt: now,
   });
@@ -36,9 +43,10 @@ export async function handleRegistrationRequest(request: Request, deps: OAuthEnd
   // RFC 7591 §3.2.1 — the secret is shown once; only its hash is kept.
   const registered: z.input<typeof clientInformationSchema> = {
     client_id: clientId,
-    client_secret: clientSecret,
+    ...(clientSecret !== undefined && { client_secret: clientSecret, client_secret_expires_at: 0 as const }),
+    ...(metadata.jwks && { jwks: metadata.jwks }),
+    ...(metadata.jwks_uri && { jwks_uri: metadata.jwks_uri }),
     client_id_issued_at: Math.floor(now / 1000),
-    client_secret_expires_at: 0,
     client_name: metadata.client_name,
     contacts: metadata.contacts,
     grant_types: [GRANT_TYPE],
@@ -48,4 +56,23 @@ export async function handleRegistrationRequest(request: Request, deps: OAuthEnd
     scope,
   };
   return oauthJson(201, registered, limitHeaders);
+}
+
+/**
+ * The keys of a private_key_jwt client (the schema saw that it sent one of jwks and jwks_uri), or
+ * undefined for a client with a secret. A `jwks_uri` must be https, unless its origin is one the
+ * `clientMetadataDocuments` option lists: it is fetched when the client authenticates, with the
+ * guards of every document from another host (server/outbound/).
+ */
+function readPublicKeys(metadata: z.output<typeof clientMetadataSchema>, deps: OAuthEndpointDeps): ClientPublicKeys | undefined {
+  if (metadata.jwks) return { jwks: metadata.jwks };
+  if (metadata.jwks_uri === undefined) return undefined;
+  const url = new URL(metadata.jwks_uri);
+  if (url.protocol !== 'https:' && !isListedOrigin(url, deps.clients.allowed)) {
+    throw new OAuthError(400, 'invalid_client_metadata', `jwks_uri must be an https URL; ${url.protocol.slice(0, -1)} is not accepted.`);
+  }
+  if (url.username !== '' || url.password !== '' || url.hash !== '') {
+    throw new OAuthError(400, 'invalid_client_metadata', 'jwks_uri must carry no credentials and no fragment.');
+  }
+  return { jwksUri: url.href };
 }

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
 import { agentSkillPath, buildAgentSkillName, MCP_PATH, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
+import { LIMITS } from '../limits.ts';
+import { formatPerPeriod } from '../period-words.ts';
 import { buildAnswerRules, buildAnswerSteps } from './build-agents-md.ts';
 import type { DocumentContext } from './document-context.ts';
 import { truncateText } from './truncate-text.ts';
@@ -54,7 +56,7 @@ export function buildAgentSkill(context: DocumentContext): { path: string; skill
           '',
           '## Limits and errors',
           '',
-          `- Without credentials: ${anonymous.quota} requests per minute per address. A free token (OAuth client credentials, self-service) raises it to ${identified.quota}: ${url(DOCUMENT_PATHS.auth)}.`,
+          `- Without credentials: ${anonymous.quota} requests ${formatPerPeriod(LIMITS.quotaWindowSeconds)} per address. A free token (OAuth client credentials, self-service) raises it to ${identified.quota}: ${url(DOCUMENT_PATHS.auth)}.`,
           '- On 429, wait the `Retry-After` seconds before the next call.',
           '- Errors are JSON with a stable `code`; `data.hint` says what to fix.',
           '',

@@ -1,6 +1,7 @@
 import { SCOPES } from '../oauth-contract.ts';
 import { getQuota } from '../operations/get-quota.ts';
 import { LIMITS } from '../limits.ts';
+import { formatDuration, formatPerPeriod } from '../period-words.ts';
 import { IDENTITY_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
 import type { DocumentContext } from './document-context.ts';
 import { buildExampleSearchUrl } from './example-search.ts';
@@ -18,7 +19,7 @@ export function buildAuthMd(context: DocumentContext): string {
   return [
     `# ${name} — optional authentication for agents`,
     '',
-    `> Reading never needs credentials. A token only raises the quota from ${policies.anonymous.quota} to ${policies.identified.quota} requests per minute and lets a client read its own quota. Registration is self-service, free and anonymous: no accounts, no login, no human approval.`,
+    `> Reading never needs credentials. A token only raises the quota from ${policies.anonymous.quota} to ${policies.identified.quota} requests ${formatPerPeriod(LIMITS.quotaWindowSeconds)} and lets a client read its own quota. Registration is self-service, free and anonymous: no accounts, no login, no human approval.`,
     '',
     `OAuth 2.0 client credentials grant (RFC 6749 §4.4) with dynamic client registration (RFC 7591). Server metadata: ${urls.wellKnownUrl(WELL_KNOWN_PATHS.authorizationServer)} (RFC 8414); API metadata: ${urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource, apiBasePath)} (RFC 9728). No OpenID Connect.`,
     '',
@@ -71,7 +72,7 @@ export function buildAuthMd(context: DocumentContext): string {
       ].join('\n'),
     ),
     '',
-    `The token is opaque and valid ${LIMITS.accessTokenSeconds} s (one hour). There is no refresh token: when it expires, ask for a new one the same way.`,
+    `The token is opaque and valid ${LIMITS.accessTokenSeconds} s (${formatDuration(LIMITS.accessTokenSeconds)}). There is no refresh token: when it expires, ask for a new one the same way.`,
     '',
     '## 3. Call the API with the token',
     '',
@@ -108,7 +109,7 @@ export function buildAuthMd(context: DocumentContext): string {
     '| 401 | `invalid_client` | wrong `client_id` or `client_secret` (with `WWW-Authenticate: Basic`) |',
     `| 400 | \`invalid_scope\` | a scope other than \`${SCOPES.join('` or `')}\` |`,
     '| 400 | `unsupported_grant_type` | any grant other than `client_credentials` |',
-    `| 429 | \`rate_limited\` | more than ${registration.limit} registrations per hour from one IP (RateLimit policy \`${registration.policy}\`, q=${registration.limit};w=${registration.windowSeconds}), more than ${token.limit} token requests per minute for one client (policy \`${token.policy}\`), or more than ${failedAuthentication.limit} failed client authentications per minute from one IP on token, revoke or introspect (policy \`${failedAuthentication.policy}\`); wait \`Retry-After\` seconds |`,
+    `| 429 | \`rate_limited\` | more than ${registration.limit} registrations ${formatPerPeriod(registration.windowSeconds)} from one IP (RateLimit policy \`${registration.policy}\`, q=${registration.limit};w=${registration.windowSeconds}), more than ${token.limit} token requests ${formatPerPeriod(token.windowSeconds)} for one client (policy \`${token.policy}\`), or more than ${failedAuthentication.limit} failed client authentications ${formatPerPeriod(failedAuthentication.windowSeconds)} from one IP on token, revoke or introspect (policy \`${failedAuthentication.policy}\`); wait \`Retry-After\` seconds |`,
     '',
     '## Lifetimes and limits',
     '',
@@ -117,8 +118,8 @@ export function buildAuthMd(context: DocumentContext): string {
     `| access token | ${LIMITS.accessTokenSeconds} s |`,
     `| quota with a token (\`${policies.identified.name}\`) | ${policies.identified.quota} requests per ${LIMITS.quotaWindowSeconds} s per client |`,
     `| quota without a token (\`${policies.anonymous.name}\`) | ${policies.anonymous.quota} requests per ${LIMITS.quotaWindowSeconds} s per IP |`,
-    `| registrations | ${registration.limit} per hour per IP |`,
-    `| token endpoint | ${token.limit} requests per minute |`,
+    `| registrations | ${registration.limit} ${formatPerPeriod(registration.windowSeconds)} per IP |`,
+    `| token endpoint | ${token.limit} requests ${formatPerPeriod(token.windowSeconds)} per client |`,
     `| client recycling | after ${LIMITS.clientIdleDays} days without a token request, the client and its tokens are deleted |`,
     '',
     'A `client_id` belongs to whoever holds its secret. There are no user accounts, login, identity assertions or account linking; a lost secret is replaced by registering again.',

@@ -5,6 +5,7 @@ import { buildDeprecationHeaders } from '../operations/endpoints.ts';
 import { IDENTITY_PATH, MCP_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
 import { API_VERSION, CONTRACT_VERSION, DEPRECATION_NOTICE_DAYS } from '../versioning.ts';
 import { LIMITS } from '../limits.ts';
+import { formatPerPeriod } from '../period-words.ts';
 import { CLIENT_AUTH_METHODS, GRANT_TYPE, SCOPE_DESCRIPTIONS } from '../oauth-contract.ts';
 import { buildAuthPaths, CLIENT_SECRET_BASIC } from './build-openapi-auth.ts';
 import { buildWithdrawalNotice, type DocumentContext } from './document-context.ts';
@@ -86,7 +87,7 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
               tokenUrl: url(OAUTH_PATHS.token),
               scopes: {
                 ...SCOPE_DESCRIPTIONS,
-                'content:read': `${SCOPE_DESCRIPTIONS['content:read']} (${policies.identified.quota} instead of ${policies.anonymous.quota} requests per minute)`,
+                'content:read': `${SCOPE_DESCRIPTIONS['content:read']} (${policies.identified.quota} instead of ${policies.anonymous.quota} requests ${formatPerPeriod(LIMITS.quotaWindowSeconds)})`,
               },
             },
           },

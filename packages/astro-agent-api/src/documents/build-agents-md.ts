@@ -26,7 +26,8 @@ export function buildAgentsMd(context: DocumentContext): string {
     const auth =
       operation.policy.token === 'optional'
         ? `No token needed. With a token it must carry \`${operation.policy.scope}\`; it only raises the quota.`
-        : `Requires a bearer token with \`${operation.policy.scope}\` (401 without a valid token, 403 without the scope). Does not consume quota.`;
+        : `Requires a bearer token with \`${operation.policy.scope}\` (401 without a valid token, 403 without the scope).`;
+    const quota = operation.policy.quota === 'count' ? 'Each call uses one request of the quota.' : 'Does not consume quota.';
     return [
       `### \`${operation.name}\` — ${operation.title}`,
       '',
@@ -34,7 +35,7 @@ export function buildAgentsMd(context: DocumentContext): string {
       '',
       operation.description,
       '',
-      `Auth: ${auth}`,
+      `Auth: ${auth} ${quota}`,
       '',
       buildParameterTable(buildInputJsonSchema(operation)),
       '',

@@ -123,17 +123,18 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
         ...(example === undefined ? {} : { example }),
       };
     });
-    const isContent = operation.policy.token === 'optional';
-    const errors: (keyof typeof ERROR_RESPONSES)[] = [400, 401, 403, 404, 405, 429, 500];
+    const tokenOptional = operation.policy.token === 'optional';
+    // Only a call that uses the quota can find it used up.
+    const errors: (keyof typeof ERROR_RESPONSES)[] = [400, 401, 403, 404, 405, ...(operation.policy.quota === 'count' ? [429 as const] : []), 500];
     return {
       operationId: operation.name,
       summary: operation.title,
       description: operation.description,
-      tags: [isContent ? 'content' : 'quota'],
+      tags: [operation.policy.scope === 'content:read' ? 'content' : 'quota'],
       ...(deprecation && { deprecated: true }),
       parameters,
-      // Content operations take no token or a `content:read` one; get_quota needs `quota:read`.
-      security: isContent
+      // An operation whose token is optional also takes no token; the others need their scope.
+      security: tokenOptional
         ? [{}, { oauth2: [operation.policy.scope] }, { bearer: [] }]
         : [{ oauth2: [operation.policy.scope] }, { bearer: [] }],
       responses: {

@@ -19,7 +19,7 @@ const DESCRIPTION_LENGTH = 1024;
  * bytes (Agent Skills Discovery 0.2.0, `skill-md` type). The body keeps to what an agent needs on
  * activation and links agents.md for the full reference.
  */
-export function buildAgentSkill(context: DocumentContext): { path: string; skill: string; index: Record<string, unknown> } {
+export function buildAgentSkill(context: DocumentContext): { skill: string; index: Record<string, unknown> } {
   const { url, options, operations, documents, onDemand } = context;
   const name = buildAgentSkillName(options.name);
   const path = agentSkillPath(options.name);
@@ -76,5 +76,5 @@ export function buildAgentSkill(context: DocumentContext): { path: string; skill
     $schema: AGENT_SKILLS_SCHEMA,
     skills: [{ name, type: 'skill-md', description, url: url(path), digest: `sha256:${createHash('sha256').update(skill).digest('hex')}` }],
   };
-  return { path, skill, index };
+  return { skill, index };
 }

@@ -6,7 +6,6 @@
  */
 
 import type { ResolvedAgentApiOptions } from '../options.ts';
-import { WELL_KNOWN_PATHS } from '../paths.ts';
 import { findOperationRoles, type OperationDescription } from './operation.ts';
 
 /**
@@ -20,18 +19,6 @@ export function buildDeprecationHeaders(deprecation: { announced: string; sunset
     Link: `<${policyUrl}>; rel="deprecation"`,
   };
 }
-
-/** RFC 9727 §4.2: the profile URI that marks a Linkset as an API catalog. */
-export const API_CATALOG_PROFILE = 'https://www.rfc-editor.org/info/rfc9727';
-
-/** Media types of the documents whose file name does not say it (the rest are served as their extension says). */
-export const DOCUMENT_MEDIA_TYPES: Record<string, string> = {
-  [WELL_KNOWN_PATHS.apiCatalog]: `application/linkset+json; profile="${API_CATALOG_PROFILE}"`,
-  [WELL_KNOWN_PATHS.llmsTxt]: 'text/plain; charset=utf-8',
-};
-
-/** The compressed copies the build writes beside each document (documents/write-documents.ts), by coding. */
-export const PRECOMPRESSED_SUFFIXES = { br: '.br', gzip: '.gz' } as const;
 
 /**
  * MCP revisions served at POST /mcp: the current stateless one and, through the SDK's legacy

@@ -1,6 +1,7 @@
 import { buildInputJsonSchema, buildOutputJsonSchema } from '../operations/json-schema.ts';
 import { SCOPES } from '../oauth-contract.ts';
-import { MCP_CAPABILITIES, MCP_PROTOCOL_VERSIONS, MCP_TOOL_ANNOTATIONS, buildMcpInstructions, buildMcpServerName } from '../operations/endpoints.ts';
+import { buildMcpServerName, MCP_CAPABILITIES, MCP_PROTOCOL_VERSIONS, MCP_TOOL_ANNOTATIONS } from '../mcp-contract.ts';
+import { buildMcpInstructions } from '../operations/mcp-instructions.ts';
 import { CONTRACT_VERSION } from '../versioning.ts';
 import { LIMITS } from '../limits.ts';
 import { formatPerPeriod } from '../period-words.ts';

@@ -1,9 +1,8 @@
 import { buildInputJsonSchema, buildJsonSchema, type JsonSchema } from '../operations/json-schema.ts';
 import type { OperationDescription } from '../operations/operation.ts';
 import { errorSchema } from '../api-error.ts';
-import { buildDeprecationHeaders } from '../operations/endpoints.ts';
 import { IDENTITY_PATH, MCP_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
-import { API_VERSION, CONTRACT_VERSION, DEPRECATION_NOTICE_DAYS } from '../versioning.ts';
+import { API_VERSION, buildDeprecationHeaders, CONTRACT_VERSION, DEPRECATION_NOTICE_DAYS } from '../versioning.ts';
 import { LIMITS } from '../limits.ts';
 import { formatPerPeriod } from '../period-words.ts';
 import { CLIENT_AUTH_METHODS, GRANT_TYPE, SCOPE_DESCRIPTIONS } from '../oauth-contract.ts';

@@ -15,6 +15,18 @@ const GENERATOR_DIR = join(ROOT, 'bench', 'site-generator');
 export const DEMO_PAGES = 374;
 /** Set (to any value) in the environment of `astro build`, it builds a generated site without the agent-api integration. */
 export const WITHOUT_INTEGRATION_ENV = 'BENCH_WITHOUT_AGENT_API';
+/** Set to a folder, it is Astro's `cacheDir` for the build (each variant of a measured pair keeps its own caches). */
+export const CACHE_DIR_ENV = 'BENCH_CACHE_DIR';
+
+/**
+ * The lines of a wrapped configuration (writeWrappedConfig) that the harness steers through the
+ * environment: without the agent-api integration (Astro's render alone), and with a cache folder of its own.
+ */
+export const BENCH_CONFIG_LINES = [
+  "// The site's configuration; without the agent-api integration when the harness asks for Astro's render alone, and with the harness's cache folder.",
+  `const withoutAgentApi = process.env.${WITHOUT_INTEGRATION_ENV} ? { integrations: config.integrations.filter((integration) => integration.name !== 'astro-agent-api') } : {};`,
+  `export default { ...config, ...withoutAgentApi, ...(process.env.${CACHE_DIR_ENV} && { cacheDir: process.env.${CACHE_DIR_ENV} }) };`,
+];
 
 /** Creates (or refreshes) the site of `totalPages` content pages; `demoPages` is the demo's own count. */
 export async function generateSite(totalPages: number, demoPages: number): Promise<string> {
@@ -23,10 +35,7 @@ export async function generateSite(totalPages: number, demoPages: number): Promi
   await mkdir(root, { recursive: true });
   await cp(join(ROOT, 'src'), join(root, 'src'), { recursive: true });
   await cp(join(ROOT, 'public'), join(root, 'public'), { recursive: true });
-  await writeWrappedConfig(root, join(ROOT, 'astro.config.mjs'), [
-    "// The demo's configuration; without the agent-api integration when the harness asks for Astro's render alone.",
-    `export default process.env.${WITHOUT_INTEGRATION_ENV} ? { ...config, integrations: config.integrations.filter((integration) => integration.name !== 'astro-agent-api') } : config;`,
-  ]);
+  await writeWrappedConfig(root, join(ROOT, 'astro.config.mjs'), BENCH_CONFIG_LINES);
   await writeFile(join(root, 'src', 'data', 'bench-size.json'), JSON.stringify({ extraPages: Math.max(0, totalPages - demoPages) }));
   await writeFile(join(root, 'src', 'data', 'barrio-text.ts'), await readFile(join(GENERATOR_DIR, 'barrio-text.ts')));
   const pageDir = join(root, 'src', 'pages', 'servicios', '[servicio]', '[ciudad]');

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { BUILD_CACHE_DIR } from '../packages/astro-agent-api/src/build/page-cache.ts';
-import { ROOT, WITHOUT_INTEGRATION_ENV } from './generate-site.ts';
+import { CACHE_DIR_ENV, ROOT, WITHOUT_INTEGRATION_ENV } from './generate-site.ts';
 
 export interface BuildFigures {
   wallMs: number;
@@ -21,6 +21,13 @@ export interface BuildFigures {
   astroPeakBytes: number;
   /** The peak of each other process of the tree, by process name (`pagefind…`, `esbuild`, …): the sum over the processes of that name at one sample. */
   processPeakBytes: Record<string, number>;
+  /**
+   * CPU time of the whole process tree: Astro's process (every thread) and its children (Pagefind's
+   * indexer, esbuild), user and system (bench/build-runner.ts); a child left running when Astro's
+   * process exited counts with its CPU then.
+   */
+  cpuUserMs: number;
+  cpuSystemMs: number;
   /** Astro's "prerendering static routes … Completed in" (NaN for the lines of the integration when it is left out). */
   renderMs: number;
   markdownMs: number;
@@ -61,14 +68,24 @@ type LogLine = keyof typeof BUILD_LOG_LINES;
  * builds. `integration: false` builds a generated site without the integration (WITHOUT_INTEGRATION_ENV):
  * Astro's render alone, whose log has none of the integration's lines.
  */
-export async function measureBuild(siteRoot: string, outDir: string, { cold = true, integration = true }: { cold?: boolean; integration?: boolean } = {}): Promise<BuildFigures> {
-  const resultFile = join(outDir, '..', `build-result-${process.pid}.json`);
+export async function measureBuild(
+  siteRoot: string,
+  outDir: string,
+  { cold = true, integration = true, cacheDir }: { cold?: boolean; integration?: boolean; cacheDir?: string } = {},
+): Promise<BuildFigures> {
+  const resultFile = join(outDir, '..', `build-result-${process.pid}-${basename(outDir)}.json`);
   await rm(outDir, { recursive: true, force: true });
-  if (cold) await rm(join(siteRoot, 'node_modules', '.astro', BUILD_CACHE_DIR), { recursive: true, force: true });
+  if (cold) await rm(cacheDir ?? join(siteRoot, 'node_modules', '.astro', BUILD_CACHE_DIR), { recursive: true, force: true });
   const start = performance.now();
   const child = spawn(process.execPath, [join(ROOT, 'bench', 'build-runner.ts'), resultFile, 'build', '--outDir', outDir], {
     cwd: siteRoot,
-    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0', ...(integration ? {} : { [WITHOUT_INTEGRATION_ENV]: '1' }) },
+    env: {
+      ...process.env,
+      NO_COLOR: '1',
+      FORCE_COLOR: '0',
+      ...(integration ? {} : { [WITHOUT_INTEGRATION_ENV]: '1' }),
+      ...(cacheDir === undefined ? {} : { [CACHE_DIR_ENV]: cacheDir }),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let log = '';
@@ -77,24 +94,39 @@ export async function measureBuild(siteRoot: string, outDir: string, { cold = tr
   let treePeak = 0;
   let pagefindPeak = 0;
   const processPeakBytes: Record<string, number> = {};
+  /** The last CPU time (user, system) sampled of each process below Astro's, by pid. */
+  const childCpu = new Map<number, { userMs: number; systemMs: number }>();
   const sampler = setInterval(() => {
     const sample = treeRss(child.pid!);
     treePeak = Math.max(treePeak, sample.total);
     pagefindPeak = Math.max(pagefindPeak, sample.pagefind);
     for (const [name, bytes] of sample.children) processPeakBytes[name] = Math.max(processPeakBytes[name] ?? 0, bytes);
+    for (const [pid, cpu] of sample.childCpu) childCpu.set(pid, cpu);
   }, 100);
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   clearInterval(sampler);
   const wallMs = performance.now() - start;
   if (code !== 0) throw new Error(`astro build of ${siteRoot} failed (${code}):\n${log.slice(-4000)}`);
-  const { maxRssBytes } = JSON.parse(await readFile(resultFile, 'utf8')) as { maxRssBytes: number };
+  const { maxRssBytes, cpu, unreapedChildren } = JSON.parse(await readFile(resultFile, 'utf8')) as {
+    maxRssBytes: number;
+    cpu: { userMs: number; systemMs: number };
+    unreapedChildren: number[];
+  };
   await rm(resultFile, { force: true });
+  // Children Astro's process left running as it exited: their CPU now, or as last sampled if they are gone.
+  for (const pid of unreapedChildren) {
+    const last = processCpu(pid) ?? childCpu.get(pid);
+    cpu.userMs += last?.userMs ?? 0;
+    cpu.systemMs += last?.systemMs ?? 0;
+  }
   return {
     wallMs,
     peakRssBytes: Math.max(maxRssBytes, treePeak),
     pagefindPeakBytes: pagefindPeak,
     astroPeakBytes: maxRssBytes,
     processPeakBytes,
+    cpuUserMs: cpu.userMs,
+    cpuSystemMs: cpu.systemMs,
     ...parseBuildLog(log, { integration, source: `the build of ${siteRoot}` }),
   };
 }
@@ -143,6 +175,21 @@ export function parseBuildLog(log: string, { integration = true, source = 'the b
   };
 }
 
+/** utime and stime of stat(5) (fields 14 and 15, in clock ticks of 10 ms), from the fields after the command's name. */
+function cpuOfStat(fields: readonly string[]): { userMs: number; systemMs: number } {
+  return { userMs: Number(fields[11]) * 10, systemMs: Number(fields[12]) * 10 };
+}
+
+/** The CPU time of a running process, or undefined when it is gone. */
+function processCpu(pid: number): { userMs: number; systemMs: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return cpuOfStat(stat.slice(stat.lastIndexOf(')') + 2).split(' '));
+  } catch {
+    return undefined;
+  }
+}
+
 /** What a Node process is called in /proc (Node 24 names its main thread, hence the process, "MainThread"). */
 const NODE_NAMES = new Set(['node', 'MainThread']);
 
@@ -157,9 +204,11 @@ function nodeScript(pid: number): string {
  * Sum of the resident memory of `pid` and all its descendants, of its Pagefind descendants alone, and of
  * its descendants by process name (`pid` itself left out), from /proc (Linux).
  */
-export function treeRss(pid: number): { total: number; pagefind: number; children: Map<string, number> } {
+export function treeRss(pid: number): { total: number; pagefind: number; children: Map<string, number>; childCpu: Map<number, { userMs: number; systemMs: number }> } {
   const children = new Map<number, number[]>();
   const byName = new Map<string, number>();
+  const childCpu = new Map<number, { userMs: number; systemMs: number }>();
+  const stats = new Map<number, string[]>();
   let total = 0;
   let pagefind = 0;
   try {
@@ -167,7 +216,9 @@ export function treeRss(pid: number): { total: number; pagefind: number; childre
       if (!/^\d+$/.test(name)) continue;
       try {
         const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        stats.set(Number(name), fields);
+        const ppid = Number(fields[1]);
         const list = children.get(ppid) ?? [];
         list.push(Number(name));
         children.set(ppid, list);
@@ -184,6 +235,8 @@ export function treeRss(pid: number): { total: number; pagefind: number; childre
         total += resident;
         if (name.includes('pagefind')) pagefind += resident;
         if (current !== pid) {
+          const fields = stats.get(current);
+          if (fields) childCpu.set(current, cpuOfStat(fields));
           const label = NODE_NAMES.has(name) ? nodeScript(current) : name;
           byName.set(label, (byName.get(label) ?? 0) + resident);
         }
@@ -193,7 +246,7 @@ export function treeRss(pid: number): { total: number; pagefind: number; childre
       queue.push(...(children.get(current) ?? []));
     }
   } catch {
-    return { total: 0, pagefind: 0, children: new Map() };
+    return { total: 0, pagefind: 0, children: new Map(), childCpu: new Map() };
   }
-  return { total, pagefind, children: byName };
+  return { total, pagefind, children: byName, childCpu };
 }

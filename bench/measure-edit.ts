@@ -11,7 +11,7 @@ import { DEMO_PAGES, generateSite } from './generate-site.ts';
 import { measureBuild, type BuildFigures } from './measure-build.ts';
 
 /** The guide the warm build edits: one page's text changes, every other page stays the same. */
-const EDITED_GUIDE = join('src', 'content', 'guias', 'caldera-sin-agua-caliente.md');
+export const EDITED_GUIDE = join('src', 'content', 'guias', 'caldera-sin-agua-caliente.md');
 
 export interface ColdWarmBuilds {
   root: string;

@@ -221,7 +221,7 @@ function report(): string {
     '',
     table(['site', 'build', 'wall s', 'Astro render s', 'integration steps s', 'steps / render', 'pages converted / reused', 'added wall s', 'peak memory per process', 'tree peak'], buildRows),
     '',
-    `### Republish lag (a rebuild written into a running server's build folder; median and longest of ${republishRuns}, ms after the manifest lands)`,
+    `### Republish lag (a rebuild published as a new release under a running server; median and longest of ${republishRuns}, ms after the switch)`,
     '',
     table(['site', 'median ms', 'longest ms', 'target'], republishRows),
     '',

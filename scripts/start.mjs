@@ -1,9 +1,11 @@
-// `npm start`: builds the site when there is no build yet (for the address it is about to serve),
-// then serves it with the agent-api server. Stops cleanly on SIGTERM/SIGINT, and also when npm itself
-// is stopped: npm does not always pass the signal on, and an orphaned server would keep the port.
+// `npm start`: builds the site when there is no build yet (for the address it is about to serve), as
+// `npm run build` does (`astro-agent-api publish`: a release, and the build folder a link to it), then
+// serves it with the agent-api server, which follows each later publish without a restart. Stops
+// cleanly on SIGTERM/SIGINT, and also when npm itself is stopped: npm does not always pass the signal
+// on, and an orphaned server would keep the port.
 //
 // HOST, PORT: where to listen (default localhost:4321). SITE_URL: the address to build for (default the
-// address served). SITE_OUT_DIR: the build folder to serve, and to build into when it holds no build
+// address served). SITE_OUT_DIR: the build folder to serve, and to publish to when it holds no build
 // (default dist/), e.g. to serve a second build beside the first.
 //
 // Plain JavaScript, as scripts/check-node.mjs: a .ts entry makes Node load its TypeScript stripper
@@ -51,7 +53,7 @@ if (!existsSync(resolve(outDir, 'server/entry.mjs')) || !existsSync(manifestFile
   const site = process.env.SITE_URL ?? servedAt;
   console.log(`No build found in ${shownOutDir}: building the site for ${site} first…`);
   const code = await new Promise((done) => {
-    build = spawn(process.execPath, [resolve('node_modules/astro/bin/astro.mjs'), 'build', '--outDir', outDir], {
+    build = spawn(process.execPath, [resolve('node_modules/astro-agent-api/dist/cli.js'), 'publish', '--outDir', outDir], {
       stdio: 'inherit',
       env: { ...process.env, SITE_URL: site },
     });

@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { assertAgentReady } from 'astro-agent-api/playwright';
-import { PENDING_GRADERS_WORK } from '../helpers/pending-grader-checks.ts';
 import { openTarget, type Target } from './support/target.ts';
 
 let target: Target;
@@ -14,10 +13,9 @@ before(async () => {
 });
 after(() => target?.close());
 
-test('the site passes astro-agent-api check, but the checks pending the graders work', { timeout: 60_000 }, async () => {
+test('the site passes astro-agent-api check', { timeout: 60_000 }, async () => {
   const report = await assertAgentReady(target.baseUrl, {
     ...(target.siteOrigin !== new URL(target.baseUrl).origin && { canonicalOrigin: target.siteOrigin }),
-    allowFailing: [...PENDING_GRADERS_WORK],
   });
   assert.equal(report.api.detected, true, report.api.reason);
 });

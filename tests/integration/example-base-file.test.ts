@@ -100,7 +100,7 @@ describe('examples/base-file: base /docs, trailingSlash never, build.format file
     assert.deepEqual(resources.resources.map((resource) => resource.uri).sort(), [...PAGES].sort());
   });
 
-  it('passes astro-agent-api check under the base, on every page, but the checks pending the graders work', { timeout: 60_000 }, async () => {
+  it('passes astro-agent-api check under the base, on every page', { timeout: 60_000 }, async () => {
     const report = await assertSitePassesCheck(`${server.url}/docs`, { canonicalOrigin: ORIGIN, api: true });
     assert.equal(report.site, ROOT);
   });

@@ -229,7 +229,7 @@ describe('examples/cloudflare under `astro preview` (workerd)', () => {
     assert.equal(report.resources, 4);
   });
 
-  it('passes astro-agent-api check in workerd, on every page, but the checks pending the graders work', { timeout: 90_000 }, async () => {
+  it('passes astro-agent-api check in workerd, on every page', { timeout: 90_000 }, async () => {
     await assertSitePassesCheck(base, { canonicalOrigin: SITE, api: true });
   });
 

@@ -169,7 +169,7 @@ describe('examples/i18n, English and French', () => {
     t.diagnostic(`${await assertDocumentLinksAnswer(target, ['llms.txt', 'llms-full.txt'])} URLs of llms.txt and llms-full.txt answer 200`);
   });
 
-  it('passes astro-agent-api check on every page in both languages, but the checks pending the graders work', { timeout: 60_000 }, async () => {
+  it('passes astro-agent-api check on every page in both languages', { timeout: 60_000 }, async () => {
     await assertSitePassesCheck(base, { canonicalOrigin: SITE, api: true });
   });
 

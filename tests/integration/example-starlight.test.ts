@@ -138,7 +138,7 @@ describe('examples/starlight under `node dist/server/entry.mjs`', () => {
     t.diagnostic(`${await assertDocumentLinksAnswer(target, ['llms.txt', 'llms-full.txt'])} URLs of llms.txt and llms-full.txt answer 200`);
   });
 
-  it('passes astro-agent-api check on every page, but the checks pending the graders work', { timeout: 60_000 }, async () => {
+  it('passes astro-agent-api check on every page', { timeout: 60_000 }, async () => {
     await assertSitePassesCheck(base, { canonicalOrigin: SITE, api: true });
   });
 

@@ -1,11 +1,11 @@
 /**
- * `npm start` as an operator runs it: with no build it builds for the address it will serve (unless
- * SITE_URL says otherwise); on an existing build for another address it says so in one line; SIGTERM
+ * `npm start` as an operator runs it: with no build it publishes one (a release, and the build folder
+ * a link to it) for the address it will serve (unless SITE_URL says otherwise); on an existing build for another address it says so in one line; SIGTERM
  * to npm, as a process manager sends it, stops every process it started and frees the port. The
  * builds go to a folder of their own (SITE_OUT_DIR), never to the repository's dist/.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { lstat, mkdtemp, readFile, readdir, readlink, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -93,6 +93,8 @@ describe('npm start', () => {
     try {
       const site = `http://localhost:${builtPort}`;
       assert.match(npm.output(), new RegExp(`building the site for ${site} first`));
+      // Published as `npm run build` publishes: the folder is a link to a release, which later publishes switch.
+      assert.match(await readlink(OUT_DIR), /^\.dist-releases\/\d{4}-\d{2}-\d{2}T[\d-]+Z$/);
       const manifest = JSON.parse(await readFile(join(OUT_DIR, 'agent-api', 'manifest.json'), 'utf8')) as { site: string };
       assert.equal(manifest.site.replace(/\/$/, ''), site);
 
@@ -134,6 +136,10 @@ describe('npm start', () => {
     try {
       await assertStopsEverything(npm);
       assert.doesNotMatch(npm.output(), /Serving the site/);
+      // The unfinished release is removed, and no link made.
+      const left = await readdir(join(emptyOutDir, '..', '.never-built-releases')).catch(() => []);
+      assert.deepEqual(left.filter((name) => !name.startsWith('.')), [], npm.output());
+      await assert.rejects(lstat(emptyOutDir));
     } finally {
       await npm.stop();
     }

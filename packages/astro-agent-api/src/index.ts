@@ -1,14 +1,14 @@
 import type { AstroConfig, AstroIntegration } from 'astro';
 import { AstroError } from 'astro/errors';
 import { fileURLToPath } from 'node:url';
-import { createTwinWriter, writeMarkdownTwins } from './build/build-markdown.ts';
+import { createTwinWriter, writeMarkdownTwins, type RenderedPages } from './build/build-markdown.ts';
 import { contentLanguageOf, findCopies } from './build/find-copies.ts';
 import { startSearchIndex, type SearchIndexBuild } from './build/build-search-index.ts';
 import type { ConvertedPage, MarkdownConversionOptions } from './build/converted-page.ts';
 import { buildServerIndexOfManifest, writeServerIndex } from './build/build-server-index.ts';
 import { buildManifest, writeManifest } from './build/write-manifest.ts';
 import { BUILD_CACHE_DIR, openPageCache, type PageCache } from './build/page-cache.ts';
-import { startRenderTimeConversion, type RenderTimeConversion } from './build/render-time-conversion.ts';
+import { startRenderTimeConversion, type RenderTimeConversion, type RenderTimeSummary } from './build/render-time-conversion.ts';
 import { readSiteName } from './build/read-site-name.ts';
 import { writeDocuments } from './documents/write-documents.ts';
 import { decideSiteLanguage, parseAgentApiOptions, resolveAgentApiOptions, type AgentApiOptions, type AgentApiUserOptions } from './options.ts';
@@ -35,6 +35,8 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
   let started:
     | { cache: Promise<PageCache>; clientDir: string; searchIndex?: SearchIndexBuild; indexed: Set<ConvertedPage>; onPage: (page: ConvertedPage) => void; conversion: RenderTimeConversion }
     | undefined;
+  /** The pages converted while Astro rendered, from the end of the render (`astro:build:generated`) on. */
+  let renderedPages: Promise<RenderedPages> | undefined;
   return {
     name: INTEGRATION_NAME,
     hooks: {
@@ -68,6 +70,13 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         };
         started = { cache, clientDir, searchIndex, indexed, onPage, conversion: startRenderTimeConversion(conversion, { clientDir, cache, onPage }) };
       },
+      'astro:build:generated': () => {
+        // The render is over: the pages still waiting for a worker are converted on every core while
+        // the other integrations' hooks run (Starlight's Pagefind, the sitemap), not after them.
+        renderedPages = started?.conversion.finish();
+        // Awaited in `astro:build:done`; until then a failure must not count as unhandled.
+        renderedPages?.catch(() => {});
+      },
       'astro:build:done': async ({ dir, logger }) => {
         const conversion = conversionOptions(options, config!);
         const { site, routing } = conversion;
@@ -84,7 +93,9 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         started = undefined;
         const cache = render?.cache ?? openPageCache(cacheDir, conversion);
         const renderIndex = render?.searchIndex;
-        const taken = (await render?.conversion.finish()) ?? new Map();
+        const taken = (await (renderedPages ?? render?.conversion.finish())) ?? new Map();
+        renderedPages = undefined;
+        const besideRender = render ? describeRenderTimeWork(render.conversion.summary()) : '';
         // Taken for another folder than the one Astro wrote the pages to (which no Astro setting is known to do): not used.
         const sameFolder = render?.clientDir === clientDir;
         const rendered = sameFolder ? taken : new Map();
@@ -109,22 +120,25 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
           sameFolder && renderIndex && holdsExactly(render.indexed, content.pages)
             ? renderIndex
             : await indexAgain(renderIndex, clientDir, content.pages, { language: options.language, writtenLaterBy: pagefindWrittenLaterBy(config!), cacheDir });
-        const [manifest] = await Promise.all([
-          (async () => {
-            const resolved = resolveAgentApiOptions(options, {
-              url: site,
-              pageLanguages: content.pages.map((page) => contentLanguageOf(page, '')),
-              defaultLocale,
-              pagesSiteName: readSiteName(content.pages),
-              // @astrojs/sitemap writes its index at this path; without it robots.txt and agents.md name no sitemap.
-              sitemap: config!.integrations.some((integration) => integration.name === '@astrojs/sitemap') ? SITEMAP_INDEX_PATH : undefined,
-            });
-            const manifest = buildManifest({ site, routing, options: resolved, company: options.company, pages: content.pages, copies: content.copies });
-            if (!onDemand) return manifest;
+        const manifestBuilt = (async () => {
+          const resolved = resolveAgentApiOptions(options, {
+            url: site,
+            pageLanguages: content.pages.map((page) => contentLanguageOf(page, '')),
+            defaultLocale,
+            pagesSiteName: readSiteName(content.pages),
+            // @astrojs/sitemap writes its index at this path; without it robots.txt and agents.md name no sitemap.
+            sitemap: config!.integrations.some((integration) => integration.name === '@astrojs/sitemap') ? SITEMAP_INDEX_PATH : undefined,
+          });
+          return buildManifest({ site, routing, options: resolved, company: options.company, pages: content.pages, copies: content.copies });
+        })();
+        // Side by side: the documents' compression runs in the thread pool while this thread builds the server index, and Pagefind writes in its own process.
+        const [documents] = await Promise.all([
+          manifestBuilt.then((manifest) => writeDocuments({ clientDir, manifest: { ...manifest, onDemand }, logger })),
+          manifestBuilt.then(async (manifest) => {
+            if (!onDemand) return;
             const { result: written, seconds: indexSeconds } = await timed(async () => writeServerIndex(outDir, await buildServerIndexOfManifest(manifest)));
             logger.info(`built the server search index of ${manifest.pages.length} pages (${(written.bytes / 1024 ** 2).toFixed(1)} MB) in ${indexSeconds}`);
-            return manifest;
-          })(),
+          }),
           searchIndex.finish().then((result) => {
             logger.info(
               result.writtenLaterBy !== undefined
@@ -135,10 +149,10 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
             );
           }),
         ]);
-        const documents = await writeDocuments({ clientDir, manifest: { ...manifest, onDemand }, logger });
+        const manifest = await manifestBuilt;
         if (!onDemand) {
           logger.info(NO_ADAPTER_NOTICE);
-          logger.info(`build steps done in ${secondsSince(hookStart)} (Pagefind fed by the Markdown step)`);
+          logger.info(`build steps done in ${secondsSince(hookStart)} after Astro's render${besideRender}`);
           return;
         }
 
@@ -148,7 +162,7 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         const copies = manifest.copies.length > 0 ? ` (and ${manifest.copies.length} copies of pages in another language)` : '';
         logger.info(`wrote the manifest of ${manifest.pages.length} pages in ${secondsSince(start)}${copies}`);
         if (host?.runtime === 'workers') await publishWorkersRuntime(outDir, clientDir, textFiles);
-        logger.info(`build steps done in ${secondsSince(hookStart)} (Pagefind beside the Markdown and the server index)`);
+        logger.info(`build steps done in ${secondsSince(hookStart)} after Astro's render${besideRender}`);
       },
     },
   };
@@ -218,6 +232,18 @@ async function writeTwins(clientDir: string, urls: SiteUrls, pages: readonly Con
 
 /** Twins written at once when some are written again. */
 const TWIN_WRITES_AT_ONCE = 16;
+
+/**
+ * What the build's log adds to the time of the steps after the render: the conversion that ran beside
+ * it, in threads of its own, is not in that time but is in the build's (bench/build-cost.ts measures
+ * the whole build with and without the integration).
+ */
+function describeRenderTimeWork({ convertedWhileRendering, converted, threads, cpuMs }: RenderTimeSummary): string {
+  if (threads === 0) return '';
+  const atEnd = converted - convertedWhileRendering;
+  const cpu = cpuMs > 0 ? `, ${(cpuMs / 1000).toFixed(1)} s of CPU` : '';
+  return `; beside the render, conversion threads converted ${convertedWhileRendering.toLocaleString('en')} pages${atEnd > 0 ? ` and ${atEnd.toLocaleString('en')} as it ended` : ''} (${threads} thread${threads === 1 ? '' : 's'}${cpu})`;
+}
 
 async function timed<T>(step: () => Promise<T>): Promise<{ result: T; seconds: string }> {
   const start = performance.now();

@@ -1,4 +1,3 @@
-import { renameSync, writeFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -10,13 +9,6 @@ export async function writeFileAtomically(file: string, data: string | Uint8Arra
   const temporary = temporaryFileOf(file);
   await writeFile(temporary, data);
   await rename(temporary, file);
-}
-
-/** `writeFileAtomically` for a caller that works synchronously. */
-export function writeFileAtomicallySync(file: string, data: string | Uint8Array): void {
-  const temporary = temporaryFileOf(file);
-  writeFileSync(temporary, data);
-  renameSync(temporary, file);
 }
 
 function temporaryFileOf(file: string): string {

@@ -1,11 +1,10 @@
 import { test as base, expect } from '@playwright/test';
 import { agentReadyFixtures } from 'astro-agent-api/playwright';
-import { PENDING_GRADERS_WORK } from '../../helpers/pending-grader-checks.ts';
 
 const test = base.extend(agentReadyFixtures);
 
-test('the demo is ready for AI agents, but the checks pending the graders work', async ({ agentReady }) => {
-  const report = await agentReady.expectReady({ allowFailing: [...PENDING_GRADERS_WORK] });
+test('the demo is ready for AI agents', async ({ agentReady }) => {
+  const report = await agentReady.expectReady();
   expect(report.api.detected).toBe(true);
 });
 

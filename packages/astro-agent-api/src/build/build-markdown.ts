@@ -16,7 +16,7 @@ import { contentLanguageOf } from './find-copies.ts';
 import { buildMarkdownFromHtml } from './html-to-markdown.ts';
 import type { ConvertedPage, MarkdownConversionOptions } from './converted-page.ts';
 import { hashHtml, type PageCache, type PageDating } from './page-cache.ts';
-import { writePageMarkup, writePageMarkupSync } from './page-markup.ts';
+import { writePageMarkup } from './page-markup.ts';
 
 /** One prerendered page on disk. */
 export interface HtmlPage {
@@ -60,10 +60,17 @@ const ERROR_ROUTE = /^(?:\/[a-z]{2,3}(?:[-_][a-z0-9]{2,8})*)?\/(?:404|500)$/i;
 /** Folders of the client output that never hold pages. */
 const NON_PAGE_DIRS = new Set(['_astro', PAGEFIND_DIR]);
 
-/** Below this many pages to convert the conversion stays on the calling thread: starting a worker (~140 ms to load the converter) does not pay. */
-export const WORKER_THRESHOLD = 1000;
+/**
+ * Below this many bytes of HTML to convert the conversion stays on the calling thread: starting a
+ * worker (~140 ms to load the converter) does not pay. A page costs about 0.13 ms of CPU per KB of its
+ * HTML (2 ms for the demo's 16 KB pages), so two workers win from about 2 MB; counted in bytes because
+ * pages differ sixfold in size (a Starlight page is 90 KB).
+ */
+export const WORKER_THRESHOLD_BYTES = 4 * 1024 ** 2;
 /** Pages handed to a worker at a time: small enough to balance the workers, large enough to keep messages few. */
 const CHUNK_SIZE = 50;
+/** Chunks per worker at the least: a few pages left to one worker at the end must not keep the others waiting. */
+const CHUNKS_PER_WORKER = 4;
 /** Pages read and written at once on the calling thread (the conversion itself is synchronous). */
 const IO_CONCURRENCY = 8;
 
@@ -76,7 +83,7 @@ const IO_CONCURRENCY = 8;
  * same options and package version. So a rebuild after an edit converts the edited pages only, and a
  * page the render-time conversion missed, or that another integration rewrote after the render, is
  * converted here from its file. Those stream through the converter: each is read, converted and its
- * twin written before the next is read. From `WORKER_THRESHOLD` pages on, worker threads (one per
+ * twin written before the next is read. From `WORKER_THRESHOLD_BYTES` of HTML on, worker threads (one per
  * core) convert chunks of pages; below it the ~140 ms a worker needs to load unified costs more than it
  * saves. Parsing only `<head>` and `<main>` keeps each page cheap (see slice-relevant-html.ts). Every
  * page that has a twin gets a `<link rel="alternate">` to it and the llms.txt directive (page-markup.ts),
@@ -91,18 +98,20 @@ export async function writeMarkdownTwins(
     rendered = new Map(),
     workers = defaultWorkerCount,
     onPage = () => {},
-  }: { cache: PageCache; rendered?: RenderedPages; workers?: (pageCount: number) => number; onPage?: (page: ConvertedPage) => void },
+  }: { cache: PageCache; rendered?: RenderedPages; workers?: (pageCount: number, htmlBytes: number) => number; onPage?: (page: ConvertedPage) => void },
 ): Promise<MarkdownStepResult> {
   const urls = createSiteUrls(options.site, options.routing);
   const { pages: htmlPages, errorPages } = await listHtmlPages(clientDir, urls);
   const results: (ConvertedPage | undefined)[] = new Array(htmlPages.length);
   const changed: { index: number; htmlHash: string }[] = [];
+  let changedBytes = 0;
   // Read synchronously: each file is small and in the page cache, and through the thread pool the open,
   // stat, read and close of every page left this loop mostly waiting (profile of a rebuild at 3,000 pages).
   /** Pages known without converting them whose twin is still to write. */
   const twinless: ConvertedPage[] = [];
+  const linkWrites = createWriteLimiter();
   let convertedWhileRendering = 0;
-  htmlPages.forEach((page, index) => {
+  for (const [index, page] of htmlPages.entries()) {
     const html = readFileSync(page.file);
     // Hashed as Astro wrote it, before the twin link goes in: the next build's page hashes the same.
     const htmlHash = hashHtml(html);
@@ -111,21 +120,23 @@ export async function writeMarkdownTwins(
     const found = inHand ? inHand.page : cache.lookUp(page.path, htmlHash);
     if (found === undefined) {
       changed.push({ index, htmlHash });
-      return;
+      changedBytes += html.byteLength;
+      continue;
     }
     if (inHand?.converted) convertedWhileRendering++;
     cache.remember(page.path, htmlHash, found);
     if (found) {
       if (!inHand?.twinWritten) twinless.push(found);
       if (!inHand) onPage(found);
-      // While its bytes are in hand, so that no page is read twice.
-      writePageMarkupSync(page.file, html.toString(), urls.twinPath(found.path), buildPageDirective(options.directives, urls, found.path));
+      // While its bytes are in hand, so that no page is read twice; written by the thread pool while this loop reads and hashes the next pages.
+      await linkWrites.add(writePageMarkup(page.file, html.toString(), urls.twinPath(found.path), buildPageDirective(options.directives, urls, found.path)));
     }
     results[index] = found ?? undefined;
-  });
+  }
+  await linkWrites.done();
 
   const toConvert = changed.map(({ index }): HtmlPage => ({ ...htmlPages[index]!, dating: cache.datingOf(htmlPages[index]!.path) }));
-  const workerCount = workers(toConvert.length);
+  const workerCount = workers(toConvert.length, changedBytes);
   // Writing a file costs more than reading one: the known pages' twins are written a few at a time, while the others convert.
   const [converted] = await Promise.all([
     workerCount > 0
@@ -159,10 +170,10 @@ export function isErrorPage(urls: SiteUrls, servedPath: string): boolean {
   return ERROR_ROUTE.test(urls.routeOf(servedPath));
 }
 
-/** One worker per core from `WORKER_THRESHOLD` pages on, none below it or on one core. */
-function defaultWorkerCount(pageCount: number): number {
+/** One worker per core from `WORKER_THRESHOLD_BYTES` of HTML on, none below it or on one core. */
+function defaultWorkerCount(pageCount: number, htmlBytes: number): number {
   const cores = availableParallelism();
-  return pageCount >= WORKER_THRESHOLD && cores > 1 ? Math.min(cores, Math.ceil(pageCount / CHUNK_SIZE)) : 0;
+  return htmlBytes >= WORKER_THRESHOLD_BYTES && cores > 1 ? Math.min(cores, pageCount) : 0;
 }
 
 /** Every `.html` page under `clientDir` with its served path (`SiteUrls.pagePathOfFile`), but the error pages, which are counted. */
@@ -197,6 +208,33 @@ export async function writeMarkdownPages(
     results[index] = converted;
   });
   return results;
+}
+
+/**
+ * Writes in flight, at most `IO_CONCURRENCY × 2`: `add` waits only when that many are pending, so that
+ * the files' contents held in memory stay bounded; `done` waits for the rest and throws the first failure.
+ */
+function createWriteLimiter(): { add(write: Promise<void>): Promise<void>; done(): Promise<void> } {
+  const pending = new Set<Promise<void>>();
+  let failure: unknown;
+  const add = async (write: Promise<void>): Promise<void> => {
+    const tracked = write.then(
+      () => {},
+      (error: unknown) => {
+        failure ??= error;
+      },
+    );
+    pending.add(tracked);
+    void tracked.finally(() => pending.delete(tracked));
+    if (pending.size >= IO_CONCURRENCY * 2) await Promise.race(pending);
+  };
+  return {
+    add,
+    async done() {
+      await Promise.all(pending);
+      if (failure !== undefined) throw failure;
+    },
+  };
 }
 
 /** Runs `task` on every item, `IO_CONCURRENCY` at a time: reads and writes overlap, the synchronous work stays one at a time. */
@@ -266,8 +304,8 @@ export function createTwinWriter(clientDir: string, urls: SiteUrls): TwinWriter 
 /** What the main thread sends a Markdown worker: files to convert (their twins written by the worker), or one page's HTML. */
 export type MarkdownWorkerJob = { clientDir: string; files: HtmlPage[] } | { clientDir: string; path: string; html: string; dating: PageDating };
 export type MarkdownWorkerTask = { id: number } & MarkdownWorkerJob;
-/** What a Markdown worker answers: the entries of one task (`null`: left out), or the error that stopped it. */
-export type MarkdownWorkerReply = { id: number } & ({ pages: (ConvertedPage | null)[] } | { error: string });
+/** What a Markdown worker answers: the entries of one task (`null`: left out), or the error that stopped it, and the CPU time its thread has used so far. */
+export type MarkdownWorkerReply = { id: number; cpuMs: number } & ({ pages: (ConvertedPage | null)[] } | { error: string });
 export interface MarkdownWorkerData {
   options: MarkdownConversionOptions;
 }
@@ -278,6 +316,8 @@ export interface MarkdownWorker {
   convert(clientDir: string, path: string, html: string, dating: PageDating): Promise<ConvertedPage | null>;
   /** Converts the files and writes their twins, as `writeMarkdownPages` does. */
   convertFiles(clientDir: string, files: HtmlPage[]): Promise<(ConvertedPage | null)[]>;
+  /** The CPU time the worker's thread had used at its last answer, in milliseconds (the build log reports it). */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -290,6 +330,7 @@ export function startMarkdownWorker(options: MarkdownConversionOptions): Markdow
   worker.unref();
   const waiting = new Map<number, { resolve: (pages: (ConvertedPage | null)[]) => void; reject: (error: Error) => void }>();
   let nextId = 0;
+  let cpuMs = 0;
   let failure: Error | undefined;
   const failAll = (error: Error) => {
     failure ??= error;
@@ -299,6 +340,7 @@ export function startMarkdownWorker(options: MarkdownConversionOptions): Markdow
   worker.on('message', (reply: MarkdownWorkerReply) => {
     const task = waiting.get(reply.id);
     waiting.delete(reply.id);
+    cpuMs = reply.cpuMs;
     if (waiting.size === 0) worker.unref();
     if ('error' in reply) task?.reject(new Error(`Markdown conversion failed: ${reply.error}`));
     else task?.resolve(reply.pages);
@@ -316,6 +358,7 @@ export function startMarkdownWorker(options: MarkdownConversionOptions): Markdow
   return {
     convert: async (clientDir, path, html, dating) => (await send({ clientDir, path, html, dating }))[0] ?? null,
     convertFiles: (clientDir, files) => send({ clientDir, files }),
+    cpuMs: () => cpuMs,
     async stop() {
       await worker.terminate();
     },
@@ -331,6 +374,7 @@ async function writeMarkdownPagesInWorkers(
   onPage: (page: ConvertedPage) => void,
 ): Promise<(ConvertedPage | undefined)[]> {
   const results: (ConvertedPage | undefined)[] = new Array(pages.length);
+  const chunkSize = Math.max(1, Math.min(CHUNK_SIZE, Math.ceil(pages.length / (workerCount * CHUNKS_PER_WORKER))));
   let next = 0;
   const workers = Array.from({ length: workerCount }, () => startMarkdownWorker(options));
   try {
@@ -338,7 +382,7 @@ async function writeMarkdownPagesInWorkers(
       workers.map(async (worker) => {
         while (next < pages.length) {
           const start = next;
-          next = Math.min(pages.length, next + CHUNK_SIZE);
+          next = Math.min(pages.length, next + chunkSize);
           const converted = await worker.convertFiles(clientDir, pages.slice(start, next));
           converted.forEach((page, offset) => {
             if (page) onPage(page);

@@ -24,11 +24,17 @@ async function convertRenderedPage(clientDir: string, path: string, html: string
   return page;
 }
 
+/** The CPU time of this thread in milliseconds (0 on a Node without `process.threadCpuUsage`). */
+function threadCpuMs(): number {
+  const used = process.threadCpuUsage?.();
+  return used ? (used.user + used.system) / 1000 : 0;
+}
+
 port.on('message', async (task: MarkdownWorkerTask) => {
   try {
     const pages = 'files' in task ? await writeMarkdownPages(task.files, task.clientDir, options) : [await convertRenderedPage(task.clientDir, task.path, task.html, task.dating)];
-    port.postMessage({ id: task.id, pages: pages.map((page) => page ?? null) } satisfies MarkdownWorkerReply);
+    port.postMessage({ id: task.id, cpuMs: threadCpuMs(), pages: pages.map((page) => page ?? null) } satisfies MarkdownWorkerReply);
   } catch (error) {
-    port.postMessage({ id: task.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies MarkdownWorkerReply);
+    port.postMessage({ id: task.id, cpuMs: threadCpuMs(), error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies MarkdownWorkerReply);
   }
 });

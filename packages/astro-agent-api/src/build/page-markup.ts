@@ -1,6 +1,6 @@
 import { insertHtmlDirective } from '../agent-directives.ts';
 import { encodePath } from '../site-urls.ts';
-import { writeFileAtomically, writeFileAtomicallySync } from '../write-atomically.ts';
+import { writeFileAtomically } from '../write-atomically.ts';
 
 /** A `<link>` naming a Markdown representation, the site's own or one written before: a page gets one, never two. */
 const MARKDOWN_LINK = /<link\s[^>]*text\/markdown[^>]*>/i;
@@ -37,10 +37,4 @@ export function addPageMarkup(html: string, twinPath: string, directive: string 
 export async function writePageMarkup(file: string, html: string, twinPath: string, directive: string | undefined): Promise<void> {
   const marked = addPageMarkup(html, twinPath, directive);
   if (marked !== undefined) await writeFileAtomically(file, marked);
-}
-
-/** `writePageMarkup` for the loop that reads every page synchronously (build-markdown.ts says why). */
-export function writePageMarkupSync(file: string, html: string, twinPath: string, directive: string | undefined): void {
-  const marked = addPageMarkup(html, twinPath, directive);
-  if (marked !== undefined) writeFileAtomicallySync(file, marked);
 }

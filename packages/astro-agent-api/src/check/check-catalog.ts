@@ -179,7 +179,7 @@ const CATALOG = {
     scope: 'site',
     title: 'a twin\'s front matter says when the page last changed (`last_updated`)',
     graders: ['a14y'],
-    fix: 'Put `last_updated: YYYY-MM-DD` in each twin\'s front matter: the date the page\'s content last changed, not the build\'s date.',
+    fix: 'Say in each page when its content last changed (JSON-LD `dateModified` or `article:modified_time`; astro-agent-api writes it as `last_updated`), or keep `node_modules/.astro/` between builds so that the package dates each page by when its text changed; never the build\'s date.',
   },
   'markdown-alternate-link': {
     group: 'markdown',

@@ -10,6 +10,18 @@ export interface BuildFiles {
   /** Where the build is, for messages. */
   readonly location: string;
   /**
+   * The folder the files are in, for a host that serves the public ones itself (Node); undefined where
+   * they are not files on disk (Workers).
+   */
+  readonly folder?: string;
+  /**
+   * For a host whose build folder can be switched to another build at once (a link to a release, which
+   * `astro-agent-api publish` swaps): the files of the build there now, whose reads never follow a later
+   * switch. A snapshot is loaded from, and its documents and pages served from, one such build. A host
+   * whose build cannot be switched leaves it out.
+   */
+  pin?(): BuildFiles;
+  /**
    * Changes when a new build's manifest replaces the current one (Node: the manifest's mtime); rejects
    * when there is no manifest. A host whose build cannot change under it returns a constant.
    */

@@ -13,6 +13,8 @@ import { decodeServerIndex, SERVER_INDEX_FILE } from './server-index.ts';
 /** One consistent view of a build: the manifest, its page lookup, its pages' text and its search engine. */
 export interface ContentSnapshot {
   manifest: Manifest;
+  /** The files it was loaded from: its documents and, on Node, its pages are read from them (BuildFiles.pin). */
+  files: BuildFiles;
   /** Every URL of this build (its site and routing settings). */
   urls: SiteUrls;
   pages: PageIndex;
@@ -83,9 +85,10 @@ const CHECK_INTERVAL_MS = 1_000;
 const MAX_RETRY_MS = 60_000;
 
 /**
- * Loads the build output once and swaps in a new snapshot when a rebuild replaces the manifest, so
- * editors republish without a restart. The build writes the search index and then the manifest, each
- * atomically, so a new manifest means its index is complete. A request checks at most every
+ * Loads the build output once and swaps in a new snapshot when a rebuild replaces the manifest, or
+ * the folder is switched to another build (`astro-agent-api publish`), so editors republish without a
+ * restart. The build writes the search index and then the manifest, each atomically, so a new
+ * manifest means its index is complete. A request checks at most every
  * CHECK_INTERVAL_MS; the one that finds a new manifest waits for its load, the others are answered from
  * the old snapshot meanwhile — there is no window of errors, and every surface answers from one build.
  *
@@ -102,21 +105,23 @@ export function createContentModel({ files, logger = consoleLogger }: { files: B
   let failed: { stamp: number; retryAt: number; waitMs: number; error: ApiError } | undefined;
 
   async function load(): Promise<ContentSnapshot> {
-    const mtimeMs = await files.manifestStamp();
+    // Every file of the snapshot comes from the build there now, even if the folder is switched meanwhile.
+    const build = files.pin?.() ?? files;
+    const mtimeMs = await build.manifestStamp();
     if (loaded && loaded.mtimeMs === mtimeMs) return loaded.snapshot;
-    const manifest = JSON.parse(new TextDecoder().decode(await files.readRuntimeFile(MANIFEST_FILE))) as Manifest;
+    const manifest = JSON.parse(new TextDecoder().decode(await build.readRuntimeFile(MANIFEST_FILE))) as Manifest;
     if (manifest.version !== MANIFEST_VERSION) {
-      throw new BuildVersionError(`The build in ${files.location} was made by another version of astro-agent-api (manifest version ${manifest.version}, this one reads ${MANIFEST_VERSION}): build the site again.`);
+      throw new BuildVersionError(`The build in ${build.location} was made by another version of astro-agent-api (manifest version ${manifest.version}, this one reads ${MANIFEST_VERSION}): build the site again.`);
     }
     if (loaded && loaded.snapshot.manifest.buildId === manifest.buildId) {
       loaded = { snapshot: loaded.snapshot, mtimeMs };
       return loaded.snapshot;
     }
     const { languages, search: vocabulary, facets } = manifest.options;
-    const [index, analyzers] = await Promise.all([files.readRuntimeFile(SERVER_INDEX_FILE).then(decodeServerIndex), createSiteAnalyzers(languages, vocabulary.stopWords)]);
+    const [index, analyzers] = await Promise.all([build.readRuntimeFile(SERVER_INDEX_FILE).then(decodeServerIndex), createSiteAnalyzers(languages, vocabulary.stopWords)]);
     // Read between a rebuild's index or texts and its manifest, they are of the next build: the pair is
     // refused, and the current snapshot stays until the next check finds the new manifest.
-    const texts = await files.openPageTexts(manifest);
+    const texts = await build.openPageTexts(manifest);
     const urls = createSiteUrls(manifest.site, manifest.routing);
     let search: SearchEngine;
     try {
@@ -127,6 +132,7 @@ export function createContentModel({ files, logger = consoleLogger }: { files: B
     }
     const snapshot: ContentSnapshot = {
       manifest,
+      files: build,
       urls,
       pages: buildPageIndex([...manifest.pages, ...manifest.copies], urls, manifest.options.language),
       texts,

@@ -1,4 +1,3 @@
-import type { BuildFiles } from '../content/build-files.ts';
 import type { ContentSnapshot } from '../content/content-model.ts';
 import { API_VERSION, buildDeprecationHeaders } from '../versioning.ts';
 import { createOperations } from '../operations/index.ts';
@@ -31,11 +30,10 @@ export interface BuildRuntime {
   headers: Record<string, string>;
 }
 
-/** What lives as long as the process: the store, the environment read at start, the build's files, the SDK leg. */
+/** What lives as long as the process: the store, the environment read at start, the SDK leg. */
 export interface SharedParts {
   store: Store;
   env: Record<string, string | undefined>;
-  files: BuildFiles;
   sdk: SdkLeg;
   log: ErrorLogger;
 }
@@ -56,7 +54,8 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
   const operations = createOperations(snapshot.manifest);
   const apiMetadata = resourceMetadataUrl(basePath);
   const oauth = createOAuthHandlers({ store, trustProxy: options.trustProxy, log, urls });
-  const serveDocument = createDocumentServer(shared.files, urls);
+  // The documents of the build the snapshot was loaded from, even once its folder is switched to another.
+  const serveDocument = createDocumentServer(snapshot.files, urls);
 
   const table = buildRouteTable({ apiBasePath: basePath, siteName: options.name, operations, urls, builtDocuments: snapshot.manifest.documents?.filter(isSectionFile) });
   const handlers = {

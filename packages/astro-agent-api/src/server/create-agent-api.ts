@@ -35,8 +35,11 @@ export interface AgentApi {
   handle(request: Request, context: RequestContext, routed?: RoutedRequest): Promise<Response>;
   /** For a site page: its Markdown twin when the client asks for Markdown, else undefined. */
   negotiatePage(request: Request): Promise<Response | undefined>;
-  /** Every URL of the current build (its site and routing settings); undefined before a build. */
-  siteUrls(): Promise<SiteUrls | undefined>;
+  /**
+   * The current build: every URL of it (its site and routing settings) and the files it is read from
+   * (a host that serves the site's pages itself serves them from there); undefined before a build.
+   */
+  currentBuild(): Promise<CurrentBuild | undefined>;
   /** Headers for a site page: the security headers, and for a content page `Link` to its twin and the agent documents. */
   pageHeaders(pathname: string): Promise<Record<string, string>>;
   /** The llms.txt directive for a page the site renders on demand (agent-directives.ts); undefined before a build or when the option turns it off. */
@@ -60,6 +63,12 @@ const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'strict-origin-when-cross-origin',
 };
+
+/** What a host needs of the current build to serve the site beside the agent surface. */
+export interface CurrentBuild {
+  urls: SiteUrls;
+  files: BuildFiles;
+}
 
 /** A request's place in the route table, found once from its canonical path (`AgentApi.route`). */
 export interface RoutedRequest {
@@ -122,7 +131,7 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
   const settings = readSettings(env, logger);
   const content = createContentModel({ files, logger });
   const store = createDeferredStore(options.openStore, { logger });
-  const shared = { env, log, files, store, sdk: createSdkLeg() };
+  const shared = { env, log, store, sdk: createSdkLeg() };
   const runtimes = new WeakMap<ContentSnapshot, BuildRuntime>();
   let latest: BuildRuntime | undefined;
   // A runtime whose settings are bad counts nothing: its agent paths all answer 503.
@@ -213,8 +222,9 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
       outcome.page = found.page.url;
       return record(outcome, markdownResponse(request, found.page, snapshot, type));
     },
-    async siteUrls() {
-      return (await content.current().catch(() => undefined))?.urls;
+    async currentBuild() {
+      const snapshot = await content.current().catch(() => undefined);
+      return snapshot && { urls: snapshot.urls, files: snapshot.files };
     },
     async pageHeaders(pathname) {
       const snapshot = await content.current().catch(() => undefined);

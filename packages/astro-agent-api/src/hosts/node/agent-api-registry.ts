@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTrafficRecorder } from '../../analytics/traffic-recorder.ts';
@@ -30,24 +30,38 @@ export function createCountedAgentApi(options: CreateAgentApiOptions): AgentApi 
   return createAgentApi({ ...options, recorders: [createTrafficRecorder, ...(options.recorders ?? [])] });
 }
 
+/**
+ * A build folder's key in the registry: the folder a link points to. A built server finds its output
+ * from its own modules' real location (findBuildOutput), so `dist` published as a link to a release
+ * and the release's server must name the same runtime.
+ */
+function registryKey(outDir: string): string {
+  try {
+    return realpathSync(outDir);
+  } catch {
+    return resolve(outDir);
+  }
+}
+
 /** The process's runtime for the build in `outDir`, created on first use (with `logger`, the console by default). */
 export function getAgentApi(options: { outDir: string | URL; logger?: RuntimeLogger }): AgentApi {
   const outDir = resolve(typeof options.outDir === 'string' ? options.outDir : fileURLToPath(options.outDir));
-  let api = registry().get(outDir);
+  const key = registryKey(outDir);
+  let api = registry().get(key);
   if (!api) {
     api = createCountedAgentApi({ outDir, logger: options.logger });
-    registry().set(outDir, api);
+    registry().set(key, api);
   }
   return api;
 }
 
 /**
- * Makes `api` the process's runtime for its build (a server that creates its own, with its own
- * environment, registers it so that requests reaching Astro's endpoints share it); returns a function
- * that removes it again.
+ * Makes `api` the process's runtime for a build (a server that creates its own, with its own
+ * environment, registers it so that requests reaching Astro's endpoints share it; one that follows a
+ * link to releases registers each release it serves); returns a function that removes it again.
  */
 export function registerAgentApi(outDir: string, api: AgentApi): () => void {
-  const key = resolve(outDir);
+  const key = registryKey(outDir);
   registry().set(key, api);
   return () => {
     if (registry().get(key) === api) registry().delete(key);

@@ -12,12 +12,12 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (er
 /**
  * The agent front as a node:http handler: it converts the request, asks the one front
  * (server/agent-front.ts) and writes its answer; a request that is the site's goes on to `next` with
- * its page's headers already set, and is reported once sent. Given the site's `clientDir`, a
- * prerendered HTML page goes out compressed to a client that accepts it, before `next`.
+ * its page's headers already set, and is reported once sent. With `servePages`, a prerendered HTML
+ * page of the current build's public folder goes out compressed to a client that accepts it, before `next`.
  */
-export function createNodeHandler(api: AgentApi, site: { clientDir?: string } = {}): NodeHandler {
+export function createNodeHandler(api: AgentApi, site: { servePages?: boolean } = {}): NodeHandler {
   const front = createAgentFront(api);
-  const servePage = site.clientDir === undefined ? undefined : createCompressedPageServer(site.clientDir, () => api.siteUrls());
+  const servePage = site.servePages ? createCompressedPageServer(() => api.currentBuild()) : undefined;
   return (req, res, next) => {
     const pathname = canonicalizePath(targetPathOf(req));
     const refusal = checkMessage(req);

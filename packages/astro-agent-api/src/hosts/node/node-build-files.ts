@@ -1,17 +1,51 @@
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, realpathSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BuildFiles } from '../../content/build-files.ts';
 import { MANIFEST_FILE, RUNTIME_DIR, type TwinLocation } from '../../content/manifest.ts';
 import { assertTextsBuild, readTextsHeaderLength, TEXTS_PREAMBLE_BYTES, type PageTexts } from '../../content/page-texts.ts';
 
-/** The build output folder on disk (`<outDir>/agent-api/` and `<outDir>/client/`), as a Node server reads it. */
+/**
+ * The build output folder on disk (`<outDir>/agent-api/` and `<outDir>/client/`), as a Node server
+ * reads it. `outDir` may be a link to a release that `astro-agent-api publish` switches: a change of
+ * the manifest through it is a new build, and `pin()` gives the files of the release it points to.
+ */
 export function createNodeBuildFiles(outDir: string): BuildFiles {
+  let pinned: BuildFiles | undefined;
+  return {
+    ...createFolderFiles(outDir),
+    pin() {
+      const folder = realFolderOf(outDir);
+      if (pinned?.folder !== folder) pinned = createFolderFiles(folder);
+      return pinned;
+    },
+  };
+}
+
+/** The folder a link points to (or the folder itself); the path as given while it cannot be resolved (a load then says why). */
+function realFolderOf(outDir: string): string {
+  try {
+    return realpathSync(outDir);
+  } catch {
+    return outDir;
+  }
+}
+
+/** The public folder of a build folder: what Astro writes with @astrojs/node (`build.client`'s default). */
+const CLIENT_DIR = 'client';
+
+/** The public folder of the build folder `outDir`. */
+export function clientFolderOf(outDir: string): string {
+  return join(outDir, CLIENT_DIR);
+}
+
+function createFolderFiles(outDir: string): BuildFiles {
   const runtimeDir = join(outDir, RUNTIME_DIR);
   const manifestPath = join(runtimeDir, MANIFEST_FILE);
-  const clientDir = join(outDir, 'client');
+  const clientDir = clientFolderOf(outDir);
   return {
     location: manifestPath,
+    folder: outDir,
     manifestStamp: async () => (await stat(manifestPath)).mtimeMs,
     // Synchronous: a few microseconds once a second, and a request is not held when nothing changed.
     manifestStampNow: () => statSync(manifestPath, { throwIfNoEntry: false })?.mtimeMs,

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { chooseContentCoding } from '../../server/content-coding.ts';
 import { represent, type Representation } from '../../server/represent.ts';
-import type { SiteUrls } from '../../site-urls.ts';
+import type { CurrentBuild } from '../../server/create-agent-api.ts';
+import { clientFolderOf } from './node-build-files.ts';
 
 /** Bytes of pages kept with their compressed forms: a few hundred pages of ~15 KB, each counted twice. */
 const PAGES_BYTES = 16 * 1024 * 1024;
@@ -24,16 +25,18 @@ interface CachedPage {
  * 5 costs 2.4 ms a page and gzip 0.75 ms, once per page and process; precompressing them all would add
  * 1.2 s to every build (42 s at brotli's best quality) for pages that may never be asked for.
  * Kept by file, modification time and size, so a rebuild that rewrites a page is seen at once.
- * The files a path is answered with come from the current build's `urls` (SiteUrls.htmlFilesOf): none
- * for a form the site redirects, so such a request still gets the site's redirect.
+ * The files a path is answered with are the current build's (its folder, and SiteUrls.htmlFilesOf):
+ * none for a form the site redirects, so such a request still gets the site's redirect.
  */
-export function createCompressedPageServer(clientDir: string, urls: () => Promise<SiteUrls | undefined>): CompressedPageServer {
+export function createCompressedPageServer(currentBuild: () => Promise<CurrentBuild | undefined>): CompressedPageServer {
   const pages = new LRUCache<string, CachedPage>({ maxSize: PAGES_BYTES, sizeCalculation: (page) => page.size * 2 });
 
   return async (request, pathname) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
     if (chooseContentCoding(request.headers.get('accept-encoding')) === undefined) return undefined;
-    const found = await findFile(clientDir, pathname, (await urls())?.htmlFilesOf ?? (() => []));
+    const build = await currentBuild();
+    if (build?.files.folder === undefined) return undefined;
+    const found = await findFile(clientFolderOf(build.files.folder), pathname, build.urls.htmlFilesOf);
     if (found === undefined) return undefined;
     const { file, stats } = found;
     let page = pages.get(file);

@@ -1,6 +1,5 @@
 import { subscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { consoleLogger } from '../../logger.ts';
 import { getAgentApi } from './agent-api-registry.ts';
@@ -39,7 +38,7 @@ export function installStandaloneFront(input: { adapterOptions: { mode?: string 
     logger.error(`astro-agent-api: cannot serve the agent surface: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);
   });
-  const front = createNodeHandler(api, { clientDir: join(fileURLToPath(input.outDir), 'client') });
+  const front = createNodeHandler(api, { servePages: true });
   const raw = createRawRequestHandlers(api);
   subscribe('http.server.request.start', (message) => {
     const { server } = message as { server: Server };

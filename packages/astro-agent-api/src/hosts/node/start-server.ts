@@ -1,17 +1,18 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createCountedAgentApi, registerAgentApi } from './agent-api-registry.ts';
-import type { AgentApi } from '../../server/create-agent-api.ts';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { consoleLogger } from '../../logger.ts';
+import { createCountedAgentApi } from './agent-api-registry.ts';
+import type { AgentApi, CurrentBuild } from '../../server/create-agent-api.ts';
 import { canonicalizePath } from '../../server/canonical-path.ts';
 import { createNodeHandler } from './connect-handler.ts';
 import { allowHalfClosedClients, createRawRequestHandlers } from './raw-requests.ts';
 import { keepIdleConnections } from './keep-alive.ts';
+import { clientFolderOf } from './node-build-files.ts';
 import { targetPathOf } from './node-messages.ts';
+import { createReleaseHandlers, type AdapterHandler } from './release-handlers.ts';
 import { serveStatic } from './serve-static.ts';
-
-type AdapterHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void> | void;
 
 export interface AgentServer {
   server: Server;
@@ -37,32 +38,41 @@ export interface StartServerOptions {
  * them), then Astro's handler for pages rendered on demand. Agent traffic never enters Astro's render
  * pipeline, which costs far more per request than the agent handlers. Idle connections are kept open
  * longer than the proxies' usual timeout (keep-alive.ts).
+ *
+ * `outDir` may be a link that `astro-agent-api publish` switches to a new release: each request is
+ * answered from the build the agent runtime has loaded — its agent answers, its files and its own
+ * handler — so the switch is one moment for all of them, taken when the new build is loaded.
  */
 export async function startServer(options: StartServerOptions): Promise<AgentServer> {
   const outDir = resolve(typeof options.outDir === 'string' ? options.outDir : fileURLToPath(options.outDir));
-  const entry = pathToFileURL(join(outDir, 'server', 'entry.mjs')).href;
-  const { handler: astroHandler } = (await import(entry)) as { handler: AdapterHandler };
   const api = createCountedAgentApi({ outDir, env: options.env });
   await api.ready();
-  const unregister = registerAgentApi(outDir, api);
+  const releases = createReleaseHandlers(api, consoleLogger);
+  // A Node runtime's builds are always folders: `outDir` only stands in for the type's sake.
+  const folderOf = (build: CurrentBuild | undefined) => build?.files.folder ?? outDir;
+  await releases.handlerOf(folderOf(await api.currentBuild()));
 
-  const clientDir = join(outDir, 'client');
-  const agentFront = createNodeHandler(api, { clientDir });
-  const toAstro = (req: IncomingMessage, res: ServerResponse) => {
+  const agentFront = createNodeHandler(api, { servePages: true });
+  const toAstro = async (req: IncomingMessage, res: ServerResponse, handler: Promise<AdapterHandler>) => {
     // A target that is not valid percent-encoding is refused before Astro, which logs it as an error:
     // @astrojs/node's standalone server refuses it so too.
     if (!isDecodable(req.url ?? '/')) return void res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad request: the URL is not validly percent-encoded.');
+    const astroHandler = await handler.catch(() => undefined);
+    if (!astroHandler) return void res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end("The site's server could not be loaded: the server's log says why.");
     // Without a `next`, Astro answers what it has no route for as the standalone server does: its
     // trailing-slash redirect, or the site's 404 page.
     void astroHandler(req, res);
   };
   const server = createServer((req, res) => {
     agentFront(req, res, async () => {
-      const urls = await api.siteUrls();
+      const build = await api.currentBuild();
+      const folder = folderOf(build);
+      // Imported now, the first time a request meets this build, while its file is looked for.
+      const handler = releases.handlerOf(folder);
       const pathname = canonicalizePath(targetPathOf(req));
-      if ((req.method !== 'GET' && req.method !== 'HEAD') || !urls || pathname === undefined) return toAstro(req, res);
+      if ((req.method !== 'GET' && req.method !== 'HEAD') || !build || pathname === undefined) return toAstro(req, res, handler);
       // Prerendered pages and assets first; what is not a file may be a page rendered on demand.
-      await serveStatic(req, res, { clientDir, urls, pathname }, () => toAstro(req, res));
+      await serveStatic(req, res, { clientDir: clientFolderOf(folder), urls: build.urls, pathname }, () => void toAstro(req, res, handler));
     });
   });
   keepIdleConnections(server);
@@ -85,7 +95,7 @@ export async function startServer(options: StartServerOptions): Promise<AgentSer
         server.close(() => resolvePromise());
         server.closeIdleConnections();
       });
-      unregister();
+      releases.close();
       await api.close();
     },
   };

@@ -18,7 +18,8 @@ import { createDocumentContext } from '../../packages/astro-agent-api/src/docume
 import { buildDefaultExampleSearch } from '../../packages/astro-agent-api/src/documents/example-search.ts';
 import { buildMarkdownFromHtml } from '../../packages/astro-agent-api/src/build/html-to-markdown.ts';
 import { buildDocuments, writeDocuments } from '../../packages/astro-agent-api/src/documents/write-documents.ts';
-import { buildMcpInstructions, MCP_PROTOCOL_VERSIONS } from '../../packages/astro-agent-api/src/operations/endpoints.ts';
+import { buildMcpInstructions } from '../../packages/astro-agent-api/src/operations/mcp-instructions.ts';
+import { MCP_PROTOCOL_VERSIONS } from '../../packages/astro-agent-api/src/mcp-contract.ts';
 import { documentFilePath } from '../../packages/astro-agent-api/src/paths.ts';
 import { buildAnswerPromptText } from '../../packages/astro-agent-api/src/server/mcp/prompts.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';

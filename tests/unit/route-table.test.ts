@@ -8,8 +8,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { documentMediaType } from '../../packages/astro-agent-api/src/agent-documents.ts';
 import { buildServerIndexOfManifest, writeServerIndex } from '../../packages/astro-agent-api/src/build/build-server-index.ts';
 import { buildManifest, writeManifest } from '../../packages/astro-agent-api/src/build/write-manifest.ts';
+import { buildDocuments } from '../../packages/astro-agent-api/src/documents/write-documents.ts';
+import { buildRouteTable } from '../../packages/astro-agent-api/src/server/route-table.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions, type AgentApiUserOptions } from '../../packages/astro-agent-api/src/options.ts';
 import type { Outcome } from '../../packages/astro-agent-api/src/outcome.ts';
 import {
@@ -178,4 +181,25 @@ test("a build's llms.txt section files are claimed and served as plain text; oth
   assert.equal(answer.status, 200);
   assert.equal(answer.headers.get('Content-Type'), 'text/plain; charset=utf-8');
   assert.match(await answer.text(), /^# Guides, part 2/);
+});
+
+test('the route table claims every document the build writes but robots.txt, and the build writes every document it claims', () => {
+  for (const userOptions of [{}, { apiBasePath: '/agent-api/v2' }] as AgentApiUserOptions[]) {
+    const options = resolveAgentApiOptions(parseAgentApiOptions(userOptions), { url: SITE, pageLanguages: [] });
+    const written = [...buildDocuments({ site: SITE, options, pages: [] }).keys()];
+    const table = buildRouteTable({ apiBasePath: options.apiBasePath, siteName: options.name, operations: [] });
+    const claimed = [...table.routes].filter(([, rule]) => rule.responder.kind === 'document').map(([path]) => path);
+    assert.deepEqual(new Set(claimed), new Set(written.filter((path) => path !== DOCUMENT_PATHS.robots)));
+  }
+});
+
+test('each document is served with its own media type, the rest by their extension or as JSON', () => {
+  assert.equal(documentMediaType(DOCUMENT_PATHS.agents), 'text/markdown; charset=utf-8');
+  assert.equal(documentMediaType(DOCUMENT_PATHS.llms), 'text/plain; charset=utf-8');
+  assert.equal(documentMediaType(WELL_KNOWN_PATHS.llmsTxt), 'text/plain; charset=utf-8');
+  assert.equal(documentMediaType(WELL_KNOWN_PATHS.apiCatalog), 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
+  assert.equal(documentMediaType(MCP_SERVER_CARD_PATH), 'application/mcp-server-card+json; charset=utf-8');
+  assert.equal(documentMediaType('/.well-known/agent-skills/docs/SKILL.md'), 'text/markdown; charset=utf-8');
+  assert.equal(documentMediaType(`${LLMS_TXT_SECTIONS_PATH}guides.txt`), 'text/plain; charset=utf-8');
+  assert.equal(documentMediaType(`${WELL_KNOWN_PATHS.protectedResource}/api/v1`), 'application/json; charset=utf-8');
 });

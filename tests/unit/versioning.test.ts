@@ -9,7 +9,7 @@ import { validate, compileErrors } from '@readme/openapi-parser';
 import { buildAgentsMd } from '../../packages/astro-agent-api/src/documents/build-agents-md.ts';
 import { buildOpenApi } from '../../packages/astro-agent-api/src/documents/build-openapi.ts';
 import { createDocumentContext } from '../../packages/astro-agent-api/src/documents/document-context.ts';
-import { buildDeprecationHeaders } from '../../packages/astro-agent-api/src/operations/endpoints.ts';
+import { buildDeprecationHeaders } from '../../packages/astro-agent-api/src/versioning.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
 
 type Json = { [key: string]: any };

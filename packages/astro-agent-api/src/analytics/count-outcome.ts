@@ -1,6 +1,7 @@
 import type { Outcome } from '../outcome.ts';
 import type { SearchCount, TrafficCount } from '../store/store.ts';
 import { OAUTH_CLIENT_FAMILY, OTHER_FAMILY, signedAgentFamily } from './classify-agent.ts';
+import { stripControlCharacters } from './printable-text.ts';
 
 /**
  * The surfaces traffic is counted on: an HTML page fetched by a known agent, a `.md` twin, a page
@@ -62,7 +63,7 @@ export function buildOutcomeCounts(outcome: Readonly<Outcome>, family: string): 
     searches.push({
       surface: outcome.surface === 'mcp' ? 'mcp-tool' : 'api',
       family,
-      query: call.query.slice(0, QUERY_MAX_LENGTH),
+      query: stripControlCharacters(call.query).slice(0, QUERY_MAX_LENGTH),
       filters: formatFilters(call.filters ?? {}),
       results: call.results,
       more: call.more ?? false,

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
 import { agentSkillPath, buildAgentSkillName, MCP_PATH, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
+import { LIMITS } from '../limits.ts';
+import { formatPerPeriod } from '../period-words.ts';
 import { buildAnswerRules, buildAnswerSteps } from './build-agents-md.ts';
 import type { DocumentContext } from './document-context.ts';
 import { truncateText } from './truncate-text.ts';
@@ -17,7 +19,7 @@ const DESCRIPTION_LENGTH = 1024;
  * bytes (Agent Skills Discovery 0.2.0, `skill-md` type). The body keeps to what an agent needs on
  * activation and links agents.md for the full reference.
  */
-export function buildAgentSkill(context: DocumentContext): { path: string; skill: string; index: Record<string, unknown> } {
+export function buildAgentSkill(context: DocumentContext): { skill: string; index: Record<string, unknown> } {
   const { url, options, operations, documents, onDemand } = context;
   const name = buildAgentSkillName(options.name);
   const path = agentSkillPath(options.name);
@@ -54,7 +56,7 @@ export function buildAgentSkill(context: DocumentContext): { path: string; skill
           '',
           '## Limits and errors',
           '',
-          `- Without credentials: ${anonymous.quota} requests per minute per address. A free token (OAuth client credentials, self-service) raises it to ${identified.quota}: ${url(DOCUMENT_PATHS.auth)}.`,
+          `- Without credentials: ${anonymous.quota} requests ${formatPerPeriod(LIMITS.quotaWindowSeconds)} per address. A free token (OAuth client credentials, self-service) raises it to ${identified.quota}: ${url(DOCUMENT_PATHS.auth)}.`,
           '- On 429, wait the `Retry-After` seconds before the next call.',
           '- Errors are JSON with a stable `code`; `data.hint` says what to fix.',
           '',
@@ -74,5 +76,5 @@ export function buildAgentSkill(context: DocumentContext): { path: string; skill
     $schema: AGENT_SKILLS_SCHEMA,
     skills: [{ name, type: 'skill-md', description, url: url(path), digest: `sha256:${createHash('sha256').update(skill).digest('hex')}` }],
   };
-  return { path, skill, index };
+  return { skill, index };
 }

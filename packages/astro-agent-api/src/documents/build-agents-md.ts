@@ -2,6 +2,7 @@ import { buildInputJsonSchema, buildOutputJsonSchema } from '../operations/json-
 import { MCP_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS, DOCUMENT_PATHS, VERSIONING_ANCHOR } from '../paths.ts';
 import { API_VERSION, DEPRECATION_NOTICE_DAYS } from '../versioning.ts';
 import { LIMITS } from '../limits.ts';
+import { formatPerPeriod } from '../period-words.ts';
 import { SCOPE_DESCRIPTIONS, SCOPES } from '../oauth-contract.ts';
 import { languageList, languageName } from '../operations/search-pages.ts';
 import { buildFieldList, buildParameterTable } from './build-parameter-table.ts';
@@ -27,7 +28,8 @@ export function buildAgentsMd(context: DocumentContext): string {
     const auth =
       operation.policy.token === 'optional'
         ? `No token needed. With a token it must carry \`${operation.policy.scope}\`; it only raises the quota.`
-        : `Requires a bearer token with \`${operation.policy.scope}\` (401 without a valid token, 403 without the scope). Does not consume quota.`;
+        : `Requires a bearer token with \`${operation.policy.scope}\` (401 without a valid token, 403 without the scope).`;
+    const quota = operation.policy.quota === 'count' ? 'Each call uses one request of the quota.' : 'Does not consume quota.';
     return [
       `### \`${operation.name}\` — ${operation.title}`,
       '',
@@ -35,7 +37,7 @@ export function buildAgentsMd(context: DocumentContext): string {
       '',
       operation.description,
       '',
-      `Auth: ${auth}`,
+      `Auth: ${auth} ${quota}`,
       '',
       buildParameterTable(buildInputJsonSchema(operation)),
       '',
@@ -80,7 +82,7 @@ export function buildAgentsMd(context: DocumentContext): string {
     '',
     '## Optional identification (OAuth 2.0)',
     '',
-    `A token is never needed to read: it only raises the quota from ${policies.anonymous.quota} to ${policies.identified.quota} requests per minute. Registration is self-service and anonymous (\`POST ${url(OAUTH_PATHS.register)}\`), then the client credentials grant at \`POST ${url(OAUTH_PATHS.token)}\` gives a Bearer token valid ${LIMITS.accessTokenSeconds} s. Scopes: ${SCOPES.map((scope) => `\`${scope}\` (${SCOPE_DESCRIPTIONS[scope]})`).join(' and ')}. Send it as \`Authorization: Bearer …\`. An invalid or expired token is answered 401, never served as anonymous. Step by step with curl: ${url(DOCUMENT_PATHS.auth)}. Metadata: ${urls.wellKnownUrl(WELL_KNOWN_PATHS.authorizationServer)}.`,
+    `A token is never needed to read: it only raises the quota from ${policies.anonymous.quota} to ${policies.identified.quota} requests ${formatPerPeriod(LIMITS.quotaWindowSeconds)}. Registration is self-service and anonymous (\`POST ${url(OAUTH_PATHS.register)}\`), then the client credentials grant at \`POST ${url(OAUTH_PATHS.token)}\` gives a Bearer token valid ${LIMITS.accessTokenSeconds} s. Scopes: ${SCOPES.map((scope) => `\`${scope}\` (${SCOPE_DESCRIPTIONS[scope]})`).join(' and ')}. Send it as \`Authorization: Bearer …\`. An invalid or expired token is answered 401, never served as anonymous. Step by step with curl: ${url(DOCUMENT_PATHS.auth)}. Metadata: ${urls.wellKnownUrl(WELL_KNOWN_PATHS.authorizationServer)}.`,
     '',
     '### Agents that sign their requests',
     '',

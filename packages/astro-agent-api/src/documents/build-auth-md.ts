@@ -1,6 +1,7 @@
 import { JWT_BEARER_ASSERTION_TYPE, PRIVATE_KEY_JWT, SCOPES } from '../oauth-contract.ts';
 import { getQuota } from '../operations/get-quota.ts';
 import { LIMITS } from '../limits.ts';
+import { formatDuration, formatPerPeriod } from '../period-words.ts';
 import { IDENTITY_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
 import type { DocumentContext } from './document-context.ts';
 import { describeAnonymousClient, describeClientAssertion, describeClientMetadataDocuments, describeSignedAgents } from './identity-wording.ts';
@@ -21,7 +22,7 @@ export function buildAuthMd(context: DocumentContext): string {
   return [
     `# ${name} — optional authentication for agents`,
     '',
-    `> Reading never needs credentials. A token only raises the quota from ${policies.anonymous.quota} to ${policies.identified.quota} requests per minute and lets a client read its own quota. Registration is self-service, free and anonymous: no accounts, no login, no human approval.`,
+    `> Reading never needs credentials. A token only raises the quota from ${policies.anonymous.quota} to ${policies.identified.quota} requests ${formatPerPeriod(LIMITS.quotaWindowSeconds)} and lets a client read its own quota. Registration is self-service, free and anonymous: no accounts, no login, no human approval.`,
     '',
     `OAuth 2.0 client credentials grant (RFC 6749 §4.4) with dynamic client registration (RFC 7591). Server metadata: ${urls.wellKnownUrl(WELL_KNOWN_PATHS.authorizationServer)} (RFC 8414); API metadata: ${urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource, apiBasePath)} (RFC 9728). No OpenID Connect.`,
     '',
@@ -74,7 +75,7 @@ export function buildAuthMd(context: DocumentContext): string {
       ].join('\n'),
     ),
     '',
-    `The token is opaque and valid ${LIMITS.accessTokenSeconds} s (one hour). There is no refresh token: when it expires, ask for a new one the same way.`,
+    `The token is opaque and valid ${LIMITS.accessTokenSeconds} s (${formatDuration(LIMITS.accessTokenSeconds)}). There is no refresh token: when it expires, ask for a new one the same way.`,
     '',
     '## 3. Call the API with the token',
     '',
@@ -128,7 +129,7 @@ export function buildAuthMd(context: DocumentContext): string {
     '| 401 | `invalid_client` | wrong `client_id` or `client_secret` (with `WWW-Authenticate: Basic`) |',
     `| 400 | \`invalid_scope\` | a scope other than \`${SCOPES.join('` or `')}\` |`,
     '| 400 | `unsupported_grant_type` | any grant other than `client_credentials` |',
-    `| 429 | \`rate_limited\` | more than ${registration.limit} registrations per hour from one network (RateLimit policy \`${registration.policy}\`, q=${registration.limit};w=${registration.windowSeconds}), more than ${token.limit} token requests per minute for one client (policy \`${token.policy}\`), or more than ${failedAuthentication.limit} failed client authentications per minute from one network on token, revoke or introspect (policy \`${failedAuthentication.policy}\`); wait \`Retry-After\` seconds |`,
+    `| 429 | \`rate_limited\` | more than ${registration.limit} registrations ${formatPerPeriod(registration.windowSeconds)} from one network (RateLimit policy \`${registration.policy}\`, q=${registration.limit};w=${registration.windowSeconds}), more than ${token.limit} token requests ${formatPerPeriod(token.windowSeconds)} for one client (policy \`${token.policy}\`), or more than ${failedAuthentication.limit} failed client authentications ${formatPerPeriod(failedAuthentication.windowSeconds)} from one network on token, revoke or introspect (policy \`${failedAuthentication.policy}\`); wait \`Retry-After\` seconds |`,
     '',
     '## Lifetimes and limits',
     '',
@@ -138,8 +139,8 @@ export function buildAuthMd(context: DocumentContext): string {
     `| quota with a token (\`${policies.identified.name}\`) | ${policies.identified.quota} requests per ${LIMITS.quotaWindowSeconds} s per client |`,
     `| quota without a token (\`${policies.anonymous.name}\`) | ${policies.anonymous.quota} requests per ${LIMITS.quotaWindowSeconds} s ${describeAnonymousClient(options.ipv6Prefix)} |`,
     ...signed.quotas.map(({ who, policy, quota }) => `| quota of an agent ${who} (\`${policy}\`) | ${quota} requests per ${LIMITS.quotaWindowSeconds} s per agent |`),
-    `| registrations | ${registration.limit} per hour ${describeAnonymousClient(options.ipv6Prefix)} |`,
-    `| token endpoint | ${token.limit} requests per minute |`,
+    `| registrations | ${registration.limit} ${formatPerPeriod(registration.windowSeconds)} ${describeAnonymousClient(options.ipv6Prefix)} |`,
+    `| token endpoint | ${token.limit} requests ${formatPerPeriod(token.windowSeconds)} per client |`,
     `| client recycling | after ${LIMITS.clientIdleDays} days without a token request, the client and its tokens are deleted |`,
     '',
     'A `client_id` belongs to whoever holds its secret. There are no user accounts, login, identity assertions or account linking; a lost secret is replaced by registering again.',

@@ -1,6 +1,8 @@
 import type { OAuthMetadata, OAuthProtectedResourceMetadata } from '@modelcontextprotocol/server';
 import { ASSERTION_SIGNING_ALGORITHMS, GRANT_TYPE, SCOPE_DESCRIPTIONS, SCOPES, TOKEN_ENDPOINT_AUTH_METHODS } from '../oauth-contract.ts';
 import { API_VERSION } from '../versioning.ts';
+import { LIMITS } from '../limits.ts';
+import { formatPerPeriod } from '../period-words.ts';
 import { OAUTH_PATHS, DOCUMENT_PATHS } from '../paths.ts';
 import type { DocumentContext } from './document-context.ts';
 
@@ -35,7 +37,7 @@ export function buildAuthorizationServerMetadata({ siteUrl, url, options }: Docu
     service_documentation: url(DOCUMENT_PATHS.auth),
     agent_auth: {
       required: false,
-      benefit: `${policies.identified.quota} requests per minute instead of ${policies.anonymous.quota}`,
+      benefit: `${policies.identified.quota} requests ${formatPerPeriod(LIMITS.quotaWindowSeconds)} instead of ${policies.anonymous.quota}`,
       description:
         'Every content operation works without credentials. Registration is self-service and anonymous, with no human approval; a token only raises the quota and lets the client read its own quota.',
       registration_endpoint: url(OAUTH_PATHS.register),

@@ -1,7 +1,10 @@
 import { buildInputJsonSchema, buildOutputJsonSchema } from '../operations/json-schema.ts';
 import { SCOPES } from '../oauth-contract.ts';
-import { MCP_CAPABILITIES, MCP_PROTOCOL_VERSIONS, MCP_TOOL_ANNOTATIONS, buildMcpInstructions, buildMcpServerName } from '../operations/endpoints.ts';
+import { buildMcpServerName, MCP_CAPABILITIES, MCP_PROTOCOL_VERSIONS, MCP_TOOL_ANNOTATIONS } from '../mcp-contract.ts';
+import { buildMcpInstructions } from '../operations/mcp-instructions.ts';
 import { CONTRACT_VERSION } from '../versioning.ts';
+import { LIMITS } from '../limits.ts';
+import { formatPerPeriod } from '../period-words.ts';
 import { MCP_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS, DOCUMENT_PATHS, WELL_KNOWN_PATHS } from '../paths.ts';
 import type { DocumentContext } from './document-context.ts';
 import { truncateText } from './truncate-text.ts';
@@ -26,7 +29,7 @@ export function buildMcpServerCard(context: DocumentContext): Record<string, unk
     authentication: {
       required: false,
       schemes: ['oauth2'],
-      description: `Optional: a bearer token from ${url(OAUTH_PATHS.token)} (client credentials) raises the quota from ${options.policies.anonymous.quota} to ${options.policies.identified.quota} requests per minute.`,
+      description: `Optional: a bearer token from ${url(OAUTH_PATHS.token)} (client credentials) raises the quota from ${options.policies.anonymous.quota} to ${options.policies.identified.quota} requests ${formatPerPeriod(LIMITS.quotaWindowSeconds)}.`,
       authorization_servers: [siteUrl],
       protected_resource_metadata: urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource),
       registration_endpoint: url(OAUTH_PATHS.register),

@@ -1,5 +1,6 @@
 import { IDENTITY_PATH, OAUTH_PATHS } from '../paths.ts';
 import { LIMITS } from '../limits.ts';
+import { formatPerPeriod } from '../period-words.ts';
 import {
   clientInformationSchema,
   clientMetadataSchema,
@@ -59,7 +60,7 @@ export function buildAuthPaths(): { [path: string]: JsonSchema } {
       post: {
         operationId: 'register_client',
         summary: 'Register a client (RFC 7591)',
-        description: `Anonymous, automatic, free; ${LIMITS.oauth.registration.limit} registrations per hour per network. The secret is shown once; a client registered with \`token_endpoint_auth_method: "${PRIVATE_KEY_JWT}"\` and its public keys (\`jwks\`, or an https \`jwks_uri\`) gets none and authenticates with a JWT assertion (RFC 7523).`,
+        description: `Anonymous, automatic, free; ${LIMITS.oauth.registration.limit} registrations ${formatPerPeriod(LIMITS.oauth.registration.windowSeconds)} per network. The secret is shown once; a client registered with \`token_endpoint_auth_method: "${PRIVATE_KEY_JWT}"\` and its public keys (\`jwks\`, or an https \`jwks_uri\`) gets none and authenticates with a JWT assertion (RFC 7523).`,
         tags: ['oauth'],
         security: [{}],
         requestBody: { required: true, content: json(clientMetadataSchema, 'input', { client_name: 'my-agent', contacts: ['dev@example.com'] }) },
@@ -76,7 +77,7 @@ export function buildAuthPaths(): { [path: string]: JsonSchema } {
       post: {
         operationId: 'issue_token',
         summary: 'Get an access token (client credentials, RFC 6749 §4.4)',
-        description: `An opaque Bearer token valid ${LIMITS.accessTokenSeconds} s; ${LIMITS.oauth.token.limit} requests per minute per client.`,
+        description: `An opaque Bearer token valid ${LIMITS.accessTokenSeconds} s; ${LIMITS.oauth.token.limit} requests ${formatPerPeriod(LIMITS.oauth.token.windowSeconds)} per client.`,
         tags: ['oauth'],
         security: [{ clientSecretBasic: [] }, {}],
         requestBody: clientForm(tokenRequestSchema, { grant_type: GRANT_TYPE, scope: SCOPES.join(' ') }),

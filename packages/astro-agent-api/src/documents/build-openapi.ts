@@ -1,10 +1,10 @@
 import { buildInputJsonSchema, buildJsonSchema, type JsonSchema } from '../operations/json-schema.ts';
 import type { OperationDescription } from '../operations/operation.ts';
 import { errorSchema } from '../api-error.ts';
-import { buildDeprecationHeaders } from '../operations/endpoints.ts';
 import { IDENTITY_PATH, MCP_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
-import { API_VERSION, CONTRACT_VERSION, DEPRECATION_NOTICE_DAYS } from '../versioning.ts';
+import { API_VERSION, buildDeprecationHeaders, CONTRACT_VERSION, DEPRECATION_NOTICE_DAYS } from '../versioning.ts';
 import { LIMITS } from '../limits.ts';
+import { formatPerPeriod } from '../period-words.ts';
 import { GRANT_TYPE, PRIVATE_KEY_JWT, SCOPE_DESCRIPTIONS, TOKEN_ENDPOINT_AUTH_METHODS } from '../oauth-contract.ts';
 import { buildAuthPaths, CLIENT_SECRET_BASIC } from './build-openapi-auth.ts';
 import { buildWithdrawalNotice, type DocumentContext } from './document-context.ts';
@@ -86,7 +86,7 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
               tokenUrl: url(OAUTH_PATHS.token),
               scopes: {
                 ...SCOPE_DESCRIPTIONS,
-                'content:read': `${SCOPE_DESCRIPTIONS['content:read']} (${policies.identified.quota} instead of ${policies.anonymous.quota} requests per minute)`,
+                'content:read': `${SCOPE_DESCRIPTIONS['content:read']} (${policies.identified.quota} instead of ${policies.anonymous.quota} requests ${formatPerPeriod(LIMITS.quotaWindowSeconds)})`,
               },
             },
           },
@@ -122,17 +122,18 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
         ...(example === undefined ? {} : { example }),
       };
     });
-    const isContent = operation.policy.token === 'optional';
-    const errors: (keyof typeof ERROR_RESPONSES)[] = [400, 401, 403, 404, 405, 429, 500];
+    const tokenOptional = operation.policy.token === 'optional';
+    // Only a call that uses the quota can find it used up.
+    const errors: (keyof typeof ERROR_RESPONSES)[] = [400, 401, 403, 404, 405, ...(operation.policy.quota === 'count' ? [429 as const] : []), 500];
     return {
       operationId: operation.name,
       summary: operation.title,
       description: operation.description,
-      tags: [isContent ? 'content' : 'quota'],
+      tags: [operation.policy.scope === 'content:read' ? 'content' : 'quota'],
       ...(deprecation && { deprecated: true }),
       parameters,
-      // Content operations take no token or a `content:read` one; get_quota needs `quota:read`.
-      security: isContent
+      // An operation whose token is optional also takes no token; the others need their scope.
+      security: tokenOptional
         ? [{}, { oauth2: [operation.policy.scope] }, { bearer: [] }]
         : [{ oauth2: [operation.policy.scope] }, { bearer: [] }],
       responses: {

@@ -1,5 +1,6 @@
 import { CLOCK_SKEW_SECONDS, WEB_BOT_AUTH, type Ipv6Prefix } from '../identity-contract.ts';
 import { LIMITS } from '../limits.ts';
+import { formatPerPeriod } from '../period-words.ts';
 import { ASSERTION_MAX_LIFETIME_SECONDS, ASSERTION_SIGNING_ALGORITHMS, JWT_BEARER_ASSERTION_TYPE, PRIVATE_KEY_JWT } from '../oauth-contract.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
 
@@ -52,6 +53,6 @@ export function describeClientMetadataDocuments({ clientMetadataDocuments }: Pic
   const where = clientMetadataDocuments === true ? 'any https URL with a path on a public host' : `an URL under ${clientMetadataDocuments.map((origin) => `\`${origin}\``).join(', ')}`;
   return (
     `Instead of registering, a client may use as its \`client_id\` the URL of its Client ID Metadata Document (${where}): a JSON document whose \`client_id\` is that same URL, with \`token_endpoint_auth_method\` \`${PRIVATE_KEY_JWT}\`, its public keys in \`jwks\` or \`jwks_uri\`, and no secret. ` +
-    `The document is fetched when first needed and kept as its Cache-Control says; its first use counts as a registration (${LIMITS.oauth.registration.limit} per hour per network).`
+    `The document is fetched when first needed and kept as its Cache-Control says; its first use counts as a registration (${LIMITS.oauth.registration.limit} ${formatPerPeriod(LIMITS.oauth.registration.windowSeconds)} per network).`
   );
 }

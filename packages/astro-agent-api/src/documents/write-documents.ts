@@ -4,8 +4,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { AstroIntegrationLogger } from 'astro';
-import { PRECOMPRESSED_SUFFIXES } from '../operations/endpoints.ts';
-import { documentFilePath, DOCUMENT_PATHS, isSectionFile, MCP_SERVER_CARD_PATH, protectedResourceMetadataPath, WELL_KNOWN_PATHS } from '../paths.ts';
+import { listAgentDocuments, PRECOMPRESSED_SUFFIXES, type AgentDocumentId } from '../agent-documents.ts';
+import { documentFilePath, DOCUMENT_PATHS, isSectionFile } from '../paths.ts';
 import { writeFileAtomically } from '../write-atomically.ts';
 import { buildAgentSkill } from './build-agent-skill.ts';
 import { buildAgentsMd } from './build-agents-md.ts';
@@ -50,30 +50,33 @@ export function buildDocuments(manifest: WriteDocumentsInput['manifest']): Map<s
   const { apiBasePath } = context.options;
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
   const llms = buildLlmsTxt(context);
-  const llmsIndex = llms.get(DOCUMENT_PATHS.llms)!;
   const skill = buildAgentSkill(context);
-  // Built only when served, in the order the documents have always been listed.
-  const onDemand = (entries: () => [string, string][]) => (context.onDemand ? entries() : []);
-  return new Map([
-    ...onDemand(() => [[DOCUMENT_PATHS.openapi, json(buildOpenApi(context))]]),
-    [DOCUMENT_PATHS.agents, buildAgentsMd(context)],
-    ...onDemand(() => [[DOCUMENT_PATHS.auth, buildAuthMd(context)]]),
-    ...llms,
-    [WELL_KNOWN_PATHS.llmsTxt, llmsIndex],
-    ...buildLlmsFullTxt(context),
-    ...onDemand(() => [[WELL_KNOWN_PATHS.apiCatalog, json(buildApiCatalog(context))]]),
-    [WELL_KNOWN_PATHS.agentSkills, json(skill.index)],
-    [skill.path, skill.skill],
-    ...onDemand(() => [
-      [WELL_KNOWN_PATHS.authorizationServer, json(buildAuthorizationServerMetadata(context))],
-      [protectedResourceMetadataPath(''), json(buildProtectedResourceMetadata(context, ''))],
-      [protectedResourceMetadataPath(apiBasePath), json(buildProtectedResourceMetadata(context, apiBasePath))],
-      [WELL_KNOWN_PATHS.mcpServerCard, json(buildMcpServerCard(context))],
-      [MCP_SERVER_CARD_PATH, json(buildMcpServerCardDraft(context))],
-      [WELL_KNOWN_PATHS.aiCatalog, json(buildAiCatalog(context))],
-    ]),
-    [DOCUMENT_PATHS.robots, `${ROBOTS_MARKER}\n${buildRobotsTxt(context)}`],
-  ]);
+  // llms.txt and llms-full.txt bring their section files with them, after the index.
+  const build: Record<AgentDocumentId, () => string | Map<string, string>> = {
+    openapi: () => json(buildOpenApi(context)),
+    agents: () => buildAgentsMd(context),
+    auth: () => buildAuthMd(context),
+    llms: () => llms,
+    llmsWellKnown: () => llms.get(DOCUMENT_PATHS.llms)!,
+    llmsFull: () => buildLlmsFullTxt(context),
+    apiCatalog: () => json(buildApiCatalog(context)),
+    agentSkills: () => json(skill.index),
+    agentSkill: () => skill.skill,
+    authorizationServer: () => json(buildAuthorizationServerMetadata(context)),
+    siteResource: () => json(buildProtectedResourceMetadata(context, '')),
+    apiResource: () => json(buildProtectedResourceMetadata(context, apiBasePath)),
+    mcpServerCard: () => json(buildMcpServerCard(context)),
+    mcpServerCardDraft: () => json(buildMcpServerCardDraft(context)),
+    aiCatalog: () => json(buildAiCatalog(context)),
+    robots: () => `${ROBOTS_MARKER}\n${buildRobotsTxt(context)}`,
+  };
+  const documents = listAgentDocuments({ apiBasePath, siteName: context.options.name }).filter((document) => context.onDemand || !document.needsServer);
+  return new Map(
+    documents.flatMap(({ id, path }) => {
+      const content = build[id]();
+      return typeof content === 'string' ? [[path, content] as const] : [...content];
+    }),
+  );
 }
 
 /**

@@ -6,7 +6,8 @@ import type { Gate } from './gate.ts';
 import { readQueryArguments } from './parse-input.ts';
 import { rateLimitHeaders } from './rate-limit.ts';
 import { buildCacheHeaders, represent } from './represent.ts';
-import { JSON_TYPE, renderError, type ErrorLogger } from './respond.ts';
+import { renderError, type ErrorLogger } from './respond.ts';
+import { JSON_TYPE } from '../media-types.ts';
 
 /**
  * GET {apiBasePath}{op.path}, after the route and method steps: caller → quota → validate →

@@ -3,7 +3,7 @@ import { DOCUMENT_PATHS, MCP_PATH } from '../paths.ts';
 import type { SiteUrls } from '../site-urls.ts';
 import { API_VERSION } from '../versioning.ts';
 import { represent } from './represent.ts';
-import { JSON_TYPE } from './respond.ts';
+import { JSON_TYPE } from '../media-types.ts';
 
 /**
  * GET on the API base path: what the documents publish as "the API" answers with its own index — each

@@ -1,6 +1,5 @@
 import type { ContentSnapshot } from '../content/content-model.ts';
-import { buildDeprecationHeaders } from '../operations/endpoints.ts';
-import { API_VERSION } from '../versioning.ts';
+import { API_VERSION, buildDeprecationHeaders } from '../versioning.ts';
 import { createOperations } from '../operations/index.ts';
 import type { Operation } from '../operations/operation.ts';
 import { DOCUMENT_PATHS, isSectionFile, OAUTH_PATHS, resolveVersioningPolicy, WELL_KNOWN_PATHS } from '../paths.ts';

@@ -4,7 +4,7 @@ import { missingTokenError } from './caller.ts';
 import type { RequestContext } from './context.ts';
 import type { Gate } from './gate.ts';
 import { rateLimitHeaders } from './rate-limit.ts';
-import { JSON_TYPE } from './respond.ts';
+import { JSON_TYPE } from '../media-types.ts';
 
 /**
  * GET /agent/identity — who the bearer token says the caller is: `client_id`, `scope` and the quota

@@ -2,8 +2,7 @@ import { ApiError } from '../api-error.ts';
 import { API_VERSION } from '../versioning.ts';
 import { renderOAuthFailure } from './oauth/oauth-error.ts';
 import { buildJsonRpcError } from './mcp/json-rpc-errors.ts';
-
-export const JSON_TYPE = 'application/json; charset=utf-8';
+import { JSON_TYPE } from '../media-types.ts';
 
 /** Headers on every answer of the API: version, and CORS so any origin can read it (credentials never travel in cookies). */
 export const API_HEADERS: Readonly<Record<string, string>> = {

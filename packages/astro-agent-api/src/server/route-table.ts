@@ -2,17 +2,8 @@ import { ApiError } from '../api-error.ts';
 import type { OperationDescription } from '../operations/operation.ts';
 import type { Outcome } from '../outcome.ts';
 import { ROOT_SITE_URLS, type SiteUrls } from '../site-urls.ts';
-import {
-  agentSkillPath,
-  DOCUMENT_PATHS,
-  IDENTITY_PATH,
-  MCP_PATH,
-  MCP_SERVER_CARD_PATH,
-  OAUTH_PATHS,
-  protectedResourceMetadataPath,
-  SANDBOX_PATH,
-  WELL_KNOWN_PATHS,
-} from '../paths.ts';
+import { listAgentDocuments } from '../agent-documents.ts';
+import { DOCUMENT_PATHS, IDENTITY_PATH, MCP_PATH, OAUTH_PATHS, protectedResourceMetadataPath, SANDBOX_PATH, WELL_KNOWN_PATHS } from '../paths.ts';
 import type { Handler } from './context.ts';
 import type { ErrorShape } from './respond.ts';
 
@@ -117,21 +108,9 @@ export function buildRouteTable<O extends OperationRef>({ apiBasePath, siteName,
     responder: { kind: 'mcp' },
   });
   const documents = [
-    DOCUMENT_PATHS.openapi,
-    DOCUMENT_PATHS.agents,
-    DOCUMENT_PATHS.auth,
-    DOCUMENT_PATHS.llms,
-    DOCUMENT_PATHS.llmsFull,
-    MCP_SERVER_CARD_PATH,
-    WELL_KNOWN_PATHS.authorizationServer,
-    protectedResourceMetadataPath(''),
-    protectedResourceMetadataPath(apiBasePath),
-    WELL_KNOWN_PATHS.mcpServerCard,
-    WELL_KNOWN_PATHS.aiCatalog,
-    WELL_KNOWN_PATHS.apiCatalog,
-    WELL_KNOWN_PATHS.llmsTxt,
-    WELL_KNOWN_PATHS.agentSkills,
-    ...(siteName === undefined ? [] : [agentSkillPath(siteName)]),
+    ...listAgentDocuments({ apiBasePath, siteName })
+      .filter((document) => document.routed)
+      .map((document) => document.path),
     ...builtDocuments,
   ];
   // RFC 8414 §3 and RFC 9728 §3.1: a site under a path has these at the host's root, its path appended.

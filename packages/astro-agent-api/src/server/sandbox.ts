@@ -1,7 +1,7 @@
 import { DOCUMENT_PATHS } from '../paths.ts';
 import type { SiteUrls } from '../site-urls.ts';
 import { represent } from './represent.ts';
-import { JSON_TYPE } from './respond.ts';
+import { JSON_TYPE } from '../media-types.ts';
 
 /** GET /api/sandbox — there is none: production is safe to test against (docs/contract.md §1). */
 export function createSandboxHandler(deps: { urls: SiteUrls; apiBasePath: string }) {

@@ -1,29 +1,11 @@
 import { createHash } from 'node:crypto';
 import { ApiError } from '../api-error.ts';
 import type { BuildFiles } from '../content/build-files.ts';
-import { DOCUMENT_MEDIA_TYPES, PRECOMPRESSED_SUFFIXES } from '../operations/endpoints.ts';
-import { documentFilePath, MCP_SERVER_CARD_PATH, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
+import { documentMediaType, PRECOMPRESSED_SUFFIXES } from '../agent-documents.ts';
+import { documentFilePath, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
 import type { SiteUrls } from '../site-urls.ts';
 import type { Handler } from './context.ts';
 import { represent, type Representation } from './represent.ts';
-import { JSON_TYPE } from './respond.ts';
-
-/** Media types of the documents that are not JSON (most well-known documents and openapi.json are). */
-const DOCUMENT_TYPES = new Map<string, string>([
-  [DOCUMENT_PATHS.agents, 'text/markdown; charset=utf-8'],
-  [DOCUMENT_PATHS.auth, 'text/markdown; charset=utf-8'],
-  [DOCUMENT_PATHS.llms, 'text/plain; charset=utf-8'],
-  [MCP_SERVER_CARD_PATH, 'application/mcp-server-card+json; charset=utf-8'],
-  ...Object.entries(DOCUMENT_MEDIA_TYPES),
-]);
-
-/** The type of a document: its own, else by its extension (the agent skill's `.md`, llms.txt's section files), else JSON. */
-function documentType(pathname: string): string {
-  const known = DOCUMENT_TYPES.get(pathname);
-  if (known) return known;
-  if (pathname.endsWith('.md')) return 'text/markdown; charset=utf-8';
-  return pathname.endsWith('.txt') ? 'text/plain; charset=utf-8' : JSON_TYPE;
-}
 
 /**
  * The agent documents the build wrote into the public folder (openapi.json, agents.md, llms.txt, the
@@ -42,7 +24,7 @@ export function createDocumentServer(files: BuildFiles, urls: SiteUrls): (pathna
       const readCopy = (suffix: string) => files.readClientFile(file + suffix);
       document = Promise.all([files.readClientFile(file), readCopy(PRECOMPRESSED_SUFFIXES.br), readCopy(PRECOMPRESSED_SUFFIXES.gzip)]).then(([bytes, br, gzip]) => bytes && {
         bytes,
-        type: documentType(pathname),
+        type: documentMediaType(pathname),
         etag: `"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"`,
         encoded: { ...(br && { br }), ...(gzip && { gzip }) },
       });

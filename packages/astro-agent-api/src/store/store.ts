@@ -88,7 +88,7 @@ export interface SearchCount {
   day: string;
   surface: string;
   family: string;
-  /** The words as the agent typed them, cut to a bounded length. */
+  /** The words as the agent typed them, without control characters (analytics/printable-text.ts), cut to a bounded length. */
   query: string;
   /** Facet filters as `name=value` pairs joined with `&`, sorted by name; empty for none. */
   filters: string;

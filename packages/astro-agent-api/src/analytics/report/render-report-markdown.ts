@@ -1,3 +1,4 @@
+import { stripControlCharacters } from '../printable-text.ts';
 import { formatResults, type AgentReport, type QueryRow, type Series } from './build-agent-report.ts';
 
 /** Family columns of the per-day table in a terminal; the rest are summed into one. */
@@ -54,9 +55,12 @@ export function percent(part: number, whole: number): string {
   return whole === 0 ? '–' : `${Math.round((100 * part) / whole)} %`;
 }
 
-/** A GitHub-flavoured Markdown table; cells are one line, and `|` in them is escaped. */
+/**
+ * A GitHub-flavoured Markdown table; cells are one line, and `|` in them is escaped. Counts recorded
+ * before queries were stripped of control characters may still hold some: the terminal never gets them.
+ */
 function formatTable(head: string[], rows: (string | number)[][]): string {
-  const cell = (value: string | number) => (String(value).replace(/\s+/g, ' ').replace(/\|/g, '\\|') || ' ');
+  const cell = (value: string | number) => (stripControlCharacters(String(value)).replace(/\s+/g, ' ').replace(/\|/g, '\\|') || ' ');
   const numeric = head.map((_, i) => rows.every((row) => typeof row[i] === 'number'));
   return [
     `| ${head.map(cell).join(' | ')} |`,

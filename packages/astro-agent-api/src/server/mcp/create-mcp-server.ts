@@ -1,7 +1,8 @@
 import { McpServer, type CacheHint, type Implementation } from '@modelcontextprotocol/server';
 import type { ContentSnapshot } from '../../content/content-model.ts';
 import { createOperations } from '../../operations/index.ts';
-import { MCP_CAPABILITIES, buildMcpInstructions, buildMcpServerName } from '../../operations/endpoints.ts';
+import { buildMcpServerName, MCP_CAPABILITIES } from '../../mcp-contract.ts';
+import { buildMcpInstructions } from '../../operations/mcp-instructions.ts';
 import { CONTRACT_VERSION } from '../../versioning.ts';
 import type { ErrorLogger } from '../respond.ts';
 import { registerAnswerPrompt } from './prompts.ts';

@@ -1,7 +1,7 @@
 import { classifyInboundRequest, isJsonContentType, UnsupportedProtocolVersionError } from '@modelcontextprotocol/server';
 import type { ContentSnapshot } from '../../content/content-model.ts';
 import { ApiError } from '../../api-error.ts';
-import { MCP_PROTOCOL_VERSIONS } from '../../operations/endpoints.ts';
+import { MCP_PROTOCOL_VERSIONS } from '../../mcp-contract.ts';
 import type { Operation } from '../../operations/operation.ts';
 import { callOperation } from '../call-operation.ts';
 import type { Handler } from '../context.ts';

@@ -1,5 +1,5 @@
 import type { CallToolResult, McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import { MCP_TOOL_ANNOTATIONS } from '../../operations/endpoints.ts';
+import { MCP_TOOL_ANNOTATIONS } from '../../mcp-contract.ts';
 import { buildInputJsonSchema, buildOutputJsonSchema, type ObjectJsonSchema } from '../../operations/json-schema.ts';
 import type { Operation } from '../../operations/operation.ts';
 import { asApiError, type ErrorLogger } from '../respond.ts';

@@ -293,7 +293,10 @@ export function mixedScenarios(manifest: BuiltManifest): Scenario[] {
 /** `items` in a fixed pseudo-random order (seeded: every run and every server gets the same). */
 export function shuffle<T>(items: T[]): T[] {
   let seed = 42;
-  const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  const random = () => {
+    seed = (seed * 16807) % 2147483647;
+    return seed / 2147483647;
+  };
   return items
     .map((item) => [random(), item] as const)
     .sort((a, b) => a[0] - b[0])

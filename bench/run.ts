@@ -307,10 +307,8 @@ const ratio = (a: Row, b: Row) => {
 };
 
 type Status = 'met' | 'missed' | '—';
-const lines: string[][] = [];
 const check = (ok: boolean | undefined): Status => (ok === undefined ? '—' : ok ? 'met' : 'missed');
 
-const ceilingRps = med(serving.get('ceiling'), (r) => r.rps);
 const rowLabels: Record<Row, string> = {
   ceiling: 'ceiling: node:http, fixed JSON body',
   'naive read_page': 'plain Astro endpoint: read_page',

@@ -39,14 +39,14 @@ const counts = new Map<string, number>();
 for (const page of pages) counts.set(page.language, (counts.get(page.language) ?? 0) + 1);
 const languages = ['en', ...[...counts.keys()].filter((language) => language !== 'en').sort((a, b) => counts.get(b)! - counts.get(a)!)];
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 /** The page as HTML: headings as `<hN>`, every other paragraph as `<p>`. */
 function toHtml(page: DocsPage): string {
   const blocks = page.text.split(/\n{2,}|\n(?=#)/).map((block) => {
     const heading = /^(#{1,6}) +(.*)$/.exec(block.trim());
-    return heading ? `<h${heading[1]!.length}>${escape(heading[2]!)}</h${heading[1]!.length}>` : `<p>${escape(block.trim())}</p>`;
+    return heading ? `<h${heading[1]!.length}>${escapeHtml(heading[2]!)}</h${heading[1]!.length}>` : `<p>${escapeHtml(block.trim())}</p>`;
   });
-  return `<!doctype html><html lang="${page.language}"><head><title>${escape(page.title)}</title></head><body><main data-pagefind-body><h1>${escape(page.title)}</h1>${blocks.join('')}</main></body></html>`;
+  return `<!doctype html><html lang="${page.language}"><head><title>${escapeHtml(page.title)}</title></head><body><main data-pagefind-body><h1>${escapeHtml(page.title)}</h1>${blocks.join('')}</main></body></html>`;
 }
 
 async function folderBytes(dir: string): Promise<number> {
@@ -83,7 +83,10 @@ const ourBuildMs = performance.now() - started;
  */
 function generateCases(language: string, letters: RegExp, count: number, seed: number): MultilingualCase[] {
   let state = seed;
-  const random = () => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const random = () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
   const ofLanguage = pages.filter((page) => page.language === language);
   const runs = ofLanguage.flatMap((page) => [...`${page.title}\n${page.text}`.matchAll(letters)].map((match) => match[0]).filter((run) => run.length >= 2));
   const found: MultilingualCase[] = [];
@@ -110,7 +113,10 @@ const generated = [
 const instances = new Map<string, PagefindInstance>();
 async function pagefindFor(language: string): Promise<PagefindInstance> {
   let instance = instances.get(language);
-  if (!instance) instances.set(language, (instance = (await loadPagefind(pagefindDir, { language: language.toLowerCase() })).instance));
+  if (!instance) {
+    instance = (await loadPagefind(pagefindDir, { language: language.toLowerCase() })).instance;
+    instances.set(language, instance);
+  }
   return instance;
 }
 

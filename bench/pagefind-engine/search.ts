@@ -229,7 +229,7 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
 /** A facet's values and aliases as the city matcher reads them: slug → label, and each alias under its own key. */
 function buildFacetNames(facet: FacetOptions): Record<string, string> {
   const names: Record<string, string> = { ...facet.values };
-  for (const [slug, aliases] of Object.entries(facet.aliases)) aliases.forEach((alias, i) => (names[`${slug}\u0000${i}`] = alias));
+  for (const [slug, aliases] of Object.entries(facet.aliases)) for (const [i, alias] of aliases.entries()) names[`${slug}\u0000${i}`] = alias;
   return names;
 }
 

@@ -22,7 +22,7 @@ export interface ProxiedResponse {
  * Changes one thing: rewrites the answer in place, or returns an answer to send instead of asking
  * upstream (the request is then not forwarded).
  */
-export type Defect = (request: ProxiedRequest, response?: ProxiedResponse) => ProxiedResponse | void;
+export type Defect = (request: ProxiedRequest, response?: ProxiedResponse) => ProxiedResponse | undefined;
 
 export interface DefectProxy {
   url: string;

@@ -79,6 +79,7 @@ async function commitAll(root: string, date: string): Promise<void> {
 
 /** The integration's own lines of a build log (`[astro-agent-api] …`), without colours. */
 export function integrationLines(buildLog: string): string[] {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: an ANSI colour starts with ESC
   return buildLog.replace(/\x1b\[[\d;]*m/g, '').split('\n').filter((line) => line.includes('[astro-agent-api]')).map((line) => line.trim());
 }
 
@@ -90,6 +91,7 @@ export function convertedWhileRendering(buildLog: string): number {
   return Number(line[1]);
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the URL ends where a colour's ESC starts
 export const LISTENING = /Server listening on (http:\/\/[^\s\x1b]+)/;
 
 /** A built example served as its README says (`node dist/server/entry.mjs`), on a free loopback port, its data in a folder of its own. */

@@ -7,7 +7,7 @@
  */
 import type { Element, Root as HastRoot } from 'hast';
 import { select, selectAll } from 'hast-util-select';
-import { toString } from 'hast-util-to-string';
+import { toString as hastToString } from 'hast-util-to-string';
 import type { Code, List, PhrasingContent, Root } from 'mdast';
 import rehypeParse from 'rehype-parse';
 import remarkGfm from 'remark-gfm';
@@ -110,7 +110,7 @@ export function readFileTrees(main: Element): TreeEntry[][] {
         // `.tree-entry > span`: an icon (a span holding an svg, and "Directory" for screen readers), then the name.
         const label = select('.tree-entry > span', item);
         const shown = label?.children.filter((child) => !(child.type === 'element' && child.tagName === 'span' && select('svg', child))) ?? [];
-        entries.push({ name: shown.map((child) => toString(child)).join('').trim().replace(/\/$/, ''), depth });
+        entries.push({ name: shown.map((child) => hastToString(child)).join('').trim().replace(/\/$/, ''), depth });
         const details = childElement(item, 'details');
         const nested = details && childElement(details, 'ul');
         if (nested) visit(nested, depth + 1);

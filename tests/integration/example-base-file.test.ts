@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { childEnv, runCommand, startServerProcess, type ServerProcess } from '../helpers/child-process.ts';
-import { convertedWhileRendering, integrationLines, prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
+import { convertedWhileRendering, integrationLines, LISTENING, prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
 import { requestTwiceOnOneConnection } from '../helpers/keep-alive.ts';
 import { assertPublishedUrlsAnswer } from '../helpers/published-urls.ts';
 import { assertAfdocsPasses, assertDocumentLinksAnswer, runAfdocs } from '../helpers/graders.ts';
@@ -25,8 +25,6 @@ type Json = Record<string, any>;
 const ORIGIN = 'https://docs.example.com';
 const ROOT = `${ORIGIN}/docs`;
 const PAGES = [ROOT, `${ROOT}/install`, `${ROOT}/reference/configuration`, `${ROOT}/troubleshooting`];
-/** Astro's "Server listening on http://127.0.0.1:…" line, colours or not. */
-const LISTENING = /Server listening on (http:\/\/[^\s\x1b]+)/;
 
 let example: ExampleSite;
 let server: ServerProcess;
@@ -237,6 +235,7 @@ describe('examples/base-file built in middleware mode and served by startServer'
       [
         "import { startServer } from 'astro-agent-api/node';",
         "const server = await startServer({ outDir: new URL('./dist-middleware/', import.meta.url), host: '127.0.0.1', port: 0 });",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source of a script the test writes, a template literal in it
         'console.log(`listening on ${server.url}`);',
         "process.on('SIGTERM', () => server.close().then(() => process.exit(0)));",
       ].join('\n'),

@@ -125,7 +125,7 @@ const query = fc.oneof(
 const headerValue = (...known: string[]) => fc.option(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: printable() }), { nil: undefined, freq: 2 });
 const headers = fc.record({
   origin: headerValue('', 'null', 'http://localhost:4321', 'http://localhost:9999', 'ftp://localhost', 'https://evil.example', 'http://localhost:4321/x'),
-  authorization: fc.option(fc.oneof({ weight: 3, arbitrary: fc.constant('VALID') }, fc.constantFrom('Bearer', 'Bearer x', 'Bearer agt_at_' + 'A'.repeat(43), 'Basic Og==', 'Basic !!!', ''), printable()), { nil: undefined, freq: 2 }),
+  authorization: fc.option(fc.oneof({ weight: 3, arbitrary: fc.constant('VALID') }, fc.constantFrom('Bearer', 'Bearer x', `Bearer agt_at_${'A'.repeat(43)}`, 'Basic Og==', 'Basic !!!', ''), printable()), { nil: undefined, freq: 2 }),
   accept: headerValue('application/json', 'text/html', 'text/markdown', 'text/markdown;q=0.5, text/html;q=0.9', '*/*', 'application/json, text/event-stream'),
   'accept-encoding': headerValue('gzip', 'br', 'br;q=0, gzip;q=0', 'identity;q=0', '*', 'zstd'),
   'content-type': headerValue('application/json', 'application/x-www-form-urlencoded', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data; boundary=x'),
@@ -328,7 +328,7 @@ describe(`${TOTAL.toLocaleString('en')} generated hostile requests: never a 5xx,
     const headerLines = fc.array(
       fc.oneof(
         { weight: 3, arbitrary: fc.constantFrom('Accept: application/json', 'User-Agent: raw', 'Accept: text/markdown', 'Accept-Encoding: gzip', 'X-Forwarded-For: 1.2.3.4') },
-        fc.constantFrom('Host: localhost', 'Content-Length: 5', 'Content-Length: -1', 'Content-Length: 5, 6', 'Transfer-Encoding: chunked', 'Transfer-Encoding: gzip, chunked', 'Expect: 100-continue', 'Origin:', 'Origin: null', 'Bad Header', ': empty', 'X-Long: ' + 'a'.repeat(20_000), 'Content-Type: application/json', `Authorization: Bearer ${'x'.repeat(50)}`),
+        fc.constantFrom('Host: localhost', 'Content-Length: 5', 'Content-Length: -1', 'Content-Length: 5, 6', 'Transfer-Encoding: chunked', 'Transfer-Encoding: gzip, chunked', 'Expect: 100-continue', 'Origin:', 'Origin: null', 'Bad Header', ': empty', `X-Long: ${'a'.repeat(20_000)}`, 'Content-Type: application/json', `Authorization: Bearer ${'x'.repeat(50)}`),
         printable(60),
       ),
       { maxLength: 6 },

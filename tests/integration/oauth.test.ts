@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import * as oauth from 'oauth4webapi';
 import { createCallerResolver } from '../../packages/astro-agent-api/src/server/caller.ts';
-import { ApiError } from '../../packages/astro-agent-api/src/api-error.ts';
+import type { ApiError } from '../../packages/astro-agent-api/src/api-error.ts';
 import { createOAuthHandlers, type OAuthHandlers } from '../../packages/astro-agent-api/src/server/oauth/handlers.ts';
 import { openStore } from '../../packages/astro-agent-api/src/store/open-store.ts';
 import type { Store } from '../../packages/astro-agent-api/src/store/store.ts';
@@ -182,7 +182,7 @@ describe('OAuth handlers (web-standard Request → Response over a real sqlite s
     assert.equal(revocation.status, 200, 'another client\'s token: 200, and nothing changes');
     assert.equal((await h.introspect(alice, alicesToken)).active, true);
 
-    for (const token of ['agt_at_' + 'A'.repeat(43), 'not-even-a-token']) {
+    for (const token of [`agt_at_${'A'.repeat(43)}`, 'not-even-a-token']) {
       assert.deepEqual(await h.introspect(alice, token), { active: false });
       const unknown = await h.call('revoke', form({ token }), { headers: { authorization: basic(alice.client_id, alice.client_secret) } });
       assert.equal(unknown.status, 200);
@@ -228,7 +228,7 @@ describe('OAuth handlers (web-standard Request → Response over a real sqlite s
 
     test('a client_name of exactly 100 characters (counted as characters, not bytes) and five contacts are accepted', async () => {
       const client = await h.register({
-        client_name: 'ñ'.repeat(99) + '🙂',
+        client_name: `${'ñ'.repeat(99)}🙂`,
         contacts: ['a@b.es', 'c@d.es', 'e@f.es', 'g@h.es', 'i@j.es'],
         token_endpoint_auth_method: 'client_secret_post',
         grant_types: ['client_credentials'],

@@ -207,7 +207,7 @@ describe('callers: anonymous by address, identified by bearer token', () => {
 
   test('unknown, malformed or non-Bearer credentials → 401 invalid_token with resource_metadata, never anonymous', async () => {
     const resolve = createCallerResolver({ store, addresses: { trustProxy: 0, ipv6Prefix: 64 } });
-    for (const authorization of ['Bearer agt_at_' + 'x'.repeat(43), 'Bearer not-a-token', 'Bearer', '', `Basic ${btoa('a:b')}`, `Bearer ${token} extra`, `Token ${token}`]) {
+    for (const authorization of [`Bearer agt_at_${'x'.repeat(43)}`, 'Bearer not-a-token', 'Bearer', '', `Basic ${btoa('a:b')}`, `Bearer ${token} extra`, `Token ${token}`]) {
       await assert.rejects(resolve(request({ authorization }), { clientAddress: '192.0.2.1' }, METADATA), (error: ApiError) => {
         assert.equal(error.status, 401);
         assert.equal(error.code, 'invalid_token');
@@ -350,7 +350,7 @@ describe('rate limits over HTTP with the default quotas (60 anonymous, 600 ident
   test('401s are not counted, and a bad token is never served as anonymous', async () => {
     const caller = callerOf(server);
     for (let i = 0; i < 5; i++) {
-      const response = await caller.get(CHEAP, 'agt_at_' + 'x'.repeat(43));
+      const response = await caller.get(CHEAP, `agt_at_${'x'.repeat(43)}`);
       assert.equal(response.status, 401);
       assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer error="invalid_token", resource_metadata="https?:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/api\/v1"$/);
       assert.equal(response.headers.get('ratelimit'), null);

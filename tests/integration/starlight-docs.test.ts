@@ -222,7 +222,7 @@ describe("every page's twin, against what its reader sees", () => {
       }
       counts.references += countCharacterReferences(twin);
       if (countCharacterReferences(twin) > 0) failures.push(`${path}: ${twin.match(/.{0,20}&#x?[0-9a-f]+;.{0,20}/gi)!.join(' | ')}`);
-      const shown = /<footer[^]*?<time datetime="([^"]+)"/.exec(html)?.[1];
+      const shown = /<footer[\s\S]*?<time datetime="([^"]+)"/.exec(html)?.[1];
       if (shown) {
         counts.dated++;
         if (!twin.includes(`\nlast_updated: ${shown}\n`)) failures.push(`${path}: shows ${shown}, its twin says ${/^last_updated: .*$/m.exec(twin)?.[0] ?? 'nothing'}`);

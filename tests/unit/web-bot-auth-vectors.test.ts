@@ -55,7 +55,12 @@ after(async () => {
 function verifierFor(siteOrigin: string, trusted: Record<string, object> = { [AGENT]: {} }) {
   return createSignedAgentVerifier({
     store,
-    directories: { get: async (url) => (assert.equal(url.href, `${AGENT}/.well-known/http-message-signatures-directory`), readKeyDirectory({ keys: [RFC_9421_ED25519] })) },
+    directories: {
+      get: async (url) => {
+        assert.equal(url.href, `${AGENT}/.well-known/http-message-signatures-directory`);
+        return readKeyDirectory({ keys: [RFC_9421_ED25519] });
+      },
+    },
     siteOrigin,
     options: { policy: { name: 'signed-agent', quota: 600 }, trusted, unlisted: 'anonymous' },
     now: () => CREATED_MS + 10_000,

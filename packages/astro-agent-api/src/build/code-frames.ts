@@ -1,6 +1,6 @@
 import type { Element } from 'hast';
 import { defaultHandlers, type Handle } from 'hast-util-to-mdast';
-import { toString } from 'hast-util-to-string';
+import { toString as hastToString } from 'hast-util-to-string';
 import type { Code } from 'mdast';
 import { collapseWhitespace } from './collapse-whitespace.ts';
 import { hasClass } from './element-queries.ts';
@@ -73,7 +73,7 @@ function readExpressiveCodeLines(pre: Element): CodeLine[] | undefined {
   if (!lines || lines.length === 0) return undefined;
   return lines.map((line) => {
     // The gutter (line numbers) is not code.
-    const text = toString(line.children.find((child): child is Element => child.type === 'element' && hasClass(child, 'code')) ?? line);
+    const text = hastToString(line.children.find((child): child is Element => child.type === 'element' && hasClass(child, 'code')) ?? line);
     return { text: text === '\n' ? '' : text, marker: hasClass(line, 'ins') ? '+' : hasClass(line, 'del') ? '-' : ' ' };
   });
 }

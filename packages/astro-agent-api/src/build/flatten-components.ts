@@ -1,5 +1,5 @@
 import type { Element, ElementContent } from 'hast';
-import { toString } from 'hast-util-to-string';
+import { toString as hastToString } from 'hast-util-to-string';
 import { unwrapCodeFrame } from './code-frames.ts';
 import { collapseWhitespace } from './collapse-whitespace.ts';
 import { findByClass, findElement, hasClass } from './element-queries.ts';
@@ -91,7 +91,7 @@ function linkCardAsParagraph(card: Element): Element | undefined {
 function collectTabLabels(container: Element): Map<string, string> {
   const labels = new Map<string, string>();
   const visit = (node: Element): void => {
-    if (node.properties.role === 'tab' && typeof node.properties.id === 'string') labels.set(node.properties.id, collapseWhitespace(toString(node)));
+    if (node.properties.role === 'tab' && typeof node.properties.id === 'string') labels.set(node.properties.id, collapseWhitespace(hastToString(node)));
     else for (const child of node.children) if (child.type === 'element' && child.properties.role !== 'tabpanel') visit(child);
   };
   visit(container);

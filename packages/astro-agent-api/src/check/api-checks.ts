@@ -2,12 +2,11 @@ import { DOCUMENT_PATHS, IDENTITY_PATH, MCP_PATH, WELL_KNOWN_PATHS } from '../pa
 import { callApi, searchQuery, type ApiAnswer } from './api-client.ts';
 import { collectProblems, withApi, type CheckContext, type CheckRuns } from './check-context.ts';
 import { fail, pass, skip } from './check-result.ts';
-import { authorizationServerUrl, parseJson, protectedResourceUrl, type ApiFacts } from './discover-site.ts';
+import { authorizationServerUrl, parseJson, protectedResourceUrl, type ApiFacts, type Json } from './discover-site.ts';
 import { tokenOf } from './oauth-checks.ts';
 import { createResponseValidator } from './response-schemas.ts';
 import { describeAnswer, looksLikeHtml, mediaType } from './site-http.ts';
 
-type Json = Record<string, any>;
 
 /** Search results read back with read_page: enough to catch a stale index, few enough for the quota. */
 const RESULTS_READ = 3;

@@ -1,8 +1,7 @@
 import type { CheckContext } from './check-context.ts';
-import { parseJson, type ApiFacts } from './discover-site.ts';
+import { parseJson, type ApiFacts, type Json } from './discover-site.ts';
 import type { HttpAnswer } from './site-http.ts';
 
-type Json = Record<string, any>;
 
 export interface ApiAnswer extends HttpAnswer {
   json: Json | undefined;

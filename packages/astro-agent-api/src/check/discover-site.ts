@@ -6,7 +6,9 @@ import { readSitemap, type Sitemap } from './read-sitemap.ts';
 import { samplePages } from './sample-pages.ts';
 import type { HttpAnswer, SiteHttp } from './site-http.ts';
 
-type Json = Record<string, any>;
+/** A JSON object a site under check answered: its shape is what the checks verify, so they read it loosely. */
+// biome-ignore lint/suspicious/noExplicitAny: the checks read another site's JSON before they know its shape
+export type Json = Record<string, any>;
 
 /** What an astro-agent-api site with an adapter publishes of its API, read from its documents. */
 export interface ApiFacts {

@@ -3,10 +3,9 @@ import { compileErrors, validate } from '@readme/openapi-parser';
 import { DOCUMENT_PATHS, WELL_KNOWN_PATHS } from '../paths.ts';
 import { collectProblems, withApi, type CheckContext, type CheckRuns } from './check-context.ts';
 import { fail, pass, skip, warn, type CheckOutcome } from './check-result.ts';
-import { authorizationServerUrl, parseJson, protectedResourceUrl, type ApiFacts } from './discover-site.ts';
+import { authorizationServerUrl, parseJson, protectedResourceUrl, type Json } from './discover-site.ts';
 import { describeAnswer, looksLikeHtml, mediaType, type HttpAnswer } from './site-http.ts';
 
-type Json = Record<string, any>;
 
 /** a14y's agents-md probes, in its order, for a site's guide for agents. */
 const AGENTS_MD_PATHS = [DOCUMENT_PATHS.agents, '/AGENTS.md', '/.well-known/agents.md'];

@@ -2,11 +2,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { searchQuery } from './api-client.ts';
 import { withApi, type CheckContext, type CheckRuns } from './check-context.ts';
 import { fail, pass } from './check-result.ts';
-import { parseJson, type ApiFacts } from './discover-site.ts';
+import { parseJson, type ApiFacts, type Json } from './discover-site.ts';
 import { tokenOf } from './oauth-checks.ts';
 import { describeAnswer, mediaType, type HttpAnswer } from './site-http.ts';
 
-type Json = Record<string, any>;
 
 /** The two eras of MCP a client may speak: the 2025 handshake (initialize) and the stateless 2026 revision. */
 const REVISION_2025 = '2025-11-25';

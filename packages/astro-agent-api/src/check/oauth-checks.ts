@@ -5,7 +5,6 @@ import { fail, pass, skip, warn } from './check-result.ts';
 import { parseJson, type ApiFacts } from './discover-site.ts';
 import { describeAnswer, mediaType } from './site-http.ts';
 
-type Json = Record<string, any>;
 
 /** The token the other contract checks use once oauth-flow got one: their calls then spend the client's quota, not the anonymous one. */
 const tokens = new WeakMap<CheckContext, string>();

@@ -30,7 +30,7 @@ function bySize(size: number, limits: { pass: number; fail: number }): CheckStat
   return size > limits.fail ? 'fail' : size > limits.pass ? 'warn' : 'pass';
 }
 
-async function sizes(context: CheckContext, what: string, unit: string, limits: { pass: number; fail: number }, measure: (answer: HttpAnswer) => number, answers: HttpAnswer[]): Promise<CheckOutcome> {
+async function sizes(what: string, unit: string, limits: { pass: number; fail: number }, measure: (answer: HttpAnswer) => number, answers: HttpAnswer[]): Promise<CheckOutcome> {
   const measured = answers.filter((answer) => answer.status === 200).map((answer) => ({ url: answer.url, size: measure(answer) }));
   if (measured.length === 0) return skip(`no ${what} answered 200`);
   const over = measured.filter(({ size }) => bySize(size, limits) !== 'pass');
@@ -71,17 +71,17 @@ async function followRedirects(context: CheckContext, first: HttpAnswer): Promis
 export const pageChecks: CheckRuns = {
   async 'page-size-html'(context) {
     const sample = await fetchSample(context);
-    return sizes(context, 'pages', 'characters of text', SIZE, (answer) => readableText(parseHtmlDocument(answer.text, answer.url)).length, sample.map(({ answer }) => answer));
+    return sizes('pages', 'characters of text', SIZE, (answer) => readableText(parseHtmlDocument(answer.text, answer.url)).length, sample.map(({ answer }) => answer));
   },
 
   async 'page-size-markdown'(context) {
     const forms = await fetchPageForms(context);
-    return sizes(context, 'twins', 'characters', SIZE, (answer) => answer.text.length, forms.map(({ twin }) => twin));
+    return sizes('twins', 'characters', SIZE, (answer) => answer.text.length, forms.map(({ twin }) => twin));
   },
 
   async 'page-size-transfer'(context) {
     const sample = await fetchSample(context);
-    return sizes(context, 'pages', 'bytes', TRANSFER, (answer) => answer.bytes, sample.map(({ answer }) => answer));
+    return sizes('pages', 'bytes', TRANSFER, (answer) => answer.bytes, sample.map(({ answer }) => answer));
   },
 
   async 'content-start'(context) {

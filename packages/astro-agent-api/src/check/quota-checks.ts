@@ -82,7 +82,7 @@ export const quotaChecks: CheckRuns = {
       answer = await callApi(context, api, 'search_pages', { query, limit: '1' });
       if (answer.status !== 200) break;
     }
-    if (!answer || answer.status !== 429) return fail(`no 429 after ${sent + 1} requests`, answer ? [`last answer ${answer.status}`] : []);
+    if (answer?.status !== 429) return fail(`no 429 after ${sent + 1} requests`, answer ? [`last answer ${answer.status}`] : []);
     const problems: string[] = [];
     const retryAfter = answer.headers.get('retry-after');
     const { state, problems: headerProblems } = readQuotaState(answer);

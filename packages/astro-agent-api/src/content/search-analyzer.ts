@@ -71,6 +71,7 @@ export function normaliseSearchText(text: string): string {
  * time at 10,000 pages. Latin text keeps its length, so offsets in it are offsets in the text.
  */
 export function foldText(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is the range from U+0000, which folds as it is
   return text.toLowerCase().replace(/[^\x00-\x7f]/g, foldCharacter);
 }
 

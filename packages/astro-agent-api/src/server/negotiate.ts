@@ -68,7 +68,8 @@ export function markdownResponse(request: Request, page: ManifestPage, snapshot:
     twin = { bytes: snapshot.texts.readTwin(page.twin), etags: {}, encoded: {} };
     snapshot.memo.set(key, twin);
   }
-  const etag = (twin.etags[type] ??= buildEtag(snapshot.manifest.buildId, type === 'text/markdown' ? page.path : `${page.path}\u0000${type}`));
+  const etag = twin.etags[type] ?? buildEtag(snapshot.manifest.buildId, type === 'text/markdown' ? page.path : `${page.path}\u0000${type}`);
+  twin.etags[type] = etag;
   const signal = formatContentSignal(snapshot.manifest.options.robots.usage);
   return represent(request, {
     bytes: twin.bytes,

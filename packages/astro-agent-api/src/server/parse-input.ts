@@ -19,7 +19,10 @@ export function parseOperationInput(op: Operation, raw: Record<string, unknown>)
   const name = String(issue.path[0] ?? '');
   const missing = args[name] === undefined;
   let hints = hintsByOperation.get(op);
-  if (!hints) hintsByOperation.set(op, (hints = buildParameterHints(op.input)));
+  if (!hints) {
+    hints = buildParameterHints(op.input);
+    hintsByOperation.set(op, hints);
+  }
   throw new ApiError(
     400,
     missing ? 'missing_parameter' : 'invalid_parameter',

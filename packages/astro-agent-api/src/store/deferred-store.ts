@@ -34,7 +34,8 @@ export function createDeferredStore(
         if (failed) options.logger.warn(`agent-api: the ${backend.backend} store is open; what needs it answers again.`);
         failed = undefined;
         opening = undefined;
-        return (store = backend);
+        store = backend;
+        return backend;
       },
       (cause: unknown) => {
         // A known state is said as it is; the cause of anything else stays in the log, never in an answer.

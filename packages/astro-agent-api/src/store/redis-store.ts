@@ -53,6 +53,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
   let everReady = false;
   let lost = false;
 
+  // biome-ignore lint/suspicious/noImplicitAnyLet: typed by tsc from its one assignment, createClient's result for these scripts (a long generic to restate)
   let client;
   try {
     client = createClient({

@@ -72,7 +72,9 @@ const SCRATCH_BYTES = 64 * 1024;
 
 // A snapshot replaced by a rebuild may still be answering requests: its files stay open (and readable,
 // even once the rebuild has replaced them) until the snapshot is garbage, then they are closed here.
-const openFiles = new FinalizationRegistry<number[]>((fds) => fds.forEach((fd) => closeSync(fd)));
+const openFiles = new FinalizationRegistry<number[]>((fds) => {
+  for (const fd of fds) closeSync(fd);
+});
 
 /**
  * Opens the texts files `names` (in `dir`) of build `buildId`; throws when one is of another build (a
@@ -89,7 +91,7 @@ export function openPageTexts(dir: string, names: readonly string[], buildId: st
       assertBuild(fds.at(-1)!, buildId);
     }
   } catch (error) {
-    fds.forEach((fd) => closeSync(fd));
+    for (const fd of fds) closeSync(fd);
     throw error;
   }
   let closed = false;
@@ -114,7 +116,7 @@ export function openPageTexts(dir: string, names: readonly string[], buildId: st
       if (closed) return;
       closed = true;
       openFiles.unregister(texts);
-      fds.forEach((fd) => closeSync(fd));
+      for (const fd of fds) closeSync(fd);
     },
   };
   openFiles.register(texts, fds, texts);

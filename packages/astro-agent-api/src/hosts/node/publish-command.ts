@@ -122,6 +122,7 @@ async function withReleases(outDir: string, building: string | undefined, io: Co
 }
 
 function parsePublishArguments(argv: string[]): { outDir: string; keep: number; astroArgs: string[] } {
+  // biome-ignore lint/suspicious/noImplicitAnyLet: typed by tsc from its one assignment, parseArgs's result for these options (a long generic to restate)
   let parsed;
   try {
     parsed = parseArgs({ args: argv, options: { outDir: { type: 'string', default: 'dist' }, keep: { type: 'string', default: String(DEFAULT_KEPT_RELEASES) } }, strict: true, allowPositionals: true, tokens: true });

@@ -461,10 +461,7 @@ export const companyInfo: CompanyInfo = {
   hours: `${company.hours.office}. ${company.hours.emergencies}.`,
   coverage,
   tax: tax.note,
-  prices:
-    `${pricesNote} Tarifas generales: ` +
-    generalPrices.map((p) => `${p.concept}: ${formatPrice(p)}`).join('; ') +
-    '. La tabla completa por servicio está en la página de precios.',
+  prices: `${pricesNote} Tarifas generales: ${generalPrices.map((p) => `${p.concept}: ${formatPrice(p)}`).join('; ')}. La tabla completa por servicio está en la página de precios.`,
   service_model: {
     description: serviceModel.description,
     online_booking: serviceModel.onlineBooking,

@@ -77,13 +77,14 @@ async function commitAll(root: string, date: string): Promise<void> {
   for (const args of [['init', '--quiet'], ['add', '--all'], ['commit', '--quiet', '--no-gpg-sign', '--message', 'the fixture as copied']]) await runCommand('git', args, { cwd: root, env });
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: an ANSI colour starts with ESC
+const ANSI_COLOUR = /\x1b\[[\d;]*m/g;
+
 /** The integration's own lines of a build log (`[astro-agent-api] …`), without colours. */
 export function integrationLines(buildLog: string): string[] {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: an ANSI colour starts with ESC
-  return buildLog.replace(/\x1b\[[\d;]*m/g, '').split('\n').filter((line) => line.includes('[astro-agent-api]')).map((line) => line.trim());
+  return buildLog.replace(ANSI_COLOUR, '').split('\n').filter((line) => line.includes('[astro-agent-api]')).map((line) => line.trim());
 }
 
-/** Astro's "Server listening on http://127.0.0.1:…" line, colours or not. */
 /** How many pages the build converted while Astro rendered them, from the Markdown line of its log. */
 export function convertedWhileRendering(buildLog: string): number {
   const line = /converted \d+ pages to Markdown in [\d.]+ m?s \((\d+) while Astro rendered/.exec(buildLog);
@@ -91,6 +92,7 @@ export function convertedWhileRendering(buildLog: string): number {
   return Number(line[1]);
 }
 
+/** Astro's "Server listening on http://127.0.0.1:…" line, colours or not. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the URL ends where a colour's ESC starts
 export const LISTENING = /Server listening on (http:\/\/[^\s\x1b]+)/;
 

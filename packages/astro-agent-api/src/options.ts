@@ -326,8 +326,7 @@ export function parseAgentApiOptions(input: unknown): AgentApiOptions {
   // (as the `documents` option does) with its own about browser APIs.
   throw new AstroError(
     `Invalid options for the astro-agent-api integration in astro.config.mjs:\n${problems.join('\n')}`,
-    `Fix these options and build again. The options are ${Object.keys(agentApiOptionsSchema.shape).join(', ')}; ` +
-      'the package README lists each one with its default.',
+    `Fix these options and build again. The options are ${Object.keys(agentApiOptionsSchema.shape).join(', ')}; the package README lists each one with its default.`,
   );
 }
 

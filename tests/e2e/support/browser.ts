@@ -22,8 +22,7 @@ export async function launchBrowser(): Promise<Browser> {
     await access(CHROMIUM_PATH);
   } catch {
     throw new Error(
-      `Chromium is not installed at ${CHROMIUM_PATH}. Install it with \`apt-get install -y chromium\` (as .ci/run does), ` +
-        'or set CHROMIUM_PATH to a Chromium or Chrome executable.',
+      `Chromium is not installed at ${CHROMIUM_PATH}. Install it with \`apt-get install -y chromium\` (as .ci/run does), or set CHROMIUM_PATH to a Chromium or Chrome executable.`,
     );
   }
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });

@@ -104,8 +104,7 @@ export function createReadPage({ truncateAt, languages }: { truncateAt: number; 
       .max(truncateAt)
       .optional()
       .describe(
-        `Return at most this many characters, ending at a paragraph boundary (never inside a code block when avoidable); ` +
-          `${MIN_PAGE_CHARS} to ${truncateAt}, default ${truncateAt}.`,
+        `Return at most this many characters, ending at a paragraph boundary (never inside a code block when avoidable); ${MIN_PAGE_CHARS} to ${truncateAt}, default ${truncateAt}.`,
       ),
   });
 

@@ -6,6 +6,7 @@
 import { buildPageText } from '../packages/astro-agent-api/src/content/plain-text.ts';
 import { createRandom } from './site-generator/barrio-text.ts';
 
+// biome-ignore format: a word list, read in rows
 const SUBJECTS = [
   'fontanero', 'fontanería urgente', 'fuga de agua', 'electricista', 'se va la luz', 'cerrajero 24 horas',
   'puerta bloqueada', 'pintar piso', 'pintor', 'caldera sin agua caliente', 'calefacción', 'aire acondicionado no enfría',

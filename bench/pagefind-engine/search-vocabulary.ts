@@ -77,6 +77,7 @@ export const TRADE_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
  * and these are on nearly every page, so they only add noise. "no" is here too: "la lavadora no
  * centrifuga" should find the page that says so, which it does without the "no".
  */
+// biome-ignore format: a word list, read in rows
 export const STOPWORDS: ReadonlySet<string> = new Set([
   'a', 'al', 'algo', 'con', 'de', 'del', 'el', 'en', 'es', 'esta', 'este', 'hay', 'la', 'las', 'le', 'lo', 'los',
   'me', 'mi', 'mis', 'muy', 'no', 'o', 'para', 'pero', 'por', 'que', 'se', 'si', 'su', 'sus', 'te', 'tu', 'un',

@@ -21,6 +21,7 @@ export interface BarrioText {
 }
 
 const PREFIXES = ['', 'San ', 'Santa ', 'El ', 'La ', 'Los ', 'Las ', 'Barrio de ', 'Ensanche de ', 'Casco de '];
+// biome-ignore format: a word list, read in rows
 const ROOTS = [
   'Centro', 'Norte', 'Sur', 'Estación', 'Puerto', 'Castillo', 'Molinos', 'Olivos', 'Huertas', 'Pinar', 'Rosales',
   'Fuente', 'Alameda', 'Ribera', 'Vega', 'Cañada', 'Lomas', 'Arenal', 'Carmen', 'Remedios', 'Almendros', 'Prado',

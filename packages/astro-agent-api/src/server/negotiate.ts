@@ -1,8 +1,6 @@
 import Negotiator from 'negotiator';
 import type { ContentSnapshot } from '../content/content-model.ts';
-import { DOCUMENT_PATHS, WELL_KNOWN_PATHS } from '../paths.ts';
 import type { ManifestPage } from '../content/manifest.ts';
-import type { SiteUrls } from '../site-urls.ts';
 import { buildEtag, represent, type Representation } from './represent.ts';
 
 export const MARKDOWN_TYPE = 'text/markdown; charset=utf-8';
@@ -17,24 +15,6 @@ const PAGE_TYPES = ['text/html', 'text/markdown'];
 export function prefersMarkdown(accept: string | null): boolean {
   if (!accept) return false;
   return new Negotiator({ headers: { accept } }).mediaType(PAGE_TYPES) === 'text/markdown';
-}
-
-/**
- * `Link` header of an HTML page (RFC 8288): its Markdown twin and the documents agents start from —
- * llms.txt, openapi.json, the API catalog (RFC 9727 §3 `api-catalog`), the MCP server card and the
- * agent skills index. The last two have no registered relation yet: `mcp-server-card` and
- * `agent-skills` are the names discovery scanners look for.
- */
-export function buildPageLinkHeader(page: ManifestPage, urls: SiteUrls): string {
-  const url = urls.documentUrl;
-  return [
-    `<${urls.twinUrl(page.path)}>; rel="alternate"; type="text/markdown"`,
-    `<${url(DOCUMENT_PATHS.llms)}>; rel="describedby"; type="text/plain"`,
-    `<${url(DOCUMENT_PATHS.openapi)}>; rel="service-desc"; type="application/json"`,
-    `<${url(WELL_KNOWN_PATHS.apiCatalog)}>; rel="api-catalog"; type="application/linkset+json"`,
-    `<${url(WELL_KNOWN_PATHS.mcpServerCard)}>; rel="mcp-server-card"; type="application/json"`,
-    `<${url(WELL_KNOWN_PATHS.agentSkills)}>; rel="agent-skills"; type="application/json"`,
-  ].join(', ');
 }
 
 /** A page's Markdown twin, with a strong validator from the build and the page (its text cannot change within a build). */

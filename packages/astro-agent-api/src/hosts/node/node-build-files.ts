@@ -5,11 +5,13 @@ import type { BuildFiles } from '../../content/build-files.ts';
 import { MANIFEST_FILE, RUNTIME_DIR, type TwinLocation } from '../../content/manifest.ts';
 import { assertTextsBuild, readTextsHeaderLength, TEXTS_PREAMBLE_BYTES, type PageTexts } from '../../content/page-texts.ts';
 
-/** The build output folder on disk (`<outDir>/agent-api/` and `<outDir>/client/`), as a Node server reads it. */
-export function createNodeBuildFiles(outDir: string): BuildFiles {
+/**
+ * The build output folder on disk (`<outDir>/agent-api/` and the public folder, `<outDir>/client/` unless
+ * the adapter puts it elsewhere), as a Node server reads it.
+ */
+export function createNodeBuildFiles(outDir: string, clientDir = join(outDir, 'client')): BuildFiles {
   const runtimeDir = join(outDir, RUNTIME_DIR);
   const manifestPath = join(runtimeDir, MANIFEST_FILE);
-  const clientDir = join(outDir, 'client');
   return {
     location: manifestPath,
     manifestStamp: async () => (await stat(manifestPath)).mtimeMs,

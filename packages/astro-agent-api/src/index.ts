@@ -140,7 +140,7 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
           const serverEntry = fileURLToPath(new URL(config!.build.serverEntry, config!.build.server));
           const copied = await publishFunctionRuntime({ platform: host.runtime, root: fileURLToPath(config!.root), outDir, clientDir, serverEntry, manifest: { ...manifest, textFiles }, documents });
           logger.info(
-            `put the runtime's files and the agent documents into the ${FUNCTION_NAMES[host.runtime]} (${copied.files} files, ${(copied.bytes / 1024 ** 2).toFixed(1)} MB); the twins, the documents and Accept: text/markdown are answered by it`,
+            `put the runtime's files and the agent documents into the ${FUNCTION_NAMES[host.runtime]} (${copied.files} files, ${(copied.bytes / 1024 ** 2).toFixed(1)} MB); it answers the twins and the documents`,
           );
           // Without a shared store every instance of the function would keep quotas of its own: the store's paths answer 503 instead.
           if (!process.env.REDIS_URL) logger.warn(NO_REDIS_WARNING);

@@ -34,7 +34,8 @@ export interface FunctionBuildOutput {
  * integration's, so the adapter bundled the function without them; the platform packs the function
  * folder only once `astro build` has ended. Then the documents and the twins leave the public folder,
  * so that the platform sends their paths to the function (which answers them with their headers and
- * counts them), and the platform's routing sends `Accept: text/markdown` there too.
+ * counts them). On Vercel its routes send `Accept: text/markdown` there too; Netlify can only do that
+ * with an edge function, which its local runtime cannot run offline, so it is not written.
  * Returns the size of what was copied, for the build's log.
  */
 export async function publishFunctionRuntime(build: FunctionBuildOutput): Promise<{ files: number; bytes: number }> {
@@ -120,8 +121,7 @@ async function routeVercelAgentSurface(build: FunctionBuildOutput): Promise<void
 
 /**
  * Netlify serves a file of the published folder before the function: the twins and documents left it,
- * so their paths reach the function. Each page with a twin gets its `Link` header from `_headers`, and
- * an edge function sends a request that asks for Markdown to the function.
+ * so their paths reach the function. Each page with a twin gets its `Link` header from `_headers`.
  */
 async function routeNetlifyAgentSurface(build: FunctionBuildOutput): Promise<void> {
   const urls = createSiteUrls(build.manifest.site, build.manifest.routing);

@@ -16,7 +16,7 @@ const { values, positionals } = parseArgs({ options: { passes: { type: 'string',
 const clientDir = positionals[0] ?? join(SITES_DIR, 'p374', 'dist', 'client');
 const SITE = 'https://example.com';
 const urls = createSiteUrls(SITE);
-const pages = await Promise.all((await listHtmlPages(clientDir, urls)).map(async (page) => ({ ...page, html: await readFile(page.file, 'utf8') })));
+const pages = await Promise.all((await listHtmlPages(clientDir, urls)).pages.map(async (page) => ({ ...page, html: await readFile(page.file, 'utf8') })));
 
 const perPage: number[] = [];
 for (let pass = 0; pass < Number(values.passes); pass++) {

@@ -38,9 +38,11 @@ describe('the Markdown twin of a page', () => {
 
   /** The twin is the main content only: its heading, and none of the menu, footer or cookie texts. */
   function assertContentOnly(markdown: string, how: string): void {
-    // YAML front matter first (title, url, description…), then the content from the page's heading on.
+    // YAML front matter first (title, url, description…), the llms.txt directive, then the content from the page's heading on.
     assert.ok(markdown.startsWith(`---\ntitle: ${html.h1}\n`), `${how}: starts with front matter titled "${html.h1}"`);
-    assert.ok(markdown.replace(/^---\n[\s\S]*?\n---\n\n/, '').startsWith(`# ${html.h1}`), `${how}: the content starts with the page's heading "# ${html.h1}"`);
+    const afterFrontMatter = markdown.replace(/^---\n[\s\S]*?\n---\n\n/, '');
+    assert.match(afterFrontMatter, /^> For AI agents: \S+\/llms\.txt lists /, `${how}: the llms.txt directive follows the front matter`);
+    assert.ok(afterFrontMatter.replace(/^>.*\n\n/, '').startsWith(`# ${html.h1}`), `${how}: the content starts with the page's heading "# ${html.h1}"`);
     const leaked = html.lines.filter((line) => markdown.includes(line));
     assert.deepEqual(leaked, [], `${how}: carries header/footer/cookie text`);
     assert.doesNotMatch(markdown, /cookies/i, `${how}: mentions cookies`);

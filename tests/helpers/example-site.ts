@@ -103,12 +103,13 @@ export interface ServedExample {
   stop(): Promise<void>;
 }
 
-export async function serveExampleSite(example: ExampleSite): Promise<ServedExample> {
+/** `env` adds to the server's environment, e.g. a larger anonymous quota for a test that reads a whole large site. */
+export async function serveExampleSite(example: ExampleSite, env: Record<string, string> = {}): Promise<ServedExample> {
   const dataDir = await mkdtemp(join(tmpdir(), `agent-api-${basename(example.root)}-data-`));
   try {
     const server = await startServerProcess(process.execPath, ['dist/server/entry.mjs'], {
       cwd: example.root,
-      env: childEnv({ HOST: '127.0.0.1', PORT: '0', AGENT_API_DATA_DIR: dataDir }),
+      env: childEnv({ HOST: '127.0.0.1', PORT: '0', AGENT_API_DATA_DIR: dataDir, ...env }),
       ready: LISTENING,
     });
     return {

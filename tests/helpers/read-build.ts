@@ -11,12 +11,12 @@ export async function readBuiltManifest(outDir: string): Promise<BuiltManifest> 
   const manifest = JSON.parse(await readFile(join(outDir, RUNTIME_DIR, MANIFEST_FILE), 'utf8')) as Manifest;
   const texts = openPageTexts(join(outDir, RUNTIME_DIR), manifest.textFiles, manifest.buildId);
   try {
-    const pages = manifest.pages.map(({ twin, ...page }) => {
+    const withText = ({ twin, ...page }: Manifest['pages'][number]) => {
       const markdown = texts.readMarkdown(twin);
       const frontMatter = texts.readTwin(twin).subarray(0, twin.frontMatterLength).toString('utf8');
       return { ...page, frontMatter, markdown };
-    });
-    return { ...manifest, pages };
+    };
+    return { ...manifest, pages: manifest.pages.map(withText), copies: manifest.copies.map(withText) };
   } finally {
     texts.close();
   }

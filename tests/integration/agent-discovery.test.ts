@@ -117,8 +117,8 @@ describe('Markdown twins: front matter on every surface', () => {
     assert.equal((contents[0] as { text: string }).text, twin);
     const frontMatter = parseYaml(/^---\n([\s\S]*?)\n---\n\n/.exec(twin)![1]!) as Json;
     const page = (await readPage({ url: path })).body;
-    // `lang` is the page's <html lang>: a site of one language keeps read_page's fields as they were.
-    assert.deepEqual(frontMatter, { title: page.title, url: page.url, lang: 'es', description: page.description, last_modified: page.last_modified });
+    // `lang` is the page's <html lang>; the front matter's `last_updated` is read_page's `last_modified` (the name a14y reads).
+    assert.deepEqual(frontMatter, { title: page.title, url: page.url, lang: 'es', description: page.description, last_updated: page.last_modified });
     assert.match(page.last_modified, /^\d{4}-\d{2}-\d{2}$/);
     assert.ok(twin.endsWith(page.markdown));
   });

@@ -75,10 +75,15 @@ describe('the agent surface under astro dev', () => {
   it('serves Markdown twins to agents that ask for them, and links HTML pages to them', async () => {
     const markdown = await fetch(`${base}/urgencias/`, { headers: { Accept: 'text/markdown' } });
     assert.equal(markdown.headers.get('content-type'), 'text/markdown; charset=utf-8');
-    assert.match(await markdown.text(), /^---\ntitle: Urgencias del hogar 24 horas\n[\s\S]*?\n---\n\n# /);
+    assert.match(await markdown.text(), /^---\ntitle: Urgencias del hogar 24 horas\n[\s\S]*?\n---\n\n> For AI agents: http:\/\/localhost:4321\/llms\.txt lists .+\n\n# /);
     const html = await fetch(`${base}/urgencias/`);
     assert.match(html.headers.get('content-type') ?? '', /text\/html/);
     assert.match(html.headers.get('link') ?? '', /urgencias\.md>; rel="alternate"/);
+    // Rendered on demand, the page gets the llms.txt directive from the middleware as it streams.
+    const text = await html.text();
+    assert.match(text, /<style>\[data-agent-directive\]\{[^<]+<\/style><\/head>/);
+    assert.match(text, /<body[^>]*><aside data-agent-directive [^>]*>For AI agents: \/llms\.txt lists the pages of this site as Markdown\. This page as Markdown: \/urgencias\.md\.<\/aside>/);
+    assert.equal(text.match(/data-agent-directive /g)?.length, 1);
   });
 
   it('serves the discovery documents and OAuth registration', async () => {

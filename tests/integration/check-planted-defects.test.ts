@@ -78,8 +78,7 @@ const DEFECTS: PlantedDefect[] = [
   },
   {
     name: 'a dead link in llms.txt',
-    // llms-txt-links-resolve names it too, pending anyway for the demo's /mcp link.
-    fails: ['published-urls'],
+    fails: ['llms-txt-links-resolve', 'published-urls'],
     evidence: /gone-page\.md → 404/,
     defect: (request, response) => {
       if (response && path(request.url) === '/llms.txt') response.body = response.body.replace('## Páginas principales\n', `## Páginas principales\n\n- [Gone](${SITE}/gone-page.md)\n`);

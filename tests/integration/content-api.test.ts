@@ -262,3 +262,77 @@ describe('Markdown for agents on site pages', () => {
     assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8');
   });
 });
+
+describe('the Markdown answers: type by Accept, token estimate, usage preferences, HEAD', () => {
+  const page = () => `${server.url}/servicios/fontaneria/`;
+  const robotsSignal = async () => /^Content-Signal: (.+)$/m.exec(await (await fetch(`${server.url}/robots.txt`)).text())![1];
+
+  it('answers a client that ranks plain text above HTML with the twin as text/plain, a validator of its own', async () => {
+    const plain = await fetch(page(), { headers: { Accept: 'text/plain, text/html;q=0.9' } });
+    const markdown = await fetch(page(), { headers: { Accept: 'text/markdown, text/html;q=0.9' } });
+    assert.equal(plain.headers.get('content-type'), 'text/plain; charset=utf-8');
+    assert.equal(markdown.headers.get('content-type'), 'text/markdown; charset=utf-8');
+    const [plainText, markdownText] = [await plain.text(), await markdown.text()];
+    assert.equal(plainText, markdownText);
+    assert.doesNotMatch(plainText, /<html|<body/i);
+    assert.match(plain.headers.get('vary') ?? '', /Accept/);
+    assert.notEqual(plain.headers.get('etag'), markdown.headers.get('etag'));
+    const revalidated = await fetch(page(), { headers: { Accept: 'text/plain', 'If-None-Match': plain.headers.get('etag')! } });
+    assert.equal(revalidated.status, 304);
+    // RFC 9110 §12.5.1: what a client ranks first wins, and a wildcard or an equal rank keeps the page as it is.
+    for (const [accept, type] of [
+      ['text/html, text/plain;q=0.9', /text\/html/],
+      ['*/*', /text\/html/],
+      ['text/*', /text\/html/],
+      ['text/markdown, text/plain', /text\/markdown/],
+      ['text/plain;q=0.5, text/markdown;q=0.8, text/html;q=0.1', /text\/markdown/],
+      ['text/plain', /text\/plain/],
+    ] as const) {
+      const response = await fetch(page(), { headers: { Accept: accept } });
+      assert.match(response.headers.get('content-type') ?? '', type, accept);
+      await response.arrayBuffer();
+    }
+  });
+
+  it('carries X-Markdown-Tokens (bytes over 4) and the Content-Signal robots.txt states, on every Markdown answer', async () => {
+    const signal = await robotsSignal();
+    assert.equal(signal, 'search=yes, ai-input=yes, ai-train=no');
+    for (const [url, accept] of [
+      [`${server.url}/servicios/fontaneria.md`, '*/*'],
+      [page(), 'text/markdown'],
+      [page(), 'text/plain'],
+    ]) {
+      const response = await fetch(url, { headers: { Accept: accept!, 'Accept-Encoding': 'identity' } });
+      const bytes = (await response.arrayBuffer()).byteLength;
+      assert.equal(response.headers.get('x-markdown-tokens'), String(Math.ceil(bytes / 4)), `${url} (${accept})`);
+      assert.equal(response.headers.get('content-signal'), signal, `${url} (${accept})`);
+    }
+    // An HTML page is not a Markdown answer.
+    const html = await fetch(page());
+    assert.equal(html.headers.get('x-markdown-tokens'), null);
+    await html.arrayBuffer();
+  });
+
+  it('answers HEAD with the headers of GET, Content-Length included, and no body', async () => {
+    for (const [url, accept] of [
+      [`${server.url}/servicios/fontaneria.md`, '*/*'],
+      [page(), 'text/markdown'],
+      [page(), 'text/plain, text/html;q=0.9'],
+    ]) {
+      for (const coding of ['identity', 'br']) {
+        const headers = { Accept: accept!, 'Accept-Encoding': coding };
+        const get = await fetch(url, { headers });
+        const body = new Uint8Array(await get.arrayBuffer());
+        const head = await fetch(url, { method: 'HEAD', headers });
+        assert.equal(head.status, 200);
+        assert.equal(await head.text(), '');
+        // Connection and Keep-Alive are the connection's (fetch closes after a HEAD), Date the second's.
+        const without = (response: Response) => [...response.headers].filter(([name]) => !['date', 'content-length', 'connection', 'keep-alive'].includes(name));
+        assert.deepEqual(without(head), without(get), `${url} (${accept}, ${coding})`);
+        // fetch decodes br: the length sent is that of the coded bytes.
+        if (coding === 'identity') assert.equal(head.headers.get('content-length'), String(body.byteLength));
+        else assert.ok(Number(head.headers.get('content-length')) > 0 && Number(head.headers.get('content-length')) < body.byteLength);
+      }
+    }
+  });
+});

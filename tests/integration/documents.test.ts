@@ -105,7 +105,12 @@ describe('published agent documents', () => {
     for (const link of pageLinks.slice(0, 20)) await access(join(built.clientDir, new URL(link).pathname));
     // The demo's list fits in one file: no index of section files.
     assert.ok(llms.length <= 50_000, `${llms.length} characters`);
-    assert.deepEqual(manifest.documents?.filter((path) => path.includes('llms')), ['/llms.txt', '/.well-known/llms.txt']);
+    assert.deepEqual(manifest.documents?.filter((path) => path.includes('llms') && !path.startsWith('/llms-full')), ['/llms.txt', '/.well-known/llms.txt']);
+    // The demo's text (1.7 MB) is past one file of llms-full.txt: an index of its sections' files, each within the limit.
+    const full = manifest.documents!.filter((path) => path.startsWith('/llms-full/'));
+    assert.ok(full.length > 1, full.join(', '));
+    assert.ok((await read('/llms-full.txt')).includes(`](${site}${full[0]})`));
+    for (const path of full) assert.ok((await read(path)).length <= 500_000, path);
 
     const robots = await read('/robots.txt');
     assert.ok(robots.includes(`Sitemap: ${site}/sitemap-index.xml`));

@@ -17,6 +17,7 @@ import { childEnv, runCommand, startServerProcess, type ServerProcess } from '..
 import { convertedWhileRendering, integrationLines, prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
 import { requestTwiceOnOneConnection } from '../helpers/keep-alive.ts';
 import { assertPublishedUrlsAnswer } from '../helpers/published-urls.ts';
+import { assertAfdocsPasses, assertDocumentLinksAnswer, runAfdocs } from '../helpers/graders.ts';
 import { assertSitePassesCheck } from '../helpers/agent-ready.ts';
 
 type Json = Record<string, any>;
@@ -75,6 +76,12 @@ async function withMcpClient<T>(use: (client: Client) => Promise<T>): Promise<T>
 }
 
 describe('examples/base-file: base /docs, trailingSlash never, build.format file', () => {
+  it('passes every AFDocs check under its base path, and answers every link of llms.txt and llms-full.txt with 200', async (t) => {
+    const target = { site: ROOT, served: server.url };
+    assertAfdocsPasses(t, await runAfdocs(target));
+    t.diagnostic(`${await assertDocumentLinksAnswer(target, ['llms.txt', 'llms-full.txt'])} URLs of llms.txt and llms-full.txt answer 200`);
+  });
+
   it('publishes only URLs the served site answers 200 for, without a redirect, and accepts each back', async (t) => {
     t.diagnostic(integrationLines(example.buildLog).join('\n'));
     // A worker takes the first two pages as they render; each counts only if its file, under this site's routing settings, holds the same bytes.

@@ -16,6 +16,7 @@ import { childEnv, startServerProcess } from '../helpers/child-process.ts';
 import { convertedWhileRendering, integrationLines, LISTENING, prepareExampleSite, serveExampleSite, type ExampleSite, type ServedExample } from '../helpers/example-site.ts';
 import { fetchFrom } from '../helpers/fetch-from.ts';
 import { assertPublishedUrlsAnswer } from '../helpers/published-urls.ts';
+import { assertAfdocsPasses, assertDocumentLinksAnswer, runAfdocs } from '../helpers/graders.ts';
 import { assertSitePassesCheck } from '../helpers/agent-ready.ts';
 
 type Json = Record<string, any>;
@@ -106,7 +107,7 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
     assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8');
     const markdown = await twin.text();
     // YAML front matter first (title, url, description), then the page's own heading.
-    assert.match(markdown, /^---\ntitle: CSS that scales, a practical style guide\nurl: https:\/\/blog\.example\.com\/posts\/css-that-scales\/\n[\s\S]*?\n---\n\n# CSS that scales, a practical style guide\n/);
+    assert.match(markdown, /^---\ntitle: CSS that scales, a practical style guide\nurl: https:\/\/blog\.example\.com\/posts\/css-that-scales\/\n[\s\S]*?\n---\n\n> For AI agents: https:\/\/blog\.example\.com\/llms\.txt lists the pages of this site as Markdown; https:\/\/blog\.example\.com\/llms-full\.txt holds all of them in one file\.\n\n# CSS that scales, a practical style guide\n/);
     assert.match(markdown, /## Keep specificity flat/);
     // The header, navigation, footer and the [data-agent-ignore] block are not content.
     for (const left of ['Share this post', 'Field Notes, a blog about', '[About]']) assert.ok(!markdown.includes(left), left);
@@ -269,6 +270,12 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
     assert.ok(report.resources >= POSTS.length + 2, `${report.resources} resources`);
   });
 
+  it('passes every AFDocs check, and answers every link of llms.txt and llms-full.txt with 200', async (t) => {
+    const target = { site: SITE, served: base };
+    assertAfdocsPasses(t, await runAfdocs(target));
+    t.diagnostic(`${await assertDocumentLinksAnswer(target, ['llms.txt', 'llms-full.txt'])} URLs of llms.txt and llms-full.txt answer 200`);
+  });
+
   it('passes astro-agent-api check on every page, but the checks pending the graders work', { timeout: 60_000 }, async () => {
     await assertSitePassesCheck(base, { canonicalOrigin: SITE, api: true });
   });
@@ -342,7 +349,7 @@ describe('examples/blog under `astro preview`', () => {
       assert.equal(search.status, 200);
       assert.equal(((await search.json()) as Json).results[0].url, `${SITE}/posts/static-html-first/`);
       const twin = await fetch(`${preview.url}/about/`, { headers: { Accept: 'text/markdown' } });
-      assert.match(await twin.text(), /^---\ntitle: About Field Notes[\s\S]*?\n---\n\n# About Field Notes/);
+      assert.match(await twin.text(), /^---\ntitle: About Field Notes[\s\S]*?\n---\n\n> For AI agents: .+\n\n# About Field Notes/);
       assert.deepEqual(await (await fetch(`${preview.url}/api/hello`)).json(), { message: 'Hello from the Field Notes blog' });
     } finally {
       await preview.stop();

@@ -10,8 +10,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { loadPagefind } from '../../bench/pagefind-engine/load-pagefind.ts';
 import { convertedWhileRendering, integrationLines, prepareExampleSite, serveExampleSite, type ExampleSite, type ServedExample } from '../helpers/example-site.ts';
 import { assertPublishedUrlsAnswer } from '../helpers/published-urls.ts';
+import { assertAfdocsPasses, assertDocumentLinksAnswer, runAfdocs } from '../helpers/graders.ts';
 import { assertSitePassesCheck } from '../helpers/agent-ready.ts';
 
 type Json = Record<string, any>;
@@ -43,7 +45,8 @@ const paths = (found: Json) => found.results.map((result: Json) => new URL(resul
 describe('examples/i18n, English and French', () => {
   it('builds with zero options and records each page in its own language', async (t) => {
     t.diagnostic(integrationLines(example.buildLog).join('\n'));
-    assert.match(example.buildLog, /\[astro-agent-api\] converted 8 pages to Markdown/);
+    // 9 pages, and Astro's French fallback of the 4 English pages whose path French lacks.
+    assert.match(example.buildLog, /\[astro-agent-api\] converted 13 pages to Markdown/);
     // A worker takes the first two pages as they render; each counts only if its file, under this site's routing settings, holds the same bytes.
     assert.ok(convertedWhileRendering(example.buildLog) >= 2, 'pages are converted while Astro renders them');
     const manifest = JSON.parse(await readFile(join(example.root, 'dist/agent-api/manifest.json'), 'utf8')) as Json;
@@ -131,7 +134,39 @@ describe('examples/i18n, English and French', () => {
   it('publishes only URLs the served site answers 200 for, without a redirect, and accepts each back, in both languages', async (t) => {
     const report = await assertPublishedUrlsAnswer({ site: SITE, served: base }, { query: 'tomates' });
     t.diagnostic(`${report.checked} published URLs answer 200 (${report.documents} documents read, ${report.searchResults} search results, ${report.resources} MCP resources)`);
-    assert.equal(report.resources, 8);
+    assert.equal(report.resources, 9);
+  });
+
+  it("sets Astro's fallback copies of English pages apart, in search, the browser index, llms.txt and MCP, and points each to its English page", async () => {
+    // Astro knows paths, not translations: every English page whose path has no French page (the French
+    // pages have French slugs, /fr/a-propos/ for /about/) gets a French copy with the English text.
+    assert.match(example.buildLog, /\[astro-agent-api\] left out 4 pages of search, llms\.txt and MCP resources: 4 copies of pages in another language/);
+    const manifest = JSON.parse(await readFile(join(example.root, 'dist/agent-api/manifest.json'), 'utf8')) as Json;
+    assert.deepEqual(
+      manifest.copies.map((page: Json) => [page.path, page.original, page.language]),
+      ['/fr/about/', '/fr/guides/composting/', '/fr/guides/pruning-roses/', '/fr/guides/watering-tomatoes/'].map((path) => [path, `${SITE}${path.slice(3)}`, 'en']),
+    );
+    assert.deepEqual(paths(await search({ query: 'compost heap' })), ['/guides/composting/']);
+    assert.equal((await search({ query: 'compost heap', language: 'fr' })).total, 0);
+    const { instance: browserSearch } = await loadPagefind(join(example.root, 'dist/client/pagefind'));
+    try {
+      const found = await browserSearch.search('compost');
+      const urls = await Promise.all(found.results.map(async (result) => (await result.data()).url));
+      assert.deepEqual(urls, ['/guides/composting/']);
+    } finally {
+      await browserSearch.destroy();
+    }
+    assert.ok(!(await (await fetch(`${base}/llms.txt`)).text()).includes('/fr/guides/composting'));
+    const copy = (await (await fetch(`${base}/api/v1/read_page?url=/fr/guides/composting/`)).json()) as Json;
+    assert.equal(copy.canonical_url, `${SITE}/guides/composting/`);
+    assert.equal(copy.language, 'en', 'its text is English');
+    assert.match(await (await fetch(`${base}/fr/guides/composting.md`)).text(), new RegExp(`^canonical_url: ${SITE}/guides/composting/$`, 'm'));
+  });
+
+  it('passes every AFDocs check, and answers every link of llms.txt and llms-full.txt with 200', async (t) => {
+    const target = { site: SITE, served: base };
+    assertAfdocsPasses(t, await runAfdocs(target));
+    t.diagnostic(`${await assertDocumentLinksAnswer(target, ['llms.txt', 'llms-full.txt'])} URLs of llms.txt and llms-full.txt answer 200`);
   });
 
   it('passes astro-agent-api check on every page in both languages, but the checks pending the graders work', { timeout: 60_000 }, async () => {

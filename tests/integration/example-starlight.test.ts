@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { loadPagefind } from '../../bench/pagefind-engine/load-pagefind.ts';
 import { convertedWhileRendering, integrationLines, prepareExampleSite, serveExampleSite, type ExampleSite, type ServedExample } from '../helpers/example-site.ts';
 import { assertPublishedUrlsAnswer } from '../helpers/published-urls.ts';
+import { assertAfdocsPasses, assertDocumentLinksAnswer, runAfdocs } from '../helpers/graders.ts';
 import { assertSitePassesCheck } from '../helpers/agent-ready.ts';
 
 type Json = Record<string, any>;
@@ -129,6 +130,12 @@ describe('examples/starlight under `node dist/server/entry.mjs`', () => {
     const report = await assertPublishedUrlsAnswer({ site: SITE, served: base }, { query: 'lumen' });
     t.diagnostic(`${report.checked} published URLs answer 200 (${report.documents} documents read, ${report.searchResults} search results, ${report.resources} MCP resources)`);
     assert.equal(report.resources, Object.keys(DESCRIPTIONS).length);
+  });
+
+  it('passes every AFDocs check, and answers every link of llms.txt and llms-full.txt with 200', async (t) => {
+    const target = { site: SITE, served: base };
+    assertAfdocsPasses(t, await runAfdocs(target));
+    t.diagnostic(`${await assertDocumentLinksAnswer(target, ['llms.txt', 'llms-full.txt'])} URLs of llms.txt and llms-full.txt answer 200`);
   });
 
   it('passes astro-agent-api check on every page, but the checks pending the graders work', { timeout: 60_000 }, async () => {

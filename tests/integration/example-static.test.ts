@@ -15,6 +15,7 @@ import serveStatic from 'serve-static';
 import { runCommand } from '../helpers/child-process.ts';
 import { integrationLines, prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
 import { fetchEach, siteUrls } from '../helpers/published-urls.ts';
+import { assertAfdocsPasses, assertDocumentLinksAnswer, runAfdocs } from '../helpers/graders.ts';
 import { assertSitePassesCheck } from '../helpers/agent-ready.ts';
 
 const SITE = 'https://garden.example.com';
@@ -60,6 +61,27 @@ after(async () => {
   await example?.remove();
 });
 
+/**
+ * `dist/` served as the package README's rules for hosts that read request headers (nginx, Apache, a
+ * Pages Function, an Edge Function, Routing Middleware) serve it: a page's address answers its twin
+ * to `Accept: text/markdown` when the twin exists, with `Vary: Accept`; every other request, the files.
+ */
+async function serveWithMarkdownRule(): Promise<{ url: string; close(): Promise<void> }> {
+  const files = serveStatic(dist, { dotfiles: 'allow' });
+  const negotiating = createServer((request, response) => {
+    const path = decodeURIComponent(new URL(request.url!, 'http://host').pathname);
+    const twin = path === '/' ? '/index.md' : path.endsWith('/') ? `${path.slice(0, -1)}.md` : undefined;
+    if (twin && /\btext\/markdown\b/.test(request.headers.accept ?? '') && existsSync(join(dist, twin))) request.url = encodeURI(twin);
+    response.setHeader('Vary', 'Accept');
+    files(request, response, () => {
+      response.statusCode = 404;
+      response.end();
+    });
+  });
+  await new Promise<void>((resolve) => negotiating.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(negotiating.address() as AddressInfo).port}`, close: () => new Promise((resolve) => negotiating.close(() => resolve())) };
+}
+
 /** Every file under `dist/`, as a site path (`/guides/soil/index.html`). */
 async function listDist(): Promise<string[]> {
   const entries = await readdir(dist, { recursive: true, withFileTypes: true });
@@ -77,7 +99,8 @@ describe('examples/static, built without an adapter', () => {
   it('builds, and says in one line what an adapter would add', (t) => {
     t.diagnostic(integrationLines(example.buildLog).join('\n'));
     assert.doesNotMatch(example.buildLog, /NoAdapterInstalled|Cannot use server-rendered pages/);
-    assert.match(example.buildLog, /\[astro-agent-api\] converted 7 pages to Markdown in [\d.]+ m?s \([2-7] while Astro rendered, 0 reused from earlier builds, 1 skipped\)/);
+    assert.match(example.buildLog, /\[astro-agent-api\] converted 7 pages to Markdown in [\d.]+ m?s \([2-7] while Astro rendered, 0 reused from earlier builds\)/);
+    assert.match(example.buildLog, /\[astro-agent-api\] left out 2 pages of search, llms\.txt and MCP resources: 1 error page, 1 page matching excludeSelector$/m);
     const notices = example.buildLog.match(/\[astro-agent-api\] no adapter: .*/g) ?? [];
     assert.equal(notices.length, 1, example.buildLog);
     assert.match(notices[0]!, /wrote the static agent surface \(Markdown twins, llms\.txt, agents\.md, .*\); add an adapter such as @astrojs\/node to serve search_pages, read_page, MCP and OAuth$/);
@@ -120,6 +143,17 @@ describe('examples/static, built without an adapter', () => {
     }
   });
 
+  it('passes every AFDocs check where the host answers Accept: text/markdown as the README shows, and answers every link of llms.txt and llms-full.txt with 200', async (t) => {
+    const host = await serveWithMarkdownRule();
+    try {
+      const target = { site: SITE, served: host.url };
+      assertAfdocsPasses(t, await runAfdocs(target));
+      t.diagnostic(`${await assertDocumentLinksAnswer(target, ['llms.txt', 'llms-full.txt'])} URLs of llms.txt and llms-full.txt answer 200`);
+    } finally {
+      await host.close();
+    }
+  });
+
   it('passes astro-agent-api check as a static host serves it: the API checks not applicable, what needs a host rule a warning', { timeout: 60_000 }, async () => {
     const report = await assertSitePassesCheck(base, { canonicalOrigin: SITE, api: false });
     assert.match(report.api.reason ?? '', /no \/openapi\.json/);
@@ -154,7 +188,7 @@ describe('examples/static, built without an adapter', () => {
 
   it('built again with the page cache, reuses every conversion and still links each twin once', async () => {
     const { output } = await runCommand(process.execPath, [join(example.root, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: example.root });
-    assert.match(output, /converted 0 pages to Markdown in [\d.]+ m?s \(0 while Astro rendered, 7 reused from earlier builds, 1 skipped\)/);
+    assert.match(output, /converted 0 pages to Markdown in [\d.]+ m?s \(0 while Astro rendered, 7 reused from earlier builds\)/);
     for (const path of PAGES) {
       const html = await readFile(join(dist, ...`${path}index.html`.split('/')), 'utf8');
       assert.deepEqual([...html.matchAll(TWIN_LINK)].map((match) => match[1]), [twinOf(path)], path);

@@ -66,7 +66,7 @@ describe('createAgentApiHandler in a node:http server (middleware mode)', () => 
     const twin = await fetch(`${base}/urgencias.md`);
     assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8');
     const markdown = await twin.text();
-    assert.match(markdown, /^---\ntitle: [\s\S]*?\n---\n\n# /);
+    assert.match(markdown, /^---\ntitle: [\s\S]*?\n---\n\n> For AI agents: http:\/\/localhost:4321\/llms\.txt lists .+\n\n# /);
     const negotiated = await fetch(`${base}/urgencias/`, { headers: { Accept: 'text/markdown' } });
     assert.equal(await negotiated.text(), markdown);
   });

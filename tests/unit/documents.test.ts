@@ -245,7 +245,10 @@ describe('llms.txt', () => {
     assert.match(lines[2]!, /^> Reparo Hogar repara y mantiene hogares: 15 servicios a domicilio en 21 ciudades de España, .+ Cobertura: Toda España\. Cada página está disponible en Markdown en los enlaces de abajo\.$/);
     assert.match(lines[4]!, /^Nada se reserva, contrata ni paga en esta web: .+ Reparo Hogar responde ante el cliente de cada trabajo/);
     assert.deepEqual(sections, ['Páginas principales', 'Ciudades', 'Guias', 'Servicios', 'Para agentes', 'Optional']);
-    assert.ok(text.includes(`- [OpenAPI](${site}/openapi.json): la API de solo lectura (search_pages, read_page, get_company_info, get_quota)`));
+    // Programs' entry points are named in the text: every link leads to Markdown that answers a GET.
+    assert.ok(text.includes(`usa la API de solo lectura (${site}/api/v1, descrita en ${site}/openapi.json) o las mismas operaciones como herramientas MCP (\`POST ${site}/mcp\`, ficha del servidor en ${site}/.well-known/mcp/server-card.json), explicadas en ${site}/agents.md.`));
+    assert.ok(text.includes(`- [llms-full.txt](${site}/llms-full.txt): el texto de todas las páginas, en Markdown, en un solo documento`));
+    assert.doesNotMatch(text, /\]\([^)]*(openapi\.json|\/mcp)\)/);
     for (const line of lines.filter((candidate) => candidate.startsWith('- '))) {
       assert.match(line, /^- \[[^\]]+\]\(https:\/\/www\.reparohogar\.example\/[^)]*\)(: .+)?$/);
     }
@@ -254,7 +257,6 @@ describe('llms.txt', () => {
   it('links the Markdown twins, with notes from the first paragraph', () => {
     assert.ok(text.includes(`- [Inicio](${site}/index.md): Reparaciones del hogar en toda España, con urgencias 24 horas.`));
     assert.ok(text.includes(`- [Fontanería](${site}/servicios/fontaneria.md)`));
-    assert.ok(text.includes(`(${site}/openapi.json)`));
   });
 
   it('keeps service-city pages in the Optional section only', () => {
@@ -346,19 +348,20 @@ describe('robots.txt', () => {
     assert.match(robots, /^Allow: \/$/m);
     assert.ok(robots.includes(`Sitemap: ${site}/sitemap-index.xml`));
     assert.ok(robots.includes(`${site}/llms.txt`));
+    assert.ok(robots.includes(`${site}/llms-full.txt`));
   });
 });
 
 describe('writeDocuments', () => {
-  it('writes the fifteen documents and logs one line', async () => {
+  it('writes the sixteen documents and logs one line', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'agent-docs-'));
     try {
       const lines: string[] = [];
       const logger = { info: (line: string) => lines.push(line), warn: (line: string) => lines.push(`warn: ${line}`) };
       const written = await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger });
-      assert.equal(written.length, 15);
+      assert.equal(written.length, 16);
       assert.equal(lines.length, 1);
-      assert.match(lines[0]!, /^wrote 15 agent documents in \d+ ms \(\d+ KB, \d+ KB with brotli\)$/);
+      assert.match(lines[0]!, /^wrote 16 agent documents in \d+ ms \(\d+ KB, \d+ KB with brotli\)$/);
       for (const path of written) await readFile(join(dir, documentFilePath(path)));
       // The site's RFC 9728 document and the API's share a folder name, so the site's one is an index file.
       const readJson = async (file: string) => JSON.parse(await readFile(join(dir, file), 'utf8'));
@@ -367,9 +370,9 @@ describe('writeDocuments', () => {
       assert.equal((await readJson('mcp/server-card.json')).remotes[0].url, `${site}/mcp`);
 
       // A rebuild replaces our robots.txt; a site's own one (from public/) is kept.
-      assert.equal((await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger })).length, 15);
+      assert.equal((await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger })).length, 16);
       await writeFile(join(dir, 'robots.txt'), 'User-agent: *\nDisallow: /privado/\n');
-      assert.equal((await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger })).length, 14);
+      assert.equal((await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger })).length, 15);
       assert.equal(await readFile(join(dir, 'robots.txt'), 'utf8'), 'User-agent: *\nDisallow: /privado/\n');
       assert.match(lines.at(-2)!, /^warn: kept the site's own robots\.txt/);
     } finally {
@@ -425,7 +428,7 @@ describe('documents of a generic English site (no company, no facets, no documen
       /\bcity\b/i, /madrid/i, /servicios/i, /get_company_info/, /\bcompany\b/i, /service model/i, /customer/i, /\bagente\b/i,
     ];
     const texts = new Map([...documents, ['MCP instructions', instructions], ['MCP prompt', prompt]]);
-    assert.equal(texts.size, 17);
+    assert.equal(texts.size, 18);
     for (const [name, text] of texts) for (const pattern of demo) assert.doesNotMatch(text, pattern, `${name} matches ${pattern}`);
   });
 
@@ -437,7 +440,8 @@ describe('documents of a generic English site (no company, no facets, no documen
     assert.ok(llms.includes(`- [Herons in Winter](${blog}/blog/winter-herons.md): Where the herons go.`));
     // A page without a meta description gets its first line of prose.
     assert.ok(llms.includes(`- [Walking with a Notebook](${blog}/blog/walking-with-a-notebook.md): A notebook makes a walk slower, and that is the point.`));
-    assert.ok(llms.includes(`- [OpenAPI](${blog}/openapi.json): the read-only API (search_pages, read_page, get_quota)`));
+    assert.ok(llms.includes(`use the read-only API (${blog}/api/v1, described in ${blog}/openapi.json) or the same operations as MCP tools (\`POST ${blog}/mcp\`, server card at ${blog}/.well-known/mcp/server-card.json), both explained in ${blog}/agents.md.`));
+    assert.ok(llms.includes(`- [llms-full.txt](${blog}/llms-full.txt): the text of every page, as Markdown, in one document`));
   });
 
   it("agents.md's example search is a word of the site's own pages, with no facet", () => {
@@ -474,7 +478,7 @@ describe('documents of a generic English site (no company, no facets, no documen
     assert.deepEqual([...text.matchAll(/^## (.+)$/gm)].map((match) => match[1]), ['Páginas principales', 'Blog', 'Para agentes']);
     assert.match(text, /^> .+ Cada página está disponible en Markdown en los enlaces de abajo\.$/m);
     assert.match(text, /^Para buscar en el sitio y leer páginas desde un programa, usa la API/m);
-    assert.ok(text.includes(': la API de solo lectura (search_pages, read_page, get_quota)'));
+    assert.ok(text.includes(': el texto de todas las páginas, en Markdown, en un solo documento'));
 
     const finnish = buildLlmsTxt(createDocumentContext({ site: blog, options: { ...blogOptions, language: 'fi' }, pages: blogPages })).get('/llms.txt')!;
     assert.match(finnish, /^## For agents$/m);
@@ -502,5 +506,13 @@ describe('default example search', () => {
     assert.deepEqual(buildDefaultExampleSearch([herons], { name: 'Site', language: 'en', facets }), { query: 'herons', facets: { topic: 'birds' } });
     assert.deepEqual(buildDefaultExampleSearch([{ ...herons, facets: {} }], { name: 'Site', language: 'en', facets }), { query: 'herons', facets: {} });
     assert.equal(buildDefaultExampleSearch([words('/', 'Hi', '# Hi')], { name: 'Site', language: 'en', facets }), undefined);
+  });
+
+  it("takes a word of the pages' own script, whole with its vowel signs, over a Latin brand name in the title", () => {
+    // Starlight's Hindi getting-started page: its title starts with the brand.
+    const hindi = words('/hi/getting-started/', 'Starlight के साथ शुरुआत करें', '# Starlight के साथ शुरुआत करें\n\nStarlight के साथ अपना अगला डॉक्यूमेंटेशन साइट बनाना शुरू करें।');
+    assert.deepEqual(buildDefaultExampleSearch([hindi], { name: 'Site', language: 'hi', facets: {} }), { query: 'शुरुआत', facets: {} });
+    const persian = words('/fa/', 'مستندات خود را با Starlight بدرخشانید', '# مستندات خود را با Starlight بدرخشانید\n\nStarlight مستندات');
+    assert.deepEqual(buildDefaultExampleSearch([persian], { name: 'Site', language: 'fa', facets: {} }), { query: 'بدرخشانید', facets: {} });
   });
 });

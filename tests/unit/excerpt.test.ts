@@ -44,3 +44,16 @@ test('only the start of a very long page is kept for excerpts: a word past it is
   assert.equal(buildExcerpt(prepared, ['tuberia']).at, undefined);
   assert.equal(buildExcerpt(prepared, ['caldera']).at, 0);
 });
+
+test('a space a mark is written on is no place to cut: the excerpt never starts with a mark alone', () => {
+  // Found by the property test of tests/unit/search-scripts.test.ts: a vowel sign after a space.
+  for (const [text, query] of [
+    ['नन ेनFFFFFFFFनननननननननननคคคคคคคเค', 'เ'],
+    ['FFFFननननननन ंคคคคคคคคคคคคคคคคคคษค', 'ษ'],
+  ]) {
+    const { excerpt } = buildExcerpt(prepareExcerptText(text), [query]);
+    assert.ok(excerpt.startsWith('…'), excerpt);
+    assert.doesNotMatch(excerpt.slice(1), /^\p{M}/u, excerpt);
+    assert.ok(text.includes(excerpt.slice(1).replace(/…$/, '')), excerpt);
+  }
+});

@@ -25,7 +25,7 @@ describe('llms.txt of a 30,000-page site', () => {
     assert.equal(LLMS_TXT_MAX_LENGTH, 50_000);
     // The index links no page, and every section file exactly once.
     assert.deepEqual(twinLinks(index), []);
-    const linked = [...index.matchAll(/\]\((https:\/\/[^)]+\.txt)\)/g)].map((match) => new URL(match[1]!).pathname);
+    const linked = [...index.matchAll(/\]\((https:\/\/[^)]+\.txt)\)/g)].map((match) => new URL(match[1]!).pathname).filter((path) => path !== '/llms-full.txt');
     assert.deepEqual(linked.sort(), sectionFiles.map(([path]) => path).sort());
     for (const [path] of sectionFiles) assert.match(path, /^\/llms\/[a-z0-9-]+(\/\d+)?\.txt$/);
   });

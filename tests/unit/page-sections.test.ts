@@ -94,8 +94,8 @@ describe('front matter of a Markdown twin', () => {
     const text = buildFrontMatter(page);
     assert.match(text, /^---\n[\s\S]+\n---\n\n$/);
     const data = parse(text.slice(4, text.lastIndexOf('---\n')));
-    assert.deepEqual(data, { title: page.title, url: page.url, description: page.description, last_modified: '2026-10-05', facets: page.facets });
-    assert.deepEqual(Object.keys(data), ['title', 'url', 'description', 'last_modified', 'facets']);
+    assert.deepEqual(data, { title: page.title, url: page.url, description: page.description, last_updated: '2026-10-05', facets: page.facets });
+    assert.deepEqual(Object.keys(data), ['title', 'url', 'description', 'last_updated', 'facets']);
   });
 
   it('leaves out what the page does not have', () => {

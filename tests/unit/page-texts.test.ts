@@ -84,7 +84,7 @@ test('a texts file of another build is refused, on Node and on Workers', async (
 
 test('the manifest lists the texts files written, and texts files of an earlier build are removed', async () => {
   const outDir = join(dir, 'out');
-  const build = (buildId: string): BuiltManifest => ({ version: MANIFEST_VERSION, buildId, site, routing: DEFAULT_ROUTING, generatedAt: '', options: resolveAgentApiOptions(parseAgentApiOptions({}), { url: site, pageLanguages: [] }), pages });
+  const build = (buildId: string): BuiltManifest => ({ version: MANIFEST_VERSION, buildId, site, routing: DEFAULT_ROUTING, generatedAt: '', options: resolveAgentApiOptions(parseAgentApiOptions({}), { url: site, pageLanguages: [] }), pages, copies: [] });
   await writeManifest(outDir, build('old'));
   await writeFile(join(outDir, RUNTIME_DIR, 'page-texts.bin'), 'the texts file of an earlier version');
   await writeFile(join(outDir, RUNTIME_DIR, pageTextsFileName(7)), 'a texts file of a larger build');

@@ -152,6 +152,58 @@ describe('read_page with offset and max_chars', () => {
   });
 });
 
+describe('read_page on a site of several languages', async () => {
+  const localized = (path: string, lang: string, text: string, original?: string): BuiltPage => ({ ...buildPage(path, `<h1>Sidebar</h1><p>${text}</p>`), language: lang, ...(original && { original: new URL(original, site).href }) });
+  const multilingual = await writeTestPageTexts([
+    localized('/guides/sidebar/', 'en', 'Sidebar navigation.'),
+    localized('/de/guides/sidebar/', 'de', 'Seitenleiste.'),
+    localized('/ja/guides/sidebar/', 'ja', 'サイドバー。'),
+    localized('/da/guides/sidebar/', 'en', 'Sidebar navigation.', '/guides/sidebar/'),
+    localized('/de/blog/post/', 'de', 'Beitrag.'),
+    localized('/fr/blog/post/', 'fr', 'Article.'),
+  ]);
+  after(() => multilingual.remove());
+  const snapshot = { pages: buildPageIndex(multilingual.pages, createSiteUrls(site), 'en'), texts: multilingual.texts } as unknown as ContentSnapshot;
+  const readMultilingual = createReadPage({ truncateAt: TRUNCATE_AT, languages: ['en', 'de', 'ja', 'fr'] });
+  const readIn = async (args: Record<string, unknown>) => readMultilingual.handle(parseOperationInput(readMultilingual, args) as never, { content: snapshot } as OperationContext);
+
+  it("answers a slug with the site language's page, and names the others it matched", async () => {
+    const answer = await readIn({ url: 'guides/sidebar' });
+    assert.equal(answer.url, `${site}/guides/sidebar/`);
+    assert.equal(answer.language, 'en');
+    assert.deepEqual(answer.other_matches, [
+      { url: `${site}/de/guides/sidebar/`, language: 'de' },
+      { url: `${site}/ja/guides/sidebar/`, language: 'ja' },
+    ]);
+    assert.equal((await readIn({ url: '/guides/sidebar/' })).other_matches, undefined, 'an exact address matched one page');
+  });
+
+  it("points a copy to its original, and keeps the original's canonical_url its own", async () => {
+    const copy = await readIn({ url: '/da/guides/sidebar/' });
+    assert.equal(copy.canonical_url, `${site}/guides/sidebar/`);
+    assert.equal(copy.url, `${site}/da/guides/sidebar/`);
+    assert.equal(copy.language, 'en');
+    assert.equal((await readIn({ url: '/de/guides/sidebar/' })).canonical_url, `${site}/de/guides/sidebar/`);
+  });
+
+  it('lists the candidates in the hint when it cannot choose', async () => {
+    await assert.rejects(readIn({ url: 'blog/post' }), (error: unknown) => {
+      assert.ok(error instanceof ApiError);
+      assert.equal(error.status, 404);
+      assert.equal(error.code, 'ambiguous_url');
+      assert.equal(error.hint, `2 pages match blog/post: ${site}/de/blog/post/ (de), ${site}/fr/blog/post/ (fr); pass one of these URLs as \`url\`.`);
+      return true;
+    });
+  });
+
+  it('keys a chosen answer apart from the exact one, so the memo never gives one for the other', () => {
+    const key = (url: string) => readMultilingual.buildKey!(parseOperationInput(readMultilingual, { url }) as never, snapshot);
+    assert.notEqual(key('guides/sidebar'), key('/guides/sidebar/'));
+    assert.equal(key('sidebar'), key('guides/sidebar'));
+    assert.equal(key('blog/post'), undefined);
+  });
+});
+
 describe('sliceMarkdown', () => {
   const emoji = '😀'.repeat(400); // 800 UTF-16 units, no white space anywhere
 

@@ -33,11 +33,11 @@ describe('the documents of a static site', () => {
       const documents = documentsFor(userOptions, false);
       const skill = [...documents.keys()].find((path) => path.endsWith('/SKILL.md'))!;
 
-      it('are agents.md, llms.txt (and its well-known copy), the agent skill and robots.txt, and nothing that needs a server', () => {
+      it('are agents.md, llms.txt (and its well-known copy), llms-full.txt, the agent skill and robots.txt, and nothing that needs a server', () => {
         assert.match(skill, /^\/\.well-known\/agent-skills\/[a-z0-9-]+\/SKILL\.md$/);
         assert.deepEqual(
           [...documents.keys()].sort(),
-          ['/.well-known/agent-skills/index.json', '/.well-known/llms.txt', '/agents.md', '/llms.txt', '/robots.txt', skill].sort(),
+          ['/.well-known/agent-skills/index.json', '/.well-known/llms.txt', '/agents.md', '/llms-full.txt', '/llms.txt', '/robots.txt', skill].sort(),
         );
       });
 
@@ -70,8 +70,8 @@ describe('the documents of a static site', () => {
 
   it('a site with an adapter keeps every document, negotiation included', () => {
     const served = documentsFor({});
-    assert.equal(served.size, 15);
+    assert.equal(served.size, 16);
     assert.match(served.get('/agents.md')!, /Requesting an HTML page with `Accept: text\/markdown` returns the same Markdown/);
-    assert.match(served.get('/llms.txt')!, /use the API \(https:\/\/www\.example\.com\/api\/v1\) or MCP/);
+    assert.match(served.get('/llms.txt')!, /use the read-only API \(https:\/\/www\.example\.com\/api\/v1, described in https:\/\/www\.example\.com\/openapi\.json\) or the same operations as MCP tools/);
   });
 });

@@ -69,7 +69,7 @@ describe('Starlight pages as Markdown', () => {
 
   it('writes a definition list as bold terms with their definitions, and a figure caption in italics', () => {
     assert.match(cli.markdown, /^- \*\*lumen build\*\*: Converts every image of the input folder\.\n- \*\*lumen check\*\*: Lists the images/m);
-    assert.match(cli.markdown, /^_Verbose output names every image as it is written\._$/m);
+    assert.match(cli.markdown, /^\*Verbose output names every image as it is written\.\*$/m);
   });
 
   it('leaves the sidebar, the table of contents and the pagination out', () => {

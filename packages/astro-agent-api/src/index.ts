@@ -1,7 +1,8 @@
 import type { AstroConfig, AstroIntegration } from 'astro';
 import { AstroError } from 'astro/errors';
 import { fileURLToPath } from 'node:url';
-import { writeMarkdownTwins, type RenderedPages } from './build/build-markdown.ts';
+import { createTwinWriter, writeMarkdownTwins } from './build/build-markdown.ts';
+import { contentLanguageOf, findCopies } from './build/find-copies.ts';
 import { startSearchIndex, type SearchIndexBuild } from './build/build-search-index.ts';
 import type { ConvertedPage, MarkdownConversionOptions } from './build/converted-page.ts';
 import { buildServerIndexOfManifest, writeServerIndex } from './build/build-server-index.ts';
@@ -10,12 +11,12 @@ import { BUILD_CACHE_DIR, openPageCache, type PageCache } from './build/page-cac
 import { startRenderTimeConversion, type RenderTimeConversion } from './build/render-time-conversion.ts';
 import { readSiteName } from './build/read-site-name.ts';
 import { writeDocuments } from './documents/write-documents.ts';
-import { parseAgentApiOptions, resolveAgentApiOptions, type AgentApiOptions, type AgentApiUserOptions } from './options.ts';
+import { decideSiteLanguage, parseAgentApiOptions, resolveAgentApiOptions, type AgentApiOptions, type AgentApiUserOptions } from './options.ts';
 import { publishWorkersRuntime } from './build/publish-workers-runtime.ts';
 import { publishFunctionRuntime } from './build/publish-function-runtime.ts';
 import { hostOfBuild } from './hosts/adapter-host.ts';
 import { serveAgentSurfaceInDev, setupRuntime } from './setup-runtime.ts';
-import { readRoutingSettings } from './site-urls.ts';
+import { createSiteUrls, readRoutingSettings, type SiteUrls } from './site-urls.ts';
 
 export type { AgentApiUserOptions } from './options.ts';
 
@@ -37,7 +38,9 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
   const options = parseAgentApiOptions(userOptions);
   let config: AstroConfig | undefined;
   /** What `astro:build:start` set going for the render: the page cache, the browser index and the conversion of pages as they render. */
-  let started: { cache: Promise<PageCache>; clientDir: string; searchIndex?: SearchIndexBuild; conversion: RenderTimeConversion } | undefined;
+  let started:
+    | { cache: Promise<PageCache>; clientDir: string; searchIndex?: SearchIndexBuild; indexed: Set<ConvertedPage>; onPage: (page: ConvertedPage) => void; conversion: RenderTimeConversion }
+    | undefined;
   return {
     name: INTEGRATION_NAME,
     hooks: {
@@ -62,7 +65,14 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         const clientDir = fileURLToPath(config!.adapter ? config!.build.client : config!.outDir);
         // The browser index takes each page as it is converted, unless an integration of the site runs Pagefind itself.
         const searchIndex = pagefindIntegrationOf(config!) === undefined ? startSearchIndex(clientDir, { language: options.language, beforeRender: true, cacheDir: buildCacheDir(config!) }) : undefined;
-        started = { cache, clientDir, searchIndex, conversion: startRenderTimeConversion(conversion, { clientDir, cache, onPage: (page) => searchIndex?.add(page) }) };
+        const indexed = new Set<ConvertedPage>();
+        const onPage = (page: ConvertedPage) => {
+          // A page whose content says it shows another page's text is most likely a copy: the index waits for the site's other pages to know.
+          if (!searchIndex || page.contentAlternate !== undefined) return;
+          indexed.add(page);
+          searchIndex.add(page);
+        };
+        started = { cache, clientDir, searchIndex, indexed, onPage, conversion: startRenderTimeConversion(conversion, { clientDir, cache, onPage }) };
       },
       'astro:build:done': async ({ dir, logger }) => {
         const conversion = conversionOptions(options, config!);
@@ -85,30 +95,37 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         const sameFolder = render?.clientDir === clientDir;
         const rendered = sameFolder ? taken : new Map();
         const { result: markdown, seconds } = await timed(async () =>
-          writeMarkdownTwins(clientDir, conversion, { cache: await cache, rendered, onPage: (page) => renderIndex?.add(page) }),
+          writeMarkdownTwins(clientDir, conversion, { cache: await cache, rendered, onPage: render?.onPage }),
         ).catch(async (error: unknown) => {
           await renderIndex?.cancel();
           throw error;
         });
+        logger.info(
+          `converted ${markdown.converted + markdown.convertedWhileRendering} pages to Markdown in ${seconds} (${markdown.convertedWhileRendering} while Astro rendered, ${markdown.reused} reused from earlier builds)`,
+        );
+        const defaultLocale = config!.i18n?.defaultLocale;
+        const siteLanguage = decideSiteLanguage(options.language, defaultLocale, markdown.pages.map((page) => contentLanguageOf(page, '')));
+        const content = findCopies(markdown.pages, siteLanguage);
+        // A copy's twin names its original, which only the whole site tells.
+        await writeTwins(clientDir, createSiteUrls(site, routing), content.copies);
+        const leftOut = describeLeftOut(content.copies.length, markdown.errorPages, markdown.skipped);
+        if (leftOut) logger.info(leftOut);
         // Pagefind indexed the pages as they were converted; it writes the index while this process builds the server index.
         const searchIndex =
-          sameFolder && keepsRenderIndex(renderIndex, rendered, markdown.pages)
-            ? renderIndex!
-            : await indexAgain(renderIndex, clientDir, markdown.pages, { language: options.language, writtenLaterBy: pagefindWrittenLaterBy(config!), cacheDir });
-        logger.info(
-          `converted ${markdown.converted + markdown.convertedWhileRendering} pages to Markdown in ${seconds} (${markdown.convertedWhileRendering} while Astro rendered, ${markdown.reused} reused from earlier builds, ${markdown.skipped} skipped)`,
-        );
+          sameFolder && renderIndex && holdsExactly(render.indexed, content.pages)
+            ? renderIndex
+            : await indexAgain(renderIndex, clientDir, content.pages, { language: options.language, writtenLaterBy: pagefindWrittenLaterBy(config!), cacheDir });
         const [manifest] = await Promise.all([
           (async () => {
             const resolved = resolveAgentApiOptions(options, {
               url: site,
-              pageLanguages: markdown.pages.map((page) => page.lang),
-              defaultLocale: config!.i18n?.defaultLocale,
-              pagesSiteName: readSiteName(markdown.pages),
+              pageLanguages: content.pages.map((page) => contentLanguageOf(page, '')),
+              defaultLocale,
+              pagesSiteName: readSiteName(content.pages),
               // @astrojs/sitemap writes its index at this path; without it robots.txt and agents.md name no sitemap.
               sitemap: config!.integrations.some((integration) => integration.name === '@astrojs/sitemap') ? SITEMAP_INDEX_PATH : undefined,
             });
-            const manifest = buildManifest({ site, routing, options: resolved, company: options.company, pages: markdown.pages });
+            const manifest = buildManifest({ site, routing, options: resolved, company: options.company, pages: content.pages, copies: content.copies });
             if (!onDemand) return manifest;
             const { result: written, seconds: indexSeconds } = await timed(async () => writeServerIndex(outDir, await buildServerIndexOfManifest(manifest)));
             logger.info(`built the server search index of ${manifest.pages.length} pages (${(written.bytes / 1024 ** 2).toFixed(1)} MB) in ${indexSeconds}`);
@@ -134,7 +151,8 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         // Last: the runtime reloads when the manifest changes, so everything it points to must be written already.
         const start = performance.now();
         const { textFiles } = await writeManifest(outDir, { ...manifest, documents });
-        logger.info(`wrote the manifest of ${manifest.pages.length} pages in ${secondsSince(start)}`);
+        const copies = manifest.copies.length > 0 ? ` (and ${manifest.copies.length} copies of pages in another language)` : '';
+        logger.info(`wrote the manifest of ${manifest.pages.length} pages in ${secondsSince(start)}${copies}`);
         if (host?.runtime === 'workers') await publishWorkersRuntime(outDir, clientDir, textFiles);
         if (host?.runtime === 'vercel' || host?.runtime === 'netlify') {
           const serverEntry = fileURLToPath(new URL(config!.build.serverEntry, config!.build.server));
@@ -167,14 +185,24 @@ function pagefindIntegrationOf(config: AstroConfig): string | undefined {
 }
 
 /**
- * True when the browser index fed while Astro rendered holds exactly the build's pages: every page it
- * took then is one of the build's pages as written. A page another integration rewrote after the
- * render, or one that was not written, would leave a record of a page the build does not have.
+ * True when the browser index fed while the pages were converted holds exactly the build's content
+ * pages, as written. A page another integration rewrote after the render, one that was not written,
+ * or a copy of another page would leave a record the build does not have; a page it waited on (one
+ * that looked like a copy and was not) would be missing.
  */
-function keepsRenderIndex(index: SearchIndexBuild | undefined, rendered: RenderedPages, pages: readonly ConvertedPage[]): index is SearchIndexBuild {
-  if (!index) return false;
-  const built = new Set(pages);
-  return [...rendered.values()].every(({ page }) => page === null || built.has(page));
+function holdsExactly(indexed: ReadonlySet<ConvertedPage>, pages: readonly ConvertedPage[]): boolean {
+  return indexed.size === pages.length && pages.every((page) => indexed.has(page));
+}
+
+/** The build log's line on the pages that are not content, `undefined` when every page is. */
+function describeLeftOut(copies: number, errorPages: number, excluded: number): string | undefined {
+  const parts = [
+    copies > 0 && `${copies} ${copies === 1 ? 'copy' : 'copies'} of pages in another language (a theme's fallback for an untranslated page: read_page answers them, pointing to the original)`,
+    errorPages > 0 && `${errorPages} error ${errorPages === 1 ? 'page' : 'pages'}`,
+    excluded > 0 && `${excluded} ${excluded === 1 ? 'page' : 'pages'} matching excludeSelector`,
+  ].filter((part): part is string => part !== false);
+  const total = copies + errorPages + excluded;
+  return parts.length === 0 ? undefined : `left out ${total} ${total === 1 ? 'page' : 'pages'} of search, llms.txt and MCP resources: ${parts.join(', ')}`;
 }
 
 /** A browser index of the build's pages, built after the Markdown step; the one fed while rendering, if any, is thrown away. */
@@ -196,6 +224,15 @@ function pagefindWrittenLaterBy(config: AstroConfig): string | undefined {
   const self = integrations.findIndex((integration) => integration.name === INTEGRATION_NAME);
   return integrations.slice(self + 1).find((integration) => PAGEFIND_INTEGRATIONS.has(integration.name))?.name;
 }
+
+/** Writes the twins of `pages` again (a few at a time): their front matter changed after their conversion. */
+async function writeTwins(clientDir: string, urls: SiteUrls, pages: readonly ConvertedPage[]): Promise<void> {
+  const writeTwin = createTwinWriter(clientDir, urls);
+  for (let start = 0; start < pages.length; start += TWIN_WRITES_AT_ONCE) await Promise.all(pages.slice(start, start + TWIN_WRITES_AT_ONCE).map(writeTwin));
+}
+
+/** Twins written at once when some are written again. */
+const TWIN_WRITES_AT_ONCE = 16;
 
 async function timed<T>(step: () => Promise<T>): Promise<{ result: T; seconds: string }> {
   const start = performance.now();

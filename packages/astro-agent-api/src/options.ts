@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AstroError } from 'astro/errors';
+import { DEFAULT_DIRECTIVES, LLMS_TXT_PLACEHOLDER, NO_DIRECTIVES, TWIN_PLACEHOLDER, type DirectiveWording } from './agent-directives.ts';
 import { companyInfoSchema } from './company-info.ts';
 import { canonicalLanguageTag } from './content/language-tag.ts';
 import { quotaSchema } from './environment.ts';
@@ -66,6 +67,47 @@ const usageSchema = z
 
 /** RFC 9309 §2.2.1: a crawler's product token, e.g. `GPTBot`. */
 const productTokenSchema = z.string().regex(/^[A-Za-z_-]{1,64}$/, 'a crawler product token such as "GPTBot" (letters, "_" and "-")');
+
+/** A directive's wording: it must say where llms.txt is. */
+const directiveTextSchema = z
+  .string()
+  .min(1)
+  .refine((text) => text.includes(LLMS_TXT_PLACEHOLDER), `a text that names ${LLMS_TXT_PLACEHOLDER}, which becomes the address of llms.txt`);
+
+/**
+ * The pointers to llms.txt (agent-directives.ts): `false` turns both off; each of `html` and
+ * `markdown` may be worded or turned off on its own. Resolved to the wording each one has.
+ */
+const directivesSchema = z
+  .union([
+    z.literal(false),
+    z
+      .object({
+        /** The visually hidden sentence at the top of every page's `<body>`. */
+        html: z
+          .union([
+            z.literal(false),
+            z
+              .object({
+                /** Said on every page. */
+                index: directiveTextSchema.default(DEFAULT_DIRECTIVES.html.index),
+                /** Added on a page that has a Markdown twin; `{markdown}` becomes the twin's path. */
+                twin: z
+                  .union([z.literal(false), z.string().min(1).refine((text) => text.includes(TWIN_PLACEHOLDER), `a text that names ${TWIN_PLACEHOLDER}, which becomes the path of the page's twin`)])
+                  .default(DEFAULT_DIRECTIVES.html.twin),
+                /** The language of the wording (the element's `lang`), so that a screen reader reads it in that language. */
+                lang: languageSchema.default(DEFAULT_DIRECTIVES.html.lang),
+              })
+              .strict(),
+          ])
+          .prefault({}),
+        /** The blockquote at the top of every Markdown twin; `{llmsFullTxt}` becomes the address of llms-full.txt. */
+        markdown: z.union([z.literal(false), directiveTextSchema]).default(DEFAULT_DIRECTIVES.markdown),
+      })
+      .strict(),
+  ])
+  .prefault({})
+  .transform((directives): DirectiveWording => directives || NO_DIRECTIVES);
 
 const policySchema = (name: string, quota: number) =>
   z
@@ -154,6 +196,11 @@ export const agentApiOptionsSchema = z
       })
       .strict()
       .prefault({}),
+    /**
+     * Pointers to llms.txt for agents that read a page: a visually hidden sentence at the top of each
+     * page's `<body>` and a blockquote at the top of each Markdown twin. `false` turns both off.
+     */
+    directives: directivesSchema,
     /** CSS selector of the main content of a page: only this region becomes Markdown and is indexed. */
     contentSelector: z.string().min(1).default('[data-agent-content], main'),
     /** Extra selectors removed from the content, on top of nav, header, footer, aside, scripts and [data-agent-ignore]. */
@@ -237,6 +284,11 @@ export interface ResolvedAgentApiOptions extends Omit<AgentApiOptions, 'language
   sitemap?: string | undefined;
 }
 
+/** The site's language: the `language` option, else Astro's default locale, else the most common of the pages' languages, else English. */
+export function decideSiteLanguage(chosen: string | undefined, defaultLocale: string | undefined, pageLanguages: readonly string[]): string {
+  return canonicalLanguageTag(chosen ?? defaultLocale ?? '') || mostCommon(pageLanguages.filter(Boolean)) || 'en';
+}
+
 /**
  * Decides what the user left to the site: the language (else Astro's default locale, else the most
  * common `<html lang>` of the pages, else English), the languages of its pages (a page without one
@@ -248,8 +300,7 @@ export function resolveAgentApiOptions(
   site: { url: string; pageLanguages: readonly string[]; defaultLocale?: string | undefined; sitemap?: string | undefined; pagesSiteName?: string | undefined },
 ): ResolvedAgentApiOptions {
   const { company: _company, language: chosen, name: _name, ...rest } = options;
-  const declared = site.pageLanguages.filter(Boolean);
-  const language = canonicalLanguageTag(chosen ?? site.defaultLocale ?? '') || mostCommon(declared) || 'en';
+  const language = decideSiteLanguage(chosen, site.defaultLocale, site.pageLanguages);
   const languages = rankByCount(site.pageLanguages.map((tag) => tag || language), language);
   return {
     ...rest,

@@ -45,11 +45,21 @@ export const DOCUMENT_PATHS = {
   agents: '/agents.md',
   auth: '/auth.md',
   llms: '/llms.txt',
+  /** Every page's Markdown in one document (sectioned past a size, as llms.txt is). */
+  llmsFull: '/llms-full.txt',
   robots: '/robots.txt',
 } as const;
 
 /** Where the section files of a split llms.txt are published (`/llms/<section>.txt`, `/llms/<section>/2.txt`…): a list too long for one file. */
 export const LLMS_TXT_SECTIONS_PATH = '/llms/';
+
+/** Where the files of a split llms-full.txt are published (`/llms-full/<section>.txt`, `/llms-full/<section>/2.txt`…): a site's text too long for one file. */
+export const LLMS_FULL_TXT_SECTIONS_PATH = '/llms-full/';
+
+/** The documents whose number follows the site's size: the files of a split llms.txt or llms-full.txt. */
+export function isSectionFile(publicPath: string): boolean {
+  return publicPath.startsWith(LLMS_TXT_SECTIONS_PATH) || publicPath.startsWith(LLMS_FULL_TXT_SECTIONS_PATH);
+}
 
 /** Client path of the RFC 9728 document of a resource path, e.g. `/.well-known/oauth-protected-resource/api/v1`. */
 export function protectedResourceMetadataPath(resourcePath: string): string {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFile } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
@@ -5,13 +6,17 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildMarkdownDirective, buildPageDirective } from '../agent-directives.ts';
 import { buildMarkdownTwin, PAGEFIND_DIR } from '../content/manifest.ts';
+import { buildPageText } from '../content/plain-text.ts';
+import { DOCUMENT_PATHS } from '../paths.ts';
 import { createSiteUrls, type SiteUrls } from '../site-urls.ts';
 import { buildFrontMatter } from './build-front-matter.ts';
+import { contentLanguageOf } from './find-copies.ts';
 import { buildMarkdownFromHtml } from './html-to-markdown.ts';
 import type { ConvertedPage, MarkdownConversionOptions } from './converted-page.ts';
-import { hashHtml, type PageCache } from './page-cache.ts';
-import { writeTwinLink, writeTwinLinkSync } from './twin-link.ts';
+import { hashHtml, type PageCache, type PageDating } from './page-cache.ts';
+import { writePageMarkup, writePageMarkupSync } from './page-markup.ts';
 
 /** One prerendered page on disk. */
 export interface HtmlPage {
@@ -19,6 +24,8 @@ export interface HtmlPage {
   file: string;
   /** Served path (site-urls.ts), e.g. `/docs/getting-started/`. */
   path: string;
+  /** What the last build knew of its text (page-cache.ts), to date it when it does not say; none: no date of its own. */
+  dating?: PageDating;
 }
 
 export interface MarkdownStepResult {
@@ -29,8 +36,10 @@ export interface MarkdownStepResult {
   convertedWhileRendering: number;
   /** Pages whose conversion an earlier build left in the cache (page-cache.ts): their HTML did not change. */
   reused: number;
-  /** HTML pages left out: excluded by selector or error pages. */
+  /** HTML pages left out because they match `excludeSelector`. */
   skipped: number;
+  /** Error pages of the build (isErrorPage): never content. */
+  errorPages: number;
 }
 
 /** A page handed over while Astro rendered it (render-time-conversion.ts): the hash of its HTML and its conversion (`null`: left out, e.g. excluded). */
@@ -46,8 +55,8 @@ export interface RenderedPage {
 /** The pages handed over while Astro rendered them, by served path. */
 export type RenderedPages = ReadonlyMap<string, RenderedPage>;
 
-/** Error pages are not content, whatever their markup says. */
-const ERROR_ROUTES = new Set(['/404', '/500']);
+/** Error pages are not content, whatever their markup says: at the root, or under one locale's folder. */
+const ERROR_ROUTE = /^(?:\/[a-z]{2,3}(?:[-_][a-z0-9]{2,8})*)?\/(?:404|500)$/i;
 /** Folders of the client output that never hold pages. */
 const NON_PAGE_DIRS = new Set(['_astro', PAGEFIND_DIR]);
 
@@ -70,7 +79,8 @@ const IO_CONCURRENCY = 8;
  * twin written before the next is read. From `WORKER_THRESHOLD` pages on, worker threads (one per
  * core) convert chunks of pages; below it the ~140 ms a worker needs to load unified costs more than it
  * saves. Parsing only `<head>` and `<main>` keeps each page cheap (see slice-relevant-html.ts). Every
- * page that has a twin gets a `<link rel="alternate">` to it (twin-link.ts). `onPage` gets each
+ * page that has a twin gets a `<link rel="alternate">` to it and the llms.txt directive (page-markup.ts),
+ * after it is converted, so neither reaches its twin or the search indexes. `onPage` gets each
  * content page that was not rendered in hand as soon as it is known, in no set order.
  */
 export async function writeMarkdownTwins(
@@ -84,7 +94,7 @@ export async function writeMarkdownTwins(
   }: { cache: PageCache; rendered?: RenderedPages; workers?: (pageCount: number) => number; onPage?: (page: ConvertedPage) => void },
 ): Promise<MarkdownStepResult> {
   const urls = createSiteUrls(options.site, options.routing);
-  const htmlPages = await listHtmlPages(clientDir, urls);
+  const { pages: htmlPages, errorPages } = await listHtmlPages(clientDir, urls);
   const results: (ConvertedPage | undefined)[] = new Array(htmlPages.length);
   const changed: { index: number; htmlHash: string }[] = [];
   // Read synchronously: each file is small and in the page cache, and through the thread pool the open,
@@ -109,12 +119,12 @@ export async function writeMarkdownTwins(
       if (!inHand?.twinWritten) twinless.push(found);
       if (!inHand) onPage(found);
       // While its bytes are in hand, so that no page is read twice.
-      writeTwinLinkSync(page.file, html.toString(), urls.twinPath(found.path));
+      writePageMarkupSync(page.file, html.toString(), urls.twinPath(found.path), buildPageDirective(options.directives, urls, found.path));
     }
     results[index] = found ?? undefined;
   });
 
-  const toConvert = changed.map(({ index }) => htmlPages[index]!);
+  const toConvert = changed.map(({ index }): HtmlPage => ({ ...htmlPages[index]!, dating: cache.datingOf(htmlPages[index]!.path) }));
   const workerCount = workers(toConvert.length);
   // Writing a file costs more than reading one: the known pages' twins are written a few at a time, while the others convert.
   const [converted] = await Promise.all([
@@ -136,12 +146,17 @@ export async function writeMarkdownTwins(
     convertedWhileRendering,
     reused: htmlPages.length - toConvert.length - convertedWhileRendering,
     skipped: htmlPages.length - pages.length,
+    errorPages,
   };
 }
 
-/** True for the site's error pages (`/404`, `/500`): never content. */
+/**
+ * True for the site's error pages, never content: `/404`, `/500`, and their copies under a locale's
+ * folder (`/da/404/`, `/zh-cn/404/`, `/pt-BR/500/`: a segment shaped as a BCP 47 tag), as Starlight and
+ * Astro's i18n routing build them.
+ */
 export function isErrorPage(urls: SiteUrls, servedPath: string): boolean {
-  return ERROR_ROUTES.has(urls.routeOf(servedPath));
+  return ERROR_ROUTE.test(urls.routeOf(servedPath));
 }
 
 /** One worker per core from `WORKER_THRESHOLD` pages on, none below it or on one core. */
@@ -150,18 +165,20 @@ function defaultWorkerCount(pageCount: number): number {
   return pageCount >= WORKER_THRESHOLD && cores > 1 ? Math.min(cores, Math.ceil(pageCount / CHUNK_SIZE)) : 0;
 }
 
-/** Every `.html` page under `clientDir` with its served path (`SiteUrls.pagePathOfFile`). */
-export async function listHtmlPages(clientDir: string, urls: SiteUrls): Promise<HtmlPage[]> {
+/** Every `.html` page under `clientDir` with its served path (`SiteUrls.pagePathOfFile`), but the error pages, which are counted. */
+export async function listHtmlPages(clientDir: string, urls: SiteUrls): Promise<{ pages: HtmlPage[]; errorPages: number }> {
   const entries = await readdir(clientDir, { recursive: true, withFileTypes: true });
   const pages: HtmlPage[] = [];
+  let errorPages = 0;
   for (const entry of entries) {
     if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
     const relativePath = relative(clientDir, join(entry.parentPath, entry.name)).split(sep).join('/');
     if (NON_PAGE_DIRS.has(relativePath.split('/')[0] ?? '')) continue;
     const path = urls.pagePathOfFile(relativePath);
-    if (!isErrorPage(urls, path)) pages.push({ file: join(entry.parentPath, entry.name), path });
+    if (isErrorPage(urls, path)) errorPages++;
+    else pages.push({ file: join(entry.parentPath, entry.name), path });
   }
-  return pages.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { pages: pages.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), errorPages };
 }
 
 /** Converts and writes the twins of `pages` on this thread, a few files in flight; `undefined` for an excluded page. */
@@ -195,22 +212,31 @@ async function forEachConcurrently<T>(items: readonly T[], task: (item: T, index
 }
 
 /** Reads one page, converts it, writes its twin (front matter and Markdown) and links the twin from the page; `undefined` for an excluded page. */
-async function writeMarkdownPage({ file, path }: HtmlPage, options: MarkdownConversionOptions, urls: SiteUrls, writeTwin: TwinWriter): Promise<ConvertedPage | undefined> {
+async function writeMarkdownPage({ file, path, dating }: HtmlPage, options: MarkdownConversionOptions, urls: SiteUrls, writeTwin: TwinWriter): Promise<ConvertedPage | undefined> {
   const html = await readFile(file, 'utf8');
-  const page = convertHtmlPage(html, path, options, urls);
+  const page = convertHtmlPage(html, path, options, urls, dating);
   if (!page) return undefined;
-  await Promise.all([writeTwin(page), writeTwinLink(file, html, urls.twinPath(page.path))]);
+  await Promise.all([writeTwin(page), writePageMarkup(file, html, urls.twinPath(page.path), buildPageDirective(options.directives, urls, page.path))]);
   return page;
 }
 
-/** The manifest entry of one page's HTML, served at `path`; `undefined` for an excluded page. */
-export function convertHtmlPage(html: string, path: string, options: MarkdownConversionOptions, urls: SiteUrls): ConvertedPage | undefined {
+/**
+ * The manifest entry of one page's HTML, served at `path`; `undefined` for an excluded page. A page
+ * that does not say when it last changed is dated from what the last build knew of its text
+ * (`dating`): the same text keeps its date, another is this build's.
+ */
+export function convertHtmlPage(html: string, path: string, options: MarkdownConversionOptions, urls: SiteUrls, dating: PageDating = {}): ConvertedPage | undefined {
   const url = urls.pageUrl(path);
   const converted = buildMarkdownFromHtml(html, { ...options, pageUrl: url });
   if (!converted) return undefined;
   const facets = Object.fromEntries(Object.entries(converted.facets).filter(([name]) => options.facetNames.includes(name)));
-  const fields = { url, path, ...converted, facets };
-  return { ...fields, frontMatter: buildFrontMatter(fields) };
+  const textHash = createHash('sha256').update(buildPageText(converted.markdown).text).digest('base64url').slice(0, 22);
+  const lastModified = converted.lastModified ?? (textHash === dating.previousText ? dating.previousDate : dating.changedDate);
+  const { lastModified: _stated, ...rest } = converted;
+  const fields = { url, path, ...rest, ...(lastModified && { lastModified }), facets, textHash };
+  const directive = buildMarkdownDirective(options.directives, { llmsTxt: urls.documentUrl(DOCUMENT_PATHS.llms), llmsFullTxt: urls.documentUrl(DOCUMENT_PATHS.llmsFull) });
+  // The twin's language is its text's: a theme's copy of an English page in a Danish page is English.
+  return { ...fields, frontMatter: `${buildFrontMatter({ ...fields, lang: contentLanguageOf(converted, '') })}${directive}` };
 }
 
 /** Writes a page's Markdown twin beside its HTML (`SiteUrls.twinFile`). */
@@ -238,7 +264,7 @@ export function createTwinWriter(clientDir: string, urls: SiteUrls): TwinWriter 
 }
 
 /** What the main thread sends a Markdown worker: files to convert (their twins written by the worker), or one page's HTML. */
-export type MarkdownWorkerJob = { clientDir: string; files: HtmlPage[] } | { clientDir: string; path: string; html: string };
+export type MarkdownWorkerJob = { clientDir: string; files: HtmlPage[] } | { clientDir: string; path: string; html: string; dating: PageDating };
 export type MarkdownWorkerTask = { id: number } & MarkdownWorkerJob;
 /** What a Markdown worker answers: the entries of one task (`null`: left out), or the error that stopped it. */
 export type MarkdownWorkerReply = { id: number } & ({ pages: (ConvertedPage | null)[] } | { error: string });
@@ -249,7 +275,7 @@ export interface MarkdownWorkerData {
 /** A worker thread that converts pages (markdown-worker.ts). */
 export interface MarkdownWorker {
   /** Converts one page's HTML, served at `path`, and writes its twin in `clientDir`; `null` for an excluded page. */
-  convert(clientDir: string, path: string, html: string): Promise<ConvertedPage | null>;
+  convert(clientDir: string, path: string, html: string, dating: PageDating): Promise<ConvertedPage | null>;
   /** Converts the files and writes their twins, as `writeMarkdownPages` does. */
   convertFiles(clientDir: string, files: HtmlPage[]): Promise<(ConvertedPage | null)[]>;
   stop(): Promise<void>;
@@ -288,7 +314,7 @@ export function startMarkdownWorker(options: MarkdownConversionOptions): Markdow
       worker.postMessage({ id, ...job } satisfies MarkdownWorkerTask);
     });
   return {
-    convert: async (clientDir, path, html) => (await send({ clientDir, path, html }))[0] ?? null,
+    convert: async (clientDir, path, html, dating) => (await send({ clientDir, path, html, dating }))[0] ?? null,
     convertFiles: (clientDir, files) => send({ clientDir, files }),
     async stop() {
       await worker.terminate();

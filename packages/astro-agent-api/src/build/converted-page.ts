@@ -1,3 +1,4 @@
+import type { DirectiveWording } from '../agent-directives.ts';
 import type { BuiltPage } from '../content/manifest.ts';
 import type { PageMetadata } from './page-metadata.ts';
 import type { PagefindAttributes } from './pagefind-attributes.ts';
@@ -13,10 +14,22 @@ export interface MarkdownConversionOptions {
   excludeSelector: string;
   /** The facets the options declare: a page's other `data-agent-facet` tags stay out of its front matter and entry. */
   facetNames: readonly string[];
+  /** The llms.txt directives: written into each page's HTML and at the top of its twin. */
+  directives: DirectiveWording;
 }
 
-/** A converted page: its manifest entry but for the language the manifest decides, its `<html lang>` (`""` when none) and, for its browser search record, its `data-pagefind-*` attributes. */
-export type ConvertedPage = Omit<BuiltPage, 'language'> & { lang: string; pagefind?: PagefindAttributes } & PageSiteNaming;
+/**
+ * A converted page: its manifest entry but for the language the manifest decides, its `<html lang>`
+ * (`""` when none), what its content says of its own language (find-copies.ts), a hash of its text
+ * and, for its browser search record, its `data-pagefind-*` attributes.
+ */
+export type ConvertedPage = Omit<BuiltPage, 'language' | 'original'> &
+  Pick<PageMetadata, 'contentLang' | 'contentAlternate'> & {
+    lang: string;
+    /** Hash of the twin's plain text (content/plain-text.ts): equal for pages that read the same, whatever their links point to. */
+    textHash: string;
+    pagefind?: PagefindAttributes;
+  } & PageSiteNaming;
 
 /** What a page says about the site it belongs to: read once for the whole site (read-site-name.ts), not part of its manifest entry. */
 export type PageSiteNaming = Pick<PageMetadata, 'documentTitle' | 'siteName'>;

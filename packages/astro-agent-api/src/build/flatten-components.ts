@@ -2,6 +2,9 @@ import type { Element, ElementContent } from 'hast';
 import { toString } from 'hast-util-to-string';
 import { unwrapCodeFrame } from './code-frames.ts';
 import { collapseWhitespace } from './collapse-whitespace.ts';
+import { findByClass, findElement, hasClass } from './element-queries.ts';
+import { fileTreeAsList, FILE_TREE_TAG } from './file-trees.ts';
+import { visibleText } from './visible-text.ts';
 
 /** What a heading's anchor link shows, if anything: rehype-autolink-headings' `#`, a pilcrow, a section sign, a link emoji. */
 const ANCHOR_SYMBOLS = new Set(['', '#', '¶', '§', '🔗']);
@@ -13,8 +16,9 @@ const PHRASING_TAGS = new Set(['a', 'abbr', 'b', 'br', 'cite', 'code', 'del', 'e
  * Rewrites the markup of themes and component libraries (Starlight, Expressive Code, `@astrojs/mdx`
  * output) into the plain elements the Markdown converter writes well, in one walk of the content:
  * heading anchor links go, tab labels go before their panels, framed code blocks keep their title,
- * a `<details>`' summary and a definition's term become bold, a figure's caption italic.
- * Runs after the ignored parts are removed (Starlight marks an anchor's "Section titled" text so).
+ * a file tree becomes a nested list, a link card a link and its description, two links side by side
+ * (buttons) get a space between them, a `<details>`' summary and a definition's term become bold, a
+ * figure's caption italic. Runs after the ignored parts are removed.
  */
 export function flattenComponents(parent: Element): void {
   const hasPanels = parent.children.some((child) => child.type === 'element' && child.properties.role === 'tabpanel');
@@ -33,13 +37,19 @@ export function flattenComponents(parent: Element): void {
     }
     const replaced = rewrite(child);
     flattenComponents(replaced);
+    // Two links with nothing between them (a row of buttons) would read as one run of text.
+    const previous = children.at(-1);
+    if (replaced.tagName === 'a' && previous?.type === 'element' && previous.tagName === 'a') children.push({ type: 'text', value: ' ' });
     children.push(replaced);
   }
   parent.children = children;
 }
 
 function rewrite(element: Element): Element {
+  if (hasClass(element, LINK_CARD_CLASS)) return linkCardAsParagraph(element) ?? element;
   switch (element.tagName) {
+    case FILE_TREE_TAG:
+      return fileTreeAsList(element) ?? element;
     case 'figure':
       return unwrapCodeFrame(element) ?? element;
     case 'figcaption':
@@ -53,11 +63,29 @@ function rewrite(element: Element): Element {
   }
 }
 
-/** A link to a fragment of the page that shows nothing but an icon or a symbol: the anchor a theme puts beside a heading. */
+/** A link to a fragment of the page that shows nothing but an icon or a symbol: the anchor a theme puts beside a heading (Starlight's says "Section titled …" to screen readers only). */
 function isAnchorLink(element: Element): boolean {
   const { href } = element.properties;
-  return element.tagName === 'a' && typeof href === 'string' && href.startsWith('#') && ANCHOR_SYMBOLS.has(collapseWhitespace(toString(element)));
+  return element.tagName === 'a' && typeof href === 'string' && href.startsWith('#') && ANCHOR_SYMBOLS.has(collapseWhitespace(visibleText(element)));
 }
+
+/** Starlight's `<LinkCard>`: `div.sl-link-card > span > a > span.title` beside `span.description`. */
+const LINK_CARD_CLASS = 'sl-link-card';
+
+/**
+ * A link card as one paragraph, the link then its description after a dash: its parts are spans that
+ * the theme lays out as blocks, which would otherwise run together ("Customizing StarlightLearn how…").
+ */
+function linkCardAsParagraph(card: Element): Element | undefined {
+  const link = findElement(card, (element) => element.tagName === 'a');
+  if (!link) return undefined;
+  const title = findByClass(link, 'title');
+  const description = findByClass(card, 'description');
+  const children: ElementContent[] = [{ ...link, children: title ? title.children : link.children }];
+  if (description) children.push({ type: 'text', value: ' — ' }, ...description.children);
+  return { type: 'element', tagName: 'p', properties: {}, children };
+}
+
 
 /** The ARIA tabs pattern: each `role="tab"` element's text by its `id`, which a panel's `aria-labelledby` names. */
 function collectTabLabels(container: Element): Map<string, string> {

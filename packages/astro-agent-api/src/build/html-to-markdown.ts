@@ -6,6 +6,7 @@ import { select } from 'hast-util-select';
 import { unified } from 'unified';
 import type { PageSection } from '../content/manifest.ts';
 import { asideHandler } from './aside-alerts.ts';
+import { remarkAttentionEdges } from './attention-edges.ts';
 import { preHandler } from './code-frames.ts';
 import { flattenComponents } from './flatten-components.ts';
 import { headingHandlers, writeMarkdownWithSections } from './markdown-sections.ts';
@@ -35,12 +36,17 @@ export interface PageMarkdown extends PageMetadata {
   pagefind?: PagefindAttributes;
 }
 
-/** How the twins' Markdown is written (remark-stringify's options, but for the handlers). */
-export const MARKDOWN_STYLE = { bullet: '-', fences: true, rule: '-', emphasis: '_', strong: '*', listItemIndent: 'one' } as const;
+/**
+ * How the twins' Markdown is written (remark-stringify's options, but for the handlers). Emphasis is
+ * `*`: an underscore cannot emphasize inside a word, and Japanese or Chinese text is one "word" from
+ * one punctuation mark to the next, so `_` there came out as character references (attention-edges.ts).
+ */
+export const MARKDOWN_STYLE = { bullet: '-', fences: true, rule: '-', emphasis: '*', strong: '*', listItemIndent: 'one' } as const;
 
 const markdownWriter = unified()
   // An HTML comment is not content: a reader of the page never sees it (hast-util-to-mdast keeps it as raw HTML).
   .use(rehypeRemark, { handlers: { ...headingHandlers, aside: asideHandler, pre: preHandler }, nodeHandlers: { comment: () => undefined } })
+  .use(remarkAttentionEdges)
   .use(remarkGfm)
   .use(remarkStringify, { ...MARKDOWN_STYLE, handlers: { text: writeText } })
   .freeze();

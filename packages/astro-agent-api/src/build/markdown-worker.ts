@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { createSiteUrls } from '../site-urls.ts';
+import type { PageDating } from './page-cache.ts';
 import { convertHtmlPage, createTwinWriter, writeMarkdownPages, type MarkdownWorkerData, type MarkdownWorkerReply, type MarkdownWorkerTask, type TwinWriter } from './build-markdown.ts';
 
 const { options } = workerData as MarkdownWorkerData;
@@ -14,8 +15,8 @@ const port = parentPort!;
 const twinWriters = new Map<string, TwinWriter>();
 
 /** A page as Astro rendered it: converted, and its twin written. */
-async function convertRenderedPage(clientDir: string, path: string, html: string) {
-  const page = convertHtmlPage(html, path, options, urls);
+async function convertRenderedPage(clientDir: string, path: string, html: string, dating: PageDating) {
+  const page = convertHtmlPage(html, path, options, urls, dating);
   if (!page) return page;
   let writeTwin = twinWriters.get(clientDir);
   if (!writeTwin) twinWriters.set(clientDir, (writeTwin = createTwinWriter(clientDir, urls)));
@@ -25,7 +26,7 @@ async function convertRenderedPage(clientDir: string, path: string, html: string
 
 port.on('message', async (task: MarkdownWorkerTask) => {
   try {
-    const pages = 'files' in task ? await writeMarkdownPages(task.files, task.clientDir, options) : [await convertRenderedPage(task.clientDir, task.path, task.html)];
+    const pages = 'files' in task ? await writeMarkdownPages(task.files, task.clientDir, options) : [await convertRenderedPage(task.clientDir, task.path, task.html, task.dating)];
     port.postMessage({ id: task.id, pages: pages.map((page) => page ?? null) } satisfies MarkdownWorkerReply);
   } catch (error) {
     port.postMessage({ id: task.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies MarkdownWorkerReply);

@@ -9,7 +9,7 @@ export const BUILD_CACHE_DIR = 'agent-api';
 /** The conversions of the last build, one entry per page. */
 export const PAGE_CACHE_FILE = 'pages.json';
 
-/** What a build left for the next: each page's conversion and the hash of the HTML it came from. */
+/** What a build left for the next: each page's conversion and the hash of the HTML it came from, and when each page's text last changed. */
 interface PageCacheFile {
   /** The package's version and a hash of its code that wrote it: other code may convert differently, so no entry is used. */
   version: string;
@@ -17,6 +17,31 @@ interface PageCacheFile {
   settings: string;
   /** Site path → the page's HTML hash and its conversion (`null`: the page was left out, e.g. excluded by selector). */
   pages: Record<string, CachedPage>;
+  /** Site path → the hash of the page's text and when it last changed, if known: kept whatever the version and settings. */
+  texts?: Record<string, PageTextRecord>;
+}
+
+interface PageTextRecord {
+  /** `ConvertedPage.textHash`. */
+  text: string;
+  /** The page's `lastModified` in that build; absent when it had none. */
+  changed?: string;
+}
+
+/**
+ * When a page's text last changed, as the builds know it, for a page that does not say (build-markdown.ts
+ * `datePage`): the date stays while the text stays `previousText`; any other text is new in this build.
+ */
+export interface PageDating {
+  /** The page's text in the last build, and its date then (absent when unknown). */
+  previousText?: string;
+  previousDate?: string;
+  /**
+   * The date of a text that differs from `previousText`: this build's, when the last build converted
+   * with the same code and options (or had no such page); absent when it did not (a change of the
+   * package or the options could have changed the text as much as an edit), or when there was no last build.
+   */
+  changedDate?: string;
 }
 
 interface CachedPage {
@@ -33,6 +58,8 @@ interface CachedPage {
 export interface PageCache {
   /** The conversion of this page's HTML by an earlier build: a page, `null` (left out) or `undefined` (not known). */
   lookUp(path: string, htmlHash: string): ConvertedPage | null | undefined;
+  /** What the last build knew of the page's text, to date a page that does not say when it changed. */
+  datingOf(path: string): PageDating;
   remember(path: string, htmlHash: string, page: ConvertedPage | null): void;
   save(): Promise<void>;
 }
@@ -42,26 +69,40 @@ export function hashHtml(html: Uint8Array): string {
   return createHash('sha256').update(html).digest('base64url');
 }
 
-/** Reads the cache in `dir` (`<cacheDir>/agent-api/`); one of another version or other options starts empty. */
-export async function openPageCache(dir: string, options: MarkdownConversionOptions): Promise<PageCache> {
+/**
+ * Reads the cache in `dir` (`<cacheDir>/agent-api/`); one of another version or other options starts
+ * empty, but for the pages' text records. `buildDate` is this build's (an ISO 8601 date-time).
+ */
+export async function openPageCache(dir: string, options: MarkdownConversionOptions, buildDate = new Date().toISOString()): Promise<PageCache> {
   const version = await readCodeVersion();
   const settings = createHash('sha256').update(JSON.stringify(options)).digest('base64url');
   const file = join(dir, PAGE_CACHE_FILE);
   const earlier = await readCacheFile(file);
-  const known = earlier?.version === version && earlier.settings === settings ? earlier.pages : {};
+  const sameConversion = earlier?.version === version && earlier.settings === settings;
+  const known = sameConversion ? earlier.pages : {};
+  const texts = earlier?.texts ?? {};
   const next: Record<string, CachedPage> = {};
   return {
     lookUp(path, htmlHash) {
       const entry = Object.hasOwn(known, path) ? known[path] : undefined;
       return entry?.html === htmlHash ? entry.page : undefined;
     },
+    datingOf(path) {
+      if (!earlier) return {};
+      const record = Object.hasOwn(texts, path) ? texts[path] : undefined;
+      // A page the last build did not have is new in this one, whatever converted it.
+      if (!record) return { changedDate: buildDate };
+      return { previousText: record.text, ...(record.changed && { previousDate: record.changed }), ...(sameConversion && { changedDate: buildDate }) };
+    },
     remember(path, htmlHash, page) {
       next[path] = { html: htmlHash, page };
     },
     async save() {
       await mkdir(dir, { recursive: true });
+      const textRecords: Record<string, PageTextRecord> = {};
+      for (const [path, { page }] of Object.entries(next)) if (page) textRecords[path] = { text: page.textHash, ...(page.lastModified && { changed: page.lastModified }) };
       // An interrupted write leaves a file that does not parse: the next build then starts empty.
-      await writeFile(file, JSON.stringify({ version, settings, pages: next } satisfies PageCacheFile));
+      await writeFile(file, JSON.stringify({ version, settings, pages: next, texts: textRecords } satisfies PageCacheFile));
     },
   };
 }

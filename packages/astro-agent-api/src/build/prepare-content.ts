@@ -1,12 +1,20 @@
 import type { Element, ElementContent, Root, RootContent } from 'hast';
 import { select, selectAll } from 'hast-util-select';
 import { isAlertAside } from './aside-alerts.ts';
+import { hasClass } from './element-queries.ts';
 
 /** Removed from the content region on every page, on top of the user's `ignoreSelectors`; a Starlight aside (a note, a warning) stays. */
 const IGNORED_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'script', 'style', 'noscript', 'template', 'form']);
 
-/** `[data-agent-ignore]` and `[data-pagefind-ignore]`, as hast property names. */
-const IGNORED_PROPERTIES = ['dataAgentIgnore', 'dataPagefindIgnore'] as const;
+/**
+ * `[data-agent-ignore]`, as a hast property name. Pagefind's `data-pagefind-ignore` is not one: it
+ * keeps a part out of the browser's search box, and themes put it on content a reader sees and an
+ * agent needs (Starlight's file trees, code examples).
+ */
+const IGNORED_PROPERTY = 'dataAgentIgnore';
+
+/** A theme's own chrome inside the content region, by class: Starlight's site-wide banner (`.sl-banner`). */
+const THEME_CHROME_CLASSES = ['sl-banner'];
 
 /** The first selector of the list that matches wins, so `[data-agent-content], main` prefers the marked region. */
 export function findContent(tree: Root, selectors: readonly string[]): Element {
@@ -28,7 +36,12 @@ export function removeIgnored(content: Element, ignoreSelectors: readonly string
     parent.children = parent.children.filter(
       (child) =>
         child.type !== 'element' ||
-        !((IGNORED_TAGS.has(child.tagName) && !isAlertAside(child)) || IGNORED_PROPERTIES.some((name) => child.properties[name] != null) || doomed.has(child)),
+        !(
+          (IGNORED_TAGS.has(child.tagName) && !isAlertAside(child)) ||
+          child.properties[IGNORED_PROPERTY] != null ||
+          THEME_CHROME_CLASSES.some((name) => hasClass(child, name)) ||
+          doomed.has(child)
+        ),
     );
     for (const child of parent.children) if (child.type === 'element') prune(child);
   };

@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { createSiteUrls } from '../site-urls.ts';
 import { createTwinWriter, isErrorPage, startMarkdownWorker, type MarkdownWorker, type RenderedPage, type RenderedPages } from './build-markdown.ts';
 import type { ConvertedPage, MarkdownConversionOptions } from './converted-page.ts';
-import { hashHtml, type PageCache } from './page-cache.ts';
+import { hashHtml, type PageCache, type PageDating } from './page-cache.ts';
 import { setPrerenderedPageSink } from './prerendered-page-sink.ts';
 
 /** The conversion of the build's pages while Astro renders them (`start` in `astro:build:start`, `finish` in `astro:build:done`). */
@@ -41,7 +41,7 @@ export function startRenderTimeConversion(
   const workerCount = Math.max(1, availableParallelism() - 1);
   const pages = new Map<string, RenderedPage>();
   const taken = new Set<string>();
-  const waiting: { path: string; html: string; htmlHash: string }[] = [];
+  const waiting: { path: string; html: string; htmlHash: string; dating: PageDating }[] = [];
   /** The cache lookups of the pages taken, the conversions handed to workers and the twins written here. */
   const lookups: Promise<void>[] = [];
   const conversions: Promise<void>[] = [];
@@ -58,10 +58,10 @@ export function startRenderTimeConversion(
       const lane = workers.reduce((least, candidate) => (candidate.inFlight < least.inFlight ? candidate : least));
       // The least busy worker has its pages in flight: so have all.
       if (lane.inFlight >= PAGES_PER_WORKER) return;
-      const { path, html, htmlHash } = waiting.shift()!;
+      const { path, html, htmlHash, dating } = waiting.shift()!;
       waitingCharacters -= html.length;
       lane.inFlight++;
-      const converted = lane.worker.convert(clientDir, path, html).then(
+      const converted = lane.worker.convert(clientDir, path, html, dating).then(
         (page) => {
           pages.set(path, { htmlHash, page, converted: true, twinWritten: true });
           if (page) onPage(page);
@@ -98,7 +98,7 @@ export function startRenderTimeConversion(
           const cached = known.lookUp(path, htmlHash);
           if (cached === undefined) {
             if (waitingCharacters > MAX_WAITING_CHARACTERS) return;
-            waiting.push({ path, html, htmlHash });
+            waiting.push({ path, html, htmlHash, dating: known.datingOf(path) });
             waitingCharacters += html.length;
             convertWaiting();
             return;

@@ -9,8 +9,12 @@ import type { ResolvedAgentApiOptions } from '../options.ts';
 import { createSiteUrls, DEFAULT_ROUTING, type RoutingSettings, type SiteUrls } from '../site-urls.ts';
 import { writeFileAtomically } from '../write-atomically.ts';
 import type { ConvertedPage } from './converted-page.ts';
+import { contentLanguageOf, type PageCopy } from './find-copies.ts';
 
-/** The manifest of a build, its pages with their text: pages sorted by path, company URLs absolute, a buildId that changes with the content. */
+/**
+ * The manifest of a build, its pages with their text: pages (and copies, build/find-copies.ts) sorted by
+ * path, company URLs absolute, a buildId that changes with the content. A page's language is its text's.
+ */
 export function buildManifest(input: {
   site: string;
   /** Astro's routing settings; Astro's defaults when not given. */
@@ -18,15 +22,20 @@ export function buildManifest(input: {
   options: ResolvedAgentApiOptions;
   company?: CompanyInfo;
   pages: readonly ConvertedPage[];
+  copies?: readonly PageCopy[];
   generatedAt?: Date;
 }): BuiltManifest {
   const { site, options, routing = DEFAULT_ROUTING } = input;
   const company = input.company && buildAbsoluteCompany(input.company, createSiteUrls(site, routing));
-  const pages = input.pages
-    .map(({ lang, documentTitle: _documentTitle, siteName: _siteName, pagefind: _pagefind, ...page }) => ({ ...page, language: lang || options.language, facets: checkPageFacets(page, options.facets) }))
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const entryOf = (page: ConvertedPage | PageCopy): BuiltPage => {
+    const { lang: _lang, contentLang: _contentLang, contentAlternate: _contentAlternate, textHash: _textHash, documentTitle: _documentTitle, siteName: _siteName, pagefind: _pagefind, ...entry } = page;
+    return { ...entry, language: contentLanguageOf(page, options.language), facets: checkPageFacets(page, options.facets) };
+  };
+  const byPath = (a: BuiltPage, b: BuiltPage) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  const pages = input.pages.map(entryOf).sort(byPath);
+  const copies = (input.copies ?? []).map(entryOf).sort(byPath);
   // The options are hashed too: truncateAt or the API path change what the API answers for the same pages.
-  const buildId = createHash('sha256').update(JSON.stringify({ pages, company, options, routing })).digest('base64url').slice(0, 12);
+  const buildId = createHash('sha256').update(JSON.stringify({ pages, copies, company, options, routing })).digest('base64url').slice(0, 12);
   return {
     version: MANIFEST_VERSION,
     buildId,
@@ -36,6 +45,7 @@ export function buildManifest(input: {
     options,
     ...(company && { company }),
     pages,
+    copies,
   };
 }
 
@@ -83,12 +93,14 @@ export function buildAbsoluteCompany(company: CompanyInfo, urls: SiteUrls): Comp
 export async function writeManifest(outDir: string, built: BuiltManifest): Promise<Manifest> {
   const dir = join(outDir, RUNTIME_DIR);
   await mkdir(dir, { recursive: true });
-  const { files, twins } = encodePageTexts(built.buildId, built.pages);
+  const { files, twins } = encodePageTexts(built.buildId, [...built.pages, ...built.copies]);
   const textFiles = files.map((_, i) => pageTextsFileName(i));
   for (const [i, bytes] of files.entries()) await writeFileAtomically(join(dir, textFiles[i]!), bytes);
+  const withTwin = (offset: number) => ({ frontMatter: _frontMatter, markdown: _markdown, ...page }: BuiltPage, i: number) => ({ ...page, twin: twins[offset + i]! });
   const manifest: Manifest = {
     ...built,
-    pages: built.pages.map(({ frontMatter: _frontMatter, markdown: _markdown, ...page }, i) => ({ ...page, twin: twins[i]! })),
+    pages: built.pages.map(withTwin(0)),
+    copies: built.copies.map(withTwin(built.pages.length)),
     textFiles,
   };
   await writeFileAtomically(join(dir, MANIFEST_FILE), JSON.stringify(manifest));

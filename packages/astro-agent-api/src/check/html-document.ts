@@ -3,6 +3,7 @@ import { fromParse5 } from 'hast-util-from-parse5';
 import { select, selectAll } from 'hast-util-select';
 import { toString } from 'hast-util-to-string';
 import { parse } from 'parse5';
+import { DIRECTIVE_ATTRIBUTE } from '../agent-directives.ts';
 
 /** An HTML page as the checks read it: its tree, and the few facts several checks ask of it. */
 export interface HtmlDocument {
@@ -25,13 +26,14 @@ export function parseHtmlDocument(html: string, url: string): HtmlDocument {
 /**
  * The text a reader gets from the page's body, without scripts, styles and templates (what AFDocs
  * measures as the page's converted size); `withoutChrome` leaves out the navigation, header and footer
- * too, which agents skip when they look for where the content starts.
+ * too, which agents skip when they look for where the content starts, and the llms.txt directive
+ * (agent-directives.ts), which points away from the page.
  */
 export function readableText(document: HtmlDocument, { withoutChrome = false } = {}): string {
   const body = select('body', document.tree);
   if (!body) return '';
   const kept = structuredClone(body);
-  for (const element of selectAll(`script, style, template, noscript, svg${withoutChrome ? ', nav, header, footer' : ''}`, kept)) element.children = [];
+  for (const element of selectAll(`script, style, template, noscript, svg${withoutChrome ? `, nav, header, footer, [${DIRECTIVE_ATTRIBUTE}]` : ''}`, kept)) element.children = [];
   return toString(kept).replace(/\s+/g, ' ').trim();
 }
 

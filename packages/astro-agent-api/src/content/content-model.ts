@@ -128,7 +128,7 @@ export function createContentModel({ files, logger = consoleLogger }: { files: B
     const snapshot: ContentSnapshot = {
       manifest,
       urls,
-      pages: buildPageIndex(manifest.pages, urls),
+      pages: buildPageIndex([...manifest.pages, ...manifest.copies], urls, manifest.options.language),
       texts,
       search,
       memo: createAnswerMemo(MEMO_BYTES),

@@ -47,7 +47,8 @@ export function buildExcerpt({ text, folded }: ExcerptText, words: readonly stri
   const start = at === undefined ? 0 : wordStart(text, Math.max(0, at - LEAD_CHARS));
   let end = Math.min(text.length, start + MAX_CHARS);
   if (end < text.length) end = Math.max(start + 1, wordEnd(text, end));
-  const excerpt = text.slice(start, end).replaceAll('\n', ' ').trim();
+  // A space a mark is written on is that mark's base: kept, or the excerpt would start with the mark alone.
+  const excerpt = text.slice(start, end).replaceAll('\n', ' ').replace(/^\s+(?!\p{M})/u, '').trimEnd();
   return { excerpt: `${start > 0 ? '…' : ''}${excerpt}${end < text.length ? '…' : ''}`, at };
 }
 
@@ -128,12 +129,19 @@ function findSegmentBoundary(text: string, offset: number, side: 'before' | 'aft
 
 /** The first space or line break at or after `offset`; the text's length when none. */
 function findBreak(text: string, offset: number): number {
-  for (let at = offset; at < text.length; at++) if (text[at] === ' ' || text[at] === '\n') return at;
+  for (let at = offset; at < text.length; at++) if (isBreak(text, at)) return at;
   return text.length;
 }
 
 /** The last space or line break at or before `offset`; -1 when none. */
 function findBreakBefore(text: string, offset: number): number {
-  for (let at = offset; at >= 0; at--) if (text[at] === ' ' || text[at] === '\n') return at;
+  for (let at = offset; at >= 0; at--) if (isBreak(text, at)) return at;
   return -1;
+}
+
+const MARK = /\p{M}/u;
+
+/** A space or line break that a cut may follow: not one a mark is written on (the mark would start the excerpt alone). */
+function isBreak(text: string, at: number): boolean {
+  return (text[at] === ' ' || text[at] === '\n') && !MARK.test(text[at + 1] ?? '');
 }

@@ -15,8 +15,9 @@ export interface ManifestPage {
   /** The page's `<meta name="description">`; absent when it has none. */
   description?: string;
   /**
-   * When the page says it last changed (`<meta property="article:modified_time">` or an element with
-   * `itemprop="dateModified"`), as an ISO 8601 date or date-time; absent when the page does not say.
+   * When the page's content last changed, as an ISO 8601 date or date-time: what the page says
+   * (JSON-LD or microdata `dateModified`, `article:modified_time`, the `<time>` of its footer), else
+   * the build in which its text last changed, when the builds know it (build/page-cache.ts); absent otherwise.
    */
   lastModified?: string;
   /** The page's language: its `<html lang>` (canonical BCP 47), else the site's. */
@@ -27,11 +28,19 @@ export interface ManifestPage {
   sections: PageSection[];
   /** Where its Markdown twin and its plain text lie in the build's texts files (content/page-texts.ts). */
   twin: TwinLocation;
+  /**
+   * URL of the page whose text this one shows in another locale (a theme's fallback copy of an
+   * untranslated page, build/find-copies.ts); present only on the manifest's `copies`.
+   */
+  original?: string;
 }
 
 /** The text of a page: its Markdown twin is `frontMatter` then `markdown`. */
 export interface PageText {
-  /** The YAML front matter of the Markdown twin (`---` … `---` and a blank line), built from the page's fields. */
+  /**
+   * What the Markdown twin has before the page's text: its YAML front matter (`---` … `---` and a blank
+   * line), built from the page's fields, then the llms.txt directive when it is on (agent-directives.ts).
+   */
   frontMatter: string;
   /** The page's text as Markdown, without the front matter. */
   markdown: string;
@@ -82,8 +91,16 @@ export interface Manifest {
   options: ResolvedAgentApiOptions;
   /** Company facts with absolute URLs; absent when the site gives none (get_company_info is then not offered). */
   company?: CompanyInfo;
-  /** In path order: buildManifest sorts them once, and the documents and indexes rely on it. */
+  /**
+   * The content pages, one per text and language, in path order: buildManifest sorts them once, and
+   * the documents and indexes rely on it. Search, llms.txt, MCP resources and the documents list these.
+   */
   pages: ManifestPage[];
+  /**
+   * Pages that copy another page's text in another locale, each with its `original`, in path order:
+   * read_page and the twins answer them, nothing lists them.
+   */
+  copies: ManifestPage[];
   /** The texts files of this build in `agent-api/`, in order: a page's `twin.file` indexes this list. */
   textFiles: string[];
   /**
@@ -94,13 +111,14 @@ export interface Manifest {
 }
 
 /** The manifest of a build as the build steps pass it on: its pages with their text. */
-export type BuiltManifest = Omit<Manifest, 'pages' | 'textFiles'> & { pages: BuiltPage[] };
+export type BuiltManifest = Omit<Manifest, 'pages' | 'copies' | 'textFiles'> & { pages: BuiltPage[]; copies: BuiltPage[] };
 
 /**
- * 7: each page has its language (5), Astro's routing settings (`routing`, 6), the pages' text in
- * several files with each page's plain text (`textFiles`, 7). A runtime refuses a manifest of another version.
+ * 8: each page has its language (5), Astro's routing settings (`routing`, 6), the pages' text in
+ * several files with each page's plain text (`textFiles`, 7), copies of pages apart (`copies`, 8). A
+ * runtime refuses a manifest of another version.
  */
-export const MANIFEST_VERSION = 7;
+export const MANIFEST_VERSION = 8;
 
 /** Folder of the runtime files inside the build output; never served publicly. */
 export const RUNTIME_DIR = 'agent-api';

@@ -65,6 +65,7 @@ export function buildAgentSkill(context: DocumentContext): { path: string; skill
     `- ${url(DOCUMENT_PATHS.agents)}: ${onDemand ? 'every operation with its parameters and fields, limits, errors, versioning' : 'how to read the site as Markdown'}.`,
     ...(onDemand ? [`- ${url(DOCUMENT_PATHS.openapi)}: OpenAPI 3.1 description of the API.`] : []),
     `- ${url(DOCUMENT_PATHS.llms)}: every page of the site, as Markdown links.`,
+    `- ${url(DOCUMENT_PATHS.llmsFull)}: the text of every page, in one document.`,
     ...(onDemand ? [`- ${url(WELL_KNOWN_PATHS.mcpServerCard)}: the MCP server card.`] : []),
     '',
   ].join('\n');

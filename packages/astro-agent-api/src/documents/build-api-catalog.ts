@@ -22,6 +22,7 @@ export function buildApiCatalog({ url, urls, options, documents }: DocumentConte
   const docs: TargetLink[] = [
     { href: url(DOCUMENT_PATHS.agents), type: 'text/markdown', title: 'Guide for AI agents: every operation, limits, errors' },
     { href: url(DOCUMENT_PATHS.llms), type: 'text/plain', title: 'llms.txt: the pages of the site as Markdown' },
+    { href: url(DOCUMENT_PATHS.llmsFull), type: 'text/plain', title: 'llms-full.txt: the text of every page in one document' },
     ...(documents.developerPage === url(DOCUMENT_PATHS.agents) ? [] : [{ href: documents.developerPage, title: 'Developer page' }]),
   ];
   return {

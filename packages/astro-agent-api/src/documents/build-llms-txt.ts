@@ -1,6 +1,7 @@
 import type { BuiltPage } from '../content/manifest.ts';
 import type { SiteUrls } from '../site-urls.ts';
 import { DOCUMENT_PATHS, LLMS_TXT_SECTIONS_PATH, MCP_PATH, WELL_KNOWN_PATHS } from '../paths.ts';
+import { partFile, splitInParts } from './split-in-parts.ts';
 import type { DocumentContext } from './document-context.ts';
 import { selectLlmsTxtWording } from './llms-txt-wording.ts';
 import { cleanPageTitle } from './page-title.ts';
@@ -13,11 +14,20 @@ interface ListEntry {
   count: number;
 }
 
-interface Section {
+/** A group of pages, as llms.txt lists them and llms-full.txt holds them. */
+export interface PageGroup {
   heading: string;
-  /** The name of the section's files when the list is split (`/llms/<name>.txt`, `/llms/<name>/<n>.txt`). */
+  /** The name of the group's files when a document is split (`/llms/<name>.txt`, `/llms-full/<name>/<n>.txt`). */
   name: string;
-  links: ListEntry[];
+  pages: BuiltPage[];
+}
+
+/** The site's pages in their groups: `groups` in order, then `optional`, the pages three levels deep or more. */
+export interface PageGroups {
+  groups: PageGroup[];
+  optional: PageGroup;
+  /** True when the groups are the site's languages. */
+  byLanguage: boolean;
 }
 
 const NOTE_LENGTH = 160;
@@ -29,85 +39,94 @@ const NOTE_LENGTH = 160;
 export const LLMS_TXT_MAX_LENGTH = 50_000;
 
 /**
- * `/llms.txt` (llmstxt.org): H1, a `>` summary, details, then H2 link lists to the Markdown twins, in
- * the site's language. Pages are grouped by their first path segment; pages three levels deep (e.g.
- * one product of one category of a shop) go to `## Optional`, which the format lets readers skip when
- * context is short. On a site of several languages the pages are grouped by language instead, one
- * section per language headed by its own name (`## Français`), so a reader finds its language's pages
- * at once. Returns the files by public path, `/llms.txt` first: that one alone while it fits
- * in LLMS_TXT_MAX_LENGTH, else an index that keeps the H2 sections but links, under each, the files
- * holding its pages (split in path order so that each fits too).
+ * The groups of llms.txt (and of llms-full.txt, which follows it): pages are grouped by their first
+ * path segment, the segment's own page first; the top-level pages without children are the main
+ * pages; pages three levels deep (e.g. one product of one category of a shop) go to `Optional`, which
+ * the llmstxt.org format lets readers skip when context is short. On a site of several languages the
+ * pages are grouped by language instead, one group per language headed by its own name (`Français`),
+ * so a reader finds its language's pages at once.
  */
-export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
-  const { url, urls, options, company, operations, pages, documents } = context;
+export function groupPages({ urls, options, pages }: Pick<DocumentContext, 'urls' | 'options' | 'pages'>): PageGroups {
   const wording = selectLlmsTxtWording(options.language);
-  const name = options.name;
   const segmentsOf = (page: BuiltPage) => urls.routeOf(page.path).split('/').filter(Boolean);
   const hasChildren = new Set(pages.filter((page) => segmentsOf(page).length > 1).map((page) => segmentsOf(page)[0]));
 
-  const general: Section = { heading: wording.mainPages, name: 'main', links: [] };
-  const bySegment = new Map<string, Section>();
+  const general: PageGroup = { heading: wording.mainPages, name: 'main', pages: [] };
+  const bySegment = new Map<string, PageGroup>();
   // "Optional" is a name the format gives meaning to: it stays English in every language.
-  const optional: Section = { heading: 'Optional', name: 'optional', links: [] };
+  const optional: PageGroup = { heading: 'Optional', name: 'optional', pages: [] };
   const names = new Set([general.name, optional.name]);
-  const byLanguage = new Map<string, Section>(
-    options.languages.length > 1 ? options.languages.map((tag) => [tag, { heading: nativeLanguageName(tag), name: uniqueName(tag, names), links: [] }]) : [],
+  const byLanguage = new Map<string, PageGroup>(
+    options.languages.length > 1 ? options.languages.map((tag) => [tag, { heading: nativeLanguageName(tag), name: uniqueName(tag, names), pages: [] }]) : [],
   );
 
   for (const page of pages) {
     const segments = segmentsOf(page);
-    const link = (withNote: boolean): ListEntry => ({ line: buildLink(page, name, withNote, urls), first: page.path, last: page.path, count: 1 });
-    const languageSection = byLanguage.get(page.language);
-    if (languageSection) {
-      languageSection.links.push(link(true));
+    const languageGroup = byLanguage.get(page.language);
+    if (languageGroup) {
+      languageGroup.pages.push(page);
     } else if (segments.length === 0 || (segments.length === 1 && !hasChildren.has(segments[0]!))) {
-      general.links.push(link(true));
+      general.pages.push(page);
     } else if (segments.length <= 2) {
       const segment = segments[0]!;
-      let section = bySegment.get(segment);
-      if (!section) {
-        section = { heading: sectionHeading(segment, pages, name, urls), name: uniqueName(segment, names), links: [] };
-        bySegment.set(segment, section);
+      let group = bySegment.get(segment);
+      if (!group) {
+        group = { heading: sectionHeading(segment, pages, options.name, urls), name: uniqueName(segment, names), pages: [] };
+        bySegment.set(segment, group);
       }
-      if (segments.length === 1) section.links.unshift(link(true));
-      else section.links.push(link(true));
+      if (segments.length === 1) group.pages.unshift(page);
+      else group.pages.push(page);
     } else {
-      optional.links.push(link(false));
+      optional.pages.push(page);
     }
   }
+  return { groups: byLanguage.size > 0 ? [...byLanguage.values()] : [general, ...bySegment.values()], optional, byLanguage: byLanguage.size > 0 };
+}
+
+/**
+ * `/llms.txt` (llmstxt.org): H1, a `>` summary, details, then H2 link lists to the Markdown twins, in
+ * the site's language, in the groups of groupPages; a page's line carries its note, but in Optional.
+ * Returns the files by public path, `/llms.txt` first: that one alone while it fits in
+ * LLMS_TXT_MAX_LENGTH, else an index that keeps the H2 sections but links, under each, the files
+ * holding its pages (split in path order so that each fits too). Every link leads to Markdown (a
+ * twin, agents.md, auth.md, llms-full.txt) that answers a GET with 200: openapi.json and the MCP
+ * endpoint, which are for programs (and the endpoint answers only POST), are named in the text.
+ */
+export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
+  const { url, urls, options, documents } = context;
+  const wording = selectLlmsTxtWording(options.language);
+  const name = options.name;
+  const { groups, optional } = groupPages(context);
+  const link = (page: BuiltPage, withNote: boolean): ListEntry => ({ line: buildLink(page, name, withNote, urls), first: page.path, last: page.path, count: 1 });
+  const listOf = (group: PageGroup) => ({ ...group, links: group.pages.map((page) => link(page, group !== optional)) });
+  const pageSections = groups.map(listOf);
+  const optionalSection = listOf(optional);
 
   // A static site has no API, MCP or OAuth: its agents.md says how to read the twins.
-  const forAgents = context.onDemand
-    ? [
-        `- [agents.md](${url(DOCUMENT_PATHS.agents)}): ${wording.agentsLink}`,
-        `- [OpenAPI](${url(DOCUMENT_PATHS.openapi)}): ${wording.openApiLink(operations.map((operation) => operation.name).join(', '))}`,
-        `- [auth.md](${url(DOCUMENT_PATHS.auth)}): ${wording.authLink}`,
-        `- [MCP](${url(MCP_PATH)}): ${wording.mcpLink(url(WELL_KNOWN_PATHS.mcpServerCard))}`,
-      ]
-    : [`- [agents.md](${url(DOCUMENT_PATHS.agents)}): ${wording.agentsLinkStatic}`];
+  const forAgents = [
+    `- [agents.md](${url(DOCUMENT_PATHS.agents)}): ${context.onDemand ? wording.agentsLink : wording.agentsLinkStatic}`,
+    ...(context.onDemand ? [`- [auth.md](${url(DOCUMENT_PATHS.auth)}): ${wording.authLink}`] : []),
+    `- [llms-full.txt](${url(DOCUMENT_PATHS.llmsFull)}): ${wording.fullTextLink}`,
+  ];
 
-  const summary = [
-    documents.summary === undefined ? wording.websiteOf(name) : asSentence(documents.summary),
-    ...(company?.coverage ? [wording.coverage(company.coverage.trim().replace(/\.$/, ''))] : []),
-    wording.twins,
-  ].join(' ');
   const header = (split: boolean) => [
     `# ${name}`,
     '',
-    `> ${summary}`,
+    `> ${buildSiteSummary(context)} ${wording.twins}`,
     '',
     ...(documents.notes.length > 0 ? [documents.notes.map(asSentence).join(' '), ''] : []),
-    ...(context.onDemand ? [wording.api(url(options.apiBasePath), url(DOCUMENT_PATHS.agents)), ''] : []),
+    ...(context.onDemand
+      ? [wording.api({ api: url(options.apiBasePath), openapi: url(DOCUMENT_PATHS.openapi), mcp: url(MCP_PATH), serverCard: url(WELL_KNOWN_PATHS.mcpServerCard), agents: url(DOCUMENT_PATHS.agents) }), '']
+      : []),
     ...(split ? [wording.splitNote, ''] : []),
   ];
   const render = (lines: string[], sections: readonly { heading: string; lines: readonly string[] }[]) =>
     [...lines, ...sections.filter((section) => section.lines.length > 0).flatMap((section) => [`## ${section.heading}`, '', ...section.lines, ''])].join('\n');
 
-  const pageSections = byLanguage.size > 0 ? [...byLanguage.values()] : [general, ...bySegment.values()];
   const whole = render(header(false), [
-    ...pageSections.map((section) => ({ heading: section.heading, lines: section.links.map((link) => link.line) })),
+    ...pageSections.map((section) => ({ heading: section.heading, lines: section.links.map((entry) => entry.line) })),
     { heading: wording.forAgents, lines: forAgents },
-    { heading: optional.heading, lines: optional.links.map((link) => link.line) },
+    { heading: optionalSection.heading, lines: optionalSection.links.map((entry) => entry.line) },
   ]);
   if (whole.length <= LLMS_TXT_MAX_LENGTH) return new Map([[DOCUMENT_PATHS.llms, whole]]);
 
@@ -116,30 +135,19 @@ export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
    * Writes `entries` as one file `<base>.txt` when they fit, else as parts `<base>/<n>.txt` cut in
    * order; returns the entries that link the files, each with its page count and first and last path.
    */
-  const writeList = (section: Section, entries: readonly ListEntry[], base: string): ListEntry[] => {
+  const writeList = (section: PageGroup, entries: readonly ListEntry[], base: string): ListEntry[] => {
     const partHeader = (label: string) => [`# ${name}: ${section.heading}${label}`, '', `> ${wording.partOf(name, url(DOCUMENT_PATHS.llms))}`, '', `## ${section.heading}`, ''];
     // The longest label a list of this size can get, so that every part's header fits the budget.
     const budget = LLMS_TXT_MAX_LENGTH - partHeader(` (${entries.length}/${entries.length})`).join('\n').length - 1;
-    const parts: ListEntry[][] = [[]];
-    let length = 0;
-    for (const entry of entries) {
-      if (length + entry.line.length + 1 > budget && parts.at(-1)!.length > 0) {
-        parts.push([]);
-        length = 0;
-      }
-      parts.at(-1)!.push(entry);
-      length += entry.line.length + 1;
-    }
+    const parts = splitInParts(entries, (entry) => entry.line.length + 1, budget);
     return parts.map((part, index) => {
-      const numbered = parts.length > 1;
-      const path = numbered ? `${base}/${index + 1}.txt` : `${base}.txt`;
-      const label = numbered ? ` (${index + 1}/${parts.length})` : '';
+      const { path, label } = partFile(base, index, parts.length);
       files.set(path, [...partHeader(label), ...part.map((entry) => entry.line), ''].join('\n'));
       const [first, last, count] = [part[0]!.first, part.at(-1)!.last, part.reduce((sum, entry) => sum + entry.count, 0)];
-      return { line: `- [${section.heading}${label}](${url(path)}): ${wording.pageCount(count, count > 1 && numbered ? [first, last] : undefined)}`, first, last, count };
+      return { line: `- [${section.heading}${label}](${url(path)}): ${wording.pageCount(count, count > 1 && parts.length > 1 ? [first, last] : undefined)}`, first, last, count };
     });
   };
-  const listed = new Map([...pageSections, optional].filter((section) => section.links.length > 0).map((section) => {
+  const listed = new Map([...pageSections, optionalSection].filter((section) => section.links.length > 0).map((section) => {
     const base = `${LLMS_TXT_SECTIONS_PATH}${section.name}`;
     return [section, { base, entries: writeList(section, section.links, base) }];
   }));
@@ -147,7 +155,7 @@ export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
     render(header(true), [
       ...pageSections.map((section) => ({ heading: section.heading, lines: listed.get(section)?.entries.map((entry) => entry.line) ?? [] })),
       { heading: wording.forAgents, lines: forAgents },
-      { heading: optional.heading, lines: listed.get(optional)?.entries.map((entry) => entry.line) ?? [] },
+      { heading: optionalSection.heading, lines: listed.get(optionalSection)?.entries.map((entry) => entry.line) ?? [] },
     ]);
   let index = renderIndex();
   // A site so large that even the list of its parts does not fit: the sections with the most parts get a file listing their parts.
@@ -157,6 +165,15 @@ export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
     index = renderIndex();
   }
   return new Map([[DOCUMENT_PATHS.llms, index], ...files]);
+}
+
+/** What llms.txt and llms-full.txt say of the site in their `>` summary: what it is and its coverage. */
+export function buildSiteSummary({ options, company, documents }: Pick<DocumentContext, 'options' | 'company' | 'documents'>): string {
+  const wording = selectLlmsTxtWording(options.language);
+  return [
+    documents.summary === undefined ? wording.websiteOf(options.name) : asSentence(documents.summary),
+    ...(company?.coverage ? [wording.coverage(company.coverage.trim().replace(/\.$/, ''))] : []),
+  ].join(' ');
 }
 
 /** A file name for a section's path segment (`Guías` → `guias`), unlike every name taken before. */

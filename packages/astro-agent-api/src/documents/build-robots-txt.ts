@@ -1,13 +1,7 @@
 import type { UsagePreferences } from '../options.ts';
 import type { DocumentContext } from './document-context.ts';
 import { DOCUMENT_PATHS } from '../paths.ts';
-
-/** Each preference under its name in the two vocabularies, in the order the lines write them. */
-const VOCABULARIES: { preference: keyof UsagePreferences; contentSignal: string; aipref: string }[] = [
-  { preference: 'search', contentSignal: 'search', aipref: 'search' },
-  { preference: 'aiInput', contentSignal: 'ai-input', aipref: 'ai-use' },
-  { preference: 'aiTrain', contentSignal: 'ai-train', aipref: 'train-ai' },
-];
+import { formatContentSignal, statedPreferences } from '../usage-signals.ts';
 
 /**
  * `/robots.txt` (RFC 9309): every page may be crawled, with the `robots.usage` preferences stated
@@ -27,7 +21,7 @@ export function buildRobotsTxt({ url, options }: DocumentContext): string {
     '# search: building a search index and showing links and short excerpts.',
     '# ai-input / ai-use: feeding the pages into AI models to answer in real time (retrieval, grounding).',
     '# ai-train / train-ai: training or fine-tuning AI models.',
-    `# Agents: a Markdown index of the pages is at ${url(DOCUMENT_PATHS.llms)} and usage notes at ${url(DOCUMENT_PATHS.agents)}.`,
+    `# Agents: a Markdown index of the pages is at ${url(DOCUMENT_PATHS.llms)}, their text in one file at ${url(DOCUMENT_PATHS.llmsFull)} and usage notes at ${url(DOCUMENT_PATHS.agents)}.`,
     '',
     ...groups.flatMap((group) => [...group, '']),
     ...(options.sitemap ? [`Sitemap: ${url(options.sitemap)}`, ''] : []),
@@ -37,12 +31,12 @@ export function buildRobotsTxt({ url, options }: DocumentContext): string {
 /** One group: a crawler kept out gets `Disallow: /` alone, since preferences apply only to what may be crawled. */
 function buildGroup(token: string, crawl: boolean, usage: UsagePreferences): string[] {
   if (!crawl) return [`User-agent: ${token}`, 'Disallow: /'];
-  const stated = VOCABULARIES.filter(({ preference }) => usage[preference] !== undefined);
+  const stated = statedPreferences(usage);
   return [
     `User-agent: ${token}`,
     ...(stated.length > 0
       ? [
-          `Content-Signal: ${stated.map(({ preference, contentSignal }) => `${contentSignal}=${usage[preference] ? 'yes' : 'no'}`).join(', ')}`,
+          `Content-Signal: ${formatContentSignal(usage)}`,
           `Content-Usage: / ${stated.map(({ preference, aipref }) => `${aipref}=${usage[preference] ? 'y' : 'n'}`).join(', ')}`,
         ]
       : []),

@@ -5,13 +5,14 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { AstroIntegrationLogger } from 'astro';
 import { PRECOMPRESSED_SUFFIXES } from '../operations/endpoints.ts';
-import { documentFilePath, DOCUMENT_PATHS, LLMS_TXT_SECTIONS_PATH, MCP_SERVER_CARD_PATH, protectedResourceMetadataPath, WELL_KNOWN_PATHS } from '../paths.ts';
+import { documentFilePath, DOCUMENT_PATHS, isSectionFile, MCP_SERVER_CARD_PATH, protectedResourceMetadataPath, WELL_KNOWN_PATHS } from '../paths.ts';
 import { writeFileAtomically } from '../write-atomically.ts';
 import { buildAgentSkill } from './build-agent-skill.ts';
 import { buildAgentsMd } from './build-agents-md.ts';
 import { buildApiCatalog } from './build-api-catalog.ts';
 import { buildAuthMd } from './build-auth-md.ts';
 import { buildAuthorizationServerMetadata, buildProtectedResourceMetadata } from './build-discovery.ts';
+import { buildLlmsFullTxt } from './build-llms-full-txt.ts';
 import { buildLlmsTxt } from './build-llms-txt.ts';
 import { buildAiCatalog, buildMcpServerCard, buildMcpServerCardDraft } from './build-mcp-cards.ts';
 import { buildOpenApi } from './build-openapi.ts';
@@ -29,9 +30,9 @@ export interface WriteDocumentsInput {
 
 const brotli = promisify(brotliCompress);
 /**
- * Brotli quality of llms.txt's section files, whose number grows with the site. Quality 11 (the other
- * documents') took 25 s for the 3.6 MB of section files of 30,000 pages (bench/documents-at-scale.ts),
- * quality 5 takes 0.1 s for 20 % more bytes.
+ * Brotli quality of llms.txt's section files and of llms-full.txt's files, whose size grows with the
+ * site. Quality 11 (the other documents') took 25 s for the 3.6 MB of section files of 30,000 pages
+ * (bench/documents-at-scale.ts), quality 5 takes 0.1 s for 20 % more bytes.
  */
 const SECTION_FILE_QUALITY = 5;
 const gzipAsync = promisify(gzip);
@@ -59,6 +60,7 @@ export function buildDocuments(manifest: WriteDocumentsInput['manifest']): Map<s
     ...onDemand(() => [[DOCUMENT_PATHS.auth, buildAuthMd(context)]]),
     ...llms,
     [WELL_KNOWN_PATHS.llmsTxt, llmsIndex],
+    ...buildLlmsFullTxt(context),
     ...onDemand(() => [[WELL_KNOWN_PATHS.apiCatalog, json(buildApiCatalog(context))]]),
     [WELL_KNOWN_PATHS.agentSkills, json(skill.index)],
     [skill.path, skill.skill],
@@ -105,7 +107,7 @@ export async function writeDocuments({ clientDir, manifest, logger }: WriteDocum
       const bytes = Buffer.from(content);
       let copies = compressed.get(content);
       if (!copies) {
-        copies = compress(bytes, path.startsWith(LLMS_TXT_SECTIONS_PATH) ? SECTION_FILE_QUALITY : 11);
+        copies = compress(bytes, isSectionFile(path) || path === DOCUMENT_PATHS.llmsFull ? SECTION_FILE_QUALITY : 11);
         compressed.set(content, copies);
       }
       const file = fileURLToPath(new URL(`.${documentFilePath(path)}`, root));

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { readSectionText, type ManifestPage } from '../content/manifest.ts';
-import { resolvePage } from '../content/resolve-page.ts';
+import { lookUpPage, type PageLookup } from '../content/resolve-page.ts';
 import { sliceMarkdown, truncateMarkdown } from '../content/slice-markdown.ts';
 import { ApiError } from '../api-error.ts';
 import { OPERATION_NAMES, type Operation } from './operation.ts';
@@ -27,8 +27,23 @@ function buildPageSchema(multilingual: boolean) {
   return z
     .object({
       title: z.string(),
-      url: z.string().describe('Canonical absolute URL of the page.'),
-      ...(multilingual && { language: z.string().describe("The page's language (BCP 47), as its `<html lang>` says.") }),
+      url: z.string().describe('Absolute URL of the page.'),
+      canonical_url: z
+        .string()
+        .describe(
+          "The URL to cite for this text: the page's own `url`, or, when the page is a copy of a page in another language " +
+            "(a theme's fallback for a page its locale has not translated), the original's, which search_pages lists instead.",
+        ),
+      ...(multilingual && {
+        language: z.string().describe("The language of the page's text (BCP 47), as its content region's `lang` or its `<html lang>` says."),
+        other_matches: z
+          .array(z.object({ url: z.string(), language: z.string() }))
+          .optional()
+          .describe(
+            "Present when `url` (a slug, or a path without its locale) named this page in several languages: the others, one per language. " +
+              "This answer is the one in the site's language; pass one of these `url`s to read another.",
+          ),
+      }),
       markdown: z
         .string()
         .describe('The page as Markdown, without menus or footer: the whole page, or the `section` asked for, or the piece of it that `offset` and `max_chars` select.'),
@@ -65,8 +80,8 @@ export function createReadPage({ truncateAt, languages }: { truncateAt: number; 
       .min(1)
       .max(300)
       .describe(
-        'Full address, path (`/blog/first-post/`) or slug (`first-post`, the last path segments, when they name one page) ' +
-          'of a page of this site; usually a `url` from search_pages.',
+        'Full address, path (`/blog/first-post/`) or slug (`first-post`, the last path segments) of a page of this site; usually a `url` from search_pages. ' +
+          "A slug, or a path without its locale, that names the page in several languages reads the site's language's.",
       ),
     section: z
       .string()
@@ -105,18 +120,12 @@ export function createReadPage({ truncateAt, languages }: { truncateAt: number; 
     input,
     output: pageSchema,
     async handle({ url, section, offset, max_chars: maxChars }, { content }) {
-      const page = resolvePage(content.pages, url);
-      if (!page) {
-        throw new ApiError(404, 'page_not_found', 'No page of this site matches the given `url`.', {
-          hint:
-            'Find pages with search_pages and pass a result `url` to read_page. Accepted forms: a full address ' +
-            'of this site, a path such as /blog/first-post/ or a slug such as first-post (when it names one page).',
-        });
-      }
+      const { page, others } = assertOnePage(lookUpPage(content.pages, url), url);
       const metadata = {
         title: page.title,
         url: page.url,
-        ...(multilingual && { language: page.language }),
+        canonical_url: page.original ?? page.url,
+        ...(multilingual && { language: page.language, ...(others.length > 0 && { other_matches: others.map((other) => ({ url: other.url, language: other.language })) }) }),
         description: page.description ?? null,
         last_modified: page.lastModified ?? null,
         facets: page.facets,
@@ -145,10 +154,34 @@ export function createReadPage({ truncateAt, languages }: { truncateAt: number; 
     },
     // A whole page is keyed by the page, not the input: the many spellings of one address share one
     // serialized answer. Parts of pages (section, offset) are answered afresh, not kept.
-    buildKey: ({ url, section, offset, max_chars: maxChars }, content) =>
-      section === undefined && offset === undefined && maxChars === undefined ? resolvePage(content.pages, url)?.path : undefined,
+    buildKey: ({ url, section, offset, max_chars: maxChars }, content) => {
+      if (section !== undefined || offset !== undefined || maxChars !== undefined) return undefined;
+      const found = lookUpPage(content.pages, url);
+      // Chosen among several, the answer lists the others: a key of its own.
+      return found && 'page' in found ? `${found.page.path}${found.others.length > 0 ? '\u0000chosen' : ''}` : undefined;
+    },
     describeCall: (_input, page) => ({ page: page.url }),
   } as const satisfies Operation<typeof input, typeof pageSchema>;
+}
+
+/** Candidates listed in an ambiguous lookup's hint; the rest are counted. */
+const MAX_CANDIDATES_LISTED = 20;
+
+/** The page a lookup found, or a 404 whose hint says what to pass instead: the candidates when it named several. */
+function assertOnePage(found: PageLookup | undefined, url: string): Extract<PageLookup, { page: ManifestPage }> {
+  if (found && 'page' in found) return found;
+  if (found) {
+    const listed = found.candidates.slice(0, MAX_CANDIDATES_LISTED).map((page) => `${page.url} (${page.language})`);
+    const more = found.candidates.length - listed.length;
+    throw new ApiError(404, 'ambiguous_url', `The \`url\` ${url} names ${found.candidates.length} pages of this site, not one.`, {
+      hint: `${found.candidates.length} pages match ${url}: ${listed.join(', ')}${more > 0 ? ` and ${more} more` : ''}; pass one of these URLs as \`url\`.`,
+    });
+  }
+  throw new ApiError(404, 'page_not_found', 'No page of this site matches the given `url`.', {
+    hint:
+      'Find pages with search_pages and pass a result `url` to read_page. Accepted forms: a full address ' +
+      'of this site, a path such as /blog/first-post/ or a slug such as first-post (when it names one page).',
+  });
 }
 
 /** The text of one section of the page, or a 404 that lists the page's section ids. */

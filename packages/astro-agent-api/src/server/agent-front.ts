@@ -34,6 +34,8 @@ export interface AgentFront {
   fetch(request: Request, context: RequestContext, site?: SiteHandler): Promise<Response>;
   /** The answer to a method the Fetch API cannot carry, on a target that names no path (`TRACE *`); undefined for any other. */
   refuseMethod(method: string): Response | undefined;
+  /** The llms.txt directive for a page the site renders on demand (agent-directives.ts); undefined before a build or when the option turns it off. */
+  pageDirective(pathname: string): Promise<string | undefined>;
 }
 
 export interface AgentFrontOptions {
@@ -93,6 +95,7 @@ export function createAgentFront(api: AgentApi, options: AgentFrontOptions = {})
   return {
     answer,
     refuseMethod,
+    pageDirective: (pathname) => api.pageDirective(pathname),
     async fetch(request, context, site) {
       const answered = await answer(request, context);
       if (answered instanceof Response) return answered;

@@ -4,7 +4,7 @@ import { buildDeprecationHeaders } from '../operations/endpoints.ts';
 import { API_VERSION } from '../versioning.ts';
 import { createOperations } from '../operations/index.ts';
 import type { Operation } from '../operations/operation.ts';
-import { DOCUMENT_PATHS, LLMS_TXT_SECTIONS_PATH, resolveVersioningPolicy, WELL_KNOWN_PATHS } from '../paths.ts';
+import { DOCUMENT_PATHS, isSectionFile, resolveVersioningPolicy, WELL_KNOWN_PATHS } from '../paths.ts';
 import type { Store } from '../store/store.ts';
 import { createOperationRoute } from './answer-operation.ts';
 import { createApiIndexHandler } from './api-index.ts';
@@ -59,7 +59,7 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
   const oauth = createOAuthHandlers({ store, trustProxy: options.trustProxy, log, urls });
   const serveDocument = createDocumentServer(shared.files, urls);
 
-  const table = buildRouteTable({ apiBasePath: basePath, siteName: options.name, operations, urls, builtDocuments: snapshot.manifest.documents?.filter((path) => path.startsWith(LLMS_TXT_SECTIONS_PATH)) });
+  const table = buildRouteTable({ apiBasePath: basePath, siteName: options.name, operations, urls, builtDocuments: snapshot.manifest.documents?.filter(isSectionFile) });
   const handlers = {
     'api-index': createApiIndexHandler({ urls, apiBasePath: basePath, operations }),
     sandbox: createSandboxHandler({ urls, apiBasePath: basePath }),

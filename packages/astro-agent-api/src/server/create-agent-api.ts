@@ -14,8 +14,9 @@ import { canonicalizePath } from './canonical-path.ts';
 import type { RequestContext } from './context.ts';
 import { createSdkLeg } from './mcp/serve-with-sdk.ts';
 import { findPageOfRequest } from '../content/resolve-page.ts';
+import { buildPageDirective } from '../agent-directives.ts';
 import { buildPageLinkHeader } from '../content/page-link-header.ts';
-import { markdownResponse, prefersMarkdown } from './negotiate.ts';
+import { markdownResponse, negotiateTextType } from './negotiate.ts';
 import { readSettings } from './read-settings.ts';
 import { API_HEADERS, renderError, withHeaders, type ErrorLogger, type ErrorShape } from './respond.ts';
 import { buildRouteTable, findRoute, notFoundError, type Route, type RouteRule, type RouteTable } from './route-table.ts';
@@ -39,6 +40,8 @@ export interface AgentApi {
   siteUrls(): Promise<SiteUrls | undefined>;
   /** Headers for a site page: the security headers, and for a content page `Link` to its twin and the agent documents. */
   pageHeaders(pathname: string): Promise<Record<string, string>>;
+  /** The llms.txt directive for a page the site renders on demand (agent-directives.ts); undefined before a build or when the option turns it off. */
+  pageDirective(pathname: string): Promise<string | undefined>;
   /** Reports an HTML site page the site answered, once sent: traffic counting keeps those fetched by known agents. */
   reportPage(request: Request, status: number): void;
   /**
@@ -203,11 +206,13 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
       const { pathname } = new URL(request.url);
       const snapshot = await content.current().catch(() => undefined);
       const found = snapshot && findPageOfRequest(snapshot.pages, pathname);
-      if (!found || (!found.twin && !prefersMarkdown(request.headers.get('Accept')))) return undefined;
+      // The twin's own address is Markdown whatever is accepted; a page's address, what Accept ranks first.
+      const type = found?.twin ? 'text/markdown' : negotiateTextType(request.headers.get('Accept'));
+      if (!found || !type) return undefined;
       const outcome = createOutcome(request, pathname, request.method);
       outcome.surface = 'markdown';
       outcome.page = found.page.url;
-      return record(outcome, markdownResponse(request, found.page, snapshot));
+      return record(outcome, markdownResponse(request, found.page, snapshot, type));
     },
     async siteUrls() {
       return (await content.current().catch(() => undefined))?.urls;
@@ -217,6 +222,13 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
       const found = snapshot && findPageOfRequest(snapshot.pages, pathname);
       if (!found || found.twin) return PAGE_SECURITY_HEADERS;
       return { ...PAGE_SECURITY_HEADERS, Link: buildPageLinkHeader(found.page, snapshot.urls), Vary: 'Accept' };
+    },
+    async pageDirective(pathname) {
+      const snapshot = await content.current().catch(() => undefined);
+      if (!snapshot) return undefined;
+      // In `astro dev` every page renders on demand, a prerendered one with its twin from the last build.
+      const found = findPageOfRequest(snapshot.pages, pathname);
+      return buildPageDirective(snapshot.manifest.options.directives, snapshot.urls, found && !found.twin ? found.page.path : undefined);
     },
     reportPage(request, status) {
       const { pathname } = new URL(request.url);

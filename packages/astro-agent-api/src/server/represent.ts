@@ -19,7 +19,8 @@ export interface Representation {
 /**
  * The representation step of every GET surface (operations, documents, Markdown twins): br or gzip
  * by Accept-Encoding (RFC 9110 §12.5.3), a validator per coding, a 304 for a matching If-None-Match
- * (RFC 9110 §13.1.2), no body for HEAD.
+ * (RFC 9110 §13.1.2), and for HEAD no body but the headers GET would send, Content-Length included
+ * (RFC 9110 §9.3.2): a client sizes a download from it.
  */
 export function represent(request: Request, representation: Representation): Response {
   const { bytes, type, etag } = representation;
@@ -40,7 +41,9 @@ export function represent(request: Request, representation: Representation): Res
     body = encoded[coding] ??= compressBody(bytes, coding);
     sent['Content-Encoding'] = coding;
   }
-  return new Response(request.method === 'HEAD' ? null : body, { headers: sent });
+  if (request.method !== 'HEAD') return new Response(body, { headers: sent });
+  sent['Content-Length'] = String(body.byteLength);
+  return new Response(null, { headers: sent });
 }
 
 /**

@@ -62,7 +62,7 @@ export interface RouteTableSource<O extends OperationRef> {
    * of its issuer and resources also at their RFC places (`wellKnownPath`). Default: a site at the root.
    */
   urls?: Pick<SiteUrls, 'agentPath' | 'wellKnownPath'>;
-  /** Documents a build wrote besides the fixed ones (llms.txt's section files on a large site): known once it is built. */
+  /** Documents a build wrote besides the fixed ones (the files of llms.txt and llms-full.txt on a large site): known once it is built. */
   builtDocuments?: readonly string[];
 }
 
@@ -121,6 +121,7 @@ export function buildRouteTable<O extends OperationRef>({ apiBasePath, siteName,
     DOCUMENT_PATHS.agents,
     DOCUMENT_PATHS.auth,
     DOCUMENT_PATHS.llms,
+    DOCUMENT_PATHS.llmsFull,
     MCP_SERVER_CARD_PATH,
     WELL_KNOWN_PATHS.authorizationServer,
     protectedResourceMetadataPath(''),

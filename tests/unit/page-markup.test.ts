@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { addTwinLink } from '../../packages/astro-agent-api/src/build/twin-link.ts';
+import { addTwinLink } from '../../packages/astro-agent-api/src/build/page-markup.ts';
 import { createSiteUrls } from '../../packages/astro-agent-api/src/site-urls.ts';
 
 /** The served path of a page's twin on a site at the root (the page paths are decoded, as the files are named). */

@@ -30,6 +30,12 @@ export interface AgentApi {
    * runtime does not answer (the site does).
    */
   route(pathname: string): RoutedRequest | undefined;
+  /**
+   * Loads the current build if none is yet, so that `route` knows its paths: a new instance (a cold
+   * function or isolate) would otherwise hand its first requests for a document or OAuth path to the site.
+   * A build that fails to load is left to `handle`, which answers its 503.
+   */
+  prepare(): Promise<void>;
   /** True for the paths this runtime answers (API, OAuth, identity, MCP, agent documents). */
   isAgentPath(pathname: string): boolean;
   /** Answers an agent request; without `routed`, it canonicalises and routes the request's path itself (the injected endpoints). */
@@ -193,6 +199,9 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
       await store.opened();
     },
     route,
+    async prepare() {
+      if (!latest) await currentRuntime().catch(() => {});
+    },
     isAgentPath(pathname) {
       return route(pathname) !== undefined;
     },

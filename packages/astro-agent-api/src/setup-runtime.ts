@@ -95,6 +95,8 @@ function runtimeModulePlugin(config: AstroConfig, host: AdapterHost) {
   const clientFromOutDir = relative(outDir, fileURLToPath(config.build.client)).split('\\').join('/') || '.';
   return {
     name: 'agent-api:runtime',
+    // Before Vite's resolver, which otherwise resolves the adapter's entry (a package path) first.
+    enforce: 'pre' as const,
     configEnvironment(name: string) {
       // The runtime is plain Node code (node:sqlite, worker threads): never bundle it. A Worker has no
       // node_modules at run time: there the runtime is bundled, its Workers host only (workers.ts).

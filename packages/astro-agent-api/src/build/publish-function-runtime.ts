@@ -5,7 +5,7 @@ import { MANIFEST_FILE, RUNTIME_DIR, type Manifest, type ManifestPage } from '..
 import { buildPageLinkHeader } from '../content/page-link-header.ts';
 import { SERVER_INDEX_FILE } from '../content/server-index.ts';
 import { PRECOMPRESSED_SUFFIXES } from '../operations/endpoints.ts';
-import { documentFilePath } from '../paths.ts';
+import { DOCUMENT_PATHS, documentFilePath } from '../paths.ts';
 import { createSiteUrls } from '../site-urls.ts';
 
 /** Where an adapter writes its function (Vercel's Build Output API, Netlify's Frameworks API), from the project root. */
@@ -53,7 +53,7 @@ export async function publishFunctionRuntime(build: FunctionBuildOutput): Promis
   const runtimeDir = join(build.outDir, RUNTIME_DIR);
   // The manifest last, as in the build output.
   for (const name of [SERVER_INDEX_FILE, ...build.manifest.textFiles, MANIFEST_FILE]) await copy(join(runtimeDir, name), inFunction(join(runtimeDir, name)));
-  for (const path of build.documents) {
+  for (const path of movedDocuments(build)) {
     const file = join(build.clientDir, documentFilePath(path));
     for (const suffix of ['', PRECOMPRESSED_SUFFIXES.br, PRECOMPRESSED_SUFFIXES.gzip]) {
       if (!existsSync(file + suffix)) continue;
@@ -69,6 +69,11 @@ export async function publishFunctionRuntime(build: FunctionBuildOutput): Promis
   if (build.platform === 'vercel') await routeVercelAgentSurface(build);
   else await routeNetlifyAgentSurface(build);
   return copied;
+}
+
+/** The documents the function answers: all but robots.txt, a file of the site that no runtime routes (every host serves it as it is). */
+function movedDocuments(build: FunctionBuildOutput): string[] {
+  return build.documents.filter((path) => path !== DOCUMENT_PATHS.robots);
 }
 
 /**
@@ -111,8 +116,11 @@ async function routeVercelAgentSurface(build: FunctionBuildOutput): Promise<void
   const ours: VercelRoute[] = [
     ...build.manifest.pages.map((page) => ({ src: `^${escapeRegex(page.path)}$`, headers: { Link: buildPageLinkHeader(page, urls), Vary: 'Accept' }, continue: true })),
     { src: `^${base}/.*\\.md$`, dest: VERCEL_FUNCTION },
-    // The function's front weighs the Accept header (RFC 9110 §12.5.1) and answers the page's twin or the page.
-    { src: `^${base}/(?!_astro/).*$`, has: [{ type: 'header', key: 'accept', value: { re: 'text/markdown' } }], dest: VERCEL_FUNCTION },
+    // The documents the adapter has no route for (robots.txt, llms-full.txt's sections): they left the static folder.
+    ...movedDocuments(build).map((path) => ({ src: `^${escapeRegex(path)}$`, dest: VERCEL_FUNCTION })),
+    // The function's front weighs the Accept header (RFC 9110 §12.5.1) and answers the page's twin (as
+    // Markdown or plain text) or the page; a browser's Accept names neither, and gets the static file.
+    { src: `^${base}/(?!_astro/).*$`, has: [{ type: 'header', key: 'accept', value: { re: 'text/(markdown|plain)' } }], dest: VERCEL_FUNCTION },
   ];
   const filesystem = routes.findIndex((route) => route.handle === 'filesystem');
   routes.splice(filesystem === -1 ? routes.length : filesystem, 0, ...ours);

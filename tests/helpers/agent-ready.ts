@@ -1,13 +1,15 @@
 import assert from 'node:assert/strict';
-import { assertAgentReady, type CheckReport } from 'astro-agent-api/playwright';
+import { assertAgentReady, type CheckId, type CheckReport } from 'astro-agent-api/playwright';
 import { PENDING_GRADERS_WORK } from './pending-grader-checks.ts';
 
 /**
  * `astro-agent-api check` on a served site, every page sampled: no check fails but those pending the
- * graders work, and the contract checks ran (`api`) or were skipped as not applicable.
+ * graders work and those the host cannot pass (`allowFailing`), and the contract checks ran (`api`)
+ * or were skipped as not applicable.
  */
-export async function assertSitePassesCheck(url: string, options: { canonicalOrigin: string; api: boolean }): Promise<CheckReport> {
-  const report = await assertAgentReady(url, { canonicalOrigin: options.canonicalOrigin, sampling: 'none', allowFailing: [...PENDING_GRADERS_WORK] });
+export async function assertSitePassesCheck(url: string, options: { canonicalOrigin: string; api: boolean; allowFailing?: CheckId[] }): Promise<CheckReport> {
+  const allowFailing = [...PENDING_GRADERS_WORK, ...(options.allowFailing ?? [])];
+  const report = await assertAgentReady(url, { canonicalOrigin: options.canonicalOrigin, sampling: 'none', allowFailing });
   assert.equal(report.api.detected, options.api, report.api.reason);
   const skipped = report.checks.filter((check) => check.status === 'skip').map((check) => check.id);
   // The 429 needs --exhaust-quota; a site without a sitemap has nothing to compare llms.txt with.

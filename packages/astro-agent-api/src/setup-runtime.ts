@@ -95,19 +95,21 @@ function runtimeModulePlugin(config: AstroConfig, host: AdapterHost) {
   const clientFromOutDir = relative(outDir, fileURLToPath(config.build.client)).split('\\').join('/') || '.';
   return {
     name: 'agent-api:runtime',
-    // Before Vite's resolver, which otherwise resolves the adapter's entry (a package path) first.
-    enforce: 'pre' as const,
     configEnvironment(name: string) {
       // The runtime is plain Node code (node:sqlite, worker threads): never bundle it. A Worker has no
       // node_modules at run time: there the runtime is bundled, its Workers host only (workers.ts).
       if (SERVER_ENVIRONMENTS.has(name) && !isWorkers) return { resolve: { external: [PACKAGE] } };
       return undefined;
     },
-    resolveId(id: string, _importer: string | undefined, resolveOptions?: { isEntry?: boolean }) {
-      if (id === VIRTUAL_ID) return RESOLVED_ID;
-      // The adapter's module as the function's entry only: the wrapper imports it again, as a plain module.
-      if (functionEntry && resolveOptions?.isEntry && id === functionEntry.adapterEntry) return RESOLVED_ENTRY_ID;
-      return undefined;
+    resolveId: {
+      // Before Vite's resolver, which otherwise resolves the adapter's entry (a package path) first.
+      order: 'pre' as const,
+      handler(id: string, _importer: string | undefined, resolveOptions?: { isEntry?: boolean }) {
+        if (id === VIRTUAL_ID) return RESOLVED_ID;
+        // The adapter's module as the function's entry only: the wrapper imports it again, as a plain module.
+        if (functionEntry && resolveOptions?.isEntry && id === functionEntry.adapterEntry) return RESOLVED_ENTRY_ID;
+        return undefined;
+      },
     },
     load(id: string) {
       if (id === RESOLVED_ENTRY_ID) return functionEntry!.code.join('\n');

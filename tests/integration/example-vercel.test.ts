@@ -26,4 +26,5 @@ describeServerlessExample({
     });
   },
   negotiatesPrerenderedPages: true,
+  quota: { limit: 60, requests: 90, simultaneous: 90 },
 });

@@ -230,7 +230,12 @@ describe('examples/cloudflare under `astro preview` (workerd)', () => {
   });
 
   it('passes astro-agent-api check in workerd, on every page', { timeout: 90_000 }, async () => {
-    await assertSitePassesCheck(base, { canonicalOrigin: SITE, api: true });
+    try {
+      await assertSitePassesCheck(base, { canonicalOrigin: SITE, api: true });
+    } catch (error) {
+      // What workerd said of a failed answer (an uncaught error, a request it cancelled) is in the preview's log.
+      throw new Error(`${(error as Error).message}\n\nthe preview's log:\n${preview.output().slice(-4000)}`, { cause: error });
+    }
   });
 
   it('does not let anyone download the runtime files the Worker reads', async () => {

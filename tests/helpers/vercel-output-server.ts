@@ -70,8 +70,10 @@ function splitPhases(routes: Route[]): Map<string | null, Route[]> {
   const map = new Map<string | null, Route[]>([[null, []]]);
   let phase: string | null = null;
   for (const route of routes) {
-    if (route.handle) map.set((phase = route.handle), []);
-    else map.get(phase)!.push(route);
+    if (route.handle) {
+      phase = route.handle;
+      map.set(phase, []);
+    }    else map.get(phase)!.push(route);
   }
   return map;
 }
@@ -105,7 +107,7 @@ function runPhase(routes: readonly Route[], request: Request, path: string, head
     const match = new RegExp(route.src!, 'i').exec(routed.path);
     if (!match) continue;
     if (route.has && !route.has.every((condition) => conditionHolds(condition, request.headers))) continue;
-    if (route.missing && route.missing.some((condition) => conditionHolds(condition, request.headers))) continue;
+    if (route.missing?.some((condition) => conditionHolds(condition, request.headers))) continue;
     const fill = (text: string) => text.replace(/\$(\d+)/g, (_, index: string) => match[Number(index)] ?? '');
     for (const [name, value] of Object.entries(route.headers ?? {})) routed.headers[name.toLowerCase()] = fill(value);
     if (route.status) routed.status = route.status;

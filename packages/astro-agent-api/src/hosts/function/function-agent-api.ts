@@ -1,4 +1,3 @@
-import { join } from 'node:path';
 import { createTrafficRecorder } from '../../analytics/traffic-recorder.ts';
 import { parseEnvironment } from '../../environment.ts';
 import { consoleLogger } from '../../logger.ts';

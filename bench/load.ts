@@ -106,7 +106,10 @@ export async function startStandaloneServer(entry: string, env: NodeJS.ProcessEn
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const ok = await fetch(`${url}${readyPath}`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}${readyPath}`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${entry} did not start`);
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -54,7 +54,10 @@ export function buildNewQueries(pages: readonly { markdown: string; facets: Reco
   const queries: BenchQuery[] = [];
   for (let attempt = 0; queries.length < count && attempt < count * 20; attempt++) {
     const page = pick(pages);
-    const words = buildPageText(page.markdown.slice(0, 4000)).text.split(' ').map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')).filter((word) => word.length > 0);
+    const words = buildPageText(page.markdown.slice(0, 4000))
+      .text.split(' ')
+      .map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+      .filter((word) => word.length > 0);
     if (words.length < 4) continue;
     const length = 1 + Math.floor(random() * 4);
     const start = Math.floor(random() * (words.length - length));

@@ -73,7 +73,10 @@ const pagefindBytes = await folderBytes(pagefindDir);
 started = performance.now();
 const { engine, indexBytes } = snapshot
   ? { engine: snapshot.search, indexBytes: (await stat(join(site!.root, 'dist', RUNTIME_DIR, SERVER_INDEX_FILE))).size }
-  : await createMemorySearch(languages, pages.map(({ language, text, path, title }) => ({ language, text, path, title })));
+  : await createMemorySearch(
+      languages,
+      pages.map(({ language, text, path, title }) => ({ language, text, path, title })),
+    );
 const ourBuildMs = performance.now() - started;
 
 /**
@@ -104,11 +107,7 @@ function generateCases(language: string, letters: RegExp, count: number, seed: n
   return found;
 }
 const KANA_AND_HAN = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]+/gu;
-const generated = [
-  ...generateCases('ja', KANA_AND_HAN, 100, 1),
-  ...generateCases('zh-CN', KANA_AND_HAN, 100, 2),
-  ...generateCases('ko', /\p{scx=Hangul}+/gu, 100, 3),
-];
+const generated = [...generateCases('ja', KANA_AND_HAN, 100, 1), ...generateCases('zh-CN', KANA_AND_HAN, 100, 2), ...generateCases('ko', /\p{scx=Hangul}+/gu, 100, 3)];
 
 const instances = new Map<string, PagefindInstance>();
 async function pagefindFor(language: string): Promise<PagefindInstance> {
@@ -160,6 +159,8 @@ await rm(work, { recursive: true, force: true });
 model?.close();
 await site?.remove();
 
-process.stdout.write(`${JSON.stringify({ pages: pages.length, languages: languages.length, indexBytes, ourBuildMs: Math.round(ourBuildMs), pagefindBytes, pagefindBuildMs: Math.round(pagefindBuildMs) })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ pages: pages.length, languages: languages.length, indexBytes, ourBuildMs: Math.round(ourBuildMs), pagefindBytes, pagefindBuildMs: Math.round(pagefindBuildMs) })}\n`,
+);
 for (const row of rows) process.stdout.write(`${JSON.stringify(row)}\n`);
 for (const miss of misses) process.stdout.write(`miss ${miss}\n`);

@@ -115,9 +115,7 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
 
   async function rank(query: ParsedSearchQuery, city: string): Promise<RankedEntry[]> {
     const entries = new Map<string, RankedEntry & { matched: number }>();
-    const groupHits = await Promise.all(
-      query.groups.map((group) => Promise.all(group.map((term) => searchTerm(term, city)))),
-    );
+    const groupHits = await Promise.all(query.groups.map((group) => Promise.all(group.map((term) => searchTerm(term, city)))));
     for (const variants of groupHits) {
       const best = new Map<string, number>();
       for (const [i, hits] of variants.entries()) {

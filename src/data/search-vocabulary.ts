@@ -162,6 +162,5 @@ export const searchVocabulary = {
     'i', 'need', 'want', 'looking', 'for', 'a', 'an', 'the', 'my', 'in', 'to', 'of', 'do', 'does', 'you', 'can', 'is', 'it', 'me', 'please', 'near',
   ],
   /** Words about the whole site rather than one page: they only count when a query has nothing else. */
-  genericWords: ['servicio', 'servicios', 'reparaciones', 'hogar', 'domicilio', 'empresa', 'profesional', 'profesionales', 'tecnico', 'tecnicos',
-    'service', 'services', 'home', 'repairs'],
+  genericWords: ['servicio', 'servicios', 'reparaciones', 'hogar', 'domicilio', 'empresa', 'profesional', 'profesionales', 'tecnico', 'tecnicos', 'service', 'services', 'home', 'repairs'],
 };

@@ -11,7 +11,12 @@ export async function assertSitePassesCheck(url: string, options: { canonicalOri
   const skipped = report.checks.filter((check) => check.status === 'skip').map((check) => check.id);
   // The 429 needs --exhaust-quota; a site without a sitemap has nothing to compare llms.txt with.
   const skippable = new Set(['rate-limit-429', 'sitemap-lastmod', 'llms-txt-coverage']);
-  if (options.api) assert.deepEqual(skipped.filter((id) => !skippable.has(id)), [], 'no contract check is skipped');
+  if (options.api)
+    assert.deepEqual(
+      skipped.filter((id) => !skippable.has(id)),
+      [],
+      'no contract check is skipped',
+    );
   else assert.ok(report.checks.filter((check) => check.status === 'pass').length >= 15, 'the site-wide checks pass');
   return report;
 }

@@ -72,9 +72,21 @@ export async function prepareExampleSite(name: string, options: ExampleSiteOptio
 
 /** Everything in `root` but node_modules committed at `date`, by a fixed author, in a repository of its own. */
 async function commitAll(root: string, date: string): Promise<void> {
-  const env = childEnv({ GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date, GIT_AUTHOR_NAME: 'fixture', GIT_AUTHOR_EMAIL: 'fixture@example.org', GIT_COMMITTER_NAME: 'fixture', GIT_COMMITTER_EMAIL: 'fixture@example.org' });
+  const env = childEnv({
+    GIT_AUTHOR_DATE: date,
+    GIT_COMMITTER_DATE: date,
+    GIT_AUTHOR_NAME: 'fixture',
+    GIT_AUTHOR_EMAIL: 'fixture@example.org',
+    GIT_COMMITTER_NAME: 'fixture',
+    GIT_COMMITTER_EMAIL: 'fixture@example.org',
+  });
   await writeFile(join(root, '.gitignore'), 'node_modules/\ndist/\n.astro/\n');
-  for (const args of [['init', '--quiet'], ['add', '--all'], ['commit', '--quiet', '--no-gpg-sign', '--message', 'the fixture as copied']]) await runCommand('git', args, { cwd: root, env });
+  for (const args of [
+    ['init', '--quiet'],
+    ['add', '--all'],
+    ['commit', '--quiet', '--no-gpg-sign', '--message', 'the fixture as copied'],
+  ])
+    await runCommand('git', args, { cwd: root, env });
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: an ANSI colour starts with ESC
@@ -82,7 +94,11 @@ const ANSI_COLOUR = /\x1b\[[\d;]*m/g;
 
 /** The integration's own lines of a build log (`[astro-agent-api] …`), without colours. */
 export function integrationLines(buildLog: string): string[] {
-  return buildLog.replace(ANSI_COLOUR, '').split('\n').filter((line) => line.includes('[astro-agent-api]')).map((line) => line.trim());
+  return buildLog
+    .replace(ANSI_COLOUR, '')
+    .split('\n')
+    .filter((line) => line.includes('[astro-agent-api]'))
+    .map((line) => line.trim());
 }
 
 /** How many pages the build converted while Astro rendered them, from the Markdown line of its log. */
@@ -156,8 +172,18 @@ async function hashPackedSources(): Promise<string> {
   for (const source of PACKED_SOURCES) {
     const path = join(PACKAGE_DIR, source);
     const entries = source === 'src' ? await readdir(path, { recursive: true, withFileTypes: true }) : undefined;
-    const files = entries ? entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name)).sort() : [path];
-    for (const file of files) hash.update(relative(PACKAGE_DIR, file)).update('\0').update(await readFile(file)).update('\0');
+    const files = entries
+      ? entries
+          .filter((entry) => entry.isFile())
+          .map((entry) => join(entry.parentPath, entry.name))
+          .sort()
+      : [path];
+    for (const file of files)
+      hash
+        .update(relative(PACKAGE_DIR, file))
+        .update('\0')
+        .update(await readFile(file))
+        .update('\0');
   }
   return hash.digest('hex').slice(0, 16);
 }

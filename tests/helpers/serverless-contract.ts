@@ -143,7 +143,12 @@ export function describeServerlessExample(host: ServerlessHost): void {
     });
 
     it('registers a client in Redis, issues a token, answers a bearer call, introspects and revokes it', async () => {
-      const registered = await fetch(`${base}/oauth/register`, { ...newClient(), method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ client_name: `${host.example} reader`, contacts: [] }) });
+      const registered = await fetch(`${base}/oauth/register`, {
+        ...newClient(),
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ client_name: `${host.example} reader`, contacts: [] }),
+      });
       assert.equal(registered.status, 201, await registered.clone().text());
       const client = (await registered.json()) as { client_id: string; client_secret: string };
       const issued = await fetch(`${base}/oauth/token`, { ...newClient(), method: 'POST', headers: clientAuth(client), body: 'grant_type=client_credentials' });
@@ -195,10 +200,12 @@ export function describeServerlessExample(host: ServerlessHost): void {
       await first.arrayBuffer();
       const statuses: number[] = [];
       for (let left = requests - 1; left > 0; left -= simultaneous) {
-        const wave = Array.from({ length: Math.min(left, simultaneous) }, () => search().then(async (response) => {
-          await response.arrayBuffer();
-          return response.status;
-        }));
+        const wave = Array.from({ length: Math.min(left, simultaneous) }, () =>
+          search().then(async (response) => {
+            await response.arrayBuffer();
+            return response.status;
+          }),
+        );
         statuses.push(...(await Promise.all(wave)));
       }
       assert.equal(statuses.filter((status) => status === 200).length, limit - 1, `with the first, exactly ${limit} allowed`);

@@ -73,7 +73,7 @@ function splitPhases(routes: Route[]): Map<string | null, Route[]> {
     if (route.handle) {
       phase = route.handle;
       map.set(phase, []);
-    }    else map.get(phase)!.push(route);
+    } else map.get(phase)!.push(route);
   }
   return map;
 }
@@ -111,7 +111,10 @@ function runPhase(routes: readonly Route[], request: Request, path: string, head
     const fill = (text: string) => text.replace(/\$(\d+)/g, (_, index: string) => match[Number(index)] ?? '');
     for (const [name, value] of Object.entries(route.headers ?? {})) routed.headers[name.toLowerCase()] = fill(value);
     if (route.status) routed.status = route.status;
-    if (route.dest) routed.path = fill(route.dest).split('?')[0].replace(/^(?!\/)/, '/');
+    if (route.dest)
+      routed.path = fill(route.dest)
+        .split('?')[0]
+        .replace(/^(?!\/)/, '/');
     if (!route.continue) return { ...routed, done: true };
   }
   return routed;
@@ -164,7 +167,8 @@ async function answer(request: Request): Promise<Response> {
   }
   let response: Response;
   if (!found) response = new Response('The page could not be found.\n\nNOT_FOUND\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
-  else if ('file' in found) response = await serveStatic(request, found.file); else response = await (await loadFunction(found.functionDir)).fetch(request);
+  else if ('file' in found) response = await serveStatic(request, found.file);
+  else response = await (await loadFunction(found.functionDir)).fetch(request);
   const headers = new Headers(response.headers);
   for (const [name, value] of Object.entries(routed.headers)) headers.set(name, value);
   return new Response(response.body, { status: routed.status ?? response.status, statusText: response.statusText, headers });
@@ -199,7 +203,12 @@ async function send(response: Response, outgoing: ServerResponse): Promise<void>
   if (cookies.length > 0) headers['set-cookie'] = cookies;
   outgoing.writeHead(response.status, headers);
   if (!response.body) return void outgoing.end();
-  await new Promise<void>((resolve, reject) => Readable.fromWeb(response.body as never).pipe(outgoing).on('finish', resolve).on('error', reject));
+  await new Promise<void>((resolve, reject) =>
+    Readable.fromWeb(response.body as never)
+      .pipe(outgoing)
+      .on('finish', resolve)
+      .on('error', reject),
+  );
 }
 
 const server = createServer((incoming, outgoing) => {

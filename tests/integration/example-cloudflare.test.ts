@@ -174,7 +174,10 @@ describe('examples/cloudflare under `astro preview` (workerd)', () => {
     assert.equal(twin.status, 200);
     assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8');
     const markdown = await twin.text();
-    assert.match(markdown, /^---\ntitle: Caching at the edge\nurl: https:\/\/edge\.example\.com\/guides\/caching\/\n[\s\S]*?\n---\n\n> For AI agents: https:\/\/edge\.example\.com\/llms\.txt lists the pages of this site as Markdown; .+\n\n# Caching at the edge\n/);
+    assert.match(
+      markdown,
+      /^---\ntitle: Caching at the edge\nurl: https:\/\/edge\.example\.com\/guides\/caching\/\n[\s\S]*?\n---\n\n> For AI agents: https:\/\/edge\.example\.com\/llms\.txt lists the pages of this site as Markdown; .+\n\n# Caching at the edge\n/,
+    );
     assert.match(markdown, /## Validation/);
     assert.ok(!markdown.includes('Edge Handbook: short guides'), 'the footer is not content');
 

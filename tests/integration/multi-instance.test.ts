@@ -70,9 +70,7 @@ function read(base: string, token?: string): Promise<Response> {
 
 /** Sends `perServer` requests to each server at once; returns the statuses. */
 async function burst(servers: TestServer[], perServer: number, token?: string): Promise<number[]> {
-  const responses = await Promise.all(
-    servers.flatMap((server) => Array.from({ length: perServer }, () => read(server.url, token))),
-  );
+  const responses = await Promise.all(servers.flatMap((server) => Array.from({ length: perServer }, () => read(server.url, token))));
   return Promise.all(responses.map((response) => response.arrayBuffer().then(() => response.status)));
 }
 
@@ -104,7 +102,7 @@ describe('two instances sharing one Redis, default quotas', () => {
     assert.deepEqual(await introspected.json(), { active: false });
   });
 
-  test('a client\'s 600 requests per minute are shared exactly: 300 + 300 admitted, the 601st refused on either', async () => {
+  test("a client's 600 requests per minute are shared exactly: 300 + 300 admitted, the 601st refused on either", async () => {
     const token = await issueToken(b.url, await register(b.url));
     const statuses = await burst([a, b], 300, token);
     assert.equal(count(statuses, 200), 600);
@@ -116,7 +114,7 @@ describe('two instances sharing one Redis, default quotas', () => {
     }
   });
 
-  test('an anonymous address\'s 60 are shared exactly: 50 + 50 sent at once, 60 admitted', async () => {
+  test("an anonymous address's 60 are shared exactly: 50 + 50 sent at once, 60 admitted", async () => {
     const statuses = await burst([a, b], 50);
     assert.equal(count(statuses, 200), 60);
     assert.equal(count(statuses, 429), 40);
@@ -125,7 +123,7 @@ describe('two instances sharing one Redis, default quotas', () => {
 });
 
 describe('two instances sharing one Redis: a signed agent', () => {
-  test('a listed agent\'s 30 requests a minute are shared exactly: 25 + 25 signed at once admit 30; a replay on the other instance is anonymous', async () => {
+  test("a listed agent's 30 requests a minute are shared exactly: 25 + 25 signed at once admit 30; a replay on the other instance is anonymous", async () => {
     const agent = await startSigningAgent();
     const options = { signedAgents: { policy: { name: 'agente-firmado', quota: 30 }, trusted: { [agent.origin]: {} }, unlisted: 'anonymous' as const } };
     const env = { REDIS_URL: redis.url, AGENT_API_REDIS_PREFIX: `signed-${randomUUID()}:` };

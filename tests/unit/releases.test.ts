@@ -157,7 +157,10 @@ describe('one publish at a time', () => {
     const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     await writeFile(join(releasesFolderOf(outDir), '.publish.lock'), JSON.stringify({ pid: Number(gone.stdout), building: unfinished }));
     const unlock = await lockReleases(outDir);
-    assert.deepEqual((await readdir(releasesFolderOf(outDir))).filter((name) => !name.startsWith('.')), [a]);
+    assert.deepEqual(
+      (await readdir(releasesFolderOf(outDir))).filter((name) => !name.startsWith('.')),
+      [a],
+    );
     await unlock();
   });
 });

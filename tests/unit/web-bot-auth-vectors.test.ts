@@ -70,7 +70,7 @@ function verifierFor(siteOrigin: string, trusted: Record<string, object> = { [AG
 for (const vector of VECTORS) {
   test(`${vector.name}: verified once, as the agent; a replay, another site or an unlisted agent prove nothing`, async () => {
     const request = () => new Request('http://localhost/path/to/resource', { headers: vector.headers });
-    assert.equal(await verifierFor('https://other.example')(request()), undefined, '@authority is another site\'s');
+    assert.equal(await verifierFor('https://other.example')(request()), undefined, "@authority is another site's");
     assert.equal(await verifierFor('https://example.com', {})(request()), undefined, 'an unlisted agent');
     assert.deepEqual(await verifierFor('https://example.com')(request()), { origin: AGENT, policy: { name: 'signed-agent', quota: 600 } });
     assert.equal(await verifierFor('https://example.com')(request()), undefined, 'the same nonce again');

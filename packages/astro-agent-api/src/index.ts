@@ -31,7 +31,7 @@ const NO_ADAPTER_NOTICE =
 /** The function each serverless adapter builds, for the build's log. */
 const FUNCTION_NAMES = { vercel: 'Vercel function', netlify: 'Netlify function' } as const;
 const NO_REDIS_WARNING =
-  'REDIS_URL is not set: in serverless functions the clients, tokens and quotas live in Redis only, so search_pages, read_page, MCP and OAuth will answer 503 until REDIS_URL is set in the platform\'s environment variables (an Upstash rediss:// URL, for example); the pages, twins and documents are served meanwhile';
+  "REDIS_URL is not set: in serverless functions the clients, tokens and quotas live in Redis only, so search_pages, read_page, MCP and OAuth will answer 503 until REDIS_URL is set in the platform's environment variables (an Upstash rediss:// URL, for example); the pages, twins and documents are served meanwhile";
 
 /** Astro integration that makes the site readable by agents: Markdown twins, search, API, OAuth and MCP. */
 export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIntegration {
@@ -66,7 +66,8 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         cache.catch(() => {});
         const clientDir = fileURLToPath(config!.adapter ? config!.build.client : config!.outDir);
         // The browser index takes each page as it is converted, unless an integration of the site runs Pagefind itself.
-        const searchIndex = pagefindIntegrationOf(config!) === undefined ? startSearchIndex(clientDir, { language: options.language, beforeRender: true, cacheDir: buildCacheDir(config!) }) : undefined;
+        const searchIndex =
+          pagefindIntegrationOf(config!) === undefined ? startSearchIndex(clientDir, { language: options.language, beforeRender: true, cacheDir: buildCacheDir(config!) }) : undefined;
         const indexed = new Set<ConvertedPage>();
         const onPage = (page: ConvertedPage) => {
           // A page whose content says it shows another page's text is most likely a copy: the index waits for the site's other pages to know.
@@ -105,17 +106,21 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         // Taken for another folder than the one Astro wrote the pages to (which no Astro setting is known to do): not used.
         const sameFolder = render?.clientDir === clientDir;
         const rendered = sameFolder ? taken : new Map();
-        const { result: markdown, seconds } = await timed(async () =>
-          writeMarkdownTwins(clientDir, conversion, { cache: await cache, rendered, onPage: render?.onPage }),
-        ).catch(async (error: unknown) => {
-          await renderIndex?.cancel();
-          throw error;
-        });
+        const { result: markdown, seconds } = await timed(async () => writeMarkdownTwins(clientDir, conversion, { cache: await cache, rendered, onPage: render?.onPage })).catch(
+          async (error: unknown) => {
+            await renderIndex?.cancel();
+            throw error;
+          },
+        );
         logger.info(
           `converted ${markdown.converted + markdown.convertedWhileRendering} pages to Markdown in ${seconds} (${markdown.convertedWhileRendering} while Astro rendered, ${markdown.reused} reused from earlier builds)`,
         );
         const defaultLocale = config!.i18n?.defaultLocale;
-        const siteLanguage = decideSiteLanguage(options.language, defaultLocale, markdown.pages.map((page) => contentLanguageOf(page, '')));
+        const siteLanguage = decideSiteLanguage(
+          options.language,
+          defaultLocale,
+          markdown.pages.map((page) => contentLanguageOf(page, '')),
+        );
         const content = findCopies(markdown.pages, siteLanguage);
         // A copy's twin names its original, which only the whole site tells.
         await writeTwins(clientDir, createSiteUrls(site, routing), content.copies);
@@ -220,12 +225,7 @@ function describeLeftOut(copies: number, errorPages: number, excluded: number): 
 }
 
 /** A browser index of the build's pages, built after the Markdown step; the one fed while rendering, if any, is thrown away. */
-async function indexAgain(
-  renderIndex: SearchIndexBuild | undefined,
-  clientDir: string,
-  pages: readonly ConvertedPage[],
-  options: Parameters<typeof startSearchIndex>[1],
-): Promise<SearchIndexBuild> {
+async function indexAgain(renderIndex: SearchIndexBuild | undefined, clientDir: string, pages: readonly ConvertedPage[], options: Parameters<typeof startSearchIndex>[1]): Promise<SearchIndexBuild> {
   await renderIndex?.cancel();
   const index = startSearchIndex(clientDir, options);
   for (const page of pages) index.add(page);

@@ -67,10 +67,7 @@ export function buildRoutePatterns(options: AgentApiOptions, site: string, routi
  * from node_modules at run time. With @astrojs/node, a footer on the server entry puts the agent
  * front before the adapter's own handler (see hosts/node/standalone-front.ts).
  */
-export function setupRuntime(
-  { config, injectRoute, addMiddleware, updateConfig }: HookParameters<'astro:config:setup'>,
-  options: AgentApiOptions,
-): void {
+export function setupRuntime({ config, injectRoute, addMiddleware, updateConfig }: HookParameters<'astro:config:setup'>, options: AgentApiOptions): void {
   // First, so that it sees each page as the site's own middleware leaves it: what Astro writes.
   addMiddleware({ order: 'pre', entrypoint: new URL('./routes/prerender-capture-middleware.js', import.meta.url) });
   // A static site has no server to run on-demand routes (Astro refuses to build them without an

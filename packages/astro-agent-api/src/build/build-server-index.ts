@@ -142,7 +142,9 @@ export async function writeServerIndex(outDir: string, index: ServerIndex): Prom
 
 /** An append-only typed array that doubles its storage as it fills. */
 class GrowingArray<T extends Uint16Array | Uint32Array> {
-  readonly #Type: new (length: number) => T;
+  readonly #Type: new (
+    length: number,
+  ) => T;
   #data: T;
   length = 0;
   constructor(Type: new (length: number) => T) {

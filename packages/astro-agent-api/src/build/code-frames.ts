@@ -29,7 +29,6 @@ export function unwrapCodeFrame(figure: Element): Element | undefined {
   return pre;
 }
 
-
 /**
  * hast-util-to-mdast's `pre` handler, with the frame's title in the fence's info string as
  * `title="app.mjs"`: the convention of Expressive Code, Starlight and Docusaurus for a code block's file name.
@@ -77,5 +76,3 @@ function readExpressiveCodeLines(pre: Element): CodeLine[] | undefined {
     return { text: text === '\n' ? '' : text, marker: hasClass(line, 'ins') ? '+' : hasClass(line, 'del') ? '-' : ' ' };
   });
 }
-
-

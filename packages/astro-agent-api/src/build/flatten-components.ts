@@ -86,7 +86,6 @@ function linkCardAsParagraph(card: Element): Element | undefined {
   return { type: 'element', tagName: 'p', properties: {}, children };
 }
 
-
 /** The ARIA tabs pattern: each `role="tab"` element's text by its `id`, which a panel's `aria-labelledby` names. */
 function collectTabLabels(container: Element): Map<string, string> {
   const labels = new Map<string, string>();

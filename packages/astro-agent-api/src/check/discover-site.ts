@@ -132,9 +132,10 @@ async function detectApi(http: SiteHttp, siteUrl: string): Promise<{ api?: ApiFa
   const searchPath = operations.get('search_pages');
   if (!openapi || !searchPath || !operations.has('read_page')) {
     return {
-      reason: answer.status === 200
-        ? `${siteUrl}${DOCUMENT_PATHS.openapi} describes no search_pages and read_page operations: the site does not serve astro-agent-api's API`
-        : `the site publishes no ${DOCUMENT_PATHS.openapi} (${answer.status || answer.error}): no astro-agent-api API here (a static site, or another stack)`,
+      reason:
+        answer.status === 200
+          ? `${siteUrl}${DOCUMENT_PATHS.openapi} describes no search_pages and read_page operations: the site does not serve astro-agent-api's API`
+          : `the site publishes no ${DOCUMENT_PATHS.openapi} (${answer.status || answer.error}): no astro-agent-api API here (a static site, or another stack)`,
     };
   }
   const server = String(openapi.servers?.[0]?.url ?? siteUrl).replace(/\/+$/, '');

@@ -2,7 +2,6 @@ import { dereference } from '@readme/openapi-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ApiFacts, Json } from './discover-site.ts';
 
-
 /**
  * Validates real answers against what openapi.json declares for them: the JSON schema of the
  * response of that operation and status (OpenAPI 3.1 schemas are JSON Schema 2020-12). Returns the

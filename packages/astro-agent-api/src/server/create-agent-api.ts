@@ -254,15 +254,18 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
     },
     reportPage(request, status) {
       const { pathname } = new URL(request.url);
-      void content.current().then((snapshot) => {
-        const found = findPageOfRequest(snapshot.pages, pathname);
-        if (!found || found.twin) return;
-        const outcome = createOutcome(request, pathname, request.method);
-        outcome.surface = 'page';
-        outcome.page = found.page.url;
-        outcome.status = status;
-        report(outcome);
-      }, () => {});
+      void content.current().then(
+        (snapshot) => {
+          const found = findPageOfRequest(snapshot.pages, pathname);
+          if (!found || found.twin) return;
+          const outcome = createOutcome(request, pathname, request.method);
+          outcome.surface = 'page';
+          outcome.page = found.page.url;
+          outcome.status = status;
+          report(outcome);
+        },
+        () => {},
+      );
     },
     renderRefusal(pathname, error) {
       return withHeaders(renderError(error, errorShapeOf(pathname), log), latest?.headers ?? { 'API-Version': API_VERSION });

@@ -16,10 +16,7 @@ export interface DeferredStore extends Store {
  * names the migration to run), anything else a StoreUnavailableError, its cause logged once per outage.
  * The opening is tried again by the first use `retryMs` after a failure, not by every request.
  */
-export function createDeferredStore(
-  open: () => Promise<Store>,
-  options: { logger: RuntimeLogger; retryMs?: number; now?: () => number },
-): DeferredStore {
+export function createDeferredStore(open: () => Promise<Store>, options: { logger: RuntimeLogger; retryMs?: number; now?: () => number }): DeferredStore {
   const retryMs = options.retryMs ?? STORE_RETRY_AFTER_SECONDS * 1000;
   const now = options.now ?? Date.now;
   let store: Store | undefined;

@@ -38,7 +38,7 @@ async function openFunctionStore(env: Record<string, string | undefined>): Promi
   if (parseEnvironment(env).REDIS_URL === undefined) {
     throw new StoreNotReadyError(
       'This site runs in serverless functions and has no REDIS_URL: astro-agent-api keeps its clients, tokens and quotas in Redis, shared by every instance of the function.',
-      'The site\'s owner sets REDIS_URL in the platform\'s environment variables (e.g. an Upstash database\'s rediss:// URL) and deploys again (the astro-agent-api README, "Vercel and Netlify").',
+      "The site's owner sets REDIS_URL in the platform's environment variables (e.g. an Upstash database's rediss:// URL) and deploys again (the astro-agent-api README, \"Vercel and Netlify\").",
     );
   }
   return openStore({ dataDir: '', env, logger: consoleLogger });

@@ -23,7 +23,7 @@ export async function verifyClientAssertion(
     throw new AssertionError('client_assertion is not a JWT.');
   }
   if (typeof clientId !== 'string') throw new AssertionError('client_assertion has no iss: it must be the client_id.');
-  if (deps.claimedClientId !== undefined && deps.claimedClientId !== clientId) throw new AssertionError('client_id differs from the assertion\'s iss.');
+  if (deps.claimedClientId !== undefined && deps.claimedClientId !== clientId) throw new AssertionError("client_id differs from the assertion's iss.");
   const client = await findAssertingClient(clientId, deps);
   const skew = CLOCK_SKEW_SECONDS;
   let payload: JWTPayload;

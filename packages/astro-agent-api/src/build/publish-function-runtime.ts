@@ -4,7 +4,7 @@ import { dirname, join, relative } from 'node:path';
 import { MANIFEST_FILE, RUNTIME_DIR, type Manifest, type ManifestPage } from '../content/manifest.ts';
 import { buildPageLinkHeader } from '../content/page-link-header.ts';
 import { SERVER_INDEX_FILE } from '../content/server-index.ts';
-import { PRECOMPRESSED_SUFFIXES } from '../operations/endpoints.ts';
+import { PRECOMPRESSED_SUFFIXES } from '../agent-documents.ts';
 import { DOCUMENT_PATHS, documentFilePath } from '../paths.ts';
 import { createSiteUrls } from '../site-urls.ts';
 

@@ -261,7 +261,7 @@ function report(): string {
     '',
     `### Builds with and without the integration (medians of the alternated pairs: ${[...new Set(results.map(({ site }) => `${site.pairs} on ${site.label}`))].join(', ')}; ratio: with / without per pair, median and range)`,
     '',
-    'Wall: `astro build` from spawn to exit. CPU: user + system of its whole process tree (Astro\'s process with its worker threads, Pagefind\'s indexer, esbuild). Cold: no build output, no caches of that variant. Warm: one page edited, the caches of the variant\'s previous build kept. Busy: a build of a copy of the same site without the integration runs beside it the whole time. Quiet: no second build (the load average below says what else the machine ran). Floor (generated sites, quiet): the least wall time a build with the integration can take — the larger of the build without it and the CPU of both (that build and the integration\'s own work, measured alone) over 2 cores; and the CPU of the build with the integration against the CPU of the build without it plus that own work (1× when the integration costs nothing beyond its work).',
+    "Wall: `astro build` from spawn to exit. CPU: user + system of its whole process tree (Astro's process with its worker threads, Pagefind's indexer, esbuild). Cold: no build output, no caches of that variant. Warm: one page edited, the caches of the variant's previous build kept. Busy: a build of a copy of the same site without the integration runs beside it the whole time. Quiet: no second build (the load average below says what else the machine ran). Floor (generated sites, quiet): the least wall time a build with the integration can take — the larger of the build without it and the CPU of both (that build and the integration's own work, measured alone) over 2 cores; and the CPU of the build with the integration against the CPU of the build without it plus that own work (1× when the integration costs nothing beyond its work).",
     '',
   ];
   const rows: string[][] = [];
@@ -307,14 +307,19 @@ function report(): string {
     table(
       ['site', 'machine', 'UTC', 'load average (1 min) before → after'],
       results.flatMap(({ site, runs }) =>
-        runs.map((run) => [site.label, run.mode, `${run.started.toISOString().slice(0, 16).replace('T', ' ')}–${run.ended.toISOString().slice(11, 16)}`, `${run.loadBefore.toFixed(2)} → ${run.loadAfter.toFixed(2)}`]),
+        runs.map((run) => [
+          site.label,
+          run.mode,
+          `${run.started.toISOString().slice(0, 16).replace('T', ' ')}–${run.ended.toISOString().slice(11, 16)}`,
+          `${run.loadBefore.toFixed(2)} → ${run.loadAfter.toFixed(2)}`,
+        ]),
       ),
     ),
     '',
   );
   const floors = results.filter((result) => result.floor);
   if (floors.length > 0) {
-    lines.push('### The integration\'s own work, each part alone (CPU s, one process, bench/integration-floor.ts)', '');
+    lines.push("### The integration's own work, each part alone (CPU s, one process, bench/integration-floor.ts)", '');
     lines.push(
       table(
         ['site', 'conversion (every page)', 'Pagefind (index + write)', 'server index', 'documents', 'cold total', 'after an edit: one page, Pagefind rewrite, index, documents'],

@@ -21,7 +21,11 @@ process.argv = [process.argv[0]!, astroBin, ...astroArgs];
 process.on('exit', () => {
   // Fields 14–17 of stat(5): utime, stime, cutime, cstime, counted after the command's name, which may hold spaces.
   const stat = readFileSync('/proc/self/stat', 'utf8');
-  const [utime, stime, cutime, cstime] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 15).map(Number) as [number, number, number, number];
+  const [utime, stime, cutime, cstime] = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .slice(11, 15)
+    .map(Number) as [number, number, number, number];
   const ms = (ticks: number) => (ticks * 1000) / TICKS_PER_SECOND;
   writeFileSync(
     resultFile!,

@@ -21,7 +21,10 @@ const urls = createSiteUrls('https://example.com');
 const pages = await Promise.all((await listHtmlPages(clientDir, urls)).pages.map(async (page) => ({ url: urls.pageUrl(page.path), html: await readFile(page.file, 'utf8') })));
 const timings = { before: [] as number[], after: [] as number[] };
 for (let pass = 0; pass < Number(values.passes); pass++) {
-  for (const [name, convert] of [['before', before.buildMarkdownFromHtml], ['after', buildMarkdownFromHtml]] as const) {
+  for (const [name, convert] of [
+    ['before', before.buildMarkdownFromHtml],
+    ['after', buildMarkdownFromHtml],
+  ] as const) {
     const start = process.cpuUsage();
     for (const page of pages) convert(page.html, { pageUrl: page.url });
     const used = process.cpuUsage(start);
@@ -29,4 +32,6 @@ for (let pass = 0; pass < Number(values.passes); pass++) {
   }
 }
 const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)]!;
-console.log(`${pages.length} pages of ${clientDir}: before ${median(timings.before).toFixed(2)} ms, after ${median(timings.after).toFixed(2)} ms of CPU per page (medians of ${timings.after.length} alternating passes)`);
+console.log(
+  `${pages.length} pages of ${clientDir}: before ${median(timings.before).toFixed(2)} ms, after ${median(timings.after).toFixed(2)} ms of CPU per page (medians of ${timings.after.length} alternating passes)`,
+);

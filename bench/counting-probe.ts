@@ -50,7 +50,16 @@ for (const [operation, urls] of Object.entries(calls)) {
   const ratios: number[] = [];
   for (let block = 0; block < BLOCKS; block++) {
     const slice = urls.slice(block * size, (block + 1) * size);
-    const order: ['off' | 'on', AgentApi][] = block % 2 ? [['on', on], ['off', off]] : [['off', off], ['on', on]];
+    const order: ['off' | 'on', AgentApi][] =
+      block % 2
+        ? [
+            ['on', on],
+            ['off', off],
+          ]
+        : [
+            ['off', off],
+            ['on', on],
+          ];
     const times = { off: 0, on: 0 };
     for (const [name, api] of order) times[name] = await answer(api, slice);
     spent.off += times.off;

@@ -106,7 +106,10 @@ export async function startStandaloneServer(entry: string, env: NodeJS.ProcessEn
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const ok = await fetch(`${url}${readyPath}`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}${readyPath}`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline || child.exitCode !== null) throw new Error(`${entry} did not start`);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -293,7 +296,10 @@ export function mixedScenarios(manifest: BuiltManifest): Scenario[] {
 /** `items` in a fixed pseudo-random order (seeded: every run and every server gets the same). */
 export function shuffle<T>(items: T[]): T[] {
   let seed = 42;
-  const random = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+  const random = () => {
+    seed = (seed * 16807) % 2147483647;
+    return seed / 2147483647;
+  };
   return items
     .map((item) => [random(), item] as const)
     .sort((a, b) => a[0] - b[0])

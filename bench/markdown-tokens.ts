@@ -34,7 +34,9 @@ for (const folder of folders.length > 0 ? folders : ['tests/.build/dist/client']
     }),
   );
   const total = (key: keyof Twin) => twins.reduce((sum, twin) => sum + twin[key], 0);
-  process.stdout.write(`\n${folder}: ${twins.length} twins, ${(total('characters') / total('o200k')).toFixed(2)} characters per o200k token, ${(total('characters') / total('cl100k')).toFixed(2)} per cl100k token\n\n`);
+  process.stdout.write(
+    `\n${folder}: ${twins.length} twins, ${(total('characters') / total('o200k')).toFixed(2)} characters per o200k token, ${(total('characters') / total('cl100k')).toFixed(2)} per cl100k token\n\n`,
+  );
   process.stdout.write('| estimate | tokenizer | median error | 90th percentile | mean (signed) | range |\n|---|---|---|---|---|---|\n');
   for (const [name, estimate] of Object.entries(ESTIMATES)) {
     for (const tokenizer of ['o200k', 'cl100k'] as const) {

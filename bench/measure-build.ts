@@ -138,6 +138,7 @@ type LogFigures = Pick<BuildFigures, 'renderMs' | 'markdownMs' | 'indexMs' | 'se
  * integration, whose figures but Astro's render are NaN. Throws, naming the line, when a required one is missing.
  */
 export function parseBuildLog(log: string, { integration = true, source = 'the build' }: { integration?: boolean; source?: string } = {}): LogFigures {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: an ANSI colour starts with ESC
   const clean = log.replace(/\x1b\[[0-9;]*m/g, '');
   const find = (line: LogLine): RegExpExecArray | undefined => {
     const { pattern, required } = BUILD_LOG_LINES[line];

@@ -26,4 +26,6 @@ for (let pass = 0; pass < Number(values.passes); pass++) {
   perPage.push((used.user + used.system) / 1000 / pages.length);
 }
 perPage.sort((a, b) => a - b);
-console.log(`${pages.length} pages of ${clientDir}: ${perPage[Math.floor((perPage.length - 1) / 2)]!.toFixed(2)} ms of CPU per page (median of ${perPage.length} passes; range ${perPage[0]!.toFixed(2)}–${perPage.at(-1)!.toFixed(2)})`);
+console.log(
+  `${pages.length} pages of ${clientDir}: ${perPage[Math.floor((perPage.length - 1) / 2)]!.toFixed(2)} ms of CPU per page (median of ${perPage.length} passes; range ${perPage[0]!.toFixed(2)}–${perPage.at(-1)!.toFixed(2)})`,
+);

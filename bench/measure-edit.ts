@@ -56,7 +56,10 @@ if (import.meta.main) {
   const seconds = (ms: number) => (ms / 1000).toFixed(2);
   for (const size of positionals.length > 0 ? positionals : ['demo', '3000']) {
     const { cold, warm } = await measureColdWarm(size, Number(values.runs));
-    for (const [label, list] of [['cold', cold], ['one guide edited', warm]] as const) {
+    for (const [label, list] of [
+      ['cold', cold],
+      ['one guide edited', warm],
+    ] as const) {
       const render = median(list.map((b) => b.renderMs));
       const steps = median(list.map((b) => b.stepsMs));
       console.log(

@@ -24,7 +24,13 @@ const outDir = join(root, 'dist');
 const clientDir = join(outDir, 'client');
 const manifestFile = join(outDir, RUNTIME_DIR, 'manifest.json');
 
-if (!(await readFile(manifestFile).then(() => true, () => false))) await measureBuild(await generateSite(size, DEMO_PAGES), outDir);
+if (
+  !(await readFile(manifestFile).then(
+    () => true,
+    () => false,
+  ))
+)
+  await measureBuild(await generateSite(size, DEMO_PAGES), outDir);
 const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as Manifest;
 const texts = openPageTexts(join(outDir, RUNTIME_DIR), manifest.textFiles, manifest.buildId);
 // In the build the pages' Markdown is in memory already: reading it is not part of the step.

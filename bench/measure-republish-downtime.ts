@@ -35,9 +35,7 @@ const WORD = 'zarzaparrilla';
 /** The command an editor runs to rebuild: `astro build` into the served folder, or the package's publish. */
 function rebuild(): Promise<void> {
   const args =
-    mode === 'in-place'
-      ? [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', outDir]
-      : [join(ROOT, 'packages/astro-agent-api/dist/cli.js'), 'publish', '--outDir', outDir];
+    mode === 'in-place' ? [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', outDir] : [join(ROOT, 'packages/astro-agent-api/dist/cli.js'), 'publish', '--outDir', outDir];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: site, env: childEnv(), stdio: ['ignore', 'pipe', 'inherit'] });
     child.stdout.resume();

@@ -85,5 +85,7 @@ if (import.meta.main) {
   const { pages, lags } = await measureRepublish(positionals[0] ?? join(SITES_DIR, 'p3000', 'dist'), Number(values.runs), { inPlace: values['in-place'] });
   const sorted = lags.toSorted((a, b) => a - b);
   const from = values['in-place'] ? 'its manifest lands in the served folder' : 'the served folder is switched to its release';
-  console.log(`${pages} pages: the new build answers ${sorted[Math.floor((sorted.length - 1) / 2)]!.toFixed(0)} ms after ${from} (median of ${sorted.length}, longest ${sorted.at(-1)!.toFixed(0)}; ${sorted.map((lag) => lag.toFixed(0)).join(', ')} ms)`);
+  console.log(
+    `${pages} pages: the new build answers ${sorted[Math.floor((sorted.length - 1) / 2)]!.toFixed(0)} ms after ${from} (median of ${sorted.length}, longest ${sorted.at(-1)!.toFixed(0)}; ${sorted.map((lag) => lag.toFixed(0)).join(', ')} ms)`,
+  );
 }

@@ -34,7 +34,9 @@ const env = { ...process.env, AGENT_API_QUOTA_ANONYMOUS: '1000000', AGENT_API_QU
 const scenarios = new Map(await Promise.all(outDirs.map(async (outDir) => [outDir, mixedScenarios(await readBuiltManifest(outDir))] as const)));
 
 const mb = (bytes: number) => (bytes / 1024 ** 2).toFixed(1);
-console.log('| build | Node flags | round | req/s | p50 / p99 ms | failures | server CPU µs / request | GC pauses µs / request: young + full | RSS at start MB | RSS MB | heap used / total MB | external MB | arrayBuffers MB | memos: hit rate, fill MB / budget MB |');
+console.log(
+  '| build | Node flags | round | req/s | p50 / p99 ms | failures | server CPU µs / request | GC pauses µs / request: young + full | RSS at start MB | RSS MB | heap used / total MB | external MB | arrayBuffers MB | memos: hit rate, fill MB / budget MB |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 const spaceRows: string[] = [];
 for (let round = 1; round <= Number(args.rounds); round++) {
@@ -47,12 +49,19 @@ for (let round = 1; round <= Number(args.rounds); round++) {
     const cpuPerRequest = (cpu.user + cpu.system - start.cpu.user - start.cpu.system) / requests;
     const gcPerRequest = (kind: 'young' | 'full') => ((1000 * (gc[kind] - start.gc[kind])) / requests).toFixed(1);
     const memoCells = memos
-      .map((memo) => `${((100 * memo.hits) / Math.max(1, memo.hits + memo.misses)).toFixed(1)} % of ${(memo.hits + memo.misses).toLocaleString('en')}, ${mb(memo.calculatedSize)} / ${mb(memo.maxSize)}`)
+      .map(
+        (memo) => `${((100 * memo.hits) / Math.max(1, memo.hits + memo.misses)).toFixed(1)} % of ${(memo.hits + memo.misses).toLocaleString('en')}, ${mb(memo.calculatedSize)} / ${mb(memo.maxSize)}`,
+      )
       .join('; ');
     console.log(
       `| ${outDir} | ${flags} | ${round} | ${Math.round(load.rps)} | ${load.p50} / ${load.p99} | ${load.failures} | ${Math.round(cpuPerRequest)} | ${gcPerRequest('young')} + ${gcPerRequest('full')} | ${mb(start.usage.rss)} | ${mb(usage.rss)} | ${mb(usage.heapUsed)} / ${mb(usage.heapTotal)} | ${mb(usage.external)} | ${mb(usage.arrayBuffers)} | ${memoCells} |`,
     );
-    spaceRows.push(`| ${outDir} | ${flags} | ${round} | ${spaces.filter((space) => space.space_size > 0).map((space) => `${space.space_name.replace(/_space$/, '')} ${mb(space.space_used_size)} / ${mb(space.space_size)}`).join(', ')} |`);
+    spaceRows.push(
+      `| ${outDir} | ${flags} | ${round} | ${spaces
+        .filter((space) => space.space_size > 0)
+        .map((space) => `${space.space_name.replace(/_space$/, '')} ${mb(space.space_used_size)} / ${mb(space.space_size)}`)
+        .join(', ')} |`,
+    );
     if (snapshotDir) {
       const { file } = await askChild<{ file: string }>(front.child, { heapSnapshot: snapshotDir });
       console.error(`heap snapshot: ${file}`);

@@ -38,7 +38,7 @@ for (const entry of await readdir(clientDir, { recursive: true, withFileTypes: t
   }
   counts.references += countCharacterReferences(twin);
   if (/^last_(?:updated|modified): /m.test(twin)) counts.dated++;
-  if (/<footer[^]*?<time datetime=/.test(html)) counts.pagesWithDate++;
+  if (/<footer[\s\S]*?<time datetime=/.test(html)) counts.pagesWithDate++;
 }
 const llmsFiles = ['llms.txt', ...(await readdir(join(clientDir, 'llms')).catch(() => [])).map((name) => `llms/${name}`)];
 for (const file of llmsFiles) counts.references += countCharacterReferences(await readFile(join(clientDir, file), 'utf8'));

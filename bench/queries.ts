@@ -6,6 +6,7 @@
 import { buildPageText } from '../packages/astro-agent-api/src/content/plain-text.ts';
 import { createRandom } from './site-generator/barrio-text.ts';
 
+// biome-ignore format: a word list, read in rows
 const SUBJECTS = [
   'fontanero', 'fontanería urgente', 'fuga de agua', 'electricista', 'se va la luz', 'cerrajero 24 horas',
   'puerta bloqueada', 'pintar piso', 'pintor', 'caldera sin agua caliente', 'calefacción', 'aire acondicionado no enfría',
@@ -53,7 +54,10 @@ export function buildNewQueries(pages: readonly { markdown: string; facets: Reco
   const queries: BenchQuery[] = [];
   for (let attempt = 0; queries.length < count && attempt < count * 20; attempt++) {
     const page = pick(pages);
-    const words = buildPageText(page.markdown.slice(0, 4000)).text.split(' ').map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')).filter((word) => word.length > 0);
+    const words = buildPageText(page.markdown.slice(0, 4000))
+      .text.split(' ')
+      .map((word) => word.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+      .filter((word) => word.length > 0);
     if (words.length < 4) continue;
     const length = 1 + Math.floor(random() * 4);
     const start = Math.floor(random() * (words.length - length));

@@ -36,7 +36,9 @@ export async function writeResults(tag: string, section: string): Promise<void> 
   const file = join(ROOT, 'BENCHMARKS.md');
   const start = `<!-- bench:${tag}:start -->`;
   const end = `<!-- bench:${tag}:end -->`;
-  let text = existsSync(file) ? await readFile(file, 'utf8') : `# Benchmarks\n\n## Full run\n\n<!-- bench:full:start -->\n<!-- bench:full:end -->\n\n## Quick run\n\n<!-- bench:quick:start -->\n<!-- bench:quick:end -->\n`;
+  let text = existsSync(file)
+    ? await readFile(file, 'utf8')
+    : `# Benchmarks\n\n## Full run\n\n<!-- bench:full:start -->\n<!-- bench:full:end -->\n\n## Quick run\n\n<!-- bench:quick:start -->\n<!-- bench:quick:end -->\n`;
   if (!text.includes(start)) text += `\n${start}\n${end}\n`;
   const before = text.slice(0, text.indexOf(start) + start.length);
   const after = text.slice(text.indexOf(end));

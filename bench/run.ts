@@ -129,14 +129,27 @@ const serverEnv = {
 // ---- Search in-process ---------------------------------------------------------------------------
 // Every engine of bench/search-engines.ts on the same builds, each in its own child (its own memory
 // and start-up): the every-query-new workload, and the repeated subjects whose answers caches hold.
-interface LatencyFigures { queries: number; p50: number; p99: number; maxStallMs: number; rss: number; pages: number }
-interface EngineFigures { fresh: LatencyFigures; coldMs: number }
+interface LatencyFigures {
+  queries: number;
+  p50: number;
+  p99: number;
+  maxStallMs: number;
+  rss: number;
+  pages: number;
+}
+interface EngineFigures {
+  fresh: LatencyFigures;
+  coldMs: number;
+}
 const QUERY_COUNT = 1000;
 const engineRuns = new Map<string, EngineFigures[]>();
 const repeatedRuns = new Map<string, LatencyFigures[]>();
 const prepared = new Map<string, { ms: number; bytes: number }>();
 const relevance = new Map<EngineName, Record<string, { cases: number; top1: number; top3: number }>>();
-interface ApiFigures { search: { p50: number; p99: number }; read: { p50: number; p99: number } }
+interface ApiFigures {
+  search: { p50: number; p99: number };
+  read: { p50: number; p99: number };
+}
 const apiCalls = new Map<string, ApiFigures[]>();
 const probe = async <T>(...argv: string[]): Promise<T> => JSON.parse((await runQuiet(process.execPath, [join(ROOT, 'bench', 'search-probe.ts'), ...argv])).trim()) as T;
 for (let run = 0; run < (wants('search') ? runs : 0); run++) {
@@ -278,7 +291,11 @@ for (let run = 0; run < (wants('store') ? runs : 0); run++) {
 
 // ---- Counting agent traffic ------------------------------------------------------------------------
 // read_page and search_pages in-process with counting off and on, in the same process (counting-probe.ts).
-interface CountingFigures { offPerSecond: number; onPerSecond: number; cost: number }
+interface CountingFigures {
+  offPerSecond: number;
+  onPerSecond: number;
+  cost: number;
+}
 const counting: Record<string, CountingFigures>[] = [];
 for (let run = 0; run < (wants('counting') ? runs : 0); run++) {
   log(`counting agent traffic, on vs off (run ${run + 1}/${runs})…`);
@@ -307,10 +324,8 @@ const ratio = (a: Row, b: Row) => {
 };
 
 type Status = 'met' | 'missed' | '—';
-const lines: string[][] = [];
 const check = (ok: boolean | undefined): Status => (ok === undefined ? '—' : ok ? 'met' : 'missed');
 
-const ceilingRps = med(serving.get('ceiling'), (r) => r.rps);
 const rowLabels: Record<Row, string> = {
   ceiling: 'ceiling: node:http, fixed JSON body',
   'naive read_page': 'plain Astro endpoint: read_page',
@@ -366,8 +381,7 @@ for (const row of Object.keys(rowLabels) as Row[]) {
 
 const siteLabel = (site: Site, pages: number) => (site === demo ? `demo (${pages} pages)` : `${pages.toLocaleString('en')} pages`);
 /** The issue's targets for the integration's engine on the every-query-new workload. */
-const searchTarget = (pages: number): { p99: number; coldMs?: number } | undefined =>
-  pages >= 9000 ? { p99: 5, coldMs: 1000 } : pages >= 2500 ? { p99: 2 } : undefined;
+const searchTarget = (pages: number): { p99: number; coldMs?: number } | undefined => (pages >= 9000 ? { p99: 5, coldMs: 1000 } : pages >= 2500 ? { p99: 2 } : undefined);
 const searchTable: string[][] = [];
 const repeatedTable: string[][] = [];
 for (const site of [demo, ...generated.values()]) {
@@ -467,11 +481,13 @@ const countingTable = ['read_page', 'search_pages'].map((operation) => {
   ];
 });
 
-const memoryTable = [[
-  `${memorySite.name}, after ${memorySeconds} s of mixed load, every search new (${Math.round(memoryLoad.rps).toLocaleString('en')} req/s, ${memoryLoad.failures} failures)`,
-  mb(serverRss),
-  `≤ 250 MB: **${check(serverRss <= 250 * 1024 ** 2)}**`,
-]];
+const memoryTable = [
+  [
+    `${memorySite.name}, after ${memorySeconds} s of mixed load, every search new (${Math.round(memoryLoad.rps).toLocaleString('en')} req/s, ${memoryLoad.failures} failures)`,
+    mb(serverRss),
+    `≤ 250 MB: **${check(serverRss <= 250 * 1024 ** 2)}**`,
+  ],
+];
 
 const flags = [quick && '--quick', args.reuse && '--reuse', only && `--only ${args.only}`].filter(Boolean);
 const command = `npm run bench${flags.length ? ` -- ${flags.join(' ')}` : ''}`;
@@ -510,7 +526,9 @@ if (wants('build')) {
   sections.push([
     '### Build (`astro build` with the integration)',
     '',
-    builds.size ? table(['site', 'wall s', 'Astro render s', 'Markdown s', 'Pagefind index s', 'server index s', 'docs + manifest s', 'integration total s', 'peak memory', 'target'], buildTable) : '_Builds reused (--reuse): not measured in this run._',
+    builds.size
+      ? table(['site', 'wall s', 'Astro render s', 'Markdown s', 'Pagefind index s', 'server index s', 'docs + manifest s', 'integration total s', 'peak memory', 'target'], buildTable)
+      : '_Builds reused (--reuse): not measured in this run._',
   ]);
 }
 if (wants('store')) {
@@ -522,7 +540,7 @@ if (wants('store')) {
 }
 if (wants('counting')) {
   sections.push([
-    '### Cost of counting agent traffic (in-process, without HTTP; AGENT_API_ANALYTICS off and on in one process, 40 alternating blocks; cost = median of the blocks\' ratios)',
+    "### Cost of counting agent traffic (in-process, without HTTP; AGENT_API_ANALYTICS off and on in one process, 40 alternating blocks; cost = median of the blocks' ratios)",
     '',
     table(['operation', 'calls/s off → on', 'cost', 'target'], countingTable),
   ]);

@@ -207,7 +207,9 @@ function report(): string {
         output.largestCharacters === undefined
           ? ''
           : ` · ${output.largestCharacters.toLocaleString('en')} ch${output.largestCharacters > LLMS_TXT_MAX_LENGTH ? ` **over ${LLMS_TXT_MAX_LENGTH.toLocaleString('en')}**` : ''}`;
-      return output.files === 1 ? `${bytes(output.largestBytes)}${characters}` : `${output.files.toLocaleString('en')} files, ${bytes(output.totalBytes)}; largest ${bytes(output.largestBytes)}${characters}`;
+      return output.files === 1
+        ? `${bytes(output.largestBytes)}${characters}`
+        : `${output.files.toLocaleString('en')} files, ${bytes(output.totalBytes)}; largest ${bytes(output.largestBytes)}${characters}`;
     }),
   ]);
 

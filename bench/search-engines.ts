@@ -79,7 +79,10 @@ export async function prepareEngine(engine: EngineName, outDir: string): Promise
     json = JSON.stringify(index);
   } else if (engine === 'orama') {
     const db = await createOrama(manifest);
-    await insertMultiple(db, documents.map(({ id, ...doc }) => ({ ...doc, id: String(id) })));
+    await insertMultiple(
+      db,
+      documents.map(({ id, ...doc }) => ({ ...doc, id: String(id) })),
+    );
     json = JSON.stringify(save(db));
   } else {
     return { ms: 0, bytes: (await stat(join(outDir, 'agent-api', 'search-index.bin')).catch(() => ({ size: 0 }))).size };

@@ -77,7 +77,16 @@ export async function measureSearchFloor(
   const measured = queries.slice(WARMUP);
   try {
     for (let block = 0; block < blocks; block++) {
-      const order: [ServerHandle, keyof typeof times][] = block % 2 === 0 ? [[front, 'search'], [floor, 'floor']] : [[floor, 'floor'], [front, 'search']];
+      const order: [ServerHandle, keyof typeof times][] =
+        block % 2 === 0
+          ? [
+              [front, 'search'],
+              [floor, 'floor'],
+            ]
+          : [
+              [floor, 'floor'],
+              [front, 'search'],
+            ];
       for (const [server, key] of order) {
         for (let i = 0; i < blockSize; i++) {
           const path = key === 'search' ? searchPath(measured[block * blockSize + i]!) : '/';

@@ -55,7 +55,10 @@ function measure(engine: SearchEngine, relevant: boolean) {
   if (!relevant) return { queries: times.length, meanMs: mean, p50Ms: at(0.5), p99Ms: at(0.99) };
   const hits = RELEVANCE_CASES.filter((relevance) => {
     const { results } = engine.search({ query: relevance.query, filters: toFilters(relevance.city), limit: 3 });
-    return isHit(relevance, results.map((result) => new URL(result.url).pathname));
+    return isHit(
+      relevance,
+      results.map((result) => new URL(result.url).pathname),
+    );
   }).length;
   return { queries: times.length, meanMs: mean, p50Ms: at(0.5), p99Ms: at(0.99), relevance: `${hits}/${RELEVANCE_CASES.length}` };
 }
@@ -68,7 +71,17 @@ async function createVariant(languages: string[], languageOf: (index: number) =>
   const start = performance.now();
   const index = buildServerIndex({ buildId, pages: pages.map((page) => ({ ...page, frontMatter: '', markdown: texts.readMarkdown(page.twin) })) }, analyzers);
   const buildMs = Number((performance.now() - start).toFixed(1));
-  const engine = createSearchEngine({ index, pages, urls: createSiteUrls(manifest.site, manifest.routing), texts, buildId, facets: options.facets, vocabulary: options.search, analyzers: analyzers.all, languages });
+  const engine = createSearchEngine({
+    index,
+    pages,
+    urls: createSiteUrls(manifest.site, manifest.routing),
+    texts,
+    buildId,
+    facets: options.facets,
+    vocabulary: options.search,
+    analyzers: analyzers.all,
+    languages,
+  });
   return { indexBytes: encodeServerIndex(index).byteLength, buildMs, engine };
 }
 

@@ -75,7 +75,8 @@ if (mode === 'queries') {
   const kinds: Record<string, { cases: number; top1: number; top3: number }> = {};
   for (const relevance of RELEVANCE_CASES) {
     const paths = await search.search(relevance.query, relevance.city, 3);
-    const kind = (kinds[relevance.kind] ??= { cases: 0, top1: 0, top3: 0 });
+    const kind = kinds[relevance.kind] ?? { cases: 0, top1: 0, top3: 0 };
+    kinds[relevance.kind] = kind;
     kind.cases++;
     if (isHit(relevance, paths, 1)) kind.top1++;
     if (isHit(relevance, paths, 3)) kind.top3++;

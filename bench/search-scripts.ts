@@ -39,14 +39,14 @@ const counts = new Map<string, number>();
 for (const page of pages) counts.set(page.language, (counts.get(page.language) ?? 0) + 1);
 const languages = ['en', ...[...counts.keys()].filter((language) => language !== 'en').sort((a, b) => counts.get(b)! - counts.get(a)!)];
 
-const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 /** The page as HTML: headings as `<hN>`, every other paragraph as `<p>`. */
 function toHtml(page: DocsPage): string {
   const blocks = page.text.split(/\n{2,}|\n(?=#)/).map((block) => {
     const heading = /^(#{1,6}) +(.*)$/.exec(block.trim());
-    return heading ? `<h${heading[1]!.length}>${escape(heading[2]!)}</h${heading[1]!.length}>` : `<p>${escape(block.trim())}</p>`;
+    return heading ? `<h${heading[1]!.length}>${escapeHtml(heading[2]!)}</h${heading[1]!.length}>` : `<p>${escapeHtml(block.trim())}</p>`;
   });
-  return `<!doctype html><html lang="${page.language}"><head><title>${escape(page.title)}</title></head><body><main data-pagefind-body><h1>${escape(page.title)}</h1>${blocks.join('')}</main></body></html>`;
+  return `<!doctype html><html lang="${page.language}"><head><title>${escapeHtml(page.title)}</title></head><body><main data-pagefind-body><h1>${escapeHtml(page.title)}</h1>${blocks.join('')}</main></body></html>`;
 }
 
 async function folderBytes(dir: string): Promise<number> {
@@ -73,7 +73,10 @@ const pagefindBytes = await folderBytes(pagefindDir);
 started = performance.now();
 const { engine, indexBytes } = snapshot
   ? { engine: snapshot.search, indexBytes: (await stat(join(site!.root, 'dist', RUNTIME_DIR, SERVER_INDEX_FILE))).size }
-  : await createMemorySearch(languages, pages.map(({ language, text, path, title }) => ({ language, text, path, title })));
+  : await createMemorySearch(
+      languages,
+      pages.map(({ language, text, path, title }) => ({ language, text, path, title })),
+    );
 const ourBuildMs = performance.now() - started;
 
 /**
@@ -83,7 +86,10 @@ const ourBuildMs = performance.now() - started;
  */
 function generateCases(language: string, letters: RegExp, count: number, seed: number): MultilingualCase[] {
   let state = seed;
-  const random = () => ((state = (state * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const random = () => {
+    state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
+    return state / 2 ** 31;
+  };
   const ofLanguage = pages.filter((page) => page.language === language);
   const runs = ofLanguage.flatMap((page) => [...`${page.title}\n${page.text}`.matchAll(letters)].map((match) => match[0]).filter((run) => run.length >= 2));
   const found: MultilingualCase[] = [];
@@ -101,16 +107,15 @@ function generateCases(language: string, letters: RegExp, count: number, seed: n
   return found;
 }
 const KANA_AND_HAN = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]+/gu;
-const generated = [
-  ...generateCases('ja', KANA_AND_HAN, 100, 1),
-  ...generateCases('zh-CN', KANA_AND_HAN, 100, 2),
-  ...generateCases('ko', /\p{scx=Hangul}+/gu, 100, 3),
-];
+const generated = [...generateCases('ja', KANA_AND_HAN, 100, 1), ...generateCases('zh-CN', KANA_AND_HAN, 100, 2), ...generateCases('ko', /\p{scx=Hangul}+/gu, 100, 3)];
 
 const instances = new Map<string, PagefindInstance>();
 async function pagefindFor(language: string): Promise<PagefindInstance> {
   let instance = instances.get(language);
-  if (!instance) instances.set(language, (instance = (await loadPagefind(pagefindDir, { language: language.toLowerCase() })).instance));
+  if (!instance) {
+    instance = (await loadPagefind(pagefindDir, { language: language.toLowerCase() })).instance;
+    instances.set(language, instance);
+  }
   return instance;
 }
 
@@ -154,6 +159,8 @@ await rm(work, { recursive: true, force: true });
 model?.close();
 await site?.remove();
 
-process.stdout.write(`${JSON.stringify({ pages: pages.length, languages: languages.length, indexBytes, ourBuildMs: Math.round(ourBuildMs), pagefindBytes, pagefindBuildMs: Math.round(pagefindBuildMs) })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ pages: pages.length, languages: languages.length, indexBytes, ourBuildMs: Math.round(ourBuildMs), pagefindBytes, pagefindBuildMs: Math.round(pagefindBuildMs) })}\n`,
+);
 for (const row of rows) process.stdout.write(`${JSON.stringify(row)}\n`);
 for (const miss of misses) process.stdout.write(`miss ${miss}\n`);

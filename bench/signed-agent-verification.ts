@@ -61,7 +61,9 @@ try {
   for (const request of requests) cached.push(await time(() => verify(request)));
 
   const { privateKey, publicKey } = (await crypto.subtle.generateKey({ name: 'Ed25519' }, false, ['sign', 'verify'])) as CryptoKeyPair;
-  const base = new TextEncoder().encode('"@authority": www.example.com\n"signature-agent": "https://agent.example"\n"@signature-params": ("@authority" "signature-agent");created=1;keyid="k";tag="web-bot-auth"');
+  const base = new TextEncoder().encode(
+    '"@authority": www.example.com\n"signature-agent": "https://agent.example"\n"@signature-params": ("@authority" "signature-agent");created=1;keyid="k";tag="web-bot-auth"',
+  );
   const signature = await crypto.subtle.sign('Ed25519', privateKey, base);
   const ed25519: number[] = [];
   for (let i = 0; i < REQUESTS; i++) ed25519.push(await time(() => crypto.subtle.verify('Ed25519', publicKey, signature, base)));

@@ -73,7 +73,10 @@ try {
   }
 
   const { pages } = await readBuiltManifest(join(SITES, 'signed-pages', 'dist'));
-  const htmlPaths = pages.map((page) => new URL(page.url).pathname).filter((path) => path.endsWith('/')).slice(0, 200);
+  const htmlPaths = pages
+    .map((page) => new URL(page.url).pathname)
+    .filter((path) => path.endsWith('/'))
+    .slice(0, 200);
   const scenarios = [
     { name: 'HTML page', paths: htmlPaths },
     { name: 'Markdown twin (.md)', paths: htmlPaths.map((path) => (path === '/' ? '/index.md' : `${path.slice(0, -1)}.md`)) },
@@ -103,11 +106,16 @@ try {
     for (const scenario of scenarios) {
       const unsigned = results.get(`${variant.name}|${scenario.name}|unsigned`)!;
       const signed = results.get(`${variant.name}|${scenario.name}|signed`)!;
-      for (const [kind, runs] of [['unsigned', unsigned], ['signed', signed]] as const) {
+      for (const [kind, runs] of [
+        ['unsigned', unsigned],
+        ['signed', signed],
+      ] as const) {
         const of = (pick: (run: Run) => number) => median(runs.map(pick));
         const ratio = (pick: (run: Run) => number) => `${((median(signed.map(pick)) / median(unsigned.map(pick))) * 100).toFixed(0)} %`;
         const ratios = kind === 'signed' ? `${ratio((r) => r.rps)}; ${ratio((r) => r.cpuMicros)}` : '';
-        console.log(`| ${variant.name} | ${scenario.name} | ${kind} | ${Math.round(of((r) => r.rps)).toLocaleString('en')} | ${of((r) => r.p50)} / ${of((r) => r.p99)} | ${runs.reduce((sum, r) => sum + r.failures, 0)} | ${Math.round(of((r) => r.cpuMicros))} µs | ${ratios} |`);
+        console.log(
+          `| ${variant.name} | ${scenario.name} | ${kind} | ${Math.round(of((r) => r.rps)).toLocaleString('en')} | ${of((r) => r.p50)} / ${of((r) => r.p99)} | ${runs.reduce((sum, r) => sum + r.failures, 0)} | ${Math.round(of((r) => r.cpuMicros))} µs | ${ratios} |`,
+        );
       }
     }
   }

@@ -41,10 +41,12 @@ export async function readDocsPages(contentDir: string, gitDir?: string): Promis
 async function readFolder(dir: string): Promise<[string, string][]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   return Promise.all(
-    entries.filter((entry) => entry.isFile()).map(async (entry) => {
-      const path = join(entry.parentPath, entry.name);
-      return [relative(dir, path).split(sep).join('/'), await readFile(path, 'utf8')] as [string, string];
-    }),
+    entries
+      .filter((entry) => entry.isFile())
+      .map(async (entry) => {
+        const path = join(entry.parentPath, entry.name);
+        return [relative(dir, path).split(sep).join('/'), await readFile(path, 'utf8')] as [string, string];
+      }),
   );
 }
 
@@ -57,7 +59,11 @@ function readGit(gitDir: string): [string, string][] {
 /** Title (front matter) and text of an `.md`/`.mdx` source. */
 function readPage(source: string): { title: string; text: string } {
   const [, frontMatter = '', body = source] = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(source) ?? [];
-  const title = /^title:\s*(.*)$/m.exec(frontMatter)?.[1]?.trim().replace(/^(['"])(.*)\1$/, '$2') ?? '';
+  const title =
+    /^title:\s*(.*)$/m
+      .exec(frontMatter)?.[1]
+      ?.trim()
+      .replace(/^(['"])(.*)\1$/, '$2') ?? '';
   const text = body
     .replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1\s*$/gm, '')
     .replace(/^(?:import|export) .*$/gm, '')

@@ -23,7 +23,15 @@ const pairs = services.flatMap((service) => cities.map((city) => ({ service, cit
 const pages = source.pages.map((page, i) => {
   const { service, city } = pairs[i % pairs.length]!;
   const text = buildBarrioText({ service, city }, Math.floor(i / pairs.length), i + 1);
-  const markdown = [`# ${text.title}`, text.description, ...text.paragraphs.slice(0, 2), `## Trabajos en ${text.name}`, ...text.paragraphs.slice(2), '## Consejos antes de llamar', text.tips.map((tip) => `- ${tip}.`).join('\n')].join('\n\n');
+  const markdown = [
+    `# ${text.title}`,
+    text.description,
+    ...text.paragraphs.slice(0, 2),
+    `## Trabajos en ${text.name}`,
+    ...text.paragraphs.slice(2),
+    '## Consejos antes de llamar',
+    text.tips.map((tip) => `- ${tip}.`).join('\n'),
+  ].join('\n\n');
   return { ...page, lang: 'es', textHash: String(i), documentTitle: text.title, markdown: `${markdown}\n`, frontMatter: `---\ntitle: ${text.title}\nurl: ${page.url}\n---\n\n` };
 });
 const manifest = buildManifest({ site: source.site, options: source.options, pages });

@@ -67,7 +67,13 @@ async function startPreview(root: string): Promise<{ url: string; pid: number; s
   const url = `http://127.0.0.1:${port}`;
   for (const deadline = Date.now() + 60_000; ; ) {
     // A path that is neither an agent path nor a page starts workerd without loading the build.
-    if (await fetch(`${url}/_astro/warm-up`).then(() => true, () => false)) break;
+    if (
+      await fetch(`${url}/_astro/warm-up`).then(
+        () => true,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) throw new Error('astro preview did not start');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -116,7 +122,14 @@ const rows: Row[] = [];
 
 const preview = await startPreview(cloudflareRoot);
 try {
-  rows.push(await measure('Workers (astro preview, workerd, D1)', preview.url, preview.pid, scenarios(['guides/caching', 'guides/durable-state', 'guides/cold-starts', '/'], ['cache', 'stale copy', 'rate limiter', 'cold start bundle'])));
+  rows.push(
+    await measure(
+      'Workers (astro preview, workerd, D1)',
+      preview.url,
+      preview.pid,
+      scenarios(['guides/caching', 'guides/durable-state', 'guides/cold-starts', '/'], ['cache', 'stale copy', 'rate limiter', 'cold start bundle']),
+    ),
+  );
 } finally {
   preview.stop();
 }
@@ -124,7 +137,14 @@ try {
 const dataDir = await mkdtemp(join(tmpdir(), 'agent-api-bench-node-'));
 const node = await startStandaloneServer(join(blogRoot, 'dist/server/entry.mjs'), { ...ENV, AGENT_API_DATA_DIR: dataDir, AGENT_API_QUOTA_ANONYMOUS: QUOTA }, '/robots.txt');
 try {
-  rows.push(await measure('Node (standalone, sqlite)', node.url, node.child.pid!, scenarios(['http-caching', 'css-that-scales', 'accessible-forms', 'commit-messages'], ['cache', 'styling', 'keyboard labels', 'commit message'])));
+  rows.push(
+    await measure(
+      'Node (standalone, sqlite)',
+      node.url,
+      node.child.pid!,
+      scenarios(['http-caching', 'css-that-scales', 'accessible-forms', 'commit-messages'], ['cache', 'styling', 'keyboard labels', 'commit message']),
+    ),
+  );
 } finally {
   await node.stop();
   await Promise.all(prepared.map((site) => site.remove()));

@@ -77,10 +77,7 @@ const EXPORT_STATEMENT = /export\s*\{\s*createInstance\s*,[^}]*\}\s*;?\s*$/;
  * Each call evaluates its own copy of the module (its own WebAssembly memory), so an old snapshot
  * is garbage-collected once nothing references its instance.
  */
-export async function loadPagefind(
-  pagefindDir: string,
-  options: { ranking?: PagefindRanking; excerptLength?: number; language?: string } = {},
-): Promise<LoadedPagefind> {
+export async function loadPagefind(pagefindDir: string, options: { ranking?: PagefindRanking; excerptLength?: number; language?: string } = {}): Promise<LoadedPagefind> {
   const files = await readIndexFolder(pagefindDir);
   const script = files.get('pagefind.js');
   if (!script) throw new Error(`No pagefind.js in ${pagefindDir}: build the site first (npm run build).`);
@@ -147,9 +144,7 @@ function evaluatePagefindScript(source: string, snapshotFetch: typeof fetch, lan
   if (!EXPORT_STATEMENT.test(source)) {
     throw new Error('Unexpected pagefind.js: no final `export {createInstance, …}`. Check the pagefind version.');
   }
-  const body = source
-    .replace(EXPORT_STATEMENT, 'return createInstance;')
-    .replaceAll('import.meta.url', 'undefined');
+  const body = source.replace(EXPORT_STATEMENT, 'return createInstance;').replaceAll('import.meta.url', 'undefined');
   if (/\bimport\s*\.\s*meta\b|\bimport\s*\(/.test(body)) {
     throw new Error('Unexpected pagefind.js: it uses module features the loader does not rewrite.');
   }

@@ -77,6 +77,7 @@ export const TRADE_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
  * and these are on nearly every page, so they only add noise. "no" is here too: "la lavadora no
  * centrifuga" should find the page that says so, which it does without the "no".
  */
+// biome-ignore format: a word list, read in rows
 export const STOPWORDS: ReadonlySet<string> = new Set([
   'a', 'al', 'algo', 'con', 'de', 'del', 'el', 'en', 'es', 'esta', 'este', 'hay', 'la', 'las', 'le', 'lo', 'los',
   'me', 'mi', 'mis', 'muy', 'no', 'o', 'para', 'pero', 'por', 'que', 'se', 'si', 'su', 'sus', 'te', 'tu', 'un',
@@ -88,6 +89,4 @@ export const STOPWORDS: ReadonlySet<string> = new Set([
  * Words that describe the whole site rather than a page ("servicios en Córdoba"): dropped like
  * stopwords when the query has other words, so the city or trade decides.
  */
-export const GENERIC_WORDS: ReadonlySet<string> = new Set([
-  'servicio', 'servicios', 'reparaciones', 'hogar', 'domicilio', 'empresa', 'profesional', 'profesionales',
-]);
+export const GENERIC_WORDS: ReadonlySet<string> = new Set(['servicio', 'servicios', 'reparaciones', 'hogar', 'domicilio', 'empresa', 'profesional', 'profesionales']);

@@ -9,8 +9,7 @@ try {
   port.on('message', ({ id, input }: { id: number; input: SearchInput }) => {
     engine.search(input).then(
       (output) => port.postMessage({ id, output }),
-      (error: unknown) =>
-        port.postMessage({ id, error: { cursor: error instanceof InvalidCursorError, message: error instanceof Error ? error.message : String(error) } }),
+      (error: unknown) => port.postMessage({ id, error: { cursor: error instanceof InvalidCursorError, message: error instanceof Error ? error.message : String(error) } }),
     );
   });
   port.postMessage({ ready: true });

@@ -115,9 +115,7 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
 
   async function rank(query: ParsedSearchQuery, city: string): Promise<RankedEntry[]> {
     const entries = new Map<string, RankedEntry & { matched: number }>();
-    const groupHits = await Promise.all(
-      query.groups.map((group) => Promise.all(group.map((term) => searchTerm(term, city)))),
-    );
+    const groupHits = await Promise.all(query.groups.map((group) => Promise.all(group.map((term) => searchTerm(term, city)))));
     for (const variants of groupHits) {
       const best = new Map<string, number>();
       for (const [i, hits] of variants.entries()) {
@@ -229,7 +227,7 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
 /** A facet's values and aliases as the city matcher reads them: slug → label, and each alias under its own key. */
 function buildFacetNames(facet: FacetOptions): Record<string, string> {
   const names: Record<string, string> = { ...facet.values };
-  for (const [slug, aliases] of Object.entries(facet.aliases)) aliases.forEach((alias, i) => (names[`${slug}\u0000${i}`] = alias));
+  for (const [slug, aliases] of Object.entries(facet.aliases)) for (const [i, alias] of aliases.entries()) names[`${slug}\u0000${i}`] = alias;
   return names;
 }
 

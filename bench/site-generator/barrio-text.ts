@@ -21,6 +21,7 @@ export interface BarrioText {
 }
 
 const PREFIXES = ['', 'San ', 'Santa ', 'El ', 'La ', 'Los ', 'Las ', 'Barrio de ', 'Ensanche de ', 'Casco de '];
+// biome-ignore format: a word list, read in rows
 const ROOTS = [
   'Centro', 'Norte', 'Sur', 'Estación', 'Puerto', 'Castillo', 'Molinos', 'Olivos', 'Huertas', 'Pinar', 'Rosales',
   'Fuente', 'Alameda', 'Ribera', 'Vega', 'Cañada', 'Lomas', 'Arenal', 'Carmen', 'Remedios', 'Almendros', 'Prado',
@@ -56,9 +57,15 @@ const SENTENCES = [
   'Un atasco en el fregadero casi siempre se resuelve sin desmontar el mueble.',
 ];
 const TIPS = [
-  'Anota el modelo del aparato antes de llamar', 'Haz una foto de la avería', 'Localiza la llave de paso',
-  'Apaga el diferencial si huele a quemado', 'Avisa al administrador si afecta a zonas comunes', 'Guarda la factura para la garantía',
-  'Ventila la habitación después de pintar', 'No uses productos químicos en los desagües', 'Revisa la presión de la caldera cada mes',
+  'Anota el modelo del aparato antes de llamar',
+  'Haz una foto de la avería',
+  'Localiza la llave de paso',
+  'Apaga el diferencial si huele a quemado',
+  'Avisa al administrador si afecta a zonas comunes',
+  'Guarda la factura para la garantía',
+  'Ventila la habitación después de pintar',
+  'No uses productos químicos en los desagües',
+  'Revisa la presión de la caldera cada mes',
 ];
 
 /** A small deterministic generator (mulberry32), so every build of a size has the same pages. */

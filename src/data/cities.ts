@@ -56,7 +56,8 @@ export const cityTexts: Record<string, CityText> = {
     urgentResponse: 'entre 45 y 60 minutos dentro de la M-30, y hasta hora y media en el área metropolitana',
     scheduledResponse: 'en el mismo día o al día siguiente',
     note: 'Madrid es nuestra sede y la ciudad con más técnicos propios. En los edificios antiguos del centro y Chamberí encontramos aún tuberías de plomo y cuadros eléctricos sin diferencial; en los barrios de los sesenta y setenta, bajantes de fibrocemento que conviene revisar.',
-    housing: 'Edificios de principios del siglo XX en Centro y Chamberí, bloques de los años sesenta en Vallecas, Carabanchel o Tetuán y urbanizaciones con piscina en el norte y en los municipios del área metropolitana.',
+    housing:
+      'Edificios de principios del siglo XX en Centro y Chamberí, bloques de los años sesenta en Vallecas, Carabanchel o Tetuán y urbanizaciones con piscina en el norte y en los municipios del área metropolitana.',
   },
   barcelona: {
     climate: 'mediterraneo',
@@ -151,7 +152,7 @@ export const cityTexts: Record<string, CityText> = {
   alicante: {
     climate: 'mediterraneo',
     districts: ['Centro', 'Casco Antiguo (Santa Cruz)', 'Ensanche Diputación', 'San Blas', 'Benalúa', 'Carolinas', 'Playa de San Juan', 'Albufereta', 'Vistahermosa'],
-    nearby: ['San Vicente del Raspeig', 'Sant Joan d\'Alacant', 'El Campello', 'Mutxamel', 'Xixona', 'Santa Pola'],
+    nearby: ['San Vicente del Raspeig', "Sant Joan d'Alacant", 'El Campello', 'Mutxamel', 'Xixona', 'Santa Pola'],
     urgentResponse: 'entre 40 y 60 minutos en la ciudad y la Playa de San Juan',
     scheduledResponse: 'en el mismo día o al día siguiente',
     note: 'En Alicante el agua es muy dura y el ambiente es salino cerca del mar. Muchas viviendas de la Playa de San Juan y la Albufereta son de temporada: revisamos instalaciones antes de la llegada del verano.',
@@ -190,7 +191,7 @@ export const cityTexts: Record<string, CityText> = {
     nearby: ['Santa Pola', 'Crevillent', 'Aspe', 'Torrellano', 'La Marina', 'El Altet'],
     urgentResponse: 'entre 40 y 60 minutos en la ciudad',
     scheduledResponse: 'en el mismo día o al día siguiente',
-    note: 'En Elche el agua dura y los veranos calurosos marcan la mayoría de los avisos; en el Camp d\'Elx hay muchas casas diseminadas entre palmerales, con fosa séptica y pozo, que visitamos con cita.',
+    note: "En Elche el agua dura y los veranos calurosos marcan la mayoría de los avisos; en el Camp d'Elx hay muchas casas diseminadas entre palmerales, con fosa séptica y pozo, que visitamos con cita.",
     housing: 'Pisos de los setenta en Carrús y El Pla, viviendas bajas en El Raval y casas de campo en las partidas rurales.',
   },
   oviedo: {

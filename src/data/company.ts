@@ -132,17 +132,11 @@ export const serviceModel = {
     'Reparo Hogar recibe el aviso, presupuesta, factura y garantiza cada trabajo. La reparación la hace un ' +
     'técnico de la plantilla o un profesional colaborador de nuestra red en cada ciudad, pero el cliente trata ' +
     'siempre con Reparo Hogar, que responde ante él del resultado aunque el trabajo lo haga un colaborador.',
-  performedBy:
-    'Técnicos de la plantilla de Reparo Hogar o profesionales colaboradores de su red local, con seguro de ' +
-    'responsabilidad civil, seleccionados y supervisados por Reparo Hogar.',
+  performedBy: 'Técnicos de la plantilla de Reparo Hogar o profesionales colaboradores de su red local, con seguro de ' + 'responsabilidad civil, seleccionados y supervisados por Reparo Hogar.',
   quotedBy: 'Reparo Hogar, con un presupuesto por escrito y sin compromiso antes de empezar cualquier trabajo.',
   invoicedBy: 'Reparo Hogar Servicios S.L. emite la factura al cliente; el profesional colaborador nunca cobra directamente.',
-  warranty:
-    'Reparo Hogar da 12 meses de garantía sobre la mano de obra y las piezas que instala, también cuando el ' +
-    'trabajo lo ha hecho un colaborador.',
-  booking:
-    'Nada se reserva, contrata ni paga en esta web: el aviso se da por teléfono o por correo electrónico, el ' +
-    'presupuesto se acepta por escrito y se paga al terminar, con factura.',
+  warranty: 'Reparo Hogar da 12 meses de garantía sobre la mano de obra y las piezas que instala, también cuando el ' + 'trabajo lo ha hecho un colaborador.',
+  booking: 'Nada se reserva, contrata ni paga en esta web: el aviso se da por teléfono o por correo electrónico, el ' + 'presupuesto se acepta por escrito y se paga al terminar, con factura.',
   onlineBooking: false,
 } as const;
 
@@ -166,9 +160,7 @@ export const serviceSteps = [
   },
 ] as const;
 
-export const coverage =
-  '21 ciudades de España y sus áreas metropolitanas: península, Baleares (Mallorca) y Canarias ' +
-  '(Tenerife y Las Palmas de Gran Canaria).';
+export const coverage = '21 ciudades de España y sus áreas metropolitanas: península, Baleares (Mallorca) y Canarias ' + '(Tenerife y Las Palmas de Gran Canaria).';
 
 export const services: Service[] = [
   {
@@ -461,10 +453,7 @@ export const companyInfo: CompanyInfo = {
   hours: `${company.hours.office}. ${company.hours.emergencies}.`,
   coverage,
   tax: tax.note,
-  prices:
-    `${pricesNote} Tarifas generales: ` +
-    generalPrices.map((p) => `${p.concept}: ${formatPrice(p)}`).join('; ') +
-    '. La tabla completa por servicio está en la página de precios.',
+  prices: `${pricesNote} Tarifas generales: ${generalPrices.map((p) => `${p.concept}: ${formatPrice(p)}`).join('; ')}. La tabla completa por servicio está en la página de precios.`,
   service_model: {
     description: serviceModel.description,
     online_booking: serviceModel.onlineBooking,

@@ -18,31 +18,8 @@ import type {
   WebPage,
   WebSite,
 } from 'schema-dts';
-import {
-  buildBreadcrumbList,
-  buildFaqPage,
-  buildGraph,
-  buildNodeId,
-  buildPriceOffer,
-  idReference,
-  type FaqItem,
-} from 'astro-agent-api/schema-org';
-import {
-  cities,
-  cityUrl,
-  company,
-  emergencyHours,
-  officeHours,
-  pages,
-  postalAddress,
-  serviceUrl,
-  services,
-  tax,
-  type City,
-  type OpeningPeriod,
-  type PriceItem,
-  type Service,
-} from './company.ts';
+import { buildBreadcrumbList, buildFaqPage, buildGraph, buildNodeId, buildPriceOffer, idReference, type FaqItem } from 'astro-agent-api/schema-org';
+import { cities, cityUrl, company, emergencyHours, officeHours, pages, postalAddress, serviceUrl, services, tax, type City, type OpeningPeriod, type PriceItem, type Service } from './company.ts';
 
 const LANGUAGE = 'es-ES';
 const CURRENCY = 'EUR';
@@ -103,13 +80,7 @@ export function buildPageGraph(input: PageGraphInput): Graph {
     ...crumbs.flatMap((crumb) => (crumb.href ? [{ name: crumb.label, url: new URL(crumb.href, site).href }] : [])),
     ...(path === '/' ? [] : [{ name: heading, url }]),
   ];
-  return buildGraph([
-    describesOrganization ? undefined : buildOrganizationSummary(site),
-    buildWebSite(site),
-    page,
-    buildBreadcrumbList({ id: breadcrumbId, items: trail }),
-    ...entities,
-  ]);
+  return buildGraph([describesOrganization ? undefined : buildOrganizationSummary(site), buildWebSite(site), page, buildBreadcrumbList({ id: breadcrumbId, items: trail }), ...entities]);
 }
 
 /** The company in full: contact, address, hours, the cities it serves and its catalogue of services. */

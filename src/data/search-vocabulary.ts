@@ -28,6 +28,7 @@ const TRADE = {
 } as const;
 
 /** Words that name a trade (tradesperson, its work, its everyday and regional names, English) → the trade. */
+// biome-ignore format: a word list, read in rows
 const TRADE_WORDS: Record<keyof typeof TRADE, string[]> = {
   albanileria: [
     'albañil', 'albañiles', 'paleta', 'paletas', 'obra', 'obras', 'reforma', 'reformas', 'reformar', 'alicatado', 'alicatar', 'azulejo',
@@ -95,6 +96,7 @@ const TRADE_WORDS: Record<keyof typeof TRADE, string[]> = {
 };
 
 /** Words for the site's other pages and common questions → the words those pages use. */
+// biome-ignore format: a word list, read in rows
 const TOPIC_WORDS: Record<string, string[]> = {
   urgencias: ['urgente', 'urgentes', 'urgencia', 'emergencia', 'emergencias', '24h', 'guardia', 'madrugada', 'noche', 'festivo', 'festivos', 'hoy',
     'ahora mismo', 'venir hoy', 'hoy mismo', 'cuanto antes', 'emergency', 'emergencies', 'urgent', 'asap', 'today', 'come today', '24 7', 'night', 'weekend'],
@@ -153,12 +155,12 @@ export const searchVocabulary = {
    * Words of requests and questions that say nothing about the page wanted; the language's own stop
    * words (Spanish) are dropped already.
    */
+  // biome-ignore format: a word list, read in rows
   stopWords: [
     'necesito', 'necesitamos', 'busco', 'buscamos', 'quiero', 'queria', 'quisiera', 'podeis', 'puedes', 'haceis', 'teneis', 'hay', 'alguien',
     'urgentemente', 'por favor', 'favor', 'gracias', 'hola', 'vale', 'mi', 'mio', 'mia', 'cerca', 'zona',
     'i', 'need', 'want', 'looking', 'for', 'a', 'an', 'the', 'my', 'in', 'to', 'of', 'do', 'does', 'you', 'can', 'is', 'it', 'me', 'please', 'near',
   ],
   /** Words about the whole site rather than one page: they only count when a query has nothing else. */
-  genericWords: ['servicio', 'servicios', 'reparaciones', 'hogar', 'domicilio', 'empresa', 'profesional', 'profesionales', 'tecnico', 'tecnicos',
-    'service', 'services', 'home', 'repairs'],
+  genericWords: ['servicio', 'servicios', 'reparaciones', 'hogar', 'domicilio', 'empresa', 'profesional', 'profesionales', 'tecnico', 'tecnicos', 'service', 'services', 'home', 'repairs'],
 };

@@ -41,13 +41,23 @@ export const serviceTexts: Record<string, ServiceText> = {
     visit:
       'Al llegar, el fontanero comprueba el contador y las llaves de paso para saber si la fuga está antes o después de tu instalación. Si es una reparación sencilla (un grifo, una unión, un latiguillo) suele quedar resuelta en la misma visita. Si hay que romper alicatado o buscar una fuga oculta, te damos antes el presupuesto por escrito con el coste de abrir y reponer.',
     faq: [
-      { q: '¿Qué hago mientras llega el fontanero?', a: 'Cierra la llave de paso general de la vivienda (suele estar en la cocina, en el baño o junto al contador) y, si el agua se acerca a enchufes o regletas, baja el interruptor general del cuadro eléctrico.' },
-      { q: '¿Cubre el seguro de hogar la reparación?', a: 'Muchos seguros cubren los daños por agua pero no siempre la reparación de la tubería. Te damos factura y un informe con fotos para que lo presentes a tu aseguradora.' },
-      { q: '¿Cambiáis tuberías de plomo?', a: 'Sí. En edificios anteriores a los años setenta es habitual encontrarlas; recomendamos sustituirlas por multicapa o cobre y te lo presupuestamos por tramos.' },
+      {
+        q: '¿Qué hago mientras llega el fontanero?',
+        a: 'Cierra la llave de paso general de la vivienda (suele estar en la cocina, en el baño o junto al contador) y, si el agua se acerca a enchufes o regletas, baja el interruptor general del cuadro eléctrico.',
+      },
+      {
+        q: '¿Cubre el seguro de hogar la reparación?',
+        a: 'Muchos seguros cubren los daños por agua pero no siempre la reparación de la tubería. Te damos factura y un informe con fotos para que lo presentes a tu aseguradora.',
+      },
+      {
+        q: '¿Cambiáis tuberías de plomo?',
+        a: 'Sí. En edificios anteriores a los años setenta es habitual encontrarlas; recomendamos sustituirlas por multicapa o cobre y te lo presupuestamos por tramos.',
+      },
     ],
     jobs: ['una fuga bajo el fregadero', 'una cisterna que no deja de cargar', 'un termo que ya no calienta'],
     climate: {
-      atlantico: 'En {city} la lluvia y la humedad ambiental aceleran la corrosión de las tuberías metálicas vistas y de las llaves de paso de patios y terrazas, que conviene revisar antes del invierno.',
+      atlantico:
+        'En {city} la lluvia y la humedad ambiental aceleran la corrosión de las tuberías metálicas vistas y de las llaves de paso de patios y terrazas, que conviene revisar antes del invierno.',
       continental: 'En {city} las heladas de invierno pueden reventar tuberías de terrazas, trasteros y segundas viviendas; aislar los tramos expuestos y dejar cerrada la llave de paso evita sustos.',
       mediterraneo: 'El agua de {city} es dura y deja mucha cal: obstruye aireadores, estropea cartuchos de monomandos y acorta la vida de los termos eléctricos si no se purgan.',
       calor: 'En {city} el calor del verano dilata las tuberías y reseca las juntas; además el agua es dura, así que los cartuchos de grifo y las válvulas de los termos se desgastan antes.',
@@ -67,15 +77,23 @@ export const serviceTexts: Record<string, ServiceText> = {
     visit:
       'El electricista empieza por el cuadro: mide el aislamiento de cada circuito para localizar la avería sin abrir paredes a ciegas. Cuando la causa es un electrodoméstico, te lo dice y deja el resto de la casa funcionando. Si la instalación no cumple la normativa o es peligrosa, lo anota en el parte y te presupuesta la adecuación por separado.',
     faq: [
-      { q: '¿Es normal que el diferencial salte con la lluvia?', a: 'No. Suele indicar humedad en una caja de empalmes, un enchufe exterior o una luminaria de terraza. Hay que localizarla: un diferencial que salta está protegiendo a alguien.' },
-      { q: '¿Podéis subir la potencia contratada?', a: 'La potencia la cambia tu comercializadora, pero a menudo pide un certificado de instalación. Lo emitimos tras revisar que cables y protecciones admiten la nueva potencia.' },
+      {
+        q: '¿Es normal que el diferencial salte con la lluvia?',
+        a: 'No. Suele indicar humedad en una caja de empalmes, un enchufe exterior o una luminaria de terraza. Hay que localizarla: un diferencial que salta está protegiendo a alguien.',
+      },
+      {
+        q: '¿Podéis subir la potencia contratada?',
+        a: 'La potencia la cambia tu comercializadora, pero a menudo pide un certificado de instalación. Lo emitimos tras revisar que cables y protecciones admiten la nueva potencia.',
+      },
       { q: '¿Instaláis puntos de carga para coche eléctrico?', a: 'Sí, en garajes de vivienda unifamiliar y en plazas de garaje comunitario, con su línea y protecciones propias.' },
     ],
     jobs: ['un diferencial que salta sin parar', 'un enchufe quemado', 'un cuadro eléctrico sin protecciones'],
     climate: {
-      atlantico: 'La humedad de {city} es la causa más frecuente de derivaciones: cajas de empalme en fachadas, luces de terraza y enchufes de garaje que hacen saltar el diferencial los días de lluvia.',
+      atlantico:
+        'La humedad de {city} es la causa más frecuente de derivaciones: cajas de empalme en fachadas, luces de terraza y enchufes de garaje que hacen saltar el diferencial los días de lluvia.',
       continental: 'En {city} los picos de consumo llegan en invierno, con radiadores eléctricos y calefactores que sobrecargan instalaciones antiguas y hacen saltar el limitador.',
-      mediterraneo: 'En {city} el aire acondicionado y la humedad salina de la costa castigan enchufes y mecanismos exteriores; revisamos protecciones cuando se añade un split o una placa de inducción.',
+      mediterraneo:
+        'En {city} el aire acondicionado y la humedad salina de la costa castigan enchufes y mecanismos exteriores; revisamos protecciones cuando se añade un split o una placa de inducción.',
       calor: 'En los veranos de {city} los aires acondicionados funcionan muchas horas seguidas y calientan empalmes y enchufes mal dimensionados; es la temporada con más avisos de cortes parciales.',
       canario: 'En {city} la brisa marina oxida bornes y mecanismos de terrazas y azoteas; también revisamos instalaciones de termos y bombas de agua, muy comunes en las viviendas.',
     },
@@ -93,7 +111,10 @@ export const serviceTexts: Record<string, ServiceText> = {
     visit:
       'Antes de abrir, el cerrajero te pide que acredites que vives en la vivienda (DNI con la dirección, contrato de alquiler o un vecino que te conozca): es una obligación con la que protegemos a todos. El precio de la apertura se dice por teléfono antes de salir y no cambia al llegar. Si la cerradura queda dañada o has perdido las llaves, te ofrecemos cambiar el bombín allí mismo con material de gama media o alta.',
     faq: [
-      { q: '¿Abrís la puerta sin romperla?', a: 'En puertas cerradas solo con el resbalón, casi siempre. Si la puerta está cerrada con llave y tiene un bombín de seguridad, puede ser necesario sustituirlo; te lo explicamos antes de tocar nada.' },
+      {
+        q: '¿Abrís la puerta sin romperla?',
+        a: 'En puertas cerradas solo con el resbalón, casi siempre. Si la puerta está cerrada con llave y tiene un bombín de seguridad, puede ser necesario sustituirlo; te lo explicamos antes de tocar nada.',
+      },
       { q: '¿Cuánto tarda en llegar el cerrajero?', a: 'Depende de la ciudad y la hora; en cada página de ciudad indicamos el tiempo habitual. Te damos una estimación al llamar.' },
       { q: '¿Me dais factura para el seguro?', a: 'Sí, siempre. Muchas pólizas de hogar cubren la apertura de puertas y el cambio de cerradura tras un robo.' },
     ],
@@ -119,14 +140,18 @@ export const serviceTexts: Record<string, ServiceText> = {
     visit:
       'En la primera visita el carpintero mide, comprueba si el problema es de la madera o de la estructura (un marco descuadrado, un suelo que ha cedido) y te dice si se puede ajustar en el momento. Los trabajos a medida, como una puerta o un armario, se presupuestan con plano y plazo de fabricación antes de empezar.',
     faq: [
-      { q: '¿Se puede arreglar una tarima mojada?', a: 'Si la humedad ha sido breve, a veces basta con secar y lijar. Si las lamas están hinchadas hay que cambiarlas; primero hay que reparar la fuga que la mojó.' },
+      {
+        q: '¿Se puede arreglar una tarima mojada?',
+        a: 'Si la humedad ha sido breve, a veces basta con secar y lijar. Si las lamas están hinchadas hay que cambiarlas; primero hay que reparar la fuga que la mojó.',
+      },
       { q: '¿Trabajáis con puertas lacadas?', a: 'Sí, ajustamos y reparamos puertas lacadas y chapadas, y podemos repasar el lacado en golpes pequeños.' },
       { q: '¿Cuánto tarda una puerta a medida?', a: 'Entre dos y cuatro semanas según el modelo; el presupuesto indica el plazo.' },
     ],
     jobs: ['una puerta que roza con el suelo', 'una tarima levantada', 'un armario con las puertas descolgadas'],
     climate: {
       atlantico: 'En {city} la humedad hincha la madera: es la ciudad donde más puertas y ventanas de madera ajustamos en otoño e invierno.',
-      continental: 'En {city} la diferencia entre la calefacción del invierno y el verano seco hace que la tarima se contraiga y se abran juntas; recomendamos no ajustar puertas en pleno pico de estación.',
+      continental:
+        'En {city} la diferencia entre la calefacción del invierno y el verano seco hace que la tarima se contraiga y se abran juntas; recomendamos no ajustar puertas en pleno pico de estación.',
       mediterraneo: 'En {city} la humedad del verano junto al mar hace trabajar la madera; usamos barnices y selladores pensados para ambientes salinos en ventanas y puertas exteriores.',
       calor: 'En {city} el sol intenso reseca y agrieta la madera exterior; un lijado y barnizado cada pocos años evita cambiar ventanas y puertas de patio.',
       canario: 'En {city} la madera de exterior sufre con el sol y el salitre; en interiores el clima suave hace que los ajustes aguanten muchos años.',
@@ -145,7 +170,10 @@ export const serviceTexts: Record<string, ServiceText> = {
     visit:
       'El pintor visita el piso, mide superficies, mira el estado de las paredes y te pregunta por colores y acabados. Con eso te damos un presupuesto cerrado por estancia con los días de trabajo. El día de la obra se protege todo, se reparan las paredes, se aplican dos manos y se entrega la casa limpia.',
     faq: [
-      { q: '¿Hay que vaciar el piso para pintar?', a: 'No. Agrupamos los muebles en el centro de cada habitación y los cubrimos. Sí conviene retirar cuadros, objetos frágiles y lo que haya en las estanterías.' },
+      {
+        q: '¿Hay que vaciar el piso para pintar?',
+        a: 'No. Agrupamos los muebles en el centro de cada habitación y los cubrimos. Sí conviene retirar cuadros, objetos frágiles y lo que haya en las estanterías.',
+      },
       { q: '¿Cuánto se tarda en pintar un piso?', a: 'Un piso de 80 m² sin gotelé suele llevar de tres a cuatro días; con alisado de gotelé, una semana aproximadamente.' },
       { q: '¿Quién pone la pintura?', a: 'La ponemos nosotros y figura en el presupuesto con marca y referencia. Si prefieres una marca concreta, la usamos.' },
     ],
@@ -171,7 +199,10 @@ export const serviceTexts: Record<string, ServiceText> = {
     visit:
       'El albañil valora la obra, comprueba qué hay detrás (tuberías, cables, si el tabique es de carga) y te da un presupuesto con materiales, días de trabajo y retirada de escombros. Si la obra necesita comunicación o licencia municipal, te lo indicamos y te ayudamos con la documentación técnica.',
     faq: [
-      { q: '¿Necesito permiso para cambiar la bañera por una ducha?', a: 'En la mayoría de los municipios es una obra menor que requiere una comunicación previa o declaración responsable en el ayuntamiento. Te indicamos cuál es en tu caso.' },
+      {
+        q: '¿Necesito permiso para cambiar la bañera por una ducha?',
+        a: 'En la mayoría de los municipios es una obra menor que requiere una comunicación previa o declaración responsable en el ayuntamiento. Te indicamos cuál es en tu caso.',
+      },
       { q: '¿Cuánto dura el cambio de bañera por plato de ducha?', a: 'Habitualmente dos o tres días, incluida la mampara. El baño puede usarse el tercer día.' },
       { q: '¿Retiráis los escombros?', a: 'Sí, la retirada de escombros y la limpieza final están incluidas en el presupuesto.' },
     ],
@@ -223,8 +254,14 @@ export const serviceTexts: Record<string, ServiceText> = {
     visit:
       'El técnico lee el código de error de la caldera, comprueba la presión del circuito, la entrada de gas y la salida de humos, y te dice si la reparación es inmediata o hace falta pedir la pieza. Si la caldera tiene más de quince años y la avería es cara, te presentamos también el presupuesto de sustitución para que compares.',
     faq: [
-      { q: '¿Qué presión debe marcar la caldera?', a: 'Con la calefacción fría, entre 1 y 1,5 bar en la mayoría de calderas murales. Si baja con frecuencia, hay una pérdida de agua en el circuito que conviene revisar.' },
-      { q: '¿Cada cuánto hay que revisar la caldera de gas?', a: 'El RITE fija revisiones periódicas de mantenimiento; para una caldera individual de gas, lo habitual es cada dos años, y anualmente si se quiere prevenir averías.' },
+      {
+        q: '¿Qué presión debe marcar la caldera?',
+        a: 'Con la calefacción fría, entre 1 y 1,5 bar en la mayoría de calderas murales. Si baja con frecuencia, hay una pérdida de agua en el circuito que conviene revisar.',
+      },
+      {
+        q: '¿Cada cuánto hay que revisar la caldera de gas?',
+        a: 'El RITE fija revisiones periódicas de mantenimiento; para una caldera individual de gas, lo habitual es cada dos años, y anualmente si se quiere prevenir averías.',
+      },
       { q: '¿Reparáis calderas de gasóleo?', a: 'Sí, en las ciudades donde aún son habituales, aunque la mayoría de nuestros avisos son de calderas murales de gas.' },
     ],
     jobs: ['una caldera que no da agua caliente', 'radiadores que no calientan', 'la revisión periódica de la caldera'],
@@ -249,8 +286,14 @@ export const serviceTexts: Record<string, ServiceText> = {
     visit:
       'El técnico localiza primero dónde está el tapón: si solo falla un aparato, el problema está en su sifón o ramal; si fallan varios, en la bajante o el colector. Desatasca con la herramienta adecuada, comprueba que el agua baja con caudal y, si el atasco se repite, propone una inspección con cámara para ver el estado de la tubería.',
     faq: [
-      { q: '¿Puedo usar productos químicos desatascadores?', a: 'Mejor no: rara vez deshacen un tapón de grasa y pueden dañar tuberías antiguas y a quien luego trabaje en ellas. Prueba con un desatascador de ventosa y, si no funciona, llámanos.' },
-      { q: '¿Quién paga un atasco en la bajante comunitaria?', a: 'Si el atasco está en la bajante o el colector común, normalmente corresponde a la comunidad. La factura puede ir a nombre de la comunidad de propietarios.' },
+      {
+        q: '¿Puedo usar productos químicos desatascadores?',
+        a: 'Mejor no: rara vez deshacen un tapón de grasa y pueden dañar tuberías antiguas y a quien luego trabaje en ellas. Prueba con un desatascador de ventosa y, si no funciona, llámanos.',
+      },
+      {
+        q: '¿Quién paga un atasco en la bajante comunitaria?',
+        a: 'Si el atasco está en la bajante o el colector común, normalmente corresponde a la comunidad. La factura puede ir a nombre de la comunidad de propietarios.',
+      },
       { q: '¿Tiráis las toallitas por el inodoro?', a: 'Nunca: aunque pongan biodegradables, las toallitas son la primera causa de atascos en inodoros y colectores.' },
     ],
     jobs: ['un fregadero que no traga', 'un inodoro atascado', 'malos olores en el baño'],
@@ -275,7 +318,10 @@ export const serviceTexts: Record<string, ServiceText> = {
     visit:
       'El técnico abre el cajón de la persiana, revisa el eje, la cinta o el motor y las guías, y repara en el momento cuando la pieza es estándar. En persianas muy grandes o de aluminio inyectado puede hacer falta una segunda visita con la lama o el motor a medida.',
     faq: [
-      { q: '¿Qué hago si la persiana se ha quedado a medio bajar?', a: 'No fuerces la cinta ni empujes las lamas: puedes partir el eje. Si se ha soltado, sujeta la cinta para que no se enrolle y llámanos.' },
+      {
+        q: '¿Qué hago si la persiana se ha quedado a medio bajar?',
+        a: 'No fuerces la cinta ni empujes las lamas: puedes partir el eje. Si se ha soltado, sujeta la cinta para que no se enrolle y llámanos.',
+      },
       { q: '¿Se puede motorizar cualquier persiana?', a: 'Casi todas las de cajón interior o exterior, cambiando el eje por un motor tubular. Hace falta un punto de corriente cercano.' },
       { q: '¿Cambiáis la cinta en el día?', a: 'Sí, el cambio de cinta es el trabajo más habitual y suele llevar menos de media hora.' },
     ],
@@ -301,7 +347,10 @@ export const serviceTexts: Record<string, ServiceText> = {
     visit:
       'Si el cristal está roto, el técnico retira los fragmentos sueltos, deja la ventana cerrada con un panel provisional y toma las medidas exactas. El cristal definitivo se corta a medida y se instala en una segunda visita, normalmente en dos a cinco días laborables según el tipo de vidrio.',
     faq: [
-      { q: '¿Qué hago con un cristal roto hasta que lleguéis?', a: 'No intentes retirar los trozos que siguen en el marco: pueden caer. Aleja a niños y mascotas, barre con cuidado y, si puedes, cubre el hueco con cartón y cinta.' },
+      {
+        q: '¿Qué hago con un cristal roto hasta que lleguéis?',
+        a: 'No intentes retirar los trozos que siguen en el marco: pueden caer. Aleja a niños y mascotas, barre con cuidado y, si puedes, cubre el hueco con cartón y cinta.',
+      },
       { q: '¿El seguro cubre la rotura de cristales?', a: 'La mayoría de pólizas de hogar incluyen rotura de cristales. Te damos factura y fotos para el parte.' },
       { q: '¿Qué cristal aísla mejor del ruido?', a: 'Un doble acristalamiento con un vidrio laminar acústico y cámara de 12 a 16 mm. Te recomendamos la composición según la calle.' },
     ],
@@ -379,8 +428,14 @@ export const serviceTexts: Record<string, ServiceText> = {
     visit:
       'El técnico mide la humedad de la pared a distintas alturas, revisa la fachada, la terraza o la cubierta que hay encima y te entrega un diagnóstico con la causa probable. Solo entonces presupuestamos la solución; pintar encima de una humedad sin resolverla es tirar el dinero.',
     faq: [
-      { q: '¿Cómo sé si la humedad es de condensación?', a: 'La condensación aparece en invierno, en esquinas y detrás de muebles, y mejora al ventilar. La capilaridad sale en la parte baja de la pared todo el año; la filtración empeora cuando llueve.' },
-      { q: '¿La humedad de la terraza del vecino la paga él?', a: 'Si la filtración viene de una terraza privativa, normalmente responde su propietario; si es de la cubierta o fachada, la comunidad. El diagnóstico sirve para reclamar.' },
+      {
+        q: '¿Cómo sé si la humedad es de condensación?',
+        a: 'La condensación aparece en invierno, en esquinas y detrás de muebles, y mejora al ventilar. La capilaridad sale en la parte baja de la pared todo el año; la filtración empeora cuando llueve.',
+      },
+      {
+        q: '¿La humedad de la terraza del vecino la paga él?',
+        a: 'Si la filtración viene de una terraza privativa, normalmente responde su propietario; si es de la cubierta o fachada, la comunidad. El diagnóstico sirve para reclamar.',
+      },
       { q: '¿Cuánto dura una impermeabilización de terraza?', a: 'Una membrana bien ejecutada dura entre diez y quince años; damos garantía por escrito.' },
     ],
     jobs: ['una humedad en la pared del dormitorio', 'impermeabilizar la terraza', 'moho por condensación en el baño'],
@@ -405,9 +460,15 @@ export const serviceTexts: Record<string, ServiceText> = {
     visit:
       'El técnico hace el diagnóstico en tu casa y te dice el coste de la reparación antes de empezar; si decides reparar, el diagnóstico se descuenta. Llevamos las piezas más comunes y, si la pieza hay que pedirla, volvemos en cuanto llega. Si la reparación no compensa por la edad del aparato, te lo decimos con claridad.',
     faq: [
-      { q: '¿Reparáis electrodomésticos en garantía del fabricante?', a: 'No: durante la garantía del fabricante debe repararlo su servicio técnico oficial, sin coste para ti. Fuera de garantía reparamos todas las marcas habituales.' },
+      {
+        q: '¿Reparáis electrodomésticos en garantía del fabricante?',
+        a: 'No: durante la garantía del fabricante debe repararlo su servicio técnico oficial, sin coste para ti. Fuera de garantía reparamos todas las marcas habituales.',
+      },
       { q: '¿Qué garantía tiene la reparación?', a: 'La reparación tiene la garantía de Reparo Hogar sobre la mano de obra y las piezas cambiadas, indicada en la factura.' },
-      { q: '¿Merece la pena reparar una lavadora de diez años?', a: 'Depende de la avería: cambiar una bomba o unas escobillas suele compensar; cambiar el motor o el tambor, casi nunca. Te damos el precio y tú decides.' },
+      {
+        q: '¿Merece la pena reparar una lavadora de diez años?',
+        a: 'Depende de la avería: cambiar una bomba o unas escobillas suele compensar; cambiar el motor o el tambor, casi nunca. Te damos el precio y tú decides.',
+      },
     ],
     jobs: ['una lavadora que no centrifuga', 'un frigorífico que no enfría', 'un horno que no calienta'],
     climate: {

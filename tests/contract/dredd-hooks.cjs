@@ -23,13 +23,15 @@ hooks.beforeAll((_transactions, done) => {
   (async () => {
     const client = await post('/oauth/register', JSON.stringify({ client_name: 'contract tests' }), { 'Content-Type': 'application/json' });
     state.basic = `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
-    const token = async (scope) =>
-      (await post('/oauth/token', new URLSearchParams({ grant_type: 'client_credentials', scope }), { Authorization: state.basic })).access_token;
+    const token = async (scope) => (await post('/oauth/token', new URLSearchParams({ grant_type: 'client_credentials', scope }), { Authorization: state.basic })).access_token;
     state.token = await token('content:read quota:read');
     state.quotaOnly = await token('quota:read');
     state.contentOnly = await token('content:read');
     state.revocable = await token('content:read');
-  })().then(() => done(), (error) => done(error));
+  })().then(
+    () => done(),
+    (error) => done(error),
+  );
 });
 
 /** Sets or replaces one query parameter of the request (Dredd sends `fullPath`, and reports `request.uri`). */

@@ -59,9 +59,7 @@ async function scan(t: TestContext, context: BrowserContext, list: [name: string
       );
     }
     const review = results.incomplete.map((item) => item.id);
-    t.diagnostic(
-      `${name} ${path}: ${results.passes.length} rules pass, ${results.violations.length} violated, ${review.length} need review${review.length ? ` (${review.join(', ')})` : ''}`,
-    );
+    t.diagnostic(`${name} ${path}: ${results.passes.length} rules pass, ${results.violations.length} violated, ${review.length} need review${review.length ? ` (${review.join(', ')})` : ''}`);
     await page.close();
   }
   for (const line of report) t.diagnostic(line);

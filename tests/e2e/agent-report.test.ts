@@ -57,7 +57,10 @@ for (const { name, ...device } of VIEWPORTS) {
         return { id: canvas.id, height: canvas.clientHeight, painted };
       }),
     );
-    assert.deepEqual(charts.map((chart) => chart.id), ['by-family', 'by-surface']);
+    assert.deepEqual(
+      charts.map((chart) => chart.id),
+      ['by-family', 'by-surface'],
+    );
     for (const chart of charts) {
       assert.ok(chart.height >= 200, `${chart.id} has room (${chart.height} px)`);
       assert.ok(chart.painted > 1_000, `${chart.id} is drawn (${chart.painted} painted pixels)`);

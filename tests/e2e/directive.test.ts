@@ -30,10 +30,13 @@ after(async () => {
 /** The boxes of the body's other elements, to compare with and without the directive. */
 const layoutOf = (page: Page) =>
   page.evaluate(() =>
-    [...document.body.querySelectorAll('*')].filter((element) => !element.hasAttribute('data-agent-directive')).slice(0, 400).map((element) => {
-      const box = element.getBoundingClientRect();
-      return `${box.x},${box.y},${box.width},${box.height}`;
-    }),
+    [...document.body.querySelectorAll('*')]
+      .filter((element) => !element.hasAttribute('data-agent-directive'))
+      .slice(0, 400)
+      .map((element) => {
+        const box = element.getBoundingClientRect();
+        return `${box.x},${box.y},${box.width},${box.height}`;
+      }),
   );
 
 for (const [device, viewport] of [

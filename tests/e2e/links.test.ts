@@ -70,7 +70,10 @@ test('every internal link reachable from the home page and the sitemap answers 2
   let active = 0;
   await new Promise<void>((resolve) => {
     const pump = (): void => {
-      if (queue.length === 0 && active === 0) return resolve();
+      if (queue.length === 0 && active === 0) {
+        resolve();
+        return;
+      }
       while (active < CONCURRENCY && queue.length > 0) {
         const url = queue.shift()!;
         active++;

@@ -11,9 +11,7 @@ const RESULT_LINK = '.pagefind-ui__result-link';
 /** The result links Pagefind UI shows, once it has shown any. */
 async function resultLinks(page: Page): Promise<{ text: string; href: string }[]> {
   await page.locator(RESULT_LINK).first().waitFor({ timeout: 15_000 });
-  return page.locator(RESULT_LINK).evaluateAll((links) =>
-    links.map((link) => ({ text: link.textContent?.trim() ?? '', href: (link as HTMLAnchorElement).href })),
-  );
+  return page.locator(RESULT_LINK).evaluateAll((links) => links.map((link) => ({ text: link.textContent?.trim() ?? '', href: (link as HTMLAnchorElement).href })));
 }
 
 test('the header search box finds "fuga de agua" and a click lands on a plumbing page', { timeout: 60_000 }, async (t) => {

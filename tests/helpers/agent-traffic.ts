@@ -95,11 +95,16 @@ export async function sendKnownTraffic(bases: string[], outDir: string): Promise
   }
   // An OAuth client that calls itself ChatGPT-User: its token decides its family.
   const registered = (await (
-    await send('/oauth/register', USER_AGENTS['ChatGPT-User'], {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'report test client' }),
-    }, 201)
+    await send(
+      '/oauth/register',
+      USER_AGENTS['ChatGPT-User'],
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_name: 'report test client' }),
+      },
+      201,
+    )
   ).json()) as { client_id: string; client_secret: string };
   const basic = Buffer.from(`${encodeURIComponent(registered.client_id)}:${encodeURIComponent(registered.client_secret)}`).toString('base64');
   const { access_token: token } = (await (
@@ -148,7 +153,12 @@ export function readSummaryTable(markdown: string, heading: string): string[][] 
   for (const line of lines.slice(start + 1)) {
     if (line.startsWith('## ')) break;
     if (!line.startsWith('| ')) continue;
-    rows.push(line.slice(2, -2).split(/(?<!\\) \| /).map((cell) => cell.trim().replace(/\\\|/g, '|')));
+    rows.push(
+      line
+        .slice(2, -2)
+        .split(/(?<!\\) \| /)
+        .map((cell) => cell.trim().replace(/\\\|/g, '|')),
+    );
   }
   return rows.slice(2);
 }

@@ -30,11 +30,7 @@ export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
  * (`output`, both streams in order), rejects with that when the exit code is not 0. Terminal escape
  * sequences are taken out of both, whatever the environment asked for.
  */
-export function runCommand(
-  command: string,
-  args: string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv },
-): Promise<{ stdout: string; output: string }> {
+export function runCommand(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<{ stdout: string; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -69,11 +65,7 @@ export interface ServerProcess {
  * group just waits for a stage of its output. Rejects with the output when the process exits first or
  * prints nothing matching within `timeoutMs`.
  */
-export function startServerProcess(
-  command: string,
-  args: string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv; ready: RegExp; timeoutMs?: number },
-): Promise<ServerProcess> {
+export function startServerProcess(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; ready: RegExp; timeoutMs?: number }): Promise<ServerProcess> {
   const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

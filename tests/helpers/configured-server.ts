@@ -15,10 +15,7 @@ import type { TestServer } from './server.ts';
  * directory on a loopback port the test only knows at run time…). The copy shares the public and
  * server folders of the test build; its runtime folder is its own.
  */
-export async function startConfiguredServer(
-  options: Partial<AgentApiOptions>,
-  settings: { env?: Record<string, string>; dataDir?: string } = {},
-): Promise<TestServer> {
+export async function startConfiguredServer(options: Partial<AgentApiOptions>, settings: { env?: Record<string, string>; dataDir?: string } = {}): Promise<TestServer> {
   const root = await mkdtemp(join(tmpdir(), 'agent-api-configured-'));
   const copy = join(root, 'dist');
   await writeConfiguredBuild(options, copy);

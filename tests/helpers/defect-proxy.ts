@@ -22,7 +22,7 @@ export interface ProxiedResponse {
  * Changes one thing: rewrites the answer in place, or returns an answer to send instead of asking
  * upstream (the request is then not forwarded).
  */
-export type Defect = (request: ProxiedRequest, response?: ProxiedResponse) => ProxiedResponse | void;
+export type Defect = (request: ProxiedRequest, response?: ProxiedResponse) => ProxiedResponse | undefined;
 
 export interface DefectProxy {
   url: string;
@@ -59,17 +59,14 @@ export async function startDefectProxy(upstream: string): Promise<DefectProxy> {
       if (replaced) return send(replaced);
       const headers = { ...incoming.headers, host: target.host };
       delete headers['accept-encoding'];
-      const forwarded = request(
-        { host: target.hostname, port: target.port, path: proxied.url, method: proxied.method, headers, localAddress },
-        (answer) => {
-          const body: Buffer[] = [];
-          answer.on('data', (chunk: Buffer) => body.push(chunk));
-          answer.on('end', () => {
-            const response: ProxiedResponse = { status: answer.statusCode ?? 502, headers: { ...answer.headers }, body: Buffer.concat(body).toString('utf8') };
-            send(defect?.(proxied, response) ?? response);
-          });
-        },
-      );
+      const forwarded = request({ host: target.hostname, port: target.port, path: proxied.url, method: proxied.method, headers, localAddress }, (answer) => {
+        const body: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => body.push(chunk));
+        answer.on('end', () => {
+          const response: ProxiedResponse = { status: answer.statusCode ?? 502, headers: { ...answer.headers }, body: Buffer.concat(body).toString('utf8') };
+          send(defect?.(proxied, response) ?? response);
+        });
+      });
       forwarded.on('error', (error) => send({ status: 502, headers: { 'content-type': 'text/plain' }, body: String(error) }));
       forwarded.end(Buffer.concat(chunks));
     });

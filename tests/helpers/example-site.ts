@@ -72,17 +72,35 @@ export async function prepareExampleSite(name: string, options: ExampleSiteOptio
 
 /** Everything in `root` but node_modules committed at `date`, by a fixed author, in a repository of its own. */
 async function commitAll(root: string, date: string): Promise<void> {
-  const env = childEnv({ GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date, GIT_AUTHOR_NAME: 'fixture', GIT_AUTHOR_EMAIL: 'fixture@example.org', GIT_COMMITTER_NAME: 'fixture', GIT_COMMITTER_EMAIL: 'fixture@example.org' });
+  const env = childEnv({
+    GIT_AUTHOR_DATE: date,
+    GIT_COMMITTER_DATE: date,
+    GIT_AUTHOR_NAME: 'fixture',
+    GIT_AUTHOR_EMAIL: 'fixture@example.org',
+    GIT_COMMITTER_NAME: 'fixture',
+    GIT_COMMITTER_EMAIL: 'fixture@example.org',
+  });
   await writeFile(join(root, '.gitignore'), 'node_modules/\ndist/\n.astro/\n');
-  for (const args of [['init', '--quiet'], ['add', '--all'], ['commit', '--quiet', '--no-gpg-sign', '--message', 'the fixture as copied']]) await runCommand('git', args, { cwd: root, env });
+  for (const args of [
+    ['init', '--quiet'],
+    ['add', '--all'],
+    ['commit', '--quiet', '--no-gpg-sign', '--message', 'the fixture as copied'],
+  ])
+    await runCommand('git', args, { cwd: root, env });
 }
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: an ANSI colour starts with ESC
+const ANSI_COLOUR = /\x1b\[[\d;]*m/g;
 
 /** The integration's own lines of a build log (`[astro-agent-api] …`), without colours. */
 export function integrationLines(buildLog: string): string[] {
-  return buildLog.replace(/\x1b\[[\d;]*m/g, '').split('\n').filter((line) => line.includes('[astro-agent-api]')).map((line) => line.trim());
+  return buildLog
+    .replace(ANSI_COLOUR, '')
+    .split('\n')
+    .filter((line) => line.includes('[astro-agent-api]'))
+    .map((line) => line.trim());
 }
 
-/** Astro's "Server listening on http://127.0.0.1:…" line, colours or not. */
 /** How many pages the build converted while Astro rendered them, from the Markdown line of its log. */
 export function convertedWhileRendering(buildLog: string): number {
   const line = /converted \d+ pages to Markdown in [\d.]+ m?s \((\d+) while Astro rendered/.exec(buildLog);
@@ -90,6 +108,8 @@ export function convertedWhileRendering(buildLog: string): number {
   return Number(line[1]);
 }
 
+/** Astro's "Server listening on http://127.0.0.1:…" line, colours or not. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the URL ends where a colour's ESC starts
 export const LISTENING = /Server listening on (http:\/\/[^\s\x1b]+)/;
 
 /** A built example served as its README says (`node dist/server/entry.mjs`), on a free loopback port, its data in a folder of its own. */
@@ -152,8 +172,18 @@ async function hashPackedSources(): Promise<string> {
   for (const source of PACKED_SOURCES) {
     const path = join(PACKAGE_DIR, source);
     const entries = source === 'src' ? await readdir(path, { recursive: true, withFileTypes: true }) : undefined;
-    const files = entries ? entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name)).sort() : [path];
-    for (const file of files) hash.update(relative(PACKAGE_DIR, file)).update('\0').update(await readFile(file)).update('\0');
+    const files = entries
+      ? entries
+          .filter((entry) => entry.isFile())
+          .map((entry) => join(entry.parentPath, entry.name))
+          .sort()
+      : [path];
+    for (const file of files)
+      hash
+        .update(relative(PACKAGE_DIR, file))
+        .update('\0')
+        .update(await readFile(file))
+        .update('\0');
   }
   return hash.digest('hex').slice(0, 16);
 }

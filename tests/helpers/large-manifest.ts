@@ -13,8 +13,7 @@ import { buildTestPage } from './built-page.ts';
 export const LARGE_SITE = 'https://www.reparohogar.example';
 
 export function buildLargeManifest(pageCount: number): DocumentSource {
-  const page = (path: string, title: string, text: string) =>
-    buildTestPage(LARGE_SITE, path, { title: `${title} | Reparo Hogar`, language: 'es', markdown: `# ${title}\n\n${text}\n` });
+  const page = (path: string, title: string, text: string) => buildTestPage(LARGE_SITE, path, { title: `${title} | Reparo Hogar`, language: 'es', markdown: `# ${title}\n\n${text}\n` });
   const pages: BuiltPage[] = [
     page('/', 'Inicio', 'Reparaciones del hogar en toda España, con urgencias 24 horas.'),
     page('/contacto/', 'Contacto', 'Llámanos o escríbenos.'),

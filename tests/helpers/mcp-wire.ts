@@ -16,12 +16,7 @@ export const ENVELOPE = {
  * A 2026-07-28 request as the SDK expects it: the envelope (or `meta`) in the body, the same facts in
  * the MCP-Protocol-Version, Mcp-Method and (for a tool call) Mcp-Name headers.
  */
-export function buildCurrentRequest(
-  id: number | string,
-  method: string,
-  params: Json = {},
-  options: { name?: string; meta?: Json } = {},
-): { body: Json; headers: Record<string, string> } {
+export function buildCurrentRequest(id: number | string, method: string, params: Json = {}, options: { name?: string; meta?: Json } = {}): { body: Json; headers: Record<string, string> } {
   const headers: Record<string, string> = { 'MCP-Protocol-Version': CURRENT_REVISION, 'Mcp-Method': method };
   if (options.name !== undefined) headers['Mcp-Name'] = options.name;
   return { body: { jsonrpc: '2.0', id, method, params: { ...params, _meta: options.meta ?? ENVELOPE } }, headers };

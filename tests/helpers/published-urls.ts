@@ -95,7 +95,9 @@ export async function assertPublishedUrlsAnswer(target: PublishedSite, options: 
   // The documents, at their own places (the discovery documents at the RFC 8414 §3 and RFC 9728 §3.1
   // places under a base), and every document they link, read in turn: section files, the skill, twins.
   const seeds = [
-    ...['llms.txt', 'agents.md', 'auth.md', 'openapi.json', '.well-known/api-catalog', '.well-known/mcp/server-card.json', '.well-known/agent-skills/index.json'].map((path) => `${target.site}/${path}`),
+    ...['llms.txt', 'agents.md', 'auth.md', 'openapi.json', '.well-known/api-catalog', '.well-known/mcp/server-card.json', '.well-known/agent-skills/index.json'].map(
+      (path) => `${target.site}/${path}`,
+    ),
     ...['oauth-authorization-server', 'oauth-protected-resource'].map((name) => `${origin}/.well-known/${name}${basePath}`),
     `${origin}/.well-known/oauth-protected-resource${basePath}/api/v1`,
     ...(options.documents ?? []),

@@ -7,7 +7,7 @@
  */
 import type { Element, Root as HastRoot } from 'hast';
 import { select, selectAll } from 'hast-util-select';
-import { toString } from 'hast-util-to-string';
+import { toString as hastToString } from 'hast-util-to-string';
 import type { Code, List, PhrasingContent, Root } from 'mdast';
 import rehypeParse from 'rehype-parse';
 import remarkGfm from 'remark-gfm';
@@ -65,7 +65,13 @@ export function readTwinCode(tree: Root): Code[] {
  * terminal's without comment lines (the regular expression is Expressive Code's own, plugin-frames).
  */
 export function copiedFromTwin(block: Code, terminal: boolean): string {
-  let text = block.lang === 'diff' && /\blang=/.test(block.meta ?? '') ? block.value.split('\n').map((line) => line.slice(1)).join('\n') : block.value;
+  let text =
+    block.lang === 'diff' && /\blang=/.test(block.meta ?? '')
+      ? block.value
+          .split('\n')
+          .map((line) => line.slice(1))
+          .join('\n')
+      : block.value;
   if (terminal) text = text.replace(/(?<=^|\n)\s*#.*($|\n+)/g, '').trim();
   return text;
 }
@@ -110,7 +116,14 @@ export function readFileTrees(main: Element): TreeEntry[][] {
         // `.tree-entry > span`: an icon (a span holding an svg, and "Directory" for screen readers), then the name.
         const label = select('.tree-entry > span', item);
         const shown = label?.children.filter((child) => !(child.type === 'element' && child.tagName === 'span' && select('svg', child))) ?? [];
-        entries.push({ name: shown.map((child) => toString(child)).join('').trim().replace(/\/$/, ''), depth });
+        entries.push({
+          name: shown
+            .map((child) => hastToString(child))
+            .join('')
+            .trim()
+            .replace(/\/$/, ''),
+          depth,
+        });
         const details = childElement(item, 'details');
         const nested = details && childElement(details, 'ul');
         if (nested) visit(nested, depth + 1);

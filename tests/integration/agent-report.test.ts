@@ -32,7 +32,10 @@ function assertSummary(summary: string, sent: SentTraffic): void {
     other: ['', 1],
   });
   // Per surface, summed over the days (a run across midnight UTC spreads over two rows).
-  const [head, ...days] = [['Day', ...summary.split('## Requests per day by surface')[1]!.split('\n')[2]!.slice(2, -2).split(' | ').slice(1)], ...readSummaryTable(summary, 'Requests per day by surface')];
+  const [head, ...days] = [
+    ['Day', ...summary.split('## Requests per day by surface')[1]!.split('\n')[2]!.slice(2, -2).split(' | ').slice(1)],
+    ...readSummaryTable(summary, 'Requests per day by surface'),
+  ];
   const bySurface = Object.fromEntries(head!.slice(1).map((name, i) => [name, days.reduce((sum, row) => sum + Number(row[i + 1]), 0)]));
   assert.deepEqual(bySurface, {
     'HTML pages': 2,

@@ -32,12 +32,18 @@ test("the harness reads Astro's render, the integration's steps and the pages co
       .split('\n')
       .filter((text) => !BUILD_LOG_LINES[line].pattern.test(text))
       .join('\n');
-    assert.throws(() => parseBuildLog(without), (error: Error) => error.message.includes(`BUILD_LOG_LINES.${line}`) && error.message.includes(String(BUILD_LOG_LINES[line].pattern)));
+    assert.throws(
+      () => parseBuildLog(without),
+      (error: Error) => error.message.includes(`BUILD_LOG_LINES.${line}`) && error.message.includes(String(BUILD_LOG_LINES[line].pattern)),
+    );
   }
 });
 
-test("a render of a minute or more, which Astro logs as `1m 6s`, is read in full", () => {
+test('a render of a minute or more, which Astro logs as `1m 6s`, is read in full', () => {
   const log = (took: string) =>
     `prerendering static routes\n✓ Completed in ${took}.\nconverted 5 pages to Markdown in 0.10 s (2 while Astro rendered, 0 reused from earlier builds)\nbuild steps done in 2.50 s`;
-  assert.deepEqual(['1m 6s', '2m 0.5s', '7.25s', '812ms'].map((took) => parseBuildLog(log(took)).renderMs), [66_000, 120_500, 7_250, 812]);
+  assert.deepEqual(
+    ['1m 6s', '2m 0.5s', '7.25s', '812ms'].map((took) => parseBuildLog(log(took)).renderMs),
+    [66_000, 120_500, 7_250, 812],
+  );
 });

@@ -42,13 +42,24 @@ async function buildWithLog(env: Record<string, string>): Promise<{ converted: n
 async function pagefindFragments(): Promise<{ url: string; content: string }[]> {
   const dir = join(OUT_DIR, 'client', 'pagefind', 'fragment');
   const files = await readdir(dir);
-  return Promise.all(files.map(async (file) => JSON.parse(gunzipSync(await readFile(join(dir, file))).toString('utf8').replace(/^pagefind_dcd/, '')) as { url: string; content: string }));
+  return Promise.all(
+    files.map(
+      async (file) =>
+        JSON.parse(
+          gunzipSync(await readFile(join(dir, file)))
+            .toString('utf8')
+            .replace(/^pagefind_dcd/, ''),
+        ) as { url: string; content: string },
+    ),
+  );
 }
 
 /** How many pages the build's Pagefind index holds, from its entry file. */
 const pagefindPageCount = async () =>
-  Object.values((JSON.parse(await readFile(join(OUT_DIR, 'client', 'pagefind', 'pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number }> }).languages)
-    .reduce((sum, language) => sum + language.page_count, 0);
+  Object.values((JSON.parse(await readFile(join(OUT_DIR, 'client', 'pagefind', 'pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number }> }).languages).reduce(
+    (sum, language) => sum + language.page_count,
+    0,
+  );
 
 const manifestPaths = async () => (await readBuiltManifest(OUT_DIR)).pages.map((page) => page.path);
 
@@ -74,7 +85,10 @@ test('a first build converts every page as Astro renders it; the same site built
 test('an edited, an added and a renamed page are converted again; a removed or renamed one is gone from twins and manifest', async () => {
   const boiler = await readFile(pageFile('guides/boiler'), 'utf8');
   await writeFile(pageFile('guides/boiler'), boiler.replace('Check the pressure gauge', 'Bleed the radiators and check the pressure gauge'));
-  await writeFile(pageFile('guides/drain'), boiler.replaceAll('Boiler without hot water', 'Blocked drain').replace('Check the pressure gauge before calling anyone.', 'Pour hot water, then use a plunger.'));
+  await writeFile(
+    pageFile('guides/drain'),
+    boiler.replaceAll('Boiler without hot water', 'Blocked drain').replace('Check the pressure gauge before calling anyone.', 'Pour hot water, then use a plunger.'),
+  );
   await rm(pageFile('guides/fuse'));
   await rename(pageFile('guides/leak'), pageFile('guides/water-leak'));
 

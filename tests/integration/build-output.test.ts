@@ -8,7 +8,16 @@ import { select, selectAll } from 'hast-util-select';
 import rehypeParse from 'rehype-parse';
 import { unified } from 'unified';
 import { loadPagefind, type PagefindInstance } from '../../bench/pagefind-engine/load-pagefind.ts';
-import { buildMarkdownTwin, MANIFEST_FILE, MANIFEST_VERSION, markdownTwinPath, PAGEFIND_DIR, RUNTIME_DIR, type BuiltManifest, type Manifest } from '../../packages/astro-agent-api/src/content/manifest.ts';
+import {
+  buildMarkdownTwin,
+  MANIFEST_FILE,
+  MANIFEST_VERSION,
+  markdownTwinPath,
+  PAGEFIND_DIR,
+  RUNTIME_DIR,
+  type BuiltManifest,
+  type Manifest,
+} from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { buildSite } from '../helpers/build-site.ts';
 import { childEnv, runCommand } from '../helpers/child-process.ts';
 import { readBuiltManifest } from '../helpers/read-build.ts';
@@ -51,9 +60,15 @@ describe('Markdown twins and manifest', () => {
   before(loadBuild);
 
   it('gives every content page a Markdown twin and a manifest entry, and nothing else', () => {
-    const contentPaths = htmlPages.filter((page) => !page.excluded).map((page) => page.path).sort();
+    const contentPaths = htmlPages
+      .filter((page) => !page.excluded)
+      .map((page) => page.path)
+      .sort();
     assert.ok(contentPaths.length > 0, 'the build has content pages');
-    assert.deepEqual(manifest.pages.map((page) => page.path), contentPaths);
+    assert.deepEqual(
+      manifest.pages.map((page) => page.path),
+      contentPaths,
+    );
     assert.deepEqual([...twins.keys()].sort(), contentPaths);
     for (const page of manifest.pages) assert.equal(twins.get(page.path), buildMarkdownTwin(page), `twin of ${page.path} matches the texts file`);
   });
@@ -61,13 +76,20 @@ describe('Markdown twins and manifest', () => {
   it("keeps the pages' text out of the manifest, in the texts files the manifest points into", () => {
     assert.deepEqual(manifestFile.textFiles, ['page-texts-0.bin'], "the demo's text fits one file");
     for (const page of manifestFile.pages) {
-      assert.deepEqual(Object.keys(page).filter((key) => key === 'markdown' || key === 'frontMatter'), [], `${page.path} has no text in the manifest`);
+      assert.deepEqual(
+        Object.keys(page).filter((key) => key === 'markdown' || key === 'frontMatter'),
+        [],
+        `${page.path} has no text in the manifest`,
+      );
       assert.ok(page.twin.length > page.twin.frontMatterLength, `${page.path} points at its twin`);
       assert.ok(page.twin.textLength > 0, `${page.path} points at its plain text`);
     }
     // Each page's twin, then its plain text.
     const ends = manifestFile.pages.map((page) => page.twin.offset + page.twin.length + page.twin.textLength);
-    assert.ok(manifestFile.pages.slice(1).every((page, i) => page.twin.offset === ends[i]), 'the pages lie one after another, in manifest order');
+    assert.ok(
+      manifestFile.pages.slice(1).every((page, i) => page.twin.offset === ends[i]),
+      'the pages lie one after another, in manifest order',
+    );
   });
 
   it('records each page with an absolute URL on site, a title and the city of its search filter', () => {
@@ -137,8 +159,7 @@ describe('Pagefind index', () => {
   });
 
   it('answers a Spanish query restricted to a city', async () => {
-    const withCity = manifest.pages.find((page) => page.facets.city !== undefined && page.path.startsWith('/servicios/')) ??
-      manifest.pages.find((page) => page.facets.city !== undefined);
+    const withCity = manifest.pages.find((page) => page.facets.city !== undefined && page.path.startsWith('/servicios/')) ?? manifest.pages.find((page) => page.facets.city !== undefined);
     assert.ok(withCity, 'some page has a city');
     const city = withCity.facets.city!;
     const word = firstLongWord(withCity.title);
@@ -146,7 +167,10 @@ describe('Pagefind index', () => {
     assert.ok(response.results.length > 0, `"${word}" in ${city} finds pages`);
     const found = await Promise.all(response.results.map((result) => result.data()));
     for (const fragment of found) assert.deepEqual(fragment.filters.city, [city]);
-    assert.ok(found.some((fragment) => fragment.url === withCity.path), `${withCity.path} is among the results`);
+    assert.ok(
+      found.some((fragment) => fragment.url === withCity.path),
+      `${withCity.path} is among the results`,
+    );
   });
 
   it('ships the browser search UI that the header loads', async () => {
@@ -156,7 +180,10 @@ describe('Pagefind index', () => {
 });
 
 describe('integration options', () => {
-  for (const [badOption, named] of [['range', 'truncateAt'], ['unknown', 'contentSelecter']] as const) {
+  for (const [badOption, named] of [
+    ['range', 'truncateAt'],
+    ['unknown', 'contentSelecter'],
+  ] as const) {
     it(`stops the build at once when an option is wrong (${named})`, async () => {
       const output = await runFailingAstroBuild(join(ROOT, 'tests/fixtures/bad-config'), { BAD_OPTION: badOption });
       assert.match(output, /Invalid options for the astro-agent-api integration/);

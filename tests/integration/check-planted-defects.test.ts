@@ -38,7 +38,10 @@ const isJson = (response?: ProxiedResponse) => /json/.test(String(response?.head
 
 /** The ids that failed. */
 function failed(report: CheckReport): string[] {
-  return report.checks.filter((check) => check.status === 'fail').map((check) => check.id).sort();
+  return report.checks
+    .filter((check) => check.status === 'fail')
+    .map((check) => check.id)
+    .sort();
 }
 
 async function runWith(defect: Defect | undefined): Promise<CheckReport> {
@@ -114,7 +117,8 @@ const DEFECTS: PlantedDefect[] = [
     name: 'a bad request answered with an HTML error page',
     fails: ['api-errors', 'openapi-answers'],
     defect: (request, response) => {
-      if (response?.status === 400 && path(request.url).startsWith('/api/v1/')) Object.assign(response, { headers: { ...response.headers, 'content-type': 'text/html' }, body: '<!doctype html><h1>Bad request</h1>' });
+      if (response?.status === 400 && path(request.url).startsWith('/api/v1/'))
+        Object.assign(response, { headers: { ...response.headers, 'content-type': 'text/html' }, body: '<!doctype html><h1>Bad request</h1>' });
     },
   },
   {
@@ -128,7 +132,8 @@ const DEFECTS: PlantedDefect[] = [
     name: 'an empty MCP tool list',
     fails: ['mcp-2025', 'mcp-2026'],
     defect: (request, response) => {
-      if (response && request.method === 'POST' && path(request.url) === '/mcp' && isJson(response) && json(response).result?.tools) response.body = JSON.stringify({ ...json(response), result: { ...json(response).result, tools: [] } });
+      if (response && request.method === 'POST' && path(request.url) === '/mcp' && isJson(response) && json(response).result?.tools)
+        response.body = JSON.stringify({ ...json(response), result: { ...json(response).result, tools: [] } });
     },
   },
   {
@@ -241,7 +246,15 @@ const DEFECTS: PlantedDefect[] = [
 describe('astro-agent-api check on the demo', () => {
   test('passes every check, within the anonymous quota budget', async () => {
     const report = await checkAgentReady(proxy.url, { canonicalOrigin: SITE });
-    assert.deepEqual(failed(report), [], JSON.stringify(report.checks.filter((check) => check.status === 'fail'), null, 2));
+    assert.deepEqual(
+      failed(report),
+      [],
+      JSON.stringify(
+        report.checks.filter((check) => check.status === 'fail'),
+        null,
+        2,
+      ),
+    );
     assert.equal(report.api.detected, true);
     assert.ok(report.summary.pass >= 35, `${report.summary.pass} checks passed`);
     // A third of the anonymous quota at most (docs/contract.md §6: 60 per 60 s).
@@ -252,10 +265,21 @@ describe('astro-agent-api check on the demo', () => {
   for (const planted of DEFECTS) {
     test(`fails on ${planted.name}`, async () => {
       const report = await runWith(planted.defect);
-      assert.deepEqual(failed(report), [...planted.fails].sort(), `failed: ${failed(report).join(', ')}\n${JSON.stringify(report.checks.filter((check) => check.status === 'fail'), null, 2)}`);
+      assert.deepEqual(
+        failed(report),
+        [...planted.fails].sort(),
+        `failed: ${failed(report).join(', ')}\n${JSON.stringify(
+          report.checks.filter((check) => check.status === 'fail'),
+          null,
+          2,
+        )}`,
+      );
       if (planted.evidence) {
         const lines = report.checks.flatMap((check) => check.details);
-        assert.ok(lines.some((line) => planted.evidence!.test(line)), `no detail line matches ${planted.evidence}:\n${lines.join('\n')}`);
+        assert.ok(
+          lines.some((line) => planted.evidence!.test(line)),
+          `no detail line matches ${planted.evidence}:\n${lines.join('\n')}`,
+        );
       }
     });
   }
@@ -267,7 +291,10 @@ describe('astro-agent-api check on the command line', () => {
     proxy.plant(DEFECTS.find((planted) => planted.fails[0] === 'robots-content-signal')!.defect);
     try {
       const junitFile = join(folder, 'reports', 'agent-ready.xml');
-      const failure = await runCommand(process.execPath, [CLI, 'check', proxy.url, '--canonical-origin', SITE, '--max-pages', '3', '--max-links', '40', '--format', 'json', '--junit', junitFile], { cwd: folder, env: childEnv() }).then(
+      const failure = await runCommand(process.execPath, [CLI, 'check', proxy.url, '--canonical-origin', SITE, '--max-pages', '3', '--max-links', '40', '--format', 'json', '--junit', junitFile], {
+        cwd: folder,
+        env: childEnv(),
+      }).then(
         () => assert.fail('check exited 0 with a planted defect'),
         (error: Error) => error.message,
       );

@@ -34,7 +34,13 @@ before(async () => {
   privateJwk = await generateKey();
   clientId = `${host.origin}/clients/mcp-agent.json`;
   host.documents.set('/clients/mcp-agent.json', {
-    body: { client_id: clientId, client_name: 'MCP agent by metadata document', token_endpoint_auth_method: 'private_key_jwt', grant_types: ['client_credentials'], jwks: { keys: [publicOf(privateJwk)] } },
+    body: {
+      client_id: clientId,
+      client_name: 'MCP agent by metadata document',
+      token_endpoint_auth_method: 'private_key_jwt',
+      grant_types: ['client_credentials'],
+      jwks: { keys: [publicOf(privateJwk)] },
+    },
     headers: { 'cache-control': 'max-age=3600' },
   });
   // Behind one proxy: the registrations below come from networks of their own, each under its limit.
@@ -92,7 +98,7 @@ describe('a client known by its metadata document, authenticating with private_k
     assert.equal(read.limit, 600);
   });
 
-  test('the MCP SDK\'s client does it unmodified: PrivateKeyJwtProvider, then a tool call with the token', async () => {
+  test("the MCP SDK's client does it unmodified: PrivateKeyJwtProvider, then a tool call with the token", async () => {
     const transcript: string[] = [];
     const fetchFn = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
       const url = String(input instanceof Request ? input.url : input);
@@ -141,7 +147,13 @@ describe('what is refused, as invalid_client', () => {
     await refused(withAssertion(await assertion({ lifetime: 7200 })), /more than 600 s/);
     await refused(withAssertion(await assertion({ audience: 'https://elsewhere.example/oauth/token' })), /not valid/);
     await refused(withAssertion(await assertion({ key: await generateKey() })), /not valid/);
-    const hmac = await new SignJWT({ jti: 'x' }).setProtectedHeader({ alg: 'HS256' }).setIssuer(clientId).setSubject(clientId).setAudience(SITE).setExpirationTime('1m').sign(new TextEncoder().encode('a shared secret of thirty-two bytes!'));
+    const hmac = await new SignJWT({ jti: 'x' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer(clientId)
+      .setSubject(clientId)
+      .setAudience(SITE)
+      .setExpirationTime('1m')
+      .sign(new TextEncoder().encode('a shared secret of thirty-two bytes!'));
     await refused(withAssertion(hmac), /not valid/);
   });
 
@@ -158,7 +170,11 @@ describe('what is refused, as invalid_client', () => {
       ['/lies.json', { body: { client_id: `${host.origin}/someone-else.json`, token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [publicOf(privateJwk)] } } }, /is not its URL/],
       ['/secret.json', { body: { client_id: `${host.origin}/secret.json`, client_secret: 's', token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [publicOf(privateJwk)] } } }, /secret/],
       ['/basic.json', { body: { client_id: `${host.origin}/basic.json`, token_endpoint_auth_method: 'client_secret_basic', jwks: { keys: [publicOf(privateJwk)] } } }, /private_key_jwt/],
-      ['/huge.json', { body: { client_id: `${host.origin}/huge.json`, token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [publicOf(privateJwk)] }, padding: 'x'.repeat(100_000) } }, /more than 65536 bytes/],
+      [
+        '/huge.json',
+        { body: { client_id: `${host.origin}/huge.json`, token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [publicOf(privateJwk)] }, padding: 'x'.repeat(100_000) } },
+        /more than 65536 bytes/,
+      ],
       ['/slow.json', { body: {}, delayMs: 5_000 }, /did not answer within 3000 ms/],
       ['/gone.json', { body: {}, status: 404 }, /answered 404/],
       ['/moved.json', { body: {}, status: 302, headers: { location: '/clients/mcp-agent.json' } }, /redirect, not followed/],
@@ -176,7 +192,6 @@ describe('what is refused, as invalid_client', () => {
     assert.equal(((await response.json()) as { error: string }).error, 'invalid_request');
   });
 });
-
 
 describe('a client registered with private_key_jwt (RFC 7591 §2, RFC 7523): no secret, the same assertions', () => {
   let network = 0;
@@ -212,7 +227,7 @@ describe('a client registered with private_key_jwt (RFC 7591 §2, RFC 7523): no 
     assert.equal(((await introspected.json()) as { active: boolean }).active, true);
   });
 
-  test('the MCP SDK\'s PrivateKeyJwtProvider gets a token for a registered client, unmodified', async () => {
+  test("the MCP SDK's PrivateKeyJwtProvider gets a token for a registered client, unmodified", async () => {
     const registered = await registerWithKey({ jwks: { keys: [publicOf(privateJwk)] } });
     const fetchFn = (input: string | URL | Request, init?: RequestInit) => fetch(String(input instanceof Request ? input.url : input).replace(SITE, server.url), init);
     const provider = new PrivateKeyJwtProvider({ clientId: registered.client_id, privateKey: privateJwk as Record<string, unknown>, algorithm: 'EdDSA', expectedIssuer: SITE });

@@ -127,12 +127,7 @@ describe('search_pages', () => {
 
 describe('read_page', () => {
   it('reads a page by full address, path and slug', async () => {
-    for (const url of [
-      'http://localhost:4321/servicios/fontaneria/madrid/',
-      'https://www.localhost:4321/servicios/fontaneria/madrid?x=1#faq',
-      '/servicios/fontaneria/madrid/',
-      'fontaneria/madrid',
-    ]) {
+    for (const url of ['http://localhost:4321/servicios/fontaneria/madrid/', 'https://www.localhost:4321/servicios/fontaneria/madrid?x=1#faq', '/servicios/fontaneria/madrid/', 'fontaneria/madrid']) {
       const { response, body } = await json(`/read_page?url=${encodeURIComponent(url)}`);
       assert.equal(response.status, 200, url);
       assert.equal(body.url, 'http://localhost:4321/servicios/fontaneria/madrid/');
@@ -199,7 +194,10 @@ describe('every API answer is JSON', () => {
   it('answers the API base path itself with the list of operations and where they are described', async () => {
     const { response, body } = await json('');
     assert.equal(response.status, 200);
-    assert.deepEqual(body.operations.map((op: { name: string }) => op.name), ['search_pages', 'read_page', 'get_company_info', 'get_quota']);
+    assert.deepEqual(
+      body.operations.map((op: { name: string }) => op.name),
+      ['search_pages', 'read_page', 'get_company_info', 'get_quota'],
+    );
     for (const op of body.operations) assert.match(op.url, /^http:\/\/localhost:4321\/api\/v1\/[a-z_]+$/);
     assert.equal(body.openapi, 'http://localhost:4321/openapi.json');
   });

@@ -23,11 +23,11 @@ test('Dredd passes every testable response of openapi.json against the server, w
   const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, CONTRACT_SERVER_URL: server.url, NO_COLOR: '1' };
     delete env.NODE_TEST_CONTEXT;
-    const child = spawn(
-      process.execPath,
-      ['node_modules/dredd/bin/dredd', `${server.url}/openapi.json`, server.url, '--hookfiles=tests/contract/dredd-hooks.cjs', '--color=false'],
-      { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, ['node_modules/dredd/bin/dredd', `${server.url}/openapi.json`, server.url, '--hookfiles=tests/contract/dredd-hooks.cjs', '--color=false'], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let text = '';
     child.stdout.on('data', (chunk: Buffer) => (text += chunk));
     child.stderr.on('data', (chunk: Buffer) => (text += chunk));

@@ -35,8 +35,13 @@ describe('published agent documents', () => {
     assert.ok(result.valid, result.valid ? '' : compileErrors(result));
     assert.match(document.openapi, /^3\.1\./);
     assert.equal(document.info.version, '1.0.0');
-    assert.deepEqual(document.servers.map((server: { url: string }) => server.url), [site]);
-    const operationIds = Object.values(document.paths).filter((item: any) => item.get?.['x-mcp-tool']).map((item: any) => item.get.operationId);
+    assert.deepEqual(
+      document.servers.map((server: { url: string }) => server.url),
+      [site],
+    );
+    const operationIds = Object.values(document.paths)
+      .filter((item: any) => item.get?.['x-mcp-tool'])
+      .map((item: any) => item.get.operationId);
     assert.deepEqual(operationIds, ['search_pages', 'read_page', 'get_company_info', 'get_quota']);
     for (const url of urlsIn(document)) assert.ok(url.startsWith(site), url);
   });
@@ -105,7 +110,10 @@ describe('published agent documents', () => {
     for (const link of pageLinks.slice(0, 20)) await access(join(built.clientDir, new URL(link).pathname));
     // The demo's list fits in one file: no index of section files.
     assert.ok(llms.length <= 50_000, `${llms.length} characters`);
-    assert.deepEqual(manifest.documents?.filter((path) => path.includes('llms') && !path.startsWith('/llms-full')), ['/llms.txt', '/.well-known/llms.txt']);
+    assert.deepEqual(
+      manifest.documents?.filter((path) => path.includes('llms') && !path.startsWith('/llms-full')),
+      ['/llms.txt', '/.well-known/llms.txt'],
+    );
     // The demo's text (1.7 MB) is past one file of llms-full.txt: an index of its sections' files, each within the limit.
     const full = manifest.documents!.filter((path) => path.startsWith('/llms-full/'));
     assert.ok(full.length > 1, full.join(', '));

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { childEnv, runCommand, startServerProcess, type ServerProcess } from '../helpers/child-process.ts';
-import { convertedWhileRendering, integrationLines, prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
+import { convertedWhileRendering, integrationLines, LISTENING, prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
 import { requestTwiceOnOneConnection } from '../helpers/keep-alive.ts';
 import { assertPublishedUrlsAnswer } from '../helpers/published-urls.ts';
 import { assertAfdocsPasses, assertDocumentLinksAnswer, runAfdocs } from '../helpers/graders.ts';
@@ -25,8 +25,6 @@ type Json = Record<string, any>;
 const ORIGIN = 'https://docs.example.com';
 const ROOT = `${ORIGIN}/docs`;
 const PAGES = [ROOT, `${ROOT}/install`, `${ROOT}/reference/configuration`, `${ROOT}/troubleshooting`];
-/** Astro's "Server listening on http://127.0.0.1:…" line, colours or not. */
-const LISTENING = /Server listening on (http:\/\/[^\s\x1b]+)/;
 
 let example: ExampleSite;
 let server: ServerProcess;
@@ -93,7 +91,10 @@ describe('examples/base-file: base /docs, trailingSlash never, build.format file
     for (const page of PAGES.slice(1)) assert.ok(llms.includes(`(${page}.md)`), `llms.txt links the twin of ${page}`);
     assert.ok(llms.includes(`(${ROOT}/index.md)`), 'llms.txt links the twin of the home page');
     const openapi = await getJson(`${ROOT}/openapi.json`);
-    assert.deepEqual(openapi.servers.map((server: Json) => server.url), [ROOT]);
+    assert.deepEqual(
+      openapi.servers.map((server: Json) => server.url),
+      [ROOT],
+    );
     const search = await getJson(`${ROOT}${Object.keys(openapi.paths).find((path) => path.endsWith('/search_pages'))}?query=lantern&limit=25`);
     assert.deepEqual(search.results.map((result: Json) => result.url).sort(), [...PAGES].sort());
     const resources = await withMcpClient((client) => client.listResources());
@@ -106,7 +107,14 @@ describe('examples/base-file: base /docs, trailingSlash never, build.format file
   });
 
   it('reads a page by any form of its URL, and a section by its fragment', async () => {
-    const forms = ['/docs/reference/configuration', '/reference/configuration', '/docs/reference/configuration.html', '/docs/reference/configuration.md', `${ROOT}/reference/configuration/`, 'configuration'];
+    const forms = [
+      '/docs/reference/configuration',
+      '/reference/configuration',
+      '/docs/reference/configuration.html',
+      '/docs/reference/configuration.md',
+      `${ROOT}/reference/configuration/`,
+      'configuration',
+    ];
     for (const form of forms) assert.equal((await getJson(`${ROOT}/api/v1/read_page?url=${encodeURIComponent(form)}`)).url, `${ROOT}/reference/configuration`, form);
     const elsewhere = await get(`${ROOT}/api/v1/read_page?url=${encodeURIComponent('https://other.example/docs/install')}`);
     assert.equal(elsewhere.status, 404);
@@ -237,6 +245,7 @@ describe('examples/base-file built in middleware mode and served by startServer'
       [
         "import { startServer } from 'astro-agent-api/node';",
         "const server = await startServer({ outDir: new URL('./dist-middleware/', import.meta.url), host: '127.0.0.1', port: 0 });",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source of a script the test writes, a template literal in it
         'console.log(`listening on ${server.url}`);',
         "process.on('SIGTERM', () => server.close().then(() => process.exit(0)));",
       ].join('\n'),
@@ -271,7 +280,11 @@ describe('examples/base-file built in middleware mode and served by startServer'
     assert.equal(css.status, 200);
     assert.match(css.headers.get('content-type') ?? '', /^text\/css/);
     assert.equal(css.headers.get('cache-control'), 'public, max-age=31536000, immutable');
-    for (const [path, type] of [['/docs/favicon.svg', /^image\/svg\+xml/], ['/docs/pagefind/pagefind.js', /javascript/], ['/docs/robots.txt', /^text\/plain/]] as const) {
+    for (const [path, type] of [
+      ['/docs/favicon.svg', /^image\/svg\+xml/],
+      ['/docs/pagefind/pagefind.js', /javascript/],
+      ['/docs/robots.txt', /^text\/plain/],
+    ] as const) {
       const response = await at(path, { headers: { 'Accept-Encoding': 'identity' } });
       assert.equal(response.status, 200, path);
       assert.match(response.headers.get('content-type') ?? '', type, path);
@@ -281,7 +294,7 @@ describe('examples/base-file built in middleware mode and served by startServer'
     assert.equal(page.headers.get('cache-control'), 'public, max-age=0, must-revalidate');
   });
 
-  it('serves the site\'s own .well-known files, and hides its other dotfiles', async () => {
+  it("serves the site's own .well-known files, and hides its other dotfiles", async () => {
     const security = await at('/docs/.well-known/security.txt');
     assert.equal(security.status, 200);
     assert.match(security.headers.get('content-type') ?? '', /^text\/plain/);
@@ -298,11 +311,8 @@ describe('examples/base-file built in middleware mode and served by startServer'
     assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8');
   });
 
-  it('keeps an idle connection open past Node\'s default 5 s, on startServer and the standalone server alike', async () => {
-    const [fronted, standalone] = await Promise.all([
-      requestTwiceOnOneConnection(served.url, '/docs/llms.txt', 6_500),
-      requestTwiceOnOneConnection(server.url, '/docs/llms.txt', 6_500),
-    ]);
+  it("keeps an idle connection open past Node's default 5 s, on startServer and the standalone server alike", async () => {
+    const [fronted, standalone] = await Promise.all([requestTwiceOnOneConnection(served.url, '/docs/llms.txt', 6_500), requestTwiceOnOneConnection(server.url, '/docs/llms.txt', 6_500)]);
     assert.deepEqual(fronted, ['HTTP/1.1 200', 'HTTP/1.1 200'], 'startServer answered the request sent after 6.5 s idle');
     assert.deepEqual(standalone, ['HTTP/1.1 200', 'HTTP/1.1 200'], 'the standalone server answered the request sent after 6.5 s idle');
   });

@@ -81,7 +81,9 @@ describe('the packed package', () => {
     const sources = files.filter((file) => /\.(?:ts|tsx|mts)$/.test(file) && !file.endsWith('.d.ts'));
     assert.deepEqual(sources, []);
     // The store's migrations are SQL: the sqlite backend reads them, and wrangler runs them on D1.
-    const other = files.filter((file) => !/\.(?:js|d\.ts)$/.test(file) && !/^migrations\/d1\/\d{4}_[a-z_]+\.sql$/.test(file) && !['README.md', 'LICENSE', 'CHANGELOG.md', 'package.json'].includes(file));
+    const other = files.filter(
+      (file) => !/\.(?:js|d\.ts)$/.test(file) && !/^migrations\/d1\/\d{4}_[a-z_]+\.sql$/.test(file) && !['README.md', 'LICENSE', 'CHANGELOG.md', 'package.json'].includes(file),
+    );
     assert.deepEqual(other, []);
     for (const entry of ['index', 'runtime', 'node', 'contract']) {
       assert.ok(files.includes(`dist/${entry}.js`), `dist/${entry}.js`);
@@ -107,7 +109,10 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
     assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8');
     const markdown = await twin.text();
     // YAML front matter first (title, url, description), then the page's own heading.
-    assert.match(markdown, /^---\ntitle: CSS that scales, a practical style guide\nurl: https:\/\/blog\.example\.com\/posts\/css-that-scales\/\n[\s\S]*?\n---\n\n> For AI agents: https:\/\/blog\.example\.com\/llms\.txt lists the pages of this site as Markdown; https:\/\/blog\.example\.com\/llms-full\.txt holds all of them in one file\.\n\n# CSS that scales, a practical style guide\n/);
+    assert.match(
+      markdown,
+      /^---\ntitle: CSS that scales, a practical style guide\nurl: https:\/\/blog\.example\.com\/posts\/css-that-scales\/\n[\s\S]*?\n---\n\n> For AI agents: https:\/\/blog\.example\.com\/llms\.txt lists the pages of this site as Markdown; https:\/\/blog\.example\.com\/llms-full\.txt holds all of them in one file\.\n\n# CSS that scales, a practical style guide\n/,
+    );
     assert.match(markdown, /## Keep specificity flat/);
     // The header, navigation, footer and the [data-agent-ignore] block are not content.
     for (const left of ['Share this post', 'Field Notes, a blog about', '[About]']) assert.ok(!markdown.includes(left), left);
@@ -144,7 +149,7 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
 
   it('searches the posts with English stemming', async () => {
     const styling = await fetch(`${base}/api/v1/search_pages?query=styling`);
-    assert.match(styling.headers.get('ratelimit-policy') ?? '', /^"anonymous";q=60;w=60$/, 'the package\'s English policy name');
+    assert.match(styling.headers.get('ratelimit-policy') ?? '', /^"anonymous";q=60;w=60$/, "the package's English policy name");
     const found = (await styling.json()) as Json;
     assert.equal(found.results[0].url, `${SITE}/posts/css-that-scales/`);
     assert.equal(found.results[0].title, 'CSS that scales, a practical style guide');
@@ -202,7 +207,11 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
       assert.match(page.markdown, /^# Notes on writing commit messages/);
 
       const { prompts } = await client.listPrompts();
-      assert.deepEqual(prompts.map((prompt) => prompt.name), ['answer_question'], "the package's prompt name, not the demo's");
+      assert.deepEqual(
+        prompts.map((prompt) => prompt.name),
+        ['answer_question'],
+        "the package's prompt name, not the demo's",
+      );
       const { messages } = await client.getPrompt({ name: 'answer_question', arguments: { question: 'How do I label a form field?' } });
       const text = (messages[0]!.content as { text: string }).text;
       assert.match(text, /State nothing the pages do not support\.$/m);
@@ -280,7 +289,7 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
     await assertSitePassesCheck(base, { canonicalOrigin: SITE, api: true });
   });
 
-  it('leaves the site\'s own /api endpoint and .well-known file to the site', async () => {
+  it("leaves the site's own /api endpoint and .well-known file to the site", async () => {
     const hello = await fetch(`${base}/api/hello`);
     assert.equal(hello.status, 200);
     assert.deepEqual(await hello.json(), { message: 'Hello from the Field Notes blog' });

@@ -174,7 +174,10 @@ describe('examples/cloudflare under `astro preview` (workerd)', () => {
     assert.equal(twin.status, 200);
     assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8');
     const markdown = await twin.text();
-    assert.match(markdown, /^---\ntitle: Caching at the edge\nurl: https:\/\/edge\.example\.com\/guides\/caching\/\n[\s\S]*?\n---\n\n> For AI agents: https:\/\/edge\.example\.com\/llms\.txt lists the pages of this site as Markdown; .+\n\n# Caching at the edge\n/);
+    assert.match(
+      markdown,
+      /^---\ntitle: Caching at the edge\nurl: https:\/\/edge\.example\.com\/guides\/caching\/\n[\s\S]*?\n---\n\n> For AI agents: https:\/\/edge\.example\.com\/llms\.txt lists the pages of this site as Markdown; .+\n\n# Caching at the edge\n/,
+    );
     assert.match(markdown, /## Validation/);
     assert.ok(!markdown.includes('Edge Handbook: short guides'), 'the footer is not content');
 
@@ -308,7 +311,7 @@ describe('examples/cloudflare under `astro preview` (workerd)', () => {
     assert.equal(first.headers.get('ratelimit-policy'), '"anonymous";q=60;w=60');
     assert.match(first.headers.get('ratelimit') ?? '', /^"anonymous";r=59;t=\d+$/);
     const statuses = await Promise.all(
-      Array.from({ length: 89 }, () => fetch(`${base}/api/v1/search_pages?query=edge`, { headers: address }).then(async (response) => (await response.arrayBuffer(), response.status))),
+      Array.from({ length: 89 }, () => fetch(`${base}/api/v1/search_pages?query=edge`, { headers: address }).then((response) => response.arrayBuffer().then(() => response.status))),
     );
     assert.equal(statuses.filter((status) => status === 200).length, 59, 'with the first, exactly 60 allowed');
     assert.equal(statuses.filter((status) => status === 429).length, 30);

@@ -76,7 +76,7 @@ describe('examples/i18n, English and French', () => {
     for (const query of ['les', 'des', 'les des']) assert.equal((await search({ query })).total, 0, query);
   });
 
-  it('says each result\'s language and filters by language', async () => {
+  it("says each result's language and filters by language", async () => {
     const both = await search({ query: 'tomates' });
     assert.ok(both.results.length >= 2);
     for (const result of both.results) assert.equal(result.language, new URL(result.url).pathname.startsWith('/fr/') ? 'fr' : 'en', result.url);
@@ -104,7 +104,7 @@ describe('examples/i18n, English and French', () => {
     assert.match(error.data.hint, /`fr`/);
   });
 
-  it('gives the page\'s language in read_page, the twin\'s front matter and MCP resources', async () => {
+  it("gives the page's language in read_page, the twin's front matter and MCP resources", async () => {
     const page = (await (await fetch(`${base}/api/v1/read_page?url=/fr/a-propos/`)).json()) as Json;
     assert.equal(page.language, 'fr');
     const twin = await (await fetch(`${base}/fr/a-propos.md`)).text();

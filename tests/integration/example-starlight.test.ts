@@ -72,7 +72,10 @@ describe('examples/starlight, built', () => {
       const page = (await found.results[0]!.data()) as Awaited<ReturnType<(typeof found.results)[number]['data']>> & { sub_results: { url: string }[] };
       assert.equal(page.url, '/guides/getting-started/');
       // Per-heading results come from Pagefind reading the HTML: a record of ours has none.
-      assert.ok(page.sub_results.some((sub) => sub.url === '/guides/getting-started/#install'), JSON.stringify(page.sub_results));
+      assert.ok(
+        page.sub_results.some((sub) => sub.url === '/guides/getting-started/#install'),
+        JSON.stringify(page.sub_results),
+      );
     } finally {
       await search.destroy();
     }

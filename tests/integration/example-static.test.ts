@@ -113,9 +113,16 @@ describe('examples/static, built without an adapter', () => {
     for (const path of ['/llms.txt', '/.well-known/llms.txt', '/agents.md', '/robots.txt', '/.well-known/agent-skills/index.json', '/pagefind/pagefind-entry.json']) {
       assert.ok(files.has(path), path);
     }
-    assert.ok([...files].some((path) => /^\/\.well-known\/agent-skills\/[^/]+\/SKILL\.md$/.test(path)), 'SKILL.md');
+    assert.ok(
+      [...files].some((path) => /^\/\.well-known\/agent-skills\/[^/]+\/SKILL\.md$/.test(path)),
+      'SKILL.md',
+    );
     for (const path of NOT_PUBLISHED) assert.ok(!files.has(`/${path}`), `${path} describes what no server answers`);
-    assert.deepEqual([...files].filter((path) => /^\/(?:server|agent-api)\//.test(path)), [], 'no server or runtime files in the public folder');
+    assert.deepEqual(
+      [...files].filter((path) => /^\/(?:server|agent-api)\//.test(path)),
+      [],
+      'no server or runtime files in the public folder',
+    );
     assert.ok(!files.has('/search.md'), 'the search page is not content');
   });
 
@@ -191,7 +198,11 @@ describe('examples/static, built without an adapter', () => {
     assert.match(output, /converted 0 pages to Markdown in [\d.]+ m?s \(0 while Astro rendered, 7 reused from earlier builds\)/);
     for (const path of PAGES) {
       const html = await readFile(join(dist, ...`${path}index.html`.split('/')), 'utf8');
-      assert.deepEqual([...html.matchAll(TWIN_LINK)].map((match) => match[1]), [twinOf(path)], path);
+      assert.deepEqual(
+        [...html.matchAll(TWIN_LINK)].map((match) => match[1]),
+        [twinOf(path)],
+        path,
+      );
     }
   });
 });

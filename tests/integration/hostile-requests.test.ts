@@ -52,9 +52,10 @@ before(async () => {
   } as typeof process.stderr.write;
   server = await startTestServer({ env: { AGENT_API_QUOTA_ANONYMOUS: '1000000', AGENT_API_QUOTA_IDENTIFIED: '1000000' } });
   port = Number(new URL(server.url).port);
-  const registered = (await (
-    await fetch(`${server.url}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"client_name":"hostile"}' })
-  ).json()) as { client_id: string; client_secret: string };
+  const registered = (await (await fetch(`${server.url}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"client_name":"hostile"}' })).json()) as {
+    client_id: string;
+    client_secret: string;
+  };
   const issued = await fetch(`${server.url}/oauth/token`, {
     method: 'POST',
     body: new URLSearchParams({ grant_type: 'client_credentials', client_id: registered.client_id, client_secret: registered.client_secret }),
@@ -64,7 +65,10 @@ before(async () => {
 after(async () => {
   const lines = [...statuses].map(([family, counts]) => {
     const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
-    const byStatus = [...counts].sort(([a], [b]) => a - b).map(([status, n]) => `${status}: ${n}`).join(', ');
+    const byStatus = [...counts]
+      .sort(([a], [b]) => a - b)
+      .map(([status, n]) => `${status}: ${n}`)
+      .join(', ');
     return `hostile requests, ${family}: ${total} cases — ${byStatus}`;
   });
   console.log(lines.join('\n'));
@@ -109,7 +113,11 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'TR
 /** Mostly the methods the surface answers, so that most cases reach the steps after the method. */
 const method = fc.oneof({ weight: 6, arbitrary: fc.constant('GET') }, { weight: 3, arbitrary: fc.constant('POST') }, { weight: 3, arbitrary: fc.constantFrom(...METHODS) });
 const printable = (maxLength = 40) => fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength });
-const text = fc.oneof(fc.string({ maxLength: 40 }), fc.string({ unit: 'grapheme', maxLength: 20 }), fc.constantFrom(...PROTOTYPE_NAMES, '', ' ', 'madrid', 'todas', 'all', '-1', '0', '1e9', 'NaN', '%', '%zz', '\u0000', 'a'.repeat(400)));
+const text = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'grapheme', maxLength: 20 }),
+  fc.constantFrom(...PROTOTYPE_NAMES, '', ' ', 'madrid', 'todas', 'all', '-1', '0', '1e9', 'NaN', '%', '%zz', '\u0000', 'a'.repeat(400)),
+);
 
 const path = fc.oneof(
   { weight: 12, arbitrary: fc.constantFrom(...PATHS) },
@@ -117,7 +125,8 @@ const path = fc.oneof(
   { weight: 1, arbitrary: fc.stringMatching(/^\/[A-Za-z0-9%._~!$&'()*+,;=:@/-]{0,60}$/) },
 );
 const query = fc.oneof(
-  fc.array(fc.tuple(fc.oneof(fc.constantFrom('query', 'url', 'city', 'limit', 'cursor', 'section', ...PROTOTYPE_NAMES), fc.string({ maxLength: 10 })), text), { maxLength: 5 })
+  fc
+    .array(fc.tuple(fc.oneof(fc.constantFrom('query', 'url', 'city', 'limit', 'cursor', 'section', ...PROTOTYPE_NAMES), fc.string({ maxLength: 10 })), text), { maxLength: 5 })
     .map((pairs) => new URLSearchParams(pairs).toString()),
   fc.stringMatching(/^[A-Za-z0-9%&=+._~!$'()*,;:@/?-]{0,80}$/),
 );
@@ -125,7 +134,10 @@ const query = fc.oneof(
 const headerValue = (...known: string[]) => fc.option(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...known) }, { weight: 1, arbitrary: printable() }), { nil: undefined, freq: 2 });
 const headers = fc.record({
   origin: headerValue('', 'null', 'http://localhost:4321', 'http://localhost:9999', 'ftp://localhost', 'https://evil.example', 'http://localhost:4321/x'),
-  authorization: fc.option(fc.oneof({ weight: 3, arbitrary: fc.constant('VALID') }, fc.constantFrom('Bearer', 'Bearer x', 'Bearer agt_at_' + 'A'.repeat(43), 'Basic Og==', 'Basic !!!', ''), printable()), { nil: undefined, freq: 2 }),
+  authorization: fc.option(
+    fc.oneof({ weight: 3, arbitrary: fc.constant('VALID') }, fc.constantFrom('Bearer', 'Bearer x', `Bearer agt_at_${'A'.repeat(43)}`, 'Basic Og==', 'Basic !!!', ''), printable()),
+    { nil: undefined, freq: 2 },
+  ),
   accept: headerValue('application/json', 'text/html', 'text/markdown', 'text/markdown;q=0.5, text/html;q=0.9', '*/*', 'application/json, text/event-stream'),
   'accept-encoding': headerValue('gzip', 'br', 'br;q=0, gzip;q=0', 'identity;q=0', '*', 'zstd'),
   'content-type': headerValue('application/json', 'application/x-www-form-urlencoded', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data; boundary=x'),
@@ -136,9 +148,9 @@ const headers = fc.record({
   'user-agent': headerValue('hostile/1.0', ''),
 });
 const jsonText = fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value));
-const deeplyNested = fc.integer({ min: 20, max: 6000 }).chain((depth) =>
-  fc.constantFrom(`${'['.repeat(depth)}${']'.repeat(depth)}`, `{"client_name":"x","contacts":${'['.repeat(depth)}${']'.repeat(depth)}}`),
-);
+const deeplyNested = fc
+  .integer({ min: 20, max: 6000 })
+  .chain((depth) => fc.constantFrom(`${'['.repeat(depth)}${']'.repeat(depth)}`, `{"client_name":"x","contacts":${'['.repeat(depth)}${']'.repeat(depth)}}`));
 const body = fc.option(
   fc.oneof(
     jsonText,
@@ -151,7 +163,21 @@ const body = fc.option(
 );
 
 const TOOLS = ['search_pages', 'read_page', 'get_company_info', 'get_quota'];
-const MCP_METHODS = ['initialize', 'tools/list', 'tools/call', 'resources/list', 'resources/read', 'resources/templates/list', 'prompts/list', 'prompts/get', 'server/discover', 'ping', 'completion/complete', 'logging/setLevel', 'notifications/initialized'];
+const MCP_METHODS = [
+  'initialize',
+  'tools/list',
+  'tools/call',
+  'resources/list',
+  'resources/read',
+  'resources/templates/list',
+  'prompts/list',
+  'prompts/get',
+  'server/discover',
+  'ping',
+  'completion/complete',
+  'logging/setLevel',
+  'notifications/initialized',
+];
 const ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientInfo': { name: 'hostile', version: '1' },
@@ -166,7 +192,12 @@ const jsonRpcMessage = fc.record(
       fc.record(
         {
           name: fc.oneof(fc.constantFrom(...TOOLS, 'answer_customer_question', ...PROTOTYPE_NAMES), fc.string({ maxLength: 10 })),
-          arguments: fc.oneof(fc.dictionary(fc.oneof(fc.constantFrom('query', 'url', 'city', 'limit', 'section', 'cursor', ...PROTOTYPE_NAMES), fc.string({ maxLength: 8 })), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 }), fc.jsonValue({ maxDepth: 1 })),
+          arguments: fc.oneof(
+            fc.dictionary(fc.oneof(fc.constantFrom('query', 'url', 'city', 'limit', 'section', 'cursor', ...PROTOTYPE_NAMES), fc.string({ maxLength: 8 })), fc.jsonValue({ maxDepth: 2 }), {
+              maxKeys: 4,
+            }),
+            fc.jsonValue({ maxDepth: 1 }),
+          ),
           uri: fc.oneof(fc.constantFrom('http://localhost:4321/urgencias/', 'http://localhost:4321/', 'file:///etc/passwd'), fc.string({ maxLength: 30 })),
           protocolVersion: fc.constantFrom('2025-11-25', '2024-11-05', '1999-01-01'),
           capabilities: fc.constant({}),
@@ -293,9 +324,17 @@ describe(`${TOTAL.toLocaleString('en')} generated hostile requests: never a 5xx,
       ),
     });
     // Well-formed requests of both eras with generated arguments, so that most reach the tools.
-    const toolArguments = fc.dictionary(fc.constantFrom('query', 'url', 'city', 'limit', 'section', 'cursor', ...PROTOTYPE_NAMES), fc.oneof(text, fc.integer(), fc.jsonValue({ maxDepth: 1 })), { maxKeys: 4 });
+    const toolArguments = fc.dictionary(fc.constantFrom('query', 'url', 'city', 'limit', 'section', 'cursor', ...PROTOTYPE_NAMES), fc.oneof(text, fc.integer(), fc.jsonValue({ maxDepth: 1 })), {
+      maxKeys: 4,
+    });
     const wellFormed = fc
-      .tuple(fc.constantFrom('2025-11-25', '2026-07-28'), fc.constantFrom('tools/call', 'tools/call', 'tools/call', 'resources/read', 'prompts/get', 'tools/list'), fc.constantFrom(...TOOLS), toolArguments, fc.integer())
+      .tuple(
+        fc.constantFrom('2025-11-25', '2026-07-28'),
+        fc.constantFrom('tools/call', 'tools/call', 'tools/call', 'resources/read', 'prompts/get', 'tools/list'),
+        fc.constantFrom(...TOOLS),
+        toolArguments,
+        fc.integer(),
+      )
       .map(([version, rpcMethod, name, args, id]): [string, Record<string, string | undefined>] => {
         const modern = version === '2026-07-28';
         const params = { name, arguments: args, uri: `http://localhost:4321/${String(args.url ?? '')}`, ...(modern ? { _meta: ENVELOPE } : {}) };
@@ -328,15 +367,36 @@ describe(`${TOTAL.toLocaleString('en')} generated hostile requests: never a 5xx,
     const headerLines = fc.array(
       fc.oneof(
         { weight: 3, arbitrary: fc.constantFrom('Accept: application/json', 'User-Agent: raw', 'Accept: text/markdown', 'Accept-Encoding: gzip', 'X-Forwarded-For: 1.2.3.4') },
-        fc.constantFrom('Host: localhost', 'Content-Length: 5', 'Content-Length: -1', 'Content-Length: 5, 6', 'Transfer-Encoding: chunked', 'Transfer-Encoding: gzip, chunked', 'Expect: 100-continue', 'Origin:', 'Origin: null', 'Bad Header', ': empty', 'X-Long: ' + 'a'.repeat(20_000), 'Content-Type: application/json', `Authorization: Bearer ${'x'.repeat(50)}`),
+        fc.constantFrom(
+          'Host: localhost',
+          'Content-Length: 5',
+          'Content-Length: -1',
+          'Content-Length: 5, 6',
+          'Transfer-Encoding: chunked',
+          'Transfer-Encoding: gzip, chunked',
+          'Expect: 100-continue',
+          'Origin:',
+          'Origin: null',
+          'Bad Header',
+          ': empty',
+          `X-Long: ${'a'.repeat(20_000)}`,
+          'Content-Type: application/json',
+          `Authorization: Bearer ${'x'.repeat(50)}`,
+        ),
         printable(60),
       ),
       { maxLength: 6 },
     );
     const stream = fc.oneof(
-      { weight: 4, arbitrary: fc.tuple(token, target, fc.constantFrom('HTTP/1.1', 'HTTP/1.0', 'HTTP/2.0', 'HTTP/1.1 extra', ''), headerLines, fc.string({ maxLength: 40 })).map(
-        ([method, requestTarget, version, lines, rest]): [Buffer, boolean] => [Buffer.from(`${method} ${requestTarget} ${version}\r\n${lines.join('\r\n')}\r\nConnection: close\r\n\r\n${rest}`), true],
-      ) },
+      {
+        weight: 4,
+        arbitrary: fc
+          .tuple(token, target, fc.constantFrom('HTTP/1.1', 'HTTP/1.0', 'HTTP/2.0', 'HTTP/1.1 extra', ''), headerLines, fc.string({ maxLength: 40 }))
+          .map(([method, requestTarget, version, lines, rest]): [Buffer, boolean] => [
+            Buffer.from(`${method} ${requestTarget} ${version}\r\n${lines.join('\r\n')}\r\nConnection: close\r\n\r\n${rest}`),
+            true,
+          ]),
+      },
       { weight: 1, arbitrary: fc.uint8Array({ maxLength: 200 }).map((bytes): [Buffer, boolean] => [Buffer.from(bytes), false]) },
     );
     await fc.assert(
@@ -404,7 +464,9 @@ describe('defect classes found against the standalone server, as generated class
     const notHex = fc.string({ unit: fc.constantFrom(...'ghijklmnopqrstuvwxyz-+ ;=.'), minLength: 1, maxLength: 6 });
     const defect = fc.oneof(
       notHex.map((size) => ({ te: 'chunked', body: `${size}\r\n{}\r\n0\r\n\r\n` })),
-      fc.constantFrom('Content-Length: 5', 'Transfer-Encoding: chunked', 'Content-Length: 0\r\nTransfer-Encoding: chunked').map((field) => ({ te: 'chunked', body: `2\r\n{}\r\n0\r\n${field}\r\n\r\n` })),
+      fc
+        .constantFrom('Content-Length: 5', 'Transfer-Encoding: chunked', 'Content-Length: 0\r\nTransfer-Encoding: chunked')
+        .map((field) => ({ te: 'chunked', body: `2\r\n{}\r\n0\r\n${field}\r\n\r\n` })),
       fc.constantFrom('xchunked', 'chunked, gzip', 'gzip', 'identity', 'chunkedx', 'deflate').map((te) => ({ te, body: '2\r\n{}\r\n0\r\n\r\n' })),
       fc.constantFrom('2\r\n{}XX0\r\n\r\n', 'fffffffffffffffff\r\n', '2\n{}\n0\n\n', '-2\r\n{}\r\n0\r\n\r\n').map((body) => ({ te: 'chunked', body })),
     );
@@ -569,7 +631,12 @@ describe('identity: forged, replayed and expired signatures and client assertion
     fc.record({ kind: fc.constant('expired' as const), form, createdAgo: fc.integer({ min: 120, max: 86_400 }), expiredAgo: fc.integer({ min: 40, max: 110 }) }),
     fc.record({ kind: fc.constant('too old' as const), form, createdAgo: fc.integer({ min: 340, max: 86_400 }) }),
     fc.record({ kind: fc.constant('made in the future' as const), form, createdIn: fc.integer({ min: 40, max: 86_400 }) }),
-    fc.record({ kind: fc.constant('a signed parameter changed' as const), form, param: fc.constantFrom('created', 'expires', 'nonce', 'keyid', 'alg', 'tag'), value: printable(12).filter((value) => !value.includes('"') && !value.includes('\\')) }),
+    fc.record({
+      kind: fc.constant('a signed parameter changed' as const),
+      form,
+      param: fc.constantFrom('created', 'expires', 'nonce', 'keyid', 'alg', 'tag'),
+      value: printable(12).filter((value) => !value.includes('"') && !value.includes('\\')),
+    }),
     fc.record({ kind: fc.constant('@authority not covered' as const), form }),
     fc.record({ kind: fc.constant('made for another site' as const), form, domain: fc.domain() }),
     fc.record({ kind: fc.constant('Signature-Agent swapped' as const), form, to: fc.constantFrom('unlisted agent', 'a directory path elsewhere', 'not a URL') }),
@@ -644,7 +711,7 @@ describe('identity: forged, replayed and expired signatures and client assertion
     );
     assert.equal(rows("SELECT count(*) AS n FROM claims WHERE key LIKE 'web-bot-auth:%'"), claims, 'no nonce was claimed');
     assert.equal(agent.directoryFetches, fetches, 'the cached directory served every case');
-    assert.equal(unlisted.directoryFetches, 0, 'an unlisted agent\'s directory is never fetched');
+    assert.equal(unlisted.directoryFetches, 0, "an unlisted agent's directory is never fetched");
     // The agent's own window counted only what was accepted: the warm-up, and this request.
     const valid = await signedRead(await agent.sign(`${SITE}${READ}`));
     assert.equal(valid.headers.get('ratelimit'), '"agente-hostil";r=999998;t=60');
@@ -720,7 +787,11 @@ describe('identity: forged, replayed and expired signatures and client assertion
   }
 
   test(`${runs} generated client assertions that prove nothing are invalid_client in OAuth's JSON, and store nothing`, async () => {
-    const before = { jti: rows("SELECT count(*) AS n FROM claims WHERE key LIKE 'jti:%'"), clients: rows('SELECT count(*) AS n FROM clients'), tokens: rows('SELECT count(*) AS n FROM access_tokens') };
+    const before = {
+      jti: rows("SELECT count(*) AS n FROM claims WHERE key LIKE 'jti:%'"),
+      clients: rows('SELECT count(*) AS n FROM clients'),
+      tokens: rows('SELECT count(*) AS n FROM access_tokens'),
+    };
     await fc.assert(
       fc.asyncProperty(assertionCase, async (c) => {
         const { response, ms } = await timed(async () => tokenRequest(await buildAssertion(c)));
@@ -809,7 +880,10 @@ function isWholeAnswer(raw: Buffer): boolean {
 /** An answer read from a socket: status, headers (lower-case names) and the body its Content-Length frames. */
 function parseRaw(raw: Buffer): Answer {
   const end = raw.indexOf('\r\n\r\n');
-  const [statusLine = '', ...lines] = raw.subarray(0, end < 0 ? raw.length : end).toString('latin1').split('\r\n');
+  const [statusLine = '', ...lines] = raw
+    .subarray(0, end < 0 ? raw.length : end)
+    .toString('latin1')
+    .split('\r\n');
   const headers: Record<string, string> = {};
   for (const line of lines) headers[line.slice(0, line.indexOf(':')).toLowerCase()] = line.slice(line.indexOf(':') + 1).trim();
   return { status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0), headers, body: end < 0 ? Buffer.alloc(0) : raw.subarray(end + 4) };

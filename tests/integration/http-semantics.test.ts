@@ -14,7 +14,10 @@ let server: TestServer;
 let token: string;
 before(async () => {
   server = await startTestServer({ env: { AGENT_API_QUOTA_ANONYMOUS: '100000' } });
-  const registered = (await (await fetch(`${server.url}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"client_name":"http"}' })).json()) as Record<string, string>;
+  const registered = (await (await fetch(`${server.url}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"client_name":"http"}' })).json()) as Record<
+    string,
+    string
+  >;
   const issued = await fetch(`${server.url}/oauth/token`, {
     method: 'POST',
     body: new URLSearchParams({ grant_type: 'client_credentials', client_id: registered.client_id!, client_secret: registered.client_secret! }),
@@ -68,7 +71,10 @@ describe('content codings (RFC 9110 §12.5.3)', () => {
       const plain = await get(path);
       assert.equal(plain.status, 200);
       assert.match(String(plain.headers['content-type']), /^text\/html/);
-      for (const [coding, decode] of [['br', brotliDecompressSync], ['gzip', gunzipSync]] as const) {
+      for (const [coding, decode] of [
+        ['br', brotliDecompressSync],
+        ['gzip', gunzipSync],
+      ] as const) {
         const compressed = await get(path, { 'Accept-Encoding': coding });
         assert.equal(compressed.headers['content-encoding'], coding);
         assert.equal(decode(compressed.body).toString(), plain.body.toString());

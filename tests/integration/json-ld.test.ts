@@ -125,7 +125,10 @@ describe('JSON-LD on every page', () => {
             links++;
             const target = pages.get(id.replace(/#.*$/, ''));
             assert.ok(target, `${url}: ${localName(property)} links ${id}, and no page has that URL`);
-            assert.ok(target.nodes.some((other) => other['@id'] === id && isDefined(other)), `${url}: ${id} is not described at ${id.replace(/#.*$/, '')}`);
+            assert.ok(
+              target.nodes.some((other) => other['@id'] === id && isDefined(other)),
+              `${url}: ${id} is not described at ${id.replace(/#.*$/, '')}`,
+            );
           }
         }
       }
@@ -157,7 +160,13 @@ describe('the entities of the demo', () => {
     assert.equal(company.address.postalCode, '28015');
     assert.equal(company.telephone, '+34900000000');
     assert.match(company.email, /@/);
-    assert.deepEqual(company.openingHoursSpecification.map((hours: Json) => [hours.dayOfWeek.length, hours.opens, hours.closes]), [[5, '08:00', '20:00'], [1, '09:00', '14:00']]);
+    assert.deepEqual(
+      company.openingHoursSpecification.map((hours: Json) => [hours.dayOfWeek.length, hours.opens, hours.closes]),
+      [
+        [5, '08:00', '20:00'],
+        [1, '09:00', '14:00'],
+      ],
+    );
     assert.equal(company.areaServed.length, 21);
     assert.ok(company.areaServed.every((city: Json) => city['@type'] === 'City' && pages.has(city.url)));
     assert.equal(company.hasOfferCatalog.itemListElement.length, 15);

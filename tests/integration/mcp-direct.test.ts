@@ -23,7 +23,6 @@ import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 type Json = Record<string, any>;
 
-
 let server: TestServer;
 let pageUrl: string;
 

@@ -116,7 +116,10 @@ describe('MCP with the current-revision client (2026-07-28)', () => {
 
   test('lists the four tools exactly as the server card does: schemas, descriptions, read-only annotations', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name), TOOL_NAMES);
+    assert.deepEqual(
+      tools.map((tool) => tool.name),
+      TOOL_NAMES,
+    );
     for (const tool of tools) {
       const published = card.tools.find((entry: Json) => entry.name === tool.name);
       assert.deepEqual({ ...tool.annotations }, { title: published.title, ...ANNOTATIONS });
@@ -205,12 +208,18 @@ describe('MCP with the current-revision client (2026-07-28)', () => {
     // This client follows `nextCursor` itself; the 2025-era test below checks the pages one by one.
     const { resources } = await client.listResources();
     const manifest = JSON.parse(await readFile(join(server.outDir, 'agent-api', 'manifest.json'), 'utf8')) as Json;
-    assert.deepEqual(resources.map((resource) => resource.uri), manifest.pages.map((page: Json) => page.url));
+    assert.deepEqual(
+      resources.map((resource) => resource.uri),
+      manifest.pages.map((page: Json) => page.url),
+    );
     assert.ok(resources.every((resource) => resource.mimeType === 'text/markdown' && resource.uri.startsWith(`${SITE}/`)));
     assert.ok(resources.some((resource) => resource.uri === `${SITE}/`));
 
     const { resourceTemplates } = await client.listResourceTemplates();
-    assert.deepEqual(resourceTemplates.map((template) => [template.uriTemplate, template.mimeType]), [[`${SITE}{+path}`, 'text/markdown']]);
+    assert.deepEqual(
+      resourceTemplates.map((template) => [template.uriTemplate, template.mimeType]),
+      [[`${SITE}{+path}`, 'text/markdown']],
+    );
 
     const uri = `${SITE}/servicios/fontaneria/madrid/`;
     const { contents } = await client.readResource({ uri });
@@ -226,8 +235,14 @@ describe('MCP with the current-revision client (2026-07-28)', () => {
 
   test("the prompt helps answer a customer question: search first, read, cite, the demo's notes and contact", async () => {
     const { prompts } = await client.listPrompts();
-    assert.deepEqual(prompts.map((prompt) => prompt.name), ['answer_customer_question']);
-    assert.deepEqual(prompts[0]!.arguments?.map((argument) => [argument.name, argument.required]), [['question', true]]);
+    assert.deepEqual(
+      prompts.map((prompt) => prompt.name),
+      ['answer_customer_question'],
+    );
+    assert.deepEqual(
+      prompts[0]!.arguments?.map((argument) => [argument.name, argument.required]),
+      [['question', true]],
+    );
 
     const question = '¿Podéis venir hoy a arreglar una fuga en Sevilla?';
     const { messages } = await client.getPrompt({ name: 'answer_customer_question', arguments: { question } });
@@ -263,7 +278,10 @@ describe('MCP with a 2025-era client (v1 SDK, initialize)', () => {
 
   test('lists the four tools with schemas and annotations, and calls each one', async () => {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name), TOOL_NAMES);
+    assert.deepEqual(
+      tools.map((tool) => tool.name),
+      TOOL_NAMES,
+    );
     for (const tool of tools) {
       const published = card.tools.find((entry: Json) => entry.name === tool.name);
       assert.deepEqual({ ...tool.annotations }, { title: published.title, ...ANNOTATIONS });
@@ -297,7 +315,10 @@ describe('MCP with a 2025-era client (v1 SDK, initialize)', () => {
       cursor = next.nextCursor;
     }
     const manifest = JSON.parse(await readFile(join(server.outDir, 'agent-api', 'manifest.json'), 'utf8')) as Json;
-    assert.deepEqual(uris, manifest.pages.map((page: Json) => page.url));
+    assert.deepEqual(
+      uris,
+      manifest.pages.map((page: Json) => page.url),
+    );
   });
 
   test('reads a page resource and gets the prompt', async () => {
@@ -455,11 +476,20 @@ describe('MCP rate limit (AGENT_API_QUOTA_ANONYMOUS=3)', () => {
 
     // A batch (2025-03-26) gets one error per request, each with its id.
     const batch = await rawPost(
-      [{ jsonrpc: '2.0', id: 'a', method: 'tools/list' }, { jsonrpc: '2.0', id: 'b', method: 'prompts/list' }],
+      [
+        { jsonrpc: '2.0', id: 'a', method: 'tools/list' },
+        { jsonrpc: '2.0', id: 'b', method: 'prompts/list' },
+      ],
       { 'MCP-Protocol-Version': '2025-03-26' },
       limited.url,
     );
-    assert.deepEqual(((await batch.json()) as Json[]).map((answer) => [answer.id, answer.error.data.code]), [['a', 'rate_limited'], ['b', 'rate_limited']]);
+    assert.deepEqual(
+      ((await batch.json()) as Json[]).map((answer) => [answer.id, answer.error.data.code]),
+      [
+        ['a', 'rate_limited'],
+        ['b', 'rate_limited'],
+      ],
+    );
 
     // Both SDK clients surface it as a protocol error that names the delay.
     const client = new LegacyClient({ name: 'limited', version: '1' });

@@ -71,7 +71,7 @@ describe('createAgentApiHandler in a node:http server (middleware mode)', () => 
     assert.equal(await negotiated.text(), markdown);
   });
 
-  it('leaves what it does not claim to the site, down to Astro\'s 404 page', async () => {
+  it("leaves what it does not claim to the site, down to Astro's 404 page", async () => {
     const missing = await fetch(`${base}/no-such-page/`);
     assert.equal(missing.status, 404);
     assert.match(missing.headers.get('content-type') ?? '', /^text\/html/);

@@ -70,10 +70,8 @@ function read(base: string, token?: string): Promise<Response> {
 
 /** Sends `perServer` requests to each server at once; returns the statuses. */
 async function burst(servers: TestServer[], perServer: number, token?: string): Promise<number[]> {
-  const responses = await Promise.all(
-    servers.flatMap((server) => Array.from({ length: perServer }, () => read(server.url, token))),
-  );
-  return Promise.all(responses.map(async (response) => (await response.arrayBuffer(), response.status)));
+  const responses = await Promise.all(servers.flatMap((server) => Array.from({ length: perServer }, () => read(server.url, token))));
+  return Promise.all(responses.map((response) => response.arrayBuffer().then(() => response.status)));
 }
 
 const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
@@ -104,7 +102,7 @@ describe('two instances sharing one Redis, default quotas', () => {
     assert.deepEqual(await introspected.json(), { active: false });
   });
 
-  test('a client\'s 600 requests per minute are shared exactly: 300 + 300 admitted, the 601st refused on either', async () => {
+  test("a client's 600 requests per minute are shared exactly: 300 + 300 admitted, the 601st refused on either", async () => {
     const token = await issueToken(b.url, await register(b.url));
     const statuses = await burst([a, b], 300, token);
     assert.equal(count(statuses, 200), 600);
@@ -116,7 +114,7 @@ describe('two instances sharing one Redis, default quotas', () => {
     }
   });
 
-  test('an anonymous address\'s 60 are shared exactly: 50 + 50 sent at once, 60 admitted', async () => {
+  test("an anonymous address's 60 are shared exactly: 50 + 50 sent at once, 60 admitted", async () => {
     const statuses = await burst([a, b], 50);
     assert.equal(count(statuses, 200), 60);
     assert.equal(count(statuses, 429), 40);
@@ -125,7 +123,7 @@ describe('two instances sharing one Redis, default quotas', () => {
 });
 
 describe('two instances sharing one Redis: a signed agent', () => {
-  test('a listed agent\'s 30 requests a minute are shared exactly: 25 + 25 signed at once admit 30; a replay on the other instance is anonymous', async () => {
+  test("a listed agent's 30 requests a minute are shared exactly: 25 + 25 signed at once admit 30; a replay on the other instance is anonymous", async () => {
     const agent = await startSigningAgent();
     const options = { signedAgents: { policy: { name: 'agente-firmado', quota: 30 }, trusted: { [agent.origin]: {} }, unlisted: 'anonymous' as const } };
     const env = { REDIS_URL: redis.url, AGENT_API_REDIS_PREFIX: `signed-${randomUUID()}:` };
@@ -134,7 +132,7 @@ describe('two instances sharing one Redis: a signed agent', () => {
       const site = 'http://localhost:4321';
       const signed = await Promise.all(Array.from({ length: 50 }, () => agent.sign(`${site}${READ}`)));
       const responses = await Promise.all(signed.map((headers, i) => fetch(`${(i % 2 ? a : b).url}${READ}`, { headers })));
-      const statuses = await Promise.all(responses.map(async (response) => (await response.arrayBuffer(), response.status)));
+      const statuses = await Promise.all(responses.map((response) => response.arrayBuffer().then(() => response.status)));
       assert.equal(count(statuses, 200), 30);
       assert.equal(count(statuses, 429), 20);
       assert.ok(responses.every((response) => response.headers.get('ratelimit-policy') === '"agente-firmado";q=30;w=60'));

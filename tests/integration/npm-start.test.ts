@@ -42,9 +42,7 @@ function npmStart(env: Record<string, string>, ready = SERVING): Promise<ServerP
 /** The processes below `pid`, from Linux's /proc (every thread's children). */
 async function descendantsOf(pid: number): Promise<number[]> {
   const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
-  const children = (
-    await Promise.all(tasks.map((task) => readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '')))
-  ).flatMap((text) => text.split(' ').filter(Boolean).map(Number));
+  const children = (await Promise.all(tasks.map((task) => readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '')))).flatMap((text) => text.split(' ').filter(Boolean).map(Number));
   return [...children, ...(await Promise.all(children.map(descendantsOf))).flat()];
 }
 
@@ -114,7 +112,10 @@ describe('npm start', () => {
     const port = await findFreePort();
     const npm = await npmStart({ PORT: String(port), HOST: '127.0.0.1' });
     try {
-      const notes = npm.output().split('\n').filter((line) => line.startsWith('Note: '));
+      const notes = npm
+        .output()
+        .split('\n')
+        .filter((line) => line.startsWith('Note: '));
       assert.equal(notes.length, 1, npm.output());
       assert.match(notes[0]!, new RegExp(`built for http://localhost:${builtPort},.* SITE_URL=http://127\\.0\\.0\\.1:${port} npm run build -- --outDir `));
       assert.equal((await fetch(`${npm.url}/api/v1/read_page?url=urgencias`)).status, 200);
@@ -138,7 +139,11 @@ describe('npm start', () => {
       assert.doesNotMatch(npm.output(), /Serving the site/);
       // The unfinished release is removed, and no link made.
       const left = await readdir(join(emptyOutDir, '..', '.never-built-releases')).catch(() => []);
-      assert.deepEqual(left.filter((name) => !name.startsWith('.')), [], npm.output());
+      assert.deepEqual(
+        left.filter((name) => !name.startsWith('.')),
+        [],
+        npm.output(),
+      );
       await assert.rejects(lstat(emptyOutDir));
     } finally {
       await npm.stop();

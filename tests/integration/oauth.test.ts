@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import * as oauth from 'oauth4webapi';
 import { createCallerResolver } from '../../packages/astro-agent-api/src/server/caller.ts';
-import { ApiError } from '../../packages/astro-agent-api/src/api-error.ts';
+import type { ApiError } from '../../packages/astro-agent-api/src/api-error.ts';
 import { createOAuthHandlers, type OAuthHandlers } from '../../packages/astro-agent-api/src/server/oauth/handlers.ts';
 import { openStore } from '../../packages/astro-agent-api/src/store/open-store.ts';
 import type { Store } from '../../packages/astro-agent-api/src/store/store.ts';
@@ -26,7 +26,9 @@ interface Registered {
 /** RFC 6749 §2.3.1 as oauth4webapi does it: form-urlencode id and secret, then base64. */
 function basic(clientId: string, secret: string): string {
   const encode = (value: string) =>
-    encodeURIComponent(value).replace(/[-_.!~*'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+');
+    encodeURIComponent(value)
+      .replace(/[-_.!~*'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
+      .replace(/%20/g, '+');
   return `Basic ${btoa(`${encode(clientId)}:${encode(secret)}`)}`;
 }
 
@@ -48,11 +50,7 @@ function createHarness() {
     async close() {
       await harness.store.close();
     },
-    call(
-      endpoint: keyof OAuthHandlers,
-      body: string | undefined,
-      init: { type?: string; headers?: Record<string, string>; address?: string; method?: string } = {},
-    ): Promise<Response> {
+    call(endpoint: keyof OAuthHandlers, body: string | undefined, init: { type?: string; headers?: Record<string, string>; address?: string; method?: string } = {}): Promise<Response> {
       const headers: Record<string, string> = { ...init.headers };
       if (init.type !== '') headers['content-type'] = init.type ?? 'application/x-www-form-urlencoded';
       const request = new Request(`${SITE}/oauth/${endpoint}`, { method: init.method ?? 'POST', body, headers });
@@ -179,10 +177,10 @@ describe('OAuth handlers (web-standard Request → Response over a real sqlite s
 
     assert.deepEqual(await h.introspect(bob, alicesToken), { active: false });
     const revocation = await h.call('revoke', form({ token: alicesToken }), { headers: { authorization: basic(bob.client_id, bob.client_secret) } });
-    assert.equal(revocation.status, 200, 'another client\'s token: 200, and nothing changes');
+    assert.equal(revocation.status, 200, "another client's token: 200, and nothing changes");
     assert.equal((await h.introspect(alice, alicesToken)).active, true);
 
-    for (const token of ['agt_at_' + 'A'.repeat(43), 'not-even-a-token']) {
+    for (const token of [`agt_at_${'A'.repeat(43)}`, 'not-even-a-token']) {
       assert.deepEqual(await h.introspect(alice, token), { active: false });
       const unknown = await h.call('revoke', form({ token }), { headers: { authorization: basic(alice.client_id, alice.client_secret) } });
       assert.equal(unknown.status, 200);
@@ -195,10 +193,10 @@ describe('OAuth handlers (web-standard Request → Response over a real sqlite s
     h.clock += 3_600_000;
     assert.deepEqual(await h.introspect(client, token), { active: false });
     const resolveCaller = createCallerResolver({ store: h.store, addresses: { trustProxy: 0, ipv6Prefix: 64 }, now: () => h.clock });
-    await assert.rejects(
-      resolveCaller(new Request(`${SITE}/api/v1/search_pages`, { headers: { authorization: `Bearer ${token}` } }), { clientAddress: '192.0.2.1' }, METADATA),
-      { status: 401, code: 'invalid_token' },
-    );
+    await assert.rejects(resolveCaller(new Request(`${SITE}/api/v1/search_pages`, { headers: { authorization: `Bearer ${token}` } }), { clientAddress: '192.0.2.1' }, METADATA), {
+      status: 401,
+      code: 'invalid_token',
+    });
   });
 
   describe('registration errors (RFC 7591 §3.2.2)', () => {
@@ -228,7 +226,7 @@ describe('OAuth handlers (web-standard Request → Response over a real sqlite s
 
     test('a client_name of exactly 100 characters (counted as characters, not bytes) and five contacts are accepted', async () => {
       const client = await h.register({
-        client_name: 'ñ'.repeat(99) + '🙂',
+        client_name: `${'ñ'.repeat(99)}🙂`,
         contacts: ['a@b.es', 'c@d.es', 'e@f.es', 'g@h.es', 'i@j.es'],
         token_endpoint_auth_method: 'client_secret_post',
         grant_types: ['client_credentials'],
@@ -332,7 +330,7 @@ describe('OAuth handlers (web-standard Request → Response over a real sqlite s
       await assertOAuthError(await h.call('token', form({ grant_type: 'client_credentials', scope: 'content:read admin' }), auth), 400, 'invalid_scope');
     });
 
-    test('a scope outside the client\'s registered scope → invalid_scope', async () => {
+    test("a scope outside the client's registered scope → invalid_scope", async () => {
       const narrow = await h.register({ client_name: 'solo cuota', scope: 'quota:read' });
       const response = await h.call('token', form({ grant_type: 'client_credentials', scope: 'content:read' }), {
         headers: { authorization: basic(narrow.client_id, narrow.client_secret) },
@@ -403,10 +401,9 @@ describe('OAuth handlers (web-standard Request → Response over a real sqlite s
     await assertOAuthError(refused, 401, 'invalid_client');
     assert.equal(await h.store.findClient(idle.client_id), undefined);
     const resolveCaller = createCallerResolver({ store: h.store, addresses: { trustProxy: 0, ipv6Prefix: 64 }, now: () => h.clock });
-    await assert.rejects(
-      resolveCaller(new Request(`${SITE}/api/v1/read_page?url=/`, { headers: { authorization: `Bearer ${idleToken}` } }), { clientAddress: '192.0.2.1' }, METADATA),
-      { status: 401 },
-    );
+    await assert.rejects(resolveCaller(new Request(`${SITE}/api/v1/read_page?url=/`, { headers: { authorization: `Bearer ${idleToken}` } }), { clientAddress: '192.0.2.1' }, METADATA), {
+      status: 401,
+    });
     await h.token(active);
   });
 });
@@ -432,12 +429,10 @@ describe('OAuth over HTTP against the built site (the npm start front)', () => {
   });
   after(() => server?.close());
 
-  const post = (path: string, body: string, headers: Record<string, string>) =>
-    fetchAs(`${server.url}${path}`, { method: 'POST', body, headers });
+  const post = (path: string, body: string, headers: Record<string, string>) => fetchAs(`${server.url}${path}`, { method: 'POST', body, headers });
   const postForm = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
     post(path, form(fields), { 'content-type': 'application/x-www-form-urlencoded', ...headers });
-  const api = (path: string, token?: string) =>
-    fetchAs(`${server.url}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const api = (path: string, token?: string) => fetchAs(`${server.url}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
 
   test('oauth4webapi: discovery, registration, client credentials, a protected call, introspection, revocation', async () => {
     const issuer = new URL(site);
@@ -445,11 +440,17 @@ describe('OAuth over HTTP against the built site (the npm start front)', () => {
     assert.deepEqual(as.grant_types_supported, ['client_credentials']);
 
     const client = await oauth.processDynamicClientRegistrationResponse(
-      await oauth.dynamicClientRegistrationRequest(as, { client_name: 'oauth4webapi e2e', contacts: ['e2e@example.com'], grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_basic' }, options),
+      await oauth.dynamicClientRegistrationRequest(
+        as,
+        { client_name: 'oauth4webapi e2e', contacts: ['e2e@example.com'], grant_types: ['client_credentials'], token_endpoint_auth_method: 'client_secret_basic' },
+        options,
+      ),
     );
     const auth = oauth.ClientSecretBasic(String(client.client_secret));
     const tokens = await oauth.processClientCredentialsResponse(
-      as, client, await oauth.clientCredentialsGrantRequest(as, client, auth, new URLSearchParams({ scope: 'content:read quota:read' }), options),
+      as,
+      client,
+      await oauth.clientCredentialsGrantRequest(as, client, auth, new URLSearchParams({ scope: 'content:read quota:read' }), options),
     );
     assert.equal(tokens.token_type, 'bearer');
     assert.equal(tokens.expires_in, 3600);
@@ -473,16 +474,19 @@ describe('OAuth over HTTP against the built site (the npm start front)', () => {
       oauth.protectedResourceRequest(tokens.access_token, 'GET', new URL(`${site}/api/v1/search_pages?query=fontanero`), undefined, undefined, options),
       (error: oauth.WWWAuthenticateChallengeError) => {
         assert.equal(error.status, 401);
-        assert.deepEqual(error.cause.map(({ scheme, parameters }) => ({ scheme, parameters: { ...parameters } })), [
-          { scheme: 'bearer', parameters: { error: 'invalid_token', resource_metadata: `${site}/.well-known/oauth-protected-resource/api/v1` } },
-        ]);
+        assert.deepEqual(
+          error.cause.map(({ scheme, parameters }) => ({ scheme, parameters: { ...parameters } })),
+          [{ scheme: 'bearer', parameters: { error: 'invalid_token', resource_metadata: `${site}/.well-known/oauth-protected-resource/api/v1` } }],
+        );
         return true;
       },
     );
 
     // client_secret_post through the same library.
     const viaPost = await oauth.processClientCredentialsResponse(
-      as, client, await oauth.clientCredentialsGrantRequest(as, client, oauth.ClientSecretPost(String(client.client_secret)), new URLSearchParams(), options),
+      as,
+      client,
+      await oauth.clientCredentialsGrantRequest(as, client, oauth.ClientSecretPost(String(client.client_secret)), new URLSearchParams(), options),
     );
     assert.equal(viaPost.scope, 'content:read quota:read');
   });
@@ -511,9 +515,20 @@ describe('OAuth over HTTP against the built site (the npm start front)', () => {
       const quota = await api('/api/v1/quota', token);
       assert.equal(quota.status, 200);
       const body = (await quota.json()) as Record<string, unknown>;
-      assert.deepEqual({ ...body, reset_seconds: 0 }, {
-        client_id: client.client_id, policy: 'identificado', limit: 600, remaining: 599, reset_seconds: 0, scope: 'content:read quota:read', window_seconds: 60, used: 1,
-      }, 'reading the quota does not consume it');
+      assert.deepEqual(
+        { ...body, reset_seconds: 0 },
+        {
+          client_id: client.client_id,
+          policy: 'identificado',
+          limit: 600,
+          remaining: 599,
+          reset_seconds: 0,
+          scope: 'content:read quota:read',
+          window_seconds: 60,
+          used: 1,
+        },
+        'reading the quota does not consume it',
+      );
     }
 
     const identity = await api('/agent/identity', contentOnly);
@@ -560,7 +575,12 @@ describe('OAuth over HTTP against the built site (the npm start front)', () => {
     const chunked = await fetch(`${server.url}/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: new ReadableStream({ start(c) { for (let i = 0; i < 64; i++) c.enqueue(new Uint8Array(1024).fill(32)); c.close(); } }),
+      body: new ReadableStream({
+        start(c) {
+          for (let i = 0; i < 64; i++) c.enqueue(new Uint8Array(1024).fill(32));
+          c.close();
+        },
+      }),
       duplex: 'half',
     } as RequestInit);
     await assertOAuthError(chunked, 413, 'invalid_request');
@@ -586,12 +606,12 @@ describe('OAuth over HTTP against the built site (the npm start front)', () => {
     assert.equal(elsewhere.status, 201);
   });
 
-  test('another client\'s token: introspection says inactive, revocation answers 200 and changes nothing', async () => {
-    const register = async (name: string) =>
-      (await (await post('/oauth/register', JSON.stringify({ client_name: name }), { 'content-type': 'application/json' })).json()) as Registered;
+  test("another client's token: introspection says inactive, revocation answers 200 and changes nothing", async () => {
+    const register = async (name: string) => (await (await post('/oauth/register', JSON.stringify({ client_name: name }), { 'content-type': 'application/json' })).json()) as Registered;
     const alice = await register('alice');
     const bob = await register('bob');
-    const token = ((await (await postForm('/oauth/token', { grant_type: 'client_credentials' }, { authorization: basic(alice.client_id, alice.client_secret) })).json()) as { access_token: string }).access_token;
+    const token = ((await (await postForm('/oauth/token', { grant_type: 'client_credentials' }, { authorization: basic(alice.client_id, alice.client_secret) })).json()) as { access_token: string })
+      .access_token;
     const asBob = { authorization: basic(bob.client_id, bob.client_secret) };
     assert.deepEqual(await (await postForm('/oauth/introspect', { token }, asBob)).json(), { active: false });
     assert.equal((await postForm('/oauth/revoke', { token }, asBob)).status, 200);
@@ -605,7 +625,11 @@ describe('OAuth state across server restarts', () => {
     const register = async (url: string, name: string) =>
       (await (await fetch(`${url}/oauth/register`, { method: 'POST', body: JSON.stringify({ client_name: name }), headers: { 'content-type': 'application/json' } })).json()) as Registered;
     const issue = async (url: string, client: Registered) => {
-      const response = await fetch(`${url}/oauth/token`, { method: 'POST', body: form({ grant_type: 'client_credentials' }), headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(client.client_id, client.client_secret) } });
+      const response = await fetch(`${url}/oauth/token`, {
+        method: 'POST',
+        body: form({ grant_type: 'client_credentials' }),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic(client.client_id, client.client_secret) },
+      });
       return { status: response.status, token: ((await response.json()) as { access_token?: string }).access_token };
     };
     const client = await register(first.url, 'persistente');

@@ -66,7 +66,7 @@ async function tokenRequest(server: TestServer, clientId: string): Promise<Respo
   });
 }
 
-describe('the Node host\'s outbound fetch checks the address it connects to', { skip }, () => {
+describe("the Node host's outbound fetch checks the address it connects to", { skip }, () => {
   test('a name that resolves to a loopback address is refused when the connection is made: no connection reaches the host', async () => {
     const url = new URL(`https://${privateName!.name}:${hostPort}/doc.json`);
     host.documents.set('/doc.json', { body: {} });
@@ -138,7 +138,7 @@ describe('over HTTP: an unlisted key directory or metadata document on a private
     assert.equal(unlistedAgent.connections, 0, 'no connection was made');
   });
 
-  test('listed by the site, the same addresses are accepted: a token for the document client, the agent\'s quota for the signer', async () => {
+  test("listed by the site, the same addresses are accepted: a token for the document client, the agent's quota for the signer", async () => {
     const clientId = `http://${privateName!.name}:${hostPort}/clients/listed.json`;
     serveDocument('/clients/listed.json', clientId);
     assert.equal((await tokenRequest(listed, clientId)).status, 200);

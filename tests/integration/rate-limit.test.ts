@@ -143,11 +143,14 @@ describe('quotas from options and the environment', () => {
 
   test('an invalid value stops the start-up with a message naming the variable', () => {
     for (const value of ['0', '-3', '1.5', 'sesenta', '1e3', '2000000']) {
-      assert.throws(() => resolvePolicies(configured, { AGENT_API_QUOTA_IDENTIFIED: value }), (error: Error) => {
-        assert.match(error.message, /^AGENT_API_QUOTA_IDENTIFIED must be a whole number/);
-        assert.ok(error.message.includes(`"${value}"`));
-        return true;
-      });
+      assert.throws(
+        () => resolvePolicies(configured, { AGENT_API_QUOTA_IDENTIFIED: value }),
+        (error: Error) => {
+          assert.match(error.message, /^AGENT_API_QUOTA_IDENTIFIED must be a whole number/);
+          assert.ok(error.message.includes(`"${value}"`));
+          return true;
+        },
+      );
     }
     assert.throws(() => resolvePolicies(configured, { AGENT_API_QUOTA_ANONYMOUS: 'x' }), /^EnvironmentError: AGENT_API_QUOTA_ANONYMOUS/);
   });
@@ -161,18 +164,16 @@ describe('callers: anonymous by address, identified by bearer token', () => {
   beforeEach(async () => {
     store = await openStore({ dataDir: join(root, `data-${++dirs}`) });
     const oauth = createOAuthHandlers({ store, addresses: { trustProxy: 0, ipv6Prefix: 64 } });
-    const registered = await oauth.register(
-      new Request(`${SITE}/oauth/register`, { method: 'POST', body: JSON.stringify({ client_name: 'x' }), headers: { 'content-type': 'application/json' } }),
-      { clientAddress: '192.0.2.1' },
-    );
+    const registered = await oauth.register(new Request(`${SITE}/oauth/register`, { method: 'POST', body: JSON.stringify({ client_name: 'x' }), headers: { 'content-type': 'application/json' } }), {
+      clientAddress: '192.0.2.1',
+    });
     const client = (await registered.json()) as { client_id: string; client_secret: string };
     clientId = client.client_id;
     const issue = async (scope: string) => {
       const body = new URLSearchParams({ grant_type: 'client_credentials', scope, client_id: client.client_id, client_secret: client.client_secret });
-      const response = await oauth.token(
-        new Request(`${SITE}/oauth/token`, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
-        { clientAddress: '192.0.2.1' },
-      );
+      const response = await oauth.token(new Request(`${SITE}/oauth/token`, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } }), {
+        clientAddress: '192.0.2.1',
+      });
       return ((await response.json()) as { access_token: string }).access_token;
     };
     token = await issue('content:read quota:read');
@@ -207,14 +208,18 @@ describe('callers: anonymous by address, identified by bearer token', () => {
 
   test('unknown, malformed or non-Bearer credentials → 401 invalid_token with resource_metadata, never anonymous', async () => {
     const resolve = createCallerResolver({ store, addresses: { trustProxy: 0, ipv6Prefix: 64 } });
-    for (const authorization of ['Bearer agt_at_' + 'x'.repeat(43), 'Bearer not-a-token', 'Bearer', '', `Basic ${btoa('a:b')}`, `Bearer ${token} extra`, `Token ${token}`]) {
-      await assert.rejects(resolve(request({ authorization }), { clientAddress: '192.0.2.1' }, METADATA), (error: ApiError) => {
-        assert.equal(error.status, 401);
-        assert.equal(error.code, 'invalid_token');
-        assert.equal(error.headers['WWW-Authenticate'], `Bearer error="invalid_token", resource_metadata="${METADATA}"`);
-        assert.equal(error.toJSON().data?.status, 401);
-        return true;
-      }, authorization);
+    for (const authorization of [`Bearer agt_at_${'x'.repeat(43)}`, 'Bearer not-a-token', 'Bearer', '', `Basic ${btoa('a:b')}`, `Bearer ${token} extra`, `Token ${token}`]) {
+      await assert.rejects(
+        resolve(request({ authorization }), { clientAddress: '192.0.2.1' }, METADATA),
+        (error: ApiError) => {
+          assert.equal(error.status, 401);
+          assert.equal(error.code, 'invalid_token');
+          assert.equal(error.headers['WWW-Authenticate'], `Bearer error="invalid_token", resource_metadata="${METADATA}"`);
+          assert.equal(error.toJSON().data?.status, 401);
+          return true;
+        },
+        authorization,
+      );
     }
   });
 
@@ -223,18 +228,24 @@ describe('callers: anonymous by address, identified by bearer token', () => {
     const quota = { scope: 'quota:read', token: 'required' } as const;
     assert.doesNotThrow(() => assertScope(identified('c', ['content:read']), content, METADATA));
     assert.doesNotThrow(() => assertScope(anonymous(), content, METADATA));
-    assert.throws(() => assertScope(identified('c', ['content:read']), quota, METADATA), (error: ApiError) => {
-      assert.equal(error.status, 403);
-      assert.equal(error.code, 'insufficient_scope');
-      assert.equal(error.headers['WWW-Authenticate'], `Bearer error="insufficient_scope", scope="quota:read", resource_metadata="${METADATA}"`);
-      return true;
-    });
+    assert.throws(
+      () => assertScope(identified('c', ['content:read']), quota, METADATA),
+      (error: ApiError) => {
+        assert.equal(error.status, 403);
+        assert.equal(error.code, 'insufficient_scope');
+        assert.equal(error.headers['WWW-Authenticate'], `Bearer error="insufficient_scope", scope="quota:read", resource_metadata="${METADATA}"`);
+        return true;
+      },
+    );
     assert.throws(() => assertScope(identified('c', ['quota:read']), content, METADATA), { status: 403 });
-    assert.throws(() => assertScope(anonymous(), quota, METADATA), (error: ApiError) => {
-      assert.equal(error.status, 401);
-      assert.equal(error.headers['WWW-Authenticate'], `Bearer scope="quota:read", resource_metadata="${METADATA}"`);
-      return true;
-    });
+    assert.throws(
+      () => assertScope(anonymous(), quota, METADATA),
+      (error: ApiError) => {
+        assert.equal(error.status, 401);
+        assert.equal(error.headers['WWW-Authenticate'], `Bearer scope="quota:read", resource_metadata="${METADATA}"`);
+        return true;
+      },
+    );
   });
 
   test('GET /agent/identity: client_id, scope and the quota, read without counting; 401 without a valid token', async () => {
@@ -251,7 +262,14 @@ describe('callers: anonymous by address, identified by bearer token', () => {
       assert.equal(body.client_id, clientId);
       assert.equal(body.scope, 'content:read');
       assert.deepEqual(quotaSchema.parse(body.quota), {
-        client_id: clientId, policy: 'identificado', limit: 600, remaining: 599, reset_seconds: 60, scope: 'content:read', window_seconds: 60, used: 1,
+        client_id: clientId,
+        policy: 'identificado',
+        limit: 600,
+        remaining: 599,
+        reset_seconds: 60,
+        scope: 'content:read',
+        window_seconds: 60,
+        used: 1,
       });
     }
     await assert.rejects(get({}), (error: ApiError) => {
@@ -278,7 +296,9 @@ function callerOf(server: TestServer): Client {
     get: (path, token) => fetchAs(`${server.url}${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} }),
     async token(scope = 'content:read quota:read') {
       const registration = await fetchAs(`${server.url}/oauth/register`, {
-        method: 'POST', body: JSON.stringify({ client_name: 'carga' }), headers: { 'content-type': 'application/json' },
+        method: 'POST',
+        body: JSON.stringify({ client_name: 'carga' }),
+        headers: { 'content-type': 'application/json' },
       });
       const { client_id, client_secret } = (await registration.json()) as { client_id: string; client_secret: string };
       const response = await fetchAs(`${server.url}/oauth/token`, {
@@ -350,7 +370,7 @@ describe('rate limits over HTTP with the default quotas (60 anonymous, 600 ident
   test('401s are not counted, and a bad token is never served as anonymous', async () => {
     const caller = callerOf(server);
     for (let i = 0; i < 5; i++) {
-      const response = await caller.get(CHEAP, 'agt_at_' + 'x'.repeat(43));
+      const response = await caller.get(CHEAP, `agt_at_${'x'.repeat(43)}`);
       assert.equal(response.status, 401);
       assert.match(response.headers.get('www-authenticate') ?? '', /^Bearer error="invalid_token", resource_metadata="https?:\/\/[^"]+\/\.well-known\/oauth-protected-resource\/api\/v1"$/);
       assert.equal(response.headers.get('ratelimit'), null);
@@ -406,7 +426,10 @@ describe('rate limits over HTTP with quotas set at start-up through the environm
     }
     await assertRateLimited(await caller.get(CHEAP), 'anonimo', 3);
     const responses = await Promise.all(Array.from({ length: 200 }, () => callerOf(server).get(CHEAP)));
-    assert.ok(responses.every((response) => response.status === 200), 'each new address has its own window');
+    assert.ok(
+      responses.every((response) => response.status === 200),
+      'each new address has its own window',
+    );
   });
 
   test('AGENT_API_QUOTA_IDENTIFIED=5: five requests, then 429; get_quota says limit 5', async () => {

@@ -44,8 +44,7 @@ after(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const get = (path: string, headers: Record<string, string> = {}, clientAddress = '192.0.2.50') =>
-  api.handle(new Request(`http://localhost${path}`, { headers }), { clientAddress });
+const get = (path: string, headers: Record<string, string> = {}, clientAddress = '192.0.2.50') => api.handle(new Request(`http://localhost${path}`, { headers }), { clientAddress });
 
 const mcpFrom = (origin: string) =>
   api.handle(

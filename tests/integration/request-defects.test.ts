@@ -91,7 +91,12 @@ describe('defects of the attack run, fixed', () => {
   });
 
   test('every error has data.hint: a method a document does not answer, an unknown operation', async () => {
-    for (const [method, path, status] of [['PROPFIND', '/openapi.json', 405], ['DELETE', '/llms.txt', 405], ['GET', '/api/v1/nope', 404], ['PUT', '/api/v1/search_pages', 405]] as const) {
+    for (const [method, path, status] of [
+      ['PROPFIND', '/openapi.json', 405],
+      ['DELETE', '/llms.txt', 405],
+      ['GET', '/api/v1/nope', 404],
+      ['PUT', '/api/v1/search_pages', 405],
+    ] as const) {
       const answer = await raw(`${method} ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`);
       assert.equal(answer.status, status, `${method} ${path}`);
       assert.equal(typeof (JSON.parse(answer.body) as Json).data.hint, 'string', `${method} ${path}`);

@@ -135,7 +135,12 @@ export const RELEVANCE_CASES: RelevanceCase[] = [
 /** Whether a result path satisfies an `expect` pattern. */
 export function matchesExpected(path: string, pattern: string): boolean {
   if (!pattern.includes('*')) return path === pattern;
-  const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.?+^$()[\]{}|\\]/g, '\\$&')).join('.*')}$`);
+  const regex = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.?+^$()[\]{}|\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   return regex.test(path);
 }
 

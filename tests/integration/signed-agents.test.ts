@@ -36,15 +36,16 @@ function get(headers: Record<string, string> = {}, path = PATH): Promise<Respons
 }
 
 describe('a listed agent that signs its requests has a quota of its own', () => {
-  test('a signed request gets the agent\'s policy; the transcript shows it', async () => {
+  test("a signed request gets the agent's policy; the transcript shows it", async () => {
     const signature = await listed.sign(`${SITE}${PATH}`);
     const response = await get(signature);
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('ratelimit-policy'), `"agente-prueba";q=${AGENT_QUOTA};w=60`);
     assert.equal(response.headers.get('ratelimit'), `"agente-prueba";r=${AGENT_QUOTA - 1};t=60`);
     console.log(
-      `signed request:\n  GET ${SITE}${PATH}\n${Object.entries(signature).map(([name, value]) => `  ${name}: ${value}`).join('\n')}\n` +
-        `answer: ${response.status}\n${['ratelimit-policy', 'ratelimit', 'ratelimit-remaining'].map((name) => `  ${name}: ${response.headers.get(name)}`).join('\n')}`,
+      `signed request:\n  GET ${SITE}${PATH}\n${Object.entries(signature)
+        .map(([name, value]) => `  ${name}: ${value}`)
+        .join('\n')}\n` + `answer: ${response.status}\n${['ratelimit-policy', 'ratelimit', 'ratelimit-remaining'].map((name) => `  ${name}: ${response.headers.get(name)}`).join('\n')}`,
     );
   });
 
@@ -57,7 +58,7 @@ describe('a listed agent that signs its requests has a quota of its own', () => 
     assert.equal(listed.directoryFetches, 1);
   });
 
-  test('the agent\'s quota is its own: used up, it is 429 while an unsigned reader from the same address still reads', async () => {
+  test("the agent's quota is its own: used up, it is 429 while an unsigned reader from the same address still reads", async () => {
     const statuses: number[] = [];
     for (let i = 0; i < AGENT_QUOTA; i++) {
       const response = await get(await listed.sign(`${SITE}${PATH}`));
@@ -75,13 +76,13 @@ describe('a listed agent that signs its requests has a quota of its own', () => 
 describe('a signature that proves nothing is an anonymous request, never an error', () => {
   const anonymousPolicy = '"anonimo";q=60;w=60';
 
-  test('forged: signed with a key the agent\'s directory does not hold', async () => {
+  test("forged: signed with a key the agent's directory does not hold", async () => {
     const response = await get(await listed.sign(`${SITE}${PATH}`, { key: 'stranger' }));
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('ratelimit-policy'), anonymousPolicy);
   });
 
-  test('tampered: the signed Signature-Agent swapped for another agent\'s', async () => {
+  test("tampered: the signed Signature-Agent swapped for another agent's", async () => {
     const signature = await listed.sign(`${SITE}${PATH}`);
     const response = await get({ ...signature, 'Signature-Agent': `"${unlisted.origin}"` });
     assert.equal(response.headers.get('ratelimit-policy'), anonymousPolicy);
@@ -115,7 +116,7 @@ describe('a signature that proves nothing is an anonymous request, never an erro
     }
   });
 
-  test('made for another site: @authority is not this site\'s', async () => {
+  test("made for another site: @authority is not this site's", async () => {
     const response = await get(await listed.sign(`https://elsewhere.example${PATH}`));
     assert.equal(response.headers.get('ratelimit-policy'), anonymousPolicy);
   });
@@ -176,7 +177,7 @@ describe('the traffic report', () => {
   });
 });
 
-describe('a page never makes the server fetch an agent\'s keys', () => {
+describe("a page never makes the server fetch an agent's keys", () => {
   test('a trusted agent whose first request is a page: its directory is not fetched', async () => {
     const fresh = await startSigningAgent();
     const other = await startConfiguredServer({ signedAgents: { policy: { name: 'agente-firmado', quota: 600 }, trusted: { [fresh.origin]: {} }, unlisted: 'anonymous' } });

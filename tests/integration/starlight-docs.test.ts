@@ -97,7 +97,10 @@ describe("Starlight's documentation, built from the packed tarball", () => {
     }
     // Every language keeps its own pages: 17, and Danish has its home page only.
     assert.equal(new Set(manifest.pages.map((page: Json) => page.language)).size, 17);
-    assert.deepEqual(manifest.pages.filter((page: Json) => page.language === 'da').map((page: Json) => page.path), ['/da/']);
+    assert.deepEqual(
+      manifest.pages.filter((page: Json) => page.language === 'da').map((page: Json) => page.path),
+      ['/da/'],
+    );
   });
 
   it('lists no copy and no error page in search results, in any language', async () => {
@@ -143,7 +146,7 @@ describe("Starlight's documentation, built from the packed tarball", () => {
     }
   });
 
-  it("answers read_page and the twin of a copy, pointing to the original", async () => {
+  it('answers read_page and the twin of a copy, pointing to the original', async () => {
     const copy = await getJson(`/api/v1/read_page?url=${encodeURIComponent(`${SITE}/da/guides/sidebar/`)}`);
     assert.equal(copy.url, `${SITE}/da/guides/sidebar/`);
     assert.equal(copy.canonical_url, `${SITE}/guides/sidebar/`);
@@ -164,7 +167,10 @@ describe("Starlight's documentation, built from the packed tarball", () => {
     assert.equal(page.language, 'en');
     const others = (page.other_matches as Json[]).map((other) => `${pathOf(other.url)} ${other.language}`);
     assert.ok(others.includes('/de/guides/sidebar/ de') && others.includes('/zh-cn/guides/sidebar/ zh-CN') && others.includes('/ja/guides/sidebar/ ja'), others.join(', '));
-    assert.ok(others.every((other) => !copies.has(other.split(' ')[0]!)), 'a copy is not another match');
+    assert.ok(
+      others.every((other) => !copies.has(other.split(' ')[0]!)),
+      'a copy is not another match',
+    );
     assert.equal((await getJson(`/api/v1/read_page?url=ja/guides/sidebar`)).url, `${SITE}/ja/guides/sidebar/`);
   });
 
@@ -182,14 +188,20 @@ describe("Starlight's documentation, built from the packed tarball", () => {
     assert.equal(report.resources, manifest.pages.length);
   });
 
-  it('finds CJK queries written from the pages\' text in the top 3', async () => {
+  it("finds CJK queries written from the pages' text in the top 3", async () => {
     for (const { query, language, pages } of CJK_QUERIES) {
       const found = await getJson(`/api/v1/search_pages?${new URLSearchParams({ query, language, limit: '3' })}`);
       const urls = found.results.map((result: Json) => result.url);
-      assert.ok(pages.some((page) => urls.includes(`${SITE}${page}`)), `${query} (${language}) → ${urls.join(', ')}`);
+      assert.ok(
+        pages.some((page) => urls.includes(`${SITE}${page}`)),
+        `${query} (${language}) → ${urls.join(', ')}`,
+      );
     }
     // The issue's three queries, with no language filter, and the excerpt around the words found.
-    for (const [query, page] of [['全文検索', '/ja/guides/site-search/'], ['可折叠子目录', '/zh-cn/components/file-tree/']]) {
+    for (const [query, page] of [
+      ['全文検索', '/ja/guides/site-search/'],
+      ['可折叠子目录', '/zh-cn/components/file-tree/'],
+    ]) {
       const found = await getJson(`/api/v1/search_pages?${new URLSearchParams({ query, limit: '3' })}`);
       const hit = found.results.find((result: Json) => result.url === `${SITE}${page}`);
       assert.ok(hit, `${query} → ${found.results.map((result: Json) => result.url).join(', ')}`);
@@ -222,13 +234,15 @@ describe("every page's twin, against what its reader sees", () => {
       }
       counts.references += countCharacterReferences(twin);
       if (countCharacterReferences(twin) > 0) failures.push(`${path}: ${twin.match(/.{0,20}&#x?[0-9a-f]+;.{0,20}/gi)!.join(' | ')}`);
-      const shown = /<footer[^]*?<time datetime="([^"]+)"/.exec(html)?.[1];
+      const shown = /<footer[\s\S]*?<time datetime="([^"]+)"/.exec(html)?.[1];
       if (shown) {
         counts.dated++;
         if (!twin.includes(`\nlast_updated: ${shown}\n`)) failures.push(`${path}: shows ${shown}, its twin says ${/^last_updated: .*$/m.exec(twin)?.[0] ?? 'nothing'}`);
       }
     }
-    t.diagnostic(`${counts.pages} twins: ${counts.exact} of ${counts.blocks} code blocks as copied, ${counts.kept} of ${counts.trees} file trees kept, ${counts.references} character references, ${counts.dated} dates shown`);
+    t.diagnostic(
+      `${counts.pages} twins: ${counts.exact} of ${counts.blocks} code blocks as copied, ${counts.kept} of ${counts.trees} file trees kept, ${counts.references} character references, ${counts.dated} dates shown`,
+    );
     assert.deepEqual(failures.slice(0, 30), [], `${failures.length} differences`);
     assert.ok(counts.blocks > 5000 && counts.trees > 300 && counts.dated > 500, JSON.stringify(counts));
   });

@@ -19,7 +19,7 @@ const page = '<!DOCTYPE html><html lang="es"><head><meta charset="utf-8"><title>
 const element = buildHtmlDirective(defaults, '/llms.txt', '/guides/soil.md')!;
 
 describe('the HTML directive', () => {
-  it('says where llms.txt and the page\'s twin are, in English, marked so that no twin, index or parity check takes it', () => {
+  it("says where llms.txt and the page's twin are, in English, marked so that no twin, index or parity check takes it", () => {
     assert.equal(
       element,
       '<aside data-agent-directive aria-label="llms.txt" data-agent-ignore data-pagefind-ignore="all" data-markdown-ignore lang="en">For AI agents: /llms.txt lists the pages of this site as Markdown. This page as Markdown: /guides/soil.md.</aside>',
@@ -89,8 +89,8 @@ describe('a page rendered on demand', () => {
   });
 });
 
-describe('a page\'s Content-Security-Policy', () => {
-  it('lets the directive\'s style in where Astro\'s policy would refuse it, and changes nothing else', () => {
+describe("a page's Content-Security-Policy", () => {
+  it("lets the directive's style in where Astro's policy would refuse it, and changes nothing else", () => {
     const policy = "default-src 'self'; script-src 'self' 'sha256-abc='; style-src 'self' 'sha256-def='";
     assert.equal(patchContentSecurityPolicy(policy), `${policy}; style-src-elem 'self' 'sha256-def=' ${DIRECTIVE_STYLE_HASH}`);
     // Without style-src, default-src decides; with style-src-elem, it is the one changed.
@@ -99,7 +99,7 @@ describe('a page\'s Content-Security-Policy', () => {
   });
 
   it('is left alone where inline styles are allowed, or where there is no policy for styles', () => {
-    for (const policy of ["style-src 'self' 'unsafe-inline'", "script-src 'self'", "img-src data:"]) assert.equal(patchContentSecurityPolicy(policy), policy);
+    for (const policy of ["style-src 'self' 'unsafe-inline'", "script-src 'self'", 'img-src data:']) assert.equal(patchContentSecurityPolicy(policy), policy);
     // 'unsafe-inline' beside a hash or nonce is ignored by browsers (CSP Level 3): the hash is needed.
     assert.match(patchContentSecurityPolicy("style-src 'unsafe-inline' 'nonce-x'"), /style-src-elem 'unsafe-inline' 'nonce-x' 'sha256-/);
     const patched = patchContentSecurityPolicy("style-src 'self'");

@@ -21,8 +21,16 @@ describe('the catalog of checks', () => {
     const readme = await readFile(README, 'utf8');
     const table = readme.slice(readme.indexOf('### The checks'), readme.indexOf('### The JSON report'));
     const rows = table.split('\n').filter((line) => line.startsWith('| `'));
-    const cells = rows.map((row) => row.slice(2, -2).split(/(?<!\\) \| /).map((cell) => cell.replace(/\\\|/g, '|')));
-    assert.deepEqual(cells.map(([id]) => id!.replace(/`/g, '')), CHECK_IDS);
+    const cells = rows.map((row) =>
+      row
+        .slice(2, -2)
+        .split(/(?<!\\) \| /)
+        .map((cell) => cell.replace(/\\\|/g, '|')),
+    );
+    assert.deepEqual(
+      cells.map(([id]) => id!.replace(/`/g, '')),
+      CHECK_IDS,
+    );
     for (const [id, group, title, graders, fix] of cells) {
       const check = CHECKS[id!.replace(/`/g, '') as keyof typeof CHECKS];
       assert.equal(group, `${check.group}${check.scope === 'api' ? ' (API)' : ''}`, id);
@@ -46,11 +54,17 @@ describe('parsers of what a site sends', () => {
 
   test('Link headers (RFC 8288): every link written is read back, with its relations and type', () => {
     fc.assert(
-      fc.property(fc.array(fc.record({ url, rel: fc.array(token, { minLength: 1, maxLength: 3 }), type: fc.option(fc.constantFrom('text/markdown', 'application/json')) }), { maxLength: 6 }), (links) => {
-        const header = links.map((link) => `<${link.url}>; rel="${link.rel.join(' ')}"${link.type ? `; type="${link.type}"` : ''}`).join(', ');
-        const parsed = parseLinkHeader(header || null);
-        assert.deepEqual(parsed, links.map((link) => ({ url: link.url, rel: link.rel, type: link.type ?? undefined })));
-      }),
+      fc.property(
+        fc.array(fc.record({ url, rel: fc.array(token, { minLength: 1, maxLength: 3 }), type: fc.option(fc.constantFrom('text/markdown', 'application/json')) }), { maxLength: 6 }),
+        (links) => {
+          const header = links.map((link) => `<${link.url}>; rel="${link.rel.join(' ')}"${link.type ? `; type="${link.type}"` : ''}`).join(', ');
+          const parsed = parseLinkHeader(header || null);
+          assert.deepEqual(
+            parsed,
+            links.map((link) => ({ url: link.url, rel: link.rel, type: link.type ?? undefined })),
+          );
+        },
+      ),
     );
   });
 
@@ -93,7 +107,16 @@ describe('parsers of what a site sends', () => {
         assert.equal(sample[0], home);
         assert.ok(sample.length <= Math.max(maxPages, 1));
         assert.equal(new Set(sample).size, sample.length);
-        if (pages.length > maxPages && maxPages >= 3) assert.ok(sample.includes([...pages].sort().filter((page) => page !== home).at(-1)!), 'the last page is sampled');
+        if (pages.length > maxPages && maxPages >= 3)
+          assert.ok(
+            sample.includes(
+              [...pages]
+                .sort()
+                .filter((page) => page !== home)
+                .at(-1)!,
+            ),
+            'the last page is sampled',
+          );
       }),
     );
   });

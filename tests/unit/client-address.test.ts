@@ -39,11 +39,13 @@ test('every spelling of an IPv6 address is one client: its network, in RFC 5952 
     fc.property(groupsArbitrary, prefixArbitrary, (groups, prefix) => {
       // Addresses under ::ffff:0:0/96 are IPv4 clients: the next test.
       fc.pre(!(groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff));
-      const keys = new Set(spellings(groups).map((text) => {
-        const address = parseClientAddress(text);
-        assert.ok(address, `${text} is an address`);
-        return networkKey(address, prefix);
-      }));
+      const keys = new Set(
+        spellings(groups).map((text) => {
+          const address = parseClientAddress(text);
+          assert.ok(address, `${text} is an address`);
+          return networkKey(address, prefix);
+        }),
+      );
       assert.equal(keys.size, 1, [...keys].join(' '));
       const [key] = keys;
       assert.match(key!, new RegExp(`/${prefix}$`));

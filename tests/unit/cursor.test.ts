@@ -1,12 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  decodeCursor,
-  encodeCursor,
-  InvalidCursorError,
-  MAX_CURSOR_LENGTH,
-  MAX_CURSOR_OFFSET,
-} from '../../packages/astro-agent-api/src/content/cursor.ts';
+import { decodeCursor, encodeCursor, InvalidCursorError, MAX_CURSOR_LENGTH, MAX_CURSOR_OFFSET } from '../../packages/astro-agent-api/src/content/cursor.ts';
 
 const scope = { buildId: 'build-1', query: 'fontanero madrid', filters: {} };
 

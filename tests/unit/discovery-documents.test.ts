@@ -84,8 +84,14 @@ describe('/.well-known/api-catalog (RFC 9727)', () => {
 
   it('gives each API its description, documentation and metadata, all published by the same build', () => {
     const api = entry(`${site}/api/v1`);
-    assert.deepEqual(api['service-desc'].map((link: Json) => link.href), [`${site}/openapi.json`]);
-    assert.deepEqual(entry(`${site}${MCP_PATH}`)['service-desc'].map((link: Json) => link.href), [`${site}${WELL_KNOWN_PATHS.mcpServerCard}`]);
+    assert.deepEqual(
+      api['service-desc'].map((link: Json) => link.href),
+      [`${site}/openapi.json`],
+    );
+    assert.deepEqual(
+      entry(`${site}${MCP_PATH}`)['service-desc'].map((link: Json) => link.href),
+      [`${site}${WELL_KNOWN_PATHS.mcpServerCard}`],
+    );
     const hrefs = catalog.linkset.flatMap((context) =>
       Object.entries(context).flatMap(([relation, links]) => (relation === 'anchor' || relation === 'item' ? [] : (links as Json[]).map((link) => link.href as string))),
     );
@@ -109,7 +115,10 @@ describe('/.well-known/llms.txt', () => {
 });
 
 describe('agent skill (Agent Skills Discovery 0.2.0)', () => {
-  for (const [name, documents] of [['demo', demo], ['generic blog', blog]] as const) {
+  for (const [name, documents] of [
+    ['demo', demo],
+    ['generic blog', blog],
+  ] as const) {
     it(`${name}: the index lists one SKILL.md by its SHA-256, and its name and description match the skill's front matter`, () => {
       const index = JSON.parse(documents.get(WELL_KNOWN_PATHS.agentSkills)!) as Json;
       assert.equal(index.$schema, 'https://schemas.agentskills.io/discovery/0.2.0/schema.json');
@@ -127,7 +136,7 @@ describe('agent skill (Agent Skills Discovery 0.2.0)', () => {
     });
   }
 
-  it('teaches the site\'s own operations over REST and MCP, and only what the site offers', () => {
+  it("teaches the site's own operations over REST and MCP, and only what the site offers", () => {
     const demoSkill = demo.get('/.well-known/agent-skills/reparo-hogar/SKILL.md')!;
     assert.match(demoSkill, /GET https:\/\/www\.reparohogar\.example\/api\/v1\/search_pages\?query=fuga\+de\+agua&city=madrid/);
     assert.match(demoSkill, /`POST https:\/\/www\.reparohogar\.example\/mcp`/);

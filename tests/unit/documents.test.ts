@@ -29,8 +29,7 @@ import { buildTestPage } from '../helpers/built-page.ts';
 const site = 'https://www.reparohogar.example';
 const company = { brand: 'Reparo Hogar', website: '/', email: 'hola@reparohogar.example', coverage: 'Toda España' };
 const options = resolveAgentApiOptions(parseAgentApiOptions({ ...agentApiOptions, company }), { url: site, pageLanguages: [], sitemap: '/sitemap-index.xml' });
-const page = (path: string, title: string, markdown = `# ${title}\n\nTexto de ${title}.`) =>
-  buildTestPage(site, path, { title: `${title} | Reparo Hogar`, language: 'es', markdown });
+const page = (path: string, title: string, markdown = `# ${title}\n\nTexto de ${title}.`) => buildTestPage(site, path, { title: `${title} | Reparo Hogar`, language: 'es', markdown });
 // In path order, as a build's manifest lists them.
 const pages: BuiltPage[] = [
   page('/', 'Inicio', '# Reparo Hogar\n\n![logo](https://x.example/a.png)\n\nReparaciones del hogar en **toda España**, con [urgencias](/urgencias/) 24 horas.'),
@@ -58,8 +57,7 @@ type Json = { [key: string]: any };
 
 describe('openapi.json', () => {
   const document = buildOpenApi(context) as Json;
-  const parameter = (path: string, name: string) =>
-    (document.paths[`/api/v1${path}`].get.parameters as Json[]).find((candidate) => candidate.name === name)!;
+  const parameter = (path: string, name: string) => (document.paths[`/api/v1${path}`].get.parameters as Json[]).find((candidate) => candidate.name === name)!;
 
   it('is valid OpenAPI 3.1 for @readme/openapi-parser', async () => {
     const result = await validate(structuredClone(document) as never);
@@ -113,15 +111,7 @@ describe('openapi.json', () => {
   it('describes responses, errors, rate-limit headers and security from one set of components', () => {
     const search = document.paths['/api/v1/search_pages'].get;
     assert.deepEqual(search.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/SearchResponse' });
-    assert.deepEqual(Object.keys(search.responses['200'].headers), [
-      'RateLimit',
-      'RateLimit-Policy',
-      'RateLimit-Limit',
-      'RateLimit-Remaining',
-      'RateLimit-Reset',
-      'API-Version',
-      'ETag',
-    ]);
+    assert.deepEqual(Object.keys(search.responses['200'].headers), ['RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'API-Version', 'ETag']);
     for (const status of ['400', '401', '403', '404', '405', '429', '500']) assert.ok(search.responses[status].$ref, status);
     const { responses } = document.components;
     assert.ok(responses.TooManyRequests.headers['Retry-After']);
@@ -131,16 +121,7 @@ describe('openapi.json', () => {
     assert.equal(search.deprecated, undefined, 'no version is being withdrawn');
     assert.equal(document.components.headers.Sunset, undefined);
     assert.deepEqual(document.components.schemas.Error.required, ['code', 'message']);
-    assert.deepEqual(Object.keys(document.components.schemas).sort(), [
-      'CompanyInfo',
-      'Error',
-      'Page',
-      'PageSection',
-      'Quota',
-      'SearchResponse',
-      'SearchResult',
-      'ServiceModel',
-    ]);
+    assert.deepEqual(Object.keys(document.components.schemas).sort(), ['CompanyInfo', 'Error', 'Page', 'PageSection', 'Quota', 'SearchResponse', 'SearchResult', 'ServiceModel']);
     assert.deepEqual(search.security, [{}, { oauth2: ['content:read'] }, { bearer: [] }]);
     assert.deepEqual(document.paths['/api/v1/quota'].get.security, [{ oauth2: ['quota:read'] }, { bearer: [] }]);
     assert.equal(document.components.securitySchemes.oauth2.flows.clientCredentials.tokenUrl, `${site}/oauth/token`);
@@ -166,8 +147,16 @@ describe('one schema source for OpenAPI and MCP', () => {
       const parameters = openapi.paths[`/api/v1${operation.path}`].get.parameters as Json[];
       // Both documents come from one JSON Schema conversion: each is held to the zod schema it starts from.
       const fields = Object.entries(operation.input.shape);
-      assert.deepEqual(Object.keys(tool.inputSchema.properties), fields.map(([name]) => name), operation.name);
-      assert.deepEqual(parameters.map((parameter) => parameter.name), fields.map(([name]) => name), operation.name);
+      assert.deepEqual(
+        Object.keys(tool.inputSchema.properties),
+        fields.map(([name]) => name),
+        operation.name,
+      );
+      assert.deepEqual(
+        parameters.map((parameter) => parameter.name),
+        fields.map(([name]) => name),
+        operation.name,
+      );
       for (const [name, field] of fields) {
         const required = !(field as z.ZodType).safeParse(undefined).success;
         assert.equal(parameters.find((parameter) => parameter.name === name)!.required, required, `${operation.name}.${name} in openapi.json`);
@@ -221,11 +210,7 @@ describe('agents.md and auth.md', () => {
   });
 
   it('auth.md walks through the flow with curl against the site', () => {
-    assert.ok(
-      auth.includes(
-        `curl -X POST ${site}/oauth/register -H 'Content-Type: application/json' -d '{"client_name":"my-agent","contacts":["dev@example.com"]}'`,
-      ),
-    );
+    assert.ok(auth.includes(`curl -X POST ${site}/oauth/register -H 'Content-Type: application/json' -d '{"client_name":"my-agent","contacts":["dev@example.com"]}'`));
     assert.ok(auth.includes(`curl -X POST ${site}/oauth/token -u "$CLIENT_ID:$CLIENT_SECRET" -d grant_type=client_credentials`));
     assert.match(auth, /client_secret_post/);
     assert.ok(auth.includes(`curl ${site}/api/v1/quota -H "Authorization: Bearer $ACCESS_TOKEN"`));
@@ -243,11 +228,18 @@ describe('llms.txt', () => {
   it('has the llmstxt.org shape: H1, a summary quote, then H2 link lists', () => {
     const lines = text.split('\n');
     assert.equal(lines[0], '# Reparo Hogar');
-    assert.match(lines[2]!, /^> Reparo Hogar repara y mantiene hogares: 15 servicios a domicilio en 21 ciudades de España, .+ Cobertura: Toda España\. Cada página está disponible en Markdown en los enlaces de abajo\.$/);
+    assert.match(
+      lines[2]!,
+      /^> Reparo Hogar repara y mantiene hogares: 15 servicios a domicilio en 21 ciudades de España, .+ Cobertura: Toda España\. Cada página está disponible en Markdown en los enlaces de abajo\.$/,
+    );
     assert.match(lines[4]!, /^Nada se reserva, contrata ni paga en esta web: .+ Reparo Hogar responde ante el cliente de cada trabajo/);
     assert.deepEqual(sections, ['Páginas principales', 'Ciudades', 'Guias', 'Servicios', 'Para agentes', 'Optional']);
     // Programs' entry points are named in the text: every link leads to Markdown that answers a GET.
-    assert.ok(text.includes(`usa la API de solo lectura (${site}/api/v1, descrita en ${site}/openapi.json) o las mismas operaciones como herramientas MCP (\`POST ${site}/mcp\`, ficha del servidor en ${site}/.well-known/mcp/server-card.json), explicadas en ${site}/agents.md.`));
+    assert.ok(
+      text.includes(
+        `usa la API de solo lectura (${site}/api/v1, descrita en ${site}/openapi.json) o las mismas operaciones como herramientas MCP (\`POST ${site}/mcp\`, ficha del servidor en ${site}/.well-known/mcp/server-card.json), explicadas en ${site}/agents.md.`,
+      ),
+    );
     assert.ok(text.includes(`- [llms-full.txt](${site}/llms-full.txt): el texto de todas las páginas, en Markdown, en un solo documento`));
     assert.doesNotMatch(text, /\]\([^)]*(openapi\.json|\/mcp)\)/);
     for (const line of lines.filter((candidate) => candidate.startsWith('- '))) {
@@ -335,16 +327,14 @@ describe('discovery documents', () => {
     const catalog = buildAiCatalog(context) as Json;
     assert.equal(catalog.entries[0].type, 'application/mcp-server-card+json');
     assert.equal(catalog.entries[0].url, `${site}/mcp/server-card`);
-    for (const document of [card, draft, catalog]) for (const url of urlsIn(document)) {
-      assert.ok(url.startsWith(site) || url.startsWith('https://static.modelcontextprotocol.io/'), url);
-    }
+    for (const document of [card, draft, catalog])
+      for (const url of urlsIn(document)) {
+        assert.ok(url.startsWith(site) || url.startsWith('https://static.modelcontextprotocol.io/'), url);
+      }
   });
 
   it('the MCP cards announce the protocol revisions the SDK serves', () => {
-    assert.deepEqual(
-      [...MCP_PROTOCOL_VERSIONS].sort(),
-      [...new Set(['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS])].sort(),
-    );
+    assert.deepEqual([...MCP_PROTOCOL_VERSIONS].sort(), [...new Set(['2026-07-28', ...SUPPORTED_PROTOCOL_VERSIONS])].sort());
   });
 });
 
@@ -420,7 +410,9 @@ describe('documents of a generic English site (no company, no facets, no documen
     const result = await validate(structuredClone(openapi) as never);
     assert.ok(result.valid, result.valid ? '' : compileErrors(result));
     assert.deepEqual(
-      Object.values(openapi.paths as Json).filter((item) => item.get?.['x-mcp-tool']).map((item) => item.get.operationId),
+      Object.values(openapi.paths as Json)
+        .filter((item) => item.get?.['x-mcp-tool'])
+        .map((item) => item.get.operationId),
       ['search_pages', 'read_page', 'get_quota'],
     );
     assert.deepEqual(
@@ -432,8 +424,23 @@ describe('documents of a generic English site (no company, no facets, no documen
 
   it('no document, instruction or prompt holds anything of the demo or of a company', () => {
     const demo = [
-      /reparo/i, /hogar/i, /\bnada\b/i, /\bcontrata/i, /\bfontan/i, /\bciudad/i, /\btodas\b/i, /desarrolladores/i, /versionado/i,
-      /\bcity\b/i, /madrid/i, /servicios/i, /get_company_info/, /\bcompany\b/i, /service model/i, /customer/i, /\bagente\b/i,
+      /reparo/i,
+      /hogar/i,
+      /\bnada\b/i,
+      /\bcontrata/i,
+      /\bfontan/i,
+      /\bciudad/i,
+      /\btodas\b/i,
+      /desarrolladores/i,
+      /versionado/i,
+      /\bcity\b/i,
+      /madrid/i,
+      /servicios/i,
+      /get_company_info/,
+      /\bcompany\b/i,
+      /service model/i,
+      /customer/i,
+      /\bagente\b/i,
     ];
     const texts = new Map([...documents, ['MCP instructions', instructions], ['MCP prompt', prompt]]);
     assert.equal(texts.size, 18);
@@ -444,11 +451,18 @@ describe('documents of a generic English site (no company, no facets, no documen
     const lines = llms.split('\n');
     assert.equal(lines[0], '# blog.example');
     assert.equal(lines[2], '> Notes on birds, walks and the weather, written by Ana. Every page is available as Markdown at the links below.');
-    assert.deepEqual([...llms.matchAll(/^## (.+)$/gm)].map((match) => match[1]), ['Main pages', 'Blog', 'For agents']);
+    assert.deepEqual(
+      [...llms.matchAll(/^## (.+)$/gm)].map((match) => match[1]),
+      ['Main pages', 'Blog', 'For agents'],
+    );
     assert.ok(llms.includes(`- [Herons in Winter](${blog}/blog/winter-herons.md): Where the herons go.`));
     // A page without a meta description gets its first line of prose.
     assert.ok(llms.includes(`- [Walking with a Notebook](${blog}/blog/walking-with-a-notebook.md): A notebook makes a walk slower, and that is the point.`));
-    assert.ok(llms.includes(`use the read-only API (${blog}/api/v1, described in ${blog}/openapi.json) or the same operations as MCP tools (\`POST ${blog}/mcp\`, server card at ${blog}/.well-known/mcp/server-card.json), both explained in ${blog}/agents.md.`));
+    assert.ok(
+      llms.includes(
+        `use the read-only API (${blog}/api/v1, described in ${blog}/openapi.json) or the same operations as MCP tools (\`POST ${blog}/mcp\`, server card at ${blog}/.well-known/mcp/server-card.json), both explained in ${blog}/agents.md.`,
+      ),
+    );
     assert.ok(llms.includes(`- [llms-full.txt](${blog}/llms-full.txt): the text of every page, as Markdown, in one document`));
   });
 
@@ -459,7 +473,12 @@ describe('documents of a generic English site (no company, no facets, no documen
     assert.deepEqual([...params.keys()], ['query']);
     const word = params.get('query')!;
     assert.match(word, /^\p{L}{4,}$/u);
-    const found = blogPages.filter((page) => page.markdown.toLowerCase().split(/\P{L}+/u).includes(word));
+    const found = blogPages.filter((page) =>
+      page.markdown
+        .toLowerCase()
+        .split(/\P{L}+/u)
+        .includes(word),
+    );
     assert.ok(found.length > 0 && found.length < blogPages.length, `"${word}" finds some pages, not every page`);
     assert.ok(documents.get('/auth.md')!.includes(`${blog}/api/v1/search_pages?query=${word}'`));
   });
@@ -473,7 +492,7 @@ describe('documents of a generic English site (no company, no facets, no documen
     assert.ok(agents.includes(`<a id="${anchor}"></a>\n\n## Versioning`), 'agents.md has the anchor right before its versioning section');
   });
 
-  it('the MCP instructions and prompt speak of the pages only, in the site\'s language', () => {
+  it("the MCP instructions and prompt speak of the pages only, in the site's language", () => {
     assert.equal(instructions, 'Search first with search_pages, then read a result `url` with read_page and answer from its Markdown, citing that URL.');
     assert.match(prompt, /a short query in English\./);
     assert.match(prompt, /If the site does not answer the question, say so\.$/);
@@ -483,7 +502,10 @@ describe('documents of a generic English site (no company, no facets, no documen
   it('a Spanish site gets the built-in Spanish llms.txt wording, and an unknown language gets English', () => {
     const spanish = createDocumentContext({ site: blog, options: { ...blogOptions, language: 'es-ES' }, pages: blogPages });
     const text = buildLlmsTxt(spanish).get('/llms.txt')!;
-    assert.deepEqual([...text.matchAll(/^## (.+)$/gm)].map((match) => match[1]), ['Páginas principales', 'Blog', 'Para agentes']);
+    assert.deepEqual(
+      [...text.matchAll(/^## (.+)$/gm)].map((match) => match[1]),
+      ['Páginas principales', 'Blog', 'Para agentes'],
+    );
     assert.match(text, /^> .+ Cada página está disponible en Markdown en los enlaces de abajo\.$/m);
     assert.match(text, /^Para buscar en el sitio y leer páginas desde un programa, usa la API/m);
     assert.ok(text.includes(': el texto de todas las páginas, en Markdown, en un solo documento'));

@@ -46,12 +46,15 @@ describe('the environment variables, parsed by one schema', () => {
   ];
   for (const [name, value, fix] of bad) {
     test(`${name}=${value} stops the start with a message naming the variable, its value and the fix`, () => {
-      assert.throws(() => parseEnvironment({ [name]: value }), (error: Error) => {
-        assert.ok(error.message.startsWith(`${name} must be `), error.message);
-        assert.ok(error.message.includes(`but it is "${value}"`), error.message);
-        assert.match(error.message, fix);
-        return true;
-      });
+      assert.throws(
+        () => parseEnvironment({ [name]: value }),
+        (error: Error) => {
+          assert.ok(error.message.startsWith(`${name} must be `), error.message);
+          assert.ok(error.message.includes(`but it is "${value}"`), error.message);
+          assert.match(error.message, fix);
+          return true;
+        },
+      );
     });
   }
 
@@ -59,7 +62,10 @@ describe('the environment variables, parsed by one schema', () => {
     assert.throws(
       () => parseEnvironment({ AGENT_API_ANALYTICS: 'maybe', AGENT_API_QUOTA_ANONYMOUS: 'x' }),
       (error: Error) => {
-        assert.deepEqual(error.message.split('\n').map((line) => line.split(' ')[0]), ['AGENT_API_ANALYTICS', 'AGENT_API_QUOTA_ANONYMOUS']);
+        assert.deepEqual(
+          error.message.split('\n').map((line) => line.split(' ')[0]),
+          ['AGENT_API_ANALYTICS', 'AGENT_API_QUOTA_ANONYMOUS'],
+        );
         return true;
       },
     );

@@ -7,9 +7,7 @@ import { foldText } from '../../packages/astro-agent-api/src/content/search-anal
 // Words with and without accents, some that folding shortens (an accent written as a combining mark is
 // dropped), and some whose marks are part of their letters (kept).
 const WORDS = ['fontanería', 'Córdoba', 'tubería', 'agua', 'AGUA', 'desagüe', 'caldera', 'İzmir', 'ﬁltro', 'cafe\u0301', 'नमस्ते', 'ค้นหา', 'señal', 'aguas', 'año'];
-const pageText = fc
-  .array(fc.oneof(fc.constantFrom(...WORDS), fc.constantFrom(' ', ' ', '\n', ', ', '. ')), { maxLength: 4_000 })
-  .map((parts) => parts.join(''));
+const pageText = fc.array(fc.oneof(fc.constantFrom(...WORDS), fc.constantFrom(' ', ' ', '\n', ', ', '. ')), { maxLength: 4_000 }).map((parts) => parts.join(''));
 const queryWords = fc.uniqueArray(fc.constantFrom(...WORDS.map(foldText)), { minLength: 1, maxLength: 4 });
 
 test('an excerpt cut from a page text folded once is the one cut from the text itself, whatever the text', () => {
@@ -20,7 +18,11 @@ test('an excerpt cut from a page text folded once is the one cut from the text i
       assert.deepEqual(buildExcerpt(once, words), buildExcerpt(prepareExcerptText(text), words));
       assert.deepEqual(buildExcerpt(once, words), buildExcerpt({ text, folded: undefined }, words));
       const { excerpt, at } = buildExcerpt(once, words);
-      if (at !== undefined) assert.ok(words.some((word) => foldText(text.slice(at, at + word.length)) === word), `no word at ${at}`);
+      if (at !== undefined)
+        assert.ok(
+          words.some((word) => foldText(text.slice(at, at + word.length)) === word),
+          `no word at ${at}`,
+        );
       assert.ok(excerpt.length <= 230, excerpt);
     }),
     { numRuns: 300 },

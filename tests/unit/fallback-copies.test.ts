@@ -54,8 +54,14 @@ describe('a page that shows another page in another language', () => {
     const translated = convert('/de/guides/sidebar/', starlightPage('de', '/guides/sidebar/', GERMAN));
     const copy = convert('/da/guides/sidebar/', starlightPage('da', '/guides/sidebar/', { lang: 'en', body: `${ENGLISH.body} Dette indhold er ikke tilgængeligt i dit sprog endnu.` }));
     const site = findCopies([original, translated, copy], 'en');
-    assert.deepEqual(site.pages.map((page) => page.path), ['/guides/sidebar/', '/de/guides/sidebar/']);
-    assert.deepEqual(site.copies.map((page) => [page.path, page.original]), [['/da/guides/sidebar/', `${SITE}/guides/sidebar/`]]);
+    assert.deepEqual(
+      site.pages.map((page) => page.path),
+      ['/guides/sidebar/', '/de/guides/sidebar/'],
+    );
+    assert.deepEqual(
+      site.copies.map((page) => [page.path, page.original]),
+      [['/da/guides/sidebar/', `${SITE}/guides/sidebar/`]],
+    );
     assert.match(site.copies[0]!.frontMatter, new RegExp(`^canonical_url: ${SITE}/guides/sidebar/$`, 'm'));
     assert.doesNotMatch(site.pages[0]!.frontMatter, /canonical_url/);
   });
@@ -69,13 +75,17 @@ describe('a page that shows another page in another language', () => {
 });
 
 describe('pages that read the same in two languages (Astro i18n fallback, rewrite)', () => {
-  const plain = (lang: string, body: string, links: string) => `<!doctype html><html lang="${lang}"><head><title>T</title></head><body><main><h1>Watering</h1><p>${body} ${links}</p></main></body></html>`;
+  const plain = (lang: string, body: string, links: string) =>
+    `<!doctype html><html lang="${lang}"><head><title>T</title></head><body><main><h1>Watering</h1><p>${body} ${links}</p></main></body></html>`;
   const english = convert('/guides/watering/', plain('en', 'Water the tomatoes at dawn.', '<a href="/guides/">Guides</a>'));
 
   it("the one not in the site's language copies the other, whatever its links point to", () => {
     const rewritten = convert('/fr/guides/watering/', plain('fr', 'Water the tomatoes at dawn.', '<a href="/fr/guides/">Guides</a>'));
     const site = findCopies([english, rewritten], 'en');
-    assert.deepEqual(site.copies.map((page) => [page.path, page.original, page.contentLang]), [['/fr/guides/watering/', english.url, 'en']]);
+    assert.deepEqual(
+      site.copies.map((page) => [page.path, page.original, page.contentLang]),
+      [['/fr/guides/watering/', english.url, 'en']],
+    );
     assert.match(site.copies[0]!.frontMatter, /^lang: en$/m, "a copy is in its original's language");
   });
 
@@ -132,7 +142,10 @@ describe('error pages', () => {
         await writeFile(join(clientDir, file), html);
       }
       const result = await writeMarkdownTwins(clientDir, options, { cache: await openPageCache(join(clientDir, '.cache'), options) });
-      assert.deepEqual(result.pages.map((page) => page.path), ['/']);
+      assert.deepEqual(
+        result.pages.map((page) => page.path),
+        ['/'],
+      );
       assert.equal(result.errorPages, 2);
       assert.equal(result.skipped, 1);
       await assert.rejects(readFile(join(clientDir, 'da/404.md')), { code: 'ENOENT' });

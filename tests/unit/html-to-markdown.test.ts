@@ -35,9 +35,7 @@ describe('buildMarkdownFromHtml', () => {
   });
 
   it('turns a price table into a GFM table', () => {
-    const { markdown } = convert(
-      page('<table><thead><tr><th>Trabajo</th><th>Precio</th></tr></thead><tbody><tr><td>Visita</td><td>35 €</td></tr><tr><td>Hora</td><td>40 €</td></tr></tbody></table>'),
-    );
+    const { markdown } = convert(page('<table><thead><tr><th>Trabajo</th><th>Precio</th></tr></thead><tbody><tr><td>Visita</td><td>35 €</td></tr><tr><td>Hora</td><td>40 €</td></tr></tbody></table>'));
     assert.match(markdown, /^\| Trabajo +\| Precio \|\n\| -+ \| -+ \|\n\| Visita +\| 35 € +\|\n\| Hora +\| 40 € +\|$/m);
   });
 
@@ -60,16 +58,12 @@ describe('buildMarkdownFromHtml', () => {
   });
 
   it('leaves out header, menu, footer, cookie notice, scripts and styles', () => {
-    const { markdown } = convert(
-      page('<h1>Fontanería</h1><nav>Índice de la página</nav><aside>Lateral</aside><p>Contenido.</p><form><input name="q"></form><div data-agent-ignore>Oculto</div>'),
-    );
+    const { markdown } = convert(page('<h1>Fontanería</h1><nav>Índice de la página</nav><aside>Lateral</aside><p>Contenido.</p><form><input name="q"></form><div data-agent-ignore>Oculto</div>'));
     assert.equal(markdown, '# Fontanería\n\nContenido.\n');
   });
 
   it('leaves out HTML comments, which a reader of the page never sees', () => {
-    const { markdown } = convert(
-      page('<h1>Fontanería</h1><!-- nota del editor: revisar precios --><p>Reparamos <!-- antes: arreglamos --> fugas.</p><ul><li>Grifos</li><!-- falta: termos --></ul>'),
-    );
+    const { markdown } = convert(page('<h1>Fontanería</h1><!-- nota del editor: revisar precios --><p>Reparamos <!-- antes: arreglamos --> fugas.</p><ul><li>Grifos</li><!-- falta: termos --></ul>'));
     assert.equal(markdown, '# Fontanería\n\nReparamos fugas.\n\n- Grifos\n');
   });
 
@@ -84,9 +78,7 @@ describe('buildMarkdownFromHtml', () => {
   });
 
   it('keeps code as fenced blocks, with the language of Shiki blocks', () => {
-    const { markdown } = convert(
-      page('<pre class="astro-code" data-language="sh"><code><span class="line">curl https://reparaciones.example/api/v1/quota</span></code></pre>'),
-    );
+    const { markdown } = convert(page('<pre class="astro-code" data-language="sh"><code><span class="line">curl https://reparaciones.example/api/v1/quota</span></code></pre>'));
     assert.equal(markdown, '```sh\ncurl https://reparaciones.example/api/v1/quota\n```\n');
   });
 

@@ -22,12 +22,13 @@ function lastModifiedOf(head: string, main: string): string | undefined {
   return buildMarkdownFromHtml(`<!doctype html><html lang="en"><head><title>T</title>${head}</head><body><main>${main}</main></body></html>`, { pageUrl: `${SITE}/` })!.lastModified;
 }
 
-const STARLIGHT_FOOTER = (date: string) => `<h1>Guide</h1><p>Text.</p><footer class="sl-flex"><div class="meta sl-flex"><a href="https://github.com/x/edit">Edit page</a><p>Last updated: <time datetime="${date}">Aug 22, 2026</time></p></div></footer>`;
+const STARLIGHT_FOOTER = (date: string) =>
+  `<h1>Guide</h1><p>Text.</p><footer class="sl-flex"><div class="meta sl-flex"><a href="https://github.com/x/edit">Edit page</a><p>Last updated: <time datetime="${date}">Aug 22, 2026</time></p></div></footer>`;
 
 describe('the date a page gives', () => {
   it("is its theme's footer <time> (Starlight's Last updated), which the twin leaves out with the footer", () => {
     assert.equal(lastModifiedOf('', STARLIGHT_FOOTER('2026-08-22T09:23:01.000Z')), '2026-08-22T09:23:01.000Z');
-    assert.equal(lastModifiedOf('', '<h1>Post</h1><p>Published <time datetime="2026-01-01">Jan 1</time>.</p>'), undefined, 'a <time> in the text is not the page\'s date');
+    assert.equal(lastModifiedOf('', '<h1>Post</h1><p>Published <time datetime="2026-01-01">Jan 1</time>.</p>'), undefined, "a <time> in the text is not the page's date");
   });
 
   it('is JSON-LD dateModified first (in a @graph too), then article:modified_time, then microdata, then the footer', () => {
@@ -35,7 +36,10 @@ describe('the date a page gives', () => {
     const og = '<meta property="article:modified_time" content="2026-03-03">';
     const footer = STARLIGHT_FOOTER('2026-04-04');
     const microdata = '<meta itemprop="dateModified" content="2026-05-05">';
-    assert.equal(lastModifiedOf(jsonLd({ '@context': 'https://schema.org', '@graph': [{ '@type': 'WebSite' }, { '@type': 'TechArticle', dateModified: '2026-02-02T10:00:00Z' }] }) + og, footer), '2026-02-02T10:00:00Z');
+    assert.equal(
+      lastModifiedOf(jsonLd({ '@context': 'https://schema.org', '@graph': [{ '@type': 'WebSite' }, { '@type': 'TechArticle', dateModified: '2026-02-02T10:00:00Z' }] }) + og, footer),
+      '2026-02-02T10:00:00Z',
+    );
     assert.equal(lastModifiedOf(jsonLd({ '@type': 'Article', dateModified: 'yesterday' }) + og, footer), '2026-03-03', 'a value that is not ISO 8601 does not count');
     assert.equal(lastModifiedOf(microdata, footer), '2026-05-05');
     assert.equal(lastModifiedOf('', `${footer}`), '2026-04-04');
@@ -51,7 +55,8 @@ describe('the date of a page that says nothing, between builds', () => {
   after(() => rm(root, { recursive: true, force: true }));
 
   const options: MarkdownConversionOptions = { ...parseAgentApiOptions({}), site: SITE, routing: DEFAULT_ROUTING, facetNames: [] };
-  const page = (text: string, style = 'a') => `<!doctype html><html lang="en"><head><title>T</title><link rel="stylesheet" href="/_astro/${style}.css"></head><body><main><h1>Page</h1><p>${text}</p></main></body></html>`;
+  const page = (text: string, style = 'a') =>
+    `<!doctype html><html lang="en"><head><title>T</title><link rel="stylesheet" href="/_astro/${style}.css"></head><body><main><h1>Page</h1><p>${text}</p></main></body></html>`;
 
   /** One build of `pages` (file → HTML) with the cache folder kept between builds; returns each page's date by path. */
   async function build(site: string, pages: Record<string, string>, date: string, workers = 0): Promise<Record<string, string | undefined>> {
@@ -85,12 +90,17 @@ describe('the date of a page that says nothing, between builds', () => {
       const third = await build(site, { 'index.html': page('Home.', 'b'), 'a/index.html': page('Alpha, edited.', 'b'), 'b/index.html': page('Beta.', 'b') }, '2026-03-03T00:00:00.000Z', workers);
       assert.deepEqual(third, { '/': undefined, '/a/': '2026-02-02T00:00:00.000Z', '/b/': '2026-02-02T00:00:00.000Z' });
 
-      const fourth = await build(site, { 'index.html': page('Home, edited.', 'b'), 'a/index.html': page('Alpha, edited.', 'b'), 'b/index.html': page('Beta.', 'b') }, '2026-04-04T00:00:00.000Z', workers);
+      const fourth = await build(
+        site,
+        { 'index.html': page('Home, edited.', 'b'), 'a/index.html': page('Alpha, edited.', 'b'), 'b/index.html': page('Beta.', 'b') },
+        '2026-04-04T00:00:00.000Z',
+        workers,
+      );
       assert.deepEqual(fourth, { '/': '2026-04-04T00:00:00.000Z', '/a/': '2026-02-02T00:00:00.000Z', '/b/': '2026-02-02T00:00:00.000Z' });
     });
   }
 
-  it('is never a later build\'s date on a text that did not change since, whatever the sequence of builds (property)', async () => {
+  it("is never a later build's date on a text that did not change since, whatever the sequence of builds (property)", async () => {
     const dates = ['2026-01-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z', '2026-04-01T00:00:00.000Z', '2026-05-01T00:00:00.000Z'];
     let run = 0;
     await fc.assert(

@@ -17,8 +17,7 @@ const { anonymous, identified } = options.policies;
 /** The text of a document: a JSON document's string values, one a line; any other as it is. */
 function textOf(path: string, content: string): string {
   if (!path.endsWith('.json') && !path.startsWith('/.well-known/oauth')) return content;
-  const strings = (value: unknown): string[] =>
-    typeof value === 'string' ? [value] : value !== null && typeof value === 'object' ? Object.values(value).flatMap(strings) : [];
+  const strings = (value: unknown): string[] => (typeof value === 'string' ? [value] : value !== null && typeof value === 'object' ? Object.values(value).flatMap(strings) : []);
   return strings(JSON.parse(content)).join('\n');
 }
 

@@ -15,9 +15,12 @@ describe('llms-full.txt of a site the size of the demo', () => {
   const files = buildLlmsFullTxt(createDocumentContext(manifest));
   const text = files.get('/llms-full.txt')!;
 
-  it('is one document: H1, the summary of llms.txt, then every page as a section with its address, in llms.txt\'s order', () => {
+  it("is one document: H1, the summary of llms.txt, then every page as a section with its address, in llms.txt's order", () => {
     assert.deepEqual([...files.keys()], ['/llms-full.txt']);
-    assert.match(text, /^# Reparo Hogar\n\n> Reparo Hogar repara y mantiene hogares[^\n]+\n\nEl texto de todas las páginas en Markdown, en un solo documento: .+ La lista de las páginas está en https:\/\/www\.reparohogar\.example\/llms\.txt\.\n\n## /);
+    assert.match(
+      text,
+      /^# Reparo Hogar\n\n> Reparo Hogar repara y mantiene hogares[^\n]+\n\nEl texto de todas las páginas en Markdown, en un solo documento: .+ La lista de las páginas está en https:\/\/www\.reparohogar\.example\/llms\.txt\.\n\n## /,
+    );
     const llms = buildLlmsTxt(createDocumentContext(manifest)).get('/llms.txt')!;
     const llmsOrder = [...llms.matchAll(/\]\((https:\/\/[^)]+)\.md\)/g)].map((match) => match[1]!).filter((url) => !/\/(agents|auth)$/.test(url));
     assert.equal(pageUrls(text).length, 374);
@@ -58,7 +61,11 @@ describe('llms-full.txt of a 30,000-page site', () => {
     assert.equal(urls.length, manifest.pages.length);
     assert.deepEqual(new Set(urls), new Set(manifest.pages.map((page) => page.url)));
     for (const [path, text] of parts) {
-      assert.match(text, /^# Reparo Hogar: .+\n\n> Parte del texto de las páginas de Reparo Hogar, en Markdown; todas las partes están enlazadas desde https:\/\/www\.reparohogar\.example\/llms-full\.txt\.\n\n## /, path);
+      assert.match(
+        text,
+        /^# Reparo Hogar: .+\n\n> Parte del texto de las páginas de Reparo Hogar, en Markdown; todas las partes están enlazadas desde https:\/\/www\.reparohogar\.example\/llms-full\.txt\.\n\n## /,
+        path,
+      );
     }
   });
 });
@@ -77,7 +84,7 @@ describe('llms-full.txt of a site in two languages', () => {
   const options = resolveAgentApiOptions(parseAgentApiOptions({}), { url: site, pageLanguages: pages.map((page) => page.language) });
   const text = buildLlmsFullTxt(createDocumentContext({ site, options, pages })).get('/llms-full.txt')!;
 
-  it('groups the pages under each language\'s own name, the pages one level down', () => {
+  it("groups the pages under each language's own name, the pages one level down", () => {
     assert.match(text, /^## English\n\n### Garden\n\nURL: https:\/\/garden\.example\.com\/\n\nTomatoes and roses\.\n\n#### Watering\n/m);
     assert.match(text, /^## Français\n\n### Jardin\n\nURL: https:\/\/garden\.example\.com\/fr\/\n/m);
     assert.ok(text.indexOf('## English') < text.indexOf('### Code') && text.indexOf('### Code') < text.indexOf('## Français'));

@@ -9,7 +9,10 @@ import { MARKDOWN_STYLE } from '../../packages/astro-agent-api/src/build/html-to
 import { writeText } from '../../packages/astro-agent-api/src/build/markdown-text.ts';
 
 // The twins' writer, and the same writer with remark-stringify's own text handler.
-const withShortcut = unified().use(remarkGfm).use(remarkStringify, { ...MARKDOWN_STYLE, handlers: { text: writeText } }).freeze();
+const withShortcut = unified()
+  .use(remarkGfm)
+  .use(remarkStringify, { ...MARKDOWN_STYLE, handlers: { text: writeText } })
+  .freeze();
 const reference = unified().use(remarkGfm).use(remarkStringify, MARKDOWN_STYLE).freeze();
 
 // Prose, and every character some construct of Markdown or GFM gives a meaning to, in any context.
@@ -25,9 +28,9 @@ const { phrasing } = fc.letrec<{ phrasing: PhrasingContent }>((tie) => ({
     fc.array(tie('phrasing'), { minLength: 1, maxLength: 3 }).map((children): PhrasingContent => ({ type: 'emphasis', children })),
     fc.array(tie('phrasing'), { minLength: 1, maxLength: 3 }).map((children): PhrasingContent => ({ type: 'strong', children })),
     fc.array(tie('phrasing'), { minLength: 1, maxLength: 3 }).map((children): PhrasingContent => ({ type: 'delete', children })),
-    fc.tuple(fc.constantFrom('https://example.com/a_b', '/p/(x)', 'mailto:a@b.es'), fc.array(tie('phrasing'), { minLength: 1, maxLength: 2 })).map(
-      ([url, children]): PhrasingContent => ({ type: 'link', url, children }),
-    ),
+    fc
+      .tuple(fc.constantFrom('https://example.com/a_b', '/p/(x)', 'mailto:a@b.es'), fc.array(tie('phrasing'), { minLength: 1, maxLength: 2 }))
+      .map(([url, children]): PhrasingContent => ({ type: 'link', url, children })),
     textValue.map((value): PhrasingContent => ({ type: 'inlineCode', value })),
   ),
 }));
@@ -35,13 +38,13 @@ const line = fc.array(phrasing, { minLength: 1, maxLength: 4 });
 const block: fc.Arbitrary<RootContent> = fc.oneof(
   line.map((children): RootContent => ({ type: 'paragraph', children })),
   fc.tuple(fc.integer({ min: 1, max: 6 }), line).map(([depth, children]): RootContent => ({ type: 'heading', depth: depth as 1, children })),
-  fc.array(line, { minLength: 1, maxLength: 3 }).map(
-    (items): RootContent => ({ type: 'list', ordered: false, children: items.map((children) => ({ type: 'listItem', children: [{ type: 'paragraph', children }] })) }),
-  ),
+  fc
+    .array(line, { minLength: 1, maxLength: 3 })
+    .map((items): RootContent => ({ type: 'list', ordered: false, children: items.map((children) => ({ type: 'listItem', children: [{ type: 'paragraph', children }] })) })),
   line.map((children): RootContent => ({ type: 'blockquote', children: [{ type: 'paragraph', children }] })),
-  fc.array(fc.array(line, { minLength: 2, maxLength: 2 }), { minLength: 1, maxLength: 3 }).map(
-    (rows): RootContent => ({ type: 'table', children: rows.map((cells): TableRow => ({ type: 'tableRow', children: cells.map((children) => ({ type: 'tableCell', children })) })) }),
-  ),
+  fc
+    .array(fc.array(line, { minLength: 2, maxLength: 2 }), { minLength: 1, maxLength: 3 })
+    .map((rows): RootContent => ({ type: 'table', children: rows.map((cells): TableRow => ({ type: 'tableRow', children: cells.map((children) => ({ type: 'tableCell', children })) })) })),
 );
 
 test('text needing no escape is written as it is, and every other text as remark-stringify writes it: the same Markdown for any tree', () => {

@@ -19,7 +19,7 @@ describe('the OAuth contract: one set of schemas for the server and openapi.json
   const body = (path: string, type: string) => paths[path]!.post.requestBody.content[type]!.schema;
   const answer = (path: string, status: number) => paths[path]!.post.responses[status]!.content!['application/json']!.schema;
 
-  test("openapi.json describes each OAuth request and answer with the schema the server parses or writes it with", () => {
+  test('openapi.json describes each OAuth request and answer with the schema the server parses or writes it with', () => {
     assert.deepEqual(body('/oauth/register', 'application/json'), buildJsonSchema(clientMetadataSchema, 'input'));
     assert.deepEqual(answer('/oauth/register', 201), buildJsonSchema(clientInformationSchema, 'output'));
     assert.deepEqual(body('/oauth/token', 'application/x-www-form-urlencoded'), buildJsonSchema(tokenRequestSchema, 'input'));

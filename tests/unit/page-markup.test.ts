@@ -9,11 +9,8 @@ const twinOf = (pagePath: string) => createSiteUrls('https://garden.example.com/
 const html = '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Soil</title></head><body><main><h1>Soil</h1></main></body></html>';
 
 describe('the <link rel="alternate"> to a page\'s twin', () => {
-  it('goes at the end of <head>, with the path of the twin of the page\'s public URL', () => {
-    assert.equal(
-      addTwinLink(html, twinOf('/guides/soil/')),
-      html.replace('</head>', '<link rel="alternate" type="text/markdown" href="/guides/soil.md"></head>'),
-    );
+  it("goes at the end of <head>, with the path of the twin of the page's public URL", () => {
+    assert.equal(addTwinLink(html, twinOf('/guides/soil/')), html.replace('</head>', '<link rel="alternate" type="text/markdown" href="/guides/soil.md"></head>'));
     assert.match(addTwinLink(html, twinOf('/'))!, /<link rel="alternate" type="text\/markdown" href="\/index\.md"><\/head>/);
   });
 

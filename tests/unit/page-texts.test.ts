@@ -67,12 +67,7 @@ test("a page's plain text has a line per section: the lead, then each heading's 
     pages[0]!.sections.map((section) => section.title),
     ['Guide a', 'Setup of a', 'Details'],
   );
-  assert.deepEqual(lines, [
-    'Lead of a with a link.',
-    `Guide a About a : ${'words of the page '.repeat(20).trim()}`,
-    'Setup of a first step second step',
-    'Details Fine print of a.',
-  ]);
+  assert.deepEqual(lines, ['Lead of a with a link.', `Guide a About a : ${'words of the page '.repeat(20).trim()}`, 'Setup of a first step second step', 'Details Fine print of a.']);
 });
 
 test('a texts file of another build is refused, on Node and on Workers', async () => {
@@ -84,7 +79,16 @@ test('a texts file of another build is refused, on Node and on Workers', async (
 
 test('the manifest lists the texts files written, and texts files of an earlier build are removed', async () => {
   const outDir = join(dir, 'out');
-  const build = (buildId: string): BuiltManifest => ({ version: MANIFEST_VERSION, buildId, site, routing: DEFAULT_ROUTING, generatedAt: '', options: resolveAgentApiOptions(parseAgentApiOptions({}), { url: site, pageLanguages: [] }), pages, copies: [] });
+  const build = (buildId: string): BuiltManifest => ({
+    version: MANIFEST_VERSION,
+    buildId,
+    site,
+    routing: DEFAULT_ROUTING,
+    generatedAt: '',
+    options: resolveAgentApiOptions(parseAgentApiOptions({}), { url: site, pageLanguages: [] }),
+    pages,
+    copies: [],
+  });
   await writeManifest(outDir, build('old'));
   await writeFile(join(outDir, RUNTIME_DIR, 'page-texts.bin'), 'the texts file of an earlier version');
   await writeFile(join(outDir, RUNTIME_DIR, pageTextsFileName(7)), 'a texts file of a larger build');

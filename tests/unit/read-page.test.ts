@@ -25,8 +25,7 @@ function buildPage(path: string, main: string, head = ''): BuiltPage {
   return { ...fields, frontMatter: buildFrontMatter(fields) };
 }
 
-const paragraphs = (prefix: string, count: number) =>
-  Array.from({ length: count }, (_, index) => `<p>${prefix} paragraph ${index}: ${'words that fill the line '.repeat(4)}</p>`).join('');
+const paragraphs = (prefix: string, count: number) => Array.from({ length: count }, (_, index) => `<p>${prefix} paragraph ${index}: ${'words that fill the line '.repeat(4)}</p>`).join('');
 
 const longPage = buildPage(
   '/guide/long/',
@@ -153,7 +152,11 @@ describe('read_page with offset and max_chars', () => {
 });
 
 describe('read_page on a site of several languages', async () => {
-  const localized = (path: string, lang: string, text: string, original?: string): BuiltPage => ({ ...buildPage(path, `<h1>Sidebar</h1><p>${text}</p>`), language: lang, ...(original && { original: new URL(original, site).href }) });
+  const localized = (path: string, lang: string, text: string, original?: string): BuiltPage => ({
+    ...buildPage(path, `<h1>Sidebar</h1><p>${text}</p>`),
+    language: lang,
+    ...(original && { original: new URL(original, site).href }),
+  });
   const multilingual = await writeTestPageTexts([
     localized('/guides/sidebar/', 'en', 'Sidebar navigation.'),
     localized('/de/guides/sidebar/', 'de', 'Seitenleiste.'),

@@ -36,7 +36,19 @@ const names = (count: number) => Array.from({ length: count }, (_, i) => release
 
 function captureIo(cwd: string) {
   const io = { out: '', err: '' };
-  return { io, args: { env: {}, cwd, out: (text: string) => void (io.out += text), err: (text: string) => void (io.err += text) } };
+  return {
+    io,
+    args: {
+      env: {},
+      cwd,
+      out: (text: string) => {
+        io.out += text;
+      },
+      err: (text: string) => {
+        io.err += text;
+      },
+    },
+  };
 }
 
 describe('switching releases', () => {
@@ -78,7 +90,10 @@ describe('switching releases', () => {
     );
     const messages: unknown[] = [];
     const done = new Promise<{ seen: Record<string, number>; failures: number }>((resolve) =>
-      reader.on('message', (message) => (messages.push(message), typeof message === 'object' && resolve(message as never))),
+      reader.on('message', (message) => {
+        messages.push(message);
+        if (typeof message === 'object') resolve(message as never);
+      }),
     );
     while (messages.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     for (let i = 0; i < 400; i++) await switchRelease(outDir, i % 2 === 0 ? b! : a!);
@@ -142,7 +157,10 @@ describe('one publish at a time', () => {
     const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
     await writeFile(join(releasesFolderOf(outDir), '.publish.lock'), JSON.stringify({ pid: Number(gone.stdout), building: unfinished }));
     const unlock = await lockReleases(outDir);
-    assert.deepEqual((await readdir(releasesFolderOf(outDir))).filter((name) => !name.startsWith('.')), [a]);
+    assert.deepEqual(
+      (await readdir(releasesFolderOf(outDir))).filter((name) => !name.startsWith('.')),
+      [a],
+    );
     await unlock();
   });
 });

@@ -73,7 +73,7 @@ for (const { routing, rendered, outside } of SHAPES) {
     const sink = findPrerenderedPageSink();
     assert.ok(sink, 'the build sets the sink the middleware hands pages to');
     const entries = Object.entries(rendered);
-    entries.forEach(([renderPath], at) => sink(renderPath, page(`Page ${at}`, `Text of page ${at}.`)));
+    for (const [at, [renderPath]] of entries.entries()) sink(renderPath, page(`Page ${at}`, `Text of page ${at}.`));
     for (const renderPath of outside) sink(renderPath, page('Not a page', 'Error or outside the base.'));
     await waitFor(seen, entries.length);
 

@@ -6,11 +6,16 @@ import { buildPageIndex, lookUpPage, resolvePage } from '../../packages/astro-ag
 import { createSiteUrls } from '../../packages/astro-agent-api/src/site-urls.ts';
 
 const site = 'https://www.reparohogar.example';
-const page = (path: string): ManifestPage => ({ url: new URL(path, site).href, path, title: path, language: 'en', facets: {}, sections: [], twin: { file: 0, offset: 0, length: 0, frontMatterLength: 0, textLength: 0 } });
-const index = buildPageIndex(
-  [page('/'), page('/servicios/fontaneria/'), page('/servicios/fontaneria/madrid/'), page('/ciudades/madrid/'), page('/urgencias/')],
-  createSiteUrls(site),
-);
+const page = (path: string): ManifestPage => ({
+  url: new URL(path, site).href,
+  path,
+  title: path,
+  language: 'en',
+  facets: {},
+  sections: [],
+  twin: { file: 0, offset: 0, length: 0, frontMatterLength: 0, textLength: 0 },
+});
+const index = buildPageIndex([page('/'), page('/servicios/fontaneria/'), page('/servicios/fontaneria/madrid/'), page('/ciudades/madrid/'), page('/urgencias/')], createSiteUrls(site));
 const resolve = (input: string) => resolvePage(index, input)?.path;
 
 describe('read_page URL resolution', () => {
@@ -35,7 +40,7 @@ describe('read_page URL resolution', () => {
     assert.equal(resolve('madrid'), undefined, 'madrid is the last segment of two pages');
   });
 
-  it('resolves a slug of several trailing segments, whatever the site\'s folders are called', () => {
+  it("resolves a slug of several trailing segments, whatever the site's folders are called", () => {
     const blog = buildPageIndex([page('/'), page('/blog/'), page('/blog/first-post/'), page('/notes/2024/first-post/'), page('/about/')], createSiteUrls(site));
     const find = (input: string) => resolvePage(blog, input)?.path;
     assert.equal(find('about'), '/about/');
@@ -82,7 +87,11 @@ describe('lookups on a site of several languages', () => {
     const found = lookUpPage(index, 'guides/sidebar');
     assert.ok(found && 'page' in found);
     assert.equal(found.page.path, '/guides/sidebar/');
-    assert.deepEqual(found.others.map((other) => other.path), ['/de/guides/sidebar/', '/zh-cn/guides/sidebar/'], 'the copy is not another match: it is the same text');
+    assert.deepEqual(
+      found.others.map((other) => other.path),
+      ['/de/guides/sidebar/', '/zh-cn/guides/sidebar/'],
+      'the copy is not another match: it is the same text',
+    );
     assert.equal(resolvePage(index, 'sidebar')?.path, '/guides/sidebar/');
   });
 
@@ -97,7 +106,10 @@ describe('lookups on a site of several languages', () => {
     const found = lookUpPage(prefixed, '/guides/sidebar/');
     assert.ok(found && 'page' in found);
     assert.equal(found.page.path, '/en/guides/sidebar/');
-    assert.deepEqual(found.others.map((other) => other.path), ['/fr/guides/sidebar/']);
+    assert.deepEqual(
+      found.others.map((other) => other.path),
+      ['/fr/guides/sidebar/'],
+    );
     assert.equal(resolvePage(prefixed, `${site}/guides/sidebar`)?.path, '/en/guides/sidebar/');
     assert.equal(resolvePage(prefixed, '/sidebar/'), undefined, "a folder that is not a language's is not a locale");
   });
@@ -105,7 +117,10 @@ describe('lookups on a site of several languages', () => {
   it("lists the candidates when none of them is in the site's language", () => {
     const found = lookUpPage(index, 'first-post');
     assert.ok(found && 'candidates' in found);
-    assert.deepEqual(found.candidates.map((candidate) => candidate.path), ['/de/blog/first-post/', '/fr/blog/first-post/']);
+    assert.deepEqual(
+      found.candidates.map((candidate) => candidate.path),
+      ['/de/blog/first-post/', '/fr/blog/first-post/'],
+    );
     assert.equal(lookUpPage(index, 'no-such-page'), undefined);
   });
 
@@ -113,7 +128,11 @@ describe('lookups on a site of several languages', () => {
     const locales = ['en', 'de', 'ja', 'zh-CN', 'pt-BR'];
     fc.assert(
       fc.property(
-        fc.uniqueArray(fc.record({ locale: fc.constantFrom(...locales), slug: fc.constantFrom('a', 'b', 'c/d'), copy: fc.boolean() }), { selector: (spec) => `${spec.locale}/${spec.slug}`, minLength: 1, maxLength: 12 }),
+        fc.uniqueArray(fc.record({ locale: fc.constantFrom(...locales), slug: fc.constantFrom('a', 'b', 'c/d'), copy: fc.boolean() }), {
+          selector: (spec) => `${spec.locale}/${spec.slug}`,
+          minLength: 1,
+          maxLength: 12,
+        }),
         (specs) => {
           const built = specs.map(({ locale, slug, copy }) => {
             const path = locale === 'en' ? `/${slug}/` : `/${locale.toLowerCase()}/${slug}/`;

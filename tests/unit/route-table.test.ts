@@ -15,16 +15,7 @@ import { buildDocuments } from '../../packages/astro-agent-api/src/documents/wri
 import { buildRouteTable } from '../../packages/astro-agent-api/src/server/route-table.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions, type AgentApiUserOptions } from '../../packages/astro-agent-api/src/options.ts';
 import type { Outcome } from '../../packages/astro-agent-api/src/outcome.ts';
-import {
-  DOCUMENT_PATHS,
-  IDENTITY_PATH,
-  LLMS_TXT_SECTIONS_PATH,
-  MCP_PATH,
-  MCP_SERVER_CARD_PATH,
-  OAUTH_PATHS,
-  SANDBOX_PATH,
-  WELL_KNOWN_PATHS,
-} from '../../packages/astro-agent-api/src/paths.ts';
+import { DOCUMENT_PATHS, IDENTITY_PATH, LLMS_TXT_SECTIONS_PATH, MCP_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS, SANDBOX_PATH, WELL_KNOWN_PATHS } from '../../packages/astro-agent-api/src/paths.ts';
 import { createAgentApi, type AgentApi } from '../../packages/astro-agent-api/src/runtime.ts';
 import { buildRoutePatterns } from '../../packages/astro-agent-api/src/setup-runtime.ts';
 import type { RoutingSettings } from '../../packages/astro-agent-api/src/site-urls.ts';
@@ -175,7 +166,7 @@ test("a build's llms.txt section files are claimed and served as plain text; oth
   await api.ready();
 
   assert.ok(api.isAgentPath(section));
-  assert.equal(api.isAgentPath(`${LLMS_TXT_SECTIONS_PATH}guides/3.txt`), false, 'a section file the build did not write is the site\'s');
+  assert.equal(api.isAgentPath(`${LLMS_TXT_SECTIONS_PATH}guides/3.txt`), false, "a section file the build did not write is the site's");
   assert.equal(api.isAgentPath(DOCUMENT_PATHS.robots), false, 'robots.txt stays a static file of the site');
   const answer = await api.handle(new Request(`http://localhost${section}`), { clientAddress: '192.0.2.10' });
   assert.equal(answer.status, 200);

@@ -1,15 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Offer, Service } from 'schema-dts';
-import {
-  buildBreadcrumbList,
-  buildFaqPage,
-  buildGraph,
-  buildNodeId,
-  buildPriceOffer,
-  idReference,
-  serializeJsonLd,
-} from '../../packages/astro-agent-api/src/schema-org.ts';
+import { buildBreadcrumbList, buildFaqPage, buildGraph, buildNodeId, buildPriceOffer, idReference, serializeJsonLd } from '../../packages/astro-agent-api/src/schema-org.ts';
 
 const site = 'https://www.reparohogar.example/';
 
@@ -28,14 +20,33 @@ describe('buildGraph', () => {
     assert.equal(id, 'https://www.reparohogar.example/#organization');
     const graph = buildGraph([{ '@type': 'Organization', '@id': id, name: 'A' }, false, undefined]);
     assert.deepEqual(graph, { '@context': 'https://schema.org', '@graph': [{ '@type': 'Organization', '@id': id, name: 'A' }] });
-    assert.throws(() => buildGraph([{ '@type': 'Organization', '@id': id }, { '@type': 'Organization', '@id': id }]), /two nodes with "@id": "https:\/\/www\.reparohogar\.example\/#organization"/);
+    assert.throws(
+      () =>
+        buildGraph([
+          { '@type': 'Organization', '@id': id },
+          { '@type': 'Organization', '@id': id },
+        ]),
+      /two nodes with "@id": "https:\/\/www\.reparohogar\.example\/#organization"/,
+    );
   });
 });
 
 describe('node builders', () => {
   it('numbers breadcrumb steps from 1', () => {
-    const trail = buildBreadcrumbList({ id: `${site}a/#breadcrumb`, items: [{ name: 'Inicio', url: site }, { name: 'A', url: `${site}a/` }] }) as unknown as { itemListElement: { position: number; item: string }[] };
-    assert.deepEqual(trail.itemListElement.map(({ position, item }) => [position, item]), [[1, site], [2, `${site}a/`]]);
+    const trail = buildBreadcrumbList({
+      id: `${site}a/#breadcrumb`,
+      items: [
+        { name: 'Inicio', url: site },
+        { name: 'A', url: `${site}a/` },
+      ],
+    }) as unknown as { itemListElement: { position: number; item: string }[] };
+    assert.deepEqual(
+      trail.itemListElement.map(({ position, item }) => [position, item]),
+      [
+        [1, site],
+        [2, `${site}a/`],
+      ],
+    );
   });
 
   it('writes a FAQ block as Questions with accepted Answers, part of its page', () => {

@@ -37,37 +37,58 @@ test('a word indexed in one language is found by the same word, whatever languag
       const pages = [{ language, text: `${filler} ${target}` }, ...languages.filter((other) => other !== language).map((other) => ({ language: other, text: filler }))];
       const engine = await createEngine(languages, pages);
       const found = engine.search({ query: target, filters: {}, limit: 25 });
-      assert.ok(found.results.some((result) => result.url === `${SITE}/p0/`), `"${target}" in ${language} of ${languages.join('+')}`);
+      assert.ok(
+        found.results.some((result) => result.url === `${SITE}/p0/`),
+        `"${target}" in ${language} of ${languages.join('+')}`,
+      );
     }),
     { numRuns: 300 },
   );
 });
 
-test('a page found through two languages\' analysis counts once, and the page in the query\'s language leads', async () => {
+test("a page found through two languages' analysis counts once, and the page in the query's language leads", async () => {
   // "tomates" is stemmed alike in French and Spanish ("tomat"): one result per page, never two.
-  const engine = await createEngine(['fr', 'es', 'en'], [
-    { language: 'fr', text: 'Arroser les tomates le matin.' },
-    { language: 'es', text: 'Regar los tomates por la mañana.' },
-    { language: 'en', text: 'Watering roses in summer.' },
-  ]);
+  const engine = await createEngine(
+    ['fr', 'es', 'en'],
+    [
+      { language: 'fr', text: 'Arroser les tomates le matin.' },
+      { language: 'es', text: 'Regar los tomates por la mañana.' },
+      { language: 'en', text: 'Watering roses in summer.' },
+    ],
+  );
   const found = engine.search({ query: 'tomates', filters: {}, limit: 25 });
   assert.deepEqual(found.results.map((result) => result.url).sort(), [`${SITE}/p0/`, `${SITE}/p1/`]);
   assert.deepEqual(found.results.map((result) => result.language).sort(), ['es', 'fr']);
   // A word that is a stop word in French ("les") but not in English does not make the French page a partial match.
   const withStopWord = engine.search({ query: 'arroser les tomates', filters: {}, limit: 25 });
   assert.equal(withStopWord.results[0]?.url, `${SITE}/p0/`);
-  assert.equal(engine.search({ query: 'tomates', filters: {}, languages: ['es'], limit: 25 }).results.map((result) => result.url).join(), `${SITE}/p1/`);
+  assert.equal(
+    engine
+      .search({ query: 'tomates', filters: {}, languages: ['es'], limit: 25 })
+      .results.map((result) => result.url)
+      .join(),
+    `${SITE}/p1/`,
+  );
 });
 
 test('no text, query or language tag makes the analysis throw', async () => {
   const tag = fc.oneof(fc.constantFrom(...LANGUAGES, '', 'x', 'en-', 'EN-us', 'zz-ZZ', '../../x', '__proto__'), fc.string({ maxLength: 12 }));
   await fc.assert(
-    fc.asyncProperty(fc.array(tag, { minLength: 1, maxLength: 3 }), fc.array(fc.string({ unit: 'grapheme', maxLength: 60 }), { minLength: 1, maxLength: 3 }), fc.string({ unit: 'grapheme', maxLength: 80 }), async (tags, texts, query) => {
-      const languages = [...new Set(tags.map((raw) => canonicalLanguageTag(raw) || 'en'))];
-      const engine = await createEngine(languages, texts.map((text, i) => ({ language: languages[i % languages.length]!, text })), ['the']);
-      const found = engine.search({ query, filters: {}, limit: 5 });
-      assert.ok(found.results.length <= 5);
-    }),
+    fc.asyncProperty(
+      fc.array(tag, { minLength: 1, maxLength: 3 }),
+      fc.array(fc.string({ unit: 'grapheme', maxLength: 60 }), { minLength: 1, maxLength: 3 }),
+      fc.string({ unit: 'grapheme', maxLength: 80 }),
+      async (tags, texts, query) => {
+        const languages = [...new Set(tags.map((raw) => canonicalLanguageTag(raw) || 'en'))];
+        const engine = await createEngine(
+          languages,
+          texts.map((text, i) => ({ language: languages[i % languages.length]!, text })),
+          ['the'],
+        );
+        const found = engine.search({ query, filters: {}, limit: 5 });
+        assert.ok(found.results.length <= 5);
+      },
+    ),
     { numRuns: 300 },
   );
 });

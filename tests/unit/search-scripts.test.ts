@@ -13,15 +13,18 @@ import { createMemorySearch, MEMORY_SITE } from '../helpers/memory-search.ts';
 const paths = (output: { results: { url: string }[] }) => output.results.map((result) => result.url.slice(MEMORY_SITE.length));
 
 test('the issue’s queries find the pages whose first paragraphs hold them, in Japanese, Chinese, Korean and Thai', async () => {
-  const { engine } = await createMemorySearch(['en', 'ja', 'zh-CN', 'ko', 'th'], [
-    { language: 'ja', path: '/ja/guides/site-search/', text: 'Starlightサイトには、デフォルトでPagefindによる全文検索機能が組み込まれています。' },
-    { language: 'ja', path: '/ja/getting-started/', text: 'Starlightは、Astroの上に構築された、フル機能のドキュメント向けテーマです。' },
-    { language: 'zh-CN', path: '/zh-cn/components/file-tree/', text: '要显示带有文件图标和可折叠子目录的目录结构，请使用 <FileTree> 组件。' },
-    { language: 'zh-CN', path: '/zh-cn/guides/sidebar/', text: '一个组织良好的侧边栏是良好文档的关键。' },
-    { language: 'ko', path: '/ko/components/file-tree/', text: '파일 아이콘과 접을 수 있는 하위 디렉터리가 있는 디렉터리의 구조를 표시하려면 컴포넌트를 사용합니다.' },
-    { language: 'th', path: '/th/search/', text: 'เว็บไซต์นี้มีการค้นหาข้อความแบบเต็มในตัว' },
-    { language: 'en', path: '/guides/site-search/', text: 'Starlight sites include full-text search powered by Pagefind.' },
-  ]);
+  const { engine } = await createMemorySearch(
+    ['en', 'ja', 'zh-CN', 'ko', 'th'],
+    [
+      { language: 'ja', path: '/ja/guides/site-search/', text: 'Starlightサイトには、デフォルトでPagefindによる全文検索機能が組み込まれています。' },
+      { language: 'ja', path: '/ja/getting-started/', text: 'Starlightは、Astroの上に構築された、フル機能のドキュメント向けテーマです。' },
+      { language: 'zh-CN', path: '/zh-cn/components/file-tree/', text: '要显示带有文件图标和可折叠子目录的目录结构，请使用 <FileTree> 组件。' },
+      { language: 'zh-CN', path: '/zh-cn/guides/sidebar/', text: '一个组织良好的侧边栏是良好文档的关键。' },
+      { language: 'ko', path: '/ko/components/file-tree/', text: '파일 아이콘과 접을 수 있는 하위 디렉터리가 있는 디렉터리의 구조를 표시하려면 컴포넌트를 사용합니다.' },
+      { language: 'th', path: '/th/search/', text: 'เว็บไซต์นี้มีการค้นหาข้อความแบบเต็มในตัว' },
+      { language: 'en', path: '/guides/site-search/', text: 'Starlight sites include full-text search powered by Pagefind.' },
+    ],
+  );
   const first = (query: string, language?: string) => paths(engine.search({ query, filters: {}, limit: 3, ...(language && { languages: [language] }) }))[0];
   assert.equal(first('全文検索'), '/ja/guides/site-search/');
   assert.equal(first('ドキュメント'), '/ja/getting-started/');
@@ -52,7 +55,10 @@ test('any piece of two or more characters of a page’s Chinese, Japanese or Kor
       const start = at % (text.length - 1);
       const piece = text.slice(start, start + length);
       fc.pre(piece.length >= 2);
-      const { engine } = await createMemorySearch(['ja', 'zh-CN', 'ko'], texts.map((text, i) => ({ language: ['ja', 'zh-CN', 'ko'][i % 3]!, text })));
+      const { engine } = await createMemorySearch(
+        ['ja', 'zh-CN', 'ko'],
+        texts.map((text, i) => ({ language: ['ja', 'zh-CN', 'ko'][i % 3]!, text })),
+      );
       const found = paths(engine.search({ query: piece, filters: {}, limit: 25 }));
       assert.ok(found.includes(`/p${page}/`), `"${piece}" of page ${page}`);
     }),
@@ -70,7 +76,10 @@ test('a word of a page’s Thai text, as the segmenter reads it there, finds tha
       const texts = pages.map((words) => words.join(''));
       const words = splitWords(texts[page]!);
       const word = words[at % words.length]!;
-      const { engine } = await createMemorySearch(['th'], texts.map((text) => ({ language: 'th', text })));
+      const { engine } = await createMemorySearch(
+        ['th'],
+        texts.map((text) => ({ language: 'th', text })),
+      );
       assert.ok(paths(engine.search({ query: word, filters: {}, limit: 25 })).includes(`/p${page}/`), `"${word}" of "${texts[page]}"`);
     }),
     { numRuns: 150 },
@@ -88,17 +97,22 @@ test('marks that belong to letters are kept, optional ones folded: Thai tones, k
 });
 
 test('Hindi is stemmed and Persian matched across its letter variants', async () => {
-  const { engine } = await createMemorySearch(['hi', 'fa'], [
-    { language: 'hi', text: 'यह किताबें पुस्तकालय में हैं।' },
-    { language: 'fa', text: 'جستجوی تمام متن در این سایت فعال است.' },
-  ]);
+  const { engine } = await createMemorySearch(
+    ['hi', 'fa'],
+    [
+      { language: 'hi', text: 'यह किताबें पुस्तकालय में हैं।' },
+      { language: 'fa', text: 'جستجوی تمام متن در این سایت فعال است.' },
+    ],
+  );
   assert.deepEqual(paths(engine.search({ query: 'किताब', filters: {}, limit: 3 })), ['/p0/']);
   assert.deepEqual(paths(engine.search({ query: 'جستجوي', filters: {}, limit: 3 })), ['/p1/']);
 });
 
 const SCRIPTS = [PAIRED, [...'ค้นหาข้อความเว็บไซต์ภาษา'], [...'جستجوی تمام متن فارسی هُوَ'], [...'Fontanería de Córdoba '], [...'नमस्ते किताबें ']];
 const mixedText = fc
-  .array(fc.oneof(...SCRIPTS.map((letters) => fc.array(fc.constantFrom(...letters), { minLength: 1, maxLength: 40 }).map((part) => part.join(''))), fc.constantFrom(' ', '\n', '。', '، ')), { maxLength: 120 })
+  .array(fc.oneof(...SCRIPTS.map((letters) => fc.array(fc.constantFrom(...letters), { minLength: 1, maxLength: 40 }).map((part) => part.join(''))), fc.constantFrom(' ', '\n', '。', '، ')), {
+    maxLength: 120,
+  })
   .map((parts) => parts.join(''));
 
 test('an excerpt is a piece of the text, cut between words or characters, never inside a character or before a mark, in any script', () => {
@@ -109,7 +123,8 @@ test('an excerpt is a piece of the text, cut between words or characters, never 
       assert.ok(text.replaceAll('\n', ' ').includes(body), `not a piece of the text in its order: ${excerpt}`);
       // Where the text was cut (an ellipsis says so), the piece starts with no mark or half a character and ends with no half a character.
       if (excerpt.startsWith('…')) assert.ok(!/^[\p{M}\uDC00-\uDFFF]/u.test(body), `cut inside a character: ${excerpt}`);
-      if (excerpt.endsWith('…')) assert.ok(!/[\uD800-\uDBFF]$/.test(body) && !/^[\p{M}]/u.test(text.replaceAll('\n', ' ').slice(text.replaceAll('\n', ' ').indexOf(body) + body.length)), `cut before a mark: ${excerpt}`);
+      if (excerpt.endsWith('…'))
+        assert.ok(!/[\uD800-\uDBFF]$/.test(body) && !/^[\p{M}]/u.test(text.replaceAll('\n', ' ').slice(text.replaceAll('\n', ' ').indexOf(body) + body.length)), `cut before a mark: ${excerpt}`);
       assert.ok(excerpt.length <= 230);
     }),
     { numRuns: 300 },

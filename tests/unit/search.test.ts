@@ -68,8 +68,7 @@ after(async () => {
 });
 
 const paths = (output: { results: { url: string }[] }) => output.results.map((r) => new URL(r.url).pathname);
-const search = (query: string, filters: Record<string, string> = {}, limit = 10, cursor?: string) =>
-  engine.search({ query, filters, limit, ...(cursor === undefined ? {} : { cursor }) });
+const search = (query: string, filters: Record<string, string> = {}, limit = 10, cursor?: string) => engine.search({ query, filters, limit, ...(cursor === undefined ? {} : { cursor }) });
 
 test('accents and case do not matter: fontaneria finds Fontanería, cordoba finds Córdoba', () => {
   const plain = search('fontaneria');

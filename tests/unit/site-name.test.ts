@@ -38,11 +38,7 @@ describe('the site name the pages give', () => {
   });
 
   it("without og:site_name, is the part of the home page's <title> that the other titles share", () => {
-    const pages = [
-      page('/', '<title>Posts · Field Notes</title>'),
-      page('/about/', '<title>About · Field Notes</title>'),
-      page('/posts/herons/', '<title>Herons · Field Notes</title>'),
-    ];
+    const pages = [page('/', '<title>Posts · Field Notes</title>'), page('/about/', '<title>About · Field Notes</title>'), page('/posts/herons/', '<title>Herons · Field Notes</title>')];
     assert.equal(readSiteName(pages), 'Field Notes');
     // `Site | tagline` on the home page, `Site | Page` elsewhere: the first part.
     const leading = [page('/', '<title>Lumen | Images, fast</title>'), page('/faq/', '<title>Lumen | FAQ</title>')];

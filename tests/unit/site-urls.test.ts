@@ -22,7 +22,15 @@ function htmlFileOf(route: string, format: BuildFormat, index: boolean): string 
   return format === 'directory' || (format === 'preserve' && index) ? `${route.slice(1)}/index.html` : `${route.slice(1)}.html`;
 }
 
-const page = (path: string, url: string): ManifestPage => ({ url, path, title: path, language: 'en', facets: {}, sections: [], twin: { file: 0, offset: 0, length: 0, frontMatterLength: 0, textLength: 0 } });
+const page = (path: string, url: string): ManifestPage => ({
+  url,
+  path,
+  title: path,
+  language: 'en',
+  facets: {},
+  sections: [],
+  twin: { file: 0, offset: 0, length: 0, frontMatterLength: 0, textLength: 0 },
+});
 
 describe('published forms, as @astrojs/node serves them', () => {
   // [trailingSlash, format, index page?] → the served path of route /guide under base /docs, and of the home page.
@@ -122,7 +130,14 @@ function buildSite({ routing, pages }: { routing: RoutingSettings; pages: { rout
     const path = urls.pagePathOfFile(file);
     return { route, file, manifest: page(path, urls.pageUrl(path)) };
   });
-  return { urls, built, index: buildPageIndex(built.map((entry) => entry.manifest), urls) };
+  return {
+    urls,
+    built,
+    index: buildPageIndex(
+      built.map((entry) => entry.manifest),
+      urls,
+    ),
+  };
 }
 
 describe('site-urls properties', () => {

@@ -16,7 +16,10 @@ const site = 'https://www.example.com';
 const page = (path: string, title: string) => buildTestPage(site, path, { title, language: 'en', markdown: `# ${title}\n\nText of ${title}.\n` });
 const pages = [page('/', 'Home'), page('/guides/', 'Guides'), page('/guides/soil/', 'Soil'), page('/guides/pots/clay/', 'Clay pots')];
 /** What exists only where a server answers on demand (robots.txt's first line names the integration, `agent-api`). */
-const SERVED_ONLY = [/\bAPI\b|\bMCP\b/, /OAuth|quota|cuota|openapi|auth\.md|search_pages|read_page|get_company_info|get_quota|Accept: text\/markdown|\/\.well-known\/(?:oauth|mcp|api-catalog|ai-catalog)/i];
+const SERVED_ONLY = [
+  /\bAPI\b|\bMCP\b/,
+  /OAuth|quota|cuota|openapi|auth\.md|search_pages|read_page|get_company_info|get_quota|Accept: text\/markdown|\/\.well-known\/(?:oauth|mcp|api-catalog|ai-catalog)/i,
+];
 
 function documentsFor(userOptions: AgentApiUserOptions, onDemand?: boolean) {
   const parsed = parseAgentApiOptions(userOptions);
@@ -35,10 +38,7 @@ describe('the documents of a static site', () => {
 
       it('are agents.md, llms.txt (and its well-known copy), llms-full.txt, the agent skill and robots.txt, and nothing that needs a server', () => {
         assert.match(skill, /^\/\.well-known\/agent-skills\/[a-z0-9-]+\/SKILL\.md$/);
-        assert.deepEqual(
-          [...documents.keys()].sort(),
-          ['/.well-known/agent-skills/index.json', '/.well-known/llms.txt', '/agents.md', '/llms-full.txt', '/llms.txt', '/robots.txt', skill].sort(),
-        );
+        assert.deepEqual([...documents.keys()].sort(), ['/.well-known/agent-skills/index.json', '/.well-known/llms.txt', '/agents.md', '/llms-full.txt', '/llms.txt', '/robots.txt', skill].sort());
       });
 
       it('say nothing of the API, MCP, OAuth, quotas or content negotiation', () => {
@@ -55,7 +55,10 @@ describe('the documents of a static site', () => {
         const files = new Set([...published, ...pages.flatMap((one) => [one.path, markdownTwinPath(one.path)]), '/sitemap-index.xml']);
         const linked = [...documents.values()].flatMap((text) => [...text.matchAll(/https:\/\/www\.example\.com(\/[^\s)`"'<>]*[^\s)`"'<>.,;:])?/g)].map((match) => match[1] ?? '/'));
         assert.ok(linked.length > pages.length);
-        assert.deepEqual([...new Set(linked)].filter((path) => !files.has(path)), []);
+        assert.deepEqual(
+          [...new Set(linked)].filter((path) => !files.has(path)),
+          [],
+        );
       });
 
       it('tell agents to read the twins through llms.txt', () => {
@@ -72,6 +75,9 @@ describe('the documents of a static site', () => {
     const served = documentsFor({});
     assert.equal(served.size, 16);
     assert.match(served.get('/agents.md')!, /Requesting an HTML page with `Accept: text\/markdown` returns the same Markdown/);
-    assert.match(served.get('/llms.txt')!, /use the read-only API \(https:\/\/www\.example\.com\/api\/v1, described in https:\/\/www\.example\.com\/openapi\.json\) or the same operations as MCP tools/);
+    assert.match(
+      served.get('/llms.txt')!,
+      /use the read-only API \(https:\/\/www\.example\.com\/api\/v1, described in https:\/\/www\.example\.com\/openapi\.json\) or the same operations as MCP tools/,
+    );
   });
 });

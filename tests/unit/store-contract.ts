@@ -66,7 +66,7 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
     });
 
     describe('tokens', () => {
-      test('an issued token is found until it expires, and records the client\'s last token request', async () => {
+      test("an issued token is found until it expires, and records the client's last token request", async () => {
         const owner = client();
         await store.createClient(owner);
         const issued = token(owner.clientId, { issuedAt: T0 + 5_000, expiresAt: T0 + 5_000 + HOUR });
@@ -95,7 +95,7 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
         assert.equal(await store.findToken(sha256('never issued'), T0), undefined);
       });
 
-      test('a client deletes its own token, never another client\'s', async () => {
+      test("a client deletes its own token, never another client's", async () => {
         const alice = client();
         const bob = client();
         await store.createClient(alice);
@@ -167,10 +167,24 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
 
     describe('traffic counts', () => {
       const request = (day: string, overrides: Partial<TrafficCount> = {}): TrafficCount => ({
-        day, surface: 'api', target: 'read_page', page: 'https://example.com/a/', family: 'GPTBot', count: 1, ...overrides,
+        day,
+        surface: 'api',
+        target: 'read_page',
+        page: 'https://example.com/a/',
+        family: 'GPTBot',
+        count: 1,
+        ...overrides,
       });
       const search = (day: string, overrides: Partial<SearchCount> = {}): SearchCount => ({
-        day, surface: 'mcp', family: 'ClaudeBot', query: 'grifo roto ñ "x" <b>', filters: 'city=madrid', results: 0, more: false, count: 1, ...overrides,
+        day,
+        surface: 'mcp',
+        family: 'ClaudeBot',
+        query: 'grifo roto ñ "x" <b>',
+        filters: 'city=madrid',
+        results: 0,
+        more: false,
+        count: 1,
+        ...overrides,
       });
       const sorted = <T>(rows: T[]) => rows.map((row) => JSON.stringify(row)).sort();
 
@@ -185,22 +199,20 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
           searches: [search('2027-03-01', { count: 3 }), search('2027-03-01', { results: 1 }), search('2027-03-01', { results: 8, more: true })],
         });
         const read = await store.readTraffic('2027-03-01');
-        assert.deepEqual(sorted(read.requests), sorted([
-          request('2027-03-01', { count: 7 }),
-          request('2027-03-01', { family: 'other' }),
-          request('2027-03-02', { surface: 'document', target: '/llms.txt', page: '' }),
-        ]));
-        assert.deepEqual(sorted(read.searches), sorted([
-          search('2027-03-01', { count: 4 }),
-          search('2027-03-01', { results: 1 }),
-          search('2027-03-01', { results: 8, more: true }),
-        ]));
+        assert.deepEqual(
+          sorted(read.requests),
+          sorted([request('2027-03-01', { count: 7 }), request('2027-03-01', { family: 'other' }), request('2027-03-02', { surface: 'document', target: '/llms.txt', page: '' })]),
+        );
+        assert.deepEqual(sorted(read.searches), sorted([search('2027-03-01', { count: 4 }), search('2027-03-01', { results: 1 }), search('2027-03-01', { results: 8, more: true })]));
       });
 
       test('reading from a day leaves out the days before it', async () => {
         await store.addTraffic({ requests: [request('2027-02-28'), request('2027-03-01')], searches: [search('2027-02-28')] });
         const read = await store.readTraffic('2027-03-01');
-        assert.deepEqual(read.requests.map((row) => row.day), ['2027-03-01']);
+        assert.deepEqual(
+          read.requests.map((row) => row.day),
+          ['2027-03-01'],
+        );
         assert.deepEqual(read.searches, []);
       });
 
@@ -211,8 +223,14 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
         });
         await store.deleteTrafficBefore('2027-02-01');
         const read = await store.readTraffic('2000-01-01');
-        assert.deepEqual(read.requests.map((row) => row.day), ['2027-02-01']);
-        assert.deepEqual(read.searches.map((row) => row.day), ['2027-02-01']);
+        assert.deepEqual(
+          read.requests.map((row) => row.day),
+          ['2027-02-01'],
+        );
+        assert.deepEqual(
+          read.searches.map((row) => row.day),
+          ['2027-02-01'],
+        );
         await store.deleteTrafficBefore('2027-02-01');
         assert.equal((await store.readTraffic('2000-01-01')).requests.length, 1);
       });
@@ -220,8 +238,14 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
       test('100 batches sent at once all count', async () => {
         await Promise.all(Array.from({ length: 100 }, () => store.addTraffic({ requests: [request('2027-04-01')], searches: [search('2027-04-01')] })));
         const read = await store.readTraffic('2027-04-01');
-        assert.deepEqual(read.requests.map((row) => row.count), [100]);
-        assert.deepEqual(read.searches.map((row) => row.count), [100]);
+        assert.deepEqual(
+          read.requests.map((row) => row.count),
+          [100],
+        );
+        assert.deepEqual(
+          read.searches.map((row) => row.count),
+          [100],
+        );
       });
     });
 
@@ -277,12 +301,13 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
 
         test('200 simultaneous hits admit exactly the limit', async () => {
           const key = `k:${randomUUID()}`;
-          const hits = await Promise.all(
-            Array.from({ length: 200 }, (_, i) => windows.hit(key, { limit: 60, windowMs, now: T0 + i })),
-          );
+          const hits = await Promise.all(Array.from({ length: 200 }, (_, i) => windows.hit(key, { limit: 60, windowMs, now: T0 + i })));
           assert.equal(hits.filter((hit) => hit.allowed).length, 60);
           assert.deepEqual(
-            hits.filter((hit) => hit.allowed).map((hit) => hit.count).sort((x, y) => x - y),
+            hits
+              .filter((hit) => hit.allowed)
+              .map((hit) => hit.count)
+              .sort((x, y) => x - y),
             Array.from({ length: 60 }, (_, i) => i + 1),
           );
           assert.equal((await windows.peek(key, { windowMs, now: T0 + 300 })).count, 60);

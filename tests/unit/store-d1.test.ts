@@ -9,13 +9,15 @@ import { buildClientRecord, runStoreContract } from './store-contract.ts';
 
 const MIGRATIONS_DIR = new URL('../../packages/astro-agent-api/migrations/d1/', import.meta.url);
 
-
 runStoreContract('d1', async () => openD1Store((await createMigratedD1()).db, { bindingName: 'AGENT_API_DB' }));
 
 describe('d1 store', () => {
   test('the migration files are numbered from 1 without a gap, and the sqlite store runs every one', async () => {
     const names = (await readdir(MIGRATIONS_DIR)).sort();
-    assert.deepEqual(names.map((name) => name.slice(0, 5)), names.map((_, i) => `${String(i + 1).padStart(4, '0')}_`));
+    assert.deepEqual(
+      names.map((name) => name.slice(0, 5)),
+      names.map((_, i) => `${String(i + 1).padStart(4, '0')}_`),
+    );
     assert.equal(SQLITE_MIGRATIONS.length, names.length);
   });
 

@@ -14,13 +14,10 @@ const redis = await startTestRedis();
 after(() => redis.stop());
 const freshPrefix = () => `test-${randomUUID()}:`;
 
-runStoreContract('redis', () =>
-  openStore({ dataDir: '/nonexistent/unused-with-redis', env: { REDIS_URL: redis.url, AGENT_API_REDIS_PREFIX: freshPrefix() } }),
-);
+runStoreContract('redis', () => openStore({ dataDir: '/nonexistent/unused-with-redis', env: { REDIS_URL: redis.url, AGENT_API_REDIS_PREFIX: freshPrefix() } }));
 
 const DAY = 86_400_000;
 const T0 = 1_800_000_000_000;
-
 
 describe('redis store', () => {
   let raw: ReturnType<typeof createClient>;
@@ -41,15 +38,12 @@ describe('redis store', () => {
     const gone = await startTestRedis();
     await gone.stop();
     const started = Date.now();
-    await assert.rejects(
-      openStore({ dataDir: '/nonexistent', env: { REDIS_URL: `redis://:hunter2@127.0.0.1:${gone.port}/0` } }),
-      (error: Error) => {
-        assert.match(error.message, /^Cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/0 \(REDIS_URL\): .*ECONNREFUSED/);
-        assert.match(error.message, /does not fall back to its embedded store/);
-        assert.doesNotMatch(error.message, /hunter2/);
-        return true;
-      },
-    );
+    await assert.rejects(openStore({ dataDir: '/nonexistent', env: { REDIS_URL: `redis://:hunter2@127.0.0.1:${gone.port}/0` } }), (error: Error) => {
+      assert.match(error.message, /^Cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/0 \(REDIS_URL\): .*ECONNREFUSED/);
+      assert.match(error.message, /does not fall back to its embedded store/);
+      assert.doesNotMatch(error.message, /hunter2/);
+      return true;
+    });
     assert.ok(Date.now() - started < 2_000, 'fails fast');
   });
 
@@ -75,9 +69,7 @@ describe('redis store', () => {
     const prefix = freshPrefix();
     const [a, b] = await Promise.all([openRedisStore({ url: redis.url, keyPrefix: prefix }), openRedisStore({ url: redis.url, keyPrefix: prefix })]);
     const now = Date.now();
-    const hits = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => (i % 2 ? a : b).anonymousWindows.hit('anonimo:192.0.2.7', { limit: 60, windowMs: 60_000, now })),
-    );
+    const hits = await Promise.all(Array.from({ length: 200 }, (_, i) => (i % 2 ? a : b).anonymousWindows.hit('anonimo:192.0.2.7', { limit: 60, windowMs: 60_000, now })));
     assert.equal(hits.filter((hit) => hit.allowed).length, 60);
     await Promise.all([a.close(), b.close()]);
   });
@@ -92,7 +84,10 @@ describe('redis store', () => {
     await first!.insertToken({ tokenHash: sha256('idle token'), clientId: 'idle-7', scope: 'content:read', issuedAt: T0 - 200 * DAY, expiresAt: T0 + DAY });
 
     const counts = await Promise.all(stores.map((store) => store.deleteIdleClients(T0 - 180 * DAY)));
-    assert.equal(counts.reduce((sum, n) => sum + n, 0), 1_200);
+    assert.equal(
+      counts.reduce((sum, n) => sum + n, 0),
+      1_200,
+    );
     assert.equal(await first!.findToken(sha256('idle token'), T0), undefined);
     assert.equal(await raw.zCard(`${prefix}clients:last-token`), 30);
     assert.deepEqual((await raw.keys(`${prefix}client:idle-*`)).length, 0);
@@ -121,11 +116,7 @@ describe('redis store when Redis goes away', () => {
     await lost.kill();
 
     const started = Date.now();
-    for (const attempt of [
-      () => store.findToken(sha256('x'), now),
-      () => store.findClient('survivor'),
-      () => store.windows.hit('identificado:survivor', { limit: 600, windowMs: 60_000, now }),
-    ]) {
+    for (const attempt of [() => store.findToken(sha256('x'), now), () => store.findClient('survivor'), () => store.windows.hit('identificado:survivor', { limit: 600, windowMs: 60_000, now })]) {
       await assert.rejects(attempt(), (error: unknown) => {
         assert.ok(error instanceof StoreUnavailableError);
         assert.equal(error.status, 503);
@@ -137,7 +128,10 @@ describe('redis store when Redis goes away', () => {
 
     const anonymous = [];
     for (let i = 0; i < 5; i++) anonymous.push(await store.anonymousWindows.hit('anonimo:198.51.100.1', { limit: 3, windowMs: 60_000, now }));
-    assert.deepEqual(anonymous.map((hit) => hit.allowed), [true, true, true, false, false]);
+    assert.deepEqual(
+      anonymous.map((hit) => hit.allowed),
+      [true, true, true, false, false],
+    );
     const degraded = warnings.filter((message) => /anonymous requests are now limited per instance/.test(message));
     assert.equal(degraded.length, 1, 'warned once, not per request');
     assert.equal(warnings.filter((message) => /lost the connection to Redis/.test(message)).length, 1);
@@ -189,4 +183,3 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs = 5_000): Pr
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
-

@@ -18,7 +18,6 @@ runStoreContract('sqlite', () => openStore({ dataDir: freshDir() }));
 
 const DAY = 86_400_000;
 
-
 describe('sqlite store', () => {
   test('creates <dataDir>/agent-api.sqlite in WAL mode with a schema version table', async () => {
     const dataDir = join(freshDir(), 'nested', '.data');
@@ -26,8 +25,14 @@ describe('sqlite store', () => {
     await store.close();
     const db = new DatabaseSync(join(dataDir, SQLITE_FILE_NAME), { readOnly: true });
     assert.equal((db.prepare('PRAGMA journal_mode').get() as { journal_mode: string }).journal_mode, 'wal');
-    const versions = db.prepare('SELECT version FROM schema_migrations ORDER BY version').all().map((row) => row.version);
-    assert.deepEqual(versions, SQLITE_MIGRATIONS.map((_, i) => i + 1));
+    const versions = db
+      .prepare('SELECT version FROM schema_migrations ORDER BY version')
+      .all()
+      .map((row) => row.version);
+    assert.deepEqual(
+      versions,
+      SQLITE_MIGRATIONS.map((_, i) => i + 1),
+    );
     db.close();
   });
 
@@ -97,10 +102,7 @@ describe('sqlite store', () => {
     await store.createClient({ ...buildClientRecord('hashed', Date.now()), secretHash: sha256(secret) });
     await store.insertToken({ tokenHash: sha256(token), clientId: 'hashed', scope: 'content:read', issuedAt: Date.now(), expiresAt: Date.now() + 60_000 });
     await store.close();
-    const bytes = Buffer.concat([
-      await readFile(join(dataDir, SQLITE_FILE_NAME)),
-      await readFile(join(dataDir, `${SQLITE_FILE_NAME}-wal`)).catch(() => Buffer.alloc(0)),
-    ]);
+    const bytes = Buffer.concat([await readFile(join(dataDir, SQLITE_FILE_NAME)), await readFile(join(dataDir, `${SQLITE_FILE_NAME}-wal`)).catch(() => Buffer.alloc(0))]);
     assert.equal(bytes.includes(secret), false);
     assert.equal(bytes.includes(token), false);
     assert.equal(bytes.includes(sha256(token)), true);
@@ -111,9 +113,7 @@ describe('sqlite store', () => {
     const a = await openStore({ dataDir });
     const b = await openStore({ dataDir });
     const now = Date.now();
-    const hits = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => (i % 2 ? a : b).windows.hit('shared', { limit: 30, windowMs: 60_000, now })),
-    );
+    const hits = await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? a : b).windows.hit('shared', { limit: 30, windowMs: 60_000, now })));
     assert.equal(hits.filter((hit) => hit.allowed).length, 30);
     await a.close();
     await b.close();
@@ -138,4 +138,3 @@ async function waitFor(condition: () => Promise<boolean>, timeoutMs = 2_000): Pr
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
-

@@ -50,10 +50,7 @@ describe('Starlight pages as Markdown', () => {
   });
 
   it('puts each tab label right before its panel and leaves out the tab list', () => {
-    assert.match(
-      gettingStarted.markdown,
-      /\*\*npm\*\*\n\nRun `npm install --save-dev lumen-images` in the root of the project\.\n\n\*\*pnpm\*\*\n\nRun `pnpm add --save-dev lumen-images`/,
-    );
+    assert.match(gettingStarted.markdown, /\*\*npm\*\*\n\nRun `npm install --save-dev lumen-images` in the root of the project\.\n\n\*\*pnpm\*\*\n\nRun `pnpm add --save-dev lumen-images`/);
     assert.doesNotMatch(gettingStarted.markdown, /tab-panel/);
   });
 

@@ -78,10 +78,7 @@ describe('what an outcome counts', () => {
 
   test('a search keeps its words (bounded), its filters in one order, its results', () => {
     const query = `fontanero ${'x'.repeat(300)}`;
-    const counts = buildOutcomeCounts(
-      outcome({ calls: [{ operation: 'search_pages', ok: true, query, filters: { zone: 'norte', city: 'madrid' }, results: 8, more: true }] }),
-      'GPTBot',
-    );
+    const counts = buildOutcomeCounts(outcome({ calls: [{ operation: 'search_pages', ok: true, query, filters: { zone: 'norte', city: 'madrid' }, results: 8, more: true }] }), 'GPTBot');
     assert.deepEqual(counts.requests, [{ surface: 'api', target: 'search_pages', page: '', family: 'GPTBot' }]);
     assert.deepEqual(counts.searches, [{ surface: 'api', family: 'GPTBot', query: query.slice(0, QUERY_MAX_LENGTH), filters: 'city=madrid&zone=norte', results: 8, more: true }]);
   });
@@ -91,8 +88,17 @@ describe('what an outcome counts', () => {
       outcome({ surface: 'mcp', path: '/mcp', calls: [{ operation: 'read_page', ok: true, page: 'https://example.com/a/' }], resources: ['https://example.com/b/'] }),
       'Claude-User',
     );
-    assert.deepEqual(both.requests.map((r) => [r.surface, r.target, r.page]), [['mcp-tool', 'read_page', 'https://example.com/a/'], ['mcp-resource', '', 'https://example.com/b/']]);
-    assert.deepEqual(buildOutcomeCounts(outcome({ surface: 'mcp', path: '/mcp' }), 'Claude-User').requests.map((r) => r.surface), ['mcp']);
+    assert.deepEqual(
+      both.requests.map((r) => [r.surface, r.target, r.page]),
+      [
+        ['mcp-tool', 'read_page', 'https://example.com/a/'],
+        ['mcp-resource', '', 'https://example.com/b/'],
+      ],
+    );
+    assert.deepEqual(
+      buildOutcomeCounts(outcome({ surface: 'mcp', path: '/mcp' }), 'Claude-User').requests.map((r) => r.surface),
+      ['mcp'],
+    );
   });
 });
 
@@ -110,7 +116,10 @@ describe('the recorder', () => {
     assert.deepEqual((await store.readTraffic('2000-01-01')).requests, [], 'nothing is written while answering');
     await recorder.close();
     const counts = (await store.readTraffic('2000-01-01')).requests.map((r) => [r.target, r.count]).sort();
-    assert.deepEqual(counts, [['/agents.md', 250], ['/llms.txt', 250]]);
+    assert.deepEqual(counts, [
+      ['/agents.md', 250],
+      ['/llms.txt', 250],
+    ]);
     await store.close();
   });
 
@@ -244,9 +253,15 @@ describe('traffic counts on D1', () => {
     const { recorder, store, state } = await recorderOnD1();
     for (let i = 0; i < 400; i++) recorder.record(search(`query ${i}`));
     for (let flush = 0; flush < 40; flush++) await recorder.flush();
-    assert.ok(state.batches.every((size) => size <= PER_INVOCATION), `batches of ${[...new Set(state.batches)].join(', ')} statements`);
+    assert.ok(
+      state.batches.every((size) => size <= PER_INVOCATION),
+      `batches of ${[...new Set(state.batches)].join(', ')} statements`,
+    );
     const { requests, searches } = await store.readTraffic('2000-01-01');
-    assert.deepEqual(requests.map((r) => [r.target, r.count]), [['search_pages', 400]]);
+    assert.deepEqual(
+      requests.map((r) => [r.target, r.count]),
+      [['search_pages', 400]],
+    );
     assert.equal(searches.length, 400);
     assert.ok(searches.every((s) => s.count === 1));
   });
@@ -265,7 +280,10 @@ describe('traffic counts on D1', () => {
     recorder.record(search('after'));
     await recorder.flush();
     const { requests, searches } = await store.readTraffic('2000-01-01');
-    assert.deepEqual(requests.map((r) => [r.target, r.count]), [['search_pages', 181]]);
+    assert.deepEqual(
+      requests.map((r) => [r.target, r.count]),
+      [['search_pages', 181]],
+    );
     const byQuery = new Map(searches.map((s) => [s.query, s.count]));
     assert.equal(byQuery.get('before 7'), 2, 'a count kept through the outage is written once');
     assert.equal(byQuery.get('during 7'), 1);

@@ -55,7 +55,12 @@ after(async () => {
 function verifierFor(siteOrigin: string, trusted: Record<string, object> = { [AGENT]: {} }) {
   return createSignedAgentVerifier({
     store,
-    directories: { get: async (url) => (assert.equal(url.href, `${AGENT}/.well-known/http-message-signatures-directory`), readKeyDirectory({ keys: [RFC_9421_ED25519] })) },
+    directories: {
+      get: async (url) => {
+        assert.equal(url.href, `${AGENT}/.well-known/http-message-signatures-directory`);
+        return readKeyDirectory({ keys: [RFC_9421_ED25519] });
+      },
+    },
     siteOrigin,
     options: { policy: { name: 'signed-agent', quota: 600 }, trusted, unlisted: 'anonymous' },
     now: () => CREATED_MS + 10_000,
@@ -65,7 +70,7 @@ function verifierFor(siteOrigin: string, trusted: Record<string, object> = { [AG
 for (const vector of VECTORS) {
   test(`${vector.name}: verified once, as the agent; a replay, another site or an unlisted agent prove nothing`, async () => {
     const request = () => new Request('http://localhost/path/to/resource', { headers: vector.headers });
-    assert.equal(await verifierFor('https://other.example')(request()), undefined, '@authority is another site\'s');
+    assert.equal(await verifierFor('https://other.example')(request()), undefined, "@authority is another site's");
     assert.equal(await verifierFor('https://example.com', {})(request()), undefined, 'an unlisted agent');
     assert.deepEqual(await verifierFor('https://example.com')(request()), { origin: AGENT, policy: { name: 'signed-agent', quota: 600 } });
     assert.equal(await verifierFor('https://example.com')(request()), undefined, 'the same nonce again');

@@ -165,7 +165,10 @@ export function insertHtmlDirectiveInStream(body: ReadableStream<Uint8Array>, el
     },
     flush,
   });
-  return body.pipeThrough<string>(new TextDecoderStream() as ReadableWritablePair<string, Uint8Array>).pipeThrough(insert).pipeThrough(new TextEncoderStream());
+  return body
+    .pipeThrough<string>(new TextDecoderStream() as ReadableWritablePair<string, Uint8Array>)
+    .pipeThrough(insert)
+    .pipeThrough(new TextEncoderStream());
 }
 
 /**
@@ -176,7 +179,10 @@ export function insertHtmlDirectiveInStream(body: ReadableStream<Uint8Array>, el
  * then, so nothing else changes.
  */
 export function patchContentSecurityPolicy(policy: string): string {
-  const directives = policy.split(';').map((directive) => directive.trim().split(/\s+/).filter(Boolean)).filter((tokens) => tokens.length > 0);
+  const directives = policy
+    .split(';')
+    .map((directive) => directive.trim().split(/\s+/).filter(Boolean))
+    .filter((tokens) => tokens.length > 0);
   const named = (name: string) => directives.find(([directiveName]) => directiveName!.toLowerCase() === name);
   const elements = named('style-src-elem');
   const effective = elements ?? named('style-src') ?? named('default-src');

@@ -10,10 +10,7 @@ import { REPORT_USAGE } from './analytics/report/report-usage.ts';
 import { CHECK_USAGE } from './check/check-usage.ts';
 import { PUBLISH_USAGE, ROLLBACK_USAGE } from './hosts/node/publish-usage.ts';
 
-type Command = (
-  argv: string[],
-  io: { env: NodeJS.ProcessEnv; cwd: string; out: (text: string) => void; err: (text: string) => void; signal: AbortSignal },
-) => Promise<number>;
+type Command = (argv: string[], io: { env: NodeJS.ProcessEnv; cwd: string; out: (text: string) => void; err: (text: string) => void; signal: AbortSignal }) => Promise<number>;
 
 /** Each command, and whether it stops cleanly on SIGINT/SIGTERM (the others keep Node's default: exit at once). */
 const COMMANDS: Record<string, { load: () => Promise<Command>; stoppable?: true }> = {

@@ -9,12 +9,13 @@ export const quotaSchema = z.number().int().min(1).max(1_000_000);
 
 /** A variable that is unset or blank is absent, so its default applies; a set one is read trimmed. */
 function variable<T extends z.ZodType>(schema: T, expected: string, unset: string) {
-  return z
-    .preprocess((raw) => (typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : undefined), schema)
-    .meta({ expected, unset });
+  return z.preprocess((raw) => (typeof raw === 'string' && raw.trim() !== '' ? raw.trim() : undefined), schema).meta({ expected, unset });
 }
 
-const wholeNumber = z.string().regex(/^\d{1,9}$/).transform(Number);
+const wholeNumber = z
+  .string()
+  .regex(/^\d{1,9}$/)
+  .transform(Number);
 
 /**
  * Every environment variable the server and the `report` command read, each with its default: one
@@ -23,11 +24,7 @@ const wholeNumber = z.string().regex(/^\d{1,9}$/).transform(Number);
  */
 export const environmentSchema = z.object({
   AGENT_API_DATA_DIR: variable(z.string().default('.data'), 'a folder', 'to keep the store in .data'),
-  REDIS_URL: variable(
-    z.url({ protocol: /^rediss?$/ }).optional(),
-    'a redis:// or rediss:// URL such as redis://127.0.0.1:6379/0',
-    'to keep the store in a sqlite file under AGENT_API_DATA_DIR',
-  ),
+  REDIS_URL: variable(z.url({ protocol: /^rediss?$/ }).optional(), 'a redis:// or rediss:// URL such as redis://127.0.0.1:6379/0', 'to keep the store in a sqlite file under AGENT_API_DATA_DIR'),
   AGENT_API_REDIS_TIMEOUT_MS: variable(
     wholeNumber.pipe(z.number().min(10).max(60_000)).default(REDIS_DEFAULTS.timeoutMs),
     'a whole number of milliseconds between 10 and 60000',
@@ -35,12 +32,21 @@ export const environmentSchema = z.object({
   ),
   AGENT_API_REDIS_PREFIX: variable(z.string().default(REDIS_DEFAULTS.keyPrefix), 'a key prefix', `to prefix the Redis keys with ${REDIS_DEFAULTS.keyPrefix}`),
   AGENT_API_CLIENT_IDLE_DAYS: variable(
-    z.string().regex(/^\d{1,5}(\.\d+)?$/).transform(Number).pipe(z.number().positive().max(36_500)).default(LIMITS.clientIdleDays),
+    z
+      .string()
+      .regex(/^\d{1,5}(\.\d+)?$/)
+      .transform(Number)
+      .pipe(z.number().positive().max(36_500))
+      .default(LIMITS.clientIdleDays),
     'a positive number of days (at most 36500; fractions allowed)',
     `to recycle clients after ${LIMITS.clientIdleDays} days without a token request`,
   ),
   AGENT_API_ANALYTICS: variable(
-    z.string().toLowerCase().pipe(z.enum(['on', 'off'])).default('on'),
+    z
+      .string()
+      .toLowerCase()
+      .pipe(z.enum(['on', 'off']))
+      .default('on'),
     '"on" or "off"',
     'to count agent traffic (the default)',
   ),
@@ -49,16 +55,8 @@ export const environmentSchema = z.object({
     'a whole number of days between 1 and 3650',
     `to keep ${LIMITS.trafficRetentionDays} days of traffic counts`,
   ),
-  AGENT_API_QUOTA_ANONYMOUS: variable(
-    wholeNumber.pipe(quotaSchema).optional(),
-    'a whole number of requests per window between 1 and 1000000',
-    'to use the quota of the `policies` option',
-  ),
-  AGENT_API_QUOTA_IDENTIFIED: variable(
-    wholeNumber.pipe(quotaSchema).optional(),
-    'a whole number of requests per window between 1 and 1000000',
-    'to use the quota of the `policies` option',
-  ),
+  AGENT_API_QUOTA_ANONYMOUS: variable(wholeNumber.pipe(quotaSchema).optional(), 'a whole number of requests per window between 1 and 1000000', 'to use the quota of the `policies` option'),
+  AGENT_API_QUOTA_IDENTIFIED: variable(wholeNumber.pipe(quotaSchema).optional(), 'a whole number of requests per window between 1 and 1000000', 'to use the quota of the `policies` option'),
 });
 
 export type Environment = z.output<typeof environmentSchema>;

@@ -13,6 +13,7 @@ import { readSiteName } from './build/read-site-name.ts';
 import { writeDocuments } from './documents/write-documents.ts';
 import { decideSiteLanguage, parseAgentApiOptions, resolveAgentApiOptions, type AgentApiOptions, type AgentApiUserOptions } from './options.ts';
 import { publishWorkersRuntime } from './build/publish-workers-runtime.ts';
+import { publishFunctionRuntime } from './build/publish-function-runtime.ts';
 import { hostOfBuild } from './hosts/adapter-host.ts';
 import { serveAgentSurfaceInDev, setupRuntime } from './setup-runtime.ts';
 import { createSiteUrls, readRoutingSettings, type SiteUrls } from './site-urls.ts';
@@ -26,6 +27,11 @@ const PAGEFIND_INTEGRATIONS = new Set(['@astrojs/starlight', 'pagefind']);
 /** The one line a build without an adapter prints: what it wrote, and what a server would add. */
 const NO_ADAPTER_NOTICE =
   'no adapter: wrote the static agent surface (Markdown twins, llms.txt, agents.md, the agent skill, the Pagefind index); add an adapter such as @astrojs/node to serve search_pages, read_page, MCP and OAuth';
+
+/** The function each serverless adapter builds, for the build's log. */
+const FUNCTION_NAMES = { vercel: 'Vercel function', netlify: 'Netlify function' } as const;
+const NO_REDIS_WARNING =
+  "REDIS_URL is not set: in serverless functions the clients, tokens and quotas live in Redis only, so search_pages, read_page, MCP and OAuth will answer 503 until REDIS_URL is set in the platform's environment variables (an Upstash rediss:// URL, for example); the pages, twins and documents are served meanwhile";
 
 /** Astro integration that makes the site readable by agents: Markdown twins, search, API, OAuth and MCP. */
 export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIntegration {
@@ -60,7 +66,8 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         cache.catch(() => {});
         const clientDir = fileURLToPath(config!.adapter ? config!.build.client : config!.outDir);
         // The browser index takes each page as it is converted, unless an integration of the site runs Pagefind itself.
-        const searchIndex = pagefindIntegrationOf(config!) === undefined ? startSearchIndex(clientDir, { language: options.language, beforeRender: true, cacheDir: buildCacheDir(config!) }) : undefined;
+        const searchIndex =
+          pagefindIntegrationOf(config!) === undefined ? startSearchIndex(clientDir, { language: options.language, beforeRender: true, cacheDir: buildCacheDir(config!) }) : undefined;
         const indexed = new Set<ConvertedPage>();
         const onPage = (page: ConvertedPage) => {
           // A page whose content says it shows another page's text is most likely a copy: the index waits for the site's other pages to know.
@@ -99,17 +106,21 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         // Taken for another folder than the one Astro wrote the pages to (which no Astro setting is known to do): not used.
         const sameFolder = render?.clientDir === clientDir;
         const rendered = sameFolder ? taken : new Map();
-        const { result: markdown, seconds } = await timed(async () =>
-          writeMarkdownTwins(clientDir, conversion, { cache: await cache, rendered, onPage: render?.onPage }),
-        ).catch(async (error: unknown) => {
-          await renderIndex?.cancel();
-          throw error;
-        });
+        const { result: markdown, seconds } = await timed(async () => writeMarkdownTwins(clientDir, conversion, { cache: await cache, rendered, onPage: render?.onPage })).catch(
+          async (error: unknown) => {
+            await renderIndex?.cancel();
+            throw error;
+          },
+        );
         logger.info(
           `converted ${markdown.converted + markdown.convertedWhileRendering} pages to Markdown in ${seconds} (${markdown.convertedWhileRendering} while Astro rendered, ${markdown.reused} reused from earlier builds)`,
         );
         const defaultLocale = config!.i18n?.defaultLocale;
-        const siteLanguage = decideSiteLanguage(options.language, defaultLocale, markdown.pages.map((page) => contentLanguageOf(page, '')));
+        const siteLanguage = decideSiteLanguage(
+          options.language,
+          defaultLocale,
+          markdown.pages.map((page) => contentLanguageOf(page, '')),
+        );
         const content = findCopies(markdown.pages, siteLanguage);
         // A copy's twin names its original, which only the whole site tells.
         await writeTwins(clientDir, createSiteUrls(site, routing), content.copies);
@@ -162,6 +173,15 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         const copies = manifest.copies.length > 0 ? ` (and ${manifest.copies.length} copies of pages in another language)` : '';
         logger.info(`wrote the manifest of ${manifest.pages.length} pages in ${secondsSince(start)}${copies}`);
         if (host?.runtime === 'workers') await publishWorkersRuntime(outDir, clientDir, textFiles);
+        if (host?.runtime === 'vercel' || host?.runtime === 'netlify') {
+          const serverEntry = fileURLToPath(new URL(config!.build.serverEntry, config!.build.server));
+          const copied = await publishFunctionRuntime({ platform: host.runtime, root: fileURLToPath(config!.root), outDir, clientDir, serverEntry, manifest: { ...manifest, textFiles }, documents });
+          logger.info(
+            `put the runtime's files and the agent documents into the ${FUNCTION_NAMES[host.runtime]} (${copied.files} files, ${(copied.bytes / 1024 ** 2).toFixed(1)} MB); it answers the twins and the documents`,
+          );
+          // Without a shared store every instance of the function would keep quotas of its own: the store's paths answer 503 instead.
+          if (!process.env.REDIS_URL) logger.warn(NO_REDIS_WARNING);
+        }
         logger.info(`build steps done in ${secondsSince(hookStart)} after Astro's render${besideRender}`);
       },
     },
@@ -205,12 +225,7 @@ function describeLeftOut(copies: number, errorPages: number, excluded: number): 
 }
 
 /** A browser index of the build's pages, built after the Markdown step; the one fed while rendering, if any, is thrown away. */
-async function indexAgain(
-  renderIndex: SearchIndexBuild | undefined,
-  clientDir: string,
-  pages: readonly ConvertedPage[],
-  options: Parameters<typeof startSearchIndex>[1],
-): Promise<SearchIndexBuild> {
+async function indexAgain(renderIndex: SearchIndexBuild | undefined, clientDir: string, pages: readonly ConvertedPage[], options: Parameters<typeof startSearchIndex>[1]): Promise<SearchIndexBuild> {
   await renderIndex?.cancel();
   const index = startSearchIndex(clientDir, options);
   for (const page of pages) index.add(page);

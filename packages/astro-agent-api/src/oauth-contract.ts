@@ -64,16 +64,20 @@ const PRIVATE_JWK_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'] as con
  * RFC 7517 §5 — the public keys a client signs its assertions with (RFC 7591 §2 `jwks`): 1 to
  * LIMITS.clientKeys asymmetric keys (OKP, EC or RSA), none carrying private material.
  */
-export const publicJwkSetSchema = z.object({
-  keys: z
-    .array(
-      z.looseObject({ kty: z.enum(['OKP', 'EC', 'RSA'], { error: 'Each key of jwks needs kty OKP, EC or RSA: assertions are signed with a private key, never a shared one.' }) })
-        .refine((key) => !PRIVATE_JWK_MEMBERS.some((member) => member in key), 'A key of jwks carries private key material: publish only the public key.'),
-      { error: 'jwks must be a JWK Set: {"keys": [...]}.' },
-    )
-    .min(1, 'jwks holds no key.')
-    .max(LIMITS.clientKeys, `jwks holds more than ${LIMITS.clientKeys} keys.`),
-}, { error: 'jwks must be a JWK Set: {"keys": [...]}.' });
+export const publicJwkSetSchema = z.object(
+  {
+    keys: z
+      .array(
+        z
+          .looseObject({ kty: z.enum(['OKP', 'EC', 'RSA'], { error: 'Each key of jwks needs kty OKP, EC or RSA: assertions are signed with a private key, never a shared one.' }) })
+          .refine((key) => !PRIVATE_JWK_MEMBERS.some((member) => member in key), 'A key of jwks carries private key material: publish only the public key.'),
+        { error: 'jwks must be a JWK Set: {"keys": [...]}.' },
+      )
+      .min(1, 'jwks holds no key.')
+      .max(LIMITS.clientKeys, `jwks holds more than ${LIMITS.clientKeys} keys.`),
+  },
+  { error: 'jwks must be a JWK Set: {"keys": [...]}.' },
+);
 
 /** Where a client publishes its keys: an absolute http(s) URL; what may be fetched from it is decided when it is (server/outbound/). */
 const jwksUriSchema = z.url({ protocol: /^https?$/, error: 'jwks_uri must be an absolute https URL.' });
@@ -87,46 +91,47 @@ const EMAIL_PATTERN = /^[^\s@<>()",;:\\[\]]+@[^\s@<>()",;:\\[\]]+\.[^\s@<>()",;:
  * RFC 7591 §2 — the client metadata of a registration. Values this server cannot honour are refused;
  * metadata it has no use for (URIs, logos, software_id, …) passes unread and is not echoed back.
  */
-export const clientMetadataSchema = z.object({
-  client_name: z
-    .string({ error: `client_name is required: a name of 1 to ${LIMITS.clientNameCharacters} characters that says who runs the client.` })
-    .min(1)
-    .max(LIMITS.clientNameCharacters)
-    .regex(/\S/)
-    .refine((name) => !/\p{Cc}/u.test(name), 'client_name must not contain control characters.'),
-  contacts: z
-    .array(
-      z.string({ error: (issue) => `contacts must hold e-mail addresses; ${JSON.stringify(issue.input)} is not one.` }).max(254).regex(EMAIL_PATTERN),
-      { error: `contacts must be an array of at most ${LIMITS.clientContacts} e-mail addresses.` },
-    )
-    .max(LIMITS.clientContacts)
-    .default([]),
-  scope: scopeListSchema
-    .refine((value) => parseScopeList(value) !== undefined, `scope may only list ${SCOPES.join(' and ')}.`)
-    .optional(),
-  token_endpoint_auth_method: z
-    .enum(TOKEN_ENDPOINT_AUTH_METHODS, { error: `token_endpoint_auth_method must be one of ${TOKEN_ENDPOINT_AUTH_METHODS.join(', ')}.` })
-    .default(CLIENT_AUTH_METHODS[0]),
-  jwks: publicJwkSetSchema.optional().describe(`With ${PRIVATE_KEY_JWT}: the public keys its client assertions are signed with.`),
-  jwks_uri: jwksUriSchema.optional().describe(`With ${PRIVATE_KEY_JWT}, instead of jwks: where its public keys are published (fetched when it authenticates).`),
-  grant_types: z
-    .array(z.literal(GRANT_TYPE, { error: ONLY_OUR_GRANT }), { error: ONLY_OUR_GRANT })
-    .min(1)
-    .optional(),
-  response_types: z
-    .array(z.unknown(), { error: `response_types must be empty: the ${GRANT_TYPE} grant uses no authorization endpoint.` })
-    .max(0)
-    .optional(),
-  redirect_uris: z.array(z.unknown(), { error: 'redirect_uris must be empty or absent: this server uses no redirection.' }).max(0).optional(),
-}).superRefine(({ token_endpoint_auth_method: method, jwks, jwks_uri }, context) => {
-  // RFC 7591 §2: jwks and jwks_uri MUST NOT both be present; a client without a secret needs one of them.
-  const keys = (jwks === undefined ? 0 : 1) + (jwks_uri === undefined ? 0 : 1);
-  if (method === PRIVATE_KEY_JWT && keys !== 1) {
-    context.addIssue({ code: 'custom', path: ['jwks'], message: `A ${PRIVATE_KEY_JWT} client needs its public keys: send jwks or jwks_uri, one of the two.` });
-  } else if (method !== PRIVATE_KEY_JWT && keys !== 0) {
-    context.addIssue({ code: 'custom', path: ['jwks'], message: `jwks and jwks_uri are for token_endpoint_auth_method ${PRIVATE_KEY_JWT}; a ${method} client authenticates with its secret.` });
-  }
-});
+export const clientMetadataSchema = z
+  .object({
+    client_name: z
+      .string({ error: `client_name is required: a name of 1 to ${LIMITS.clientNameCharacters} characters that says who runs the client.` })
+      .min(1)
+      .max(LIMITS.clientNameCharacters)
+      .regex(/\S/)
+      .refine((name) => !/\p{Cc}/u.test(name), 'client_name must not contain control characters.'),
+    contacts: z
+      .array(
+        z
+          .string({ error: (issue) => `contacts must hold e-mail addresses; ${JSON.stringify(issue.input)} is not one.` })
+          .max(254)
+          .regex(EMAIL_PATTERN),
+        { error: `contacts must be an array of at most ${LIMITS.clientContacts} e-mail addresses.` },
+      )
+      .max(LIMITS.clientContacts)
+      .default([]),
+    scope: scopeListSchema.refine((value) => parseScopeList(value) !== undefined, `scope may only list ${SCOPES.join(' and ')}.`).optional(),
+    token_endpoint_auth_method: z.enum(TOKEN_ENDPOINT_AUTH_METHODS, { error: `token_endpoint_auth_method must be one of ${TOKEN_ENDPOINT_AUTH_METHODS.join(', ')}.` }).default(CLIENT_AUTH_METHODS[0]),
+    jwks: publicJwkSetSchema.optional().describe(`With ${PRIVATE_KEY_JWT}: the public keys its client assertions are signed with.`),
+    jwks_uri: jwksUriSchema.optional().describe(`With ${PRIVATE_KEY_JWT}, instead of jwks: where its public keys are published (fetched when it authenticates).`),
+    grant_types: z
+      .array(z.literal(GRANT_TYPE, { error: ONLY_OUR_GRANT }), { error: ONLY_OUR_GRANT })
+      .min(1)
+      .optional(),
+    response_types: z
+      .array(z.unknown(), { error: `response_types must be empty: the ${GRANT_TYPE} grant uses no authorization endpoint.` })
+      .max(0)
+      .optional(),
+    redirect_uris: z.array(z.unknown(), { error: 'redirect_uris must be empty or absent: this server uses no redirection.' }).max(0).optional(),
+  })
+  .superRefine(({ token_endpoint_auth_method: method, jwks, jwks_uri }, context) => {
+    // RFC 7591 §2: jwks and jwks_uri MUST NOT both be present; a client without a secret needs one of them.
+    const keys = (jwks === undefined ? 0 : 1) + (jwks_uri === undefined ? 0 : 1);
+    if (method === PRIVATE_KEY_JWT && keys !== 1) {
+      context.addIssue({ code: 'custom', path: ['jwks'], message: `A ${PRIVATE_KEY_JWT} client needs its public keys: send jwks or jwks_uri, one of the two.` });
+    } else if (method !== PRIVATE_KEY_JWT && keys !== 0) {
+      context.addIssue({ code: 'custom', path: ['jwks'], message: `jwks and jwks_uri are for token_endpoint_auth_method ${PRIVATE_KEY_JWT}; a ${method} client authenticates with its secret.` });
+    }
+  });
 
 /**
  * RFC 7591 §3.2.1 — the registered client; the secret is shown this once. The empty `redirect_uris`
@@ -153,28 +158,29 @@ export const clientInformationSchema = z.object({
  * document (any other member passes unread): its `client_id` (its own URL, checked by the reader), a
  * name, the scopes it asks for, and the keys its assertions are signed with, inline or by URL.
  */
-export const clientMetadataDocumentSchema = z.object({
-  client_id: z.string(),
-  client_name: z.string().min(1).max(LIMITS.clientNameCharacters).optional(),
-  scope: z.string().optional(),
-  token_endpoint_auth_method: z.literal(PRIVATE_KEY_JWT, { error: `token_endpoint_auth_method must be ${PRIVATE_KEY_JWT}: a document has no secret to share.` }),
-  jwks: publicJwkSetSchema.optional(),
-  jwks_uri: jwksUriSchema.optional(),
-}).refine((document) => (document.jwks === undefined) !== (document.jwks_uri === undefined), 'The document needs its keys: jwks or jwks_uri, one of the two.');
+export const clientMetadataDocumentSchema = z
+  .object({
+    client_id: z.string(),
+    client_name: z.string().min(1).max(LIMITS.clientNameCharacters).optional(),
+    scope: z.string().optional(),
+    token_endpoint_auth_method: z.literal(PRIVATE_KEY_JWT, { error: `token_endpoint_auth_method must be ${PRIVATE_KEY_JWT}: a document has no secret to share.` }),
+    jwks: publicJwkSetSchema.optional(),
+    jwks_uri: jwksUriSchema.optional(),
+  })
+  .refine((document) => (document.jwks === undefined) !== (document.jwks_uri === undefined), 'The document needs its keys: jwks or jwks_uri, one of the two.');
 
 /** The client credentials of a form body (client_secret_post, private_key_jwt); with client_secret_basic they travel in Authorization instead. */
 const clientCredentialsForm = {
   client_id: z.string().optional(),
   client_secret: z.string().optional().describe('With client_secret_post; else send Authorization: Basic.'),
   client_assertion_type: z.literal(JWT_BEARER_ASSERTION_TYPE).optional().describe('With private_key_jwt (RFC 7523 §2.2).'),
-  client_assertion: z.string().optional().describe('With private_key_jwt: a JWT with iss and sub the client_id, aud this server, exp and jti, signed with a key of the client\'s metadata document.'),
+  client_assertion: z.string().optional().describe("With private_key_jwt: a JWT with iss and sub the client_id, aud this server, exp and jti, signed with a key of the client's metadata document."),
 };
 
 /** RFC 6749 §4.4.2 — the access token request. */
 export const tokenRequestSchema = z.object({
   grant_type: z.literal(GRANT_TYPE, {
-    error: (issue) =>
-      issue.input === undefined ? `grant_type is required; use grant_type=${GRANT_TYPE}.` : `The grant type ${String(issue.input)} is not supported; use ${GRANT_TYPE}.`,
+    error: (issue) => (issue.input === undefined ? `grant_type is required; use grant_type=${GRANT_TYPE}.` : `The grant type ${String(issue.input)} is not supported; use ${GRANT_TYPE}.`),
   }),
   scope: scopeListSchema.optional(),
   ...clientCredentialsForm,

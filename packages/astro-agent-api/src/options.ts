@@ -9,19 +9,13 @@ import { DEFAULT_API_BASE_PATH } from './paths.ts';
 import { DEPRECATION_NOTICE_DAYS } from './versioning.ts';
 import { mostCommon, rankByCount } from './most-common.ts';
 
-const pathSchema = z
-  .string()
-  .regex(/^\/[a-z0-9][a-z0-9/_-]*[a-z0-9]$/, 'a path such as /api/v1 (lowercase, starts with /, no trailing /)');
+const pathSchema = z.string().regex(/^\/[a-z0-9][a-z0-9/_-]*[a-z0-9]$/, 'a path such as /api/v1 (lowercase, starts with /, no trailing /)');
 
 /** A site path or an absolute http(s) URL, e.g. `/developers/#versioning`. */
-const linkSchema = z
-  .string()
-  .regex(/^(\/|https?:\/\/)\S*$/, 'a site path starting with / or an absolute http(s) URL');
+const linkSchema = z.string().regex(/^(\/|https?:\/\/)\S*$/, 'a site path starting with / or an absolute http(s) URL');
 
 /** BCP 47, e.g. `en`, `es`, `pt-BR`. */
-const languageSchema = z
-  .string()
-  .regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'a BCP 47 language tag such as "en", "es" or "pt-BR"');
+const languageSchema = z.string().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'a BCP 47 language tag such as "en", "es" or "pt-BR"');
 
 /** Facet values are URL-safe slugs: they travel as query parameters and in result fields. */
 const slugSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'a lowercase slug such as "news" or "new-york"');
@@ -104,7 +98,13 @@ const directivesSchema = z
                 index: directiveTextSchema.default(DEFAULT_DIRECTIVES.html.index),
                 /** Added on a page that has a Markdown twin; `{markdown}` becomes the twin's path. */
                 twin: z
-                  .union([z.literal(false), z.string().min(1).refine((text) => text.includes(TWIN_PLACEHOLDER), `a text that names ${TWIN_PLACEHOLDER}, which becomes the path of the page's twin`)])
+                  .union([
+                    z.literal(false),
+                    z
+                      .string()
+                      .min(1)
+                      .refine((text) => text.includes(TWIN_PLACEHOLDER), `a text that names ${TWIN_PLACEHOLDER}, which becomes the path of the page's twin`),
+                  ])
                   .default(DEFAULT_DIRECTIVES.html.twin),
                 /** The language of the wording (the element's `lang`), so that a screen reader reads it in that language. */
                 lang: languageSchema.default(DEFAULT_DIRECTIVES.html.lang),
@@ -182,7 +182,10 @@ export const agentApiOptionsSchema = z
           .strict()
           .optional(),
         /** Name of the MCP prompt that answers a person's question from the site. */
-        promptName: z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, 'a lowercase name such as "answer_question"').default('answer_question'),
+        promptName: z
+          .string()
+          .regex(/^[a-z][a-z0-9_]{0,63}$/, 'a lowercase name such as "answer_question"')
+          .default('answer_question'),
         /** Rules the MCP prompt adds to its own, e.g. "Quote no price the pages do not give." */
         promptRules: z.array(z.string().min(1)).default([]),
         /** Page stating the API's versioning policy; default: the versioning section of /agents.md. */
@@ -201,9 +204,7 @@ export const agentApiOptionsSchema = z
          * A group per named crawler (RFC 9309: a crawler that finds its own group ignores the `*` one):
          * `crawl: false` disallows the whole site to it; `usage` overrides the general preferences for it.
          */
-        agents: z
-          .record(productTokenSchema, z.object({ crawl: z.boolean().default(true), usage: usageSchema.default({}) }).strict())
-          .default({}),
+        agents: z.record(productTokenSchema, z.object({ crawl: z.boolean().default(true), usage: usageSchema.default({}) }).strict()).default({}),
       })
       .strict()
       .prefault({}),
@@ -238,7 +239,10 @@ export const agentApiOptionsSchema = z
      * at least a /64, so its addresses share one quota; /56 or /48 count a whole site's allocation as one.
      */
     ipv6Prefix: z
-      .union(IPV6_PREFIXES.map((bits) => z.literal(bits)), { error: `one of ${IPV6_PREFIXES.join(', ')} (bits of an IPv6 client's network)` })
+      .union(
+        IPV6_PREFIXES.map((bits) => z.literal(bits)),
+        { error: `one of ${IPV6_PREFIXES.join(', ')} (bits of an IPv6 client's network)` },
+      )
       .default(64),
     /**
      * Agents that sign their requests (Web Bot Auth, RFC 9421): a verified agent listed in `trusted` is
@@ -326,8 +330,7 @@ export function parseAgentApiOptions(input: unknown): AgentApiOptions {
   // (as the `documents` option does) with its own about browser APIs.
   throw new AstroError(
     `Invalid options for the astro-agent-api integration in astro.config.mjs:\n${problems.join('\n')}`,
-    `Fix these options and build again. The options are ${Object.keys(agentApiOptionsSchema.shape).join(', ')}; ` +
-      'the package README lists each one with its default.',
+    `Fix these options and build again. The options are ${Object.keys(agentApiOptionsSchema.shape).join(', ')}; the package README lists each one with its default.`,
   );
 }
 
@@ -358,7 +361,10 @@ export function resolveAgentApiOptions(
 ): ResolvedAgentApiOptions {
   const { company: _company, language: chosen, name: _name, ...rest } = options;
   const language = decideSiteLanguage(chosen, site.defaultLocale, site.pageLanguages);
-  const languages = rankByCount(site.pageLanguages.map((tag) => tag || language), language);
+  const languages = rankByCount(
+    site.pageLanguages.map((tag) => tag || language),
+    language,
+  );
   return {
     ...rest,
     language,

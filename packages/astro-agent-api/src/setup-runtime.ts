@@ -14,6 +14,32 @@ import { createSiteUrls, DEFAULT_ROUTING, readRoutingSettings, type RoutingSetti
 const PACKAGE = 'astro-agent-api';
 const VIRTUAL_ID = 'virtual:agent-api/runtime';
 const RESOLVED_ID = `\0${VIRTUAL_ID}`;
+const RESOLVED_ENTRY_ID = '\0agent-api:function-entry';
+
+/**
+ * The function entry of each serverless adapter (its `serverEntrypoint`), and the module that takes its
+ * place as the function's entry: the one front, then the adapter's handler, as a Worker's entry does.
+ */
+const FUNCTION_ENTRIES: Readonly<Record<'vercel' | 'netlify', { adapterEntry: string; code: string[] }>> = {
+  vercel: {
+    adapterEntry: '@astrojs/vercel/entrypoint',
+    code: [
+      "import site from '@astrojs/vercel/entrypoint';",
+      `import { createVercelFront } from ${JSON.stringify(`${PACKAGE}/serverless`)};`,
+      `import { agentFront } from ${JSON.stringify(VIRTUAL_ID)};`,
+      'export default createVercelFront(agentFront, site);',
+    ],
+  },
+  netlify: {
+    adapterEntry: '@astrojs/netlify/ssr-function.js',
+    code: [
+      "import { createHandler as createSiteHandler } from '@astrojs/netlify/ssr-function.js';",
+      `import { createNetlifyFront } from ${JSON.stringify(`${PACKAGE}/serverless`)};`,
+      `import { agentFront } from ${JSON.stringify(VIRTUAL_ID)};`,
+      'export const createHandler = (options) => createNetlifyFront(agentFront, createSiteHandler(options));',
+    ],
+  },
+};
 /** Vite environments that build or run server code. */
 const SERVER_ENVIRONMENTS = new Set(['ssr', 'prerender', 'astro']);
 
@@ -41,10 +67,7 @@ export function buildRoutePatterns(options: AgentApiOptions, site: string, routi
  * from node_modules at run time. With @astrojs/node, a footer on the server entry puts the agent
  * front before the adapter's own handler (see hosts/node/standalone-front.ts).
  */
-export function setupRuntime(
-  { config, injectRoute, addMiddleware, updateConfig }: HookParameters<'astro:config:setup'>,
-  options: AgentApiOptions,
-): void {
+export function setupRuntime({ config, injectRoute, addMiddleware, updateConfig }: HookParameters<'astro:config:setup'>, options: AgentApiOptions): void {
   // First, so that it sees each page as the site's own middleware leaves it: what Astro writes.
   addMiddleware({ order: 'pre', entrypoint: new URL('./routes/prerender-capture-middleware.js', import.meta.url) });
   // A static site has no server to run on-demand routes (Astro refuses to build them without an
@@ -65,6 +88,8 @@ function runtimeModulePlugin(config: AstroConfig, host: AdapterHost) {
   const outDirFromServer = relative(serverDir, outDir).split('\\').join('/') || '.';
   const serverEntry = config.build.serverEntry;
   const isWorkers = host.runtime === 'workers';
+  const functionEntry = host.runtime === 'vercel' || host.runtime === 'netlify' ? FUNCTION_ENTRIES[host.runtime] : undefined;
+  const clientFromOutDir = relative(outDir, fileURLToPath(config.build.client)).split('\\').join('/') || '.';
   return {
     name: 'agent-api:runtime',
     configEnvironment(name: string) {
@@ -73,11 +98,28 @@ function runtimeModulePlugin(config: AstroConfig, host: AdapterHost) {
       if (SERVER_ENVIRONMENTS.has(name) && !isWorkers) return { resolve: { external: [PACKAGE] } };
       return undefined;
     },
-    resolveId(id: string) {
-      return id === VIRTUAL_ID ? RESOLVED_ID : undefined;
+    resolveId: {
+      // Before Vite's resolver, which otherwise resolves the adapter's entry (a package path) first.
+      order: 'pre' as const,
+      handler(id: string, _importer: string | undefined, resolveOptions?: { isEntry?: boolean }) {
+        if (id === VIRTUAL_ID) return RESOLVED_ID;
+        // The adapter's module as the function's entry only: the wrapper imports it again, as a plain module.
+        if (functionEntry && resolveOptions?.isEntry && id === functionEntry.adapterEntry) return RESOLVED_ENTRY_ID;
+        return undefined;
+      },
     },
     load(id: string) {
+      if (id === RESOLVED_ENTRY_ID) return functionEntry!.code.join('\n');
       if (id !== RESOLVED_ID) return undefined;
+      // In a function the runtime reads the build the integration put into it, its store on Redis only.
+      if (functionEntry) {
+        return [
+          `import { createAgentFront, getAgentApi, findBuildOutput } from ${JSON.stringify(`${PACKAGE}/runtime`)};`,
+          `import { getFunctionAgentApi } from ${JSON.stringify(`${PACKAGE}/serverless`)};`,
+          `const outDir = import.meta.env.DEV ? ${JSON.stringify(outDir)} : findBuildOutput(import.meta.url, ${JSON.stringify({ serverEntry, outDirFromServer, builtOutDir: outDir })});`,
+          `export const agentFront = createAgentFront(import.meta.env.DEV ? getAgentApi({ outDir }) : getFunctionAgentApi({ outDir, clientFromOutDir: ${JSON.stringify(clientFromOutDir)} }));`,
+        ].join('\n');
+      }
       // On Workers the runtime reads its bindings from the adapter's env (assets, D1), not from a folder.
       if (isWorkers) {
         return [

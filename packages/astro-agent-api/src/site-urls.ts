@@ -131,7 +131,10 @@ export function createSiteUrls(site: string, routing: RoutingSettings = DEFAULT_
 
   /** A base-less path of any accepted form (`/x/`, `/x`, `/x.html`, `/x/index.html`, `/x.md`, `/index.md`) → its route. */
   function routeOfBaseless(path: string): string {
-    const route = path.replace(/(^|\/)index\.(?:html|md)$/, '$1').replace(/\.(?:html|md)$/, '').replace(/\/+$/, '');
+    const route = path
+      .replace(/(^|\/)index\.(?:html|md)$/, '$1')
+      .replace(/\.(?:html|md)$/, '')
+      .replace(/\/+$/, '');
     return route === '' ? '/' : route;
   }
 

@@ -7,24 +7,13 @@ import { openTarget, type Target } from './target.ts';
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Flags that let Chromium run as root in a container, and keep it off the network on its own. */
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-quic',
-  '--no-first-run',
-];
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
 
 export async function launchBrowser(): Promise<Browser> {
   try {
     await access(CHROMIUM_PATH);
   } catch {
-    throw new Error(
-      `Chromium is not installed at ${CHROMIUM_PATH}. Install it with \`apt-get install -y chromium\` (as .ci/run does), ` +
-        'or set CHROMIUM_PATH to a Chromium or Chrome executable.',
-    );
+    throw new Error(`Chromium is not installed at ${CHROMIUM_PATH}. Install it with \`apt-get install -y chromium\` (as .ci/run does), or set CHROMIUM_PATH to a Chromium or Chrome executable.`);
   }
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
 }

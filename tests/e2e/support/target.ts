@@ -77,7 +77,5 @@ async function fetchText(target: Target, url: string): Promise<string> {
 }
 
 export function decodeEntities(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|apos|#39|#x27);/g, (_, name: string) =>
-    ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'", '#x27': "'" })[name] ?? '',
-  );
+  return text.replace(/&(amp|lt|gt|quot|apos|#39|#x27);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'", '#x27': "'" })[name] ?? '');
 }

@@ -28,7 +28,7 @@ interface KnownAgent {
  * checked against sample User-Agents), in the list's order. The list gives patterns, not names: an
  * agent's name is the text its pattern matches in those samples.
  */
-const KNOWN_AGENTS: readonly KnownAgent[] = (crawlers as (typeof crawlers[number] & { tags?: string[] })[]).map((entry) => {
+const KNOWN_AGENTS: readonly KnownAgent[] = (crawlers as ((typeof crawlers)[number] & { tags?: string[] })[]).map((entry) => {
   const pattern = new RegExp(entry.pattern);
   return { name: nameAgent(pattern, entry.pattern, entry.instances), pattern, ai: entry.tags?.includes('ai-crawler') ?? false };
 });

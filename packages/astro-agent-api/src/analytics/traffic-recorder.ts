@@ -149,7 +149,10 @@ function createCounts() {
       let level = root;
       for (let i = 0; i < path.length - 1; i++) {
         let next = level.get(path[i]!) as Map<string, unknown> | undefined;
-        if (!next) level.set(path[i]!, (next = new Map()));
+        if (!next) {
+          next = new Map();
+          level.set(path[i]!, next);
+        }
         level = next;
       }
       const last = path[path.length - 1]!;

@@ -52,12 +52,9 @@ export const asideHandler: Handle = (state, node) => {
   const first = blocks[0];
   // GitHub reads the alert's type on the first line only; the first paragraph goes on the next line.
   const opening: Paragraph =
-    first?.type === 'paragraph' && head.length === 1
-      ? { type: 'paragraph', children: [...head, { type: 'text', value: '\n' }, ...first.children] }
-      : { type: 'paragraph', children: head };
+    first?.type === 'paragraph' && head.length === 1 ? { type: 'paragraph', children: [...head, { type: 'text', value: '\n' }, ...first.children] } : { type: 'paragraph', children: head };
   const rest = opening.children.length > head.length ? blocks.slice(1) : blocks;
   const alert: Blockquote = { type: 'blockquote', children: [opening, ...rest] };
   state.patch(node, alert);
   return alert;
 };
-

@@ -139,9 +139,7 @@ export async function writeMarkdownTwins(
   const workerCount = workers(toConvert.length, changedBytes);
   // Writing a file costs more than reading one: the known pages' twins are written a few at a time, while the others convert.
   const [converted] = await Promise.all([
-    workerCount > 0
-      ? writeMarkdownPagesInWorkers(toConvert, clientDir, options, workerCount, onPage)
-      : writeMarkdownPages(toConvert, clientDir, options, onPage),
+    workerCount > 0 ? writeMarkdownPagesInWorkers(toConvert, clientDir, options, workerCount, onPage) : writeMarkdownPages(toConvert, clientDir, options, onPage),
     forEachConcurrently(twinless, createTwinWriter(clientDir, urls)),
   ]);
   changed.forEach(({ index, htmlHash }, at) => {

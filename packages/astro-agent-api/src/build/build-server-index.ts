@@ -54,7 +54,10 @@ export function buildServerIndex(manifest: Pick<BuiltManifest, 'buildId' | 'page
           terms.set(word, term);
         }
         let row = counts.get(term);
-        if (!row) counts.set(term, (row = FIELDS.map(() => 0)));
+        if (!row) {
+          row = FIELDS.map(() => 0);
+          counts.set(term, row);
+        }
         row[field]!++;
         lengths[field]![doc]!++;
       }
@@ -62,14 +65,14 @@ export function buildServerIndex(manifest: Pick<BuiltManifest, 'buildId' | 'page
     for (const [term, row] of counts) {
       rows.doc.push(doc);
       rows.term.push(term);
-      row.forEach((count, field) => rows.counts[field]!.push(Math.min(count, 0xffff)));
+      for (const [field, count] of row.entries()) rows.counts[field]!.push(Math.min(count, 0xffff));
     }
   }
 
   // Terms in sorted order, so the runtime finds one by binary search without building a map.
   const terms = [...termIds.keys()].sort();
   const sortedId = new Uint32Array(termIds.size);
-  terms.forEach((stem, id) => (sortedId[termIds.get(stem)!] = id));
+  for (const [id, stem] of terms.entries()) sortedId[termIds.get(stem)!] = id;
 
   const rowCount = rows.doc.length;
   const termStarts = new Uint32Array(terms.length + 1);
@@ -105,7 +108,10 @@ export function buildServerIndex(manifest: Pick<BuiltManifest, 'buildId' | 'page
   for (const terms of termOfWord.values()) {
     for (const [word, term] of terms) {
       let ofWord = termsOfWord.get(word);
-      if (!ofWord) termsOfWord.set(word, (ofWord = new Set()));
+      if (!ofWord) {
+        ofWord = new Set();
+        termsOfWord.set(word, ofWord);
+      }
       ofWord.add(sortedId[term]!);
     }
   }
@@ -136,7 +142,9 @@ export async function writeServerIndex(outDir: string, index: ServerIndex): Prom
 
 /** An append-only typed array that doubles its storage as it fills. */
 class GrowingArray<T extends Uint16Array | Uint32Array> {
-  readonly #Type: new (length: number) => T;
+  readonly #Type: new (
+    length: number,
+  ) => T;
   #data: T;
   length = 0;
   constructor(Type: new (length: number) => T) {

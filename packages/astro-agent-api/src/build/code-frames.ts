@@ -1,6 +1,6 @@
 import type { Element } from 'hast';
 import { defaultHandlers, type Handle } from 'hast-util-to-mdast';
-import { toString } from 'hast-util-to-string';
+import { toString as hastToString } from 'hast-util-to-string';
 import type { Code } from 'mdast';
 import { collapseWhitespace } from './collapse-whitespace.ts';
 import { hasClass } from './element-queries.ts';
@@ -28,7 +28,6 @@ export function unwrapCodeFrame(figure: Element): Element | undefined {
   if (title !== '') pre.properties[TITLE_PROPERTY] = title;
   return pre;
 }
-
 
 /**
  * hast-util-to-mdast's `pre` handler, with the frame's title in the fence's info string as
@@ -73,9 +72,7 @@ function readExpressiveCodeLines(pre: Element): CodeLine[] | undefined {
   if (!lines || lines.length === 0) return undefined;
   return lines.map((line) => {
     // The gutter (line numbers) is not code.
-    const text = toString(line.children.find((child): child is Element => child.type === 'element' && hasClass(child, 'code')) ?? line);
+    const text = hastToString(line.children.find((child): child is Element => child.type === 'element' && hasClass(child, 'code')) ?? line);
     return { text: text === '\n' ? '' : text, marker: hasClass(line, 'ins') ? '+' : hasClass(line, 'del') ? '-' : ' ' };
   });
 }
-
-

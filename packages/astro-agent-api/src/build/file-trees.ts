@@ -47,4 +47,3 @@ function entryAsItem(item: Element): Element {
   if (nested) children.push(entriesAsList(nested));
   return { type: 'element', tagName: 'li', properties: {}, children };
 }
-

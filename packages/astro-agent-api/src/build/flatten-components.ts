@@ -1,5 +1,5 @@
 import type { Element, ElementContent } from 'hast';
-import { toString } from 'hast-util-to-string';
+import { toString as hastToString } from 'hast-util-to-string';
 import { unwrapCodeFrame } from './code-frames.ts';
 import { collapseWhitespace } from './collapse-whitespace.ts';
 import { findByClass, findElement, hasClass } from './element-queries.ts';
@@ -86,12 +86,11 @@ function linkCardAsParagraph(card: Element): Element | undefined {
   return { type: 'element', tagName: 'p', properties: {}, children };
 }
 
-
 /** The ARIA tabs pattern: each `role="tab"` element's text by its `id`, which a panel's `aria-labelledby` names. */
 function collectTabLabels(container: Element): Map<string, string> {
   const labels = new Map<string, string>();
   const visit = (node: Element): void => {
-    if (node.properties.role === 'tab' && typeof node.properties.id === 'string') labels.set(node.properties.id, collapseWhitespace(toString(node)));
+    if (node.properties.role === 'tab' && typeof node.properties.id === 'string') labels.set(node.properties.id, collapseWhitespace(hastToString(node)));
     else for (const child of node.children) if (child.type === 'element' && child.properties.role !== 'tabpanel') visit(child);
   };
   visit(container);

@@ -63,7 +63,10 @@ export function buildMarkdownFromHtml(html: string, options: HtmlToMarkdownOptio
 
   if (mayMatch(html, excludeSelectors) && select(excludeSelector, tree)) return undefined;
 
-  const content = findContent(tree, contentSelectors.filter((selector) => mayMatch(html, [selector])));
+  const content = findContent(
+    tree,
+    contentSelectors.filter((selector) => mayMatch(html, [selector])),
+  );
   const metadata = readPageMetadata(tree, html, content);
   // Read before the ignored parts go: Pagefind takes filters and metadata from anywhere in the page.
   const pagefind = mayMatch(html, PAGEFIND_ATTRIBUTE_SELECTORS) ? readPagefindAttributes(tree, html) : undefined;

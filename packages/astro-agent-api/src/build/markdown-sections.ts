@@ -1,5 +1,5 @@
 import GithubSlugger from 'github-slugger';
-import { toString } from 'hast-util-to-string';
+import { toString as hastToString } from 'hast-util-to-string';
 import { defaultHandlers, type Handle } from 'hast-util-to-mdast';
 import type { Heading, Root as MdastRoot, RootContent as MdastContent } from 'mdast';
 import type { PageSection } from '../content/manifest.ts';
@@ -15,7 +15,7 @@ export const headingHandlers: Record<string, Handle> = Object.fromEntries(
     ((state, node, parent) => {
       const heading = (defaultHandlers as Record<string, Handle>)[tag]!(state, node, parent) as Heading;
       const id = node.properties.id;
-      headingSources.set(heading, { htmlId: typeof id === 'string' && id.trim() !== '' ? id.trim() : undefined, title: collapseWhitespace(toString(node)) });
+      headingSources.set(heading, { htmlId: typeof id === 'string' && id.trim() !== '' ? id.trim() : undefined, title: collapseWhitespace(hastToString(node)) });
       return heading;
     }) satisfies Handle,
   ]),

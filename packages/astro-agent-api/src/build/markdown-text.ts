@@ -45,7 +45,10 @@ const testsByKey = new Map<string, RegExp[]>();
 function unsafeTestsOf(state: State): RegExp[] {
   const ids = state.unsafe.map((pattern) => {
     let id = patternIds.get(pattern);
-    if (id === undefined) patternIds.set(pattern, (id = patternCount++));
+    if (id === undefined) {
+      id = patternCount++;
+      patternIds.set(pattern, id);
+    }
     return id;
   });
   const key = `${ids.join(',')} ${state.stack.join(' ')}`;

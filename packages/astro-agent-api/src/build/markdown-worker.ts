@@ -19,7 +19,10 @@ async function convertRenderedPage(clientDir: string, path: string, html: string
   const page = convertHtmlPage(html, path, options, urls, dating);
   if (!page) return page;
   let writeTwin = twinWriters.get(clientDir);
-  if (!writeTwin) twinWriters.set(clientDir, (writeTwin = createTwinWriter(clientDir, urls)));
+  if (!writeTwin) {
+    writeTwin = createTwinWriter(clientDir, urls);
+    twinWriters.set(clientDir, writeTwin);
+  }
   await writeTwin(page);
   return page;
 }

@@ -127,8 +127,16 @@ async function readCodeVersion(): Promise<string> {
   const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
   const codeDir = fileURLToPath(new URL('../', import.meta.url));
   const entries = await readdir(codeDir, { recursive: true, withFileTypes: true });
-  const files = entries.filter((entry) => entry.isFile()).map((entry) => join(entry.parentPath, entry.name)).sort();
+  const files = entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
   const hash = createHash('sha256');
-  for (const file of files) hash.update(relative(codeDir, file)).update('\0').update(await readFile(file)).update('\0');
+  for (const file of files)
+    hash
+      .update(relative(codeDir, file))
+      .update('\0')
+      .update(await readFile(file))
+      .update('\0');
   return `${manifest.version}+${hash.digest('base64url').slice(0, 16)}`;
 }

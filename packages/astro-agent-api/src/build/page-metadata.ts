@@ -1,6 +1,6 @@
 import type { Element, Root } from 'hast';
 import { select, selectAll } from 'hast-util-select';
-import { toString } from 'hast-util-to-string';
+import { toString as hastToString } from 'hast-util-to-string';
 import { canonicalLanguageTag } from '../content/language-tag.ts';
 import { collapseWhitespace } from './collapse-whitespace.ts';
 
@@ -53,9 +53,9 @@ export interface PageMetadata {
 /** The page's title (its content's first h1, else `<title>`), facets, language, description and last change. */
 export function readPageMetadata(tree: Root, html: string, content: Element): PageMetadata {
   const head = readHead(tree);
-  const documentTitle = head.title ? collapseWhitespace(toString(head.title)) : '';
+  const documentTitle = head.title ? collapseWhitespace(hastToString(head.title)) : '';
   const h1 = select('h1', content);
-  const title = h1 ? collapseWhitespace(toString(h1)) : documentTitle;
+  const title = h1 ? collapseWhitespace(hastToString(h1)) : documentTitle;
   const facets: Record<string, string> = {};
   for (const meta of selectAll(FACET_META_SELECTOR, tree)) {
     const { dataAgentFacet: name, content: value } = meta.properties;

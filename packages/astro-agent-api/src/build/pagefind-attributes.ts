@@ -1,5 +1,5 @@
 import type { Element, Root } from 'hast';
-import { toString } from 'hast-util-to-string';
+import { toString as hastToString } from 'hast-util-to-string';
 import { find, html } from 'property-information';
 import { collapseWhitespace } from './collapse-whitespace.ts';
 
@@ -27,7 +27,11 @@ export function readPagefindAttributes(tree: Root, html: string): PagefindAttrib
       if (child.type !== 'element') continue;
       const { dataPagefindFilter, dataPagefindMeta, dataPagefindSort } = child.properties;
       if (dataPagefindFilter != null || dataPagefindMeta != null || dataPagefindSort != null) {
-        for (const [key, value] of readPairs(child, dataPagefindFilter)) (found.filters[key] ??= []).push(value);
+        for (const [key, value] of readPairs(child, dataPagefindFilter)) {
+          const values = found.filters[key] ?? [];
+          values.push(value);
+          found.filters[key] = values;
+        }
         for (const [key, value] of readPairs(child, dataPagefindMeta)) found.meta[key] = value;
         for (const [key, value] of readPairs(child, dataPagefindSort)) found.sort[key] = value;
         any = true;
@@ -57,7 +61,7 @@ function readPairs(element: Element, declaration: unknown): [string, string][] {
     let pair: [string, string] | undefined;
     if (fromAttribute) pair = [fromAttribute[1]!.trim(), attributeValue(element, fromAttribute[2]!.trim())];
     else if (written) pair = [written[1]!.trim(), written[2]!.trim()];
-    else if (item !== '') pair = [item, collapseWhitespace(toString(element))];
+    else if (item !== '') pair = [item, collapseWhitespace(hastToString(element))];
     if (pair && pair[0] !== '' && pair[1] !== '') pairs.push(pair);
   }
   return pairs;

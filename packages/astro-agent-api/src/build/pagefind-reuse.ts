@@ -59,9 +59,7 @@ export async function keepHashedFiles(cacheDir: string, outputPath: string): Pro
   await Promise.all([
     ...written.filter((file) => !live.has(file)).map((file) => rm(join(outputPath, file))),
     ...[...inCache].filter((file) => !live.has(file)).map((file) => rm(join(cached, file))),
-    ...[...live]
-      .filter((file) => !inCache.has(file))
-      .map((file) => linkOrCopy(join(outputPath, file), join(cached, file))),
+    ...[...live].filter((file) => !inCache.has(file)).map((file) => linkOrCopy(join(outputPath, file), join(cached, file))),
   ]);
 }
 

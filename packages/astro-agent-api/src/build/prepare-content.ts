@@ -36,12 +36,7 @@ export function removeIgnored(content: Element, ignoreSelectors: readonly string
     parent.children = parent.children.filter(
       (child) =>
         child.type !== 'element' ||
-        !(
-          (IGNORED_TAGS.has(child.tagName) && !isAlertAside(child)) ||
-          child.properties[IGNORED_PROPERTY] != null ||
-          THEME_CHROME_CLASSES.some((name) => hasClass(child, name)) ||
-          doomed.has(child)
-        ),
+        !((IGNORED_TAGS.has(child.tagName) && !isAlertAside(child)) || child.properties[IGNORED_PROPERTY] != null || THEME_CHROME_CLASSES.some((name) => hasClass(child, name)) || doomed.has(child)),
     );
     for (const child of parent.children) if (child.type === 'element') prune(child);
   };

@@ -12,4 +12,3 @@ export function visibleText(node: ElementContent): string {
   if (hasClass(node, 'sr-only')) return '';
   return node.children.map(visibleText).join('');
 }
-

@@ -28,7 +28,16 @@ export function buildManifest(input: {
   const { site, options, routing = DEFAULT_ROUTING } = input;
   const company = input.company && buildAbsoluteCompany(input.company, createSiteUrls(site, routing));
   const entryOf = (page: ConvertedPage | PageCopy): BuiltPage => {
-    const { lang: _lang, contentLang: _contentLang, contentAlternate: _contentAlternate, textHash: _textHash, documentTitle: _documentTitle, siteName: _siteName, pagefind: _pagefind, ...entry } = page;
+    const {
+      lang: _lang,
+      contentLang: _contentLang,
+      contentAlternate: _contentAlternate,
+      textHash: _textHash,
+      documentTitle: _documentTitle,
+      siteName: _siteName,
+      pagefind: _pagefind,
+      ...entry
+    } = page;
     return { ...entry, language: contentLanguageOf(page, options.language), facets: checkPageFacets(page, options.facets) };
   };
   const byPath = (a: BuiltPage, b: BuiltPage) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
@@ -96,7 +105,9 @@ export async function writeManifest(outDir: string, built: BuiltManifest): Promi
   const { files, twins } = encodePageTexts(built.buildId, [...built.pages, ...built.copies]);
   const textFiles = files.map((_, i) => pageTextsFileName(i));
   for (const [i, bytes] of files.entries()) await writeFileAtomically(join(dir, textFiles[i]!), bytes);
-  const withTwin = (offset: number) => ({ frontMatter: _frontMatter, markdown: _markdown, ...page }: BuiltPage, i: number) => ({ ...page, twin: twins[offset + i]! });
+  const withTwin =
+    (offset: number) =>
+    ({ frontMatter: _frontMatter, markdown: _markdown, ...page }: BuiltPage, i: number) => ({ ...page, twin: twins[offset + i]! });
   const manifest: Manifest = {
     ...built,
     pages: built.pages.map(withTwin(0)),

@@ -2,24 +2,30 @@ import { DOCUMENT_PATHS, IDENTITY_PATH, MCP_PATH, WELL_KNOWN_PATHS } from '../pa
 import { callApi, searchQuery, type ApiAnswer } from './api-client.ts';
 import { collectProblems, withApi, type CheckContext, type CheckRuns } from './check-context.ts';
 import { fail, pass, skip } from './check-result.ts';
-import { authorizationServerUrl, parseJson, protectedResourceUrl, type ApiFacts } from './discover-site.ts';
+import { authorizationServerUrl, parseJson, protectedResourceUrl, type ApiFacts, type Json } from './discover-site.ts';
 import { tokenOf } from './oauth-checks.ts';
 import { createResponseValidator } from './response-schemas.ts';
 import { describeAnswer, looksLikeHtml, mediaType } from './site-http.ts';
-
-type Json = Record<string, any>;
 
 /** Search results read back with read_page: enough to catch a stale index, few enough for the quota. */
 const RESULTS_READ = 3;
 /** An absolute URL in a document, up to what ends it in Markdown, JSON or prose. */
 const URL_IN_TEXT = /https?:\/\/[^\s)"'<>\]`*…]+/g;
 
-
 /** The documents an agent starts from; each is read for the URLs it publishes. */
 function documentUrls(context: CheckContext, api: ApiFacts): string[] {
   const { siteUrl } = context.site;
   return [
-    ...[DOCUMENT_PATHS.llms, DOCUMENT_PATHS.agents, DOCUMENT_PATHS.auth, DOCUMENT_PATHS.openapi, WELL_KNOWN_PATHS.apiCatalog, WELL_KNOWN_PATHS.mcpServerCard, WELL_KNOWN_PATHS.aiCatalog, WELL_KNOWN_PATHS.agentSkills].map((path) => `${siteUrl}${path}`),
+    ...[
+      DOCUMENT_PATHS.llms,
+      DOCUMENT_PATHS.agents,
+      DOCUMENT_PATHS.auth,
+      DOCUMENT_PATHS.openapi,
+      WELL_KNOWN_PATHS.apiCatalog,
+      WELL_KNOWN_PATHS.mcpServerCard,
+      WELL_KNOWN_PATHS.aiCatalog,
+      WELL_KNOWN_PATHS.agentSkills,
+    ].map((path) => `${siteUrl}${path}`),
     authorizationServerUrl(siteUrl),
     protectedResourceUrl(siteUrl),
     protectedResourceUrl(api.apiBase),
@@ -81,7 +87,9 @@ export const apiChecks: CheckRuns = {
       if (read.json?.url !== result.url || read.json?.title !== result.title) return `read_page of ${result.url} (${result.title}) gives ${read.json?.url} (${read.json?.title})`;
       return typeof read.json?.markdown === 'string' && read.json.markdown.length > 0 ? undefined : `read_page of ${result.url} has no Markdown`;
     });
-    return problems.length > 0 ? fail(`${problems.length} of ${results.length} search results do not read back`, problems) : pass(`"${query}": ${results.length} results, each read back by read_page and answering 200`);
+    return problems.length > 0
+      ? fail(`${problems.length} of ${results.length} search results do not read back`, problems)
+      : pass(`"${query}": ${results.length} results, each read back by read_page and answering 200`);
   }),
 
   'openapi-answers': withApi(async (context, api) => {
@@ -119,11 +127,15 @@ export const apiChecks: CheckRuns = {
       ['search_pages', { query: 'test', cursor: '!'.repeat(40) }, 'cursor'],
       ['read_page', {}, 'url'],
     ];
-    const problems = await collectProblems(bad, async ([operationId, parameters, parameter]) => errorProblem(await callApi(context, api, operationId, parameters, token), `${operationId}?${new URLSearchParams(parameters)}`, parameter));
+    const problems = await collectProblems(bad, async ([operationId, parameters, parameter]) =>
+      errorProblem(await callApi(context, api, operationId, parameters, token), `${operationId}?${new URLSearchParams(parameters)}`, parameter),
+    );
     const unknown = await context.http.fetch(`${api.apiBase}/no_such_operation`, { fresh: true });
     const unknownProblem = errorProblem({ ...unknown, json: parseJson(unknown.text) }, 'an unknown operation', undefined, 404);
     if (unknownProblem) problems.push(unknownProblem);
-    return problems.length > 0 ? fail(`${problems.length} of ${bad.length + 1} bad requests do not get a JSON error with a hint`, problems) : pass(`${bad.length + 1} bad requests each get a JSON Error with data.status and a hint`);
+    return problems.length > 0
+      ? fail(`${problems.length} of ${bad.length + 1} bad requests do not get a JSON error with a hint`, problems)
+      : pass(`${bad.length + 1} bad requests each get a JSON Error with data.status and a hint`);
   }),
 };
 

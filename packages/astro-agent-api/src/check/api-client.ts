@@ -1,8 +1,6 @@
 import type { CheckContext } from './check-context.ts';
-import { parseJson, type ApiFacts } from './discover-site.ts';
+import { parseJson, type ApiFacts, type Json } from './discover-site.ts';
 import type { HttpAnswer } from './site-http.ts';
-
-type Json = Record<string, any>;
 
 export interface ApiAnswer extends HttpAnswer {
   json: Json | undefined;
@@ -40,5 +38,11 @@ export function searchQuery(context: CheckContext, api: ApiFacts): string | unde
   const example = parameters.find((parameter) => parameter.name === 'query')?.example;
   if (typeof example === 'string' && example.length >= 2) return example;
   const firstTitle = context.site.llms?.links[0]?.text;
-  return firstTitle?.split(/\s+/).filter((word) => word.length >= 4).slice(0, 2).join(' ') || undefined;
+  return (
+    firstTitle
+      ?.split(/\s+/)
+      .filter((word) => word.length >= 4)
+      .slice(0, 2)
+      .join(' ') || undefined
+  );
 }

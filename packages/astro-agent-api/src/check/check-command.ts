@@ -40,6 +40,7 @@ function usageError(message: string): Error {
 }
 
 function parseCheckArguments(argv: string[], env: Record<string, string | undefined>): { options: CheckUserOptions; format: string; junit?: string } {
+  // biome-ignore lint/suspicious/noImplicitAnyLet: typed by tsc from its one assignment, parseArgs's result for these options (a long generic to restate)
   let parsed;
   try {
     parsed = parseArgs({

@@ -4,21 +4,23 @@ import { CHECK_GROUPS, CHECK_IDS, CHECKS, isCheckId, type CheckId } from './chec
 export const SAMPLING_MODES = ['deterministic', 'random', 'none'] as const;
 
 /** A list of check ids or group names (`mcp` = every check of the group), comma-separated on the command line. */
-const checkList = z
-  .union([z.string(), z.array(z.string())])
-  .transform((value, context): CheckId[] => {
-    const names = (Array.isArray(value) ? value : value.split(',')).map((name) => name.trim()).filter(Boolean);
-    const ids: CheckId[] = [];
-    for (const name of names) {
-      if (isCheckId(name)) ids.push(name);
-      else if ((CHECK_GROUPS as readonly string[]).includes(name)) ids.push(...CHECK_IDS.filter((id) => CHECKS[id].group === name));
-      else context.addIssue({ code: 'custom', message: `"${name}" is neither a check id nor a group. Groups: ${CHECK_GROUPS.join(', ')}. Ids: ${CHECK_IDS.join(', ')}.` });
-    }
-    return ids;
-  });
+const checkList = z.union([z.string(), z.array(z.string())]).transform((value, context): CheckId[] => {
+  const names = (Array.isArray(value) ? value : value.split(',')).map((name) => name.trim()).filter(Boolean);
+  const ids: CheckId[] = [];
+  for (const name of names) {
+    if (isCheckId(name)) ids.push(name);
+    else if ((CHECK_GROUPS as readonly string[]).includes(name)) ids.push(...CHECK_IDS.filter((id) => CHECKS[id].group === name));
+    else context.addIssue({ code: 'custom', message: `"${name}" is neither a check id nor a group. Groups: ${CHECK_GROUPS.join(', ')}. Ids: ${CHECK_IDS.join(', ')}.` });
+  }
+  return ids;
+});
 
 const count = (name: string, min: number, max: number) =>
-  z.coerce.number({ error: `${name} must be a whole number from ${min} to ${max}.` }).int(`${name} must be a whole number from ${min} to ${max}.`).min(min, `${name} must be at least ${min}.`).max(max, `${name} must be at most ${max}.`);
+  z.coerce
+    .number({ error: `${name} must be a whole number from ${min} to ${max}.` })
+    .int(`${name} must be a whole number from ${min} to ${max}.`)
+    .min(min, `${name} must be at least ${min}.`)
+    .max(max, `${name} must be at most ${max}.`);
 
 /** `250`, `250ms` or `2s`, in milliseconds. */
 const duration = (name: string, max: number) =>
@@ -54,7 +56,9 @@ export const checkOptionsSchema = z
     concurrency: count('--concurrency', 1, 64).default(4),
     delay: duration('--delay', 60_000).default(0),
     timeout: duration('--timeout', 300_000).default(15_000),
-    canonicalOrigin: httpUrl('--canonical-origin').transform((url) => url.origin).optional(),
+    canonicalOrigin: httpUrl('--canonical-origin')
+      .transform((url) => url.origin)
+      .optional(),
     only: checkList.optional(),
     skip: checkList.optional(),
     exhaustQuota: z.boolean().default(false),

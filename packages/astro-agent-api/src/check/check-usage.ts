@@ -25,4 +25,3 @@ Link headers and discovery documents; and, where the site serves astro-agent-api
 
 Environment: AGENT_API_CHECK_CLIENT_ID and AGENT_API_CHECK_CLIENT_SECRET name a registered OAuth
 client to use instead of registering one (registrations are limited per address).`;
-

@@ -6,7 +6,9 @@ import { readSitemap, type Sitemap } from './read-sitemap.ts';
 import { samplePages } from './sample-pages.ts';
 import type { HttpAnswer, SiteHttp } from './site-http.ts';
 
-type Json = Record<string, any>;
+/** A JSON object a site under check answered: its shape is what the checks verify, so they read it loosely. */
+// biome-ignore lint/suspicious/noExplicitAny: the checks read another site's JSON before they know its shape
+export type Json = Record<string, any>;
 
 /** What an astro-agent-api site with an adapter publishes of its API, read from its documents. */
 export interface ApiFacts {
@@ -130,9 +132,10 @@ async function detectApi(http: SiteHttp, siteUrl: string): Promise<{ api?: ApiFa
   const searchPath = operations.get('search_pages');
   if (!openapi || !searchPath || !operations.has('read_page')) {
     return {
-      reason: answer.status === 200
-        ? `${siteUrl}${DOCUMENT_PATHS.openapi} describes no search_pages and read_page operations: the site does not serve astro-agent-api's API`
-        : `the site publishes no ${DOCUMENT_PATHS.openapi} (${answer.status || answer.error}): no astro-agent-api API here (a static site, or another stack)`,
+      reason:
+        answer.status === 200
+          ? `${siteUrl}${DOCUMENT_PATHS.openapi} describes no search_pages and read_page operations: the site does not serve astro-agent-api's API`
+          : `the site publishes no ${DOCUMENT_PATHS.openapi} (${answer.status || answer.error}): no astro-agent-api API here (a static site, or another stack)`,
     };
   }
   const server = String(openapi.servers?.[0]?.url ?? siteUrl).replace(/\/+$/, '');

@@ -3,10 +3,8 @@ import { compileErrors, validate } from '@readme/openapi-parser';
 import { DOCUMENT_PATHS, WELL_KNOWN_PATHS } from '../paths.ts';
 import { collectProblems, withApi, type CheckContext, type CheckRuns } from './check-context.ts';
 import { fail, pass, skip, warn, type CheckOutcome } from './check-result.ts';
-import { authorizationServerUrl, parseJson, protectedResourceUrl, type ApiFacts } from './discover-site.ts';
+import { authorizationServerUrl, parseJson, protectedResourceUrl, type Json } from './discover-site.ts';
 import { describeAnswer, looksLikeHtml, mediaType, type HttpAnswer } from './site-http.ts';
-
-type Json = Record<string, any>;
 
 /** a14y's agents-md probes, in its order, for a site's guide for agents. */
 const AGENTS_MD_PATHS = [DOCUMENT_PATHS.agents, '/AGENTS.md', '/.well-known/agents.md'];
@@ -21,7 +19,6 @@ async function fetchJson(context: CheckContext, url: string): Promise<{ json?: J
   const json = parseJson(answer.text);
   return json ? { json, answer } : { answer, problem: `${url} is not a JSON object` };
 }
-
 
 /** Absent documents fail on a site that serves the package's API (it publishes them), and only warn elsewhere. */
 function absent(context: CheckContext, message: string): CheckOutcome {
@@ -83,7 +80,8 @@ export const discoveryChecks: CheckRuns = {
       }
       // An empty POST must reach the endpoint: a JSON 4xx of its own, never a 404, 405 or HTML.
       const answer = await context.http.fetch(endpoint, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: '', fresh: true });
-      if (answer.status === 404 || answer.status === 405 || answer.status >= 500 || answer.status === 0 || !/json/.test(mediaType(answer))) problems.push(`${name}: POST ${describeAnswer(answer)} ${mediaType(answer)}`);
+      if (answer.status === 404 || answer.status === 405 || answer.status >= 500 || answer.status === 0 || !/json/.test(mediaType(answer)))
+        problems.push(`${name}: POST ${describeAnswer(answer)} ${mediaType(answer)}`);
     }
     return problems.length > 0 ? fail(`${url} has ${problems.length} problem(s)`, problems) : pass(`${url}: issuer ${json.issuer}, ${OAUTH_ENDPOINTS.length} endpoints answering`);
   }),
@@ -98,9 +96,12 @@ export const discoveryChecks: CheckRuns = {
         continue;
       }
       if (json.resource !== resource) problems.push(`${url}: resource is ${JSON.stringify(json.resource)}, not ${resource} (RFC 9728 §3.3)`);
-      if (!Array.isArray(json.authorization_servers) || !json.authorization_servers.includes(context.site.siteUrl)) problems.push(`${url}: authorization_servers does not name ${context.site.siteUrl}`);
+      if (!Array.isArray(json.authorization_servers) || !json.authorization_servers.includes(context.site.siteUrl))
+        problems.push(`${url}: authorization_servers does not name ${context.site.siteUrl}`);
     }
-    return problems.length > 0 ? fail('the RFC 9728 metadata does not describe the site and its API', problems) : pass('the site and its API each have RFC 9728 metadata naming the site as authorization server');
+    return problems.length > 0
+      ? fail('the RFC 9728 metadata does not describe the site and its API', problems)
+      : pass('the site and its API each have RFC 9728 metadata naming the site as authorization server');
   }),
 
   'api-catalog': withApi(async (context) => {
@@ -116,12 +117,15 @@ export const discoveryChecks: CheckRuns = {
       if (typeof context_.anchor !== 'string') problems.push(`a link context without an anchor: ${JSON.stringify(context_).slice(0, 100)}`);
       for (const relation of ['service-desc', 'service-doc', 'service-meta']) for (const target of (context_[relation] ?? []) as Json[]) if (typeof target.href === 'string') targets.add(target.href);
     }
-    if (!(linkset as Json[]).some((entry) => Array.isArray(entry['service-desc']))) problems.push('no service-desc link (the API\'s machine description)');
+    if (!(linkset as Json[]).some((entry) => Array.isArray(entry['service-desc']))) problems.push("no service-desc link (the API's machine description)");
     problems.push(
-      ...(await collectProblems([...targets].filter((target) => context.http.isOnSite(target)), async (target) => {
-        const linked = await context.http.fetch(target);
-        return linked.status === 200 ? undefined : describeAnswer(linked);
-      })),
+      ...(await collectProblems(
+        [...targets].filter((target) => context.http.isOnSite(target)),
+        async (target) => {
+          const linked = await context.http.fetch(target);
+          return linked.status === 200 ? undefined : describeAnswer(linked);
+        },
+      )),
     );
     return problems.length > 0 ? fail(`the API catalog has ${problems.length} problem(s)`, problems) : pass(`${linkset.length} link contexts, ${targets.size} described links answering`);
   }),
@@ -135,7 +139,8 @@ export const discoveryChecks: CheckRuns = {
     if (json.transport?.type !== 'streamable-http') problems.push(`transport.type is ${JSON.stringify(json.transport?.type)}, not "streamable-http"`);
     if (!isOnSiteUrl(context, json.transport?.endpoint)) problems.push(`transport.endpoint ${JSON.stringify(json.transport?.endpoint)} is not an address on this site`);
     if (json.capabilities === null || typeof json.capabilities !== 'object') problems.push('no capabilities object');
-    for (const tool of (Array.isArray(json.tools) ? json.tools : []) as Json[]) if (typeof tool.name !== 'string' || typeof tool.inputSchema !== 'object') problems.push(`a tool without name or inputSchema: ${String(tool.name)}`);
+    for (const tool of (Array.isArray(json.tools) ? json.tools : []) as Json[])
+      if (typeof tool.name !== 'string' || typeof tool.inputSchema !== 'object') problems.push(`a tool without name or inputSchema: ${String(tool.name)}`);
     return problems.length > 0 ? fail(`${url} has ${problems.length} problem(s)`, problems) : pass(`${json.serverInfo.name} at ${json.transport.endpoint}`);
   }),
 
@@ -150,9 +155,17 @@ export const discoveryChecks: CheckRuns = {
     const document = parseJson(answer.text);
     if (!document) return fail(`${url} is not JSON`, [...problems, answer.text.slice(0, 120)]);
     const result = await validate(structuredClone(document) as never);
-    if (!result.valid) problems.push(...compileErrors(result).split('\n').filter((line) => line.trim()).slice(0, 10));
+    if (!result.valid)
+      problems.push(
+        ...compileErrors(result)
+          .split('\n')
+          .filter((line) => line.trim())
+          .slice(0, 10),
+      );
     const server = document.servers?.[0]?.url;
     if (typeof server !== 'string' || server.replace(/\/+$/, '') !== context.site.siteUrl) problems.push(`servers[0].url is ${JSON.stringify(server)}, not the site ${context.site.siteUrl}`);
-    return problems.length > 0 ? fail("openapi.json is not a valid description of this site's API", problems) : pass(`OpenAPI ${document.openapi}, ${Object.keys(document.paths ?? {}).length} paths, valid`);
+    return problems.length > 0
+      ? fail("openapi.json is not a valid description of this site's API", problems)
+      : pass(`OpenAPI ${document.openapi}, ${Object.keys(document.paths ?? {}).length} paths, valid`);
   },
 };

@@ -1,7 +1,7 @@
 import type { Element, Root } from 'hast';
 import { fromParse5 } from 'hast-util-from-parse5';
 import { select, selectAll } from 'hast-util-select';
-import { toString } from 'hast-util-to-string';
+import { toString as hastToString } from 'hast-util-to-string';
 import { parse } from 'parse5';
 import { DIRECTIVE_ATTRIBUTE } from '../agent-directives.ts';
 
@@ -34,13 +34,13 @@ export function readableText(document: HtmlDocument, { withoutChrome = false } =
   if (!body) return '';
   const kept = structuredClone(body);
   for (const element of selectAll(`script, style, template, noscript, svg${withoutChrome ? `, nav, header, footer, [${DIRECTIVE_ATTRIBUTE}]` : ''}`, kept)) element.children = [];
-  return toString(kept).replace(/\s+/g, ' ').trim();
+  return hastToString(kept).replace(/\s+/g, ' ').trim();
 }
 
 /** The text of the page's main content region (`<main>`, else `[role=main]`, else `<article>`). */
 export function mainText(document: HtmlDocument): string | undefined {
   const main = select('main, [role=main], article', document.tree);
-  return main ? toString(main).replace(/\s+/g, ' ').trim() : undefined;
+  return main ? hastToString(main).replace(/\s+/g, ' ').trim() : undefined;
 }
 
 export { select, selectAll };

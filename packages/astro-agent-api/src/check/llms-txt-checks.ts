@@ -26,7 +26,11 @@ function textProblem(answer: HttpAnswer): string | undefined {
 /** A page and its twin compare equal: the path without `.md`, `/index`, `.html` or the trailing slash. */
 export function pageKey(url: string): string {
   const { pathname } = new URL(url);
-  return pathname.replace(/\.md$/, '').replace(/\.html$/, '').replace(/\/index$/, '').replace(/\/+$/, '');
+  return pathname
+    .replace(/\.md$/, '')
+    .replace(/\.html$/, '')
+    .replace(/\/index$/, '')
+    .replace(/\/+$/, '');
 }
 
 /** llms.txt's links on this site, at most --max-links of them, evenly through the list. */
@@ -64,9 +68,7 @@ export const llmsTxtChecks: CheckRuns = {
     if (sections.length === 0) problems.push('no "## Section" heading');
     const links = markdownLinks(site.llms.answer.text, site.llms.answer.url);
     if (links.length === 0) problems.push('no [text](url) link');
-    return problems.length > 0
-      ? fail(`llms.txt does not follow llmstxt.org's structure`, problems)
-      : pass(`H1, summary, ${sections.length} sections, ${links.length} links`);
+    return problems.length > 0 ? fail(`llms.txt does not follow llmstxt.org's structure`, problems) : pass(`H1, summary, ${sections.length} sections, ${links.length} links`);
   },
 
   async 'llms-txt-size'({ site }) {
@@ -103,7 +105,13 @@ export const llmsTxtChecks: CheckRuns = {
     const share = percent(markdown.length, links.length);
     return markdown.length * 2 >= links.length
       ? pass(`${markdown.length} of ${links.length} links (${share}) point to Markdown`)
-      : fail(`${markdown.length} of ${links.length} links (${share}) point to Markdown; at least half should`, links.filter((link) => !markdown.includes(link)).slice(0, 5).map((link) => link.url));
+      : fail(
+          `${markdown.length} of ${links.length} links (${share}) point to Markdown; at least half should`,
+          links
+            .filter((link) => !markdown.includes(link))
+            .slice(0, 5)
+            .map((link) => link.url),
+        );
   },
 
   async 'llms-txt-coverage'(context) {
@@ -129,7 +137,9 @@ export const llmsTxtChecks: CheckRuns = {
     if (!/^# \S/m.test(answer.text)) problems.push('no H1');
     const headings = answer.text.split('\n').filter((line) => /^#{1,6} \S/.test(line)).length;
     if (headings < 3) problems.push(`${headings} heading(s): an H1 and at least 2 more are expected`);
-    const links = markdownLinks(answer.text, answer.url).filter((link) => http.isOnSite(link.url)).slice(0, FULL_LINKS_SAMPLED);
+    const links = markdownLinks(answer.text, answer.url)
+      .filter((link) => http.isOnSite(link.url))
+      .slice(0, FULL_LINKS_SAMPLED);
     problems.push(
       ...(await collectProblems(links, async (link) => {
         const linked = await http.fetch(link.url.replace(/#.*$/, ''));

@@ -66,10 +66,12 @@ function tokensProblem(answer: HttpAnswer, text: string, how: string): string | 
 export const markdownChecks: CheckRuns = {
   async 'markdown-url'(context) {
     const all = await fetchPageForms(context);
-    const problems = all.filter((forms) => !isMarkdown(forms.twin)).map(({ twin }) =>
-      twin.status !== 200 ? describeAnswer(twin) : `${twin.url} is ${mediaType(twin) || 'untyped'}${looksLikeHtml(twin.text) ? ', an HTML page' : ''}`,
-    );
-    return problems.length > 0 ? fail(`${problems.length} of ${all.length} sampled pages have no Markdown twin at <page>.md`, problems) : pass(`all ${all.length} sampled pages have a twin, text/markdown`);
+    const problems = all
+      .filter((forms) => !isMarkdown(forms.twin))
+      .map(({ twin }) => (twin.status !== 200 ? describeAnswer(twin) : `${twin.url} is ${mediaType(twin) || 'untyped'}${looksLikeHtml(twin.text) ? ', an HTML page' : ''}`));
+    return problems.length > 0
+      ? fail(`${problems.length} of ${all.length} sampled pages have no Markdown twin at <page>.md`, problems)
+      : pass(`all ${all.length} sampled pages have a twin, text/markdown`);
   },
 
   async 'markdown-negotiation'(context) {
@@ -129,11 +131,13 @@ export const markdownChecks: CheckRuns = {
     return hostDependent(
       context,
       await perPage(context, 'Markdown answers carry Content-Signal', (forms) =>
-        ([[forms.twin, 'GET'], [forms.twinHead, 'HEAD'], ...(isMarkdown(forms.negotiated) ? [[forms.negotiated, 'GET (Accept: text/markdown)']] : [])] as [HttpAnswer, string][]).flatMap(([answer, how]) => {
-          const value = answer.headers.get('content-signal');
-          if (value === null) return [`${how} ${answer.url}: no Content-Signal header`];
-          return contentSignalProblems(value).map((problem) => `${how} ${answer.url}: ${problem}`);
-        }),
+        ([[forms.twin, 'GET'], [forms.twinHead, 'HEAD'], ...(isMarkdown(forms.negotiated) ? [[forms.negotiated, 'GET (Accept: text/markdown)']] : [])] as [HttpAnswer, string][]).flatMap(
+          ([answer, how]) => {
+            const value = answer.headers.get('content-signal');
+            if (value === null) return [`${how} ${answer.url}: no Content-Signal header`];
+            return contentSignalProblems(value).map((problem) => `${how} ${answer.url}: ${problem}`);
+          },
+        ),
       ),
     );
   },
@@ -180,7 +184,11 @@ export const markdownChecks: CheckRuns = {
       return undefined;
     });
     if (outcome.status !== 'pass') return outcome;
-    if (undated.length > 0) return warn(`${undated.length} sampled twins have no last_updated: their pages do not say when they changed (JSON-LD dateModified, article:modified_time) and no earlier build dated them`, undated);
+    if (undated.length > 0)
+      return warn(
+        `${undated.length} sampled twins have no last_updated: their pages do not say when they changed (JSON-LD dateModified, article:modified_time) and no earlier build dated them`,
+        undated,
+      );
     if (named.length > 0) return warn('the date is there, under another name than last_updated (the name a14y reads)', named);
     return outcome;
   },
@@ -212,7 +220,8 @@ export const markdownChecks: CheckRuns = {
     const low: string[] = [];
     for (const { page, html } of pages) {
       const found = findHtmlDirective(html.text);
-      if (found === undefined) missing.push(`${page}: no pointer to ${DOCUMENT_PATHS.llms} in <body>${/llms\.txt/.test(html.text) ? ' (the one there is display:none, hidden, or inside <nav> or <script>)' : ''}`);
+      if (found === undefined)
+        missing.push(`${page}: no pointer to ${DOCUMENT_PATHS.llms} in <body>${/llms\.txt/.test(html.text) ? ' (the one there is display:none, hidden, or inside <nav> or <script>)' : ''}`);
       else if (found > TOP_SHARE) low.push(`${page}: the pointer is at ${Math.round(found * 100)} % of the body`);
     }
     if (missing.length > 0) return fail(`${missing.length} of ${pages.length} sampled pages carry no llms.txt directive`, missing);

@@ -2,11 +2,9 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { searchQuery } from './api-client.ts';
 import { withApi, type CheckContext, type CheckRuns } from './check-context.ts';
 import { fail, pass } from './check-result.ts';
-import { parseJson, type ApiFacts } from './discover-site.ts';
+import { parseJson, type ApiFacts, type Json } from './discover-site.ts';
 import { tokenOf } from './oauth-checks.ts';
 import { describeAnswer, mediaType, type HttpAnswer } from './site-http.ts';
-
-type Json = Record<string, any>;
 
 /** The two eras of MCP a client may speak: the 2025 handshake (initialize) and the stateless 2026 revision. */
 const REVISION_2025 = '2025-11-25';
@@ -66,7 +64,9 @@ function pickToolCall(tools: Json[], query: string): { name: string; arguments: 
 /** What is wrong with a list of tools and a call of one: ≥ 1 tool with an inputSchema, a result, structured content true to the outputSchema. */
 function toolProblems(what: string, tools: unknown, call: RpcAnswer | undefined, called: { name: string } | undefined): string[] {
   if (!Array.isArray(tools) || tools.length === 0) return [`${what}: tools/list lists no tool`];
-  const problems = (tools as Json[]).filter((tool) => typeof tool.name !== 'string' || tool.inputSchema?.type !== 'object').map((tool) => `${what}: tool ${String(tool.name)} has no object inputSchema`);
+  const problems = (tools as Json[])
+    .filter((tool) => typeof tool.name !== 'string' || tool.inputSchema?.type !== 'object')
+    .map((tool) => `${what}: tool ${String(tool.name)} has no object inputSchema`);
   if (!call || !called) return [...problems, `${what}: no tool to call without knowing its arguments`];
   const problem = rpcProblem(`${what} tools/call ${called.name}`, call);
   if (problem) return [...problems, problem];
@@ -76,7 +76,8 @@ function toolProblems(what: string, tools: unknown, call: RpcAnswer | undefined,
   const outputSchema = (tools as Json[]).find((tool) => tool.name === called.name)?.outputSchema;
   if (outputSchema && result.structuredContent !== undefined) {
     const validate = new Ajv2020({ strict: false, validateFormats: false }).compile(outputSchema);
-    if (!validate(result.structuredContent)) problems.push(`${what}: structuredContent of ${called.name} does not match its outputSchema: ${validate.errors?.[0]?.instancePath} ${validate.errors?.[0]?.message}`);
+    if (!validate(result.structuredContent))
+      problems.push(`${what}: structuredContent of ${called.name} does not match its outputSchema: ${validate.errors?.[0]?.instancePath} ${validate.errors?.[0]?.message}`);
   }
   return problems;
 }
@@ -107,7 +108,8 @@ export const mcpChecks: CheckRuns = {
       const listed = await rpc(context, endpoint, 'resources/list', {}, headers);
       const uri = (listed.message?.result?.resources as Json[] | undefined)?.[0]?.uri;
       resources = listed.message?.result?.resources?.length ?? 0;
-      if (rpcProblem('resources/list', listed) || typeof uri !== 'string') problems.push(rpcProblem('resources/list', listed) ?? 'resources/list lists no resource, though the server declares resources');
+      if (rpcProblem('resources/list', listed) || typeof uri !== 'string')
+        problems.push(rpcProblem('resources/list', listed) ?? 'resources/list lists no resource, though the server declares resources');
       else {
         const read = await rpc(context, endpoint, 'resources/read', { uri }, headers);
         const content = read.message?.result?.contents?.[0];
@@ -138,7 +140,9 @@ export const mcpChecks: CheckRuns = {
     const call = called && (await current('tools/call', called, called.name));
     problems.push(...toolProblems(REVISION_2026, tools, call, called));
     if (call?.message?.result && call.message.result.resultType !== 'complete') problems.push(`tools/call: resultType is ${JSON.stringify(call.message.result.resultType)}, not "complete"`);
-    return problems.length > 0 ? fail(`MCP ${REVISION_2026} at ${endpoint}: ${problems.length} problem(s)`, problems) : pass(`server/discover lists ${versions.join(', ')}; stateless tools/list (${tools.length}) and tools/call answer`);
+    return problems.length > 0
+      ? fail(`MCP ${REVISION_2026} at ${endpoint}: ${problems.length} problem(s)`, problems)
+      : pass(`server/discover lists ${versions.join(', ')}; stateless tools/list (${tools.length}) and tools/call answer`);
   }),
 
   'mcp-transport': withApi(async (context, api) => {

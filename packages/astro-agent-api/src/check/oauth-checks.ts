@@ -5,8 +5,6 @@ import { fail, pass, skip, warn } from './check-result.ts';
 import { parseJson, type ApiFacts } from './discover-site.ts';
 import { describeAnswer, mediaType } from './site-http.ts';
 
-type Json = Record<string, any>;
-
 /** The token the other contract checks use once oauth-flow got one: their calls then spend the client's quota, not the anonymous one. */
 const tokens = new WeakMap<CheckContext, string>();
 
@@ -45,7 +43,9 @@ export const oauthChecks: CheckRuns = {
         body: JSON.stringify({ client_name: 'astro-agent-api check', contacts: [] }),
       });
       if (registered.status === 429) {
-        return warn(`registration refused for now: this address registered too many clients (Retry-After ${registered.headers.get('retry-after') ?? '?'} s); set AGENT_API_CHECK_CLIENT_ID and AGENT_API_CHECK_CLIENT_SECRET to a registered client to check the flow without registering`);
+        return warn(
+          `registration refused for now: this address registered too many clients (Retry-After ${registered.headers.get('retry-after') ?? '?'} s); set AGENT_API_CHECK_CLIENT_ID and AGENT_API_CHECK_CLIENT_SECRET to a registered client to check the flow without registering`,
+        );
       }
       const json = parseJson(registered.text);
       if (registered.status !== 201 || typeof json?.client_id !== 'string' || typeof json.client_secret !== 'string') {
@@ -57,7 +57,8 @@ export const oauthChecks: CheckRuns = {
     const tokenUrl = endpoint(context, api, 'token_endpoint');
     const issue = () => postForm(context, tokenUrl, { grant_type: 'client_credentials', scope: 'content:read quota:read' }, client);
     const first = await issue();
-    if (first.answer.status !== 200 || typeof first.json?.access_token !== 'string') return fail('the token endpoint gives no token', [`POST ${describeAnswer(first.answer)} ${first.answer.text.slice(0, 200)}`]);
+    if (first.answer.status !== 200 || typeof first.json?.access_token !== 'string')
+      return fail('the token endpoint gives no token', [`POST ${describeAnswer(first.answer)} ${first.answer.text.slice(0, 200)}`]);
     const problems: string[] = [];
     if (!/no-store/i.test(first.answer.headers.get('cache-control') ?? '')) problems.push('the token answer has no Cache-Control: no-store (RFC 6749 §5.1)');
     if (!/^bearer$/i.test(String(first.json.token_type))) problems.push(`token_type is ${JSON.stringify(first.json.token_type)}, not Bearer`);
@@ -95,4 +96,3 @@ export const oauthChecks: CheckRuns = {
     return problems.length > 0 ? fail(`the OAuth flow breaks (${problems.length} problem(s))`, problems) : pass(steps.join(' → '));
   },
 };
-

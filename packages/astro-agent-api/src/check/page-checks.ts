@@ -30,7 +30,7 @@ function bySize(size: number, limits: { pass: number; fail: number }): CheckStat
   return size > limits.fail ? 'fail' : size > limits.pass ? 'warn' : 'pass';
 }
 
-async function sizes(context: CheckContext, what: string, unit: string, limits: { pass: number; fail: number }, measure: (answer: HttpAnswer) => number, answers: HttpAnswer[]): Promise<CheckOutcome> {
+async function sizes(what: string, unit: string, limits: { pass: number; fail: number }, measure: (answer: HttpAnswer) => number, answers: HttpAnswer[]): Promise<CheckOutcome> {
   const measured = answers.filter((answer) => answer.status === 200).map((answer) => ({ url: answer.url, size: measure(answer) }));
   if (measured.length === 0) return skip(`no ${what} answered 200`);
   const over = measured.filter(({ size }) => bySize(size, limits) !== 'pass');
@@ -38,13 +38,22 @@ async function sizes(context: CheckContext, what: string, unit: string, limits: 
   const largest = Math.max(...measured.map(({ size }) => size));
   const message = `largest of ${measured.length} sampled ${what}: ${largest.toLocaleString('en')} ${unit}`;
   const details = over.map(({ url, size }) => `${url}: ${size.toLocaleString('en')} ${unit}`);
-  return status === 'pass' ? pass(message) : status === 'warn' ? warn(`${message}, over ${limits.pass.toLocaleString('en')}`, details) : fail(`${message}, over ${limits.fail.toLocaleString('en')}`, details);
+  return status === 'pass'
+    ? pass(message)
+    : status === 'warn'
+      ? warn(`${message}, over ${limits.pass.toLocaleString('en')}`, details)
+      : fail(`${message}, over ${limits.fail.toLocaleString('en')}`, details);
 }
 
 /** RFC 9111 §5.2 as AFDocs' cache-header-hygiene grades it: short max-age, or revalidation with a validator. */
 export function gradeCaching(headers: Headers): CheckStatus {
   const cacheControl = (headers.get('cache-control') ?? '').toLowerCase();
-  const directives = new Map(cacheControl.split(',').map((part) => part.trim().split('=') as [string, string | undefined]).filter(([name]) => name));
+  const directives = new Map(
+    cacheControl
+      .split(',')
+      .map((part) => part.trim().split('=') as [string, string | undefined])
+      .filter(([name]) => name),
+  );
   const validator = headers.has('etag') || headers.has('last-modified');
   if (directives.has('no-store') || directives.has('no-cache')) return 'pass';
   if (directives.has('must-revalidate') && validator) return 'pass';
@@ -71,17 +80,35 @@ async function followRedirects(context: CheckContext, first: HttpAnswer): Promis
 export const pageChecks: CheckRuns = {
   async 'page-size-html'(context) {
     const sample = await fetchSample(context);
-    return sizes(context, 'pages', 'characters of text', SIZE, (answer) => readableText(parseHtmlDocument(answer.text, answer.url)).length, sample.map(({ answer }) => answer));
+    return sizes(
+      'pages',
+      'characters of text',
+      SIZE,
+      (answer) => readableText(parseHtmlDocument(answer.text, answer.url)).length,
+      sample.map(({ answer }) => answer),
+    );
   },
 
   async 'page-size-markdown'(context) {
     const forms = await fetchPageForms(context);
-    return sizes(context, 'twins', 'characters', SIZE, (answer) => answer.text.length, forms.map(({ twin }) => twin));
+    return sizes(
+      'twins',
+      'characters',
+      SIZE,
+      (answer) => answer.text.length,
+      forms.map(({ twin }) => twin),
+    );
   },
 
   async 'page-size-transfer'(context) {
     const sample = await fetchSample(context);
-    return sizes(context, 'pages', 'bytes', TRANSFER, (answer) => answer.bytes, sample.map(({ answer }) => answer));
+    return sizes(
+      'pages',
+      'bytes',
+      TRANSFER,
+      (answer) => answer.bytes,
+      sample.map(({ answer }) => answer),
+    );
   },
 
   async 'content-start'(context) {
@@ -104,7 +131,9 @@ export const pageChecks: CheckRuns = {
     const status = worst(late.map(({ share }) => bySize(share, START)));
     const details = late.filter(({ share }) => share > START.pass).map(({ url, share }) => `${url}: the main content starts at ${Math.round(share * 100)} % of the text`);
     if (status === 'pass') return pass(`the main content of all ${sample.length} sampled pages starts in the first ${START.pass * 100} % of their text`);
-    return status === 'warn' ? warn(`the main content of ${details.length} sampled pages starts past ${START.pass * 100} %`, details) : fail(`the main content of some sampled pages starts past ${START.fail * 100} %`, details);
+    return status === 'warn'
+      ? warn(`the main content of ${details.length} sampled pages starts past ${START.pass * 100} %`, details)
+      : fail(`the main content of some sampled pages starts past ${START.fail * 100} %`, details);
   },
 
   async 'http-status-codes'(context) {
@@ -145,7 +174,12 @@ export const pageChecks: CheckRuns = {
     const answers = [...(context.site.llms ? [context.site.llms.answer] : []), ...forms.flatMap(({ html, twin }) => [html, twin])].filter((answer) => answer.status === 200);
     if (answers.length === 0) return skip('nothing to grade: no llms.txt, page or twin answered 200');
     const graded = answers.map((answer) => ({ answer, status: gradeCaching(answer.headers) }));
-    const details = graded.filter(({ status }) => status !== 'pass').map(({ answer, status }) => `${answer.url} (${status}): Cache-Control ${JSON.stringify(answer.headers.get('cache-control'))}, ETag ${answer.headers.has('etag') ? 'yes' : 'no'}, Last-Modified ${answer.headers.has('last-modified') ? 'yes' : 'no'}`);
+    const details = graded
+      .filter(({ status }) => status !== 'pass')
+      .map(
+        ({ answer, status }) =>
+          `${answer.url} (${status}): Cache-Control ${JSON.stringify(answer.headers.get('cache-control'))}, ETag ${answer.headers.has('etag') ? 'yes' : 'no'}, Last-Modified ${answer.headers.has('last-modified') ? 'yes' : 'no'}`,
+      );
     const status = worst(graded.map(({ status }) => status));
     const message = `${graded.length - details.length} of ${graded.length} answers (llms.txt, sampled pages and twins) cache briefly or revalidate`;
     return status === 'pass' ? pass(message) : status === 'warn' ? warn(message, details) : fail(message, details);
@@ -159,7 +193,8 @@ export const pageChecks: CheckRuns = {
       const links = parseLinkHeader(html.headers.get('link'));
       const alternate = links.find((link) => link.rel.includes('alternate') && link.type === 'text/markdown');
       if (!alternate) problems.push(`${page}: no Link rel="alternate" type="text/markdown"`);
-      else if (twin.status === 200 && pageKey(context.http.locate(new URL(alternate.url, page).href)) !== pageKey(context.http.locate(twin.url))) problems.push(`${page}: Link names ${alternate.url} as its Markdown, not ${twin.url}`);
+      else if (twin.status === 200 && pageKey(context.http.locate(new URL(alternate.url, page).href)) !== pageKey(context.http.locate(twin.url)))
+        problems.push(`${page}: Link names ${alternate.url} as its Markdown, not ${twin.url}`);
     }
     if (context.site.api) {
       const home = parseLinkHeader(context.site.home.headers.get('link'));
@@ -173,7 +208,9 @@ export const pageChecks: CheckRuns = {
   async ttfb(context) {
     const { site, http } = context;
     const forms = await fetchPageForms(context);
-    const answers = [site.home, forms[0]?.twin, site.llms?.answer ?? (await http.fetch(`${site.siteUrl}${DOCUMENT_PATHS.llms}`))].filter((answer): answer is HttpAnswer => answer !== undefined && answer.status !== 0);
+    const answers = [site.home, forms[0]?.twin, site.llms?.answer ?? (await http.fetch(`${site.siteUrl}${DOCUMENT_PATHS.llms}`))].filter(
+      (answer): answer is HttpAnswer => answer !== undefined && answer.status !== 0,
+    );
     const slow = answers.filter((answer) => answer.ms > TTFB_MS).map((answer) => `${answer.url}: ${Math.round(answer.ms)} ms`);
     const message = answers.map((answer) => `${new URL(answer.url).pathname} ${Math.round(answer.ms)} ms`).join(', ');
     return slow.length > 0 ? warn(`first bytes after more than ${TTFB_MS} ms: ${message}`, slow) : pass(message);

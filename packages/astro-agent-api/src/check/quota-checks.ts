@@ -74,7 +74,8 @@ export const quotaChecks: CheckRuns = {
   }),
 
   'rate-limit-429': withApi(async (context, api) => {
-    if (!context.options.exhaustQuota) return skip('not run: it spends the anonymous quota of this address; pass --exhaust-quota to see the 429 (the headers\' arithmetic is checked by rate-limit-headers)');
+    if (!context.options.exhaustQuota)
+      return skip("not run: it spends the anonymous quota of this address; pass --exhaust-quota to see the 429 (the headers' arithmetic is checked by rate-limit-headers)");
     const query = searchQuery(context, api) ?? 'test';
     let answer: ApiAnswer | undefined;
     let sent = 0;
@@ -82,12 +83,13 @@ export const quotaChecks: CheckRuns = {
       answer = await callApi(context, api, 'search_pages', { query, limit: '1' });
       if (answer.status !== 200) break;
     }
-    if (!answer || answer.status !== 429) return fail(`no 429 after ${sent + 1} requests`, answer ? [`last answer ${answer.status}`] : []);
+    if (answer?.status !== 429) return fail(`no 429 after ${sent + 1} requests`, answer ? [`last answer ${answer.status}`] : []);
     const problems: string[] = [];
     const retryAfter = answer.headers.get('retry-after');
     const { state, problems: headerProblems } = readQuotaState(answer);
     problems.push(...headerProblems);
-    if (retryAfter === null || !/^\d+$/.test(retryAfter) || Number(retryAfter) < 1 || (state && Number(retryAfter) > state.w)) problems.push(`Retry-After: ${JSON.stringify(retryAfter)}, not whole seconds within the window`);
+    if (retryAfter === null || !/^\d+$/.test(retryAfter) || Number(retryAfter) < 1 || (state && Number(retryAfter) > state.w))
+      problems.push(`Retry-After: ${JSON.stringify(retryAfter)}, not whole seconds within the window`);
     if (state && state.r !== 0) problems.push(`RateLimit r=${state.r} on a 429`);
     if (!/json/.test(mediaType(answer)) || typeof answer.json?.code !== 'string' || answer.json?.data?.status !== 429) problems.push(`the 429 is not a JSON Error: ${answer.text.slice(0, 160)}`);
     return problems.length > 0 ? fail('the 429 is incomplete', problems) : pass(`429 after ${sent + 1} requests, Retry-After ${retryAfter} s, JSON error ${answer.json!.code}`);

@@ -68,10 +68,13 @@ export function renderReportJunit(report: CheckReport): string {
 
 /** XML 1.0 §2.4 and §3.3.3 — text and attribute values; characters XML 1.0 cannot carry are dropped. */
 function escapeXml(text: string): string {
-  return text
-    .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;');
+  return (
+    text
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: the range XML allows starts among the control characters
+      .replace(/[^\x09\x0A\x0D\x20-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '')
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+  );
 }

@@ -1,8 +1,6 @@
 import { dereference } from '@readme/openapi-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import type { ApiFacts } from './discover-site.ts';
-
-type Json = Record<string, any>;
+import type { ApiFacts, Json } from './discover-site.ts';
 
 /**
  * Validates real answers against what openapi.json declares for them: the JSON schema of the

@@ -9,8 +9,22 @@ const robotsParser = robotsParserModule as unknown as (url: string, contents: st
 
 /** AI user agents that robots.txt groups name (isitagentready's robotsTxtAiRules looks for explicit groups of such agents). */
 const AI_USER_AGENTS = [
-  'GPTBot', 'ChatGPT-User', 'OAI-SearchBot', 'ClaudeBot', 'Claude-User', 'Claude-SearchBot', 'anthropic-ai', 'PerplexityBot',
-  'Perplexity-User', 'Google-Extended', 'Applebot-Extended', 'CCBot', 'Bytespider', 'Amazonbot', 'meta-externalagent', 'cohere-ai',
+  'GPTBot',
+  'ChatGPT-User',
+  'OAI-SearchBot',
+  'ClaudeBot',
+  'Claude-User',
+  'Claude-SearchBot',
+  'anthropic-ai',
+  'PerplexityBot',
+  'Perplexity-User',
+  'Google-Extended',
+  'Applebot-Extended',
+  'CCBot',
+  'Bytespider',
+  'Amazonbot',
+  'meta-externalagent',
+  'cohere-ai',
 ];
 /** Agents that fetch a page because a person asked (or to cite it in an answer): shutting them out is what the graders fail. */
 const USER_AGENTS_FOR_PEOPLE = ['ChatGPT-User', 'OAI-SearchBot', 'Claude-User', 'Claude-SearchBot', 'Perplexity-User'];
@@ -39,7 +53,10 @@ export const robotsChecks: CheckRuns = {
     const { answer, robots, located } = read;
     const problems: string[] = [];
     if (mediaType(answer) !== 'text/plain') problems.push(`${answer.url} is ${mediaType(answer) || 'untyped'}, not text/plain`);
-    const lines = answer.text.split(/\r?\n/).map((line) => line.replace(/#.*$/, '').trim()).filter(Boolean);
+    const lines = answer.text
+      .split(/\r?\n/)
+      .map((line) => line.replace(/#.*$/, '').trim())
+      .filter(Boolean);
     const unreadable = lines.filter((line) => !/^[A-Za-z-]+\s*:/.test(line));
     const unknown = lines.filter((line) => /^[A-Za-z-]+\s*:/.test(line) && !KNOWN_FIELDS.has(line.split(':')[0]!.trim().toLowerCase()));
     problems.push(...unreadable.map((line) => `not a "field: value" line (RFC 9309 §2.2): ${line}`));
@@ -60,7 +77,11 @@ export const robotsChecks: CheckRuns = {
     const named = AI_USER_AGENTS.filter((agent) => new RegExp(`^\\s*user-agent\\s*:\\s*${agent}\\s*$`, 'im').test(read.answer.text));
     const home = read.located(sitePath(context, '/'));
     const shut = USER_AGENTS_FOR_PEOPLE.filter((agent) => read.robots.isDisallowed(home, agent));
-    if (shut.length > 0) return fail(`robots.txt disallows the site to agents that fetch pages for people: ${shut.join(', ')}`, shut.map((agent) => `${agent}: ${home} disallowed`));
+    if (shut.length > 0)
+      return fail(
+        `robots.txt disallows the site to agents that fetch pages for people: ${shut.join(', ')}`,
+        shut.map((agent) => `${agent}: ${home} disallowed`),
+      );
     if (named.length === 0) return warn('robots.txt names no AI user agent: the rules for AI crawlers are implicit (the `*` group)');
     return pass(`robots.txt has explicit groups for ${named.join(', ')}; agents that fetch for people may read the site`);
   },
@@ -77,7 +98,10 @@ export const robotsChecks: CheckRuns = {
 
 /** What is wrong with a Content-Signal value (`search=yes, ai-input=yes, ai-train=no`), as lines; empty when it is right. */
 export function contentSignalProblems(value: string): string[] {
-  const pairs = value.split(',').map((pair) => pair.trim()).filter(Boolean);
+  const pairs = value
+    .split(',')
+    .map((pair) => pair.trim())
+    .filter(Boolean);
   if (pairs.length === 0) return ['an empty Content-Signal'];
   const problems: string[] = [];
   for (const pair of pairs) {

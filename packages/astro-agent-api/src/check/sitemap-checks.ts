@@ -34,8 +34,16 @@ export const sitemapChecks: CheckRuns = {
     if (entries.length === 0) return skip('no sitemap entries (see sitemap)');
     const without = entries.filter((entry) => entry.lastmod === undefined);
     const invalid = entries.filter((entry) => entry.lastmod !== undefined && Number.isNaN(Date.parse(entry.lastmod)));
-    if (invalid.length > 0) return fail(`${invalid.length} <lastmod> value(s) are not W3C dates`, invalid.map((entry) => `${entry.loc}: ${entry.lastmod}`));
-    if (without.length > 0) return warn(`${without.length} of ${entries.length} sitemap entries have no <lastmod>`, without.slice(0, 5).map((entry) => entry.loc));
+    if (invalid.length > 0)
+      return fail(
+        `${invalid.length} <lastmod> value(s) are not W3C dates`,
+        invalid.map((entry) => `${entry.loc}: ${entry.lastmod}`),
+      );
+    if (without.length > 0)
+      return warn(
+        `${without.length} of ${entries.length} sitemap entries have no <lastmod>`,
+        without.slice(0, 5).map((entry) => entry.loc),
+      );
     return pass(`every one of ${entries.length} sitemap entries has a <lastmod>`);
   },
 };

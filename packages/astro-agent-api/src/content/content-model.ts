@@ -111,7 +111,9 @@ export function createContentModel({ files, logger = consoleLogger }: { files: B
     if (loaded && loaded.mtimeMs === mtimeMs) return loaded.snapshot;
     const manifest = JSON.parse(new TextDecoder().decode(await build.readRuntimeFile(MANIFEST_FILE))) as Manifest;
     if (manifest.version !== MANIFEST_VERSION) {
-      throw new BuildVersionError(`The build in ${build.location} was made by another version of astro-agent-api (manifest version ${manifest.version}, this one reads ${MANIFEST_VERSION}): build the site again.`);
+      throw new BuildVersionError(
+        `The build in ${build.location} was made by another version of astro-agent-api (manifest version ${manifest.version}, this one reads ${MANIFEST_VERSION}): build the site again.`,
+      );
     }
     if (loaded && loaded.snapshot.manifest.buildId === manifest.buildId) {
       loaded = { snapshot: loaded.snapshot, mtimeMs };
@@ -146,26 +148,28 @@ export function createContentModel({ files, logger = consoleLogger }: { files: B
 
   /** Loads the build, once at a time; a failure is logged once per manifest and remembered until it is worth a new try. */
   function reload(stamp: number): Promise<ContentSnapshot> {
-    loading ??= load().then(
-      (snapshot) => {
-        if (failed) logger.warn(`agent-api: loaded the build in ${files.location}.`);
-        failed = undefined;
-        return snapshot;
-      },
-      (cause: unknown) => {
-        // The manifest removed while it was read: no build, rather than a damaged one.
-        if (files.manifestStampNow() === undefined) throw new ContentNotBuiltError();
-        const now = Date.now();
-        const waitMs = failed?.stamp === stamp ? Math.min(failed.waitMs * 2, MAX_RETRY_MS) : CHECK_INTERVAL_MS;
-        if (failed?.stamp !== stamp) {
-          logger.error(`agent-api: cannot load the build in ${files.location}${loaded ? '; the previous build keeps serving' : ''}`, cause);
-        }
-        failed = { stamp, retryAt: now + waitMs, waitMs, error: unreadableBuildError(cause) };
-        throw failed.error;
-      },
-    ).finally(() => {
-      loading = undefined;
-    });
+    loading ??= load()
+      .then(
+        (snapshot) => {
+          if (failed) logger.warn(`agent-api: loaded the build in ${files.location}.`);
+          failed = undefined;
+          return snapshot;
+        },
+        (cause: unknown) => {
+          // The manifest removed while it was read: no build, rather than a damaged one.
+          if (files.manifestStampNow() === undefined) throw new ContentNotBuiltError();
+          const now = Date.now();
+          const waitMs = failed?.stamp === stamp ? Math.min(failed.waitMs * 2, MAX_RETRY_MS) : CHECK_INTERVAL_MS;
+          if (failed?.stamp !== stamp) {
+            logger.error(`agent-api: cannot load the build in ${files.location}${loaded ? '; the previous build keeps serving' : ''}`, cause);
+          }
+          failed = { stamp, retryAt: now + waitMs, waitMs, error: unreadableBuildError(cause) };
+          throw failed.error;
+        },
+      )
+      .finally(() => {
+        loading = undefined;
+      });
     return loading;
   }
 

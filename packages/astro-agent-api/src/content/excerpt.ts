@@ -48,7 +48,11 @@ export function buildExcerpt({ text, folded }: ExcerptText, words: readonly stri
   let end = Math.min(text.length, start + MAX_CHARS);
   if (end < text.length) end = Math.max(start + 1, wordEnd(text, end));
   // A space a mark is written on is that mark's base: kept, or the excerpt would start with the mark alone.
-  const excerpt = text.slice(start, end).replaceAll('\n', ' ').replace(/^\s+(?!\p{M})/u, '').trimEnd();
+  const excerpt = text
+    .slice(start, end)
+    .replaceAll('\n', ' ')
+    .replace(/^\s+(?!\p{M})/u, '')
+    .trimEnd();
   return { excerpt: `${start > 0 ? '…' : ''}${excerpt}${end < text.length ? '…' : ''}`, at };
 }
 

@@ -62,7 +62,9 @@ const LANGUAGE_MODULES: Readonly<Record<string, () => LanguageModules>> = {
 
 /** Lowercase, accents removed (ñ → n), anything but letters, digits and the marks that belong to them → one space. */
 export function normaliseSearchText(text: string): string {
-  return foldText(text).replace(/[^\p{L}\p{N}\p{M}]+/gu, ' ').trim();
+  return foldText(text)
+    .replace(/[^\p{L}\p{N}\p{M}]+/gu, ' ')
+    .trim();
 }
 
 /**
@@ -71,6 +73,7 @@ export function normaliseSearchText(text: string): string {
  * time at 10,000 pages. Latin text keeps its length, so offsets in it are offsets in the text.
  */
 export function foldText(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is the range from U+0000, which folds as it is
   return text.toLowerCase().replace(/[^\x00-\x7f]/g, foldCharacter);
 }
 
@@ -79,7 +82,8 @@ export function foldText(text: string): string {
  * Arabic vowel signs. The marks that are part of a letter (Devanagari and Thai vowel signs, the kana
  * voicing marks of が) are kept: without them a word is another word, or none.
  */
-const OPTIONAL_MARKS = /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed]/g;
+const OPTIONAL_MARKS =
+  /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed]/g;
 /** Persian yeh and keheh as the Arabic letters (the Arabic stemmer's), as a query typed on either keyboard may have them; the tatweel, a stretch of the line, dropped. */
 const LETTER_VARIANTS: Readonly<Record<string, string>> = { '\u06cc': '\u064a', '\u06a9': '\u0643', '\u0640': '' };
 

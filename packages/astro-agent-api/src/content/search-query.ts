@@ -89,12 +89,7 @@ const WORD_READINGS = 10_000;
  * every word is read through each language's analysis (`analyzers`, the site's language first); the
  * readings are alternatives of one part of the query, so a page found by two of them counts once.
  */
-export function createQueryParser(options: {
-  analyzers: readonly SearchAnalyzer[];
-  lookup: TermLookup;
-  vocabulary: SearchVocabulary;
-  facets: Record<string, FacetOptions>;
-}): QueryParser {
+export function createQueryParser(options: { analyzers: readonly SearchAnalyzer[]; lookup: TermLookup; vocabulary: SearchVocabulary; facets: Record<string, FacetOptions> }): QueryParser {
   const { analyzers, lookup } = options;
   /** The terms of a phrase read in one language, when the index has all of them. */
   const toTerms = (analyzer: SearchAnalyzer, phrase: string): number[] | undefined => {

@@ -109,7 +109,8 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   const keptTexts = textsBytes <= EXCERPT_TEXTS_BYTES ? new Array<ExcerptText>(pages.length) : undefined;
   const excerptTextOf = (doc: number): ExcerptText => {
     if (!keptTexts) return { text: texts.readText(pages[doc]!.twin), folded: undefined };
-    return (keptTexts[doc] ??= prepareExcerptText(texts.readText(pages[doc]!.twin)));
+    keptTexts[doc] ??= prepareExcerptText(texts.readText(pages[doc]!.twin));
+    return keptTexts[doc];
   };
   const parse = createQueryParser({ analyzers: options.analyzers, lookup: createTermLookup(index), vocabulary: options.vocabulary, facets: options.facets });
 
@@ -268,7 +269,7 @@ function createTermLookup(index: ServerIndex): TermLookup {
   let pairsWith: Map<string, number[]> | undefined;
   // A word of several languages may stand for several terms.
   const words = new SearchableMap<number[]>();
-  index.words.forEach((word, i) => words.update(word, (terms = []) => [...terms, index.wordTerms[i]!]));
+  for (const [i, word] of index.words.entries()) words.update(word, (terms = []) => [...terms, index.wordTerms[i]!]);
   return {
     find(stem) {
       let low = 0;
@@ -304,7 +305,10 @@ function groupPairsByCharacter(terms: readonly string[]): Map<string, number[]> 
     if (characters.length !== 2 || !SEGMENTED_CHARACTER.test(term)) return;
     for (const character of new Set(characters)) {
       let ofCharacter = pairs.get(character);
-      if (!ofCharacter) pairs.set(character, (ofCharacter = []));
+      if (!ofCharacter) {
+        ofCharacter = [];
+        pairs.set(character, ofCharacter);
+      }
       ofCharacter.push(id);
     }
   });
@@ -318,7 +322,7 @@ function groupWordsByTerm(index: ServerIndex): (term: number) => string[] {
   for (let term = 0; term < index.terms.length; term++) starts[term + 1]! += starts[term]!;
   const order = new Uint32Array(index.words.length);
   const next = starts.slice(0, index.terms.length);
-  index.wordTerms.forEach((term, word) => (order[next[term]!++] = word));
+  for (const [word, term] of index.wordTerms.entries()) order[next[term]!++] = word;
   return (term) => Array.from(order.subarray(starts[term], starts[term + 1]), (word) => index.words[word]!);
 }
 

@@ -145,9 +145,7 @@ function buildStaticAgentsMd(context: DocumentContext): string {
 /** Where the Markdown twins are, from real pages (the deepest one and the home page), and how each HTML page names its own. */
 function buildTwinsParagraph({ url, urls, options, pages, onDemand }: DocumentContext): string {
   const deepest = pages.map((page) => page.path).sort((a, b) => b.split('/').length - a.split('/').length)[0];
-  const twinExamples = [...new Set([deepest ?? urls.homePath, urls.homePath])]
-    .map((path) => `\`${urls.pageUrl(path)}\` → \`${urls.twinUrl(path)}\``)
-    .join(', and ');
+  const twinExamples = [...new Set([deepest ?? urls.homePath, urls.homePath])].map((path) => `\`${urls.pageUrl(path)}\` → \`${urls.twinUrl(path)}\``).join(', and ');
   // Only a server can answer one URL with two representations; a static host serves files.
   const negotiation = onDemand ? ' Requesting an HTML page with `Accept: text/markdown` returns the same Markdown.' : '';
   // The build links each twin from its page (build/twin-link.ts); pages left out of the twins have neither.
@@ -193,9 +191,7 @@ export function buildAnswerSteps(context: DocumentContext): string[] {
     ];
   }
   const api = url(options.apiBasePath);
-  const facetHints = Object.entries(options.facets).map(
-    ([facet, { all }]) => `; \`${facet}\` narrows to one of its values, \`${all}\` searches every page`,
-  );
+  const facetHints = Object.entries(options.facets).map(([facet, { all }]) => `; \`${facet}\` narrows to one of its values, \`${all}\` searches every page`);
   return [
     `Search first: \`GET ${buildExampleSearchUrl(context)}\` (${buildLanguageHint(context)}${facetHints.join('')}).`,
     `Read a result: pass its \`url\` to \`GET ${api}${readOperation.path}?url=…\` and answer from the Markdown, citing that URL.`,

@@ -27,7 +27,13 @@ export function buildApiCatalog({ url, urls, options, documents }: DocumentConte
   ];
   return {
     linkset: [
-      { anchor: url(WELL_KNOWN_PATHS.apiCatalog), item: [{ href: api, title: `${options.name} API v${API_VERSION}` }, { href: mcp, title: `${options.name} MCP server` }] },
+      {
+        anchor: url(WELL_KNOWN_PATHS.apiCatalog),
+        item: [
+          { href: api, title: `${options.name} API v${API_VERSION}` },
+          { href: mcp, title: `${options.name} MCP server` },
+        ],
+      },
       {
         anchor: api,
         'service-desc': [{ href: url(DOCUMENT_PATHS.openapi), type: 'application/vnd.oai.openapi+json;version=3.1', title: 'OpenAPI 3.1' }],

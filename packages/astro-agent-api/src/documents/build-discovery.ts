@@ -53,10 +53,7 @@ export function buildAuthorizationServerMetadata({ siteUrl, url, options }: Docu
  * RFC 9728 §2 — protected resource metadata. `resourcePath` is `''` for the whole site and the API
  * base path for the API; the document lives at the well-known path followed by it (RFC 9728 §3.1).
  */
-export function buildProtectedResourceMetadata(
-  { siteUrl, url, options, documents }: DocumentContext,
-  resourcePath: string,
-): OAuthProtectedResourceMetadata {
+export function buildProtectedResourceMetadata({ siteUrl, url, options, documents }: DocumentContext, resourcePath: string): OAuthProtectedResourceMetadata {
   const isApi = resourcePath !== '';
   return {
     resource: `${siteUrl}${resourcePath}`,
@@ -67,4 +64,3 @@ export function buildProtectedResourceMetadata(
     resource_documentation: isApi ? documents.developerPage : url(DOCUMENT_PATHS.agents),
   };
 }
-

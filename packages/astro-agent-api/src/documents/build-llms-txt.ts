@@ -116,7 +116,10 @@ export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
     '',
     ...(documents.notes.length > 0 ? [documents.notes.map(asSentence).join(' '), ''] : []),
     ...(context.onDemand
-      ? [wording.api({ api: url(options.apiBasePath), openapi: url(DOCUMENT_PATHS.openapi), mcp: url(MCP_PATH), serverCard: url(WELL_KNOWN_PATHS.mcpServerCard), agents: url(DOCUMENT_PATHS.agents) }), '']
+      ? [
+          wording.api({ api: url(options.apiBasePath), openapi: url(DOCUMENT_PATHS.openapi), mcp: url(MCP_PATH), serverCard: url(WELL_KNOWN_PATHS.mcpServerCard), agents: url(DOCUMENT_PATHS.agents) }),
+          '',
+        ]
       : []),
     ...(split ? [wording.splitNote, ''] : []),
   ];
@@ -147,10 +150,14 @@ export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
       return { line: `- [${section.heading}${label}](${url(path)}): ${wording.pageCount(count, count > 1 && parts.length > 1 ? [first, last] : undefined)}`, first, last, count };
     });
   };
-  const listed = new Map([...pageSections, optionalSection].filter((section) => section.links.length > 0).map((section) => {
-    const base = `${LLMS_TXT_SECTIONS_PATH}${section.name}`;
-    return [section, { base, entries: writeList(section, section.links, base) }];
-  }));
+  const listed = new Map(
+    [...pageSections, optionalSection]
+      .filter((section) => section.links.length > 0)
+      .map((section) => {
+        const base = `${LLMS_TXT_SECTIONS_PATH}${section.name}`;
+        return [section, { base, entries: writeList(section, section.links, base) }];
+      }),
+  );
   const renderIndex = () =>
     render(header(true), [
       ...pageSections.map((section) => ({ heading: section.heading, lines: listed.get(section)?.entries.map((entry) => entry.line) ?? [] })),

@@ -107,8 +107,6 @@ export function buildAiCatalog(context: DocumentContext): Record<string, unknown
 }
 
 function buildDescription({ options, companyOperation }: DocumentContext): string {
-  const abilities = companyOperation
-    ? "search the site's pages, read any page as Markdown and get the company data"
-    : "search the site's pages and read any page as Markdown";
+  const abilities = companyOperation ? "search the site's pages, read any page as Markdown and get the company data" : "search the site's pages and read any page as Markdown";
   return `Read-only MCP server of ${options.name}: ${abilities}. Authentication is optional.`;
 }

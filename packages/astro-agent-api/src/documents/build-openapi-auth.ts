@@ -97,7 +97,12 @@ export function buildAuthPaths(): { [path: string]: JsonSchema } {
         tags: ['oauth'],
         security: [{ clientSecretBasic: [] }, {}],
         requestBody: clientForm(revocationRequestSchema, { token: 'agt_at_example' }),
-        responses: { 200: { description: 'Revoked, or not a token of this client: nothing else is said (RFC 7009 §2.2).', headers: { 'API-Version': header('API-Version') } }, 400: badRequest, 401: badClient, 405: methodNotAllowed },
+        responses: {
+          200: { description: 'Revoked, or not a token of this client: nothing else is said (RFC 7009 §2.2).', headers: { 'API-Version': header('API-Version') } },
+          400: badRequest,
+          401: badClient,
+          405: methodNotAllowed,
+        },
       },
     },
     [OAUTH_PATHS.introspect]: {

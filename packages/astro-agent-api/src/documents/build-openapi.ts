@@ -133,9 +133,7 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
       ...(deprecation && { deprecated: true }),
       parameters,
       // An operation whose token is optional also takes no token; the others need their scope.
-      security: tokenOptional
-        ? [{}, { oauth2: [operation.policy.scope] }, { bearer: [] }]
-        : [{ oauth2: [operation.policy.scope] }, { bearer: [] }],
+      security: tokenOptional ? [{}, { oauth2: [operation.policy.scope] }, { bearer: [] }] : [{ oauth2: [operation.policy.scope] }, { bearer: [] }],
       responses: {
         200: {
           description: 'OK',
@@ -148,9 +146,7 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
           ),
           content: { 'application/json': { schema: liftDefinitions(buildJsonSchema(operation.output, 'output'), target) } },
         },
-        ...Object.fromEntries(
-          errors.map((status) => [status, { $ref: `#/components/responses/${ERROR_RESPONSES[status][0]}` }]),
-        ),
+        ...Object.fromEntries(errors.map((status) => [status, { $ref: `#/components/responses/${ERROR_RESPONSES[status][0]}` }])),
       },
       'x-mcp-tool': operation.name,
     };
@@ -195,8 +191,7 @@ function buildRateLimitHeaders({ options, urls, documents }: DocumentContext): J
   const integer = (description: string, example: number) => ({ description, schema: { type: 'integer', minimum: 0 }, example });
   return {
     RateLimit: {
-      description:
-        'Structured field (RFC 8941, draft-ietf-httpapi-ratelimit-headers): policy name, `r` = requests left, `t` = seconds to reset.',
+      description: 'Structured field (RFC 8941, draft-ietf-httpapi-ratelimit-headers): policy name, `r` = requests left, `t` = seconds to reset.',
       schema: { type: 'string' },
       example: `"${anonymousPolicy}";r=${anonymousQuota - 1};t=${LIMITS.quotaWindowSeconds}`,
     },

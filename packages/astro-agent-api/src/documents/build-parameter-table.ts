@@ -7,17 +7,11 @@ export function buildParameterTable(schema: ObjectJsonSchema): string {
   if (entries.length === 0) return 'No parameters.';
   const required = new Set(schema.required ?? []);
   const rows = entries.map(([name, property]) =>
-    [
-      `\`${name}\``,
-      describeType(property),
-      required.has(name) ? 'yes' : 'no',
-      describeConstraints(property),
-      escapeCell(typeof property.description === 'string' ? property.description : ''),
-    ].join(' | '),
+    [`\`${name}\``, describeType(property), required.has(name) ? 'yes' : 'no', describeConstraints(property), escapeCell(typeof property.description === 'string' ? property.description : '')].join(
+      ' | ',
+    ),
   );
-  return ['| Parameter | Type | Required | Constraints | Description |', '|---|---|---|---|---|', ...rows.map((row) => `| ${row} |`)].join(
-    '\n',
-  );
+  return ['| Parameter | Type | Required | Constraints | Description |', '|---|---|---|---|---|', ...rows.map((row) => `| ${row} |`)].join('\n');
 }
 
 /** Markdown list of the top-level fields of an output JSON Schema. */

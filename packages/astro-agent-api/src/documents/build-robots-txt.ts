@@ -12,10 +12,7 @@ import { formatContentSignal, statedPreferences } from '../usage-signals.ts';
  */
 export function buildRobotsTxt({ url, options }: DocumentContext): string {
   const { usage, agents } = options.robots;
-  const groups = [
-    buildGroup('*', true, usage),
-    ...Object.entries(agents).map(([token, agent]) => buildGroup(token, agent.crawl, { ...usage, ...agent.usage })),
-  ];
+  const groups = [buildGroup('*', true, usage), ...Object.entries(agents).map(([token, agent]) => buildGroup(token, agent.crawl, { ...usage, ...agent.usage }))];
   return [
     '# Usage preferences: Content-Signal (https://contentsignals.org/) and Content-Usage (IETF AIPREF).',
     '# search: building a search index and showing links and short excerpts.',
@@ -35,10 +32,7 @@ function buildGroup(token: string, crawl: boolean, usage: UsagePreferences): str
   return [
     `User-agent: ${token}`,
     ...(stated.length > 0
-      ? [
-          `Content-Signal: ${formatContentSignal(usage)}`,
-          `Content-Usage: / ${stated.map(({ preference, aipref }) => `${aipref}=${usage[preference] ? 'y' : 'n'}`).join(', ')}`,
-        ]
+      ? [`Content-Signal: ${formatContentSignal(usage)}`, `Content-Usage: / ${stated.map(({ preference, aipref }) => `${aipref}=${usage[preference] ? 'y' : 'n'}`).join(', ')}`]
       : []),
     'Allow: /',
   ];

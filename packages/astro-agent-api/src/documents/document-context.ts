@@ -61,8 +61,7 @@ export interface DocumentContext {
  * search's analyzers, so that an example query is never a word the search drops (without them, none is
  * dropped).
  */
-export type DocumentSource = Pick<BuiltManifest, 'site' | 'options' | 'company' | 'pages'> &
-  Partial<Pick<BuiltManifest, 'routing'>> & { onDemand?: boolean; analyzers?: SiteAnalyzers };
+export type DocumentSource = Pick<BuiltManifest, 'site' | 'options' | 'company' | 'pages'> & Partial<Pick<BuiltManifest, 'routing'>> & { onDemand?: boolean; analyzers?: SiteAnalyzers };
 
 /** What openapi.json and agents.md say while the version is being withdrawn (the `deprecation` option); '' otherwise. */
 export function buildWithdrawalNotice({ options, documents }: Pick<DocumentContext, 'options' | 'documents'>): string {
@@ -87,7 +86,12 @@ export function createDocumentContext({ site, routing, options, company, pages, 
     documents.exampleSearch || options.languages.length < 2
       ? []
       : options.languages.flatMap((language) => {
-          const search = buildDefaultExampleSearch(pages.filter((page) => page.language === language), { ...options, language }, home, analyzers?.of(language));
+          const search = buildDefaultExampleSearch(
+            pages.filter((page) => page.language === language),
+            { ...options, language },
+            home,
+            analyzers?.of(language),
+          );
           return search ? [{ language, search }] : [];
         });
   return {

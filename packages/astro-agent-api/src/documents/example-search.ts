@@ -76,7 +76,12 @@ function isBetterExample(candidate: { word: string; count: number; ownScript: bo
  * The URL of the site's example search, e.g. `https://example.com/api/v1/search_pages?query=style&category=guides`.
  * Takes the parts of a DocumentContext it reads, so that document-context.ts can import this file.
  */
-export function buildExampleSearchUrl({ url, options, searchOperation, documents }: {
+export function buildExampleSearchUrl({
+  url,
+  options,
+  searchOperation,
+  documents,
+}: {
   url(path: string): string;
   options: Pick<ResolvedAgentApiOptions, 'apiBasePath'>;
   searchOperation: Pick<Operation, 'path'>;

@@ -29,7 +29,9 @@ export function describeSignedAgents({ signedAgents }: Pick<ResolvedAgentApiOpti
     unlisted === 'signed'
       ? 'any agent with a valid signature'
       : listed.length > 0
-        ? `the agents this site lists (${Object.keys(trusted).map((origin) => `\`${origin}\``).join(', ')}); any other signer reads as anonymous`
+        ? `the agents this site lists (${Object.keys(trusted)
+            .map((origin) => `\`${origin}\``)
+            .join(', ')}); any other signer reads as anonymous`
         : 'no agent yet: this site lists none, so a signed request reads as anonymous';
   const paragraph =
     `Agents that sign their requests with HTTP Message Signatures under Web Bot Auth (RFC 9421; \`Signature\`, \`Signature-Input\` tagged \`${WEB_BOT_AUTH.tag}\`, and \`Signature-Agent\` naming the agent's origin, as one string or a Dictionary member) are counted by their identity instead of their address, with a quota of their own, for ${who}. ` +

@@ -68,7 +68,8 @@ const LLMS_TXT_WORDING: Record<string, LlmsTxtWording> = {
     splitNote: 'El sitio tiene demasiadas páginas para un solo archivo: cada sección de abajo enlaza los archivos que listan sus páginas.',
     partOf: (name, indexUrl) => `Parte de la lista de páginas de ${name}, como enlaces Markdown; todas las partes están enlazadas desde ${indexUrl}.`,
     pageCount: (count, range) => `${count} páginas${range ? `, de ${range[0]} a ${range[1]}` : ''}`,
-    fullTextNote: (indexUrl) => `El texto de todas las páginas en Markdown, en un solo documento: cada sección es una página, con su título y su dirección. La lista de las páginas está en ${indexUrl}.`,
+    fullTextNote: (indexUrl) =>
+      `El texto de todas las páginas en Markdown, en un solo documento: cada sección es una página, con su título y su dirección. La lista de las páginas está en ${indexUrl}.`,
     fullTextSplitNote: 'El texto del sitio es demasiado largo para un solo documento: cada sección de abajo enlaza los archivos que contienen sus páginas, cada uno del tamaño de una lectura.',
     fullTextPartOf: (name, indexUrl) => `Parte del texto de las páginas de ${name}, en Markdown; todas las partes están enlazadas desde ${indexUrl}.`,
   },

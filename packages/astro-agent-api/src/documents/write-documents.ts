@@ -97,9 +97,7 @@ export async function writeDocuments({ clientDir, manifest, logger }: WriteDocum
   const existingRobots = await readFile(robotsFile, 'utf8').catch(() => undefined);
   if (existingRobots !== undefined && !existingRobots.startsWith(ROBOTS_MARKER)) {
     documents.delete(DOCUMENT_PATHS.robots);
-    logger.warn(
-      'kept the site\'s own robots.txt (from public/): add "Sitemap:", "Content-Signal:" and "Content-Usage:" lines to it, or delete it to get the generated one',
-    );
+    logger.warn('kept the site\'s own robots.txt (from public/): add "Sitemap:", "Content-Signal:" and "Content-Usage:" lines to it, or delete it to get the generated one');
   }
 
   const compressed = new Map<string, Promise<{ br: Uint8Array; gzip: Uint8Array }>>();
@@ -116,26 +114,17 @@ export async function writeDocuments({ clientDir, manifest, logger }: WriteDocum
       const file = fileURLToPath(new URL(`.${documentFilePath(path)}`, root));
       await mkdir(dirname(file), { recursive: true });
       const { br, gzip } = await copies;
-      await Promise.all([
-        writeFileAtomically(file, bytes),
-        writeFileAtomically(file + PRECOMPRESSED_SUFFIXES.br, br),
-        writeFileAtomically(file + PRECOMPRESSED_SUFFIXES.gzip, gzip),
-      ]);
+      await Promise.all([writeFileAtomically(file, bytes), writeFileAtomically(file + PRECOMPRESSED_SUFFIXES.br, br), writeFileAtomically(file + PRECOMPRESSED_SUFFIXES.gzip, gzip)]);
       plainBytes += bytes.byteLength;
       brotliBytes += br.byteLength;
     }),
   );
   const kb = (count: number) => `${Math.round(count / 1024)} KB`;
-  logger.info(
-    `wrote ${documents.size} agent documents in ${Math.round(performance.now() - started)} ms (${kb(plainBytes)}, ${kb(brotliBytes)} with brotli)`,
-  );
+  logger.info(`wrote ${documents.size} agent documents in ${Math.round(performance.now() - started)} ms (${kb(plainBytes)}, ${kb(brotliBytes)} with brotli)`);
   return [...documents.keys()];
 }
 
 async function compress(bytes: Uint8Array, quality: number): Promise<{ br: Uint8Array; gzip: Uint8Array }> {
-  const [br, gz] = await Promise.all([
-    brotli(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength } }),
-    gzipAsync(bytes, { level: 9 }),
-  ]);
+  const [br, gz] = await Promise.all([brotli(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength } }), gzipAsync(bytes, { level: 9 })]);
   return { br, gzip: gz };
 }

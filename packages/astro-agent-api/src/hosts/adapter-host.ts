@@ -4,10 +4,11 @@
  */
 export interface AdapterHost {
   /**
-   * Where the runtime runs and reads the build: a Node process over the build folder (hosts/node/), or
-   * a Cloudflare Worker over its assets binding and D1 (hosts/workers/).
+   * Where the runtime runs and reads the build: a Node process over the build folder (hosts/node/), a
+   * Cloudflare Worker over its assets binding and D1 (hosts/workers/), or a Vercel or Netlify function
+   * over the files the build put into it, its store on Redis (hosts/function/).
    */
-  runtime: 'node' | 'workers';
+  runtime: 'node' | 'workers' | 'vercel' | 'netlify';
   /** @astrojs/node's standalone server, which the agent front is put in front of (hosts/node/standalone-front.ts). */
   frontsStandaloneServer: boolean;
 }
@@ -16,6 +17,8 @@ export interface AdapterHost {
 const ADAPTER_HOSTS: Readonly<Record<string, AdapterHost>> = {
   '@astrojs/node': { runtime: 'node', frontsStandaloneServer: true },
   '@astrojs/cloudflare': { runtime: 'workers', frontsStandaloneServer: false },
+  '@astrojs/vercel': { runtime: 'vercel', frontsStandaloneServer: false },
+  '@astrojs/netlify': { runtime: 'netlify', frontsStandaloneServer: false },
 };
 
 /** Any other adapter: its server runs in Node and mounts the runtime over the build folder itself. */

@@ -21,12 +21,7 @@ const cache = new WeakMap<OperationsSource['options'], Operation[]>();
 export function createOperations(source: OperationsSource): Operation[] {
   const cached = cache.get(source.options);
   if (cached && cached.includes(getCompanyInfo) === (source.company !== undefined)) return cached;
-  const operations: Operation[] = [
-    createSearchPages(source.options),
-    createReadPage(source.options),
-    ...(source.company ? [getCompanyInfo] : []),
-    getQuota,
-  ];
+  const operations: Operation[] = [createSearchPages(source.options), createReadPage(source.options), ...(source.company ? [getCompanyInfo] : []), getQuota];
   cache.set(source.options, operations);
   return operations;
 }

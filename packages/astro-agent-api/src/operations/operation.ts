@@ -91,8 +91,7 @@ export interface OperationContext {
 }
 
 /** An operation's description with its handler: a plain function over content and store, no HTTP. */
-export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType>
-  extends OperationDescription {
+export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> extends OperationDescription {
   input: I;
   output: O;
   handle(input: z.output<I>, context: OperationContext): Promise<z.output<O>>;

@@ -17,7 +17,7 @@ const sectionSchema = z
     id: z.string().describe('Pass as `section` to read only this heading and the text under it.'),
     title: z.string(),
     level: z.number().int().describe('1 for the page title (`#`), 2 for `##`, and so on.'),
-    offset: z.number().int().describe('Where the heading starts in the whole page\'s Markdown.'),
+    offset: z.number().int().describe("Where the heading starts in the whole page's Markdown."),
     length: z.number().int().describe('Length of the section, subsections included.'),
   })
   .meta({ id: 'PageSection' });
@@ -40,28 +40,19 @@ function buildPageSchema(multilingual: boolean) {
           .array(z.object({ url: z.string(), language: z.string() }))
           .optional()
           .describe(
-            "Present when `url` (a slug, or a path without its locale) named this page in several languages: the others, one per language. " +
+            'Present when `url` (a slug, or a path without its locale) named this page in several languages: the others, one per language. ' +
               "This answer is the one in the site's language; pass one of these `url`s to read another.",
           ),
       }),
-      markdown: z
-        .string()
-        .describe('The page as Markdown, without menus or footer: the whole page, or the `section` asked for, or the piece of it that `offset` and `max_chars` select.'),
+      markdown: z.string().describe('The page as Markdown, without menus or footer: the whole page, or the `section` asked for, or the piece of it that `offset` and `max_chars` select.'),
       truncated: z.boolean().describe('True when `markdown` stops before the end of the text; continue with `offset` = `next_offset`.'),
       description: z.string().nullable().describe("The page's meta description; null when it has none."),
-      last_modified: z
-        .string()
-        .nullable()
-        .describe('When the page says it last changed (ISO 8601 date or date-time); null when the page does not say.'),
+      last_modified: z.string().nullable().describe('When the page says it last changed (ISO 8601 date or date-time); null when the page does not say.'),
       facets: z.record(z.string(), z.string()).describe("The page's value of each facet search_pages filters by; empty when the site declares no facets."),
-      sections: z.array(sectionSchema).describe("Every top-level heading of the page, in order, whatever part was read."),
+      sections: z.array(sectionSchema).describe('Every top-level heading of the page, in order, whatever part was read.'),
       total_chars: z.number().int().describe(`Length of the text read: the whole page, or the section when \`section\` is given. ${UNITS}`),
       offset: z.number().int().describe('Where `markdown` starts in that text.'),
-      next_offset: z
-        .number()
-        .int()
-        .nullable()
-        .describe('Pass as `offset` (with the same `url` and `section`) to read on; null when `markdown` reaches the end.'),
+      next_offset: z.number().int().nullable().describe('Pass as `offset` (with the same `url` and `section`) to read on; null when `markdown` reaches the end.'),
     })
     .meta({ id: 'Page' });
 }
@@ -89,7 +80,7 @@ export function createReadPage({ truncateAt, languages }: { truncateAt: number; 
       .min(1)
       .max(200)
       .optional()
-      .describe('The `id` of one of the page\'s `sections` (listed in every read_page answer): read only that heading and the text under it, subsections included.'),
+      .describe("The `id` of one of the page's `sections` (listed in every read_page answer): read only that heading and the text under it, subsections included."),
     offset: z.coerce
       .number()
       .int()
@@ -103,10 +94,7 @@ export function createReadPage({ truncateAt, languages }: { truncateAt: number; 
       .min(MIN_PAGE_CHARS)
       .max(truncateAt)
       .optional()
-      .describe(
-        `Return at most this many characters, ending at a paragraph boundary (never inside a code block when avoidable); ` +
-          `${MIN_PAGE_CHARS} to ${truncateAt}, default ${truncateAt}.`,
-      ),
+      .describe(`Return at most this many characters, ending at a paragraph boundary (never inside a code block when avoidable); ${MIN_PAGE_CHARS} to ${truncateAt}, default ${truncateAt}.`),
   });
 
   return {

@@ -65,19 +65,8 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
           .describe(facet.description ?? `Only pages whose ${name} is this value; \`${facet.all}\` (default) searches every page.`),
       ]),
     ),
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(SEARCH_PAGE_SIZE.max)
-      .default(SEARCH_PAGE_SIZE.default)
-      .describe(`Results per page, 1 to ${SEARCH_PAGE_SIZE.max} (default ${SEARCH_PAGE_SIZE.default}).`),
-    cursor: z
-      .string()
-      .min(1)
-      .max(12)
-      .optional()
-      .describe('The `next_cursor` of the previous response, to get the next results of the same query.'),
+    limit: z.coerce.number().int().min(1).max(SEARCH_PAGE_SIZE.max).default(SEARCH_PAGE_SIZE.default).describe(`Results per page, 1 to ${SEARCH_PAGE_SIZE.max} (default ${SEARCH_PAGE_SIZE.default}).`),
+    cursor: z.string().min(1).max(12).optional().describe('The `next_cursor` of the previous response, to get the next results of the same query.'),
   });
 
   const result = z
@@ -85,9 +74,7 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
       title: z.string(),
       url: z.string().describe('Absolute URL of the page; pass it to read_page.'),
       ...(multilingual && { language: z.string().describe("The page's language (BCP 47), a value of the `language` parameter.") }),
-      ...Object.fromEntries(
-        facets.map(([name]) => [name, z.string().describe(`The page's ${name} (a value of the \`${name}\` parameter), empty when the page has none.`)]),
-      ),
+      ...Object.fromEntries(facets.map(([name]) => [name, z.string().describe(`The page's ${name} (a value of the \`${name}\` parameter), empty when the page has none.`)])),
       excerpt: z.string().describe('Plain text around the matched words.'),
       section: z
         .string()
@@ -124,8 +111,7 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
     path: '/search_pages',
     policy: { scope: 'content:read', token: 'optional', quota: 'count', cache: 'build' },
     title: 'Search the site',
-    description:
-      'Searches the pages of this site and returns title, URL and an excerpt of each. Use it first, then read a result `url` with read_page.',
+    description: 'Searches the pages of this site and returns title, URL and an excerpt of each. Use it first, then read a result `url` with read_page.',
     input,
     output,
     async handle(args, { content }) {

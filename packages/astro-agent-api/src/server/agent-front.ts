@@ -69,6 +69,7 @@ export function createAgentFront(api: AgentApi, options: AgentFrontOptions = {})
 
   async function decide(request: Request, pathname: string, context: RequestContext): Promise<Response | SitePage> {
     if (privatePrefix !== undefined && pathname.startsWith(privatePrefix)) return NOT_FOUND();
+    await api.prepare();
     // Routed here, once: the runtime answers with the route found.
     const routed = api.route(pathname);
     if (routed) return api.handle(request, context, routed);

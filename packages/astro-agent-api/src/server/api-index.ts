@@ -20,6 +20,5 @@ export function createApiIndexHandler(deps: { urls: SiteUrls; apiBasePath: strin
       mcp: url(MCP_PATH),
     }),
   );
-  return async (request: Request): Promise<Response> =>
-    represent(request, { bytes, type: JSON_TYPE, headers: { 'Cache-Control': 'public, max-age=300' } });
+  return async (request: Request): Promise<Response> => represent(request, { bytes, type: JSON_TYPE, headers: { 'Cache-Control': 'public, max-age=300' } });
 }

@@ -84,9 +84,7 @@ export function missingTokenError(resourceMetadata: string, { scope, urls = ROOT
   return new ApiError(401, 'missing_token', 'This endpoint needs a bearer token.', {
     hint: `Send "Authorization: Bearer <token>"${scope ? ` with a token that has the scope ${scope}` : ''}; get one at ${tokenHelp(urls)}.`,
     headers: {
-      'WWW-Authenticate': scope
-        ? `Bearer scope="${scope}", resource_metadata="${resourceMetadata}"`
-        : `Bearer resource_metadata="${resourceMetadata}"`,
+      'WWW-Authenticate': scope ? `Bearer scope="${scope}", resource_metadata="${resourceMetadata}"` : `Bearer resource_metadata="${resourceMetadata}"`,
     },
   });
 }

@@ -39,12 +39,19 @@ function resolveClientAddress(request: Request, context: RequestContext, trustPr
 
 function forwardedAddresses(headers: Headers): string[] {
   const xff = headers.get('x-forwarded-for');
-  if (xff !== null) return xff.split(',').map((entry) => entry.trim()).filter(Boolean);
+  if (xff !== null)
+    return xff
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter(Boolean);
   const forwarded = headers.get('forwarded');
   if (forwarded === null) return [];
   // RFC 7239 §4: elements separated by commas, pairs by semicolons; `for` may be quoted with a port.
   return forwarded.split(',').flatMap((element) => {
-    const pair = element.split(';').map((part) => part.trim()).find((part) => /^for=/i.test(part));
+    const pair = element
+      .split(';')
+      .map((part) => part.trim())
+      .find((part) => /^for=/i.test(part));
     return pair === undefined ? [] : [pair.slice(4).replace(/^"(.*)"$/, '$1')];
   });
 }

@@ -28,8 +28,6 @@ export function chooseContentCoding(acceptEncoding: string | null): ContentCodin
  */
 export function compressBody(bytes: Uint8Array, coding: ContentCoding): Uint8Array<ArrayBuffer> {
   const compressed =
-    coding === 'br'
-      ? brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength } })
-      : gzipSync(bytes, { level: 6 });
+    coding === 'br' ? brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength } }) : gzipSync(bytes, { level: 6 });
   return new Uint8Array(compressed);
 }

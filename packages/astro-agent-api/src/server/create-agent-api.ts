@@ -16,7 +16,8 @@ import { createSdkLeg } from './mcp/serve-with-sdk.ts';
 import { fetchWithPlatform, type OutboundFetch } from './outbound/fetch-document.ts';
 import { findPageOfRequest } from '../content/resolve-page.ts';
 import { buildPageDirective } from '../agent-directives.ts';
-import { buildPageLinkHeader, markdownResponse, negotiateTextType } from './negotiate.ts';
+import { buildPageLinkHeader } from '../content/page-link-header.ts';
+import { markdownResponse, negotiateTextType } from './negotiate.ts';
 import { readSettings } from './read-settings.ts';
 import { API_HEADERS, renderError, withHeaders, type ErrorLogger, type ErrorShape } from './respond.ts';
 import { buildRouteTable, findRoute, notFoundError, type Route, type RouteRule, type RouteTable } from './route-table.ts';
@@ -30,6 +31,12 @@ export interface AgentApi {
    * runtime does not answer (the site does).
    */
   route(pathname: string): RoutedRequest | undefined;
+  /**
+   * Loads the current build if none is yet, so that `route` knows its paths: a new instance (a cold
+   * function or isolate) would otherwise hand its first requests for a document or OAuth path to the site.
+   * A build that fails to load is left to `handle`, which answers its 503.
+   */
+  prepare(): Promise<void>;
   /** True for the paths this runtime answers (API, OAuth, identity, MCP, agent documents). */
   isAgentPath(pathname: string): boolean;
   /** Answers an agent request; without `routed`, it canonicalises and routes the request's path itself (the injected endpoints). */
@@ -204,6 +211,9 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
       await store.opened();
     },
     route,
+    async prepare() {
+      if (!latest) await currentRuntime().catch(() => {});
+    },
     isAgentPath(pathname) {
       return route(pathname) !== undefined;
     },
@@ -244,15 +254,18 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
     },
     reportPage(request, status) {
       const { pathname } = new URL(request.url);
-      void content.current().then((snapshot) => {
-        const found = findPageOfRequest(snapshot.pages, pathname);
-        if (!found || found.twin) return;
-        const outcome = createOutcome(request, pathname, request.method);
-        outcome.surface = 'page';
-        outcome.page = found.page.url;
-        outcome.status = status;
-        report(outcome);
-      }, () => {});
+      void content.current().then(
+        (snapshot) => {
+          const found = findPageOfRequest(snapshot.pages, pathname);
+          if (!found || found.twin) return;
+          const outcome = createOutcome(request, pathname, request.method);
+          outcome.surface = 'page';
+          outcome.page = found.page.url;
+          outcome.status = status;
+          report(outcome);
+        },
+        () => {},
+      );
     },
     renderRefusal(pathname, error) {
       return withHeaders(renderError(error, errorShapeOf(pathname), log), latest?.headers ?? { 'API-Version': API_VERSION });

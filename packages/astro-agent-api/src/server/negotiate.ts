@@ -1,8 +1,6 @@
 import Negotiator from 'negotiator';
 import type { ContentSnapshot } from '../content/content-model.ts';
-import { DOCUMENT_PATHS, WELL_KNOWN_PATHS } from '../paths.ts';
 import type { ManifestPage } from '../content/manifest.ts';
-import type { SiteUrls } from '../site-urls.ts';
 import { formatContentSignal } from '../usage-signals.ts';
 import { buildEtag, represent, type Representation } from './represent.ts';
 
@@ -38,25 +36,6 @@ export function estimateMarkdownTokens(twinBytes: number): number {
 }
 
 /**
- * `Link` header of an HTML page (RFC 8288): its Markdown twin and the documents agents start from —
- * llms.txt and llms-full.txt, openapi.json, the API catalog (RFC 9727 §3 `api-catalog`), the MCP server card and the
- * agent skills index. The last two have no registered relation yet: `mcp-server-card` and
- * `agent-skills` are the names discovery scanners look for.
- */
-export function buildPageLinkHeader(page: ManifestPage, urls: SiteUrls): string {
-  const url = urls.documentUrl;
-  return [
-    `<${urls.twinUrl(page.path)}>; rel="alternate"; type="text/markdown"`,
-    `<${url(DOCUMENT_PATHS.llms)}>; rel="describedby"; type="text/plain"`,
-    `<${url(DOCUMENT_PATHS.llmsFull)}>; rel="describedby"; type="text/plain"`,
-    `<${url(DOCUMENT_PATHS.openapi)}>; rel="service-desc"; type="application/json"`,
-    `<${url(WELL_KNOWN_PATHS.apiCatalog)}>; rel="api-catalog"; type="application/linkset+json"`,
-    `<${url(WELL_KNOWN_PATHS.mcpServerCard)}>; rel="mcp-server-card"; type="application/json"`,
-    `<${url(WELL_KNOWN_PATHS.agentSkills)}>; rel="agent-skills"; type="application/json"`,
-  ].join(', ');
-}
-
-/**
  * A page's Markdown twin as `type`, with a strong validator from the build, the page and the type (its
  * text cannot change within a build; RFC 9110 §8.8.3: the two types are two representations), its token
  * estimate, and the site's usage preferences as robots.txt states them (`Content-Signal`).
@@ -68,7 +47,8 @@ export function markdownResponse(request: Request, page: ManifestPage, snapshot:
     twin = { bytes: snapshot.texts.readTwin(page.twin), etags: {}, encoded: {} };
     snapshot.memo.set(key, twin);
   }
-  const etag = (twin.etags[type] ??= buildEtag(snapshot.manifest.buildId, type === 'text/markdown' ? page.path : `${page.path}\u0000${type}`));
+  const etag = twin.etags[type] ?? buildEtag(snapshot.manifest.buildId, type === 'text/markdown' ? page.path : `${page.path}\u0000${type}`);
+  twin.etags[type] = etag;
   const signal = formatContentSignal(snapshot.manifest.options.robots.usage);
   return represent(request, {
     bytes: twin.bytes,

@@ -19,13 +19,13 @@ export function parseOperationInput(op: Operation, raw: Record<string, unknown>)
   const name = String(issue.path[0] ?? '');
   const missing = args[name] === undefined;
   let hints = hintsByOperation.get(op);
-  if (!hints) hintsByOperation.set(op, (hints = buildParameterHints(op.input)));
-  throw new ApiError(
-    400,
-    missing ? 'missing_parameter' : 'invalid_parameter',
-    missing ? `The parameter \`${name}\` is required.` : `The parameter \`${name}\` is not valid: ${issue.message}.`,
-    { hint: hints.get(name) ?? `Check the parameter \`${name}\`.` },
-  );
+  if (!hints) {
+    hints = buildParameterHints(op.input);
+    hintsByOperation.set(op, hints);
+  }
+  throw new ApiError(400, missing ? 'missing_parameter' : 'invalid_parameter', missing ? `The parameter \`${name}\` is required.` : `The parameter \`${name}\` is not valid: ${issue.message}.`, {
+    hint: hints.get(name) ?? `Check the parameter \`${name}\`.`,
+  });
 }
 
 /** REST: the first value of each parameter the operation knows; an empty value counts as absent. */

@@ -80,18 +80,11 @@ export function createRateLimiter(deps: {
 
 /** `anonymous`: the site's paths, for the hint that a token raises the quota; false for an identified caller. */
 function rateLimitedError(state: RateLimitState, anonymous: Pick<SiteUrls, 'agentPath'> | false): ApiError {
-  const upgrade = anonymous
-    ? ` A free token raises the quota: register at POST ${anonymous.agentPath(OAUTH_PATHS.register)} (see ${anonymous.agentPath(DOCUMENT_PATHS.auth)}).`
-    : '';
-  return new ApiError(
-    429,
-    'rate_limited',
-    `Quota of ${state.limit} requests per ${state.windowSeconds} s exhausted for policy ${state.policy}; retry in ${state.resetSeconds} s.`,
-    {
-      hint: `Wait ${state.resetSeconds} s (Retry-After) before the next request.${upgrade}`,
-      headers: { ...rateLimitHeaders(state), 'Retry-After': String(state.resetSeconds) },
-    },
-  );
+  const upgrade = anonymous ? ` A free token raises the quota: register at POST ${anonymous.agentPath(OAUTH_PATHS.register)} (see ${anonymous.agentPath(DOCUMENT_PATHS.auth)}).` : '';
+  return new ApiError(429, 'rate_limited', `Quota of ${state.limit} requests per ${state.windowSeconds} s exhausted for policy ${state.policy}; retry in ${state.resetSeconds} s.`, {
+    hint: `Wait ${state.resetSeconds} s (Retry-After) before the next request.${upgrade}`,
+    headers: { ...rateLimitHeaders(state), 'Retry-After': String(state.resetSeconds) },
+  });
 }
 
 /**
@@ -103,12 +96,9 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
 }
 
 /** The rate-limit headers of any named policy (the OAuth endpoints have their own: `registro`, `token`, …). */
-export function buildRateLimitHeaders(
-  policy: string,
-  state: { limit: number; remaining: number; resetSeconds: number; windowSeconds: number },
-): Record<string, string> {
+export function buildRateLimitHeaders(policy: string, state: { limit: number; remaining: number; resetSeconds: number; windowSeconds: number }): Record<string, string> {
   return {
-    'RateLimit': `"${policy}";r=${state.remaining};t=${state.resetSeconds}`,
+    RateLimit: `"${policy}";r=${state.remaining};t=${state.resetSeconds}`,
     'RateLimit-Policy': `"${policy}";q=${state.limit};w=${state.windowSeconds}`,
     'RateLimit-Limit': String(state.limit),
     'RateLimit-Remaining': String(state.remaining),

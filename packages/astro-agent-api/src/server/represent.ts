@@ -37,7 +37,8 @@ export function represent(request: Request, representation: Representation): Res
   sent['Content-Type'] = type;
   let body = bytes;
   if (coding !== undefined) {
-    const encoded = (representation.encoded ??= {});
+    representation.encoded ??= {};
+    const encoded = representation.encoded;
     body = encoded[coding] ??= compressBody(bytes, coding);
     sent['Content-Encoding'] = coding;
   }

@@ -87,7 +87,14 @@ export function buildRouteTable<O extends OperationRef>({ apiBasePath, siteName,
     const path = `${base}${oauthPath}`;
     // RFC 6749 §3.1: the authorization endpoint takes GET; the others take a POSTed body.
     const methods = endpoint === 'authorize' ? GET : POST;
-    routes.set(path, { surface: 'oauth', methods, usage: `Use ${methods[0]} ${path} as ${base}${DOCUMENT_PATHS.auth} describes.`, errors: 'oauth', origins: 'any', responder: { kind: 'oauth', endpoint } });
+    routes.set(path, {
+      surface: 'oauth',
+      methods,
+      usage: `Use ${methods[0]} ${path} as ${base}${DOCUMENT_PATHS.auth} describes.`,
+      errors: 'oauth',
+      origins: 'any',
+      responder: { kind: 'oauth', endpoint },
+    });
   }
   const identity = `${base}${IDENTITY_PATH}`;
   routes.set(identity, {

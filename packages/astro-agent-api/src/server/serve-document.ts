@@ -22,12 +22,15 @@ export function createDocumentServer(files: BuildFiles, urls: SiteUrls): (pathna
       const file = documentFilePath(pathname);
       // The build writes a brotli and a gzip copy beside each document; a build without them is served compressed on first use.
       const readCopy = (suffix: string) => files.readClientFile(file + suffix);
-      document = Promise.all([files.readClientFile(file), readCopy(PRECOMPRESSED_SUFFIXES.br), readCopy(PRECOMPRESSED_SUFFIXES.gzip)]).then(([bytes, br, gzip]) => bytes && {
-        bytes,
-        type: documentMediaType(pathname),
-        etag: `"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"`,
-        encoded: { ...(br && { br }), ...(gzip && { gzip }) },
-      });
+      document = Promise.all([files.readClientFile(file), readCopy(PRECOMPRESSED_SUFFIXES.br), readCopy(PRECOMPRESSED_SUFFIXES.gzip)]).then(
+        ([bytes, br, gzip]) =>
+          bytes && {
+            bytes,
+            type: documentMediaType(pathname),
+            etag: `"${createHash('sha1').update(bytes).digest('base64url').slice(0, 22)}"`,
+            encoded: { ...(br && { br }), ...(gzip && { gzip }) },
+          },
+      );
       // A read that failed is not the document's state: the next request reads it again.
       document.catch(() => documents.delete(pathname));
       documents.set(pathname, document);

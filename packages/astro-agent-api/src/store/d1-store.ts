@@ -93,7 +93,17 @@ export async function openD1Store(binding: D1Database, options: { bindingName: s
           `INSERT INTO clients (client_id, secret_hash, client_name, contacts, scope, token_endpoint_auth_method, issued_at, last_token_at, public_keys)
            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
         )
-        .bind(client.clientId, client.secretHash, client.clientName, JSON.stringify(client.contacts), client.scope, client.tokenEndpointAuthMethod, client.issuedAt, client.lastTokenAt, toPublicKeysColumn(client))
+        .bind(
+          client.clientId,
+          client.secretHash,
+          client.clientName,
+          JSON.stringify(client.contacts),
+          client.scope,
+          client.tokenEndpointAuthMethod,
+          client.issuedAt,
+          client.lastTokenAt,
+          toPublicKeysColumn(client),
+        )
         .run();
     },
 
@@ -128,10 +138,7 @@ export async function openD1Store(binding: D1Database, options: { bindingName: s
 
     async claimOnce(key, expiresAt, now) {
       // One statement, as sqlite-store.ts: D1 runs it on its primary, one at a time, so one claim wins.
-      const result = await db
-        .prepare('INSERT INTO claims (key, expires_at) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET expires_at = ?2 WHERE expires_at <= ?3')
-        .bind(key, expiresAt, now)
-        .run();
+      const result = await db.prepare('INSERT INTO claims (key, expires_at) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET expires_at = ?2 WHERE expires_at <= ?3').bind(key, expiresAt, now).run();
       return result.meta.changes > 0;
     },
 

@@ -16,10 +16,7 @@ export interface DeferredStore extends Store {
  * names the migration to run), anything else a StoreUnavailableError, its cause logged once per outage.
  * The opening is tried again by the first use `retryMs` after a failure, not by every request.
  */
-export function createDeferredStore(
-  open: () => Promise<Store>,
-  options: { logger: RuntimeLogger; retryMs?: number; now?: () => number },
-): DeferredStore {
+export function createDeferredStore(open: () => Promise<Store>, options: { logger: RuntimeLogger; retryMs?: number; now?: () => number }): DeferredStore {
   const retryMs = options.retryMs ?? STORE_RETRY_AFTER_SECONDS * 1000;
   const now = options.now ?? Date.now;
   let store: Store | undefined;
@@ -34,7 +31,8 @@ export function createDeferredStore(
         if (failed) options.logger.warn(`agent-api: the ${backend.backend} store is open; what needs it answers again.`);
         failed = undefined;
         opening = undefined;
-        return (store = backend);
+        store = backend;
+        return backend;
       },
       (cause: unknown) => {
         // A known state is said as it is; the cause of anything else stays in the log, never in an answer.

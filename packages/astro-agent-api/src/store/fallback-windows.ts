@@ -9,10 +9,7 @@ import { StoreUnavailableError } from './store-unavailable.ts';
  * on its own). Clients, tokens and identified windows have no such fall back: they must be exact, and
  * answer 503. The switch is logged once each way, never per request.
  */
-export function createFallbackWindowCounter(
-  shared: WindowCounter,
-  options: { max?: number; warn: (message: string) => void },
-): WindowCounter {
+export function createFallbackWindowCounter(shared: WindowCounter, options: { max?: number; warn: (message: string) => void }): WindowCounter {
   const local = createMemoryWindowCounter({ max: options.max });
   let degraded = false;
 
@@ -24,10 +21,7 @@ export function createFallbackWindowCounter(
       if (!(error instanceof StoreUnavailableError)) throw error;
       if (!degraded) {
         degraded = true;
-        options.warn(
-          'agent-api: the shared store is unreachable; anonymous requests are now limited per instance, in memory, ' +
-            'until it returns (OAuth and token requests answer 503 meanwhile).',
-        );
+        options.warn('agent-api: the shared store is unreachable; anonymous requests are now limited per instance, in memory, ' + 'until it returns (OAuth and token requests answer 503 meanwhile).');
       }
       return localCall();
     }
@@ -39,7 +33,15 @@ export function createFallbackWindowCounter(
   }
 
   return {
-    hit: (key, hitOptions) => withFallback(() => shared.hit(key, hitOptions), () => local.hit(key, hitOptions)),
-    peek: (key, peekOptions) => withFallback(() => shared.peek(key, peekOptions), () => local.peek(key, peekOptions)),
+    hit: (key, hitOptions) =>
+      withFallback(
+        () => shared.hit(key, hitOptions),
+        () => local.hit(key, hitOptions),
+      ),
+    peek: (key, peekOptions) =>
+      withFallback(
+        () => shared.peek(key, peekOptions),
+        () => local.peek(key, peekOptions),
+      ),
   };
 }

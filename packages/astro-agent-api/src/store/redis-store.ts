@@ -53,6 +53,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
   let everReady = false;
   let lost = false;
 
+  // biome-ignore lint/suspicious/noImplicitAnyLet: typed by tsc from its one assignment, createClient's result for these scripts (a long generic to restate)
   let client;
   try {
     client = createClient({
@@ -65,8 +66,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
         connectTimeout: Math.max(timeoutMs, 1_000),
         // At start-up, no retry: the caller exits with a message. Later, reconnect for ever with an
         // exponential back-off capped at 2 s plus jitter, so instances do not reconnect in lockstep.
-        reconnectStrategy: (retries) =>
-          everReady ? Math.min(50 * 2 ** retries, 2_000) + Math.floor(Math.random() * 200) : false,
+        reconnectStrategy: (retries) => (everReady ? Math.min(50 * 2 ** retries, 2_000) + Math.floor(Math.random() * 200) : false),
       },
     });
   } catch (error) {
@@ -110,19 +110,22 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
    */
   async function run<T>(command: () => Promise<T>): Promise<T> {
     if (!redis.isReady) throw new StoreUnavailableError('redis');
-    return breaker.run(async () => {
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new RedisTimeoutError(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
-      });
-      try {
-        return await Promise.race([command(), deadline]);
-      } catch (error) {
-        throw isUnavailable(error) ? new StoreUnavailableError('redis', error) : error;
-      } finally {
-        clearTimeout(timer);
-      }
-    }, () => new StoreUnavailableError('redis', new Error(`Redis did not answer within ${timeoutMs} ms a moment ago; it is tried again every ${HUNG_COOL_DOWN_MS} ms`)));
+    return breaker.run(
+      async () => {
+        let timer: NodeJS.Timeout | undefined;
+        const deadline = new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new RedisTimeoutError(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
+        });
+        try {
+          return await Promise.race([command(), deadline]);
+        } catch (error) {
+          throw isUnavailable(error) ? new StoreUnavailableError('redis', error) : error;
+        } finally {
+          clearTimeout(timer);
+        }
+      },
+      () => new StoreUnavailableError('redis', new Error(`Redis did not answer within ${timeoutMs} ms a moment ago; it is tried again every ${HUNG_COOL_DOWN_MS} ms`)),
+    );
   }
 
   const key = {
@@ -158,13 +161,20 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
     async createClient(record) {
       const created = await run(() =>
         redis.createClient(key.client(record.clientId), key.lastToken, record.clientId, String(record.lastTokenAt), [
-          'secretHash', record.secretHash,
-          'clientName', record.clientName,
-          'contacts', JSON.stringify(record.contacts),
-          'scope', record.scope,
-          'tokenEndpointAuthMethod', record.tokenEndpointAuthMethod,
-          'issuedAt', String(record.issuedAt),
-          'lastTokenAt', String(record.lastTokenAt),
+          'secretHash',
+          record.secretHash,
+          'clientName',
+          record.clientName,
+          'contacts',
+          JSON.stringify(record.contacts),
+          'scope',
+          record.scope,
+          'tokenEndpointAuthMethod',
+          record.tokenEndpointAuthMethod,
+          'issuedAt',
+          String(record.issuedAt),
+          'lastTokenAt',
+          String(record.lastTokenAt),
           ...(record.publicKeys === undefined ? [] : ['publicKeys', JSON.stringify(record.publicKeys)]),
         ]),
       );
@@ -194,9 +204,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
     },
 
     async deleteToken(tokenHash, clientId) {
-      const deleted = await run(() =>
-        redis.deleteToken([key.token(tokenHash), key.clientTokens(clientId), key.expiry], clientId, tokenHash),
-      );
+      const deleted = await run(() => redis.deleteToken([key.token(tokenHash), key.clientTokens(clientId), key.expiry], clientId, tokenHash));
       return deleted === 1;
     },
 
@@ -238,7 +246,10 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
         multi.hIncrBy(key.searches(s.day), JSON.stringify([s.surface, s.family, s.query, s.filters, s.results, s.more]), s.count);
         days.add(s.day);
       }
-      multi.zAdd(key.trafficDays, [...days].map((day) => ({ score: Date.parse(day), value: day })));
+      multi.zAdd(
+        key.trafficDays,
+        [...days].map((day) => ({ score: Date.parse(day), value: day })),
+      );
       await run(() => multi.exec());
     },
 
@@ -273,10 +284,7 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
       if (!redis.isOpen) return;
       // A graceful close waits for pending replies; a hung Redis must not hold the shutdown.
       let timer: NodeJS.Timeout | undefined;
-      const closed = await Promise.race([
-        redis.close().then(() => true),
-        new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
-      ]);
+      const closed = await Promise.race([redis.close().then(() => true), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)))]);
       clearTimeout(timer);
       if (!closed) redis.destroy();
     },

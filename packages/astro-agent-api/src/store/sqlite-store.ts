@@ -27,9 +27,7 @@ export function openSqliteStore(file: string, options: { anonymousWindowsMax?: n
      VALUES (:client_id, :secret_hash, :client_name, :contacts, :scope, :method, :issued_at, :last_token_at, :public_keys)`,
   );
   const selectClient = db.prepare('SELECT * FROM clients WHERE client_id = ?');
-  const touchClient = db.prepare(
-    'UPDATE clients SET last_token_at = max(last_token_at, :at) WHERE client_id = :client_id',
-  );
+  const touchClient = db.prepare('UPDATE clients SET last_token_at = max(last_token_at, :at) WHERE client_id = :client_id');
   const insertTokenRow = db.prepare(
     `INSERT INTO access_tokens (token_hash, client_id, scope, issued_at, expires_at)
      VALUES (:token_hash, :client_id, :scope, :issued_at, :expires_at)`,
@@ -56,9 +54,7 @@ export function openSqliteStore(file: string, options: { anonymousWindowsMax?: n
      ON CONFLICT (key) DO UPDATE SET expires_at = :expires_at WHERE expires_at <= :now`,
   );
   const deleteExpiredClaims = db.prepare('DELETE FROM claims WHERE expires_at <= ?');
-  const selectWindow = db.prepare(
-    'SELECT count, window_start + window_ms AS reset_at FROM rate_windows WHERE key = ? AND window_start + window_ms > ?',
-  );
+  const selectWindow = db.prepare('SELECT count, window_start + window_ms AS reset_at FROM rate_windows WHERE key = ? AND window_start + window_ms > ?');
 
   const addRequests = db.prepare(
     `INSERT INTO traffic_requests (day, surface, target, page, family, count) VALUES (?, ?, ?, ?, ?, ?)

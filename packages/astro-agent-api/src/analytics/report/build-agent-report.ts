@@ -70,7 +70,11 @@ export function buildAgentReport(batch: TrafficBatch, period: { since: string; u
     const series = new Map<string, number[]>((order ?? []).map((name) => [name, days.map(() => 0)]));
     for (const row of requests) {
       const name = nameOf(row);
-      if (!series.has(name)) series.set(name, days.map(() => 0));
+      if (!series.has(name))
+        series.set(
+          name,
+          days.map(() => 0),
+        );
       series.get(name)![dayIndex.get(row.day)!]! += row.count;
     }
     return [...series].map(([name, counts]) => ({ name, counts }));
@@ -78,7 +82,10 @@ export function buildAgentReport(batch: TrafficBatch, period: { since: string; u
   const total = (series: Series) => series.counts.reduce((sum, n) => sum + n, 0);
 
   const byFamily = seriesBy((row) => row.family).sort((a, b) => total(b) - total(a) || a.name.localeCompare(b.name));
-  const bySurface = seriesBy((row) => SURFACE_LABELS[row.surface as TrafficSurface] ?? row.surface, TRAFFIC_SURFACES.map((s) => SURFACE_LABELS[s]));
+  const bySurface = seriesBy(
+    (row) => SURFACE_LABELS[row.surface as TrafficSurface] ?? row.surface,
+    TRAFFIC_SURFACES.map((s) => SURFACE_LABELS[s]),
+  );
   const families = byFamily.map((series) => ({ name: series.name, ai: isAiFamily(series.name), requests: total(series) }));
 
   const queries = groupQueries(searches);
@@ -100,12 +107,18 @@ export function buildAgentReport(batch: TrafficBatch, period: { since: string; u
     byFamily,
     bySurface: bySurface.filter((series) => total(series) > 0),
     families,
-    pages: sumBy(requests.filter((row) => row.page !== ''), (row) => row.page)
+    pages: sumBy(
+      requests.filter((row) => row.page !== ''),
+      (row) => row.page,
+    )
       .slice(0, TOP)
       .map(([page, reads]) => ({ page, reads })),
     queries: queries.slice(0, TOP),
     weakQueries: queries.filter((row) => row.results.max <= 1 && !row.results.more),
-    tools: sumBy(requests.filter((row) => row.surface === 'mcp-tool'), (row) => row.target).map(([tool, calls]) => ({ tool, calls })),
+    tools: sumBy(
+      requests.filter((row) => row.surface === 'mcp-tool'),
+      (row) => row.target,
+    ).map(([tool, calls]) => ({ tool, calls })),
     channels: channelFamilies,
     agentFamilies: families.filter((family) => family.name !== OTHER_FAMILY).length,
   };

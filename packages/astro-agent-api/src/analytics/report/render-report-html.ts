@@ -57,14 +57,14 @@ export function renderReportHtml(report: AgentReport, parts: { chartLibrary: str
     ],
   };
   const scripts = [parts.chartLibrary, DRAW_CHARTS];
-  const csp = [
-    "default-src 'none'",
-    `script-src ${scripts.map((script) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`).join(' ')}`,
-    "style-src 'unsafe-inline'",
-  ].join('; ');
+  const csp = ["default-src 'none'", `script-src ${scripts.map((script) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`).join(' ')}`, "style-src 'unsafe-inline'"].join('; ');
   const { totals } = report;
   const queryTable = (rows: QueryRow[], empty: string) =>
-    table(['Query', 'Filters', 'Searches', 'Results'], rows.map((row) => [row.query, row.filters, row.searches, formatResults(row.results)]), empty);
+    table(
+      ['Query', 'Filters', 'Searches', 'Results'],
+      rows.map((row) => [row.query, row.filters, row.searches, formatResults(row.results)]),
+      empty,
+    );
   const body =
     totals.requests === 0
       ? '<p class="empty">No agent traffic was counted in this period.</p>'
@@ -79,7 +79,11 @@ export function renderReportHtml(report: AgentReport, parts: { chartLibrary: str
   ${queryTable(report.weakQueries, 'Every search found at least two results.')}
 </section>
 <div class="pair">
-  <section><h2>Pages agents read most</h2>${table(['Page', 'Reads'], report.pages.map((p) => [p.page, p.reads]), 'No page was read.')}</section>
+  <section><h2>Pages agents read most</h2>${table(
+    ['Page', 'Reads'],
+    report.pages.map((p) => [p.page, p.reads]),
+    'No page was read.',
+  )}</section>
   <section><h2>Queries agents send most</h2>${queryTable(report.queries, 'No searches.')}</section>
 </div>
 <div class="pair">
@@ -91,9 +95,17 @@ export function renderReportHtml(report: AgentReport, parts: { chartLibrary: str
       '',
     )}
   </section>
-  <section><h2>MCP tools used</h2>${table(['Tool', 'Calls'], report.tools.map((t) => [t.tool, t.calls]), 'No MCP tool was called.')}</section>
+  <section><h2>MCP tools used</h2>${table(
+    ['Tool', 'Calls'],
+    report.tools.map((t) => [t.tool, t.calls]),
+    'No MCP tool was called.',
+  )}</section>
 </div>
-<section><h2>Agent families</h2>${table(['Family', 'AI agent', 'Requests'], report.families.map((f) => [f.name, f.ai ? 'yes' : '', f.requests]), '')}</section>`;
+<section><h2>Agent families</h2>${table(
+          ['Family', 'AI agent', 'Requests'],
+          report.families.map((f) => [f.name, f.ai ? 'yes' : '', f.requests]),
+          '',
+        )}</section>`;
 
   return `<!doctype html>
 <html lang="en">
@@ -129,8 +141,7 @@ function table(head: string[], rows: (string | number)[][], empty: string): stri
   // Figures (counts, shares, result ranges) are right-aligned, column heads included.
   const figures = head.map((_, i) => rows.every((row) => typeof row[i] === 'number' || /^[\d–+ %]+$/.test(String(row[i]))));
   const align = (i: number) => (figures[i] ? ' class="n"' : '');
-  const cell = (value: string | number, i: number) =>
-    `<td${align(i)}>${typeof value === 'number' ? value.toLocaleString('en') : escapeHtml(value)}</td>`;
+  const cell = (value: string | number, i: number) => `<td${align(i)}>${typeof value === 'number' ? value.toLocaleString('en') : escapeHtml(value)}</td>`;
   return `<table><thead><tr>${head.map((name, i) => `<th scope="col"${align(i)}>${escapeHtml(name)}</th>`).join('')}</tr></thead><tbody>${rows
     .map((row) => `<tr>${row.map(cell).join('')}</tr>`)
     .join('')}</tbody></table>`;

@@ -26,11 +26,23 @@ export function renderReportMarkdown(report: AgentReport): string {
 
   section('Requests per day by agent family', ['Day', ...families.map((s) => s.name), 'Total'], perDay(families));
   section('Requests per day by surface', ['Day', ...report.bySurface.map((s) => s.name), 'Total'], perDay(report.bySurface));
-  section('Agent families', ['Family', 'AI agent', 'Requests'], report.families.map((f) => [f.name, f.ai ? 'yes' : '', f.requests]));
-  section('Pages agents read most', ['Page', 'Reads'], report.pages.map((p) => [p.page, p.reads]));
+  section(
+    'Agent families',
+    ['Family', 'AI agent', 'Requests'],
+    report.families.map((f) => [f.name, f.ai ? 'yes' : '', f.requests]),
+  );
+  section(
+    'Pages agents read most',
+    ['Page', 'Reads'],
+    report.pages.map((p) => [p.page, p.reads]),
+  );
   section('Queries agents send most', ['Query', 'Filters', 'Searches', 'Results'], report.queries.map(queryRow));
   section('Queries with zero or one result: what the site is missing', ['Query', 'Filters', 'Searches', 'Results'], report.weakQueries.map(queryRow));
-  section('MCP tools used', ['Tool', 'Calls'], report.tools.map((t) => [t.tool, t.calls]));
+  section(
+    'MCP tools used',
+    ['Tool', 'Calls'],
+    report.tools.map((t) => [t.tool, t.calls]),
+  );
   section(
     `How agents read (${report.agentFamilies} agent families, "other" not included)`,
     ['Channel', 'Agent families', 'Share of families', 'Requests', 'Share of requests'],
@@ -60,11 +72,7 @@ export function percent(part: number, whole: number): string {
  * before queries were stripped of control characters may still hold some: the terminal never gets them.
  */
 function formatTable(head: string[], rows: (string | number)[][]): string {
-  const cell = (value: string | number) => (stripControlCharacters(String(value)).replace(/\s+/g, ' ').replace(/\|/g, '\\|') || ' ');
+  const cell = (value: string | number) => stripControlCharacters(String(value)).replace(/\s+/g, ' ').replace(/\|/g, '\\|') || ' ';
   const numeric = head.map((_, i) => rows.every((row) => typeof row[i] === 'number'));
-  return [
-    `| ${head.map(cell).join(' | ')} |`,
-    `| ${numeric.map((right) => (right ? '---:' : '---')).join(' | ')} |`,
-    ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
-  ].join('\n');
+  return [`| ${head.map(cell).join(' | ')} |`, `| ${numeric.map((right) => (right ? '---:' : '---')).join(' | ')} |`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`)].join('\n');
 }

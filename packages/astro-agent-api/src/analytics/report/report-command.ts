@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseEnvironment } from '../../environment.ts';
+import { parseEnvironment, type Environment } from '../../environment.ts';
 import { openStoreBackend, SQLITE_FILE_NAME } from '../../store/open-store.ts';
+import type { Store } from '../../store/store.ts';
 import { MissingPeerError } from '../../peer-dependency.ts';
 import { utcDay, utcDayBefore } from '../../store/utc-day.ts';
 import { buildAgentReport } from './build-agent-report.ts';
@@ -31,7 +32,7 @@ export async function runReportCommand(
     io.err(`${error.message}\n\n${REPORT_USAGE}\n`);
     return 2;
   }
-  let environment;
+  let environment: Environment;
   try {
     environment = parseEnvironment(io.env);
   } catch (error) {
@@ -46,7 +47,7 @@ export async function runReportCommand(
     );
     return 1;
   }
-  let store;
+  let store: Store;
   try {
     store = await openStoreBackend({ dataDir, env: io.env });
   } catch (error) {
@@ -56,7 +57,7 @@ export async function runReportCommand(
   const counts = await store.readTraffic(options.since).finally(() => store.close());
   const report = buildAgentReport(counts, { since: options.since, until: utcDay(now) });
   io.out(renderReportMarkdown(report));
-  let chartLibrary;
+  let chartLibrary: string;
   try {
     chartLibrary = await readChartLibrary();
   } catch (error) {
@@ -73,6 +74,7 @@ export async function runReportCommand(
 }
 
 function parseReportArguments(argv: string[], now: number): { since: string; out: string } {
+  // biome-ignore lint/suspicious/noImplicitAnyLet: typed by tsc from its one assignment, parseArgs's result for these options (a long generic to restate)
   let values;
   try {
     ({ values } = parseArgs({ args: argv, options: { since: { type: 'string' }, out: { type: 'string' } }, strict: true, allowPositionals: false }));

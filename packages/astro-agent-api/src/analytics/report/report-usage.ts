@@ -6,4 +6,3 @@ AGENT_API_REDIS_PREFIX), prints a Markdown summary and writes one self-contained
 
   --since  the period: 7d (the last 7 days, today included) or a UTC day such as 2027-03-01 (default 30d)
   --out    the HTML file to write (default agent-report.html)`;
-

@@ -74,10 +74,7 @@ export function registerAgentApi(outDir: string, api: AgentApi): () => void {
  * from there. A build can so be moved or deployed elsewhere; when the module does not sit in a built
  * server (while `astro build` prerenders pages), the folder the build wrote to is used.
  */
-export function findBuildOutput(
-  moduleUrl: string,
-  where: { serverEntry: string; outDirFromServer: string; builtOutDir: string },
-): string {
+export function findBuildOutput(moduleUrl: string, where: { serverEntry: string; outDirFromServer: string; builtOutDir: string }): string {
   let dir = dirname(fileURLToPath(moduleUrl));
   for (;;) {
     if (existsSync(join(dir, where.serverEntry))) return resolve(dir, where.outDirFromServer);

@@ -6,17 +6,18 @@ import { MANIFEST_FILE, RUNTIME_DIR, type TwinLocation } from '../../content/man
 import { assertTextsBuild, readTextsHeaderLength, TEXTS_PREAMBLE_BYTES, type PageTexts } from '../../content/page-texts.ts';
 
 /**
- * The build output folder on disk (`<outDir>/agent-api/` and `<outDir>/client/`), as a Node server
- * reads it. `outDir` may be a link to a release that `astro-agent-api publish` switches: a change of
- * the manifest through it is a new build, and `pin()` gives the files of the release it points to.
+ * The build output folder on disk (`<outDir>/agent-api/` and the public folder, `<outDir>/client/` unless
+ * the adapter puts it elsewhere: `clientFromOutDir`), as a Node server reads it. `outDir` may be a link
+ * to a release that `astro-agent-api publish` switches: a change of the manifest through it is a new
+ * build, and `pin()` gives the files of the release it points to.
  */
-export function createNodeBuildFiles(outDir: string): BuildFiles {
+export function createNodeBuildFiles(outDir: string, clientFromOutDir = CLIENT_DIR): BuildFiles {
   let pinned: BuildFiles | undefined;
   return {
-    ...createFolderFiles(outDir),
+    ...createFolderFiles(outDir, clientFromOutDir),
     pin() {
       const folder = realFolderOf(outDir);
-      if (pinned?.folder !== folder) pinned = createFolderFiles(folder);
+      if (pinned?.folder !== folder) pinned = createFolderFiles(folder, clientFromOutDir);
       return pinned;
     },
   };
@@ -39,10 +40,10 @@ export function clientFolderOf(outDir: string): string {
   return join(outDir, CLIENT_DIR);
 }
 
-function createFolderFiles(outDir: string): BuildFiles {
+function createFolderFiles(outDir: string, clientFromOutDir: string): BuildFiles {
   const runtimeDir = join(outDir, RUNTIME_DIR);
   const manifestPath = join(runtimeDir, MANIFEST_FILE);
-  const clientDir = clientFolderOf(outDir);
+  const clientDir = join(outDir, clientFromOutDir);
   return {
     location: manifestPath,
     folder: outDir,
@@ -72,7 +73,9 @@ const SCRATCH_BYTES = 64 * 1024;
 
 // A snapshot replaced by a rebuild may still be answering requests: its files stay open (and readable,
 // even once the rebuild has replaced them) until the snapshot is garbage, then they are closed here.
-const openFiles = new FinalizationRegistry<number[]>((fds) => fds.forEach((fd) => closeSync(fd)));
+const openFiles = new FinalizationRegistry<number[]>((fds) => {
+  for (const fd of fds) closeSync(fd);
+});
 
 /**
  * Opens the texts files `names` (in `dir`) of build `buildId`; throws when one is of another build (a
@@ -89,7 +92,7 @@ export function openPageTexts(dir: string, names: readonly string[], buildId: st
       assertBuild(fds.at(-1)!, buildId);
     }
   } catch (error) {
-    fds.forEach((fd) => closeSync(fd));
+    for (const fd of fds) closeSync(fd);
     throw error;
   }
   let closed = false;
@@ -114,7 +117,7 @@ export function openPageTexts(dir: string, names: readonly string[], buildId: st
       if (closed) return;
       closed = true;
       openFiles.unregister(texts);
-      fds.forEach((fd) => closeSync(fd));
+      for (const fd of fds) closeSync(fd);
     },
   };
   openFiles.register(texts, fds, texts);

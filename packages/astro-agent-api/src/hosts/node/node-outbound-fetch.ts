@@ -17,9 +17,7 @@ const BODILESS = new Set([101, 204, 205, 304]);
 export const fetchOutboundOnNode: OutboundFetch = (url, { signal, allowPrivate }) =>
   new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const request = send(url, { method: 'GET', headers: { accept: 'application/json' }, signal, ...(allowPrivate ? {} : { lookup: lookupPublic }) }, (response) =>
-      resolve(toWebResponse(response)),
-    );
+    const request = send(url, { method: 'GET', headers: { accept: 'application/json' }, signal, ...(allowPrivate ? {} : { lookup: lookupPublic }) }, (response) => resolve(toWebResponse(response)));
     request.once('error', reject);
     request.end();
   });

@@ -122,9 +122,16 @@ async function withReleases(outDir: string, building: string | undefined, io: Co
 }
 
 function parsePublishArguments(argv: string[]): { outDir: string; keep: number; astroArgs: string[] } {
+  // biome-ignore lint/suspicious/noImplicitAnyLet: typed by tsc from its one assignment, parseArgs's result for these options (a long generic to restate)
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { outDir: { type: 'string', default: 'dist' }, keep: { type: 'string', default: String(DEFAULT_KEPT_RELEASES) } }, strict: true, allowPositionals: true, tokens: true });
+    parsed = parseArgs({
+      args: argv,
+      options: { outDir: { type: 'string', default: 'dist' }, keep: { type: 'string', default: String(DEFAULT_KEPT_RELEASES) } },
+      strict: true,
+      allowPositionals: true,
+      tokens: true,
+    });
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
@@ -135,7 +142,7 @@ function parsePublishArguments(argv: string[]): { outDir: string; keep: number; 
     throw new UsageError(`Unexpected argument "${positionals[0]}": Astro's own options go after --.`);
   }
   if (positionals.includes('--outDir') || positionals.some((arg) => arg.startsWith('--outDir='))) {
-    throw new UsageError('--outDir is the publish command\'s own: give it before --, and the release folder is built into beside it.');
+    throw new UsageError("--outDir is the publish command's own: give it before --, and the release folder is built into beside it.");
   }
   const keep = Number(values.keep);
   if (!Number.isInteger(keep) || keep < 1) {

@@ -26,7 +26,7 @@ export function createRawRequestHandlers(api: AgentApi) {
     const response = api.renderRefusal(target === undefined ? undefined : canonicalizePath(target.split('?', 1)[0]!), error);
     void response.arrayBuffer().then((body) => {
       const head = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status]}`];
-      response.headers.forEach((value, name) => head.push(`${name}: ${value}`));
+      for (const [name, value] of response.headers) head.push(`${name}: ${value}`);
       head.push(`content-length: ${body.byteLength}`, 'connection: close', '', '');
       socket.end(Buffer.concat([Buffer.from(head.join('\r\n')), Buffer.from(body)]));
     });
@@ -46,7 +46,8 @@ export function createRawRequestHandlers(api: AgentApi) {
         const error = new ApiError(400, 'invalid_framing', 'The request body is not framed as HTTP/1.1 requires.', {
           hint: 'Send the body with a Content-Length, or in well-formed chunks (RFC 9112 §7.1) with no framing fields in the trailer.',
         });
-        return answerRaw(socket, `${answering.req.method} ${answering.req.url}`, error);
+        answerRaw(socket, `${answering.req.method} ${answering.req.url}`, error);
+        return;
       }
       const [status, code, message, hint] =
         error.code === 'HPE_HEADER_OVERFLOW'

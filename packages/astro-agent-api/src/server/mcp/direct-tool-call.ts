@@ -1,10 +1,4 @@
-import {
-  CLIENT_CAPABILITIES_META_KEY,
-  CLIENT_INFO_META_KEY,
-  PROTOCOL_VERSION_META_KEY,
-  SERVER_INFO_META_KEY,
-  type InboundClassificationOutcome,
-} from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY, type InboundClassificationOutcome } from '@modelcontextprotocol/server';
 import { LRUCache } from 'lru-cache';
 import type { ContentSnapshot } from '../../content/content-model.ts';
 import type { Operation } from '../../operations/operation.ts';
@@ -34,17 +28,11 @@ const DIRECT_META = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CL
  * envelope. Everything else — other methods, the 2025 era, batches, errors of the ladder — goes to
  * the SDK. Returns undefined when the call is not such a one.
  */
-export function answerDirectToolCall(
-  route: InboundClassificationOutcome,
-  headers: Headers,
-  operations: ReadonlyMap<string, Operation>,
-  input: McpServerInput,
-): Promise<Response> | undefined {
+export function answerDirectToolCall(route: InboundClassificationOutcome, headers: Headers, operations: ReadonlyMap<string, Operation>, input: McpServerInput): Promise<Response> | undefined {
   const call = matchDirectToolCall(route, headers, operations);
   if (!call) return undefined;
   return runTool(call.op, call.args, input.callOperation, input.log).then(
-    (outcome) =>
-      new Response(buildToolCallResponseBody(call.id, outcome, serverInfoMeta(input.snapshot)), { headers: { 'Content-Type': 'application/json' } }),
+    (outcome) => new Response(buildToolCallResponseBody(call.id, outcome, serverInfoMeta(input.snapshot)), { headers: { 'Content-Type': 'application/json' } }),
   );
 }
 

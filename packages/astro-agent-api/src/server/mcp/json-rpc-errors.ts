@@ -1,4 +1,4 @@
-import { ApiError } from '../../api-error.ts';
+import type { ApiError } from '../../api-error.ts';
 
 type JsonRpcId = string | number | null;
 

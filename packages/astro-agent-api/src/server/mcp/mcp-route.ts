@@ -59,7 +59,10 @@ export function createMcpRoute(deps: {
           readQuota: () => deps.gate.charge(caller, 0),
           calls: outcome.calls,
         }),
-      notePageRead: (url) => (outcome.resources ??= []).push(url),
+      notePageRead: (url) => {
+        outcome.resources ??= [];
+        outcome.resources.push(url);
+      },
     };
     const route =
       parsed === undefined

@@ -37,11 +37,7 @@ export function buildAnswerPromptText(manifest: Pick<Manifest, 'site' | 'options
   const name = options.name;
   const { search, read, company: companyOperation } = findOperationRoles(createOperations(manifest));
   const facets = Object.keys(options.facets).map((facet) => `; pass \`${facet}\` when the question names one of its values`);
-  const contact = [
-    company?.phone ? `phone ${company.phone}` : '',
-    company?.whatsapp ? `WhatsApp ${company.whatsapp}` : '',
-    company?.email ? `e-mail ${company.email}` : '',
-  ].filter(Boolean);
+  const contact = [company?.phone ? `phone ${company.phone}` : '', company?.whatsapp ? `WhatsApp ${company.whatsapp}` : '', company?.email ? `e-mail ${company.email}` : ''].filter(Boolean);
 
   const steps = [
     options.languages.length > 1

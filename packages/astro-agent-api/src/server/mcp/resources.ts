@@ -1,11 +1,4 @@
-import {
-  ProtocolError,
-  ProtocolErrorCode,
-  ResourceNotFoundError,
-  ResourceTemplate,
-  type ListResourcesResult,
-  type McpServer,
-} from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, type ListResourcesResult, type McpServer } from '@modelcontextprotocol/server';
 import type { ContentSnapshot } from '../../content/content-model.ts';
 import { resolvePage } from '../../content/resolve-page.ts';
 import { readSectionText, type ManifestPage } from '../../content/manifest.ts';
@@ -85,10 +78,7 @@ function parseCursor(cursor: string): number {
 }
 
 function invalidCursor(): ProtocolError {
-  return new ProtocolError(
-    ProtocolErrorCode.InvalidParams,
-    'The cursor is not valid: pass the `nextCursor` of a previous resources/list answer, or none to start again.',
-  );
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, 'The cursor is not valid: pass the `nextCursor` of a previous resources/list answer, or none to start again.');
 }
 
 /** The resource of one section: the page URI with the section's fragment, and the section's Markdown. */

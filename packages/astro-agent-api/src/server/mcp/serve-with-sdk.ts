@@ -1,10 +1,4 @@
-import {
-  createMcpHandler,
-  isLegacyRequest,
-  WebStandardStreamableHTTPServerTransport,
-  type InboundClassificationOutcome,
-  type McpRequestContext,
-} from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type InboundClassificationOutcome, type McpRequestContext } from '@modelcontextprotocol/server';
 import { createMcpServer, type McpServerInput } from './create-mcp-server.ts';
 
 /** Largest accepted JSON-RPC body: tool arguments are a few hundred bytes at most. */

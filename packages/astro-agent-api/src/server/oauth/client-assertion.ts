@@ -1,4 +1,4 @@
-import { createLocalJWKSet, decodeJwt, jwtVerify } from 'jose';
+import { createLocalJWKSet, decodeJwt, jwtVerify, type JWTPayload } from 'jose';
 import { CLOCK_SKEW_SECONDS } from '../../identity-contract.ts';
 import { ASSERTION_MAX_LIFETIME_SECONDS, ASSERTION_SIGNING_ALGORITHMS } from '../../oauth-contract.ts';
 import type { ClientRecord } from '../../store/store.ts';
@@ -23,10 +23,10 @@ export async function verifyClientAssertion(
     throw new AssertionError('client_assertion is not a JWT.');
   }
   if (typeof clientId !== 'string') throw new AssertionError('client_assertion has no iss: it must be the client_id.');
-  if (deps.claimedClientId !== undefined && deps.claimedClientId !== clientId) throw new AssertionError('client_id differs from the assertion\'s iss.');
+  if (deps.claimedClientId !== undefined && deps.claimedClientId !== clientId) throw new AssertionError("client_id differs from the assertion's iss.");
   const client = await findAssertingClient(clientId, deps);
   const skew = CLOCK_SKEW_SECONDS;
-  let payload;
+  let payload: JWTPayload;
   try {
     ({ payload } = await jwtVerify(assertion, createLocalJWKSet(client.keys), {
       issuer: clientId,

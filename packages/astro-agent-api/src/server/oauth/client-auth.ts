@@ -19,11 +19,7 @@ const UNKNOWN_CLIENT_HASH = hashSecret('no client has this secret');
  * (§2.3), and never a secret for a client that has none. Failed attempts are counted per
  * network; once their limit is reached the network gets 429 before its credentials are even checked.
  */
-export async function authenticateClient(
-  request: Request,
-  form: FormParams,
-  deps: Pick<OAuthEndpointDeps, 'store' | 'address' | 'clients' | 'audiences'> & { now: number },
-): Promise<ClientRecord> {
+export async function authenticateClient(request: Request, form: FormParams, deps: Pick<OAuthEndpointDeps, 'store' | 'address' | 'clients' | 'audiences'> & { now: number }): Promise<ClientRecord> {
   const { store, address, now } = deps;
   const failedAuthLimit = LIMITS.oauth.failedAuthentication;
   await assertOAuthLimitOpen(store.windows, address, failedAuthLimit, now);
@@ -61,10 +57,7 @@ export async function authenticateClient(
 }
 
 /** The form body of a token, revocation or introspection request, and the client it authenticates. */
-export async function readAuthenticatedForm(
-  request: Request,
-  deps: OAuthEndpointDeps,
-): Promise<{ form: FormParams; client: ClientRecord; now: number }> {
+export async function readAuthenticatedForm(request: Request, deps: OAuthEndpointDeps): Promise<{ form: FormParams; client: ClientRecord; now: number }> {
   const form = await parseFormBody(request);
   const now = deps.now();
   const client = await authenticateClient(request, form, { ...deps, now });

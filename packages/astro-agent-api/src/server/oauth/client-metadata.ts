@@ -30,7 +30,10 @@ export function parseClientIdUrl(clientId: string, allowed: ClientDocuments['all
   if (url.href !== clientId) return undefined;
   const listed = isListedOrigin(url, allowed);
   if (Array.isArray(allowed) && !listed) return undefined;
-  const rawPath = clientId.slice(url.protocol.length + 2).replace(/^[^/?]*/, '').split('?')[0]!;
+  const rawPath = clientId
+    .slice(url.protocol.length + 2)
+    .replace(/^[^/?]*/, '')
+    .split('?')[0]!;
   if (rawPath === '' || rawPath === '/' || rawPath.split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment))) return undefined;
   if (url.username !== '' || url.password !== '' || !(url.protocol === 'https:' || (listed && url.protocol === 'http:'))) return undefined;
   return { url, listed };

@@ -19,7 +19,7 @@ export class OAuthError extends Error {
 }
 
 /** Headers of every OAuth response: they may carry secrets or per-client state (RFC 6749 §5.1). */
-export const NO_STORE_HEADERS: Readonly<Record<string, string>> = { 'Cache-Control': 'no-store', 'Pragma': 'no-cache' };
+export const NO_STORE_HEADERS: Readonly<Record<string, string>> = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
 /**
  * RFC 6749 §5.2 — any failure on an OAuth endpoint as its error response: an OAuthError as it is, an
@@ -34,10 +34,7 @@ export function renderOAuthFailure(error: unknown, log: (message: string, cause:
     log('agent-api: unexpected error on an OAuth endpoint', error);
     failure = new OAuthError(500, 'server_error', 'The server could not handle the request; try again later.');
   }
-  return Response.json(
-    { error: failure.error, error_description: failure.message },
-    { status: failure.status, headers: { ...NO_STORE_HEADERS, ...failure.headers } },
-  );
+  return Response.json({ error: failure.error, error_description: failure.message }, { status: failure.status, headers: { ...NO_STORE_HEADERS, ...failure.headers } });
 }
 
 /** RFC 6749 §4.1.2.1 codes for what is not the client's request: the server failed or is unavailable. */

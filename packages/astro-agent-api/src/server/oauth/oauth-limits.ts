@@ -28,13 +28,8 @@ export async function assertOAuthLimitOpen(windows: WindowCounter, key: string, 
 function rateLimitedOAuthError(limit: OAuthLimit, resetAt: number, now: number): OAuthError {
   const resetSeconds = Math.max(1, Math.ceil((resetAt - now) / 1000));
   const { windowSeconds } = limit;
-  return new OAuthError(
-    429,
-    'rate_limited',
-    `Too many requests: at most ${limit.limit} per ${windowSeconds} s (${limit.policy}). Retry in ${resetSeconds} s.`,
-    {
-      ...buildRateLimitHeaders(limit.policy, { limit: limit.limit, remaining: 0, resetSeconds, windowSeconds }),
-      'Retry-After': String(resetSeconds),
-    },
-  );
+  return new OAuthError(429, 'rate_limited', `Too many requests: at most ${limit.limit} per ${windowSeconds} s (${limit.policy}). Retry in ${resetSeconds} s.`, {
+    ...buildRateLimitHeaders(limit.policy, { limit: limit.limit, remaining: 0, resetSeconds, windowSeconds }),
+    'Retry-After': String(resetSeconds),
+  });
 }

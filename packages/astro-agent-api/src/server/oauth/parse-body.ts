@@ -3,7 +3,6 @@ import { LIMITS } from '../../limits.ts';
 import { parseJsonText, readBodyText } from '../read-body.ts';
 import { OAuthError } from './oauth-error.ts';
 
-
 /** Form parameters of a request, each present at most once; empty values count as absent (RFC 6749 §3.2). */
 export type FormParams = Readonly<Record<string, string>>;
 
@@ -34,11 +33,7 @@ export async function parseJsonObjectBody(request: Request): Promise<Record<stri
 function assertMediaType(request: Request, expected: string): void {
   const mediaType = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
   if (mediaType !== expected) {
-    throw new OAuthError(
-      400,
-      'invalid_request',
-      `Send the body as ${expected}${mediaType ? `, not ${mediaType}` : ' (Content-Type is missing)'}.`,
-    );
+    throw new OAuthError(400, 'invalid_request', `Send the body as ${expected}${mediaType ? `, not ${mediaType}` : ' (Content-Type is missing)'}.`);
   }
 }
 

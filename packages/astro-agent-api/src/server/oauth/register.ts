@@ -17,9 +17,7 @@ import { parseJsonObjectBody, parseOAuthParams } from './parse-body.ts';
  */
 export async function handleRegistrationRequest(request: Request, deps: OAuthEndpointDeps): Promise<Response> {
   // RFC 7591 §3.2.2: redirect URIs have their own error code; any other refused value is invalid_client_metadata.
-  const metadata = parseOAuthParams(clientMetadataSchema, await parseJsonObjectBody(request), (issue) =>
-    issue.path[0] === 'redirect_uris' ? 'invalid_redirect_uri' : 'invalid_client_metadata',
-  );
+  const metadata = parseOAuthParams(clientMetadataSchema, await parseJsonObjectBody(request), (issue) => (issue.path[0] === 'redirect_uris' ? 'invalid_redirect_uri' : 'invalid_client_metadata'));
   const scope = parseScopeList(metadata.scope)!.join(' ');
   const publicKeys = readPublicKeys(metadata, deps);
   const now = deps.now();

@@ -10,7 +10,7 @@ import { parseOAuthParams } from './parse-body.ts';
  * unknown token the answer is the same 200 and nothing changes (§2.2), so nothing leaks either way.
  */
 export async function handleRevocationRequest(request: Request, deps: OAuthEndpointDeps): Promise<Response> {
-  const { form, client, now } = await readAuthenticatedForm(request, deps);
+  const { form, client } = await readAuthenticatedForm(request, deps);
   const { token } = parseOAuthParams(revocationRequestSchema, form, () => 'invalid_request');
   // token_type_hint is optional and only a hint (§2.1): every token here is an access token.
   if (isAccessTokenShape(token)) await deps.store.deleteToken(hashSecret(token), client.clientId);

@@ -24,9 +24,7 @@ export async function handleTokenRequest(request: Request, deps: OAuthEndpointDe
 
 async function issueToken(form: FormParams, client: ClientRecord, now: number, deps: OAuthEndpointDeps, limitHeaders: Record<string, string>): Promise<Response> {
   // RFC 6749 §5.2: a grant_type that is present but not ours is unsupported_grant_type; a missing one, invalid_request.
-  const params = parseOAuthParams(tokenRequestSchema, form, (issue) =>
-    issue.path[0] === 'grant_type' && form.grant_type !== undefined ? 'unsupported_grant_type' : 'invalid_request',
-  );
+  const params = parseOAuthParams(tokenRequestSchema, form, (issue) => (issue.path[0] === 'grant_type' && form.grant_type !== undefined ? 'unsupported_grant_type' : 'invalid_request'));
   const scopes = parseScopeList(params.scope, scopesOf(client.scope));
   if (scopes === undefined || scopes.length === 0) {
     throw new OAuthError(400, 'invalid_scope', `Request a subset of the scopes "${client.scope}", or omit scope to get them all.`);

@@ -10,8 +10,7 @@ import { isPublicAddress, parseClientAddress } from '../client-address.ts';
 export type OutboundFetch = (url: URL, init: { signal: AbortSignal; allowPrivate: boolean }) => Promise<Response>;
 
 /** The platform's fetch: redirects are answers, not followed (a document's URL is its identity). */
-export const fetchWithPlatform: OutboundFetch = (url, { signal }) =>
-  fetch(url, { redirect: 'manual', signal, headers: { accept: 'application/json' } });
+export const fetchWithPlatform: OutboundFetch = (url, { signal }) => fetch(url, { redirect: 'manual', signal, headers: { accept: 'application/json' } });
 
 /** Why a document could not be had: logged, and the request it was for goes on as if unsigned or unknown. */
 export class OutboundFetchError extends Error {
@@ -59,7 +58,9 @@ export async function fetchJsonDocument(fetchOutbound: OutboundFetch, url: URL, 
     return { value, maxAgeSeconds: cacheLifetime(response.headers.get('cache-control')) };
   } catch (error) {
     if (error instanceof OutboundFetchError) throw error;
-    throw new OutboundFetchError(signal.aborted ? `${url.href} did not answer within ${OUTBOUND_FETCH.timeoutMs} ms.` : `${url.href} could not be fetched: ${(error as Error).message}`, { cause: error });
+    throw new OutboundFetchError(signal.aborted ? `${url.href} did not answer within ${OUTBOUND_FETCH.timeoutMs} ms.` : `${url.href} could not be fetched: ${(error as Error).message}`, {
+      cause: error,
+    });
   }
 }
 

@@ -119,7 +119,11 @@ function findWebBotAuthSignature(header: string): { label: string; signatureAgen
     if (covered === undefined) return { label };
     const key = covered[1].get('key');
     const signatureAgentKey = typeof key === 'string' ? key : undefined;
-    return { label, signatureAgent: component('signature-agent', signatureAgentKey === undefined ? {} : { key: signatureAgentKey }), ...(signatureAgentKey === undefined ? {} : { signatureAgentKey }) };
+    return {
+      label,
+      signatureAgent: component('signature-agent', signatureAgentKey === undefined ? {} : { key: signatureAgentKey }),
+      ...(signatureAgentKey === undefined ? {} : { signatureAgentKey }),
+    };
   }
   return undefined;
 }

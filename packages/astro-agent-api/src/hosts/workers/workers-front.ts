@@ -26,7 +26,10 @@ export function createWorkersFront(site: WorkersFetch): WorkersFetch {
     const context = { clientAddress: received.headers.get('CF-Connecting-IP') ?? '' };
     const request = withoutContentCoding(received);
     let toSite = false;
-    const response = await front.fetch(request, context, () => ((toSite = true), site(received, env, ctx)));
+    const response = await front.fetch(request, context, () => {
+      toSite = true;
+      return site(received, env, ctx);
+    });
     // The site reads its requests' bodies as it will, perhaps while its answer streams.
     if (!toSite) await discardUnreadBody(request);
     ctx.waitUntil(flushTraffic());

@@ -24,10 +24,28 @@ export function createWorkersFront(site: WorkersFetch): WorkersFetch {
     front ??= createAgentFront(api, { privateFolder: WORKERS_RUNTIME_DIR });
     // Cloudflare sets CF-Connecting-IP to the client's address on every request; a client cannot forge it.
     const context = { clientAddress: received.headers.get('CF-Connecting-IP') ?? '' };
-    const response = await front.fetch(withoutContentCoding(received), context, () => site(received, env, ctx));
+    const request = withoutContentCoding(received);
+    let toSite = false;
+    const response = await front.fetch(request, context, () => {
+      toSite = true;
+      return site(received, env, ctx);
+    });
+    // The site reads its requests' bodies as it will, perhaps while its answer streams.
+    if (!toSite) await discardUnreadBody(request);
     ctx.waitUntil(flushTraffic());
     return response;
   };
+}
+
+/**
+ * Reads to its end, and drops, a body the answer did not need (a POST refused for its Content-Type,
+ * its Accept or its credentials before its body was read). workerd closes the connection of a request
+ * whose body a Worker left unread, and the client that sent it on a kept-alive connection (Miniflare
+ * under `astro preview`, a proxy) may then lose the answer: "other side closed", a 500 of its own.
+ */
+async function discardUnreadBody(request: Request): Promise<void> {
+  if (request.body === null || request.bodyUsed) return;
+  await request.body.pipeTo(new WritableStream()).catch(() => {});
 }
 
 /**

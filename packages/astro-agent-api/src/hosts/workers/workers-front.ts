@@ -52,10 +52,12 @@ async function discardUnreadBody(request: Request): Promise<void> {
  * The request as the runtime sees it: without Accept-Encoding, so that it answers uncompressed. The
  * Workers runtime compresses a response itself for the client's Accept-Encoding (Cloudflare sets that
  * header on every request a Worker gets, whatever the client sent); bytes the runtime compressed
- * would be compressed a second time.
+ * would be compressed a second time. A request with a body is left as it is: a copy would take its
+ * body, which the site must still read when the request is the site's (a form's POST), and the
+ * runtime chooses a coding only for what it answers to GET and HEAD (represent.ts).
  */
 function withoutContentCoding(request: Request): Request {
-  if (!request.headers.has('Accept-Encoding')) return request;
+  if (!request.headers.has('Accept-Encoding') || request.body !== null) return request;
   const headers = new Headers(request.headers);
   headers.delete('Accept-Encoding');
   return new Request(request, { headers });

@@ -169,17 +169,7 @@ export function describeServerlessExample(host: ServerlessHost): void {
     });
 
     it('offers its operations as MCP tools to the official client', async () => {
-      const client = new Client({ name: `example-${host.example}-test`, version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
-      await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', base), { requestInit: newClient() }));
-      try {
-        const { tools } = await client.listTools();
-        assert.deepEqual(tools.map((tool) => tool.name).sort(), ['get_quota', 'read_page', 'search_pages']);
-        const result = await client.callTool({ name: 'read_page', arguments: { url: 'guides/durable-state' } });
-        assert.ok(!result.isError, JSON.stringify(result));
-        assert.match((result.structuredContent as Json).markdown, /^# Durable state/);
-      } finally {
-        await client.close();
-      }
+      await assertMcpToolsOffered(base, `example-${host.example}-test`, newClient());
     });
   });
 
@@ -242,4 +232,19 @@ export function describeServerlessExample(host: ServerlessHost): void {
       assert.match(((await token.json()) as Json).error_description, /REDIS_URL/);
     });
   });
+}
+
+/** The official MCP client lists the example's three tools and reads one of its guides through read_page. */
+export async function assertMcpToolsOffered(base: string, clientName: string, requestInit?: RequestInit): Promise<void> {
+  const client = new Client({ name: clientName, version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+  await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', base), { requestInit }));
+  try {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), ['get_quota', 'read_page', 'search_pages']);
+    const result = await client.callTool({ name: 'read_page', arguments: { url: 'guides/durable-state' } });
+    assert.ok(!result.isError, JSON.stringify(result));
+    assert.match((result.structuredContent as Json).markdown, /^# Durable state/);
+  } finally {
+    await client.close();
+  }
 }

@@ -10,7 +10,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { assertMcpToolsOffered } from '../helpers/serverless-contract.ts';
 import { childEnv, runCommand, startServerProcess, type ServerProcess } from '../helpers/child-process.ts';
 import { integrationLines, prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
 import { assertPublishedUrlsAnswer } from '../helpers/published-urls.ts';
@@ -321,17 +321,7 @@ describe('examples/cloudflare under `astro preview` (workerd)', () => {
   });
 
   it('offers its operations as MCP tools to the official client', async () => {
-    const client = new Client({ name: 'example-cloudflare-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
-    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', base)));
-    try {
-      const { tools } = await client.listTools();
-      assert.deepEqual(tools.map((tool) => tool.name).sort(), ['get_quota', 'read_page', 'search_pages']);
-      const result = await client.callTool({ name: 'read_page', arguments: { url: 'guides/durable-state' } });
-      assert.ok(!result.isError, JSON.stringify(result));
-      assert.match((result.structuredContent as Json).markdown, /^# Durable state/);
-    } finally {
-      await client.close();
-    }
+    await assertMcpToolsOffered(base, 'example-cloudflare-test');
   });
 
   it('admits exactly the anonymous quota of 60 out of 90 simultaneous requests, then says when to retry', async () => {

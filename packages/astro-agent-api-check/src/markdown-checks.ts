@@ -1,5 +1,5 @@
 import { parse as parseYaml } from 'yaml';
-import { DOCUMENT_PATHS } from '../paths.ts';
+import { DOCUMENT_PATHS } from '../../astro-agent-api/src/paths.ts';
 import type { CheckContext, CheckRuns } from './check-context.ts';
 import { fail, pass, skip, warn, type CheckOutcome } from './check-result.ts';
 import { parseHtmlDocument } from './html-document.ts';

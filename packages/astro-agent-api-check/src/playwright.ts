@@ -4,14 +4,14 @@
  * `agentReady` fixture that checks `baseURL`; `assertAgentReady` does the same from any test runner.
  */
 import type { Fixtures, PlaywrightTestArgs, PlaywrightTestOptions, PlaywrightWorkerArgs, PlaywrightWorkerOptions } from '@playwright/test';
-import type { CheckId } from './check/check-catalog.ts';
-import type { CheckUserOptions } from './check/check-options.ts';
-import { fixOf } from './check/check-result.ts';
-import { runCheck, type CheckReport } from './check/run-check.ts';
+import type { CheckId } from './check-catalog.ts';
+import type { CheckUserOptions } from './check-options.ts';
+import { fixOf } from './check-result.ts';
+import { runCheck, type CheckReport } from './run-check.ts';
 
-export type { CheckReport } from './check/run-check.ts';
-export type { CheckResult, CheckStatus } from './check/check-result.ts';
-export { CHECKS, CHECK_IDS, type CheckId } from './check/check-catalog.ts';
+export type { CheckReport } from './run-check.ts';
+export type { CheckResult, CheckStatus } from './check-result.ts';
+export { CHECKS, CHECK_IDS, type CheckId } from './check-catalog.ts';
 
 /** The options of a run, but the URL (the fixture's is `baseURL`), plus the failures a suite accepts for now. */
 export type AgentReadyOptions = Omit<CheckUserOptions, 'url'> & {

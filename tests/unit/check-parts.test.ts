@@ -1,5 +1,5 @@
 /**
- * The parts of `astro-agent-api check` that read what a site sends: the README's table of checks is
+ * The parts of the grader (astro-agent-api-check) that read what a site sends: the README's table of checks is
  * the catalog, and the parsers of Link headers, directives and sampling hold for generated input.
  */
 import assert from 'node:assert/strict';
@@ -16,12 +16,12 @@ import { contentSignalProblems } from '../../packages/astro-agent-api-check/src/
 import { samplePages } from '../../packages/astro-agent-api-check/src/sample-pages.ts';
 import { SiteHttp } from '../../packages/astro-agent-api-check/src/site-http.ts';
 
-const README = new URL('../../packages/astro-agent-api/README.md', import.meta.url);
+const README = new URL('../../packages/astro-agent-api-check/README.md', import.meta.url);
 
 describe('the catalog of checks', () => {
   test('is the README table: same ids in the same order, groups, graders and fixes', async () => {
     const readme = await readFile(README, 'utf8');
-    const table = readme.slice(readme.indexOf('### The checks'), readme.indexOf('### The JSON report'));
+    const table = readme.slice(readme.indexOf('## The checks'), readme.indexOf('## The JSON report'));
     const rows = table.split('\n').filter((line) => line.startsWith('| `'));
     const cells = rows.map((row) =>
       row

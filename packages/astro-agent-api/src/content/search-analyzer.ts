@@ -129,10 +129,6 @@ export type Token = string | Compound;
 
 /** What may join the parts of an identifier: an underscore, a hyphen, a dot. */
 const JOINERS = /[_.-]+/;
-/** A run of letters, digits and marks, with joiners inside it (not at its ends: `__dirname` is `dirname`). */
-const RAW_TOKENS = /[\p{L}\p{N}\p{M}]+(?:[_.-]+[\p{L}\p{N}\p{M}]+)*/gu;
-/** Where a text may hold a compound: a joiner between letters or digits, or a capital inside a word. */
-const COMPOUND_HINT = /[\p{L}\p{N}][_.-]+[\p{L}\p{N}]|\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}/u;
 /** Where camelCase and PascalCase start a part: `noUnused`, `HTMLParser` (HTML, Parser), `base64Encode`. Not between a letter and a digit (`utf8`, `h1`). */
 const CAMEL_BOUNDARIES = /(?<=\p{Ll})(?=\p{Lu})|(?<=[\p{Lu}\p{N}])(?=\p{Lu}\p{Ll})/u;
 const DIGITS = /^\p{N}+$/u;
@@ -145,7 +141,6 @@ const DIGITS = /^\p{N}+$/u;
  * numbers, as before; a compound with a letter of a script written without spaces is its words.
  */
 export function tokenizeText(text: string): Token[] {
-  if (!COMPOUND_HINT.test(text)) return splitPlainWords(text);
   const tokens: Token[] = [];
   let from = 0;
   forEachCompound(text, (compound, start, end) => {
@@ -163,7 +158,6 @@ export function tokenizeText(text: string): Token[] {
  * compounds made the build's reading of a documentation site's text twice as slow).
  */
 export function splitIndexWords(text: string): { words: string[]; compounds: Compound[] } {
-  if (!COMPOUND_HINT.test(text)) return { words: splitPlainWords(text, true), compounds: [] };
   const compounds: Compound[] = [];
   const rest: string[] = [];
   let from = 0;
@@ -172,18 +166,67 @@ export function splitIndexWords(text: string): { words: string[]; compounds: Com
     compounds.push(compound);
     from = end;
   });
+  if (compounds.length === 0) return { words: splitPlainWords(text, true), compounds };
   rest.push(text.slice(from));
   return { words: splitPlainWords(rest.join(' '), true), compounds };
 }
 
-/** Calls `visit` with each compound of `text` and where it is. */
+/**
+ * Calls `visit` with each compound of `text` and where it is: a run of letters, digits and marks with
+ * joiners inside it (not at its ends: `__dirname` is `dirname`), and a joiner or a capital inside it.
+ * Read code by code: a regular expression's `matchAll` over every word of the text made the build's
+ * reading of a page half as long again.
+ */
 function forEachCompound(text: string, visit: (compound: Compound, start: number, end: number) => void): void {
-  for (const match of text.matchAll(RAW_TOKENS)) {
-    const raw = match[0];
-    const compound = mayBeCompound(raw) ? readCompound(raw) : undefined;
-    if (compound) visit(compound, match.index, match.index + raw.length);
+  let start = -1;
+  let hinted = false;
+  const end = (at: number) => {
+    if (start >= 0 && hinted) {
+      const raw = text.slice(start, at);
+      const compound = mayBeCompound(raw) ? readCompound(raw) : undefined;
+      if (compound) visit(compound, start, at);
+    }
+    start = -1;
+  };
+  for (let i = 0; i < text.length; ) {
+    const code = text.charCodeAt(i);
+    const width = code >= 0xd800 && code <= 0xdbff ? 2 : 1;
+    if (isWordCharacter(text, i, code, width)) {
+      if (start < 0) {
+        start = i;
+        hinted = false;
+      } else if (isUpper(code) || hasCase(code)) hinted = true;
+      i += width;
+      continue;
+    }
+    if (start >= 0 && (code === 0x5f || code === 0x2e || code === 0x2d)) {
+      // Joiners inside a run: the run goes on only when a letter or digit follows them.
+      let after = i + 1;
+      while (after < text.length && JOINER_CODES.has(text.charCodeAt(after))) after++;
+      if (after < text.length && isWordCharacter(text, after, text.charCodeAt(after), 1)) {
+        hinted = true;
+        i = after;
+        continue;
+      }
+    }
+    end(i);
+    i += width;
   }
+  end(text.length);
 }
+
+const JOINER_CODES = new Set([0x5f, 0x2e, 0x2d]);
+const WORD_CHARACTER = /[\p{L}\p{N}\p{M}]/u;
+
+/** Whether the character at `at` is a letter, digit or mark (ASCII, kana and Han by their code, the rest by WORD_CHARACTER). */
+function isWordCharacter(text: string, at: number, code: number, width: number): boolean {
+  if (code < 0x80) return isUpper(code) || isLower(code) || isDigit(code);
+  if ((code >= 0x3041 && code <= 0x30ff && code !== 0x30a0 && code !== 0x30fb) || (code >= 0x3400 && code <= 0x9fff) || (code >= 0xac00 && code <= 0xd7a3)) return true;
+  return WORD_CHARACTER.test(width === 2 ? text.slice(at, at + 2) : text[at]!);
+}
+
+/** A letter of a script with capitals beyond ASCII (Latin, Greek, Cyrillic, Armenian): it may start a camelCase part. */
+const hasCase = (code: number) => (code >= 0xc0 && code <= 0x58f) || (code >= 0x1e00 && code <= 0x1fff);
 
 /** A capital inside a word of any script: `noUnused`, `HTMLParser`, `base64Encode`. */
 const INNER_CAPITAL = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|\p{N}\p{Lu}\p{Ll}/u;

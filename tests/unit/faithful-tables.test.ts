@@ -90,12 +90,18 @@ const decoration = fc.constantFrom(
   '',
 );
 
-/** Text of a cell: words with the characters Markdown tables must escape or keep (`|`, `\`, `*`, `_`, backticks). */
-const cellWords = fc.stringMatching(/^[A-Za-zé0-9][A-Za-zé0-9 |*_`\\<>&.-]{0,18}[A-Za-zé0-9]$/).filter((text) => !/ {2}/.test(text));
+/**
+ * Text of a cell: words with the characters Markdown tables must escape or keep (`|`, `\`, `*`, `_`,
+ * backticks); never an icon's name, which an icon beside it would not repeat.
+ */
+const cellWords = fc.stringMatching(/^[A-Za-zé0-9][A-Za-zé0-9 |*_`\\<>&.-]{0,18}[A-Za-zé0-9]$/).filter((text) => !/ {2}/.test(text) && !/yes|deprecated/i.test(text));
 
-/** A cell: text before, icons (each maybe beside a decoration), text after; and what a reader gets from it. */
+/**
+ * A cell: text before, icons of different names (each maybe beside a decoration), text after; and
+ * what a reader gets from it. (An icon whose name the words beside it say is said once: below.)
+ */
 const cell = fc
-  .tuple(fc.option(cellWords, { nil: undefined }), fc.array(fc.tuple(icon, decoration), { maxLength: 3 }), fc.option(cellWords, { nil: undefined }), decoration)
+  .tuple(fc.option(cellWords, { nil: undefined }), fc.uniqueArray(fc.tuple(icon, decoration), { maxLength: 3, selector: ([{ text }]) => text }), fc.option(cellWords, { nil: undefined }), decoration)
   .map(([lead, icons, tail, last]) => ({
     // Text against text with nothing but a decoration between is one run of words: a space keeps them two.
     html: `${lead === undefined ? '' : escapeHtml(lead)}${icons.length === 0 && lead !== undefined ? ' ' : ''}${icons.map(([{ html }, around]) => around + html).join('')}${last}${tail === undefined ? '' : escapeHtml(tail)}`,
@@ -195,6 +201,18 @@ describe('accessible names outside tables', () => {
       '[GitHub](https://github.com/biomejs/biome) and [Chat on Discord](https://biomejs.dev/chat)\n',
     );
     assert.equal(markdownOf(`<p><a href="/guides/" aria-label="Read the guides">Guides ${starlightIcon(undefined)}</a></p>`), '[Guides](https://biomejs.dev/guides/)\n');
+  });
+
+  it('say an icon once where the words right beside it already say its name, and keep two icons of one name', () => {
+    // Biome's "View all users" button: Starlight's LinkButton with an SVG titled as its text.
+    assert.equal(
+      markdownOf(
+        '<a class="sl-link-button not-content primary" href="/users">View all users<svg width="16" height="16" viewBox="0 0 24 24"><title>View all users</title><path d="M5 12h14"></path></svg></a>',
+      ),
+      '[View all users](https://biomejs.dev/users)\n',
+    );
+    assert.equal(markdownOf(`<p><a href="https://github.com/biomejs/biome">${starlightIcon('GitHub')} GitHub</a></p>`), '[GitHub](https://github.com/biomejs/biome)\n');
+    assert.equal(markdownOf(`<p>Status: ${starlightIcon('stable')}, and stable it stays. ${starlightIcon('Star')}${starlightIcon('Star')}</p>`), 'Status: stable, and stable it stays. Star Star\n');
   });
 
   it('read aria-labelledby before aria-label, and an image takes the name as its alternative text', () => {

@@ -69,7 +69,32 @@ function flattenChildren(parent: Element, walk: Walk): void {
     if (named) walk.boxes.add(element);
     children.push(element);
   }
-  parent.children = separateInlineBoxes(children, walk.boxes);
+  parent.children = separateInlineBoxes(withoutRepeatedNames(children, walk.boxes), walk.boxes);
+}
+
+/**
+ * The children without the icons whose name the words right beside them already say: an arrow titled
+ * "View all users" after the link text "View all users", a GitHub logo labelled "GitHub" after the
+ * word. A screen reader says both; a reader of the twin needs it once.
+ */
+function withoutRepeatedNames(children: ElementContent[], boxes: ReadonlySet<Element>): ElementContent[] {
+  if (!children.some((child) => child.type === 'element' && boxes.has(child))) return children;
+  const isBox = (child: ElementContent) => child.type === 'element' && boxes.has(child);
+  // The words of a node, other icons' names left out: two icons of one name side by side are two icons.
+  const wordsOf = (node: ElementContent | undefined): string => {
+    if (node === undefined || isBox(node)) return '';
+    if (node.type === 'text') return node.value;
+    return node.type === 'element' ? node.children.map(wordsOf).join('') : '';
+  };
+  const textOf = (node: ElementContent | undefined) => collapseWhitespace(wordsOf(node)).toLowerCase();
+  const isWords = (child: ElementContent) => textOf(child) !== '';
+  return children.filter((child, i) => {
+    if (!isBox(child)) return true;
+    const name = collapseWhitespace(hastToString(child)).toLowerCase();
+    const before = textOf(children.slice(0, i).findLast(isWords));
+    const after = textOf(children.slice(i + 1).find(isWords));
+    return !(before.endsWith(name) || after.startsWith(name));
+  });
 }
 
 function rewrite(element: Element): Element {

@@ -99,8 +99,8 @@ const gfmTable = gfmTableToMarkdown({ tablePipeAlign: false });
 
 /**
  * GFM's table writer without padding: each cell is `| text |` whatever the column's width (aligned
- * columns were more than a third of a large table's bytes, spaces an agent pays for and reads
- * nothing in), and each column's delimiter `---` (`:--`, `--:`, `:-:` when aligned), the form GitHub's
+ * columns are spaces an agent pays for and reads nothing in: BENCHMARKS.md, "Faithful tables and
+ * icons"), and each column's delimiter `---` (`:--`, `--:`, `:-:` when aligned), the form GitHub's
  * documentation writes and stricter parsers than GFM's ask for.
  */
 export const compactTableHandler: MarkdownHandle = (node, parent, state, info) => {

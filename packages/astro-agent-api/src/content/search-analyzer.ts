@@ -154,8 +154,8 @@ export function tokenizeText(text: string): Token[] {
 
 /**
  * The words and the compounds of a text, as tokenizeText reads them but in no order: what an index
- * needs. The text around the compounds is read in one go (reading it a piece at a time between
- * compounds made the build's reading of a documentation site's text twice as slow).
+ * needs. The text around the compounds is read in one go, cheaper than a piece at a time between them
+ * (BENCHMARKS.md, "Identifiers and katakana's long-vowel mark").
  */
 export function splitIndexWords(text: string): { words: string[]; compounds: Compound[] } {
   const compounds: Compound[] = [];
@@ -174,8 +174,8 @@ export function splitIndexWords(text: string): { words: string[]; compounds: Com
 /**
  * Calls `visit` with each compound of `text` and where it is: a run of letters, digits and marks with
  * joiners inside it (not at its ends: `__dirname` is `dirname`), and a joiner or a capital inside it.
- * Read code by code: a regular expression's `matchAll` over every word of the text made the build's
- * reading of a page half as long again.
+ * Read code by code, which costs the build less than a regular expression over every word of the text
+ * (BENCHMARKS.md, "Identifiers and katakana's long-vowel mark").
  */
 function forEachCompound(text: string, visit: (compound: Compound, start: number, end: number) => void): void {
   let start = -1;

@@ -86,6 +86,19 @@ describe('AstroWind built with zero options', () => {
     );
   });
 
+  it("keeps a post's date, title and excerpt, which sit in its article's header, and a listing's heading", async () => {
+    const post = await twin('/get-started-website-with-astro-tailwind-css');
+    assert.ok(
+      post.startsWith(
+        'Aug 12, 2023 · John Smith · [Tutorials](https://astrowind.vercel.app/category/tutorials) · 6 min read\n\n# Get started with AstroWind to create a website using Astro and Tailwind CSS\n\nStart your web journey with AstroWind',
+      ),
+      post.slice(0, 600),
+    );
+    assert.match(await twin('/blog'), /^# The Blog\n\nA statically generated blog example/);
+    for (const path of ['/', '/blog', '/get-started-website-with-astro-tailwind-css'])
+      assert.doesNotMatch(await twin(path), /Made by onWidget|All rights reserved|Tailwind CSS v4 support/, `${path}: the site's own header and footer stay out`);
+  });
+
   it("keeps the island's server-rendered text: every plan, its price and its items", async () => {
     const html = await text('/pricing');
     assert.match(html, /<astro-island[^>]+component-url="\/_astro\/Pricing\.[^"]+\.js"/, 'the pricing widget is a Svelte island');

@@ -2,9 +2,10 @@ import type { Element, ElementContent, Root, RootContent } from 'hast';
 import { select, selectAll } from 'hast-util-select';
 import { isAlertAside } from './aside-alerts.ts';
 import { hasClass } from './element-queries.ts';
+import { isPageChrome, isSectioning } from './page-landmarks.ts';
 
-/** Removed from the content region on every page, on top of the user's `ignoreSelectors`; a Starlight aside (a note, a warning) stays. */
-const IGNORED_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'script', 'style', 'noscript', 'template', 'form']);
+/** Removed from the content region on every page, on top of the page's chrome (page-landmarks.ts) and the user's `ignoreSelectors`. */
+const IGNORED_TAGS = new Set(['script', 'style', 'noscript', 'template', 'form']);
 
 /**
  * `[data-agent-ignore]`, as a hast property name. Pagefind's `data-pagefind-ignore` is not one: it
@@ -29,18 +30,25 @@ function isElementContent(node: RootContent): node is ElementContent {
   return node.type !== 'doctype';
 }
 
-/** The built-in ignores are checked by tag and attribute (a generic selector walk costs more than the rest of the page). */
+/**
+ * Removes what is not the page's content: the page's chrome by its landmark (page-landmarks.ts; a
+ * Starlight aside, a note or a warning of the text, stays), scripts, styles, templates and forms, what
+ * is marked `data-agent-ignore`, a theme's chrome and what `ignoreSelectors` select. The built-in ones
+ * are checked by tag and attribute (a generic selector walk costs more than the rest of the page).
+ */
 export function removeIgnored(content: Element, ignoreSelectors: readonly string[]): void {
   const doomed = new Set<unknown>(ignoreSelectors.length > 0 ? selectAll(ignoreSelectors.join(', '), content) : []);
-  const prune = (parent: Element): void => {
-    parent.children = parent.children.filter(
-      (child) =>
-        child.type !== 'element' ||
-        !((IGNORED_TAGS.has(child.tagName) && !isAlertAside(child)) || child.properties[IGNORED_PROPERTY] != null || THEME_CHROME_CLASSES.some((name) => hasClass(child, name)) || doomed.has(child)),
-    );
-    for (const child of parent.children) if (child.type === 'element') prune(child);
+  const isIgnored = (element: Element, inSection: boolean): boolean =>
+    IGNORED_TAGS.has(element.tagName) ||
+    (isPageChrome(element, inSection) && !isAlertAside(element)) ||
+    element.properties[IGNORED_PROPERTY] != null ||
+    THEME_CHROME_CLASSES.some((name) => hasClass(element, name)) ||
+    doomed.has(element);
+  const prune = (parent: Element, inSection: boolean): void => {
+    parent.children = parent.children.filter((child) => child.type !== 'element' || !isIgnored(child, inSection));
+    for (const child of parent.children) if (child.type === 'element') prune(child, inSection || isSectioning(child));
   };
-  prune(content);
+  prune(content, isSectioning(content));
 }
 
 /** Makes links and images absolute, and tells the code converter the language of Shiki blocks. */

@@ -99,6 +99,11 @@ describe('AstroWind built with zero options', () => {
       assert.doesNotMatch(await twin(path), /Made by onWidget|All rights reserved|Tailwind CSS v4 support/, `${path}: the site's own header and footer stay out`);
   });
 
+  it("keeps apart the hero's lines that Tailwind lays out as blocks", async () => {
+    const home = await twin('/');
+    assert.ok(home.includes('for Astro 5.0 + Tailwind CSS. AstroWind: Production-ready. Suitable for Startups'), home.slice(0, 800));
+  });
+
   it("keeps the island's server-rendered text: every plan, its price and its items", async () => {
     const html = await text('/pricing');
     assert.match(html, /<astro-island[^>]+component-url="\/_astro\/Pricing\.[^"]+\.js"/, 'the pricing widget is a Svelte island');

@@ -21,7 +21,8 @@ const PHRASING_TAGS = new Set(['a', 'abbr', 'b', 'br', 'cite', 'code', 'del', 'e
  * a file tree becomes a nested list, a link card a link and its description, a `<details>`' summary
  * and a definition's term become bold, a figure's caption italic. What the page hides from every
  * reader (`aria-hidden`) goes; an icon says its accessible name, a formula its TeX; boxes side by side
- * (link buttons, an icon's name) get a space between them. Runs after the ignored parts are removed.
+ * (link buttons, an icon's name, a span styled as a block) get a space between them. Code is left as it
+ * is written. Runs after the ignored parts are removed.
  */
 export function flattenComponents(content: Element): void {
   let ids: Map<string, Element> | undefined;
@@ -29,18 +30,20 @@ export function flattenComponents(content: Element): void {
     ids ??= indexIds(content);
     return ids.get(id);
   };
-  const walk: Walk = { byId, boxes: new Set(), inControl: false };
+  const walk: Walk = { byId, boxes: new Set(), inControl: false, inCode: false };
   flattenChildren(content, walk);
 }
 
 /**
  * What the walk of one page's content keeps: its ids (read once, when an `aria-labelledby` asks), the
- * icons it named, and whether it is inside a button, whose icons name an action, not content.
+ * icons it named, whether it is inside a button, whose icons name an action, not content, and whether
+ * it is inside a `<pre>`, whose text is the code the reader copies, white space and all.
  */
 interface Walk {
   byId: ElementById;
   boxes: Set<Element>;
   inControl: boolean;
+  inCode: boolean;
 }
 
 function flattenChildren(parent: Element, walk: Walk): void {
@@ -64,12 +67,12 @@ function flattenChildren(parent: Element, walk: Walk): void {
     }
     const replaced = rewrite(child);
     // An SVG's own markup is a drawing: only its name (its `<title>`, its label) can be text.
-    if (replaced.tagName !== 'svg') flattenChildren(replaced, isControl(replaced) ? { ...walk, inControl: true } : walk);
-    const { element, named } = walk.inControl ? { element: replaced, named: false } : withAccessibleName(replaced, walk.byId);
+    if (replaced.tagName !== 'svg') flattenChildren(replaced, isControl(replaced) ? { ...walk, inControl: true } : replaced.tagName === 'pre' ? { ...walk, inCode: true } : walk);
+    const { element, named } = walk.inControl || walk.inCode ? { element: replaced, named: false } : withAccessibleName(replaced, walk.byId);
     if (named) walk.boxes.add(element);
     children.push(element);
   }
-  parent.children = separateInlineBoxes(withoutRepeatedNames(children, walk.boxes), walk.boxes);
+  parent.children = walk.inCode ? children : separateInlineBoxes(parent, withoutRepeatedNames(children, walk.boxes), walk.boxes);
 }
 
 /**

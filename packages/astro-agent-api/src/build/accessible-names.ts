@@ -44,7 +44,41 @@ export type ElementById = (id: string) => Element | undefined;
  * embedded controls' values are not read, and `aria-labelledby` finds only elements of the content.
  */
 export function ownName(element: Element, byId: ElementById): string {
-  const { ariaLabelledBy, ariaLabel, title } = element.properties;
+  const labelled = labelName(element, byId);
+  if (labelled !== '') return labelled;
+  if (element.tagName === 'svg') {
+    const svgTitle = element.children.find((child): child is Element => child.type === 'element' && child.tagName === 'title');
+    const text = svgTitle ? collapseWhitespace(hastToString(svgTitle)) : '';
+    if (text !== '') return text;
+  }
+  if (element.tagName === 'img' && typeof element.properties.alt === 'string') return collapseWhitespace(element.properties.alt);
+  return titleOf(element);
+}
+
+/**
+ * The name of a control that shows no text, by accname 1.2's steps in order: `aria-labelledby` (2B),
+ * `aria-label` (2C), the names of the icons it holds (2F, a button is named from its content), its
+ * `title` (2I). `''` when it gives none.
+ */
+export function controlName(control: Element, byId: ElementById): string {
+  const labelled = labelName(control, byId);
+  if (labelled !== '') return labelled;
+  const fromContent = collapseWhitespace(iconNames(control, byId).join(' '));
+  return fromContent !== '' ? fromContent : titleOf(control);
+}
+
+/** The names of the icons inside `parent`, in document order (what aria-hidden hides is gone already: flatten-components.ts). */
+function iconNames(parent: Element, byId: ElementById): string[] {
+  return parent.children.flatMap((child) => {
+    if (child.type !== 'element') return [];
+    const name = mayHaveOwnName(child) || isImageRole(child) ? ownName(child, byId) : '';
+    return name !== '' ? [name] : iconNames(child, byId);
+  });
+}
+
+/** The name `aria-labelledby` (the text of the elements it names) or `aria-label` give, `''` when neither does. */
+function labelName(element: Element, byId: ElementById): string {
+  const { ariaLabelledBy, ariaLabel } = element.properties;
   const labelledBy = collapseWhitespace(
     tokens(ariaLabelledBy)
       .map((id) => byId(id))
@@ -53,13 +87,11 @@ export function ownName(element: Element, byId: ElementById): string {
       .join(' '),
   );
   if (labelledBy !== '') return labelledBy;
-  if (typeof ariaLabel === 'string' && ariaLabel.trim() !== '') return collapseWhitespace(ariaLabel);
-  if (element.tagName === 'svg') {
-    const svgTitle = element.children.find((child): child is Element => child.type === 'element' && child.tagName === 'title');
-    const text = svgTitle ? collapseWhitespace(hastToString(svgTitle)) : '';
-    if (text !== '') return text;
-  }
-  if (element.tagName === 'img' && typeof element.properties.alt === 'string') return collapseWhitespace(element.properties.alt);
+  return typeof ariaLabel === 'string' ? collapseWhitespace(ariaLabel) : '';
+}
+
+function titleOf(element: Element): string {
+  const { title } = element.properties;
   return typeof title === 'string' ? collapseWhitespace(title) : '';
 }
 
@@ -69,7 +101,7 @@ function mayHaveOwnName(element: Element): boolean {
   return ariaLabelledBy !== undefined || ariaLabel !== undefined || title !== undefined || element.tagName === 'svg';
 }
 
-/** A button names what it does ("Copy to clipboard", "Close"): the page's interface, not its content. */
+/** A button: it names what it does ("Copy to clipboard", "Close"), the page's interface, unless the text around it shows it (flatten-components.ts). */
 export function isControl(element: Element): boolean {
   return element.tagName === 'button' || element.properties.role === 'button';
 }

@@ -1,11 +1,11 @@
 import type { Element, ElementContent } from 'hast';
 import { toString as hastToString } from 'hast-util-to-string';
-import { indexIds, isControl, isHiddenFromReaders, mathAsText, withAccessibleName, type ElementById } from './accessible-names.ts';
+import { controlName, hasRenderedContent, indexIds, isControl, isHiddenFromReaders, mathAsText, withAccessibleName, type ElementById } from './accessible-names.ts';
 import { unwrapCodeFrame } from './code-frames.ts';
 import { collapseWhitespace } from './collapse-whitespace.ts';
 import { findByClass, findElement, hasClass } from './element-queries.ts';
 import { fileTreeAsList, FILE_TREE_TAG } from './file-trees.ts';
-import { separateInlineBoxes } from './inline-boxes.ts';
+import { isBlockBox, separateInlineBoxes } from './inline-boxes.ts';
 import { visibleText } from './visible-text.ts';
 
 /** What a heading's anchor link shows, if anything: rehype-autolink-headings' `#`, a pilcrow, a section sign, a link emoji. */
@@ -20,7 +20,8 @@ const PHRASING_TAGS = new Set(['a', 'abbr', 'b', 'br', 'cite', 'code', 'del', 'e
  * heading anchor links go, tab labels go before their panels, framed code blocks keep their title,
  * a file tree becomes a nested list, a link card a link and its description, a `<details>`' summary
  * and a definition's term become bold, a figure's caption italic. What the page hides from every
- * reader (`aria-hidden`) goes; an icon says its accessible name, a formula its TeX; boxes side by side
+ * reader (`aria-hidden`) goes; an icon says its accessible name, a formula its TeX, a button that shows
+ * only an icon its name where it stands in running text; boxes side by side
  * (link buttons, an icon's name, a span styled as a block) get a space between them. Code is left as it
  * is written. Runs after the ignored parts are removed.
  */
@@ -72,7 +73,35 @@ function flattenChildren(parent: Element, walk: Walk): void {
     if (named) walk.boxes.add(element);
     children.push(element);
   }
-  parent.children = walk.inCode ? children : separateInlineBoxes(parent, withoutRepeatedNames(children, walk.boxes), walk.boxes);
+  if (walk.inCode) parent.children = children;
+  else parent.children = separateInlineBoxes(parent, withoutRepeatedNames(walk.inControl ? children : withControlNames(children, walk), walk.boxes), walk.boxes);
+}
+
+/**
+ * The children with each button that shows only an icon written as its accessible name
+ * (accessible-names.ts `controlName`), where the button stands in running text: beside words that are
+ * not another button or a block. There the page shows it as a word of the sentence ("triggered by the
+ * little 'sunlight' icon: [a button] in the page header"), and a reader perceives its name. A button
+ * standing alone (a code block's copy button, a dialog's close button) is the page's interface and
+ * stays out; a button with text of its own keeps its text.
+ */
+function withControlNames(children: ElementContent[], walk: Walk): ElementContent[] {
+  const isIconOnlyControl = (child: ElementContent): child is Element => child.type === 'element' && isControl(child) && !hasRenderedContent(child);
+  if (!children.some(isIconOnlyControl) || !children.some(isRunningText)) return children;
+  return children.map((child) => {
+    if (!isIconOnlyControl(child)) return child;
+    const name = controlName(child, walk.byId);
+    if (name === '') return child;
+    const named: Element = { type: 'element', tagName: 'span', properties: {}, children: [{ type: 'text', value: name }] };
+    walk.boxes.add(named);
+    return named;
+  });
+}
+
+/** Words of a line of text: a text node, or an inline element with text that is not a button. */
+function isRunningText(node: ElementContent): boolean {
+  if (node.type === 'text') return node.value.trim() !== '';
+  return node.type === 'element' && !isControl(node) && !isBlockBox(node) && hasRenderedContent(node);
 }
 
 /**

@@ -54,7 +54,7 @@ async function text(path: string, headers: Record<string, string> = {}): Promise
 
 /** A twin's body, without its front matter and the directive. */
 async function twin(path: string): Promise<string> {
-  return (await text(`${path === '/' ? '/index' : path}.md`)).replace(/^---\n[\s\S]*?\n---\n/, '');
+  return (await text(`${path === '/' ? '/index' : path}.md`)).replace(/^---\n[\s\S]*?\n---\n\n?(?:> For AI agents:[^\n]*\n\n?)?/, '');
 }
 
 describe('AstroWind built with zero options', () => {
@@ -139,8 +139,11 @@ describe('AstroWind built with zero options', () => {
     for (const path of ['/blog', '/blog/2', '/category/tutorials', '/category/documentation']) assert.ok(figures.llmsTxtPages.includes(path), `${path} is in llms.txt`);
     const page2 = await twin('/blog/2');
     assert.match(page2, /\[Markdown elements demo post\]\(https:\/\/astrowind\.vercel\.app\/markdown-elements-demo-post\)/);
+    // The tag pages are noindex: they leave search when such pages are set apart (the todo test below); a
+    // tag page's heading ("Tag: landing-pages") is its own text since its header is content.
+    const noindex = new Set(figures.marked.noindex);
     for (const { query, page, top } of figures.searchRanks.filter(({ page }) => !page.startsWith('/homes') && !page.startsWith('/landing/'))) {
-      const listing = top.findIndex((path) => /^\/(blog|category|tag)(\/|$)/.test(path));
+      const listing = top.findIndex((path) => /^\/(blog|category|tag)(\/|$)/.test(path) && !noindex.has(path));
       assert.ok(listing === -1 || (top.includes(page) && top.indexOf(page) < listing), `"${query}": ${page} comes before the listings (${top.join(', ')})`);
     }
   });

@@ -1,13 +1,13 @@
-import type { Root } from 'hast';
-import { fromParse5 } from 'hast-util-from-parse5';
-import { parse } from 'parse5';
+import type { Document } from 'domhandler';
+import { parseDocument } from 'htmlparser2';
 
 /**
- * The hast tree of an HTML document, as rehype-parse builds it (scripting off, so `<noscript>` holds
- * elements) but without source positions: nothing downstream reads them, and tracking them in parse5,
- * the position objects and hast-util-to-mdast's clone of every one of them cost a page's conversion
- * more than the positions could give (bench/measure-conversion.ts).
+ * The tree of an HTML document, by htmlparser2: a page's conversion is mostly parsing, and htmlparser2
+ * parses Astro's output several times faster than parse5 (BENCHMARKS.md, "A converter made for
+ * speed"). It is not the HTML standard's tree builder, which matters little for what a site generator
+ * writes; where it does for a twin, the converter makes up for it (the line break that opens a
+ * `<pre>`, which the standard drops: markdown-tree.ts).
  */
-export function parseHtml(html: string): Root {
-  return fromParse5(parse(html, { scriptingEnabled: false })) as Root;
+export function parseHtml(html: string): Document {
+  return parseDocument(html);
 }

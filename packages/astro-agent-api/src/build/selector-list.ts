@@ -23,11 +23,16 @@ export function splitSelectorList(list: string): string[] {
   return parts.filter((part) => part !== '');
 }
 
+/** The tokens of the selectors seen (the options' few selectors, on every page). */
+const tokens = new Map<string, string | undefined>();
+
 /** Text that must appear in the HTML for a simple selector (`main`, `[data-x]`) to match; `undefined` for any other. */
 export function selectorToken(selector: string): string | undefined {
-  if (/^[a-z][a-z0-9-]*$/.test(selector)) return `<${selector}`;
+  if (tokens.has(selector)) return tokens.get(selector);
   const attribute = /^\[([a-z][a-z0-9-]*)\]$/.exec(selector);
-  return attribute ? attribute[1] : undefined;
+  const token = /^[a-z][a-z0-9-]*$/.test(selector) ? `<${selector}` : attribute ? attribute[1] : undefined;
+  tokens.set(selector, token);
+  return token;
 }
 
 /**

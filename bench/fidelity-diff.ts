@@ -1,0 +1,91 @@
+/**
+ * `node bench/fidelity-diff.ts [--sites demo,docs,3000] [--before REF] [--samples N] [--out DIR]`: every
+ * page of each site converted by this branch's converter and by the one of REF (default `main`), side
+ * by side: the Markdown, the sections, the title, the description, the date, the facets, the
+ * language and the Pagefind attributes. Prints per site how many pages are identical and how many
+ * differ (in what), and the first lines that differ on a sample of pages; `--out` writes both
+ * versions of every differing page's Markdown there, to read with `diff -r`.
+ * The sites' pages come from bench/conversion-sites.ts (their HTML as Astro wrote it).
+ */
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { listHtmlPages } from '../packages/astro-agent-api/src/build/build-markdown.ts';
+import { buildMarkdownFromHtml, type PageMarkdown } from '../packages/astro-agent-api/src/build/html-to-markdown.ts';
+import { createSiteUrls } from '../packages/astro-agent-api/src/site-urls.ts';
+import { importConverterAt, prepareSitePages } from './conversion-sites.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    sites: { type: 'string', default: 'demo,docs,3000' },
+    before: { type: 'string', default: 'main' },
+    samples: { type: 'string', default: '6' },
+    out: { type: 'string' },
+  },
+});
+
+/** The fields of a conversion compared, each as one string. */
+function fieldsOf(page: PageMarkdown | undefined): Record<string, string> {
+  if (!page) return { excluded: 'yes' };
+  const { markdown, sections, pagefind, facets, ...rest } = page;
+  return {
+    markdown,
+    sections: JSON.stringify(sections),
+    pagefind: JSON.stringify(pagefind ?? null),
+    facets: JSON.stringify(facets),
+    metadata: JSON.stringify(Object.fromEntries(Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : 1)))),
+  };
+}
+
+/** The first line that differs, with a line of context each side. */
+function firstDifference(before: string, after: string): string {
+  const a = before.split('\n');
+  const b = after.split('\n');
+  let line = 0;
+  while (line < a.length && line < b.length && a[line] === b[line]) line++;
+  const show = (lines: string[]) =>
+    lines
+      .slice(Math.max(0, line - 1), line + 2)
+      .map((text) => `    ${text.length > 160 ? `${text.slice(0, 160)}…` : text}`)
+      .join('\n');
+  return `  line ${line + 1}\n  before:\n${show(a)}\n  after:\n${show(b)}`;
+}
+
+const { commit, convert: before } = await importConverterAt(args.before);
+const samples = Number(args.samples);
+for (const site of args.sites.split(',').map((name) => name.trim())) {
+  const dir = await prepareSitePages(site);
+  const urls = createSiteUrls('https://example.com');
+  const pages = (await listHtmlPages(dir, urls)).pages;
+  let identical = 0;
+  const differing: { path: string; fields: string[]; detail: string }[] = [];
+  const byField = new Map<string, number>();
+  for (const page of pages) {
+    const html = readFileSync(page.file, 'utf8');
+    const pageUrl = urls.pageUrl(page.path);
+    const old = fieldsOf(before(html, { pageUrl }));
+    const now = fieldsOf(buildMarkdownFromHtml(html, { pageUrl }));
+    const fields = [...new Set([...Object.keys(old), ...Object.keys(now)])].filter((field) => old[field] !== now[field]);
+    if (fields.length === 0) {
+      identical++;
+      continue;
+    }
+    for (const field of fields) byField.set(field, (byField.get(field) ?? 0) + 1);
+    const field = fields[0]!;
+    differing.push({ path: page.path, fields, detail: firstDifference(old[field] ?? '', now[field] ?? '') });
+    if (args.out) {
+      for (const [side, fieldsOfSide] of [
+        ['before', old],
+        ['after', now],
+      ] as const) {
+        const file = join(args.out, site, side, `${page.path.replace(/\/$/, '/index')}.md`);
+        mkdirSync(dirname(file), { recursive: true });
+        writeFileSync(file, `${fieldsOfSide.markdown ?? ''}\n<!-- ${fieldsOfSide.metadata} ${fieldsOfSide.sections} -->\n`);
+      }
+    }
+  }
+  console.log(
+    `${site}: ${pages.length} pages, ${identical} identical, ${differing.length} differing from ${commit}${differing.length > 0 ? ` (${[...byField].map(([field, count]) => `${field} ${count}`).join(', ')})` : ''}`,
+  );
+  for (const { path, fields, detail } of differing.slice(0, samples)) console.log(`- ${path} (${fields.join(', ')})\n${detail}`);
+}

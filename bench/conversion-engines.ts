@@ -8,7 +8,7 @@
  * machine weighs on all alike; per engine it prints the median and p99 of a page's time (wall, the
  * pages' times of every pass), the MB/s of HTML (all pages' bytes over the median pass) and the CPU of
  * a pass (process.cpuUsage, medians of the passes). A second table times the HTML parsers alone on the
- * part of each page this package parses (`<head>` and `<main>`, slice-relevant-html.ts). Writes its
+ * part of each page this package parses (`<head>` and `<main>`, scan-page.ts). Writes its
  * section of BENCHMARKS.md.
  */
 import { readFileSync } from 'node:fs';
@@ -22,7 +22,7 @@ import { Parser, parseDocument } from 'htmlparser2';
 import { listHtmlPages } from '../packages/astro-agent-api/src/build/build-markdown.ts';
 import { buildMarkdownFromHtml } from '../packages/astro-agent-api/src/build/html-to-markdown.ts';
 import { PAGEFIND_ATTRIBUTE_SELECTORS } from '../packages/astro-agent-api/src/build/pagefind-attributes.ts';
-import { sliceRelevantHtml } from '../packages/astro-agent-api/src/build/slice-relevant-html.ts';
+import { scanPage } from '../packages/astro-agent-api/src/build/scan-page.ts';
 import { createSiteUrls } from '../packages/astro-agent-api/src/site-urls.ts';
 import { importConverterAt, prepareSitePages } from './conversion-sites.ts';
 import { describeMachine, median, table, writeResults } from './report.ts';
@@ -122,7 +122,7 @@ for (const site of args.sites.split(',').map((name) => name.trim())) {
   const kb = pages.reduce((sum, page) => sum + page.html.length, 0) / pages.length / 1024;
   log(`${site}: ${pages.length} pages, ${kb.toFixed(1)} KB mean; ${passes} passes of ${engines.length} engines…`);
   const converted = measure(engines, pages);
-  const sliced = pages.map((page) => ({ html: sliceRelevantHtml(page.html, relevantSelectors), url: page.url }));
+  const sliced = pages.map((page) => ({ html: scanPage(page.html, relevantSelectors).parsed, url: page.url }));
   const parsed = measure(parsers, sliced);
   const slicedKb = sliced.reduce((sum, page) => sum + page.html.length, 0) / sliced.length / 1024;
   sections.push(

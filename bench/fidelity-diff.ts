@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { listHtmlPages } from '../packages/astro-agent-api/src/build/build-markdown.ts';
 import { buildMarkdownFromHtml, type PageMarkdown } from '../packages/astro-agent-api/src/build/html-to-markdown.ts';
+import { buildPageText, buildSectionLines, joinSectionLines } from '../packages/astro-agent-api/src/content/plain-text.ts';
 import { createSiteUrls } from '../packages/astro-agent-api/src/site-urls.ts';
 import { importConverterAt, prepareSitePages } from './conversion-sites.ts';
 
@@ -58,13 +59,17 @@ for (const site of args.sites.split(',').map((name) => name.trim())) {
   const urls = createSiteUrls('https://example.com');
   const pages = (await listHtmlPages(dir, urls)).pages;
   let identical = 0;
+  const plainTextDiffers: string[] = [];
   const differing: { path: string; fields: string[]; detail: string }[] = [];
   const byField = new Map<string, number>();
   for (const page of pages) {
     const html = readFileSync(page.file, 'utf8');
     const pageUrl = urls.pageUrl(page.path);
     const old = fieldsOf(before(html, { pageUrl }));
-    const now = fieldsOf(buildMarkdownFromHtml(html, { pageUrl }));
+    const converted = buildMarkdownFromHtml(html, { pageUrl });
+    const now = fieldsOf(converted);
+    // The build makes a page's plain text once, by sections, and joins the lines for its one-line text (build-markdown.ts).
+    if (converted && joinSectionLines(buildSectionLines(converted.markdown, converted.sections)) !== buildPageText(converted.markdown).text) plainTextDiffers.push(page.path);
     const fields = [...new Set([...Object.keys(old), ...Object.keys(now)])].filter((field) => old[field] !== now[field]);
     if (fields.length === 0) {
       identical++;
@@ -86,6 +91,9 @@ for (const site of args.sites.split(',').map((name) => name.trim())) {
   }
   console.log(
     `${site}: ${pages.length} pages, ${identical} identical, ${differing.length} differing from ${commit}${differing.length > 0 ? ` (${[...byField].map(([field, count]) => `${field} ${count}`).join(', ')})` : ''}`,
+  );
+  console.log(
+    `${site}: the plain text joined from its lines per section ${plainTextDiffers.length === 0 ? 'is the one-line plain text on every page' : `differs from the one-line plain text on ${plainTextDiffers.length} pages: ${plainTextDiffers.slice(0, samples).join(', ')}`}`,
   );
   for (const { path, fields, detail } of differing.slice(0, samples)) console.log(`- ${path} (${fields.join(', ')})\n${detail}`);
 }

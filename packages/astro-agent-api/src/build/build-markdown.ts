@@ -8,7 +8,7 @@ import { dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildMarkdownDirective, buildPageDirective } from '../agent-directives.ts';
 import { buildMarkdownTwin, PAGEFIND_DIR } from '../content/manifest.ts';
-import { buildPageText } from '../content/plain-text.ts';
+import { buildSectionLines, joinSectionLines } from '../content/plain-text.ts';
 import { DOCUMENT_PATHS } from '../paths.ts';
 import { createSiteUrls, type SiteUrls } from '../site-urls.ts';
 import { buildFrontMatter } from './build-front-matter.ts';
@@ -266,10 +266,12 @@ export function convertHtmlPage(html: string, path: string, options: MarkdownCon
   const converted = buildMarkdownFromHtml(html, { ...options, pageUrl: url });
   if (!converted) return undefined;
   const facets = Object.fromEntries(Object.entries(converted.facets).filter(([name]) => options.facetNames.includes(name)));
-  const textHash = createHash('sha256').update(buildPageText(converted.markdown).text).digest('base64url').slice(0, 22);
+  // The plain text is made here, once, on the converter's thread (content/manifest.ts, PageText).
+  const plainText = buildSectionLines(converted.markdown, converted.sections);
+  const textHash = createHash('sha256').update(joinSectionLines(plainText)).digest('base64url').slice(0, 22);
   const lastModified = converted.lastModified ?? (textHash === dating.previousText ? dating.previousDate : dating.changedDate);
   const { lastModified: _stated, ...rest } = converted;
-  const fields = { url, path, ...rest, ...(lastModified && { lastModified }), facets, textHash };
+  const fields = { url, path, ...rest, plainText, ...(lastModified && { lastModified }), facets, textHash };
   const directive = buildMarkdownDirective(options.directives, { llmsTxt: urls.documentUrl(DOCUMENT_PATHS.llms), llmsFullTxt: urls.documentUrl(DOCUMENT_PATHS.llmsFull) });
   // The twin's language is its text's: a theme's copy of an English page in a Danish page is English.
   return { ...fields, frontMatter: `${buildFrontMatter({ ...fields, lang: contentLanguageOf(converted, '') })}${directive}` };

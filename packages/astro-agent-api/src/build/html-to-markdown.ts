@@ -8,8 +8,8 @@ import { PAGEFIND_ATTRIBUTE_SELECTORS, readPagefindAttributes, type PagefindAttr
 import { parseHtml } from './parse-html.ts';
 import { findContent, prepareContent } from './prepare-content.ts';
 import { selectOne } from './select-elements.ts';
-import { mayMatch, splitSelectorList } from './selector-list.ts';
-import { sliceRelevantHtml } from './slice-relevant-html.ts';
+import { PAGE_TOKENS, scanPage } from './scan-page.ts';
+import { splitSelectorList } from './selector-list.ts';
 
 export { MARKDOWN_STYLE } from './markdown-writer.ts';
 
@@ -45,19 +45,20 @@ export function buildMarkdownFromHtml(html: string, options: HtmlToMarkdownOptio
   const contentSelectors = splitSelectorList(options.contentSelector ?? '[data-agent-content], main');
   const excludeSelector = options.excludeSelector ?? '[data-agent-exclude]';
   const excludeSelectors = splitSelectorList(excludeSelector);
-  const tree = parseHtml(sliceRelevantHtml(html, [...contentSelectors, ...excludeSelectors, ...PAGEFIND_ATTRIBUTE_SELECTORS]));
+  const scan = scanPage(html, [...contentSelectors, ...excludeSelectors, ...PAGEFIND_ATTRIBUTE_SELECTORS]);
+  const tree = parseHtml(scan.parsed);
 
-  if (mayMatch(html, excludeSelectors) && selectOne(excludeSelector, tree)) return undefined;
+  if (scan.mayMatch(excludeSelectors) && selectOne(excludeSelector, tree)) return undefined;
 
   const content = findContent(
     tree,
-    contentSelectors.filter((selector) => mayMatch(html, [selector])),
+    contentSelectors.filter((selector) => scan.mayMatch([selector])),
   );
-  const metadata = readPageMetadata(tree, html, content);
+  const metadata = readPageMetadata(tree, html, content, scan);
   // Read before the ignored parts go: Pagefind takes filters and metadata from anywhere in the page.
-  const pagefind = mayMatch(html, PAGEFIND_ATTRIBUTE_SELECTORS) ? readPagefindAttributes(tree, html) : undefined;
+  const pagefind = scan.mayMatch(PAGEFIND_ATTRIBUTE_SELECTORS) ? readPagefindAttributes(tree, html) : undefined;
 
-  const footerTime = prepareContent(content, options.ignoreSelectors ?? [], metadata.lastModified === undefined && html.includes('<time'));
+  const footerTime = prepareContent(content, options.ignoreSelectors ?? [], metadata.lastModified === undefined && scan.has(PAGE_TOKENS.time));
   const lastModified = metadata.lastModified ?? asStatedDate(footerTime);
   const { root, headingSources } = buildMarkdownTree(content, options.pageUrl);
   attentionEdges(root);

@@ -2,10 +2,11 @@ import { type Document, type Element, isTag } from 'domhandler';
 import { canonicalLanguageTag } from '../content/language-tag.ts';
 import { collapseWhitespace } from './collapse-whitespace.ts';
 import { findElement, textOf } from './element-queries.ts';
+import { PAGE_TOKENS, type PageScan } from './scan-page.ts';
 import { selectAll, selectOne } from './select-elements.ts';
 
 /** A page's facet values: `<meta data-agent-facet="category" content="guides">`. */
-const FACET_ATTRIBUTE = 'data-agent-facet';
+const FACET_ATTRIBUTE = PAGE_TOKENS.facet;
 const FACET_META_SELECTOR = `meta[${FACET_ATTRIBUTE}]`;
 
 /** The `<meta>` tags of `<head>` read, by `name` (lowercase) or `property`. */
@@ -18,7 +19,7 @@ const SITE_NAME_META = 'og:site_name';
 const MODIFIED_META = 'article:modified_time';
 
 /** schema.org microdata: `<time itemprop="dateModified" datetime="…">` or `<meta itemprop="dateModified" content="…">`. */
-const MODIFIED_ITEMPROP = 'dateModified';
+const MODIFIED_ITEMPROP = PAGE_TOKENS.dateModified;
 
 /** ISO 8601 date or date-time, as `datetime` attributes and Open Graph write them. */
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -52,13 +53,13 @@ export interface PageMetadata {
 }
 
 /** The page's title (its content's first h1, else `<title>`), facets, language, description and last change. */
-export function readPageMetadata(tree: Document, html: string, content: Element): PageMetadata {
+export function readPageMetadata(tree: Document, html: string, content: Element, scan: Pick<PageScan, 'has'>): PageMetadata {
   const head = readHead(tree);
   const documentTitle = head.title ? collapseWhitespace(textOf(head.title)) : '';
   const h1 = findElement(content, (element) => element.name === 'h1');
   const title = h1 ? collapseWhitespace(textOf(h1)) : documentTitle;
   const facets: Record<string, string> = {};
-  for (const meta of html.includes(FACET_ATTRIBUTE) ? selectAll(FACET_META_SELECTOR, tree) : []) {
+  for (const meta of scan.has(PAGE_TOKENS.facet) ? selectAll(FACET_META_SELECTOR, tree) : []) {
     const { [FACET_ATTRIBUTE]: name, content: value } = meta.attribs;
     if (name !== undefined && value !== undefined && name.trim() !== '') facets[name.trim()] = value.trim();
   }
@@ -66,7 +67,7 @@ export function readPageMetadata(tree: Document, html: string, content: Element)
   const lang = canonicalLanguageTag(HTML_LANG.exec(html)?.[1] ?? '');
   const description = head.meta.get(DESCRIPTION_META) ?? head.meta.get(OG_DESCRIPTION_META);
   const siteName = head.meta.get(SITE_NAME_META);
-  const lastModified = readLastModified(tree, html, head.meta.get(MODIFIED_META));
+  const lastModified = readLastModified(tree, html, head.meta.get(MODIFIED_META), scan.has(PAGE_TOKENS.dateModified));
   const ownLang = content.attribs.lang !== undefined ? canonicalLanguageTag(content.attribs.lang) : '';
   const contentLang = ownLang !== '' && ownLang !== lang ? ownLang : undefined;
   // Canonicalised only for a copy: a tag is ~20 µs, and a page of a site in 17 languages names 18.
@@ -126,8 +127,7 @@ export function findHead(tree: Document): Element | undefined {
  * (Starlight's "Last updated", and most documentation themes'). Only ISO 8601 values count; the
  * build's own time never does, since every file a build writes is new.
  */
-function readLastModified(tree: Document, html: string, openGraph: string | undefined): string | undefined {
-  const hasItemprop = html.includes(MODIFIED_ITEMPROP);
+function readLastModified(tree: Document, html: string, openGraph: string | undefined, hasItemprop: boolean): string | undefined {
   const candidates: (() => unknown)[] = [
     () => (hasItemprop ? readJsonLdDateModified(html) : undefined),
     () => openGraph,

@@ -1,4 +1,4 @@
-/** Selector lists of the options, and the cheap text checks that spare a tree walk when a selector cannot match. */
+/** Selector lists of the options, and the text a simple selector needs in a page to match (scan-page.ts). */
 
 /** Splits `a, b[x="1,2"]` at the top-level commas only. */
 export function splitSelectorList(list: string): string[] {
@@ -33,15 +33,4 @@ export function selectorToken(selector: string): string | undefined {
   const token = /^[a-z][a-z0-9-]*$/.test(selector) ? `<${selector}` : attribute ? attribute[1] : undefined;
   tokens.set(selector, token);
   return token;
-}
-
-/**
- * `false` when the HTML lacks the text that each of these simple selectors needs: an attribute
- * selector that matches nothing still walks the whole tree, which costs as much as parsing it.
- */
-export function mayMatch(html: string, selectors: readonly string[]): boolean {
-  return selectors.some((selector) => {
-    const token = selectorToken(selector);
-    return token === undefined || html.includes(token);
-  });
 }

@@ -152,7 +152,7 @@ export async function serveExampleSite(example: ExampleSite, env: Record<string,
  * tarball, and `npm pack` (which compiles the package first) costs about 16 s of CPU each time.
  * Kept under the system's temporary folder by a hash of the sources, so an edit packs again.
  */
-async function packPackageOnce(): Promise<PackedPackage> {
+export async function packPackageOnce(): Promise<PackedPackage> {
   const folder = join(tmpdir(), `agent-api-pack-${await hashPackedSources()}`);
   const reportFile = join(folder, 'pack.json');
   const cached = await readFile(reportFile, 'utf8').catch(() => undefined);

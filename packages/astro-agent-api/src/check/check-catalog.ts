@@ -202,6 +202,21 @@ const CATALOG = {
     graders: ['AFDocs'],
     fix: "Start each twin's body with a blockquote such as `> Documentation index: https://site/llms.txt`.",
   },
+  'content-pages': {
+    group: 'pages',
+    scope: 'site',
+    title:
+      "the pages read to sample (4 × --max-pages of the sitemap) are content: the report's shares of redirect stubs, noindex, canonical elsewhere, copies and empty pages; the sample is content pages only",
+    graders: [],
+    fix: 'List only content pages in the sitemap (search engines report a submitted page marked noindex, or redirected, as an error): leave out redirect stubs, noindex pages and pages whose canonical address is another page.',
+  },
+  'index-content': {
+    group: 'pages',
+    scope: 'site',
+    title: 'no page the site marks as not content (a redirect stub, noindex, canonical elsewhere, a copy, empty) is in llms.txt, llms-full, MCP resources or search results',
+    graders: [],
+    fix: "Leave the pages listed out of the agent index: a redirect's target is the page to list, a noindex page is not for indexers, a copy's original is. astro-agent-api reads these marks at build time; rebuild with the current version.",
+  },
   'page-size-html': {
     group: 'pages',
     scope: 'site',
@@ -310,9 +325,9 @@ const CATALOG = {
   openapi: {
     group: 'discovery',
     scope: 'api',
-    title: '/openapi.json is a valid OpenAPI document whose server is this site',
+    title: "/openapi.json is a valid OpenAPI 3.1 document whose server is this site, describing every operation the API's index (or its MCP server) answers",
     graders: ['Mintlify', 'a14y', 'isitagentready'],
-    fix: "Serve a valid OpenAPI 3.1 document at /openapi.json (validate it with an OpenAPI validator), with `servers[0].url` the site's address.",
+    fix: "Serve a valid OpenAPI 3.1 document at /openapi.json (validate it with an OpenAPI validator), with `servers[0].url` the site's address and a path for each operation the API answers: deploy it from the same build as the API.",
   },
   'published-urls': {
     group: 'api',

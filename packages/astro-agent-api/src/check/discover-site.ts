@@ -1,6 +1,7 @@
 import { DOCUMENT_PATHS, MCP_PATH, WELL_KNOWN_PATHS } from '../paths.ts';
 import type { CheckOptions } from './check-options.ts';
 import { parseHtmlDocument } from './html-document.ts';
+import { marksOf, type ReadPage } from './page-marks.ts';
 import { readLlmsTxt, type LlmsTxt } from './read-llms-txt.ts';
 import { readSitemap, type Sitemap } from './read-sitemap.ts';
 import { samplePages } from './sample-pages.ts';
@@ -37,7 +38,13 @@ export interface SiteFacts {
   llms: LlmsTxt | undefined;
   /** The site's page URLs as published (the sitemap's, else the home page). */
   pages: string[];
-  /** The pages the per-page checks fetch (--sampling, --max-pages). */
+  /**
+   * The pages read to choose the sample, with what each says of itself: a draw of --max-pages × 4
+   * through the list as --sampling draws (every page with `none`), whose marked pages (redirect stubs,
+   * noindex, canonical elsewhere, copies, empty) the report counts and the index checks look for.
+   */
+  read: ReadPage[];
+  /** The pages the per-page checks fetch (--sampling, --max-pages): content pages of those read. */
   sample: string[];
   /** Present when the site serves astro-agent-api's contract. */
   api: ApiFacts | undefined;
@@ -65,9 +72,24 @@ export async function discoverSite(http: SiteHttp, options: CheckOptions): Promi
 
   const onSite = (sitemap?.entries ?? []).map((entry) => entry.loc).filter((url) => http.isOnSite(url));
   const pages = onSite.length > 0 ? [...new Set(onSite)] : await pagesOfLlmsTxt(http, llms, siteUrl);
-  const sample = samplePages(pages, `${siteUrl}/`, options);
+  const { read, sample } = await sampleContentPages(http, pages, `${siteUrl}/`, options);
   const { api, reason } = await detectApi(http, siteUrl);
-  return { target, siteUrl, siteUrlSource: source, home, robots, sitemap, llms, pages, sample, api, noApiReason: reason };
+  return { target, siteUrl, siteUrlSource: source, home, robots, sitemap, llms, pages, read, sample, api, noApiReason: reason };
+}
+
+/** How many pages are read for each one sampled: a site of redirect stubs still yields content pages to check. */
+const READ_PER_SAMPLED = 4;
+
+/**
+ * The per-page sample: content pages only, as a search engine would index them. Pages are drawn as
+ * --sampling says, read, and those that say they are not content are set apart; when every page read
+ * is marked, the sample is the first of them (the checks then show what agents get).
+ */
+async function sampleContentPages(http: SiteHttp, pages: string[], home: string, options: CheckOptions): Promise<{ read: ReadPage[]; sample: string[] }> {
+  const drawn = samplePages(pages, home, { ...options, maxPages: options.maxPages * READ_PER_SAMPLED });
+  const read = await Promise.all(drawn.map(async (page) => marksOf(await http.fetch(page), page, http)));
+  const content = read.filter((page) => page.marks.length === 0).map((page) => page.page);
+  return { read, sample: (content.length > 0 ? content : drawn).slice(0, options.maxPages) };
 }
 
 /**
@@ -76,16 +98,17 @@ export async function discoverSite(http: SiteHttp, options: CheckOptions): Promi
  */
 async function pagesOfLlmsTxt(http: SiteHttp, llms: LlmsTxt | undefined, siteUrl: string): Promise<string[]> {
   const twins = [...new Set((llms?.links ?? []).map((link) => link.url.replace(/#.*$/, '')).filter((url) => http.isOnSite(url) && url.endsWith('.md')))];
-  const pages = await Promise.all(
-    twins.map(async (twin) => {
-      const answer = await http.fetch(twin);
-      if (answer.status !== 200) return undefined;
-      const named = /^---\r?\n[\s\S]*?^url:\s*["']?([^"'\s]+)/m.exec(answer.text)?.[1] ?? /<([^>]+)>;\s*rel="?canonical"?/i.exec(answer.headers.get('link') ?? '')?.[1];
-      return named && http.isOnSite(named) ? named : undefined;
-    }),
-  );
+  const pages = await Promise.all(twins.map((twin) => pageOfTwin(http, twin)));
   const found = [...new Set(pages.filter((page): page is string => page !== undefined))];
   return found.length > 0 ? found : [`${siteUrl}/`];
+}
+
+/** The page a twin is of: its front matter's `url`, else its `Link: rel="canonical"`; undefined when it does not answer or names another site. */
+export async function pageOfTwin(http: SiteHttp, twin: string): Promise<string | undefined> {
+  const answer = await http.fetch(twin);
+  if (answer.status !== 200) return undefined;
+  const named = /^---\r?\n[\s\S]*?^url:\s*["']?([^"'\s]+)/m.exec(answer.text)?.[1] ?? /<([^>]+)>;\s*rel="?canonical"?/i.exec(answer.headers.get('link') ?? '')?.[1];
+  return named && http.isOnSite(named) ? named : undefined;
 }
 
 /** The published address: the home page's canonical link, else the sitemap's or llms.txt's origin with the checked path. */

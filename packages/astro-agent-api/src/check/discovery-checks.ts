@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { compileErrors, validate } from '@readme/openapi-parser';
 import { DOCUMENT_PATHS, WELL_KNOWN_PATHS } from '../paths.ts';
+import { undescribedOperations } from './answered-operations.ts';
 import { collectProblems, withApi, type CheckContext, type CheckRuns } from './check-context.ts';
 import { fail, pass, skip, warn, type CheckOutcome } from './check-result.ts';
 import { authorizationServerUrl, parseJson, protectedResourceUrl, type Json } from './discover-site.ts';
@@ -164,6 +165,8 @@ export const discoveryChecks: CheckRuns = {
       );
     const server = document.servers?.[0]?.url;
     if (typeof server !== 'string' || server.replace(/\/+$/, '') !== context.site.siteUrl) problems.push(`servers[0].url is ${JSON.stringify(server)}, not the site ${context.site.siteUrl}`);
+    if (typeof document.openapi !== 'string' || !/^3\.1\./.test(document.openapi)) problems.push(`openapi is ${JSON.stringify(document.openapi)}, not 3.1.x`);
+    problems.push(...(await undescribedOperations(context, document)));
     return problems.length > 0
       ? fail("openapi.json is not a valid description of this site's API", problems)
       : pass(`OpenAPI ${document.openapi}, ${Object.keys(document.paths ?? {}).length} paths, valid`);

@@ -1,6 +1,7 @@
 import { DOCUMENT_PATHS, WELL_KNOWN_PATHS } from '../paths.ts';
 import { collectProblems, percent, type CheckContext, type CheckRuns } from './check-context.ts';
 import { fail, pass, skip, warn } from './check-result.ts';
+import { pageKey } from './page-marks.ts';
 import { markdownLinks } from './read-llms-txt.ts';
 import { describeAnswer, looksLikeHtml, mediaType, type HttpAnswer } from './site-http.ts';
 
@@ -21,16 +22,6 @@ function textProblem(answer: HttpAnswer): string | undefined {
   if (!TEXT_TYPES.has(mediaType(answer))) return `${answer.url} is ${mediaType(answer) || 'untyped'}, not text/plain or text/markdown`;
   if (looksLikeHtml(answer.text)) return `${answer.url} is an HTML page`;
   return undefined;
-}
-
-/** A page and its twin compare equal: the path without `.md`, `/index`, `.html` or the trailing slash. */
-export function pageKey(url: string): string {
-  const { pathname } = new URL(url);
-  return pathname
-    .replace(/\.md$/, '')
-    .replace(/\.html$/, '')
-    .replace(/\/index$/, '')
-    .replace(/\/+$/, '');
 }
 
 /** llms.txt's links on this site, at most --max-links of them, evenly through the list. */

@@ -3,7 +3,7 @@ import { DOCUMENT_PATHS } from '../paths.ts';
 import type { CheckContext, CheckRuns } from './check-context.ts';
 import { fail, pass, skip, warn, type CheckOutcome } from './check-result.ts';
 import { parseHtmlDocument } from './html-document.ts';
-import { pageKey } from './llms-txt-checks.ts';
+import { pageKey } from './page-marks.ts';
 import { fetchPageForms, type PageForms } from './page-set.ts';
 import { contentSignalProblems } from './robots-checks.ts';
 import { describeAnswer, looksLikeHtml, mediaType, type HttpAnswer } from './site-http.ts';

@@ -28,7 +28,7 @@ interface RpcAnswer {
 let nextId = 1;
 
 /** MCP Streamable HTTP — one JSON-RPC message POSTed to the endpoint, the answer read as JSON or as an event stream. */
-async function rpc(context: CheckContext, endpoint: string, method: string, params: Json | undefined, headers: Record<string, string> = {}): Promise<RpcAnswer> {
+export async function rpc(context: CheckContext, endpoint: string, method: string, params: Json | undefined, headers: Record<string, string> = {}): Promise<RpcAnswer> {
   const notification = method.startsWith('notifications/');
   const token = tokenOf(context);
   const answer = await context.http.fetch(endpoint, {
@@ -47,7 +47,7 @@ async function rpc(context: CheckContext, endpoint: string, method: string, para
 }
 
 /** What is wrong with a JSON-RPC answer: an HTTP error, a JSON-RPC error, or no result; undefined when there is a result. */
-function rpcProblem(what: string, { answer, message }: RpcAnswer): string | undefined {
+export function rpcProblem(what: string, { answer, message }: RpcAnswer): string | undefined {
   if (answer.status !== 200) return `${what}: ${describeAnswer(answer, 'POST')} ${answer.text.slice(0, 160)}`;
   if (message?.error) return `${what}: JSON-RPC error ${message.error.code} ${message.error.message}`;
   return message?.result ? undefined : `${what}: no result in ${answer.text.slice(0, 160)}`;

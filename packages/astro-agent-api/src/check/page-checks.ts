@@ -3,7 +3,7 @@ import { fetchSample, twinUrlOf, type CheckContext, type CheckRuns } from './che
 import { fail, pass, skip, warn, type CheckOutcome, type CheckStatus } from './check-result.ts';
 import { mainText, parseHtmlDocument, readableText } from './html-document.ts';
 import { parseLinkHeader } from './link-header.ts';
-import { pageKey } from './llms-txt-checks.ts';
+import { pageKey } from './page-marks.ts';
 import { fetchPageForms } from './page-set.ts';
 import { describeAnswer, mediaType, type HttpAnswer } from './site-http.ts';
 

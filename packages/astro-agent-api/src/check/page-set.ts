@@ -1,5 +1,5 @@
 import { ACCEPT_MARKDOWN, ACCEPT_TEXT_PLAIN, twinUrlOf, type CheckContext } from './check-context.ts';
-import { pageKey } from './llms-txt-checks.ts';
+import { pageKey } from './page-marks.ts';
 import type { HttpAnswer } from './site-http.ts';
 
 /** A sampled content page with every form the Markdown checks read, each fetched once per run. */

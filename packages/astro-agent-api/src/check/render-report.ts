@@ -4,12 +4,18 @@ import type { CheckReport } from './run-check.ts';
 
 const MARKS: Record<CheckStatus, string> = { pass: 'pass', warn: 'WARN', fail: 'FAIL', skip: 'skip' };
 
+/** `: 13 redirect, 2 noindex not content`, or nothing when every page read is content. */
+function describeNotContent(report: CheckReport): string {
+  const marked = Object.entries(report.pages.notContent).filter(([, count]) => count > 0);
+  return marked.length > 0 ? ` (not content: ${marked.map(([kind, count]) => `${count} ${kind}`).join(', ')})` : '';
+}
+
 /** The report as a person reads it in a terminal or a CI log: one line per check, the fix and the evidence under what did not pass. */
 export function renderReportText(report: CheckReport): string {
   const lines = [
     `astro-agent-api check ${report.target}`,
     `site ${report.site}; ${report.api.detected ? "astro-agent-api's API found: the contract checks ran" : `no API: ${report.api.reason}`}`,
-    `${report.pages.sampled} of ${report.pages.total} pages sampled (${report.pages.sampling})`,
+    `${report.pages.sampled} of ${report.pages.total} pages sampled (${report.pages.sampling}), content pages of ${report.pages.read} read${describeNotContent(report)}`,
     '',
   ];
   let group = '';

@@ -6,11 +6,13 @@ import { parseCheckOptions, selectChecks, type CheckOptions, type CheckUserOptio
 import { buildResult, type CheckResult, type CheckStatus } from './check-result.ts';
 import { discoverSite } from './discover-site.ts';
 import { discoveryChecks } from './discovery-checks.ts';
+import { countMarks, indexChecks } from './index-checks.ts';
 import { llmsTxtChecks } from './llms-txt-checks.ts';
 import { markdownChecks } from './markdown-checks.ts';
 import { mcpChecks } from './mcp-checks.ts';
 import { oauthChecks } from './oauth-checks.ts';
 import { pageChecks } from './page-checks.ts';
+import type { PageMarkKind } from './page-marks.ts';
 import { quotaChecks } from './quota-checks.ts';
 import { robotsChecks } from './robots-checks.ts';
 import { SiteHttp, type RequestTally } from './site-http.ts';
@@ -22,6 +24,7 @@ const RUNS: Record<CheckId, CheckRun> = {
   ...llmsTxtChecks,
   ...markdownChecks,
   ...pageChecks,
+  ...indexChecks,
   ...discoveryChecks,
   ...apiChecks,
   ...oauthChecks,
@@ -47,8 +50,11 @@ export interface CheckReport {
   api: { detected: boolean; reason?: string };
   startedAt: string;
   durationMs: number;
-  /** Pages in the sitemap, and how many of them the per-page checks fetched. */
-  pages: { total: number; sampled: number; sampling: CheckOptions['sampling'] };
+  /**
+   * Pages in the sitemap, how many were read to choose the sample and how many of those say they are
+   * not content (by mark; a page may carry several), and how many content pages the per-page checks fetched.
+   */
+  pages: { total: number; read: number; notContent: Record<PageMarkKind, number>; sampled: number; sampling: CheckOptions['sampling'] };
   requests: RequestTally;
   summary: Record<CheckStatus, number>;
   /** The checks run, in the catalog's order. */
@@ -95,7 +101,7 @@ export async function runCheck(userOptions: CheckUserOptions): Promise<CheckRepo
     api: site.api ? { detected: true } : { detected: false, reason: site.noApiReason },
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
-    pages: { total: site.pages.length, sampled: site.sample.length, sampling: options.sampling },
+    pages: { total: site.pages.length, read: site.read.length, notContent: countMarks(site.read), sampled: site.sample.length, sampling: options.sampling },
     requests: { ...http.tally },
     summary,
     checks,

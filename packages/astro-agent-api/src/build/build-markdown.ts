@@ -62,11 +62,11 @@ const NON_PAGE_DIRS = new Set(['_astro', PAGEFIND_DIR]);
 
 /**
  * Below this many bytes of HTML to convert the conversion stays on the calling thread: starting a
- * worker (~140 ms to load the converter) does not pay. A page costs about 0.13 ms of CPU per KB of its
- * HTML (2 ms for the demo's 16 KB pages), so two workers win from about 2 MB; counted in bytes because
- * pages differ sixfold in size (a Starlight page is 90 KB).
+ * worker (110–160 ms of CPU to load the converter) does not pay. A page costs about 0.03–0.08 ms of CPU
+ * per KB of its HTML (BENCHMARKS.md, "A converter made for speed"), so two workers win from about
+ * 6 MB; counted in bytes because pages differ sixfold in size (a Starlight page is 90 KB).
  */
-export const WORKER_THRESHOLD_BYTES = 4 * 1024 ** 2;
+export const WORKER_THRESHOLD_BYTES = 8 * 1024 ** 2;
 /** Pages handed to a worker at a time: small enough to balance the workers, large enough to keep messages few. */
 const CHUNK_SIZE = 50;
 /** Chunks per worker at the least: a few pages left to one worker at the end must not keep the others waiting. */
@@ -84,8 +84,8 @@ const IO_CONCURRENCY = 8;
  * page the render-time conversion missed, or that another integration rewrote after the render, is
  * converted here from its file. Those stream through the converter: each is read, converted and its
  * twin written before the next is read. From `WORKER_THRESHOLD_BYTES` of HTML on, worker threads (one per
- * core) convert chunks of pages; below it the ~140 ms a worker needs to load unified costs more than it
- * saves. Parsing only `<head>` and `<main>` keeps each page cheap (see slice-relevant-html.ts). Every
+ * core) convert chunks of pages; below it the time a worker needs to load the converter costs more than
+ * it saves. Parsing only `<head>` and `<main>` keeps each page cheap (see scan-page.ts). Every
  * page that has a twin gets a `<link rel="alternate">` to it and the llms.txt directive (page-markup.ts),
  * after it is converted, so neither reaches its twin or the search indexes. `onPage` gets each
  * content page that was not rendered in hand as soon as it is known, in no set order.

@@ -63,7 +63,7 @@ export function readPageMetadata(tree: Document, html: string, content: Element,
     const { [FACET_ATTRIBUTE]: name, content: value } = meta.attribs;
     if (name !== undefined && value !== undefined && name.trim() !== '') facets[name.trim()] = value.trim();
   }
-  // Read from the source: the parsed tree may hold only <head> and <main> (slice-relevant-html.ts).
+  // Read from the source: the parsed tree may hold only <head> and <main> (scan-page.ts).
   const lang = canonicalLanguageTag(HTML_LANG.exec(html)?.[1] ?? '');
   const description = head.meta.get(DESCRIPTION_META) ?? head.meta.get(OG_DESCRIPTION_META);
   const siteName = head.meta.get(SITE_NAME_META);

@@ -6,6 +6,7 @@
  * - demo: the demo site's sources (bench/generate-site.ts, 374 content pages);
  * - docs: Starlight's own documentation (tests/fixtures/starlight-docs), installed from the packed
  *   tarball as its test does (tests/helpers/example-site.ts), built again without the integration;
+ * - the name of another real-site fixture of tests/fixtures (astrowind, biome-website), likewise;
  * - a page count: the generated site of that many pages.
  */
 import { execFileSync } from 'node:child_process';
@@ -31,8 +32,9 @@ export function sitePagesDir(site: string): string {
 export async function prepareSitePages(site: string): Promise<string> {
   const kept = sitePagesDir(site);
   if (existsSync(kept)) return kept;
-  if (site === 'docs') {
-    const example = await prepareExampleSite('starlight-docs', { from: join('tests', 'fixtures'), commitDate: DOCS_COMMIT_DATE });
+  const fixture = site === 'docs' ? 'starlight-docs' : site;
+  if (existsSync(join(ROOT, 'tests', 'fixtures', fixture, 'package.json'))) {
+    const example = await prepareExampleSite(fixture, { from: join('tests', 'fixtures'), ...(site === 'docs' && { commitDate: DOCS_COMMIT_DATE }) });
     try {
       await writeWrappedConfig(example.root, join(example.root, 'astro.config.mjs'), BENCH_CONFIG_LINES);
       const outDir = join(example.root, 'dist-without');
@@ -44,7 +46,7 @@ export async function prepareSitePages(site: string): Promise<string> {
     return kept;
   }
   const pages = site === 'demo' ? DEMO_PAGES : Number(site);
-  if (!(pages > 0)) throw new Error(`"${site}" is not demo, docs or a page count`);
+  if (!(pages > 0)) throw new Error(`"${site}" is not demo, docs, a fixture of tests/fixtures or a page count`);
   const root = await generateSite(pages, DEMO_PAGES);
   const outDir = join(root, 'dist-pages');
   await measureBuild(root, outDir, { cold: true, integration: false, cacheDir: join(root, '.cache-pages') });

@@ -1,4 +1,4 @@
-import type { Element } from 'domhandler';
+import type { Element } from './parse-html.ts';
 
 /**
  * Starlight's aside variants (`:::note`, `:::tip`, `:::caution`, `:::danger`) as the GitHub alert

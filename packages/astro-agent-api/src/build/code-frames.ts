@@ -1,5 +1,5 @@
 import type { Code } from 'mdast';
-import { type Element, isTag } from 'domhandler';
+import { type Element, isTag } from './parse-html.ts';
 import { collapseWhitespace } from './collapse-whitespace.ts';
 import { childElement, childElements, hasClass, textOf } from './element-queries.ts';
 import { visibleText } from './visible-text.ts';

@@ -1,4 +1,4 @@
-import { type AnyNode, type ChildNode, Element, isTag, isText, Text } from 'domhandler';
+import { type AnyNode, type Element, isTag, isText } from './parse-html.ts';
 
 /** Whether the element has this class. */
 export function hasClass(element: Element, name: string): boolean {
@@ -40,13 +40,4 @@ export function textOf(node: AnyNode): string {
   let text = '';
   for (const child of node.children) text += textOf(child);
   return text;
-}
-
-/** A new element (the rewritten markup of a theme's component). */
-export function createElement(name: string, children: ChildNode[], attribs: Record<string, string> = {}): Element {
-  return new Element(name, attribs, children);
-}
-
-export function createText(value: string): Text {
-  return new Text(value);
 }

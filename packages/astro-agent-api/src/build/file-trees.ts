@@ -1,7 +1,8 @@
-import type { ChildNode, Element } from 'domhandler';
+import type { ChildNode, Element } from './parse-html.ts';
 
 import { collapseWhitespace } from './collapse-whitespace.ts';
-import { childElement, childElements, createElement, createText, findByClass, hasClass } from './element-queries.ts';
+import { childElement, childElements, findByClass, hasClass } from './element-queries.ts';
+import { createElement, createText } from './parse-html.ts';
 import { visibleText } from './visible-text.ts';
 
 /** The element Starlight's `<FileTree>` renders. */

@@ -1,7 +1,7 @@
-import { type ChildNode, type Element, isTag, isText } from 'domhandler';
+import { type ChildNode, createElement, createText, type Element, isTag, isText } from './parse-html.ts';
 import { unwrapCodeFrame } from './code-frames.ts';
 import { collapseWhitespace } from './collapse-whitespace.ts';
-import { createElement, createText, findByClass, findElement, hasClass, textOf } from './element-queries.ts';
+import { findByClass, findElement, hasClass, textOf } from './element-queries.ts';
 import { fileTreeAsList, FILE_TREE_TAG } from './file-trees.ts';
 import { visibleText } from './visible-text.ts';
 

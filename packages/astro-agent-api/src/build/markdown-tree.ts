@@ -1,4 +1,4 @@
-import { type ChildNode, type Element, isTag, type Text as DomText } from 'domhandler';
+import { type ChildNode, type Element, isTag, type Text as DomText } from './parse-html.ts';
 import type { BlockContent, Blockquote, Heading, Html, List, ListItem, Nodes, Paragraph, Parents, PhrasingContent, Root, RootContent, Table, TableCell, TableRow, Text } from 'mdast';
 import { alertVariant } from './aside-alerts.ts';
 import { buildCodeBlock } from './code-frames.ts';

@@ -448,11 +448,11 @@ function peek(node: PhrasingContent, parent: Parents): string {
 
 /** Text as the library writes it (writeText): as it is when no pattern in scope could apply, else escaped by the library. */
 function text(node: Text, before: string, after: string): string {
-  return escape(node.value, before, after);
+  return escapeMarkdown(node.value, before, after);
 }
 
 /** What the library's `safe` gives for `value` between `before` and `after` in the current constructs, without calling it when it would change nothing (markdown-text.ts). */
-function escape(value: string, before: string, after: string): string {
+function escapeMarkdown(value: string, before: string, after: string): string {
   if (!value.includes('\\') && !after.includes('\\') && !hasUnsafeCharacter(library, before, value, after)) return value;
   return library.safe(value, { before, after, ...LIBRARY_INFO });
 }
@@ -532,7 +532,7 @@ function image(node: Image): string {
   const exit = enter('image');
   const subexit = enter('label');
   let value = '![';
-  value += escape(node.alt ?? '', value, ']');
+  value += escapeMarkdown(node.alt ?? '', value, ']');
   value += '](';
   subexit();
   value = destinationAndTitle(value, node.url, node.title || undefined, (!node.url && Boolean(node.title)) || /[\0- \u007F]/.test(node.url));
@@ -546,16 +546,16 @@ function destinationAndTitle(written: string, url: string, title: string | undef
   let exit: () => void;
   if (enclose) {
     exit = enter('destinationLiteral');
-    value += `<${escape(url, `${value}<`, '>')}>`;
+    value += `<${escapeMarkdown(url, `${value}<`, '>')}>`;
   } else {
     exit = enter('destinationRaw');
-    value += escape(url, value, typeof title === 'string' ? ' ' : ')');
+    value += escapeMarkdown(url, value, typeof title === 'string' ? ' ' : ')');
   }
   exit();
   if (typeof title === 'string') {
     exit = enter('titleQuote');
     value += ' "';
-    value += escape(title, value, '"');
+    value += escapeMarkdown(title, value, '"');
     value += '"';
     exit();
   }

@@ -1,4 +1,4 @@
-import { type Document, type Element, isTag } from 'domhandler';
+import { type Document, type Element, isTag } from './parse-html.ts';
 import { canonicalLanguageTag } from '../content/language-tag.ts';
 import { collapseWhitespace } from './collapse-whitespace.ts';
 import { findElement, textOf } from './element-queries.ts';

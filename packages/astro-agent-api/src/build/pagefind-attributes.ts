@@ -1,4 +1,4 @@
-import { type Document, type Element, isTag } from 'domhandler';
+import { type Document, type Element, isTag } from './parse-html.ts';
 import { collapseWhitespace } from './collapse-whitespace.ts';
 import { textOf } from './element-queries.ts';
 import { findHead } from './page-metadata.ts';

@@ -1,6 +1,6 @@
-import { type ChildNode, type Document, type Element, isTag } from 'domhandler';
+import { type ChildNode, createElement, type Document, type Element, isTag } from './parse-html.ts';
 import { isAlertAside } from './aside-alerts.ts';
-import { createElement, hasClass } from './element-queries.ts';
+import { hasClass } from './element-queries.ts';
 import { rewriteComponents } from './flatten-components.ts';
 import { findFooterTime } from './page-metadata.ts';
 import { selectAll, selectOne } from './select-elements.ts';
@@ -24,13 +24,7 @@ export function findContent(document: Document, selectors: readonly string[]): E
     const found = selectOne(selector, document);
     if (found) return found;
   }
-  return (
-    selectOne('body', document) ??
-    createElement(
-      'div',
-      document.children.filter((child) => child.type !== 'directive'),
-    )
-  );
+  return selectOne('body', document) ?? createElement('div', document.children);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { compile } from 'css-select';
-import type { AnyNode, Element } from 'domhandler';
+import type { AnyNode, Element } from './parse-html.ts';
 import { selectAll as selectAllOf, selectOne as selectOneOf } from 'css-select';
 
 /** Compiled selectors, by their text: the options' selectors are the same on every page, and compiling one costs more than a page's match. */

@@ -1,4 +1,4 @@
-import { type AnyNode, isTag, isText } from 'domhandler';
+import { type AnyNode, isTag, isText } from './parse-html.ts';
 import { hasClass } from './element-queries.ts';
 
 /**

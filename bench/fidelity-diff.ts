@@ -5,9 +5,13 @@
  * language and the Pagefind attributes. Prints per site how many pages are identical and how many
  * differ (in what), and the first lines that differ on a sample of pages; `--out` writes both
  * versions of every differing page's Markdown there, to read with `diff -r`.
- * The sites' pages come from bench/conversion-sites.ts (their HTML as Astro wrote it).
+ * The sites' pages come from bench/conversion-sites.ts (their HTML as Astro wrote it). `--fuzz N`
+ * then converts N generated pages with both (fast-check: Latin and CJK text, Markdown's own
+ * characters, emphasis, links, code, images and breaks in paragraphs, headings, list items, table
+ * cells and quotes) and stops at the first that differs.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { listHtmlPages } from '../packages/astro-agent-api/src/build/build-markdown.ts';
@@ -22,6 +26,7 @@ const { values: args } = parseArgs({
     before: { type: 'string', default: 'main' },
     samples: { type: 'string', default: '6' },
     out: { type: 'string' },
+    fuzz: { type: 'string', default: '0' },
   },
 });
 
@@ -96,4 +101,36 @@ for (const site of args.sites.split(',').map((name) => name.trim())) {
     `${site}: the plain text joined from its lines per section ${plainTextDiffers.length === 0 ? 'is the one-line plain text on every page' : `differs from the one-line plain text on ${plainTextDiffers.length} pages: ${plainTextDiffers.slice(0, samples).join(', ')}`}`,
   );
   for (const { path, fields, detail } of differing.slice(0, samples)) console.log(`- ${path} (${fields.join(', ')})\n${detail}`);
+}
+
+const fuzzRuns = Number(args.fuzz);
+if (fuzzRuns > 0) {
+  const escapeHtml = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+  const letters = fc.constantFrom('付き', 'ページ', '文档', '検索', 'abc', 'Starlight', '42');
+  const punctuation = fc.constantFrom('。', '、', '「', '」', '！', '（', '）', '.', ',', '!', '?', ':', '#', '*', '_', '`', '[', ']', '-', '+', '|', '<', '\\', '~');
+  const run = fc.array(fc.oneof(letters, punctuation, fc.constant(' ')), { minLength: 1, maxLength: 4 }).map((parts) => parts.join(''));
+  const segment = fc.oneof(
+    run.map(escapeHtml),
+    fc.tuple(fc.constantFrom('em', 'strong', 'del', 'code', 'kbd'), run).map(([tag, text]) => `<${tag}>${escapeHtml(text)}</${tag}>`),
+    fc.tuple(fc.constantFrom('em', 'strong'), letters).map(([tag, text]) => `<${tag}><a href="/x/">${text}</a></${tag}>`),
+    fc.tuple(fc.constantFrom('em', 'strong'), letters).map(([tag, text]) => `<${tag}><code>${text}</code></${tag}>`),
+    fc.constantFrom('<br>', '<img src="a.png" alt="x">', '<a href="https://a.b/c">https://a.b/c</a>'),
+  );
+  const block = fc
+    .tuple(fc.constantFrom('p', 'h2', 'li', 'td', 'blockquote'), fc.array(segment, { minLength: 1, maxLength: 6 }))
+    .map(([tag, segments]) =>
+      tag === 'li' ? `<ul><li>${segments.join('')}</li></ul>` : tag === 'td' ? `<table><tr><th>h</th></tr><tr><td>${segments.join('')}</td></tr></table>` : `<${tag}>${segments.join('')}</${tag}>`,
+    );
+  const pageUrl = 'https://docs.example/guide/';
+  fc.assert(
+    fc.property(fc.array(block, { minLength: 1, maxLength: 3 }), (blocks) => {
+      const html = `<!doctype html><html lang="ja"><head><title>T</title></head><body><main>${blocks.join('')}</main></body></html>`;
+      const old = before(html, { pageUrl })?.markdown;
+      const now = buildMarkdownFromHtml(html, { pageUrl })?.markdown;
+      if (old !== now) console.log(`differs on ${JSON.stringify(blocks.join(''))}:\n  before ${JSON.stringify(old)}\n  after  ${JSON.stringify(now)}`);
+      return old === now;
+    }),
+    { numRuns: fuzzRuns },
+  );
+  console.log(`fuzz: ${fuzzRuns} generated pages, the same Markdown from both converters`);
 }

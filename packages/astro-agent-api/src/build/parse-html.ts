@@ -54,6 +54,9 @@ export function parseHtml(html: string): Document {
   const document: Document = { type: 'root', children: [], parent: null };
   let current: ParentNode = document;
   let text: Text | null = null;
+  /** For each open element, whether it was kept out of the tree (a `<span>` in a `<pre>`: its text joins its parent's). */
+  const dropped: boolean[] = [];
+  let openPre = 0;
   const append = (node: ChildNode): void => {
     const siblings = current.children;
     const previous = siblings.at(-1) ?? null;
@@ -63,12 +66,20 @@ export function parseHtml(html: string): Document {
   };
   const parser = new Parser({
     onopentag(name, attribs) {
+      // A code block's highlighted tokens are spans of text and style: its text is all the converter
+      // reads of them (code-frames.ts), and a docs page's code holds most of its elements.
+      const drop = openPre > 0 && name === 'span';
+      dropped.push(drop);
+      if (drop) return;
+      if (name === 'pre') openPre++;
       const element: Element = { type: name === 'script' ? 'script' : name === 'style' ? 'style' : 'tag', name, attribs, children: [], parent: current, prev: null, next: null };
       append(element);
       current = element;
       text = null;
     },
-    onclosetag() {
+    onclosetag(name) {
+      if (dropped.pop()) return;
+      if (name === 'pre') openPre--;
       current = current.parent ?? document;
       text = null;
     },

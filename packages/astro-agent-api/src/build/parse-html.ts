@@ -68,7 +68,8 @@ export function parseHtml(html: string): Document {
     onopentag(name, attribs) {
       // A code block's highlighted tokens are spans of text and style: its text is all the converter
       // reads of them (code-frames.ts), and a docs page's code holds most of its elements.
-      const drop = openPre > 0 && name === 'span';
+      // A span hidden from readers stays an element: the converter may leave it out.
+      const drop = openPre > 0 && name === 'span' && attribs['aria-hidden'] === undefined;
       dropped.push(drop);
       if (drop) return;
       if (name === 'pre') openPre++;

@@ -1,8 +1,10 @@
 import { type ChildNode, createElement, createText, type Element, isTag, isText } from './parse-html.ts';
+import { indexIds, isControl, isHiddenFromReaders, mathAsText, withAccessibleName, type ElementById } from './accessible-names.ts';
 import { unwrapCodeFrame } from './code-frames.ts';
 import { collapseWhitespace } from './collapse-whitespace.ts';
 import { findByClass, findElement, hasClass, textOf } from './element-queries.ts';
 import { fileTreeAsList, FILE_TREE_TAG } from './file-trees.ts';
+import { separateInlineBoxes } from './inline-boxes.ts';
 import { visibleText } from './visible-text.ts';
 
 /** What a heading's anchor link shows, if anything: rehype-autolink-headings' `#`, a pilcrow, a section sign, a link emoji. */
@@ -14,13 +16,35 @@ const PHRASING_TAGS = new Set(['a', 'abbr', 'b', 'br', 'cite', 'code', 'del', 'e
 /**
  * Rewrites the markup of themes and component libraries (Starlight, Expressive Code, `@astrojs/mdx`
  * output) into the plain elements the Markdown converter writes well, in one walk of the content that
- * also leaves out what `isIgnored` says and the comments: heading anchor links go, tab labels go
- * before their panels, framed code blocks keep their title, a file tree becomes a nested list, a link
- * card a link and its description, two links side by side (buttons) get a space between them, a
- * `<details>`' summary and a definition's term become bold, a figure's caption italic.
+ * also leaves out what `isIgnored` says: heading anchor links go, tab labels go before their panels,
+ * framed code blocks keep their title, a file tree becomes a nested list, a link card a link and its
+ * description, a `<details>`' summary and a definition's term become bold, a figure's caption
+ * italic. What the page hides from every reader (`aria-hidden`) goes; an icon says its accessible
+ * name, a formula its TeX; boxes side by side (link buttons, an icon's name) get a space between them.
  */
-export function rewriteComponents(parent: Element, isIgnored: (child: ChildNode) => boolean): void {
-  const kept = parent.children.filter((child) => (isTag(child) || isText(child)) && !isIgnored(child));
+export function rewriteComponents(content: Element, isIgnored: (child: ChildNode) => boolean): void {
+  let ids: Map<string, Element> | undefined;
+  const byId: ElementById = (id) => {
+    ids ??= indexIds(content);
+    return ids.get(id);
+  };
+  rewriteChildren(content, { byId, boxes: new Set(), inControl: false, isIgnored });
+}
+
+/**
+ * What the walk of one page's content keeps: its ids (read once, when an `aria-labelledby` asks), the
+ * icons it named, whether it is inside a button, whose icons name an action, not content, and what
+ * it leaves out.
+ */
+interface Walk {
+  byId: ElementById;
+  boxes: Set<Element>;
+  inControl: boolean;
+  isIgnored: (child: ChildNode) => boolean;
+}
+
+function rewriteChildren(parent: Element, walk: Walk): void {
+  const kept = parent.children.filter((child) => (isTag(child) || isText(child)) && !walk.isIgnored(child));
   const hasPanels = kept.some((child) => isTag(child) && child.attribs.role === 'tabpanel');
   const labels = hasPanels ? collectTabLabels(kept) : undefined;
   const children: ChildNode[] = [];
@@ -29,20 +53,49 @@ export function rewriteComponents(parent: Element, isIgnored: (child: ChildNode)
       children.push(child);
       continue;
     }
-    if (isAnchorLink(child)) continue;
+    if (isHiddenFromReaders(child) || isAnchorLink(child)) continue;
     if (labels && hasTabList(child)) continue;
     if (labels && child.attribs.role === 'tabpanel') {
       const label = labels.get(child.attribs['aria-labelledby'] ?? '') ?? '';
       if (label !== '') children.push(strongParagraph([createText(label)]));
     }
+    if (child.name === 'math') {
+      children.push(mathAsText(child));
+      continue;
+    }
     const replaced = rewrite(child);
-    rewriteComponents(replaced, isIgnored);
-    // Two links with nothing between them (a row of buttons) would read as one run of text.
-    const previous = children.at(-1);
-    if (replaced.name === 'a' && previous !== undefined && isTag(previous) && previous.name === 'a') children.push(createText(' '));
-    children.push(replaced);
+    // An SVG's own markup is a drawing: only its name (its `<title>`, its label) can be text.
+    if (replaced.name !== 'svg') rewriteChildren(replaced, isControl(replaced) ? { ...walk, inControl: true } : walk);
+    const { element, named } = walk.inControl ? { element: replaced, named: false } : withAccessibleName(replaced, walk.byId);
+    if (named) walk.boxes.add(element);
+    children.push(element);
   }
-  parent.children = children;
+  parent.children = separateInlineBoxes(withoutRepeatedNames(children, walk.boxes), walk.boxes);
+}
+
+/**
+ * The children without the icons whose name the words right beside them already say: an arrow titled
+ * "View all users" after the link text "View all users", a GitHub logo labelled "GitHub" after the
+ * word. A screen reader says both; a reader of the twin needs it once.
+ */
+function withoutRepeatedNames(children: ChildNode[], boxes: ReadonlySet<Element>): ChildNode[] {
+  const isBox = (child: ChildNode) => isTag(child) && boxes.has(child);
+  if (!children.some(isBox)) return children;
+  // The words of a node, other icons' names left out: two icons of one name side by side are two icons.
+  const wordsOf = (node: ChildNode | undefined): string => {
+    if (node === undefined || isBox(node)) return '';
+    if (node.type === 'text') return node.data;
+    return node.children.map(wordsOf).join('');
+  };
+  const wordsIn = (node: ChildNode | undefined) => collapseWhitespace(wordsOf(node)).toLowerCase();
+  const isWords = (child: ChildNode) => wordsIn(child) !== '';
+  return children.filter((child, i) => {
+    if (!isBox(child)) return true;
+    const name = collapseWhitespace(textOf(child)).toLowerCase();
+    const before = wordsIn(children.slice(0, i).findLast(isWords));
+    const after = wordsIn(children.slice(i + 1).find(isWords));
+    return !(before.endsWith(name) || after.startsWith(name));
+  });
 }
 
 function rewrite(element: Element): Element {

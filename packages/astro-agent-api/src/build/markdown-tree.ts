@@ -2,6 +2,7 @@ import { type ChildNode, type Element, isTag, type Text as DomText } from './par
 import type { BlockContent, Blockquote, Heading, Html, List, ListItem, Nodes, Paragraph, Parents, PhrasingContent, Root, RootContent, Table, TableCell, TableRow, Text } from 'mdast';
 import { alertVariant } from './aside-alerts.ts';
 import { buildCodeBlock } from './code-frames.ts';
+import { flattenTableCell } from './table-cells.ts';
 import { collapseWhitespace } from './collapse-whitespace.ts';
 import { childElements, hasClass, textOf } from './element-queries.ts';
 
@@ -406,7 +407,7 @@ function table(state: TreeState, node: Element): Table | Text {
 const cellSpans = new WeakMap<TableCell, { colSpan: number; rowSpan: number }>();
 
 function tableCell(state: TreeState, node: Element): TableCell {
-  const cell: TableCell = { type: 'tableCell', children: all(state, node) as PhrasingContent[] };
+  const cell = flattenTableCell({ type: 'tableCell', children: all(state, node) as PhrasingContent[] });
   const colSpan = Number.parseInt(node.attribs.colspan ?? '', 10) || 1;
   const rowSpan = Number.parseInt(node.attribs.rowspan ?? '', 10) || 1;
   if (colSpan > 1 || rowSpan > 1) cellSpans.set(cell, { colSpan, rowSpan });

@@ -3,6 +3,7 @@ import { type ConstructName, type State, toMarkdown, type Unsafe } from 'mdast-u
 import { markdownTable } from 'markdown-table';
 import type { Blockquote, Code, Heading, Image, InlineCode, Link, List, ListItem, Nodes, Paragraph, Parents, PhrasingContent, Root, RootContent, Table, Text } from 'mdast';
 import { hasUnsafeCharacter, writeText } from './markdown-text.ts';
+import { compactDelimiterRow } from './table-cells.ts';
 
 /**
  * How the twins' Markdown is written (remark-stringify's options, but for the handlers). Emphasis is
@@ -349,7 +350,7 @@ function longestStreak(value: string, character: string): number {
   return longest;
 }
 
-/** A GFM table: its cells written as phrasing, then laid out by markdown-table as mdast-util-gfm-table does. */
+/** A GFM table without padding (table-cells.ts): its cells written as phrasing, then laid out by markdown-table as mdast-util-gfm-table does with `tablePipeAlign: false`. */
 function table(node: Table): string {
   const exit = enter('table');
   const matrix = node.children.map((row) => {
@@ -372,7 +373,7 @@ function table(node: Table): string {
     if (!columns) for (const row of matrix) columns = Math.max(columns, row.length);
     while (head.length < columns) head.push('');
   }
-  return markdownTable(matrix, { align: node.align, fillRows: false });
+  return compactDelimiterRow(markdownTable(matrix, { align: node.align, fillRows: false, alignDelimiters: false }));
 }
 
 // ---- Phrasing -------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 import { type AnyNode, isTag, isText } from './parse-html.ts';
-import { hasClass } from './element-queries.ts';
+import { isVisuallyHidden } from './accessible-names.ts';
 
 /**
  * The text of a node as a sighted reader sees it: without what only screen readers get (`.sr-only`:
@@ -8,7 +8,7 @@ import { hasClass } from './element-queries.ts';
  */
 export function visibleText(node: AnyNode): string {
   if (isText(node)) return node.data;
-  if (!isTag(node) || hasClass(node, 'sr-only')) return '';
+  if (!isTag(node) || isVisuallyHidden(node)) return '';
   let text = '';
   for (const child of node.children) text += visibleText(child);
   return text;

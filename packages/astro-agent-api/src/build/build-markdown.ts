@@ -63,10 +63,11 @@ const NON_PAGE_DIRS = new Set(['_astro', PAGEFIND_DIR]);
 /**
  * Below this many bytes of HTML to convert the conversion stays on the calling thread: starting a
  * worker (110–160 ms of CPU to load the converter) does not pay. A page costs about 0.03–0.08 ms of CPU
- * per KB of its HTML (BENCHMARKS.md, "A converter made for speed"), so two workers win from about
- * 6 MB; counted in bytes because pages differ sixfold in size (a Starlight page is 90 KB).
+ * per KB of its HTML (BENCHMARKS.md, "A converter made for speed"), so two workers break even from
+ * about 4 MB of the smaller pages; counted in bytes because pages differ sixfold in size (a Starlight
+ * page is 90 KB).
  */
-export const WORKER_THRESHOLD_BYTES = 8 * 1024 ** 2;
+export const WORKER_THRESHOLD_BYTES = 4 * 1024 ** 2;
 /** Pages handed to a worker at a time: small enough to balance the workers, large enough to keep messages few. */
 const CHUNK_SIZE = 50;
 /** Chunks per worker at the least: a few pages left to one worker at the end must not keep the others waiting. */

@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { checkAgentReady, type CheckReport } from 'astro-agent-api/playwright';
+import { checkAgentReady, type CheckReport } from 'astro-agent-api-check';
 import { readAgentIndex, type AgentIndexFigures } from '../helpers/agent-index.ts';
 import { integrationLines, prepareExampleSite, serveExampleSite, type ExampleSite, type ServedExample } from '../helpers/example-site.ts';
 import { ASTROWIND_QUESTIONS } from './astrowind-questions.ts';

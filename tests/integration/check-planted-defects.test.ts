@@ -1,5 +1,5 @@
 /**
- * `astro-agent-api check` against the built demo behind a proxy that breaks one thing at a time: each
+ * The grader (astro-agent-api-check) against the built demo behind a proxy that breaks one thing at a time: each
  * planted defect must fail the check that names it, and no other check but those the defect breaks
  * too. The unbroken demo passes them all.
  */
@@ -10,13 +10,15 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { checkAgentReady, type CheckReport } from 'astro-agent-api/playwright';
+import { checkAgentReady, type CheckReport } from 'astro-agent-api-check';
 import { runCommand, childEnv } from '../helpers/child-process.ts';
 import { startDefectProxy, type Defect, type DefectProxy, type ProxiedResponse } from '../helpers/defect-proxy.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const SITE = 'http://localhost:4321';
-const CLI = fileURLToPath(new URL('../../packages/astro-agent-api/dist/cli.js', import.meta.url));
+/** The integration's command, whose `check` runs the grader's: both take the same arguments. */
+const INTEGRATION_CLI = fileURLToPath(new URL('../../packages/astro-agent-api/dist/cli.js', import.meta.url));
+const GRADER_CLI = fileURLToPath(new URL('../../packages/astro-agent-api-check/dist/astro-agent-api-check/src/cli.js', import.meta.url));
 /** Few pages and links per run: every row runs the whole check. */
 const RUN = { canonicalOrigin: SITE, maxPages: 4, maxLinks: 80, concurrency: 8 } as const;
 
@@ -350,16 +352,20 @@ describe('astro-agent-api check on the demo', () => {
   }
 });
 
-describe('astro-agent-api check on the command line', () => {
-  test('prints the JSON report, writes JUnit XML and exits 1 on a planted defect', async () => {
+describe('the grader on the command line', () => {
+  test('astro-agent-api check prints the JSON report, writes JUnit XML and exits 1 on a planted defect', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'agent-api-check-'));
     proxy.plant(DEFECTS.find((planted) => planted.fails[0] === 'robots-content-signal')!.defect);
     try {
       const junitFile = join(folder, 'reports', 'agent-ready.xml');
-      const failure = await runCommand(process.execPath, [CLI, 'check', proxy.url, '--canonical-origin', SITE, '--max-pages', '3', '--max-links', '40', '--format', 'json', '--junit', junitFile], {
-        cwd: folder,
-        env: childEnv(),
-      }).then(
+      const failure = await runCommand(
+        process.execPath,
+        [INTEGRATION_CLI, 'check', proxy.url, '--canonical-origin', SITE, '--max-pages', '3', '--max-links', '40', '--format', 'json', '--junit', junitFile],
+        {
+          cwd: folder,
+          env: childEnv(),
+        },
+      ).then(
         () => assert.fail('check exited 0 with a planted defect'),
         (error: Error) => error.message,
       );
@@ -386,8 +392,8 @@ describe('astro-agent-api check on the command line', () => {
     }
   });
 
-  test('a bad option is a usage error naming it (exit 2)', async () => {
-    const message = await runCommand(process.execPath, [CLI, 'check', proxy.url, '--sampling', 'sometimes'], { cwd: tmpdir(), env: childEnv() }).then(
+  test('astro-agent-api-check: a bad option is a usage error naming it (exit 2)', async () => {
+    const message = await runCommand(process.execPath, [GRADER_CLI, proxy.url, '--sampling', 'sometimes'], { cwd: tmpdir(), env: childEnv() }).then(
       () => assert.fail('check accepted --sampling sometimes'),
       (error: Error) => error.message,
     );

@@ -1,27 +1,27 @@
 /**
- * The parts of `astro-agent-api check` that read what a site sends: the README's table of checks is
+ * The parts of the grader (astro-agent-api-check) that read what a site sends: the README's table of checks is
  * the catalog, and the parsers of Link headers, directives and sampling hold for generated input.
  */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { CHECK_IDS, CHECKS } from '../../packages/astro-agent-api/src/check/check-catalog.ts';
-import { parseCheckOptions } from '../../packages/astro-agent-api/src/check/check-options.ts';
-import { parseLinkHeader } from '../../packages/astro-agent-api/src/check/link-header.ts';
-import { findHtmlDirective } from '../../packages/astro-agent-api/src/check/markdown-checks.ts';
-import { marksOf } from '../../packages/astro-agent-api/src/check/page-marks.ts';
-import { gradeCaching } from '../../packages/astro-agent-api/src/check/page-checks.ts';
-import { contentSignalProblems } from '../../packages/astro-agent-api/src/check/robots-checks.ts';
-import { samplePages } from '../../packages/astro-agent-api/src/check/sample-pages.ts';
-import { SiteHttp } from '../../packages/astro-agent-api/src/check/site-http.ts';
+import { CHECK_IDS, CHECKS } from '../../packages/astro-agent-api-check/src/check-catalog.ts';
+import { parseCheckOptions } from '../../packages/astro-agent-api-check/src/check-options.ts';
+import { parseLinkHeader } from '../../packages/astro-agent-api-check/src/link-header.ts';
+import { findHtmlDirective } from '../../packages/astro-agent-api-check/src/markdown-checks.ts';
+import { marksOf } from '../../packages/astro-agent-api-check/src/page-marks.ts';
+import { gradeCaching } from '../../packages/astro-agent-api-check/src/page-checks.ts';
+import { contentSignalProblems } from '../../packages/astro-agent-api-check/src/robots-checks.ts';
+import { samplePages } from '../../packages/astro-agent-api-check/src/sample-pages.ts';
+import { SiteHttp } from '../../packages/astro-agent-api-check/src/site-http.ts';
 
-const README = new URL('../../packages/astro-agent-api/README.md', import.meta.url);
+const README = new URL('../../packages/astro-agent-api-check/README.md', import.meta.url);
 
 describe('the catalog of checks', () => {
   test('is the README table: same ids in the same order, groups, graders and fixes', async () => {
     const readme = await readFile(README, 'utf8');
-    const table = readme.slice(readme.indexOf('### The checks'), readme.indexOf('### The JSON report'));
+    const table = readme.slice(readme.indexOf('## The checks'), readme.indexOf('## The JSON report'));
     const rows = table.split('\n').filter((line) => line.startsWith('| `'));
     const cells = rows.map((row) =>
       row

@@ -1,4 +1,4 @@
-import { DOCUMENT_PATHS, WELL_KNOWN_PATHS } from '../paths.ts';
+import { DOCUMENT_PATHS, WELL_KNOWN_PATHS } from '../../astro-agent-api/src/paths.ts';
 import { fetchSample, twinUrlOf, type CheckContext, type CheckRuns } from './check-context.ts';
 import { fail, pass, skip, warn, type CheckOutcome, type CheckStatus } from './check-result.ts';
 import { mainText, parseHtmlDocument, readableText } from './html-document.ts';

@@ -1,7 +1,8 @@
 import { SAMPLING_MODES } from './check-options.ts';
 
-/** What `astro-agent-api check` takes, printed with a usage mistake. */
-export const CHECK_USAGE = `Usage: astro-agent-api check <url> [options]
+/** What `astro-agent-api-check` takes, printed for --help and with a usage mistake. */
+export const CHECK_USAGE = `Usage: astro-agent-api-check <url> [options]
+       (astro-agent-api check <url> [options] runs it where astro-agent-api is installed)
 
 Checks a deployed site as AI agents and the public agent-readiness graders read it: robots.txt,
 sitemap, llms.txt, Markdown twins and negotiation, directives, page sizes, status codes, caching,
@@ -22,6 +23,7 @@ Link headers and discovery documents; and, where the site serves astro-agent-api
   --skip <ids>             leave out these check ids or groups
   --query <words>          what to search for in the API checks (default: openapi.json's example)
   --exhaust-quota          spend this address's anonymous quota to see the 429 (off by default)
+  --help, --version        print this text, or the version, and exit
 
 Environment: AGENT_API_CHECK_CLIENT_ID and AGENT_API_CHECK_CLIENT_SECRET name a registered OAuth
 client to use instead of registering one (registrations are limited per address).`;

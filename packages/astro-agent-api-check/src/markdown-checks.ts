@@ -1,5 +1,5 @@
 import { parse as parseYaml } from 'yaml';
-import { DOCUMENT_PATHS } from '../paths.ts';
+import { DOCUMENT_PATHS } from '../../astro-agent-api/src/paths.ts';
 import type { CheckContext, CheckRuns } from './check-context.ts';
 import { fail, pass, skip, warn, type CheckOutcome } from './check-result.ts';
 import { parseHtmlDocument } from './html-document.ts';
@@ -20,12 +20,12 @@ const TOP_SHARE = 0.1;
 
 /**
  * On a site that serves no API, nothing answers per request but files: negotiation and response
- * headers depend on the host's rules (the README's "Answering Accept: text/markdown on a static
- * host"), so what such a host cannot do is a warning, not a failure.
+ * headers depend on the host's rules (astro-agent-api's README, "Answering Accept: text/markdown on a
+ * static host"), so what such a host cannot do is a warning, not a failure.
  */
 function hostDependent(context: CheckContext, outcome: CheckOutcome): CheckOutcome {
   if (context.site.api || outcome.status !== 'fail') return outcome;
-  return warn(`${outcome.message} (a static host: this needs a rule of the host, see the README's "Answering Accept: text/markdown on a static host")`, outcome.details);
+  return warn(`${outcome.message} (a static host: this needs a rule of the host, see "Answering Accept: text/markdown on a static host" in astro-agent-api's README)`, outcome.details);
 }
 
 /** Runs `problem` on each page's forms and turns the lines into one outcome. */

@@ -1,4 +1,4 @@
-import { DOCUMENT_PATHS, WELL_KNOWN_PATHS } from '../paths.ts';
+import { DOCUMENT_PATHS, WELL_KNOWN_PATHS } from '../../astro-agent-api/src/paths.ts';
 import { collectProblems, percent, type CheckContext, type CheckRuns } from './check-context.ts';
 import { fail, pass, skip, warn } from './check-result.ts';
 import { pageKey } from './page-marks.ts';

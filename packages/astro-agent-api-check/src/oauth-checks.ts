@@ -1,4 +1,4 @@
-import { OAUTH_PATHS } from '../paths.ts';
+import { OAUTH_PATHS } from '../../astro-agent-api/src/paths.ts';
 import { callApi, searchQuery } from './api-client.ts';
 import type { CheckContext, CheckRuns } from './check-context.ts';
 import { fail, pass, skip, warn } from './check-result.ts';

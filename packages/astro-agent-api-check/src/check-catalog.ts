@@ -1,7 +1,7 @@
 /**
  * Every check `astro-agent-api check` runs, by its stable id: what it checks, which public graders
  * check the same thing, and the fix a site owner can act on. The README's table of checks is this
- * list (tests/unit/check-catalog.test.ts compares them). A leaf: it imports nothing.
+ * list (tests/unit/check-parts.test.ts compares them). A leaf: it imports nothing.
  */
 
 /** The public graders (GRADERS.md of the repository's notes, §1.2): isitagentready, AFDocs, a14y, Mintlify Agent Rank, agent-ready.dev. */
@@ -130,7 +130,7 @@ const CATALOG = {
     scope: 'site',
     title: '`Accept: text/markdown` on a page answers its twin as text/markdown with `Vary: Accept`',
     graders: ['isitagentready', 'AFDocs', 'a14y', 'Mintlify'],
-    fix: 'Answer a request whose Accept prefers text/markdown with the page\'s twin, `Content-Type: text/markdown` and `Vary: Accept` (see "Answering Accept: text/markdown" in the README for static hosts).',
+    fix: 'Answer a request whose Accept prefers text/markdown with the page\'s twin, `Content-Type: text/markdown` and `Vary: Accept` (on a static host, see "Answering Accept: text/markdown on a static host" in astro-agent-api\'s README).',
   },
   'markdown-negotiation-text-plain': {
     group: 'markdown',

@@ -61,8 +61,8 @@ export interface CheckReport {
   checks: CheckResult[];
 }
 
-/** The package's own version, named in the report and the User-Agent. */
-export const CHECK_VERSION: string = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+/** The package's own version, named in the report and the User-Agent; by the package's name, which holds wherever its build puts this module. */
+export const CHECK_VERSION: string = (JSON.parse(readFileSync(new URL(import.meta.resolve('astro-agent-api-check/package.json')), 'utf8')) as { version: string }).version;
 
 /** Runs the selected checks against a site and reports every result; never throws for what the site answers. */
 export async function runCheck(userOptions: CheckUserOptions): Promise<CheckReport> {

@@ -1,4 +1,4 @@
-import { DOCUMENT_PATHS, MCP_PATH, WELL_KNOWN_PATHS } from '../paths.ts';
+import { DOCUMENT_PATHS, MCP_PATH, WELL_KNOWN_PATHS } from '../../astro-agent-api/src/paths.ts';
 import type { CheckOptions } from './check-options.ts';
 import { parseHtmlDocument } from './html-document.ts';
 import { marksOf, type ReadPage } from './page-marks.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { compileErrors, validate } from '@readme/openapi-parser';
-import { DOCUMENT_PATHS, WELL_KNOWN_PATHS } from '../paths.ts';
+import { DOCUMENT_PATHS, WELL_KNOWN_PATHS } from '../../astro-agent-api/src/paths.ts';
 import { undescribedOperations } from './answered-operations.ts';
 import { collectProblems, withApi, type CheckContext, type CheckRuns } from './check-context.ts';
 import { fail, pass, skip, warn, type CheckOutcome } from './check-result.ts';

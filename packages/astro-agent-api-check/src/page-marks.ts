@@ -1,4 +1,4 @@
-import { DIRECTIVE_ATTRIBUTE } from '../agent-directives.ts';
+import { DIRECTIVE_ATTRIBUTE } from '../../astro-agent-api/src/directive-attribute.ts';
 import { parseHtmlDocument, select, selectAll, type HtmlDocument } from './html-document.ts';
 import type { HttpAnswer, SiteHttp } from './site-http.ts';
 

@@ -3,7 +3,7 @@ import { fromParse5 } from 'hast-util-from-parse5';
 import { select, selectAll } from 'hast-util-select';
 import { toString as hastToString } from 'hast-util-to-string';
 import { parse } from 'parse5';
-import { DIRECTIVE_ATTRIBUTE } from '../agent-directives.ts';
+import { DIRECTIVE_ATTRIBUTE } from '../../astro-agent-api/src/directive-attribute.ts';
 
 /** An HTML page as the checks read it: its tree, and the few facts several checks ask of it. */
 export interface HtmlDocument {

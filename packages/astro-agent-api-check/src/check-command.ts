@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { parseCheckOptions, type CheckUserOptions } from './check-options.ts';
 import { CHECK_USAGE } from './check-usage.ts';
 import { renderReportJunit, renderReportText } from './render-report.ts';
-import { exitCodeOf, runCheck } from './run-check.ts';
+import { CHECK_VERSION, exitCodeOf, runCheck } from './run-check.ts';
 
 export interface CommandIo {
   env: Record<string, string | undefined>;
@@ -13,13 +13,15 @@ export interface CommandIo {
   err: (text: string) => void;
 }
 
-/** `astro-agent-api check`: 0 when nothing failed, 1 when a check failed, 2 for a bad argument. */
+/** `astro-agent-api-check`: 0 when nothing failed, 1 when a check failed, 2 for a bad argument. */
 export async function runCheckCommand(argv: string[], io: CommandIo): Promise<number> {
-  let options: CheckUserOptions;
-  let format: string;
-  let junit: string | undefined;
   try {
-    ({ options, format, junit } = parseCheckArguments(argv, io.env));
+    const parsed = parseCheckArguments(argv, io.env);
+    if (parsed === 'help' || parsed === 'version') {
+      io.out(`${parsed === 'help' ? CHECK_USAGE : CHECK_VERSION}\n`);
+      return 0;
+    }
+    const { options, format, junit } = parsed;
     const report = await runCheck(options);
     io.out(format === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderReportText(report));
     if (junit) {
@@ -39,7 +41,7 @@ function usageError(message: string): Error {
   return Object.assign(new Error(message), { name: 'UsageError' });
 }
 
-function parseCheckArguments(argv: string[], env: Record<string, string | undefined>): { options: CheckUserOptions; format: string; junit?: string } {
+function parseCheckArguments(argv: string[], env: Record<string, string | undefined>): { options: CheckUserOptions; format: string; junit?: string } | 'help' | 'version' {
   // biome-ignore lint/suspicious/noImplicitAnyLet: typed by tsc from its one assignment, parseArgs's result for these options (a long generic to restate)
   let parsed;
   try {
@@ -61,12 +63,16 @@ function parseCheckArguments(argv: string[], env: Record<string, string | undefi
         skip: { type: 'string' },
         query: { type: 'string' },
         'exhaust-quota': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' },
       },
     });
   } catch (error) {
     throw usageError((error as Error).message);
   }
   const { values, positionals } = parsed;
+  if (values.help) return 'help';
+  if (values.version) return 'version';
   if (positionals.length !== 1) throw usageError(positionals.length === 0 ? 'The URL of the site to check is missing.' : `One URL is checked at a time; got ${positionals.join(' ')}.`);
   const format = values.format ?? 'text';
   if (format !== 'text' && format !== 'json') throw usageError(`--format must be text or json, not "${format}".`);

@@ -1,4 +1,4 @@
-import { DOCUMENT_PATHS, IDENTITY_PATH, MCP_PATH, WELL_KNOWN_PATHS } from '../paths.ts';
+import { DOCUMENT_PATHS, IDENTITY_PATH, MCP_PATH, WELL_KNOWN_PATHS } from '../../astro-agent-api/src/paths.ts';
 import { callApi, searchQuery, type ApiAnswer } from './api-client.ts';
 import { collectProblems, withApi, type CheckContext, type CheckRuns } from './check-context.ts';
 import { fail, pass, skip } from './check-result.ts';

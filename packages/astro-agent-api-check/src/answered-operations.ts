@@ -1,4 +1,4 @@
-import { MCP_PATH, WELL_KNOWN_PATHS } from '../paths.ts';
+import { MCP_PATH, WELL_KNOWN_PATHS } from '../../astro-agent-api/src/paths.ts';
 import type { CheckContext } from './check-context.ts';
 import { parseJson, type Json } from './discover-site.ts';
 import { rpc } from './mcp-checks.ts';

@@ -1,5 +1,5 @@
 import robotsParserModule from 'robots-parser';
-import { DOCUMENT_PATHS } from '../paths.ts';
+import { DOCUMENT_PATHS } from '../../astro-agent-api/src/paths.ts';
 import type { CheckContext, CheckRuns } from './check-context.ts';
 import { fail, pass, skip, warn } from './check-result.ts';
 import { mediaType } from './site-http.ts';

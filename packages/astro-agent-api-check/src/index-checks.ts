@@ -1,4 +1,4 @@
-import { DOCUMENT_PATHS } from '../paths.ts';
+import { DOCUMENT_PATHS } from '../../astro-agent-api/src/paths.ts';
 import { callApi } from './api-client.ts';
 import { percent, type CheckContext, type CheckRuns } from './check-context.ts';
 import { fail, pass, warn } from './check-result.ts';

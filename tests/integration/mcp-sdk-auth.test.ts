@@ -21,6 +21,7 @@ import { ClientCredentialsProvider as ProviderV1 } from '@modelcontextprotocol/s
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { childEnv } from '../helpers/child-process.ts';
+import { fetchFrom } from '../helpers/fetch-from.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 /** The address the build publishes; the test server listens elsewhere, so requests are sent there. */
@@ -34,9 +35,11 @@ after(() => server.close());
 
 /** A fetch that sends the site's URLs to the test server and notes each exchange: method, URL, credentials, grant, status. */
 function recordingFetch(transcript: string[]) {
+  // Each client from a loopback address of its own: registrations are limited per network.
+  const send = fetchFrom();
   return async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = String(input instanceof Request ? input.url : input);
-    const response = await fetch(url.replace(SITE, server.url), init);
+    const response = await send(url.replace(SITE, server.url), init);
     const authorization = new Headers(init?.headers).get('authorization');
     const credentials = authorization ? ` [${authorization.split(' ')[0]}]` : '';
     const form = init?.body instanceof URLSearchParams ? init.body : undefined;
@@ -49,7 +52,7 @@ function recordingFetch(transcript: string[]) {
 }
 
 async function register(): Promise<{ client_id: string; client_secret: string }> {
-  const response = await fetch(`${server.url}/oauth/register`, {
+  const response = await fetchFrom()(`${server.url}/oauth/register`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ client_name: 'MCP SDK client credentials' }),
@@ -88,6 +91,28 @@ describe('the MCP SDK client-credentials flow gets a token and uses it on /mcp',
       assert.ok(transcript.some((line) => line.startsWith(`GET ${SITE}/.well-known/oauth-authorization-server`) && line.endsWith('200')));
       assert.ok(transcript.some((line) => line.startsWith(`POST ${SITE}/oauth/token [Basic]`) && line.endsWith('200')));
       assert.ok(transcript.some((line) => line.startsWith(`POST ${SITE}/mcp [Bearer]`) && line.endsWith('200')));
+    });
+  }
+});
+
+describe('set up as the SDKs document it, without asking first, a client credentials provider never gets a token', () => {
+  for (const sdk of SDKS) {
+    test(sdk.name, async () => {
+      const transcript: string[] = [];
+      const fetchFn = recordingFetch(transcript);
+      const client = await register();
+      const provider = new sdk.Provider({ clientId: client.client_id, clientSecret: client.client_secret, expectedIssuer: SITE });
+      const mcp = new sdk.Client({ name: 'client-credentials', version: '1.0.0' });
+      await mcp.connect(new sdk.Transport(new URL(`${SITE}/mcp`), { authProvider: provider, fetch: fetchFn } as never));
+      const search = (await mcp.callTool({ name: 'search_pages', arguments: { query: 'fontanero' } })) as { isError?: boolean };
+      const quota = (await mcp.callTool({ name: 'get_quota', arguments: {} })) as { isError?: boolean; content: { text: string }[] };
+      await mcp.close();
+      // Anonymous calls are served, never answered 401: the SDK's only reason to fetch a token never comes.
+      assert.notEqual(search.isError, true);
+      assert.equal(quota.isError, true);
+      assert.match(quota.content[0]!.text, /missing_token/);
+      assert.equal(transcript.filter((line) => line.includes('/oauth/token')).length, 0, transcript.join('\n'));
+      assert.ok(transcript.every((line) => !line.includes('[Bearer]')));
     });
   }
 });

@@ -102,7 +102,7 @@ export function buildSdkExamples({ url, siteUrl }: DocumentContext): { typescrip
     '            async with ClientSession(read, write) as session:',
     '                await session.initialize()',
     '                quota = await session.call_tool("get_quota", {})',
-    '                print(quota.structuredContent)',
+    '                print(quota.structured_content)',
     '',
     'asyncio.run(main())',
   ].join('\n');

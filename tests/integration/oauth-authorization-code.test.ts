@@ -126,7 +126,20 @@ describe('the authorization code grant (handlers over a real sqlite store)', () 
     const answered = await h.authorize({ response_type: 'code', client_id: withQuery.client_id, code_challenge: pkce.challenge, code_challenge_method: 'S256' });
     const kept = new URL(answered.headers.get('location')!);
     assert.equal(kept.searchParams.get('tenant'), '7', 'and with a single redirect URI, redirect_uri may be left out');
-    assert.ok(kept.searchParams.get('code'));
+    // The token request may then name that one, or none; never another.
+    const exchangeWith = (redirectUri?: string) =>
+      h.call(
+        'token',
+        form({
+          grant_type: 'authorization_code',
+          code: kept.searchParams.get('code')!,
+          code_verifier: pkce.verifier,
+          client_id: withQuery.client_id,
+          ...(redirectUri && { redirect_uri: redirectUri }),
+        }),
+      );
+    await assertOAuthError(await exchangeWith('https://app.example/cb'), 400, 'invalid_grant');
+    assert.equal((await exchangeWith('https://app.example/cb?tenant=7')).status, 200);
   });
 
   test('a loopback redirect URI matches on any port (RFC 8252 §7.3); every other must match exactly', async () => {

@@ -121,6 +121,7 @@ describe('OAuth handlers (web-standard Request → Response over a real sqlite s
 
   describe('registration errors (RFC 7591 §3.2.2)', () => {
     const cases: Array<[string, unknown, string]> = [
+      ['no client_name and no redirect_uris', { contacts: [] }, 'invalid_client_metadata'],
       ['empty client_name', { client_name: '   ' }, 'invalid_client_metadata'],
       ['client_name of 101 characters', { client_name: 'a'.repeat(101) }, 'invalid_client_metadata'],
       ['client_name that is not a string', { client_name: 42 }, 'invalid_client_metadata'],

@@ -234,7 +234,7 @@ export const clientMetadataSchema = z
       .regex(/\S/)
       .refine((name) => !/\p{Cc}/u.test(name), 'client_name must not contain control characters.')
       .optional()
-      .describe('Who runs the client; without it, the host of its first redirect URI names it.'),
+      .describe('Who runs the client. Required without redirect_uris; with them, optional (RFC 7591 §2): the host of the first one names the client.'),
     contacts: z
       .array(
         z
@@ -253,7 +253,13 @@ export const clientMetadataSchema = z
     response_types: z.array(z.string(), { error: `response_types must be an array: ["${RESPONSE_TYPE}"] or empty.` }).optional(),
     redirect_uris: redirectUrisSchema.optional().describe('With authorization_code: https, http to a loopback host (any port), or an app scheme.'),
   })
-  .superRefine(checkClientMetadataConsistency);
+  .superRefine(checkClientMetadataConsistency)
+  .superRefine(({ client_name: name, redirect_uris: redirectUris }, context) => {
+    // A program registering itself says who runs it; a connector may leave that to its redirect URIs.
+    if (name === undefined && (redirectUris ?? []).length === 0) {
+      context.addIssue({ code: 'custom', path: ['client_name'], message: `client_name is required: a name of 1 to ${LIMITS.clientNameCharacters} characters that says who runs the client.` });
+    }
+  });
 
 /**
  * RFC 7591 §3.2.1 — the registered client; the secret is shown this once. `redirect_uris` is always

@@ -143,7 +143,7 @@ export function buildAuthPaths(): { [path: string]: JsonSchema } {
           [
             ['response_type', true, `\`${RESPONSE_TYPE}\`.`, RESPONSE_TYPE],
             ['client_id', true, 'A registered client_id, or the https URL of the client metadata document.', 'agt_ci_example'],
-            ['redirect_uri', false, 'One of the registered redirect URIs, exactly (a loopback one on any port); optional when the client has only one.', 'http://127.0.0.1:8976/callback'],
+            ['redirect_uri', false, 'One of the registered redirect URIs, exactly (a loopback one on any port); optional when the client has only one.', undefined],
             ['code_challenge', true, 'BASE64URL(SHA256(code_verifier)), RFC 7636.', 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM'],
             ['code_challenge_method', true, `\`${CODE_CHALLENGE_METHOD}\`.`, CODE_CHALLENGE_METHOD],
             ['state', false, `Returned as it is (at most ${LIMITS.stateCharacters} characters).`, 'af0ifjsldkj'],

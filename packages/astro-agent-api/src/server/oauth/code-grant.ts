@@ -37,14 +37,11 @@ export async function exchangeAuthorizationCode(params: TokenParams, context: Gr
   const restart = 'Start a new authorization.';
   if (found === undefined) return invalidGrant(context, `The code is unknown or expired (a code lives ${LIMITS.authorizationCodeSeconds} s). ${restart}`);
   if (found.clientId !== client.clientId) return invalidGrant(context, `The code was issued to another client. ${restart}`);
-  if (found.redirectUri !== (params.redirect_uri ?? '')) {
-    return invalidGrant(
-      context,
-      found.redirectUri === ''
-        ? 'redirect_uri was not in the authorization request: leave it out here too.'
-        : 'redirect_uri differs from the one in the authorization request: send the same, exactly.',
-    );
-  }
+  // RFC 6749 §4.1.3: the redirect_uri of the authorization request, exactly; one that named none used the
+  // client's only one, which a client may name here or not.
+  const redirectUri = params.redirect_uri;
+  const sameRedirect = found.redirectUri === '' ? redirectUri === undefined || client.redirectUris.includes(redirectUri) : redirectUri === found.redirectUri;
+  if (!sameRedirect) return invalidGrant(context, 'redirect_uri differs from the one in the authorization request: send the same, exactly.');
   if (!verifiesCodeChallenge(params.code_verifier!, found.codeChallenge))
     return invalidGrant(context, 'code_verifier does not match the code_challenge of the authorization request (S256, RFC 7636 §4.6).');
   if (params.resource !== undefined && found.resource !== '' && !found.resource.split(' ').includes(params.resource)) {

@@ -28,6 +28,11 @@ export const LIMITS = {
   clientContacts: 5,
   /** Most public keys in a client's `jwks` (a current key and the next, with room for rotation). */
   clientKeys: 5,
+  /**
+   * Redirects read_page, the twins and MCP follow from one address before they give up: a chain of
+   * the site's own moves is rarely more than two or three long, and a longer one is most likely a loop.
+   */
+  redirectHops: 10,
 } as const;
 
 /** One named limit of the OAuth endpoints. */

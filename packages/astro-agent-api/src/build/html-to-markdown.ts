@@ -12,7 +12,7 @@ import { flattenComponents } from './flatten-components.ts';
 import { headingHandlers, writeMarkdownWithSections } from './markdown-sections.ts';
 import { writeText } from './markdown-text.ts';
 import { parseHtml } from './parse-html.ts';
-import { readPageMetadata, type PageMetadata } from './page-metadata.ts';
+import { readPageMetadata, type PageMetadata, type PageSignals } from './page-metadata.ts';
 import { PAGEFIND_ATTRIBUTE_SELECTORS, readPagefindAttributes, type PagefindAttributes } from './pagefind-attributes.ts';
 import { findContent, prepareElements, removeIgnored } from './prepare-content.ts';
 import { mayMatch, splitSelectorList } from './selector-list.ts';
@@ -28,7 +28,7 @@ export interface HtmlToMarkdownOptions {
   excludeSelector?: string;
 }
 
-export interface PageMarkdown extends PageMetadata {
+export interface PageMarkdown extends PageMetadata, PageSignals {
   /** The top-level headings of `markdown` and the extent of the text each one heads. */
   sections: PageSection[];
   markdown: string;

@@ -2,6 +2,7 @@ import type { Element, Root } from 'hast';
 import { select, selectAll } from 'hast-util-select';
 import { toString as hastToString } from 'hast-util-to-string';
 import { canonicalLanguageTag } from '../content/language-tag.ts';
+import { parseRefreshUrl, robotsForbidIndexing } from '../page-signals.ts';
 import { collapseWhitespace } from './collapse-whitespace.ts';
 
 /** A page's facet values: `<meta data-agent-facet="category" content="guides">`. */
@@ -50,8 +51,21 @@ export interface PageMetadata {
   contentAlternate?: string;
 }
 
-/** The page's title (its content's first h1, else `<title>`), facets, language, description and last change. */
-export function readPageMetadata(tree: Root, html: string, content: Element): PageMetadata {
+/**
+ * What the page's `<head>` says of its standing (build/not-content.ts decides from it): each absent
+ * when the head does not say it.
+ */
+export interface PageSignals {
+  /** Where its `<meta http-equiv="refresh">` sends the reader, as written (page-signals.ts `parseRefreshUrl`). */
+  refreshUrl?: string;
+  /** Its `<meta name="robots">` forbids indexing (`noindex` or `none`; every such tag counts). */
+  noindex?: true;
+  /** Its `<link rel="canonical">`'s href, as written. */
+  canonical?: string;
+}
+
+/** The page's title (its content's first h1, else `<title>`), facets, language, description and last change, and what its head says of its standing. */
+export function readPageMetadata(tree: Root, html: string, content: Element): PageMetadata & PageSignals {
   const head = readHead(tree);
   const documentTitle = head.title ? collapseWhitespace(hastToString(head.title)) : '';
   const h1 = select('h1', content);
@@ -80,6 +94,7 @@ export function readPageMetadata(tree: Root, html: string, content: Element): Pa
     ...(lastModified && { lastModified }),
     ...(contentLang && { contentLang }),
     ...(contentAlternate && { contentAlternate }),
+    ...head.signals,
   };
 }
 
@@ -89,28 +104,46 @@ interface LanguageAlternate {
   href: string;
 }
 
+/** The robots meta tag's name: the one addressed to every crawler (a crawler's own name, `googlebot`, speaks to that crawler only). */
+const ROBOTS_META = 'robots';
+
 /**
- * The `<title>`, the `<meta>` contents of `<head>` (whitespace collapsed, the first of each name) and
- * its alternates by language (`<link rel="alternate" hreflang>`), in one pass over its children: a
- * selector per tag costs more than the head is worth.
+ * The `<title>`, the `<meta>` contents of `<head>` (whitespace collapsed, the first of each name), its
+ * alternates by language (`<link rel="alternate" hreflang>`) and its signals (PageSignals), in one pass
+ * over its children: a selector per tag costs more than the head is worth. Only the head's own
+ * children count: a refresh inside `<noscript>` is for browsers without scripts, not a redirect.
  */
-function readHead(tree: Root): { title: Element | undefined; meta: Map<string, string>; alternates: LanguageAlternate[] } {
+function readHead(tree: Root): { title: Element | undefined; meta: Map<string, string>; alternates: LanguageAlternate[]; signals: PageSignals } {
   const root = tree.children.find((child): child is Element => child.type === 'element' && child.tagName === 'html');
   const head = root?.children.find((child): child is Element => child.type === 'element' && child.tagName === 'head');
   let title: Element | undefined;
   const meta = new Map<string, string>();
   const alternates: LanguageAlternate[] = [];
+  const signals: PageSignals = {};
   for (const child of head?.children ?? []) {
     if (child.type !== 'element') continue;
     if (child.tagName === 'title') title ??= child;
-    if (child.tagName === 'link' && isLanguageAlternate(child)) alternates.push({ hreflang: child.properties.hrefLang, href: child.properties.href });
+    if (child.tagName === 'link') {
+      if (isLanguageAlternate(child)) alternates.push({ hreflang: child.properties.hrefLang, href: child.properties.href });
+      else if (signals.canonical === undefined && hasToken(child.properties.rel, 'canonical') && typeof child.properties.href === 'string') signals.canonical = child.properties.href.trim();
+    }
     if (child.tagName !== 'meta' || typeof child.properties.content !== 'string') continue;
-    const { name, property } = child.properties;
+    const { name, property, httpEquiv } = child.properties;
+    if (signals.refreshUrl === undefined && hasToken(httpEquiv, 'refresh')) {
+      const url = parseRefreshUrl(child.properties.content);
+      if (url !== undefined) signals.refreshUrl = url;
+    }
     const key = typeof name === 'string' ? name.toLowerCase() : typeof property === 'string' ? property : undefined;
+    if (key === ROBOTS_META && robotsForbidIndexing(child.properties.content)) signals.noindex = true;
     const value = collapseWhitespace(child.properties.content);
     if (key !== undefined && value !== '' && !meta.has(key)) meta.set(key, value);
   }
-  return { title, meta, alternates };
+  return { title, meta, alternates, signals };
+}
+
+/** True when a space-separated attribute (hast gives an array) holds `token`, in any case. */
+function hasToken(value: unknown, token: string): boolean {
+  return Array.isArray(value) && value.some((item) => String(item).toLowerCase() === token);
 }
 
 function isLanguageAlternate(link: Element): link is Element & { properties: { hrefLang: string; href: string } } {

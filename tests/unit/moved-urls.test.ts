@@ -89,6 +89,7 @@ describe('an address the site redirects', () => {
       ['/es/guides/start/', '/guides/start/', `${SITE}/es/guides/start/`],
       ['/print/guide/', '/guides/start/', `${SITE}/print/guide/`],
       ['/forum/hello', '/posts/hello/', `${SITE}/forum/hello/`],
+      ['blog/world', '/posts/world/', `${SITE}/blog/world/`],
     ];
     for (const [input, path, from] of cases) {
       const found = resolve(input);
@@ -194,7 +195,8 @@ describe('read_page of a moved address', async () => {
     assert.ok(readPage.output.safeParse(cli).success);
     assert.ok('redirected_from' in readPage.output.shape && 'fragment' in readPage.output.shape);
     const direct = await read({ url: '/guides/start/' });
-    assert.equal('redirected_from' in direct, false, 'a page read at its own address says nothing of redirects');
+    assert.deepEqual([direct.redirected_from, direct.fragment], [null, null], 'a page read at its own address names no redirect');
+    assert.equal(answer.fragment, null);
   });
 
   it('keys the memo of a redirected answer apart from the page read directly', () => {

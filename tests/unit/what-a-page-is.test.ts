@@ -13,7 +13,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 // Astro's own template of the page it builds for each of its `redirects` (and for a prerendered page that answers a redirect).
 import { redirectTemplate } from '../../node_modules/astro/dist/core/routing/3xx.js';
-import { convertHtmlPage, writeMarkdownTwins } from '../../packages/astro-agent-api/src/build/build-markdown.ts';
+import { convertHtmlPage, writeMarkdownTwins, writeMissingMarkup } from '../../packages/astro-agent-api/src/build/build-markdown.ts';
 import { buildRedirectRules, classifyPages, describeLeftOut, listLeftOut, warnOfSiteWideCanonical } from '../../packages/astro-agent-api/src/build/classify-pages.ts';
 import type { ConvertedPage, MarkdownConversionOptions } from '../../packages/astro-agent-api/src/build/converted-page.ts';
 import { compileHostPath, parseRedirectsFile, readAstroRedirects, readNoindexPaths } from '../../packages/astro-agent-api/src/build/host-files.ts';
@@ -236,6 +236,40 @@ describe('the site as a whole', () => {
         '1 page whose canonical link names another page (read_page answers that page), 1 page marked noindex (robots meta tag or X-Robots-Tag), ' +
         "1 empty page (no text beyond the title and a copyright line), 2 copies of pages in another language (a theme's fallback for an untranslated page: read_page answers them, pointing to the original), 3 error pages, 1 page matching excludeSelector",
     );
+  });
+
+  it("keeps a copy in another language that names its original as canonical a copy (Astro's i18n fallback), with its twin, link and directive written after", async () => {
+    const english = (lang: string, canonical: string) =>
+      `<!doctype html><html lang="${lang}"><head><title>About</title><link rel="canonical" href="${canonical}"></head><body><main><h1>About</h1><p>We grow tomatoes and roses.</p></main></body></html>`;
+    const original = convert('/about/', english('en', '/about/'));
+    const fallback = convert('/fr/about/', english('fr', '/about/'));
+    assert.equal(fallback.notContent?.reason, 'canonical', 'alone, it names another page');
+    const print = convert('/print/about/', english('en', '/about/'));
+    const site = classifyPages([original, fallback, print], 'en');
+    assert.deepEqual(
+      site.copies.map((copy) => [copy.path, copy.original, copy.notContent]),
+      [['/fr/about/', `${SITE}/about/`, undefined]],
+    );
+    assert.deepEqual(
+      site.copiesNamingOriginal.map((copy) => copy.path),
+      ['/fr/about/'],
+    );
+    assert.deepEqual(
+      site.notContent.map((page) => page.path),
+      ['/print/about/'],
+      'a page of the same language is no copy: its canonical stands',
+    );
+    const root = await mkdtemp(join(tmpdir(), 'what-a-page-is-'));
+    try {
+      await mkdir(join(root, 'fr', 'about'), { recursive: true });
+      await writeFile(join(root, 'fr', 'about', 'index.html'), english('fr', '/about/'));
+      await writeMissingMarkup(root, options, site.copiesNamingOriginal);
+      const html = await readFile(join(root, 'fr', 'about', 'index.html'), 'utf8');
+      assert.match(html, /<link rel="alternate" type="text\/markdown" href="\/fr\/about\.md">/);
+      assert.match(html, /data-agent-directive/);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 
   it("maps the site's redirects: Astro's (string, object, dynamic), the _redirects file, then the pages that forward and no rule names", () => {

@@ -3,7 +3,7 @@ import { AstroError } from 'astro/errors';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTwinWriter, writeMarkdownTwins, type RenderedPages } from './build/build-markdown.ts';
+import { createTwinWriter, writeMarkdownTwins, writeMissingMarkup, type RenderedPages } from './build/build-markdown.ts';
 import { buildRedirectRules, classifyPages, describeLeftOut, describeRedirects, listLeftOut, warnOfSiteWideCanonical } from './build/classify-pages.ts';
 import { contentLanguageOf } from './build/find-copies.ts';
 import { HEADERS_FILE, parseRedirectsFile, readAstroRedirects, readNoindexPaths, REDIRECTS_FILE } from './build/host-files.ts';
@@ -130,8 +130,8 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         );
         const content = classifyPages(markdown.pages, siteLanguage);
         const urls = createSiteUrls(site, routing);
-        // A copy's twin names its original, which only the whole site tells.
-        await writeTwins(clientDir, urls, content.copies);
+        // A copy's twin names its original, which only the whole site tells; a copy taken for a canonical link elsewhere when converted has neither twin nor link yet.
+        await Promise.all([writeTwins(clientDir, urls, content.copies), writeMissingMarkup(clientDir, conversion, content.copiesNamingOriginal)]);
         const leftOut = describeLeftOut({ notContent: content.notContent, copies: content.copies.length, errorPages: markdown.errorPages, excluded: markdown.skipped });
         if (leftOut) logger.info(leftOut);
         const canonicalWarning = warnOfSiteWideCanonical(content.notContent, markdown.pages.length);

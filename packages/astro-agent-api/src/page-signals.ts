@@ -125,12 +125,19 @@ function lineText(line: string): string {
  * interactive page whose content region holds only a copyright line is empty; a page of one word is not.
  */
 export function isEmptyText(markdown: string): boolean {
-  const lines = markdown.split('\n');
-  let first = 0;
-  while (first < lines.length && lines[first]!.trim() === '') first++;
-  if (/^# /.test(lines[first] ?? '')) first++;
   let words = 0;
-  for (const line of lines.slice(first)) {
+  let titled = false;
+  // Line by line from the top, without splitting the whole text: a page with a word stops at it.
+  for (let start = 0; start < markdown.length; ) {
+    const end = markdown.indexOf('\n', start);
+    const line = markdown.slice(start, end < 0 ? markdown.length : end);
+    start = end < 0 ? markdown.length : end + 1;
+    if (line.trim() === '') continue;
+    // The first line that is not blank may be the title.
+    if (!titled) {
+      titled = true;
+      if (line.startsWith('# ')) continue;
+    }
     const text = lineText(line);
     if (text.trim() === '') continue;
     if (RIGHTS_MARK.test(text) && countWords(text, RIGHTS_LINE_MAX_WORDS + 1) <= RIGHTS_LINE_MAX_WORDS) continue;

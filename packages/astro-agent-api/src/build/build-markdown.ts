@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFile } from 'node:fs';
+import { existsSync, readFileSync, writeFile } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { availableParallelism } from 'node:os';
@@ -190,6 +190,21 @@ export async function listHtmlPages(clientDir: string, urls: SiteUrls): Promise<
     else pages.push({ file: join(entry.parentPath, entry.name), path });
   }
   return { pages: pages.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), errorPages };
+}
+
+/**
+ * Writes the twin link and the directive into the HTML of pages whose conversion wrote neither (a page
+ * taken for not content there, and found a copy once the whole site was known: classify-pages.ts).
+ * Their file is the one Astro writes a page of that path to, or the one @astrojs/node serves it from.
+ */
+export async function writeMissingMarkup(clientDir: string, options: MarkdownConversionOptions, pages: readonly ConvertedPage[]): Promise<void> {
+  const urls = createSiteUrls(options.site, options.routing);
+  await forEachConcurrently(pages, async (page) => {
+    const candidates = [urls.renderedFileOf(page.path), ...urls.htmlFilesOf(page.path).map((file) => file.replace(/^\//, ''))];
+    const file = candidates.map((relativeFile) => relativeFile && join(clientDir, ...relativeFile.split('/'))).find((path) => path !== undefined && existsSync(path));
+    if (file === undefined) return;
+    await writePageMarkup(file, await readFile(file, 'utf8'), urls.twinPath(page.path), buildPageDirective(options.directives, urls, page.path));
+  });
 }
 
 /** Converts and writes the twins of `pages` on this thread, a few files in flight; `undefined` for an excluded page. */

@@ -13,22 +13,39 @@ export interface SiteClassification {
   pages: ConvertedPage[];
   /** Copies of pages in another language, each naming its original: read_page and their twins still answer them. */
   copies: PageCopy[];
+  /**
+   * The copies whose conversion took them for a canonical link elsewhere: their twin, its link and the
+   * directive were not written then, and are to write (build-markdown.ts `writeMissingMarkup`).
+   */
+  copiesNamingOriginal: PageCopy[];
   /** Pages that are not content (redirects, canonical elsewhere, noindex, empty), in path order. */
   notContent: NotContentPage[];
 }
 
 /**
  * What each page of the build is, from what it says of itself (not-content.ts, decided when it was
- * converted) and then, among the rest, which are copies of others (find-copies.ts): a page that is
- * not content is never taken for the original of a copy.
+ * converted) and then, among the rest, which are copies of others (find-copies.ts). A page whose
+ * canonical link names another page is a copy when find-copies.ts takes it for one (Astro's i18n
+ * fallback pages, whose layout writes the English page's URL as their canonical): copies keep their
+ * twin, in the original's language, as they always have. A page that is not content is never taken for
+ * the original of a copy.
  */
 export function classifyPages(pages: readonly ConvertedPage[], siteLanguage: string): SiteClassification {
-  const notContent = pages.filter((page): page is NotContentPage => page.notContent !== undefined);
-  const { pages: content, copies } = findCopies(
+  const canonical = pages.filter((page) => page.notContent?.reason === 'canonical');
+  const found = findCopies(
     pages.filter((page) => page.notContent === undefined),
     siteLanguage,
+    canonical,
   );
-  return { pages: content, copies, notContent };
+  const copies = found.copies.map(({ notContent: _notContent, ...copy }) => copy);
+  const copied = new Set(copies.map((copy) => copy.path));
+  const namingOther = new Set(canonical.map((page) => page.path));
+  return {
+    pages: found.pages,
+    copies,
+    copiesNamingOriginal: copies.filter((copy) => namingOther.has(copy.path)),
+    notContent: pages.filter((page): page is NotContentPage => page.notContent !== undefined && !copied.has(page.path)),
+  };
 }
 
 /** The pages that forward to no other page (noindex, empty), as the manifest keeps them for read_page's answer. */
@@ -94,13 +111,12 @@ export function describeLeftOut({ notContent, copies, errorPages, excluded }: Le
 export function describeRedirects(rules: readonly RedirectRule[]): string | undefined {
   if (rules.length === 0) return undefined;
   const count = (source: RedirectRule['source']) => rules.filter((rule) => rule.source === source).length;
-  const parts = [
-    [count('redirects'), "of Astro's `redirects`"],
-    [count('redirects-file'), 'of the `_redirects` file'],
-    [count('refresh'), 'pages with a meta refresh'],
-    [count('canonical'), 'canonical links to another page'],
-  ] as const;
-  const listed = parts.filter(([n]) => n > 0).map(([n, what]) => `${n.toLocaleString('en')} ${what}`);
+  const listed = [
+    count('redirects') > 0 && `${count('redirects').toLocaleString('en')} of Astro's \`redirects\``,
+    count('redirects-file') > 0 && `${count('redirects-file').toLocaleString('en')} of the \`_redirects\` file`,
+    count('refresh') > 0 && `${plural(count('refresh'), 'page', 'pages')} with a meta refresh`,
+    count('canonical') > 0 && `${plural(count('canonical'), 'canonical link', 'canonical links')} to another page`,
+  ].filter((part): part is string => part !== false);
   return `read_page, the twins and MCP follow ${plural(rules.length, 'redirect', 'redirects')} of the site: ${listed.join(', ')}`;
 }
 

@@ -147,7 +147,10 @@ export function resolveAddress(index: PageIndex, input: string): AddressLookup |
   }
   const pages = choose(index, index.bySlug.get(reference.slug) ?? []);
   if (pages) return pages;
-  const followed = (index.redirects.bySlug.get(reference.slug) ?? []).map((route) => followRedirects(index, [route])!);
+  const routes = index.redirects.bySlug.get(reference.slug);
+  // No route the site redirects ends with it: the slug may be a whole route of a dynamic redirect (`blog/world` of `/blog/[slug]`).
+  if (!routes) return followRedirects(index, [`/${reference.slug}`]);
+  const followed = routes.map((route) => followRedirects(index, [route])!);
   const reached = followed.filter((lookup): lookup is Extract<AddressLookup, { page: ManifestPage }> => 'page' in lookup);
   if (reached.length === 0) return followed[0];
   const chosen = choose(index, [...new Set(reached.map((lookup) => lookup.page))]);

@@ -111,10 +111,10 @@ const WORD = /[\p{L}\p{N}]/u;
 
 /**
  * The hashes of a page's paragraphs: its blocks between blank lines, whitespace collapsed, but its
- * headings and blocks without a letter or digit (rules, table borders). The hash is 53 bits of cyrb53,
- * a few nanoseconds a character: a site's tens of megabytes hash in a fraction of a second, where a
- * SHA-1 object per paragraph took seconds (tests/unit/llms-full-selection.test.ts times it); two
- * paragraphs of a site taken for one, with a million of them, is a chance in ten thousand.
+ * headings and blocks without a letter or digit (rules, table borders). The hash is cyrb53's 53 bits,
+ * computed in place: a node:crypto SHA-1 object per paragraph cost more CPU than the whole selection
+ * does (BENCHMARKS.md, "Choosing the pages of llms-full.txt"; bench/llms-full-selection.ts). Two of a
+ * site's paragraphs taken for one, with a million of them, is a chance in ten thousand.
  */
 function hashParagraphs(markdown: string): Set<number> {
   const hashes = new Set<number>();
@@ -126,7 +126,7 @@ function hashParagraphs(markdown: string): Set<number> {
   return hashes;
 }
 
-/** cyrb53 (bryc, public domain): a 53-bit string hash of good spread, for Map keys. */
+/** cyrb53, a public-domain 53-bit string hash of good spread: Map keys for paragraphs. */
 function cyrb53(text: string): number {
   let h1 = 0xdeadbeef;
   let h2 = 0x41c6ce57;

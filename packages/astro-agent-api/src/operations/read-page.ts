@@ -47,17 +47,17 @@ function buildPageSchema(multilingual: boolean) {
       }),
       redirected_from: z
         .string()
-        .optional()
+        .nullable()
         .describe(
-          'Present when `url` named an address the site redirects (one of its redirects, a page that forwards with a meta refresh, or a page whose canonical link names another page): ' +
-            `that address, as a URL of this site. This answer is the page the redirects lead to (\`url\`); chains are followed up to ${LIMITS.redirectHops} redirects.`,
+          'When `url` named an address the site redirects (one of its redirects, a page that forwards with a meta refresh, or a page whose canonical link names another page): ' +
+            `that address, as a URL of this site, and this answer is the page the redirects lead to (\`url\`; chains are followed up to ${LIMITS.redirectHops} redirects). Null when \`url\` named the page itself.`,
         ),
       fragment: z
         .string()
-        .optional()
+        .nullable()
         .describe(
-          'Present when the redirect leads to a part of the page (`…/reference/cli/#reporter-flags`): that fragment, without `#`. ' +
-            'When it is the `id` of one of `sections`, pass it as `section` to read only that part; the answer is the whole page.',
+          'When the redirect leads to a part of the page (`…/reference/cli/#reporter-flags`): that fragment, without `#`; the answer is still the whole page. ' +
+            'When it is the `id` of one of `sections`, pass it as `section` to read only that part. Null otherwise.',
         ),
       markdown: z.string().describe('The page as Markdown, without menus or footer: the whole page, or the `section` asked for, or the piece of it that `offset` and `max_chars` select.'),
       truncated: z.boolean().describe('True when `markdown` stops before the end of the text; continue with `offset` = `next_offset`.'),
@@ -130,8 +130,8 @@ export function createReadPage({ truncateAt, languages }: { truncateAt: number; 
         url: page.url,
         canonical_url: page.original ?? page.url,
         ...(multilingual && { language: page.language, ...(others.length > 0 && { other_matches: others.map((other) => ({ url: other.url, language: other.language })) }) }),
-        ...(redirectedFrom !== undefined && { redirected_from: redirectedFrom }),
-        ...(fragment !== undefined && { fragment }),
+        redirected_from: redirectedFrom ?? null,
+        fragment: fragment ?? null,
         description: page.description ?? null,
         last_modified: page.lastModified ?? null,
         facets: page.facets,

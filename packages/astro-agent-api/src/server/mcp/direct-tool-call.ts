@@ -83,16 +83,16 @@ const resultHeads = new LRUCache<string, Uint8Array>({ maxSize: 8 * 1024 * 1024,
  * an object and serialized again.
  */
 function buildToolCallResponseBody(id: string | number, outcome: ToolOutcome, meta: string): Uint8Array<ArrayBuffer> {
-  let head: Uint8Array | undefined;
   if (outcome.error) {
-    head = Buffer.from(`{"result":${JSON.stringify({ content: outcome.error.content, isError: true }).slice(0, -1)}`);
-  } else {
-    head = resultHeads.get(outcome.body);
-    if (!head) {
-      // Kept, so in a buffer of its own: a kept slice of Node's shared pool keeps its whole 64 KB chunk.
-      head = new TextEncoder().encode(`{"result":{"content":[{"type":"text","text":${JSON.stringify(outcome.body)}}],"structuredContent":${outcome.body}`);
-      resultHeads.set(outcome.body, head);
-    }
+    // A tool error's `_meta` (its code, status, retry_after) is merged with the server's identity, as the SDK merges them.
+    const result = { ...outcome.error, _meta: { ...outcome.error._meta, ...(JSON.parse(meta) as object) }, resultType: 'complete' };
+    return Buffer.from(JSON.stringify({ result, jsonrpc: '2.0', id }));
+  }
+  let head = resultHeads.get(outcome.body);
+  if (!head) {
+    // Kept, so in a buffer of its own: a kept slice of Node's shared pool keeps its whole 64 KB chunk.
+    head = new TextEncoder().encode(`{"result":{"content":[{"type":"text","text":${JSON.stringify(outcome.body)}}],"structuredContent":${outcome.body}`);
+    resultHeads.set(outcome.body, head);
   }
   const tail = Buffer.from(`,"resultType":"complete","_meta":${meta}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`);
   const bytes = new Uint8Array(head.byteLength + tail.byteLength);

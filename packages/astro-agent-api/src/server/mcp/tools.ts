@@ -3,6 +3,7 @@ import { MCP_TOOL_ANNOTATIONS } from '../../mcp-contract.ts';
 import { buildInputJsonSchema, buildOutputJsonSchema, type ObjectJsonSchema } from '../../operations/json-schema.ts';
 import type { Operation } from '../../operations/operation.ts';
 import { asApiError, type ErrorLogger } from '../respond.ts';
+import { buildToolErrorResult } from './tool-error.ts';
 
 /** Runs an operation for the caller of this request; resolves with the REST body as UTF-8, throws ApiError. */
 export type CallOperation = (op: Operation, rawArgs: Record<string, unknown>) => Promise<{ bytes: Uint8Array }>;
@@ -79,12 +80,7 @@ function describeOnly(jsonSchema: ObjectJsonSchema): StandardSchemaWithJSON<Tool
   };
 }
 
-/**
- * A failed call as an MCP tool error (`isError: true`), so the model can read it and correct itself.
- * The text is the REST Error JSON (`code`, `message`, `data.status`, `data.hint`). There is no
- * `structuredContent`: 2025-era clients validate it against the tool's output schema even on errors.
- * Unexpected errors are logged and reported as the generic internal error REST answers.
- */
+/** A failed call as an MCP tool error (tool-error.ts); unexpected errors are logged and reported as the generic internal error REST answers. */
 export function buildToolError(error: unknown, log: ErrorLogger): CallToolResult {
-  return { isError: true, content: [{ type: 'text', text: JSON.stringify(asApiError(error, log).toJSON()) }] };
+  return buildToolErrorResult(asApiError(error, log));
 }

@@ -196,7 +196,7 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', base)));
     try {
       const { tools } = await client.listTools();
-      assert.deepEqual(tools.map((tool) => tool.name).sort(), ['get_quota', 'read_page', 'search_pages']);
+      assert.deepEqual(tools.map((tool) => tool.name).sort(), ['fetch', 'get_quota', 'read_page', 'search', 'search_pages']);
       const search = tools.find((tool) => tool.name === 'search_pages')!;
       assert.deepEqual(Object.keys(search.inputSchema.properties ?? {}).sort(), ['cursor', 'limit', 'query']);
 
@@ -204,7 +204,7 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
       assert.ok(!result.isError, JSON.stringify(result));
       const page = result.structuredContent as Json;
       assert.equal(page.url, `${SITE}/posts/commit-messages/`);
-      assert.match(page.markdown, /^# Notes on writing commit messages/);
+      assert.match((result.content as { text: string }[])[0]!.text, /\n---\n\n# Notes on writing commit messages/);
 
       const { prompts } = await client.listPrompts();
       assert.deepEqual(

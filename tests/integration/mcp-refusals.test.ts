@@ -5,10 +5,14 @@
  * `_meta` for programs and the IETF RateLimit headers plus Retry-After on an HTTP 200. Discovery and
  * listings cost nothing and are answered over the quota, so a client can connect and list its tools
  * and then read the refusal. Both SDK generations are driven over real HTTP against the demo build.
+ * Generated tool calls with bad arguments are each a tool error naming what to fix, never a JSON-RPC
+ * error, a 5xx or HTML; only what MCP makes a protocol error (an unknown tool, arguments that are not
+ * an object) is a JSON-RPC error.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import fc from 'fast-check';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -199,5 +203,89 @@ describe('the store out of reach (a real redis-server, frozen)', () => {
     assert.ok(meta.retry_after >= 1, JSON.stringify(meta));
     assert.match(text, /store of this service cannot be reached/);
     redis.resume();
+  });
+});
+
+describe('generated tool calls: a tool error for any bad argument, a JSON-RPC error only for an unknown tool or a malformed request', () => {
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer({ env: { AGENT_API_QUOTA_ANONYMOUS: '1000000' } });
+  });
+  after(() => server.close());
+
+  const TOOLS = ['search_pages', 'read_page', 'get_company_info', 'get_quota', 'search', 'fetch'];
+  /** The codes a tool call may answer for its arguments or its caller (get_quota without a token). */
+  const TOOL_CODES = new Set(['invalid_parameter', 'missing_parameter', 'page_not_found', 'ambiguous_url', 'section_not_found', 'missing_token']);
+  const names = fc.constantFrom('query', 'url', 'id', 'city', 'limit', 'cursor', 'section', 'offset', 'max_chars', 'language', '__proto__', 'constructor', 'toString');
+  const values = fc.oneof(
+    fc.string({ maxLength: 12 }),
+    fc.constantFrom('fontanero', '/urgencias/', `${SITE}/urgencias/`, 'madrid', 'todas', '-1', '99', '1e9', 'ñ'.repeat(301)),
+    fc.integer(),
+    fc.double(),
+    fc.boolean(),
+    fc.constant(null),
+    fc.jsonValue({ maxDepth: 2 }),
+  );
+  const call = fc.record({
+    era: fc.constantFrom('2025-11-25', '2026-07-28'),
+    name: fc.constantFrom(...TOOLS),
+    args: fc.dictionary(names, values, { maxKeys: 4 }),
+  });
+
+  const send = (era: string, name: string, args: unknown) => {
+    if (era === '2026-07-28') {
+      const { body, headers } = buildCurrentRequest(1, 'tools/call', { name, arguments: args }, { name });
+      return post(server.url, body, headers);
+    }
+    return post(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
+  };
+
+  test('300 calls of the six tools with generated arguments, in both eras', async () => {
+    const codes = new Map<string, number>();
+    await fc.assert(
+      fc.asyncProperty(call, async ({ era, name, args }) => {
+        const response = await send(era, name, args);
+        assert.equal(response.status, 200);
+        assert.match(response.headers.get('content-type')!, /^application\/json/);
+        const body = (await response.json()) as Json;
+        assert.equal(body.error, undefined, `a JSON-RPC error for ${name}(${JSON.stringify(args)}): ${JSON.stringify(body.error)}`);
+        const { result } = body;
+        assert.equal(result.content.length, 1);
+        assert.equal(result.content[0].type, 'text');
+        if (result.isError) {
+          assert.ok(TOOL_CODES.has(result._meta.code), `${name}(${JSON.stringify(args)}): ${JSON.stringify(result)}`);
+          assert.ok(result._meta.status >= 400 && result._meta.status < 500);
+          assert.ok(result.content[0].text.length > 20);
+          if (result._meta.code.endsWith('_parameter')) assert.match(result.content[0].text, /`[a-z_]+`/, 'the text names the parameter');
+          codes.set(result._meta.code, (codes.get(result._meta.code) ?? 0) + 1);
+        } else {
+          assert.equal(typeof result.structuredContent, 'object');
+          codes.set('ok', (codes.get('ok') ?? 0) + 1);
+        }
+      }),
+      { numRuns: 300 },
+    );
+    assert.ok((codes.get('invalid_parameter') ?? 0) > 0 && (codes.get('ok') ?? 0) > 0, JSON.stringify([...codes]));
+  });
+
+  test('an unknown tool, and arguments that are not an object, are JSON-RPC errors (MCP protocol errors), never a 5xx', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('2025-11-25', '2026-07-28'),
+        fc.oneof(
+          fc.record({ name: fc.string({ maxLength: 10 }).filter((name) => !TOOLS.includes(name)), args: fc.constant({}) }),
+          fc.record({ name: fc.constantFrom(...TOOLS), args: fc.oneof(fc.string(), fc.integer(), fc.array(fc.integer(), { maxLength: 2 })) }),
+        ),
+        async (era, { name, args }) => {
+          const response = await send(era, name, args);
+          assert.ok(response.status < 500, String(response.status));
+          assert.match(response.headers.get('content-type')!, /^application\/json/);
+          const body = (await response.json()) as Json;
+          assert.equal(typeof body.error?.code, 'number', JSON.stringify(body));
+          assert.equal(typeof body.error.message, 'string');
+        },
+      ),
+      { numRuns: 60 },
+    );
   });
 });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { parse as parseYaml } from 'yaml';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -11,7 +12,7 @@ import { buildCurrentRequest, buildMcpRequest, CURRENT_REVISION } from '../helpe
 type Json = Record<string, any>;
 
 const SITE = 'http://localhost:4321';
-const TOOL_NAMES = ['search_pages', 'read_page', 'get_company_info', 'get_quota'];
+const TOOL_NAMES = ['search_pages', 'read_page', 'get_company_info', 'get_quota', 'search', 'fetch'];
 const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const CURRENT = CURRENT_REVISION;
 
@@ -89,11 +90,24 @@ async function restAsToolError(response: Response): Promise<Json> {
   return { code: body.code, status: body.data.status, text: `${body.message} ${body.data.hint}` };
 }
 
-/** A tool success: the text block is the REST body verbatim and structuredContent its parse. */
+/**
+ * A tool success, as the REST body it answers: the text block is the body's JSON and structuredContent
+ * its parse, except read_page's, whose text is its Markdown after a YAML front matter of (some of) the
+ * other fields, which are its structuredContent.
+ */
 function toolOutput(result: Json): Json {
   assert.notEqual(result.isError, true, JSON.stringify(result));
-  assert.deepEqual(JSON.parse(result.content[0].text), result.structuredContent);
-  return result.structuredContent;
+  assert.equal(result.content.length, 1);
+  const text: string = result.content[0].text;
+  if (!text.startsWith('---\n')) {
+    assert.deepEqual(JSON.parse(text), result.structuredContent);
+    return result.structuredContent;
+  }
+  const end = text.indexOf('\n---\n\n');
+  const frontMatter = parseYaml(text.slice(4, end + 1)) as Json;
+  for (const [name, value] of Object.entries(frontMatter)) assert.deepEqual(value, result.structuredContent[name], `front matter ${name}`);
+  assert.equal(result.structuredContent.markdown, undefined, 'the Markdown travels once');
+  return { ...result.structuredContent, markdown: text.slice(end + 6) };
 }
 
 async function rawPost(body: unknown, headers: Record<string, string> = {}, base = server.url): Promise<Response> {
@@ -207,6 +221,44 @@ describe('MCP with the current-revision client (2026-07-28)', () => {
     assert.equal(notFound.code, 'page_not_found');
     assert.equal(notFound.status, 404);
     assert.match(notFound.text, /search_pages/);
+  });
+
+  test("ChatGPT's search and fetch: OpenAI's shapes, one JSON text item plus structuredContent, over search_pages and read_page; an id is the page's URL", async () => {
+    const { tools } = await client.listTools();
+    const searchTool = tools.find((tool) => tool.name === 'search')!;
+    const fetchTool = tools.find((tool) => tool.name === 'fetch')!;
+    assert.deepEqual([Object.keys(searchTool.inputSchema.properties!), searchTool.inputSchema.required], [['query'], ['query']]);
+    assert.deepEqual([Object.keys(fetchTool.inputSchema.properties!), fetchTool.inputSchema.required], [['id'], ['id']]);
+
+    const found = toolOutput(await client.callTool({ name: 'search', arguments: { query: 'fontanero urgente' } }));
+    assert.deepEqual(Object.keys(found), ['results']);
+    const same = await rest('/search_pages?query=fontanero+urgente');
+    assert.deepEqual(
+      found.results.map((result: Json) => [result.id, result.title, result.url, result.text]),
+      same.results.map((result: Json) => [result.url, result.title, result.url, result.excerpt]),
+      'the same search, with its defaults',
+    );
+
+    const id = found.results[0].id;
+    const page = toolOutput(await client.callTool({ name: 'fetch', arguments: { id } }));
+    assert.deepEqual(Object.keys(page).sort(), ['id', 'metadata', 'text', 'title', 'url']);
+    const read = await rest(`/read_page?url=${encodeURIComponent(id)}`);
+    assert.deepEqual([page.id, page.title, page.text, page.url], [read.url, read.title, read.markdown, read.canonical_url]);
+    assert.ok(Object.values(page.metadata).every((value) => typeof value === 'string'));
+    assert.equal(page.metadata.description, read.description);
+    assert.equal(page.metadata.city, read.facets.city || undefined);
+
+    // The id is what read_page and resources/read take.
+    assert.equal(toolOutput(await client.callTool({ name: 'read_page', arguments: { url: id } })).url, id);
+    const { contents } = await client.readResource({ uri: id });
+    assert.equal(contents[0]!.uri, id);
+
+    const missing = toolError(await client.callTool({ name: 'fetch', arguments: { id: `${SITE}/no-existe/` } }));
+    assert.equal(missing.code, 'page_not_found');
+    assert.match(missing.text, /`id` of a search result/);
+    const short = toolError(await client.callTool({ name: 'search', arguments: { query: 'x' } }));
+    assert.equal(short.code, 'invalid_parameter');
+    assert.match(short.text, /`query`/);
   });
 
   test('an unknown tool is a protocol error', async () => {
@@ -343,7 +395,33 @@ describe('MCP with a 2025-era client (v1 SDK, initialize)', () => {
     const response = await rawPost({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'MCP-Protocol-Version': '2025-11-25' });
     assert.equal(response.status, 200);
     assert.match(response.headers.get('content-type')!, /^application\/json/);
-    assert.equal(((await response.json()) as Json).result.tools.length, 4);
+    assert.equal(((await response.json()) as Json).result.tools.length, TOOL_NAMES.length);
+  });
+});
+
+describe('every revision server/discover lists is served', () => {
+  for (const version of ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07']) {
+    test(`${version}: initialize negotiates it, then tools/list and a tools/call answer`, async () => {
+      const initialized = await rawPost({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'era', version: '1' } } });
+      const { result } = (await initialized.json()) as Json;
+      assert.equal(result.protocolVersion, version);
+      assert.deepEqual(result.capabilities, card.capabilities);
+      const headers = { 'MCP-Protocol-Version': version };
+      const listed = (await (await rawPost({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, headers)).json()) as Json;
+      assert.deepEqual(
+        listed.result.tools.map((tool: Json) => tool.name),
+        TOOL_NAMES,
+      );
+      const called = (await (await rawPost({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search', arguments: { query: 'cerrajero' } } }, headers)).json()) as Json;
+      assert.ok(called.result.structuredContent.results.length > 0, JSON.stringify(called));
+    });
+  }
+
+  test('the server card is also at /.well-known/mcp.json, the name SEP-1649 first proposed', async () => {
+    const alias = await fetch(`${server.url}/.well-known/mcp.json`);
+    assert.equal(alias.status, 200);
+    assert.match(alias.headers.get('content-type')!, /^application\/json/);
+    assert.deepEqual(await alias.json(), card);
   });
 });
 
@@ -356,8 +434,13 @@ describe('MCP on the wire: 2026-07-28 requests by hand', () => {
     assert.equal(response.headers.get('api-version'), '1');
     assert.match(response.headers.get('ratelimit')!, /^"anonimo";r=\d+;t=\d+$/);
     const { result } = (await response.json()) as Json;
-    assert.ok(result.supportedVersions.includes(CURRENT));
-    assert.ok(card.supportedProtocolVersions.includes(CURRENT));
+    // Both eras, newest first, as the cards list them: the client learns the server is dual-era.
+    assert.deepEqual(result.supportedVersions, ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07']);
+    assert.deepEqual(card.supportedProtocolVersions, result.supportedVersions);
+    const draftCard = (await (await fetch(`${server.url}/mcp/server-card`)).json()) as Json;
+    assert.deepEqual(draftCard.remotes[0].supportedProtocolVersions, result.supportedVersions);
+    // The extensions offered: OAuth client credentials, which the token endpoint serves.
+    assert.deepEqual(result.capabilities.extensions, { 'io.modelcontextprotocol/oauth-client-credentials': {} });
     assert.equal(result._meta['io.modelcontextprotocol/serverInfo'].name, card.serverInfo.name);
     assert.deepEqual([result.ttlMs, result.cacheScope], [3_600_000, 'public']);
     assert.deepEqual(result.capabilities, card.capabilities);

@@ -308,10 +308,15 @@ describe('discovery documents', () => {
     const card = buildMcpServerCard(context) as Json;
     assert.deepEqual(card.transport, { type: 'streamable-http', endpoint: `${site}/mcp` });
     assert.equal(card.authentication.required, false);
-    assert.deepEqual(card.capabilities, { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } });
+    assert.deepEqual(card.capabilities, {
+      tools: { listChanged: false },
+      resources: { listChanged: false },
+      prompts: { listChanged: false },
+      extensions: { 'io.modelcontextprotocol/oauth-client-credentials': {} },
+    });
     assert.deepEqual(
       card.tools.map((tool: Json) => tool.name),
-      ['search_pages', 'read_page', 'get_company_info', 'get_quota'],
+      ['search_pages', 'read_page', 'get_company_info', 'get_quota', 'search', 'fetch'],
     );
     assert.equal(card.serverInfo.name, 'example.reparohogar.www/agent-api');
     assert.match(card.instructions, /^Search first with search_pages, then read a result `url` with read_page .+ get_company_info gives contact channels/);

@@ -1,6 +1,6 @@
 import type { ContentSnapshot } from '../content/content-model.ts';
 import { API_VERSION, buildDeprecationHeaders } from '../versioning.ts';
-import { createOperations } from '../operations/index.ts';
+import { createMcpTools, createOperations } from '../operations/index.ts';
 import type { Operation } from '../operations/operation.ts';
 import { DOCUMENT_PATHS, isSectionFile, OAUTH_PATHS, resolveVersioningPolicy, WELL_KNOWN_PATHS } from '../paths.ts';
 import { readClientMetadataDocument, readKeySet } from './oauth/client-metadata.ts';
@@ -88,7 +88,7 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
     'api-index': createApiIndexHandler({ urls, apiBasePath: basePath, operations }),
     sandbox: createSandboxHandler({ urls, apiBasePath: basePath }),
     identity: createIdentityHandler({ gate, resourceMetadata: apiMetadata, urls }),
-    mcp: createMcpRoute({ gate, snapshot, operations, resourceMetadata: resourceMetadataUrl(''), sdk: shared.sdk, log }),
+    mcp: createMcpRoute({ gate, snapshot, tools: createMcpTools(snapshot.manifest), resourceMetadata: resourceMetadataUrl(''), sdk: shared.sdk, log }),
   };
   function handlerOf(responder: Responder<Operation>): Handler {
     switch (responder.kind) {

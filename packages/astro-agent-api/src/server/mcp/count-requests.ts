@@ -1,4 +1,4 @@
-import type { Operation } from '../../operations/operation.ts';
+import type { Tool } from '../../operations/operation.ts';
 import { isRequest } from './json-rpc-errors.ts';
 
 /** The requests that read content: each costs one request of the quota, as a REST call does. */
@@ -6,7 +6,7 @@ const COUNTED_METHODS = new Set(['tools/call', 'resources/read']);
 
 /**
  * What a JSON-RPC body costs the caller's quota: each `tools/call` and `resources/read` once, as
- * REST counts calls, except a tools/call of an operation whose policy only peeks at the quota
+ * REST counts calls, except a tools/call of a tool whose policy only peeks at the quota
  * (get_quota). Discovery and listings (`initialize`, `server/discover`, `tools/list`, …) and
  * notifications cost nothing and are never refused: they say what the server card already
  * publishes for free, and clients ask them again and again (OpenAI's Agents SDK lists the tools on
@@ -14,7 +14,7 @@ const COUNTED_METHODS = new Set(['tools/call', 'resources/read']);
  * refusal. A body that holds no JSON-RPC at all (not JSON, an empty batch) costs one request, as the
  * SDK still answers it.
  */
-export function countRequests(parsed: unknown, tools: ReadonlyMap<string, Pick<Operation, 'policy'>>): number {
+export function countRequests(parsed: unknown, tools: ReadonlyMap<string, Pick<Tool, 'policy'>>): number {
   const messages = Array.isArray(parsed) ? parsed : [parsed];
   if (parsed === undefined || messages.length === 0) return 1;
   let count = 0;

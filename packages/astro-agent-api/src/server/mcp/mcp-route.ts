@@ -2,7 +2,7 @@ import { classifyInboundRequest, isJsonContentType, UnsupportedProtocolVersionEr
 import type { ContentSnapshot } from '../../content/content-model.ts';
 import { ApiError } from '../../api-error.ts';
 import { MCP_PROTOCOL_VERSIONS } from '../../mcp-contract.ts';
-import type { Operation } from '../../operations/operation.ts';
+import type { Tool } from '../../operations/operation.ts';
 import { callOperation } from '../call-operation.ts';
 import type { Handler } from '../context.ts';
 import type { Caller } from '../caller.ts';
@@ -28,13 +28,14 @@ import { MCP_MAX_BODY_BYTES, type SdkLeg } from './serve-with-sdk.ts';
 export function createMcpRoute(deps: {
   gate: Gate;
   snapshot: ContentSnapshot;
-  operations: readonly Operation[];
+  /** The site's MCP tools (operations/index.ts createMcpTools). */
+  tools: readonly Tool[];
   /** The site's RFC 9728 document: /mcp is a resource of the site, not of the API base path. */
   resourceMetadata: string;
   sdk: SdkLeg;
   log: ErrorLogger;
 }): Handler {
-  const operations = new Map(deps.operations.map((op) => [op.name, op]));
+  const tools = new Map(deps.tools.map((tool) => [tool.name, tool]));
   return async (request, context, outcome) => {
     // A store that cannot be reached keeps a token holder unidentified: what needs no caller (discovery, listings) is still answered.
     let caller: Caller | undefined;
@@ -59,7 +60,7 @@ export function createMcpRoute(deps: {
             mcpNameHeader: request.headers.get('mcp-name') ?? undefined,
             body: parsed,
           });
-    const cost = countRequests(parsed, operations);
+    const cost = countRequests(parsed, tools);
     let limits: Record<string, string> = {};
     if (caller) {
       try {
@@ -95,7 +96,7 @@ export function createMcpRoute(deps: {
         outcome.resources.push(url);
       },
     };
-    const direct = route && answerDirectToolCall(route, request.headers, operations, input);
+    const direct = route && answerDirectToolCall(route, request.headers, tools, input);
     return withHeaders(await (direct ?? deps.sdk(request, { text, parsed, route }, input)), limits);
   };
 }

@@ -347,7 +347,7 @@ describe('robots.txt', () => {
   it('allows crawling, points to the sitemap and states the content signals', () => {
     const robots = buildRobotsTxt(context);
     assert.match(robots, /^User-agent: \*$/m);
-    assert.match(robots, /^Content-Signal: search=yes, ai-input=yes, ai-train=no$/m);
+    assert.match(robots, /^Content-Signal: search=yes, ai-input=yes, ai-train=no, use=reference$/m);
     assert.match(robots, /^Allow: \/$/m);
     assert.ok(robots.includes(`Sitemap: ${site}/sitemap-index.xml`));
     assert.ok(robots.includes(`${site}/llms.txt`));

@@ -46,8 +46,8 @@ const facetSchema = z
 
 /**
  * What crawlers may do with the pages, written to robots.txt in two vocabularies: Content-Signal
- * (contentsignals.org: `search`, `ai-input`, `ai-train`) and the IETF AIPREF `Content-Usage` rule
- * (draft-ietf-aipref-vocab: `search`, `ai-use`, `train-ai`). A preference left out is not stated.
+ * (contentsignals.org: `search`, `ai-input`, `ai-train`, `use`) and the IETF AIPREF `Content-Usage`
+ * rule (draft-ietf-aipref-vocab: `search`, `ai-use`, `train-ai`). A preference left out is not stated.
  */
 const usageSchema = z
   .object({
@@ -57,6 +57,12 @@ const usageSchema = z
     aiInput: z.boolean().optional(),
     /** Training or fine-tuning AI models. */
     aiTrain: z.boolean().optional(),
+    /**
+     * Content Signals' `use`: how much of a page a crawler may keep and reproduce. `immediate`: read it
+     * and keep nothing; `reference`: index it, quote excerpts and link back; `full`: summarize and
+     * reproduce it. Content-Usage (AIPREF) has no such term: robots.txt states it in Content-Signal only.
+     */
+    use: z.enum(['immediate', 'reference', 'full']).optional(),
   })
   .strict();
 

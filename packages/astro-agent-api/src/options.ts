@@ -77,6 +77,12 @@ const originSchema = z
   })
   .transform((value) => new URL(value).origin);
 
+/** The URL of a signing agent's JWK Set or metadata document, as its identity (signed-agents/signature-agent.ts): a path, no query or fragment. */
+const agentKeysUrlSchema = z
+  .string()
+  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol) && new URL(value).pathname !== '/' && new URL(value).search === '' && new URL(value).hash === '')
+  .transform((value) => new URL(value).href);
+
 const policyNameSchema = z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'a lowercase name such as "anonymous"');
 
 /** A directive's wording: it must say where llms.txt is. */
@@ -252,25 +258,35 @@ export const agentApiOptionsSchema = z
       .default(64),
     /**
      * Agents that sign their requests (Web Bot Auth, RFC 9421): a verified agent listed in `trusted` is
-     * counted by its identity (the origin of its key directory) under its own quota, instead of by the
-     * address it calls from. A signature that is missing, bad, expired or replayed reads as anonymous.
+     * counted by its identity (the origin of its key directory, or the URL of the JWK Set or Client ID
+     * Metadata Document its Signature-Agent names) under its own quota, instead of by the address it
+     * calls from. A signature that is missing, bad, expired or replayed reads as anonymous.
      */
     signedAgents: z
       .object({
         /** The policy of a verified agent without an override of its own. */
         policy: policySchema('signed-agent', 600),
-        /** Agent origins (as their Signature-Agent names them) → an override of the policy's name or quota (`{}`: the policy as it is). Their key directories are fetched even from a private address or over http. */
+        /**
+         * Agents by identity → an override of the policy's name or quota (`{}`: the policy as it is): an
+         * origin for an agent whose keys are in its well-known directory, the URL of its JWK Set or
+         * metadata document for one whose Signature-Agent names that (type `jwks_uri` or `cimd`). Their
+         * keys are fetched even from a private address or over http.
+         */
         trusted: z
           .record(z.string(), z.object({ name: policyNameSchema.optional(), quota: quotaSchema.optional() }).strict())
           .default({})
           .superRefine((trusted, context) => {
-            for (const origin of Object.keys(trusted)) {
-              if (!originSchema.safeParse(origin).success) {
-                context.addIssue({ code: 'custom', path: [origin], message: 'a key that is an origin such as "https://agent.example" (scheme, host and port; no path)' });
+            for (const identity of Object.keys(trusted)) {
+              if (!originSchema.safeParse(identity).success && !agentKeysUrlSchema.safeParse(identity).success) {
+                context.addIssue({
+                  code: 'custom',
+                  path: [identity],
+                  message: 'a key that is an origin such as "https://agent.example", or the URL of an agent\'s JWK Set or metadata document ("https://agent.example/jwks.json"; no query or fragment)',
+                });
               }
             }
           })
-          .transform((trusted) => Object.fromEntries(Object.entries(trusted).map(([origin, override]) => [new URL(origin).origin, override]))),
+          .transform((trusted) => Object.fromEntries(Object.entries(trusted).map(([identity, override]) => [originSchema.safeParse(identity).data ?? agentKeysUrlSchema.parse(identity), override]))),
         /**
          * A valid signature of an agent not in `trusted`: `anonymous` (default) counts it by its network
          * as if unsigned, since anyone can publish a key directory; `signed` gives it `policy`, keyed by its origin.

@@ -83,8 +83,10 @@ export interface CallerInfo {
   scopes: Scope[];
   /** No bearer token was sent. */
   anonymous: boolean;
-  /** Set when a Web Bot Auth signature proved which agent calls. */
-  agent?: { origin: string };
+  /** Set when a Web Bot Auth signature proved which agent calls: its identifier (an origin, or the URL of its keys). */
+  agent?: { id: string };
+  /** What a Web Bot Auth signature on the request came to (server/signed-agents/): verified, invalid or unverified, and why. */
+  signature?: { outcome: 'verified' | 'invalid' | 'unverified'; reason?: string };
 }
 
 /** The caller's rate-limit window, read without counting a request. */

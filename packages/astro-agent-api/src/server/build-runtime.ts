@@ -11,7 +11,7 @@ import type { Handler } from './context.ts';
 import { createGate } from './gate.ts';
 import { createDocumentCache } from './outbound/document-cache.ts';
 import type { OutboundFetch } from './outbound/fetch-document.ts';
-import { readKeyDirectory } from './signed-agents/key-directory.ts';
+import { readAgentMetadataKeys, readKeyDirectory } from './signed-agents/key-directory.ts';
 import { createSignedAgentVerifier } from './signed-agents/verify-signed-agent.ts';
 import { createIdentityHandler } from './identity.ts';
 import { createMcpRoute } from './mcp/mcp-route.ts';
@@ -61,6 +61,7 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
   const signedAgents = createSignedAgentVerifier({
     store,
     directories: createDocumentCache(shared.fetchOutbound, readKeyDirectory),
+    metadataDocuments: createDocumentCache(shared.fetchOutbound, readAgentMetadataKeys),
     siteOrigin: urls.origin,
     options: options.signedAgents,
   });

@@ -191,7 +191,7 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
     assert.equal(((await limited.json()) as Json).code, 'rate_limited');
   });
 
-  it('offers its operations as MCP tools, and its answer prompt, to the official client', async () => {
+  it("offers its operations as MCP tools, ChatGPT's search and fetch, and its answer prompt, to the official client", async () => {
     const client = new Client({ name: 'example-blog-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
     await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', base)));
     try {
@@ -205,6 +205,17 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
       const page = result.structuredContent as Json;
       assert.equal(page.url, `${SITE}/posts/commit-messages/`);
       assert.match((result.content as { text: string }[])[0]!.text, /\n---\n\n# Notes on writing commit messages/);
+
+      // ChatGPT's round trip: search, then fetch a result by its id (the page's URL).
+      const found = (await client.callTool({ name: 'search', arguments: { query: 'commit messages' } })).structuredContent as Json;
+      const hit = found.results.find((result: Json) => result.id === `${SITE}/posts/commit-messages/`);
+      assert.ok(hit, JSON.stringify(found));
+      assert.equal(hit.url, hit.id);
+      const fetched = await client.callTool({ name: 'fetch', arguments: { id: hit.id } });
+      const document = fetched.structuredContent as Json;
+      assert.deepEqual(JSON.parse((fetched.content as { text: string }[])[0]!.text), document, 'one JSON text item, the structured content');
+      assert.equal(document.id, hit.id);
+      assert.match(document.text, /^# Notes on writing commit messages/);
 
       const { prompts } = await client.listPrompts();
       assert.deepEqual(

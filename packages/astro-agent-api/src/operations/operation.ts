@@ -29,9 +29,10 @@ export interface ToolDescription {
   output: z.ZodType;
   /**
    * The output field that is the text a model reads (read_page's `markdown`): an MCP result carries it
-   * once, as its text content after a YAML front matter of the other fields, and `structuredContent`
-   * carries the other fields, rather than the whole answer twice (as JSON text and as structured
-   * content, which some clients both hand their model). Without it, the text is the answer's JSON.
+   * once, as its text content after a short YAML front matter of the other fields (server/mcp/tools.ts),
+   * and `structuredContent` carries the other fields, rather than the whole answer twice (as JSON text
+   * and as structured content, which some clients both hand their model). Without it, the text is the
+   * answer's JSON.
    */
   textField?: string;
 }

@@ -66,9 +66,9 @@ export function createMcpRoute(deps: {
       try {
         limits = rateLimitHeaders(await deps.gate.charge(caller, cost));
       } catch (error) {
-        // A free body is answered without the rate-limit headers when the store cannot say them.
-        if (!isRefusal(error) || cost === 0) throw error;
-        refusal = error;
+        if (!isRefusal(error)) throw error;
+        // A free body is answered, without the rate-limit headers the store could not say.
+        if (cost > 0) refusal = error;
       }
     }
     if (refusal && (cost > 0 || readsContent(parsed))) {

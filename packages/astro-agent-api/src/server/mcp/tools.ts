@@ -1,5 +1,4 @@
 import type { CallToolResult, McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import { Document, isMap, visit } from 'yaml';
 import { MCP_TOOL_ANNOTATIONS } from '../../mcp-contract.ts';
 import { buildInputJsonSchema, buildToolOutputJsonSchema, type ObjectJsonSchema } from '../../operations/json-schema.ts';
 import type { Tool, ToolDescription } from '../../operations/operation.ts';
@@ -34,9 +33,8 @@ export async function runTool(op: Tool, args: ToolArguments, callOperation: Call
  * `textField` (read_page) sends that field once, as the text, and the other fields as the structured
  * content: LangChain's adapter and the inspector hand both to the model, and a page there cost twice
  * its tokens (BENCHMARKS.md, "What MCP clients hand their model"). The text starts with a front
- * matter of the other fields for the clients that read only text (most), in YAML as the Markdown
- * twins have it, short: without the fields that say nothing (null, false, empty) or repeat another's
- * value, and a list of objects one object a line.
+ * matter of the other fields for the clients that read only text (most), short: without the fields
+ * that say nothing (null, false, empty) or repeat another's value, a list of objects one a line.
  */
 export function buildToolResultParts(tool: Pick<ToolDescription, 'textField'>, body: string): { text: string; structured: string } {
   const field = tool.textField;
@@ -45,21 +43,21 @@ export function buildToolResultParts(tool: Pick<ToolDescription, 'textField'>, b
   return { text: `${buildFrontMatter(fields)}${String(text)}`, structured: JSON.stringify(fields) };
 }
 
+/**
+ * YAML front matter whose values are written as JSON, which YAML 1.2 reads as it is: the yaml
+ * library took ~40 times as long for about as many characters, on every page read over MCP
+ * (BENCHMARKS.md, "What MCP clients hand their model"). The field names are the operation's own.
+ */
 function buildFrontMatter(fields: Record<string, unknown>): string {
   const said = new Set<unknown>();
-  const shown: Record<string, unknown> = {};
+  const lines: string[] = [];
   for (const [name, value] of Object.entries(fields)) {
     if (value === null || value === false || (typeof value === 'object' && Object.keys(value).length === 0) || (typeof value === 'string' && said.has(value))) continue;
     said.add(value);
-    shown[name] = value;
+    if (Array.isArray(value) && value.some((item) => item !== null && typeof item === 'object')) lines.push(`${name}:`, ...value.map((item) => `  - ${JSON.stringify(item)}`));
+    else lines.push(`${name}: ${JSON.stringify(value)}`);
   }
-  const document = new Document(shown);
-  visit(document, {
-    Seq(_key, sequence) {
-      for (const item of sequence.items) if (isMap(item)) item.flow = true;
-    },
-  });
-  return `---\n${document.toString({ lineWidth: 0 })}---\n\n`;
+  return `---\n${lines.join('\n')}\n---\n\n`;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The public paths of the agent surface (docs/contract.md §3, §4), each defined once: the runtime
  * that answers them, the route table that claims them and the documents that name them all import
- * them from here. A leaf: it imports nothing.
+ * them from here, and the grader (packages/astro-agent-api-check) compiles this file in to find them.
+ * A leaf: it imports nothing.
  */
 
 /** Where the API's operations live unless the `apiBasePath` option says otherwise. */
@@ -40,6 +41,9 @@ export const WELL_KNOWN_PATHS = {
   /** Agent Skills Discovery 0.2.0 (agentskills.io, "Well-Known URI"). */
   agentSkills: '/.well-known/agent-skills/index.json',
 } as const;
+
+/** OpenID Connect Discovery 1.0 §4 — where OAuth clients look when RFC 8414 answers nothing; nothing is published there (docs/contract.md §3). */
+export const OPENID_CONFIGURATION_PATH = '/.well-known/openid-configuration';
 
 /** Paths of the documents written at the root of the public folder. */
 export const DOCUMENT_PATHS = {

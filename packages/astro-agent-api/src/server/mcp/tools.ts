@@ -44,9 +44,10 @@ export function buildToolResultParts(tool: Pick<ToolDescription, 'textField'>, b
 }
 
 /**
- * YAML front matter whose values are written as JSON, which YAML 1.2 reads as it is: the yaml
- * library took ~40 times as long for about as many characters, on every page read over MCP
- * (BENCHMARKS.md, "What MCP clients hand their model"). The field names are the operation's own.
+ * YAML front matter whose values are written as JSON, which YAML 1.2 reads as it is: the yaml library
+ * took more than ten times as long for the front matter alone, about as many characters, as the
+ * whole projection takes this way, on every page read over MCP (bench/mcp-front-matter.ts,
+ * BENCHMARKS.md "What MCP clients hand their model"). The field names are the operation's own.
  */
 function buildFrontMatter(fields: Record<string, unknown>): string {
   const said = new Set<unknown>();

@@ -4,10 +4,8 @@
  * pass by pass (so that a busy machine weighs on both alike): BEFORE_SRC is another checkout's
  * `packages/astro-agent-api/src` (e.g. `git archive <commit> packages/astro-agent-api/src | tar -x -C
  * tests/.build/before`), against this one's. Prints each version's median milliseconds per page.
- * `--changed DIR`: also counts the pages whose Markdown the two versions write differently, and writes
- * each one's two twins into DIR (`<path>before.md`, `<path>after.md`) to compare with `diff -u`.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -15,27 +13,12 @@ import { listHtmlPages } from '../packages/astro-agent-api/src/build/build-markd
 import { buildMarkdownFromHtml } from '../packages/astro-agent-api/src/build/html-to-markdown.ts';
 import { createSiteUrls } from '../packages/astro-agent-api/src/site-urls.ts';
 
-const { values, positionals } = parseArgs({ options: { passes: { type: 'string', default: '6' }, changed: { type: 'string' } }, allowPositionals: true });
+const { values, positionals } = parseArgs({ options: { passes: { type: 'string', default: '6' } }, allowPositionals: true });
 const [beforeSrc, clientDir] = positionals;
-if (!beforeSrc || !clientDir) throw new Error('Usage: node bench/compare-conversion.ts BEFORE_SRC CLIENT_DIR [--passes N] [--changed DIR]');
+if (!beforeSrc || !clientDir) throw new Error('Usage: node bench/compare-conversion.ts BEFORE_SRC CLIENT_DIR [--passes N]');
 const before = (await import(pathToFileURL(join(resolve(beforeSrc), 'build', 'html-to-markdown.ts')).href)) as { buildMarkdownFromHtml: typeof buildMarkdownFromHtml };
 const urls = createSiteUrls('https://example.com');
-const pages = await Promise.all((await listHtmlPages(clientDir, urls)).pages.map(async (page) => ({ path: page.path, url: urls.pageUrl(page.path), html: await readFile(page.file, 'utf8') })));
-if (values.changed) {
-  let changed = 0;
-  let content = 0;
-  for (const page of pages) {
-    const twins = [before.buildMarkdownFromHtml(page.html, { pageUrl: page.url })?.markdown, buildMarkdownFromHtml(page.html, { pageUrl: page.url })?.markdown];
-    if (twins.every((twin) => twin === undefined)) continue;
-    content++;
-    if (twins[0] === twins[1]) continue;
-    changed++;
-    const folder = join(values.changed, page.path);
-    await mkdir(folder, { recursive: true });
-    await Promise.all(['before', 'after'].map((name, i) => writeFile(join(folder, `${name}.md`), twins[i] ?? '')));
-  }
-  console.log(`${changed} of ${content} twins of ${clientDir} changed (each one's two versions in ${values.changed})`);
-}
+const pages = await Promise.all((await listHtmlPages(clientDir, urls)).pages.map(async (page) => ({ url: urls.pageUrl(page.path), html: await readFile(page.file, 'utf8') })));
 const timings = { before: [] as number[], after: [] as number[] };
 for (let pass = 0; pass < Number(values.passes); pass++) {
   for (const [name, convert] of [
@@ -49,7 +32,6 @@ for (let pass = 0; pass < Number(values.passes); pass++) {
   }
 }
 const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)]!;
-if (timings.after.length > 0)
-  console.log(
-    `${pages.length} pages of ${clientDir}: before ${median(timings.before).toFixed(2)} ms, after ${median(timings.after).toFixed(2)} ms of CPU per page (medians of ${timings.after.length} alternating passes)`,
-  );
+console.log(
+  `${pages.length} pages of ${clientDir}: before ${median(timings.before).toFixed(2)} ms, after ${median(timings.after).toFixed(2)} ms of CPU per page (medians of ${timings.after.length} alternating passes)`,
+);

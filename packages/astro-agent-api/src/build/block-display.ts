@@ -1,3 +1,5 @@
+import type { Element } from './parse-html.ts';
+
 /**
  * What a page's own markup says of an element's display, without a layout engine: the utility classes
  * of the two CSS frameworks whose names are a de-facto vocabulary (Tailwind, the CSS of most Astro
@@ -25,6 +27,9 @@ const BOOTSTRAP_BLOCK = /^d-(?:(?:sm|md|lg|xl|xxl)-)?(?:block|flex|grid|table|ta
 const TAILWIND_ITEMS = /^(?:(?:[a-z0-9-]+|[a-z0-9-]*\[[^\]&*]*\])+:)*!?(?:inline-)?(?:flex|grid)!?$/;
 const BOOTSTRAP_ITEMS = /^d-(?:(?:sm|md|lg|xl|xxl)-)?(?:inline-)?(?:flex|grid)$/;
 
+/** Whether a `class` attribute may hold a display utility at all: the cheap test before reading each class (a Tailwind element has dozens). */
+const DISPLAY_WORDS = /block|flex|grid|table|flow-root|list-item/;
+
 /** The last `display` declared in an inline style (the last one wins), lowercased, without `!important`. */
 const STYLE_DISPLAY = /(?:^|;)\s*display\s*:\s*([^;]*)/gi;
 
@@ -33,9 +38,10 @@ const STYLE_DISPLAY = /(?:^|;)\s*display\s*:\s*([^;]*)/gi;
  * shows its text on a line of its own, though the HTML, which Astro's `compressHTML` writes without
  * white space between elements, runs it into the words before and after it.
  */
-export function displaysAsBlock(classNames: readonly unknown[] | undefined, style: unknown): boolean {
-  if (classNames) for (const name of classNames) if (typeof name === 'string' && (TAILWIND_BLOCK.test(name) || BOOTSTRAP_BLOCK.test(name))) return true;
-  return typeof style === 'string' && styleDisplaysAsBlock(style);
+export function displaysAsBlock(element: Element): boolean {
+  const { class: list, style } = element.attribs;
+  if (list !== undefined && DISPLAY_WORDS.test(list)) for (const name of classNames(list)) if (TAILWIND_BLOCK.test(name) || BOOTSTRAP_BLOCK.test(name)) return true;
+  return style !== undefined && styleDisplaysAsBlock(style);
 }
 
 /**
@@ -43,10 +49,16 @@ export function displaysAsBlock(classNames: readonly unknown[] | undefined, styl
  * its children is then a box of its own, a flex or grid item (CSS Flexbox 1 §4: even a run of text is
  * one), whatever its tag, and no two run together on screen.
  */
-export function displaysItemsApart(classNames: readonly unknown[] | undefined, style: unknown): boolean {
-  if (classNames) for (const name of classNames) if (typeof name === 'string' && (TAILWIND_ITEMS.test(name) || BOOTSTRAP_ITEMS.test(name))) return true;
-  const keywords = typeof style === 'string' ? styleDisplay(style) : [];
+export function displaysItemsApart(element: Element): boolean {
+  const { class: list, style } = element.attribs;
+  if (list !== undefined && DISPLAY_WORDS.test(list)) for (const name of classNames(list)) if (TAILWIND_ITEMS.test(name) || BOOTSTRAP_ITEMS.test(name)) return true;
+  const keywords = style !== undefined ? styleDisplay(style) : [];
   return keywords.some((keyword) => keyword === 'flex' || keyword === 'grid' || keyword === 'inline-flex' || keyword === 'inline-grid');
+}
+
+/** The tokens of a `class` attribute (HTML's ASCII white space). */
+function classNames(list: string): string[] {
+  return list.split(/[\t\n\f\r ]+/);
 }
 
 function styleDisplaysAsBlock(style: string): boolean {

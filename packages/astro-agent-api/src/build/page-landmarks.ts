@@ -1,4 +1,4 @@
-import type { Element } from 'hast';
+import type { Element } from './parse-html.ts';
 
 /**
  * Landmarks that frame a page rather than say its content (WAI-ARIA 1.2): the site's banner and
@@ -17,17 +17,16 @@ const SCOPED_TAGS = new Set(['header', 'footer', 'aside']);
 const SECTIONING_TAGS = new Set(['article', 'aside', 'nav', 'section']);
 const SECTIONING_ROLES = new Set(['article', 'complementary', 'navigation', 'region']);
 
-/** The role an element declares: the first token of its `role` (WAI-ARIA 1.2 §7.1; hast keeps it as a string). */
-export function explicitRole(element: Element): string | undefined {
-  const { role } = element.properties;
-  const first = typeof role === 'string' ? role.trim().split(/\s+/)[0] : Array.isArray(role) ? String(role[0]) : undefined;
+/** The role an element declares: the first token of its `role` (WAI-ARIA 1.2 §7.1, the first role a user agent knows). */
+function explicitRole(element: Element): string | undefined {
+  const first = element.attribs.role?.trim().split(/\s+/)[0];
   return first === undefined || first === '' ? undefined : first.toLowerCase();
 }
 
 /** Whether the element is a section of its own (an article, a section, an aside, a nav, or one of their roles): a `header` or `footer` inside it is that section's. */
 export function isSectioning(element: Element): boolean {
   const role = explicitRole(element);
-  return role !== undefined ? SECTIONING_ROLES.has(role) : SECTIONING_TAGS.has(element.tagName);
+  return role !== undefined ? SECTIONING_ROLES.has(role) : SECTIONING_TAGS.has(element.name);
 }
 
 /**
@@ -48,14 +47,14 @@ export function isSectioning(element: Element): boolean {
 export function isPageChrome(element: Element, inSection: boolean): boolean {
   const role = explicitRole(element);
   if (role !== undefined) return CHROME_ROLES.has(role);
-  if (CHROME_TAGS.has(element.tagName)) return true;
-  if (!SCOPED_TAGS.has(element.tagName)) return false;
+  if (CHROME_TAGS.has(element.name)) return true;
+  if (!SCOPED_TAGS.has(element.name)) return false;
   if (!inSection) return true;
-  return element.tagName === 'aside' && hasName(element);
+  return element.name === 'aside' && hasName(element);
 }
 
 /** Whether the element is named by its attributes (accname 1.2 steps 2B, 2C, 2I). */
 function hasName(element: Element): boolean {
-  const { ariaLabel, ariaLabelledBy, title } = element.properties;
-  return [ariaLabel, ariaLabelledBy, title].some((value) => (Array.isArray(value) ? value.length > 0 : typeof value === 'string' && value.trim() !== ''));
+  const { attribs } = element;
+  return [attribs['aria-label'], attribs['aria-labelledby'], attribs.title].some((value) => value !== undefined && value.trim() !== '');
 }

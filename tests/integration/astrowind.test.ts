@@ -139,11 +139,8 @@ describe('AstroWind built with zero options', () => {
     for (const path of ['/blog', '/blog/2', '/category/tutorials', '/category/documentation']) assert.ok(figures.llmsTxtPages.includes(path), `${path} is in llms.txt`);
     const page2 = await twin('/blog/2');
     assert.match(page2, /\[Markdown elements demo post\]\(https:\/\/astrowind\.vercel\.app\/markdown-elements-demo-post\)/);
-    // The tag pages are noindex: they leave search when such pages are set apart (the todo test below); a
-    // tag page's heading ("Tag: landing-pages") is its own text since its header is content.
-    const noindex = new Set(figures.marked.noindex);
     for (const { query, page, top } of figures.searchRanks.filter(({ page }) => !page.startsWith('/homes') && !page.startsWith('/landing/'))) {
-      const listing = top.findIndex((path) => /^\/(blog|category|tag)(\/|$)/.test(path) && !noindex.has(path));
+      const listing = top.findIndex((path) => /^\/(blog|category|tag)(\/|$)/.test(path));
       assert.ok(listing === -1 || (top.includes(page) && top.indexOf(page) < listing), `"${query}": ${page} comes before the listings (${top.join(', ')})`);
     }
   });
@@ -164,9 +161,25 @@ describe('AstroWind built with zero options', () => {
     assert.deepEqual(figures.marked['canonical-elsewhere'], []);
   });
 
-  it('holds no page the site marks noindex in llms.txt, MCP resources or search', { todo: 'noindex pages set apart at build time: issue 37 item 1 (lands from another branch)' }, () => {
+  it('holds no page the site marks noindex in llms.txt, MCP resources or search, and gives none a twin', async () => {
     assert.deepEqual(figures.indexedMarked, []);
     assert.deepEqual(figures.searchMarked, []);
+    // A tag page's own words ("Tag: landing-pages") find the posts filed under it, not the tag page.
+    const found = (await (await fetch(`${served.url}/api/v1/search_pages?${new URLSearchParams({ query: 'tag landing-pages', limit: '25' })}`)).json()) as Json;
+    assert.ok(found.results.length > 0 && found.results.every((result: Json) => !String(result.url).includes('/tag/')), JSON.stringify(found.results));
+    const lines = integrationLines(example.buildLog);
+    assert.ok(
+      lines.some((line) => line.includes(`${TAG_PAGES.length} pages marked noindex`)),
+      lines.join('\n'),
+    );
+    for (const path of TAG_PAGES) {
+      assert.equal((await fetch(`${served.url}${path}.md`)).status, 404, `${path} has no twin`);
+      assert.doesNotMatch(await text(path), /data-agent-directive|text\/markdown/, `${path}'s HTML is as the site built it`);
+    }
+    const refused = await fetch(`${served.url}/api/v1/read_page?${new URLSearchParams({ url: `${SITE}${TAG_PAGES[0]}` })}`);
+    const body = (await refused.json()) as Json;
+    assert.deepEqual([refused.status, body.code], [404, 'page_not_found']);
+    assert.match(body.message, /noindex/);
   });
 });
 
@@ -188,21 +201,12 @@ describe('astro-agent-api check on AstroWind', () => {
     for (const line of lastUpdated.details) assert.doesNotMatch(line, /\/tag\//, 'no tag page sampled');
   });
 
-  it('passes', { todo: 'noindex pages set apart at build time: issue 37 item 1 (lands from another branch); until then index-content fails on the tag pages' }, () => {
+  it('passes', () => {
     const failed = report.checks.filter((check) => check.status === 'fail');
     assert.deepEqual(
       failed.map((check) => check.id),
       [],
       JSON.stringify(failed, null, 2),
     );
-  });
-
-  it('fails today only for the noindex tag pages the index holds', () => {
-    const failed = report.checks.filter((check) => check.status === 'fail');
-    assert.ok(
-      failed.every((check) => check.id === 'index-content'),
-      JSON.stringify(failed, null, 2),
-    );
-    for (const line of failed.flatMap((check) => check.details)) assert.match(line, /\/tag\/[a-z-]+(\.md)?: noindex|… and \d+ more/, line);
   });
 });

@@ -4,8 +4,8 @@ import { unwrapCodeFrame } from './code-frames.ts';
 import { collapseWhitespace } from './collapse-whitespace.ts';
 import { findByClass, findElement, hasClass, textOf } from './element-queries.ts';
 import { fileTreeAsList, FILE_TREE_TAG } from './file-trees.ts';
-import { isSectioning } from './page-landmarks.ts';
 import { isBlockBox, separateInlineBoxes } from './inline-boxes.ts';
+import { isSectioning } from './page-landmarks.ts';
 import { visibleText } from './visible-text.ts';
 
 /** What a heading's anchor link shows, if anything: rehype-autolink-headings' `#`, a pilcrow, a section sign, a link emoji. */

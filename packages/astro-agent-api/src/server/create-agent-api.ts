@@ -13,7 +13,7 @@ import { checkOrigin } from './check-origin.ts';
 import { canonicalizePath } from './canonical-path.ts';
 import type { RequestContext } from './context.ts';
 import { createSdkLeg } from './mcp/serve-with-sdk.ts';
-import { fetchWithPlatform, type OutboundFetch } from './outbound/fetch-document.ts';
+import type { OutboundFetch } from './outbound/fetch-document.ts';
 import { findPageOfRequest, resolveRequest } from '../content/resolve-page.ts';
 import { buildPageDirective } from '../agent-directives.ts';
 import { buildPageLinkHeader } from '../content/page-link-header.ts';
@@ -100,7 +100,10 @@ export interface RecorderParts {
   log: ErrorLogger;
 }
 
-/** What a host gives the runtime besides its settings: what differs by platform. */
+/**
+ * What a host gives the runtime besides its settings: what differs by platform. Every part is required,
+ * none has a default: a host that leaves one out does not compile (tests/unit/host-parts.test.ts).
+ */
 export interface AgentApiHostParts {
   /** Where the build's files come from (content/build-files.ts). */
   files: BuildFiles;
@@ -108,8 +111,11 @@ export interface AgentApiHostParts {
   openStore: () => Promise<Store>;
   /** Read once, at start: AGENT_API_ANALYTICS* and the AGENT_API_QUOTA_* overrides, and what the host's store reads. */
   env: Record<string, string | undefined>;
-  /** How documents of other hosts (agents' key directories, clients' metadata) are fetched; default the platform's fetch. */
-  fetchOutbound?: OutboundFetch;
+  /**
+   * How documents of other hosts (agents' key directories, clients' metadata) are fetched: a fetch that
+   * refuses a host name resolving to a private address when it connects, unless the site listed the origin.
+   */
+  fetchOutbound: OutboundFetch;
 }
 
 /** What a runtime reports to, on any platform. */
@@ -142,7 +148,7 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
   const settings = readSettings(env, logger);
   const content = createContentModel({ files, logger });
   const store = createDeferredStore(options.openStore, { logger });
-  const shared = { env, log, store, sdk: createSdkLeg(), fetchOutbound: options.fetchOutbound ?? fetchWithPlatform };
+  const shared = { env, log, store, sdk: createSdkLeg(), fetchOutbound: options.fetchOutbound };
   const runtimes = new WeakMap<ContentSnapshot, BuildRuntime>();
   let latest: BuildRuntime | undefined;
   // A runtime whose settings are bad counts nothing: its agent paths all answer 503.

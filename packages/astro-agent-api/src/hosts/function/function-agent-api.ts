@@ -6,6 +6,7 @@ import { openStore } from '../../store/open-store.ts';
 import { StoreNotReadyError } from '../../store/store-unavailable.ts';
 import type { Store } from '../../store/store.ts';
 import { createNodeBuildFiles } from '../node/node-build-files.ts';
+import { fetchOutboundOnNode } from '../node/node-outbound-fetch.ts';
 
 /** Where a function finds the build: the folders the build put into it, at their places in the build output. */
 export interface FunctionBuild {
@@ -29,6 +30,8 @@ export function getFunctionAgentApi(build: FunctionBuild, env: Record<string, st
     logger: consoleLogger,
     files: createNodeBuildFiles(build.outDir, build.clientFromOutDir),
     openStore: () => openFunctionStore(env),
+    // A function runs in Node: its outbound fetch checks the address it connects to, as the Node host's does.
+    fetchOutbound: fetchOutboundOnNode,
     recorders: [createTrafficRecorder],
   });
   return instance;

@@ -7,6 +7,7 @@ import { StoreNotReadyError } from '../../store/store-unavailable.ts';
 import { createStoreSweeper, type SweepResult } from '../../store/store-sweeper.ts';
 import type { Store } from '../../store/store.ts';
 import { createAssetsBuildFiles, type AssetsBinding } from './workers-build-files.ts';
+import { fetchOutboundOnWorkers } from './workers-outbound-fetch.ts';
 
 /** The bindings the runtime reads, by the names the package README tells a site to declare in its wrangler configuration. */
 export const WORKERS_BINDINGS = { assets: 'ASSETS', database: 'AGENT_API_DB' } as const;
@@ -47,6 +48,7 @@ function createWorkersAgentApi(env: WorkersEnv): WorkersAgentApi {
     logger: consoleLogger,
     files: createAssetsBuildFiles(env[WORKERS_BINDINGS.assets]),
     openStore: () => openWorkersStore(env),
+    fetchOutbound: fetchOutboundOnWorkers,
     // A Worker keeps no timer between requests: the front flushes after a response (flushTraffic).
     recorders: [(parts) => (recorder = createTrafficRecorder({ ...parts, flushIntervalMs: 0 }))],
   });

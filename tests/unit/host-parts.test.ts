@@ -17,16 +17,17 @@ const PARTS = ['files', 'openStore', 'fetchOutbound'] as const;
 function hostSource(parts: readonly string[]): string {
   const given: Record<string, string> = {
     files: 'files: createNodeBuildFiles(outDir)',
-    openStore: 'openStore: () => openStore({ dataDir: outDir })',
+    openStore: 'openStore: (settings) => openStore({ dataDir: outDir, settings })',
     fetchOutbound: 'fetchOutbound: fetchOutboundOnNode',
   };
   return [
+    "import { readEnvironment } from '../environment.ts';",
     "import { createPortableAgentApi } from '../server/create-agent-api.ts';",
     "import { openStore } from '../store/open-store.ts';",
     "import { createNodeBuildFiles } from './node/node-build-files.ts';",
     "import { fetchOutboundOnNode } from './node/node-outbound-fetch.ts';",
     "const outDir = '/srv/site/dist';",
-    `export const api = createPortableAgentApi({ env: {}, ${parts.map((part) => given[part]).join(', ')} });`,
+    `export const api = createPortableAgentApi({ environment: readEnvironment({}), ${parts.map((part) => given[part]).join(', ')} });`,
   ].join('\n');
 }
 

@@ -1,6 +1,6 @@
 import { createTrafficRecorder, type TrafficRecorder } from '../../analytics/traffic-recorder.ts';
 import { createPortableAgentApi, type AgentApi } from '../../server/create-agent-api.ts';
-import { parseEnvironment } from '../../environment.ts';
+import { parseEnvironment, readEnvironment } from '../../environment.ts';
 import { consoleLogger } from '../../logger.ts';
 import { D1_TRAFFIC_BATCH, openD1Store, type D1Database } from '../../store/d1-store.ts';
 import { StoreNotReadyError } from '../../store/store-unavailable.ts';
@@ -43,7 +43,7 @@ const varsOf = (env: WorkersEnv) => Object.fromEntries(Object.entries(env).filte
 function createWorkersAgentApi(env: WorkersEnv): WorkersAgentApi {
   let recorder: TrafficRecorder | undefined;
   const api = createPortableAgentApi({
-    env: varsOf(env),
+    environment: readEnvironment(varsOf(env)),
     // A Worker's console is its log (`wrangler tail`, the dashboard, Workers Logs).
     logger: consoleLogger,
     files: createAssetsBuildFiles(env[WORKERS_BINDINGS.assets]),

@@ -1,0 +1,103 @@
+/**
+ * The client matrix: the MCP client libraries people use, pinned from npm, each driven as its users
+ * drive it against the demo and against examples/blog (built from the packed package), asserting what
+ * the person behind it would see: what a model reads from a tool call, what a command line prints.
+ * Every library is given the site's published URL and nothing else; a proxy on loopback sends those
+ * addresses to the test servers (tests/helpers/client-matrix.ts), from a network of each session's own.
+ * Steps a library has no way to take are not in its row (each client's `lacks` says why).
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test, type TestContext } from 'node:test';
+import {
+  type ClientSession,
+  type Credentials,
+  type MatrixClient,
+  type MatrixSite,
+  type Network,
+  parseReading,
+  type Reading,
+  type Step,
+  startMatrixSites,
+  withNetwork,
+} from '../helpers/client-matrix.ts';
+import { aiSdk } from '../helpers/mcp-clients/ai-sdk.ts';
+import { inspectorCli } from '../helpers/mcp-clients/inspector-cli.ts';
+import { langchain } from '../helpers/mcp-clients/langchain.ts';
+import { mastra } from '../helpers/mcp-clients/mastra.ts';
+import { mcpRemote } from '../helpers/mcp-clients/mcp-remote.ts';
+import { openaiAgents } from '../helpers/mcp-clients/openai-agents.ts';
+import { tsSdkV1, tsSdkV2 } from '../helpers/mcp-clients/ts-sdk.ts';
+
+const CLIENTS: MatrixClient[] = [tsSdkV1, tsSdkV2, mcpRemote, inspectorCli, aiSdk, openaiAgents, langchain, mastra];
+
+let sites: Awaited<ReturnType<typeof startMatrixSites>>;
+before(async () => {
+  sites = await startMatrixSites();
+});
+after(() => sites?.close());
+
+/** A step of `client`'s row on `siteName`, in a network of its own; left out when the library has no way to take it. */
+function step(client: MatrixClient, siteName: 'demo' | 'example', name: Step, body: (site: MatrixSite, network: Network, t: TestContext) => Promise<void>): void {
+  if (client.lacks[name] !== undefined) return;
+  test(name, (t) => withNetwork(sites.routes, (network) => body(sites[siteName], network, t)));
+}
+
+/** Opens a session, runs `use` and closes it whatever happens. */
+async function using<T>(client: MatrixClient, site: MatrixSite, network: Network, credentials: Credentials | undefined, use: (session: ClientSession) => Promise<T>): Promise<T> {
+  const session = await client.open(site, network, credentials);
+  try {
+    return await use(session);
+  } finally {
+    await session.close();
+  }
+}
+
+/** A tool call whose failure to reach the model as a result (the library threw) fails the step with what was thrown. */
+async function callForModel(session: ClientSession, name: string, args: Record<string, unknown>): Promise<Reading> {
+  try {
+    return await session.call(name, args);
+  } catch (error) {
+    throw new Error(`the library threw instead of handing the model a result: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+for (const client of CLIENTS) {
+  describe(client.name, () => {
+    for (const siteName of ['demo', 'example'] as const) {
+      describe(`on the ${siteName}`, () => {
+        step(client, siteName, 'connects and lists tools, resources and prompts', (site, network) =>
+          using(client, site, network, undefined, async (session) => {
+            assert.deepEqual((await session.tools()).sort(), [...site.tools].sort());
+            if (session.resources) assert.ok((await session.resources()).includes(`${site.origin}/`), 'the home page is a resource');
+            if (session.prompts) assert.deepEqual(await session.prompts(), [site.prompt.name]);
+          }),
+        );
+
+        step(client, siteName, 'search → read', (site, network) =>
+          using(client, site, network, undefined, async (session) => {
+            const found = parseReading(await callForModel(session, 'search_pages', { query: site.query }));
+            const first = found.results[0];
+            assert.ok(first?.url.startsWith(site.origin), `the search found a page: ${JSON.stringify(found).slice(0, 300)}`);
+            const page = await callForModel(session, 'read_page', { url: first.url });
+            assert.notEqual(page.isError, true, page.text.slice(0, 500));
+            assert.ok(page.text.includes(first.title), `the page read is the one found: ${first.title}`);
+          }),
+        );
+
+        step(client, siteName, 'resources/read', (site, network) =>
+          using(client, site, network, undefined, async (session) => {
+            assert.equal(await session.readResource!(site.page.url), site.page.twin);
+          }),
+        );
+
+        step(client, siteName, 'prompt', (site, network) =>
+          using(client, site, network, undefined, async (session) => {
+            const text = await session.getPrompt!(site.prompt.name, { question: site.prompt.question });
+            assert.ok(text.includes(site.prompt.question), text.slice(0, 300));
+            assert.ok(text.indexOf('search_pages') < text.indexOf('read_page'), 'it says to search, then read');
+          }),
+        );
+      });
+    }
+  });
+}

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:build-cost [-- --sites demo,3000,10000,docs] [-- --pairs N] [-- --large-pairs N] [-- --modes quiet,busy]`:
+ * `npm run bench:build-cost [-- --sites demo,3000,10000,docs,astrowind] [-- --pairs N] [-- --large-pairs N] [-- --modes quiet,busy]`:
  * what the integration costs a user, as the whole `astro build`: wall time and CPU (user + system of
  * the whole process tree, bench/build-runner.ts) of the same site built with and without the
  * integration, alternated (A B, then B A, …: N pairs, medians and the per-pair ratio), cold (no build
@@ -11,7 +11,8 @@
  * the integration's own work measured alone. Rewrites its section of BENCHMARKS.md after each site.
  *
  * --sites    demo, a page count (generated site, bench/generate-site.ts), docs (Starlight's own
- *            documentation, tests/fixtures/starlight-docs, built from the packed tarball); default demo,3000,10000,docs
+ *            documentation, tests/fixtures/starlight-docs, built from the packed tarball), astrowind (a
+ *            marketing site and blog, tests/fixtures/astrowind, likewise); default demo,3000,10000,docs
  * --pairs N  pairs of each kind (default 3; 1 from 10,000 pages, --large-pairs)
  * --modes    quiet, busy or both (default quiet,busy)
  */
@@ -48,7 +49,9 @@ const largePairs = positive('large-pairs', args['large-pairs']);
 const LARGE_SITE_PAGES = 10_000;
 const modes = args.modes.split(',').map((mode) => mode.trim()) as Mode[];
 for (const mode of modes) if (mode !== 'quiet' && mode !== 'busy') throw new Error(`--modes: "${mode}" is neither quiet nor busy`);
-for (const site of sites) if (site !== 'demo' && site !== 'docs' && !(Number(site) > 0)) throw new Error(`--sites: "${site}" is not demo, docs or a page count`);
+/** The real-site fixtures, built from the packed tarball: neither generated nor measured against a floor. */
+const FIXTURES = new Set(['docs', 'astrowind']);
+for (const site of sites) if (site !== 'demo' && !FIXTURES.has(site) && !(Number(site) > 0)) throw new Error(`--sites: "${site}" is not demo, docs, astrowind or a page count`);
 
 type Mode = 'quiet' | 'busy';
 type Kind = 'cold' | 'warm';
@@ -57,6 +60,8 @@ type Variant = 'without' | 'with';
 const DOCS_COMMIT_DATE = '2026-08-22T09:23:01Z';
 /** The page the warm builds edit on the docs site: one English guide. */
 const DOCS_EDITED_PAGE = join('src', 'content', 'docs', 'guides', 'sidebar.mdx');
+/** The page the warm builds edit on AstroWind: one post. */
+const ASTROWIND_EDITED_PAGE = join('src', 'data', 'post', 'landing.md');
 /** The cores of the machines the figures are for (and of this one): the floor spreads the CPU over them. */
 const CORES = 2;
 const TARGETS = { docs: { cold: 1.1, warm: 1.05, busy: 1.25 }, floorMargin: 1.15 };
@@ -111,7 +116,7 @@ for (const name of sites) {
       runs.push(await measurePairs(site, mode));
     }
     let floor: IntegrationFloor | undefined;
-    if (name !== 'docs') {
+    if (!FIXTURES.has(name)) {
       log(`${site.label}: the integration's own work, each part alone…`);
       floor = await measureIntegrationFloor(join(site.root, outDirOf('with')));
     }
@@ -126,6 +131,12 @@ for (const name of sites) {
 
 // ---- Sites and builds ----------------------------------------------------------------------------
 async function prepareSite(name: string): Promise<Site> {
+  if (name === 'astrowind') {
+    log('astrowind: packing the package and installing the AstroWind fixture (one build, not measured)…');
+    const example = await prepareExampleSite('astrowind', { from: join('tests', 'fixtures') });
+    await writeWrappedConfig(example.root, join(example.root, 'astro.config.mjs'), BENCH_CONFIG_LINES);
+    return { name, pairs, label: 'AstroWind (36 pages, icons, a Svelte island)', root: example.root, edited: ASTROWIND_EDITED_PAGE, example };
+  }
   if (name !== 'docs') {
     const pages = name === 'demo' ? DEMO_PAGES : Number(name);
     const root = await generateSite(pages, DEMO_PAGES);

@@ -6,11 +6,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import { getGlobalDispatcher, setGlobalDispatcher } from 'undici';
 import { SQLITE_FILE_NAME } from '../../packages/astro-agent-api/src/store/open-store.ts';
 import { startAddressProxy, type AddressProxy } from './address-proxy.ts';
-import { prepareExampleSite, serveExampleSite } from './example-site.ts';
-import { startTestServer } from './server.ts';
+import { prepareExampleSite, type ServedExample, serveExampleSite } from './example-site.ts';
+import { startTestServer, type TestServer } from './server.ts';
 
 type Json = Record<string, any>;
 
@@ -46,11 +47,19 @@ export interface MatrixSite {
 export async function startMatrixSites(): Promise<{ demo: MatrixSite; example: MatrixSite; routes: Map<string, string>; close(): Promise<void> }> {
   const quota = { AGENT_API_QUOTA_ANONYMOUS: String(MATRIX_ANONYMOUS_QUOTA) };
   const exampleOrigin = 'http://localhost:4322';
-  const [demoServer, exampleBuild] = await Promise.all([startTestServer({ env: quota }), prepareExampleSite('blog', { site: exampleOrigin })]);
-  const exampleServer = await serveExampleSite(exampleBuild, quota).catch(async (error) => {
-    await Promise.all([demoServer.close(), exampleBuild.remove()]);
+  // One after the other: packing the package (prepack) empties its dist/, which the demo's build and server import.
+  const exampleBuild = await prepareExampleSite('blog', { site: exampleOrigin });
+  let exampleServer: ServedExample | undefined;
+  let demoServer: TestServer;
+  try {
+    exampleServer = await serveExampleSite(exampleBuild, quota);
+    demoServer = await startTestServer({ env: quota });
+  } catch (error) {
+    await exampleServer?.stop();
+    await exampleBuild.remove();
     throw error;
-  });
+  }
+  const served = exampleServer;
   const demo = await describeSite({
     name: 'demo',
     origin: 'http://localhost:4321',
@@ -64,13 +73,13 @@ export async function startMatrixSites(): Promise<{ demo: MatrixSite; example: M
   const example = await describeSite({
     name: 'example',
     origin: exampleOrigin,
-    served: exampleServer.url,
-    dataDir: exampleServer.dataDir,
+    served: served.url,
+    dataDir: served.dataDir,
     query: 'http caching',
     pagePath: '/posts/http-caching/',
     prompt: { name: 'answer_question', question: 'How long should a stylesheet be cached?' },
     close: async () => {
-      await exampleServer.stop();
+      await served.stop();
       await exampleBuild.remove();
     },
   });
@@ -227,6 +236,37 @@ export async function clientCredentialsToken(site: MatrixSite, network: Network,
     authorization: `Basic ${basic}`,
   });
   return issued.access_token;
+}
+
+/** An access token by the client credentials grant with `private_key_jwt` (RFC 7523 §2.2), the assertion signed by the MCP SDK's helper, as a script would get one for the header. */
+async function privateKeyJwtToken(site: MatrixSite, network: Network, credentials: Extract<Credentials, { kind: 'private-key-jwt' }>): Promise<string> {
+  const tokenEndpoint = `${site.origin}/oauth/token`;
+  const body = new URLSearchParams({ grant_type: 'client_credentials', scope: 'content:read quota:read' });
+  const authenticate = createPrivateKeyJwtAuth({ issuer: credentials.clientId, subject: credentials.clientId, privateKey: credentials.privateKey as Record<string, unknown>, alg: 'EdDSA' });
+  await authenticate(new Headers(), body, tokenEndpoint, undefined);
+  const response = await fetch(tokenEndpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: body.toString(),
+    dispatcher: network.dispatcher,
+  } as RequestInit);
+  const issued = (await response.json()) as Json;
+  if (!response.ok) throw new Error(`the token endpoint answered ${response.status}: ${JSON.stringify(issued)}`);
+  return issued.access_token;
+}
+
+/** The token a user of a header-only client passes, obtained as auth.md shows. */
+export async function headerToken(site: MatrixSite, network: Network, credentials: Credentials | undefined): Promise<string | undefined> {
+  switch (credentials?.kind) {
+    case undefined:
+      return undefined;
+    case 'client-credentials':
+      return clientCredentialsToken(site, network, credentials);
+    case 'private-key-jwt':
+      return privateKeyJwtToken(site, network, credentials);
+    case 'connector':
+      throw new Error('a header-only client has no authorization code flow');
+  }
 }
 
 /** What the model reads from get_quota shows the identified quota of `clientId` (or, without one, of whichever client the session logged in as). */

@@ -2,16 +2,39 @@
 /**
  * The browser a connector opens for its user (`BROWSER` for xdg-open, as the `open` package runs it on
  * Linux), reduced to what this site's authorization needs: the authorization endpoint approves at once
- * and redirects to the client's loopback callback, so a browser only has to follow the redirects. It
- * exits 0 when the last page answered 2xx. Node honours HTTP_PROXY here with NODE_USE_ENV_PROXY=1.
+ * and redirects to the client's loopback callback, so a browser only has to follow the redirects. A page
+ * that cannot be reached is loaded again for a few seconds, as a person reloads it: mcp-remote opens the
+ * browser before its callback server listens. Exits 0 when the last page answered 2xx. Node honours
+ * HTTP_PROXY here with NODE_USE_ENV_PROXY=1 (a proxy answers 502 for a page it cannot reach).
  */
 import { argv, exit } from 'node:process';
+import { setTimeout as delay } from 'node:timers/promises';
 
-const [url] = argv.slice(2);
-if (!url) {
+const RELOADS = 25;
+const RELOAD_AFTER_MS = 200;
+
+async function load(url: string): Promise<Response> {
+  for (let reload = 0; ; reload += 1) {
+    const response = await fetch(url, { redirect: 'manual' }).catch(() => undefined);
+    if ((response === undefined || response.status === 502) && reload < RELOADS) {
+      await delay(RELOAD_AFTER_MS);
+      continue;
+    }
+    if (response === undefined) throw new Error(`${url} cannot be reached`);
+    return response;
+  }
+}
+
+const [start] = argv.slice(2);
+if (!start) {
   console.error('usage: redirect-following-browser <url>');
   exit(2);
 }
-const response = await fetch(url, { redirect: 'follow' });
+let url = start;
+let response = await load(url);
+for (let hop = 0; hop < 10 && response.status >= 300 && response.status < 400 && response.headers.has('location'); hop += 1) {
+  url = new URL(response.headers.get('location')!, url).href;
+  response = await load(url);
+}
 await response.arrayBuffer();
 exit(response.ok ? 0 : 1);

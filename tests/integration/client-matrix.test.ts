@@ -9,6 +9,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test, type TestContext } from 'node:test';
 import {
+  assertIdentified,
   type ClientSession,
   type Credentials,
   type MatrixClient,
@@ -16,6 +17,8 @@ import {
   type Network,
   parseReading,
   type Reading,
+  registerWithKey,
+  registerWithSecret,
   type Step,
   startMatrixSites,
   withNetwork,
@@ -97,6 +100,20 @@ for (const client of CLIENTS) {
             assert.ok(text.indexOf('search_pages') < text.indexOf('read_page'), 'it says to search, then read');
           }),
         );
+
+        step(client, siteName, 'client credentials', async (site, network) => {
+          const credentials = await registerWithSecret(site, network, `${client.name} matrix`);
+          await using(client, site, network, credentials, async (session) => {
+            assertIdentified(await callForModel(session, 'get_quota', {}), credentials.clientId);
+          });
+        });
+
+        step(client, siteName, 'private_key_jwt', async (site, network) => {
+          const credentials = await registerWithKey(site, network, `${client.name} matrix key`);
+          await using(client, site, network, credentials, async (session) => {
+            assertIdentified(await callForModel(session, 'get_quota', {}), credentials.clientId);
+          });
+        });
       });
     }
   });

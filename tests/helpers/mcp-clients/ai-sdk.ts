@@ -6,9 +6,8 @@
  * grant, so a token from one goes in `headers`, as its README shows for an API key.
  */
 import { auth, createMCPClient, type MCPClient, type OAuthClientProvider } from '@ai-sdk/mcp';
-import type { MatrixClient, Reading } from '../client-matrix.ts';
+import { headerToken, type MatrixClient, type Reading } from '../client-matrix.ts';
 import { ConnectorProvider } from './connector-provider.ts';
-import { headerToken } from './inspector-cli.ts';
 import { connectWithLogin } from './ts-sdk.ts';
 
 type Json = Record<string, any>;

@@ -8,9 +8,8 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createPrivateKeyJwtAuth } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import { childEnv } from '../child-process.ts';
-import { type ClientSession, clientCredentialsToken, type Credentials, type MatrixClient, type MatrixSite, type Network, type Reading } from '../client-matrix.ts';
+import { type ClientSession, headerToken, type MatrixClient, type Network, type Reading } from '../client-matrix.ts';
 
 type Json = Record<string, any>;
 
@@ -39,37 +38,6 @@ function runInspector(args: string[], network: Network): Promise<Run> {
     child.once('error', reject);
     child.once('close', (code) => resolve({ stdout, stderr, code }));
   });
-}
-
-/** An access token by the client credentials grant with `private_key_jwt` (RFC 7523 §2.2), the assertion signed by the MCP SDK's helper, as a script would get one for the header. */
-async function privateKeyJwtToken(site: MatrixSite, network: Network, credentials: Extract<Credentials, { kind: 'private-key-jwt' }>): Promise<string> {
-  const tokenEndpoint = `${site.origin}/oauth/token`;
-  const body = new URLSearchParams({ grant_type: 'client_credentials', scope: 'content:read quota:read' });
-  const authenticate = createPrivateKeyJwtAuth({ issuer: credentials.clientId, subject: credentials.clientId, privateKey: credentials.privateKey as Record<string, unknown>, alg: 'EdDSA' });
-  await authenticate(new Headers(), body, tokenEndpoint, undefined);
-  const response = await fetch(tokenEndpoint, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: body.toString(),
-    dispatcher: network.dispatcher,
-  } as RequestInit);
-  const issued = (await response.json()) as Json;
-  if (!response.ok) throw new Error(`the token endpoint answered ${response.status}: ${JSON.stringify(issued)}`);
-  return issued.access_token;
-}
-
-/** The token a user of a header-only client passes, obtained as auth.md shows. */
-export async function headerToken(site: MatrixSite, network: Network, credentials: Credentials | undefined): Promise<string | undefined> {
-  switch (credentials?.kind) {
-    case undefined:
-      return undefined;
-    case 'client-credentials':
-      return clientCredentialsToken(site, network, credentials);
-    case 'private-key-jwt':
-      return privateKeyJwtToken(site, network, credentials);
-    case 'connector':
-      throw new Error('a header-only client has no authorization code flow');
-  }
 }
 
 /** `key=value` pairs for `--tool-arg` and `--prompt-args`. */

@@ -25,7 +25,7 @@ export const langchain: MatrixClient = {
   lacks: { prompt: 'the adapter loads tools and resources from an MCP server, not prompts' },
   async open(site, network, credentials) {
     // The adapter's providers are the SDK's: client credentials and private_key_jwt too.
-    const authProvider = sdkAuthProvider('v1', site, network, credentials);
+    const authProvider = await sdkAuthProvider('v1', site, network, credentials);
     const client = await connectWithSdkLogin('v1', site, authProvider, async () => {
       const client = new MultiServerMCPClient({ mcpServers: { site: { transport: 'http', url: site.mcpUrl, ...(authProvider ? { authProvider: authProvider as never } : {}) } } });
       await client.getTools().catch(async (error) => {

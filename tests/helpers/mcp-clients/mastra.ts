@@ -68,7 +68,7 @@ export const mastra: MatrixClient = {
   name: 'Mastra (@mastra/mcp 2.0.0)',
   lacks: {},
   async open(site, network, credentials) {
-    const authProvider = credentials?.kind === 'connector' ? await connectorProvider(site, network, credentials.staleToken) : sdkAuthProvider('v2', site, network, credentials);
+    const authProvider = credentials?.kind === 'connector' ? await connectorProvider(site, network, credentials.staleToken) : await sdkAuthProvider('v2', site, network, credentials);
     const mcp = new MCPClient({ id: `matrix-${randomInt(1e9)}`, servers: { site: { url: new URL(site.mcpUrl), ...(authProvider ? { authProvider: authProvider as never } : {}) } } });
     try {
       let tools = await mcp.listTools();

@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { childEnv } from '../child-process.ts';
-import type { Credentials, MatrixClient, MatrixSite } from '../client-matrix.ts';
+import { type Credentials, headerToken, type MatrixClient, type MatrixSite, type Network } from '../client-matrix.ts';
 import { type SdkClient, sdkSession } from './ts-sdk.ts';
 
 const BRIDGE = fileURLToPath(new URL('../../../node_modules/mcp-remote/dist/proxy.js', import.meta.url));
@@ -28,15 +28,21 @@ function storePath(configDir: string, site: MatrixSite, file: string): string {
   return join(configDir, 'mcp-remote-v1', `${hash}_${file}`);
 }
 
-/** The command-line options a user adds for `credentials`, as mcp-remote's README shows. */
-function credentialOptions(credentials: Credentials | undefined): string[] {
-  if (credentials?.kind !== 'client-credentials') return [];
-  return ['--client-credentials', '--static-oauth-client-info', JSON.stringify({ client_id: credentials.clientId, client_secret: credentials.clientSecret })];
+/**
+ * The command-line options a user adds for a program's credentials: a token in a header, fetched as
+ * auth.md shows, the way mcp-remote's README passes one (`--header "Authorization:${AUTH_HEADER}"`).
+ * Its own `--client-credentials` never gets a token here: like the SDKs it asks for one only after a
+ * 401 (it renews a token it holds), and this server serves an anonymous call instead of refusing it.
+ */
+async function credentialOptions(site: MatrixSite, network: Network, credentials: Credentials | undefined): Promise<{ args: string[]; env: Record<string, string> }> {
+  if (credentials === undefined || credentials.kind === 'connector') return { args: [], env: {} };
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: mcp-remote expands ${VAR} in a header from its environment
+  return { args: ['--header', 'Authorization:${AUTH_HEADER}'], env: { AUTH_HEADER: `Bearer ${await headerToken(site, network, credentials)}` } };
 }
 
 export const mcpRemote: MatrixClient = {
   name: 'mcp-remote 0.15.1 (Claude Desktop)',
-  lacks: { private_key_jwt: 'mcp-remote authenticates a client with a secret or as a public client; its source leaves private_key_jwt out' },
+  lacks: {},
   async open(site, network, credentials) {
     const configDir = await mkdtemp(join(tmpdir(), 'mcp-remote-auth-'));
     if (credentials?.kind === 'connector') {
@@ -44,10 +50,11 @@ export const mcpRemote: MatrixClient = {
       await mkdir(join(configDir, 'mcp-remote-v1'), { recursive: true });
       await writeFile(storePath(configDir, site, 'tokens.json'), JSON.stringify({ access_token: credentials.staleToken, token_type: 'Bearer' }));
     }
+    const program = await credentialOptions(site, network, credentials);
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [BRIDGE, site.mcpUrl, '--enable-proxy', ...credentialOptions(credentials)],
-      env: childEnv({ ...network.env, MCP_REMOTE_CONFIG_DIR: configDir, BROWSER }) as Record<string, string>,
+      args: [BRIDGE, site.mcpUrl, '--enable-proxy', ...program.args],
+      env: childEnv({ ...network.env, ...program.env, MCP_REMOTE_CONFIG_DIR: configDir, BROWSER }) as Record<string, string>,
       stderr: 'pipe',
     });
     let log = '';

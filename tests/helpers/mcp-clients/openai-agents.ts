@@ -25,7 +25,7 @@ export const openaiAgents: MatrixClient = {
   name: 'OpenAI Agents SDK (@openai/agents 0.20.0)',
   lacks: { prompt: 'the Agents SDK takes tools and resources from an MCP server, not prompts' },
   async open(site, network, credentials) {
-    const authProvider = sdkAuthProvider('v2', site, network, credentials);
+    const authProvider = await sdkAuthProvider('v2', site, network, credentials);
     const server = await connectWithSdkLogin('v2', site, authProvider, async () => {
       const server = new MCPServerStreamableHttp({ url: site.mcpUrl, name: 'site', ...(authProvider ? { authProvider } : {}) });
       await server.connect();

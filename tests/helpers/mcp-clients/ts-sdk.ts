@@ -62,20 +62,23 @@ const SDKS = {
   v2: { Client: ClientV2, Transport: TransportV2, Credentials: CredentialsV2, Key: KeyV2, options: { versionNegotiation: { mode: 'auto' } } },
 } as const;
 
-/** The provider an app gives the transport for `credentials`, as the SDK's documentation shows. */
-export function sdkAuthProvider(sdk: 'v1' | 'v2', site: MatrixSite, network: Network, credentials: Credentials | undefined): unknown {
+/**
+ * The provider an app gives the transport for `credentials`, as the SDK's documentation and the site's
+ * auth.md show: the SDKs ask for a token only after a 401, which an anonymous call never gets here, so
+ * a program with client credentials asks for its first token with the SDK's `auth()` before it connects.
+ */
+export async function sdkAuthProvider(sdk: 'v1' | 'v2', site: MatrixSite, network: Network, credentials: Credentials | undefined): Promise<unknown> {
   const { Credentials, Key } = SDKS[sdk];
   const scope = 'content:read quota:read';
-  switch (credentials?.kind) {
-    case undefined:
-      return undefined;
-    case 'client-credentials':
-      return new Credentials({ clientId: credentials.clientId, clientSecret: credentials.clientSecret, expectedIssuer: site.origin, scope });
-    case 'private-key-jwt':
-      return new Key({ clientId: credentials.clientId, privateKey: credentials.privateKey as Record<string, unknown>, algorithm: 'EdDSA', expectedIssuer: site.origin, scope });
-    case 'connector':
-      return new ConnectorProvider(network, credentials.staleToken);
-  }
+  if (credentials === undefined) return undefined;
+  if (credentials.kind === 'connector') return new ConnectorProvider(network, credentials.staleToken);
+  const provider =
+    credentials.kind === 'client-credentials'
+      ? new Credentials({ clientId: credentials.clientId, clientSecret: credentials.clientSecret, expectedIssuer: site.origin, scope })
+      : new Key({ clientId: credentials.clientId, privateKey: credentials.privateKey as Record<string, unknown>, algorithm: 'EdDSA', expectedIssuer: site.origin, scope });
+  const result = await (sdk === 'v2' ? authV2 : authV1)(provider as never, { serverUrl: site.mcpUrl });
+  if (result !== 'AUTHORIZED') throw new Error(`the SDK's auth() answered ${result}`);
+  return provider;
 }
 
 /**
@@ -111,7 +114,7 @@ function sdkClient(sdk: 'v1' | 'v2', name: string): MatrixClient {
     name,
     lacks: {},
     async open(site, network, credentials) {
-      const authProvider = sdkAuthProvider(sdk, site, network, credentials);
+      const authProvider = await sdkAuthProvider(sdk, site, network, credentials);
       let transport: InstanceType<typeof Transport> | undefined;
       const client = await connectWithLogin(
         authProvider,

@@ -7,7 +7,9 @@ exchanges of the logins, as the TypeScript matrix does (tests/integration/client
     python client_matrix.py http://localhost:4390/mcp --query "fuga de agua" [--data-dir DIR]
 
 `--data-dir` is the server's AGENT_API_DATA_DIR: with it the refresh step moves the access token's
-expiry in the site's sqlite store to the past, as an hour would, and checks the client refreshes.
+expiry in the site's sqlite store to the past and the SDK's clock an hour on, as an hour would, and
+checks the client refreshes (the Python SDK refreshes a token it knows expired; after a 401 alone it
+sends the person to authorize again).
 """
 
 from __future__ import annotations
@@ -31,16 +33,19 @@ import httpx2
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from mcp import Client
-from mcp.client.auth import AuthorizationCodeResult, OAuthClientProvider
+from mcp.client.auth import AuthorizationCodeResult, OAuthClientProvider, oauth2
 from mcp.client.auth.extensions.client_credentials import (
     ClientCredentialsOAuthProvider,
     PrivateKeyJWTOAuthProvider,
     SignedJWTParameters,
 )
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared import auth_utils
 from mcp.shared.auth import OAuthClientInformationFull, OAuthClientMetadata, OAuthToken
 
 SCOPE = "content:read quota:read"
+# The wait a refusal states: "retry in 58 s", "wait 58 seconds".
+WAIT = re.compile(r"\b(?:retry|wait)[^.\d]{0,20}?(\d+) ?s(?:econds?)?\b", re.IGNORECASE)
 REDIRECT_URL = "http://127.0.0.1:33418/callback"
 
 
@@ -73,6 +78,14 @@ class Wire:
     async def note(self, response: httpx2.Response) -> None:
         scheme = response.request.headers.get("authorization", "").split(" ")[0]
         self.lines.append(f"{response.request.method} {response.request.url}{f' [{scheme}]' if scheme else ''} → {response.status_code}")
+
+
+class HourLater:
+    """The clock of the SDK's OAuth modules an hour on."""
+
+    @staticmethod
+    def time() -> float:
+        return time.time() + 3601
 
 
 def innermost(error: BaseException) -> BaseException:
@@ -196,9 +209,9 @@ class Matrix:
             retry_after = await self.exhaust_anonymous_quota()
             result = await client.call_tool("search_pages", {"query": self.query})
         text = text_of(result)
-        wait = re.search(r"\b(\d+) ?s(?:econds?)?\b", text)
+        wait = WAIT.search(text)
         if not result.is_error or not wait or abs(int(wait.group(1)) - retry_after) > 2 or not re.search(r"/oauth/register|auth\.md", text):
-            raise AssertionError(f"the model read: {text[:400]}")
+            raise AssertionError(f"the model read (is_error={result.is_error}, the site's Retry-After {retry_after} s): {text[:400]}")
         return text[:160]
 
     async def client_credentials(self) -> None:
@@ -206,8 +219,14 @@ class Matrix:
         provider = ClientCredentialsOAuthProvider(
             server_url=self.mcp_url, storage=MemoryStorage(), client_id=registered["client_id"], client_secret=registered["client_secret"], scope=SCOPE, issuer=self.origin
         )
-        async with connect(self.mcp_url, provider) as client:
-            await self.assert_identified(client, registered["client_id"])
+        await self.identified_session(provider, registered["client_id"])
+
+    async def identified_session(self, provider: httpx2.Auth, client_id: str) -> None:
+        """As auth.md shows: the provider asks for a token only after a 401, which /agent/identity answers a call without one."""
+        http = httpx2.AsyncClient(auth=provider, timeout=httpx2.Timeout(30, read=300))
+        (await http.get(f"{self.origin}/agent/identity")).raise_for_status()
+        async with Client(streamable_http_client(self.mcp_url, http_client=http)) as client:
+            await self.assert_identified(client, client_id)
 
     async def private_key_jwt(self) -> None:
         key = ec.generate_private_key(ec.SECP256R1())
@@ -220,15 +239,15 @@ class Matrix:
         provider = PrivateKeyJWTOAuthProvider(
             server_url=self.mcp_url, storage=MemoryStorage(), client_id=registered["client_id"], assertion_provider=assertion.create_assertion_provider(), issuer=self.origin, scope=SCOPE
         )
-        async with connect(self.mcp_url, provider) as client:
-            await self.assert_identified(client, registered["client_id"])
+        await self.identified_session(provider, registered["client_id"])
 
-    def connector(self, storage: MemoryStorage) -> OAuthClientProvider:
+    def connector(self, storage: MemoryStorage, wire: Wire) -> OAuthClientProvider:
         """The SDK's OAuthClientProvider as a connector app sets it up; its browser follows the authorization URL once."""
         callback: dict[str, str | None] = {}
+        browser = httpx2.AsyncClient(event_hooks={"response": [wire.note]}, timeout=30)
 
         async def open_browser(url: str) -> None:
-            response = await self.http.get(url, follow_redirects=False)
+            response = await browser.get(url, follow_redirects=False)
             location = response.headers.get("location")
             if location is None or not location.startswith(REDIRECT_URL):
                 raise AssertionError(f"the authorization endpoint answered {response.status_code} {location or response.text[:300]}")
@@ -250,7 +269,7 @@ class Matrix:
 
     async def authorization_code_after_401(self) -> str:
         wire = Wire()
-        async with connect(self.mcp_url, self.connector(MemoryStorage(stale_token())), wire) as client:
+        async with connect(self.mcp_url, self.connector(MemoryStorage(stale_token()), wire), wire) as client:
             await self.assert_identified(client)
         if not any(line.endswith("[Bearer] → 401") for line in wire.lines) or not any("/oauth/authorize" in line for line in wire.lines):
             raise AssertionError("\n".join(wire.lines))
@@ -268,14 +287,23 @@ class Matrix:
             raise AssertionError("the site's store holds no such access token")
 
     async def refresh(self) -> str:
+        """An hour later on both sides: the site's store says the token expired, and so does the SDK's clock
+        (it refreshes a token it knows expired; on a 401 alone it authorizes again)."""
         storage = MemoryStorage(stale_token())
         wire = Wire()
-        async with connect(self.mcp_url, self.connector(storage), wire) as client:
+        async with connect(self.mcp_url, self.connector(storage, wire), wire) as client:
             quota = await self.assert_identified(client)
             expired = storage.tokens.access_token
             self.expire(expired)
             logged_in = len(wire.lines)
-            await self.assert_identified(client, quota["client_id"])
+            real_clock = oauth2.time
+            oauth2.time = auth_utils.time = HourLater
+            try:
+                await self.assert_identified(client, quota["client_id"])
+            except AssertionError as error:
+                raise AssertionError("\n".join([str(error), *wire.lines[logged_in:]])) from error
+            finally:
+                oauth2.time = auth_utils.time = real_clock
         after = wire.lines[logged_in:]
         if storage.tokens.access_token == expired or any("/oauth/authorize" in line for line in after) or not any("/oauth/token" in line and line.endswith("200") for line in after):
             raise AssertionError("\n".join(after))
@@ -298,7 +326,7 @@ class Matrix:
         async with FastMCPClient(self.mcp_url) as client:
             refused = await client.call_tool("search_pages", {"query": self.query}, raise_on_error=False)
         text = refused.content[0].text if refused.content else ""
-        if not refused.is_error or not re.search(r"\b\d+ ?s(?:econds?)?\b", text) or not re.search(r"/oauth/register|auth\.md", text):
+        if not refused.is_error or not WAIT.search(text) or not re.search(r"/oauth/register|auth\.md", text):
             raise AssertionError(f"the model read: {text[:400]}")
         return text[:160]
 

@@ -317,3 +317,27 @@ export interface MatrixClient {
   /** Opens a session to `site.mcpUrl`, anonymous or with `credentials`. */
   open(site: MatrixSite, network: Network, credentials?: Credentials): Promise<ClientSession>;
 }
+
+/**
+ * The matrix as it ran, printed at the end of the run: a row per client and site, a column per step
+ * ('pass', the start of the failure, or '—' where the library has no way to take the step), and
+ * the characters the model got for one read_page of the site's page.
+ */
+export class MatrixReport {
+  private readonly rows = new Map<string, Map<string, string>>();
+
+  record(client: string, site: string, column: string, value: string): void {
+    const row = this.rows.get(`${client} | ${site}`) ?? new Map<string, string>();
+    row.set(column, value.replace(/\s+/g, ' ').replaceAll('|', '\\|').slice(0, 160));
+    this.rows.set(`${client} | ${site}`, row);
+  }
+
+  toMarkdown(): string {
+    const columns = [...STEPS, 'read_page characters'].filter((column) => [...this.rows.values()].some((row) => row.has(column)));
+    return [
+      `| client | site | ${columns.join(' | ')} |`,
+      `|${' --- |'.repeat(columns.length + 2)}`,
+      ...[...this.rows].map(([row, cells]) => `| ${row} | ${columns.map((column) => cells.get(column) ?? '—').join(' | ')} |`),
+    ].join('\n');
+  }
+}

@@ -12,6 +12,7 @@ import {
   assertIdentified,
   type ClientSession,
   type Credentials,
+  MatrixReport,
   type MatrixClient,
   type MatrixSite,
   type Network,
@@ -37,12 +38,24 @@ let sites: Awaited<ReturnType<typeof startMatrixSites>>;
 before(async () => {
   sites = await startMatrixSites();
 });
-after(() => sites?.close());
+const report = new MatrixReport();
+after(async () => {
+  console.log(`The client matrix:\n${report.toMarkdown()}`);
+  await sites?.close();
+});
 
 /** A step of `client`'s row on `siteName`, in a network of its own; left out when the library has no way to take it. */
 function step(client: MatrixClient, siteName: 'demo' | 'example', name: Step, body: (site: MatrixSite, network: Network, t: TestContext) => Promise<void>): void {
   if (client.lacks[name] !== undefined) return;
-  test(name, (t) => withNetwork(sites.routes, (network) => body(sites[siteName], network, t)));
+  test(name, async (t) => {
+    try {
+      await withNetwork(sites.routes, (network) => body(sites[siteName], network, t));
+      report.record(client.name, siteName, name, 'pass');
+    } catch (error) {
+      report.record(client.name, siteName, name, `FAIL: ${(error as Error).message}`);
+      throw error;
+    }
+  });
 }
 
 /** Opens a session, runs `use` and closes it whatever happens. */

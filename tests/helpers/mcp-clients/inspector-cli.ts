@@ -40,6 +40,15 @@ function runInspector(args: string[], network: Network): Promise<Run> {
   });
 }
 
+/** What a failed run printed, without the notice every run prints (v1 is deprecated) and the launcher's exit line. */
+function errorLines(stderr: string): string {
+  const notice = /^\s*(⚠️ {2}@modelcontextprotocol\/inspector v1 is deprecated|Upgrade: |v1 receives security fixes only|Failed with exit code: )/;
+  return stderr
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !notice.test(line))
+    .join('\n');
+}
+
 /** `key=value` pairs for `--tool-arg` and `--prompt-args`. */
 const pairs = (values: Record<string, unknown>) => Object.entries(values).map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
 
@@ -55,7 +64,7 @@ export const inspectorCli: MatrixClient = {
     /** One run whose JSON output is the answer; a failed run throws what it printed, as the person sees it. */
     const request = async (args: string[]): Promise<{ run: Run; json: Json }> => {
       const run = await runInspector([...base, ...args], network);
-      if (run.code !== 0) throw new Error(`mcp-inspector-cli exited with ${run.code}:\n${run.stderr.trim()}`);
+      if (run.code !== 0) throw new Error(`mcp-inspector-cli exited with ${run.code}: ${errorLines(run.stderr)}`);
       return { run, json: JSON.parse(run.stdout) as Json };
     };
     return {

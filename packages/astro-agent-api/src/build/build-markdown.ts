@@ -8,7 +8,7 @@ import { dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildMarkdownDirective, buildPageDirective } from '../agent-directives.ts';
 import { buildMarkdownTwin, PAGEFIND_DIR } from '../content/manifest.ts';
-import { buildPageText } from '../content/plain-text.ts';
+import { buildSectionLines, joinSectionLines } from '../content/plain-text.ts';
 import { DOCUMENT_PATHS } from '../paths.ts';
 import { createSiteUrls, type SiteUrls } from '../site-urls.ts';
 import { buildFrontMatter } from './build-front-matter.ts';
@@ -62,9 +62,10 @@ const NON_PAGE_DIRS = new Set(['_astro', PAGEFIND_DIR]);
 
 /**
  * Below this many bytes of HTML to convert the conversion stays on the calling thread: starting a
- * worker (~140 ms to load the converter) does not pay. A page costs about 0.13 ms of CPU per KB of its
- * HTML (2 ms for the demo's 16 KB pages), so two workers win from about 2 MB; counted in bytes because
- * pages differ sixfold in size (a Starlight page is 90 KB).
+ * worker (110–160 ms of CPU to load the converter) does not pay. A page costs about 0.03–0.08 ms of CPU
+ * per KB of its HTML (BENCHMARKS.md, "A converter made for speed"), so two workers break even from
+ * about 4 MB of the smaller pages; counted in bytes because pages differ sixfold in size (a Starlight
+ * page is 90 KB).
  */
 export const WORKER_THRESHOLD_BYTES = 4 * 1024 ** 2;
 /** Pages handed to a worker at a time: small enough to balance the workers, large enough to keep messages few. */
@@ -84,8 +85,8 @@ const IO_CONCURRENCY = 8;
  * page the render-time conversion missed, or that another integration rewrote after the render, is
  * converted here from its file. Those stream through the converter: each is read, converted and its
  * twin written before the next is read. From `WORKER_THRESHOLD_BYTES` of HTML on, worker threads (one per
- * core) convert chunks of pages; below it the ~140 ms a worker needs to load unified costs more than it
- * saves. Parsing only `<head>` and `<main>` keeps each page cheap (see slice-relevant-html.ts). Every
+ * core) convert chunks of pages; below it the time a worker needs to load the converter costs more than
+ * it saves. Parsing only `<head>` and `<main>` keeps each page cheap (see scan-page.ts). Every
  * page that has a twin gets a `<link rel="alternate">` to it and the llms.txt directive (page-markup.ts),
  * after it is converted, so neither reaches its twin or the search indexes. `onPage` gets each
  * content page that was not rendered in hand as soon as it is known, in no set order.
@@ -266,10 +267,12 @@ export function convertHtmlPage(html: string, path: string, options: MarkdownCon
   const converted = buildMarkdownFromHtml(html, { ...options, pageUrl: url });
   if (!converted) return undefined;
   const facets = Object.fromEntries(Object.entries(converted.facets).filter(([name]) => options.facetNames.includes(name)));
-  const textHash = createHash('sha256').update(buildPageText(converted.markdown).text).digest('base64url').slice(0, 22);
+  // The plain text is made here, once, on the converter's thread (content/manifest.ts, PageText).
+  const plainText = buildSectionLines(converted.markdown, converted.sections);
+  const textHash = createHash('sha256').update(joinSectionLines(plainText)).digest('base64url').slice(0, 22);
   const lastModified = converted.lastModified ?? (textHash === dating.previousText ? dating.previousDate : dating.changedDate);
   const { lastModified: _stated, ...rest } = converted;
-  const fields = { url, path, ...rest, ...(lastModified && { lastModified }), facets, textHash };
+  const fields = { url, path, ...rest, plainText, ...(lastModified && { lastModified }), facets, textHash };
   const directive = buildMarkdownDirective(options.directives, { llmsTxt: urls.documentUrl(DOCUMENT_PATHS.llms), llmsFullTxt: urls.documentUrl(DOCUMENT_PATHS.llmsFull) });
   // The twin's language is its text's: a theme's copy of an English page in a Danish page is English.
   return { ...fields, frontMatter: `${buildFrontMatter({ ...fields, lang: contentLanguageOf(converted, '') })}${directive}` };

@@ -107,7 +107,7 @@ export async function writeManifest(outDir: string, built: BuiltManifest): Promi
   for (const [i, bytes] of files.entries()) await writeFileAtomically(join(dir, textFiles[i]!), bytes);
   const withTwin =
     (offset: number) =>
-    ({ frontMatter: _frontMatter, markdown: _markdown, ...page }: BuiltPage, i: number) => ({ ...page, twin: twins[offset + i]! });
+    ({ frontMatter: _frontMatter, markdown: _markdown, plainText: _plainText, ...page }: BuiltPage, i: number) => ({ ...page, twin: twins[offset + i]! });
   const manifest: Manifest = {
     ...built,
     pages: built.pages.map(withTwin(0)),

@@ -44,6 +44,12 @@ export interface PageText {
   frontMatter: string;
   /** The page's text as Markdown, without the front matter. */
   markdown: string;
+  /**
+   * The page's plain text, a line per section (plain-text.ts, buildSectionLines), made once where the
+   * page is converted: the text hash, the browser index, the server index and the texts files all read
+   * it. Absent, each builds it from the Markdown.
+   */
+  plainText?: string;
 }
 
 /** A page as the build step records it: the manifest's fields and its text, before the text goes to its own file. */

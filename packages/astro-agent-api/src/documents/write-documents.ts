@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { AstroIntegrationLogger } from 'astro';
 import { listAgentDocuments, PRECOMPRESSED_SUFFIXES, type AgentDocumentId } from '../agent-documents.ts';
-import { documentFilePath, DOCUMENT_PATHS, isSectionFile } from '../paths.ts';
+import { documentFilePath, DOCUMENT_PATHS, isSectionFile, MCP_PATH } from '../paths.ts';
 import { writeFileAtomically } from '../write-atomically.ts';
 import { buildAgentSkill } from './build-agent-skill.ts';
 import { buildAgentsMd } from './build-agents-md.ts';
@@ -65,6 +65,7 @@ export function buildDocuments(manifest: WriteDocumentsInput['manifest']): Map<s
     authorizationServer: () => json(buildAuthorizationServerMetadata(context)),
     siteResource: () => json(buildProtectedResourceMetadata(context, '')),
     apiResource: () => json(buildProtectedResourceMetadata(context, apiBasePath)),
+    mcpResource: () => json(buildProtectedResourceMetadata(context, MCP_PATH)),
     mcpServerCard: () => json(buildMcpServerCard(context)),
     mcpServerCardDraft: () => json(buildMcpServerCardDraft(context)),
     aiCatalog: () => json(buildAiCatalog(context)),

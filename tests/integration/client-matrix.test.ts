@@ -12,6 +12,7 @@ import {
   assertIdentified,
   type ClientSession,
   type Credentials,
+  expireAccessToken,
   MatrixReport,
   type MatrixClient,
   type MatrixSite,
@@ -21,7 +22,9 @@ import {
   registerWithKey,
   registerWithSecret,
   type Step,
+  staleAccessToken,
   startMatrixSites,
+  transcript,
   withNetwork,
 } from '../helpers/client-matrix.ts';
 import { aiSdk } from '../helpers/mcp-clients/ai-sdk.ts';
@@ -127,6 +130,43 @@ for (const client of CLIENTS) {
             assertIdentified(await callForModel(session, 'get_quota', {}), credentials.clientId);
           });
         });
+
+        step(client, siteName, 'authorization code + PKCE after a 401', (site, network, t) =>
+          using(client, site, network, { kind: 'connector', staleToken: staleAccessToken() }, async (session) => {
+            assertIdentified(await callForModel(session, 'get_quota', {}));
+            const lines = transcript(network);
+            t.diagnostic(`the login on the wire:\n${lines.join('\n')}`);
+            const unauthorized = lines.findIndex((line) => line.startsWith(`POST ${site.mcpUrl} [Bearer] → 401`));
+            const authorized = lines.findIndex((line) => line.startsWith(`GET ${site.origin}/oauth/authorize?`));
+            const exchanged = lines.findIndex((line, index) => index > authorized && line.startsWith(`POST ${site.origin}/oauth/token`) && line.endsWith('→ 200'));
+            assert.ok(unauthorized >= 0 && authorized > unauthorized && exchanged > authorized, lines.join('\n'));
+            assert.ok(
+              lines.slice(exchanged).some((line) => line === `POST ${site.mcpUrl} [Bearer] → 200`),
+              'the client retried with the new token',
+            );
+          }),
+        );
+
+        step(client, siteName, 'refresh', (site, network, t) =>
+          using(client, site, network, { kind: 'connector', staleToken: staleAccessToken() }, async (session) => {
+            const { client_id } = assertIdentified(await callForModel(session, 'get_quota', {}));
+            const expired = await session.accessToken!();
+            assert.ok(expired, 'the session holds an access token');
+            expireAccessToken(site, expired);
+            const loggedIn = network.exchanges.length;
+            assertIdentified(await callForModel(session, 'get_quota', {}), client_id);
+            const lines = transcript(network).slice(loggedIn);
+            t.diagnostic(`after the access token expired:\n${lines.join('\n')}`);
+            const refreshed = lines.findIndex((line) => line.startsWith(`POST ${site.origin}/oauth/token`) && line.endsWith('→ 200'));
+            assert.ok(refreshed >= 0, `the client refreshed its token:\n${lines.join('\n')}`);
+            assert.ok(!lines.some((line) => line.includes('/oauth/authorize')), 'without sending the person to log in again');
+            assert.ok(
+              lines.slice(refreshed).some((line) => line === `POST ${site.mcpUrl} [Bearer] → 200`),
+              'and retried with the new token',
+            );
+            assert.notEqual(await session.accessToken!(), expired);
+          }),
+        );
       });
     }
   });

@@ -49,6 +49,11 @@ export const LIMITS = {
   redirectUriCharacters: 2000,
   /** Longest `state` an authorization request may carry: it goes back in a Location header. */
   stateCharacters: 1024,
+  /**
+   * Redirects read_page, the twins and MCP follow from one address before they give up: a chain of
+   * the site's own moves is rarely more than two or three long, and a longer one is most likely a loop.
+   */
+  redirectHops: 10,
 } as const;
 
 /** One named limit of the OAuth endpoints. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFile } from 'node:fs';
+import { existsSync, readFileSync, writeFile } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { availableParallelism } from 'node:os';
@@ -15,6 +15,8 @@ import { buildFrontMatter } from './build-front-matter.ts';
 import { contentLanguageOf } from './find-copies.ts';
 import { buildMarkdownFromHtml } from './html-to-markdown.ts';
 import type { ConvertedPage, MarkdownConversionOptions } from './converted-page.ts';
+import { compileHostPath } from './host-files.ts';
+import { findNotContent } from './not-content.ts';
 import { hashHtml, type PageCache, type PageDating } from './page-cache.ts';
 import { writePageMarkup } from './page-markup.ts';
 
@@ -126,7 +128,7 @@ export async function writeMarkdownTwins(
     }
     if (inHand?.converted) convertedWhileRendering++;
     cache.remember(page.path, htmlHash, found);
-    if (found) {
+    if (found && hasTwin(found)) {
       if (!inHand?.twinWritten) twinless.push(found);
       if (!inHand) onPage(found);
       // While its bytes are in hand, so that no page is read twice; written by the thread pool while this loop reads and hashes the next pages.
@@ -191,6 +193,21 @@ export async function listHtmlPages(clientDir: string, urls: SiteUrls): Promise<
   return { pages: pages.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), errorPages };
 }
 
+/**
+ * Writes the twin link and the directive into the HTML of pages whose conversion wrote neither (a page
+ * taken for not content there, and found a copy once the whole site was known: classify-pages.ts).
+ * Their file is the one Astro writes a page of that path to, or the one @astrojs/node serves it from.
+ */
+export async function writeMissingMarkup(clientDir: string, options: MarkdownConversionOptions, pages: readonly ConvertedPage[]): Promise<void> {
+  const urls = createSiteUrls(options.site, options.routing);
+  await forEachConcurrently(pages, async (page) => {
+    const candidates = [urls.renderedFileOf(page.path), ...urls.htmlFilesOf(page.path).map((file) => file.replace(/^\//, ''))];
+    const file = candidates.map((relativeFile) => relativeFile && join(clientDir, ...relativeFile.split('/'))).find((path) => path !== undefined && existsSync(path));
+    if (file === undefined) return;
+    await writePageMarkup(file, await readFile(file, 'utf8'), urls.twinPath(page.path), buildPageDirective(options.directives, urls, page.path));
+  });
+}
+
 /** Converts and writes the twins of `pages` on this thread, a few files in flight; `undefined` for an excluded page. */
 export async function writeMarkdownPages(
   pages: readonly HtmlPage[],
@@ -203,7 +220,7 @@ export async function writeMarkdownPages(
   const writeTwin = createTwinWriter(clientDir, urls);
   await forEachConcurrently(pages, async (page, index) => {
     const converted = await writeMarkdownPage(page, options, urls, writeTwin);
-    if (converted) onPage(converted);
+    if (converted && hasTwin(converted)) onPage(converted);
     results[index] = converted;
   });
   return results;
@@ -248,11 +265,19 @@ async function forEachConcurrently<T>(items: readonly T[], task: (item: T, index
   await Promise.all(Array.from({ length: Math.min(IO_CONCURRENCY, items.length) }, lane));
 }
 
+/**
+ * True when a converted page gets a twin, a link to it and the llms.txt directive: a content page, or a
+ * copy of one (find-copies.ts); not a page that is not content (not-content.ts).
+ */
+export function hasTwin(page: ConvertedPage): boolean {
+  return page.notContent === undefined;
+}
+
 /** Reads one page, converts it, writes its twin (front matter and Markdown) and links the twin from the page; `undefined` for an excluded page. */
 async function writeMarkdownPage({ file, path, dating }: HtmlPage, options: MarkdownConversionOptions, urls: SiteUrls, writeTwin: TwinWriter): Promise<ConvertedPage | undefined> {
   const html = await readFile(file, 'utf8');
   const page = convertHtmlPage(html, path, options, urls, dating);
-  if (!page) return undefined;
+  if (!page || !hasTwin(page)) return page;
   await Promise.all([writeTwin(page), writePageMarkup(file, html, urls.twinPath(page.path), buildPageDirective(options.directives, urls, page.path))]);
   return page;
 }
@@ -271,11 +296,24 @@ export function convertHtmlPage(html: string, path: string, options: MarkdownCon
   const plainText = buildSectionLines(converted.markdown, converted.sections);
   const textHash = createHash('sha256').update(joinSectionLines(plainText)).digest('base64url').slice(0, 22);
   const lastModified = converted.lastModified ?? (textHash === dating.previousText ? dating.previousDate : dating.changedDate);
-  const { lastModified: _stated, ...rest } = converted;
-  const fields = { url, path, ...rest, plainText, ...(lastModified && { lastModified }), facets, textHash };
+  const { lastModified: _stated, refreshUrl, noindex, canonical, ...rest } = converted;
+  const notContent = findNotContent({ refreshUrl, noindex, canonical }, { url, path, markdown: converted.markdown }, urls, compiledNoindexPaths(options.noindexPaths));
+  const fields = { url, path, ...rest, plainText, ...(lastModified && { lastModified }), facets, textHash, ...(notContent && { notContent }) };
   const directive = buildMarkdownDirective(options.directives, { llmsTxt: urls.documentUrl(DOCUMENT_PATHS.llms), llmsFullTxt: urls.documentUrl(DOCUMENT_PATHS.llmsFull) });
   // The twin's language is its text's: a theme's copy of an English page in a Danish page is English.
   return { ...fields, frontMatter: `${buildFrontMatter({ ...fields, lang: contentLanguageOf(converted, '') })}${directive}` };
+}
+
+/** The `_headers` patterns of the options, compiled once per options object (each worker has its own). */
+const compiledPaths = new WeakMap<readonly string[], RegExp[]>();
+function compiledNoindexPaths(patterns: readonly string[] | undefined): RegExp[] {
+  if (patterns === undefined || patterns.length === 0) return [];
+  let compiled = compiledPaths.get(patterns);
+  if (!compiled) {
+    compiled = patterns.map(compileHostPath);
+    compiledPaths.set(patterns, compiled);
+  }
+  return compiled;
 }
 
 /** Writes a page's Markdown twin beside its HTML (`SiteUrls.twinFile`). */
@@ -386,7 +424,7 @@ async function writeMarkdownPagesInWorkers(
           next = Math.min(pages.length, next + chunkSize);
           const converted = await worker.convertFiles(clientDir, pages.slice(start, next));
           converted.forEach((page, offset) => {
-            if (page) onPage(page);
+            if (page && hasTwin(page)) onPage(page);
             results[start + offset] = page ?? undefined;
           });
         }

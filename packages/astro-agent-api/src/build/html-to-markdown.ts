@@ -3,7 +3,7 @@ import { remarkAttentionEdges } from './attention-edges.ts';
 import { buildSections } from './markdown-sections.ts';
 import { buildMarkdownTree } from './markdown-tree.ts';
 import { writeMarkdown } from './markdown-writer.ts';
-import { asStatedDate, readPageMetadata, type PageMetadata } from './page-metadata.ts';
+import { asStatedDate, readPageMetadata, type PageMetadata, type PageSignals } from './page-metadata.ts';
 import { PAGEFIND_ATTRIBUTE_SELECTORS, readPagefindAttributes, type PagefindAttributes } from './pagefind-attributes.ts';
 import { parseHtml } from './parse-html.ts';
 import { findContent, prepareContent } from './prepare-content.ts';
@@ -23,7 +23,7 @@ export interface HtmlToMarkdownOptions {
   excludeSelector?: string;
 }
 
-export interface PageMarkdown extends PageMetadata {
+export interface PageMarkdown extends PageMetadata, PageSignals {
   /** The top-level headings of `markdown` and the extent of the text each one heads. */
   sections: PageSection[];
   markdown: string;

@@ -1,5 +1,6 @@
 import { type Document, type Element, isTag } from './parse-html.ts';
 import { canonicalLanguageTag } from '../content/language-tag.ts';
+import { parseRefreshUrl, robotsForbidIndexing } from '../page-signals.ts';
 import { collapseWhitespace } from './collapse-whitespace.ts';
 import { findElement, textOf } from './element-queries.ts';
 import { PAGE_TOKENS, type PageScan } from './scan-page.ts';
@@ -52,8 +53,21 @@ export interface PageMetadata {
   contentAlternate?: string;
 }
 
-/** The page's title (its content's first h1, else `<title>`), facets, language, description and last change. */
-export function readPageMetadata(tree: Document, html: string, content: Element, scan: Pick<PageScan, 'has'>): PageMetadata {
+/**
+ * What the page's `<head>` says of its standing (build/not-content.ts decides from it): each absent
+ * when the head does not say it.
+ */
+export interface PageSignals {
+  /** Where its `<meta http-equiv="refresh">` sends the reader, as written (page-signals.ts `parseRefreshUrl`). */
+  refreshUrl?: string;
+  /** Its `<meta name="robots">` forbids indexing (`noindex` or `none`; every such tag counts). */
+  noindex?: true;
+  /** Its `<link rel="canonical">`'s href, as written. */
+  canonical?: string;
+}
+
+/** The page's title (its content's first h1, else `<title>`), facets, language, description and last change, and what its head says of its standing. */
+export function readPageMetadata(tree: Document, html: string, content: Element, scan: Pick<PageScan, 'has'>): PageMetadata & PageSignals {
   const head = readHead(tree);
   const documentTitle = head.title ? collapseWhitespace(textOf(head.title)) : '';
   const h1 = findElement(content, (element) => element.name === 'h1');
@@ -82,6 +96,7 @@ export function readPageMetadata(tree: Document, html: string, content: Element,
     ...(lastModified && { lastModified }),
     ...(contentLang && { contentLang }),
     ...(contentAlternate && { contentAlternate }),
+    ...head.signals,
   };
 }
 
@@ -96,22 +111,39 @@ interface LanguageAlternate {
  * its alternates by language (`<link rel="alternate" hreflang>`), in one pass over its children: a
  * selector per tag costs more than the head is worth.
  */
-function readHead(tree: Document): { title: Element | undefined; meta: Map<string, string>; alternates: LanguageAlternate[] } {
+function readHead(tree: Document): { title: Element | undefined; meta: Map<string, string>; alternates: LanguageAlternate[]; signals: PageSignals } {
   const head = findHead(tree);
   let title: Element | undefined;
   const meta = new Map<string, string>();
   const alternates: LanguageAlternate[] = [];
+  const signals: PageSignals = {};
   for (const child of head?.children ?? []) {
     if (!isTag(child)) continue;
     if (child.name === 'title') title ??= child;
-    const { rel, hreflang, href, content, name, property } = child.attribs;
-    if (child.name === 'link' && rel !== undefined && hreflang !== undefined && href !== undefined && rel.split(/[\t\n\f\r ]+/).includes('alternate')) alternates.push({ hreflang, href });
+    const { rel, hreflang, href, content, name, property, 'http-equiv': httpEquiv } = child.attribs;
+    if (child.name === 'link' && rel !== undefined && href !== undefined) {
+      if (hreflang !== undefined && hasToken(rel, 'alternate')) alternates.push({ hreflang, href });
+      else if (signals.canonical === undefined && hasToken(rel, 'canonical')) signals.canonical = href.trim();
+    }
     if (child.name !== 'meta' || content === undefined) continue;
+    if (signals.refreshUrl === undefined && hasToken(httpEquiv, 'refresh')) {
+      const url = parseRefreshUrl(content);
+      if (url !== undefined) signals.refreshUrl = url;
+    }
     const key = name !== undefined ? name.toLowerCase() : property;
+    if (key === ROBOTS_META && robotsForbidIndexing(content)) signals.noindex = true;
     const value = collapseWhitespace(content);
     if (key !== undefined && value !== '' && !meta.has(key)) meta.set(key, value);
   }
-  return { title, meta, alternates };
+  return { title, meta, alternates, signals };
+}
+
+/** The robots meta tag's name: the one addressed to every crawler (a crawler's own name, `googlebot`, speaks to that crawler only). */
+const ROBOTS_META = 'robots';
+
+/** True when a space-separated attribute holds `token`, in any case. */
+function hasToken(value: string | undefined, token: string): boolean {
+  return value !== undefined && value.split(/[\t\n\f\r ]+/).some((item) => item.toLowerCase() === token);
 }
 
 /** The document's `<head>`: the parser puts it first in `<html>` when the page has one. */

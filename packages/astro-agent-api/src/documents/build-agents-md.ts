@@ -117,7 +117,7 @@ export function buildAgentsMd(context: DocumentContext): string {
     '| 400 | a parameter is missing or invalid (`data.hint` names it) |',
     '| 401 | bad or expired token, or no token on `get_quota`; `WWW-Authenticate` points to the resource metadata |',
     '| 403 | the token lacks the scope (`quota:read` for `get_quota`) |',
-    '| 404 | the operation or the page does not exist |',
+    '| 404 | the operation or the page does not exist; `redirect_loop`, `too_many_redirects` or `redirected_off_site` when the address is one the site redirects nowhere on it |',
     '| 429 | quota used up: wait `Retry-After` seconds |',
     '| 500 | internal error |',
     '',
@@ -163,7 +163,10 @@ function buildTwinsParagraph({ url, urls, options, pages, onDemand }: DocumentCo
   const deepest = pages.map((page) => page.path).sort((a, b) => b.split('/').length - a.split('/').length)[0];
   const twinExamples = [...new Set([deepest ?? urls.homePath, urls.homePath])].map((path) => `\`${urls.pageUrl(path)}\` → \`${urls.twinUrl(path)}\``).join(', and ');
   // Only a server can answer one URL with two representations; a static host serves files.
-  const negotiation = onDemand ? ' Requesting an HTML page with `Accept: text/markdown` returns the same Markdown.' : '';
+  // Only a server follows the site's redirects; a static host answers an old address as the site does.
+  const negotiation = onDemand
+    ? ' Requesting an HTML page with `Accept: text/markdown` returns the same Markdown. An address the site has moved (`/old.md`, or `/old/` with that header) returns the twin of the page it leads to, with `redirected_from:` in its front matter and `Content-Location` naming that twin.'
+    : '';
   // The build links each twin from its page (build/twin-link.ts); pages left out of the twins have neither.
   return `Every page listed in ${url(DOCUMENT_PATHS.llms)} has a Markdown twin without menus or footer: ${twinExamples}.${negotiation} Each of those HTML pages names its twin in its \`<head>\` with \`<link rel="alternate" type="text/markdown" href="…">\`.${options.sitemap ? ` The sitemap is ${url(options.sitemap)}.` : ''}`;
 }

@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test, type TestContext } from 'node:test';
+import { fetchFrom } from '../helpers/fetch-from.ts';
 import {
   assertIdentified,
   type ClientSession,
@@ -80,6 +81,27 @@ async function callForModel(session: ClientSession, name: string, args: Record<s
   }
 }
 
+/** Spends what is left of the network's anonymous quota with REST calls from the same address, and returns the 429's Retry-After. */
+async function exhaustAnonymousQuota(site: MatrixSite, network: Network): Promise<number> {
+  const get = fetchFrom(network.sourceAddress);
+  for (let request = 0; request < 100; request += 1) {
+    const response = await get(`${site.served}/api/v1/search_pages?query=${encodeURIComponent(site.query)}`);
+    if (response.status === 429) return Number(response.headers.get('retry-after'));
+  }
+  throw new Error('the anonymous quota never ran out');
+}
+
+/** A phrase of the page's text with no character JSON escapes: counted in what the model reads. */
+function plainPhrase(markdown: string): string {
+  const line = markdown.split('\n').find((candidate) => /^[\p{L}\p{N} ,.]{60,}/u.test(candidate));
+  assert.ok(line, 'the page has a plain line of text');
+  return line.slice(0, 60);
+}
+
+function occurrences(text: string, phrase: string): number {
+  return text.split(phrase).length - 1;
+}
+
 for (const client of CLIENTS) {
   describe(client.name, () => {
     for (const siteName of ['demo', 'example'] as const) {
@@ -114,6 +136,45 @@ for (const client of CLIENTS) {
             const text = await session.getPrompt!(site.prompt.name, { question: site.prompt.question });
             assert.ok(text.includes(site.prompt.question), text.slice(0, 300));
             assert.ok(text.indexOf('search_pages') < text.indexOf('read_page'), 'it says to search, then read');
+          }),
+        );
+
+        step(client, siteName, 'ChatGPT search → fetch', (site, network) =>
+          using(client, site, network, undefined, async (session) => {
+            const found = parseReading(await callForModel(session, 'search', { query: site.query }));
+            const first = found.results[0];
+            assert.ok(first && typeof first.id === 'string' && typeof first.title === 'string' && first.url.startsWith(site.origin), JSON.stringify(found).slice(0, 300));
+            const document = parseReading(await callForModel(session, 'fetch', { id: first.id }));
+            assert.equal(document.id, first.id);
+            assert.equal(document.url, first.url);
+            assert.equal(document.title, first.title);
+            assert.ok(typeof document.text === 'string' && document.text.length > 100);
+            assert.equal(typeof document.metadata, 'object');
+          }),
+        );
+
+        step(client, siteName, 'refusal: the model reads the wait and the registration hint', (site, network) =>
+          using(client, site, network, undefined, async (session) => {
+            await session.tools();
+            const retryAfter = await exhaustAnonymousQuota(site, network);
+            const exhaustedAt = performance.now();
+            const refused = await callForModel(session, 'search_pages', { query: site.query });
+            const since = Math.ceil((performance.now() - exhaustedAt) / 1000);
+            assert.notEqual(refused.isError, false, `the result is marked as an error: ${refused.text.slice(0, 500)}`);
+            const wait = /\b(?:retry|wait)[^.\d]{0,20}?(\d+) ?s(?:econds?)?\b/i.exec(refused.text);
+            assert.ok(wait, `the model reads how long to wait:\n${refused.text}`);
+            const read = Number(wait[1]);
+            assert.ok(read <= retryAfter && read >= retryAfter - since - 1, `the wait read (${read} s) is the server's (${retryAfter} s, ${since} s earlier)`);
+            assert.match(refused.text, /\/oauth\/register|auth\.md/, 'the model reads where to get a higher quota');
+          }),
+        );
+
+        step(client, siteName, 'read_page reaches the model once', (site, network, t) =>
+          using(client, site, network, undefined, async (session) => {
+            const reading = await callForModel(session, 'read_page', { url: site.page.url });
+            t.diagnostic(`read_page of ${site.page.url}: ${reading.text.length} characters for the model`);
+            report.record(client.name, site.name, 'read_page characters', String(reading.text.length));
+            assert.equal(occurrences(reading.text, plainPhrase(site.page.twin)), 1, 'the page text is in what the model reads once');
           }),
         );
 

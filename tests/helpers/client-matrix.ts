@@ -320,16 +320,29 @@ export interface MatrixClient {
 
 /**
  * The matrix as it ran, printed at the end of the run: a row per client and site, a column per step
- * ('pass', the start of the failure, or '—' where the library has no way to take the step), and
- * the characters the model got for one read_page of the site's page.
+ * ('pass', the start of the failure, or '—' and a note saying why the library has no way to take the
+ * step), and the characters the model got for one read_page of the site's page.
  */
 export class MatrixReport {
   private readonly rows = new Map<string, Map<string, string>>();
+  private readonly reasons: string[] = [];
+
+  /** The row of `client` on `site`: rows are printed in the order they were first asked for. */
+  row(client: string, site: string): Map<string, string> {
+    const key = `${client} | ${site}`;
+    const row = this.rows.get(key) ?? new Map<string, string>();
+    this.rows.set(key, row);
+    return row;
+  }
 
   record(client: string, site: string, column: string, value: string): void {
-    const row = this.rows.get(`${client} | ${site}`) ?? new Map<string, string>();
-    row.set(column, value.replace(/\s+/g, ' ').replaceAll('|', '\\|').slice(0, 160));
-    this.rows.set(`${client} | ${site}`, row);
+    this.row(client, site).set(column, value.replace(/\s+/g, ' ').replaceAll('|', '\\|').slice(0, 160));
+  }
+
+  /** A step the library has no way to take, and why. */
+  lack(client: string, site: string, step: Step, reason: string): void {
+    if (!this.reasons.includes(reason)) this.reasons.push(reason);
+    this.record(client, site, step, `— (${this.reasons.indexOf(reason) + 1})`);
   }
 
   toMarkdown(): string {
@@ -337,7 +350,8 @@ export class MatrixReport {
     return [
       `| client | site | ${columns.join(' | ')} |`,
       `|${' --- |'.repeat(columns.length + 2)}`,
-      ...[...this.rows].map(([row, cells]) => `| ${row} | ${columns.map((column) => cells.get(column) ?? '—').join(' | ')} |`),
+      ...[...this.rows].map(([row, cells]) => `| ${row} | ${columns.map((column) => cells.get(column) ?? 'not run').join(' | ')} |`),
+      ...(this.reasons.length > 0 ? ['', ...this.reasons.map((reason, index) => `(${index + 1}) ${reason}`)] : []),
     ].join('\n');
   }
 }

@@ -4,10 +4,15 @@
  * Linux), reduced to what this site's authorization needs: the authorization endpoint approves at once
  * and redirects to the client's loopback callback, so a browser only has to follow the redirects. A page
  * that cannot be reached is loaded again for a few seconds, as a person reloads it: mcp-remote opens the
- * browser before its callback server listens. Exits 0 when the last page answered 2xx. Node honours
+ * browser before its callback server listens. The page loads exit 0 when the last one answered 2xx. Node honours
  * HTTP_PROXY here with NODE_USE_ENV_PROXY=1 (a proxy answers 502 for a page it cannot reach).
+ *
+ * Like a desktop browser handing the address to its open window, the command returns at once and the
+ * page loads after: Python's webbrowser (FastMCP's OAuth) waits for the command with its event loop,
+ * where the callback server is to start, stopped. So the loading is done by a detached copy.
  */
-import { argv, exit } from 'node:process';
+import { spawn } from 'node:child_process';
+import { argv, env, execArgv, execPath, exit } from 'node:process';
 import { setTimeout as delay } from 'node:timers/promises';
 
 const RELOADS = 25;
@@ -29,6 +34,10 @@ const [start] = argv.slice(2);
 if (!start) {
   console.error('usage: redirect-following-browser <url>');
   exit(2);
+}
+if (env.REDIRECT_FOLLOWING_BROWSER_TAB !== '1') {
+  spawn(execPath, [...execArgv, argv[1]!, start], { detached: true, stdio: 'ignore', env: { ...env, REDIRECT_FOLLOWING_BROWSER_TAB: '1' } }).unref();
+  exit(0);
 }
 let url = start;
 let response = await load(url);

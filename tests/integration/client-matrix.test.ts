@@ -4,7 +4,8 @@
  * the person behind it would see: what a model reads from a tool call, what a command line prints.
  * Every library is given the site's published URL and nothing else; a proxy on loopback sends those
  * addresses to the test servers (tests/helpers/client-matrix.ts), from a network of each session's own.
- * Steps a library has no way to take are not in its row (each client's `lacks` says why).
+ * Steps a library has no way to take are '—' in its row, with why (each client's `lacks`). The Python
+ * clients run tests/clients/python/client_matrix.py in a virtual environment made for the run.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test, type TestContext } from 'node:test';
@@ -23,6 +24,7 @@ import {
   registerWithKey,
   registerWithSecret,
   type Step,
+  STEPS,
   staleAccessToken,
   startMatrixSites,
   transcript,
@@ -34,23 +36,35 @@ import { langchain } from '../helpers/mcp-clients/langchain.ts';
 import { mastra } from '../helpers/mcp-clients/mastra.ts';
 import { mcpRemote } from '../helpers/mcp-clients/mcp-remote.ts';
 import { openaiAgents } from '../helpers/mcp-clients/openai-agents.ts';
+import { createPythonEnvironment, PYTHON_LIBRARIES, type PythonEnvironment, type PythonStep, runPythonMatrix } from '../helpers/mcp-clients/python.ts';
 import { tsSdkV1, tsSdkV2 } from '../helpers/mcp-clients/ts-sdk.ts';
 
 const CLIENTS: MatrixClient[] = [tsSdkV1, tsSdkV2, mcpRemote, inspectorCli, aiSdk, openaiAgents, langchain, mastra];
 
 let sites: Awaited<ReturnType<typeof startMatrixSites>>;
+/** The Python clients' environment, made while the sites build (pip waits on the network, the build on the CPU). */
+let python: Promise<PythonEnvironment> | undefined;
 before(async () => {
+  python = createPythonEnvironment();
+  // Awaited by the Python tests, which fail with its error.
+  python.catch(() => {});
   sites = await startMatrixSites();
 });
 const report = new MatrixReport();
 after(async () => {
   console.log(`The client matrix:\n${report.toMarkdown()}`);
   await sites?.close();
+  await (await python?.catch(() => undefined))?.remove();
 });
 
 /** A step of `client`'s row on `siteName`, in a network of its own; left out when the library has no way to take it. */
 function step(client: MatrixClient, siteName: 'demo' | 'example', name: Step, body: (site: MatrixSite, network: Network, t: TestContext) => Promise<void>): void {
-  if (client.lacks[name] !== undefined) return;
+  report.row(client.name, siteName);
+  const lacking = client.lacks[name];
+  if (lacking !== undefined) {
+    report.lack(client.name, siteName, name, `${client.name}: ${lacking}`);
+    return;
+  }
   test(name, async (t) => {
     try {
       await withNetwork(sites.routes, (network) => body(sites[siteName], network, t));
@@ -232,3 +246,38 @@ for (const client of CLIENTS) {
     }
   });
 }
+
+describe('Python clients (tests/clients/python/client_matrix.py)', () => {
+  /** Each library's run on each site, all at once: each from a network of its own, in processes of their own. */
+  const runs = new Map<string, Promise<PythonStep[]>>();
+  before(async () => {
+    const environment = await python!;
+    for (const library of PYTHON_LIBRARIES) {
+      for (const siteName of ['demo', 'example'] as const) {
+        const run = runPythonMatrix(environment, library.key, sites[siteName], sites.routes);
+        // Awaited by its test.
+        run.catch(() => {});
+        runs.set(`${library.key} ${siteName}`, run);
+      }
+    }
+  });
+
+  for (const library of PYTHON_LIBRARIES) {
+    for (const siteName of ['demo', 'example'] as const) {
+      report.row(library.name, siteName);
+      test(`${library.name} on the ${siteName}`, async (t) => {
+        const steps = await runs.get(`${library.key} ${siteName}`)!;
+        for (const { step, passed, note } of steps) {
+          report.record(library.name, siteName, step, passed ? 'pass' : `FAIL: ${note}`);
+          const characters = step === 'read_page reaches the model once' && /^(\d+) characters/.exec(note);
+          if (characters) report.record(library.name, siteName, 'read_page characters', characters[1]!);
+          await t.test(step, (subtest) => {
+            if (note) subtest.diagnostic(note);
+            assert.ok(passed, note);
+          });
+        }
+        assert.deepEqual(steps.map(({ step }) => step).sort(), [...STEPS].sort(), 'every step of the matrix ran');
+      });
+    }
+  }
+});

@@ -57,7 +57,7 @@ after(async () => {
   await (await python?.catch(() => undefined))?.remove();
 });
 
-/** A step of `client`'s row on `siteName`, in a network of its own; left out when the library has no way to take it. */
+/** A step of `client`'s row on `siteName`, in a network of its own; '—' in the report, with why, when the library has no way to take it. */
 function step(client: MatrixClient, siteName: 'demo' | 'example', name: Step, body: (site: MatrixSite, network: Network, t: TestContext) => Promise<void>): void {
   report.row(client.name, siteName);
   const lacking = client.lacks[name];

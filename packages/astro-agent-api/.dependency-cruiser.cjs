@@ -2,12 +2,12 @@
  * The package's import rules, checked by `npm run check:imports` (part of `npm test`): layers only point
  * down — the leaf modules at the root of src/ at the bottom, content/ and store/ above them, then
  * operations/, then server/, build/, documents/ and analytics/, then the hosts and the injected routes,
- * and the entry points on top — and no module imports itself through a cycle. Every folder has a layer.
+ * and the entry points on top (the integration's build pipeline, integration/, among them) — and no module imports itself through a cycle. Every folder has a layer.
  * The rules every package shares (no cycle, only declared packages) are in ../dependency-cruiser.base.cjs;
  * the grader is a package of its own (packages/astro-agent-api-check, with its own rules).
  * @type {import('dependency-cruiser').IConfiguration}
  */
-const ENTRY_POINTS = '(index|setup-runtime|node|runtime|workers|workers-entry|serverless|cli|contract|schema-org)\\.ts$';
+const ENTRY_POINTS = '(index|integration/[a-z-]+|setup-runtime|node|runtime|workers|workers-entry|serverless|cli|contract|schema-org)\\.ts$';
 const entryPoints = `^src/${ENTRY_POINTS}`;
 /** The modules at the root of src/ that are not entry points: facts and types everyone needs. */
 const rootLeaves = `^src/(?!${ENTRY_POINTS})[^/]+\\.ts$`;

@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFile } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
@@ -229,6 +230,8 @@ export async function writeMarkdownPages(
 /**
  * Writes in flight, at most `IO_CONCURRENCY × 2`: `add` waits only when that many are pending, so that
  * the files' contents held in memory stay bounded; `done` waits for the rest and throws the first failure.
+ * A window, not p-limit: the write is started by the loop that reads the page (its bytes in hand), and
+ * the loop is what must wait, which a limiter's queue does not do (it would hold every page's bytes).
  */
 function createWriteLimiter(): { add(write: Promise<void>): Promise<void>; done(): Promise<void> } {
   const pending = new Set<Promise<void>>();
@@ -254,15 +257,8 @@ function createWriteLimiter(): { add(write: Promise<void>): Promise<void>; done(
 }
 
 /** Runs `task` on every item, `IO_CONCURRENCY` at a time: reads and writes overlap, the synchronous work stays one at a time. */
-async function forEachConcurrently<T>(items: readonly T[], task: (item: T, index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      await task(items[index]!, index);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(IO_CONCURRENCY, items.length) }, lane));
+export async function forEachConcurrently<T>(items: readonly T[], task: (item: T, index: number) => Promise<void>): Promise<void> {
+  await pLimit(IO_CONCURRENCY).map(items, task);
 }
 
 /**

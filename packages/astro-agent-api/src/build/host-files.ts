@@ -1,4 +1,5 @@
 import type { AstroConfig } from 'astro';
+import { readFileSync } from 'node:fs';
 import type { RedirectRule } from '../content/manifest.ts';
 import { trimRoute } from '../content/route-pattern.ts';
 import { robotsHeaderForbidsIndexing } from '../page-signals.ts';
@@ -11,6 +12,15 @@ import type { SiteUrls } from '../site-urls.ts';
  */
 export const HEADERS_FILE = '_headers';
 export const REDIRECTS_FILE = '_redirects';
+
+/** A text file of the site (`_headers`, `_redirects`), `''` when it has none. */
+export function readHostFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
 
 /** Statuses of a `_redirects` rule that redirect; 200 is a rewrite, 404 and the others a custom answer. */
 const REDIRECT_STATUSES = new Set(['301', '302', '303', '307', '308']);

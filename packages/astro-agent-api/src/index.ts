@@ -13,8 +13,9 @@ import { readSiteName } from './build/read-site-name.ts';
 import { writeDocuments } from './documents/write-documents.ts';
 import { decideSiteLanguage, parseAgentApiOptions, resolveAgentApiOptions, type AgentApiOptions, type AgentApiUserOptions } from './options.ts';
 import { publishWorkersRuntime } from './build/publish-workers-runtime.ts';
-import { publishFunctionRuntime } from './build/publish-function-runtime.ts';
+import { pagesWithTwins, publishFunctionRuntime } from './build/publish-function-runtime.ts';
 import { hostOfBuild } from './hosts/adapter-host.ts';
+import { writeMarkdownEdgeFunction } from './hosts/netlify/write-edge-function.ts';
 import { serveAgentSurfaceInDev, setupRuntime } from './setup-runtime.ts';
 import { createSiteUrls, readRoutingSettings, type SiteUrls } from './site-urls.ts';
 
@@ -174,11 +175,17 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         logger.info(`wrote the manifest of ${manifest.pages.length} pages in ${secondsSince(start)}${copies}`);
         if (host?.runtime === 'workers') await publishWorkersRuntime(outDir, clientDir, textFiles);
         if (host?.runtime === 'vercel' || host?.runtime === 'netlify') {
+          const root = fileURLToPath(config!.root);
           const serverEntry = fileURLToPath(new URL(config!.build.serverEntry, config!.build.server));
-          const copied = await publishFunctionRuntime({ platform: host.runtime, root: fileURLToPath(config!.root), outDir, clientDir, serverEntry, manifest: { ...manifest, textFiles }, documents });
+          const copied = await publishFunctionRuntime({ platform: host.runtime, root, outDir, clientDir, serverEntry, manifest: { ...manifest, textFiles }, documents });
           logger.info(
             `put the runtime's files and the agent documents into the ${FUNCTION_NAMES[host.runtime]} (${copied.files} files, ${(copied.bytes / 1024 ** 2).toFixed(1)} MB); it answers the twins and the documents`,
           );
+          if (host.runtime === 'netlify') {
+            const paths = pagesWithTwins(manifest).map((page) => page.path);
+            const edge = await writeMarkdownEdgeFunction(root, { site, routing, paths });
+            logger.info(`wrote the Edge Function that answers Accept: text/markdown on the ${paths.length} pages' own addresses (${(edge.bytes / 1024).toFixed(0)} KB)`);
+          }
           // Without a shared store every instance of the function would keep quotas of its own: the store's paths answer 503 instead.
           if (!process.env.REDIS_URL) logger.warn(NO_REDIS_WARNING);
         }

@@ -5,6 +5,7 @@ import { MANIFEST_FILE, RUNTIME_DIR, type Manifest, type ManifestPage } from '..
 import { buildPageLinkHeader } from '../content/page-link-header.ts';
 import { SERVER_INDEX_FILE } from '../content/server-index.ts';
 import { PRECOMPRESSED_SUFFIXES } from '../agent-documents.ts';
+import { TEXT_FORMS_ACCEPT_PATTERN } from '../media-types.ts';
 import { DOCUMENT_PATHS, documentFilePath } from '../paths.ts';
 import { createSiteUrls } from '../site-urls.ts';
 
@@ -21,8 +22,8 @@ export interface FunctionBuildOutput {
   outDir: string;
   clientDir: string;
   serverEntry: string;
-  /** The build's settings, its pages and its texts files. */
-  manifest: Pick<Manifest, 'site' | 'routing' | 'textFiles'> & { pages: readonly Pick<ManifestPage, 'path'>[] };
+  /** The build's settings, its pages (and copies of pages, which have twins too) and its texts files. */
+  manifest: Pick<Manifest, 'site' | 'routing' | 'textFiles'> & { pages: readonly Pick<ManifestPage, 'path'>[]; copies: readonly Pick<ManifestPage, 'path'>[] };
   /** Public paths of the agent documents written into the public folder. */
   documents: readonly string[];
 }
@@ -34,8 +35,8 @@ export interface FunctionBuildOutput {
  * integration's, so the adapter bundled the function without them; the platform packs the function
  * folder only once `astro build` has ended. Then the documents and the twins leave the public folder,
  * so that the platform sends their paths to the function (which answers them with their headers and
- * counts them). On Vercel its routes send `Accept: text/markdown` there too; Netlify can only do that
- * with an edge function, which its local runtime cannot run offline, so it is not written.
+ * counts them). On Vercel its routes send `Accept: text/markdown` there too; on Netlify the build's
+ * Edge Function does (hosts/netlify/write-edge-function.ts).
  * Returns the size of what was copied, for the build's log.
  */
 export async function publishFunctionRuntime(build: FunctionBuildOutput): Promise<{ files: number; bytes: number }> {
@@ -62,13 +63,18 @@ export async function publishFunctionRuntime(build: FunctionBuildOutput): Promis
     }
   }
   const urls = createSiteUrls(build.manifest.site, build.manifest.routing);
-  for (const page of build.manifest.pages) await rm(join(build.clientDir, ...urls.twinFile(page.path).split('/')), { force: true });
+  for (const page of pagesWithTwins(build.manifest)) await rm(join(build.clientDir, ...urls.twinFile(page.path).split('/')), { force: true });
   // On Netlify the output folder is the published one: the runtime's files must not be downloadable.
   if (!relative(build.clientDir, runtimeDir).startsWith('..')) await rm(runtimeDir, { recursive: true, force: true });
 
   if (build.platform === 'vercel') await routeVercelAgentSurface(build);
   else await routeNetlifyAgentSurface(build);
   return copied;
+}
+
+/** Every page the function answers a twin for: the pages, and the copies of pages in another language (content/manifest.ts). */
+export function pagesWithTwins(manifest: Pick<FunctionBuildOutput['manifest'], 'pages' | 'copies'>): Pick<ManifestPage, 'path'>[] {
+  return [...manifest.pages, ...manifest.copies];
 }
 
 /** The documents the function answers: all but robots.txt, a file of the site that no runtime routes (every host serves it as it is). */
@@ -114,13 +120,13 @@ async function routeVercelAgentSurface(build: FunctionBuildOutput): Promise<void
   const urls = createSiteUrls(build.manifest.site, build.manifest.routing);
   const base = escapeRegex(urls.base);
   const ours: VercelRoute[] = [
-    ...build.manifest.pages.map((page) => ({ src: `^${escapeRegex(page.path)}$`, headers: { Link: buildPageLinkHeader(page, urls), Vary: 'Accept' }, continue: true })),
+    ...pagesWithTwins(build.manifest).map((page) => ({ src: `^${escapeRegex(page.path)}$`, headers: { Link: buildPageLinkHeader(page, urls), Vary: 'Accept' }, continue: true })),
     { src: `^${base}/.*\\.md$`, dest: VERCEL_FUNCTION },
     // The documents the adapter has no route for (robots.txt, llms-full.txt's sections): they left the static folder.
     ...movedDocuments(build).map((path) => ({ src: `^${escapeRegex(path)}$`, dest: VERCEL_FUNCTION })),
     // The function's front weighs the Accept header (RFC 9110 §12.5.1) and answers the page's twin (as
     // Markdown or plain text) or the page; a browser's Accept names neither, and gets the static file.
-    { src: `^${base}/(?!_astro/).*$`, has: [{ type: 'header', key: 'accept', value: { re: 'text/(markdown|plain)' } }], dest: VERCEL_FUNCTION },
+    { src: `^${base}/(?!_astro/).*$`, has: [{ type: 'header', key: 'accept', value: { re: TEXT_FORMS_ACCEPT_PATTERN } }], dest: VERCEL_FUNCTION },
   ];
   const filesystem = routes.findIndex((route) => route.handle === 'filesystem');
   routes.splice(filesystem === -1 ? routes.length : filesystem, 0, ...ours);
@@ -129,11 +135,12 @@ async function routeVercelAgentSurface(build: FunctionBuildOutput): Promise<void
 
 /**
  * Netlify serves a file of the published folder before the function: the twins and documents left it,
- * so their paths reach the function. Each page with a twin gets its `Link` header from `_headers`.
+ * so their paths reach the function. Each page with a twin gets its `Link` header from `_headers`; the
+ * Edge Function sends a request for its Markdown to the function.
  */
 async function routeNetlifyAgentSurface(build: FunctionBuildOutput): Promise<void> {
   const urls = createSiteUrls(build.manifest.site, build.manifest.routing);
-  const rules = build.manifest.pages.map((page) => `${page.path}\n  Link: ${buildPageLinkHeader(page, urls)}\n  Vary: Accept\n`);
+  const rules = pagesWithTwins(build.manifest).map((page) => `${page.path}\n  Link: ${buildPageLinkHeader(page, urls)}\n  Vary: Accept\n`);
   const headersFile = join(build.clientDir, '_headers');
   const existing = await readFile(headersFile, 'utf8').catch(() => '');
   await writeFile(headersFile, `${existing}${existing && !existing.endsWith('\n') ? '\n' : ''}${rules.join('')}`);

@@ -1,0 +1,124 @@
+/**
+ * On Netlify a prerendered page's address is a file of the CDN: the build's Edge Function decides which
+ * requests get the page's twin and rewrites them to the twin's address, where the site's function
+ * answers them as the page's (hosts/netlify/). Everywhere else the runtime decides and answers at once.
+ * Over the demo's build, with its real runtime, for generated Accept headers on its pages: a request
+ * whose Accept names text/markdown or text/plain (what Netlify runs the function on) gets the answer the
+ * runtime gives on Node, byte for byte and header for header; any other gets the page.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import fc from 'fast-check';
+import { createMarkdownEdgeFunction, type MarkdownEdgeFunction } from '../../packages/astro-agent-api/src/hosts/netlify/markdown-edge-function.ts';
+import { createNetlifyFront, type NetlifyHandler } from '../../packages/astro-agent-api/src/hosts/netlify/netlify-front.ts';
+import { TEXT_FORMS_ACCEPT_PATTERN } from '../../packages/astro-agent-api/src/media-types.ts';
+import { createAgentApi, createAgentFront, type AgentApi, type AgentFront } from '../../packages/astro-agent-api/src/runtime.ts';
+import type { Manifest } from '../../packages/astro-agent-api/src/content/manifest.ts';
+import { buildSite } from '../helpers/build-site.ts';
+
+/** What the CDN or the site answers a page's address with: its HTML file. */
+const PAGE = '<!doctype html><html lang="es"><title>página</title><h1>página</h1></html>';
+const sitePage = async () => new Response(PAGE, { headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+/** The headers of a Markdown answer that the client sees and caches by. */
+const MARKDOWN_HEADERS = ['content-type', 'vary', 'etag', 'link', 'content-signal', 'x-markdown-tokens', 'cache-control', 'content-length'];
+const client = { clientAddress: '192.0.2.7' };
+
+let api: AgentApi;
+let front: AgentFront;
+let edge: MarkdownEdgeFunction;
+let netlifyFunction: NetlifyHandler;
+let dataDir: string;
+let site: string;
+let paths: string[];
+
+before(async () => {
+  const { outDir } = await buildSite();
+  dataDir = await mkdtemp(join(tmpdir(), 'agent-api-netlify-edge-'));
+  api = createAgentApi({ outDir, env: { AGENT_API_DATA_DIR: dataDir } });
+  front = createAgentFront(api);
+  const manifest = JSON.parse(await readFile(join(outDir, 'agent-api/manifest.json'), 'utf8')) as Manifest;
+  site = manifest.site;
+  paths = [...manifest.pages, ...manifest.copies].map((page) => page.path);
+  edge = createMarkdownEdgeFunction({ site, routing: manifest.routing, paths });
+  // The site's function: a twin's address that no page names is the adapter's 404.
+  netlifyFunction = createNetlifyFront(front, async () => new Response('Not found', { status: 404 }));
+});
+after(async () => {
+  await api?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+/** Node, Workers: the one front, then the site's page. */
+const onNode = (request: Request) => front.fetch(request, client, sitePage);
+
+/**
+ * Netlify: its edge runs the function on the requests its declaration names (GET or HEAD, an Accept
+ * naming a text form: write-edge-function.ts); a rewrite goes to the site's function, anything else to
+ * the page's file.
+ */
+async function onNetlify(request: Request): Promise<Response> {
+  const declared = ['GET', 'HEAD'].includes(request.method) && new RegExp(TEXT_FORMS_ACCEPT_PATTERN).test(request.headers.get('Accept') ?? '');
+  const rewritten = declared ? edge(request) : undefined;
+  return rewritten ? netlifyFunction(new Request(rewritten, request), { ip: client.clientAddress }) : sitePage();
+}
+
+const mediaRange = fc.constantFrom(
+  'text/html',
+  'text/markdown',
+  'text/plain',
+  'text/*',
+  '*/*',
+  'application/xhtml+xml',
+  'application/json',
+  'text/x-markdown',
+  'Text/Markdown',
+  'TEXT/PLAIN',
+  'image/webp',
+);
+const quality = fc.option(fc.constantFrom('0', '0.001', '0.1', '0.5', '0.9', '1', '1.0'), { nil: undefined });
+const acceptHeader = fc.array(fc.tuple(mediaRange, quality), { maxLength: 5 }).map((ranges) => ranges.map(([range, q]) => (q === undefined ? range : `${range};q=${q}`)).join(', '));
+
+test("for any Accept naming a text form, Netlify's Edge Function and function answer a page's address as the runtime does on Node", async () => {
+  const pageAddress = fc
+    .tuple(fc.constantFrom(...paths), fc.constantFrom('', 'no slash', 'index.html'))
+    .map(([path, form]) => (form === '' || !path.endsWith('/') ? path : form === 'no slash' && path !== '/' ? path.slice(0, -1) : `${path}index.html`));
+  let textForms = 0;
+  await fc.assert(
+    fc.asyncProperty(pageAddress, acceptHeader, fc.constantFrom('GET', 'HEAD'), async (path, accept, method) => {
+      const request = () => new Request(new URL(path, site), { method, headers: accept === '' ? {} : { Accept: accept } });
+      const [node, netlify] = await Promise.all([onNode(request()), onNetlify(request())]);
+      const named = new RegExp(TEXT_FORMS_ACCEPT_PATTERN).test(accept);
+      if (!named) {
+        // Netlify's edge leaves the request to the CDN: the page, whatever a wildcard ranks.
+        assert.equal(netlify.headers.get('content-type'), 'text/html; charset=utf-8');
+        await Promise.all([node.arrayBuffer(), netlify.arrayBuffer()]);
+        return;
+      }
+      const asked = `${method} ${path} Accept: ${accept}`;
+      assert.equal(netlify.status, node.status, asked);
+      // The page's own headers come from `_headers` on Netlify: the body and its type are compared.
+      const headers = node.headers.get('content-type')?.startsWith('text/html') ? ['content-type'] : MARKDOWN_HEADERS;
+      if (headers === MARKDOWN_HEADERS) textForms++;
+      for (const name of headers) assert.equal(netlify.headers.get(name), node.headers.get(name), `${name} of ${asked}`);
+      assert.equal(await netlify.text(), await node.text(), asked);
+    }),
+    { numRuns: 300 },
+  );
+  assert.ok(textForms > 50, `${textForms} of 300 generated requests got a text form`);
+});
+
+test("a twin's address, a path of no page and a request that is not GET or HEAD are left to the site", () => {
+  const twin = new URL(paths.find((path) => path !== '/')!.replace(/\/$/, '.md'), site);
+  for (const request of [
+    new Request(twin, { headers: { Accept: 'text/markdown' } }),
+    new Request(new URL('/no-such-page/', site), { headers: { Accept: 'text/markdown' } }),
+    new Request(new URL('/llms.txt', site), { headers: { Accept: 'text/plain' } }),
+    new Request(new URL(paths[0]!, site), { method: 'POST', headers: { Accept: 'text/markdown' }, body: 'x' }),
+  ]) {
+    assert.equal(edge(request), undefined, `${request.method} ${request.url}`);
+    assert.equal(request.headers.get('x-agent-api-page'), null);
+  }
+});

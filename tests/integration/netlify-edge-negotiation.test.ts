@@ -10,9 +10,11 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { createMarkdownEdgeFunction, type MarkdownEdgeFunction } from '../../packages/astro-agent-api/src/hosts/netlify/markdown-edge-function.ts';
+import { writeMarkdownEdgeFunction } from '../../packages/astro-agent-api/src/hosts/netlify/write-edge-function.ts';
 import { createNetlifyFront, type NetlifyHandler } from '../../packages/astro-agent-api/src/hosts/netlify/netlify-front.ts';
 import { TEXT_FORMS_ACCEPT_PATTERN } from '../../packages/astro-agent-api/src/media-types.ts';
 import { createAgentApi, createAgentFront, type AgentApi, type AgentFront } from '../../packages/astro-agent-api/src/runtime.ts';
@@ -120,5 +122,31 @@ test("a twin's address, a path of no page and a request that is not GET or HEAD 
   ]) {
     assert.equal(edge(request), undefined, `${request.method} ${request.url}`);
     assert.equal(request.headers.get('x-agent-api-page'), null);
+  }
+});
+
+test('the module the build writes holds the negotiation and the pages, and imports nothing but built-in modules', async () => {
+  const root = await mkdtemp(join(tmpdir(), 'agent-api-edge-module-'));
+  try {
+    const manifest = { site: 'https://example.org', routing: { base: '/docs', trailingSlash: 'never', format: 'directory' }, paths: ['/docs', '/docs/guías/inicio'] } as const;
+    const { file, bytes } = await writeMarkdownEdgeFunction(root, manifest);
+    assert.equal(file, join(root, '.netlify/v1/edge-functions/astro-agent-api-markdown/astro-agent-api-markdown.mjs'));
+    const code = await readFile(file, 'utf8');
+    assert.equal(Buffer.byteLength(code), bytes);
+    const imports = [...code.matchAll(/^import\s[^'"]*['"]([^'"]+)['"]/gm)].map((match) => match[1]!);
+    assert.ok(
+      imports.every((specifier) => specifier.startsWith('node:')),
+      imports.join(', '),
+    );
+    const module = (await import(pathToFileURL(file).href)) as { default: MarkdownEdgeFunction; config: Record<string, unknown> };
+    assert.deepEqual(module.config.method, ['GET', 'HEAD']);
+    assert.deepEqual(module.config.header, { accept: TEXT_FORMS_ACCEPT_PATTERN });
+    const asked = new Request('https://example.org/docs/gu%C3%ADas/inicio?x=1', { headers: { Accept: 'text/plain, text/html;q=0.9' } });
+    assert.equal(module.default(asked)?.href, 'https://example.org/docs/gu%C3%ADas/inicio.md?x=1');
+    assert.equal(asked.headers.get('x-agent-api-page'), '/docs/gu%C3%ADas/inicio');
+    assert.equal(module.default(new Request('https://example.org/docs', { headers: { Accept: 'text/markdown' } }))?.pathname, '/docs/index.md');
+    assert.equal(module.default(new Request('https://example.org/docs/otra', { headers: { Accept: 'text/markdown' } })), undefined);
+  } finally {
+    await rm(root, { recursive: true, force: true });
   }
 });

@@ -88,7 +88,7 @@ describe("Starlight's documentation, built from the packed tarball", () => {
   it('sets the copies of untranslated pages and the error pages apart, and says so', (t) => {
     t.diagnostic(`astro build took ${(example.buildMs / 1000).toFixed(1)} s`);
     t.diagnostic(integrationLines(example.buildLog).join('\n'));
-    assert.match(example.buildLog, /\[astro-agent-api\] left out 308 pages of search, llms\.txt and MCP resources: 291 copies of pages in another language .*, 17 error pages/);
+    assert.match(example.buildLog, /\[astro-agent-api\] left out 308 pages of search, llms\.txt, llms-full\.txt and MCP resources: 291 copies of pages in another language .*, 17 error pages/);
     assert.equal(manifest.pages.length, 321);
     assert.equal(manifest.copies.length, 291);
     for (const copy of manifest.copies) {
@@ -208,6 +208,17 @@ describe("Starlight's documentation, built from the packed tarball", () => {
       assert.ok(hit.excerpt.includes(query), hit.excerpt);
     }
     assert.ok((await getJson(`/api/v1/search_pages?${new URLSearchParams({ query: 'ドキュメント', language: 'JA' })}`)).total > 0);
+  });
+
+  it('finds the configuration keys and helpers the English pages document, written as identifiers or as words, in the top 3', async () => {
+    for (const { query, expected } of MULTILINGUAL_CASES.filter(({ kind }) => kind === 'identifier')) {
+      const found = await getJson(`/api/v1/search_pages?${new URLSearchParams({ query, language: 'en', limit: '3' })}`);
+      const urls = found.results.map((result: Json) => result.url);
+      assert.ok(
+        expected.some((page) => urls.includes(`${SITE}${page}`)),
+        `${query} → ${urls.join(', ')}`,
+      );
+    }
   });
 });
 

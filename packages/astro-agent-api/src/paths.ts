@@ -31,6 +31,8 @@ export const WELL_KNOWN_PATHS = {
   authorizationServer: '/.well-known/oauth-authorization-server',
   protectedResource: '/.well-known/oauth-protected-resource',
   mcpServerCard: '/.well-known/mcp/server-card.json',
+  /** Where some scanners look for the same card (the name SEP-1649 first proposed): served as an alias of it. */
+  mcpServerCardAlias: '/.well-known/mcp.json',
   aiCatalog: '/.well-known/ai-catalog.json',
   /** RFC 9727 §2. */
   apiCatalog: '/.well-known/api-catalog',
@@ -39,6 +41,9 @@ export const WELL_KNOWN_PATHS = {
   /** Agent Skills Discovery 0.2.0 (agentskills.io, "Well-Known URI"). */
   agentSkills: '/.well-known/agent-skills/index.json',
 } as const;
+
+/** OpenID Connect Discovery 1.0 §4 — where OAuth clients look when RFC 8414 answers nothing; nothing is published there (docs/contract.md §3). */
+export const OPENID_CONFIGURATION_PATH = '/.well-known/openid-configuration';
 
 /** Paths of the documents written at the root of the public folder. */
 export const DOCUMENT_PATHS = {

@@ -1,4 +1,4 @@
-import { buildInputJsonSchema, buildOutputJsonSchema } from '../operations/json-schema.ts';
+import { buildInputJsonSchema, buildToolOutputJsonSchema } from '../operations/json-schema.ts';
 import { SCOPES } from '../oauth-contract.ts';
 import { buildMcpServerName, MCP_CAPABILITIES, MCP_PROTOCOL_VERSIONS, MCP_TOOL_ANNOTATIONS } from '../mcp-contract.ts';
 import { buildMcpInstructions } from '../operations/mcp-instructions.ts';
@@ -29,21 +29,21 @@ export function buildMcpServerCard(context: DocumentContext): Record<string, unk
     authentication: {
       required: false,
       schemes: ['oauth2'],
-      description: `Optional: a bearer token from ${url(OAUTH_PATHS.token)} (client credentials) raises the quota from ${options.policies.anonymous.quota} to ${options.policies.identified.quota} requests ${formatPerPeriod(LIMITS.quotaWindowSeconds)}.`,
+      description: `Optional: a bearer token from ${url(OAUTH_PATHS.token)} (authorization code with PKCE, approved at once, or client credentials) raises the quota from ${options.policies.anonymous.quota} to ${options.policies.identified.quota} requests ${formatPerPeriod(LIMITS.quotaWindowSeconds)}.`,
       authorization_servers: [siteUrl],
-      protected_resource_metadata: urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource),
+      protected_resource_metadata: urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource, MCP_PATH),
       registration_endpoint: url(OAUTH_PATHS.register),
       scopes: [...SCOPES],
       documentation: url(DOCUMENT_PATHS.auth),
     },
     instructions: buildMcpInstructions(context),
-    tools: context.operations.map((operation) => ({
-      name: operation.name,
-      title: operation.title,
-      description: operation.description,
-      inputSchema: buildInputJsonSchema(operation),
-      outputSchema: buildOutputJsonSchema(operation),
-      annotations: { title: operation.title, ...MCP_TOOL_ANNOTATIONS },
+    tools: context.tools.map((tool) => ({
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: buildInputJsonSchema(tool),
+      outputSchema: buildToolOutputJsonSchema(tool),
+      annotations: { title: tool.title, ...MCP_TOOL_ANNOTATIONS },
     })),
   };
 }

@@ -3,7 +3,7 @@ import type { OperationPolicy } from '../operations/operation.ts';
 import type { Store } from '../store/store.ts';
 import { resolveClientNetwork, type ClientAddressRules } from './client-address.ts';
 import type { RequestContext } from './context.ts';
-import type { SignedAgent, SignedAgentVerifier } from './signed-agents/verify-signed-agent.ts';
+import type { SignatureCheck, SignedAgent, SignedAgentVerifier } from './signed-agents/verify-signed-agent.ts';
 import { hashSecret, isAccessTokenShape } from './oauth/credentials.ts';
 import { scopesOf, type Scope } from '../oauth-contract.ts';
 import { DOCUMENT_PATHS, OAUTH_PATHS } from '../paths.ts';
@@ -26,8 +26,15 @@ export interface Caller {
   scopes: Scope[];
   /** True when no bearer token was sent (a signed agent too: a signature raises a quota, it grants no scope). */
   anonymous: boolean;
-  /** The agent a Web Bot Auth signature proved, counted by its origin under its own policy. */
+  /** The agent a Web Bot Auth signature proved, counted by its identifier under its own policy. */
   agent?: SignedAgent;
+  /** What the request's Web Bot Auth signature came to, when it carried one and no bearer token. */
+  signature?: SignatureCheck;
+  /**
+   * The grant (one person's authorization of a connector) the token was issued under: its quota is the
+   * grant's, so the people behind one assistant do not share one. Absent for client credentials.
+   */
+  grantId?: string;
 }
 
 /**
@@ -52,16 +59,16 @@ export function createCallerResolver(deps: {
   return async (request, context, resourceMetadata) => {
     const authorization = request.headers.get('authorization');
     if (authorization === null) {
-      const agent = await deps.signedAgents?.(request);
-      if (agent) return { clientId: agent.origin, scopes: [], anonymous: true, agent };
-      return { clientId: resolveClientNetwork(request, context, deps.addresses), scopes: [], anonymous: true };
+      const signature = await deps.signedAgents?.(request);
+      if (signature?.outcome === 'verified') return { clientId: signature.agent.id, scopes: [], anonymous: true, agent: signature.agent, signature };
+      return { clientId: resolveClientNetwork(request, context, deps.addresses), scopes: [], anonymous: true, ...(signature && { signature }) };
     }
     const token = parseBearerToken(authorization);
     // The shape check spares the store a lookup for garbage. Looking up by SHA-256 leaks nothing
     // usable through timing: an attacker cannot steer the digest of a guess towards a stored one.
     const record = token !== undefined && isAccessTokenShape(token) ? await deps.store.findToken(hashSecret(token), now()) : undefined;
     if (record === undefined) throw invalidTokenError(resourceMetadata, urls);
-    return { clientId: record.clientId, scopes: scopesOf(record.scope), anonymous: false };
+    return { clientId: record.clientId, scopes: scopesOf(record.scope), anonymous: false, ...(record.grantId !== undefined && { grantId: record.grantId }) };
   };
 }
 
@@ -89,10 +96,13 @@ export function missingTokenError(resourceMetadata: string, { scope, urls = ROOT
   });
 }
 
-/** RFC 6750 §3.1 — 401 `invalid_token`. */
+/**
+ * RFC 6750 §3.1 — 401 `invalid_token`. Its `resource_metadata` leads an OAuth client back to a working
+ * token (RFC 9728 §5.1): refresh, else a new authorization; a client without OAuth can drop the header.
+ */
 function invalidTokenError(resourceMetadata: string, urls: AgentPaths): ApiError {
   return new ApiError(401, 'invalid_token', 'The bearer token is unknown, expired, revoked or malformed.', {
-    hint: `Get a new token at POST ${urls.agentPath(OAUTH_PATHS.token)}, or send no Authorization header to read with the anonymous quota.`,
+    hint: `Refresh it or get a new one at POST ${urls.agentPath(OAUTH_PATHS.token)} (${urls.agentPath(DOCUMENT_PATHS.auth)}), or send no Authorization header to read with the anonymous quota.`,
     headers: { 'WWW-Authenticate': `Bearer error="invalid_token", resource_metadata="${resourceMetadata}"` },
   });
 }

@@ -14,13 +14,14 @@ import { canonicalizePath } from './canonical-path.ts';
 import type { RequestContext } from './context.ts';
 import { createSdkLeg } from './mcp/serve-with-sdk.ts';
 import { fetchWithPlatform, type OutboundFetch } from './outbound/fetch-document.ts';
-import { findPageOfRequest } from '../content/resolve-page.ts';
+import { findPageOfRequest, resolveRequest } from '../content/resolve-page.ts';
 import { buildPageDirective } from '../agent-directives.ts';
 import { buildPageLinkHeader } from '../content/page-link-header.ts';
 import { markdownResponse, negotiateTextType } from './negotiate.ts';
 import { readSettings } from './read-settings.ts';
 import { API_HEADERS, renderError, withHeaders, type ErrorLogger, type ErrorShape } from './respond.ts';
 import { buildRouteTable, findRoute, notFoundError, type Route, type RouteRule, type RouteTable } from './route-table.ts';
+import { buildWebBotAuthField } from './signed-agents/report-outcome.ts';
 
 export interface AgentApi {
   /** Loads the current build and opens the store; rejects when either fails, or when a start-time setting is invalid. */
@@ -189,7 +190,8 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
     } catch (error) {
       response = renderError(error, route.errors, log);
     }
-    return withHeaders(response, { ...runtime.headers, ...cors });
+    const signature = buildWebBotAuthField(outcome.caller);
+    return withHeaders(response, { ...runtime.headers, ...cors, ...(signature && { 'Web-Bot-Auth': signature }) });
   }
 
   function route(pathname: string): RoutedRequest | undefined {
@@ -226,14 +228,16 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
       if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
       const { pathname } = new URL(request.url);
       const snapshot = await content.current().catch(() => undefined);
-      const found = snapshot && findPageOfRequest(snapshot.pages, pathname);
+      // An address the site redirects answers the twin of the page it leads to (resolveRequest).
+      const found = snapshot && resolveRequest(snapshot.pages, pathname);
       // The twin's own address is Markdown whatever is accepted; a page's address, what Accept ranks first.
       const type = found?.twin ? 'text/markdown' : negotiateTextType(request.headers.get('Accept'));
       if (!found || !type) return undefined;
       const outcome = createOutcome(request, pathname, request.method);
       outcome.surface = 'markdown';
       outcome.page = found.page.url;
-      return record(outcome, markdownResponse(request, found.page, snapshot, type));
+      const redirected = found.redirectedFrom === undefined ? undefined : { redirectedFrom: found.redirectedFrom, ...(found.fragment !== undefined && { fragment: found.fragment }) };
+      return record(outcome, markdownResponse(request, found.page, snapshot, type, redirected));
     },
     async currentBuild() {
       const snapshot = await content.current().catch(() => undefined);

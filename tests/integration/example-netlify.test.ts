@@ -70,7 +70,10 @@ describeServerlessExample({
   describePlatform(site) {
     it("writes one self-contained Edge Function beside the adapter's, run on Markdown requests only", async (t) => {
       const { example, base } = site();
-      assert.match(integrationLines(example.buildLog).join('\n'), /wrote the Edge Function that answers Accept: text\/markdown on the 4 pages' own addresses \(\d+ KB\)/);
+      assert.match(
+        integrationLines(example.buildLog).join('\n'),
+        /wrote the Edge Function that answers Accept: text\/markdown on the 4 pages' own addresses and on the addresses of the site's redirects \(3 rules\) \(\d+ KB\)/,
+      );
       const code = await readFile(join(example.root, EDGE_FUNCTION), 'utf8');
       t.diagnostic(`${EDGE_FUNCTION}: ${Buffer.byteLength(code)} bytes`);
       // Netlify bundles it with Deno: nothing it imports may need node_modules.
@@ -93,6 +96,23 @@ describeServerlessExample({
       const asset = await fetch(`${base}/robots.txt`, { headers: { Accept: 'text/plain' } });
       assert.equal(asset.headers.get('x-nf-edge-functions'), 'astro-agent-api-markdown');
       assert.match(await asset.text(), /^User-agent:/m, 'a file without a twin is served as it is');
+    });
+
+    it("answers Accept: text/markdown at the address of a redirect (Astro's `redirects`) with the target's twin, as the runtime does everywhere", async () => {
+      const { base } = site();
+      const moved = await fetch(`${base}/guides/edge-caching/`, { headers: { Accept: 'text/markdown' }, redirect: 'manual' });
+      const text = await moved.text();
+      assert.equal(moved.status, 200, text);
+      assert.equal(moved.headers.get('x-nf-edge-functions'), 'astro-agent-api-markdown', 'the Edge Function answered');
+      assert.equal(moved.headers.get('content-location'), 'https://netlify.example.com/guides/caching.md');
+      assert.match(text, /^redirected_from: "https:\/\/netlify\.example\.com\/guides\/edge-caching\/"$/m);
+      assert.match(text, /^# Caching at the edge$/m);
+      const browser = await fetch(`${base}/guides/edge-caching/`, { headers: { Accept: 'text/html' }, redirect: 'manual' });
+      await browser.arrayBuffer();
+      // @astrojs/netlify turns Astro's redirects into `_redirects` rules, not pages.
+      assert.equal(browser.status, 301);
+      assert.match(browser.headers.get('location') ?? '', /\/guides\/caching\/?$/);
+      assert.equal(browser.headers.get('x-nf-edge-functions'), null, "a browser's request never runs it");
     });
 
     it("answers a twin's address as its page's only for that page, whoever names the page", async () => {

@@ -2,12 +2,14 @@
  * On Netlify a prerendered page's address is a file of the CDN: the build's Edge Function decides which
  * requests get the page's twin and rewrites them to the twin's address, where the site's function
  * answers them as the page's (hosts/netlify/). Everywhere else the runtime decides and answers at once.
- * Over the demo's build, with its real runtime, for generated Accept headers on its pages: a request
- * whose Accept names text/markdown or text/plain (what Netlify runs the function on) gets the answer the
- * runtime gives on Node, byte for byte and header for header; any other gets the page.
+ * Over the demo's build, with its real runtime, for generated Accept headers on its pages and on
+ * addresses the site redirects (the demo has none: the build's manifest gets redirects of every kind,
+ * and a page left out, before the runtime reads it): a request whose Accept names text/markdown or
+ * text/plain (what Netlify runs the function on) gets the answer the runtime gives on Node, byte for
+ * byte and header for header; any other gets the page.
  */
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,14 +20,15 @@ import { writeMarkdownEdgeFunction } from '../../packages/astro-agent-api/src/ho
 import { createNetlifyFront, type NetlifyHandler } from '../../packages/astro-agent-api/src/hosts/netlify/netlify-front.ts';
 import { TEXT_FORMS_ACCEPT_PATTERN } from '../../packages/astro-agent-api/src/media-types.ts';
 import { createAgentApi, createAgentFront, type AgentApi, type AgentFront } from '../../packages/astro-agent-api/src/runtime.ts';
-import type { Manifest } from '../../packages/astro-agent-api/src/content/manifest.ts';
+import type { Manifest, RedirectRule } from '../../packages/astro-agent-api/src/content/manifest.ts';
+import { createSiteUrls } from '../../packages/astro-agent-api/src/site-urls.ts';
 import { buildSite } from '../helpers/build-site.ts';
 
 /** What the CDN or the site answers a page's address with: its HTML file. */
 const PAGE = '<!doctype html><html lang="es"><title>página</title><h1>página</h1></html>';
 const sitePage = async () => new Response(PAGE, { headers: { 'Content-Type': 'text/html; charset=utf-8' } });
 /** The headers of a Markdown answer that the client sees and caches by. */
-const MARKDOWN_HEADERS = ['content-type', 'vary', 'etag', 'link', 'content-signal', 'x-markdown-tokens', 'cache-control', 'content-length'];
+const MARKDOWN_HEADERS = ['content-type', 'vary', 'etag', 'link', 'content-location', 'content-signal', 'x-markdown-tokens', 'cache-control', 'content-length'];
 const client = { clientAddress: '192.0.2.7' };
 
 let api: AgentApi;
@@ -35,16 +38,53 @@ let netlifyFunction: NetlifyHandler;
 let dataDir: string;
 let site: string;
 let paths: string[];
+/** Served paths of the routes the site redirects, and of the page left out. */
+let redirected: string[];
+
+/**
+ * Redirects of each kind resolveRequest tells apart, over the demo's pages: to a page, through another
+ * redirect, with a fragment, by a pattern, from a page's own address (the page wins), in a loop, off
+ * the site, to no page and to the page that is not content.
+ */
+function redirectsOver(routes: string[]): { redirects: RedirectRule[]; leftOut: string } {
+  const [first, second, third] = routes.filter((route) => route !== '/');
+  const rule = (from: string, to: string): RedirectRule => ({ from, to, source: 'redirects' });
+  return {
+    leftOut: '/privado/',
+    redirects: [
+      rule('/antiguo', first!),
+      rule('/cadena', '/antiguo'),
+      rule('/con-ancla', `${second}#seccion`),
+      rule('/viejo/[...path]', '/[...path]'),
+      rule(third!, first!),
+      rule('/bucle-a', '/bucle-b'),
+      rule('/bucle-b', '/bucle-a'),
+      rule('/fuera', 'https://example.com/otra'),
+      rule('/perdido', '/no-existe'),
+      rule('/a-privado', '/privado'),
+    ],
+  };
+}
 
 before(async () => {
-  const { outDir } = await buildSite();
+  const built = await buildSite();
   dataDir = await mkdtemp(join(tmpdir(), 'agent-api-netlify-edge-'));
-  api = createAgentApi({ outDir, env: { AGENT_API_DATA_DIR: dataDir } });
-  front = createAgentFront(api);
-  const manifest = JSON.parse(await readFile(join(outDir, 'agent-api/manifest.json'), 'utf8')) as Manifest;
+  // The build's runtime files, its manifest with the redirects: what a build of a site that has them writes.
+  const outDir = join(dataDir, 'dist');
+  await cp(join(built.outDir, 'agent-api'), join(outDir, 'agent-api'), { recursive: true });
+  const manifestFile = join(outDir, 'agent-api/manifest.json');
+  const manifest = JSON.parse(await readFile(manifestFile, 'utf8')) as Manifest;
   site = manifest.site;
   paths = [...manifest.pages, ...manifest.copies].map((page) => page.path);
-  edge = createMarkdownEdgeFunction({ site, routing: manifest.routing, paths });
+  const urls = createSiteUrls(site, manifest.routing);
+  const { redirects, leftOut } = redirectsOver(paths.map((path) => urls.routeOf(path)));
+  manifest.redirects = redirects;
+  manifest.leftOut = [{ path: leftOut, reason: 'noindex' }];
+  await writeFile(manifestFile, JSON.stringify(manifest));
+  redirected = [...redirects.map((redirect) => (redirect.from.includes('[') ? `/viejo${urls.routeOf(paths.at(-1)!)}/` : `${redirect.from}/`)), leftOut];
+  api = createAgentApi({ outDir, env: { AGENT_API_DATA_DIR: dataDir } });
+  front = createAgentFront(api);
+  edge = createMarkdownEdgeFunction({ site, routing: manifest.routing, paths, redirects });
   // The site's function: a twin's address that no page names is the adapter's 404.
   netlifyFunction = createNetlifyFront(front, async () => new Response('Not found', { status: 404 }));
 });
@@ -83,11 +123,12 @@ const mediaRange = fc.constantFrom(
 const quality = fc.option(fc.constantFrom('0', '0.001', '0.1', '0.5', '0.9', '1', '1.0'), { nil: undefined });
 const acceptHeader = fc.array(fc.tuple(mediaRange, quality), { maxLength: 5 }).map((ranges) => ranges.map(([range, q]) => (q === undefined ? range : `${range};q=${q}`)).join(', '));
 
-test("for any Accept naming a text form, Netlify's Edge Function and function answer a page's address as the runtime does on Node", async () => {
+test("for any Accept naming a text form, Netlify's Edge Function and function answer a page's address, or one the site redirects, as the runtime does on Node", async () => {
   const pageAddress = fc
-    .tuple(fc.constantFrom(...paths), fc.constantFrom('', 'no slash', 'index.html'))
+    .tuple(fc.oneof({ arbitrary: fc.constantFrom(...paths), weight: 3 }, { arbitrary: fc.constantFrom(...redirected), weight: 1 }), fc.constantFrom('', 'no slash', 'index.html'))
     .map(([path, form]) => (form === '' || !path.endsWith('/') ? path : form === 'no slash' && path !== '/' ? path.slice(0, -1) : `${path}index.html`));
   let textForms = 0;
+  let followed = 0;
   await fc.assert(
     fc.asyncProperty(pageAddress, acceptHeader, fc.constantFrom('GET', 'HEAD'), async (path, accept, method) => {
       const request = () => new Request(new URL(path, site), { method, headers: accept === '' ? {} : { Accept: accept } });
@@ -104,12 +145,14 @@ test("for any Accept naming a text form, Netlify's Edge Function and function an
       // The page's own headers come from `_headers` on Netlify: the body and its type are compared.
       const headers = node.headers.get('content-type')?.startsWith('text/html') ? ['content-type'] : MARKDOWN_HEADERS;
       if (headers === MARKDOWN_HEADERS) textForms++;
+      if (node.headers.has('content-location')) followed++;
       for (const name of headers) assert.equal(netlify.headers.get(name), node.headers.get(name), `${name} of ${asked}`);
       assert.equal(await netlify.text(), await node.text(), asked);
     }),
     { numRuns: 300 },
   );
   assert.ok(textForms > 50, `${textForms} of 300 generated requests got a text form`);
+  assert.ok(followed > 5, `${followed} of 300 generated requests got the twin of a redirect's target`);
 });
 
 test("a twin's address, a path of no page and a request that is not GET or HEAD are left to the site", () => {
@@ -125,10 +168,15 @@ test("a twin's address, a path of no page and a request that is not GET or HEAD 
   }
 });
 
-test('the module the build writes holds the negotiation and the pages, and imports nothing but built-in modules', async () => {
+test('the module the build writes holds the negotiation, the pages and the redirects, and imports nothing but built-in modules', async () => {
   const root = await mkdtemp(join(tmpdir(), 'agent-api-edge-module-'));
   try {
-    const manifest = { site: 'https://example.org', routing: { base: '/docs', trailingSlash: 'never', format: 'directory' }, paths: ['/docs', '/docs/guías/inicio'] } as const;
+    const manifest = {
+      site: 'https://example.org',
+      routing: { base: '/docs', trailingSlash: 'never', format: 'directory' },
+      paths: ['/docs', '/docs/guías/inicio'],
+      redirects: [{ from: '/primeros-pasos', to: '/guías/inicio', source: 'redirects' }],
+    } as const;
     const { file, bytes } = await writeMarkdownEdgeFunction(root, manifest);
     assert.equal(file, join(root, '.netlify/v1/edge-functions/astro-agent-api-markdown/astro-agent-api-markdown.mjs'));
     const code = await readFile(file, 'utf8');
@@ -146,6 +194,10 @@ test('the module the build writes holds the negotiation and the pages, and impor
     assert.equal(asked.headers.get('x-agent-api-page'), '/docs/gu%C3%ADas/inicio');
     assert.equal(module.default(new Request('https://example.org/docs', { headers: { Accept: 'text/markdown' } }))?.pathname, '/docs/index.md');
     assert.equal(module.default(new Request('https://example.org/docs/otra', { headers: { Accept: 'text/markdown' } })), undefined);
+    // The function follows the redirect from the twin of the address asked for, as the runtime does there.
+    const moved = new Request('https://example.org/docs/primeros-pasos', { headers: { Accept: 'text/markdown' } });
+    assert.equal(module.default(moved)?.pathname, '/docs/primeros-pasos.md');
+    assert.equal(moved.headers.get('x-agent-api-page'), '/docs/primeros-pasos');
   } finally {
     await rm(root, { recursive: true, force: true });
   }

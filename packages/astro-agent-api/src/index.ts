@@ -201,8 +201,10 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
           );
           if (host.runtime === 'netlify') {
             const paths = pagesWithTwins(manifest).map((page) => page.path);
-            const edge = await writeMarkdownEdgeFunction(root, { site, routing, paths });
-            logger.info(`wrote the Edge Function that answers Accept: text/markdown on the ${paths.length} pages' own addresses (${(edge.bytes / 1024).toFixed(0)} KB)`);
+            const edge = await writeMarkdownEdgeFunction(root, { site, routing, paths, redirects: manifest.redirects });
+            const rules = manifest.redirects.length;
+            const redirects = rules > 0 ? ` and on the addresses of the site's redirects (${rules} ${rules === 1 ? 'rule' : 'rules'})` : '';
+            logger.info(`wrote the Edge Function that answers Accept: text/markdown on the ${paths.length} pages' own addresses${redirects} (${(edge.bytes / 1024).toFixed(0)} KB)`);
           }
           // Without a shared store every instance of the function would keep quotas of its own: the store's paths answer 503 instead.
           if (!process.env.REDIS_URL) logger.warn(NO_REDIS_WARNING);

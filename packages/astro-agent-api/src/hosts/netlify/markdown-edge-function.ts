@@ -1,7 +1,7 @@
-import type { ManifestPage } from '../../content/manifest.ts';
-import { buildPageIndex, findPageOfRequest } from '../../content/resolve-page.ts';
+import type { ManifestPage, RedirectRule } from '../../content/manifest.ts';
+import { buildPageIndex, resolveRequest } from '../../content/resolve-page.ts';
 import { negotiateTextType } from '../../server/negotiate.ts';
-import { createSiteUrls, type RoutingSettings } from '../../site-urls.ts';
+import { createSiteUrls, encodePath, type RoutingSettings } from '../../site-urls.ts';
 
 /**
  * The request header that names the page an agent asked for, on the request the edge function rewrites
@@ -9,11 +9,15 @@ import { createSiteUrls, type RoutingSettings } from '../../site-urls.ts';
  */
 export const NEGOTIATED_PAGE_HEADER = 'x-agent-api-page';
 
-/** What the build tells the edge function: Astro's URL settings and the served paths of the pages that have a twin. */
+/**
+ * What the build tells the edge function: Astro's URL settings, the served paths of the pages that have
+ * a twin and the site's redirects (content/manifest.ts), which the twins follow.
+ */
 export interface MarkdownEdgeBuild {
   site: string;
   routing: RoutingSettings;
   paths: readonly string[];
+  redirects: readonly RedirectRule[];
 }
 
 /** A Netlify Edge Function's answer: a URL rewrites the request to that address of the site; undefined hands it on unchanged. */
@@ -24,24 +28,29 @@ export type MarkdownEdgeFunction = (request: Request) => URL | undefined;
  * prerendered page's address with its HTML file before any function runs. For a page with a twin
  * whose request ranks Markdown or plain text above HTML (server/negotiate.ts, the rule of every other
  * host), it rewrites the request to the twin's address, which no file holds and the site's function
- * answers, and names the page it was asked at; every other request goes on to the site.
+ * answers, and names the page it was asked at; so for an address the site redirects to such a page
+ * (resolveRequest), which the runtime answers with the target's twin. Every other request goes on to
+ * the site: the pages that are not content have no twin.
  */
 export function createMarkdownEdgeFunction(build: MarkdownEdgeBuild): MarkdownEdgeFunction {
   const urls = createSiteUrls(build.site, build.routing);
-  // findPageOfRequest reads a page's path only.
+  // resolveRequest reads a page's path only.
   const pages = buildPageIndex(
     build.paths.map((path) => ({ path }) as ManifestPage),
     urls,
+    '',
+    { redirects: build.redirects },
   );
   return (request) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
     const url = new URL(request.url);
-    const found = findPageOfRequest(pages, url.pathname);
+    const found = resolveRequest(pages, url.pathname);
     // The twin's own address needs no rewrite: the function answers it.
     if (!found || found.twin || !negotiateTextType(request.headers.get('Accept'))) return undefined;
     request.headers.set(NEGOTIATED_PAGE_HEADER, url.pathname);
     const twin = new URL(url);
-    twin.pathname = urls.twinPath(found.page.path);
+    // The twin of the address asked for, a redirected one too: the function follows the redirect as the runtime does.
+    twin.pathname = encodePath(urls.twinPath(decodeURIComponent(url.pathname)));
     return twin;
   };
 }

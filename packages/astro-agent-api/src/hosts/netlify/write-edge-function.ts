@@ -2,6 +2,8 @@ import { readFile, rm, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TEXT_FORMS_ACCEPT_PATTERN } from '../../media-types.ts';
+import { pagesWithTwins } from '../function/publish-function-runtime.ts';
+import type { BuildLog, HostBuild } from '../host.ts';
 import type { MarkdownEdgeBuild } from './markdown-edge-function.ts';
 
 /** Where a build writes its Edge Functions for Netlify (the Frameworks API), from the project root: one folder per function. */
@@ -57,6 +59,16 @@ export async function writeMarkdownEdgeFunction(root: string, build: MarkdownEdg
     logLevel: 'silent',
   });
   return { file, bytes: (await stat(file)).size };
+}
+
+/** Netlify's step after the function's: the Edge Function with the build's pages and redirects, said in the build's log. */
+export async function publishMarkdownEdgeFunction(build: HostBuild, log: BuildLog): Promise<void> {
+  const { site, routing, redirects } = build.manifest;
+  const paths = pagesWithTwins(build.manifest).map((page) => page.path);
+  const edge = await writeMarkdownEdgeFunction(build.root, { site, routing, paths, redirects });
+  const rules = redirects.length;
+  const followed = rules > 0 ? ` and on the addresses of the site's redirects (${rules} ${rules === 1 ? 'rule' : 'rules'})` : '';
+  log.info(`wrote the Edge Function that answers Accept: text/markdown on the ${paths.length} pages' own addresses${followed} (${(edge.bytes / 1024).toFixed(0)} KB)`);
 }
 
 async function readPackageVersion(): Promise<string> {

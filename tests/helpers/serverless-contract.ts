@@ -29,8 +29,13 @@ export interface ServerlessHost {
   runner: string;
   /** Starts the built example as the platform would run it, with these environment variables; resolves with its address. */
   serve(example: ExampleSite, env: Record<string, string>): Promise<ServerProcess>;
-  /** Whether a prerendered page's address answers `Accept: text/markdown` with its twin. */
-  negotiatesPrerenderedPages: boolean;
+  /**
+   * What this platform answers at a prerendered page's address, instead of the page, when the request
+   * names a text form but ranks HTML first: the status of its HTML answer and why.
+   */
+  htmlRankedFirst?: { status: number; why: string };
+  /** Tests of what only this platform does, on the same build and server (`site()` once they run). */
+  describePlatform?(site: () => { example: ExampleSite; base: string }): void;
   /** Checks of `astro-agent-api check` the platform's local runner cannot pass, with why (in the host's test). */
   failingChecks?: CheckId[];
   /**
@@ -101,18 +106,51 @@ export function describeServerlessExample(host: ServerlessHost): void {
       assert.match(html.headers.get('content-type') ?? '', /^text\/html/);
       assert.ok(html.headers.get('link')?.includes(`<${SITE}/guides/caching.md>; rel="alternate"; type="text/markdown"`), html.headers.get('link') ?? 'no Link');
       assert.match(await html.text(), /<h1>Caching at the edge<\/h1>/);
+    });
 
+    it("answers Accept: text/markdown and text/plain on a prerendered page's own address with its twin, as the other hosts do", async () => {
+      const twin = await fetch(`${base}/guides/caching.md`);
+      const markdown = await twin.text();
       const negotiated = await fetch(`${base}/guides/caching/`, { headers: { Accept: 'text/markdown' } });
-      if (host.negotiatesPrerenderedPages) {
-        assert.equal(negotiated.headers.get('content-type'), 'text/markdown; charset=utf-8');
-        assert.match(negotiated.headers.get('vary') ?? '', /Accept/i);
-        assert.equal(await negotiated.text(), markdown);
-        const html = await fetch(`${base}/guides/caching/`, { headers: { Accept: 'text/html, text/markdown;q=0.5' } });
-        assert.match(html.headers.get('content-type') ?? '', /^text\/html/, 'HTML ranked first gets the page');
-        await html.arrayBuffer();
-      } else {
-        await negotiated.arrayBuffer();
+      assert.equal(negotiated.status, 200);
+      assert.equal(await negotiated.text(), markdown);
+      assert.equal(negotiated.headers.get('content-type'), 'text/markdown; charset=utf-8');
+      assert.match(negotiated.headers.get('vary') ?? '', /(^|,)\s*Accept\s*(,|$)/i);
+      // The headers of the runtime's Markdown answer, the same at the twin's address and the page's.
+      for (const name of ['link', 'content-signal', 'x-markdown-tokens', 'cache-control', 'etag']) {
+        assert.ok(twin.headers.get(name), `the twin has ${name}`);
+        assert.equal(negotiated.headers.get(name), twin.headers.get(name), name);
       }
+      assert.equal(negotiated.headers.get('link'), `<${SITE}/guides/caching/>; rel="canonical"`);
+
+      const head = await fetch(`${base}/guides/caching/`, { method: 'HEAD', headers: { Accept: 'text/markdown' } });
+      assert.equal(head.status, 200);
+      for (const name of ['content-type', 'vary', 'link', 'content-signal', 'x-markdown-tokens', 'etag']) assert.equal(head.headers.get(name), negotiated.headers.get(name), `HEAD's ${name}`);
+      assert.equal(await head.text(), '');
+
+      // text/plain ranked above HTML (Mintlify's check) gets the twin as plain text: a type the client listed.
+      const plain = await fetch(`${base}/guides/caching/`, { headers: { Accept: 'text/plain, text/html;q=0.9' } });
+      assert.equal(plain.headers.get('content-type'), 'text/plain; charset=utf-8');
+      assert.match(plain.headers.get('vary') ?? '', /Accept/i);
+      assert.notEqual(plain.headers.get('etag'), negotiated.headers.get('etag'), 'another representation, another validator');
+      assert.equal(await plain.text(), markdown);
+
+      // Paths without a twin keep their own answer whatever the Accept: the twin's address, a document.
+      const atTwin = await fetch(`${base}/guides/caching.md`, { headers: { Accept: 'text/markdown' } });
+      assert.equal(await atTwin.text(), markdown);
+      const llms = await fetch(`${base}/llms.txt`, { headers: { Accept: 'text/plain' } });
+      assert.equal(llms.status, 200);
+      assert.match(await llms.text(), /^# /);
+    });
+
+    const htmlFirst = host.htmlRankedFirst;
+    it(`answers a request that names a text form but ranks HTML first with ${htmlFirst ? `a ${htmlFirst.status}: ${htmlFirst.why}` : 'the page itself'}`, async () => {
+      const html = await fetch(`${base}/guides/caching/`, { headers: { Accept: 'text/html, text/markdown;q=0.5' } });
+      assert.match(html.headers.get('content-type') ?? '', /^text\/html/);
+      assert.equal(html.status, htmlFirst?.status ?? 200);
+      const page = /<h1>Caching at the edge<\/h1>/;
+      if (htmlFirst) assert.doesNotMatch(await html.text(), page);
+      else assert.match(await html.text(), page);
     });
 
     it('does not publish the runtime files', async () => {
@@ -173,6 +211,8 @@ export function describeServerlessExample(host: ServerlessHost): void {
     it('offers its operations as MCP tools to the official client', async () => {
       await assertMcpToolsOffered(base, `example-${host.example}-test`, newClient());
     });
+
+    host.describePlatform?.(() => ({ example, base }));
 
     describe('a Client ID Metadata Document at a host name that resolves to a private address', () => {
       let documents: DocumentHost;

@@ -16,6 +16,7 @@ export function createFunctionHost(adapter: string, functionEntry: FunctionEntry
       log.info(
         `put the runtime's files and the agent documents into the ${platform.name} (${copied.files} files, ${(copied.bytes / 1024 ** 2).toFixed(1)} MB); it answers the twins and the documents`,
       );
+      await platform.publishNegotiation?.(build, log);
       // Without a shared store every instance of the function would keep quotas of its own: the store's paths answer 503 instead.
       if (!process.env.REDIS_URL) log.warn(NO_REDIS_WARNING);
     },

@@ -1,12 +1,12 @@
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
-import { MANIFEST_FILE, RUNTIME_DIR } from '../../content/manifest.ts';
+import { MANIFEST_FILE, RUNTIME_DIR, type ManifestPage } from '../../content/manifest.ts';
 import { SERVER_INDEX_FILE } from '../../content/server-index.ts';
 import { PRECOMPRESSED_SUFFIXES } from '../../agent-documents.ts';
 import { DOCUMENT_PATHS, documentFilePath } from '../../paths.ts';
 import { createSiteUrls } from '../../site-urls.ts';
-import type { HostBuild } from '../host.ts';
+import type { BuildLog, HostBuild } from '../host.ts';
 
 /** What differs between the function platforms: where the adapter writes the function, and how requests reach it. */
 export interface FunctionPlatform {
@@ -16,6 +16,8 @@ export interface FunctionPlatform {
   folder: string;
   /** Once the documents and twins left the public folder: routes their paths, and the pages' `Link` headers, as the platform reads them. */
   routeAgentSurface(build: HostBuild): Promise<void>;
+  /** What the platform needs beside the function to answer `Accept: text/markdown` on a prerendered page, written last (Netlify's Edge Function). */
+  publishNegotiation?(build: HostBuild, log: BuildLog): Promise<void>;
 }
 
 /**
@@ -52,12 +54,17 @@ export async function publishFunctionRuntime(build: HostBuild, platform: Functio
     }
   }
   const urls = createSiteUrls(build.manifest.site, build.manifest.routing);
-  for (const page of build.manifest.pages) await rm(join(build.clientDir, ...urls.twinFile(page.path).split('/')), { force: true });
+  for (const page of pagesWithTwins(build.manifest)) await rm(join(build.clientDir, ...urls.twinFile(page.path).split('/')), { force: true });
   // On Netlify the output folder is the published one: the runtime's files must not be downloadable.
   if (!relative(build.clientDir, runtimeDir).startsWith('..')) await rm(runtimeDir, { recursive: true, force: true });
 
   await platform.routeAgentSurface(build);
   return copied;
+}
+
+/** Every page the function answers a twin for: the pages, and the copies of pages in another language (content/manifest.ts). */
+export function pagesWithTwins(manifest: Pick<HostBuild['manifest'], 'pages' | 'copies'>): Pick<ManifestPage, 'path'>[] {
+  return [...manifest.pages, ...manifest.copies];
 }
 
 /** The documents the function answers: all but robots.txt, a file of the site that no runtime routes (every host serves it as it is). */

@@ -1,7 +1,11 @@
 import { createFunctionHost } from '../function/function-host.ts';
 import { routeNetlifyAgentSurface } from './netlify-headers.ts';
+import { publishMarkdownEdgeFunction } from './write-edge-function.ts';
 
-/** @astrojs/netlify: its function's entry wrapped in the front (netlify-front.ts), the pages' headers in `_headers`. */
+/**
+ * @astrojs/netlify: its function's entry wrapped in the front (netlify-front.ts), the pages' headers in
+ * `_headers`, and the Edge Function that negotiates on the pages' addresses (write-edge-function.ts).
+ */
 export const netlifyHost = createFunctionHost(
   '@astrojs/netlify',
   {
@@ -13,5 +17,5 @@ export const netlifyHost = createFunctionHost(
       'export const createHandler = (options) => createNetlifyFront(agentFront, createSiteHandler(options));',
     ],
   },
-  { name: 'Netlify function', folder: '.netlify/v1/functions/ssr', routeAgentSurface: routeNetlifyAgentSurface },
+  { name: 'Netlify function', folder: '.netlify/v1/functions/ssr', routeAgentSurface: routeNetlifyAgentSurface, publishNegotiation: publishMarkdownEdgeFunction },
 );

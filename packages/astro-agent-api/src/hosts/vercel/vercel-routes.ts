@@ -2,7 +2,8 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildPageLinkHeader } from '../../content/page-link-header.ts';
 import { createSiteUrls } from '../../site-urls.ts';
-import { movedDocuments } from '../function/publish-function-runtime.ts';
+import { TEXT_FORMS_ACCEPT_PATTERN } from '../../media-types.ts';
+import { movedDocuments, pagesWithTwins } from '../function/publish-function-runtime.ts';
 import type { HostBuild } from '../host.ts';
 
 /** A Build Output API route (https://vercel.com/docs/build-output-api/configuration#routes), the fields used here. */
@@ -11,6 +12,7 @@ interface VercelRoute {
   dest?: string;
   headers?: Record<string, string>;
   has?: { type: 'header'; key: string; value?: string | { re: string } }[];
+  missing?: { type: 'header'; key: string; value?: string | { re: string } }[];
   continue?: boolean;
   handle?: string;
 }
@@ -30,14 +32,21 @@ export async function routeVercelAgentSurface(build: HostBuild): Promise<void> {
   const routes = config.routes ?? [];
   const urls = createSiteUrls(build.manifest.site, build.manifest.routing);
   const base = escapeRegex(urls.base);
+  const textForm = { type: 'header', key: 'accept', value: { re: TEXT_FORMS_ACCEPT_PATTERN } } as const;
   const ours: VercelRoute[] = [
-    ...build.manifest.pages.map((page) => ({ src: `^${escapeRegex(page.path)}$`, headers: { Link: buildPageLinkHeader(page, urls), Vary: 'Accept' }, continue: true })),
+    // Not on a request the function negotiates: it sends the page's headers, or the twin's own `Link` (canonical).
+    ...pagesWithTwins(build.manifest).map((page) => ({
+      src: `^${escapeRegex(page.path)}$`,
+      missing: [textForm],
+      headers: { Link: buildPageLinkHeader(page, urls), Vary: 'Accept' },
+      continue: true,
+    })),
     { src: `^${base}/.*\\.md$`, dest: VERCEL_FUNCTION },
     // The documents the adapter has no route for (robots.txt, llms-full.txt's sections): they left the static folder.
     ...movedDocuments(build).map((path) => ({ src: `^${escapeRegex(path)}$`, dest: VERCEL_FUNCTION })),
     // The function's front weighs the Accept header (RFC 9110 §12.5.1) and answers the page's twin (as
     // Markdown or plain text) or the page; a browser's Accept names neither, and gets the static file.
-    { src: `^${base}/(?!_astro/).*$`, has: [{ type: 'header', key: 'accept', value: { re: 'text/(markdown|plain)' } }], dest: VERCEL_FUNCTION },
+    { src: `^${base}/(?!_astro/).*$`, has: [textForm], dest: VERCEL_FUNCTION },
   ];
   const filesystem = routes.findIndex((route) => route.handle === 'filesystem');
   routes.splice(filesystem === -1 ? routes.length : filesystem, 0, ...ours);

@@ -1,5 +1,5 @@
 import type { RequestContext } from './context.ts';
-import type { AgentApi, SitePage } from './create-agent-api.ts';
+import type { AgentApi, Answer, SitePage } from './create-agent-api.ts';
 
 /** The site behind the front, as a web-standard handler (a Worker's assets and Astro, Astro's `next()`), given its page's answer. */
 export type SiteHandler = (page: SitePage | undefined) => Promise<Response>;
@@ -11,6 +11,8 @@ export interface AgentFront {
    * only routes agent paths to), the runtime answers the path, a JSON 404 when no route claims it.
    */
   fetch(request: Request, context: RequestContext, site?: SiteHandler): Promise<Response>;
+  /** The runtime's answer itself (AgentApi.answer), for a front that asks on the page's behalf (Netlify's, after its Edge Function). */
+  answer(request: Request, context: RequestContext): Promise<Answer>;
   /** The llms.txt directive of a page `fetch` did not see (AgentApi.pageDirective). */
   pageDirective(pathname: string): Promise<string | undefined>;
 }
@@ -23,6 +25,7 @@ export interface AgentFront {
 export function createAgentFront(api: AgentApi): AgentFront {
   return {
     pageDirective: (pathname) => api.pageDirective(pathname),
+    answer: (request, context) => api.answer(request, context),
     async fetch(request, context, site) {
       if (!site) return api.handle(request, context);
       const answer = await api.answer(request, context);

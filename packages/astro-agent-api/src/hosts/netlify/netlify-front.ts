@@ -21,8 +21,9 @@ export function createNetlifyFront<C extends NetlifyContext>(front: AgentFront, 
     const client = { clientAddress: context.ip ?? '' };
     const page = pageAskedAt(request);
     if (page) {
+      // The twin, negotiated at the page's address; anything else is the request as it came.
       const answered = await front.answer(page, client);
-      if (answered instanceof Response) return answered;
+      if (answered.kind === 'response') return answered.response;
     }
     return front.fetch(request, client, () => site(request, context));
   };

@@ -1,0 +1,93 @@
+/**
+ * What a built site's pages say of themselves, read from its HTML (`dist/client`) with no help from the
+ * integration: a redirect page (`<meta http-equiv="refresh">`, as Astro prerenders `redirects` and a
+ * middleware's redirect), `noindex`, a canonical URL naming another page, an error page, and how much
+ * text each has beyond the title, the footer and the lines every page repeats. The real-site tests and
+ * bench/real-site-figures.ts count with it, before and after a change of the integration.
+ */
+import { readdir, readFile } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+
+export type PageKind = 'redirect' | 'noindex' | 'canonical elsewhere' | 'error' | 'empty' | 'content';
+
+export interface BuiltHtmlPage {
+  /** The page's path, as the site serves it (`/`, `/guides/`, `/404.html`). */
+  path: string;
+  kind: PageKind;
+  /** Where a redirect page sends its reader (a path or a URL, as written). */
+  target?: string;
+  /** Words of the main region beyond the title, the footer and the lines most pages repeat. */
+  words: number;
+}
+
+/** Pages with fewer words of their own than this are empty: a title, a copyright line, an island rendered in the browser. */
+export const EMPTY_PAGE_WORDS = 10;
+/** A block of text on more than this share of the pages is the site's boilerplate (a copyright line, a banner). */
+const BOILERPLATE_SHARE = 0.5;
+const REFRESH = /<meta\s+http-equiv=["']?refresh["']?\s+content=["']?\d+;\s*url=([^"'>\s]+)/i;
+const NOINDEX = /<meta\s+name=["']?robots["']?\s+content=["'][^"']*\bnoindex\b/i;
+const CANONICAL = /<link\s+rel=["']?canonical["']?\s+href=["']?([^"'>\s]+)/i;
+const BLOCK_BOUNDARY = /<\/?(?:p|li|h[1-6]|div|section|article|td|th|pre|blockquote|dd|dt|figcaption|tr|table|ul|ol)\b[^>]*>/gi;
+
+/** Every HTML page of a built site (`dist/client` of `root`), but Astro's and Pagefind's own folders, sorted by path. */
+export async function readBuiltHtmlPages(root: string, site: string): Promise<BuiltHtmlPage[]> {
+  const clientDir = join(root, 'dist', 'client');
+  const found: { path: string; html: string }[] = [];
+  for (const entry of await readdir(clientDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
+    const file = relative(clientDir, join(entry.parentPath, entry.name)).split(sep).join('/');
+    if (file.startsWith('_astro/') || file.startsWith('pagefind/')) continue;
+    const path = file === 'index.html' ? '/' : file.endsWith('/index.html') ? `/${file.slice(0, -'index.html'.length)}` : `/${file}`;
+    found.push({ path, html: await readFile(join(entry.parentPath, entry.name), 'utf8') });
+  }
+  found.sort((a, b) => (a.path < b.path ? -1 : 1));
+  const blocksOf = new Map(found.map(({ path, html }) => [path, ownBlocks(html)]));
+  const seenOn = new Map<string, number>();
+  for (const blocks of blocksOf.values()) for (const block of new Set(blocks)) seenOn.set(block, (seenOn.get(block) ?? 0) + 1);
+  const boilerplate = (block: string) => (seenOn.get(block) ?? 0) > found.length * BOILERPLATE_SHARE;
+  return found.map(({ path, html }) => {
+    const words = blocksOf
+      .get(path)!
+      .filter((block) => !boilerplate(block))
+      .reduce((sum, block) => sum + countWords(block), 0);
+    const refresh = REFRESH.exec(html)?.[1];
+    const canonical = CANONICAL.exec(html)?.[1];
+    let kind: PageKind = 'content';
+    if (refresh !== undefined) kind = 'redirect';
+    else if (NOINDEX.test(html)) kind = 'noindex';
+    else if (/(?:^|\/)404(?:\.html|\/)$/.test(path)) kind = 'error';
+    else if (canonical !== undefined && new URL(canonical, site).pathname !== path) kind = 'canonical elsewhere';
+    else if (words < EMPTY_PAGE_WORDS) kind = 'empty';
+    return { path, kind, words, ...(refresh !== undefined && { target: decodeEntities(refresh) }) };
+  });
+}
+
+/** The text blocks of the page's main region, without its first heading, footer, scripts and styles. */
+function ownBlocks(html: string): string[] {
+  const main = /<main\b[^>]*>([\s\S]*)<\/main>/i.exec(html)?.[1];
+  if (main === undefined) return [];
+  return main
+    .replace(/<(script|style|template|footer|h1)\b[\s\S]*?<\/\1>/gi, ' ')
+    .split(BLOCK_BOUNDARY)
+    .map((block) =>
+      decodeEntities(block.replace(/<[^>]+>/g, ' '))
+        .replace(/\s+/g, ' ')
+        .trim(),
+    )
+    .filter(Boolean);
+}
+
+/** Words, and in scripts written without spaces each character, as a reader would count them. */
+function countWords(text: string): number {
+  const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
+  let count = 0;
+  for (const segment of segmenter.segment(text)) if (segment.isWordLike) count++;
+  return count;
+}
+
+function decodeEntities(text: string): string {
+  return text
+    .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)))
+    .replace(/&#(\d+);/g, (_, decimal: string) => String.fromCodePoint(Number(decimal)))
+    .replace(/&(amp|lt|gt|quot|apos|nbsp);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' })[name]!);
+}

@@ -11,7 +11,8 @@
  * the integration's own work measured alone. Rewrites its section of BENCHMARKS.md after each site.
  *
  * --sites    demo, a page count (generated site, bench/generate-site.ts), docs (Starlight's own
- *            documentation, tests/fixtures/starlight-docs, built from the packed tarball); default demo,3000,10000,docs
+ *            documentation, tests/fixtures/starlight-docs), biome (Biome's website,
+ *            tests/fixtures/biome-website), each real site built from the packed tarball; default demo,3000,10000,docs
  * --pairs N  pairs of each kind (default 3; 1 from 10,000 pages, --large-pairs)
  * --modes    quiet, busy or both (default quiet,busy)
  */
@@ -48,15 +49,34 @@ const largePairs = positive('large-pairs', args['large-pairs']);
 const LARGE_SITE_PAGES = 10_000;
 const modes = args.modes.split(',').map((mode) => mode.trim()) as Mode[];
 for (const mode of modes) if (mode !== 'quiet' && mode !== 'busy') throw new Error(`--modes: "${mode}" is neither quiet nor busy`);
-for (const site of sites) if (site !== 'demo' && site !== 'docs' && !(Number(site) > 0)) throw new Error(`--sites: "${site}" is not demo, docs or a page count`);
 
 type Mode = 'quiet' | 'busy';
 type Kind = 'cold' | 'warm';
 type Variant = 'without' | 'with';
-/** The docs fixture's commit date (as tests/integration/starlight-docs.test.ts builds it): Starlight prints each page's last change from git. */
-const DOCS_COMMIT_DATE = '2026-08-22T09:23:01Z';
-/** The page the warm builds edit on the docs site: one English guide. */
-const DOCS_EDITED_PAGE = join('src', 'content', 'docs', 'guides', 'sidebar.mdx');
+/**
+ * The real sites nobody here wrote (tests/fixtures), built from the packed tarball as their tests build
+ * them: the page a warm build edits (one English guide), and the commit date of a site whose theme
+ * prints each page's last change from git.
+ */
+const REAL_SITES = {
+  docs: {
+    fixture: 'starlight-docs',
+    label: 'Starlight docs (628 pages, 17 locales)',
+    edited: join('src', 'content', 'docs', 'guides', 'sidebar.mdx'),
+    commitDate: '2026-08-22T09:23:01Z',
+  },
+  biome: {
+    fixture: 'biome-website',
+    label: "Biome's website (7,481 pages, 9 locales)",
+    edited: join('src', 'content', 'docs', 'guides', 'getting-started.mdx'),
+    commitDate: undefined,
+  },
+} as const;
+type RealSite = keyof typeof REAL_SITES;
+function isRealSite(name: string): name is RealSite {
+  return Object.hasOwn(REAL_SITES, name);
+}
+for (const site of sites) if (site !== 'demo' && !isRealSite(site) && !(Number(site) > 0)) throw new Error(`--sites: "${site}" is not demo, docs, biome or a page count`);
 /** The cores of the machines the figures are for (and of this one): the floor spreads the CPU over them. */
 const CORES = 2;
 const TARGETS = { docs: { cold: 1.1, warm: 1.05, busy: 1.25 }, floorMargin: 1.15 };
@@ -69,7 +89,7 @@ interface Site {
   root: string;
   /** The page a warm build edits, relative to the root. */
   edited: string;
-  /** The docs site's temporary install, removed at the end. */
+  /** A real site's temporary install, removed at the end. */
   example?: ExampleSite;
 }
 
@@ -111,7 +131,7 @@ for (const name of sites) {
       runs.push(await measurePairs(site, mode));
     }
     let floor: IntegrationFloor | undefined;
-    if (name !== 'docs') {
+    if (!isRealSite(name)) {
       log(`${site.label}: the integration's own work, each part alone…`);
       floor = await measureIntegrationFloor(join(site.root, outDirOf('with')));
     }
@@ -126,7 +146,7 @@ for (const name of sites) {
 
 // ---- Sites and builds ----------------------------------------------------------------------------
 async function prepareSite(name: string): Promise<Site> {
-  if (name !== 'docs') {
+  if (!isRealSite(name)) {
     const pages = name === 'demo' ? DEMO_PAGES : Number(name);
     const root = await generateSite(pages, DEMO_PAGES);
     return {
@@ -137,10 +157,11 @@ async function prepareSite(name: string): Promise<Site> {
       edited: EDITED_GUIDE,
     };
   }
-  log('docs: packing the package and installing the Starlight docs fixture (one build, not measured)…');
-  const example = await prepareExampleSite('starlight-docs', { from: join('tests', 'fixtures'), commitDate: DOCS_COMMIT_DATE });
+  const real = REAL_SITES[name];
+  log(`${name}: packing the package and installing tests/fixtures/${real.fixture} (one build, not measured)…`);
+  const example = await prepareExampleSite(real.fixture, { from: join('tests', 'fixtures'), ...(real.commitDate && { commitDate: real.commitDate }) });
   await writeWrappedConfig(example.root, join(example.root, 'astro.config.mjs'), BENCH_CONFIG_LINES);
-  return { name, pairs, label: 'Starlight docs (628 pages, 17 locales)', root: example.root, edited: DOCS_EDITED_PAGE, example };
+  return { name, pairs, label: real.label, root: example.root, edited: real.edited, example };
 }
 
 function outDirOf(variant: Variant): string {

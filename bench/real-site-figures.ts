@@ -6,7 +6,8 @@
  * same counts hold whatever the integration does with the page.
  *
  * - HTML pages built, and what they say: redirect pages, noindex, canonical elsewhere, error pages,
- *   empty pages (and the copies the integration set apart, from its manifest)
+ *   copies (a theme's fallbacks: what the HTML says, and the pages of the same text in another
+ *   language that the integration's manifest sets apart), empty pages
  * - pages indexed: the manifest (what search answers from), llms.txt and its section files, MCP
  *   resources; and how many of each the site itself marks as not content
  * - llms-full: characters and files, the largest file
@@ -25,7 +26,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { BIOME_QUESTIONS, BIOME_REDIRECTS } from '../tests/integration/biome-website-cases.ts';
 import { prepareExampleSite, serveExampleSite, type ExampleSite } from '../tests/helpers/example-site.ts';
 import { siteUrls } from '../tests/helpers/published-urls.ts';
-import { readBuiltHtmlPages, type PageKind } from '../tests/helpers/site-pages.ts';
+import { readBuiltHtmlPages, whereTheSiteSends, type PageKind } from '../tests/helpers/site-pages.ts';
 import { table } from './report.ts';
 
 /** What the figures read of the manifest: the pages indexed and the copies set apart. */
@@ -43,8 +44,6 @@ const ICON_NAMES = {
   'safe fix': { label: 'The rule has a safe fix', words: /(?<!un)safe fix/i },
   'unsafe fix': { label: 'The rule has an unsafe fix', words: /\bunsafe fix/i },
 };
-/** Hops of the site's own redirects followed to find where an address ends. */
-const MAX_HOPS = 5;
 /** The part size the package README states for llms-full. */
 const PART_LIMIT = 500_000;
 
@@ -77,8 +76,9 @@ try {
   const pages = await readBuiltHtmlPages(example.root, SITE);
   const byPath = new Map(pages.map((page) => [page.path, page]));
   const manifest = JSON.parse(await readFile(join(example.root, 'dist', 'agent-api', 'manifest.json'), 'utf8')) as ManifestPaths;
-  const copies = new Set((manifest.copies ?? []).map((copy) => copy.path));
-  const kindOf = (path: string): PageKind | 'copy' | 'unknown' => (copies.has(path) ? 'copy' : (byPath.get(path)?.kind ?? 'unknown'));
+  const setApart = new Set((manifest.copies ?? []).map((copy) => copy.path));
+  const copies = new Set([...setApart, ...pages.filter((page) => page.kind === 'copy').map((page) => page.path)]);
+  const kindOf = (path: string): PageKind | 'unknown' => (copies.has(path) ? 'copy' : (byPath.get(path)?.kind ?? 'unknown'));
   const count = (kind: PageKind) => pages.filter((page) => page.kind === kind).length;
   const notContent = (paths: Iterable<string>) => {
     const tally = new Map<string, number>();
@@ -101,7 +101,7 @@ try {
       .map((page) => page.path)
       .join(', ')})`,
   );
-  row('… copies set apart (manifest)', copies.size);
+  row('… copies (the HTML says so, or the manifest sets them apart)', `${copies.size} (${setApart.size} set apart by the integration)`);
   row('… content (none of the above)', pages.filter((page) => page.kind === 'content' && !copies.has(page.path)).length);
 
   const manifestPaths = manifest.pages.map((page) => page.path);
@@ -239,31 +239,12 @@ async function listMcpResources(): Promise<{ uris: string[]; defaultClient: stri
   return { uris: await list(0), defaultClient };
 }
 
-/** Where the served site sends an address: the path of the page it ends at (after its own redirects and redirect pages), or undefined for a 404. */
-async function whereTheSiteSends(path: string): Promise<string | undefined> {
-  let current = path;
-  for (let hop = 0; hop <= MAX_HOPS; hop++) {
-    const response = await fetch(`${served.url}${encodeURI(current)}`, { redirect: 'manual' });
-    const location = response.headers.get('location');
-    const body = await response.text();
-    if (location && response.status >= 300 && response.status < 400) {
-      current = pathOf(location);
-      continue;
-    }
-    if (response.status !== 200) return undefined;
-    const refresh = /<meta\s+http-equiv=["']?refresh["']?\s+content=["']?\d+;\s*url=([^"'>\s]+)/i.exec(body)?.[1];
-    if (!refresh) return current.endsWith('/') ? current : `${current}/`;
-    current = pathOf(refresh);
-  }
-  return undefined;
-}
-
 /** read_page of each address against where the site sends a reader: the same page, or a 404 for both. */
 async function readRedirectsThroughApi(sources: string[]): Promise<{ agreed: number; disagreements: string[] }> {
   let agreed = 0;
   const disagreements: string[] = [];
   for (const source of sources) {
-    const target = await whereTheSiteSends(source);
+    const target = await whereTheSiteSends(served.url, source);
     const response = await fetch(`${served.url}/api/v1/read_page?${new URLSearchParams({ url: source })}`);
     const answered = response.status === 200 ? pathOf(((await response.json()) as { url: string }).url) : undefined;
     if (answered === undefined) await response.arrayBuffer();

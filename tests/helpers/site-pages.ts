@@ -1,14 +1,15 @@
 /**
  * What a built site's pages say of themselves, read from its HTML (`dist/client`) with no help from the
  * integration: a redirect page (`<meta http-equiv="refresh">`, as Astro prerenders `redirects` and a
- * middleware's redirect), `noindex`, a canonical URL naming another page, an error page, and how much
- * text each has beyond the title, the footer and the lines every page repeats. The real-site tests and
+ * middleware's redirect), `noindex`, a canonical URL naming another page, an error page, a copy (its
+ * main region says it is in another language than the page: a theme's fallback for an untranslated
+ * page), and how much text each has beyond the title, the footer and the lines every page repeats. The real-site tests and
  * bench/real-site-figures.ts count with it, before and after a change of the integration.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 
-export type PageKind = 'redirect' | 'noindex' | 'canonical elsewhere' | 'error' | 'empty' | 'content';
+export type PageKind = 'redirect' | 'noindex' | 'canonical elsewhere' | 'error' | 'copy' | 'empty' | 'content';
 
 export interface BuiltHtmlPage {
   /** The page's path, as the site serves it (`/`, `/guides/`, `/404.html`). */
@@ -27,7 +28,35 @@ const BOILERPLATE_SHARE = 0.5;
 const REFRESH = /<meta\s+http-equiv=["']?refresh["']?\s+content=["']?\d+;\s*url=([^"'>\s]+)/i;
 const NOINDEX = /<meta\s+name=["']?robots["']?\s+content=["'][^"']*\bnoindex\b/i;
 const CANONICAL = /<link\s+rel=["']?canonical["']?\s+href=["']?([^"'>\s]+)/i;
+const HTML_LANG = /<html\b[^>]*\blang=["']?([\w-]+)/i;
+const MAIN_LANG = /<main\b[^>]*\blang=["']?([\w-]+)/i;
 const BLOCK_BOUNDARY = /<\/?(?:p|li|h[1-6]|div|section|article|td|th|pre|blockquote|dd|dt|figcaption|tr|table|ul|ol)\b[^>]*>/gi;
+
+/** Hops of a site's own redirects followed to find where an address ends. */
+export const MAX_REDIRECT_HOPS = 5;
+
+/**
+ * Where a served site sends a reader who asks for `path`: the path of the page it ends at, after the
+ * site's HTTP redirects and its redirect pages (a fragment dropped), or undefined when it ends at an
+ * error or takes more than MAX_REDIRECT_HOPS hops.
+ */
+export async function whereTheSiteSends(served: string, path: string): Promise<string | undefined> {
+  let current = path;
+  for (let hop = 0; hop <= MAX_REDIRECT_HOPS; hop++) {
+    const response = await fetch(`${served}${encodeURI(current)}`, { redirect: 'manual' });
+    const location = response.headers.get('location');
+    const body = await response.text();
+    if (location && response.status >= 300 && response.status < 400) {
+      current = new URL(location, served).pathname;
+      continue;
+    }
+    if (response.status !== 200) return undefined;
+    const refresh = REFRESH.exec(body)?.[1];
+    if (refresh === undefined) return current.endsWith('/') ? current : `${current}/`;
+    current = new URL(decodeEntities(refresh), served).pathname;
+  }
+  return undefined;
+}
 
 /** Every HTML page of a built site (`dist/client` of `root`), but Astro's and Pagefind's own folders, sorted by path. */
 export async function readBuiltHtmlPages(root: string, site: string): Promise<BuiltHtmlPage[]> {
@@ -57,9 +86,17 @@ export async function readBuiltHtmlPages(root: string, site: string): Promise<Bu
     else if (NOINDEX.test(html)) kind = 'noindex';
     else if (/(?:^|\/)404(?:\.html|\/)$/.test(path)) kind = 'error';
     else if (canonical !== undefined && new URL(canonical, site).pathname !== path) kind = 'canonical elsewhere';
+    else if (isInAnotherLanguage(html)) kind = 'copy';
     else if (words < EMPTY_PAGE_WORDS) kind = 'empty';
     return { path, kind, words, ...(refresh !== undefined && { target: decodeEntities(refresh) }) };
   });
+}
+
+/** Whether the page's main region says it is in another language than the page (primary subtags compared). */
+function isInAnotherLanguage(html: string): boolean {
+  const page = HTML_LANG.exec(html)?.[1]?.split('-')[0]?.toLowerCase();
+  const content = MAIN_LANG.exec(html)?.[1]?.split('-')[0]?.toLowerCase();
+  return page !== undefined && content !== undefined && page !== content;
 }
 
 /** The text blocks of the page's main region, without its first heading, footer, scripts and styles. */

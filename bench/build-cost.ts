@@ -1,5 +1,5 @@
 /**
- * `npm run bench:build-cost [-- --sites demo,3000,10000,docs] [-- --pairs N] [-- --large-pairs N] [-- --modes quiet,busy]`:
+ * `npm run bench:build-cost [-- --sites demo,3000,10000,docs,astrowind] [-- --pairs N] [-- --large-pairs N] [-- --modes quiet,busy]`:
  * what the integration costs a user, as the whole `astro build`: wall time and CPU (user + system of
  * the whole process tree, bench/build-runner.ts) of the same site built with and without the
  * integration, alternated (A B, then B A, …: N pairs, medians and the per-pair ratio), cold (no build
@@ -11,8 +11,9 @@
  * the integration's own work measured alone. Rewrites its section of BENCHMARKS.md after each site.
  *
  * --sites    demo, a page count (generated site, bench/generate-site.ts), docs (Starlight's own
- *            documentation, tests/fixtures/starlight-docs), biome (Biome's website,
- *            tests/fixtures/biome-website), each real site built from the packed tarball; default demo,3000,10000,docs
+ *            documentation, tests/fixtures/starlight-docs), astrowind (a marketing site and blog,
+ *            tests/fixtures/astrowind), biome (Biome's website, tests/fixtures/biome-website), each
+ *            real site built from the packed tarball; default demo,3000,10000,docs
  * --pairs N  pairs of each kind (default 3; 1 from 10,000 pages, --large-pairs)
  * --modes    quiet, busy or both (default quiet,busy)
  */
@@ -55,7 +56,7 @@ type Kind = 'cold' | 'warm';
 type Variant = 'without' | 'with';
 /**
  * The real sites nobody here wrote (tests/fixtures), built from the packed tarball as their tests build
- * them: the page a warm build edits (one English guide), and the commit date of a site whose theme
+ * them: the page a warm build edits (a guide or a post), and the commit date of a site whose theme
  * prints each page's last change from git.
  */
 const REAL_SITES = {
@@ -64,6 +65,12 @@ const REAL_SITES = {
     label: 'Starlight docs (628 pages, 17 locales)',
     edited: join('src', 'content', 'docs', 'guides', 'sidebar.mdx'),
     commitDate: '2026-08-22T09:23:01Z',
+  },
+  astrowind: {
+    fixture: 'astrowind',
+    label: 'AstroWind (36 pages, icons, a Svelte island)',
+    edited: join('src', 'data', 'post', 'landing.md'),
+    commitDate: undefined,
   },
   biome: {
     fixture: 'biome-website',
@@ -76,7 +83,7 @@ type RealSite = keyof typeof REAL_SITES;
 function isRealSite(name: string): name is RealSite {
   return Object.hasOwn(REAL_SITES, name);
 }
-for (const site of sites) if (site !== 'demo' && !isRealSite(site) && !(Number(site) > 0)) throw new Error(`--sites: "${site}" is not demo, docs, biome or a page count`);
+for (const site of sites) if (site !== 'demo' && !isRealSite(site) && !(Number(site) > 0)) throw new Error(`--sites: "${site}" is not demo, docs, astrowind, biome or a page count`);
 /** The cores of the machines the figures are for (and of this one): the floor spreads the CPU over them. */
 const CORES = 2;
 const TARGETS = { docs: { cold: 1.1, warm: 1.05, busy: 1.25 }, floorMargin: 1.15 };

@@ -8,7 +8,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { checkAgentReady } from 'astro-agent-api/playwright';
+import { checkAgentReady } from 'astro-agent-api-check';
 
 const run = promisify(execFile);
 const url = process.argv[2];

@@ -2,11 +2,12 @@
  * The package's import rules, checked by `npm run check:imports` (part of `npm test`): layers only point
  * down — the leaf modules at the root of src/ at the bottom, content/ and store/ above them, then
  * operations/, then server/, build/, documents/ and analytics/, then the hosts and the injected routes,
- * beside them check/ (a client of any site over HTTP), and the entry points on top — and no module
- * imports itself through a cycle. Every folder has a layer.
+ * and the entry points on top — and no module imports itself through a cycle. Every folder has a layer.
+ * The rules every package shares (no cycle, only declared packages) are in ../dependency-cruiser.base.cjs;
+ * the grader is a package of its own (packages/astro-agent-api-check, with its own rules).
  * @type {import('dependency-cruiser').IConfiguration}
  */
-const ENTRY_POINTS = '(index|setup-runtime|node|runtime|workers|workers-entry|serverless|cli|contract|schema-org|playwright)\\.ts$';
+const ENTRY_POINTS = '(index|setup-runtime|node|runtime|workers|workers-entry|serverless|cli|contract|schema-org)\\.ts$';
 const entryPoints = `^src/${ENTRY_POINTS}`;
 /** The modules at the root of src/ that are not entry points: facts and types everyone needs. */
 const rootLeaves = `^src/(?!${ENTRY_POINTS})[^/]+\\.ts$`;
@@ -24,33 +25,25 @@ const layer = (name, from, to) => ({
 });
 
 module.exports = {
+  extends: '../dependency-cruiser.base.cjs',
   forbidden: [
-    {
-      name: 'no-circular',
-      severity: 'error',
-      comment: 'An import cycle: split the shared part into a module both import.',
-      from: { path: '^src/' },
-      to: { circular: true },
-    },
     {
       name: 'root-modules-are-leaves',
       severity: 'error',
       comment: 'A module at the root of src/ holds a fact or a type everyone needs: it may not import the layers that use it.',
       from: { path: rootLeaves },
-      to: { path: `^src/(store|server|build|documents|analytics|routes|hosts|schema-org|check)/|${entryPoints}` },
+      to: { path: `^src/(store|server|build|documents|analytics|routes|hosts|schema-org)/|${entryPoints}` },
     },
-    layer('content-is-a-base-layer', 'content', ['store', 'operations', 'server', 'build', 'documents', 'analytics', 'routes', 'hosts', 'check']),
-    layer('store-is-a-base-layer', 'store', ['content', 'operations', 'server', 'build', 'documents', 'analytics', 'routes', 'hosts', 'check']),
-    layer('schema-org-is-a-base-layer', 'schema-org', ['content', 'store', 'operations', 'server', 'build', 'documents', 'analytics', 'routes', 'hosts', 'check']),
-    layer('operations-below-server-and-build', 'operations', ['server', 'build', 'documents', 'analytics', 'routes', 'hosts', 'check']),
-    layer('server-does-not-build', 'server', ['build', 'documents', 'analytics', 'routes', 'hosts', 'check']),
-    layer('analytics-beside-server', 'analytics', ['server', 'build', 'documents', 'routes', 'hosts', 'check']),
-    layer('build-is-the-content-pipeline', 'build', ['server', 'documents', 'analytics', 'routes', 'hosts', 'check']),
-    layer('documents-read-operations', 'documents', ['server', 'build', 'analytics', 'routes', 'hosts', 'check']),
-    layer('hosts-call-the-front', 'hosts', ['build', 'documents', 'routes', 'check']),
-    layer('routes-only-adapt-astro', 'routes', ['content', 'store', 'operations', 'documents', 'analytics', 'hosts', 'check']),
-    // The check reads a site over HTTP as any agent does: it may not trust the code it checks.
-    layer('check-is-a-client', 'check', ['content', 'store', 'operations', 'server', 'build', 'documents', 'analytics', 'routes', 'hosts']),
+    layer('content-is-a-base-layer', 'content', ['store', 'operations', 'server', 'build', 'documents', 'analytics', 'routes', 'hosts']),
+    layer('store-is-a-base-layer', 'store', ['content', 'operations', 'server', 'build', 'documents', 'analytics', 'routes', 'hosts']),
+    layer('schema-org-is-a-base-layer', 'schema-org', ['content', 'store', 'operations', 'server', 'build', 'documents', 'analytics', 'routes', 'hosts']),
+    layer('operations-below-server-and-build', 'operations', ['server', 'build', 'documents', 'analytics', 'routes', 'hosts']),
+    layer('server-does-not-build', 'server', ['build', 'documents', 'analytics', 'routes', 'hosts']),
+    layer('analytics-beside-server', 'analytics', ['server', 'build', 'documents', 'routes', 'hosts']),
+    layer('build-is-the-content-pipeline', 'build', ['server', 'documents', 'analytics', 'routes', 'hosts']),
+    layer('documents-read-operations', 'documents', ['server', 'build', 'analytics', 'routes', 'hosts']),
+    layer('hosts-call-the-front', 'hosts', ['build', 'documents', 'routes']),
+    layer('routes-only-adapt-astro', 'routes', ['content', 'store', 'operations', 'documents', 'analytics', 'hosts']),
     {
       name: 'server-runs-on-every-host',
       severity: 'error',
@@ -61,11 +54,4 @@ module.exports = {
       to: { dependencyTypes: ['core'], pathNot: `^(node:)?(${WORKER_NODE_MODULES.join('|')})$` },
     },
   ],
-  options: {
-    tsConfig: { fileName: 'tsconfig.build.json' },
-    // Type-only imports are edges too: a layer that names an upper layer's type depends on it.
-    tsPreCompilationDeps: true,
-    doNotFollow: { path: 'node_modules' },
-    exclude: { path: 'node_modules' },
-  },
 };

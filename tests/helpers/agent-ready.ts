@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { assertAgentReady, type CheckId, type CheckReport } from 'astro-agent-api/playwright';
+import { assertAgentReady, type CheckId, type CheckReport } from 'astro-agent-api-check';
 
 /**
  * `astro-agent-api check` on a served site, every page sampled: no check fails but those the host

@@ -7,9 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { childEnv, runCommand, startServerProcess, type ServerProcess } from './child-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const PACKAGE = 'astro-agent-api';
-const PACKAGE_DIR = join(ROOT, 'packages', PACKAGE);
-/** What the tarball is made of: `prepack` compiles `src/` with this configuration, and `files` adds the rest. */
+/** The packages of the workspace: the integration, and the grader, which compiles in two of the integration's sources. */
+export type PackageName = 'astro-agent-api' | 'astro-agent-api-check';
+const PACKED_FROM: Record<PackageName, PackageName[]> = { 'astro-agent-api': ['astro-agent-api'], 'astro-agent-api-check': ['astro-agent-api-check', 'astro-agent-api'] };
+/** What a tarball is made of: `prepack` compiles `src/` with this configuration, and `files` adds the rest. */
 const PACKED_SOURCES = ['package.json', 'tsconfig.build.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'src'];
 /** Left out of the copy: what a user's checkout of the example would not have either. */
 const NOT_COPIED = new Set(['node_modules', 'dist', '.astro', '.data']);
@@ -155,18 +156,18 @@ export async function getOk(base: string, path: string, headers: Record<string, 
 }
 
 /**
- * The package packed once per state of its sources: every example test of a run installs the same
- * tarball, and `npm pack` (which compiles the package first) costs about 16 s of CPU each time.
- * Kept under the system's temporary folder by a hash of the sources, so an edit packs again.
+ * A package (the integration unless named) packed once per state of its sources: every example test of
+ * a run installs the same tarball, and `npm pack` (which compiles the package first) costs about 16 s
+ * of CPU each time. Kept under the system's temporary folder by a hash of the sources, so an edit packs again.
  */
-async function packPackageOnce(): Promise<PackedPackage> {
-  const folder = join(tmpdir(), `agent-api-pack-${await hashPackedSources()}`);
+export async function packPackageOnce(name: PackageName = 'astro-agent-api'): Promise<PackedPackage> {
+  const folder = join(tmpdir(), `${name}-pack-${await hashPackedSources(PACKED_FROM[name])}`);
   const reportFile = join(folder, 'pack.json');
   const cached = await readFile(reportFile, 'utf8').catch(() => undefined);
   if (cached !== undefined) return JSON.parse(cached) as PackedPackage;
   // Packed beside the final folder and renamed into place: a run stopped half-way leaves no half tarball.
   const staging = await mkdtemp(`${folder}-`);
-  const { stdout } = await runCommand('npm', ['pack', '--json', '--workspace', PACKAGE, '--pack-destination', staging], { cwd: ROOT });
+  const { stdout } = await runCommand('npm', ['pack', '--json', '--workspace', name, '--pack-destination', staging], { cwd: ROOT });
   const [report] = JSON.parse(stdout) as [{ filename: string; size: number; files: { path: string }[] }];
   const packed: PackedPackage = { file: join(folder, report.filename), size: report.size, files: report.files.map((file) => file.path) };
   await writeFile(join(staging, 'pack.json'), JSON.stringify(packed));
@@ -174,20 +175,19 @@ async function packPackageOnce(): Promise<PackedPackage> {
   return packed;
 }
 
-async function hashPackedSources(): Promise<string> {
+async function hashPackedSources(packages: PackageName[]): Promise<string> {
   const hash = createHash('sha256');
-  for (const source of PACKED_SOURCES) {
-    const path = join(PACKAGE_DIR, source);
-    const entries = source === 'src' ? await readdir(path, { recursive: true, withFileTypes: true }) : undefined;
+  for (const source of packages.flatMap((name) => PACKED_SOURCES.map((path) => join(ROOT, 'packages', name, path)))) {
+    const entries = basename(source) === 'src' ? await readdir(source, { recursive: true, withFileTypes: true }) : undefined;
     const files = entries
       ? entries
           .filter((entry) => entry.isFile())
           .map((entry) => join(entry.parentPath, entry.name))
           .sort()
-      : [path];
+      : [source];
     for (const file of files)
       hash
-        .update(relative(PACKAGE_DIR, file))
+        .update(relative(ROOT, file))
         .update('\0')
         .update(await readFile(file))
         .update('\0');

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import type { CheckId } from 'astro-agent-api/playwright';
+import type { CheckId } from 'astro-agent-api-check';
 import { Agent } from 'undici';
 import { assertSitePassesCheck } from './agent-ready.ts';
 import type { ServerProcess } from './child-process.ts';

@@ -1,5 +1,5 @@
 /**
- * `astro-agent-api check` against the built demo behind a proxy that breaks one thing at a time: each
+ * The grader (astro-agent-api-check) against the built demo behind a proxy that breaks one thing at a time: each
  * planted defect must fail the check that names it, and no other check but those the defect breaks
  * too. The unbroken demo passes them all.
  */
@@ -10,13 +10,15 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import { checkAgentReady, type CheckReport } from 'astro-agent-api/playwright';
+import { checkAgentReady, type CheckReport } from 'astro-agent-api-check';
 import { runCommand, childEnv } from '../helpers/child-process.ts';
 import { startDefectProxy, type Defect, type DefectProxy, type ProxiedResponse } from '../helpers/defect-proxy.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
 const SITE = 'http://localhost:4321';
-const CLI = fileURLToPath(new URL('../../packages/astro-agent-api/dist/cli.js', import.meta.url));
+/** The integration's command, whose `check` runs the grader's: both take the same arguments. */
+const INTEGRATION_CLI = fileURLToPath(new URL('../../packages/astro-agent-api/dist/cli.js', import.meta.url));
+const GRADER_CLI = fileURLToPath(new URL('../../packages/astro-agent-api-check/dist/astro-agent-api-check/src/cli.js', import.meta.url));
 /** Few pages and links per run: every row runs the whole check. */
 const RUN = { canonicalOrigin: SITE, maxPages: 4, maxLinks: 80, concurrency: 8 } as const;
 
@@ -243,6 +245,71 @@ const DEFECTS: PlantedDefect[] = [
   },
 ];
 
+/** A page of the site that moved: Astro's redirect page for it, and the twin an index built without reading it would give it. */
+const STUB_PATH = '/direccion-antigua/';
+const STUB_HTML =
+  '<!doctype html><title>Redirecting to: /precios/</title><meta http-equiv="refresh" content="0;url=/precios/"><meta name="robots" content="noindex"><link rel="canonical" href="http://localhost:4321/precios/"><body>Redirecting from <code>/direccion-antigua/</code> to <code>/precios/</code></body>';
+const STUB_TWIN = `---\ntitle: Redirecting to /precios/\nurl: ${SITE}${STUB_PATH}\n---\n\nRedirecting to /precios/\n`;
+
+/** Serves the stub and its twin in place of the site's 404s. */
+function serveStub(request: { url: string }): ProxiedResponse | undefined {
+  if (path(request.url) === STUB_PATH) return { status: 200, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'public, max-age=0, must-revalidate' }, body: STUB_HTML };
+  if (path(request.url) === '/direccion-antigua.md')
+    return { status: 200, headers: { 'content-type': 'text/markdown; charset=utf-8', 'cache-control': 'public, max-age=0, must-revalidate' }, body: STUB_TWIN };
+  return undefined;
+}
+
+/** The defects of what the agent index holds and of openapi.json: the site's own marks say what is not content. */
+const INDEX_DEFECTS: PlantedDefect[] = [
+  {
+    name: 'a redirect stub listed in llms.txt',
+    fails: ['index-content'],
+    evidence: /^llms\.txt lists http:\/\/localhost:4321\/direccion-antigua\.md: a redirect stub \(meta refresh "0;url=\/precios\/"\); noindex/,
+    defect: (request, response) => {
+      if (!response) return serveStub(request);
+      if (path(request.url) === '/llms.txt') response.body += `\n- [Dirección antigua](${SITE}/direccion-antigua.md): la página anterior de precios\n`;
+      return undefined;
+    },
+  },
+  {
+    name: 'noindex pages (X-Robots-Tag) in search results',
+    fails: ['index-content'],
+    evidence: /^search_pages\?query=.+ answers http:\/\/localhost:4321\/guias\/\S*: noindex \(X-Robots-Tag: noindex\)/,
+    defect: (request, response) => {
+      if (response && path(request.url).startsWith('/guias/') && /text\/html/.test(String(response.headers['content-type']))) response.headers['x-robots-tag'] = 'noindex';
+      return undefined;
+    },
+  },
+  {
+    name: 'an MCP resource that is a redirect stub',
+    fails: ['index-content'],
+    evidence: /^MCP resources\/list lists http:\/\/localhost:4321\/direccion-antigua\/: a redirect stub/,
+    defect: (request, response) => {
+      if (!response) return serveStub(request);
+      if (path(request.url) === '/mcp' && isJson(response)) {
+        const body = json(response);
+        if (Array.isArray(body.result?.resources)) {
+          body.result.resources.push({ uri: `${SITE}${STUB_PATH}`, name: 'direccion-antigua', title: 'Dirección antigua', mimeType: 'text/markdown' });
+          response.body = JSON.stringify(body);
+        }
+      }
+      return undefined;
+    },
+  },
+  {
+    name: 'an openapi.json without paths',
+    fails: ['openapi'],
+    evidence: /^the API index http:\/\/localhost:4321\/api\/v1 answers search_pages \(GET http:\/\/localhost:4321\/api\/v1\/search_pages\), which openapi\.json does not describe/,
+    defect: (request, response) => {
+      if (response && path(request.url) === '/openapi.json') {
+        const { paths: _paths, ...rest } = json(response);
+        response.body = JSON.stringify(rest);
+      }
+      return undefined;
+    },
+  },
+];
+
 describe('astro-agent-api check on the demo', () => {
   test('passes every check, within the anonymous quota budget', async () => {
     const report = await checkAgentReady(proxy.url, { canonicalOrigin: SITE });
@@ -262,7 +329,7 @@ describe('astro-agent-api check on the demo', () => {
     assert.ok(report.durationMs < 30_000, `took ${report.durationMs} ms`);
   });
 
-  for (const planted of DEFECTS) {
+  for (const planted of [...DEFECTS, ...INDEX_DEFECTS]) {
     test(`fails on ${planted.name}`, async () => {
       const report = await runWith(planted.defect);
       assert.deepEqual(
@@ -285,16 +352,20 @@ describe('astro-agent-api check on the demo', () => {
   }
 });
 
-describe('astro-agent-api check on the command line', () => {
-  test('prints the JSON report, writes JUnit XML and exits 1 on a planted defect', async () => {
+describe('the grader on the command line', () => {
+  test('astro-agent-api check prints the JSON report, writes JUnit XML and exits 1 on a planted defect', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'agent-api-check-'));
     proxy.plant(DEFECTS.find((planted) => planted.fails[0] === 'robots-content-signal')!.defect);
     try {
       const junitFile = join(folder, 'reports', 'agent-ready.xml');
-      const failure = await runCommand(process.execPath, [CLI, 'check', proxy.url, '--canonical-origin', SITE, '--max-pages', '3', '--max-links', '40', '--format', 'json', '--junit', junitFile], {
-        cwd: folder,
-        env: childEnv(),
-      }).then(
+      const failure = await runCommand(
+        process.execPath,
+        [INTEGRATION_CLI, 'check', proxy.url, '--canonical-origin', SITE, '--max-pages', '3', '--max-links', '40', '--format', 'json', '--junit', junitFile],
+        {
+          cwd: folder,
+          env: childEnv(),
+        },
+      ).then(
         () => assert.fail('check exited 0 with a planted defect'),
         (error: Error) => error.message,
       );
@@ -321,8 +392,8 @@ describe('astro-agent-api check on the command line', () => {
     }
   });
 
-  test('a bad option is a usage error naming it (exit 2)', async () => {
-    const message = await runCommand(process.execPath, [CLI, 'check', proxy.url, '--sampling', 'sometimes'], { cwd: tmpdir(), env: childEnv() }).then(
+  test('astro-agent-api-check: a bad option is a usage error naming it (exit 2)', async () => {
+    const message = await runCommand(process.execPath, [GRADER_CLI, proxy.url, '--sampling', 'sometimes'], { cwd: tmpdir(), env: childEnv() }).then(
       () => assert.fail('check accepted --sampling sometimes'),
       (error: Error) => error.message,
     );

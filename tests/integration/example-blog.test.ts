@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { validate, compileErrors } from '@readme/openapi-parser';
 import { loadPagefind } from '../../bench/pagefind-engine/load-pagefind.ts';
-import { childEnv, startServerProcess } from '../helpers/child-process.ts';
+import { childEnv, runCommand, startServerProcess } from '../helpers/child-process.ts';
 import { convertedWhileRendering, integrationLines, LISTENING, prepareExampleSite, serveExampleSite, type ExampleSite, type ServedExample } from '../helpers/example-site.ts';
 import { fetchFrom } from '../helpers/fetch-from.ts';
 import { assertPublishedUrlsAnswer } from '../helpers/published-urls.ts';
@@ -22,6 +22,8 @@ import { assertSitePassesCheck } from '../helpers/agent-ready.ts';
 type Json = Record<string, any>;
 
 const SITE = 'https://blog.example.com';
+/** The grader's own dependencies (packages/astro-agent-api-check): a site's install has none of them. */
+const GRADER_ONLY = ['ajv', 'fast-xml-parser', 'robots-parser', '@readme/openapi-parser', '@playwright/test', 'astro-agent-api-check'];
 const POSTS = ['accessible-forms', 'commit-messages', 'css-that-scales', 'http-caching', 'static-html-first'];
 const DOCUMENTS: Record<string, RegExp> = {
   '/openapi.json': /^application\/json/,
@@ -89,6 +91,26 @@ describe('the packed package', () => {
       assert.ok(files.includes(`dist/${entry}.js`), `dist/${entry}.js`);
       assert.ok(files.includes(`dist/${entry}.d.ts`), `dist/${entry}.d.ts`);
     }
+  });
+
+  it("installs none of the grader's dependencies into the site", async (t) => {
+    const tree = (await runCommand('npm', ['ls', '--all', '--parseable'], { cwd: example.root })).stdout.trim().split('\n');
+    const installed = tree.map((path) => path.split('/node_modules/').at(-1));
+    assert.ok(installed.includes('astro-agent-api') && installed.includes('astro'), 'the listing names the installed packages');
+    for (const name of GRADER_ONLY) assert.ok(!installed.includes(name), `${name} is installed`);
+    const production = (await runCommand('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: example.root })).stdout.trim().split('\n');
+    t.diagnostic(`npm ls --omit=dev --all --parseable: ${production.length} lines (the site and the packages of its production install)`);
+  });
+
+  it('`astro-agent-api check` without the grader installed prints the npx line for its arguments and exits 2', async () => {
+    const cli = join(example.root, 'node_modules', 'astro-agent-api', 'dist', 'cli.js');
+    const failure = await runCommand(process.execPath, [cli, 'check', base, '--canonical-origin', SITE, '--query', 'caching headers'], { cwd: example.root }).then(
+      () => assert.fail('check exited 0 without the grader'),
+      (error: Error) => error.message,
+    );
+    assert.match(failure, /failed with exit code 2/);
+    assert.ok(failure.includes(`npx astro-agent-api-check ${base} --canonical-origin ${SITE} --query 'caching headers'`), failure);
+    assert.match(failure, /npm install --save-dev astro-agent-api-check/);
   });
 
   it('builds the site with zero options and logs its steps', (t) => {
@@ -285,7 +307,7 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
     t.diagnostic(`${await assertDocumentLinksAnswer(target, ['llms.txt', 'llms-full.txt'])} URLs of llms.txt and llms-full.txt answer 200`);
   });
 
-  it('passes astro-agent-api check on every page', { timeout: 60_000 }, async () => {
+  it('passes the grader on every page', { timeout: 60_000 }, async () => {
     await assertSitePassesCheck(base, { canonicalOrigin: SITE, api: true });
   });
 

@@ -1,25 +1,27 @@
 /**
- * The parts of `astro-agent-api check` that read what a site sends: the README's table of checks is
+ * The parts of the grader (astro-agent-api-check) that read what a site sends: the README's table of checks is
  * the catalog, and the parsers of Link headers, directives and sampling hold for generated input.
  */
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
-import { CHECK_IDS, CHECKS } from '../../packages/astro-agent-api/src/check/check-catalog.ts';
-import { parseCheckOptions } from '../../packages/astro-agent-api/src/check/check-options.ts';
-import { parseLinkHeader } from '../../packages/astro-agent-api/src/check/link-header.ts';
-import { findHtmlDirective } from '../../packages/astro-agent-api/src/check/markdown-checks.ts';
-import { gradeCaching } from '../../packages/astro-agent-api/src/check/page-checks.ts';
-import { contentSignalProblems } from '../../packages/astro-agent-api/src/check/robots-checks.ts';
-import { samplePages } from '../../packages/astro-agent-api/src/check/sample-pages.ts';
+import { CHECK_IDS, CHECKS } from '../../packages/astro-agent-api-check/src/check-catalog.ts';
+import { parseCheckOptions } from '../../packages/astro-agent-api-check/src/check-options.ts';
+import { parseLinkHeader } from '../../packages/astro-agent-api-check/src/link-header.ts';
+import { findHtmlDirective } from '../../packages/astro-agent-api-check/src/markdown-checks.ts';
+import { marksOf } from '../../packages/astro-agent-api-check/src/page-marks.ts';
+import { gradeCaching } from '../../packages/astro-agent-api-check/src/page-checks.ts';
+import { contentSignalProblems } from '../../packages/astro-agent-api-check/src/robots-checks.ts';
+import { samplePages } from '../../packages/astro-agent-api-check/src/sample-pages.ts';
+import { SiteHttp } from '../../packages/astro-agent-api-check/src/site-http.ts';
 
-const README = new URL('../../packages/astro-agent-api/README.md', import.meta.url);
+const README = new URL('../../packages/astro-agent-api-check/README.md', import.meta.url);
 
 describe('the catalog of checks', () => {
   test('is the README table: same ids in the same order, groups, graders and fixes', async () => {
     const readme = await readFile(README, 'utf8');
-    const table = readme.slice(readme.indexOf('### The checks'), readme.indexOf('### The JSON report'));
+    const table = readme.slice(readme.indexOf('## The checks'), readme.indexOf('## The JSON report'));
     const rows = table.split('\n').filter((line) => line.startsWith('| `'));
     const cells = rows.map((row) =>
       row
@@ -119,5 +121,34 @@ describe('parsers of what a site sends', () => {
           );
       }),
     );
+  });
+
+  test('what a page says of itself: a stub, noindex, a canonical elsewhere, a copy, nothing to read; a content page says nothing', () => {
+    const http = new SiteHttp(new URL('http://127.0.0.1:4321'), { concurrency: 1, delayMs: 0, timeoutMs: 1000, userAgent: 'test' });
+    http.mapOrigin('https://h.example');
+    const page = 'https://h.example/guide/';
+    const text = 'Words an agent reads about the guide, enough of them to be a page of its own.';
+    const kinds = (head: string, body = `<main><h1>Guide</h1><p>${text}</p></main>`, headers: Record<string, string> = {}, lang = 'en') =>
+      marksOf(
+        {
+          url: page,
+          status: 200,
+          headers: new Headers({ 'content-type': 'text/html; charset=utf-8', ...headers }),
+          text: `<!doctype html><html lang="${lang}"><head>${head}</head><body>${body}</body></html>`,
+          bytes: 0,
+          ms: 0,
+        },
+        page,
+        http,
+      ).marks.map((mark) => mark.kind);
+    assert.deepEqual(kinds('<link rel="canonical" href="https://h.example/guide">'), [], 'the same page, without its slash, is itself');
+    assert.deepEqual(kinds('<meta http-equiv="refresh" content="0;url=/new/"><meta name="robots" content="noindex">', '<a href="/new/">Redirecting</a>'), ['redirect', 'noindex']);
+    assert.deepEqual(kinds('<meta name="ROBOTS" content="noindex, follow">'), ['noindex']);
+    assert.deepEqual(kinds('', undefined, { 'x-robots-tag': 'none' }), ['noindex']);
+    assert.deepEqual(kinds('<link rel="canonical" href="https://other.example/guide/">'), ['canonical']);
+    assert.deepEqual(kinds('<link rel="canonical" href="/guide/v2/">'), ['canonical']);
+    assert.deepEqual(kinds('', `<main lang="en"><p>${text}</p></main>`, {}, 'da'), ['copy']);
+    assert.deepEqual(kinds('', '<nav>Home · Docs · Blog · About · Contact · Pricing · Careers</nav><main>© 2026 Example</main><footer>All rights reserved, every one of them</footer>'), ['empty']);
+    assert.deepEqual(kinds('', '<main><p>検索エンジンとエージェントが読むページの本文はここにあります。</p></main>', {}, 'ja'), [], 'words counted in a script without spaces');
   });
 });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { DIRECTIVE_ATTRIBUTE } from './directive-attribute.ts';
 import { DOCUMENT_PATHS } from './paths.ts';
 import type { SiteUrls } from './site-urls.ts';
 
@@ -41,9 +42,6 @@ export interface DirectiveTargets {
 
 /** The `directives` option when it is off, resolved. */
 export const NO_DIRECTIVES: DirectiveWording = { html: false, markdown: false };
-
-/** The attribute that marks the element, so that a page is never given two. */
-export const DIRECTIVE_ATTRIBUTE = 'data-agent-directive';
 
 /**
  * The standard visually hidden pattern (clip to a 1-pixel box, out of the flow), for the directive's

@@ -1,7 +1,8 @@
 /**
  * The public paths of the agent surface (docs/contract.md §3, §4), each defined once: the runtime
  * that answers them, the route table that claims them and the documents that name them all import
- * them from here. A leaf: it imports nothing.
+ * them from here, and the grader (packages/astro-agent-api-check) compiles this file in to find them.
+ * A leaf: it imports nothing.
  */
 
 /** Where the API's operations live unless the `apiBasePath` option says otherwise. */

@@ -1,5 +1,5 @@
 import { test as base, expect } from '@playwright/test';
-import { agentReadyFixtures } from 'astro-agent-api/playwright';
+import { agentReadyFixtures } from 'astro-agent-api-check/playwright';
 
 const test = base.extend(agentReadyFixtures);
 

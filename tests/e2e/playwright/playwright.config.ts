@@ -3,7 +3,7 @@
  * node:test suite): the demo built for the tests, served on a free port by serve-demo.ts.
  */
 import { defineConfig } from '@playwright/test';
-import type { AgentReadyOptions } from 'astro-agent-api/playwright';
+import type { AgentReadyOptions } from 'astro-agent-api-check/playwright';
 
 // Set once in the runner's process; its workers inherit it.
 process.env.AGENT_READY_PORT ??= String(20_000 + Math.floor(Math.random() * 20_000));

@@ -5,13 +5,18 @@
  * Starlight's pages give it), then the queries of tests/integration/multilingual-relevance-cases.ts:
  * top-3 hit rate and MRR (first 10 results) per language group, for this package with and without
  * the `language` filter and for Pagefind searching the index of the query's language (as the browser
- * search of a page in that language does). Also each index's size and the query time.
+ * search of a page in that language does). Also each index's size, our index's build time (wall and
+ * CPU) and the query time (p50, p99; each query asked once).
  *   node bench/search-scripts.ts [CONTENT_DIR] [GIT_DIR]
  * CONTENT_DIR defaults to the vendored fixture's `src/content/docs`, GIT_DIR to the fetched repository.
  *   node bench/search-scripts.ts --built
  * builds the fixture (tests/fixtures/starlight-docs) from the packed tarball as the real-site test does
  * and compares the two engines on what that build wrote: this package's server index through its
  * content model, and the Pagefind index Starlight built for its search box.
+ *   node bench/search-scripts.ts --biome [GIT_DIR]
+ * does the same on Biome's documentation (biomejs/website's `src/content/docs`, 9 languages, read from
+ * the git repository GIT_DIR, default the fetched one) with the queries of
+ * tests/integration/biome-relevance-cases.ts: identifiers and Japanese long-vowel spellings.
  */
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -23,18 +28,26 @@ import { SERVER_INDEX_FILE } from '../packages/astro-agent-api/src/content/serve
 import { createNodeBuildFiles } from '../packages/astro-agent-api/src/hosts/node/node-build-files.ts';
 import { prepareExampleSite } from '../tests/helpers/example-site.ts';
 import { createMemorySearch } from '../tests/helpers/memory-search.ts';
+import { BIOME_CASES } from '../tests/integration/biome-relevance-cases.ts';
 import { MULTILINGUAL_CASES, rankOf, type MultilingualCase } from '../tests/integration/multilingual-relevance-cases.ts';
 import { loadPagefind, type PagefindInstance } from './pagefind-engine/load-pagefind.ts';
-import { readDocsPages, type DocsPage } from './starlight-docs-pages.ts';
+import { readDocsPages, type DocsLayout, type DocsPage } from './starlight-docs-pages.ts';
+
+/** Biome's documentation (biomejs/website): English at the root, a folder per other language. */
+const BIOME_DOCS: DocsLayout = { prefix: 'src/content/docs/', locales: Object.fromEntries(['es', 'fr', 'ja', 'pl', 'pt-BR', 'ru', 'uk', 'zh-CN'].map((folder) => [folder, folder])) };
 
 const built = process.argv[2] === '--built';
-const [contentDir = 'tests/fixtures/starlight-docs/src/content/docs', gitDir = '/work/.mirror/withastro+starlight/repo'] = built ? [] : process.argv.slice(2);
+const biome = process.argv[2] === '--biome';
+const [contentDir = 'tests/fixtures/starlight-docs/src/content/docs', gitDir = '/work/.mirror/withastro+starlight/repo'] = built || biome ? [] : process.argv.slice(2);
 const site = built ? await prepareExampleSite('starlight-docs', { from: 'tests/fixtures', commitDate: '2026-08-22T09:23:01Z' }) : undefined;
 const model = site ? createContentModel({ files: createNodeBuildFiles(join(site.root, 'dist')) }) : undefined;
 const snapshot = await model?.current();
 const pages: DocsPage[] = snapshot
   ? snapshot.manifest.pages.map((page) => ({ language: page.language, path: page.path, title: page.title, text: snapshot.texts.readText(page.twin) }))
-  : await readDocsPages(contentDir, gitDir);
+  : biome
+    ? await readDocsPages('', process.argv[3] ?? '/work/.mirror/biomejs+website/repo', BIOME_DOCS)
+    : await readDocsPages(contentDir, gitDir);
+const handWritten = biome ? BIOME_CASES : MULTILINGUAL_CASES;
 const counts = new Map<string, number>();
 for (const page of pages) counts.set(page.language, (counts.get(page.language) ?? 0) + 1);
 const languages = ['en', ...[...counts.keys()].filter((language) => language !== 'en').sort((a, b) => counts.get(b)! - counts.get(a)!)];
@@ -71,6 +84,7 @@ const pagefindBuildMs = performance.now() - started;
 const pagefindBytes = await folderBytes(pagefindDir);
 
 started = performance.now();
+const cpuStarted = process.cpuUsage();
 const { engine, indexBytes } = snapshot
   ? { engine: snapshot.search, indexBytes: (await stat(join(site!.root, 'dist', RUNTIME_DIR, SERVER_INDEX_FILE))).size }
   : await createMemorySearch(
@@ -78,6 +92,7 @@ const { engine, indexBytes } = snapshot
       pages.map(({ language, text, path, title }) => ({ language, text, path, title })),
     );
 const ourBuildMs = performance.now() - started;
+const ourBuildCpu = process.cpuUsage(cpuStarted);
 
 /**
  * Queries nobody chose: pieces of 2 to 6 characters of a page's own text (Han and kana for Japanese and
@@ -107,7 +122,9 @@ function generateCases(language: string, letters: RegExp, count: number, seed: n
   return found;
 }
 const KANA_AND_HAN = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]+/gu;
-const generated = [...generateCases('ja', KANA_AND_HAN, 100, 1), ...generateCases('zh-CN', KANA_AND_HAN, 100, 2), ...generateCases('ko', /\p{scx=Hangul}+/gu, 100, 3)];
+const generated = biome
+  ? [...generateCases('ja', KANA_AND_HAN, 100, 1), ...generateCases('zh-CN', KANA_AND_HAN, 100, 2)]
+  : [...generateCases('ja', KANA_AND_HAN, 100, 1), ...generateCases('zh-CN', KANA_AND_HAN, 100, 2), ...generateCases('ko', /\p{scx=Hangul}+/gu, 100, 3)];
 
 const instances = new Map<string, PagefindInstance>();
 async function pagefindFor(language: string): Promise<PagefindInstance> {
@@ -131,15 +148,20 @@ const engines: Record<string, Engine> = {
 };
 
 const GENERATED = ' (pieces of text)';
-const group = (testCase: MultilingualCase) => (['ja', 'zh-CN', 'ko'].includes(testCase.language) ? testCase.language : 'Latin and Cyrillic') + (generated.includes(testCase) ? GENERATED : '');
-const groups = ['ja', 'zh-CN', 'ko', 'Latin and Cyrillic', ...['ja', 'zh-CN', 'ko'].map((language) => language + GENERATED)];
+const group = (testCase: MultilingualCase) =>
+  testCase.kind === 'identifier'
+    ? 'identifiers'
+    : testCase.kind === 'long vowel'
+      ? 'ja long vowel'
+      : (['ja', 'zh-CN', 'ko'].includes(testCase.language) ? testCase.language : 'Latin and Cyrillic') + (generated.includes(testCase) ? GENERATED : '');
+const groups = ['ja', 'zh-CN', 'ko', 'Latin and Cyrillic', 'identifiers', 'ja long vowel', ...['ja', 'zh-CN', 'ko'].map((language) => language + GENERATED)];
 const rows: Record<string, unknown>[] = [];
 const misses: string[] = [];
 for (const [name, search] of Object.entries(engines)) {
-  await search(MULTILINGUAL_CASES[0]!); // loads what the engine loads lazily
+  await search(handWritten[0]!); // loads what the engine loads lazily
   const times: number[] = [];
   const byGroup = new Map(groups.map((key) => [key, { cases: 0, top3: 0, reciprocal: 0 }]));
-  for (const testCase of [...MULTILINGUAL_CASES, ...generated]) {
+  for (const testCase of [...handWritten, ...generated]) {
     const start = performance.now();
     const paths = await search(testCase);
     times.push(performance.now() - start);
@@ -151,8 +173,8 @@ for (const [name, search] of Object.entries(engines)) {
     else misses.push(`${name}: ${testCase.language} "${testCase.query}" → ${paths.slice(0, 3).join(' ') || 'nothing'}`);
   }
   times.sort((a, b) => a - b);
-  const cells = Object.fromEntries([...byGroup].map(([key, { cases, top3, reciprocal }]) => [key, `${top3}/${cases}, MRR ${(reciprocal / cases).toFixed(2)}`]));
-  rows.push({ engine: name, ...cells, p50Ms: Number(times[times.length >> 1]!.toFixed(3)) });
+  const cells = Object.fromEntries([...byGroup].filter(([, { cases }]) => cases > 0).map(([key, { cases, top3, reciprocal }]) => [key, `${top3}/${cases}, MRR ${(reciprocal / cases).toFixed(2)}`]));
+  rows.push({ engine: name, ...cells, p50Ms: Number(times[times.length >> 1]!.toFixed(3)), p99Ms: Number(times[Math.floor(times.length * 0.99)]!.toFixed(3)) });
 }
 for (const instance of instances.values()) await instance.destroy();
 await rm(work, { recursive: true, force: true });
@@ -160,7 +182,7 @@ model?.close();
 await site?.remove();
 
 process.stdout.write(
-  `${JSON.stringify({ pages: pages.length, languages: languages.length, indexBytes, ourBuildMs: Math.round(ourBuildMs), pagefindBytes, pagefindBuildMs: Math.round(pagefindBuildMs) })}\n`,
+  `${JSON.stringify({ pages: pages.length, languages: languages.length, indexBytes, ourBuildMs: Math.round(ourBuildMs), ourBuildCpuMs: Math.round((ourBuildCpu.user + ourBuildCpu.system) / 1000), pagefindBytes, pagefindBuildMs: Math.round(pagefindBuildMs) })}\n`,
 );
 for (const row of rows) process.stdout.write(`${JSON.stringify(row)}\n`);
 for (const miss of misses) process.stdout.write(`miss ${miss}\n`);

@@ -19,19 +19,35 @@ export interface DocsPage {
   text: string;
 }
 
-const LOCALES: Record<string, string> = { 'zh-cn': 'zh-CN', 'pt-br': 'pt-BR', 'pt-pt': 'pt-PT' };
+/** Where a Starlight site keeps its pages in its repository, and the folders of its locales (lowercase) with their languages. */
+export interface DocsLayout {
+  /** The pages' folder inside the git repository. */
+  prefix: string;
+  /** Locale folder → language tag (the folder itself when it is the tag). */
+  locales: Record<string, string>;
+}
+
+/** Starlight's own documentation (withastro/starlight). */
+export const STARLIGHT_DOCS: DocsLayout = {
+  prefix: 'docs/src/content/docs/',
+  locales: Object.fromEntries(
+    ['de', 'es', 'ja', 'fr', 'it', 'id', 'zh-cn', 'pt-br', 'pt-pt', 'ko', 'tr', 'ru', 'hi', 'da', 'uk', 'fa'].map((folder) => [
+      folder,
+      { 'zh-cn': 'zh-CN', 'pt-br': 'pt-BR', 'pt-pt': 'pt-PT' }[folder] ?? folder,
+    ]),
+  ),
+};
+
 const ROOT_LANGUAGE = 'en';
-const KNOWN_LOCALES = new Set(['de', 'es', 'ja', 'fr', 'it', 'id', 'zh-cn', 'pt-br', 'pt-pt', 'ko', 'tr', 'ru', 'hi', 'da', 'uk', 'fa']);
 
 /** The docs' pages from `contentDir` (their `src/content/docs`), or from the git repository `gitDir` (bare or not) when that folder is absent. */
-export async function readDocsPages(contentDir: string, gitDir?: string): Promise<DocsPage[]> {
-  const files = existsSync(contentDir) ? await readFolder(contentDir) : readGit(gitDir!);
+export async function readDocsPages(contentDir: string, gitDir?: string, layout: DocsLayout = STARLIGHT_DOCS): Promise<DocsPage[]> {
+  const files = existsSync(contentDir) ? await readFolder(contentDir) : readGit(gitDir!, layout.prefix);
   const pages: DocsPage[] = [];
   for (const [file, source] of files) {
     if (!/\.mdx?$/.test(file) || /(^|\/)404\.mdx?$/.test(file)) continue;
     const [first] = file.split('/');
-    const locale = KNOWN_LOCALES.has(first!) ? first! : undefined;
-    const language = locale === undefined ? ROOT_LANGUAGE : (LOCALES[locale] ?? locale);
+    const language = layout.locales[first!] ?? ROOT_LANGUAGE;
     const route = file.replace(/\.mdx?$/, '').replace(/(^|\/)index$/, '');
     pages.push({ language, path: `/${route}${route === '' ? '' : '/'}`, ...readPage(source) });
   }
@@ -50,8 +66,7 @@ async function readFolder(dir: string): Promise<[string, string][]> {
   );
 }
 
-function readGit(gitDir: string): [string, string][] {
-  const prefix = 'docs/src/content/docs/';
+function readGit(gitDir: string, prefix: string): [string, string][] {
   const names = execFileSync('git', ['-C', gitDir, 'ls-tree', '-r', '--name-only', 'HEAD', prefix], { encoding: 'utf8' }).trim().split('\n');
   return names.map((name) => [name.slice(prefix.length), execFileSync('git', ['-C', gitDir, 'show', `HEAD:${name}`], { encoding: 'utf8', maxBuffer: 1 << 26 })]);
 }

@@ -10,10 +10,16 @@ export interface MultilingualCase {
   query: string;
   /** Any of these pages in the top 3 is a hit. */
   expected: string[];
+  /**
+   * What the query tests beside its language: an identifier (`defaultLocale`, `autogenerate.collapsed`,
+   * or its words apart) or a katakana word spelled with the long-vowel mark where the page drops it, or
+   * the other way round (エントリー, エントリ). Plain words and phrases when absent.
+   */
+  kind?: 'identifier' | 'long vowel';
 }
 
-const cases = (language: string, prefix: string, table: Record<string, string | string[]>): MultilingualCase[] =>
-  Object.entries(table).map(([query, paths]) => ({ language, query, expected: [paths].flat().map((path) => `${prefix}${path}/`) }));
+const cases = (language: string, prefix: string, table: Record<string, string | string[]>, kind?: MultilingualCase['kind']): MultilingualCase[] =>
+  Object.entries(table).map(([query, paths]) => ({ language, query, expected: [paths].flat().map((path) => `${prefix}${path}/`), ...(kind && { kind }) }));
 
 export const MULTILINGUAL_CASES: readonly MultilingualCase[] = [
   ...cases('ja', '/ja/', {
@@ -96,6 +102,41 @@ export const MULTILINGUAL_CASES: readonly MultilingualCase[] = [
     'búsqueda de texto completo': 'guides/site-search',
     'contenido de respaldo': 'guides/i18n',
   }),
+  // The English pages' identifiers (configuration keys, route data, plugin helpers), whole and as words.
+  ...cases(
+    'en',
+    '/',
+    {
+      defaultLocale: ['reference/configuration', 'guides/i18n'],
+      'default locale': ['reference/configuration', 'guides/i18n'],
+      titleDelimiter: 'reference/configuration',
+      'title delimiter': 'reference/configuration',
+      absolutePathToLang: 'reference/plugins',
+      'absolute path to lang': 'reference/plugins',
+      starlightRoute: ['reference/route-data', 'guides/route-data'],
+      hasSidebar: ['reference/route-data', 'guides/pages'],
+      routeMiddleware: ['reference/configuration', 'guides/route-data'],
+      'autogenerate.collapsed': ['reference/configuration', 'guides/sidebar'],
+      'pagefind.ranking': 'reference/configuration',
+      'markdown.headingLinks': 'guides/authoring-content',
+      'data-pagefind-ignore': 'guides/site-search',
+      YOUR_APP_ID: 'guides/site-search',
+    },
+    'identifier',
+  ),
+  // The Japanese pages write エントリ and エントリー, プロバイダ and プロバイダー: each found by the other.
+  ...cases(
+    'ja',
+    '/ja/',
+    {
+      エントリーを強調表示: 'components/file-tree',
+      その他の検索プロバイダー: 'guides/site-search',
+      コミュニティ製の検索プロバイダー: 'guides/site-search',
+      コンテンツコレクションエントリ: ['reference/route-data', 'guides/route-data'],
+      ｴﾝﾄﾘｰを強調表示: 'components/file-tree',
+    },
+    'long vowel',
+  ),
   ...cases('ru', '/ru/', {
     'сворачиваемыми подкаталогами': 'components/file-tree',
     'статус или категория': 'components/badges',

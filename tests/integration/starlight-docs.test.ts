@@ -205,6 +205,17 @@ describe("Starlight's documentation, built from the packed tarball", () => {
     }
     assert.ok((await getJson(`/api/v1/search_pages?${new URLSearchParams({ query: 'ドキュメント', language: 'JA' })}`)).total > 0);
   });
+
+  it('finds the configuration keys and helpers the English pages document, written as identifiers or as words, in the top 3', async () => {
+    for (const { query, expected } of MULTILINGUAL_CASES.filter(({ kind }) => kind === 'identifier')) {
+      const found = await getJson(`/api/v1/search_pages?${new URLSearchParams({ query, language: 'en', limit: '3' })}`);
+      const urls = found.results.map((result: Json) => result.url);
+      assert.ok(
+        expected.some((page) => urls.includes(`${SITE}${page}`)),
+        `${query} → ${urls.join(', ')}`,
+      );
+    }
+  });
 });
 
 describe("every page's twin, against what its reader sees", () => {

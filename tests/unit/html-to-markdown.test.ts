@@ -36,7 +36,7 @@ describe('buildMarkdownFromHtml', () => {
 
   it('turns a price table into a GFM table', () => {
     const { markdown } = convert(page('<table><thead><tr><th>Trabajo</th><th>Precio</th></tr></thead><tbody><tr><td>Visita</td><td>35 €</td></tr><tr><td>Hora</td><td>40 €</td></tr></tbody></table>'));
-    assert.match(markdown, /^\| Trabajo +\| Precio \|\n\| -+ \| -+ \|\n\| Visita +\| 35 € +\|\n\| Hora +\| 40 € +\|$/m);
+    assert.match(markdown, /^\| Trabajo \| Precio \|\n\| --- \| --- \|\n\| Visita \| 35 € \|\n\| Hora \| 40 € \|$/m);
   });
 
   it('makes links and images absolute, keeps fragments, leaves mailto: and tel: alone', () => {

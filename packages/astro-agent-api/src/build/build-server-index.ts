@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RUNTIME_DIR, type BuiltManifest } from '../content/manifest.ts';
 import { buildPageText } from '../content/plain-text.ts';
-import { createSiteAnalyzers, isSearchableWord, splitWords, type SiteAnalyzers } from '../content/search-analyzer.ts';
+import { createSiteAnalyzers, isSearchableWord, splitIndexWords, type SiteAnalyzers } from '../content/search-analyzer.ts';
 import { encodeServerIndex, SERVER_INDEX_FILE, type ServerIndex } from '../content/server-index.ts';
 import { writeFileAtomically } from '../write-atomically.ts';
 
@@ -34,6 +34,8 @@ export function buildServerIndex(manifest: Pick<BuiltManifest, 'buildId' | 'page
   // Per analyzer, each word's term: a word spelled alike in two languages may have two stems.
   const termOfWord = new Map(analyzers.all.map((analyzer) => [analyzer, new Map<string, number>()]));
   const termIds = new Map<string, number>();
+  // Terms that are an identifier's parts run together: a query's words that run together into one are read as it too.
+  const compoundTerms = new Set<number>();
   // One row per (page, term): the page, the term and its count in each field, in page order.
   const rows = { doc: new GrowingArray(Uint32Array), term: new GrowingArray(Uint32Array), counts: FIELDS.map(() => new GrowingArray(Uint16Array)) };
   const lengths = FIELDS.map(() => new Uint32Array(manifest.pages.length));
@@ -43,23 +45,31 @@ export function buildServerIndex(manifest: Pick<BuiltManifest, 'buildId' | 'page
     const terms = termOfWord.get(analyzer)!;
     const { headings, text } = buildPageText(page.markdown);
     const counts = new Map<number, number[]>();
+    /** Counts `word` in `field` under the stem of `stemmed` (the word itself, or a compound's parts run together). */
+    const add = (word: string, stemmed: string, field: number, compound: boolean): void => {
+      let term = terms.get(word);
+      if (term === undefined) {
+        const stem = analyzer.stem(stemmed);
+        term = termIds.get(stem) ?? termIds.size;
+        termIds.set(stem, term);
+        terms.set(word, term);
+      }
+      if (compound) compoundTerms.add(term);
+      let row = counts.get(term);
+      if (!row) {
+        row = FIELDS.map(() => 0);
+        counts.set(term, row);
+      }
+      row[field]!++;
+      lengths[field]![doc]!++;
+    };
     for (const [field, fieldText] of [page.title, headings, text].entries()) {
-      for (const word of splitWords(fieldText)) {
-        if (!isSearchableWord(word) || analyzer.isStopWord(word)) continue;
-        let term = terms.get(word);
-        if (term === undefined) {
-          const stem = analyzer.stem(word);
-          term = termIds.get(stem) ?? termIds.size;
-          termIds.set(stem, term);
-          terms.set(word, term);
-        }
-        let row = counts.get(term);
-        if (!row) {
-          row = FIELDS.map(() => 0);
-          counts.set(term, row);
-        }
-        row[field]!++;
-        lengths[field]![doc]!++;
+      const { words, compounds } = splitIndexWords(fieldText);
+      for (const word of words) if (isSearchableWord(word) && !analyzer.isStopWord(word)) add(word, word, field, false);
+      // An identifier counts whole, its parts run together (one term for `BIOME_CONFIG_PATH`, `biome-config-path` and `biomeConfigPath`), and by each part.
+      for (const { written, joined, parts } of compounds) {
+        add(written, joined, field, true);
+        for (const part of parts) if (isSearchableWord(part) && !analyzer.isStopWord(part)) add(part, part, field, false);
       }
     }
     for (const [term, row] of counts) {
@@ -124,7 +134,9 @@ export function buildServerIndex(manifest: Pick<BuiltManifest, 'buildId' | 'page
     }
   }
   const wordTerms = Uint32Array.from(termList);
-  return { buildId: manifest.buildId, pageCount, terms, termStarts, docs, weights, idf, inTitle, words, wordTerms };
+  const compound = new Uint8Array(terms.length);
+  for (const term of compoundTerms) compound[sortedId[term]!] = 1;
+  return { buildId: manifest.buildId, pageCount, terms, termStarts, docs, weights, idf, inTitle, compound, words, wordTerms };
 }
 
 /**

@@ -1,9 +1,11 @@
 import type { Element, ElementContent } from 'hast';
 import { toString as hastToString } from 'hast-util-to-string';
+import { indexIds, isControl, isHiddenFromReaders, mathAsText, withAccessibleName, type ElementById } from './accessible-names.ts';
 import { unwrapCodeFrame } from './code-frames.ts';
 import { collapseWhitespace } from './collapse-whitespace.ts';
 import { findByClass, findElement, hasClass } from './element-queries.ts';
 import { fileTreeAsList, FILE_TREE_TAG } from './file-trees.ts';
+import { separateInlineBoxes } from './inline-boxes.ts';
 import { visibleText } from './visible-text.ts';
 
 /** What a heading's anchor link shows, if anything: rehype-autolink-headings' `#`, a pilcrow, a section sign, a link emoji. */
@@ -16,11 +18,32 @@ const PHRASING_TAGS = new Set(['a', 'abbr', 'b', 'br', 'cite', 'code', 'del', 'e
  * Rewrites the markup of themes and component libraries (Starlight, Expressive Code, `@astrojs/mdx`
  * output) into the plain elements the Markdown converter writes well, in one walk of the content:
  * heading anchor links go, tab labels go before their panels, framed code blocks keep their title,
- * a file tree becomes a nested list, a link card a link and its description, two links side by side
- * (buttons) get a space between them, a `<details>`' summary and a definition's term become bold, a
- * figure's caption italic. Runs after the ignored parts are removed.
+ * a file tree becomes a nested list, a link card a link and its description, a `<details>`' summary
+ * and a definition's term become bold, a figure's caption italic. What the page hides from every
+ * reader (`aria-hidden`) goes; an icon says its accessible name, a formula its TeX; boxes side by side
+ * (link buttons, an icon's name) get a space between them. Runs after the ignored parts are removed.
  */
-export function flattenComponents(parent: Element): void {
+export function flattenComponents(content: Element): void {
+  let ids: Map<string, Element> | undefined;
+  const byId: ElementById = (id) => {
+    ids ??= indexIds(content);
+    return ids.get(id);
+  };
+  const walk: Walk = { byId, boxes: new Set(), inControl: false };
+  flattenChildren(content, walk);
+}
+
+/**
+ * What the walk of one page's content keeps: its ids (read once, when an `aria-labelledby` asks), the
+ * icons it named, and whether it is inside a button, whose icons name an action, not content.
+ */
+interface Walk {
+  byId: ElementById;
+  boxes: Set<Element>;
+  inControl: boolean;
+}
+
+function flattenChildren(parent: Element, walk: Walk): void {
   const hasPanels = parent.children.some((child) => child.type === 'element' && child.properties.role === 'tabpanel');
   const children: ElementContent[] = [];
   const labels = hasPanels ? collectTabLabels(parent) : undefined;
@@ -29,20 +52,49 @@ export function flattenComponents(parent: Element): void {
       children.push(child);
       continue;
     }
-    if (isAnchorLink(child)) continue;
+    if (isHiddenFromReaders(child) || isAnchorLink(child)) continue;
     if (labels && hasTabList(child)) continue;
     if (labels && child.properties.role === 'tabpanel') {
       const label = labels.get(String(child.properties.ariaLabelledBy ?? '')) ?? '';
       if (label !== '') children.push(strongParagraph([{ type: 'text', value: label }]));
     }
+    if (child.tagName === 'math') {
+      children.push(mathAsText(child));
+      continue;
+    }
     const replaced = rewrite(child);
-    flattenComponents(replaced);
-    // Two links with nothing between them (a row of buttons) would read as one run of text.
-    const previous = children.at(-1);
-    if (replaced.tagName === 'a' && previous?.type === 'element' && previous.tagName === 'a') children.push({ type: 'text', value: ' ' });
-    children.push(replaced);
+    // An SVG's own markup is a drawing: only its name (its `<title>`, its label) can be text.
+    if (replaced.tagName !== 'svg') flattenChildren(replaced, isControl(replaced) ? { ...walk, inControl: true } : walk);
+    const { element, named } = walk.inControl ? { element: replaced, named: false } : withAccessibleName(replaced, walk.byId);
+    if (named) walk.boxes.add(element);
+    children.push(element);
   }
-  parent.children = children;
+  parent.children = separateInlineBoxes(withoutRepeatedNames(children, walk.boxes), walk.boxes);
+}
+
+/**
+ * The children without the icons whose name the words right beside them already say: an arrow titled
+ * "View all users" after the link text "View all users", a GitHub logo labelled "GitHub" after the
+ * word. A screen reader says both; a reader of the twin needs it once.
+ */
+function withoutRepeatedNames(children: ElementContent[], boxes: ReadonlySet<Element>): ElementContent[] {
+  if (!children.some((child) => child.type === 'element' && boxes.has(child))) return children;
+  const isBox = (child: ElementContent) => child.type === 'element' && boxes.has(child);
+  // The words of a node, other icons' names left out: two icons of one name side by side are two icons.
+  const wordsOf = (node: ElementContent | undefined): string => {
+    if (node === undefined || isBox(node)) return '';
+    if (node.type === 'text') return node.value;
+    return node.type === 'element' ? node.children.map(wordsOf).join('') : '';
+  };
+  const textOf = (node: ElementContent | undefined) => collapseWhitespace(wordsOf(node)).toLowerCase();
+  const isWords = (child: ElementContent) => textOf(child) !== '';
+  return children.filter((child, i) => {
+    if (!isBox(child)) return true;
+    const name = collapseWhitespace(hastToString(child)).toLowerCase();
+    const before = textOf(children.slice(0, i).findLast(isWords));
+    const after = textOf(children.slice(i + 1).find(isWords));
+    return !(before.endsWith(name) || after.startsWith(name));
+  });
 }
 
 function rewrite(element: Element): Element {

@@ -17,6 +17,7 @@ import { PAGEFIND_ATTRIBUTE_SELECTORS, readPagefindAttributes, type PagefindAttr
 import { findContent, prepareElements, removeIgnored } from './prepare-content.ts';
 import { mayMatch, splitSelectorList } from './selector-list.ts';
 import { sliceRelevantHtml } from './slice-relevant-html.ts';
+import { compactTableHandler, tableCellHandler } from './table-cells.ts';
 
 export interface HtmlToMarkdownOptions {
   /** Absolute URL of the page: relative links and images resolve against it. */
@@ -45,10 +46,10 @@ export const MARKDOWN_STYLE = { bullet: '-', fences: true, rule: '-', emphasis: 
 
 const markdownWriter = unified()
   // An HTML comment is not content: a reader of the page never sees it (hast-util-to-mdast keeps it as raw HTML).
-  .use(rehypeRemark, { handlers: { ...headingHandlers, aside: asideHandler, pre: preHandler }, nodeHandlers: { comment: () => undefined } })
+  .use(rehypeRemark, { handlers: { ...headingHandlers, aside: asideHandler, pre: preHandler, td: tableCellHandler, th: tableCellHandler }, nodeHandlers: { comment: () => undefined } })
   .use(remarkAttentionEdges)
   .use(remarkGfm)
-  .use(remarkStringify, { ...MARKDOWN_STYLE, handlers: { text: writeText } })
+  .use(remarkStringify, { ...MARKDOWN_STYLE, handlers: { text: writeText, table: compactTableHandler } })
   .freeze();
 
 /**

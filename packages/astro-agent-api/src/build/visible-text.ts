@@ -1,5 +1,5 @@
 import type { ElementContent } from 'hast';
-import { hasClass } from './element-queries.ts';
+import { isVisuallyHidden } from './accessible-names.ts';
 
 /**
  * The text of a node as a sighted reader sees it: without what only screen readers get (`.sr-only`:
@@ -9,6 +9,6 @@ import { hasClass } from './element-queries.ts';
 export function visibleText(node: ElementContent): string {
   if (node.type === 'text') return node.value;
   if (node.type !== 'element') return '';
-  if (hasClass(node, 'sr-only')) return '';
+  if (isVisuallyHidden(node)) return '';
   return node.children.map(visibleText).join('');
 }

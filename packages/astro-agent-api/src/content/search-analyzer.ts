@@ -67,14 +67,20 @@ export function normaliseSearchText(text: string): string {
     .trim();
 }
 
+/** Half-width katakana with a voicing mark of its own (ｶﾞ, ﾊﾟ): one letter in two, composed by NFKC into one (ガ, パ). */
+const HALF_WIDTH_KANA = /[\uff66-\uff9f]+/g;
+
 /**
- * Lowercase and without accents. Character by character (only non-ASCII ones can carry an accent,
- * each decomposed once per process): a whole-text `normalize('NFD')` was most of the build step's
- * time at 10,000 pages. Latin text keeps its length, so offsets in it are offsets in the text.
+ * Lowercase and without accents, in Unicode's compatibility forms (NFKC: full-width Ｌａｔｉｎ and
+ * ０１２ as Latin and digits, half-width ｶﾀｶﾅ as カタカナ). Character by character (only non-ASCII
+ * ones can carry an accent or have another form, each read once per process): a whole-text
+ * `normalize('NFD')` was most of the build step's time at 10,000 pages. Latin text keeps its length,
+ * so offsets in it are offsets in the text; half-width kana with a voicing mark are composed and shorten it.
  */
 export function foldText(text: string): string {
+  const composed = /[\uff9e\uff9f]/.test(text) ? text.replace(HALF_WIDTH_KANA, (run) => run.normalize('NFKC')) : text;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is the range from U+0000, which folds as it is
-  return text.toLowerCase().replace(/[^\x00-\x7f]/g, foldCharacter);
+  return composed.toLowerCase().replace(/[^\x00-\x7f]/g, foldCharacter);
 }
 
 /**
@@ -88,31 +94,214 @@ const OPTIONAL_MARKS =
 const LETTER_VARIANTS: Readonly<Record<string, string>> = { '\u06cc': '\u064a', '\u06a9': '\u0643', '\u0640': '' };
 
 const folds = new Map<string, string>();
-/** `á` → `a`, `ñ` → `n`, a lone accent → nothing; a character that decomposes into several letters, or keeps a mark of its letter, stays itself. */
+/**
+ * `á` → `a`, `ñ` → `n`, `Ａ` → `a`, `ｱ` → `ア`, a lone accent → nothing; a character whose
+ * compatibility form is several (`ﬁ`, `™`), or that decomposes into several letters, or keeps a mark
+ * of its letter, stays itself.
+ */
 function foldCharacter(character: string): string {
   let folded = folds.get(character);
   if (folded === undefined) {
-    const bare = LETTER_VARIANTS[character] ?? character.normalize('NFD').replace(OPTIONAL_MARKS, '');
-    folded = bare.length <= 1 ? bare : character;
+    const compatible = character.normalize('NFKC');
+    const letter = compatible.length === 1 ? compatible.toLowerCase() : character;
+    const bare = LETTER_VARIANTS[letter] ?? letter.normalize('NFD').replace(OPTIONAL_MARKS, '');
+    folded = bare.length <= 1 ? bare : letter;
     folds.set(character, folded);
   }
   return folded;
 }
 
 /**
- * The normalised words of a text, in order: split at spaces and punctuation, and the runs of scripts
- * written without spaces split into words (content/segment-words.ts). The build indexes and the
- * runtime reads queries with this one function, so both always agree.
+ * An identifier written as one word of several (a compound): `BIOME_CONFIG_PATH`, `snake_case`,
+ * `kebab-case`, `foo.bar.baz`, `camelCase`, `PascalCase`. Search finds it whole and by its parts.
  */
-export function splitWords(text: string): string[] {
+export interface Compound {
+  /** As written, normalised: `biome_config_path`, `nounusedvariables` (what an excerpt looks for in the text). */
+  written: string;
+  /** Its parts run together, whatever joined them: `biomeconfigpath`. `snake_case`, `snake-case` and `snakeCase` are one. */
+  joined: string;
+  /** Its parts, normalised: `biome`, `config`, `path`. */
+  parts: string[];
+}
+
+/** A word of a text, or a compound of several. */
+export type Token = string | Compound;
+
+/** What may join the parts of an identifier: an underscore, a hyphen, a dot. */
+const JOINERS = /[_.-]+/;
+/** Where camelCase and PascalCase start a part: `noUnused`, `HTMLParser` (HTML, Parser), `base64Encode`. Not between a letter and a digit (`utf8`, `h1`). */
+const CAMEL_BOUNDARIES = /(?<=\p{Ll})(?=\p{Lu})|(?<=[\p{Lu}\p{N}])(?=\p{Lu}\p{Ll})/u;
+const DIGITS = /^\p{N}+$/u;
+
+/**
+ * The words of a text, in order, each normalised (normaliseSearchText), with its compounds: split at
+ * spaces and punctuation, the runs of scripts written without spaces split into words
+ * (content/segment-words.ts), and each identifier made of parts (`BIOME_CONFIG_PATH`, `noUnusedVariables`,
+ * `foo.bar.baz`) a Compound. Numbers joined by dots or hyphens (`1.2.3`, `2024-01-31`) are their
+ * numbers, as before; a compound with a letter of a script written without spaces is its words.
+ */
+export function tokenizeText(text: string): Token[] {
+  const tokens: Token[] = [];
+  let from = 0;
+  forEachCompound(text, (compound, start, end) => {
+    if (start > from) tokens.push(...splitPlainWords(text.slice(from, start)));
+    tokens.push(compound);
+    from = end;
+  });
+  if (from < text.length) tokens.push(...splitPlainWords(from === 0 ? text : text.slice(from)));
+  return tokens;
+}
+
+/**
+ * The words and the compounds of a text, as tokenizeText reads them but in no order: what an index
+ * needs. The text around the compounds is read in one go, cheaper than a piece at a time between them
+ * (BENCHMARKS.md, "Identifiers and katakana's long-vowel mark").
+ */
+export function splitIndexWords(text: string): { words: string[]; compounds: Compound[] } {
+  const compounds: Compound[] = [];
+  const rest: string[] = [];
+  let from = 0;
+  forEachCompound(text, (compound, start, end) => {
+    rest.push(text.slice(from, start));
+    compounds.push(compound);
+    from = end;
+  });
+  if (compounds.length === 0) return { words: splitPlainWords(text, true), compounds };
+  rest.push(text.slice(from));
+  return { words: splitPlainWords(rest.join(' '), true), compounds };
+}
+
+/**
+ * Calls `visit` with each compound of `text` and where it is: a run of letters, digits and marks with
+ * joiners inside it (not at its ends: `__dirname` is `dirname`), and a joiner or a capital inside it.
+ * Read code by code, which costs the build less than a regular expression over every word of the text
+ * (BENCHMARKS.md, "Identifiers and katakana's long-vowel mark").
+ */
+function forEachCompound(text: string, visit: (compound: Compound, start: number, end: number) => void): void {
+  let start = -1;
+  let hinted = false;
+  const end = (at: number) => {
+    if (start >= 0 && hinted) {
+      const raw = text.slice(start, at);
+      const compound = mayBeCompound(raw) ? readCompound(raw) : undefined;
+      if (compound) visit(compound, start, at);
+    }
+    start = -1;
+  };
+  for (let i = 0; i < text.length; ) {
+    const code = text.charCodeAt(i);
+    const width = code >= 0xd800 && code <= 0xdbff ? 2 : 1;
+    if (isWordCharacter(text, i, code, width)) {
+      if (start < 0) {
+        start = i;
+        hinted = false;
+      } else if (isUpper(code) || hasCase(code)) hinted = true;
+      i += width;
+      continue;
+    }
+    if (start >= 0 && (code === 0x5f || code === 0x2e || code === 0x2d)) {
+      // Joiners inside a run: the run goes on only when a letter or digit follows them.
+      let after = i + 1;
+      while (after < text.length && JOINER_CODES.has(text.charCodeAt(after))) after++;
+      if (after < text.length && isWordCharacter(text, after, text.charCodeAt(after), 1)) {
+        hinted = true;
+        i = after;
+        continue;
+      }
+    }
+    end(i);
+    i += width;
+  }
+  end(text.length);
+}
+
+const JOINER_CODES = new Set([0x5f, 0x2e, 0x2d]);
+const WORD_CHARACTER = /[\p{L}\p{N}\p{M}]/u;
+
+/** Whether the character at `at` is a letter, digit or mark (ASCII, kana and Han by their code, the rest by WORD_CHARACTER). */
+function isWordCharacter(text: string, at: number, code: number, width: number): boolean {
+  if (code < 0x80) return isUpper(code) || isLower(code) || isDigit(code);
+  if ((code >= 0x3041 && code <= 0x30ff && code !== 0x30a0 && code !== 0x30fb) || (code >= 0x3400 && code <= 0x9fff) || (code >= 0xac00 && code <= 0xd7a3)) return true;
+  return WORD_CHARACTER.test(width === 2 ? text.slice(at, at + 2) : text[at]!);
+}
+
+/** A letter of a script with capitals beyond ASCII (Latin, Greek, Cyrillic, Armenian): it may start a camelCase part. */
+const hasCase = (code: number) => (code >= 0xc0 && code <= 0x58f) || (code >= 0x1e00 && code <= 0x1fff);
+
+/** A capital inside a word of any script: `noUnused`, `HTMLParser`, `base64Encode`. */
+const INNER_CAPITAL = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|\p{N}\p{Lu}\p{Ll}/u;
+
+/** Whether a run of letters may be a compound: a joiner inside it, or a capital after its first letter (ASCII read code by code, the rest by INNER_CAPITAL). */
+function mayBeCompound(raw: string): boolean {
+  for (let i = 1; i < raw.length; i++) {
+    const code = raw.charCodeAt(i);
+    if (code > 0x7f) return INNER_CAPITAL.test(raw) || JOINERS.test(raw);
+    if (code === 0x5f || code === 0x2e || code === 0x2d) return true;
+    if (code >= 0x41 && code <= 0x5a) return true;
+  }
+  return false;
+}
+
+/** The compound a run of letters and joiners is, if it is one (two parts or more, not all numbers, none in a script without spaces). */
+function readCompound(raw: string): Compound | undefined {
+  const written = foldText(raw);
+  const parts: string[] = [];
+  if (written.length === raw.length && /^[\x21-\x7e]+$/.test(raw)) {
+    // ASCII, the common case: cut at the joiners and the capitals, and take the parts from the folded text.
+    let start = 0;
+    const cut = (end: number) => {
+      if (end > start) parts.push(written.slice(start, end));
+    };
+    for (let i = 0; i < raw.length; i++) {
+      const code = raw.charCodeAt(i);
+      if (code === 0x5f || code === 0x2e || code === 0x2d) {
+        cut(i);
+        start = i + 1;
+      } else if (i > start && isUpper(code) && (isLower(raw.charCodeAt(i - 1)) || ((isUpper(raw.charCodeAt(i - 1)) || isDigit(raw.charCodeAt(i - 1))) && isLower(raw.charCodeAt(i + 1))))) {
+        cut(i);
+        start = i;
+      }
+    }
+    cut(raw.length);
+  } else {
+    for (const piece of raw.split(JOINERS)) for (const part of piece.split(CAMEL_BOUNDARIES)) if (part !== '') parts.push(foldText(part));
+  }
+  const kept = parts.filter((part) => part !== '');
+  if (kept.length < 2 || kept.every((part) => DIGITS.test(part)) || kept.some((part) => SEGMENTED_CHARACTER.test(part))) return undefined;
+  return { written, joined: kept.join(''), parts: kept };
+}
+
+const isUpper = (code: number) => code >= 0x41 && code <= 0x5a;
+const isLower = (code: number) => code >= 0x61 && code <= 0x7a;
+const isDigit = (code: number) => code >= 0x30 && code <= 0x39;
+
+/**
+ * The words of a text without its compounds (normalised, scripts without spaces split), as every text
+ * was read before identifiers; `indexed` text keeps the pairs of katakana words as written beside
+ * those without their final ー (content/segment-words.ts).
+ */
+function splitPlainWords(text: string, indexed = false): string[] {
   const normalised = normaliseSearchText(text);
   if (normalised === '') return [];
   const tokens = normalised.split(' ');
   if (!SEGMENTED_CHARACTER.test(normalised)) return tokens;
   const words: string[] = [];
   for (const token of tokens) {
-    if (SEGMENTED_CHARACTER.test(token)) segmentToken(token, words);
+    if (SEGMENTED_CHARACTER.test(token)) segmentToken(token, words, indexed);
     else words.push(token);
+  }
+  return words;
+}
+
+/**
+ * The normalised words of a text, in order, a compound's parts in its place (tokenizeText). The build
+ * indexes and the runtime reads queries with these functions, so both always agree.
+ */
+export function splitWords(text: string): string[] {
+  const words: string[] = [];
+  for (const token of tokenizeText(text)) {
+    if (typeof token === 'string') words.push(token);
+    else words.push(...token.parts);
   }
   return words;
 }

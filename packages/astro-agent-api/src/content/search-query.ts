@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { FacetOptions } from '../options.ts';
-import { isSearchableWord, normaliseSearchText, splitWords, type SearchAnalyzer } from './search-analyzer.ts';
+import { isSearchableWord, normaliseSearchText, splitWords, tokenizeText, type Compound, type SearchAnalyzer } from './search-analyzer.ts';
 import { SEGMENTED_CHARACTER } from './segment-words.ts';
 
 /** The site's search vocabulary (`options.search`). */
@@ -25,6 +25,11 @@ export interface QueryGroup {
    * counts when a page has it, but a page without it is not taken for a partial match.
    */
   optional: boolean;
+  /**
+   * The terms whose rarity the group's score takes, when not the commonest of its alternatives': an
+   * identifier's own term (`biomeconfigpath`), rarer than each of its parts, is what the query asks for.
+   */
+  idfTerms?: number[];
 }
 
 export interface ParsedSearchQuery {
@@ -49,11 +54,22 @@ export interface TermLookup {
   findSimilar(word: string, maxDistance: number): { term: number; distance: number }[];
   /** Terms of the index that are pairs of characters holding `character` (content/segment-words.ts). */
   findPairsWith(character: string): number[];
+  /** Whether a term is an identifier of the pages with its parts run together (`biomeconfigpath`). */
+  isCompound(term: number): boolean;
+  /** Whether some such identifier's term starts with `prefix`: words that cannot run into one are not stemmed to try. */
+  hasCompoundStartingWith(prefix: string): boolean;
 }
 
 /** A synonym counts a little less than the word the user typed, a word read through a typo less still. */
 const SYNONYM_WEIGHT = 0.9;
 const TYPO_WEIGHTS = [1, 0.75, 0.5] as const;
+/**
+ * A page that has an identifier's parts but not the identifier (`biome`, `config` and `path` apart,
+ * not `BIOME_CONFIG_PATH`) counts this much of the page that has it.
+ */
+const PARTS_WEIGHT = 0.5;
+/** Query words run together into an identifier of the pages, at most this many (`no unused variables` → `nounusedvariables`). */
+const MAX_JOINED_WORDS = 6;
 /** Shorter words are not corrected: too many other words are one edit away from them. */
 const MIN_TYPO_LENGTH = 4;
 /** From this length on, two edits are corrected when no word is one edit away. */
@@ -161,9 +177,73 @@ export function createQueryParser(options: { analyzers: readonly SearchAnalyzer[
     return reading;
   }
 
+  /** The terms of a compound's parts run together, in each language (`biomeconfigpath`). */
+  function findJoined(joined: string): number[] {
+    const terms = new Set<number>();
+    for (const analyzer of analyzers) {
+      const term = lookup.find(analyzer.stem(joined));
+      if (term !== undefined) terms.add(term);
+    }
+    return [...terms];
+  }
+
+  /** A word of the query as a group, unless it is too short or a stop word in every language. */
+  function wordGroup(word: string): QueryGroup | undefined {
+    const stoppedIn = analyzers.filter((analyzer) => analyzer.isStopWord(word)).length;
+    if (!isSearchableWord(word) || stoppedIn === analyzers.length) return undefined;
+    return { words: [word], alternatives: readWord(word), optional: stoppedIn > 0 };
+  }
+
+  /**
+   * An identifier of the query (written as one, or words that run together into one the pages have):
+   * the pages that have it whole, then, at PARTS_WEIGHT, those that have its parts (read as words, typos
+   * and all), scored by the identifier's rarity. One the pages do not have is its words.
+   */
+  function compoundGroups(compound: Compound, whole: number[]): QueryGroup[] {
+    if (whole.length === 0) return compound.parts.flatMap((part) => wordGroup(part) ?? []);
+    const parts: number[] = [];
+    let partsWeight = PARTS_WEIGHT;
+    for (const part of compound.parts) {
+      const reading = wordGroup(part)?.alternatives[0];
+      if (!reading) continue;
+      parts.push(reading.terms[0]!);
+      partsWeight = Math.min(partsWeight, PARTS_WEIGHT * reading.weight);
+    }
+    const alternatives: QueryAlternative[] = whole.map((term) => ({ terms: [term], weight: 1 }));
+    if (parts.length > 0) alternatives.push({ terms: parts, weight: partsWeight });
+    return [{ words: [compound.written], alternatives, optional: false, idfTerms: whole }];
+  }
+
+  /** The identifier of the pages that words `i`… of the query run into, longest first; none when they run into none. */
+  function joinWords(words: readonly string[], i: number, explicit: ReadonlyMap<number, Compound>): { compound: Compound; whole: number[] } | undefined {
+    // The words but the last stand in the term as they are (a stemmer cuts only the end): no identifier
+    // of the pages starts with them, no longer run of words is one either.
+    let longest = 1;
+    while (longest < Math.min(MAX_JOINED_WORDS, words.length - i) && lookup.hasCompoundStartingWith(words.slice(i, i + longest).join(''))) longest++;
+    for (let length = longest; length >= 2; length--) {
+      const parts = words.slice(i, i + length);
+      // Not across an identifier written as one, and not in a script read as pairs or segments.
+      if (parts.some((part, k) => (k > 0 && explicit.has(i + k)) || SEGMENTED_CHARACTER.test(part))) continue;
+      const joined = parts.join('');
+      const whole = findJoined(joined).filter((term) => lookup.isCompound(term));
+      if (whole.length > 0) return { compound: { written: parts.join(' '), joined, parts }, whole };
+    }
+    return undefined;
+  }
+
   return (query) => {
     correctionsLeft = MAX_CORRECTED_WORDS;
-    const words = splitWords(query);
+    // The query's words, an identifier's parts in its place, and where each identifier starts.
+    const words: string[] = [];
+    const compounds = new Map<number, Compound>();
+    for (const token of tokenizeText(query)) {
+      if (typeof token === 'string') {
+        words.push(token);
+        continue;
+      }
+      compounds.set(words.length, token);
+      words.push(...token.parts);
+    }
     const normalised = words.join(' ');
     const groups: QueryGroup[] = [];
     for (let i = 0; i < words.length; ) {
@@ -176,10 +256,15 @@ export function createQueryParser(options: { analyzers: readonly SearchAnalyzer[
         i += length;
         continue;
       }
-      const word = words[i++]!;
-      const stoppedIn = analyzers.filter((analyzer) => analyzer.isStopWord(word)).length;
-      if (!isSearchableWord(word) || stoppedIn === analyzers.length) continue;
-      groups.push({ words: [word], alternatives: readWord(word), optional: stoppedIn > 0 });
+      const written = compounds.get(i);
+      const joined = written ? { compound: written, whole: findJoined(written.joined) } : joinWords(words, i, compounds);
+      if (joined) {
+        groups.push(...compoundGroups(joined.compound, joined.whole));
+        i += joined.compound.parts.length;
+        continue;
+      }
+      const group = wordGroup(words[i++]!);
+      if (group) groups.push(group);
     }
     // Words that describe the whole site ("services") only count when the query has nothing else.
     const specific = groups.filter((group) => !group.words.every((word) => generic.has(word)));

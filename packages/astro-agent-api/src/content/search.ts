@@ -6,7 +6,7 @@ import type { ManifestPage } from './manifest.ts';
 import type { PageTexts } from './page-texts.ts';
 import type { SearchAnalyzer } from './search-analyzer.ts';
 import { SEGMENTED_CHARACTER } from './segment-words.ts';
-import { createQueryParser, type ParsedSearchQuery, type SearchVocabulary, type TermLookup } from './search-query.ts';
+import { createQueryParser, type ParsedSearchQuery, type QueryAlternative, type SearchVocabulary, type TermLookup } from './search-query.ts';
 import type { SiteUrls } from '../site-urls.ts';
 import type { ServerIndex } from './server-index.ts';
 
@@ -132,7 +132,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
    * Adds one group's best alternative per page to `scores`; returns the new count of touched pages.
    * Only a `counted` group adds to a page's coverage and title matches.
    */
-  function addGroup(alternatives: ParsedSearchQuery['groups'][number]['alternatives'], touchedCount: number, counted: boolean): number {
+  function addGroup({ alternatives, idfTerms }: ParsedSearchQuery['groups'][number], touchedCount: number, counted: boolean): number {
     let groupCount = 0;
     const offer = (doc: number, score: number, inTitle: boolean) => {
       if (inTitle) groupTitled[doc] = 1;
@@ -141,9 +141,11 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       groupBest[doc] = score;
     };
     // The ways of reading one part of the query count as one term: they share the idf of the commonest,
-    // so a rare word the user typed ("plumbers") does not outweigh the page titled by its synonym.
+    // so a rare word the user typed ("plumbers") does not outweigh the page titled by its synonym; an
+    // identifier's, that of the identifier, which its parts found apart do not make common.
     let idf = Infinity;
     for (const { terms } of alternatives) for (const term of terms) idf = Math.min(idf, index.idf[term]!);
+    if (idfTerms && idfTerms.length > 0) idf = Math.max(...idfTerms.map((term) => index.idf[term]!));
     for (const { terms, weight: alternativeWeight } of alternatives) {
       const weight = alternativeWeight * idf;
       if (terms.length === 1) {
@@ -191,7 +193,7 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     let touchedCount = 0;
     // Optional groups count only when the query has nothing else.
     const required = query.groups.filter((group) => !group.optional).length;
-    for (const group of query.groups) touchedCount = addGroup(group.alternatives, touchedCount, required === 0 || !group.optional);
+    for (const group of query.groups) touchedCount = addGroup(group, touchedCount, required === 0 || !group.optional);
     // Per language id, whether its pages are wanted; none means every language.
     const wantedIds = wantedLanguages === undefined ? undefined : new Set(wantedLanguages.map((language) => languageIds.get(language) ?? -1));
     // Filters and boosts as (page values, wanted value) pairs, read with indexed loops: this loop runs
@@ -234,12 +236,21 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       // One more than shown tells whether there is a next page.
       const ranked = rank(parsed, filters, languages, Math.min(MAX_RANKED_RESULTS, offset + limit + 1));
       const shown = ranked.slice(offset, offset + limit);
-      const words = [...new Set(parsed.groups.flatMap((group) => group.alternatives.flatMap(({ terms }) => terms.flatMap((term) => wordsOfTerm(term)))))];
+      const wordsOf = (alternatives: QueryAlternative[]) => alternatives.flatMap(({ terms }) => terms.flatMap((term) => wordsOfTerm(term)));
+      // An identifier's excerpt is cut where the identifier is, not where one of its parts first shows;
+      // a page that has only the parts gets them.
+      const words = [
+        ...new Set(
+          parsed.groups.flatMap((group) => wordsOf(group.idfTerms ? group.alternatives.filter(({ terms }) => terms.length === 1 && group.idfTerms!.includes(terms[0]!)) : group.alternatives)),
+        ),
+      ];
+      const allWords = [...new Set(parsed.groups.flatMap((group) => wordsOf(group.alternatives)))];
       const results = shown.map((doc) => {
         const page = pages[doc]!;
         const facetFields = Object.fromEntries(facetNames.map((name) => [name, page.facets[name] ?? '']));
         const text = excerptTextOf(doc);
-        const { excerpt, at } = buildExcerpt(text, words);
+        const first = buildExcerpt(text, words);
+        const { excerpt, at } = first.at === undefined && allWords.length > words.length ? buildExcerpt(text, allWords) : first;
         return { title: page.title, url: page.url, ...(multilingual && { language: page.language }), ...facetFields, excerpt, section: findSection(page, text.text, at) } as SearchResult;
       });
       const end = offset + shown.length;
@@ -267,6 +278,8 @@ function findSection(page: ManifestPage, text: string, at: number | undefined): 
 function createTermLookup(index: ServerIndex): TermLookup {
   // Built on the first query of a lone character, which few sites ever get.
   let pairsWith: Map<string, number[]> | undefined;
+  // The identifiers' terms, sorted as the terms are: built on the first query of several words.
+  let compounds: string[] | undefined;
   // A word of several languages may stand for several terms.
   const words = new SearchableMap<number[]>();
   for (const [i, word] of index.words.entries()) words.update(word, (terms = []) => [...terms, index.wordTerms[i]!]);
@@ -282,6 +295,21 @@ function createTermLookup(index: ServerIndex): TermLookup {
         else high = middle - 1;
       }
       return undefined;
+    },
+    isCompound(term) {
+      return index.compound[term] === 1;
+    },
+    hasCompoundStartingWith(prefix) {
+      compounds ??= index.terms.filter((_, term) => index.compound[term] === 1);
+      // The first identifier's term not before `prefix`, by binary search over the sorted terms.
+      let low = 0;
+      let high = compounds.length;
+      while (low < high) {
+        const middle = (low + high) >>> 1;
+        if (compounds[middle]! < prefix) low = middle + 1;
+        else high = middle;
+      }
+      return compounds[low]?.startsWith(prefix) ?? false;
     },
     findPairsWith(character) {
       pairsWith ??= groupPairsByCharacter(index.terms);

@@ -20,6 +20,8 @@ export interface ServerIndex {
   idf: Float32Array;
   /** 1 beside a posting whose page has the term in its title, else 0. */
   inTitle: Uint8Array;
+  /** 1 for a term that is an identifier of the pages with its parts run together (`biomeconfigpath` of `BIOME_CONFIG_PATH`), else 0. */
+  compound: Uint8Array;
   /** Words of the pages as they are written (normalised), sorted: what typos are matched against. A word stemmed differently by two of the pages' languages is listed once per term. */
   words: string[];
   /** The term of each word. */
@@ -28,11 +30,12 @@ export interface ServerIndex {
 
 /** File of the index inside the runtime folder (`<outDir>/agent-api/`). */
 export const SERVER_INDEX_FILE = 'search-index.bin';
-// Version 2: words of Chinese, Japanese, Korean and Thai split as content/segment-words.ts does; a
-// server refuses an index of version 1, whose terms its queries would not meet.
-const MAGIC = 'AAPI-SI2';
-/** In this order; the byte array last, so every other one stays 4-byte aligned. */
-const ARRAYS = ['termStarts', 'docs', 'weights', 'idf', 'wordTerms', 'inTitle'] as const;
+// Version 3: identifiers whole and by their parts, NFKC and katakana's final long-vowel mark
+// (content/search-analyzer.ts); a server refuses an index of an earlier version, whose terms its
+// queries would not meet.
+const MAGIC = 'AAPI-SI3';
+/** In this order; the byte arrays last, so every other one stays 4-byte aligned. */
+const ARRAYS = ['termStarts', 'docs', 'weights', 'idf', 'wordTerms', 'inTitle', 'compound'] as const;
 
 interface Header {
   buildId: string;
@@ -91,8 +94,9 @@ export function decodeServerIndex(bytes: Uint8Array): ServerIndex {
     idf: view(Float32Array, header.lengths.idf),
     wordTerms: view(Uint32Array, header.lengths.wordTerms),
     inTitle: view(Uint8Array, header.lengths.inTitle),
+    compound: view(Uint8Array, header.lengths.compound),
   };
-  if (offset !== aligned.byteOffset + aligned.byteLength || index.termStarts.length !== index.terms.length + 1) {
+  if (offset !== aligned.byteOffset + aligned.byteLength || index.termStarts.length !== index.terms.length + 1 || index.compound.length !== index.terms.length) {
     throw new Error('The search index file is incomplete or damaged: build the site again.');
   }
   return index;

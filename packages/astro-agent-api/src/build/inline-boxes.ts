@@ -1,0 +1,115 @@
+import type { Element, ElementContent } from 'hast';
+import { isVisuallyHidden } from './accessible-names.ts';
+
+/**
+ * Elements a browser lays out as blocks: the Markdown converter puts a blank line or a line break
+ * between them, so nothing runs together across their edges.
+ */
+const BLOCK_TAGS = new Set([
+  'address',
+  'article',
+  'blockquote',
+  'br',
+  'dd',
+  'details',
+  'dialog',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hgroup',
+  'hr',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'td',
+  'tfoot',
+  'th',
+  'thead',
+  'tr',
+  'ul',
+]);
+
+/** Elements that mark up prose (emphasis, code, a quotation): what they hold reads as part of the sentence. */
+const FORMATTING_TAGS = new Set(['abbr', 'b', 'cite', 'code', 'del', 'dfn', 'em', 'i', 'ins', 'kbd', 'mark', 'q', 's', 'samp', 'small', 'strong', 'sub', 'sup', 'time', 'u', 'var']);
+
+/**
+ * What the reader meets at one edge of a node: nothing (a comment, an empty element), white space,
+ * a letter or other text, punctuation that clings to the word on its side (a full stop after a box,
+ * an opening bracket before one), a control (a link or a button, drawn as a box of its own), a box
+ * that is not the page's text flow (an image, an icon's name, text for screen readers only), or a block.
+ */
+type Edge = 'none' | 'space' | 'text' | 'clinging' | 'control' | 'box' | 'block';
+
+/** Punctuation written against the word before it (closing) or after it (opening), in Latin and CJK text. */
+const CLOSING = /[\p{Pe}\p{Pf}.,;:!?%、。，．：；！？]/u;
+const OPENING = /[\p{Ps}\p{Pi}¿¡]/u;
+
+/**
+ * Puts a space between two neighbours that a browser shows as separate boxes but whose text would
+ * otherwise run together in the twin: two links or buttons with nothing between them (a row of
+ * link buttons such as Starlight's hero actions, "Get started" and "View on GitHub", written by a
+ * framework that leaves no white space between elements, whatever wraps each one), and an image,
+ * an icon's name or a screen-reader-only text against the text beside it. Text against text is left alone: a
+ * word may be split across elements (`<b>Astro</b>'s`), and Japanese or Chinese have no spaces at all.
+ * `boxes` holds the elements that are an icon's name (accessible-names.ts).
+ */
+export function separateInlineBoxes(children: ElementContent[], boxes: ReadonlySet<Element>): ElementContent[] {
+  let separated: ElementContent[] | undefined;
+  let previous: Edge = 'none';
+  for (const [i, child] of children.entries()) {
+    const start = edgeOf(child, 'start', boxes);
+    if (start !== 'none' && needsSpace(previous, start)) {
+      separated ??= children.slice(0, i);
+      separated.push({ type: 'text', value: ' ' });
+    }
+    separated?.push(child);
+    const end = start === 'none' ? 'none' : edgeOf(child, 'end', boxes);
+    if (end !== 'none') previous = end;
+  }
+  return separated ?? children;
+}
+
+function needsSpace(before: Edge, after: Edge): boolean {
+  if (before === 'control' && after === 'control') return true;
+  if (before === 'box') return after === 'text' || after === 'control' || after === 'box';
+  return after === 'box' && (before === 'text' || before === 'control');
+}
+
+function edgeOf(node: ElementContent, side: 'start' | 'end', boxes: ReadonlySet<Element>): Edge {
+  if (node.type === 'text') {
+    if (node.value === '') return 'none';
+    const character = side === 'start' ? node.value[0]! : node.value.at(-1)!;
+    if (/\s/.test(character)) return 'space';
+    return (side === 'start' ? CLOSING : OPENING).test(character) ? 'clinging' : 'text';
+  }
+  if (node.type !== 'element' || node.tagName === 'svg') return 'none';
+  if (BLOCK_TAGS.has(node.tagName)) return 'block';
+  if ((node.tagName === 'a' && node.properties.href !== undefined) || node.tagName === 'button') return 'control';
+  if (node.tagName === 'img' || boxes.has(node) || isVisuallyHidden(node)) return 'box';
+  const { children } = node;
+  for (let i = side === 'start' ? 0 : children.length - 1; i >= 0 && i < children.length; i += side === 'start' ? 1 : -1) {
+    const edge = edgeOf(children[i]!, side, boxes);
+    // A link in emphasis is a link of the prose, not a button: `<em><a>付き</a></em>` runs on as text does.
+    if (edge !== 'none') return edge === 'control' && FORMATTING_TAGS.has(node.tagName) ? 'text' : edge;
+  }
+  return 'none';
+}

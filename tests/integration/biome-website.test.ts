@@ -76,3 +76,32 @@ describe("Biome's website, built from the packed tarball", () => {
     for (const copy of manifest.copies as Json[]) assert.equal(copy.language, 'en', `${copy.path}: its text is English`);
   });
 });
+
+describe("Biome's rule index, as an agent reads it", () => {
+  it("keeps the rule index's icon columns as words, with no padding in its cells", async () => {
+    const html = await readFile(join(example.root, 'dist/client/linter/javascript/rules/index.html'), 'utf8');
+    const tables = (html.match(/<table[\s\S]*?<\/table>/g) ?? []).join('');
+    const twin = await (await get('/linter/javascript/rules.md')).text();
+    const rows = twin
+      .split('\n')
+      .filter((line) => line.startsWith('| ['))
+      .map(
+        (line) =>
+          line
+            .replace(/\|\s*$/, '')
+            .split('|')
+            .at(-1)!,
+      );
+    for (const [label, words] of [
+      ['This rule is recommended', /\brecommended\b/i],
+      ['The rule has a safe fix', /(?<!un)safe fix/i],
+      ['The rule has an unsafe fix', /\bunsafe fix/i],
+    ] as const) {
+      const shown = tables.split(`aria-label="${label}"`).length - 1;
+      assert.ok(shown > 70, `${label}: ${shown}`);
+      assert.equal(rows.filter((cell) => words.test(cell)).length, shown, label);
+    }
+    const padded = twin.split('\n').filter((line) => line.startsWith('|') && /[^\s|] {2,}\||\| {2,}|-{4,}/.test(line));
+    assert.deepEqual(padded.slice(0, 3), []);
+  });
+});

@@ -8,6 +8,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { marksOf } from './agent-index.ts';
 
 export type PageKind = 'redirect' | 'noindex' | 'canonical elsewhere' | 'error' | 'copy' | 'empty' | 'content';
 
@@ -26,8 +27,6 @@ export const EMPTY_PAGE_WORDS = 10;
 /** A block of text on more than this share of the pages is the site's boilerplate (a copyright line, a banner). */
 const BOILERPLATE_SHARE = 0.5;
 const REFRESH = /<meta\s+http-equiv=["']?refresh["']?\s+content=["']?\d+;\s*url=([^"'>\s]+)/i;
-const NOINDEX = /<meta\s+name=["']?robots["']?\s+content=["'][^"']*\bnoindex\b/i;
-const CANONICAL = /<link\s+rel=["']?canonical["']?\s+href=["']?([^"'>\s]+)/i;
 const HTML_LANG = /<html\b[^>]*\blang=["']?([\w-]+)/i;
 const MAIN_LANG = /<main\b[^>]*\blang=["']?([\w-]+)/i;
 const BLOCK_BOUNDARY = /<\/?(?:p|li|h[1-6]|div|section|article|td|th|pre|blockquote|dd|dt|figcaption|tr|table|ul|ol)\b[^>]*>/gi;
@@ -80,12 +79,13 @@ export async function readBuiltHtmlPages(root: string, site: string): Promise<Bu
       .filter((block) => !boilerplate(block))
       .reduce((sum, block) => sum + countWords(block), 0);
     const refresh = REFRESH.exec(html)?.[1];
-    const canonical = CANONICAL.exec(html)?.[1];
+    // The marks a page's head gives it, as the other real-site figures read them (agent-index.ts).
+    const marks = marksOf(html, new Headers(), `${site}${path}`);
     let kind: PageKind = 'content';
-    if (refresh !== undefined) kind = 'redirect';
-    else if (NOINDEX.test(html)) kind = 'noindex';
+    if (marks.includes('stub')) kind = 'redirect';
+    else if (marks.includes('noindex')) kind = 'noindex';
     else if (/(?:^|\/)404(?:\.html|\/)$/.test(path)) kind = 'error';
-    else if (canonical !== undefined && new URL(canonical, site).pathname !== path) kind = 'canonical elsewhere';
+    else if (marks.includes('canonical-elsewhere')) kind = 'canonical elsewhere';
     else if (isInAnotherLanguage(html)) kind = 'copy';
     else if (words < EMPTY_PAGE_WORDS) kind = 'empty';
     return { path, kind, words, ...(refresh !== undefined && { target: decodeEntities(refresh) }) };

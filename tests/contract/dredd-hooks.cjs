@@ -5,7 +5,7 @@
 const hooks = require('hooks');
 
 const server = process.env.CONTRACT_SERVER_URL;
-const state = { basic: '', token: '', quotaOnly: '', contentOnly: '', revocable: '' };
+const state = { basic: '', token: '', quotaOnly: '', contentOnly: '', revocable: '', connector: '' };
 
 /** Statuses that cannot be produced on purpose from one request, each with the test that covers them. */
 const NOT_PRODUCIBLE = {
@@ -28,6 +28,9 @@ hooks.beforeAll((_transactions, done) => {
     state.quotaOnly = await token('quota:read');
     state.contentOnly = await token('content:read');
     state.revocable = await token('content:read');
+    // A public client of the authorization code grant, for the authorization endpoint's redirect.
+    const connector = await post('/oauth/register', JSON.stringify({ redirect_uris: ['http://127.0.0.1:8976/callback'], token_endpoint_auth_method: 'none' }), { 'Content-Type': 'application/json' });
+    state.connector = connector.client_id;
   })().then(
     () => done(),
     (error) => done(error),
@@ -82,8 +85,13 @@ function shapeAuthEndpoint(transaction, status, path) {
     if (status === 200) request.headers.Authorization = `Bearer ${state.token}`;
     return;
   }
+  if (path === '/oauth/authorize') {
+    // 302: the registered connector, approved at once; 400: a client_id nobody registered (the example's).
+    if (status === 302) setQuery(transaction, 'client_id', state.connector);
+    return;
+  }
   if (path === '/oauth/register') {
-    if (status === 400) request.body = JSON.stringify({ contacts: [] });
+    if (status === 400) request.body = JSON.stringify({ contacts: 'nobody' });
     if (status === 413) request.body = JSON.stringify({ client_name: 'x', padding: 'x'.repeat(20_000) });
     return;
   }

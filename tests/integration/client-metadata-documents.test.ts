@@ -75,7 +75,7 @@ describe('a client known by its metadata document, authenticating with private_k
   test('the discovery document says so', async () => {
     const metadata = (await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
     assert.equal(metadata.client_id_metadata_document_supported, true);
-    assert.deepEqual(metadata.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post', 'private_key_jwt']);
+    assert.deepEqual(metadata.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none']);
     assert.ok((metadata.token_endpoint_auth_signing_alg_values_supported as string[]).includes('EdDSA'));
   });
 
@@ -126,6 +126,76 @@ describe('a client known by its metadata document, authenticating with private_k
   });
 });
 
+describe('a connector known by its metadata document: a public client of the authorization code grant', () => {
+  const path = '/clients/connector.json';
+  let documentId: string;
+  before(() => {
+    documentId = `${host.origin}${path}`;
+    host.documents.set(path, {
+      body: {
+        client_id: documentId,
+        client_name: 'Connector by document',
+        redirect_uris: ['http://127.0.0.1:7777/callback'],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      },
+      headers: { 'cache-control': 'max-age=3600' },
+    });
+  });
+
+  async function authorize(fields: Record<string, string>): Promise<Response> {
+    return fetch(`${server.url}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: documentId, code_challenge_method: 'S256', ...fields })}`, { redirect: 'manual' });
+  }
+
+  test("no registration: the document URL is the client_id; authorize, exchange, refresh; the quota is the grant's", async () => {
+    const verifier = crypto.randomUUID().repeat(2);
+    const challenge = Buffer.from(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier))).toString('base64url');
+    const answered = await authorize({ redirect_uri: 'http://127.0.0.1:40001/callback', code_challenge: challenge, state: 's1' });
+    assert.equal(answered.status, 302, await answered.clone().text());
+    const callback = new URL(answered.headers.get('location')!);
+    assert.equal(callback.origin, 'http://127.0.0.1:40001', 'a loopback redirect URI of the document, on the port the request names');
+    const exchanged = await fetch(`${server.url}/oauth/token`, {
+      method: 'POST',
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code: callback.searchParams.get('code')!,
+        code_verifier: verifier,
+        redirect_uri: 'http://127.0.0.1:40001/callback',
+        client_id: documentId,
+      }),
+    });
+    assert.equal(exchanged.status, 200, await exchanged.clone().text());
+    const tokens = (await exchanged.json()) as { access_token: string; refresh_token: string };
+    const quota = (await (await fetch(`${server.url}/api/v1/quota`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).json()) as { client_id: string; policy: string };
+    assert.deepEqual([quota.client_id, quota.policy], [documentId, 'identificado']);
+    const refreshed = await fetch(`${server.url}/oauth/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: documentId }),
+    });
+    assert.equal(refreshed.status, 200);
+    assert.equal(host.hits.get(path), 1, 'the document was fetched once and kept');
+  });
+
+  test('a redirect URI the document does not list, or a document that names another client_id, is a JSON 400', async () => {
+    const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
+    const elsewhere = await authorize({ redirect_uri: 'https://evil.example/callback', code_challenge: challenge });
+    assert.equal(elsewhere.status, 400);
+    assert.equal(elsewhere.headers.get('location'), null);
+    assert.match(((await elsewhere.json()) as { error_description: string }).error_description, /not one the client .* registered/);
+    host.documents.set('/clients/liar.json', { body: { client_id: `${host.origin}/clients/other.json`, redirect_uris: ['http://127.0.0.1:7777/callback'], token_endpoint_auth_method: 'none' } });
+    const liar = await fetch(
+      `${server.url}/oauth/authorize?${new URLSearchParams({ response_type: 'code', client_id: `${host.origin}/clients/liar.json`, code_challenge: challenge, code_challenge_method: 'S256' })}`,
+      {
+        redirect: 'manual',
+      },
+    );
+    assert.equal(liar.status, 400);
+    const body = (await liar.json()) as { error: string; error_description: string };
+    assert.deepEqual([body.error, /is not its URL/.test(body.error_description)], ['invalid_client', true]);
+  });
+});
+
 describe('what is refused, as invalid_client', () => {
   async function refused(fields: Record<string, string>, why: RegExp): Promise<void> {
     const response = await tokenRequest(fields);
@@ -159,9 +229,9 @@ describe('what is refused, as invalid_client', () => {
 
   test('a client_id that is no document this site takes', async () => {
     const key = privateJwk;
-    await refused(withAssertion(await assertion({ key, id: 'https://unlisted.example/client.json' })), /not one/);
-    await refused(withAssertion(await assertion({ key, id: `${host.origin}/` })), /not one/);
-    await refused(withAssertion(await assertion({ key, id: 'agt_ci_registered' })), /not one/);
+    await refused(withAssertion(await assertion({ key, id: 'https://unlisted.example/client.json' })), /Unknown client/);
+    await refused(withAssertion(await assertion({ key, id: `${host.origin}/` })), /Unknown client/);
+    await refused(withAssertion(await assertion({ key, id: 'agt_ci_registered' })), /Unknown client/);
     await refused({ ...withAssertion(await assertion()), client_id: `${host.origin}/other.json` }, /differs/);
   });
 

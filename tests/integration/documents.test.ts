@@ -114,11 +114,14 @@ describe('published agent documents', () => {
       manifest.documents?.filter((path) => path.includes('llms') && !path.startsWith('/llms-full')),
       ['/llms.txt', '/.well-known/llms.txt'],
     );
-    // The demo's text (1.7 MB) is past one file of llms-full.txt: an index of its sections' files, each within the limit.
-    const full = manifest.documents!.filter((path) => path.startsWith('/llms-full/'));
-    assert.ok(full.length > 1, full.join(', '));
-    assert.ok((await read('/llms-full.txt')).includes(`](${site}${full[0]})`));
-    for (const path of full) assert.ok((await read(path)).length <= 500_000, path);
+    // The demo's text (1.6 M characters) is one llms-full.txt (one file up to 5,000,000), every page in it.
+    assert.deepEqual(
+      manifest.documents!.filter((path) => path.startsWith('/llms-full')),
+      ['/llms-full.txt'],
+    );
+    const full = await read('/llms-full.txt');
+    assert.ok(full.length > 1_000_000 && full.length <= 5_000_000, `${full.length} characters`);
+    for (const page of manifest.pages) assert.ok(full.includes(`\nURL: ${page.url}\n`), page.path);
 
     const robots = await read('/robots.txt');
     assert.ok(robots.includes(`Sitemap: ${site}/sitemap-index.xml`));

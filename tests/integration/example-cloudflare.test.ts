@@ -6,6 +6,7 @@
  * then after `wrangler d1 migrations apply --local`, and last with a bad variable among its vars.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -318,6 +319,43 @@ describe('examples/cloudflare under `astro preview` (workerd)', () => {
     assert.deepEqual(await introspect(), { active: false });
     const refused = await fetch(`${base}/api/v1/quota`, { headers: { Authorization: `Bearer ${access_token}`, ...newAddress() } });
     assert.equal(refused.status, 401);
+  });
+
+  it('logs a connector in with the authorization code and PKCE in D1: one code, one rotation, a reuse that revokes the grant', async () => {
+    const headers = { 'Content-Type': 'application/json', ...newAddress() };
+    const registered = await fetch(`${base}/oauth/register`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:8976/callback'], token_endpoint_auth_method: 'none' }),
+    });
+    const { client_id: clientId } = (await registered.json()) as { client_id: string };
+    const verifier = 'v'.repeat(43);
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const query = new URLSearchParams({ response_type: 'code', client_id: clientId, code_challenge: challenge, code_challenge_method: 'S256', state: 'edge', resource: `${SITE}/mcp` });
+    const answered = await fetch(`${base}/oauth/authorize?${query}`, { redirect: 'manual', headers: newAddress() });
+    assert.equal(answered.status, 302, await answered.clone().text());
+    const callback = new URL(answered.headers.get('location')!);
+    assert.deepEqual([callback.searchParams.get('state'), callback.searchParams.get('iss')], ['edge', SITE]);
+    const token = (fields: Record<string, string>) =>
+      fetch(`${base}/oauth/token`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...newAddress() },
+        body: new URLSearchParams({ client_id: clientId, ...fields }),
+      });
+    const code = { grant_type: 'authorization_code', code: callback.searchParams.get('code')!, code_verifier: verifier };
+    const first = (await (await token(code)).json()) as Json;
+    assert.match(String(first.refresh_token), /^agt_rt_/);
+    assert.equal((await token(code)).status, 400, 'a code is used once');
+    assert.equal((await fetch(`${base}/agent/identity`, { headers: { Authorization: `Bearer ${first.access_token}`, ...newAddress() } })).status, 401, 'its second use revoked what the first gave');
+
+    const again = await fetch(`${base}/oauth/authorize?${query}`, { redirect: 'manual', headers: newAddress() });
+    const second = (await (await token({ ...code, code: new URL(again.headers.get('location')!).searchParams.get('code')! })).json()) as Json;
+    const rotated = await token({ grant_type: 'refresh_token', refresh_token: String(second.refresh_token) });
+    assert.equal(rotated.status, 200);
+    const next = (await rotated.json()) as Json;
+    assert.equal((await getJson('/agent/identity', { headers: { Authorization: `Bearer ${next.access_token}` } })).client_id, clientId);
+    assert.equal(((await (await token({ grant_type: 'refresh_token', refresh_token: String(second.refresh_token) })).json()) as Json).error, 'invalid_grant');
+    assert.equal((await fetch(`${base}/agent/identity`, { headers: { Authorization: `Bearer ${next.access_token}`, ...newAddress() } })).status, 401, 'the reuse revoked the grant');
   });
 
   it('offers its operations as MCP tools to the official client', async () => {

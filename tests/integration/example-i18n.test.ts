@@ -140,7 +140,7 @@ describe('examples/i18n, English and French', () => {
   it("sets Astro's fallback copies of English pages apart, in search, the browser index, llms.txt and MCP, and points each to its English page", async () => {
     // Astro knows paths, not translations: every English page whose path has no French page (the French
     // pages have French slugs, /fr/a-propos/ for /about/) gets a French copy with the English text.
-    assert.match(example.buildLog, /\[astro-agent-api\] left out 4 pages of search, llms\.txt and MCP resources: 4 copies of pages in another language/);
+    assert.match(example.buildLog, /\[astro-agent-api\] left out 4 pages of search, llms\.txt, llms-full\.txt and MCP resources: 4 copies of pages in another language/);
     const manifest = JSON.parse(await readFile(join(example.root, 'dist/agent-api/manifest.json'), 'utf8')) as Json;
     assert.deepEqual(
       manifest.copies.map((page: Json) => [page.path, page.original, page.language]),

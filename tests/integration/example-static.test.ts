@@ -100,7 +100,7 @@ describe('examples/static, built without an adapter', () => {
     t.diagnostic(integrationLines(example.buildLog).join('\n'));
     assert.doesNotMatch(example.buildLog, /NoAdapterInstalled|Cannot use server-rendered pages/);
     assert.match(example.buildLog, /\[astro-agent-api\] converted 7 pages to Markdown in [\d.]+ m?s \([2-7] while Astro rendered, 0 reused from earlier builds\)/);
-    assert.match(example.buildLog, /\[astro-agent-api\] left out 2 pages of search, llms\.txt and MCP resources: 1 error page, 1 page matching excludeSelector$/m);
+    assert.match(example.buildLog, /\[astro-agent-api\] left out 2 pages of search, llms\.txt, llms-full\.txt and MCP resources: 1 error page, 1 page matching excludeSelector$/m);
     const notices = example.buildLog.match(/\[astro-agent-api\] no adapter: .*/g) ?? [];
     assert.equal(notices.length, 1, example.buildLog);
     assert.match(notices[0]!, /wrote the static agent surface \(Markdown twins, llms\.txt, agents\.md, .*\); add an adapter such as @astrojs\/node to serve search_pages, read_page, MCP and OAuth$/);

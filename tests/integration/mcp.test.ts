@@ -397,12 +397,12 @@ describe('MCP HTTP rules: the same as REST, before any MCP processing, answered 
     }
   });
 
-  test('a bad bearer token is an HTTP 401 with WWW-Authenticate pointing at the site metadata', async () => {
+  test("a bad bearer token is an HTTP 401 with WWW-Authenticate pointing at the MCP endpoint's own metadata (RFC 9728 §3.1)", async () => {
     const response = await rawPost(initialize, { Authorization: 'Bearer agt_at_not-a-real-token-0000000000000000000000000' });
     await httpRefusal(response, 401, 'invalid_token');
     const challenge = response.headers.get('www-authenticate')!;
     assert.match(challenge, /^Bearer error="invalid_token"/);
-    assert.ok(challenge.includes(`resource_metadata="${SITE}/.well-known/oauth-protected-resource"`), challenge);
+    assert.ok(challenge.includes(`resource_metadata="${SITE}/.well-known/oauth-protected-resource/mcp"`), challenge);
     await assert.rejects(connectLegacy(bearer('garbage')), /401|invalid_token|Unauthorized/i);
   });
 

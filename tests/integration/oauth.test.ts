@@ -1,93 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, afterEach, before, beforeEach, describe, test } from 'node:test';
 import * as oauth from 'oauth4webapi';
 import { createCallerResolver } from '../../packages/astro-agent-api/src/server/caller.ts';
 import type { ApiError } from '../../packages/astro-agent-api/src/api-error.ts';
-import { createOAuthHandlers, type OAuthHandlers } from '../../packages/astro-agent-api/src/server/oauth/handlers.ts';
-import { openStore } from '../../packages/astro-agent-api/src/store/open-store.ts';
-import type { Store } from '../../packages/astro-agent-api/src/store/store.ts';
 import { fetchFrom } from '../helpers/fetch-from.ts';
+import { assertOAuthError, basic, createOAuthHarness as createHarness, form, type Registered, SITE } from '../helpers/oauth-harness.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
 
-const SITE = 'https://www.example.test';
 const METADATA = `${SITE}/.well-known/oauth-protected-resource/api/v1`;
-const root = await mkdtemp(join(tmpdir(), 'agent-api-oauth-'));
-after(() => rm(root, { recursive: true, force: true }));
-let dirs = 0;
-
-interface Registered {
-  client_id: string;
-  client_secret: string;
-}
-
-/** RFC 6749 §2.3.1 as oauth4webapi does it: form-urlencode id and secret, then base64. */
-function basic(clientId: string, secret: string): string {
-  const encode = (value: string) =>
-    encodeURIComponent(value)
-      .replace(/[-_.!~*'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)
-      .replace(/%20/g, '+');
-  return `Basic ${btoa(`${encode(clientId)}:${encode(secret)}`)}`;
-}
-
-function form(fields: Record<string, string>): string {
-  return new URLSearchParams(fields).toString();
-}
-
-/** The handlers over a real store in a temporary folder, with a clock the test can move. */
-function createHarness() {
-  const harness = {
-    clock: Date.now(),
-    dataDir: join(root, `data-${++dirs}`),
-    store: undefined as unknown as Store,
-    oauth: undefined as unknown as OAuthHandlers,
-    async open(storeOptions: { clientIdleDays?: number } = {}) {
-      harness.store = await openStore({ dataDir: harness.dataDir, now: () => harness.clock, ...storeOptions });
-      harness.oauth = createOAuthHandlers({ store: harness.store, addresses: { trustProxy: 0, ipv6Prefix: 64 }, now: () => harness.clock });
-    },
-    async close() {
-      await harness.store.close();
-    },
-    call(endpoint: keyof OAuthHandlers, body: string | undefined, init: { type?: string; headers?: Record<string, string>; address?: string; method?: string } = {}): Promise<Response> {
-      const headers: Record<string, string> = { ...init.headers };
-      if (init.type !== '') headers['content-type'] = init.type ?? 'application/x-www-form-urlencoded';
-      const request = new Request(`${SITE}/oauth/${endpoint}`, { method: init.method ?? 'POST', body, headers });
-      return harness.oauth[endpoint](request, { clientAddress: init.address ?? '192.0.2.10' });
-    },
-    async register(metadata: Record<string, unknown> = { client_name: 'Agente de pruebas' }, address?: string): Promise<Registered> {
-      const response = await harness.call('register', JSON.stringify(metadata), { type: 'application/json', address });
-      assert.equal(response.status, 201, await response.clone().text());
-      return (await response.json()) as Registered;
-    },
-    async token(client: Registered, fields: Record<string, string> = {}): Promise<string> {
-      const response = await harness.call('token', form({ grant_type: 'client_credentials', ...fields }), {
-        headers: { authorization: basic(client.client_id, client.client_secret) },
-      });
-      assert.equal(response.status, 200, await response.clone().text());
-      return ((await response.json()) as { access_token: string }).access_token;
-    },
-    async introspect(client: Registered, token: string): Promise<Record<string, unknown>> {
-      const response = await harness.call('introspect', form({ token }), { headers: { authorization: basic(client.client_id, client.client_secret) } });
-      assert.equal(response.status, 200);
-      return (await response.json()) as Record<string, unknown>;
-    },
-  };
-  return harness;
-}
-
-/** Every OAuth error: RFC 6749 §5.2 JSON with the expected code, never cached. */
-async function assertOAuthError(response: Response, status: number, error: string): Promise<Record<string, string>> {
-  const body = (await response.json()) as Record<string, string>;
-  assert.equal(response.status, status, JSON.stringify(body));
-  assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
-  assert.equal(body.error, error);
-  assert.equal(typeof body.error_description, 'string');
-  assert.equal(response.headers.get('cache-control'), 'no-store');
-  return body;
-}
-
 describe('OAuth handlers (web-standard Request → Response over a real sqlite store)', () => {
   let h: ReturnType<typeof createHarness>;
   beforeEach(async () => {
@@ -201,7 +121,7 @@ describe('OAuth handlers (web-standard Request → Response over a real sqlite s
 
   describe('registration errors (RFC 7591 §3.2.2)', () => {
     const cases: Array<[string, unknown, string]> = [
-      ['no client_name', { contacts: [] }, 'invalid_client_metadata'],
+      ['no client_name and no redirect_uris', { contacts: [] }, 'invalid_client_metadata'],
       ['empty client_name', { client_name: '   ' }, 'invalid_client_metadata'],
       ['client_name of 101 characters', { client_name: 'a'.repeat(101) }, 'invalid_client_metadata'],
       ['client_name that is not a string', { client_name: 42 }, 'invalid_client_metadata'],
@@ -209,13 +129,21 @@ describe('OAuth handlers (web-standard Request → Response over a real sqlite s
       ['six contacts', { client_name: 'x', contacts: ['a@b.es', 'c@d.es', 'e@f.es', 'g@h.es', 'i@j.es', 'k@l.es'] }, 'invalid_client_metadata'],
       ['a contact that is not an e-mail address', { client_name: 'x', contacts: ['not an email'] }, 'invalid_client_metadata'],
       ['contacts that are not an array', { client_name: 'x', contacts: 'ops@example.com' }, 'invalid_client_metadata'],
-      ['grant_types with authorization_code', { client_name: 'x', grant_types: ['client_credentials', 'authorization_code'] }, 'invalid_client_metadata'],
+      ['grant_types with authorization_code but no redirect_uris', { client_name: 'x', grant_types: ['client_credentials', 'authorization_code'] }, 'invalid_redirect_uri'],
+      ['an unknown grant type', { client_name: 'x', grant_types: ['implicit'] }, 'invalid_client_metadata'],
       ['empty grant_types', { client_name: 'x', grant_types: [] }, 'invalid_client_metadata'],
-      ['response_types code', { client_name: 'x', response_types: ['code'] }, 'invalid_client_metadata'],
-      ['token_endpoint_auth_method private_key_jwt', { client_name: 'x', token_endpoint_auth_method: 'private_key_jwt' }, 'invalid_client_metadata'],
-      ['token_endpoint_auth_method none', { client_name: 'x', token_endpoint_auth_method: 'none' }, 'invalid_client_metadata'],
+      ['refresh_token without authorization_code', { client_name: 'x', grant_types: ['client_credentials', 'refresh_token'] }, 'invalid_client_metadata'],
+      ['response_types code without the authorization_code grant', { client_name: 'x', response_types: ['code'] }, 'invalid_client_metadata'],
+      ['response_types token', { client_name: 'x', redirect_uris: ['https://app.example/cb'], response_types: ['token'] }, 'invalid_client_metadata'],
+      ['token_endpoint_auth_method private_key_jwt without keys', { client_name: 'x', token_endpoint_auth_method: 'private_key_jwt' }, 'invalid_client_metadata'],
+      ['a public client of client credentials', { client_name: 'x', token_endpoint_auth_method: 'none' }, 'invalid_client_metadata'],
       ['an unknown scope', { client_name: 'x', scope: 'content:read admin' }, 'invalid_client_metadata'],
-      ['redirect_uris', { client_name: 'x', redirect_uris: ['https://app.example/cb'] }, 'invalid_redirect_uri'],
+      ['redirect_uris without the authorization_code grant', { client_name: 'x', grant_types: ['client_credentials'], redirect_uris: ['https://app.example/cb'] }, 'invalid_redirect_uri'],
+      ['an http redirect URI to a host that is not the loopback', { client_name: 'x', redirect_uris: ['http://app.example/cb'] }, 'invalid_redirect_uri'],
+      ['a redirect URI with a fragment', { client_name: 'x', redirect_uris: ['https://app.example/cb#x'] }, 'invalid_redirect_uri'],
+      ['a javascript: redirect URI', { client_name: 'x', redirect_uris: ['javascript:alert(1)'] }, 'invalid_redirect_uri'],
+      ['a relative redirect URI', { client_name: 'x', redirect_uris: ['/callback'] }, 'invalid_redirect_uri'],
+      ['eleven redirect URIs', { client_name: 'x', redirect_uris: Array.from({ length: 11 }, (_, i) => `https://app.example/${i}`) }, 'invalid_redirect_uri'],
       ['a JSON array', [{ client_name: 'x' }], 'invalid_request'],
     ];
     for (const [name, metadata, error] of cases) {
@@ -265,7 +193,7 @@ describe('OAuth handlers (web-standard Request → Response over a real sqlite s
   });
 
   test('5 registrations per hour per address, then 429 JSON with Retry-After; invalid requests do not count', async () => {
-    await assertOAuthError(await h.call('register', '{}', { type: 'application/json' }), 400, 'invalid_client_metadata');
+    await assertOAuthError(await h.call('register', '{"contacts":"x"}', { type: 'application/json' }), 400, 'invalid_client_metadata');
     for (let i = 0; i < 5; i++) await h.register({ client_name: `agente ${i}` });
     const refused = await h.call('register', JSON.stringify({ client_name: 'sexto' }), { type: 'application/json' });
     await assertOAuthError(refused, 429, 'rate_limited');
@@ -325,7 +253,8 @@ describe('OAuth handlers (web-standard Request → Response over a real sqlite s
       const auth = { headers: { authorization: basic(client.client_id, client.client_secret) } };
       await assertOAuthError(await h.call('token', form({}), auth), 400, 'invalid_request');
       await assertOAuthError(await h.call('token', form({ grant_type: 'password', username: 'u', password: 'p' }), auth), 400, 'unsupported_grant_type');
-      await assertOAuthError(await h.call('token', form({ grant_type: 'authorization_code', code: 'x' }), auth), 400, 'unsupported_grant_type');
+      await assertOAuthError(await h.call('token', form({ grant_type: 'authorization_code', code: 'x', code_verifier: 'v'.repeat(43) }), auth), 400, 'unauthorized_client');
+      await assertOAuthError(await h.call('token', form({ grant_type: 'refresh_token', refresh_token: 'agt_rt_x' }), auth), 400, 'unauthorized_client');
       await assertOAuthError(await h.call('token', form({ grant_type: 'client_credentials', scope: 'content:write' }), auth), 400, 'invalid_scope');
       await assertOAuthError(await h.call('token', form({ grant_type: 'client_credentials', scope: 'content:read admin' }), auth), 400, 'invalid_scope');
     });
@@ -437,7 +366,7 @@ describe('OAuth over HTTP against the built site (the npm start front)', () => {
   test('oauth4webapi: discovery, registration, client credentials, a protected call, introspection, revocation', async () => {
     const issuer = new URL(site);
     const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...options, algorithm: 'oauth2' }));
-    assert.deepEqual(as.grant_types_supported, ['client_credentials']);
+    assert.deepEqual(as.grant_types_supported, ['authorization_code', 'refresh_token', 'client_credentials']);
 
     const client = await oauth.processDynamicClientRegistrationResponse(
       await oauth.dynamicClientRegistrationRequest(
@@ -548,10 +477,16 @@ describe('OAuth over HTTP against the built site (the npm start front)', () => {
     const revocation = await postForm('/oauth/revoke', { token }, { authorization: basic(client.client_id, client.client_secret) });
     assert.equal(revocation.status, 200);
 
-    for (const path of ['/api/v1/search_pages?query=fontanero', '/api/v1/read_page?url=/', '/api/v1/quota', '/agent/identity']) {
-      const refused = await api(path, token);
+    // Each resource names its own RFC 9728 document: the API's operations the API's, /agent/identity (outside the API) the site's.
+    for (const [path, resource] of [
+      ['/api/v1/search_pages?query=fontanero', '/api/v1'],
+      ['/api/v1/read_page?url=/', '/api/v1'],
+      ['/api/v1/quota', '/api/v1'],
+      ['/agent/identity', ''],
+    ]) {
+      const refused = await api(path!, token);
       assert.equal(refused.status, 401, path);
-      assert.equal(refused.headers.get('www-authenticate'), `Bearer error="invalid_token", resource_metadata="${site}/.well-known/oauth-protected-resource/api/v1"`);
+      assert.equal(refused.headers.get('www-authenticate'), `Bearer error="invalid_token", resource_metadata="${site}/.well-known/oauth-protected-resource${resource}"`);
       assert.equal(((await refused.json()) as { code: string }).code, 'invalid_token');
     }
     const anonymousQuota = await api('/api/v1/quota');

@@ -158,6 +158,29 @@ async function countsOf(stopped: TestServer, agent: SigningAgent): Promise<Recor
   }
 }
 
+describe("a signed assistant's new grants are counted per agent, not per address", () => {
+  test('past the 20 an hour of one network, a trusted agent following the redirect itself still gets codes; an unsigned caller from the same address does not', async () => {
+    const registration = await fetch(`${server.url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: ['https://assistant.example/callback'], token_endpoint_auth_method: 'none' }),
+    });
+    const { client_id: clientId } = (await registration.json()) as { client_id: string };
+    const authorize = async (headers: Record<string, string>) => {
+      const query = new URLSearchParams({ response_type: 'code', client_id: clientId, code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' });
+      const response = await fetch(`${server.url}/oauth/authorize?${query}`, { headers, redirect: 'manual' });
+      assert.equal(response.status, 302);
+      return new URL(response.headers.get('location')!).searchParams;
+    };
+    for (let i = 0; i < 25; i++) assert.ok((await authorize(await listed.sign(`${SITE}/oauth/authorize`))).get('code'), `signed authorization ${i + 1}`);
+    for (let i = 0; i < 20; i++) assert.ok((await authorize({})).get('code'), `unsigned authorization ${i + 1}`);
+    const refused = await authorize({});
+    assert.equal(refused.get('error'), 'temporarily_unavailable');
+    assert.match(refused.get('error_description')!, /\(autorizacion\)/);
+    assert.ok((await authorize(await listed.sign(`${SITE}/oauth/authorize`))).get('code'), "the agent's window is its own");
+  });
+});
+
 describe('the traffic report', () => {
   const PAGE = '/servicios/fontaneria/madrid/';
 

@@ -84,7 +84,7 @@ describe("Starlight's documentation, built from the packed tarball", () => {
   it('sets the copies of untranslated pages and the error pages apart, and says so', (t) => {
     t.diagnostic(`astro build took ${(example.buildMs / 1000).toFixed(1)} s`);
     t.diagnostic(integrationLines(example.buildLog).join('\n'));
-    assert.match(example.buildLog, /\[astro-agent-api\] left out 308 pages of search, llms\.txt and MCP resources: 291 copies of pages in another language .*, 17 error pages/);
+    assert.match(example.buildLog, /\[astro-agent-api\] left out 308 pages of search, llms\.txt, llms-full\.txt and MCP resources: 291 copies of pages in another language .*, 17 error pages/);
     assert.equal(manifest.pages.length, 321);
     assert.equal(manifest.copies.length, 291);
     for (const copy of manifest.copies) {

@@ -261,34 +261,41 @@ describe('llms.txt', () => {
 });
 
 describe('discovery documents', () => {
-  it('RFC 8414 metadata: client credentials only, with the agent_auth block', () => {
+  it('RFC 8414 metadata: authorization code with PKCE, refresh tokens and client credentials, with the agent_auth block', () => {
     const metadata = buildAuthorizationServerMetadata(context) as Json;
     assert.equal(metadata.issuer, site);
     assert.equal(metadata.registration_endpoint, `${site}/oauth/register`);
     assert.equal(metadata.introspection_endpoint, `${site}/oauth/introspect`);
     assert.equal(metadata.revocation_endpoint, `${site}/oauth/revoke`);
-    assert.deepEqual(metadata.grant_types_supported, ['client_credentials']);
-    assert.deepEqual(metadata.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post', 'private_key_jwt']);
+    assert.deepEqual(metadata.grant_types_supported, ['authorization_code', 'refresh_token', 'client_credentials']);
+    assert.deepEqual(metadata.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none']);
+    assert.deepEqual(metadata.revocation_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none']);
+    assert.deepEqual(metadata.introspection_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post', 'private_key_jwt']);
     assert.equal(metadata.client_id_metadata_document_supported, true);
     assert.deepEqual(metadata.token_endpoint_auth_signing_alg_values_supported, ['EdDSA', 'Ed25519', 'ES256', 'ES384', 'PS256', 'RS256']);
-    assert.deepEqual(metadata.response_types_supported, []);
-    // Named for the MCP SDK clients, which require it; it refuses every request (server/oauth/authorize.ts).
+    assert.deepEqual(metadata.response_types_supported, ['code']);
+    assert.deepEqual(metadata.code_challenge_methods_supported, ['S256']);
+    assert.equal(metadata.authorization_response_iss_parameter_supported, true);
     assert.equal(metadata.authorization_endpoint, `${site}/oauth/authorize`);
     assert.equal(metadata.agent_auth.required, false);
     assert.equal(metadata.agent_auth.benefit, '600 requests per minute instead of 60');
     for (const url of urlsIn(metadata)) assert.ok(url.startsWith(site), url);
     // Without metadata documents, private_key_jwt still serves the clients registered with their keys.
     const registeredOnly = buildAuthorizationServerMetadata({ ...context, options: { ...context.options, clientMetadataDocuments: false } }) as Json;
-    assert.deepEqual(registeredOnly.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post', 'private_key_jwt']);
+    assert.deepEqual(registeredOnly.token_endpoint_auth_methods_supported, ['client_secret_basic', 'client_secret_post', 'private_key_jwt', 'none']);
     assert.equal(registeredOnly.client_id_metadata_document_supported, false);
     assert.deepEqual(registeredOnly.token_endpoint_auth_signing_alg_values_supported, metadata.token_endpoint_auth_signing_alg_values_supported);
   });
 
-  it('RFC 9728 metadata for the site and for the API', () => {
+  it('RFC 9728 metadata for the site, the API and the MCP endpoint', () => {
     const root = buildProtectedResourceMetadata(context, '') as Json;
     const api = buildProtectedResourceMetadata(context, '/api/v1') as Json;
+    const mcp = buildProtectedResourceMetadata(context, '/mcp') as Json;
     assert.equal(root.resource, site);
     assert.equal(api.resource, `${site}/api/v1`);
+    assert.equal(mcp.resource, `${site}/mcp`);
+    assert.deepEqual(mcp.authorization_servers, [site]);
+    assert.notEqual(mcp.resource_name, api.resource_name);
     assert.deepEqual(api.authorization_servers, [site]);
     assert.deepEqual(api.bearer_methods_supported, ['header']);
     assert.deepEqual(api.scopes_supported, ['content:read', 'quota:read']);
@@ -351,26 +358,27 @@ describe('robots.txt', () => {
 });
 
 describe('writeDocuments', () => {
-  it('writes the sixteen documents and logs one line', async () => {
+  it('writes the seventeen documents and logs one line', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'agent-docs-'));
     try {
       const lines: string[] = [];
       const logger = { info: (line: string) => lines.push(line), warn: (line: string) => lines.push(`warn: ${line}`) };
       const written = await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger });
-      assert.equal(written.length, 16);
+      assert.equal(written.length, 17);
       assert.equal(lines.length, 1);
-      assert.match(lines[0]!, /^wrote 16 agent documents in \d+ ms \(\d+ KB, \d+ KB with brotli\)$/);
+      assert.match(lines[0]!, /^wrote 17 agent documents in \d+ ms \(\d+ KB, \d+ KB with brotli\)$/);
       for (const path of written) await readFile(join(dir, documentFilePath(path)));
       // The site's RFC 9728 document and the API's share a folder name, so the site's one is an index file.
       const readJson = async (file: string) => JSON.parse(await readFile(join(dir, file), 'utf8'));
       assert.equal((await readJson('.well-known/oauth-protected-resource/index.json')).resource, site);
       assert.equal((await readJson('.well-known/oauth-protected-resource/api/v1')).resource, `${site}/api/v1`);
+      assert.equal((await readJson('.well-known/oauth-protected-resource/mcp')).resource, `${site}/mcp`);
       assert.equal((await readJson('mcp/server-card.json')).remotes[0].url, `${site}/mcp`);
 
       // A rebuild replaces our robots.txt; a site's own one (from public/) is kept.
-      assert.equal((await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger })).length, 16);
+      assert.equal((await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger })).length, 17);
       await writeFile(join(dir, 'robots.txt'), 'User-agent: *\nDisallow: /privado/\n');
-      assert.equal((await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger })).length, 15);
+      assert.equal((await writeDocuments({ clientDir: dir, manifest: { site, options, company, pages }, logger })).length, 16);
       assert.equal(await readFile(join(dir, 'robots.txt'), 'utf8'), 'User-agent: *\nDisallow: /privado/\n');
       assert.match(lines.at(-2)!, /^warn: kept the site's own robots\.txt/);
     } finally {
@@ -443,7 +451,7 @@ describe('documents of a generic English site (no company, no facets, no documen
       /\bagente\b/i,
     ];
     const texts = new Map([...documents, ['MCP instructions', instructions], ['MCP prompt', prompt]]);
-    assert.equal(texts.size, 18);
+    assert.equal(texts.size, 19);
     for (const [name, text] of texts) for (const pattern of demo) assert.doesNotMatch(text, pattern, `${name} matches ${pattern}`);
   });
 

@@ -32,7 +32,7 @@ function sentenceAt(text: string, anchor: string): string {
 
 /** Each limit, where the documents state it: the document, how its sentence begins and the words it must say. */
 function statements() {
-  const { registration, token, failedAuthentication } = LIMITS.oauth;
+  const { registration, token, failedAuthentication, authorization, agentAuthorization } = LIMITS.oauth;
   const quota = formatPerPeriod(LIMITS.quotaWindowSeconds);
   const raise = `${identified.quota} requests ${quota}`;
   return [
@@ -57,6 +57,13 @@ function statements() {
     { limit: 'accessTokenSeconds', document: DOCUMENT_PATHS.auth, anchor: 'The token is opaque and valid', says: formatDuration(LIMITS.accessTokenSeconds) },
     { limit: 'accessTokenSeconds', document: DOCUMENT_PATHS.openapi, anchor: 'An opaque Bearer token valid', says: `${LIMITS.accessTokenSeconds} s` },
     { limit: 'accessTokenSeconds', document: DOCUMENT_PATHS.agents, anchor: 'gives a Bearer token valid', says: `${LIMITS.accessTokenSeconds} s` },
+    { limit: 'oauth.authorization', document: DOCUMENT_PATHS.auth, anchor: '- **New grants are limited where a person is.**', says: formatPerPeriod(authorization.windowSeconds) },
+    { limit: 'oauth.authorization', document: DOCUMENT_PATHS.auth, anchor: '| new grants (authorizations) |', says: formatPerPeriod(authorization.windowSeconds) },
+    { limit: 'oauth.authorization', document: DOCUMENT_PATHS.agents, anchor: '- **New grants are limited where a person is.**', says: formatPerPeriod(authorization.windowSeconds) },
+    { limit: 'oauth.authorization', document: DOCUMENT_PATHS.openapi, anchor: `${authorization.limit} new grants`, says: formatPerPeriod(authorization.windowSeconds) },
+    { limit: 'oauth.agentAuthorization', document: DOCUMENT_PATHS.auth, anchor: '- **An assistant that signs its requests**', says: formatPerPeriod(agentAuthorization.windowSeconds) },
+    { limit: 'refreshTokenSeconds', document: DOCUMENT_PATHS.auth, anchor: '| refresh token |', says: formatDuration(LIMITS.refreshTokenSeconds) },
+    { limit: 'refreshTokenSeconds', document: DOCUMENT_PATHS.auth, anchor: '- **Refreshing**', says: formatDuration(LIMITS.refreshTokenSeconds) },
   ];
 }
 
@@ -72,7 +79,7 @@ function assertDocumentsStateLimits() {
 describe('the limits the documents state', () => {
   const published = structuredClone(LIMITS);
   // The fixture changes the one object the server enforces; the test process is its own.
-  const limits = LIMITS as unknown as { quotaWindowSeconds: number; accessTokenSeconds: number; oauth: Record<string, { windowSeconds: number }> };
+  const limits = LIMITS as unknown as { quotaWindowSeconds: number; accessTokenSeconds: number; refreshTokenSeconds: number; oauth: Record<string, { windowSeconds: number }> };
   after(() => Object.assign(limits, structuredClone(published)));
 
   it('every sentence that states a window or a lifetime says the one of limits.ts', () => {
@@ -83,10 +90,16 @@ describe('the limits the documents state', () => {
     limits.quotaWindowSeconds = 120;
     limits.accessTokenSeconds = 5400;
     limits.oauth = {
+      ...published.oauth,
       registration: { ...published.oauth.registration, windowSeconds: 7200 },
+      agentRegistration: { ...published.oauth.agentRegistration, windowSeconds: 7200 },
+      authorization: { ...published.oauth.authorization, windowSeconds: 7200 },
+      agentAuthorization: { ...published.oauth.agentAuthorization, windowSeconds: 7200 },
+      clientAuthorization: { ...published.oauth.clientAuthorization, windowSeconds: 7200 },
       token: { ...published.oauth.token, windowSeconds: 90 },
       failedAuthentication: { ...published.oauth.failedAuthentication, windowSeconds: 86_400 },
     };
+    limits.refreshTokenSeconds = 14 * 86_400;
     assertDocumentsStateLimits();
     const documents = buildDocuments({ site, options, company: parsed.company, pages });
     for (const [path, content] of documents) assert.doesNotMatch(content, /per (minute|hour)\b|one hour/, `${path} still states a window of the old limits`);

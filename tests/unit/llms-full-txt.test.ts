@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { buildLlmsFullTxt, LLMS_FULL_TXT_MAX_LENGTH } from '../../packages/astro-agent-api/src/documents/build-llms-full-txt.ts';
+import { buildLlmsFullTxt, LLMS_FULL_TXT_MAX_LENGTH, LLMS_FULL_TXT_PART_LENGTH } from '../../packages/astro-agent-api/src/documents/build-llms-full-txt.ts';
 import { buildLlmsTxt } from '../../packages/astro-agent-api/src/documents/build-llms-txt.ts';
 import { createDocumentContext } from '../../packages/astro-agent-api/src/documents/document-context.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
@@ -43,10 +43,12 @@ describe('llms-full.txt of a 30,000-page site', () => {
   const index = files.get('/llms-full.txt')!;
   const parts = [...files].filter(([path]) => path !== '/llms-full.txt');
 
-  it('is an index of files that each fit one read, linked once each', () => {
-    assert.equal(LLMS_FULL_TXT_MAX_LENGTH, 500_000);
+  it('is an index of files that each fit one read, linked once each, past 5,000,000 characters in all', () => {
+    assert.equal(LLMS_FULL_TXT_MAX_LENGTH, 5_000_000);
+    assert.equal(LLMS_FULL_TXT_PART_LENGTH, 500_000);
+    assert.ok(parts.reduce((sum, [, text]) => sum + text.length, 0) > LLMS_FULL_TXT_MAX_LENGTH);
     assert.ok(parts.length > 10, `${parts.length} files`);
-    for (const [path, text] of files) assert.ok(text.length <= LLMS_FULL_TXT_MAX_LENGTH, `${path}: ${text.length} characters`);
+    for (const [path, text] of files) assert.ok(text.length <= LLMS_FULL_TXT_PART_LENGTH, `${path}: ${text.length} characters`);
     assert.match(index, /^El texto del sitio es demasiado largo para un solo documento/m);
     assert.deepEqual(pageUrls(index), []);
     const linked = [...index.matchAll(/\]\((https:\/\/[^)]+\.txt)\)/g)].map((match) => new URL(match[1]!).pathname);

@@ -88,6 +88,8 @@ test('the manifest lists the texts files written, and texts files of an earlier 
     options: resolveAgentApiOptions(parseAgentApiOptions({}), { url: site, pageLanguages: [] }),
     pages,
     copies: [],
+    redirects: [],
+    leftOut: [],
   });
   await writeManifest(outDir, build('old'));
   await writeFile(join(outDir, RUNTIME_DIR, 'page-texts.bin'), 'the texts file of an earlier version');

@@ -2,8 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { ManifestPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
-import { buildPageIndex, lookUpPage, resolvePage } from '../../packages/astro-agent-api/src/content/resolve-page.ts';
+import { buildPageIndex, lookUpPage, resolveAddress, type PageIndex } from '../../packages/astro-agent-api/src/content/resolve-page.ts';
 import { createSiteUrls } from '../../packages/astro-agent-api/src/site-urls.ts';
+
+/** The one page read_page answers for an input (content/resolve-page.ts resolveAddress), or undefined. */
+function resolvePage(index: PageIndex, input: string): ManifestPage | undefined {
+  const found = resolveAddress(index, input);
+  return found && 'page' in found ? found.page : undefined;
+}
 
 const site = 'https://www.reparohogar.example';
 const page = (path: string): ManifestPage => ({

@@ -38,10 +38,12 @@ async function startRuntime(userOptions: AgentApiUserOptions, onOutcome?: (outco
   return api;
 }
 
-/** Whether Astro hands `path` to the runtime: an exact pattern, the rest parameter of one, or a one-segment parameter. */
+/** Whether Astro hands `path` to the runtime: an exact pattern, the rest parameter of one (which matches its folder itself too), or a one-segment parameter. */
 function injected(patterns: readonly string[], path: string): boolean {
   return patterns.some((pattern) =>
-    pattern.endsWith('/[...path]') ? path.startsWith(pattern.slice(0, -'[...path]'.length)) : new RegExp(`^${pattern.replaceAll('.', '\\.').replace(/\[\w+\]/, '[^/]+')}$`).test(path),
+    pattern.endsWith('/[...path]')
+      ? path.startsWith(pattern.slice(0, -'[...path]'.length)) || path === pattern.slice(0, -'/[...path]'.length)
+      : new RegExp(`^${pattern.replaceAll('.', '\\.').replace(/\[\w+\]/, '[^/]+')}$`).test(path),
   );
 }
 
@@ -73,6 +75,13 @@ for (const { name, options, skill } of CASES) {
       ...Object.values(WELL_KNOWN_PATHS),
       `${WELL_KNOWN_PATHS.protectedResource}${base}`,
       `${WELL_KNOWN_PATHS.protectedResource}/api/v9`,
+      `${WELL_KNOWN_PATHS.protectedResource}${MCP_PATH}`,
+      `${WELL_KNOWN_PATHS.authorizationServer}${MCP_PATH}`,
+      '/.well-known/openid-configuration',
+      '/.well-known/openid-configuration/mcp',
+      `${MCP_PATH}/.well-known/openid-configuration`,
+      `${MCP_PATH}/other`,
+      '/.well-known/security.txt',
       skill,
       '/',
       '/about/',
@@ -86,7 +95,18 @@ for (const { name, options, skill } of CASES) {
     assert.ok(api.isAgentPath(skill), `${skill} is served`);
     assert.equal(api.isAgentPath(DOCUMENT_PATHS.robots), false);
     assert.ok(injected(patterns, `${base}/search_pages`));
-    assert.equal(patterns.filter((pattern) => pattern.includes('[...path]')).length, 1, 'one rest pattern: the API base path');
+    // Rest patterns: the API base path, and the places OAuth clients look for metadata (a JSON 404 where nothing is published).
+    assert.deepEqual(
+      patterns.filter((pattern) => pattern.includes('[...path]')).sort(),
+      [
+        `${base}/[...path]`,
+        '/.well-known/oauth-authorization-server/[...path]',
+        '/.well-known/oauth-protected-resource/[...path]',
+        '/.well-known/openid-configuration/[...path]',
+        '/mcp/.well-known/oauth-authorization-server/[...path]',
+        '/mcp/.well-known/openid-configuration/[...path]',
+      ].sort(),
+    );
     // The built pages may name the site (build/read-site-name.ts), so the skill's folder is a parameter: the runtime answers its own only.
     const otherSkill = '/.well-known/agent-skills/other/SKILL.md';
     assert.ok(injected(patterns, otherSkill));
@@ -115,9 +135,14 @@ test('under a base, the front claims the agent paths under it and the RFC places
     assert.equal(api.isAgentPath(path), false, `${path}, outside the base, is not`);
   }
   // RFC 8414 §3 and RFC 9728 §3.1: outside the base, so only the front answers them.
-  for (const path of ['/.well-known/oauth-authorization-server/docs', '/.well-known/oauth-protected-resource/docs', '/.well-known/oauth-protected-resource/docs/api/v1']) {
+  for (const path of [
+    '/.well-known/oauth-authorization-server/docs',
+    '/.well-known/oauth-protected-resource/docs',
+    '/.well-known/oauth-protected-resource/docs/api/v1',
+    '/.well-known/oauth-protected-resource/docs/mcp',
+  ]) {
     assert.ok(api.isAgentPath(path), `${path} is claimed`);
-    assert.equal(injected(patterns, path), false, `${path} is no pattern: Astro would serve it under the base`);
+    assert.equal(patterns.includes(path), false, `${path} is no pattern: Astro would serve it under the base`);
   }
   // A path Astro hands over that names nothing: the hint points to the documents under the base.
   const notFound = await api.handle(new Request(`http://localhost/docs/.well-known/agent-skills/other/SKILL.md`), { clientAddress: '192.0.2.10' });

@@ -8,8 +8,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { ManifestPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
-import { buildPageIndex, findPageOfRequest, resolvePage } from '../../packages/astro-agent-api/src/content/resolve-page.ts';
+import { buildPageIndex, findPageOfRequest, resolveAddress, type PageIndex } from '../../packages/astro-agent-api/src/content/resolve-page.ts';
 import { createSiteUrls, markdownTwinPath, type BuildFormat, type RoutingSettings, type TrailingSlash } from '../../packages/astro-agent-api/src/site-urls.ts';
+
+/** The one page read_page answers for an input (content/resolve-page.ts resolveAddress), or undefined. */
+function resolvePage(index: PageIndex, input: string): ManifestPage | undefined {
+  const found = resolveAddress(index, input);
+  return found && 'page' in found ? found.page : undefined;
+}
 
 const SITE = 'https://www.example.org';
 const TRAILING: TrailingSlash[] = ['ignore', 'always', 'never'];

@@ -73,7 +73,7 @@ describe('the documents of a static site', () => {
 
   it('a site with an adapter keeps every document, negotiation included', () => {
     const served = documentsFor({});
-    assert.equal(served.size, 16);
+    assert.equal(served.size, 17);
     assert.match(served.get('/agents.md')!, /Requesting an HTML page with `Accept: text\/markdown` returns the same Markdown/);
     assert.match(
       served.get('/llms.txt')!,

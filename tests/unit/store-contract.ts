@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import type { ClientRecord, SearchCount, Store, TokenRecord, TrafficCount, WindowCounter } from '../../packages/astro-agent-api/src/store/store.ts';
+import type { AuthorizationCodeRecord, ClientRecord, GrantRecord, GrantTokens, SearchCount, Store, TokenRecord, TrafficCount, WindowCounter } from '../../packages/astro-agent-api/src/store/store.ts';
 
 /**
  * The Store contract suite: every backend runs it unchanged. `openFreshStore` returns an empty store
@@ -29,6 +29,8 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
         contacts: ['ops@example.com', 'dev@example.es'],
         scope: 'content:read quota:read',
         tokenEndpointAuthMethod: 'client_secret_basic',
+        grantTypes: ['client_credentials'],
+        redirectUris: [],
         issuedAt: T0,
         lastTokenAt: T0,
         ...overrides,
@@ -118,6 +120,177 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
         assert.equal(await store.purgeExpired(T0 + 3_000), 3);
         assert.equal(await store.purgeExpired(T0 + 3_000), 0);
         assert.deepEqual(await store.findToken(valid.tokenHash, T0 + 3_000), valid);
+      });
+    });
+
+    describe('authorization codes, grants and refresh tokens', () => {
+      const MINUTE = 60_000;
+      const DAY = 24 * HOUR;
+
+      /** A public client of the authorization code grant, as a connector registers. */
+      async function connector(): Promise<ClientRecord> {
+        const record = client({ secretHash: '', tokenEndpointAuthMethod: 'none', grantTypes: ['authorization_code', 'refresh_token'], redirectUris: ['http://127.0.0.1/callback'] });
+        await store.createClient(record);
+        return record;
+      }
+
+      function code(clientId: string, overrides: Partial<AuthorizationCodeRecord> = {}): AuthorizationCodeRecord {
+        return {
+          codeHash: sha256(randomUUID()),
+          clientId,
+          redirectUri: 'http://127.0.0.1:5173/callback',
+          codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+          resource: 'https://www.example.test/mcp',
+          scope: 'content:read quota:read',
+          issuedAt: T0,
+          expiresAt: T0 + MINUTE,
+          ...overrides,
+        };
+      }
+
+      function grant(clientId: string, at = T0): GrantRecord {
+        return { grantId: randomUUID(), clientId, scope: 'content:read quota:read', resource: 'https://www.example.test/mcp', issuedAt: at, expiresAt: at + 30 * DAY };
+      }
+
+      function tokensOf(grantRecord: GrantRecord, at: number, scope = grantRecord.scope): GrantTokens {
+        return {
+          accessToken: { tokenHash: sha256(randomUUID()), clientId: grantRecord.clientId, scope, grantId: grantRecord.grantId, issuedAt: at, expiresAt: at + HOUR },
+          refreshToken: { tokenHash: sha256(randomUUID()), grantId: grantRecord.grantId, issuedAt: at, expiresAt: at + 30 * DAY },
+        };
+      }
+
+      /** A connector whose code was redeemed at T0: its grant and the tokens the redemption stored. */
+      async function redeemedGrant(owner?: ClientRecord): Promise<{ owner: ClientRecord; family: GrantRecord; first: GrantTokens }> {
+        const client = owner ?? (await connector());
+        const stored = code(client.clientId);
+        await store.insertAuthorizationCode(stored);
+        const family = grant(client.clientId);
+        const first = tokensOf(family, T0);
+        assert.equal(await store.redeemAuthorizationCode(stored.codeHash, family, first, T0), 'issued');
+        return { owner: client, family, first };
+      }
+
+      test('a client keeps its grant types and redirect URIs', async () => {
+        const record = await connector();
+        assert.deepEqual(await store.findClient(record.clientId), record);
+      });
+
+      test('a code reads back until it expires; a code for a client that does not exist is refused', async () => {
+        const owner = await connector();
+        const stored = code(owner.clientId);
+        assert.equal(await store.insertAuthorizationCode(stored), true);
+        assert.deepEqual(await store.findAuthorizationCode(stored.codeHash, T0 + 1_000), stored);
+        assert.equal(await store.findAuthorizationCode(stored.codeHash, stored.expiresAt), undefined);
+        const orphan = code('no-such-client');
+        assert.equal(await store.insertAuthorizationCode(orphan), false);
+        assert.equal(await store.findAuthorizationCode(orphan.codeHash, T0), undefined);
+      });
+
+      test('a code is redeemed once: the grant and its tokens are stored; a second redemption revokes them all', async () => {
+        const owner = await connector();
+        const stored = code(owner.clientId);
+        await store.insertAuthorizationCode(stored);
+        const first = grant(owner.clientId, T0 + 2_000);
+        const tokens = tokensOf(first, T0 + 2_000);
+        assert.equal(await store.redeemAuthorizationCode(stored.codeHash, first, tokens, T0 + 2_000), 'issued');
+        assert.deepEqual(await store.findToken(tokens.accessToken.tokenHash, T0 + 3_000), tokens.accessToken);
+        assert.deepEqual(await store.findRefreshToken(tokens.refreshToken.tokenHash, T0 + 3_000), { refreshToken: tokens.refreshToken, grant: first, rotated: false });
+        assert.equal((await store.findAuthorizationCode(stored.codeHash, T0 + 3_000))?.grantId, first.grantId);
+        assert.equal((await store.findClient(owner.clientId))?.lastTokenAt, T0 + 2_000);
+
+        const second = grant(owner.clientId, T0 + 4_000);
+        const replayTokens = tokensOf(second, T0 + 4_000);
+        assert.equal(await store.redeemAuthorizationCode(stored.codeHash, second, replayTokens, T0 + 4_000), 'replayed');
+        assert.equal(await store.findToken(tokens.accessToken.tokenHash, T0 + 4_000), undefined, 'what the first redemption issued is revoked');
+        assert.equal(await store.findRefreshToken(tokens.refreshToken.tokenHash, T0 + 4_000), undefined);
+        assert.equal(await store.findToken(replayTokens.accessToken.tokenHash, T0 + 4_000), undefined, 'the replay gets nothing');
+        assert.equal(await store.redeemAuthorizationCode(stored.codeHash, grant(owner.clientId), tokensOf(second, T0 + 5_000), T0 + 5_000), 'replayed');
+      });
+
+      test('an expired or unknown code is gone, and issues nothing', async () => {
+        const owner = await connector();
+        const stored = code(owner.clientId);
+        await store.insertAuthorizationCode(stored);
+        const late = grant(owner.clientId, stored.expiresAt);
+        const tokens = tokensOf(late, stored.expiresAt);
+        assert.equal(await store.redeemAuthorizationCode(stored.codeHash, late, tokens, stored.expiresAt), 'gone');
+        assert.equal(await store.findToken(tokens.accessToken.tokenHash, stored.expiresAt), undefined);
+        assert.equal(await store.redeemAuthorizationCode(sha256('never issued'), late, tokensOf(late, T0), T0), 'gone');
+      });
+
+      test('of 20 simultaneous redemptions of one code, exactly one issues', async () => {
+        const owner = await connector();
+        const stored = code(owner.clientId);
+        await store.insertAuthorizationCode(stored);
+        const outcomes = await Promise.all(
+          Array.from({ length: 20 }, () => {
+            const attempt = grant(owner.clientId);
+            return store.redeemAuthorizationCode(stored.codeHash, attempt, tokensOf(attempt, T0 + 1_000), T0 + 1_000);
+          }),
+        );
+        assert.equal(outcomes.filter((outcome) => outcome === 'issued').length, 1);
+        assert.equal(outcomes.filter((outcome) => outcome === 'replayed').length, 19);
+      });
+
+      test('a refresh token rotates once; the grant lives on with the new one; reusing the old revokes the family', async () => {
+        const { owner, family, first } = await redeemedGrant();
+
+        const at = T0 + 2 * HOUR;
+        const second = tokensOf(family, at, 'content:read');
+        assert.equal(await store.rotateRefreshToken(first.refreshToken.tokenHash, second, at), 'issued');
+        assert.equal((await store.findRefreshToken(first.refreshToken.tokenHash, at))?.rotated, true);
+        const next = await store.findRefreshToken(second.refreshToken.tokenHash, at);
+        assert.deepEqual(next, { refreshToken: second.refreshToken, grant: { ...family, expiresAt: second.refreshToken.expiresAt }, rotated: false });
+        assert.deepEqual(await store.findToken(second.accessToken.tokenHash, at), second.accessToken);
+        assert.equal((await store.findClient(owner.clientId))?.lastTokenAt, at);
+
+        const stolen = tokensOf(family, at + 1_000);
+        assert.equal(await store.rotateRefreshToken(first.refreshToken.tokenHash, stolen, at + 1_000), 'replayed');
+        for (const hash of [second.accessToken.tokenHash, stolen.accessToken.tokenHash]) assert.equal(await store.findToken(hash, at + 1_000), undefined);
+        assert.equal(await store.findRefreshToken(second.refreshToken.tokenHash, at + 1_000), undefined, 'the newest refresh token went with its grant');
+        assert.equal(await store.rotateRefreshToken(second.refreshToken.tokenHash, tokensOf(family, at + 2_000), at + 2_000), 'gone');
+      });
+
+      test('a refresh token is gone once expired, or when presented for another grant', async () => {
+        const { owner, family, first } = await redeemedGrant();
+        assert.equal(await store.rotateRefreshToken(first.refreshToken.tokenHash, tokensOf(grant(owner.clientId), T0 + 1_000), T0 + 1_000), 'gone');
+        const expiry = first.refreshToken.expiresAt;
+        assert.equal(await store.findRefreshToken(first.refreshToken.tokenHash, expiry), undefined);
+        assert.equal(await store.rotateRefreshToken(first.refreshToken.tokenHash, tokensOf(family, expiry), expiry), 'gone');
+      });
+
+      test('of 20 simultaneous rotations of one refresh token, exactly one issues', async () => {
+        const { family, first } = await redeemedGrant();
+        const outcomes = await Promise.all(Array.from({ length: 20 }, () => store.rotateRefreshToken(first.refreshToken.tokenHash, tokensOf(family, T0 + 1_000), T0 + 1_000)));
+        assert.equal(outcomes.filter((outcome) => outcome === 'issued').length, 1);
+        assert.ok(outcomes.includes('replayed'), 'a reuse after the rotation revokes the family');
+      });
+
+      test("a client revokes its own grant with every token, never another client's", async () => {
+        const { owner: alice, family, first: tokens } = await redeemedGrant();
+        const bob = await connector();
+        assert.equal(await store.revokeGrant(family.grantId, bob.clientId), false);
+        assert.ok(await store.findToken(tokens.accessToken.tokenHash, T0));
+        assert.equal(await store.revokeGrant(family.grantId, alice.clientId), true);
+        assert.equal(await store.findToken(tokens.accessToken.tokenHash, T0), undefined);
+        assert.equal(await store.findRefreshToken(tokens.refreshToken.tokenHash, T0), undefined);
+        assert.equal(await store.revokeGrant(family.grantId, alice.clientId), false);
+      });
+
+      test('purging drops expired codes and ended grants; recycling a client takes its grants and their tokens', async () => {
+        const { owner, family, first: tokens } = await redeemedGrant();
+        const expired = code(owner.clientId);
+        await store.insertAuthorizationCode(expired);
+        await store.purgeExpired(T0 + 2 * MINUTE);
+        assert.equal(await store.redeemAuthorizationCode(expired.codeHash, grant(owner.clientId), tokensOf(family, T0), T0), 'gone', 'the expired code was purged');
+        assert.ok(await store.findRefreshToken(tokens.refreshToken.tokenHash, T0 + 2 * MINUTE), 'a live grant stays');
+        await store.purgeExpired(tokens.refreshToken.expiresAt);
+        assert.equal(await store.findRefreshToken(tokens.refreshToken.tokenHash, T0), undefined, 'the ended grant was purged');
+
+        const { first: otherTokens } = await redeemedGrant();
+        assert.equal(await store.deleteIdleClients(T0 + 1), 2);
+        assert.equal(await store.findToken(otherTokens.accessToken.tokenHash, T0), undefined);
+        assert.equal(await store.findRefreshToken(otherTokens.refreshToken.tokenHash, T0), undefined);
       });
     });
 
@@ -330,6 +503,8 @@ export function buildClientRecord(clientId: string, at: number): ClientRecord {
     contacts: [],
     scope: 'content:read quota:read',
     tokenEndpointAuthMethod: 'client_secret_basic',
+    grantTypes: ['client_credentials'],
+    redirectUris: [],
     issuedAt: at,
     lastTokenAt: at,
   };

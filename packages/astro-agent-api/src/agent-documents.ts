@@ -4,7 +4,7 @@
  * (server/serve-document.ts), all from this list. A leaf: it imports only other leaves.
  */
 import { JSON_TYPE, MARKDOWN_TYPE, PLAIN_TEXT_TYPE } from './media-types.ts';
-import { agentSkillPath, DOCUMENT_PATHS, MCP_SERVER_CARD_PATH, protectedResourceMetadataPath, WELL_KNOWN_PATHS } from './paths.ts';
+import { agentSkillPath, DOCUMENT_PATHS, MCP_PATH, MCP_SERVER_CARD_PATH, protectedResourceMetadataPath, WELL_KNOWN_PATHS } from './paths.ts';
 
 /** RFC 9727 §4.2: the profile URI that marks a Linkset as an API catalog. */
 export const API_CATALOG_PROFILE = 'https://www.rfc-editor.org/info/rfc9727';
@@ -25,6 +25,7 @@ export type AgentDocumentId =
   | 'authorizationServer'
   | 'siteResource'
   | 'apiResource'
+  | 'mcpResource'
   | 'mcpServerCard'
   | 'mcpServerCardDraft'
   | 'aiCatalog'
@@ -61,6 +62,7 @@ export function listAgentDocuments({ apiBasePath, siteName }: { apiBasePath: str
     document('authorizationServer', WELL_KNOWN_PATHS.authorizationServer, JSON_TYPE, true),
     document('siteResource', protectedResourceMetadataPath(''), JSON_TYPE, true),
     document('apiResource', protectedResourceMetadataPath(apiBasePath), JSON_TYPE, true),
+    document('mcpResource', protectedResourceMetadataPath(MCP_PATH), JSON_TYPE, true),
     document('mcpServerCard', WELL_KNOWN_PATHS.mcpServerCard, JSON_TYPE, true),
     document('mcpServerCardDraft', MCP_SERVER_CARD_PATH, 'application/mcp-server-card+json; charset=utf-8', true),
     document('aiCatalog', WELL_KNOWN_PATHS.aiCatalog, JSON_TYPE, true),

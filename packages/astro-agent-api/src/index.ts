@@ -1,8 +1,12 @@
 import type { AstroConfig, AstroIntegration } from 'astro';
 import { AstroError } from 'astro/errors';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createTwinWriter, writeMarkdownTwins, type RenderedPages } from './build/build-markdown.ts';
-import { contentLanguageOf, findCopies } from './build/find-copies.ts';
+import { createTwinWriter, writeMarkdownTwins, writeMissingMarkup, type RenderedPages } from './build/build-markdown.ts';
+import { buildRedirectRules, classifyPages, describeLeftOut, describeRedirects, listLeftOut, warnOfSiteWideCanonical } from './build/classify-pages.ts';
+import { contentLanguageOf } from './build/find-copies.ts';
+import { HEADERS_FILE, parseRedirectsFile, readAstroRedirects, readNoindexPaths, REDIRECTS_FILE } from './build/host-files.ts';
 import { startSearchIndex, type SearchIndexBuild } from './build/build-search-index.ts';
 import type { ConvertedPage, MarkdownConversionOptions } from './build/converted-page.ts';
 import { buildServerIndexOfManifest, writeServerIndex } from './build/build-server-index.ts';
@@ -37,6 +41,8 @@ const NO_REDIS_WARNING =
 export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIntegration {
   const options = parseAgentApiOptions(userOptions);
   let config: AstroConfig | undefined;
+  /** The `_headers` patterns of `public/` whose X-Robots-Tag forbids indexing: read once, before the render converts pages. */
+  let noindexPaths: string[] = [];
   /** What `astro:build:start` set going for the render: the page cache, the browser index and the conversion of pages as they render. */
   let started:
     | { cache: Promise<PageCache>; clientDir: string; searchIndex?: SearchIndexBuild; indexed: Set<ConvertedPage>; onPage: (page: ConvertedPage) => void; conversion: RenderTimeConversion }
@@ -57,10 +63,11 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
       },
       'astro:config:done': ({ config: resolved }) => {
         config = resolved;
+        noindexPaths = readNoindexPaths(readTextFile(fileURLToPath(new URL(HEADERS_FILE, resolved.publicDir))), resolved.site!);
       },
       'astro:server:setup': (params) => serveAgentSurfaceInDev(params, config!),
       'astro:build:start': () => {
-        const conversion = conversionOptions(options, config!);
+        const conversion = conversionOptions(options, config!, noindexPaths);
         const cache = openPageCache(buildCacheDir(config!), conversion);
         // The page cache is read while Vite bundles; a cache that cannot be read is reported by the Markdown step.
         cache.catch(() => {});
@@ -71,7 +78,7 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         const indexed = new Set<ConvertedPage>();
         const onPage = (page: ConvertedPage) => {
           // A page whose content says it shows another page's text is most likely a copy: the index waits for the site's other pages to know.
-          if (!searchIndex || page.contentAlternate !== undefined) return;
+          if (!searchIndex || page.contentAlternate !== undefined || page.notContent !== undefined) return;
           indexed.add(page);
           searchIndex.add(page);
         };
@@ -85,7 +92,7 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         renderedPages?.catch(() => {});
       },
       'astro:build:done': async ({ dir, logger }) => {
-        const conversion = conversionOptions(options, config!);
+        const conversion = conversionOptions(options, config!, noindexPaths);
         const { site, routing } = conversion;
         // With an adapter `dir` is the public folder (`<outDir>/client/`); the manifest goes beside it, not in it.
         const clientDir = fileURLToPath(dir);
@@ -119,13 +126,24 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         const siteLanguage = decideSiteLanguage(
           options.language,
           defaultLocale,
-          markdown.pages.map((page) => contentLanguageOf(page, '')),
+          markdown.pages.filter((page) => page.notContent === undefined).map((page) => contentLanguageOf(page, '')),
         );
-        const content = findCopies(markdown.pages, siteLanguage);
-        // A copy's twin names its original, which only the whole site tells.
-        await writeTwins(clientDir, createSiteUrls(site, routing), content.copies);
-        const leftOut = describeLeftOut(content.copies.length, markdown.errorPages, markdown.skipped);
+        const content = classifyPages(markdown.pages, siteLanguage);
+        const urls = createSiteUrls(site, routing);
+        // A copy's twin names its original, which only the whole site tells; a copy taken for a canonical link elsewhere when converted has neither twin nor link yet.
+        await Promise.all([writeTwins(clientDir, urls, content.copies), writeMissingMarkup(clientDir, conversion, content.copiesNamingOriginal)]);
+        const leftOut = describeLeftOut({ notContent: content.notContent, copies: content.copies.length, errorPages: markdown.errorPages, excluded: markdown.skipped });
         if (leftOut) logger.info(leftOut);
+        const canonicalWarning = warnOfSiteWideCanonical(content.notContent, markdown.pages.length);
+        if (canonicalWarning) logger.warn(canonicalWarning);
+        const redirects = buildRedirectRules({
+          astro: readAstroRedirects(config!.redirects),
+          redirectsFile: parseRedirectsFile(readTextFile(join(clientDir, REDIRECTS_FILE)), urls),
+          notContent: content.notContent,
+          urls,
+        });
+        const redirectLine = describeRedirects(redirects);
+        if (redirectLine) logger.info(redirectLine);
         // Pagefind indexed the pages as they were converted; it writes the index while this process builds the server index.
         const searchIndex =
           sameFolder && renderIndex && holdsExactly(render.indexed, content.pages)
@@ -140,7 +158,7 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
             // @astrojs/sitemap writes its index at this path; without it robots.txt and agents.md name no sitemap.
             sitemap: config!.integrations.some((integration) => integration.name === '@astrojs/sitemap') ? SITEMAP_INDEX_PATH : undefined,
           });
-          return buildManifest({ site, routing, options: resolved, company: options.company, pages: content.pages, copies: content.copies });
+          return buildManifest({ site, routing, options: resolved, company: options.company, pages: content.pages, copies: content.copies, redirects, leftOut: listLeftOut(content.notContent) });
         })();
         // Side by side: the documents' compression runs in the thread pool while this thread builds the server index, and Pagefind writes in its own process.
         const [documents] = await Promise.all([
@@ -188,9 +206,18 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
   };
 }
 
-/** The options of the Markdown conversion, from the integration's options and Astro's settings. */
-function conversionOptions(options: AgentApiOptions, config: AstroConfig): MarkdownConversionOptions {
-  return { ...options, site: config.site!, routing: readRoutingSettings(config), facetNames: Object.keys(options.facets) };
+/** The options of the Markdown conversion, from the integration's options, Astro's settings and the site's `_headers`. */
+function conversionOptions(options: AgentApiOptions, config: AstroConfig, noindexPaths: readonly string[]): MarkdownConversionOptions {
+  return { ...options, site: config.site!, routing: readRoutingSettings(config), facetNames: Object.keys(options.facets), noindexPaths };
+}
+
+/** A text file of the site, `''` when it has none. */
+function readTextFile(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 /** The integration's cache folder, beside Astro's own caches: clearing them (or a CI cache of the folder) covers ours too. */
@@ -211,17 +238,6 @@ function pagefindIntegrationOf(config: AstroConfig): string | undefined {
  */
 function holdsExactly(indexed: ReadonlySet<ConvertedPage>, pages: readonly ConvertedPage[]): boolean {
   return indexed.size === pages.length && pages.every((page) => indexed.has(page));
-}
-
-/** The build log's line on the pages that are not content, `undefined` when every page is. */
-function describeLeftOut(copies: number, errorPages: number, excluded: number): string | undefined {
-  const parts = [
-    copies > 0 && `${copies} ${copies === 1 ? 'copy' : 'copies'} of pages in another language (a theme's fallback for an untranslated page: read_page answers them, pointing to the original)`,
-    errorPages > 0 && `${errorPages} error ${errorPages === 1 ? 'page' : 'pages'}`,
-    excluded > 0 && `${excluded} ${excluded === 1 ? 'page' : 'pages'} matching excludeSelector`,
-  ].filter((part): part is string => part !== false);
-  const total = copies + errorPages + excluded;
-  return parts.length === 0 ? undefined : `left out ${total} ${total === 1 ? 'page' : 'pages'} of search, llms.txt and MCP resources: ${parts.join(', ')}`;
 }
 
 /** A browser index of the build's pages, built after the Markdown step; the one fed while rendering, if any, is thrown away. */

@@ -40,6 +40,9 @@ export const WELL_KNOWN_PATHS = {
   agentSkills: '/.well-known/agent-skills/index.json',
 } as const;
 
+/** OpenID Connect Discovery 1.0 §4 — where OAuth clients look when RFC 8414 answers nothing; nothing is published there (docs/contract.md §3). */
+export const OPENID_CONFIGURATION_PATH = '/.well-known/openid-configuration';
+
 /** Paths of the documents written at the root of the public folder. */
 export const DOCUMENT_PATHS = {
   openapi: '/openapi.json',

@@ -56,7 +56,13 @@ export function buildRoutePatterns(options: AgentApiOptions, site: string, routi
   // Without the site's name the table has no SKILL.md route: its pattern names any folder.
   const table = buildRouteTable({ apiBasePath: options.apiBasePath, siteName: undefined, operations: createOperationsOfOptions(options), urls });
   const underApi = `${table.apiBasePath}/`;
-  const paths = [`${underApi}[...path]`, urls.agentPath(AGENT_SKILL_ROUTE_PATTERN), ...[...table.routes.keys()].filter((path) => !path.startsWith(underApi))];
+  const paths = [
+    `${underApi}[...path]`,
+    urls.agentPath(AGENT_SKILL_ROUTE_PATTERN),
+    // A rest parameter matches the prefix itself too.
+    ...table.metadataPrefixes.map((prefix) => `${prefix}/[...path]`),
+    ...[...table.routes.keys()].filter((path) => !path.startsWith(underApi)),
+  ];
   return paths.flatMap((path) => (path.startsWith(`${urls.base}/`) ? [path.slice(urls.base.length)] : []));
 }
 

@@ -58,6 +58,8 @@ export interface SiteUrls {
   pathInBase(requestPath: string): string | undefined;
   /** The published URL of a page, from its served path. */
   pageUrl(servedPath: string): string;
+  /** The published URL of a route that no built page holds (an address the site redirects), in the form Astro serves a page that is not an `index` at. */
+  routeUrl(route: string): string;
   /** The served path of a page's Markdown twin (`/docs/x` → `/docs/x.md`, the site root → `/docs/index.md`). */
   twinPath(servedPath: string): string;
   /** The published URL of a page's Markdown twin. */
@@ -166,6 +168,7 @@ export function createSiteUrls(site: string, routing: RoutingSettings = DEFAULT_
     routeOf,
     pathInBase: withoutBase,
     pageUrl: publicUrl,
+    routeUrl: (route) => publicUrl(servedPath(route, false)),
     twinPath,
     twinUrl: (servedPath) => publicUrl(twinPath(servedPath)),
     twinFile: (servedPath) => (withoutBase(twinPath(servedPath)) ?? '').slice(1),

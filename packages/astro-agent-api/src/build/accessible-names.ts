@@ -1,7 +1,6 @@
-import type { Element, ElementContent } from 'hast';
-import { toString as hastToString } from 'hast-util-to-string';
 import { collapseWhitespace } from './collapse-whitespace.ts';
-import { hasClass } from './element-queries.ts';
+import { hasClass, textOf } from './element-queries.ts';
+import { type ChildNode, createElement, createText, type Element, isTag } from './parse-html.ts';
 
 /**
  * The classes that hide text from the eye and leave it to screen readers: Tailwind's and Starlight's
@@ -17,20 +16,20 @@ export function isVisuallyHidden(element: Element): boolean {
 
 /** `aria-hidden="true"`: a decoration, or a visual copy of what the page also says in words; no reader is told it (accname 1.2, step 2A). */
 export function isHiddenFromReaders(element: Element): boolean {
-  return String(element.properties.ariaHidden) === 'true';
+  return element.attribs['aria-hidden'] === 'true';
 }
 
-/** Elements that show something of their own even without text: hast-util-to-mdast writes them as an image or a link. */
+/** Elements that show something of their own even without text: the converter writes them as an image or a link. */
 const CONTENT_TAGS = new Set(['img', 'video', 'audio', 'iframe']);
 
 /**
  * Whether anything of the element reaches the twin: text that is not only white space, or an image or
  * media element. An `<svg>` does not (the converter leaves it out), nor what `aria-hidden` hides.
  */
-export function hasRenderedContent(node: ElementContent): boolean {
-  if (node.type === 'text') return node.value.trim() !== '';
-  if (node.type !== 'element' || node.tagName === 'svg' || node.tagName === 'template' || isHiddenFromReaders(node)) return false;
-  return CONTENT_TAGS.has(node.tagName) || node.children.some(hasRenderedContent);
+export function hasRenderedContent(node: ChildNode): boolean {
+  if (node.type === 'text') return node.data.trim() !== '';
+  if (!isTag(node) || node.name === 'svg' || node.name === 'template' || isHiddenFromReaders(node)) return false;
+  return CONTENT_TAGS.has(node.name) || node.children.some(hasRenderedContent);
 }
 
 /** Finds an element of the page by its `id` (what `aria-labelledby` points at). */
@@ -44,46 +43,45 @@ export type ElementById = (id: string) => Element | undefined;
  * embedded controls' values are not read, and `aria-labelledby` finds only elements of the content.
  */
 export function ownName(element: Element, byId: ElementById): string {
-  const { ariaLabelledBy, ariaLabel, title } = element.properties;
+  const { 'aria-labelledby': labelledByIds, 'aria-label': ariaLabel, title } = element.attribs;
   const labelledBy = collapseWhitespace(
-    tokens(ariaLabelledBy)
+    tokens(labelledByIds)
       .map((id) => byId(id))
       .filter((found): found is Element => found !== undefined && found !== element)
-      .map((found) => hastToString(found))
+      .map((found) => textOf(found))
       .join(' '),
   );
   if (labelledBy !== '') return labelledBy;
-  if (typeof ariaLabel === 'string' && ariaLabel.trim() !== '') return collapseWhitespace(ariaLabel);
-  if (element.tagName === 'svg') {
-    const svgTitle = element.children.find((child): child is Element => child.type === 'element' && child.tagName === 'title');
-    const text = svgTitle ? collapseWhitespace(hastToString(svgTitle)) : '';
+  if (ariaLabel !== undefined && ariaLabel.trim() !== '') return collapseWhitespace(ariaLabel);
+  if (element.name === 'svg') {
+    const svgTitle = element.children.find((child): child is Element => isTag(child) && child.name === 'title');
+    const text = svgTitle ? collapseWhitespace(textOf(svgTitle)) : '';
     if (text !== '') return text;
   }
-  if (element.tagName === 'img' && typeof element.properties.alt === 'string') return collapseWhitespace(element.properties.alt);
-  return typeof title === 'string' ? collapseWhitespace(title) : '';
+  if (element.name === 'img' && element.attribs.alt !== undefined) return collapseWhitespace(element.attribs.alt);
+  return title !== undefined ? collapseWhitespace(title) : '';
 }
 
 /** Whether the element could name itself at all: the cheap test before ownName and hasRenderedContent. */
 function mayHaveOwnName(element: Element): boolean {
-  const { ariaLabelledBy, ariaLabel, title } = element.properties;
-  return ariaLabelledBy !== undefined || ariaLabel !== undefined || title !== undefined || element.tagName === 'svg';
+  const { attribs } = element;
+  return attribs['aria-labelledby'] !== undefined || attribs['aria-label'] !== undefined || attribs.title !== undefined || element.name === 'svg';
 }
 
 /** A button names what it does ("Copy to clipboard", "Close"): the page's interface, not its content. */
 export function isControl(element: Element): boolean {
-  return element.tagName === 'button' || element.properties.role === 'button';
+  return element.name === 'button' || element.attribs.role === 'button';
 }
 
 /** `role="img"` (or `image`): its content is a picture, and its name says what the picture is (WAI-ARIA 1.2, children presentational). */
 function isImageRole(element: Element): boolean {
-  const [role] = tokens(element.properties.role);
+  const [role] = tokens(element.attribs.role);
   return role === 'img' || role === 'image';
 }
 
-/** The tokens of a space-separated attribute (hast keeps some as lists, some as strings). */
-function tokens(value: unknown): string[] {
-  if (Array.isArray(value)) return value.map(String);
-  return typeof value === 'string' ? value.split(/\s+/).filter(Boolean) : [];
+/** The tokens of a space-separated attribute. */
+function tokens(value: string | undefined): string[] {
+  return value === undefined ? [] : value.split(/\s+/).filter(Boolean);
 }
 
 /**
@@ -97,29 +95,27 @@ function tokens(value: unknown): string[] {
  */
 export function withAccessibleName(element: Element, byId: ElementById): { element: Element; named: boolean } {
   if ((!mayHaveOwnName(element) && !isImageRole(element)) || isControl(element)) return { element, named: false };
-  if (element.tagName === 'img') {
+  if (element.name === 'img') {
     const name = ownName(element, byId);
-    if (name !== '' && element.properties.alt !== name) element.properties.alt = name;
+    if (name !== '' && element.attribs.alt !== name) element.attribs.alt = name;
     return { element, named: false };
   }
-  const pictured = isImageRole(element) && element.tagName !== 'svg';
+  const pictured = isImageRole(element) && element.name !== 'svg';
   if (!pictured && hasRenderedContent(element)) return { element, named: false };
   const name = ownName(element, byId);
   if (name === '') return { element, named: false };
-  const text: ElementContent = { type: 'text', value: name };
   // An icon font's `<i>` or an SVG is no emphasis and no drawing once it is words.
-  const tagName = element.tagName === 'svg' || element.tagName === 'i' ? 'span' : element.tagName;
-  const properties = tagName === element.tagName ? element.properties : {};
-  return { element: { type: 'element', tagName, properties, children: [text] }, named: true };
+  const tagName = element.name === 'svg' || element.name === 'i' ? 'span' : element.name;
+  return { element: createElement(tagName, [createText(name)], tagName === element.name ? element.attribs : {}), named: true };
 }
 
 /** Every element of `root` by its `id`, the first of a repeated one winning as in `getElementById`. */
 export function indexIds(root: Element): Map<string, Element> {
   const ids = new Map<string, Element>();
   const visit = (element: Element): void => {
-    const { id } = element.properties;
-    if (typeof id === 'string' && !ids.has(id)) ids.set(id, element);
-    for (const child of element.children) if (child.type === 'element') visit(child);
+    const { id } = element.attribs;
+    if (id !== undefined && !ids.has(id)) ids.set(id, element);
+    for (const child of element.children) if (isTag(child)) visit(child);
   };
   visit(root);
   return ids;
@@ -131,17 +127,17 @@ export function indexIds(root: Element): Map<string, Element> {
  * its tokens. KaTeX and MathJax draw the formula a second time for the eye, `aria-hidden`, and leave
  * this MathML to screen readers; it is the copy that reaches the twin.
  */
-export function mathAsText(math: Element): ElementContent {
+export function mathAsText(math: Element): ChildNode {
   const tex = findAnnotation(math);
-  if (tex !== undefined) return { type: 'element', tagName: 'code', properties: {}, children: [{ type: 'text', value: tex }] };
-  const { alttext } = math.properties;
-  return { type: 'text', value: typeof alttext === 'string' && alttext.trim() !== '' ? collapseWhitespace(alttext) : collapseWhitespace(hastToString(math)) };
+  if (tex !== undefined) return createElement('code', [createText(tex)]);
+  const { alttext } = math.attribs;
+  return createText(alttext !== undefined && alttext.trim() !== '' ? collapseWhitespace(alttext) : collapseWhitespace(textOf(math)));
 }
 
 function findAnnotation(element: Element): string | undefined {
   for (const child of element.children) {
-    if (child.type !== 'element') continue;
-    if (child.tagName === 'annotation' && String(child.properties.encoding ?? '').toLowerCase() === 'application/x-tex') return hastToString(child).trim();
+    if (!isTag(child)) continue;
+    if (child.name === 'annotation' && (child.attribs.encoding ?? '').toLowerCase() === 'application/x-tex') return textOf(child).trim();
     const found = findAnnotation(child);
     if (found !== undefined) return found;
   }

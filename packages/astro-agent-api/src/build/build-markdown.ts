@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFile } from 'node:fs';
+import { existsSync, readFileSync, writeFile } from 'node:fs';
 import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { availableParallelism } from 'node:os';
@@ -8,13 +8,15 @@ import { dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildMarkdownDirective, buildPageDirective } from '../agent-directives.ts';
 import { buildMarkdownTwin, PAGEFIND_DIR } from '../content/manifest.ts';
-import { buildPageText } from '../content/plain-text.ts';
+import { buildSectionLines, joinSectionLines } from '../content/plain-text.ts';
 import { DOCUMENT_PATHS } from '../paths.ts';
 import { createSiteUrls, type SiteUrls } from '../site-urls.ts';
 import { buildFrontMatter } from './build-front-matter.ts';
 import { contentLanguageOf } from './find-copies.ts';
 import { buildMarkdownFromHtml } from './html-to-markdown.ts';
 import type { ConvertedPage, MarkdownConversionOptions } from './converted-page.ts';
+import { compileHostPath } from './host-files.ts';
+import { findNotContent } from './not-content.ts';
 import { hashHtml, type PageCache, type PageDating } from './page-cache.ts';
 import { writePageMarkup } from './page-markup.ts';
 
@@ -62,9 +64,10 @@ const NON_PAGE_DIRS = new Set(['_astro', PAGEFIND_DIR]);
 
 /**
  * Below this many bytes of HTML to convert the conversion stays on the calling thread: starting a
- * worker (~140 ms to load the converter) does not pay. A page costs about 0.13 ms of CPU per KB of its
- * HTML (2 ms for the demo's 16 KB pages), so two workers win from about 2 MB; counted in bytes because
- * pages differ sixfold in size (a Starlight page is 90 KB).
+ * worker (110–160 ms of CPU to load the converter) does not pay. A page costs about 0.03–0.08 ms of CPU
+ * per KB of its HTML (BENCHMARKS.md, "A converter made for speed"), so two workers break even from
+ * about 4 MB of the smaller pages; counted in bytes because pages differ sixfold in size (a Starlight
+ * page is 90 KB).
  */
 export const WORKER_THRESHOLD_BYTES = 4 * 1024 ** 2;
 /** Pages handed to a worker at a time: small enough to balance the workers, large enough to keep messages few. */
@@ -84,8 +87,8 @@ const IO_CONCURRENCY = 8;
  * page the render-time conversion missed, or that another integration rewrote after the render, is
  * converted here from its file. Those stream through the converter: each is read, converted and its
  * twin written before the next is read. From `WORKER_THRESHOLD_BYTES` of HTML on, worker threads (one per
- * core) convert chunks of pages; below it the ~140 ms a worker needs to load unified costs more than it
- * saves. Parsing only `<head>` and `<main>` keeps each page cheap (see slice-relevant-html.ts). Every
+ * core) convert chunks of pages; below it the time a worker needs to load the converter costs more than
+ * it saves. Parsing only `<head>` and `<main>` keeps each page cheap (see scan-page.ts). Every
  * page that has a twin gets a `<link rel="alternate">` to it and the llms.txt directive (page-markup.ts),
  * after it is converted, so neither reaches its twin or the search indexes. `onPage` gets each
  * content page that was not rendered in hand as soon as it is known, in no set order.
@@ -125,7 +128,7 @@ export async function writeMarkdownTwins(
     }
     if (inHand?.converted) convertedWhileRendering++;
     cache.remember(page.path, htmlHash, found);
-    if (found) {
+    if (found && hasTwin(found)) {
       if (!inHand?.twinWritten) twinless.push(found);
       if (!inHand) onPage(found);
       // While its bytes are in hand, so that no page is read twice; written by the thread pool while this loop reads and hashes the next pages.
@@ -190,6 +193,21 @@ export async function listHtmlPages(clientDir: string, urls: SiteUrls): Promise<
   return { pages: pages.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), errorPages };
 }
 
+/**
+ * Writes the twin link and the directive into the HTML of pages whose conversion wrote neither (a page
+ * taken for not content there, and found a copy once the whole site was known: classify-pages.ts).
+ * Their file is the one Astro writes a page of that path to, or the one @astrojs/node serves it from.
+ */
+export async function writeMissingMarkup(clientDir: string, options: MarkdownConversionOptions, pages: readonly ConvertedPage[]): Promise<void> {
+  const urls = createSiteUrls(options.site, options.routing);
+  await forEachConcurrently(pages, async (page) => {
+    const candidates = [urls.renderedFileOf(page.path), ...urls.htmlFilesOf(page.path).map((file) => file.replace(/^\//, ''))];
+    const file = candidates.map((relativeFile) => relativeFile && join(clientDir, ...relativeFile.split('/'))).find((path) => path !== undefined && existsSync(path));
+    if (file === undefined) return;
+    await writePageMarkup(file, await readFile(file, 'utf8'), urls.twinPath(page.path), buildPageDirective(options.directives, urls, page.path));
+  });
+}
+
 /** Converts and writes the twins of `pages` on this thread, a few files in flight; `undefined` for an excluded page. */
 export async function writeMarkdownPages(
   pages: readonly HtmlPage[],
@@ -202,7 +220,7 @@ export async function writeMarkdownPages(
   const writeTwin = createTwinWriter(clientDir, urls);
   await forEachConcurrently(pages, async (page, index) => {
     const converted = await writeMarkdownPage(page, options, urls, writeTwin);
-    if (converted) onPage(converted);
+    if (converted && hasTwin(converted)) onPage(converted);
     results[index] = converted;
   });
   return results;
@@ -247,11 +265,19 @@ async function forEachConcurrently<T>(items: readonly T[], task: (item: T, index
   await Promise.all(Array.from({ length: Math.min(IO_CONCURRENCY, items.length) }, lane));
 }
 
+/**
+ * True when a converted page gets a twin, a link to it and the llms.txt directive: a content page, or a
+ * copy of one (find-copies.ts); not a page that is not content (not-content.ts).
+ */
+export function hasTwin(page: ConvertedPage): boolean {
+  return page.notContent === undefined;
+}
+
 /** Reads one page, converts it, writes its twin (front matter and Markdown) and links the twin from the page; `undefined` for an excluded page. */
 async function writeMarkdownPage({ file, path, dating }: HtmlPage, options: MarkdownConversionOptions, urls: SiteUrls, writeTwin: TwinWriter): Promise<ConvertedPage | undefined> {
   const html = await readFile(file, 'utf8');
   const page = convertHtmlPage(html, path, options, urls, dating);
-  if (!page) return undefined;
+  if (!page || !hasTwin(page)) return page;
   await Promise.all([writeTwin(page), writePageMarkup(file, html, urls.twinPath(page.path), buildPageDirective(options.directives, urls, page.path))]);
   return page;
 }
@@ -266,13 +292,28 @@ export function convertHtmlPage(html: string, path: string, options: MarkdownCon
   const converted = buildMarkdownFromHtml(html, { ...options, pageUrl: url });
   if (!converted) return undefined;
   const facets = Object.fromEntries(Object.entries(converted.facets).filter(([name]) => options.facetNames.includes(name)));
-  const textHash = createHash('sha256').update(buildPageText(converted.markdown).text).digest('base64url').slice(0, 22);
+  // The plain text is made here, once, on the converter's thread (content/manifest.ts, PageText).
+  const plainText = buildSectionLines(converted.markdown, converted.sections);
+  const textHash = createHash('sha256').update(joinSectionLines(plainText)).digest('base64url').slice(0, 22);
   const lastModified = converted.lastModified ?? (textHash === dating.previousText ? dating.previousDate : dating.changedDate);
-  const { lastModified: _stated, ...rest } = converted;
-  const fields = { url, path, ...rest, ...(lastModified && { lastModified }), facets, textHash };
+  const { lastModified: _stated, refreshUrl, noindex, canonical, ...rest } = converted;
+  const notContent = findNotContent({ refreshUrl, noindex, canonical }, { url, path, markdown: converted.markdown }, urls, compiledNoindexPaths(options.noindexPaths));
+  const fields = { url, path, ...rest, plainText, ...(lastModified && { lastModified }), facets, textHash, ...(notContent && { notContent }) };
   const directive = buildMarkdownDirective(options.directives, { llmsTxt: urls.documentUrl(DOCUMENT_PATHS.llms), llmsFullTxt: urls.documentUrl(DOCUMENT_PATHS.llmsFull) });
   // The twin's language is its text's: a theme's copy of an English page in a Danish page is English.
   return { ...fields, frontMatter: `${buildFrontMatter({ ...fields, lang: contentLanguageOf(converted, '') })}${directive}` };
+}
+
+/** The `_headers` patterns of the options, compiled once per options object (each worker has its own). */
+const compiledPaths = new WeakMap<readonly string[], RegExp[]>();
+function compiledNoindexPaths(patterns: readonly string[] | undefined): RegExp[] {
+  if (patterns === undefined || patterns.length === 0) return [];
+  let compiled = compiledPaths.get(patterns);
+  if (!compiled) {
+    compiled = patterns.map(compileHostPath);
+    compiledPaths.set(patterns, compiled);
+  }
+  return compiled;
 }
 
 /** Writes a page's Markdown twin beside its HTML (`SiteUrls.twinFile`). */
@@ -383,7 +424,7 @@ async function writeMarkdownPagesInWorkers(
           next = Math.min(pages.length, next + chunkSize);
           const converted = await worker.convertFiles(clientDir, pages.slice(start, next));
           converted.forEach((page, offset) => {
-            if (page) onPage(page);
+            if (page && hasTwin(page)) onPage(page);
             results[start + offset] = page ?? undefined;
           });
         }

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as pagefind from 'pagefind';
 import { PAGEFIND_DIR } from '../content/manifest.ts';
-import { buildPageText } from '../content/plain-text.ts';
+import { buildPageText, joinSectionLines } from '../content/plain-text.ts';
 import type { ConvertedPage } from './converted-page.ts';
 import { contentLanguageOf } from './find-copies.ts';
 import { keepHashedFiles, restoreHashedFiles } from './pagefind-reuse.ts';
@@ -107,12 +107,12 @@ async function addRecord(index: pagefind.PagefindIndex, page: ConvertedPage, lan
  * The Pagefind record of a converted page: the plain text of its Markdown, its title, and the filters,
  * metadata and sort keys its `data-pagefind-*` attributes set, with its facets as filters too.
  */
-export function buildSearchRecord(page: Pick<ConvertedPage, 'path' | 'title' | 'markdown' | 'facets' | 'pagefind'>, language: string): pagefind.CustomRecord {
+export function buildSearchRecord(page: Pick<ConvertedPage, 'path' | 'title' | 'markdown' | 'plainText' | 'facets' | 'pagefind'>, language: string): pagefind.CustomRecord {
   const filters: Record<string, string[]> = { ...page.pagefind?.filters };
   for (const [name, value] of Object.entries(page.facets)) if (!filters[name]?.includes(value)) filters[name] = [...(filters[name] ?? []), value];
   return {
     url: page.path,
-    content: buildPageText(page.markdown).text,
+    content: page.plainText === undefined ? buildPageText(page.markdown).text : joinSectionLines(page.plainText),
     // Pagefind's own name for a page without a language.
     language: language || 'unknown',
     meta: { title: page.title, ...page.pagefind?.meta },

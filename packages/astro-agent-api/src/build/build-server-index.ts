@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RUNTIME_DIR, type BuiltManifest } from '../content/manifest.ts';
-import { buildPageText } from '../content/plain-text.ts';
+import { buildPageHeadings, buildPageText, joinSectionLines } from '../content/plain-text.ts';
 import { createSiteAnalyzers, isSearchableWord, splitIndexWords, type SiteAnalyzers } from '../content/search-analyzer.ts';
 import { encodeServerIndex, SERVER_INDEX_FILE, type ServerIndex } from '../content/server-index.ts';
 import { writeFileAtomically } from '../write-atomically.ts';
@@ -43,7 +43,7 @@ export function buildServerIndex(manifest: Pick<BuiltManifest, 'buildId' | 'page
   for (const [doc, page] of manifest.pages.entries()) {
     const analyzer = analyzers.of(page.language);
     const terms = termOfWord.get(analyzer)!;
-    const { headings, text } = buildPageText(page.markdown);
+    const { headings, text } = page.plainText === undefined ? buildPageText(page.markdown) : { headings: buildPageHeadings(page.markdown), text: joinSectionLines(page.plainText) };
     const counts = new Map<number, number[]>();
     /** Counts `word` in `field` under the stem of `stemmed` (the word itself, or a compound's parts run together). */
     const add = (word: string, stemmed: string, field: number, compound: boolean): void => {

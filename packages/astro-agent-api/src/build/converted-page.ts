@@ -1,5 +1,6 @@
 import type { DirectiveWording } from '../agent-directives.ts';
 import type { BuiltPage } from '../content/manifest.ts';
+import type { NotContent } from './not-content.ts';
 import type { PageMetadata } from './page-metadata.ts';
 import type { PagefindAttributes } from './pagefind-attributes.ts';
 import type { RoutingSettings } from '../site-urls.ts';
@@ -16,6 +17,8 @@ export interface MarkdownConversionOptions {
   facetNames: readonly string[];
   /** The llms.txt directives: written into each page's HTML and at the top of its twin. */
   directives: DirectiveWording;
+  /** The path patterns of the site's `_headers` file whose `X-Robots-Tag` forbids indexing (host-files.ts): their pages are not content. */
+  noindexPaths?: readonly string[];
 }
 
 /**
@@ -29,6 +32,8 @@ export type ConvertedPage = Omit<BuiltPage, 'language' | 'original'> &
     /** Hash of the twin's plain text (content/plain-text.ts): equal for pages that read the same, whatever their links point to. */
     textHash: string;
     pagefind?: PagefindAttributes;
+    /** Why the page is not content (not-content.ts); absent for a content page. Such a page gets no twin, no link to one and no directive. */
+    notContent?: NotContent;
   } & PageSiteNaming;
 
 /** What a page says about the site it belongs to: read once for the whole site (read-site-name.ts), not part of its manifest entry. */

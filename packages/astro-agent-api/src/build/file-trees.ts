@@ -1,6 +1,8 @@
-import type { Element, ElementContent } from 'hast';
+import type { ChildNode, Element } from './parse-html.ts';
+
 import { collapseWhitespace } from './collapse-whitespace.ts';
-import { childElement, findByClass, hasClass } from './element-queries.ts';
+import { childElement, childElements, findByClass, hasClass } from './element-queries.ts';
+import { createElement, createText } from './parse-html.ts';
 import { visibleText } from './visible-text.ts';
 
 /** The element Starlight's `<FileTree>` renders. */
@@ -15,13 +17,17 @@ export const FILE_TREE_TAG = 'starlight-file-tree';
  * an agent must not.) `undefined` when the element holds no list.
  */
 export function fileTreeAsList(tree: Element): Element | undefined {
-  const list = tree.children.find((child): child is Element => child.type === 'element' && child.tagName === 'ul');
+  const list = childElement(tree, 'ul');
   return list && entriesAsList(list);
 }
 
 function entriesAsList(list: Element): Element {
-  const items = list.children.filter((child): child is Element => child.type === 'element' && child.tagName === 'li');
-  return { type: 'element', tagName: 'ul', properties: {}, children: items.map(entryAsItem) };
+  return createElement(
+    'ul',
+    childElements(list)
+      .filter((child) => child.name === 'li')
+      .map(entryAsItem),
+  );
 }
 
 /**
@@ -34,16 +40,14 @@ function entryAsItem(item: Element): Element {
   const details = directory ? childElement(item, 'details') : undefined;
   const holder = details ? childElement(details, 'summary') : item;
   const entry = holder && findByClass(holder, 'tree-entry');
-  const [name, comment] = (entry?.children ?? []).filter((child): child is Element => child.type === 'element');
+  const [name, comment] = entry ? childElements(entry) : [];
   const nameText = collapseWhitespace(name ? visibleText(name) : visibleText(item));
   const placeholder = hasClass(item, 'empty');
-  let label: ElementContent = placeholder
-    ? { type: 'text', value: nameText }
-    : { type: 'element', tagName: 'code', properties: {}, children: [{ type: 'text', value: directory && !nameText.endsWith('/') ? `${nameText}/` : nameText }] };
-  if (name && hasClass(name, 'highlight')) label = { type: 'element', tagName: 'strong', properties: {}, children: [label] };
-  const children: ElementContent[] = [label];
-  if (comment && hasClass(comment, 'comment')) children.push({ type: 'text', value: ' ' }, ...comment.children);
+  let label: ChildNode = placeholder ? createText(nameText) : createElement('code', [createText(directory && !nameText.endsWith('/') ? `${nameText}/` : nameText)]);
+  if (name && hasClass(name, 'highlight')) label = createElement('strong', [label]);
+  const children: ChildNode[] = [label];
+  if (comment && hasClass(comment, 'comment')) children.push(createText(' '), ...comment.children);
   const nested = details && childElement(details, 'ul');
   if (nested) children.push(entriesAsList(nested));
-  return { type: 'element', tagName: 'li', properties: {}, children };
+  return createElement('li', children);
 }

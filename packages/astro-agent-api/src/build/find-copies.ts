@@ -34,8 +34,10 @@ export function contentLanguageOf(page: Pick<ConvertedPage, 'lang' | 'contentLan
  *   share one: no side of them is known to be the original.
  * An original is never a copy, so a copy of a copy names the first original. A copy takes its
  * original's language, and its twin's front matter names the original as `canonical_url`.
+ * `copiesOnly` are told apart the same way but are never an original, and left out of the content
+ * when they are no copy: pages that name another as canonical (classify-pages.ts).
  */
-export function findCopies(pages: readonly ConvertedPage[], siteLanguage: string): SiteContent {
+export function findCopies(pages: readonly ConvertedPage[], siteLanguage: string, copiesOnly: readonly ConvertedPage[] = []): SiteContent {
   const byUrl = new Map(pages.map((page) => [page.url, page]));
   /** Pages by text, then by the primary subtag of their content's language. */
   const byText = new Map<string, ConvertedPage[]>();
@@ -46,7 +48,7 @@ export function findCopies(pages: readonly ConvertedPage[], siteLanguage: string
   }
   const sameLanguage = (page: ConvertedPage, language: string) => primaryLanguageSubtag(contentLanguageOf(page, siteLanguage)) === primaryLanguageSubtag(language);
   const originalOf = (page: ConvertedPage): ConvertedPage | undefined => {
-    const group = byText.get(page.textHash)!;
+    const group = byText.get(page.textHash) ?? [];
     if (page.contentLang) {
       const named = page.contentAlternate === undefined ? undefined : byUrl.get(resolveUrl(page.contentAlternate, page.url));
       if (named && named !== page && !named.contentLang) return named;
@@ -58,10 +60,11 @@ export function findCopies(pages: readonly ConvertedPage[], siteLanguage: string
   };
   const content: ConvertedPage[] = [];
   const copies: PageCopy[] = [];
-  for (const page of pages) {
+  const onlyCopies = new Set(copiesOnly);
+  for (const page of [...pages, ...copiesOnly]) {
     const original = originalOf(page);
     if (!original) {
-      content.push(page);
+      if (!onlyCopies.has(page)) content.push(page);
       continue;
     }
     // A copy is in its original's language, whatever its page says.

@@ -1,9 +1,8 @@
-import type { Element, ElementContent } from 'hast';
-import { toString as hastToString } from 'hast-util-to-string';
+import { type ChildNode, createElement, createText, type Element, isTag, isText } from './parse-html.ts';
 import { indexIds, isControl, isHiddenFromReaders, mathAsText, withAccessibleName, type ElementById } from './accessible-names.ts';
 import { unwrapCodeFrame } from './code-frames.ts';
 import { collapseWhitespace } from './collapse-whitespace.ts';
-import { findByClass, findElement, hasClass } from './element-queries.ts';
+import { findByClass, findElement, hasClass, textOf } from './element-queries.ts';
 import { fileTreeAsList, FILE_TREE_TAG } from './file-trees.ts';
 import { separateInlineBoxes } from './inline-boxes.ts';
 import { visibleText } from './visible-text.ts';
@@ -11,60 +10,62 @@ import { visibleText } from './visible-text.ts';
 /** What a heading's anchor link shows, if anything: rehype-autolink-headings' `#`, a pilcrow, a section sign, a link emoji. */
 const ANCHOR_SYMBOLS = new Set(['', '#', '¶', '§', '🔗']);
 
-/** Tags whose content hast-util-to-mdast writes inline, so a definition made only of them fits after its term. */
+/** Tags whose content the converter writes inline, so a definition made only of them fits after its term. */
 const PHRASING_TAGS = new Set(['a', 'abbr', 'b', 'br', 'cite', 'code', 'del', 'em', 'i', 'img', 'kbd', 'mark', 'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'var']);
 
 /**
  * Rewrites the markup of themes and component libraries (Starlight, Expressive Code, `@astrojs/mdx`
- * output) into the plain elements the Markdown converter writes well, in one walk of the content:
- * heading anchor links go, tab labels go before their panels, framed code blocks keep their title,
- * a file tree becomes a nested list, a link card a link and its description, a `<details>`' summary
- * and a definition's term become bold, a figure's caption italic. What the page hides from every
- * reader (`aria-hidden`) goes; an icon says its accessible name, a formula its TeX; boxes side by side
- * (link buttons, an icon's name) get a space between them. Runs after the ignored parts are removed.
+ * output) into the plain elements the Markdown converter writes well, in one walk of the content that
+ * also leaves out what `isIgnored` says: heading anchor links go, tab labels go before their panels,
+ * framed code blocks keep their title, a file tree becomes a nested list, a link card a link and its
+ * description, a `<details>`' summary and a definition's term become bold, a figure's caption
+ * italic. What the page hides from every reader (`aria-hidden`) goes; an icon says its accessible
+ * name, a formula its TeX; boxes side by side (link buttons, an icon's name) get a space between them.
  */
-export function flattenComponents(content: Element): void {
+export function rewriteComponents(content: Element, isIgnored: (child: ChildNode) => boolean): void {
   let ids: Map<string, Element> | undefined;
   const byId: ElementById = (id) => {
     ids ??= indexIds(content);
     return ids.get(id);
   };
-  const walk: Walk = { byId, boxes: new Set(), inControl: false };
-  flattenChildren(content, walk);
+  rewriteChildren(content, { byId, boxes: new Set(), inControl: false, isIgnored });
 }
 
 /**
  * What the walk of one page's content keeps: its ids (read once, when an `aria-labelledby` asks), the
- * icons it named, and whether it is inside a button, whose icons name an action, not content.
+ * icons it named, whether it is inside a button, whose icons name an action, not content, and what
+ * it leaves out.
  */
 interface Walk {
   byId: ElementById;
   boxes: Set<Element>;
   inControl: boolean;
+  isIgnored: (child: ChildNode) => boolean;
 }
 
-function flattenChildren(parent: Element, walk: Walk): void {
-  const hasPanels = parent.children.some((child) => child.type === 'element' && child.properties.role === 'tabpanel');
-  const children: ElementContent[] = [];
-  const labels = hasPanels ? collectTabLabels(parent) : undefined;
-  for (const child of parent.children) {
-    if (child.type !== 'element') {
+function rewriteChildren(parent: Element, walk: Walk): void {
+  const kept = parent.children.filter((child) => (isTag(child) || isText(child)) && !walk.isIgnored(child));
+  const hasPanels = kept.some((child) => isTag(child) && child.attribs.role === 'tabpanel');
+  const labels = hasPanels ? collectTabLabels(kept) : undefined;
+  const children: ChildNode[] = [];
+  for (const child of kept) {
+    if (!isTag(child)) {
       children.push(child);
       continue;
     }
     if (isHiddenFromReaders(child) || isAnchorLink(child)) continue;
     if (labels && hasTabList(child)) continue;
-    if (labels && child.properties.role === 'tabpanel') {
-      const label = labels.get(String(child.properties.ariaLabelledBy ?? '')) ?? '';
-      if (label !== '') children.push(strongParagraph([{ type: 'text', value: label }]));
+    if (labels && child.attribs.role === 'tabpanel') {
+      const label = labels.get(child.attribs['aria-labelledby'] ?? '') ?? '';
+      if (label !== '') children.push(strongParagraph([createText(label)]));
     }
-    if (child.tagName === 'math') {
+    if (child.name === 'math') {
       children.push(mathAsText(child));
       continue;
     }
     const replaced = rewrite(child);
     // An SVG's own markup is a drawing: only its name (its `<title>`, its label) can be text.
-    if (replaced.tagName !== 'svg') flattenChildren(replaced, isControl(replaced) ? { ...walk, inControl: true } : walk);
+    if (replaced.name !== 'svg') rewriteChildren(replaced, isControl(replaced) ? { ...walk, inControl: true } : walk);
     const { element, named } = walk.inControl ? { element: replaced, named: false } : withAccessibleName(replaced, walk.byId);
     if (named) walk.boxes.add(element);
     children.push(element);
@@ -77,35 +78,35 @@ function flattenChildren(parent: Element, walk: Walk): void {
  * "View all users" after the link text "View all users", a GitHub logo labelled "GitHub" after the
  * word. A screen reader says both; a reader of the twin needs it once.
  */
-function withoutRepeatedNames(children: ElementContent[], boxes: ReadonlySet<Element>): ElementContent[] {
-  if (!children.some((child) => child.type === 'element' && boxes.has(child))) return children;
-  const isBox = (child: ElementContent) => child.type === 'element' && boxes.has(child);
+function withoutRepeatedNames(children: ChildNode[], boxes: ReadonlySet<Element>): ChildNode[] {
+  const isBox = (child: ChildNode) => isTag(child) && boxes.has(child);
+  if (!children.some(isBox)) return children;
   // The words of a node, other icons' names left out: two icons of one name side by side are two icons.
-  const wordsOf = (node: ElementContent | undefined): string => {
+  const wordsOf = (node: ChildNode | undefined): string => {
     if (node === undefined || isBox(node)) return '';
-    if (node.type === 'text') return node.value;
-    return node.type === 'element' ? node.children.map(wordsOf).join('') : '';
+    if (node.type === 'text') return node.data;
+    return node.children.map(wordsOf).join('');
   };
-  const textOf = (node: ElementContent | undefined) => collapseWhitespace(wordsOf(node)).toLowerCase();
-  const isWords = (child: ElementContent) => textOf(child) !== '';
+  const wordsIn = (node: ChildNode | undefined) => collapseWhitespace(wordsOf(node)).toLowerCase();
+  const isWords = (child: ChildNode) => wordsIn(child) !== '';
   return children.filter((child, i) => {
     if (!isBox(child)) return true;
-    const name = collapseWhitespace(hastToString(child)).toLowerCase();
-    const before = textOf(children.slice(0, i).findLast(isWords));
-    const after = textOf(children.slice(i + 1).find(isWords));
+    const name = collapseWhitespace(textOf(child)).toLowerCase();
+    const before = wordsIn(children.slice(0, i).findLast(isWords));
+    const after = wordsIn(children.slice(i + 1).find(isWords));
     return !(before.endsWith(name) || after.startsWith(name));
   });
 }
 
 function rewrite(element: Element): Element {
   if (hasClass(element, LINK_CARD_CLASS)) return linkCardAsParagraph(element) ?? element;
-  switch (element.tagName) {
+  switch (element.name) {
     case FILE_TREE_TAG:
       return fileTreeAsList(element) ?? element;
     case 'figure':
       return unwrapCodeFrame(element) ?? element;
     case 'figcaption':
-      return { ...element, children: [{ type: 'element', tagName: 'em', properties: {}, children: element.children }] };
+      return createElement('figcaption', [createElement('em', element.children)]);
     case 'summary':
       return strongParagraph(element.children);
     case 'dl':
@@ -117,8 +118,8 @@ function rewrite(element: Element): Element {
 
 /** A link to a fragment of the page that shows nothing but an icon or a symbol: the anchor a theme puts beside a heading (Starlight's says "Section titled …" to screen readers only). */
 function isAnchorLink(element: Element): boolean {
-  const { href } = element.properties;
-  return element.tagName === 'a' && typeof href === 'string' && href.startsWith('#') && ANCHOR_SYMBOLS.has(collapseWhitespace(visibleText(element)));
+  const { href } = element.attribs;
+  return element.name === 'a' && href !== undefined && href.startsWith('#') && ANCHOR_SYMBOLS.has(collapseWhitespace(visibleText(element)));
 }
 
 /** Starlight's `<LinkCard>`: `div.sl-link-card > span > a > span.title` beside `span.description`. */
@@ -129,38 +130,38 @@ const LINK_CARD_CLASS = 'sl-link-card';
  * the theme lays out as blocks, which would otherwise run together ("Customizing StarlightLearn how…").
  */
 function linkCardAsParagraph(card: Element): Element | undefined {
-  const link = findElement(card, (element) => element.tagName === 'a');
+  const link = findElement(card, (element) => element.name === 'a');
   if (!link) return undefined;
   const title = findByClass(link, 'title');
   const description = findByClass(card, 'description');
-  const children: ElementContent[] = [{ ...link, children: title ? title.children : link.children }];
-  if (description) children.push({ type: 'text', value: ' — ' }, ...description.children);
-  return { type: 'element', tagName: 'p', properties: {}, children };
+  const children: ChildNode[] = [createElement('a', title ? title.children : link.children, link.attribs)];
+  if (description) children.push(createText(' — '), ...description.children);
+  return createElement('p', children);
 }
 
 /** The ARIA tabs pattern: each `role="tab"` element's text by its `id`, which a panel's `aria-labelledby` names. */
-function collectTabLabels(container: Element): Map<string, string> {
+function collectTabLabels(children: readonly ChildNode[]): Map<string, string> {
   const labels = new Map<string, string>();
   const visit = (node: Element): void => {
-    if (node.properties.role === 'tab' && typeof node.properties.id === 'string') labels.set(node.properties.id, collapseWhitespace(hastToString(node)));
-    else for (const child of node.children) if (child.type === 'element' && child.properties.role !== 'tabpanel') visit(child);
+    if (node.attribs.role === 'tab' && node.attribs.id !== undefined) labels.set(node.attribs.id, collapseWhitespace(textOf(node)));
+    else for (const child of node.children) if (isTag(child) && child.attribs.role !== 'tabpanel') visit(child);
   };
-  visit(container);
+  for (const child of children) if (isTag(child) && child.attribs.role !== 'tabpanel') visit(child);
   return labels;
 }
 
 function hasTabList(element: Element): boolean {
-  return element.properties.role === 'tablist' || element.children.some((child) => child.type === 'element' && hasTabList(child));
+  return element.attribs.role === 'tablist' || element.children.some((child) => isTag(child) && hasTabList(child));
 }
 
-function strongParagraph(children: ElementContent[]): Element {
-  return { type: 'element', tagName: 'p', properties: {}, children: [{ type: 'element', tagName: 'strong', properties: {}, children }] };
+function strongParagraph(children: ChildNode[]): Element {
+  return createElement('p', [createElement('strong', children)]);
 }
 
 /**
  * A definition list as a list of bold terms: `- **term**: definition` when the definition is a line of
  * text, else the term on its own line with the definition's blocks under it. (Markdown has no
- * definition lists; hast-util-to-mdast would write the term as plain text.)
+ * definition lists.)
  */
 function definitionsAsList(dl: Element): Element {
   const items: Element[] = [];
@@ -168,28 +169,28 @@ function definitionsAsList(dl: Element): Element {
   let definitions: Element[] = [];
   const flush = (): void => {
     if (terms.length === 0 && definitions.length === 0) return;
-    const term: ElementContent[] = terms.flatMap((dt, index) => [...(index > 0 ? [{ type: 'text' as const, value: ', ' }] : []), ...dt.children]);
+    const term: ChildNode[] = terms.flatMap((dt, index) => [...(index > 0 ? [createText(', ')] : []), ...dt.children]);
     const inline = definitions.length === 1 && definitions[0]!.children.every(isPhrasing);
-    const children: ElementContent[] = inline
-      ? [{ type: 'element', tagName: 'strong', properties: {}, children: term }, { type: 'text', value: ': ' }, ...definitions[0]!.children]
-      : [strongParagraph(term), ...definitions.map((dd): Element => ({ ...dd, tagName: 'div' }))];
-    items.push({ type: 'element', tagName: 'li', properties: {}, children });
+    const children: ChildNode[] = inline
+      ? [createElement('strong', term), createText(': '), ...definitions[0]!.children]
+      : [strongParagraph(term), ...definitions.map((dd) => createElement('div', dd.children, dd.attribs))];
+    items.push(createElement('li', children));
     terms = [];
     definitions = [];
   };
   // `<div>` groups are allowed around a term and its definitions.
-  const entries = dl.children.flatMap((child) => (child.type === 'element' && child.tagName === 'div' ? child.children : [child]));
+  const entries = dl.children.flatMap((child) => (isTag(child) && child.name === 'div' ? child.children : [child]));
   for (const entry of entries) {
-    if (entry.type !== 'element') continue;
-    if (entry.tagName === 'dt') {
+    if (!isTag(entry)) continue;
+    if (entry.name === 'dt') {
       if (definitions.length > 0) flush();
       terms.push(entry);
-    } else if (entry.tagName === 'dd') definitions.push(entry);
+    } else if (entry.name === 'dd') definitions.push(entry);
   }
   flush();
-  return { type: 'element', tagName: 'ul', properties: {}, children: items };
+  return createElement('ul', items);
 }
 
-function isPhrasing(node: ElementContent): boolean {
-  return node.type !== 'element' || PHRASING_TAGS.has(node.tagName);
+function isPhrasing(node: ChildNode): boolean {
+  return !isTag(node) || PHRASING_TAGS.has(node.name);
 }

@@ -1,23 +1,17 @@
-import type { Root as MdastRoot } from 'mdast';
-import rehypeRemark from 'rehype-remark';
-import remarkGfm from 'remark-gfm';
-import remarkStringify from 'remark-stringify';
-import { select } from 'hast-util-select';
-import { unified } from 'unified';
 import type { PageSection } from '../content/manifest.ts';
-import { asideHandler } from './aside-alerts.ts';
 import { remarkAttentionEdges } from './attention-edges.ts';
-import { preHandler } from './code-frames.ts';
-import { flattenComponents } from './flatten-components.ts';
-import { headingHandlers, writeMarkdownWithSections } from './markdown-sections.ts';
-import { writeText } from './markdown-text.ts';
-import { parseHtml } from './parse-html.ts';
-import { readPageMetadata, type PageMetadata } from './page-metadata.ts';
+import { buildSections } from './markdown-sections.ts';
+import { buildMarkdownTree } from './markdown-tree.ts';
+import { writeMarkdown } from './markdown-writer.ts';
+import { asStatedDate, readPageMetadata, type PageMetadata, type PageSignals } from './page-metadata.ts';
 import { PAGEFIND_ATTRIBUTE_SELECTORS, readPagefindAttributes, type PagefindAttributes } from './pagefind-attributes.ts';
-import { findContent, prepareElements, removeIgnored } from './prepare-content.ts';
-import { mayMatch, splitSelectorList } from './selector-list.ts';
-import { sliceRelevantHtml } from './slice-relevant-html.ts';
-import { compactTableHandler, tableCellHandler } from './table-cells.ts';
+import { parseHtml } from './parse-html.ts';
+import { findContent, prepareContent } from './prepare-content.ts';
+import { selectOne } from './select-elements.ts';
+import { PAGE_TOKENS, scanPage } from './scan-page.ts';
+import { splitSelectorList } from './selector-list.ts';
+
+export { MARKDOWN_STYLE } from './markdown-writer.ts';
 
 export interface HtmlToMarkdownOptions {
   /** Absolute URL of the page: relative links and images resolve against it. */
@@ -29,7 +23,7 @@ export interface HtmlToMarkdownOptions {
   excludeSelector?: string;
 }
 
-export interface PageMarkdown extends PageMetadata {
+export interface PageMarkdown extends PageMetadata, PageSignals {
   /** The top-level headings of `markdown` and the extent of the text each one heads. */
   sections: PageSection[];
   markdown: string;
@@ -37,46 +31,37 @@ export interface PageMarkdown extends PageMetadata {
   pagefind?: PagefindAttributes;
 }
 
-/**
- * How the twins' Markdown is written (remark-stringify's options, but for the handlers). Emphasis is
- * `*`: an underscore cannot emphasize inside a word, and Japanese or Chinese text is one "word" from
- * one punctuation mark to the next, so `_` there came out as character references (attention-edges.ts).
- */
-export const MARKDOWN_STYLE = { bullet: '-', fences: true, rule: '-', emphasis: '*', strong: '*', listItemIndent: 'one' } as const;
-
-const markdownWriter = unified()
-  // An HTML comment is not content: a reader of the page never sees it (hast-util-to-mdast keeps it as raw HTML).
-  .use(rehypeRemark, { handlers: { ...headingHandlers, aside: asideHandler, pre: preHandler, td: tableCellHandler, th: tableCellHandler }, nodeHandlers: { comment: () => undefined } })
-  .use(remarkAttentionEdges)
-  .use(remarkGfm)
-  .use(remarkStringify, { ...MARKDOWN_STYLE, handlers: { text: writeText, table: compactTableHandler } })
-  .freeze();
+const attentionEdges = remarkAttentionEdges();
 
 /**
  * Markdown of the main content of one HTML page, with absolute links; `undefined` when the page
- * matches `excludeSelector` (search page, error pages).
+ * matches `excludeSelector` (search page, error pages). One parse (htmlparser2, of `<head>` and
+ * `<main>` when the selectors allow), then: the page's metadata and Pagefind attributes read from the
+ * tree, the content readied in one walk (prepare-content.ts), its mdast built in one more
+ * (markdown-tree.ts), the emphasis edges moved (attention-edges.ts) and the Markdown written with its
+ * sections (markdown-writer.ts).
  */
 export function buildMarkdownFromHtml(html: string, options: HtmlToMarkdownOptions): PageMarkdown | undefined {
   const contentSelectors = splitSelectorList(options.contentSelector ?? '[data-agent-content], main');
   const excludeSelector = options.excludeSelector ?? '[data-agent-exclude]';
   const excludeSelectors = splitSelectorList(excludeSelector);
-  const tree = parseHtml(sliceRelevantHtml(html, [...contentSelectors, ...excludeSelectors, ...PAGEFIND_ATTRIBUTE_SELECTORS]));
+  const scan = scanPage(html, [...contentSelectors, ...excludeSelectors, ...PAGEFIND_ATTRIBUTE_SELECTORS]);
+  const tree = parseHtml(scan.parsed);
 
-  if (mayMatch(html, excludeSelectors) && select(excludeSelector, tree)) return undefined;
+  if (scan.mayMatch(excludeSelectors) && selectOne(excludeSelector, tree)) return undefined;
 
   const content = findContent(
     tree,
-    contentSelectors.filter((selector) => mayMatch(html, [selector])),
+    contentSelectors.filter((selector) => scan.mayMatch([selector])),
   );
-  const metadata = readPageMetadata(tree, html, content);
+  const metadata = readPageMetadata(tree, html, content, scan);
   // Read before the ignored parts go: Pagefind takes filters and metadata from anywhere in the page.
-  const pagefind = mayMatch(html, PAGEFIND_ATTRIBUTE_SELECTORS) ? readPagefindAttributes(tree, html) : undefined;
+  const pagefind = scan.mayMatch(PAGEFIND_ATTRIBUTE_SELECTORS) ? readPagefindAttributes(tree, html) : undefined;
 
-  removeIgnored(content, options.ignoreSelectors ?? []);
-  flattenComponents(content);
-  prepareElements(content, options.pageUrl);
-
-  const mdast = markdownWriter.runSync({ type: 'root', children: [content] }) as MdastRoot;
-  const { markdown, sections } = writeMarkdownWithSections(mdast, (root) => markdownWriter.stringify(root));
-  return { ...metadata, sections, markdown, ...(pagefind && { pagefind }) };
+  const footerTime = prepareContent(content, options.ignoreSelectors ?? [], metadata.lastModified === undefined && scan.has(PAGE_TOKENS.time));
+  const lastModified = metadata.lastModified ?? asStatedDate(footerTime);
+  const { root, headingSources } = buildMarkdownTree(content, options.pageUrl);
+  attentionEdges(root);
+  const { markdown, headings } = writeMarkdown(root);
+  return { ...metadata, ...(lastModified && { lastModified }), sections: buildSections(markdown, headings, headingSources), markdown, ...(pagefind && { pagefind }) };
 }

@@ -1,5 +1,5 @@
-import type { Element, ElementContent } from 'hast';
 import { isVisuallyHidden } from './accessible-names.ts';
+import { type ChildNode, createText, type Element, isTag } from './parse-html.ts';
 
 /**
  * Elements a browser lays out as blocks: the Markdown converter puts a blank line or a line break
@@ -72,14 +72,14 @@ const OPENING = /[\p{Ps}\p{Pi}¿¡]/u;
  * word may be split across elements (`<b>Astro</b>'s`), and Japanese or Chinese have no spaces at all.
  * `boxes` holds the elements that are an icon's name (accessible-names.ts).
  */
-export function separateInlineBoxes(children: ElementContent[], boxes: ReadonlySet<Element>): ElementContent[] {
-  let separated: ElementContent[] | undefined;
+export function separateInlineBoxes(children: ChildNode[], boxes: ReadonlySet<Element>): ChildNode[] {
+  let separated: ChildNode[] | undefined;
   let previous: Edge = 'none';
   for (const [i, child] of children.entries()) {
     const start = edgeOf(child, 'start', boxes);
     if (start !== 'none' && needsSpace(previous, start)) {
       separated ??= children.slice(0, i);
-      separated.push({ type: 'text', value: ' ' });
+      separated.push(createText(' '));
     }
     separated?.push(child);
     const end = start === 'none' ? 'none' : edgeOf(child, 'end', boxes);
@@ -94,22 +94,22 @@ function needsSpace(before: Edge, after: Edge): boolean {
   return after === 'box' && (before === 'text' || before === 'control');
 }
 
-function edgeOf(node: ElementContent, side: 'start' | 'end', boxes: ReadonlySet<Element>): Edge {
+function edgeOf(node: ChildNode, side: 'start' | 'end', boxes: ReadonlySet<Element>): Edge {
   if (node.type === 'text') {
-    if (node.value === '') return 'none';
-    const character = side === 'start' ? node.value[0]! : node.value.at(-1)!;
+    if (node.data === '') return 'none';
+    const character = side === 'start' ? node.data[0]! : node.data.at(-1)!;
     if (/\s/.test(character)) return 'space';
     return (side === 'start' ? CLOSING : OPENING).test(character) ? 'clinging' : 'text';
   }
-  if (node.type !== 'element' || node.tagName === 'svg') return 'none';
-  if (BLOCK_TAGS.has(node.tagName)) return 'block';
-  if ((node.tagName === 'a' && node.properties.href !== undefined) || node.tagName === 'button') return 'control';
-  if (node.tagName === 'img' || boxes.has(node) || isVisuallyHidden(node)) return 'box';
+  if (!isTag(node) || node.name === 'svg') return 'none';
+  if (BLOCK_TAGS.has(node.name)) return 'block';
+  if ((node.name === 'a' && node.attribs.href !== undefined) || node.name === 'button') return 'control';
+  if (node.name === 'img' || boxes.has(node) || isVisuallyHidden(node)) return 'box';
   const { children } = node;
   for (let i = side === 'start' ? 0 : children.length - 1; i >= 0 && i < children.length; i += side === 'start' ? 1 : -1) {
     const edge = edgeOf(children[i]!, side, boxes);
     // A link in emphasis is a link of the prose, not a button: `<em><a>付き</a></em>` runs on as text does.
-    if (edge !== 'none') return edge === 'control' && FORMATTING_TAGS.has(node.tagName) ? 'text' : edge;
+    if (edge !== 'none') return edge === 'control' && FORMATTING_TAGS.has(node.name) ? 'text' : edge;
   }
   return 'none';
 }

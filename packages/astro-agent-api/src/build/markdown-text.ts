@@ -18,7 +18,7 @@ export function writeText(node: Text, parent: Parents | undefined, state: State,
 }
 
 /** Whether a pattern in scope could match a character of `value`, between the characters the writer puts before and after it. */
-function hasUnsafeCharacter(state: State, before: string, value: string, after: string): boolean {
+export function hasUnsafeCharacter(state: State, before: string, value: string, after: string): boolean {
   const around = `${before}${value}${after}`;
   for (const test of unsafeTestsOf(state)) {
     test.lastIndex = before.length;
@@ -28,11 +28,8 @@ function hasUnsafeCharacter(state: State, before: string, value: string, after: 
   return false;
 }
 
-/** A number per pattern object (the writer's patterns are module constants of mdast-util-to-markdown and its extensions). */
-const patternIds = new WeakMap<Unsafe, number>();
-let patternCount = 0;
-/** The tests of a list of patterns (by their numbers) within a construct stack. */
-const testsByKey = new Map<string, RegExp[]>();
+/** The tests of each writer's patterns (its `unsafe` list, the same for the writer's life), by construct stack. */
+const testsByPatterns = new WeakMap<readonly Unsafe[], Map<string, RegExp[]>>();
 
 /**
  * One expression (two when some patterns need the `u` flag) that matches at each character of the
@@ -43,22 +40,19 @@ const testsByKey = new Map<string, RegExp[]>();
  * nothing, never the other way round.
  */
 function unsafeTestsOf(state: State): RegExp[] {
-  const ids = state.unsafe.map((pattern) => {
-    let id = patternIds.get(pattern);
-    if (id === undefined) {
-      id = patternCount++;
-      patternIds.set(pattern, id);
-    }
-    return id;
-  });
-  const key = `${ids.join(',')} ${state.stack.join(' ')}`;
-  let tests = testsByKey.get(key);
+  let byStack = testsByPatterns.get(state.unsafe);
+  if (!byStack) {
+    byStack = new Map();
+    testsByPatterns.set(state.unsafe, byStack);
+  }
+  const key = state.stack.join(' ');
+  let tests = byStack.get(key);
   if (!tests) {
     const inScope = state.unsafe.filter((pattern) => isInScope(state.stack, pattern));
     tests = [false, true]
       .map((unicode) => inScope.filter((pattern) => Boolean(pattern.unicode) === unicode).map(patternSource))
       .flatMap((sources, unicode) => (sources.length === 0 ? [] : [new RegExp(sources.join('|'), unicode ? 'gu' : 'g')]));
-    testsByKey.set(key, tests);
+    byStack.set(key, tests);
   }
   return tests;
 }

@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { createSiteUrls } from '../site-urls.ts';
 import type { PageDating } from './page-cache.ts';
-import { convertHtmlPage, createTwinWriter, writeMarkdownPages, type MarkdownWorkerData, type MarkdownWorkerReply, type MarkdownWorkerTask, type TwinWriter } from './build-markdown.ts';
+import { convertHtmlPage, createTwinWriter, hasTwin, writeMarkdownPages, type MarkdownWorkerData, type MarkdownWorkerReply, type MarkdownWorkerTask, type TwinWriter } from './build-markdown.ts';
 
 const { options } = workerData as MarkdownWorkerData;
 const urls = createSiteUrls(options.site, options.routing);
@@ -17,7 +17,7 @@ const twinWriters = new Map<string, TwinWriter>();
 /** A page as Astro rendered it: converted, and its twin written. */
 async function convertRenderedPage(clientDir: string, path: string, html: string, dating: PageDating) {
   const page = convertHtmlPage(html, path, options, urls, dating);
-  if (!page) return page;
+  if (!page || !hasTwin(page)) return page;
   let writeTwin = twinWriters.get(clientDir);
   if (!writeTwin) {
     writeTwin = createTwinWriter(clientDir, urls);

@@ -1,11 +1,14 @@
-import type { Element, Root } from 'hast';
-import { select, selectAll } from 'hast-util-select';
-import { toString as hastToString } from 'hast-util-to-string';
+import { type Document, type Element, isTag } from './parse-html.ts';
 import { canonicalLanguageTag } from '../content/language-tag.ts';
+import { parseRefreshUrl, robotsForbidIndexing } from '../page-signals.ts';
 import { collapseWhitespace } from './collapse-whitespace.ts';
+import { findElement, textOf } from './element-queries.ts';
+import { PAGE_TOKENS, type PageScan } from './scan-page.ts';
+import { selectAll, selectOne } from './select-elements.ts';
 
 /** A page's facet values: `<meta data-agent-facet="category" content="guides">`. */
-const FACET_META_SELECTOR = 'meta[data-agent-facet]';
+const FACET_ATTRIBUTE = PAGE_TOKENS.facet;
+const FACET_META_SELECTOR = `meta[${FACET_ATTRIBUTE}]`;
 
 /** The `<meta>` tags of `<head>` read, by `name` (lowercase) or `property`. */
 const DESCRIPTION_META = 'description';
@@ -17,7 +20,7 @@ const SITE_NAME_META = 'og:site_name';
 const MODIFIED_META = 'article:modified_time';
 
 /** schema.org microdata: `<time itemprop="dateModified" datetime="…">` or `<meta itemprop="dateModified" content="…">`. */
-const MODIFIED_ITEMPROP = 'dateModified';
+const MODIFIED_ITEMPROP = PAGE_TOKENS.dateModified;
 
 /** ISO 8601 date or date-time, as `datetime` attributes and Open Graph write them. */
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
@@ -50,23 +53,36 @@ export interface PageMetadata {
   contentAlternate?: string;
 }
 
-/** The page's title (its content's first h1, else `<title>`), facets, language, description and last change. */
-export function readPageMetadata(tree: Root, html: string, content: Element): PageMetadata {
+/**
+ * What the page's `<head>` says of its standing (build/not-content.ts decides from it): each absent
+ * when the head does not say it.
+ */
+export interface PageSignals {
+  /** Where its `<meta http-equiv="refresh">` sends the reader, as written (page-signals.ts `parseRefreshUrl`). */
+  refreshUrl?: string;
+  /** Its `<meta name="robots">` forbids indexing (`noindex` or `none`; every such tag counts). */
+  noindex?: true;
+  /** Its `<link rel="canonical">`'s href, as written. */
+  canonical?: string;
+}
+
+/** The page's title (its content's first h1, else `<title>`), facets, language, description and last change, and what its head says of its standing. */
+export function readPageMetadata(tree: Document, html: string, content: Element, scan: Pick<PageScan, 'has'>): PageMetadata & PageSignals {
   const head = readHead(tree);
-  const documentTitle = head.title ? collapseWhitespace(hastToString(head.title)) : '';
-  const h1 = select('h1', content);
-  const title = h1 ? collapseWhitespace(hastToString(h1)) : documentTitle;
+  const documentTitle = head.title ? collapseWhitespace(textOf(head.title)) : '';
+  const h1 = findElement(content, (element) => element.name === 'h1');
+  const title = h1 ? collapseWhitespace(textOf(h1)) : documentTitle;
   const facets: Record<string, string> = {};
-  for (const meta of selectAll(FACET_META_SELECTOR, tree)) {
-    const { dataAgentFacet: name, content: value } = meta.properties;
-    if (typeof name === 'string' && typeof value === 'string' && name.trim() !== '') facets[name.trim()] = value.trim();
+  for (const meta of scan.has(PAGE_TOKENS.facet) ? selectAll(FACET_META_SELECTOR, tree) : []) {
+    const { [FACET_ATTRIBUTE]: name, content: value } = meta.attribs;
+    if (name !== undefined && value !== undefined && name.trim() !== '') facets[name.trim()] = value.trim();
   }
-  // Read from the source: the parsed tree may hold only <head> and <main> (slice-relevant-html.ts).
+  // Read from the source: the parsed tree may hold only <head> and <main> (scan-page.ts).
   const lang = canonicalLanguageTag(HTML_LANG.exec(html)?.[1] ?? '');
   const description = head.meta.get(DESCRIPTION_META) ?? head.meta.get(OG_DESCRIPTION_META);
   const siteName = head.meta.get(SITE_NAME_META);
-  const lastModified = readLastModified(tree, html, content, head.meta.get(MODIFIED_META));
-  const ownLang = typeof content.properties.lang === 'string' ? canonicalLanguageTag(content.properties.lang) : '';
+  const lastModified = readLastModified(tree, html, head.meta.get(MODIFIED_META), scan.has(PAGE_TOKENS.dateModified));
+  const ownLang = content.attribs.lang !== undefined ? canonicalLanguageTag(content.attribs.lang) : '';
   const contentLang = ownLang !== '' && ownLang !== lang ? ownLang : undefined;
   // Canonicalised only for a copy: a tag is ~20 µs, and a page of a site in 17 languages names 18.
   const contentAlternate = contentLang && head.alternates.find((alternate) => canonicalLanguageTag(alternate.hreflang) === contentLang)?.href;
@@ -80,6 +96,7 @@ export function readPageMetadata(tree: Root, html: string, content: Element): Pa
     ...(lastModified && { lastModified }),
     ...(contentLang && { contentLang }),
     ...(contentAlternate && { contentAlternate }),
+    ...head.signals,
   };
 }
 
@@ -94,64 +111,85 @@ interface LanguageAlternate {
  * its alternates by language (`<link rel="alternate" hreflang>`), in one pass over its children: a
  * selector per tag costs more than the head is worth.
  */
-function readHead(tree: Root): { title: Element | undefined; meta: Map<string, string>; alternates: LanguageAlternate[] } {
-  const root = tree.children.find((child): child is Element => child.type === 'element' && child.tagName === 'html');
-  const head = root?.children.find((child): child is Element => child.type === 'element' && child.tagName === 'head');
+function readHead(tree: Document): { title: Element | undefined; meta: Map<string, string>; alternates: LanguageAlternate[]; signals: PageSignals } {
+  const head = findHead(tree);
   let title: Element | undefined;
   const meta = new Map<string, string>();
   const alternates: LanguageAlternate[] = [];
+  const signals: PageSignals = {};
   for (const child of head?.children ?? []) {
-    if (child.type !== 'element') continue;
-    if (child.tagName === 'title') title ??= child;
-    if (child.tagName === 'link' && isLanguageAlternate(child)) alternates.push({ hreflang: child.properties.hrefLang, href: child.properties.href });
-    if (child.tagName !== 'meta' || typeof child.properties.content !== 'string') continue;
-    const { name, property } = child.properties;
-    const key = typeof name === 'string' ? name.toLowerCase() : typeof property === 'string' ? property : undefined;
-    const value = collapseWhitespace(child.properties.content);
+    if (!isTag(child)) continue;
+    if (child.name === 'title') title ??= child;
+    const { rel, hreflang, href, content, name, property, 'http-equiv': httpEquiv } = child.attribs;
+    if (child.name === 'link' && rel !== undefined && href !== undefined) {
+      if (hreflang !== undefined && hasToken(rel, 'alternate')) alternates.push({ hreflang, href });
+      else if (signals.canonical === undefined && hasToken(rel, 'canonical')) signals.canonical = href.trim();
+    }
+    if (child.name !== 'meta' || content === undefined) continue;
+    if (signals.refreshUrl === undefined && hasToken(httpEquiv, 'refresh')) {
+      const url = parseRefreshUrl(content);
+      if (url !== undefined) signals.refreshUrl = url;
+    }
+    const key = name !== undefined ? name.toLowerCase() : property;
+    if (key === ROBOTS_META && robotsForbidIndexing(content)) signals.noindex = true;
+    const value = collapseWhitespace(content);
     if (key !== undefined && value !== '' && !meta.has(key)) meta.set(key, value);
   }
-  return { title, meta, alternates };
+  return { title, meta, alternates, signals };
 }
 
-function isLanguageAlternate(link: Element): link is Element & { properties: { hrefLang: string; href: string } } {
-  const { rel, hrefLang, href } = link.properties;
-  return Array.isArray(rel) && rel.includes('alternate') && typeof hrefLang === 'string' && typeof href === 'string';
+/** The robots meta tag's name: the one addressed to every crawler (a crawler's own name, `googlebot`, speaks to that crawler only). */
+const ROBOTS_META = 'robots';
+
+/** True when a space-separated attribute holds `token`, in any case. */
+function hasToken(value: string | undefined, token: string): boolean {
+  return value !== undefined && value.split(/[\t\n\f\r ]+/).some((item) => item.toLowerCase() === token);
+}
+
+/** The document's `<head>`: the parser puts it first in `<html>` when the page has one. */
+export function findHead(tree: Document): Element | undefined {
+  const root = tree.children.find((child): child is Element => isTag(child) && child.name === 'html');
+  return (root ?? tree).children.find((child): child is Element => isTag(child) && child.name === 'head');
 }
 
 /**
  * When the page says it last changed: a JSON-LD `dateModified`, else its Open Graph
- * `article:modified_time`, else a schema.org `dateModified` in microdata, else the `<time datetime>`
- * in its content's `<footer>` (Starlight's "Last updated", and most documentation themes'). Only ISO
- * 8601 values count; the build's own time never does, since every file a build writes is new.
+ * `article:modified_time`, else a schema.org `dateModified` in microdata; else (html-to-markdown.ts,
+ * from the walk that leaves the footer out) the `<time datetime>` in its content's `<footer>`
+ * (Starlight's "Last updated", and most documentation themes'). Only ISO 8601 values count; the
+ * build's own time never does, since every file a build writes is new.
  */
-function readLastModified(tree: Root, html: string, content: Element, openGraph: string | undefined): string | undefined {
-  const hasItemprop = html.includes(MODIFIED_ITEMPROP);
+function readLastModified(tree: Document, html: string, openGraph: string | undefined, hasItemprop: boolean): string | undefined {
   const candidates: (() => unknown)[] = [
     () => (hasItemprop ? readJsonLdDateModified(html) : undefined),
     () => openGraph,
     () => {
-      const element = hasItemprop ? select(`[itemprop="${MODIFIED_ITEMPROP}"]`, tree) : undefined;
-      return element?.properties.dateTime ?? element?.properties.content;
+      const element = hasItemprop ? selectOne(`[itemprop="${MODIFIED_ITEMPROP}"]`, tree) : undefined;
+      return element?.attribs.datetime ?? element?.attribs.content;
     },
-    () => (html.includes('<time') ? findFooterTime(content) : undefined),
   ];
   for (const candidate of candidates) {
-    const value = candidate();
-    const trimmed = typeof value === 'string' ? value.trim() : '';
-    if (ISO_DATE.test(trimmed) && isCalendarDate(trimmed.slice(0, 10)) && !Number.isNaN(Date.parse(trimmed))) return trimmed;
+    const date = asStatedDate(candidate());
+    if (date !== undefined) return date;
   }
   return undefined;
 }
 
+/** The value, trimmed, when it is an ISO 8601 date or date-time of the calendar; else `undefined`. */
+export function asStatedDate(value: unknown): string | undefined {
+  const trimmed = typeof value === 'string' ? value.trim() : '';
+  return ISO_DATE.test(trimmed) && isCalendarDate(trimmed.slice(0, 10)) && !Number.isNaN(Date.parse(trimmed)) ? trimmed : undefined;
+}
+
 /**
- * The theme's "last updated" element: the first `<time datetime>` in a `<footer>` of the content
- * region (what `footer time[datetime]` selects, walked by hand: the selector engine cost ~1 ms a page).
+ * The theme's "last updated" element: the first `<time datetime>` in a `<footer>` (what `footer
+ * time[datetime]` selects), within `parent`, itself a footer when `inFooter`.
  */
-function findFooterTime(parent: Element, inFooter = false): string | undefined {
+export function findFooterTime(parent: Element, inFooter = false): string | undefined {
   for (const child of parent.children) {
-    if (child.type !== 'element') continue;
-    const within = inFooter || child.tagName === 'footer';
-    if (within && child.tagName === 'time' && typeof child.properties.dateTime === 'string') return child.properties.dateTime;
+    if (!isTag(child)) continue;
+    const within = inFooter || child.name === 'footer';
+    if (within && child.name === 'time' && child.attribs.datetime !== undefined) return child.attribs.datetime;
     const found = findFooterTime(child, within);
     if (found !== undefined) return found;
   }

@@ -1,7 +1,7 @@
-import type { Element, Root } from 'hast';
-import { toString as hastToString } from 'hast-util-to-string';
-import { find, html } from 'property-information';
+import { type Document, type Element, isTag } from './parse-html.ts';
 import { collapseWhitespace } from './collapse-whitespace.ts';
+import { textOf } from './element-queries.ts';
+import { findHead } from './page-metadata.ts';
 
 /** Pagefind's attributes that give a page filters, metadata and sort keys (pagefind.app, "Filtering", "Metadata", "Sorting"). */
 export const PAGEFIND_ATTRIBUTE_SELECTORS = ['[data-pagefind-filter]', '[data-pagefind-meta]', '[data-pagefind-sort]'] as const;
@@ -18,14 +18,14 @@ export interface PagefindAttributes {
  * does: each is a comma-separated list of `key` (the element's text), `key[attribute]` (that
  * attribute's value) or `key:value` (a value written out). `undefined` when the page has none.
  */
-export function readPagefindAttributes(tree: Root, html: string): PagefindAttributes | undefined {
+export function readPagefindAttributes(tree: Document, html: string): PagefindAttributes | undefined {
   const found: PagefindAttributes = { filters: {}, meta: {}, sort: {} };
   let any = false;
-  // A walk that reads three properties: hast-util-select's attribute selectors cost several times more on a whole page.
-  const visit = (node: Root | Element): void => {
+  // A walk that reads three attributes: a selector engine's attribute selectors cost several times more on a whole page.
+  const visit = (node: Document | Element): void => {
     for (const child of node.children) {
-      if (child.type !== 'element') continue;
-      const { dataPagefindFilter, dataPagefindMeta, dataPagefindSort } = child.properties;
+      if (!isTag(child)) continue;
+      const { 'data-pagefind-filter': dataPagefindFilter, 'data-pagefind-meta': dataPagefindMeta, 'data-pagefind-sort': dataPagefindSort } = child.attribs;
       if (dataPagefindFilter != null || dataPagefindMeta != null || dataPagefindSort != null) {
         for (const [key, value] of readPairs(child, dataPagefindFilter)) {
           const values = found.filters[key] ?? [];
@@ -46,11 +46,6 @@ export function readPagefindAttributes(tree: Root, html: string): PagefindAttrib
   return any ? found : undefined;
 }
 
-function findHead(tree: Root): Element | undefined {
-  const root = tree.children.find((child): child is Element => child.type === 'element' && child.tagName === 'html');
-  return root?.children.find((child): child is Element => child.type === 'element' && child.tagName === 'head');
-}
-
 function readPairs(element: Element, declaration: unknown): [string, string][] {
   if (typeof declaration !== 'string') return [];
   const pairs: [string, string][] = [];
@@ -61,14 +56,13 @@ function readPairs(element: Element, declaration: unknown): [string, string][] {
     let pair: [string, string] | undefined;
     if (fromAttribute) pair = [fromAttribute[1]!.trim(), attributeValue(element, fromAttribute[2]!.trim())];
     else if (written) pair = [written[1]!.trim(), written[2]!.trim()];
-    else if (item !== '') pair = [item, collapseWhitespace(hastToString(element))];
+    else if (item !== '') pair = [item, collapseWhitespace(textOf(element))];
     if (pair && pair[0] !== '' && pair[1] !== '') pairs.push(pair);
   }
   return pairs;
 }
 
-/** An HTML attribute's value, under its hast property name (`datetime` is `dateTime`, `data-x` is `dataX`). */
+/** An HTML attribute's value, as written (Pagefind reads the attribute itself). */
 function attributeValue(element: Element, attribute: string): string {
-  const value = element.properties[find(html, attribute).property];
-  return Array.isArray(value) ? value.join(' ') : value == null ? '' : String(value);
+  return element.attribs[attribute.toLowerCase()] ?? '';
 }

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { createSiteUrls } from '../site-urls.ts';
-import { createTwinWriter, isErrorPage, startMarkdownWorker, type MarkdownWorker, type RenderedPage, type RenderedPages } from './build-markdown.ts';
+import { createTwinWriter, hasTwin, isErrorPage, startMarkdownWorker, type MarkdownWorker, type RenderedPage, type RenderedPages } from './build-markdown.ts';
 import type { ConvertedPage, MarkdownConversionOptions } from './converted-page.ts';
 import { hashHtml, type PageCache, type PageDating } from './page-cache.ts';
 import { setPrerenderedPageSink } from './prerendered-page-sink.ts';
@@ -98,7 +98,7 @@ export function startRenderTimeConversion(
         (result) => {
           pages.set(page.path, { htmlHash: page.htmlHash, page: result, converted: true, twinWritten: true });
           converted++;
-          if (result) onPage(result);
+          if (result && hasTwin(result)) onPage(result);
         },
         // Left out of `pages`: the Markdown step converts the page again from its file and reports the error.
         () => {},
@@ -150,7 +150,7 @@ export function startRenderTimeConversion(
           }
           const entry: RenderedPage = { htmlHash, page: cached, converted: false, twinWritten: cached !== null };
           pages.set(path, entry);
-          if (!cached) return;
+          if (!cached || !hasTwin(cached)) return;
           onPage(cached);
           // Written while Astro renders: the Markdown step of a rebuild then writes no twin.
           twinWrites.push(

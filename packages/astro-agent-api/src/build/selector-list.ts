@@ -1,4 +1,4 @@
-/** Selector lists of the options, and the cheap text checks that spare a tree walk when a selector cannot match. */
+/** Selector lists of the options, and the text a simple selector needs in a page to match (scan-page.ts). */
 
 /** Splits `a, b[x="1,2"]` at the top-level commas only. */
 export function splitSelectorList(list: string): string[] {
@@ -23,20 +23,14 @@ export function splitSelectorList(list: string): string[] {
   return parts.filter((part) => part !== '');
 }
 
+/** The tokens of the selectors seen (the options' few selectors, on every page). */
+const tokens = new Map<string, string | undefined>();
+
 /** Text that must appear in the HTML for a simple selector (`main`, `[data-x]`) to match; `undefined` for any other. */
 export function selectorToken(selector: string): string | undefined {
-  if (/^[a-z][a-z0-9-]*$/.test(selector)) return `<${selector}`;
+  if (tokens.has(selector)) return tokens.get(selector);
   const attribute = /^\[([a-z][a-z0-9-]*)\]$/.exec(selector);
-  return attribute ? attribute[1] : undefined;
-}
-
-/**
- * `false` when the HTML lacks the text that each of these simple selectors needs: an attribute
- * selector that matches nothing still walks the whole tree, which costs as much as parsing it.
- */
-export function mayMatch(html: string, selectors: readonly string[]): boolean {
-  return selectors.some((selector) => {
-    const token = selectorToken(selector);
-    return token === undefined || html.includes(token);
-  });
+  const token = /^[a-z][a-z0-9-]*$/.test(selector) ? `<${selector}` : attribute ? attribute[1] : undefined;
+  tokens.set(selector, token);
+  return token;
 }

@@ -1,26 +1,21 @@
-import { defaultHandlers, type Handle as HastHandle } from 'hast-util-to-mdast';
 import type { Html, Nodes, PhrasingContent, TableCell } from 'mdast';
-import { gfmTableToMarkdown } from 'mdast-util-gfm-table';
-import type { Handle as MarkdownHandle } from 'mdast-util-to-markdown';
 
 /** A line break inside a cell: a GFM table row is one line of Markdown, and GitHub and most readers take `<br>` there. */
 const CELL_BREAK: Html = { type: 'html', value: '<br>' };
 
 /**
- * hast-util-to-mdast's cell handler, with the cell's content made one line of phrasing: a GFM cell
- * holds no blocks, and a list or a code block written in one breaks its row and every row after it
- * (the table ends there). Each paragraph, list item, line of code and `<br>` of the cell becomes a
- * line of its own, the lines joined by `<br>`; a list item keeps its marker (`- `, `1. `), a line of
- * code is inline code.
+ * A table cell's content made one line of phrasing: a GFM cell holds no blocks, and a list or a code
+ * block written in one breaks its row and every row after it (the table ends there). Each paragraph,
+ * list item, line of code and `<br>` of the cell becomes a line of its own, the lines joined by
+ * `<br>`; a list item keeps its marker (`- `, `1. `), a line of code is inline code.
  */
-export const tableCellHandler: HastHandle = (state, node, parent) => {
-  const cell = (defaultHandlers as Record<string, HastHandle>).td!(state, node, parent) as TableCell;
+export function flattenTableCell(cell: TableCell): TableCell {
   const lines: PhrasingContent[][] = [[]];
   addLines(cell.children as Nodes[], lines);
   const kept = lines.filter((line) => line.some((part) => part.type !== 'text' || part.value.trim() !== '')).map(trimLine);
   cell.children = kept.flatMap((line, i) => (i === 0 ? line : [CELL_BREAK, ...line]));
   return cell;
-};
+}
 
 /** A line without the white space at its ends: the writer pads a cell with one space, and a second is only padding. */
 function trimLine(line: PhrasingContent[]): PhrasingContent[] {
@@ -95,20 +90,17 @@ function addLines(nodes: readonly Nodes[], lines: PhrasingContent[][]): void {
   }
 }
 
-const gfmTable = gfmTableToMarkdown({ tablePipeAlign: false });
-
 /**
- * GFM's table writer without padding: each cell is `| text |` whatever the column's width (aligned
- * columns are spaces an agent pays for and reads nothing in: BENCHMARKS.md, "Faithful tables and
- * icons"), and each column's delimiter `---` (`:--`, `--:`, `:-:` when aligned), the form GitHub's
- * documentation writes and stricter parsers than GFM's ask for.
+ * A GFM table's delimiter row without padding: each column's `---` (`:--`, `--:`, `:-:` when aligned),
+ * the form GitHub's documentation writes and stricter parsers than GFM's ask for; the cells themselves
+ * are written without aligning the columns (markdown-writer.ts): aligned columns were more than a third
+ * of a large table's bytes, spaces an agent pays for and reads nothing in.
  */
-export const compactTableHandler: MarkdownHandle = (node, parent, state, info) => {
-  const table = gfmTable.handlers!.table!(node, parent, state, info);
+export function compactDelimiterRow(table: string): string {
   const firstBreak = table.indexOf('\n');
   if (firstBreak === -1) return table;
   const secondBreak = table.indexOf('\n', firstBreak + 1);
   const end = secondBreak === -1 ? table.length : secondBreak;
   const delimiterRow = table.slice(firstBreak + 1, end).replace(/(:?)-+(:?)/g, (_, left: string, right: string) => `${left}${'-'.repeat(3 - left.length - right.length)}${right}`);
   return table.slice(0, firstBreak + 1) + delimiterRow + table.slice(end);
-};
+}

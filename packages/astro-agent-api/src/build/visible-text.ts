@@ -1,4 +1,4 @@
-import type { ElementContent } from 'hast';
+import { type AnyNode, isTag, isText } from './parse-html.ts';
 import { isVisuallyHidden } from './accessible-names.ts';
 
 /**
@@ -6,9 +6,10 @@ import { isVisuallyHidden } from './accessible-names.ts';
  * Expressive Code's "Terminal window", Starlight's "Section titled …" beside a heading, "Directory"
  * in a file tree).
  */
-export function visibleText(node: ElementContent): string {
-  if (node.type === 'text') return node.value;
-  if (node.type !== 'element') return '';
-  if (isVisuallyHidden(node)) return '';
-  return node.children.map(visibleText).join('');
+export function visibleText(node: AnyNode): string {
+  if (isText(node)) return node.data;
+  if (!isTag(node) || isVisuallyHidden(node)) return '';
+  let text = '';
+  for (const child of node.children) text += visibleText(child);
+  return text;
 }

@@ -2,7 +2,7 @@ import { AstroError } from 'astro/errors';
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MANIFEST_FILE, MANIFEST_VERSION, RUNTIME_DIR, type BuiltManifest, type BuiltPage, type Manifest } from '../content/manifest.ts';
+import { MANIFEST_FILE, MANIFEST_VERSION, RUNTIME_DIR, type BuiltManifest, type BuiltPage, type LeftOutPage, type Manifest, type RedirectRule } from '../content/manifest.ts';
 import { encodePageTexts, isPageTextsFileName, pageTextsFileName } from '../content/page-texts.ts';
 import type { CompanyInfo } from '../company-info.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
@@ -23,6 +23,10 @@ export function buildManifest(input: {
   company?: CompanyInfo;
   pages: readonly ConvertedPage[];
   copies?: readonly PageCopy[];
+  /** The site's redirect map (classify-pages.ts `buildRedirectRules`). */
+  redirects?: readonly RedirectRule[];
+  /** The pages that are not content and forward nowhere. */
+  leftOut?: readonly LeftOutPage[];
   generatedAt?: Date;
 }): BuiltManifest {
   const { site, options, routing = DEFAULT_ROUTING } = input;
@@ -36,6 +40,7 @@ export function buildManifest(input: {
       documentTitle: _documentTitle,
       siteName: _siteName,
       pagefind: _pagefind,
+      notContent: _notContent,
       ...entry
     } = page;
     return { ...entry, language: contentLanguageOf(page, options.language), facets: checkPageFacets(page, options.facets) };
@@ -43,8 +48,10 @@ export function buildManifest(input: {
   const byPath = (a: BuiltPage, b: BuiltPage) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
   const pages = input.pages.map(entryOf).sort(byPath);
   const copies = (input.copies ?? []).map(entryOf).sort(byPath);
+  const redirects = [...(input.redirects ?? [])];
+  const leftOut = [...(input.leftOut ?? [])].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   // The options are hashed too: truncateAt or the API path change what the API answers for the same pages.
-  const buildId = createHash('sha256').update(JSON.stringify({ pages, copies, company, options, routing })).digest('base64url').slice(0, 12);
+  const buildId = createHash('sha256').update(JSON.stringify({ pages, copies, redirects, leftOut, company, options, routing })).digest('base64url').slice(0, 12);
   return {
     version: MANIFEST_VERSION,
     buildId,
@@ -55,6 +62,8 @@ export function buildManifest(input: {
     ...(company && { company }),
     pages,
     copies,
+    redirects,
+    leftOut,
   };
 }
 
@@ -107,7 +116,7 @@ export async function writeManifest(outDir: string, built: BuiltManifest): Promi
   for (const [i, bytes] of files.entries()) await writeFileAtomically(join(dir, textFiles[i]!), bytes);
   const withTwin =
     (offset: number) =>
-    ({ frontMatter: _frontMatter, markdown: _markdown, ...page }: BuiltPage, i: number) => ({ ...page, twin: twins[offset + i]! });
+    ({ frontMatter: _frontMatter, markdown: _markdown, plainText: _plainText, ...page }: BuiltPage, i: number) => ({ ...page, twin: twins[offset + i]! });
   const manifest: Manifest = {
     ...built,
     pages: built.pages.map(withTwin(0)),

@@ -136,7 +136,7 @@ export function createContentModel({ files, logger = consoleLogger }: { files: B
       manifest,
       files: build,
       urls,
-      pages: buildPageIndex([...manifest.pages, ...manifest.copies], urls, manifest.options.language),
+      pages: buildPageIndex([...manifest.pages, ...manifest.copies], urls, manifest.options.language, manifest),
       texts,
       search,
       memo: createAnswerMemo(MEMO_BYTES),

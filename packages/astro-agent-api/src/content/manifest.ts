@@ -35,6 +35,30 @@ export interface ManifestPage {
   original?: string;
 }
 
+/**
+ * An address the site answers with another: the site's own `redirects`, a rule of its `_redirects`
+ * file, or a built page that is not content but names its replacement (a meta refresh, Astro's redirect
+ * pages among them, or a canonical URL naming another page). read_page, the twins and MCP follow it.
+ */
+export interface RedirectRule {
+  /** The address redirected: a route (no base, no trailing slash) in Astro's pattern syntax (content/route-pattern.ts): `/old`, `/blog/[slug]`, `/docs/[...path]`. */
+  from: string;
+  /** Where it leads: a path of the site or an absolute URL, with `from`'s parameters (`/new/[slug]`) and maybe a `#fragment`. */
+  to: string;
+  /** What says so: Astro's `redirects`, the `_redirects` file, the page's meta refresh, or its canonical link. */
+  source: RedirectSource;
+}
+
+export type RedirectSource = 'redirects' | 'redirects-file' | 'refresh' | 'canonical';
+
+/** A built page that is not content and names no other page: read_page says why it has no twin. */
+export interface LeftOutPage {
+  /** Served path, as a content page's. */
+  path: string;
+  /** `noindex`: its robots meta tag or the site's `X-Robots-Tag` forbid indexing; `empty`: no text beyond its title and a copyright line. */
+  reason: 'noindex' | 'empty';
+}
+
 /** The text of a page: its Markdown twin is `frontMatter` then `markdown`. */
 export interface PageText {
   /**
@@ -44,6 +68,12 @@ export interface PageText {
   frontMatter: string;
   /** The page's text as Markdown, without the front matter. */
   markdown: string;
+  /**
+   * The page's plain text, a line per section (plain-text.ts, buildSectionLines), made once where the
+   * page is converted: the text hash, the browser index, the server index and the texts files all read
+   * it. Absent, each builds it from the Markdown.
+   */
+  plainText?: string;
 }
 
 /** A page as the build step records it: the manifest's fields and its text, before the text goes to its own file. */
@@ -101,6 +131,10 @@ export interface Manifest {
    * read_page and the twins answer them, nothing lists them.
    */
   copies: ManifestPage[];
+  /** The site's redirects and its pages that forward to another (RedirectRule), in the order the build read them: read_page, the twins and MCP answer their targets. */
+  redirects: RedirectRule[];
+  /** Pages that are not content and forward nowhere (noindex, empty), in path order. */
+  leftOut: LeftOutPage[];
   /** The texts files of this build in `agent-api/`, in order: a page's `twin.file` indexes this list. */
   textFiles: string[];
   /**
@@ -114,11 +148,12 @@ export interface Manifest {
 export type BuiltManifest = Omit<Manifest, 'pages' | 'copies' | 'textFiles'> & { pages: BuiltPage[]; copies: BuiltPage[] };
 
 /**
- * 8: each page has its language (5), Astro's routing settings (`routing`, 6), the pages' text in
- * several files with each page's plain text (`textFiles`, 7), copies of pages apart (`copies`, 8). A
- * runtime refuses a manifest of another version.
+ * 9: each page has its language (5), Astro's routing settings (`routing`, 6), the pages' text in
+ * several files with each page's plain text (`textFiles`, 7), copies of pages apart (`copies`, 8),
+ * the site's redirects and the pages left out (`redirects`, `leftOut`, 9). A runtime refuses a
+ * manifest of another version.
  */
-export const MANIFEST_VERSION = 8;
+export const MANIFEST_VERSION = 9;
 
 /** Folder of the runtime files inside the build output; never served publicly. */
 export const RUNTIME_DIR = 'agent-api';

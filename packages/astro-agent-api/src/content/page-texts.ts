@@ -27,7 +27,7 @@ export const isPageTextsFileName = (name: string) => /^page-texts(?:-\d+)?\.bin$
  */
 export function encodePageTexts(
   buildId: string,
-  pages: readonly Pick<BuiltPage, 'frontMatter' | 'markdown' | 'sections'>[],
+  pages: readonly Pick<BuiltPage, 'frontMatter' | 'markdown' | 'plainText' | 'sections'>[],
   maxBytes = MAX_TEXTS_FILE_BYTES,
 ): { files: Uint8Array[]; twins: TwinLocation[] } {
   const header = Buffer.from(JSON.stringify({ buildId }));
@@ -43,10 +43,10 @@ export function encodePageTexts(
     offset = preamble.byteLength + header.byteLength;
   };
   endFile();
-  const twins = pages.map(({ frontMatter, markdown, sections }) => {
+  const twins = pages.map(({ frontMatter, markdown, plainText, sections }) => {
     const front = Buffer.from(frontMatter);
     const body = Buffer.from(markdown);
-    const text = Buffer.from(buildSectionLines(markdown, sections));
+    const text = Buffer.from(plainText ?? buildSectionLines(markdown, sections));
     const length = front.byteLength + body.byteLength;
     if (chunks.length > 2 && offset + length + text.byteLength > maxBytes) endFile();
     chunks.push(front, body, text);

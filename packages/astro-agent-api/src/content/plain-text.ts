@@ -29,6 +29,24 @@ export function buildPageText(markdown: string): PageText {
   return { headings: headings.join('\n'), text };
 }
 
+/** The headings' text of the Markdown, one per line: buildPageText's `headings` alone. */
+export function buildPageHeadings(markdown: string): string {
+  const headings: string[] = [];
+  for (const [, heading] of markdown.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').matchAll(/^ {0,3}#{1,6} +(.*)$/gm)) headings.push(heading!);
+  return headings.join('\n');
+}
+
+/**
+ * The page's plain text on one line, from its lines per section (buildSectionLines): buildPageText's
+ * `text`, the sections' text joined where their headings' line breaks were.
+ */
+export function joinSectionLines(lines: string): string {
+  return lines
+    .split('\n')
+    .filter((line) => line !== '')
+    .join(' ');
+}
+
 /**
  * The page's plain text (buildPageText) with a line per section: the text before the first heading,
  * then, for each of `sections` (offsets in `markdown`, in order), its text down to the next heading.

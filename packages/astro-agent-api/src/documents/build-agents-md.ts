@@ -9,6 +9,7 @@ import { buildFieldList, buildParameterTable } from './build-parameter-table.ts'
 import { buildWithdrawalNotice, type DocumentContext } from './document-context.ts';
 import { buildExampleSearchUrl } from './example-search.ts';
 import { describeAnonymousClient, describeSignedAgents } from './identity-wording.ts';
+import { buildSdkExamples, describeConnectorLogin, describeHostedAssistants, describeSdkClientCredentials, fence } from './oauth-wording.ts';
 
 /**
  * `/agents.md`: how an agent should use the site, with every operation rendered from its description;
@@ -23,6 +24,7 @@ export function buildAgentsMd(context: DocumentContext): string {
   const beforeYouAnswer = buildAnswerRules(context);
   const steps = buildAnswerSteps(context);
   const signed = describeSignedAgents(options);
+  const sdk = buildSdkExamples(context);
 
   const operationSections = operations.map((operation) => {
     const auth =
@@ -75,14 +77,28 @@ export function buildAgentsMd(context: DocumentContext): string {
     '| Caller | Policy | Quota |',
     '|---|---|---|',
     `| anonymous, ${describeAnonymousClient(options.ipv6Prefix)} | \`${policies.anonymous.name}\` | ${policies.anonymous.quota} requests per ${LIMITS.quotaWindowSeconds} s |`,
-    `| bearer token, per client_id | \`${policies.identified.name}\` | ${policies.identified.quota} requests per ${LIMITS.quotaWindowSeconds} s |`,
+    `| bearer token, per client (client credentials) or per grant (a person's authorization of a connector) | \`${policies.identified.name}\` | ${policies.identified.quota} requests per ${LIMITS.quotaWindowSeconds} s |`,
     ...signed.quotas.map(({ who, policy, quota }) => `| ${who}, per agent | \`${policy}\` | ${quota} requests per ${LIMITS.quotaWindowSeconds} s |`),
     '',
     `Each API call and each MCP \`tools/call\` or \`resources/read\` counts once. Every 200 and 429 carries \`RateLimit: "${policies.anonymous.name}";r=${policies.anonymous.quota - 1};t=${LIMITS.quotaWindowSeconds}\`, \`RateLimit-Policy: "${policies.anonymous.name}";q=${policies.anonymous.quota};w=${LIMITS.quotaWindowSeconds}\`, \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` and \`API-Version: ${API_VERSION}\`; the headers always report the quota in force. Over the limit the answer is 429 with \`Retry-After\` (seconds): wait that long, do not retry at once.`,
     '',
     '## Optional identification (OAuth 2.0)',
     '',
-    `A token is never needed to read: it only raises the quota from ${policies.anonymous.quota} to ${policies.identified.quota} requests ${formatPerPeriod(LIMITS.quotaWindowSeconds)}. Registration is self-service and anonymous (\`POST ${url(OAUTH_PATHS.register)}\`), then the client credentials grant at \`POST ${url(OAUTH_PATHS.token)}\` gives a Bearer token valid ${LIMITS.accessTokenSeconds} s. Scopes: ${SCOPES.map((scope) => `\`${scope}\` (${SCOPE_DESCRIPTIONS[scope]})`).join(' and ')}. Send it as \`Authorization: Bearer …\`. An invalid or expired token is answered 401, never served as anonymous. Step by step with curl: ${url(DOCUMENT_PATHS.auth)}. Metadata: ${urls.wellKnownUrl(WELL_KNOWN_PATHS.authorizationServer)}.`,
+    `A token is never needed to read: it only raises the quota from ${policies.anonymous.quota} to ${policies.identified.quota} requests ${formatPerPeriod(LIMITS.quotaWindowSeconds)}. Scopes: ${SCOPES.map((scope) => `\`${scope}\` (${SCOPE_DESCRIPTIONS[scope]})`).join(' and ')}. Send it as \`Authorization: Bearer …\`. An invalid or expired token is answered 401, never served as anonymous. Step by step with curl: ${url(DOCUMENT_PATHS.auth)}. Metadata: ${urls.wellKnownUrl(WELL_KNOWN_PATHS.authorizationServer)}.`,
+    '',
+    '### Connectors (authorization code with PKCE)',
+    '',
+    describeConnectorLogin(context),
+    '',
+    ...describeHostedAssistants(context),
+    '',
+    '### Programs (client credentials)',
+    '',
+    `Registration is self-service and anonymous (\`POST ${url(OAUTH_PATHS.register)}\`), then the client credentials grant at \`POST ${url(OAUTH_PATHS.token)}\` gives a Bearer token valid ${LIMITS.accessTokenSeconds} s. ${describeSdkClientCredentials()}`,
+    '',
+    fence('js', sdk.typescript),
+    '',
+    fence('python', sdk.python),
     '',
     '### Agents that sign their requests',
     '',
@@ -101,7 +117,7 @@ export function buildAgentsMd(context: DocumentContext): string {
     '| 400 | a parameter is missing or invalid (`data.hint` names it) |',
     '| 401 | bad or expired token, or no token on `get_quota`; `WWW-Authenticate` points to the resource metadata |',
     '| 403 | the token lacks the scope (`quota:read` for `get_quota`) |',
-    '| 404 | the operation or the page does not exist |',
+    '| 404 | the operation or the page does not exist; `redirect_loop`, `too_many_redirects` or `redirected_off_site` when the address is one the site redirects nowhere on it |',
     '| 429 | quota used up: wait `Retry-After` seconds |',
     '| 500 | internal error |',
     '',
@@ -147,7 +163,10 @@ function buildTwinsParagraph({ url, urls, options, pages, onDemand }: DocumentCo
   const deepest = pages.map((page) => page.path).sort((a, b) => b.split('/').length - a.split('/').length)[0];
   const twinExamples = [...new Set([deepest ?? urls.homePath, urls.homePath])].map((path) => `\`${urls.pageUrl(path)}\` → \`${urls.twinUrl(path)}\``).join(', and ');
   // Only a server can answer one URL with two representations; a static host serves files.
-  const negotiation = onDemand ? ' Requesting an HTML page with `Accept: text/markdown` returns the same Markdown.' : '';
+  // Only a server follows the site's redirects; a static host answers an old address as the site does.
+  const negotiation = onDemand
+    ? ' Requesting an HTML page with `Accept: text/markdown` returns the same Markdown. An address the site has moved (`/old.md`, or `/old/` with that header) returns the twin of the page it leads to, with `redirected_from:` in its front matter and `Content-Location` naming that twin.'
+    : '';
   // The build links each twin from its page (build/twin-link.ts); pages left out of the twins have neither.
   return `Every page listed in ${url(DOCUMENT_PATHS.llms)} has a Markdown twin without menus or footer: ${twinExamples}.${negotiation} Each of those HTML pages names its twin in its \`<head>\` with \`<link rel="alternate" type="text/markdown" href="…">\`.${options.sitemap ? ` The sitemap is ${url(options.sitemap)}.` : ''}`;
 }

@@ -29,9 +29,9 @@ export function buildMcpServerCard(context: DocumentContext): Record<string, unk
     authentication: {
       required: false,
       schemes: ['oauth2'],
-      description: `Optional: a bearer token from ${url(OAUTH_PATHS.token)} (client credentials) raises the quota from ${options.policies.anonymous.quota} to ${options.policies.identified.quota} requests ${formatPerPeriod(LIMITS.quotaWindowSeconds)}.`,
+      description: `Optional: a bearer token from ${url(OAUTH_PATHS.token)} (authorization code with PKCE, approved at once, or client credentials) raises the quota from ${options.policies.anonymous.quota} to ${options.policies.identified.quota} requests ${formatPerPeriod(LIMITS.quotaWindowSeconds)}.`,
       authorization_servers: [siteUrl],
-      protected_resource_metadata: urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource),
+      protected_resource_metadata: urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource, MCP_PATH),
       registration_endpoint: url(OAUTH_PATHS.register),
       scopes: [...SCOPES],
       documentation: url(DOCUMENT_PATHS.auth),

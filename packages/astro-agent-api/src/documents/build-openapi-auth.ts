@@ -2,13 +2,16 @@ import { IDENTITY_PATH, OAUTH_PATHS } from '../paths.ts';
 import { LIMITS } from '../limits.ts';
 import { formatPerPeriod } from '../period-words.ts';
 import {
+  CLIENT_CREDENTIALS,
   clientInformationSchema,
   clientMetadataSchema,
-  GRANT_TYPE,
+  CODE_CHALLENGE_METHOD,
   introspectionRequestSchema,
   introspectionResponseSchema,
   oauthErrorSchema,
   PRIVATE_KEY_JWT,
+  PUBLIC_CLIENT,
+  RESPONSE_TYPE,
   revocationRequestSchema,
   SCOPES,
   tokenRequestSchema,
@@ -42,25 +45,25 @@ function clientForm(schema: z.ZodType, example: Record<string, string>) {
 }
 
 /**
- * The OAuth endpoints (RFC 7591, RFC 6749 §4.4, RFC 7009, RFC 7662, and the authorization endpoint
- * that refuses every request) and /agent/identity as OpenAPI path items, at the site root.
+ * The OAuth endpoints (RFC 7591, RFC 6749 §4.1 and §4.4, RFC 7009, RFC 7662) and /agent/identity as
+ * OpenAPI path items, at the site root.
  */
 export function buildAuthPaths(): { [path: string]: JsonSchema } {
   const rateLimited = oauthError('Too many requests for this limit; retry after `Retry-After` seconds.', ['Retry-After', 'RateLimit', 'RateLimit-Policy']);
   const methodNotAllowed = oauthError('This endpoint does not answer that method.', ['Allow']);
   const badRequest = oauthError('The request is malformed (`invalid_request`, `unsupported_grant_type`, `invalid_scope`, …).');
   const badClient = oauthError('Client authentication failed (`invalid_client`).', ['WWW-Authenticate']);
-  const limited = (description: string, schema: z.ZodType) => ({
+  const limited = (description: string, schema: z.ZodType, example?: unknown) => ({
     description,
     headers: Object.fromEntries(['API-Version', 'RateLimit', 'RateLimit-Policy'].map((name) => [name, header(name)])),
-    content: json(schema, 'output'),
+    content: json(schema, 'output', example),
   });
   return {
     [OAUTH_PATHS.register]: {
       post: {
         operationId: 'register_client',
         summary: 'Register a client (RFC 7591)',
-        description: `Anonymous, automatic, free; ${LIMITS.oauth.registration.limit} registrations ${formatPerPeriod(LIMITS.oauth.registration.windowSeconds)} per network. The secret is shown once; a client registered with \`token_endpoint_auth_method: "${PRIVATE_KEY_JWT}"\` and its public keys (\`jwks\`, or an https \`jwks_uri\`) gets none and authenticates with a JWT assertion (RFC 7523).`,
+        description: `Anonymous, automatic, free; ${LIMITS.oauth.registration.limit} registrations ${formatPerPeriod(LIMITS.oauth.registration.windowSeconds)} per network. With \`redirect_uris\` the client uses the authorization code grant (with refresh tokens), else client credentials. The secret is shown once; a public client (\`token_endpoint_auth_method: "${PUBLIC_CLIENT}"\`) gets none, and a client registered with \`"${PRIVATE_KEY_JWT}"\` and its public keys (\`jwks\`, or an https \`jwks_uri\`) gets none and authenticates with a JWT assertion (RFC 7523).`,
         tags: ['oauth'],
         security: [{}],
         requestBody: { required: true, content: json(clientMetadataSchema, 'input', { client_name: 'my-agent', contacts: ['dev@example.com'] }) },
@@ -76,13 +79,18 @@ export function buildAuthPaths(): { [path: string]: JsonSchema } {
     [OAUTH_PATHS.token]: {
       post: {
         operationId: 'issue_token',
-        summary: 'Get an access token (client credentials, RFC 6749 §4.4)',
-        description: `An opaque Bearer token valid ${LIMITS.accessTokenSeconds} s; ${LIMITS.oauth.token.limit} requests ${formatPerPeriod(LIMITS.oauth.token.windowSeconds)} per client.`,
+        summary: 'Get an access token (authorization code, refresh token, client credentials)',
+        description: `An opaque Bearer token valid ${LIMITS.accessTokenSeconds} s; ${LIMITS.oauth.token.limit} requests ${formatPerPeriod(LIMITS.oauth.token.windowSeconds)} per client (client credentials) or per grant (refresh tokens). The authorization code grant (RFC 6749 §4.1.3, with the PKCE \`code_verifier\`) also returns a refresh token; each refresh token is used once and replaced, and its reuse revokes the grant.`,
         tags: ['oauth'],
         security: [{ clientSecretBasic: [] }, {}],
-        requestBody: clientForm(tokenRequestSchema, { grant_type: GRANT_TYPE, scope: SCOPES.join(' ') }),
+        requestBody: clientForm(tokenRequestSchema, { grant_type: CLIENT_CREDENTIALS, scope: SCOPES.join(' ') }),
         responses: {
-          200: limited('The token (RFC 6749 §5.1); never cached.', tokenResponseSchema),
+          200: limited('The token (RFC 6749 §5.1); never cached. With `refresh_token` for the authorization code and refresh token grants.', tokenResponseSchema, {
+            access_token: 'agt_at_example',
+            token_type: 'Bearer',
+            expires_in: LIMITS.accessTokenSeconds,
+            scope: SCOPES.join(' '),
+          }),
           400: badRequest,
           401: badClient,
           405: methodNotAllowed,
@@ -127,11 +135,30 @@ export function buildAuthPaths(): { [path: string]: JsonSchema } {
     [OAUTH_PATHS.authorize]: {
       get: {
         operationId: 'authorize',
-        summary: 'Authorization endpoint: refuses every request',
-        description: 'Only the client credentials grant is offered, so every request gets `unsupported_response_type` (RFC 6749 §4.1.2.1), never a redirection.',
+        summary: 'Authorization endpoint (RFC 6749 §4.1.1, PKCE): approves at once',
+        description: `A token here only names a client and raises its quota, so nobody is asked: a valid request is answered at once with a redirect to the client's \`redirect_uri\` carrying \`code\` (valid ${LIMITS.authorizationCodeSeconds} s, used once), \`state\` and \`iss\` (RFC 9207). PKCE is required, \`${CODE_CHALLENGE_METHOD}\` only. ${LIMITS.oauth.authorization.limit} new grants ${formatPerPeriod(LIMITS.oauth.authorization.windowSeconds)} per network, ${LIMITS.oauth.clientAuthorization.limit} per client.`,
         tags: ['oauth'],
         security: [{}],
-        responses: { 400: oauthError('`unsupported_response_type`.'), 405: methodNotAllowed },
+        parameters: (
+          [
+            ['response_type', true, `\`${RESPONSE_TYPE}\`.`, RESPONSE_TYPE],
+            ['client_id', true, 'A registered client_id, or the https URL of the client metadata document.', 'agt_ci_example'],
+            ['redirect_uri', false, 'One of the registered redirect URIs, exactly (a loopback one on any port); optional when the client has only one.', undefined],
+            ['code_challenge', true, 'BASE64URL(SHA256(code_verifier)), RFC 7636.', 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM'],
+            ['code_challenge_method', true, `\`${CODE_CHALLENGE_METHOD}\`.`, CODE_CHALLENGE_METHOD],
+            ['state', false, `Returned as it is (at most ${LIMITS.stateCharacters} characters).`, 'af0ifjsldkj'],
+            ['scope', false, `Among ${SCOPES.join(', ')}; default all the client may have.`, SCOPES.join(' ')],
+            ['resource', false, 'RFC 8707: the MCP endpoint, the API base URL or the site.', undefined],
+          ] as const
+        ).map(([name, required, description, example]) => ({ name, in: 'query', required, description, schema: { type: 'string' }, ...(example !== undefined && { example }) })),
+        responses: {
+          302: {
+            description: 'To the redirect URI: `code`, `state` and `iss`; or, once the client and its redirect URI are valid, `error`, `error_description`, `state` and `iss` (RFC 6749 §4.1.2.1).',
+            headers: { Location: { schema: { type: 'string' } } },
+          },
+          400: oauthError('The client_id or the redirect_uri is missing, unknown or not registered: never redirected.'),
+          405: methodNotAllowed,
+        },
       },
     },
     [IDENTITY_PATH]: {

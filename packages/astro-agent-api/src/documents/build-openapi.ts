@@ -5,7 +5,7 @@ import { IDENTITY_PATH, MCP_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS, DOCUMENT_PATHS 
 import { API_VERSION, buildDeprecationHeaders, CONTRACT_VERSION, DEPRECATION_NOTICE_DAYS } from '../versioning.ts';
 import { LIMITS } from '../limits.ts';
 import { formatPerPeriod } from '../period-words.ts';
-import { GRANT_TYPE, PRIVATE_KEY_JWT, SCOPE_DESCRIPTIONS, TOKEN_ENDPOINT_AUTH_METHODS } from '../oauth-contract.ts';
+import { CODE_CHALLENGE_METHOD, GRANT_TYPES, PRIVATE_KEY_JWT, PUBLIC_CLIENT, SCOPE_DESCRIPTIONS, TOKEN_ENDPOINT_AUTH_METHODS } from '../oauth-contract.ts';
 import { buildAuthPaths, CLIENT_SECRET_BASIC } from './build-openapi-auth.ts';
 import { buildWithdrawalNotice, type DocumentContext } from './document-context.ts';
 
@@ -33,6 +33,10 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
     paths[`${options.apiBasePath}${operation.path}`] = { get: buildOperation(operation, schemas) };
   }
   Object.assign(paths, buildAuthPaths());
+  const oauthScopes = {
+    ...SCOPE_DESCRIPTIONS,
+    'content:read': `${SCOPE_DESCRIPTIONS['content:read']} (${policies.identified.quota} instead of ${policies.anonymous.quota} requests ${formatPerPeriod(LIMITS.quotaWindowSeconds)})`,
+  };
 
   return {
     openapi: '3.1.1',
@@ -54,7 +58,7 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
         description: `Site pages${companyOperation ? ' and company data' : ''}. A token is optional and only raises the quota.`,
       },
       { name: 'quota', description: 'Rate-limit state of an identified client.' },
-      { name: 'oauth', description: `Optional self-service client credentials (see ${url(DOCUMENT_PATHS.auth)}).` },
+      { name: 'oauth', description: `Optional, self-service OAuth: authorization code with PKCE for connectors, client credentials for programs (see ${url(DOCUMENT_PATHS.auth)}).` },
     ],
     paths,
     components: {
@@ -80,22 +84,18 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
         },
         oauth2: {
           type: 'oauth2',
-          description: `Self-service client credentials: register at ${url(OAUTH_PATHS.register)} (RFC 7591), no approval, no account.`,
+          description: `Self-service, no account: connectors log in with the authorization code grant and PKCE (S256), approved at once with nobody asked; programs register at ${url(OAUTH_PATHS.register)} (RFC 7591) and use client credentials.`,
           flows: {
-            clientCredentials: {
-              tokenUrl: url(OAUTH_PATHS.token),
-              scopes: {
-                ...SCOPE_DESCRIPTIONS,
-                'content:read': `${SCOPE_DESCRIPTIONS['content:read']} (${policies.identified.quota} instead of ${policies.anonymous.quota} requests ${formatPerPeriod(LIMITS.quotaWindowSeconds)})`,
-              },
-            },
+            authorizationCode: { authorizationUrl: url(OAUTH_PATHS.authorize), tokenUrl: url(OAUTH_PATHS.token), refreshUrl: url(OAUTH_PATHS.token), scopes: oauthScopes },
+            clientCredentials: { tokenUrl: url(OAUTH_PATHS.token), scopes: oauthScopes },
           },
         },
       },
     },
     'x-agent-endpoints': {
       register: { method: 'POST', url: url(OAUTH_PATHS.register), spec: 'RFC 7591' },
-      token: { method: 'POST', url: url(OAUTH_PATHS.token), spec: 'RFC 6749 §4.4' },
+      authorize: { method: 'GET', url: url(OAUTH_PATHS.authorize), spec: 'RFC 6749 §4.1, RFC 7636' },
+      token: { method: 'POST', url: url(OAUTH_PATHS.token), spec: 'RFC 6749 §4.1.3, §6, §4.4' },
       revoke: { method: 'POST', url: url(OAUTH_PATHS.revoke), spec: 'RFC 7009' },
       introspect: { method: 'POST', url: url(OAUTH_PATHS.introspect), spec: 'RFC 7662' },
       identity: { method: 'GET', url: url(IDENTITY_PATH) },
@@ -257,12 +257,13 @@ function buildInfoDescription(context: DocumentContext): string {
     '',
     `**Limits.** Anonymous: ${policies.anonymous.quota} requests per ${LIMITS.quotaWindowSeconds} s per IP (policy \`${policies.anonymous.name}\`). With a bearer token: ${policies.identified.quota} per ${LIMITS.quotaWindowSeconds} s per client (policy \`${policies.identified.name}\`). Every 200 and 429 carries the RateLimit headers; a 429 adds \`Retry-After\`.`,
     '',
-    `**Authentication is optional** and only raises the quota. Register a client and get a token with the client credentials grant:`,
+    `**Authentication is optional** and only raises the quota. Connectors log in with the authorization code grant and PKCE, approved at once (nobody is asked); programs register and use client credentials:`,
     '',
     '| Endpoint | Request |',
     '|---|---|',
-    `| register (RFC 7591) | \`POST ${url(OAUTH_PATHS.register)}\` JSON \`{client_name, contacts}\` → 201 \`client_id\`, \`client_secret\` (with \`token_endpoint_auth_method: "${PRIVATE_KEY_JWT}"\` and \`jwks\` or \`jwks_uri\`: no secret) |`,
-    `| token (RFC 6749 §4.4) | \`POST ${url(OAUTH_PATHS.token)}\` form \`grant_type=${GRANT_TYPE}\`, ${TOKEN_ENDPOINT_AUTH_METHODS.map((method) => `\`${method}\``).join(' or ')} → Bearer token valid ${LIMITS.accessTokenSeconds} s |`,
+    `| register (RFC 7591) | \`POST ${url(OAUTH_PATHS.register)}\` JSON \`{client_name, contacts}\` → 201 \`client_id\`, \`client_secret\`; with \`redirect_uris\` for the authorization code grant (\`token_endpoint_auth_method: "${PUBLIC_CLIENT}"\`: a public client, no secret); with \`"${PRIVATE_KEY_JWT}"\` and \`jwks\` or \`jwks_uri\`: no secret |`,
+    `| authorize (RFC 6749 §4.1, RFC 7636) | \`GET ${url(OAUTH_PATHS.authorize)}?response_type=code&client_id=…&redirect_uri=…&code_challenge=…&code_challenge_method=${CODE_CHALLENGE_METHOD}&state=…\` → 302 to the redirect URI with \`code\`, \`state\`, \`iss\` |`,
+    `| token (RFC 6749 §4.1.3, §6, §4.4) | \`POST ${url(OAUTH_PATHS.token)}\` form \`grant_type=${GRANT_TYPES.join('|')}\`, ${TOKEN_ENDPOINT_AUTH_METHODS.map((method) => `\`${method}\``).join(' or ')} → Bearer token valid ${LIMITS.accessTokenSeconds} s (and a refresh token, rotated at each use, for the authorization code grant) |`,
     `| revoke (RFC 7009) | \`POST ${url(OAUTH_PATHS.revoke)}\` form \`token\`, own tokens only |`,
     `| introspect (RFC 7662) | \`POST ${url(OAUTH_PATHS.introspect)}\` form \`token\`, own tokens only |`,
     `| identity | \`GET ${url(IDENTITY_PATH)}\` with any valid token → \`client_id\`, scope and quota |`,

@@ -27,6 +27,8 @@ export interface LlmsTxtWording {
   fullTextSplitNote: string;
   /** The summary of one such file. */
   fullTextPartOf(name: string, indexUrl: string): string;
+  /** After a page's title, on the heading of its piece `piece` (from 2) when a page is cut across parts. */
+  continued(piece: number): string;
 }
 
 /**
@@ -52,6 +54,7 @@ const LLMS_TXT_WORDING: Record<string, LlmsTxtWording> = {
     fullTextNote: (indexUrl) => `The text of every page as Markdown, in one document: each section is one page, headed by its title and its address. The list of the pages is ${indexUrl}.`,
     fullTextSplitNote: 'The text of the site is too long for one document: each section below links the files that hold its pages, each within the size of one read.',
     fullTextPartOf: (name, indexUrl) => `Part of the text of the pages of ${name}, as Markdown; every part is linked from ${indexUrl}.`,
+    continued: (piece) => `continued, piece ${piece}`,
   },
   es: {
     mainPages: 'Páginas principales',
@@ -72,6 +75,7 @@ const LLMS_TXT_WORDING: Record<string, LlmsTxtWording> = {
       `El texto de todas las páginas en Markdown, en un solo documento: cada sección es una página, con su título y su dirección. La lista de las páginas está en ${indexUrl}.`,
     fullTextSplitNote: 'El texto del sitio es demasiado largo para un solo documento: cada sección de abajo enlaza los archivos que contienen sus páginas, cada uno del tamaño de una lectura.',
     fullTextPartOf: (name, indexUrl) => `Parte del texto de las páginas de ${name}, en Markdown; todas las partes están enlazadas desde ${indexUrl}.`,
+    continued: (piece) => `continuación, parte ${piece}`,
   },
 };
 

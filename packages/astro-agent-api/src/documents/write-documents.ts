@@ -5,7 +5,7 @@ import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { AstroIntegrationLogger } from 'astro';
 import { listAgentDocuments, PRECOMPRESSED_SUFFIXES, type AgentDocumentId } from '../agent-documents.ts';
-import { documentFilePath, DOCUMENT_PATHS, isSectionFile } from '../paths.ts';
+import { documentFilePath, DOCUMENT_PATHS, isSectionFile, MCP_PATH } from '../paths.ts';
 import { writeFileAtomically } from '../write-atomically.ts';
 import { buildAgentSkill } from './build-agent-skill.ts';
 import { buildAgentsMd } from './build-agents-md.ts';
@@ -13,6 +13,7 @@ import { buildApiCatalog } from './build-api-catalog.ts';
 import { buildAuthMd } from './build-auth-md.ts';
 import { buildAuthorizationServerMetadata, buildProtectedResourceMetadata } from './build-discovery.ts';
 import { buildLlmsFullTxt } from './build-llms-full-txt.ts';
+import { describeLlmsFullLeftOut, selectLlmsFullPages } from './select-llms-full-pages.ts';
 import { buildLlmsTxt } from './build-llms-txt.ts';
 import { buildAiCatalog, buildMcpServerCard, buildMcpServerCardDraft } from './build-mcp-cards.ts';
 import { buildOpenApi } from './build-openapi.ts';
@@ -43,9 +44,10 @@ const ROBOTS_MARKER = '# Written by the agent-api integration.';
 /**
  * Every static agent document, keyed by its public path (`documentFilePath` says where each is written).
  * A static site gets only those that name files of the build: the discovery documents of the API,
- * OAuth and MCP would point agents to endpoints no server answers.
+ * OAuth and MCP would point agents to endpoints no server answers. `log` gets the line on the pages
+ * llms-full.txt leaves out, if any.
  */
-export function buildDocuments(manifest: WriteDocumentsInput['manifest']): Map<string, string> {
+export function buildDocuments(manifest: WriteDocumentsInput['manifest'], log: (line: string) => void = () => {}): Map<string, string> {
   const context = createDocumentContext(manifest);
   const { apiBasePath } = context.options;
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
@@ -58,13 +60,19 @@ export function buildDocuments(manifest: WriteDocumentsInput['manifest']): Map<s
     auth: () => buildAuthMd(context),
     llms: () => llms,
     llmsWellKnown: () => llms.get(DOCUMENT_PATHS.llms)!,
-    llmsFull: () => buildLlmsFullTxt(context),
+    llmsFull: () => {
+      const selection = selectLlmsFullPages(context.pages);
+      const leftOut = describeLlmsFullLeftOut(selection);
+      if (leftOut) log(leftOut);
+      return buildLlmsFullTxt(context, selection);
+    },
     apiCatalog: () => json(buildApiCatalog(context)),
     agentSkills: () => json(skill.index),
     agentSkill: () => skill.skill,
     authorizationServer: () => json(buildAuthorizationServerMetadata(context)),
     siteResource: () => json(buildProtectedResourceMetadata(context, '')),
     apiResource: () => json(buildProtectedResourceMetadata(context, apiBasePath)),
+    mcpResource: () => json(buildProtectedResourceMetadata(context, MCP_PATH)),
     mcpServerCard: () => json(buildMcpServerCard(context)),
     mcpServerCardDraft: () => json(buildMcpServerCardDraft(context)),
     aiCatalog: () => json(buildAiCatalog(context)),
@@ -91,7 +99,7 @@ export async function writeDocuments({ clientDir, manifest, logger }: WriteDocum
   const started = performance.now();
   const root = typeof clientDir === 'string' ? pathToFileURL(clientDir.endsWith('/') ? clientDir : `${clientDir}/`) : clientDir;
   const { languages, search } = manifest.options;
-  const documents = buildDocuments({ ...manifest, analyzers: await createSiteAnalyzers(languages, search.stopWords) });
+  const documents = buildDocuments({ ...manifest, analyzers: await createSiteAnalyzers(languages, search.stopWords) }, (line) => logger.info(line));
 
   const robotsFile = fileURLToPath(new URL(`.${DOCUMENT_PATHS.robots}`, root));
   const existingRobots = await readFile(robotsFile, 'utf8').catch(() => undefined);

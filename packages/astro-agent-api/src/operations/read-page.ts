@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { readSectionText, type ManifestPage } from '../content/manifest.ts';
-import { lookUpPage, type PageLookup } from '../content/resolve-page.ts';
+import { resolveAddress, type AddressLookup, type Unresolved } from '../content/resolve-page.ts';
+import { LIMITS } from '../limits.ts';
 import { sliceMarkdown, truncateMarkdown } from '../content/slice-markdown.ts';
 import { ApiError } from '../api-error.ts';
 import { OPERATION_NAMES, type Operation } from './operation.ts';
@@ -44,6 +45,20 @@ function buildPageSchema(multilingual: boolean) {
               "This answer is the one in the site's language; pass one of these `url`s to read another.",
           ),
       }),
+      redirected_from: z
+        .string()
+        .nullable()
+        .describe(
+          'When `url` named an address the site redirects (one of its redirects, a page that forwards with a meta refresh, or a page whose canonical link names another page): ' +
+            `that address, as a URL of this site, and this answer is the page the redirects lead to (\`url\`; chains are followed up to ${LIMITS.redirectHops} redirects). Null when \`url\` named the page itself.`,
+        ),
+      fragment: z
+        .string()
+        .nullable()
+        .describe(
+          'When the redirect leads to a part of the page (`…/reference/cli/#reporter-flags`): that fragment, without `#`; the answer is still the whole page. ' +
+            'When it is the `id` of one of `sections`, pass it as `section` to read only that part. Null otherwise.',
+        ),
       markdown: z.string().describe('The page as Markdown, without menus or footer: the whole page, or the `section` asked for, or the piece of it that `offset` and `max_chars` select.'),
       truncated: z.boolean().describe('True when `markdown` stops before the end of the text; continue with `offset` = `next_offset`.'),
       description: z.string().nullable().describe("The page's meta description; null when it has none."),
@@ -72,7 +87,8 @@ export function createReadPage({ truncateAt, languages }: { truncateAt: number; 
       .max(300)
       .describe(
         'Full address, path (`/blog/first-post/`) or slug (`first-post`, the last path segments) of a page of this site; usually a `url` from search_pages. ' +
-          "A slug, or a path without its locale, that names the page in several languages reads the site's language's.",
+          "A slug, or a path without its locale, that names the page in several languages reads the site's language's. " +
+          'An address the site redirects reads the page it leads to.',
       ),
     section: z
       .string()
@@ -108,12 +124,14 @@ export function createReadPage({ truncateAt, languages }: { truncateAt: number; 
     input,
     output: pageSchema,
     async handle({ url, section, offset, max_chars: maxChars }, { content }) {
-      const { page, others } = assertOnePage(lookUpPage(content.pages, url), url);
+      const { page, others, redirectedFrom, fragment } = assertOnePage(resolveAddress(content.pages, url), url);
       const metadata = {
         title: page.title,
         url: page.url,
         canonical_url: page.original ?? page.url,
         ...(multilingual && { language: page.language, ...(others.length > 0 && { other_matches: others.map((other) => ({ url: other.url, language: other.language })) }) }),
+        redirected_from: redirectedFrom ?? null,
+        fragment: fragment ?? null,
         description: page.description ?? null,
         last_modified: page.lastModified ?? null,
         facets: page.facets,
@@ -144,9 +162,10 @@ export function createReadPage({ truncateAt, languages }: { truncateAt: number; 
     // serialized answer. Parts of pages (section, offset) are answered afresh, not kept.
     buildKey: ({ url, section, offset, max_chars: maxChars }, content) => {
       if (section !== undefined || offset !== undefined || maxChars !== undefined) return undefined;
-      const found = lookUpPage(content.pages, url);
-      // Chosen among several, the answer lists the others: a key of its own.
-      return found && 'page' in found ? `${found.page.path}${found.others.length > 0 ? '\u0000chosen' : ''}` : undefined;
+      const found = resolveAddress(content.pages, url);
+      if (!found || !('page' in found)) return undefined;
+      // Chosen among several, the answer lists the others; reached through a redirect, it names the address: keys of their own.
+      return `${found.page.path}${found.others.length > 0 ? '\u0000chosen' : ''}${found.redirectedFrom === undefined ? '' : `\u0000from\u0000${found.redirectedFrom}\u0000${found.fragment ?? ''}`}`;
     },
     describeCall: (_input, page) => ({ page: page.url }),
   } as const satisfies Operation<typeof input, typeof pageSchema>;
@@ -155,9 +174,10 @@ export function createReadPage({ truncateAt, languages }: { truncateAt: number; 
 /** Candidates listed in an ambiguous lookup's hint; the rest are counted. */
 const MAX_CANDIDATES_LISTED = 20;
 
-/** The page a lookup found, or a 404 whose hint says what to pass instead: the candidates when it named several. */
-function assertOnePage(found: PageLookup | undefined, url: string): Extract<PageLookup, { page: ManifestPage }> {
+/** The page a lookup found, or a 404 whose hint says what to pass instead: the candidates when it named several, why when the address leads nowhere. */
+function assertOnePage(found: AddressLookup | undefined, url: string): Extract<AddressLookup, { page: ManifestPage }> {
   if (found && 'page' in found) return found;
+  if (found && 'unresolved' in found) throw unresolvedError(found.unresolved);
   if (found) {
     const listed = found.candidates.slice(0, MAX_CANDIDATES_LISTED).map((page) => `${page.url} (${page.language})`);
     const more = found.candidates.length - listed.length;
@@ -170,6 +190,42 @@ function assertOnePage(found: PageLookup | undefined, url: string): Extract<Page
       'Find pages with search_pages and pass a result `url` to read_page. Accepted forms: a full address ' +
       'of this site, a path such as /blog/first-post/ or a slug such as first-post (when it names one page).',
   });
+}
+
+/**
+ * The 404 of an address that leads to no page the API answers (content/resolve-page.ts `Unresolved`):
+ * what the site does with it, and where to go instead. The codes are stable; the MCP resource read
+ * says the same in its error.
+ */
+export function unresolvedError(unresolved: Unresolved): ApiError {
+  const search = 'Find pages with search_pages and pass a result `url` to read_page.';
+  switch (unresolved.kind) {
+    case 'loop':
+      return new ApiError(404, 'redirect_loop', `The site's redirects from ${unresolved.chain[0]} go round in a loop: ${unresolved.chain.join(' → ')}.`, {
+        hint: `No page is at the end of these redirects; the site's owner must fix them. ${search}`,
+      });
+    case 'too-many':
+      return new ApiError(404, 'too_many_redirects', `The site's redirects from ${unresolved.chain[0]} go on for more than ${LIMITS.redirectHops}: ${unresolved.chain.join(' → ')}.`, {
+        hint: `Pass the last address of the chain as \`url\` to follow it further, or ${search.charAt(0).toLowerCase()}${search.slice(1)}`,
+      });
+    case 'off-site':
+      return new ApiError(404, 'redirected_off_site', `The site redirects ${unresolved.from} to ${unresolved.location}, which is not on this site.`, {
+        hint: `Read ${unresolved.location} there: this API answers only the pages of this site.`,
+      });
+    case 'missing':
+      return new ApiError(404, 'page_not_found', `The site redirects ${unresolved.from} to ${unresolved.location}, which is no page of this site that the API reads.`, {
+        hint: `The redirect's target is missing or is rendered on demand. ${search}`,
+      });
+    case 'not-content':
+      return new ApiError(
+        404,
+        'page_not_found',
+        unresolved.reason === 'noindex'
+          ? `The site marks ${unresolved.url} as not to be indexed (robots noindex): it is not offered to agents.`
+          : `${unresolved.url} has no text beyond its title (an interactive or placeholder page): it is not offered to agents.`,
+        { hint: `Open ${unresolved.url} in a browser, or ${search.charAt(0).toLowerCase()}${search.slice(1)}` },
+      );
+  }
 }
 
 /** The text of one section of the page, or a 404 that lists the page's section ids. */

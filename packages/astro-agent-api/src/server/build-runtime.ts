@@ -2,7 +2,7 @@ import type { ContentSnapshot } from '../content/content-model.ts';
 import { API_VERSION, buildDeprecationHeaders } from '../versioning.ts';
 import { createOperations } from '../operations/index.ts';
 import type { Operation } from '../operations/operation.ts';
-import { DOCUMENT_PATHS, isSectionFile, OAUTH_PATHS, resolveVersioningPolicy, WELL_KNOWN_PATHS } from '../paths.ts';
+import { DOCUMENT_PATHS, isSectionFile, MCP_PATH, OAUTH_PATHS, resolveVersioningPolicy, WELL_KNOWN_PATHS } from '../paths.ts';
 import { readClientMetadataDocument, readKeySet } from './oauth/client-metadata.ts';
 import type { Store } from '../store/store.ts';
 import { createOperationRoute } from './answer-operation.ts';
@@ -29,8 +29,8 @@ export interface BuildRuntime {
   table: RouteTable;
   /** Origins that may call the routes kept to the site (MCP) from a browser: the site's and `allowedOrigins`. */
   origins: ReadonlySet<string>;
-  /** For the 404 of an unknown operation. */
-  api: { basePath: string; operations: string; openapi: string; agents: string };
+  /** For the 404 of an unknown operation or metadata document. */
+  api: { basePath: string; operations: string; openapi: string; agents: string; metadata: string };
   /** On every answer: the version, and while it is being withdrawn its Deprecation, Sunset and Link. */
   headers: Record<string, string>;
 }
@@ -79,6 +79,10 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
     },
     // RFC 7523 §3 item 3: the issuer (RFC 8414 metadata) or the token endpoint.
     audiences: [urls.root, urls.documentUrl(OAUTH_PATHS.token)],
+    issuer: urls.root,
+    // The resources of the RFC 9728 documents (documents/build-discovery.ts): the site, its API, its MCP endpoint.
+    resources: [urls.root, `${urls.root}${basePath}`, urls.documentUrl(MCP_PATH)],
+    signedAgents,
   });
   // The documents of the build the snapshot was loaded from, even once its folder is switched to another.
   const serveDocument = createDocumentServer(snapshot.files, urls);
@@ -87,8 +91,11 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
   const handlers = {
     'api-index': createApiIndexHandler({ urls, apiBasePath: basePath, operations }),
     sandbox: createSandboxHandler({ urls, apiBasePath: basePath }),
-    identity: createIdentityHandler({ gate, resourceMetadata: apiMetadata, urls }),
-    mcp: createMcpRoute({ gate, snapshot, operations, resourceMetadata: resourceMetadataUrl(''), sdk: shared.sdk, log }),
+    // /agent/identity is the site's, not the API's: its 401 names the site's document, whose resource covers
+    // /mcp too, so an MCP SDK's provider may be sent here to get its first token (documents/oauth-wording.ts).
+    identity: createIdentityHandler({ gate, resourceMetadata: resourceMetadataUrl(''), urls }),
+    // RFC 9728 §3.1: the MCP endpoint's own document, the one the MCP SDKs and mcp-remote ask for first.
+    mcp: createMcpRoute({ gate, snapshot, operations, resourceMetadata: resourceMetadataUrl(MCP_PATH), sdk: shared.sdk, log }),
   };
   function handlerOf(responder: Responder<Operation>): Handler {
     switch (responder.kind) {
@@ -107,13 +114,14 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
 
   return {
     snapshot,
-    table: { apiBasePath: table.apiBasePath, routes },
+    table: { apiBasePath: table.apiBasePath, metadataPrefixes: table.metadataPrefixes, routes },
     origins: new Set([urls.origin, ...options.allowedOrigins]),
     api: {
       basePath: table.apiBasePath,
       operations: operations.map((op) => `${op.name}: GET ${table.apiBasePath}${op.path}`).join('; '),
       openapi: urls.documentUrl(DOCUMENT_PATHS.openapi),
       agents: urls.documentUrl(DOCUMENT_PATHS.agents),
+      metadata: `The authorization server's metadata (RFC 8414) is at ${urls.wellKnownUrl(WELL_KNOWN_PATHS.authorizationServer)}; the protected resources' (RFC 9728) at ${['', MCP_PATH, basePath].map((path) => resourceMetadataUrl(path)).join(', ')}. No OpenID Connect configuration is published.`,
     },
     headers: {
       'API-Version': API_VERSION,

@@ -28,6 +28,11 @@ export interface Caller {
   anonymous: boolean;
   /** The agent a Web Bot Auth signature proved, counted by its origin under its own policy. */
   agent?: SignedAgent;
+  /**
+   * The grant (one person's authorization of a connector) the token was issued under: its quota is the
+   * grant's, so the people behind one assistant do not share one. Absent for client credentials.
+   */
+  grantId?: string;
 }
 
 /**
@@ -61,7 +66,7 @@ export function createCallerResolver(deps: {
     // usable through timing: an attacker cannot steer the digest of a guess towards a stored one.
     const record = token !== undefined && isAccessTokenShape(token) ? await deps.store.findToken(hashSecret(token), now()) : undefined;
     if (record === undefined) throw invalidTokenError(resourceMetadata, urls);
-    return { clientId: record.clientId, scopes: scopesOf(record.scope), anonymous: false };
+    return { clientId: record.clientId, scopes: scopesOf(record.scope), anonymous: false, ...(record.grantId !== undefined && { grantId: record.grantId }) };
   };
 }
 
@@ -89,10 +94,13 @@ export function missingTokenError(resourceMetadata: string, { scope, urls = ROOT
   });
 }
 
-/** RFC 6750 §3.1 — 401 `invalid_token`. */
+/**
+ * RFC 6750 §3.1 — 401 `invalid_token`. Its `resource_metadata` leads an OAuth client back to a working
+ * token (RFC 9728 §5.1): refresh, else a new authorization; a client without OAuth can drop the header.
+ */
 function invalidTokenError(resourceMetadata: string, urls: AgentPaths): ApiError {
   return new ApiError(401, 'invalid_token', 'The bearer token is unknown, expired, revoked or malformed.', {
-    hint: `Get a new token at POST ${urls.agentPath(OAUTH_PATHS.token)}, or send no Authorization header to read with the anonymous quota.`,
+    hint: `Refresh it or get a new one at POST ${urls.agentPath(OAUTH_PATHS.token)} (${urls.agentPath(DOCUMENT_PATHS.auth)}), or send no Authorization header to read with the anonymous quota.`,
     headers: { 'WWW-Authenticate': `Bearer error="invalid_token", resource_metadata="${resourceMetadata}"` },
   });
 }

@@ -14,7 +14,7 @@ import { canonicalizePath } from './canonical-path.ts';
 import type { RequestContext } from './context.ts';
 import { createSdkLeg } from './mcp/serve-with-sdk.ts';
 import { fetchWithPlatform, type OutboundFetch } from './outbound/fetch-document.ts';
-import { findPageOfRequest } from '../content/resolve-page.ts';
+import { findPageOfRequest, resolveRequest } from '../content/resolve-page.ts';
 import { buildPageDirective } from '../agent-directives.ts';
 import { buildPageLinkHeader } from '../content/page-link-header.ts';
 import { markdownResponse, negotiateTextType } from './negotiate.ts';
@@ -226,14 +226,16 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
       if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
       const { pathname } = new URL(request.url);
       const snapshot = await content.current().catch(() => undefined);
-      const found = snapshot && findPageOfRequest(snapshot.pages, pathname);
+      // An address the site redirects answers the twin of the page it leads to (resolveRequest).
+      const found = snapshot && resolveRequest(snapshot.pages, pathname);
       // The twin's own address is Markdown whatever is accepted; a page's address, what Accept ranks first.
       const type = found?.twin ? 'text/markdown' : negotiateTextType(request.headers.get('Accept'));
       if (!found || !type) return undefined;
       const outcome = createOutcome(request, pathname, request.method);
       outcome.surface = 'markdown';
       outcome.page = found.page.url;
-      return record(outcome, markdownResponse(request, found.page, snapshot, type));
+      const redirected = found.redirectedFrom === undefined ? undefined : { redirectedFrom: found.redirectedFrom, ...(found.fragment !== undefined && { fragment: found.fragment }) };
+      return record(outcome, markdownResponse(request, found.page, snapshot, type, redirected));
     },
     async currentBuild() {
       const snapshot = await content.current().catch(() => undefined);

@@ -23,8 +23,8 @@ export interface RateLimiter {
 
 /**
  * Fixed windows per caller (docs/contract.md §6): anonymous callers by network in the store's anonymous counter
- * (an in-memory LRU on one instance), identified callers by client_id and signed agents by origin in the
- * store's shared counter.
+ * (an in-memory LRU on one instance), identified callers by client_id (client credentials) or by grant
+ * (authorization code: one person behind a connector) and signed agents by origin in the store's shared counter.
  * Requests over the quota are refused without being counted.
  */
 export function createRateLimiter(deps: {
@@ -49,6 +49,12 @@ export function createRateLimiter(deps: {
     return caller.agent?.policy ?? (caller.anonymous ? deps.policies.anonymous : deps.policies.identified);
   }
 
+  // A grant's window is its own: each person behind one connector has the identified quota.
+  function keyOf(caller: Caller): string {
+    const who = caller.grantId === undefined ? caller.clientId : `${caller.clientId} ${caller.grantId}`;
+    return `${policyOf(caller).name}:${who}`;
+  }
+
   function stateOf(caller: Caller, count: number, resetAt: number, at: number): RateLimitState {
     const { name, quota: limit } = policyOf(caller);
     return {
@@ -64,15 +70,15 @@ export function createRateLimiter(deps: {
   return {
     async consume(caller) {
       const at = now();
-      const { name, quota: limit } = policyOf(caller);
-      const hit = await counterFor(caller).hit(`${name}:${caller.clientId}`, { limit, windowMs, now: at });
+      const { quota: limit } = policyOf(caller);
+      const hit = await counterFor(caller).hit(keyOf(caller), { limit, windowMs, now: at });
       const state = stateOf(caller, hit.count, hit.resetAt, at);
       if (!hit.allowed) throw rateLimitedError(state, caller.anonymous && urls);
       return state;
     },
     async peek(caller) {
       const at = now();
-      const window = await counterFor(caller).peek(`${policyOf(caller).name}:${caller.clientId}`, { windowMs, now: at });
+      const window = await counterFor(caller).peek(keyOf(caller), { windowMs, now: at });
       return stateOf(caller, window.count, window.resetAt, at);
     },
   };

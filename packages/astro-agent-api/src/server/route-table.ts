@@ -3,7 +3,7 @@ import type { OperationDescription } from '../operations/operation.ts';
 import type { Outcome } from '../outcome.ts';
 import { ROOT_SITE_URLS, type SiteUrls } from '../site-urls.ts';
 import { listAgentDocuments } from '../agent-documents.ts';
-import { DOCUMENT_PATHS, IDENTITY_PATH, MCP_PATH, OAUTH_PATHS, protectedResourceMetadataPath, SANDBOX_PATH, WELL_KNOWN_PATHS } from '../paths.ts';
+import { DOCUMENT_PATHS, IDENTITY_PATH, MCP_PATH, OAUTH_PATHS, OPENID_CONFIGURATION_PATH, protectedResourceMetadataPath, SANDBOX_PATH, WELL_KNOWN_PATHS } from '../paths.ts';
 import type { Handler } from './context.ts';
 import type { ErrorShape } from './respond.ts';
 
@@ -35,9 +35,15 @@ export interface Route extends RouteRule<unknown> {
   handle: Handler;
 }
 
-/** The paths the runtime answers: its routes, exactly, and everything under the API base path (where an unknown operation gets a JSON 404). */
+/**
+ * The paths the runtime answers: its routes, exactly, and everything under the API base path (where
+ * an unknown operation gets a JSON 404) and under the OAuth discovery places (`metadataPrefixes`: a
+ * client that guesses a metadata URL gets JSON, never the site's HTML 404 page).
+ */
 export interface RouteTable<R extends RouteRule<unknown> = Route> {
   apiBasePath: string;
+  /** Each path at or under one of them that has no route is a JSON 404. */
+  metadataPrefixes: readonly string[];
   routes: ReadonlyMap<string, R>;
 }
 
@@ -125,11 +131,27 @@ export function buildRouteTable<O extends OperationRef>({ apiBasePath, siteName,
     [urls.wellKnownPath(WELL_KNOWN_PATHS.authorizationServer), WELL_KNOWN_PATHS.authorizationServer],
     [urls.wellKnownPath(WELL_KNOWN_PATHS.protectedResource), protectedResourceMetadataPath('')],
     [urls.wellKnownPath(WELL_KNOWN_PATHS.protectedResource, apiBasePath), protectedResourceMetadataPath(apiBasePath)],
+    [urls.wellKnownPath(WELL_KNOWN_PATHS.protectedResource, MCP_PATH), protectedResourceMetadataPath(MCP_PATH)],
   ] as const;
   for (const [path, document] of [...documents.map((document) => [`${base}${document}`, document] as const), ...rfcPlaces]) {
     routes.set(path, { surface: 'document', methods: GET, usage: `Use GET ${path}.`, errors: 'api', origins: 'any', responder: { kind: 'document', document } });
   }
-  return { apiBasePath: api, routes };
+  return { apiBasePath: api, metadataPrefixes: buildMetadataPrefixes(urls), routes };
+}
+
+/**
+ * Where OAuth clients look for metadata before anything else, besides the documents themselves: the
+ * RFC 8414 §3 and RFC 9728 §3.1 places of this site with any path appended (an issuer or resource
+ * guessed from the MCP endpoint's URL), OpenID Connect's (the TS and Python SDKs try them when RFC 8414
+ * answers nothing; none is published here, docs/contract.md §3), the same under the site's path, and
+ * under the MCP endpoint (a client that takes it for the issuer). A site under a path claims nothing
+ * else at the host's root: that belongs to whoever serves the host.
+ */
+function buildMetadataPrefixes(urls: Pick<SiteUrls, 'agentPath' | 'wellKnownPath'>): string[] {
+  const base = urls.agentPath('');
+  const wellKnown = [WELL_KNOWN_PATHS.authorizationServer, WELL_KNOWN_PATHS.protectedResource, OPENID_CONFIGURATION_PATH];
+  const mcp = [OPENID_CONFIGURATION_PATH, WELL_KNOWN_PATHS.authorizationServer].map((path) => `${base}${MCP_PATH}${path}`);
+  return [...new Set([...wellKnown.map((path) => urls.wellKnownPath(path)), ...wellKnown.map((path) => `${base}${path}`), ...mcp])];
 }
 
 /**
@@ -141,15 +163,19 @@ export function findRoute<R extends RouteRule<unknown>>(table: RouteTable<R>, pa
   const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
   const route = table.routes.get(path);
   if (route) return { route };
-  return path.startsWith(`${table.apiBasePath}/`) ? { route: undefined } : undefined;
+  if (path.startsWith(`${table.apiBasePath}/`) || table.metadataPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return { route: undefined };
+  return undefined;
 }
 
-/** What a path without a route gets: under the API base path, the list of operations; elsewhere, where to start. */
-export function notFoundError(pathname: string, api: { basePath: string; operations: string; openapi: string; agents: string }): ApiError {
+/** What a path without a route gets: under the API base path, the list of operations; at a metadata place, where the metadata is; elsewhere, where to start. */
+export function notFoundError(pathname: string, api: { basePath: string; operations: string; openapi: string; agents: string; metadata: string }): ApiError {
   if (pathname === api.basePath || pathname.startsWith(`${api.basePath}/`)) {
     return new ApiError(404, 'unknown_operation', 'There is no such operation in this API.', {
       hint: `Operations: ${api.operations}. See ${api.openapi}.`,
     });
+  }
+  if (/\/\.well-known\/(oauth-|openid-)/.test(pathname)) {
+    return new ApiError(404, 'not_found', `No metadata is published at ${pathname}.`, { hint: api.metadata });
   }
   return new ApiError(404, 'not_found', `Nothing is published at ${pathname}.`, {
     hint: `Start from ${api.agents} or ${api.openapi}, which list every endpoint.`,

@@ -1,7 +1,8 @@
 import { consoleLogger } from '../logger.ts';
 import { createFallbackWindowCounter } from './fallback-windows.ts';
 import { StoreNotReadyError, StoreUnavailableError } from './store-unavailable.ts';
-import { toClientRecord, toPublicKeysColumn, toTokenRecord, type ClientRow, type TokenRow, type WindowRow } from './sql-rows.ts';
+import { createSqlGrants, purgeGrantStatements, type SqlStatement } from './grant-sql.ts';
+import { INSERT_CLIENT, toClientColumns, toClientRecord, toTokenRecord, type ClientRow, type TokenRow, type WindowRow } from './sql-rows.ts';
 import type { SearchCount, Store, TrafficCount, WindowCounter } from './store.ts';
 
 /** The part of a Cloudflare D1 binding this backend uses (Cloudflare's `D1Database`, typed here so nothing needs the Workers types). */
@@ -31,7 +32,7 @@ export interface D1Result<T = unknown> {
 export const D1_TRAFFIC_BATCH = 25;
 
 /** What the last migration adds (a column of a table): its absence means `wrangler d1 migrations apply` was not run. */
-const LAST_MIGRATION = { table: 'clients', column: 'public_keys' };
+const LAST_MIGRATION = { table: 'clients', column: 'redirect_uris' };
 
 /**
  * The Cloudflare backend: a D1 database holding the sqlite store's schema (the same migrations,
@@ -75,6 +76,14 @@ export async function openD1Store(binding: D1Database, options: { bindingName: s
     },
   };
 
+  const bound = ({ sql, params }: SqlStatement) => db.prepare(sql).bind(...params);
+  const grants = createSqlGrants({
+    run: async (statement) => (await bound(statement).run()).meta.changes,
+    first: async (statement) => (await bound(statement).first()) ?? undefined,
+    // One batch is one transaction on D1's primary: the operation's statements decide as one.
+    transaction: async (statements) => (await db.batch(statements.map(bound))).map((result) => result.meta.changes),
+  });
+
   function selectWindow(key: string, now: number) {
     return db.prepare('SELECT count, window_start + window_ms AS reset_at FROM rate_windows WHERE key = ?1 AND window_start + window_ms > ?2').bind(key, now).first<WindowRow>();
   }
@@ -89,21 +98,8 @@ export async function openD1Store(binding: D1Database, options: { bindingName: s
 
     async createClient(client) {
       await db
-        .prepare(
-          `INSERT INTO clients (client_id, secret_hash, client_name, contacts, scope, token_endpoint_auth_method, issued_at, last_token_at, public_keys)
-           VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)`,
-        )
-        .bind(
-          client.clientId,
-          client.secretHash,
-          client.clientName,
-          JSON.stringify(client.contacts),
-          client.scope,
-          client.tokenEndpointAuthMethod,
-          client.issuedAt,
-          client.lastTokenAt,
-          toPublicKeysColumn(client),
-        )
+        .prepare(INSERT_CLIENT)
+        .bind(...toClientColumns(client))
         .run();
     },
 
@@ -142,11 +138,14 @@ export async function openD1Store(binding: D1Database, options: { bindingName: s
       return result.meta.changes > 0;
     },
 
+    ...grants,
+
     async purgeExpired(now) {
       const [, , tokens] = await db.batch([
         db.prepare('DELETE FROM rate_windows WHERE window_start + window_ms <= ?1').bind(now),
         db.prepare('DELETE FROM claims WHERE expires_at <= ?1').bind(now),
         db.prepare('DELETE FROM access_tokens WHERE expires_at <= ?1').bind(now),
+        ...purgeGrantStatements(now).map(bound),
       ]);
       return tokens?.meta.changes ?? 0;
     },

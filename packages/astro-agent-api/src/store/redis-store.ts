@@ -4,7 +4,7 @@ import { createCircuitBreaker } from './circuit-breaker.ts';
 import { createFallbackWindowCounter } from './fallback-windows.ts';
 import { REDIS_DEFAULTS } from '../environment.ts';
 import { REDIS_SCRIPTS } from './redis-scripts.ts';
-import type { ClientPublicKeys, ClientRecord, SearchCount, Store, TokenRecord, TrafficCount, WindowCounter } from './store.ts';
+import type { AuthorizationCodeRecord, ClientPublicKeys, ClientRecord, GrantTokens, RedemptionOutcome, SearchCount, Store, TokenRecord, TrafficCount, WindowCounter } from './store.ts';
 import { StoreUnavailableError } from './store-unavailable.ts';
 
 export interface RedisStoreOptions {
@@ -134,8 +134,13 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
     token: (tokenHash: string) => `${prefix}token:${tokenHash}`,
     window: (name: string) => `${prefix}window:${name}`,
     claim: (name: string) => `${prefix}claim:${name}`,
+    code: (codeHash: string) => `${prefix}code:${codeHash}`,
+    grant: (grantId: string) => `${prefix}grant:${grantId}`,
+    refresh: (tokenHash: string) => `${prefix}refresh:${tokenHash}`,
     lastToken: `${prefix}clients:last-token`,
     expiry: `${prefix}tokens:expiry`,
+    codesExpiry: `${prefix}codes:expiry`,
+    grantsExpiry: `${prefix}grants:expiry`,
     requests: (day: string) => `${prefix}traffic:requests:${day}`,
     searches: (day: string) => `${prefix}traffic:searches:${day}`,
     trafficDays: `${prefix}traffic:days`,
@@ -171,6 +176,10 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
           record.scope,
           'tokenEndpointAuthMethod',
           record.tokenEndpointAuthMethod,
+          'grantTypes',
+          JSON.stringify(record.grantTypes),
+          'redirectUris',
+          JSON.stringify(record.redirectUris),
           'issuedAt',
           String(record.issuedAt),
           'lastTokenAt',
@@ -212,9 +221,60 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
       return (await run(() => redis.claimOnce(key.claim(name), expiresAt, now))) === 1;
     },
 
+    async insertAuthorizationCode(code) {
+      const fields = Object.entries(code).flatMap(([name, value]) => [name, String(value)]);
+      return (await run(() => redis.insertAuthorizationCode([key.client(code.clientId), key.code(code.codeHash), key.codesExpiry], String(code.expiresAt), code.codeHash, fields))) === 1;
+    },
+
+    async findAuthorizationCode(codeHash, now) {
+      const fields = await run(() => redis.hGetAll(key.code(codeHash)));
+      if (fields.clientId === undefined || !(Number(fields.expiresAt) > now)) return undefined;
+      return toCodeRecord(codeHash, fields);
+    },
+
+    async redeemAuthorizationCode(codeHash, grant, tokens, now) {
+      const reply = await run(() =>
+        redis.redeemAuthorizationCode(key.code(codeHash), [
+          prefix,
+          String(now),
+          grant.grantId,
+          grant.scope,
+          grant.resource,
+          String(grant.issuedAt),
+          String(grant.expiresAt),
+          ...tokenArguments(tokens),
+        ]),
+      );
+      return REDEMPTION_OUTCOMES[reply]!;
+    },
+
+    async findRefreshToken(tokenHash, now) {
+      const fields = await run(() => redis.hGetAll(key.refresh(tokenHash)));
+      if (fields.grantId === undefined || !(Number(fields.expiresAt) > now)) return undefined;
+      const grant = await run(() => redis.hGetAll(key.grant(fields.grantId!)));
+      if (grant.clientId === undefined) return undefined;
+      return {
+        refreshToken: { tokenHash, grantId: fields.grantId, issuedAt: Number(fields.issuedAt), expiresAt: Number(fields.expiresAt) },
+        grant: { grantId: fields.grantId, clientId: grant.clientId, scope: grant.scope!, resource: grant.resource!, issuedAt: Number(grant.issuedAt), expiresAt: Number(grant.expiresAt) },
+        rotated: fields.rotated === '1',
+      };
+    },
+
+    async rotateRefreshToken(tokenHash, tokens, now) {
+      const reply = await run(() => redis.rotateRefreshToken(key.refresh(tokenHash), [prefix, String(now), tokens.refreshToken.grantId, ...tokenArguments(tokens)]));
+      return REDEMPTION_OUTCOMES[reply]!;
+    },
+
+    async revokeGrant(grantId, clientId) {
+      return (await run(() => redis.revokeGrant(key.grant(grantId), prefix, grantId, clientId))) === 1;
+    },
+
     // Redis already drops token, window and claim keys when they expire; this trims the expiry index and
     // deletes what Redis has not dropped yet (its clock may lag the caller's).
     async purgeExpired(now) {
+      let handled: number;
+      do handled = await run(() => redis.purgeExpiredGrants([key.codesExpiry, key.grantsExpiry], String(now), SWEEP_BATCH, prefix));
+      while (handled === SWEEP_BATCH);
       let removed = 0;
       for (;;) {
         const [handled, deleted] = await run(() => redis.purgeExpiredTokens(key.expiry, String(now), SWEEP_BATCH, prefix));
@@ -328,6 +388,9 @@ function toClientRecord(clientId: string, fields: Record<string, string>): Clien
     contacts: JSON.parse(fields.contacts ?? '[]') as string[],
     scope: fields.scope!,
     tokenEndpointAuthMethod: fields.tokenEndpointAuthMethod as ClientRecord['tokenEndpointAuthMethod'],
+    // A client registered before these fields existed had the only grant there was.
+    grantTypes: JSON.parse(fields.grantTypes ?? '["client_credentials"]') as ClientRecord['grantTypes'],
+    redirectUris: JSON.parse(fields.redirectUris ?? '[]') as string[],
     issuedAt: Number(fields.issuedAt),
     lastTokenAt: Number(fields.lastTokenAt),
     ...(fields.publicKeys === undefined ? {} : { publicKeys: JSON.parse(fields.publicKeys) as ClientPublicKeys }),
@@ -339,7 +402,30 @@ function toTokenRecord(tokenHash: string, fields: Record<string, string>): Token
     tokenHash,
     clientId: fields.clientId!,
     scope: fields.scope!,
+    ...(fields.grantId === undefined ? {} : { grantId: fields.grantId }),
     issuedAt: Number(fields.issuedAt),
     expiresAt: Number(fields.expiresAt),
   };
+}
+
+function toCodeRecord(codeHash: string, fields: Record<string, string>): AuthorizationCodeRecord & { grantId?: string } {
+  return {
+    codeHash,
+    clientId: fields.clientId!,
+    redirectUri: fields.redirectUri!,
+    codeChallenge: fields.codeChallenge!,
+    resource: fields.resource!,
+    scope: fields.scope!,
+    issuedAt: Number(fields.issuedAt),
+    expiresAt: Number(fields.expiresAt),
+    ...(fields.grantId === undefined ? {} : { grantId: fields.grantId }),
+  };
+}
+
+/** The replies of the grant scripts (redis-scripts.ts). */
+const REDEMPTION_OUTCOMES: Readonly<Record<number, RedemptionOutcome>> = { 0: 'gone', 1: 'issued', 2: 'replayed' };
+
+/** A grant's next tokens as the grant scripts take them: access token, its scope, issue time and expiry, then refresh token and its expiry. */
+function tokenArguments({ accessToken: access, refreshToken: refresh }: GrantTokens): [string, string, string, string, string, string] {
+  return [access.tokenHash, access.scope, String(access.issuedAt), String(access.expiresAt), refresh.tokenHash, String(refresh.expiresAt)];
 }

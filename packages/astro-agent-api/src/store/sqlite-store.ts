@@ -1,7 +1,8 @@
 import { DatabaseSync } from 'node:sqlite';
 import { createMemoryWindowCounter } from './memory-windows.ts';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
-import { toClientRecord, toPublicKeysColumn, toTokenRecord, type ClientRow, type TokenRow, type WindowRow } from './sql-rows.ts';
+import { createSqlGrants, purgeGrantStatements, type SqlStatement } from './grant-sql.ts';
+import { INSERT_CLIENT, toClientColumns, toClientRecord, toTokenRecord, type ClientRow, type TokenRow, type WindowRow } from './sql-rows.ts';
 import type { SearchCount, Store, TrafficCount, WindowCounter } from './store.ts';
 
 /**
@@ -22,10 +23,7 @@ export function openSqliteStore(file: string, options: { anonymousWindowsMax?: n
     throw error;
   }
 
-  const insertClient = db.prepare(
-    `INSERT INTO clients (client_id, secret_hash, client_name, contacts, scope, token_endpoint_auth_method, issued_at, last_token_at, public_keys)
-     VALUES (:client_id, :secret_hash, :client_name, :contacts, :scope, :method, :issued_at, :last_token_at, :public_keys)`,
-  );
+  const insertClient = db.prepare(INSERT_CLIENT);
   const selectClient = db.prepare('SELECT * FROM clients WHERE client_id = ?');
   const touchClient = db.prepare('UPDATE clients SET last_token_at = max(last_token_at, :at) WHERE client_id = :client_id');
   const insertTokenRow = db.prepare(
@@ -55,6 +53,22 @@ export function openSqliteStore(file: string, options: { anonymousWindowsMax?: n
   );
   const deleteExpiredClaims = db.prepare('DELETE FROM claims WHERE expires_at <= ?');
   const selectWindow = db.prepare('SELECT count, window_start + window_ms AS reset_at FROM rate_windows WHERE key = ? AND window_start + window_ms > ?');
+  // The grant statements (grant-sql.ts) are a fixed set of texts: each prepared once.
+  const prepared = new Map<string, ReturnType<DatabaseSync['prepare']>>();
+  const statementOf = (sql: string) => {
+    let statement = prepared.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      prepared.set(sql, statement);
+    }
+    return statement;
+  };
+  const run = ({ sql, params }: SqlStatement) => Number(statementOf(sql).run(...params).changes);
+  const grants = createSqlGrants({
+    run: async (statement) => run(statement),
+    first: async ({ sql, params }) => statementOf(sql).get(...params) as never,
+    transaction: async (statements) => inTransaction(db, () => statements.map(run)),
+  });
 
   const addRequests = db.prepare(
     `INSERT INTO traffic_requests (day, surface, target, page, family, count) VALUES (?, ?, ?, ?, ?, ?)
@@ -88,17 +102,7 @@ export function openSqliteStore(file: string, options: { anonymousWindowsMax?: n
     anonymousWindows: createMemoryWindowCounter({ max: options.anonymousWindowsMax }),
 
     async createClient(client) {
-      insertClient.run({
-        client_id: client.clientId,
-        secret_hash: client.secretHash,
-        client_name: client.clientName,
-        contacts: JSON.stringify(client.contacts),
-        scope: client.scope,
-        method: client.tokenEndpointAuthMethod,
-        issued_at: client.issuedAt,
-        last_token_at: client.lastTokenAt,
-        public_keys: toPublicKeysColumn(client),
-      });
+      insertClient.run(...toClientColumns(client));
     },
 
     async findClient(clientId) {
@@ -134,11 +138,15 @@ export function openSqliteStore(file: string, options: { anonymousWindowsMax?: n
       return Number(claimKey.run({ key, expires_at: expiresAt, now }).changes) > 0;
     },
 
+    ...grants,
+
     async purgeExpired(now) {
       return inTransaction(db, () => {
         deleteEndedWindows.run(now);
         deleteExpiredClaims.run(now);
-        return Number(deleteExpiredTokens.run(now).changes);
+        const removed = Number(deleteExpiredTokens.run(now).changes);
+        for (const statement of purgeGrantStatements(now)) run(statement);
+        return removed;
       });
     },
 

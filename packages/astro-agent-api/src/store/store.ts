@@ -1,8 +1,8 @@
-import type { ClientAuthMethod } from '../oauth-contract.ts';
+import type { ClientAuthMethod, GrantType } from '../oauth-contract.ts';
 
 /**
- * The Store contract: registered clients, access tokens, rate-limit windows, keys claimed once and the
- * counts of agent traffic. Every backend (the embedded sqlite one, the redis one, the D1 one) passes the
+ * The Store contract: registered clients, access tokens, authorization codes, grants with their
+ * refresh tokens, rate-limit windows, keys claimed once and the counts of agent traffic. Every backend (the embedded sqlite one, the redis one, the D1 one) passes the
  * same suite, tests/unit/store-contract.ts.
  *
  * Rules every backend keeps:
@@ -26,6 +26,10 @@ export interface ClientRecord {
   tokenEndpointAuthMethod: ClientAuthMethod;
   /** A private_key_jwt client's public keys, as it registered them; absent for the others. */
   publicKeys?: ClientPublicKeys;
+  /** The grants it may use (RFC 7591 §2 `grant_types`). */
+  grantTypes: GrantType[];
+  /** Where its authorization responses may go (RFC 7591 §2); empty for a client without the authorization code grant. */
+  redirectUris: string[];
   issuedAt: number;
   /** Time of the last token issued to the client (its registration time until then); drives recycling. */
   lastTokenAt: number;
@@ -40,9 +44,65 @@ export interface TokenRecord {
   clientId: string;
   /** Space-delimited scopes granted. */
   scope: string;
+  /** The grant it was issued under (authorization code, refresh); absent for client credentials. */
+  grantId?: string;
   issuedAt: number;
   expiresAt: number;
 }
+
+/**
+ * RFC 6749 §4.1.2 — an authorization code, bound to everything the token request must repeat or prove.
+ * Used once: its first redemption records the grant it opened, so a second one can revoke that grant.
+ */
+export interface AuthorizationCodeRecord {
+  /** Lowercase hex SHA-256 of the code. */
+  codeHash: string;
+  clientId: string;
+  /** The redirect_uri the authorization request named (RFC 6749 §4.1.3: the token request repeats it). */
+  redirectUri: string;
+  /** RFC 7636 §4.2 — BASE64URL(SHA256(code_verifier)). */
+  codeChallenge: string;
+  /** RFC 8707 resource indicators asked for, space-delimited (URIs hold no spaces). */
+  resource: string;
+  scope: string;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+/**
+ * One authorization of one client (a person's, behind an assistant): the family of the refresh tokens
+ * that rotate from it and of the access tokens they issue. Revoking it revokes them all.
+ */
+export interface GrantRecord {
+  grantId: string;
+  clientId: string;
+  scope: string;
+  resource: string;
+  issuedAt: number;
+  /** When its current refresh token expires: the grant ends with it. */
+  expiresAt: number;
+}
+
+export interface RefreshTokenRecord {
+  /** Lowercase hex SHA-256 of the refresh token. */
+  tokenHash: string;
+  grantId: string;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+/** What a grant's token request stores at once: its access token and its next refresh token. */
+export interface GrantTokens {
+  accessToken: TokenRecord;
+  refreshToken: RefreshTokenRecord;
+}
+
+/**
+ * How a single-use credential (a code, a refresh token) fared: `issued` (the tokens are stored),
+ * `replayed` (it was used before: the grant it opened is revoked, nothing is issued) or `gone`
+ * (unknown, expired, or its client or grant no longer exists).
+ */
+export type RedemptionOutcome = 'issued' | 'replayed' | 'gone';
 
 /** Result of counting one hit in a fixed window. */
 export interface WindowHit {
@@ -145,15 +205,35 @@ export interface Store extends TrafficStore {
   findToken(tokenHash: string, now: number): Promise<TokenRecord | undefined>;
   /** Deletes the token only if it belongs to `clientId`; true when something was deleted. */
   deleteToken(tokenHash: string, clientId: string): Promise<boolean>;
+  /** Stores an authorization code; false (storing nothing) when its client no longer exists. */
+  insertAuthorizationCode(code: AuthorizationCodeRecord): Promise<boolean>;
+  /** The code if it exists and has not expired at `now`, with the grant its redemption opened if it was redeemed. */
+  findAuthorizationCode(codeHash: string, now: number): Promise<(AuthorizationCodeRecord & { grantId?: string }) | undefined>;
+  /**
+   * Redeems a code once, atomically on every instance: the first redemption before its expiry stores
+   * `grant` and its tokens (and records the grant on the code, and the token's time as the client's
+   * last); any later one revokes that grant with everything issued under it (RFC 6749 §4.1.2).
+   */
+  redeemAuthorizationCode(codeHash: string, grant: GrantRecord, tokens: GrantTokens, now: number): Promise<RedemptionOutcome>;
+  /** A refresh token that has not expired at `now`, its grant, and whether it was already rotated. */
+  findRefreshToken(tokenHash: string, now: number): Promise<{ refreshToken: RefreshTokenRecord; grant: GrantRecord; rotated: boolean } | undefined>;
+  /**
+   * Rotates a refresh token once, atomically on every instance (OAuth 2.1 §4.3.1): the first use stores
+   * the next tokens of its grant, moves the grant's end to the next refresh token's and marks it rotated;
+   * a use of a rotated one revokes its grant with everything issued under it.
+   */
+  rotateRefreshToken(tokenHash: string, tokens: GrantTokens, now: number): Promise<RedemptionOutcome>;
+  /** Revokes a grant of `clientId` with its refresh and access tokens; true when something was revoked. */
+  revokeGrant(grantId: string, clientId: string): Promise<boolean>;
   /**
    * Claims `key` until `expiresAt`: true when it was free (never claimed, or its claim had expired at
    * `now`), false while an earlier claim holds it. Of simultaneous claims of one key on every instance
    * sharing the backend, exactly one wins. Replay windows use it: a signature's nonce, an assertion's jti.
    */
   claimOnce(key: string, expiresAt: number, now: number): Promise<boolean>;
-  /** Removes tokens expired at `now` (and any other state that expired: windows, claims); returns the number of tokens removed. */
+  /** Removes tokens expired at `now` (and any other state that expired: windows, claims, codes, grants); returns the number of access tokens removed. */
   purgeExpired(now: number): Promise<number>;
-  /** Deletes the clients whose `lastTokenAt` is before `idleSince`, with their tokens; returns how many. */
+  /** Deletes the clients whose `lastTokenAt` is before `idleSince`, with their codes, grants and tokens; returns how many. */
   deleteIdleClients(idleSince: number): Promise<number>;
   close(): Promise<void>;
 }

@@ -1,7 +1,8 @@
 import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, type ListResourcesResult, type McpServer } from '@modelcontextprotocol/server';
 import type { ContentSnapshot } from '../../content/content-model.ts';
-import { resolvePage } from '../../content/resolve-page.ts';
+import { resolveAddress } from '../../content/resolve-page.ts';
 import { readSectionText, type ManifestPage } from '../../content/manifest.ts';
+import { unresolvedError } from '../../operations/read-page.ts';
 
 export const MARKDOWN_MIME_TYPE = 'text/markdown';
 /** Pages per `resources/list` answer: a site may have thousands; clients follow `nextCursor`. */
@@ -18,7 +19,10 @@ export const RESOURCE_PAGE_SIZE = 100;
  * fragment too — so the template list stays one entry; its description says so.
  *
  * On a site of several languages each resource and its contents carry the page's language in `_meta`
- * (MCP's field for what the protocol does not name), as search_pages results and read_page do.
+ * (MCP's field for what the protocol does not name), as search_pages results and read_page do. The
+ * address of a page the site redirects reads the page the redirects lead to, under that page's URI,
+ * with `_meta.redirected_from` (and `_meta.fragment` when the redirect names a part of it), as
+ * read_page says it.
  */
 export function registerPageResources(server: McpServer, snapshot: ContentSnapshot, notePageRead: (url: string) => void): void {
   const site = snapshot.urls.origin;
@@ -34,11 +38,18 @@ export function registerPageResources(server: McpServer, snapshot: ContentSnapsh
       mimeType: MARKDOWN_MIME_TYPE,
     },
     (uri) => {
-      // Only manifest pages can ever be returned: resolvePage never maps a URI to anything else.
-      const page = resolvePage(snapshot.pages, uri.href);
-      if (!page) throw new ResourceNotFoundError(uri.href, `No page of this site has the address ${uri.href}.`);
+      // Only manifest pages can ever be returned: resolveAddress never maps a URI to anything else.
+      const found = resolveAddress(snapshot.pages, uri.href);
+      if (found && 'unresolved' in found) {
+        const error = unresolvedError(found.unresolved);
+        throw new ResourceNotFoundError(uri.href, `${error.message} ${error.hint}`);
+      }
+      if (!found || !('page' in found)) throw new ResourceNotFoundError(uri.href, `No page of this site has the address ${uri.href}.`);
+      const { page } = found;
       notePageRead(page.url);
-      const meta = languageMeta(snapshot, page);
+      const redirect = found.redirectedFrom === undefined ? {} : { redirected_from: found.redirectedFrom, ...(found.fragment !== undefined && { fragment: found.fragment }) };
+      const language = languageMeta(snapshot, page)._meta;
+      const meta = language || found.redirectedFrom !== undefined ? { _meta: { ...language, ...redirect } } : {};
       if (uri.hash === '' || uri.hash === '#') {
         return { contents: [{ uri: page.url, mimeType: MARKDOWN_MIME_TYPE, text: snapshot.texts.readTwin(page.twin).toString('utf8'), ...meta }] };
       }

@@ -2,6 +2,8 @@ import { ROOT_SITE_URLS, type SiteUrls } from '../../site-urls.ts';
 import type { Store } from '../../store/store.ts';
 import { resolveClientNetwork, type ClientAddressRules } from '../client-address.ts';
 import type { RequestContext } from '../context.ts';
+import type { SignedAgentVerifier } from '../signed-agents/verify-signed-agent.ts';
+import { DEFAULT_API_BASE_PATH, MCP_PATH } from '../../paths.ts';
 import type { ErrorLogger } from '../respond.ts';
 import { handleAuthorizationRequest } from './authorize.ts';
 import type { ClientDocuments } from './client-metadata.ts';
@@ -48,6 +50,12 @@ export function createOAuthHandlers(deps: {
   clients?: ClientDocuments;
   /** A client assertion's accepted `aud` values. */
   audiences?: readonly string[];
+  /** The issuer identifier (RFC 8414 §2); default the request's origin. */
+  issuer?: string;
+  /** The resources tokens may be asked for (RFC 8707); default the issuer, its default API base path and its MCP endpoint. */
+  resources?: readonly string[];
+  /** Reads a request's Web Bot Auth signature: a signed agent's registrations and authorizations are counted per agent. */
+  signedAgents?: SignedAgentVerifier;
 }): OAuthHandlers {
   const log = deps.log ?? ((message: string, cause: unknown) => console.error(message, cause));
   const shared = {
@@ -61,7 +69,16 @@ export function createOAuthHandlers(deps: {
   function endpoint(handle: (request: Request, deps: OAuthEndpointDeps) => Promise<Response>): OAuthEndpoint {
     return async (request, context) => {
       try {
-        return await handle(request, { ...shared, address: resolveClientNetwork(request, context, deps.addresses) });
+        const issuer = deps.issuer ?? new URL(request.url).origin;
+        let agent: ReturnType<OAuthEndpointDeps['signedAgent']> | undefined;
+        return await handle(request, {
+          ...shared,
+          issuer,
+          resources: deps.resources ?? [issuer, `${issuer}${DEFAULT_API_BASE_PATH}`, `${issuer}${MCP_PATH}`],
+          address: resolveClientNetwork(request, context, deps.addresses),
+          // Verified once, when an issuance limit first asks: a signature's nonce is taken by that reading.
+          signedAgent: () => (agent ??= deps.signedAgents?.(request) ?? Promise.resolve(undefined)),
+        });
       } catch (error) {
         return renderOAuthFailure(error, log);
       }

@@ -11,7 +11,7 @@ import { parseOAuthParams } from './parse-body.ts';
  * tokens: another client's token reads `{active: false}` like an unknown one (§2.2).
  */
 export async function handleIntrospectionRequest(request: Request, deps: OAuthEndpointDeps): Promise<Response> {
-  const { form, client, now } = await readAuthenticatedForm(request, deps);
+  const { form, client, now } = await readAuthenticatedForm(request, deps, { publicClients: false });
   const { token } = parseOAuthParams(introspectionRequestSchema, form, () => 'invalid_request');
   const record = isAccessTokenShape(token) ? await deps.store.findToken(hashSecret(token), now) : undefined;
   const inactive: z.input<typeof introspectionResponseSchema> = { active: false };

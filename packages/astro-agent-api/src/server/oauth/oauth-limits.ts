@@ -1,7 +1,33 @@
-import type { OAuthLimit } from '../../limits.ts';
+import { LIMITS, type OAuthLimit } from '../../limits.ts';
 import type { WindowCounter } from '../../store/store.ts';
 import { buildRateLimitHeaders } from '../rate-limit.ts';
+import type { OAuthEndpointDeps } from './oauth-deps.ts';
 import { OAuthError } from './oauth-error.ts';
+
+/** What an issuance limit counts: a new client (registration, first use of a metadata document) or a new grant (an authorization code). */
+export type Issuance = 'registration' | 'authorization';
+
+const ISSUANCE_LIMITS: Readonly<Record<Issuance, { network: OAuthLimit; agent: OAuthLimit }>> = {
+  registration: { network: LIMITS.oauth.registration, agent: LIMITS.oauth.agentRegistration },
+  authorization: { network: LIMITS.oauth.authorization, agent: LIMITS.oauth.agentAuthorization },
+};
+
+/**
+ * Who an issuance is counted against, and under which limit: an agent whose Web Bot Auth signature was
+ * verified is counted by its origin, with the agent's higher limit (a hosted assistant that signs calls
+ * from a few addresses for many people); anyone else by network.
+ */
+export async function issuanceLimitOf(kind: Issuance, deps: Pick<OAuthEndpointDeps, 'address' | 'signedAgent'>): Promise<{ key: string; limit: OAuthLimit }> {
+  const agent = await deps.signedAgent();
+  const limits = ISSUANCE_LIMITS[kind];
+  return agent ? { key: agent.origin, limit: limits.agent } : { key: deps.address, limit: limits.network };
+}
+
+/** Counts one issuance of `kind` (issuanceLimitOf); throws the 429 when its window is full. */
+export async function consumeIssuance(kind: Issuance, deps: Pick<OAuthEndpointDeps, 'store' | 'address' | 'signedAgent'>, now: number): Promise<Record<string, string>> {
+  const { key, limit } = await issuanceLimitOf(kind, deps);
+  return consumeOAuthLimit(deps.store.windows, key, limit, now);
+}
 
 /**
  * Counts one hit under `limit` (docs/contract.md §6) in the store's shared windows and returns the

@@ -1,9 +1,9 @@
 import { LIMITS } from '../../limits.ts';
-import { clientMetadataSchema, GRANT_TYPE, parseScopeList, type clientInformationSchema } from '../../oauth-contract.ts';
+import { AUTHORIZATION_CODE, CLIENT_AUTH_METHODS, clientMetadataSchema, defaultGrantTypes, parseScopeList, RESPONSE_TYPE, type clientInformationSchema } from '../../oauth-contract.ts';
 import type { z } from 'zod';
 import { generateClientId, generateClientSecret, hashSecret } from './credentials.ts';
 import { OAuthError, oauthJson } from './oauth-error.ts';
-import { consumeOAuthLimit } from './oauth-limits.ts';
+import { consumeIssuance } from './oauth-limits.ts';
 import type { OAuthEndpointDeps } from './oauth-deps.ts';
 import type { ClientPublicKeys } from '../../store/store.ts';
 import { isListedOrigin } from './client-metadata.ts';
@@ -11,29 +11,37 @@ import { parseJsonObjectBody, parseOAuthParams } from './parse-body.ts';
 
 /**
  * RFC 7591 §3.1 — dynamic client registration, anonymous and automatic: a client with a secret
- * (client_secret_basic, client_secret_post), or without one, authenticating with its keys
- * (private_key_jwt, RFC 7523). Only valid requests count towards the per-network limit, so a client
- * fixing its metadata is not locked out.
+ * (client_secret_basic, client_secret_post), with keys (private_key_jwt, RFC 7523), or a public one
+ * (none), for the authorization code grant (with redirect URIs, as connectors, mcp-remote and the MCP
+ * SDKs register) or client credentials. Only valid requests count towards the per-network (or
+ * per-signed-agent) limit, so a client fixing its metadata is not locked out.
  */
 export async function handleRegistrationRequest(request: Request, deps: OAuthEndpointDeps): Promise<Response> {
   // RFC 7591 §3.2.2: redirect URIs have their own error code; any other refused value is invalid_client_metadata.
   const metadata = parseOAuthParams(clientMetadataSchema, await parseJsonObjectBody(request), (issue) => (issue.path[0] === 'redirect_uris' ? 'invalid_redirect_uri' : 'invalid_client_metadata'));
   const scope = parseScopeList(metadata.scope)!.join(' ');
   const publicKeys = readPublicKeys(metadata, deps);
+  const grantTypes = metadata.grant_types ?? defaultGrantTypes(metadata.redirect_uris);
+  const redirectUris = metadata.redirect_uris ?? [];
   const now = deps.now();
-  const limitHeaders = await consumeOAuthLimit(deps.store.windows, deps.address, LIMITS.oauth.registration, now);
+  const limitHeaders = await consumeIssuance('registration', deps, now);
 
   const clientId = generateClientId();
-  // A private_key_jwt client proves itself with its key: it is given no secret.
-  const clientSecret = publicKeys === undefined ? generateClientSecret() : undefined;
+  // Only a client that authenticates with a secret gets one: a private_key_jwt client has its key, a public one nothing.
+  const method = metadata.token_endpoint_auth_method;
+  const clientSecret = (CLIENT_AUTH_METHODS as readonly string[]).includes(method) ? generateClientSecret() : undefined;
+  // RFC 7591 §2 makes client_name optional: a client without one is named by where its answers go.
+  const clientName = metadata.client_name ?? (redirectUris[0] === undefined ? 'unnamed client' : (new URL(redirectUris[0]).host || redirectUris[0]).slice(0, LIMITS.clientNameCharacters));
   await deps.store.createClient({
     clientId,
     secretHash: clientSecret === undefined ? '' : hashSecret(clientSecret),
-    clientName: metadata.client_name,
+    clientName,
     contacts: metadata.contacts,
     scope,
-    tokenEndpointAuthMethod: metadata.token_endpoint_auth_method,
+    tokenEndpointAuthMethod: method,
     ...(publicKeys && { publicKeys }),
+    grantTypes,
+    redirectUris,
     issuedAt: now,
     lastTokenAt: now,
   });
@@ -45,12 +53,12 @@ export async function handleRegistrationRequest(request: Request, deps: OAuthEnd
     ...(metadata.jwks && { jwks: metadata.jwks }),
     ...(metadata.jwks_uri && { jwks_uri: metadata.jwks_uri }),
     client_id_issued_at: Math.floor(now / 1000),
-    client_name: metadata.client_name,
+    client_name: clientName,
     contacts: metadata.contacts,
-    grant_types: [GRANT_TYPE],
-    response_types: [],
-    redirect_uris: [],
-    token_endpoint_auth_method: metadata.token_endpoint_auth_method,
+    grant_types: grantTypes,
+    response_types: grantTypes.includes(AUTHORIZATION_CODE) ? [RESPONSE_TYPE] : [],
+    redirect_uris: redirectUris,
+    token_endpoint_auth_method: method,
     scope,
   };
   return oauthJson(201, registered, limitHeaders);

@@ -43,7 +43,8 @@ function summary(times: number[]): string {
 async function time(work: () => Promise<unknown>): Promise<number> {
   const start = performance.now();
   const result = await work();
-  if (result === undefined) throw new Error('a signature the benchmark made did not verify');
+  if (result === undefined || result === false || (typeof result === 'object' && (result as { outcome?: string }).outcome !== 'verified'))
+    throw new Error('a signature the benchmark made did not verify');
   return performance.now() - start;
 }
 

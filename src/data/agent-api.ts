@@ -42,7 +42,8 @@ export const agentApiOptions = {
   },
   // The contract's Spanish policy names, in every RateLimit header the demo sends.
   policies: { anonymous: { name: 'anonimo' }, identified: { name: 'identificado' } },
-  // Answers grounded on the pages are welcome; crawlers that only gather training data are kept out.
-  robots: { agents: { GPTBot: { crawl: false }, CCBot: { crawl: false } } },
+  // Answers grounded on the pages are welcome, quoting them and linking back (Content Signals' use=reference);
+  // crawlers that only gather training data are kept out.
+  robots: { usage: { search: true, aiInput: true, aiTrain: false, use: 'reference' }, agents: { GPTBot: { crawl: false }, CCBot: { crawl: false } } },
   search: searchVocabulary,
 } satisfies AgentApiUserOptions;

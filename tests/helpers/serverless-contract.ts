@@ -234,16 +234,16 @@ export function describeServerlessExample(host: ServerlessHost): void {
   });
 }
 
-/** The official MCP client lists the example's three tools and reads one of its guides through read_page. */
+/** The official MCP client lists the example's three operations and ChatGPT's two tools, and reads one of its guides through read_page (its Markdown is the result's text). */
 export async function assertMcpToolsOffered(base: string, clientName: string, requestInit?: RequestInit): Promise<void> {
   const client = new Client({ name: clientName, version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
   await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', base), { requestInit }));
   try {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name).sort(), ['get_quota', 'read_page', 'search_pages']);
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), ['fetch', 'get_quota', 'read_page', 'search', 'search_pages']);
     const result = await client.callTool({ name: 'read_page', arguments: { url: 'guides/durable-state' } });
     assert.ok(!result.isError, JSON.stringify(result));
-    assert.match((result.structuredContent as Json).markdown, /^# Durable state/);
+    assert.match((result.content as { text: string }[])[0]!.text, /\n---\n\n# Durable state/);
   } finally {
     await client.close();
   }

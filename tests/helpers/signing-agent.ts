@@ -25,11 +25,13 @@ export interface SigningAgent {
   behaviour: DirectoryBehaviour;
   /**
    * Signature headers for a request to `url` (the site's own URL: `@authority` is its host). `form`
-   * picks the Signature-Agent of draft -00, one string, signed with Cloudflare's web-bot-auth; or of
-   * draft -01, a Dictionary member the signature covers by its key, signed with Cloudflare's
-   * http-message-sig (web-bot-auth 0.1.3 signs a Dictionary member's whole field, not the member).
+   * picks the Signature-Agent: the legacy one string, signed with Cloudflare's web-bot-auth; or a
+   * Dictionary member the signature covers by its key, signed with Cloudflare's http-message-sig
+   * (web-bot-auth 0.1.3 signs a Dictionary member's whole field, not the member), naming the agent's
+   * origin (`dictionary`), its JWK Set (`jwks_uri`: `<origin>/jwks.json`) or its Client ID Metadata
+   * Document (`cimd`: `<origin>/client.json`, whose `jwks_uri` is that set).
    */
-  sign(url: string, options?: { form?: 'string' | 'dictionary'; created?: Date; expires?: Date; key?: 'own' | 'stranger' }): Promise<Record<string, string>>;
+  sign(url: string, options?: { form?: 'string' | 'dictionary' | 'jwks_uri' | 'cimd'; created?: Date; expires?: Date; key?: 'own' | 'stranger' }): Promise<Record<string, string>>;
   /**
    * `count` signatures for `url`, each with its own nonce, valid for `lifetimeSeconds` from now, in the
    * string form: for load, faster than `sign` (Cloudflare's http-message-sig with the key imported once,
@@ -40,6 +42,9 @@ export interface SigningAgent {
 }
 
 type PrivateJwk = JsonWebKey & { x: string; d: string };
+
+const JWKS_PATH = '/jwks.json';
+const CIMD_PATH = '/client.json';
 
 async function generateEd25519Jwk(): Promise<PrivateJwk> {
   const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify'])) as CryptoKeyPair;
@@ -56,6 +61,12 @@ export async function startSigningAgent(behaviour: DirectoryBehaviour = { kind: 
   const stranger = await generateEd25519Jwk();
   const publicJwk = { kty: 'OKP', crv: 'Ed25519', x: own.x };
   const server: Server = createServer((req, res) => {
+    // Draft -02's other places for keys: a JWK Set, and a Client ID Metadata Document that names one.
+    if (req.url === JWKS_PATH) return void res.writeHead(200, { 'content-type': 'application/jwk-set+json' }).end(JSON.stringify({ keys: [publicJwk] }));
+    if (req.url === CIMD_PATH)
+      return void res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ client_id: `${origin}${CIMD_PATH}`, client_name: 'Signing agent', jwks_uri: `${origin}${JWKS_PATH}` }));
     if (req.url !== '/.well-known/http-message-signatures-directory') return void res.writeHead(404).end();
     agent.directoryFetches++;
     answer(agent.behaviour, res);
@@ -103,8 +114,8 @@ export async function startSigningAgent(behaviour: DirectoryBehaviour = { kind: 
     connections: 0,
     behaviour,
     async sign(url, { form = 'string', created = new Date(), expires = new Date(created.getTime() + 60_000), key = 'own' } = {}) {
-      if (form === 'dictionary') {
-        const signatureAgent = `sig1="${origin}"`;
+      if (form !== 'string') {
+        const signatureAgent = form === 'jwks_uri' ? `sig1="${origin}${JWKS_PATH}";type=jwks_uri` : form === 'cimd' ? `sig1="${origin}${CIMD_PATH}";type=cimd` : `sig1="${origin}"`;
         const jwk = key === 'own' ? own : stranger;
         const privateKey = await crypto.subtle.importKey('jwk', jwk, { name: 'Ed25519' }, false, ['sign']);
         const fields = await createSignature(new Request(url, { headers: { 'Signature-Agent': signatureAgent } }), {

@@ -97,12 +97,14 @@ describe('read_page: sections and paging', () => {
     }
   });
 
-  test('the MCP tool takes the same parameters and answers the same body', async () => {
+  test('the MCP tool takes the same parameters and answers the same fields, its Markdown as the text', async () => {
     const { tools } = await client.listTools();
     const schema = tools.find((tool) => tool.name === 'read_page')!.inputSchema as Json;
     assert.deepEqual(Object.keys(schema.properties), ['url', 'section', 'offset', 'max_chars']);
     const result = await client.callTool({ name: 'read_page', arguments: { url: path, section: 'tiempo-de-respuesta' } });
-    assert.deepEqual(result.structuredContent, (await readPage({ url: path, section: 'tiempo-de-respuesta' })).body);
+    const { markdown, ...fields } = (await readPage({ url: path, section: 'tiempo-de-respuesta' })).body as Json;
+    assert.deepEqual(result.structuredContent, fields);
+    assert.ok((result.content as { text: string }[])[0]!.text.endsWith(`\n---\n\n${markdown}`), 'the Markdown is the text, once');
   });
 });
 

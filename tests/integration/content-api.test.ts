@@ -294,7 +294,7 @@ describe('the Markdown answers: type by Accept, token estimate, usage preference
 
   it('carries X-Markdown-Tokens (bytes over 4) and the Content-Signal robots.txt states, on every Markdown answer', async () => {
     const signal = await robotsSignal();
-    assert.equal(signal, 'search=yes, ai-input=yes, ai-train=no');
+    assert.equal(signal, 'search=yes, ai-input=yes, ai-train=no, use=reference');
     for (const [url, accept] of [
       [`${server.url}/servicios/fontaneria.md`, '*/*'],
       [page(), 'text/markdown'],

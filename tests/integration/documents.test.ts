@@ -125,7 +125,7 @@ describe('published agent documents', () => {
 
     const robots = await read('/robots.txt');
     assert.ok(robots.includes(`Sitemap: ${site}/sitemap-index.xml`));
-    assert.match(robots, /^Content-Signal: search=yes, ai-input=yes, ai-train=no$/m);
+    assert.match(robots, /^Content-Signal: search=yes, ai-input=yes, ai-train=no, use=reference$/m);
     await access(join(built.clientDir, 'sitemap-index.xml'));
   });
 });

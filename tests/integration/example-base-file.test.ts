@@ -150,7 +150,7 @@ describe('examples/base-file: base /docs, trailingSlash never, build.format file
     assert.equal(index.mcp, `${ROOT}/mcp`);
     assert.equal((await get(`${ORIGIN}/api/v1/search_pages?query=lantern`)).status, 404);
     const tools = await withMcpClient((client) => client.listTools());
-    assert.deepEqual(tools.tools.map((tool) => tool.name).sort(), ['get_quota', 'read_page', 'search_pages']);
+    assert.deepEqual(tools.tools.map((tool) => tool.name).sort(), ['fetch', 'get_quota', 'read_page', 'search', 'search_pages']);
   });
 
   it('serves the discovery documents at the RFC 8414 §3 and RFC 9728 §3.1 places, pointing to each other', async () => {

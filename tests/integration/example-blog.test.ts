@@ -213,12 +213,12 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
     assert.equal(((await limited.json()) as Json).code, 'rate_limited');
   });
 
-  it('offers its operations as MCP tools, and its answer prompt, to the official client', async () => {
+  it("offers its operations as MCP tools, ChatGPT's search and fetch, and its answer prompt, to the official client", async () => {
     const client = new Client({ name: 'example-blog-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
     await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', base)));
     try {
       const { tools } = await client.listTools();
-      assert.deepEqual(tools.map((tool) => tool.name).sort(), ['get_quota', 'read_page', 'search_pages']);
+      assert.deepEqual(tools.map((tool) => tool.name).sort(), ['fetch', 'get_quota', 'read_page', 'search', 'search_pages']);
       const search = tools.find((tool) => tool.name === 'search_pages')!;
       assert.deepEqual(Object.keys(search.inputSchema.properties ?? {}).sort(), ['cursor', 'limit', 'query']);
 
@@ -226,7 +226,18 @@ describe('examples/blog under `node dist/server/entry.mjs`', () => {
       assert.ok(!result.isError, JSON.stringify(result));
       const page = result.structuredContent as Json;
       assert.equal(page.url, `${SITE}/posts/commit-messages/`);
-      assert.match(page.markdown, /^# Notes on writing commit messages/);
+      assert.match((result.content as { text: string }[])[0]!.text, /\n---\n\n# Notes on writing commit messages/);
+
+      // ChatGPT's round trip: search, then fetch a result by its id (the page's URL).
+      const found = (await client.callTool({ name: 'search', arguments: { query: 'commit messages' } })).structuredContent as Json;
+      const hit = found.results.find((result: Json) => result.id === `${SITE}/posts/commit-messages/`);
+      assert.ok(hit, JSON.stringify(found));
+      assert.equal(hit.url, hit.id);
+      const fetched = await client.callTool({ name: 'fetch', arguments: { id: hit.id } });
+      const document = fetched.structuredContent as Json;
+      assert.deepEqual(JSON.parse((fetched.content as { text: string }[])[0]!.text), document, 'one JSON text item, the structured content');
+      assert.equal(document.id, hit.id);
+      assert.match(document.text, /^# Notes on writing commit messages/);
 
       const { prompts } = await client.listPrompts();
       assert.deepEqual(

@@ -162,7 +162,7 @@ const body = fc.option(
   { nil: undefined },
 );
 
-const TOOLS = ['search_pages', 'read_page', 'get_company_info', 'get_quota'];
+const TOOLS = ['search_pages', 'read_page', 'get_company_info', 'get_quota', 'search', 'fetch'];
 const MCP_METHODS = [
   'initialize',
   'tools/list',
@@ -193,7 +193,7 @@ const jsonRpcMessage = fc.record(
         {
           name: fc.oneof(fc.constantFrom(...TOOLS, 'answer_customer_question', ...PROTOTYPE_NAMES), fc.string({ maxLength: 10 })),
           arguments: fc.oneof(
-            fc.dictionary(fc.oneof(fc.constantFrom('query', 'url', 'city', 'limit', 'section', 'cursor', ...PROTOTYPE_NAMES), fc.string({ maxLength: 8 })), fc.jsonValue({ maxDepth: 2 }), {
+            fc.dictionary(fc.oneof(fc.constantFrom('query', 'url', 'city', 'limit', 'section', 'cursor', 'id', ...PROTOTYPE_NAMES), fc.string({ maxLength: 8 })), fc.jsonValue({ maxDepth: 2 }), {
               maxKeys: 4,
             }),
             fc.jsonValue({ maxDepth: 1 }),
@@ -324,7 +324,7 @@ describe(`${TOTAL.toLocaleString('en')} generated hostile requests: never a 5xx,
       ),
     });
     // Well-formed requests of both eras with generated arguments, so that most reach the tools.
-    const toolArguments = fc.dictionary(fc.constantFrom('query', 'url', 'city', 'limit', 'section', 'cursor', ...PROTOTYPE_NAMES), fc.oneof(text, fc.integer(), fc.jsonValue({ maxDepth: 1 })), {
+    const toolArguments = fc.dictionary(fc.constantFrom('query', 'url', 'city', 'limit', 'section', 'cursor', 'id', ...PROTOTYPE_NAMES), fc.oneof(text, fc.integer(), fc.jsonValue({ maxDepth: 1 })), {
       maxKeys: 4,
     });
     const wellFormed = fc

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createContentModel } from '../../packages/astro-agent-api/src/content/content-model.ts';
 import { createNodeBuildFiles } from '../../packages/astro-agent-api/src/hosts/node/node-build-files.ts';
-import { createOperations } from '../../packages/astro-agent-api/src/operations/index.ts';
+import { createMcpTools } from '../../packages/astro-agent-api/src/operations/index.ts';
 import { createGate } from '../../packages/astro-agent-api/src/server/gate.ts';
 import { createMcpRoute } from '../../packages/astro-agent-api/src/server/mcp/mcp-route.ts';
 import { createSdkLeg, type SdkLeg } from '../../packages/astro-agent-api/src/server/mcp/serve-with-sdk.ts';
@@ -70,6 +70,10 @@ describe('direct tools/call answers are the SDK answers', () => {
     ['search_pages with a bad argument (tool error)', 8, () => ({ name: 'search_pages', arguments: { query: 42 } })],
     ['search_pages with an unknown argument', 9, () => ({ name: 'search_pages', arguments: { query: 'pintor', page: 2 } })],
     ['search_pages with arguments null', 10, () => ({ name: 'search_pages', arguments: { query: null } })],
+    ['read_page of a section', 13, () => ({ name: 'read_page', arguments: { url: pageUrl, max_chars: 300 } })],
+    ["ChatGPT's search", 14, () => ({ name: 'search', arguments: { query: 'cerrajero' } })],
+    ["ChatGPT's fetch", 15, () => ({ name: 'fetch', arguments: { id: pageUrl } })],
+    ["ChatGPT's fetch of an unknown id (tool error)", 16, () => ({ name: 'fetch', arguments: { id: '/no-such-page/' } })],
   ];
   for (const [name, id, params] of cases) {
     test(name, async () => {
@@ -113,7 +117,7 @@ describe('the direct answer is taken: a plain tools/call never reaches the SDK',
       const route = createMcpRoute({
         gate: createGate({ store, addresses: { trustProxy: 0, ipv6Prefix: 64 }, policies: snapshot.manifest.options.policies }),
         snapshot,
-        operations: createOperations(snapshot.manifest),
+        tools: createMcpTools(snapshot.manifest),
         resourceMetadata: 'http://localhost:4321/.well-known/oauth-protected-resource',
         sdk: countingSdk,
         log: (message, cause) => assert.fail(`${message}: ${String(cause)}`),

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { parse as parseYaml } from 'yaml';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -11,7 +12,7 @@ import { buildCurrentRequest, buildMcpRequest, CURRENT_REVISION } from '../helpe
 type Json = Record<string, any>;
 
 const SITE = 'http://localhost:4321';
-const TOOL_NAMES = ['search_pages', 'read_page', 'get_company_info', 'get_quota'];
+const TOOL_NAMES = ['search_pages', 'read_page', 'get_company_info', 'get_quota', 'search', 'fetch'];
 const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const CURRENT = CURRENT_REVISION;
 
@@ -72,19 +73,41 @@ async function registerToken(scope: string): Promise<string> {
   return ((await issued.json()) as Json).access_token;
 }
 
-/** The Error JSON of a tool error (its one text block). */
+/**
+ * A tool error as the model and a program see it: its one text block (the Error's message, then its
+ * hint) and `_meta` with the Error's code and status, in REST's Error shape to compare with REST.
+ */
 function toolError(result: Json): Json {
   assert.equal(result.isError, true, JSON.stringify(result));
   assert.equal(result.content.length, 1);
   assert.equal(result.structuredContent, undefined);
-  return JSON.parse(result.content[0].text);
+  return { code: result._meta.code, status: result._meta.status, text: result.content[0].text };
 }
 
-/** A tool success: the text block is the REST body verbatim and structuredContent its parse. */
+/** What a REST error body says, as a tool error says it. */
+async function restAsToolError(response: Response): Promise<Json> {
+  const body = (await response.json()) as Json;
+  return { code: body.code, status: body.data.status, text: `${body.message} ${body.data.hint}` };
+}
+
+/**
+ * A tool success, as the REST body it answers: the text block is the body's JSON and structuredContent
+ * its parse, except read_page's, whose text is its Markdown after a YAML front matter of (some of) the
+ * other fields, which are its structuredContent.
+ */
 function toolOutput(result: Json): Json {
   assert.notEqual(result.isError, true, JSON.stringify(result));
-  assert.deepEqual(JSON.parse(result.content[0].text), result.structuredContent);
-  return result.structuredContent;
+  assert.equal(result.content.length, 1);
+  const text: string = result.content[0].text;
+  if (!text.startsWith('---\n')) {
+    assert.deepEqual(JSON.parse(text), result.structuredContent);
+    return result.structuredContent;
+  }
+  const end = text.indexOf('\n---\n\n');
+  const frontMatter = parseYaml(text.slice(4, end + 1)) as Json;
+  for (const [name, value] of Object.entries(frontMatter)) assert.deepEqual(value, result.structuredContent[name], `front matter ${name}`);
+  assert.equal(result.structuredContent.markdown, undefined, 'the Markdown travels once');
+  return { ...result.structuredContent, markdown: text.slice(end + 6) };
 }
 
 async function rawPost(body: unknown, headers: Record<string, string> = {}, base = server.url): Promise<Response> {
@@ -158,13 +181,13 @@ describe('MCP with the current-revision client (2026-07-28)', () => {
   test('get_quota: 401 code without a token, 403 without quota:read, the quota with it', async () => {
     const anonymous = toolError(await client.callTool({ name: 'get_quota', arguments: {} }));
     assert.equal(anonymous.code, 'missing_token');
-    assert.equal(anonymous.data.status, 401);
+    assert.equal(anonymous.status, 401);
 
     const contentOnly = await connectCurrent(bearer(await registerToken('content:read')));
     const forbidden = toolError(await contentOnly.callTool({ name: 'get_quota', arguments: {} }));
-    assert.deepEqual(forbidden, await (await fetch(`${server.url}/api/v1/quota`, bearer(await registerToken('content:read')))).json());
+    assert.deepEqual(forbidden, await restAsToolError(await fetch(`${server.url}/api/v1/quota`, bearer(await registerToken('content:read')))));
     assert.equal(forbidden.code, 'insufficient_scope');
-    assert.equal(forbidden.data.status, 403);
+    assert.equal(forbidden.status, 403);
 
     const identified = await connectCurrent(bearer(await registerToken('content:read quota:read')));
     const first = toolOutput(await identified.callTool({ name: 'get_quota', arguments: {} }));
@@ -182,22 +205,60 @@ describe('MCP with the current-revision client (2026-07-28)', () => {
     const short = toolError(await client.callTool({ name: 'search_pages', arguments: { query: 'x' } }));
     const restShort = await fetch(`${server.url}/api/v1/search_pages?query=x`);
     assert.equal(restShort.status, 400);
-    assert.deepEqual(short, await restShort.json());
+    assert.deepEqual(short, await restAsToolError(restShort));
     assert.equal(short.code, 'invalid_parameter');
-    assert.match(short.data.hint, /`query`/);
+    assert.match(short.text, /`query`/);
 
     const city = toolError(await client.callTool({ name: 'search_pages', arguments: { query: 'electricista', city: 'paris' } }));
     assert.equal(city.code, 'invalid_parameter');
-    assert.match(city.data.hint, /`city`/);
+    assert.match(city.text, /`city`/);
 
     const missing = toolError(await client.callTool({ name: 'read_page', arguments: {} }));
     assert.equal(missing.code, 'missing_parameter');
-    assert.match(missing.data.hint, /`url`/);
+    assert.match(missing.text, /`url`/);
 
     const notFound = toolError(await client.callTool({ name: 'read_page', arguments: { url: '/servicios/no-existe/' } }));
     assert.equal(notFound.code, 'page_not_found');
-    assert.equal(notFound.data.status, 404);
-    assert.match(notFound.data.hint, /search_pages/);
+    assert.equal(notFound.status, 404);
+    assert.match(notFound.text, /search_pages/);
+  });
+
+  test("ChatGPT's search and fetch: OpenAI's shapes, one JSON text item plus structuredContent, over search_pages and read_page; an id is the page's URL", async () => {
+    const { tools } = await client.listTools();
+    const searchTool = tools.find((tool) => tool.name === 'search')!;
+    const fetchTool = tools.find((tool) => tool.name === 'fetch')!;
+    assert.deepEqual([Object.keys(searchTool.inputSchema.properties!), searchTool.inputSchema.required], [['query'], ['query']]);
+    assert.deepEqual([Object.keys(fetchTool.inputSchema.properties!), fetchTool.inputSchema.required], [['id'], ['id']]);
+
+    const found = toolOutput(await client.callTool({ name: 'search', arguments: { query: 'fontanero urgente' } }));
+    assert.deepEqual(Object.keys(found), ['results']);
+    const same = await rest('/search_pages?query=fontanero+urgente');
+    assert.deepEqual(
+      found.results.map((result: Json) => [result.id, result.title, result.url, result.text]),
+      same.results.map((result: Json) => [result.url, result.title, result.url, result.excerpt]),
+      'the same search, with its defaults',
+    );
+
+    const id = found.results[0].id;
+    const page = toolOutput(await client.callTool({ name: 'fetch', arguments: { id } }));
+    assert.deepEqual(Object.keys(page).sort(), ['id', 'metadata', 'text', 'title', 'url']);
+    const read = await rest(`/read_page?url=${encodeURIComponent(id)}`);
+    assert.deepEqual([page.id, page.title, page.text, page.url], [read.url, read.title, read.markdown, read.canonical_url]);
+    assert.ok(Object.values(page.metadata).every((value) => typeof value === 'string'));
+    assert.equal(page.metadata.description, read.description);
+    assert.equal(page.metadata.city, read.facets.city || undefined);
+
+    // The id is what read_page and resources/read take.
+    assert.equal(toolOutput(await client.callTool({ name: 'read_page', arguments: { url: id } })).url, id);
+    const { contents } = await client.readResource({ uri: id });
+    assert.equal(contents[0]!.uri, id);
+
+    const missing = toolError(await client.callTool({ name: 'fetch', arguments: { id: `${SITE}/no-existe/` } }));
+    assert.equal(missing.code, 'page_not_found');
+    assert.match(missing.text, /`id` of a search result/);
+    const short = toolError(await client.callTool({ name: 'search', arguments: { query: 'x' } }));
+    assert.equal(short.code, 'invalid_parameter');
+    assert.match(short.text, /`query`/);
   });
 
   test('an unknown tool is a protocol error', async () => {
@@ -300,7 +361,7 @@ describe('MCP with a 2025-era client (v1 SDK, initialize)', () => {
   test('invalid arguments are tool errors naming the parameter; an unknown tool is an error', async () => {
     const error = toolError(await client.callTool({ name: 'search_pages', arguments: { query: 'fontanero', limit: 99 } }));
     assert.equal(error.code, 'invalid_parameter');
-    assert.match(error.data.hint, /`limit`/);
+    assert.match(error.text, /`limit`/);
     await assert.rejects(client.callTool({ name: 'nope', arguments: {} }), /nope/);
   });
 
@@ -334,12 +395,38 @@ describe('MCP with a 2025-era client (v1 SDK, initialize)', () => {
     const response = await rawPost({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'MCP-Protocol-Version': '2025-11-25' });
     assert.equal(response.status, 200);
     assert.match(response.headers.get('content-type')!, /^application\/json/);
-    assert.equal(((await response.json()) as Json).result.tools.length, 4);
+    assert.equal(((await response.json()) as Json).result.tools.length, TOOL_NAMES.length);
+  });
+});
+
+describe('every revision server/discover lists is served', () => {
+  for (const version of ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07']) {
+    test(`${version}: initialize negotiates it, then tools/list and a tools/call answer`, async () => {
+      const initialized = await rawPost({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'era', version: '1' } } });
+      const { result } = (await initialized.json()) as Json;
+      assert.equal(result.protocolVersion, version);
+      assert.deepEqual(result.capabilities, card.capabilities);
+      const headers = { 'MCP-Protocol-Version': version };
+      const listed = (await (await rawPost({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, headers)).json()) as Json;
+      assert.deepEqual(
+        listed.result.tools.map((tool: Json) => tool.name),
+        TOOL_NAMES,
+      );
+      const called = (await (await rawPost({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search', arguments: { query: 'cerrajero' } } }, headers)).json()) as Json;
+      assert.ok(called.result.structuredContent.results.length > 0, JSON.stringify(called));
+    });
+  }
+
+  test('the server card is also at /.well-known/mcp.json, the name SEP-1649 first proposed', async () => {
+    const alias = await fetch(`${server.url}/.well-known/mcp.json`);
+    assert.equal(alias.status, 200);
+    assert.match(alias.headers.get('content-type')!, /^application\/json/);
+    assert.deepEqual(await alias.json(), card);
   });
 });
 
 describe('MCP on the wire: 2026-07-28 requests by hand', () => {
-  test('server/discover answers JSON with the versions, identity and capabilities, and is counted like any request', async () => {
+  test("server/discover answers JSON with the versions, identity and capabilities, and the caller's rate-limit headers", async () => {
     const [body, headers] = currentRequest(1, 'server/discover');
     const response = await rawPost(body, headers);
     assert.equal(response.status, 200);
@@ -347,8 +434,13 @@ describe('MCP on the wire: 2026-07-28 requests by hand', () => {
     assert.equal(response.headers.get('api-version'), '1');
     assert.match(response.headers.get('ratelimit')!, /^"anonimo";r=\d+;t=\d+$/);
     const { result } = (await response.json()) as Json;
-    assert.ok(result.supportedVersions.includes(CURRENT));
-    assert.ok(card.supportedProtocolVersions.includes(CURRENT));
+    // Both eras, newest first, as the cards list them: the client learns the server is dual-era.
+    assert.deepEqual(result.supportedVersions, ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07']);
+    assert.deepEqual(card.supportedProtocolVersions, result.supportedVersions);
+    const draftCard = (await (await fetch(`${server.url}/mcp/server-card`)).json()) as Json;
+    assert.deepEqual(draftCard.remotes[0].supportedProtocolVersions, result.supportedVersions);
+    // The extensions offered: OAuth client credentials, which the token endpoint serves.
+    assert.deepEqual(result.capabilities.extensions, { 'io.modelcontextprotocol/oauth-client-credentials': {} });
     assert.equal(result._meta['io.modelcontextprotocol/serverInfo'].name, card.serverInfo.name);
     assert.deepEqual([result.ttlMs, result.cacheScope], [3_600_000, 'public']);
     assert.deepEqual(result.capabilities, card.capabilities);
@@ -433,68 +525,5 @@ describe('MCP HTTP rules: the same as REST, before any MCP processing, answered 
   test('a body over 64 KiB is 413 JSON', async () => {
     const huge = { ...initialize, params: { ...initialize.params, padding: 'x'.repeat(70_000) } };
     await httpRefusal(await rawPost(huge), 413, 'payload_too_large');
-  });
-});
-
-describe('MCP rate limit (AGENT_API_QUOTA_ANONYMOUS=3)', () => {
-  let limited: TestServer;
-  before(async () => {
-    limited = await startTestServer({ env: { AGENT_API_QUOTA_ANONYMOUS: '3' } });
-  });
-  after(() => limited.close());
-
-  const call = (id: number, name: string, args: Json) =>
-    rawPost({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } }, { 'MCP-Protocol-Version': '2025-11-25' }, limited.url);
-
-  test('each request counts once (tools/call of get_quota reads without counting), REST shares the counter; over the quota each request gets a JSON-RPC error with its id and the retry delay', async () => {
-    const listed = await rawPost({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'MCP-Protocol-Version': '2025-11-25' }, limited.url);
-    assert.equal(listed.status, 200);
-    assert.equal(listed.headers.get('ratelimit'), '"anonimo";r=2;t=60');
-    // A notification asks for nothing and costs nothing, but says where the caller stands.
-    const notified = await rawPost({ jsonrpc: '2.0', method: 'notifications/initialized' }, { 'MCP-Protocol-Version': '2025-11-25' }, limited.url);
-    assert.equal(notified.status, 202);
-    assert.equal(notified.headers.get('ratelimit-remaining'), '2');
-    const quota = await call(2, 'get_quota', {});
-    assert.equal(quota.headers.get('ratelimit-remaining'), '2');
-    const first = await call(3, 'search_pages', { query: 'fontanero' });
-    assert.equal(first.headers.get('ratelimit'), '"anonimo";r=1;t=60');
-    // REST shares the same counter.
-    assert.equal((await fetch(`${limited.url}/api/v1/get_company_info`)).headers.get('ratelimit-remaining'), '0');
-
-    const refused = await call(4, 'get_company_info', {});
-    assert.equal(refused.status, 200, 'a JSON-RPC answer, for the client to read');
-    assert.match(refused.headers.get('content-type')!, /^application\/json/);
-    const retryAfter = Number(refused.headers.get('retry-after'));
-    assert.ok(retryAfter >= 1 && retryAfter <= 60);
-    assert.equal(refused.headers.get('ratelimit-remaining'), '0');
-    assert.equal(refused.headers.get('ratelimit-policy'), '"anonimo";q=3;w=60');
-    const { id, error } = (await refused.json()) as Json;
-    assert.equal(id, 4);
-    assert.equal(error.data.code, 'rate_limited');
-    assert.equal(error.data.status, 429);
-    assert.match(error.message, new RegExp(`retry in ${retryAfter} s`));
-
-    // A batch (2025-03-26) gets one error per request, each with its id.
-    const batch = await rawPost(
-      [
-        { jsonrpc: '2.0', id: 'a', method: 'tools/list' },
-        { jsonrpc: '2.0', id: 'b', method: 'prompts/list' },
-      ],
-      { 'MCP-Protocol-Version': '2025-03-26' },
-      limited.url,
-    );
-    assert.deepEqual(
-      ((await batch.json()) as Json[]).map((answer) => [answer.id, answer.error.data.code]),
-      [
-        ['a', 'rate_limited'],
-        ['b', 'rate_limited'],
-      ],
-    );
-
-    // Both SDK clients surface it as a protocol error that names the delay.
-    const client = new LegacyClient({ name: 'limited', version: '1' });
-    await assert.rejects(client.connect(new LegacyTransport(mcpUrl(limited.url))), /retry in \d+ s/);
-    const current = new Client({ name: 'limited', version: '1' }, { versionNegotiation: { mode: 'auto' } });
-    await assert.rejects(current.connect(new StreamableHTTPClientTransport(mcpUrl(limited.url))), /retry in \d+ s/);
   });
 });

@@ -1,8 +1,11 @@
 /**
  * Issue 30, "Done when" 2, over real HTTP: a request signed under Web Bot Auth (RFC 9421) by an agent
  * the site lists gets that agent's quota and RateLimit-Policy; forged, replayed, expired and
- * misdirected signatures, and signatures of agents the site does not list, are anonymous. The signer
- * is Cloudflare's web-bot-auth; its key directory is served on a loopback port the site lists.
+ * misdirected signatures, and signatures of agents the site does not list, are anonymous. Each
+ * answer tells the signer what its signature came to (`Web-Bot-Auth`: verified, invalid or
+ * unverified, draft-ietf-webbotauth-httpsig-protocol's outcomes). The signer is Cloudflare's
+ * web-bot-auth for the legacy string Signature-Agent and http-message-sig for the Dictionary forms
+ * (origin, JWK Set, metadata document); its keys are served on a loopback port the site lists.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -42,6 +45,7 @@ describe('a listed agent that signs its requests has a quota of its own', () => 
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('ratelimit-policy'), `"agente-prueba";q=${AGENT_QUOTA};w=60`);
     assert.equal(response.headers.get('ratelimit'), `"agente-prueba";r=${AGENT_QUOTA - 1};t=60`);
+    assert.equal(response.headers.get('web-bot-auth'), `verified;agent="${listed.origin}"`, 'the agent is told its signature counted');
     console.log(
       `signed request:\n  GET ${SITE}${PATH}\n${Object.entries(signature)
         .map(([name, value]) => `  ${name}: ${value}`)
@@ -49,7 +53,7 @@ describe('a listed agent that signs its requests has a quota of its own', () => 
     );
   });
 
-  test('the Dictionary form of Signature-Agent (draft -01) is verified too', async () => {
+  test('the Dictionary form of Signature-Agent is verified too', async () => {
     const response = await get(await listed.sign(`${SITE}${PATH}`, { form: 'dictionary' }));
     assert.equal(response.headers.get('ratelimit-policy'), `"agente-prueba";q=${AGENT_QUOTA};w=60`);
   });
@@ -76,10 +80,12 @@ describe('a listed agent that signs its requests has a quota of its own', () => 
 describe('a signature that proves nothing is an anonymous request, never an error', () => {
   const anonymousPolicy = '"anonimo";q=60;w=60';
 
-  test("forged: signed with a key the agent's directory does not hold", async () => {
+  test("forged: signed with a key the agent's directory does not hold (unverified: the key is unknown); an unsigned request gets no Web-Bot-Auth", async () => {
     const response = await get(await listed.sign(`${SITE}${PATH}`, { key: 'stranger' }));
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('ratelimit-policy'), anonymousPolicy);
+    assert.equal(response.headers.get('web-bot-auth'), 'unverified;reason="keyid not among the agent keys"');
+    assert.equal((await get()).headers.get('web-bot-auth'), null);
   });
 
   test("tampered: the signed Signature-Agent swapped for another agent's", async () => {
@@ -113,6 +119,7 @@ describe('a signature that proves nothing is an anonymous request, never an erro
     ] as const) {
       const response = await get(await listed.sign(`${SITE}${PATH}`, { created: new Date(created), expires: new Date(expires) }));
       assert.equal(response.headers.get('ratelimit-policy'), anonymousPolicy, `created ${created - now} ms from now`);
+      assert.match(response.headers.get('web-bot-auth')!, /^invalid;reason="[ -~]+"$/, `created ${created - now} ms from now`);
     }
   });
 
@@ -137,10 +144,39 @@ describe('a signature that proves nothing is an anonymous request, never an erro
     }
   });
 
-  test('a valid signature of an agent the site does not list: anonymous, and its directory is never fetched', async () => {
+  test('a valid signature of an agent the site does not list: anonymous (unverified: not checked), and its directory is never fetched', async () => {
     const response = await get(await unlisted.sign(`${SITE}${PATH}`));
     assert.equal(response.headers.get('ratelimit-policy'), anonymousPolicy);
+    assert.equal(response.headers.get('web-bot-auth'), 'unverified;reason="agent not checked by this site"');
     assert.equal(unlisted.directoryFetches, 0);
+  });
+});
+
+describe('draft -02: keys named by a typed Signature-Agent member, a JWK Set or a Client ID Metadata Document', () => {
+  test("the agent is the URL of its keys, listed as such; each form gets the agent's policy", async () => {
+    const agent = await startSigningAgent();
+    const typed = await startConfiguredServer({
+      signedAgents: {
+        policy: { name: 'agente-firmado', quota: 600 },
+        trusted: { [`${agent.origin}/jwks.json`]: { name: 'por-jwks', quota: 30 }, [`${agent.origin}/client.json`]: { name: 'por-cimd', quota: 40 } },
+        unlisted: 'anonymous',
+      },
+    });
+    try {
+      const byJwks = await fetch(`${typed.url}${PATH}`, { headers: await agent.sign(`${SITE}${PATH}`, { form: 'jwks_uri' }) });
+      assert.equal(byJwks.headers.get('ratelimit-policy'), '"por-jwks";q=30;w=60');
+      assert.equal(byJwks.headers.get('web-bot-auth'), `verified;agent="${agent.origin}/jwks.json"`);
+      const byDocument = await fetch(`${typed.url}${PATH}`, { headers: await agent.sign(`${SITE}${PATH}`, { form: 'cimd' }) });
+      assert.equal(byDocument.headers.get('ratelimit-policy'), '"por-cimd";q=40;w=60');
+      assert.equal(byDocument.headers.get('web-bot-auth'), `verified;agent="${agent.origin}/client.json"`);
+      // Its origin is not listed: its well-known directory counts for nothing here.
+      const byOrigin = await fetch(`${typed.url}${PATH}`, { headers: await agent.sign(`${SITE}${PATH}`, { form: 'dictionary' }) });
+      assert.match(byOrigin.headers.get('ratelimit-policy')!, /^"anonimo";/);
+      assert.equal(agent.directoryFetches, 0);
+    } finally {
+      await typed.close();
+      await agent.close();
+    }
   });
 });
 

@@ -76,7 +76,9 @@ describe('parsers of what a site sends', () => {
         assert.deepEqual(contentSignalProblems(names.map((name, i) => `${name}=${values[i] ? 'yes' : 'no'}`).join(', ')), []);
       }),
     );
-    assert.deepEqual(contentSignalProblems('search=maybe, ai-bake=yes'), ['"search=maybe": the value must be yes or no', 'unknown signal "ai-bake=yes" (known: search, ai-input, ai-train)']);
+    assert.deepEqual(contentSignalProblems('search=maybe, ai-bake=yes'), ['"search=maybe": the value must be yes or no', 'unknown signal "ai-bake=yes" (known: search, ai-input, ai-train, use)']);
+    assert.deepEqual(contentSignalProblems('search=yes, use=reference'), []);
+    assert.deepEqual(contentSignalProblems('use=all'), ['"use=all": use must be immediate, reference, full']);
   });
 
   test('the HTML directive: found near the top when visually hidden, not when display:none or hidden', () => {

@@ -67,7 +67,20 @@ describe('robots.txt', () => {
   it('the demo keeps the training crawlers out and lets the others read', () => {
     const robots = demo.get('/robots.txt')!;
     assert.match(robots, /^User-agent: GPTBot\nDisallow: \/$/m);
-    assert.match(robots, /^User-agent: \*\nContent-Signal: search=yes, ai-input=yes, ai-train=no\n/m);
+    assert.match(robots, /^User-agent: \*\nContent-Signal: search=yes, ai-input=yes, ai-train=no, use=reference\nContent-Usage: \/ search=y, ai-use=y, train-ai=n\n/m);
+    assert.match(robots, /^# use: how much may be kept and reproduced/m);
+  });
+
+  it("states Content Signals' use in Content-Signal only (AIPREF has no such term), for every crawler or one, and nothing of it when not chosen", () => {
+    const robots = robotsFor({ usage: { aiTrain: false, use: 'immediate' }, agents: { 'Claude-SearchBot': { usage: { use: 'reference' } } } });
+    const groups = robots.split('\n\n').filter((group) => group.startsWith('User-agent:'));
+    assert.deepEqual(groups, [
+      'User-agent: *\nContent-Signal: ai-train=no, use=immediate\nContent-Usage: / train-ai=n\nAllow: /',
+      'User-agent: Claude-SearchBot\nContent-Signal: ai-train=no, use=reference\nContent-Usage: / train-ai=n\nAllow: /',
+    ]);
+    assert.match(robotsFor({ usage: { use: 'full' } }), /^User-agent: \*\nContent-Signal: use=full\nAllow: \/$/m);
+    assert.doesNotMatch(robotsFor(undefined), /[ ,]use=|# use:/);
+    assert.throws(() => parseAgentApiOptions({ robots: { usage: { use: 'some' } } }), /robots\.usage\.use/);
   });
 });
 

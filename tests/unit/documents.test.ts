@@ -198,6 +198,18 @@ describe('agents.md and auth.md', () => {
     assert.ok(agents.includes(`${site}/servicios/electricidad/sevilla.md`));
   });
 
+  it("agents.md's MCP section: both eras, the extension offered, ChatGPT's tools, read_page's text, refusals as tool errors, what counts", () => {
+    const mcp = agents.slice(agents.indexOf('## MCP'), agents.indexOf('## Errors'));
+    assert.match(mcp, /`2026-07-28`, `2025-11-25`, `2025-06-18`, `2025-03-26`, `2024-11-05`, `2024-10-07`/);
+    assert.match(mcp, /`io\.modelcontextprotocol\/oauth-client-credentials`/);
+    assert.match(mcp, /ChatGPT's `search` \(`query` → `results` of `id`, `title`, `url`, `text`: search_pages with its defaults\) and `fetch` \(`id` → `id`, `title`, `text`, `url`, `metadata`/);
+    assert.match(mcp, /An `id` is the page's URL, which read_page and `resources\/read` take too/);
+    assert.match(mcp, /except read_page's: its text is the page's Markdown after a short YAML front matter/);
+    assert.match(mcp, /`isError: true`.+how many seconds to wait and how to get 600 requests per 60 s.+`_meta` carries `code`, `status` and `retry_after`/);
+    assert.match(mcp, /discovery, listings, prompts and notifications are free, and answered over the quota too/);
+    assert.match(mcp, /`answer_customer_question` is a prompt/);
+  });
+
   it("agents.md carries the demo's notes, its company data and its example search", () => {
     const before = agents.slice(agents.indexOf('## Before you answer'), agents.indexOf('## How to answer'));
     for (const note of options.documents.notes) assert.ok(before.includes(`- ${note}`), note);
@@ -315,10 +327,15 @@ describe('discovery documents', () => {
     const card = buildMcpServerCard(context) as Json;
     assert.deepEqual(card.transport, { type: 'streamable-http', endpoint: `${site}/mcp` });
     assert.equal(card.authentication.required, false);
-    assert.deepEqual(card.capabilities, { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } });
+    assert.deepEqual(card.capabilities, {
+      tools: { listChanged: false },
+      resources: { listChanged: false },
+      prompts: { listChanged: false },
+      extensions: { 'io.modelcontextprotocol/oauth-client-credentials': {} },
+    });
     assert.deepEqual(
       card.tools.map((tool: Json) => tool.name),
-      ['search_pages', 'read_page', 'get_company_info', 'get_quota'],
+      ['search_pages', 'read_page', 'get_company_info', 'get_quota', 'search', 'fetch'],
     );
     assert.equal(card.serverInfo.name, 'example.reparohogar.www/agent-api');
     assert.match(card.instructions, /^Search first with search_pages, then read a result `url` with read_page .+ get_company_info gives contact channels/);
@@ -349,7 +366,7 @@ describe('robots.txt', () => {
   it('allows crawling, points to the sitemap and states the content signals', () => {
     const robots = buildRobotsTxt(context);
     assert.match(robots, /^User-agent: \*$/m);
-    assert.match(robots, /^Content-Signal: search=yes, ai-input=yes, ai-train=no$/m);
+    assert.match(robots, /^Content-Signal: search=yes, ai-input=yes, ai-train=no, use=reference$/m);
     assert.match(robots, /^Allow: \/$/m);
     assert.ok(robots.includes(`Sitemap: ${site}/sitemap-index.xml`));
     assert.ok(robots.includes(`${site}/llms.txt`));

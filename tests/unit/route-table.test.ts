@@ -199,13 +199,14 @@ test("a build's llms.txt section files are claimed and served as plain text; oth
   assert.match(await answer.text(), /^# Guides, part 2/);
 });
 
-test('the route table claims every document the build writes but robots.txt, and the build writes every document it claims', () => {
+test('the route table claims every document the build writes but robots.txt, and the build writes every document it claims (the MCP card also under its alias)', () => {
   for (const userOptions of [{}, { apiBasePath: '/agent-api/v2' }] as AgentApiUserOptions[]) {
     const options = resolveAgentApiOptions(parseAgentApiOptions(userOptions), { url: SITE, pageLanguages: [] });
     const written = [...buildDocuments({ site: SITE, options, pages: [] }).keys()];
     const table = buildRouteTable({ apiBasePath: options.apiBasePath, siteName: options.name, operations: [] });
     const claimed = [...table.routes].filter(([, rule]) => rule.responder.kind === 'document').map(([path]) => path);
-    assert.deepEqual(new Set(claimed), new Set(written.filter((path) => path !== DOCUMENT_PATHS.robots)));
+    assert.deepEqual(new Set(claimed), new Set([...written.filter((path) => path !== DOCUMENT_PATHS.robots), WELL_KNOWN_PATHS.mcpServerCardAlias]));
+    assert.deepEqual(table.routes.get(WELL_KNOWN_PATHS.mcpServerCardAlias)?.responder, { kind: 'document', document: WELL_KNOWN_PATHS.mcpServerCard });
   }
 });
 

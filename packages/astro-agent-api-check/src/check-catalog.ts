@@ -151,7 +151,7 @@ const CATALOG = {
     scope: 'site',
     title: 'Markdown answers carry `x-markdown-tokens`, a plausible token estimate',
     graders: ['isitagentready'],
-    fix: "Send `x-markdown-tokens: <n>` with every Markdown answer (GET and HEAD), an estimate of its tokens, as Cloudflare's Markdown for Agents does.",
+    fix: "Send `x-markdown-tokens: <n>` with every Markdown answer (GET and HEAD), an estimate of its tokens that an agent can budget with before reading (the header Cloudflare's Markdown for Agents introduced).",
   },
   'markdown-content-signal': {
     group: 'markdown',

@@ -31,6 +31,8 @@ const USER_AGENTS_FOR_PEOPLE = ['ChatGPT-User', 'OAI-SearchBot', 'Claude-User', 
 /** RFC 9309 §2.2 fields, the sitemaps.org line, and the usage-preference lines (Content-Signal, AIPREF Content-Usage). */
 const KNOWN_FIELDS = new Set(['user-agent', 'allow', 'disallow', 'sitemap', 'crawl-delay', 'host', 'content-signal', 'content-usage', 'clean-param']);
 const CONTENT_SIGNALS = new Set(['search', 'ai-input', 'ai-train']);
+/** Content Signals' `use`: how much of a page may be kept and reproduced. */
+const CONTENT_USE_LEVELS = new Set(['immediate', 'reference', 'full']);
 
 function readRobots(context: CheckContext) {
   const answer = context.site.robots;
@@ -106,7 +108,9 @@ export function contentSignalProblems(value: string): string[] {
   const problems: string[] = [];
   for (const pair of pairs) {
     const [name, setting] = pair.split('=').map((part) => part.trim().toLowerCase());
-    if (!name || !CONTENT_SIGNALS.has(name)) problems.push(`unknown signal "${pair}" (known: ${[...CONTENT_SIGNALS].join(', ')})`);
+    if (name === 'use') {
+      if (!CONTENT_USE_LEVELS.has(setting ?? '')) problems.push(`"${pair}": use must be ${[...CONTENT_USE_LEVELS].join(', ')}`);
+    } else if (!name || !CONTENT_SIGNALS.has(name)) problems.push(`unknown signal "${pair}" (known: ${[...CONTENT_SIGNALS].join(', ')}, use)`);
     else if (setting !== 'yes' && setting !== 'no') problems.push(`"${pair}": the value must be yes or no`);
   }
   return problems;

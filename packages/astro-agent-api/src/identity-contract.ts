@@ -11,10 +11,12 @@ export type Ipv6Prefix = (typeof IPV6_PREFIXES)[number];
 /** How far the clocks of a signer (an agent, a client signing an assertion) and this server may disagree. */
 export const CLOCK_SKEW_SECONDS = 30;
 
-/** Web Bot Auth (draft-meunier-webbotauth-httpsig-protocol over RFC 9421): what a signed request must be. */
+/** Web Bot Auth (draft-ietf-webbotauth-httpsig-protocol over RFC 9421): what a signed request must be. */
 export const WEB_BOT_AUTH = {
   /** RFC 9421 §2.3 `tag` the drafts give a Web Bot Auth signature. */
   tag: 'web-bot-auth',
+  /** The `type`s of a `Signature-Agent` member this server follows to the agent's keys: all the draft defines. */
+  keySourceTypes: ['directory', 'jwks_uri', 'cimd'],
   /** The only signature algorithm taken (RFC 9421 §3.3.6). */
   algorithm: 'ed25519',
   /** Where an agent publishes its keys, under the origin its Signature-Agent names. */

@@ -46,8 +46,8 @@ const facetSchema = z
 
 /**
  * What crawlers may do with the pages, written to robots.txt in two vocabularies: Content-Signal
- * (contentsignals.org: `search`, `ai-input`, `ai-train`) and the IETF AIPREF `Content-Usage` rule
- * (draft-ietf-aipref-vocab: `search`, `ai-use`, `train-ai`). A preference left out is not stated.
+ * (contentsignals.org: `search`, `ai-input`, `ai-train`, `use`) and the IETF AIPREF `Content-Usage`
+ * rule (draft-ietf-aipref-vocab: `search`, `ai-use`, `train-ai`). A preference left out is not stated.
  */
 const usageSchema = z
   .object({
@@ -57,6 +57,12 @@ const usageSchema = z
     aiInput: z.boolean().optional(),
     /** Training or fine-tuning AI models. */
     aiTrain: z.boolean().optional(),
+    /**
+     * Content Signals' `use`: how much of a page a crawler may keep and reproduce. `immediate`: read it
+     * and keep nothing; `reference`: index it, quote excerpts and link back; `full`: summarize and
+     * reproduce it. Content-Usage (AIPREF) has no such term: robots.txt states it in Content-Signal only.
+     */
+    use: z.enum(['immediate', 'reference', 'full']).optional(),
   })
   .strict();
 
@@ -70,6 +76,12 @@ const originSchema = z
     message: 'an origin such as "https://agent.example" (scheme, host and port; no path)',
   })
   .transform((value) => new URL(value).origin);
+
+/** The URL of a signing agent's JWK Set or metadata document, as its identity (signed-agents/signature-agent.ts): a path, no query or fragment. */
+const agentKeysUrlSchema = z
+  .string()
+  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol) && new URL(value).pathname !== '/' && new URL(value).search === '' && new URL(value).hash === '')
+  .transform((value) => new URL(value).href);
 
 const policyNameSchema = z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'a lowercase name such as "anonymous"');
 
@@ -246,25 +258,35 @@ export const agentApiOptionsSchema = z
       .default(64),
     /**
      * Agents that sign their requests (Web Bot Auth, RFC 9421): a verified agent listed in `trusted` is
-     * counted by its identity (the origin of its key directory) under its own quota, instead of by the
-     * address it calls from. A signature that is missing, bad, expired or replayed reads as anonymous.
+     * counted by its identity (the origin of its key directory, or the URL of the JWK Set or Client ID
+     * Metadata Document its Signature-Agent names) under its own quota, instead of by the address it
+     * calls from. A signature that is missing, bad, expired or replayed reads as anonymous.
      */
     signedAgents: z
       .object({
         /** The policy of a verified agent without an override of its own. */
         policy: policySchema('signed-agent', 600),
-        /** Agent origins (as their Signature-Agent names them) → an override of the policy's name or quota (`{}`: the policy as it is). Their key directories are fetched even from a private address or over http. */
+        /**
+         * Agents by identity → an override of the policy's name or quota (`{}`: the policy as it is): an
+         * origin for an agent whose keys are in its well-known directory, the URL of its JWK Set or
+         * metadata document for one whose Signature-Agent names that (type `jwks_uri` or `cimd`). Their
+         * keys are fetched even from a private address or over http.
+         */
         trusted: z
           .record(z.string(), z.object({ name: policyNameSchema.optional(), quota: quotaSchema.optional() }).strict())
           .default({})
           .superRefine((trusted, context) => {
-            for (const origin of Object.keys(trusted)) {
-              if (!originSchema.safeParse(origin).success) {
-                context.addIssue({ code: 'custom', path: [origin], message: 'a key that is an origin such as "https://agent.example" (scheme, host and port; no path)' });
+            for (const identity of Object.keys(trusted)) {
+              if (!originSchema.safeParse(identity).success && !agentKeysUrlSchema.safeParse(identity).success) {
+                context.addIssue({
+                  code: 'custom',
+                  path: [identity],
+                  message: 'a key that is an origin such as "https://agent.example", or the URL of an agent\'s JWK Set or metadata document ("https://agent.example/jwks.json"; no query or fragment)',
+                });
               }
             }
           })
-          .transform((trusted) => Object.fromEntries(Object.entries(trusted).map(([origin, override]) => [new URL(origin).origin, override]))),
+          .transform((trusted) => Object.fromEntries(Object.entries(trusted).map(([identity, override]) => [originSchema.safeParse(identity).data ?? agentKeysUrlSchema.parse(identity), override]))),
         /**
          * A valid signature of an agent not in `trusted`: `anonymous` (default) counts it by its network
          * as if unsigned, since anyone can publish a key directory; `signed` gives it `policy`, keyed by its origin.

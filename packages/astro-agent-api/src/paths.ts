@@ -31,6 +31,8 @@ export const WELL_KNOWN_PATHS = {
   authorizationServer: '/.well-known/oauth-authorization-server',
   protectedResource: '/.well-known/oauth-protected-resource',
   mcpServerCard: '/.well-known/mcp/server-card.json',
+  /** Where some scanners look for the same card (the name SEP-1649 first proposed): served as an alias of it. */
+  mcpServerCardAlias: '/.well-known/mcp.json',
   aiCatalog: '/.well-known/ai-catalog.json',
   /** RFC 9727 §2. */
   apiCatalog: '/.well-known/api-catalog',

@@ -3,9 +3,9 @@ import { LRUCache } from 'lru-cache';
 
 /** The family of every caller identified by an OAuth token: the token says who it is better than a User-Agent can. */
 export const OAUTH_CLIENT_FAMILY = 'OAuth client';
-/** The family of an agent whose Web Bot Auth signature was verified: its host, marked as proven (`chatgpt.com (signed)`). */
-export function signedAgentFamily(origin: string): string {
-  return `${new URL(origin).host} (signed)`;
+/** The family of an agent whose Web Bot Auth signature was verified: the host of its identifier, marked as proven (`chatgpt.com (signed)`). */
+export function signedAgentFamily(id: string): string {
+  return `${new URL(id).host} (signed)`;
 }
 
 /** The family of every caller the list of agents does not name. */

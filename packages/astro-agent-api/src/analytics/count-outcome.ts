@@ -26,7 +26,7 @@ export type SearchKey = Omit<SearchCount, 'day' | 'count'>;
  */
 export function findFamily(outcome: Readonly<Outcome>, classify: (userAgent: string | null) => string | undefined): string {
   if (outcome.caller && !outcome.caller.anonymous) return OAUTH_CLIENT_FAMILY;
-  if (outcome.caller?.agent) return signedAgentFamily(outcome.caller.agent.origin);
+  if (outcome.caller?.agent) return signedAgentFamily(outcome.caller.agent.id);
   return classify(outcome.userAgent) ?? OTHER_FAMILY;
 }
 

@@ -1,4 +1,5 @@
 import { buildInputJsonSchema, buildOutputJsonSchema } from '../operations/json-schema.ts';
+import { MCP_CLIENT_CREDENTIALS_EXTENSION, MCP_PROTOCOL_VERSIONS } from '../mcp-contract.ts';
 import { MCP_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS, DOCUMENT_PATHS, VERSIONING_ANCHOR } from '../paths.ts';
 import { API_VERSION, DEPRECATION_NOTICE_DAYS } from '../versioning.ts';
 import { LIMITS } from '../limits.ts';
@@ -80,7 +81,7 @@ export function buildAgentsMd(context: DocumentContext): string {
     `| bearer token, per client (client credentials) or per grant (a person's authorization of a connector) | \`${policies.identified.name}\` | ${policies.identified.quota} requests per ${LIMITS.quotaWindowSeconds} s |`,
     ...signed.quotas.map(({ who, policy, quota }) => `| ${who}, per agent | \`${policy}\` | ${quota} requests per ${LIMITS.quotaWindowSeconds} s |`),
     '',
-    `Each API call and each MCP \`tools/call\` or \`resources/read\` counts once. Every 200 and 429 carries \`RateLimit: "${policies.anonymous.name}";r=${policies.anonymous.quota - 1};t=${LIMITS.quotaWindowSeconds}\`, \`RateLimit-Policy: "${policies.anonymous.name}";q=${policies.anonymous.quota};w=${LIMITS.quotaWindowSeconds}\`, \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` and \`API-Version: ${API_VERSION}\`; the headers always report the quota in force. Over the limit the answer is 429 with \`Retry-After\` (seconds): wait that long, do not retry at once.`,
+    `Each API call and each MCP \`tools/call\` or \`resources/read\` counts once (over MCP, a refusal is a tool error: below). Every 200 and 429 carries \`RateLimit: "${policies.anonymous.name}";r=${policies.anonymous.quota - 1};t=${LIMITS.quotaWindowSeconds}\`, \`RateLimit-Policy: "${policies.anonymous.name}";q=${policies.anonymous.quota};w=${LIMITS.quotaWindowSeconds}\`, \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` and \`API-Version: ${API_VERSION}\`; the headers always report the quota in force. Over the limit the answer is 429 with \`Retry-After\` (seconds): wait that long, do not retry at once.`,
     '',
     '## Optional identification (OAuth 2.0)',
     '',
@@ -106,7 +107,7 @@ export function buildAgentsMd(context: DocumentContext): string {
     '',
     '## MCP',
     '',
-    `The same operations are MCP tools at \`POST ${url(MCP_PATH)}\` (Streamable HTTP, stateless, JSON responses; current and 2025-era protocol revisions): ${operations.map((operation) => `\`${operation.name}\``).join(', ')}. Their input and output schemas are the ones above, results come as \`structuredContent\` plus a text block, and pages are also MCP resources (\`text/markdown\`). Same optional token, same quotas. Server cards: ${url(WELL_KNOWN_PATHS.mcpServerCard)} and ${url(MCP_SERVER_CARD_PATH)}, listed in ${url(WELL_KNOWN_PATHS.aiCatalog)}.`,
+    ...buildMcpParagraphs(context),
     '',
     '## Errors',
     '',
@@ -217,5 +218,19 @@ export function buildAnswerSteps(context: DocumentContext): string[] {
     `Long pages: the answer lists the page's \`sections\`; read one with \`section=<id>\`, or read on from \`offset=<next_offset>\` (\`next_offset\` is null at the end).`,
     ...(companyOperation ? [`For contact data, hours, coverage, prices or the catalogue use \`GET ${api}${companyOperation.path}\`.`] : []),
     'More results: pass `next_cursor` back as `cursor` with the same `query`; `next_cursor` is null when there are no more.',
+  ];
+}
+
+/** The MCP section of agents.md: the endpoint and its revisions, the tools (ChatGPT's too), what a result and a refusal look like, what counts. */
+function buildMcpParagraphs({ url, options, operations, tools, searchOperation, readOperation }: DocumentContext): string[] {
+  const operationNames = new Set(operations.map((operation) => operation.name));
+  const chatgpt = tools.filter((tool) => !operationNames.has(tool.name)).map((tool) => tool.name);
+  const [search, fetch] = chatgpt;
+  return [
+    `The same operations are MCP tools at \`POST ${url(MCP_PATH)}\` (Streamable HTTP, stateless, JSON responses). \`server/discover\` (revision ${MCP_PROTOCOL_VERSIONS[0]}) lists every revision served, ${MCP_PROTOCOL_VERSIONS.map((version) => `\`${version}\``).join(', ')}; 2025-era clients send \`initialize\`. Extensions offered: \`${MCP_CLIENT_CREDENTIALS_EXTENSION}\` (the client credentials grant above). Same optional token, same quotas. Server cards: ${url(WELL_KNOWN_PATHS.mcpServerCard)} and ${url(MCP_SERVER_CARD_PATH)}, listed in ${url(WELL_KNOWN_PATHS.aiCatalog)}.`,
+    '',
+    `Tools: ${operations.map((operation) => `\`${operation.name}\``).join(', ')}, with the input and output schemas above, and ChatGPT's \`${search}\` (\`query\` → \`results\` of \`id\`, \`title\`, \`url\`, \`text\`: ${searchOperation.name} with its defaults) and \`${fetch}\` (\`id\` → \`id\`, \`title\`, \`text\`, \`url\`, \`metadata\`: the page as ${readOperation.name} reads it). An \`id\` is the page's URL, which ${readOperation.name} and \`resources/read\` take too. A result is \`structuredContent\` plus one text item with the same JSON, except ${readOperation.name}'s: its text is the page's Markdown after a short YAML front matter, and \`structuredContent\` holds the other fields. Pages are also resources (\`text/markdown\`, the twin; add \`#<section id>\` for one section), and \`${options.documents.promptName}\` is a prompt.`,
+    '',
+    `A tool call that fails (a bad argument, an unknown page, a missing token, the quota used up, the service briefly unavailable) answers a tool result with \`isError: true\`: its text says what happened and what to do, over the quota how many seconds to wait and how to get ${options.policies.identified.quota} requests per ${LIMITS.quotaWindowSeconds} s, and \`_meta\` carries \`code\`, \`status\` and \`retry_after\` (seconds), with the RateLimit headers and \`Retry-After\` on the HTTP 200. An unknown tool or a malformed request is a JSON-RPC error. Each \`tools/call\` and \`resources/read\` counts once; discovery, listings, prompts and notifications are free, and answered over the quota too.`,
   ];
 }

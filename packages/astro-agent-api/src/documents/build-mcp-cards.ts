@@ -1,4 +1,4 @@
-import { buildInputJsonSchema, buildOutputJsonSchema } from '../operations/json-schema.ts';
+import { buildInputJsonSchema, buildToolOutputJsonSchema } from '../operations/json-schema.ts';
 import { SCOPES } from '../oauth-contract.ts';
 import { buildMcpServerName, MCP_CAPABILITIES, MCP_PROTOCOL_VERSIONS, MCP_TOOL_ANNOTATIONS } from '../mcp-contract.ts';
 import { buildMcpInstructions } from '../operations/mcp-instructions.ts';
@@ -37,13 +37,13 @@ export function buildMcpServerCard(context: DocumentContext): Record<string, unk
       documentation: url(DOCUMENT_PATHS.auth),
     },
     instructions: buildMcpInstructions(context),
-    tools: context.operations.map((operation) => ({
-      name: operation.name,
-      title: operation.title,
-      description: operation.description,
-      inputSchema: buildInputJsonSchema(operation),
-      outputSchema: buildOutputJsonSchema(operation),
-      annotations: { title: operation.title, ...MCP_TOOL_ANNOTATIONS },
+    tools: context.tools.map((tool) => ({
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: buildInputJsonSchema(tool),
+      outputSchema: buildToolOutputJsonSchema(tool),
+      annotations: { title: tool.title, ...MCP_TOOL_ANNOTATIONS },
     })),
   };
 }

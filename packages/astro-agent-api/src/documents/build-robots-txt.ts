@@ -18,6 +18,9 @@ export function buildRobotsTxt({ url, options }: DocumentContext): string {
     '# search: building a search index and showing links and short excerpts.',
     '# ai-input / ai-use: feeding the pages into AI models to answer in real time (retrieval, grounding).',
     '# ai-train / train-ai: training or fine-tuning AI models.',
+    ...([usage, ...Object.values(agents).map((agent) => agent.usage)].some((preferences) => preferences.use)
+      ? ['# use: how much may be kept and reproduced: immediate (nothing), reference (excerpts that link back), full (summaries and copies).']
+      : []),
     `# Agents: a Markdown index of the pages is at ${url(DOCUMENT_PATHS.llms)}, their text in one file at ${url(DOCUMENT_PATHS.llmsFull)} and usage notes at ${url(DOCUMENT_PATHS.agents)}.`,
     '',
     ...groups.flatMap((group) => [...group, '']),
@@ -29,11 +32,11 @@ export function buildRobotsTxt({ url, options }: DocumentContext): string {
 function buildGroup(token: string, crawl: boolean, usage: UsagePreferences): string[] {
   if (!crawl) return [`User-agent: ${token}`, 'Disallow: /'];
   const stated = statedPreferences(usage);
+  const signal = formatContentSignal(usage);
   return [
     `User-agent: ${token}`,
-    ...(stated.length > 0
-      ? [`Content-Signal: ${formatContentSignal(usage)}`, `Content-Usage: / ${stated.map(({ preference, aipref }) => `${aipref}=${usage[preference] ? 'y' : 'n'}`).join(', ')}`]
-      : []),
+    ...(signal ? [`Content-Signal: ${signal}`] : []),
+    ...(stated.length > 0 ? [`Content-Usage: / ${stated.map(({ preference, aipref }) => `${aipref}=${usage[preference] ? 'y' : 'n'}`).join(', ')}`] : []),
     'Allow: /',
   ];
 }

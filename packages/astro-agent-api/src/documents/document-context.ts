@@ -1,6 +1,6 @@
 import type { BuiltManifest, BuiltPage } from '../content/manifest.ts';
-import { createOperations } from '../operations/index.ts';
-import { findOperationRoles, type Operation } from '../operations/operation.ts';
+import { createMcpTools, createOperations } from '../operations/index.ts';
+import { findOperationRoles, type Operation, type Tool } from '../operations/operation.ts';
 import type { CompanyInfo } from '../company-info.ts';
 import { API_VERSION } from '../versioning.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
@@ -41,6 +41,8 @@ export interface DocumentContext {
   home: BuiltPage | undefined;
   /** search_pages, read_page, get_company_info (only with company facts) and get_quota. */
   operations: Operation[];
+  /** The MCP tools: the operations, then ChatGPT's `search` and `fetch`. */
+  tools: Tool[];
   /** search_pages, with the site's facets. */
   searchOperation: Operation;
   /** read_page, with its paging bound. */
@@ -79,6 +81,7 @@ export function createDocumentContext({ site, routing, options, company, pages, 
   const siteUrl = urls.root;
   const url = urls.documentUrl;
   const operations = createOperations({ options, company });
+  const tools = createMcpTools({ options, company });
   const roles = findOperationRoles(operations);
   const home = pages.find((page) => urls.routeOf(page.path) === '/');
   const { documents } = options;
@@ -103,6 +106,7 @@ export function createDocumentContext({ site, routing, options, company, pages, 
     pages,
     home,
     operations,
+    tools,
     searchOperation: roles.search,
     readOperation: roles.read,
     companyOperation: roles.company,

@@ -23,20 +23,20 @@ export interface SignedAgentQuota {
  */
 export function describeSignedAgents({ signedAgents }: Pick<ResolvedAgentApiOptions, 'signedAgents'>): { quotas: SignedAgentQuota[]; paragraph: string } {
   const { policy, trusted, unlisted } = signedAgents;
-  const listed = Object.entries(trusted).map(([origin, override]) => ({ who: `signed by \`${origin}\``, policy: override.name ?? policy.name, quota: override.quota ?? policy.quota }));
+  const listed = Object.entries(trusted).map(([identity, override]) => ({ who: `signed by \`${identity}\``, policy: override.name ?? policy.name, quota: override.quota ?? policy.quota }));
   const quotas = [...listed, ...(unlisted === 'signed' ? [{ who: 'signed by any other agent', policy: policy.name, quota: policy.quota }] : [])];
   const who =
     unlisted === 'signed'
       ? 'any agent with a valid signature'
       : listed.length > 0
         ? `the agents this site lists (${Object.keys(trusted)
-            .map((origin) => `\`${origin}\``)
+            .map((identity) => `\`${identity}\``)
             .join(', ')}); any other signer reads as anonymous`
         : 'no agent yet: this site lists none, so a signed request reads as anonymous';
   const paragraph =
-    `Agents that sign their requests with HTTP Message Signatures under Web Bot Auth (RFC 9421; \`Signature\`, \`Signature-Input\` tagged \`${WEB_BOT_AUTH.tag}\`, and \`Signature-Agent\` naming the agent's origin, as one string or a Dictionary member) are counted by their identity instead of their address, with a quota of their own, for ${who}. ` +
-    `The signature must be ${WEB_BOT_AUTH.algorithm}, cover \`@authority\` (this site's host) and \`signature-agent\`, carry \`created\`, \`expires\` and \`keyid\` (the RFC 7638 thumbprint of a key in \`<agent origin>${WEB_BOT_AUTH.directoryPath}\`), be at most ${WEB_BOT_AUTH.maxAgeSeconds} s old (${CLOCK_SKEW_SECONDS} s of clock skew allowed) and be new: each nonce is accepted once, so sign every request anew. ` +
-    'A signature that is missing, invalid, expired or replayed is not an error: the request is served as anonymous. A signature raises the quota only; it grants no scope.';
+    `Agents that sign their requests with HTTP Message Signatures under Web Bot Auth (RFC 9421, draft-ietf-webbotauth-httpsig-protocol: \`Signature\`, \`Signature-Input\` tagged \`${WEB_BOT_AUTH.tag}\`, and \`Signature-Agent\`, a Dictionary member the signature covers as \`"signature-agent";key="<member>"\`, typed \`directory\` (the agent's origin, its keys in \`<origin>${WEB_BOT_AUTH.directoryPath}\`; the default, and what the legacy single string names), \`jwks_uri\` (a JWK Set) or \`cimd\` (a Client ID Metadata Document with \`jwks\` or \`jwks_uri\`)) are counted by their identity (the origin, or the URL of that JWK Set or document) instead of their address, with a quota of their own, for ${who}. ` +
+    `The signature must be ${WEB_BOT_AUTH.algorithm}, cover \`@authority\` or \`@target-uri\` (this site) and its \`Signature-Agent\` member, carry \`created\`, \`expires\` and \`keyid\` (the RFC 7638 thumbprint of one of those keys), be at most ${WEB_BOT_AUTH.maxAgeSeconds} s old (${CLOCK_SKEW_SECONDS} s of clock skew allowed) and be new: each nonce is accepted once, so sign every request anew. ` +
+    'Every answer says what the signature came to in `Web-Bot-Auth`: `verified` with the `agent` counted, or `invalid` or `unverified` with a `reason`. A signature that does not verify is not an error: the request is served as anonymous. A signature raises the quota only; it grants no scope.';
   return { quotas, paragraph };
 }
 

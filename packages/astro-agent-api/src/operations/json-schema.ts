@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { OperationDescription } from './operation.ts';
+import type { ToolDescription } from './operation.ts';
 
 /** A JSON Schema (draft 2020-12) object, as zod's `z.toJSONSchema` produces it. */
 export type JsonSchema = { [key: string]: unknown };
@@ -21,13 +21,22 @@ export function buildJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json
 }
 
 /** Input schema of an operation: the MCP tool `inputSchema`, split per property into OpenAPI query parameters. */
-export function buildInputJsonSchema(operation: OperationDescription): ObjectJsonSchema {
+export function buildInputJsonSchema(operation: ToolDescription): ObjectJsonSchema {
   return assertObjectSchema(inlineRootDefinition(buildJsonSchema(operation.input, 'input')), operation.name);
 }
 
 /** Output schema of an operation with its root inlined (MCP wants `type: "object"` there); nested named schemas stay in `$defs`. */
-export function buildOutputJsonSchema(operation: OperationDescription): ObjectJsonSchema {
+export function buildOutputJsonSchema(operation: ToolDescription): ObjectJsonSchema {
   return assertObjectSchema(inlineRootDefinition(buildJsonSchema(operation.output, 'output')), operation.name);
+}
+
+/** A tool's MCP `outputSchema`: its output schema without its `textField`, which travels as the result's text (ToolDescription.textField). */
+export function buildToolOutputJsonSchema(tool: ToolDescription): ObjectJsonSchema {
+  const schema = buildOutputJsonSchema(tool);
+  const field = tool.textField;
+  if (field === undefined) return schema;
+  const { [field]: _text, ...properties } = schema.properties ?? {};
+  return { ...schema, properties, ...(schema.required && { required: schema.required.filter((name) => name !== field) }) };
 }
 
 function assertObjectSchema(schema: JsonSchema, name: string): ObjectJsonSchema {

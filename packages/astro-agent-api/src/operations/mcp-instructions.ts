@@ -1,11 +1,11 @@
 import type { ResolvedAgentApiOptions } from '../options.ts';
-import { findOperationRoles, type OperationDescription } from './operation.ts';
+import { findOperationRoles, type ToolDescription } from './operation.ts';
 
 /**
  * What the MCP server tells an agent on connection; the server card publishes the same text. The
  * site's notes (`documents.notes`) follow the steps; company data is named only when the site offers it.
  */
-export function buildMcpInstructions({ options, operations }: { options: Pick<ResolvedAgentApiOptions, 'documents'>; operations: readonly OperationDescription[] }): string {
+export function buildMcpInstructions({ options, operations }: { options: Pick<ResolvedAgentApiOptions, 'documents'>; operations: readonly ToolDescription[] }): string {
   const { search, read, company } = findOperationRoles(operations);
   return [
     `Search first with ${search.name}, then read a result \`url\` with ${read.name} and answer from its Markdown, citing that URL.`,

@@ -6,7 +6,7 @@ import type { Scope } from '../oauth-contract.ts';
 export const OPERATION_NAMES = { search: 'search_pages', read: 'read_page', company: 'get_company_info', quota: 'get_quota' } as const;
 
 /** The operations that documents and prompts name by their role, found by name rather than by position. */
-export function findOperationRoles<T extends OperationDescription>(operations: readonly T[]): { search: T; read: T; company: T | undefined } {
+export function findOperationRoles<T extends ToolDescription>(operations: readonly T[]): { search: T; read: T; company: T | undefined } {
   const find = (name: string) => operations.find((operation) => operation.name === name);
   const search = find(OPERATION_NAMES.search);
   const read = find(OPERATION_NAMES.read);
@@ -15,13 +15,11 @@ export function findOperationRoles<T extends OperationDescription>(operations: r
 }
 
 /**
- * One description per operation: the REST route, the MCP tool, openapi.json and agents.md are all
- * derived from it.
+ * One description per MCP tool: the tool, the server card and agents.md are derived from it. Every
+ * operation is one (OperationDescription); ChatGPT's `search` and `fetch` are tools only.
  */
-export interface OperationDescription {
+export interface ToolDescription {
   name: string;
-  /** Path under the API base path. */
-  path: `/${string}`;
   /** How the pipeline serves it: what it needs of the caller, what it costs, how its answers are cached. */
   policy: OperationPolicy;
   title: string;
@@ -29,6 +27,23 @@ export interface OperationDescription {
   description: string;
   input: z.ZodObject;
   output: z.ZodType;
+  /**
+   * The output field that is the text a model reads (read_page's `markdown`): an MCP result carries it
+   * once, as its text content after a short YAML front matter of the other fields (server/mcp/tools.ts),
+   * and `structuredContent` carries the other fields, rather than the whole answer twice (as JSON text
+   * and as structured content, which some clients both hand their model). Without it, the text is the
+   * answer's JSON.
+   */
+  textField?: string;
+}
+
+/**
+ * One description per operation: the REST route, the MCP tool, openapi.json and agents.md are all
+ * derived from it.
+ */
+export interface OperationDescription extends ToolDescription {
+  /** Path under the API base path. */
+  path: `/${string}`;
 }
 
 /**
@@ -69,8 +84,10 @@ export interface CallerInfo {
   scopes: Scope[];
   /** No bearer token was sent. */
   anonymous: boolean;
-  /** Set when a Web Bot Auth signature proved which agent calls. */
-  agent?: { origin: string };
+  /** Set when a Web Bot Auth signature proved which agent calls: its identifier (an origin, or the URL of its keys). */
+  agent?: { id: string };
+  /** What a Web Bot Auth signature on the request came to (server/signed-agents/): verified, invalid or unverified, and why. */
+  signature?: { outcome: 'verified' | 'invalid' | 'unverified'; reason?: string };
 }
 
 /** The caller's rate-limit window, read without counting a request. */
@@ -90,8 +107,8 @@ export interface OperationContext {
   readQuota(): Promise<QuotaInfo>;
 }
 
-/** An operation's description with its handler: a plain function over content and store, no HTTP. */
-export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> extends OperationDescription {
+/** A tool's description with its handler: a plain function over content and store, no HTTP. */
+export interface Tool<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> extends ToolDescription {
   input: I;
   output: O;
   handle(input: z.output<I>, context: OperationContext): Promise<z.output<O>>;
@@ -108,4 +125,10 @@ export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodT
   recentKey?(input: z.output<I>): string;
   /** The facts of a successful call that traffic counting records (docs/contract.md §1). */
   describeCall?(input: z.output<I>, output: z.output<O>): CallFacts;
+}
+
+/** An operation: a tool that is also a REST route. */
+export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> extends Tool<I, O>, OperationDescription {
+  input: I;
+  output: O;
 }

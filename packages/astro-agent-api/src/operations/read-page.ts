@@ -123,6 +123,7 @@ export function createReadPage({ truncateAt, languages }: { truncateAt: number; 
       'Accepts a search_pages result `url`, a path or a slug. For long pages, read one `section` by its id, or page through with `offset` and `max_chars`.',
     input,
     output: pageSchema,
+    textField: 'markdown',
     async handle({ url, section, offset, max_chars: maxChars }, { content }) {
       const { page, others, redirectedFrom, fragment } = assertOnePage(resolveAddress(content.pages, url), url);
       const metadata = {

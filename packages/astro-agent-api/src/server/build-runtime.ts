@@ -1,6 +1,6 @@
 import type { ContentSnapshot } from '../content/content-model.ts';
 import { API_VERSION, buildDeprecationHeaders } from '../versioning.ts';
-import { createOperations } from '../operations/index.ts';
+import { createMcpTools, createOperations } from '../operations/index.ts';
 import type { Operation } from '../operations/operation.ts';
 import { DOCUMENT_PATHS, isSectionFile, MCP_PATH, OAUTH_PATHS, resolveVersioningPolicy, WELL_KNOWN_PATHS } from '../paths.ts';
 import { readClientMetadataDocument, readKeySet } from './oauth/client-metadata.ts';
@@ -11,7 +11,7 @@ import type { Handler } from './context.ts';
 import { createGate } from './gate.ts';
 import { createDocumentCache } from './outbound/document-cache.ts';
 import type { OutboundFetch } from './outbound/fetch-document.ts';
-import { readKeyDirectory } from './signed-agents/key-directory.ts';
+import { readAgentMetadataKeys, readKeyDirectory } from './signed-agents/key-directory.ts';
 import { createSignedAgentVerifier } from './signed-agents/verify-signed-agent.ts';
 import { createIdentityHandler } from './identity.ts';
 import { createMcpRoute } from './mcp/mcp-route.ts';
@@ -61,6 +61,7 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
   const signedAgents = createSignedAgentVerifier({
     store,
     directories: createDocumentCache(shared.fetchOutbound, readKeyDirectory),
+    metadataDocuments: createDocumentCache(shared.fetchOutbound, readAgentMetadataKeys),
     siteOrigin: urls.origin,
     options: options.signedAgents,
   });
@@ -95,7 +96,7 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
     // /mcp too, so an MCP SDK's provider may be sent here to get its first token (documents/oauth-wording.ts).
     identity: createIdentityHandler({ gate, resourceMetadata: resourceMetadataUrl(''), urls }),
     // RFC 9728 §3.1: the MCP endpoint's own document, the one the MCP SDKs and mcp-remote ask for first.
-    mcp: createMcpRoute({ gate, snapshot, operations, resourceMetadata: resourceMetadataUrl(MCP_PATH), sdk: shared.sdk, log }),
+    mcp: createMcpRoute({ gate, snapshot, tools: createMcpTools(snapshot.manifest), resourceMetadata: resourceMetadataUrl(MCP_PATH), sdk: shared.sdk, log }),
   };
   function handlerOf(responder: Responder<Operation>): Handler {
     switch (responder.kind) {

@@ -1,5 +1,5 @@
 import type { ContentSnapshot } from '../content/content-model.ts';
-import type { CallFacts, Operation, QuotaInfo } from '../operations/operation.ts';
+import type { CallFacts, QuotaInfo, Tool } from '../operations/operation.ts';
 import { assertScope, type Caller } from './caller.ts';
 import type { OperationCall } from '../outcome.ts';
 import { parseOperationInput } from './parse-input.ts';
@@ -34,7 +34,7 @@ export interface CallScope {
  * in buffers of their own (a kept slice of Node's shared pool would keep its whole 64 KB chunk).
  * Throws ApiError.
  */
-export async function callOperation(op: Operation, rawArgs: Record<string, unknown>, scope: CallScope): Promise<OperationResult> {
+export async function callOperation(op: Tool, rawArgs: Record<string, unknown>, scope: CallScope): Promise<OperationResult> {
   const call: OperationCall = { operation: op.name, ok: false };
   scope.calls.push(call);
   assertScope(scope.caller, op.policy, scope.resourceMetadata, scope.snapshot.urls);
@@ -58,7 +58,7 @@ export async function callOperation(op: Operation, rawArgs: Record<string, unkno
 }
 
 /** Where the answer to `input` is kept within its build, if it is, and under which key. */
-function keptIn(op: Operation, input: Record<string, unknown>, snapshot: ContentSnapshot): { memo: ContentSnapshot['memo']; key: string } | undefined {
+function keptIn(op: Tool, input: Record<string, unknown>, snapshot: ContentSnapshot): { memo: ContentSnapshot['memo']; key: string } | undefined {
   const key = op.buildKey?.(input, snapshot);
   if (key !== undefined) return { memo: snapshot.memo, key: `${op.name}\u0000${key}` };
   const recent = op.recentKey?.(input);

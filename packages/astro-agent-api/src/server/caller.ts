@@ -3,7 +3,7 @@ import type { OperationPolicy } from '../operations/operation.ts';
 import type { Store } from '../store/store.ts';
 import { resolveClientNetwork, type ClientAddressRules } from './client-address.ts';
 import type { RequestContext } from './context.ts';
-import type { SignedAgent, SignedAgentVerifier } from './signed-agents/verify-signed-agent.ts';
+import type { SignatureCheck, SignedAgent, SignedAgentVerifier } from './signed-agents/verify-signed-agent.ts';
 import { hashSecret, isAccessTokenShape } from './oauth/credentials.ts';
 import { scopesOf, type Scope } from '../oauth-contract.ts';
 import { DOCUMENT_PATHS, OAUTH_PATHS } from '../paths.ts';
@@ -26,8 +26,10 @@ export interface Caller {
   scopes: Scope[];
   /** True when no bearer token was sent (a signed agent too: a signature raises a quota, it grants no scope). */
   anonymous: boolean;
-  /** The agent a Web Bot Auth signature proved, counted by its origin under its own policy. */
+  /** The agent a Web Bot Auth signature proved, counted by its identifier under its own policy. */
   agent?: SignedAgent;
+  /** What the request's Web Bot Auth signature came to, when it carried one and no bearer token. */
+  signature?: SignatureCheck;
   /**
    * The grant (one person's authorization of a connector) the token was issued under: its quota is the
    * grant's, so the people behind one assistant do not share one. Absent for client credentials.
@@ -57,9 +59,9 @@ export function createCallerResolver(deps: {
   return async (request, context, resourceMetadata) => {
     const authorization = request.headers.get('authorization');
     if (authorization === null) {
-      const agent = await deps.signedAgents?.(request);
-      if (agent) return { clientId: agent.origin, scopes: [], anonymous: true, agent };
-      return { clientId: resolveClientNetwork(request, context, deps.addresses), scopes: [], anonymous: true };
+      const signature = await deps.signedAgents?.(request);
+      if (signature?.outcome === 'verified') return { clientId: signature.agent.id, scopes: [], anonymous: true, agent: signature.agent, signature };
+      return { clientId: resolveClientNetwork(request, context, deps.addresses), scopes: [], anonymous: true, ...(signature && { signature }) };
     }
     const token = parseBearerToken(authorization);
     // The shape check spares the store a lookup for garbage. Looking up by SHA-256 leaks nothing

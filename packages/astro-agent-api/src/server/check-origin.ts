@@ -4,7 +4,7 @@ import { API_HEADERS } from './respond.ts';
 
 /** Headers a page of an allowed origin may read on an MCP answer. */
 const MCP_EXPOSED_HEADERS =
-  'API-Version, MCP-Protocol-Version, RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, WWW-Authenticate, Deprecation, Sunset, Link';
+  'API-Version, MCP-Protocol-Version, RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, WWW-Authenticate, Deprecation, Sunset, Link, Web-Bot-Auth';
 
 /**
  * The origin step; returns the CORS headers of the answer. Routes open to any origin get `*`. On

@@ -21,6 +21,7 @@ import { markdownResponse, negotiateTextType } from './negotiate.ts';
 import { readSettings } from './read-settings.ts';
 import { API_HEADERS, renderError, withHeaders, type ErrorLogger, type ErrorShape } from './respond.ts';
 import { buildRouteTable, findRoute, notFoundError, type Route, type RouteRule, type RouteTable } from './route-table.ts';
+import { buildWebBotAuthField } from './signed-agents/report-outcome.ts';
 
 export interface AgentApi {
   /** Loads the current build and opens the store; rejects when either fails, or when a start-time setting is invalid. */
@@ -189,7 +190,8 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
     } catch (error) {
       response = renderError(error, route.errors, log);
     }
-    return withHeaders(response, { ...runtime.headers, ...cors });
+    const signature = buildWebBotAuthField(outcome.caller);
+    return withHeaders(response, { ...runtime.headers, ...cors, ...(signature && { 'Web-Bot-Auth': signature }) });
   }
 
   function route(pathname: string): RoutedRequest | undefined {

@@ -17,7 +17,7 @@ export interface Gate {
   charge(caller: Caller, requests: number): Promise<RateLimitState>;
 }
 
-export function createGate(deps: { store: Store; addresses: ClientAddressRules; policies: Policies; signedAgents?: SignedAgentVerifier; urls?: Pick<SiteUrls, 'agentPath'> }): Gate {
+export function createGate(deps: { store: Store; addresses: ClientAddressRules; policies: Policies; signedAgents?: SignedAgentVerifier; urls?: Pick<SiteUrls, 'agentPath' | 'documentUrl'> }): Gate {
   const limiter = createRateLimiter({ store: deps.store, policies: deps.policies, urls: deps.urls });
   return {
     identify: createCallerResolver({ store: deps.store, addresses: deps.addresses, signedAgents: deps.signedAgents, urls: deps.urls }),

@@ -1,8 +1,8 @@
 import { ApiError } from '../api-error.ts';
-import type { Operation } from '../operations/operation.ts';
+import type { Operation, Tool } from '../operations/operation.ts';
 import { buildParameterHints } from './parameter-hints.ts';
 
-const hintsByOperation = new WeakMap<Operation, Map<string, string>>();
+const hintsByOperation = new WeakMap<Tool, Map<string, string>>();
 
 /**
  * The validate step: raw arguments (REST query parameters or MCP tool arguments) through the
@@ -11,7 +11,7 @@ const hintsByOperation = new WeakMap<Operation, Map<string, string>>();
  * first, so that a parameter that was not sent reads as absent whatever its name (`constructor`,
  * `toString`) instead of as a property of Object.prototype.
  */
-export function parseOperationInput(op: Operation, raw: Record<string, unknown>): Record<string, unknown> {
+export function parseOperationInput(op: Tool, raw: Record<string, unknown>): Record<string, unknown> {
   const args = Object.assign(Object.create(null) as Record<string, unknown>, raw);
   const parsed = op.input.safeParse(args);
   if (parsed.success) return parsed.data;

@@ -32,8 +32,8 @@ export function createRateLimiter(deps: {
   policies: Policies;
   windowSeconds?: number;
   now?: () => number;
-  /** Where the site's paths are, for the 429's hint (register, auth.md). */
-  urls?: Pick<SiteUrls, 'agentPath'>;
+  /** Where the site's documents are, for the 429's hint (register, auth.md). */
+  urls?: Pick<SiteUrls, 'documentUrl'>;
 }): RateLimiter {
   const windowSeconds = deps.windowSeconds ?? LIMITS.quotaWindowSeconds;
   const urls = deps.urls ?? ROOT_SITE_URLS;
@@ -73,7 +73,7 @@ export function createRateLimiter(deps: {
       const { quota: limit } = policyOf(caller);
       const hit = await counterFor(caller).hit(keyOf(caller), { limit, windowMs, now: at });
       const state = stateOf(caller, hit.count, hit.resetAt, at);
-      if (!hit.allowed) throw rateLimitedError(state, caller.anonymous && urls);
+      if (!hit.allowed) throw rateLimitedError(state, caller.anonymous && { urls, raisedQuota: deps.policies.identified.quota });
       return state;
     },
     async peek(caller) {
@@ -84,11 +84,17 @@ export function createRateLimiter(deps: {
   };
 }
 
-/** `anonymous`: the site's paths, for the hint that a token raises the quota; false for an identified caller. */
-function rateLimitedError(state: RateLimitState, anonymous: Pick<SiteUrls, 'agentPath'> | false): ApiError {
-  const upgrade = anonymous ? ` A free token raises the quota: register at POST ${anonymous.agentPath(OAUTH_PATHS.register)} (see ${anonymous.agentPath(DOCUMENT_PATHS.auth)}).` : '';
+/**
+ * The 429 of a caller over its quota: what happened, the wait, and, for a caller without a token
+ * (`upgrade`), the way to the identified quota with absolute URLs, since an agent's model may read
+ * this text with nothing else of the site at hand.
+ */
+function rateLimitedError(state: RateLimitState, upgrade: { urls: Pick<SiteUrls, 'documentUrl'>; raisedQuota: number } | false): ApiError {
+  const raise = upgrade
+    ? ` A free token raises the quota to ${upgrade.raisedQuota} requests per ${state.windowSeconds} s: register a client at POST ${upgrade.urls.documentUrl(OAUTH_PATHS.register)} (self-service, no approval) and get a token from ${upgrade.urls.documentUrl(OAUTH_PATHS.token)}; step by step: ${upgrade.urls.documentUrl(DOCUMENT_PATHS.auth)}.`
+    : '';
   return new ApiError(429, 'rate_limited', `Quota of ${state.limit} requests per ${state.windowSeconds} s exhausted for policy ${state.policy}; retry in ${state.resetSeconds} s.`, {
-    hint: `Wait ${state.resetSeconds} s (Retry-After) before the next request.${upgrade}`,
+    hint: `Wait until then (Retry-After) before the next request.${raise}`,
     headers: { ...rateLimitHeaders(state), 'Retry-After': String(state.resetSeconds) },
   });
 }

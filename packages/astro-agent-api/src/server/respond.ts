@@ -8,7 +8,8 @@ import { JSON_TYPE } from '../media-types.ts';
 export const API_HEADERS: Readonly<Record<string, string>> = {
   'API-Version': API_VERSION,
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'API-Version, ETag, RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, WWW-Authenticate, Link, Deprecation, Sunset',
+  'Access-Control-Expose-Headers':
+    'API-Version, ETag, RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, WWW-Authenticate, Link, Deprecation, Sunset, Web-Bot-Auth',
 };
 
 export function jsonResponse(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {

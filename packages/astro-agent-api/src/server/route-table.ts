@@ -132,6 +132,7 @@ export function buildRouteTable<O extends OperationRef>({ apiBasePath, siteName,
     [urls.wellKnownPath(WELL_KNOWN_PATHS.protectedResource), protectedResourceMetadataPath('')],
     [urls.wellKnownPath(WELL_KNOWN_PATHS.protectedResource, apiBasePath), protectedResourceMetadataPath(apiBasePath)],
     [urls.wellKnownPath(WELL_KNOWN_PATHS.protectedResource, MCP_PATH), protectedResourceMetadataPath(MCP_PATH)],
+    [`${base}${WELL_KNOWN_PATHS.mcpServerCardAlias}`, WELL_KNOWN_PATHS.mcpServerCard],
   ] as const;
   for (const [path, document] of [...documents.map((document) => [`${base}${document}`, document] as const), ...rfcPlaces]) {
     routes.set(path, { surface: 'document', methods: GET, usage: `Use GET ${path}.`, errors: 'api', origins: 'any', responder: { kind: 'document', document } });

@@ -1,13 +1,13 @@
 import { McpServer, type CacheHint, type Implementation } from '@modelcontextprotocol/server';
 import type { ContentSnapshot } from '../../content/content-model.ts';
-import { createOperations } from '../../operations/index.ts';
+import { createMcpTools, createOperations } from '../../operations/index.ts';
 import { buildMcpServerName, MCP_CAPABILITIES } from '../../mcp-contract.ts';
 import { buildMcpInstructions } from '../../operations/mcp-instructions.ts';
 import { CONTRACT_VERSION } from '../../versioning.ts';
 import type { ErrorLogger } from '../respond.ts';
 import { registerAnswerPrompt } from './prompts.ts';
 import { registerPageResources } from './resources.ts';
-import { registerOperationTools, type CallOperation } from './tools.ts';
+import { registerTools, type CallOperation } from './tools.ts';
 
 /** 2026-07-28 cache hints: the tool and prompt lists change only with a deploy; content with a build, like REST's max-age=60. */
 const DEFINITIONS: CacheHint = { ttlMs: 3_600_000, cacheScope: 'public' };
@@ -45,7 +45,7 @@ export function createMcpServer({ snapshot, callOperation, notePageRead, log }: 
       'resources/read': CONTENT,
     },
   });
-  registerOperationTools(server, operations, callOperation, log);
+  registerTools(server, createMcpTools(snapshot.manifest), callOperation, log);
   registerPageResources(server, snapshot, notePageRead);
   registerAnswerPrompt(server, snapshot.manifest);
   return server;

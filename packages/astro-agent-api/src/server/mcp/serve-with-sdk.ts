@@ -1,4 +1,13 @@
-import { createMcpHandler, isLegacyRequest, WebStandardStreamableHTTPServerTransport, type InboundClassificationOutcome, type McpRequestContext } from '@modelcontextprotocol/server';
+import {
+  createMcpHandler,
+  isJsonContentType,
+  isLegacyRequest,
+  WebStandardStreamableHTTPServerTransport,
+  type InboundClassificationOutcome,
+  type McpRequestContext,
+} from '@modelcontextprotocol/server';
+import { MCP_PROTOCOL_VERSIONS } from '../../mcp-contract.ts';
+import { isRequest } from './json-rpc-errors.ts';
 import { createMcpServer, type McpServerInput } from './create-mcp-server.ts';
 
 /** Largest accepted JSON-RPC body: tool arguments are a few hundred bytes at most. */
@@ -60,6 +69,23 @@ export function createSdkLeg(): SdkLeg {
     }
     // With the parsed body handed over, neither leg reads the request's (already read) body again.
     inputs.set(request, input);
-    return route.kind === 'legacy' ? serveLegacy(request, parsed) : modern.fetch(request, { parsedBody: parsed });
+    if (route.kind === 'legacy') return serveLegacy(request, parsed);
+    const answer = await modern.fetch(request, { parsedBody: parsed });
+    return isRequest(parsed) && parsed.method === 'server/discover' ? listEveryEra(answer) : answer;
   };
+}
+
+/**
+ * `server/discover` lists every revision the endpoint serves, both eras (MCP 2026-07-28, Versioning:
+ * the versions the server supports), where the SDK lists only the modern ones it answers itself and
+ * leaves the others to `initialize`: a client that reads the list learns that this server is
+ * dual-era. The SDK installs its own handler on each server it builds, so the list is set on its answer.
+ */
+async function listEveryEra(answer: Response): Promise<Response> {
+  if (!isJsonContentType(answer.headers.get('content-type'))) return answer;
+  const message = (await answer.json()) as { result?: { supportedVersions?: unknown } };
+  if (Array.isArray(message.result?.supportedVersions)) message.result.supportedVersions = [...MCP_PROTOCOL_VERSIONS];
+  const headers = new Headers(answer.headers);
+  headers.delete('content-length');
+  return new Response(JSON.stringify(message), { status: answer.status, headers });
 }

@@ -2,7 +2,7 @@ import { ROOT_SITE_URLS, type SiteUrls } from '../../site-urls.ts';
 import type { Store } from '../../store/store.ts';
 import { resolveClientNetwork, type ClientAddressRules } from '../client-address.ts';
 import type { RequestContext } from '../context.ts';
-import type { SignedAgentVerifier } from '../signed-agents/verify-signed-agent.ts';
+import type { SignedAgent, SignedAgentVerifier } from '../signed-agents/verify-signed-agent.ts';
 import { DEFAULT_API_BASE_PATH, MCP_PATH } from '../../paths.ts';
 import type { ErrorLogger } from '../respond.ts';
 import { handleAuthorizationRequest } from './authorize.ts';
@@ -77,7 +77,7 @@ export function createOAuthHandlers(deps: {
           resources: deps.resources ?? [issuer, `${issuer}${DEFAULT_API_BASE_PATH}`, `${issuer}${MCP_PATH}`],
           address: resolveClientNetwork(request, context, deps.addresses),
           // Verified once, when an issuance limit first asks: a signature's nonce is taken by that reading.
-          signedAgent: () => (agent ??= deps.signedAgents?.(request) ?? Promise.resolve(undefined)),
+          signedAgent: () => (agent ??= verifiedAgentOf(deps.signedAgents, request)),
         });
       } catch (error) {
         return renderOAuthFailure(error, log);
@@ -92,4 +92,10 @@ export function createOAuthHandlers(deps: {
     revoke: endpoint(handleRevocationRequest),
     introspect: endpoint(handleIntrospectionRequest),
   };
+}
+
+/** The agent a request's Web Bot Auth signature proves, when it proves one (an issuance limit counts by it). */
+async function verifiedAgentOf(verify: SignedAgentVerifier | undefined, request: Request): Promise<SignedAgent | undefined> {
+  const check = await verify?.(request);
+  return check?.outcome === 'verified' ? check.agent : undefined;
 }

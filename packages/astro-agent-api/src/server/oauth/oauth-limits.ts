@@ -14,13 +14,13 @@ const ISSUANCE_LIMITS: Readonly<Record<Issuance, { network: OAuthLimit; agent: O
 
 /**
  * Who an issuance is counted against, and under which limit: an agent whose Web Bot Auth signature was
- * verified is counted by its origin, with the agent's higher limit (a hosted assistant that signs calls
+ * verified is counted by its identity (its origin, or the URL of its keys), with the agent's higher limit (a hosted assistant that signs calls
  * from a few addresses for many people); anyone else by network.
  */
 export async function issuanceLimitOf(kind: Issuance, deps: Pick<OAuthEndpointDeps, 'address' | 'signedAgent'>): Promise<{ key: string; limit: OAuthLimit }> {
   const agent = await deps.signedAgent();
   const limits = ISSUANCE_LIMITS[kind];
-  return agent ? { key: agent.origin, limit: limits.agent } : { key: deps.address, limit: limits.network };
+  return agent ? { key: agent.id, limit: limits.agent } : { key: deps.address, limit: limits.network };
 }
 
 /** Counts one issuance of `kind` (issuanceLimitOf); throws the 429 when its window is full. */

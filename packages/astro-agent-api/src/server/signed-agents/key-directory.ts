@@ -4,7 +4,7 @@ import { calculateJwkThumbprint, type JWK } from 'jose';
 export type KeyDirectory = ReadonlyMap<string, CryptoKey>;
 
 /**
- * draft-meunier-http-message-signatures-directory — an agent's key directory: a JWK Set whose
+ * draft-ietf-webbotauth-httpsig-protocol, Directory Format — an agent's key directory: a JWK Set whose
  * Ed25519 keys (`kty` OKP, `crv` Ed25519, a 32-byte `x`) are imported for verifying, each under its
  * RFC 7638 thumbprint, the `keyid` a signature names. Other keys are skipped; a key that carries a
  * private member, or a set with no usable key, refuses the whole directory (it is broken or leaked).
@@ -23,4 +23,20 @@ export async function readKeyDirectory(value: unknown): Promise<KeyDirectory> {
   }
   if (directory.size === 0) throw new Error('the directory holds no Ed25519 key.');
   return directory;
+}
+
+/** Where an agent's Client ID Metadata Document says its keys are: inline, or at a JWK Set URL. */
+export type AgentMetadataKeys = { keys: KeyDirectory } | { jwksUri: URL };
+
+/**
+ * draft-ietf-webbotauth-httpsig-protocol, type `cimd` — an agent's keys from its OAuth Client ID
+ * Metadata Document (draft-ietf-oauth-client-id-metadata-document §4.1: its `client_id` is its own
+ * URL): the `jwks` it holds, read as a directory is, or the https `jwks_uri` it names.
+ */
+export async function readAgentMetadataKeys(value: unknown, url: URL): Promise<AgentMetadataKeys> {
+  const document = (value ?? {}) as { client_id?: unknown; jwks?: unknown; jwks_uri?: unknown };
+  if (document.client_id !== url.href) throw new Error(`its client_id ${JSON.stringify(document.client_id)} is not its URL ${url.href}.`);
+  if (document.jwks !== undefined) return { keys: await readKeyDirectory(document.jwks) };
+  if (typeof document.jwks_uri === 'string' && URL.canParse(document.jwks_uri)) return { jwksUri: new URL(document.jwks_uri) };
+  throw new Error('it names no keys (no jwks, no jwks_uri).');
 }

@@ -1,11 +1,11 @@
-import { component, verifySignature, webcrypto, type ComponentDescriptor } from 'http-message-sig';
+import { component, isSignatureError, verifySignature, webcrypto, type ComponentDescriptor } from 'http-message-sig';
 import { isInnerList, parseDictionary, type InnerList } from 'structured-headers';
 import { CLOCK_SKEW_SECONDS, WEB_BOT_AUTH } from '../../identity-contract.ts';
 import type { AgentApiOptions } from '../../options.ts';
 import type { Store } from '../../store/store.ts';
 import type { DocumentCache } from '../outbound/document-cache.ts';
-import type { KeyDirectory } from './key-directory.ts';
-import { parseSignatureAgent } from './signature-agent.ts';
+import type { AgentMetadataKeys, KeyDirectory } from './key-directory.ts';
+import { parseSignatureAgent, type SignatureAgent } from './signature-agent.ts';
 
 /** A rate-limit policy: its name in the RateLimit headers and its requests per window. */
 export interface NamedPolicy {
@@ -15,28 +15,42 @@ export interface NamedPolicy {
 
 /** An agent whose signature was verified, and the policy the site gives it. */
 export interface SignedAgent {
-  /** The origin its Signature-Agent names: its identity here (Quota.client_id, the traffic report). */
-  origin: string;
+  /** Its identifier (signature-agent.ts): its identity here (Quota.client_id, the traffic report). */
+  id: string;
   policy: NamedPolicy;
 }
 
-/** Reads a request's Web Bot Auth signature: the agent it proves, or undefined (unsigned, or a signature that proves nothing). */
-export type SignedAgentVerifier = (request: Request) => Promise<SignedAgent | undefined>;
+/**
+ * What a Web Bot Auth signature came to, in the draft's three outcomes (Deployment Guidance, Verifier
+ * Outcomes): `verified`, the agent it proves; `invalid`, a signature, covered component, key or
+ * freshness check failed; `unverified`, this server could not decide (keys out of reach, a key it does
+ * not know, a Signature-Agent type it does not follow, an agent it does not check). Only `verified`
+ * changes anything: the other two are anonymous requests, never errors.
+ */
+export type SignatureCheck = { outcome: 'verified'; agent: SignedAgent } | { outcome: 'invalid' | 'unverified'; reason: string };
+
+/** Reads a request's Web Bot Auth signature; undefined when it carries none (no signature tagged `web-bot-auth`). */
+export type SignedAgentVerifier = (request: Request) => Promise<SignatureCheck | undefined>;
 
 /**
- * Web Bot Auth (draft-meunier-webbotauth-httpsig-protocol) over RFC 9421, verified with Cloudflare's
- * http-message-sig: the signature tagged `web-bot-auth`, Ed25519 only, covering `@authority` (this
- * site's, from `site`: a signature made for another host proves nothing here) and `signature-agent`
- * when the header is sent, with `created`, `expires` and `keyid`, made at most WEB_BOT_AUTH.maxAgeSeconds
- * ago (both within CLOCK_SKEW_SECONDS); the key is the agent's directory entry whose RFC
- * 7638 thumbprint is the `keyid`. Each signature is taken once (its nonce, else its bytes, claimed in
- * the store, so a replay is refused on every instance). Which agents count as themselves is the
- * `signedAgents` option's: an agent that would be counted as anonymous anyway is not verified at all.
- * Every failure is undefined: the request is then anonymous, never an error.
+ * Web Bot Auth (draft-ietf-webbotauth-httpsig-protocol) over RFC 9421, verified with Cloudflare's
+ * http-message-sig: the signature tagged `web-bot-auth`, Ed25519 only, covering `@authority` or
+ * `@target-uri` (this site's, from `site`: a signature made for another host proves nothing here) and
+ * the `Signature-Agent` member that names it (`signature-agent.ts`), with `created`, `expires` and
+ * `keyid`, made at most WEB_BOT_AUTH.maxAgeSeconds ago (both within CLOCK_SKEW_SECONDS); the key is
+ * the one whose RFC 7638 thumbprint is the `keyid`, in the agent's directory, JWK Set or metadata
+ * document's keys (fetched with no redirect followed, a failure kept at most
+ * OUTBOUND_FETCH.failureCacheSeconds). Each signature is taken once (its nonce, else its bytes,
+ * claimed in the store, so a replay is refused on every instance). Which agents count as themselves
+ * is the `signedAgents` option's: an agent that would be counted as anonymous anyway is not verified
+ * at all (`unverified`).
  */
 export function createSignedAgentVerifier(deps: {
   store: Store;
+  /** Key directories and JWK Sets, by URL. */
   directories: DocumentCache<KeyDirectory>;
+  /** Client ID Metadata Documents of agents (type `cimd`), by URL; without it, such agents are unverified. */
+  metadataDocuments?: DocumentCache<AgentMetadataKeys>;
   /** This site's origin: `@authority` is its host. */
   siteOrigin: string;
   options: AgentApiOptions['signedAgents'];
@@ -45,10 +59,17 @@ export function createSignedAgentVerifier(deps: {
   const now = deps.now ?? Date.now;
   const { policy, trusted, unlisted } = deps.options;
 
-  function policyOf(origin: string): NamedPolicy | undefined {
-    const override = trusted[origin];
+  function policyOf(id: string): NamedPolicy | undefined {
+    const override = trusted[id];
     if (override) return { name: override.name ?? policy.name, quota: override.quota ?? policy.quota };
     return unlisted === 'signed' ? policy : undefined;
+  }
+
+  async function keysOf(agent: SignatureAgent, allowPrivate: boolean): Promise<KeyDirectory> {
+    if (agent.type !== 'cimd') return deps.directories.get(agent.url, { allowPrivate });
+    if (!deps.metadataDocuments) throw new Error('metadata documents are not read here');
+    const document = await deps.metadataDocuments.get(agent.url, { allowPrivate });
+    return 'keys' in document ? document.keys : deps.directories.get(document.jwksUri, { allowPrivate });
   }
 
   return async (request) => {
@@ -58,13 +79,17 @@ export function createSignedAgentVerifier(deps: {
     if (candidate === undefined) return undefined;
     // The header names the keys: a signature that does not cover it could be pointed at anyone's.
     const signatureAgentHeader = request.headers.get('signature-agent');
-    if (signatureAgentHeader === null || candidate.signatureAgent === undefined) return undefined;
-    const agent = parseSignatureAgent(signatureAgentHeader, candidate.signatureAgentKey);
-    const agentPolicy = agent && policyOf(agent.origin);
-    if (!agent || !agentPolicy) return undefined;
+    if (signatureAgentHeader === null || candidate.signatureAgent === undefined) return { outcome: 'invalid', reason: 'Signature-Agent not sent or not covered' };
+    const named = parseSignatureAgent(signatureAgentHeader, candidate.signatureAgentKey);
+    if (!('agent' in named)) return named;
+    const { agent } = named;
+    const agentPolicy = policyOf(agent.id);
+    if (!agentPolicy) return { outcome: 'unverified', reason: 'agent not checked by this site' };
 
     const at = Math.floor(now() / 1000);
     const url = new URL(request.url);
+    // Why the keys could not be had, when they could not: the request is then unverified, not invalid.
+    let keysProblem: string | undefined;
     try {
       const verified = await verifySignature(
         {
@@ -77,15 +102,27 @@ export function createSignedAgentVerifier(deps: {
           label: candidate.label,
           policy: {
             algorithms: [WEB_BOT_AUTH.algorithm],
-            requiredComponents: ['@authority', candidate.signatureAgent],
+            requiredComponents: [candidate.signatureAgent],
             requiredParameters: ['created', 'expires', 'keyid'],
             maxAge: WEB_BOT_AUTH.maxAgeSeconds,
             clockSkew: CLOCK_SKEW_SECONDS,
             now: at,
+            // The draft asks for one of the two: either binds the signature to this site.
+            validate: ({ components }) => components.some((covered) => covered.name === '@authority' || covered.name === '@target-uri'),
           },
           async resolveVerifier({ parameters }) {
-            const key = (await deps.directories.get(agent.directory, { allowPrivate: agent.origin in trusted })).get(String(parameters.keyid));
-            if (key === undefined) throw new Error(`no key ${String(parameters.keyid)} in ${agent.directory.href}`);
+            let keys: KeyDirectory;
+            try {
+              keys = await keysOf(agent, agent.id in trusted);
+            } catch (error) {
+              keysProblem = 'agent keys out of reach';
+              throw error;
+            }
+            const key = keys.get(String(parameters.keyid));
+            if (key === undefined) {
+              keysProblem = 'keyid not among the agent keys';
+              throw new Error(`no key ${String(parameters.keyid)} for ${agent.id}`);
+            }
             return webcrypto.verifier(key);
           },
         },
@@ -93,10 +130,11 @@ export function createSignedAgentVerifier(deps: {
       // RFC 9421 §7.2.2: the nonce (or, without one, the signature itself) is taken once while the signature could be accepted.
       const once = typeof verified.parameters.nonce === 'string' ? `n:${verified.parameters.nonce}` : `s:${Buffer.from(verified.signature).toString('base64')}`;
       const acceptableUntil = (Number(verified.parameters.created) + WEB_BOT_AUTH.maxAgeSeconds + 2 * CLOCK_SKEW_SECONDS) * 1000;
-      if (!(await deps.store.claimOnce(`web-bot-auth:${agent.origin}:${once}`, acceptableUntil, now()))) return undefined;
-      return { origin: agent.origin, policy: agentPolicy };
-    } catch {
-      return undefined;
+      if (!(await deps.store.claimOnce(`web-bot-auth:${agent.id}:${once}`, acceptableUntil, now()))) return { outcome: 'invalid', reason: 'signature already used' };
+      return { outcome: 'verified', agent: { id: agent.id, policy: agentPolicy } };
+    } catch (error) {
+      if (keysProblem !== undefined) return { outcome: 'unverified', reason: keysProblem };
+      return { outcome: 'invalid', reason: isSignatureError(error) ? error.message : 'signature not verified' };
     }
   };
 }

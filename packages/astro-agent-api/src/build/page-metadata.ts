@@ -1,4 +1,4 @@
-import { type Document, type Element, isTag } from './parse-html.ts';
+import { type ChildNode, type Document, type Element, isTag } from './parse-html.ts';
 import { canonicalLanguageTag } from '../content/language-tag.ts';
 import { parseRefreshUrl, robotsForbidIndexing } from '../page-signals.ts';
 import { collapseWhitespace } from './collapse-whitespace.ts';
@@ -112,12 +112,11 @@ interface LanguageAlternate {
  * selector per tag costs more than the head is worth.
  */
 function readHead(tree: Document): { title: Element | undefined; meta: Map<string, string>; alternates: LanguageAlternate[]; signals: PageSignals } {
-  const head = findHead(tree);
   let title: Element | undefined;
   const meta = new Map<string, string>();
   const alternates: LanguageAlternate[] = [];
   const signals: PageSignals = {};
-  for (const child of head?.children ?? []) {
+  for (const child of headElements(tree)) {
     if (!isTag(child)) continue;
     if (child.name === 'title') title ??= child;
     const { rel, hreflang, href, content, name, property, 'http-equiv': httpEquiv } = child.attribs;
@@ -143,7 +142,27 @@ const ROBOTS_META = 'robots';
 
 /** True when a space-separated attribute holds `token`, in any case. */
 function hasToken(value: string | undefined, token: string): boolean {
-  return value !== undefined && value.split(/[\t\n\f\r ]+/).some((item) => item.toLowerCase() === token);
+  return value?.split(/[\t\n\f\r ]+/).some((item) => item.toLowerCase() === token) === true;
+}
+
+/** Elements that an HTML parser puts into `<head>` when the page leaves its `<head>` tag out (HTML §13.2.6.4.4, "in head"). */
+const HEAD_CONTENT = new Set(['title', 'meta', 'link', 'base', 'style', 'script', 'noscript', 'template']);
+
+/**
+ * The children of the document's `<head>`; for a page that leaves out its `<head>` tag, as Astro's
+ * own redirect page does, the metadata elements before its first other content, where the HTML parsing
+ * algorithm puts them (htmlparser2 makes no implied elements).
+ */
+function headElements(tree: Document): readonly ChildNode[] {
+  const head = findHead(tree);
+  if (head) return head.children;
+  const root = tree.children.find((child): child is Element => isTag(child) && child.name === 'html') ?? tree;
+  const leading: ChildNode[] = [];
+  for (const child of root.children) {
+    if (isTag(child) && !HEAD_CONTENT.has(child.name)) break;
+    leading.push(child);
+  }
+  return leading;
 }
 
 /** The document's `<head>`: the parser puts it first in `<html>` when the page has one. */

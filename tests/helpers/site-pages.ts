@@ -3,12 +3,15 @@
  * integration: a redirect page (`<meta http-equiv="refresh">`, as Astro prerenders `redirects` and a
  * middleware's redirect), `noindex`, a canonical URL naming another page, an error page, a copy (its
  * main region says it is in another language than the page: a theme's fallback for an untranslated
- * page), and how much text each has beyond the title, the footer and the lines every page repeats. The real-site tests and
+ * page), and how much text each has beyond the title, the footer and the lines every page repeats; and
+ * what the served site hands an agent of them: the files llms.txt and llms-full.txt link, what
+ * read_page answers for an address the site redirects, a twin's tables. The real-site tests and
  * bench/real-site-figures.ts count with it, before and after a change of the integration.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { marksOf } from './agent-index.ts';
+import { siteUrls } from './published-urls.ts';
 
 export type PageKind = 'redirect' | 'noindex' | 'canonical elsewhere' | 'error' | 'copy' | 'empty' | 'content';
 
@@ -127,4 +130,107 @@ function decodeEntities(text: string): string {
     .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)))
     .replace(/&#(\d+);/g, (_, decimal: string) => String.fromCodePoint(Number(decimal)))
     .replace(/&(amp|lt|gt|quot|apos|nbsp);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' })[name]!);
+}
+
+/**
+ * A document of the served site and the same-site files it links that `follow` accepts (by path), each
+ * read once: the other URLs they link, the addresses of the pages they hold as sections (llms-full's
+ * `URL: …` lines), and each file's size.
+ */
+export async function readLinkedDocuments(
+  served: string,
+  site: string,
+  start: string,
+  follow: (path: string) => boolean,
+): Promise<{ urls: string[]; sections: string[]; files: { path: string; characters: number }[] }> {
+  const origin = new URL(site).origin;
+  const queue = [start];
+  const seen = new Set(queue);
+  const urls = new Set<string>();
+  const sections = new Set<string>();
+  const files: { path: string; characters: number }[] = [];
+  while (queue.length > 0) {
+    const path = queue.shift()!;
+    const response = await fetch(`${served}${path}`);
+    if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
+    const text = await response.text();
+    files.push({ path, characters: text.length });
+    for (const [, url] of text.matchAll(/^URL: (\S+)$/gm)) sections.add(url!);
+    for (const url of siteUrls(text, origin)) {
+      const linked = new URL(url).pathname;
+      if (!follow(linked)) urls.add(url.replace(/#.*$/, ''));
+      else if (!seen.has(linked)) {
+        seen.add(linked);
+        queue.push(linked);
+      }
+    }
+  }
+  return { urls: [...urls], sections: [...sections], files };
+}
+
+/** Addresses read at once by readAddressesThroughApi: a pipeline to the server, not a load test. */
+const READS_AT_ONCE = 8;
+
+/**
+ * read_page of each address against where the site sends a reader (`sendsTo`, by default
+ * whereTheSiteSends): the same page, saying `redirected_from` the address asked when it is another,
+ * or a 404 for both.
+ */
+export async function readAddressesThroughApi(
+  served: string,
+  site: string,
+  sources: readonly string[],
+  sendsTo: (source: string) => Promise<string | undefined> = (source) => whereTheSiteSends(served, source),
+): Promise<{ agreed: number; disagreements: string[] }> {
+  const readOne = async (source: string): Promise<string | undefined> => {
+    const target = await sendsTo(source);
+    const response = await fetch(`${served}/api/v1/read_page?${new URLSearchParams({ url: source })}`);
+    const body = response.status === 200 ? ((await response.json()) as { url: string; redirected_from?: string | null }) : undefined;
+    if (body === undefined) await response.arrayBuffer();
+    const answered = body && new URL(body.url).pathname;
+    const asked = new URL(source.endsWith('/') ? source : `${source}/`, site).href;
+    const saysFrom = body === undefined || (answered === new URL(asked).pathname ? !body.redirected_from : body.redirected_from === asked);
+    if (answered === target && saysFrom) return undefined;
+    return `${source}: the site → ${target ?? '404'}, read_page → ${answered ?? response.status}${body?.redirected_from === undefined ? '' : ` (redirected_from ${body.redirected_from})`}`;
+  };
+  const disagreements: string[] = [];
+  for (let start = 0; start < sources.length; start += READS_AT_ONCE) {
+    for (const disagreement of await Promise.all(sources.slice(start, start + READS_AT_ONCE).map(readOne))) if (disagreement !== undefined) disagreements.push(disagreement);
+  }
+  return { agreed: sources.length - disagreements.length, disagreements };
+}
+
+/** Characters of a Markdown document's table rows beyond one space on each side of a cell's text, and of delimiter cells beyond `---`. */
+export function tablePadding(markdown: string): number {
+  let padding = 0;
+  for (const line of markdown.split('\n')) {
+    if (!line.startsWith('|')) continue;
+    const cells = line.slice(1, line.endsWith('|') ? -1 : undefined).split('|');
+    for (const cell of cells) {
+      if (/^\s*:?-+:?\s*$/.test(cell)) {
+        padding += Math.max(0, cell.trim().length - 3) + Math.max(0, cell.length - cell.trim().length - 2);
+        continue;
+      }
+      const leading = cell.length - cell.trimStart().length;
+      const trailing = cell.length - cell.trimEnd().length;
+      padding += cell.trim() === '' ? Math.max(0, cell.length - 1) : Math.max(0, leading - 1) + Math.max(0, trailing - 1);
+    }
+  }
+  return padding;
+}
+
+/**
+ * An icon column of a table (an icon the page names only by its `aria-label`): how many times the page's
+ * tables show it, and how many rows of the twin's tables say it in their last cell, where the page shows
+ * the icons.
+ */
+export function iconInTwin(html: string, twin: string, icon: { label: string; words: RegExp }): { shown: number; named: number } {
+  const tables = (html.match(/<table[\s\S]*?<\/table>/g) ?? []).join('');
+  const rows = twin.split('\n').filter((line) => line.startsWith('|') && !/^\|[\s|:-]+\|$/.test(line));
+  const lastCell = (row: string) =>
+    row
+      .replace(/\|\s*$/, '')
+      .split('|')
+      .at(-1) ?? '';
+  return { shown: tables.split(`aria-label="${icon.label}"`).length - 1, named: rows.filter((row) => icon.words.test(lastCell(row))).length };
 }

@@ -44,3 +44,13 @@ export const BIOME_QUESTIONS: readonly MultilingualCase[] = [
 
 /** Every redirect the site's configuration lists (astro.config.mjs spreads these two maps into `redirects`): source path → target. */
 export const BIOME_REDIRECTS: ReadonlyMap<string, string> = new Map(Object.entries({ ...generatedRedirects, ...redirectsByHand }));
+
+/** The rule index, whose big tables show a rule's properties as icons named only by their `aria-label`. */
+export const BIOME_RULE_INDEX = '/linter/javascript/rules/';
+
+/** Each icon column of the rule index: its accessible name on the page, and the words that say it in a twin's cell. */
+export const BIOME_ICON_COLUMNS = {
+  recommended: { label: 'This rule is recommended', words: /\brecommended\b/i },
+  'safe fix': { label: 'The rule has a safe fix', words: /(?<!un)safe fix/i },
+  'unsafe fix': { label: 'The rule has an unsafe fix', words: /\bunsafe fix/i },
+} as const;

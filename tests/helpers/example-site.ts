@@ -44,6 +44,11 @@ export interface ExampleSiteOptions {
    * `lastUpdated`) expects. Without it the copy has no history, and such a theme prints no date.
    */
   commitDate?: string;
+  /**
+   * The address the site is built for (`astro build --site`), where its `site` would say another: the
+   * address a test reaches it at, when clients follow the URLs it publishes (discovery, OAuth).
+   */
+  site?: string;
 }
 
 /**
@@ -62,7 +67,8 @@ export async function prepareExampleSite(name: string, options: ExampleSiteOptio
     await runCommand('npm', ['install', packed.file, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: root });
     if (options.commitDate) await commitAll(root, options.commitDate);
     const started = performance.now();
-    const build = await runCommand(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: root });
+    const siteFlag = options.site ? ['--site', options.site] : [];
+    const build = await runCommand(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'build', ...siteFlag], { cwd: root });
     const buildMs = performance.now() - started;
     return { root, packed, buildLog: build.output, buildMs, remove: () => rm(work, { recursive: true, force: true }) };
   } catch (error) {

@@ -12,6 +12,8 @@ import { Agent } from 'undici';
 import { assertSitePassesCheck } from './agent-ready.ts';
 import type { ServerProcess } from './child-process.ts';
 import { integrationLines, prepareExampleSite, type ExampleSite } from './example-site.ts';
+import { startDocumentHost, type DocumentHost } from './document-host.ts';
+import { createDocumentClient, findPrivateName, NO_PRIVATE_NAME } from './private-name.ts';
 import { assertPublishedUrlsAnswer } from './published-urls.ts';
 import { startTestRedis, type TestRedis } from './redis-server.ts';
 
@@ -170,6 +172,29 @@ export function describeServerlessExample(host: ServerlessHost): void {
 
     it('offers its operations as MCP tools to the official client', async () => {
       await assertMcpToolsOffered(base, `example-${host.example}-test`, newClient());
+    });
+
+    describe('a Client ID Metadata Document at a host name that resolves to a private address', () => {
+      let documents: DocumentHost;
+      let privateName: Awaited<ReturnType<typeof findPrivateName>>;
+      before(async () => {
+        documents = await startDocumentHost();
+        privateName = await findPrivateName();
+      });
+      after(() => documents?.close());
+
+      it("is refused by the function's outbound fetch when it connects: invalid_client naming the address, no connection made", async (t) => {
+        if (!privateName) return t.skip(NO_PRIVATE_NAME);
+        const clientId = `https://${privateName.name}:${new URL(documents.origin).port}/clients/private.json`;
+        const client = await createDocumentClient();
+        client.serve(documents, '/clients/private.json', clientId);
+        const response = await client.requestToken(`${base}/oauth/token`, `${SITE}/oauth/token`, clientId, newClient());
+        const body = (await response.json()) as Json;
+        assert.equal(response.status, 401, JSON.stringify(body));
+        assert.equal(body.error, 'invalid_client');
+        assert.match(body.error_description, new RegExp(`${privateName.name} resolves to (${privateName.addresses.join('|').replaceAll('.', '\\.')}), which is not a public address`));
+        assert.equal(documents.connections, 0, 'no connection was made');
+      });
     });
   });
 

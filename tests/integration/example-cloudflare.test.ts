@@ -8,7 +8,11 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { rm, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { assertMcpToolsOffered } from '../helpers/serverless-contract.ts';
@@ -16,6 +20,8 @@ import { childEnv, runCommand, startServerProcess, type ServerProcess } from '..
 import { integrationLines, prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
 import { assertPublishedUrlsAnswer } from '../helpers/published-urls.ts';
 import { assertSitePassesCheck } from '../helpers/agent-ready.ts';
+import { startDocumentHost } from '../helpers/document-host.ts';
+import { findPrivateName, NO_PRIVATE_NAME } from '../helpers/private-name.ts';
 
 type Json = Record<string, any>;
 
@@ -426,5 +432,84 @@ describe('examples/cloudflare with a bad AGENT_API_* variable among its vars', (
     assert.match(((await token.json()) as Json).error_description, /AGENT_API_QUOTA_ANONYMOUS/);
     const logged = preview.output().match(/AGENT_API_QUOTA_ANONYMOUS must be/g) ?? [];
     assert.equal(logged.length, 1, `logged once per isolate, not per request:\n${preview.output()}`);
+  });
+});
+
+/**
+ * What holds on Cloudflare: a Worker's outbound fetch (hosts/workers/workers-outbound-fetch.ts, as the
+ * packed package ships it) run by workerd, whose network service lets a Worker reach public addresses
+ * only, checked on the address it connects to. `astro preview` and `wrangler dev` widen it to private
+ * addresses for local development, so this runs the example's own workerd with a config of its own:
+ * the same Worker twice, with workerd's default network and with one widened as the preview does.
+ */
+describe("a Worker's outbound fetch in workerd, to a host name that resolves to a private address", () => {
+  const worker = (outbound: string) =>
+    `(modules = [ (name = "worker.js", esModule = embed "worker.js"), (name = "outbound.js", esModule = embed "outbound.js") ], compatibilityDate = "2025-01-01"${outbound})`;
+  const WORKER_JS = [
+    "import { fetchOutboundOnWorkers } from './outbound.js';",
+    'export default {',
+    '  async fetch(request) {',
+    "    const target = new URL(new URL(request.url).searchParams.get('url'));",
+    '    try {',
+    '      const response = await fetchOutboundOnWorkers(target, { signal: AbortSignal.timeout(3000), allowPrivate: false });',
+    '      return Response.json({ status: response.status });',
+    '    } catch (error) {',
+    '      return Response.json({ error: String(error) });',
+    '    }',
+    '  },',
+    '};',
+  ].join('\n');
+
+  it("is refused by workerd's own network when it connects, with no connection made; a network widened to private addresses reaches it", async (t) => {
+    const privateName = await findPrivateName();
+    if (!privateName) return t.skip(NO_PRIVATE_NAME);
+    const binary = ['node_modules/@cloudflare/workerd-linux-64/bin/workerd', 'node_modules/.bin/workerd'].map((path) => join(example.root, path)).find((path) => existsSync(path));
+    assert.ok(binary, 'workerd is installed with wrangler');
+    const dir = await mkdtemp(join(tmpdir(), 'agent-api-workerd-'));
+    const documents = await startDocumentHost();
+    documents.documents.set('/doc.json', { body: {} });
+    const [guardedPort, widenedPort] = [await freePort(), await freePort()];
+    await copyFile(join(example.root, 'node_modules/astro-agent-api/dist/hosts/workers/workers-outbound-fetch.js'), join(dir, 'outbound.js'));
+    await writeFile(join(dir, 'worker.js'), WORKER_JS);
+    await writeFile(
+      join(dir, 'config.capnp'),
+      [
+        'using Workerd = import "/workerd/workerd.capnp";',
+        'const config :Workerd.Config = (',
+        `  services = [ (name = "guarded", worker = ${worker('')}), (name = "widened", worker = ${worker(', globalOutbound = "private-network"')}),`,
+        '    (name = "private-network", network = (allow = ["public", "private", "local"])) ],',
+        `  sockets = [ (name = "guarded", address = "127.0.0.1:${guardedPort}", http = (), service = "guarded"),`,
+        `    (name = "widened", address = "127.0.0.1:${widenedPort}", http = (), service = "widened") ],`,
+        ');',
+      ].join('\n'),
+    );
+    const workerd = spawn(binary, ['serve', join(dir, 'config.capnp')], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    workerd.stdout.on('data', (chunk) => (output += chunk));
+    workerd.stderr.on('data', (chunk) => (output += chunk));
+    const target = encodeURIComponent(`http://${privateName.name}:${new URL(documents.origin).port}/doc.json`);
+    async function fetchThrough(port: number): Promise<Json> {
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const answer = await fetch(`http://127.0.0.1:${port}/?url=${target}`)
+          .then((response) => response.json() as Promise<Json>)
+          .catch(() => undefined);
+        if (answer) return answer;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      throw new Error(`workerd did not answer on ${port}:\n${output}`);
+    }
+    try {
+      const guarded = await fetchThrough(guardedPort);
+      t.diagnostic(`workerd's default network: ${JSON.stringify(guarded)}`);
+      assert.equal(guarded.status, undefined, `the fetch was answered: ${JSON.stringify(guarded)}`);
+      assert.equal(documents.connections, 0, 'no connection was made');
+      const widened = await fetchThrough(widenedPort);
+      assert.deepEqual(widened, { status: 200 }, 'the same Worker reaches the host once its network allows private addresses');
+      assert.equal(documents.connections, 1);
+    } finally {
+      workerd.kill();
+      await documents.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -591,18 +591,7 @@ describe('OAuth state across server restarts', () => {
   });
 });
 
-/**
- * Starts the server with AGENT_API_CLIENT_IDLE_DAYS set. It goes through `env` like every setting;
- * it is also put in process.env for the duration of the start because create-agent-api.ts does not
- * pass it to openStore yet (openStore falls back to process.env).
- */
+/** Starts the server with AGENT_API_CLIENT_IDLE_DAYS set: read once with the rest of its environment, and carried to the store. */
 async function startWithIdlePeriod(dataDir: string, days: number): Promise<TestServer> {
-  const previous = process.env.AGENT_API_CLIENT_IDLE_DAYS;
-  process.env.AGENT_API_CLIENT_IDLE_DAYS = String(days);
-  try {
-    return await startTestServer({ dataDir, env: { AGENT_API_CLIENT_IDLE_DAYS: String(days) } });
-  } finally {
-    if (previous === undefined) delete process.env.AGENT_API_CLIENT_IDLE_DAYS;
-    else process.env.AGENT_API_CLIENT_IDLE_DAYS = previous;
-  }
+  return startTestServer({ dataDir, env: { AGENT_API_CLIENT_IDLE_DAYS: String(days) } });
 }

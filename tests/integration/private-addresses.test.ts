@@ -8,14 +8,11 @@
  * before any lookup. Over real HTTP, with real sockets.
  */
 import assert from 'node:assert/strict';
-import { lookup } from 'node:dns/promises';
-import { hostname } from 'node:os';
 import { after, before, describe, test } from 'node:test';
-import { SignJWT, type JWK } from 'jose';
 import { fetchOutboundOnNode } from '../../packages/astro-agent-api/src/hosts/node/node-outbound-fetch.ts';
-import { isPublicAddress, parseClientAddress } from '../../packages/astro-agent-api/src/server/client-address.ts';
 import { startConfiguredServer } from '../helpers/configured-server.ts';
 import { startDocumentHost, type DocumentHost } from '../helpers/document-host.ts';
+import { createDocumentClient, findPrivateName, NO_PRIVATE_NAME, type DocumentClient } from '../helpers/private-name.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { startSigningAgent, type SigningAgent } from '../helpers/signing-agent.ts';
 
@@ -23,47 +20,27 @@ const SITE = 'http://localhost:4321';
 const PATH = '/api/v1/search_pages?query=fontanero';
 const ANONYMOUS_POLICY = '"anonimo";q=60;w=60';
 
-/** The machine's own name, when every address it resolves to is loopback or private (as /etc/hosts makes it in a container). */
-async function findPrivateName(): Promise<{ name: string; addresses: string[] } | undefined> {
-  const name = hostname();
-  const addresses = await lookup(name, { all: true }).catch(() => []);
-  const everyPrivate = addresses.length > 0 && addresses.every(({ address }) => !isPublicAddress(parseClientAddress(address)!));
-  return everyPrivate ? { name, addresses: addresses.map(({ address }) => address) } : undefined;
-}
-
 const privateName = await findPrivateName();
-const skip = privateName ? false : `${hostname()} does not resolve to a loopback or private address here`;
+const skip = privateName ? false : NO_PRIVATE_NAME;
 
 let host: DocumentHost;
-let key: JWK;
+let client: DocumentClient;
 let hostPort: string;
 
 before(async () => {
   host = await startDocumentHost();
   hostPort = new URL(host.origin).port;
-  const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify'])) as CryptoKeyPair;
-  key = (await crypto.subtle.exportKey('jwk', pair.privateKey)) as JWK;
+  client = await createDocumentClient();
 });
 after(() => host?.close());
 
 /** A metadata document served at `path`, naming `clientId` as its own. */
 function serveDocument(path: string, clientId: string): void {
-  host.documents.set(path, { body: { client_id: clientId, token_endpoint_auth_method: 'private_key_jwt', jwks: { keys: [{ kty: key.kty, crv: key.crv, x: key.x }] } } });
+  client.serve(host, path, clientId);
 }
 
-async function tokenRequest(server: TestServer, clientId: string): Promise<Response> {
-  const now = Math.floor(Date.now() / 1000);
-  const assertion = await new SignJWT({ jti: crypto.randomUUID() })
-    .setProtectedHeader({ alg: 'EdDSA' })
-    .setIssuer(clientId)
-    .setSubject(clientId)
-    .setAudience(`${SITE}/oauth/token`)
-    .setExpirationTime(now + 60)
-    .sign(await crypto.subtle.importKey('jwk', key as JsonWebKey, { name: 'Ed25519' }, false, ['sign']));
-  return fetch(`${server.url}/oauth/token`, {
-    method: 'POST',
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: assertion }),
-  });
+function tokenRequest(server: TestServer, clientId: string): Promise<Response> {
+  return client.requestToken(`${server.url}/oauth/token`, `${SITE}/oauth/token`, clientId);
 }
 
 describe("the Node host's outbound fetch checks the address it connects to", { skip }, () => {

@@ -13,6 +13,7 @@ import { buildQuota } from '../../packages/astro-agent-api/src/operations/get-qu
 import { createGate } from '../../packages/astro-agent-api/src/server/gate.ts';
 import { createRateLimiter, rateLimitHeaders, resolvePolicies } from '../../packages/astro-agent-api/src/server/rate-limit.ts';
 import { openStore } from '../../packages/astro-agent-api/src/store/open-store.ts';
+import { parseEnvironment } from '../../packages/astro-agent-api/src/environment.ts';
 import type { Store } from '../../packages/astro-agent-api/src/store/store.ts';
 import { fetchFrom } from '../helpers/fetch-from.ts';
 import { startTestServer, type TestServer } from '../helpers/server.ts';
@@ -136,15 +137,15 @@ describe('quotas from options and the environment', () => {
   const configured = policies(60, 600);
 
   test('AGENT_API_QUOTA_ANONYMOUS and AGENT_API_QUOTA_IDENTIFIED override the options', () => {
-    assert.deepEqual(resolvePolicies(configured, {}), configured);
-    assert.deepEqual(resolvePolicies(configured, { AGENT_API_QUOTA_ANONYMOUS: '5', AGENT_API_QUOTA_IDENTIFIED: ' 12 ' }), policies(5, 12));
-    assert.deepEqual(resolvePolicies(configured, { AGENT_API_QUOTA_ANONYMOUS: '' }), configured);
+    assert.deepEqual(resolvePolicies(configured, parseEnvironment({})), configured);
+    assert.deepEqual(resolvePolicies(configured, parseEnvironment({ AGENT_API_QUOTA_ANONYMOUS: '5', AGENT_API_QUOTA_IDENTIFIED: ' 12 ' })), policies(5, 12));
+    assert.deepEqual(resolvePolicies(configured, parseEnvironment({ AGENT_API_QUOTA_ANONYMOUS: '' })), configured);
   });
 
   test('an invalid value stops the start-up with a message naming the variable', () => {
     for (const value of ['0', '-3', '1.5', 'sesenta', '1e3', '2000000']) {
       assert.throws(
-        () => resolvePolicies(configured, { AGENT_API_QUOTA_IDENTIFIED: value }),
+        () => resolvePolicies(configured, parseEnvironment({ AGENT_API_QUOTA_IDENTIFIED: value })),
         (error: Error) => {
           assert.match(error.message, /^AGENT_API_QUOTA_IDENTIFIED must be a whole number/);
           assert.ok(error.message.includes(`"${value}"`));
@@ -152,7 +153,7 @@ describe('quotas from options and the environment', () => {
         },
       );
     }
-    assert.throws(() => resolvePolicies(configured, { AGENT_API_QUOTA_ANONYMOUS: 'x' }), /^EnvironmentError: AGENT_API_QUOTA_ANONYMOUS/);
+    assert.throws(() => resolvePolicies(configured, parseEnvironment({ AGENT_API_QUOTA_ANONYMOUS: 'x' })), /^EnvironmentError: AGENT_API_QUOTA_ANONYMOUS/);
   });
 });
 

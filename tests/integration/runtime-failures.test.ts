@@ -20,6 +20,8 @@ import { createNodeBuildFiles } from '../../packages/astro-agent-api/src/hosts/n
 import { parseAgentApiOptions, resolveAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
 import { createAgentApi, type AgentApi } from '../../packages/astro-agent-api/src/runtime.ts';
 import { createPortableAgentApi } from '../../packages/astro-agent-api/src/server/create-agent-api.ts';
+import { readEnvironment } from '../../packages/astro-agent-api/src/environment.ts';
+import { fetchOutboundOnNode } from '../../packages/astro-agent-api/src/hosts/node/node-outbound-fetch.ts';
 import { openStore } from '../../packages/astro-agent-api/src/store/open-store.ts';
 import { findFreePort } from '../helpers/redis-server.ts';
 
@@ -130,7 +132,13 @@ describe('a build that cannot be loaded', () => {
       },
     };
     const env = { AGENT_API_DATA_DIR: join(outDir, 'data') };
-    const api = createPortableAgentApi({ env, files: counted, openStore: () => openStore({ dataDir: env.AGENT_API_DATA_DIR, env }), logger });
+    const api = createPortableAgentApi({
+      environment: readEnvironment(env),
+      files: counted,
+      openStore: (settings) => openStore({ dataDir: settings.AGENT_API_DATA_DIR, settings }),
+      fetchOutbound: fetchOutboundOnNode,
+      logger,
+    });
     after(() => api.close());
     const llms = async () => (await get(api, '/llms.txt')).text();
     assert.match(await llms(), /> first/);

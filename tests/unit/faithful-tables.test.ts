@@ -227,7 +227,7 @@ describe('accessible names outside tables', () => {
     assert.equal(markdownOf('<p><span aria-hidden="true">★★★★☆</span><span class="visually-hidden">4 out of 5</span></p>'), '4 out of 5\n');
   });
 
-  it("leave out what aria-hidden hides, and a button's icon, which names an action", () => {
+  it('leave out what aria-hidden hides, and a button that stands alone, which names an action', () => {
     assert.equal(markdownOf('<p>Ready<span aria-hidden="true"> →</span></p><button class="copy" aria-label="Copy to clipboard"><svg aria-label="Copy"></svg></button>'), 'Ready\n');
   });
 

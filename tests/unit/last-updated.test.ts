@@ -31,6 +31,13 @@ describe('the date a page gives', () => {
     assert.equal(lastModifiedOf('', '<h1>Post</h1><p>Published <time datetime="2026-01-01">Jan 1</time>.</p>'), undefined, "a <time> in the text is not the page's date");
   });
 
+  it("is the <time> of an article's footer, which the twin keeps (the article's own, page-landmarks.ts)", () => {
+    const main = '<article><h1>Post</h1><p>Text.</p><footer><p>Updated <time datetime="2026-06-01">Jun 1</time></p></footer></article>';
+    assert.equal(lastModifiedOf('', main), '2026-06-01');
+    const page = buildMarkdownFromHtml(`<!doctype html><html lang="en"><head><title>T</title></head><body><main>${main}</main></body></html>`, { pageUrl: `${SITE}/` })!;
+    assert.match(page.markdown, /Updated Jun 1/);
+  });
+
   it('is JSON-LD dateModified first (in a @graph too), then article:modified_time, then microdata, then the footer', () => {
     const jsonLd = (data: unknown) => `<script type="application/ld+json">${JSON.stringify(data)}</script>`;
     const og = '<meta property="article:modified_time" content="2026-03-03">';

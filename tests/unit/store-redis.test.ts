@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createClient } from 'redis';
 import { openStore } from '../../packages/astro-agent-api/src/store/open-store.ts';
+import { parseEnvironment } from '../../packages/astro-agent-api/src/environment.ts';
 import { openRedisStore } from '../../packages/astro-agent-api/src/store/redis-store.ts';
 import type { Store } from '../../packages/astro-agent-api/src/store/store.ts';
 import { StoreUnavailableError } from '../../packages/astro-agent-api/src/store/store-unavailable.ts';
@@ -14,7 +15,7 @@ const redis = await startTestRedis();
 after(() => redis.stop());
 const freshPrefix = () => `test-${randomUUID()}:`;
 
-runStoreContract('redis', () => openStore({ dataDir: '/nonexistent/unused-with-redis', env: { REDIS_URL: redis.url, AGENT_API_REDIS_PREFIX: freshPrefix() } }));
+runStoreContract('redis', () => openStore({ dataDir: '/nonexistent/unused-with-redis', settings: parseEnvironment({ REDIS_URL: redis.url, AGENT_API_REDIS_PREFIX: freshPrefix() }) }));
 
 const DAY = 86_400_000;
 const T0 = 1_800_000_000_000;
@@ -29,7 +30,7 @@ describe('redis store', () => {
 
   test('is selected by REDIS_URL in the env given to openStore, never by a stray process.env', async () => {
     const prefix = freshPrefix();
-    const store = await openStore({ dataDir: '/nonexistent', env: { REDIS_URL: redis.url, AGENT_API_REDIS_PREFIX: prefix } });
+    const store = await openStore({ dataDir: '/nonexistent', settings: parseEnvironment({ REDIS_URL: redis.url, AGENT_API_REDIS_PREFIX: prefix }) });
     assert.equal(store.backend, 'redis');
     await store.close();
   });
@@ -38,7 +39,7 @@ describe('redis store', () => {
     const gone = await startTestRedis();
     await gone.stop();
     const started = Date.now();
-    await assert.rejects(openStore({ dataDir: '/nonexistent', env: { REDIS_URL: `redis://:hunter2@127.0.0.1:${gone.port}/0` } }), (error: Error) => {
+    await assert.rejects(openStore({ dataDir: '/nonexistent', settings: parseEnvironment({ REDIS_URL: `redis://:hunter2@127.0.0.1:${gone.port}/0` }) }), (error: Error) => {
       assert.match(error.message, /^Cannot reach Redis at redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\/0 \(REDIS_URL\): .*ECONNREFUSED/);
       assert.match(error.message, /does not fall back to its embedded store/);
       assert.doesNotMatch(error.message, /hunter2/);

@@ -9,6 +9,7 @@ import { createTrafficRecorder } from '../../packages/astro-agent-api/src/analyt
 import type { Outcome } from '../../packages/astro-agent-api/src/outcome.ts';
 import { openD1Store, type D1Database } from '../../packages/astro-agent-api/src/store/d1-store.ts';
 import { openStore, SQLITE_FILE_NAME } from '../../packages/astro-agent-api/src/store/open-store.ts';
+import { parseEnvironment } from '../../packages/astro-agent-api/src/environment.ts';
 import type { Store } from '../../packages/astro-agent-api/src/store/store.ts';
 import { utcDay, utcDayBefore } from '../../packages/astro-agent-api/src/store/utc-day.ts';
 import { createMigratedD1 } from '../helpers/d1-over-sqlite.ts';
@@ -105,7 +106,7 @@ describe('what an outcome counts', () => {
 describe('the recorder', () => {
   function recorderOn(store: Store, flushIntervalMs = 3_600_000) {
     const logged: string[] = [];
-    const recorder = createTrafficRecorder({ env: {}, store: async () => store, log: (message) => logged.push(message), flushIntervalMs });
+    const recorder = createTrafficRecorder({ settings: parseEnvironment({}), store: async () => store, log: (message) => logged.push(message), flushIntervalMs });
     return { recorder, logged };
   }
 
@@ -138,7 +139,7 @@ describe('the recorder', () => {
 
   test('keeps what Redis refused and writes it once Redis is back', async () => {
     const lost = await startTestRedis();
-    const store = await openStore({ dataDir: freshDir(), env: { REDIS_URL: lost.url, AGENT_API_REDIS_TIMEOUT_MS: '200' } });
+    const store = await openStore({ dataDir: freshDir(), settings: parseEnvironment({ REDIS_URL: lost.url, AGENT_API_REDIS_TIMEOUT_MS: '200' }) });
     const { recorder, logged } = recorderOn(store);
     recorder.record(outcome({ surface: 'document', path: '/llms.txt' }));
     await lost.kill();
@@ -176,7 +177,7 @@ describe('the recorder', () => {
 
   test('AGENT_API_ANALYTICS=off counts nothing', async () => {
     const store = await openStore({ dataDir: freshDir() });
-    const recorder = createTrafficRecorder({ env: { AGENT_API_ANALYTICS: 'off' }, store: async () => store, log: () => {} });
+    const recorder = createTrafficRecorder({ settings: parseEnvironment({ AGENT_API_ANALYTICS: 'off' }), store: async () => store, log: () => {} });
     recorder.record(outcome({ surface: 'document', path: '/llms.txt' }));
     await recorder.close();
     assert.deepEqual((await store.readTraffic('2000-01-01')).requests, []);
@@ -190,11 +191,11 @@ describe('retention', () => {
   for (const backend of ['sqlite', 'redis'] as const) {
     test(`${backend}: the store deletes the days older than AGENT_API_ANALYTICS_RETENTION_DAYS when it opens, then as time passes`, async () => {
       const dataDir = freshDir();
-      const env = {
+      const settings = parseEnvironment({
         AGENT_API_ANALYTICS_RETENTION_DAYS: '30',
         ...(backend === 'redis' ? { REDIS_URL: redis.url, AGENT_API_REDIS_PREFIX: `retention-${dirs}:` } : {}),
-      };
-      const seed = await openStore({ dataDir, env, now: () => now });
+      });
+      const seed = await openStore({ dataDir, settings, now: () => now });
       const days = [utcDayBefore(now, 40), utcDayBefore(now, 30), utcDayBefore(now, 29), utcDay(now)];
       await seed.addTraffic({
         requests: days.map((day) => ({ day, surface: 'document', target: '/llms.txt', page: '', family: 'CCBot', count: 1 })),
@@ -202,7 +203,7 @@ describe('retention', () => {
       });
       await seed.close();
       let clock = now;
-      const store = await openStore({ dataDir, env, now: () => clock, sweepIntervalMs: 20 });
+      const store = await openStore({ dataDir, settings, now: () => clock, sweepIntervalMs: 20 });
       const keptDays = async () => [...new Set((await store.readTraffic('2000-01-01')).requests.map((r) => r.day))].sort();
       assert.deepEqual(await keptDays(), [utcDayBefore(now, 29), utcDay(now)]);
       assert.deepEqual((await store.readTraffic('2000-01-01')).searches.map((s) => s.day).sort(), [utcDayBefore(now, 29), utcDay(now)]);
@@ -245,7 +246,7 @@ describe('traffic counts on D1', () => {
     const store = await openD1Store(binding, { bindingName: 'AGENT_API_DB' });
     const logged: string[] = [];
     // A Worker keeps no timer: it flushes after a response (hosts/workers/workers-agent-api.ts).
-    const recorder = createTrafficRecorder({ env: {}, store: async () => store, log: (message) => logged.push(message), flushIntervalMs: 0 });
+    const recorder = createTrafficRecorder({ settings: parseEnvironment({}), store: async () => store, log: (message) => logged.push(message), flushIntervalMs: 0 });
     return { recorder, store, state, logged };
   }
 

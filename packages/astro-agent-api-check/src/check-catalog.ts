@@ -107,9 +107,9 @@ const CATALOG = {
   'llms-txt-coverage': {
     group: 'llms-txt',
     scope: 'site',
-    title: "llms.txt covers at least 95 % of the sitemap's pages (warn from 80 %)",
+    title: "llms.txt covers at least 95 % of the sitemap's content pages (warn from 80 %)",
     graders: ['AFDocs'],
-    fix: 'List every page of the sitemap in llms.txt (or its section files), or drop from the sitemap the pages that are not content.',
+    fix: 'List every content page of the sitemap in llms.txt (or its section files); pages read that say they are not content (noindex, a redirect, a canonical link elsewhere, a copy, empty) are not counted.',
   },
   'llms-full-txt': {
     group: 'llms-txt',

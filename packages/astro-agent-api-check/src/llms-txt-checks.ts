@@ -109,12 +109,17 @@ export const llmsTxtChecks: CheckRuns = {
     const { site } = context;
     if (!site.llms) return skip('no llms.txt (see llms-txt-exists)');
     if (!site.sitemap || site.sitemap.entries.length === 0) return skip('no sitemap to compare with (see sitemap)');
-    const listed = new Set(site.llms.links.filter((link) => context.http.isOnSite(link.url)).map((link) => pageKey(context.http.locate(link.url))));
-    const missing = site.pages.filter((page) => !listed.has(pageKey(context.http.locate(page))));
-    const covered = site.pages.length - missing.length;
-    const message = `llms.txt covers ${covered} of the sitemap's ${site.pages.length} pages (${percent(covered, site.pages.length)})`;
-    if (covered >= site.pages.length * 0.95) return missing.length > 0 ? pass(`${message}; not listed: ${missing.slice(0, 3).join(', ')}`) : pass(message);
-    return covered >= site.pages.length * 0.8 ? warn(message, missing) : fail(message, missing);
+    const key = (url: string) => pageKey(context.http.locate(url));
+    const listed = new Set(site.llms.links.filter((link) => context.http.isOnSite(link.url)).map((link) => key(link.url)));
+    // A page that says it is not content (noindex, a redirect stub…) belongs in no agent index (index-content): it is not missed.
+    const notContent = new Set(site.read.filter((page) => page.marks.length > 0).map((page) => key(page.page)));
+    const pages = site.pages.filter((page) => !notContent.has(key(page)));
+    const missing = pages.filter((page) => !listed.has(key(page)));
+    const covered = pages.length - missing.length;
+    const setApart = site.pages.length - pages.length;
+    const message = `llms.txt covers ${covered} of the sitemap's ${pages.length} ${setApart > 0 ? `content pages (${setApart} that say they are not content set apart)` : 'pages'} (${percent(covered, pages.length)})`;
+    if (covered >= pages.length * 0.95) return missing.length > 0 ? pass(`${message}; not listed: ${missing.slice(0, 3).join(', ')}`) : pass(message);
+    return covered >= pages.length * 0.8 ? warn(message, missing) : fail(message, missing);
   },
 
   async 'llms-full-txt'(context) {

@@ -81,6 +81,24 @@ export class EnvironmentError extends Error {
   }
 }
 
+/** The environment read once, at start: its typed settings, or the error that names each bad variable. */
+export type EnvironmentReading = { settings: Environment; error?: undefined } | { settings?: undefined; error: EnvironmentError };
+
+/**
+ * The one parse of a runtime's environment, made by its host at start: what the runtime, its store,
+ * its limits and its recorders read (server/create-agent-api.ts carries the settings to them). A bad
+ * value is returned, not thrown: a host that cannot refuse to start (a Worker, a function) still
+ * serves the site, and the runtime answers its agent paths with a 503 naming the variable.
+ */
+export function readEnvironment(env: Record<string, string | undefined>): EnvironmentReading {
+  try {
+    return { settings: parseEnvironment(env) };
+  } catch (error) {
+    if (error instanceof EnvironmentError) return { error };
+    throw error;
+  }
+}
+
 /**
  * Reads the variables of `env`; throws an EnvironmentError that names each bad variable, what it must
  * be, the value it has and what unsetting it does. Not an AstroError: server code runs without Astro

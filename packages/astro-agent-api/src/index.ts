@@ -16,9 +16,7 @@ import { startRenderTimeConversion, type RenderTimeConversion, type RenderTimeSu
 import { readSiteName } from './build/read-site-name.ts';
 import { writeDocuments } from './documents/write-documents.ts';
 import { decideSiteLanguage, parseAgentApiOptions, resolveAgentApiOptions, type AgentApiOptions, type AgentApiUserOptions } from './options.ts';
-import { publishWorkersRuntime } from './build/publish-workers-runtime.ts';
-import { publishFunctionRuntime } from './build/publish-function-runtime.ts';
-import { hostOfBuild } from './hosts/adapter-host.ts';
+import { hostOfBuild } from './hosts/host-registry.ts';
 import { serveAgentSurfaceInDev, setupRuntime } from './setup-runtime.ts';
 import { createSiteUrls, readRoutingSettings, type SiteUrls } from './site-urls.ts';
 
@@ -31,11 +29,6 @@ const PAGEFIND_INTEGRATIONS = new Set(['@astrojs/starlight', 'pagefind']);
 /** The one line a build without an adapter prints: what it wrote, and what a server would add. */
 const NO_ADAPTER_NOTICE =
   'no adapter: wrote the static agent surface (Markdown twins, llms.txt, agents.md, the agent skill, the Pagefind index); add an adapter such as @astrojs/node to serve search_pages, read_page, MCP and OAuth';
-
-/** The function each serverless adapter builds, for the build's log. */
-const FUNCTION_NAMES = { vercel: 'Vercel function', netlify: 'Netlify function' } as const;
-const NO_REDIS_WARNING =
-  "REDIS_URL is not set: in serverless functions the clients, tokens and quotas live in Redis only, so search_pages, read_page, MCP and OAuth will answer 503 until REDIS_URL is set in the platform's environment variables (an Upstash rediss:// URL, for example); the pages, twins and documents are served meanwhile";
 
 /** Astro integration that makes the site readable by agents: Markdown twins, search, API, OAuth and MCP. */
 export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIntegration {
@@ -190,16 +183,8 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
         const { textFiles } = await writeManifest(outDir, { ...manifest, documents });
         const copies = manifest.copies.length > 0 ? ` (and ${manifest.copies.length} copies of pages in another language)` : '';
         logger.info(`wrote the manifest of ${manifest.pages.length} pages in ${secondsSince(start)}${copies}`);
-        if (host?.runtime === 'workers') await publishWorkersRuntime(outDir, clientDir, textFiles);
-        if (host?.runtime === 'vercel' || host?.runtime === 'netlify') {
-          const serverEntry = fileURLToPath(new URL(config!.build.serverEntry, config!.build.server));
-          const copied = await publishFunctionRuntime({ platform: host.runtime, root: fileURLToPath(config!.root), outDir, clientDir, serverEntry, manifest: { ...manifest, textFiles }, documents });
-          logger.info(
-            `put the runtime's files and the agent documents into the ${FUNCTION_NAMES[host.runtime]} (${copied.files} files, ${(copied.bytes / 1024 ** 2).toFixed(1)} MB); it answers the twins and the documents`,
-          );
-          // Without a shared store every instance of the function would keep quotas of its own: the store's paths answer 503 instead.
-          if (!process.env.REDIS_URL) logger.warn(NO_REDIS_WARNING);
-        }
+        const serverEntry = fileURLToPath(new URL(config!.build.serverEntry, config!.build.server));
+        await host?.publish?.({ root: fileURLToPath(config!.root), outDir, clientDir, serverEntry, manifest: { ...manifest, textFiles }, documents }, logger);
         logger.info(`build steps done in ${secondsSince(hookStart)} after Astro's render${besideRender}`);
       },
     },

@@ -8,38 +8,14 @@ import { getAgentApi } from './hosts/node/agent-api-registry.ts';
 import { AGENT_SKILL_ROUTE_PATTERN } from './paths.ts';
 import { createNodeHandler } from './hosts/node/connect-handler.ts';
 import { buildRouteTable } from './server/route-table.ts';
-import { hostOfBuild, type AdapterHost } from './hosts/adapter-host.ts';
+import type { Host } from './hosts/host.ts';
+import { hostOfBuild } from './hosts/host-registry.ts';
 import { createSiteUrls, DEFAULT_ROUTING, readRoutingSettings, type RoutingSettings } from './site-urls.ts';
 
 const PACKAGE = 'astro-agent-api';
 const VIRTUAL_ID = 'virtual:agent-api/runtime';
 const RESOLVED_ID = `\0${VIRTUAL_ID}`;
 const RESOLVED_ENTRY_ID = '\0agent-api:function-entry';
-
-/**
- * The function entry of each serverless adapter (its `serverEntrypoint`), and the module that takes its
- * place as the function's entry: the one front, then the adapter's handler, as a Worker's entry does.
- */
-const FUNCTION_ENTRIES: Readonly<Record<'vercel' | 'netlify', { adapterEntry: string; code: string[] }>> = {
-  vercel: {
-    adapterEntry: '@astrojs/vercel/entrypoint',
-    code: [
-      "import site from '@astrojs/vercel/entrypoint';",
-      `import { createVercelFront } from ${JSON.stringify(`${PACKAGE}/serverless`)};`,
-      `import { agentFront } from ${JSON.stringify(VIRTUAL_ID)};`,
-      'export default createVercelFront(agentFront, site);',
-    ],
-  },
-  netlify: {
-    adapterEntry: '@astrojs/netlify/ssr-function.js',
-    code: [
-      "import { createHandler as createSiteHandler } from '@astrojs/netlify/ssr-function.js';",
-      `import { createNetlifyFront } from ${JSON.stringify(`${PACKAGE}/serverless`)};`,
-      `import { agentFront } from ${JSON.stringify(VIRTUAL_ID)};`,
-      'export const createHandler = (options) => createNetlifyFront(agentFront, createSiteHandler(options));',
-    ],
-  },
-};
 /** Vite environments that build or run server code. */
 const SERVER_ENVIRONMENTS = new Set(['ssr', 'prerender', 'astro']);
 
@@ -86,22 +62,54 @@ export function setupRuntime({ config, injectRoute, addMiddleware, updateConfig 
   updateConfig({ vite: { plugins: [runtimeModulePlugin(config, host)] } });
 }
 
-function runtimeModulePlugin(config: AstroConfig, host: AdapterHost) {
+/** Where the build is, seen from the built server: what the runtime module of a host needs to find it. */
+interface BuildPlaces {
+  /** Astro's outDir at build time, read by `astro dev`. */
+  outDir: string;
+  serverEntry: string;
+  /** The build output from the server folder, and the public folder from the build output. */
+  outDirFromServer: string;
+  clientFromOutDir: string;
+}
+
+const runtimeImport = (entry: string, names: string) => `import { ${names} } from ${JSON.stringify(`${PACKAGE}/${entry}`)};`;
+/** In `astro dev` the endpoints answer from the last build; in a built server, from the build beside it. */
+const findOutDir = ({ outDir, serverEntry, outDirFromServer }: BuildPlaces) =>
+  `const outDir = import.meta.env.DEV ? ${JSON.stringify(outDir)} : findBuildOutput(import.meta.url, ${JSON.stringify({ serverEntry, outDirFromServer, builtOutDir: outDir })});`;
+
+/** The module the injected endpoints and middleware import (VIRTUAL_ID), by the host's runtime: one agent front per process or instance. */
+const RUNTIME_MODULES: Readonly<Record<Host['runtime'], (places: BuildPlaces) => string[]>> = {
+  node: (places) => [runtimeImport('runtime', 'createAgentFront, getAgentApi, findBuildOutput'), findOutDir(places), 'export const agentFront = createAgentFront(getAgentApi({ outDir }));'],
+  // On Workers the runtime reads its bindings from the adapter's env (assets, D1), not from a folder.
+  workers: () => [
+    "import { env } from 'cloudflare:workers';",
+    runtimeImport('workers', 'createAgentFront, getWorkersAgentApi'),
+    'export const agentFront = createAgentFront(getWorkersAgentApi(env).api);',
+  ],
+  // In a function the runtime reads the build the integration put into it, its store on Redis only.
+  function: (places) => [
+    runtimeImport('runtime', 'createAgentFront, getAgentApi, findBuildOutput'),
+    runtimeImport('serverless', 'getFunctionAgentApi'),
+    findOutDir(places),
+    `export const agentFront = createAgentFront(import.meta.env.DEV ? getAgentApi({ outDir }) : getFunctionAgentApi({ outDir, clientFromOutDir: ${JSON.stringify(places.clientFromOutDir)} }));`,
+  ],
+};
+
+function runtimeModulePlugin(config: AstroConfig, host: Host) {
   const outDir = fileURLToPath(config.outDir);
   const serverDir = fileURLToPath(config.build.server);
   // Where the build output is, seen from the server folder: the built server finds it at run time
   // from its own location, so a build can be moved to another folder or machine.
   const outDirFromServer = relative(serverDir, outDir).split('\\').join('/') || '.';
   const serverEntry = config.build.serverEntry;
-  const isWorkers = host.runtime === 'workers';
-  const functionEntry = host.runtime === 'vercel' || host.runtime === 'netlify' ? FUNCTION_ENTRIES[host.runtime] : undefined;
+  const { functionEntry } = host;
   const clientFromOutDir = relative(outDir, fileURLToPath(config.build.client)).split('\\').join('/') || '.';
   return {
     name: 'agent-api:runtime',
     configEnvironment(name: string) {
       // The runtime is plain Node code (node:sqlite, worker threads): never bundle it. A Worker has no
       // node_modules at run time: there the runtime is bundled, its Workers host only (workers.ts).
-      if (SERVER_ENVIRONMENTS.has(name) && !isWorkers) return { resolve: { external: [PACKAGE] } };
+      if (SERVER_ENVIRONMENTS.has(name) && host.runtime !== 'workers') return { resolve: { external: [PACKAGE] } };
       return undefined;
     },
     resolveId: {
@@ -115,31 +123,9 @@ function runtimeModulePlugin(config: AstroConfig, host: AdapterHost) {
       },
     },
     load(id: string) {
-      if (id === RESOLVED_ENTRY_ID) return functionEntry!.code.join('\n');
+      if (id === RESOLVED_ENTRY_ID) return functionEntry!.code({ serverless: `${PACKAGE}/serverless`, runtime: VIRTUAL_ID }).join('\n');
       if (id !== RESOLVED_ID) return undefined;
-      // In a function the runtime reads the build the integration put into it, its store on Redis only.
-      if (functionEntry) {
-        return [
-          `import { createAgentFront, getAgentApi, findBuildOutput } from ${JSON.stringify(`${PACKAGE}/runtime`)};`,
-          `import { getFunctionAgentApi } from ${JSON.stringify(`${PACKAGE}/serverless`)};`,
-          `const outDir = import.meta.env.DEV ? ${JSON.stringify(outDir)} : findBuildOutput(import.meta.url, ${JSON.stringify({ serverEntry, outDirFromServer, builtOutDir: outDir })});`,
-          `export const agentFront = createAgentFront(import.meta.env.DEV ? getAgentApi({ outDir }) : getFunctionAgentApi({ outDir, clientFromOutDir: ${JSON.stringify(clientFromOutDir)} }));`,
-        ].join('\n');
-      }
-      // On Workers the runtime reads its bindings from the adapter's env (assets, D1), not from a folder.
-      if (isWorkers) {
-        return [
-          "import { env } from 'cloudflare:workers';",
-          `import { createAgentFront, getWorkersAgentApi } from ${JSON.stringify(`${PACKAGE}/workers`)};`,
-          'export const agentFront = createAgentFront(getWorkersAgentApi(env).api);',
-        ].join('\n');
-      }
-      return [
-        `import { createAgentFront, getAgentApi, findBuildOutput } from ${JSON.stringify(`${PACKAGE}/runtime`)};`,
-        // In `astro dev` the endpoints answer from the last build; in a built server, from the build beside it.
-        `const outDir = import.meta.env.DEV ? ${JSON.stringify(outDir)} : findBuildOutput(import.meta.url, ${JSON.stringify({ serverEntry, outDirFromServer, builtOutDir: outDir })});`,
-        'export const agentFront = createAgentFront(getAgentApi({ outDir }));',
-      ].join('\n');
+      return RUNTIME_MODULES[host.runtime]({ outDir, serverEntry, outDirFromServer, clientFromOutDir }).join('\n');
     },
     renderChunk(code: string, chunk: { isEntry: boolean; fileName: string }) {
       if (!host.frontsStandaloneServer || !chunk.isEntry || chunk.fileName !== serverEntry) return undefined;

@@ -42,7 +42,7 @@ export function isAiFamily(family: string): boolean {
 
 /**
  * The agent family a User-Agent names, or undefined when the list knows none. Trying every pattern
- * costs about 0.1 ms, so answers are kept for the most recent User-Agents, which repeat.
+ * costs far more than a lookup, so answers are kept for the most recent User-Agents, which repeat.
  */
 export function createAgentClassifier(options: { cacheSize?: number } = {}): (userAgent: string | null) => string | undefined {
   const cache = new LRUCache<string, { family: string | undefined }>({ max: options.cacheSize ?? 2_000 });

@@ -1,4 +1,4 @@
-import { parseEnvironment } from '../environment.ts';
+import type { Environment } from '../environment.ts';
 import type { Outcome, OutcomeListener } from '../outcome.ts';
 import type { Store, TrafficBatch } from '../store/store.ts';
 import { utcDay } from '../store/utc-day.ts';
@@ -31,7 +31,8 @@ const MAX_PENDING = 50_000;
  * counts nothing.
  */
 export function createTrafficRecorder(deps: {
-  env: Record<string, string | undefined>;
+  /** The environment's settings, read once by the host. */
+  settings: Pick<Environment, 'AGENT_API_ANALYTICS'>;
   /** The store of the running server, opened on first use. */
   store: () => Promise<Store>;
   log: (message: string, cause?: unknown) => void;
@@ -39,7 +40,7 @@ export function createTrafficRecorder(deps: {
   flushIntervalMs?: number;
   now?: () => number;
 }): TrafficRecorder {
-  if (parseEnvironment(deps.env).AGENT_API_ANALYTICS === 'off') return { record() {}, flush: async () => {}, close: async () => {}, pending: 0 };
+  if (deps.settings.AGENT_API_ANALYTICS === 'off') return { record() {}, flush: async () => {}, close: async () => {}, pending: 0 };
   const now = deps.now ?? Date.now;
   const classify = createAgentClassifier();
   let held = createCounts();

@@ -43,7 +43,41 @@ export type ElementById = (id: string) => Element | undefined;
  * embedded controls' values are not read, and `aria-labelledby` finds only elements of the content.
  */
 export function ownName(element: Element, byId: ElementById): string {
-  const { 'aria-labelledby': labelledByIds, 'aria-label': ariaLabel, title } = element.attribs;
+  const labelled = labelName(element, byId);
+  if (labelled !== '') return labelled;
+  if (element.name === 'svg') {
+    const svgTitle = element.children.find((child): child is Element => isTag(child) && child.name === 'title');
+    const text = svgTitle ? collapseWhitespace(textOf(svgTitle)) : '';
+    if (text !== '') return text;
+  }
+  if (element.name === 'img' && element.attribs.alt !== undefined) return collapseWhitespace(element.attribs.alt);
+  return titleOf(element);
+}
+
+/**
+ * The name of a control that shows no text, by accname 1.2's steps in order: `aria-labelledby` (2B),
+ * `aria-label` (2C), the names of the icons it holds (2F, a button is named from its content), its
+ * `title` (2I). `''` when it gives none.
+ */
+export function controlName(control: Element, byId: ElementById): string {
+  const labelled = labelName(control, byId);
+  if (labelled !== '') return labelled;
+  const fromContent = collapseWhitespace(iconNames(control, byId).join(' '));
+  return fromContent !== '' ? fromContent : titleOf(control);
+}
+
+/** The names of the icons inside `parent`, in document order (what aria-hidden hides is gone already: flatten-components.ts). */
+function iconNames(parent: Element, byId: ElementById): string[] {
+  return parent.children.flatMap((child) => {
+    if (!isTag(child)) return [];
+    const name = mayHaveOwnName(child) || isImageRole(child) ? ownName(child, byId) : '';
+    return name !== '' ? [name] : iconNames(child, byId);
+  });
+}
+
+/** The name `aria-labelledby` (the text of the elements it names) or `aria-label` give, `''` when neither does. */
+function labelName(element: Element, byId: ElementById): string {
+  const { 'aria-labelledby': labelledByIds, 'aria-label': ariaLabel } = element.attribs;
   const labelledBy = collapseWhitespace(
     tokens(labelledByIds)
       .map((id) => byId(id))
@@ -52,13 +86,11 @@ export function ownName(element: Element, byId: ElementById): string {
       .join(' '),
   );
   if (labelledBy !== '') return labelledBy;
-  if (ariaLabel !== undefined && ariaLabel.trim() !== '') return collapseWhitespace(ariaLabel);
-  if (element.name === 'svg') {
-    const svgTitle = element.children.find((child): child is Element => isTag(child) && child.name === 'title');
-    const text = svgTitle ? collapseWhitespace(textOf(svgTitle)) : '';
-    if (text !== '') return text;
-  }
-  if (element.name === 'img' && element.attribs.alt !== undefined) return collapseWhitespace(element.attribs.alt);
+  return ariaLabel !== undefined ? collapseWhitespace(ariaLabel) : '';
+}
+
+function titleOf(element: Element): string {
+  const { title } = element.attribs;
   return title !== undefined ? collapseWhitespace(title) : '';
 }
 
@@ -68,7 +100,7 @@ function mayHaveOwnName(element: Element): boolean {
   return attribs['aria-labelledby'] !== undefined || attribs['aria-label'] !== undefined || attribs.title !== undefined || element.name === 'svg';
 }
 
-/** A button names what it does ("Copy to clipboard", "Close"): the page's interface, not its content. */
+/** A button: it names what it does ("Copy to clipboard", "Close"), the page's interface, unless the text around it shows it (flatten-components.ts). */
 export function isControl(element: Element): boolean {
   return element.name === 'button' || element.attribs.role === 'button';
 }

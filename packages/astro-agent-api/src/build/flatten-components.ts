@@ -1,10 +1,11 @@
 import { type ChildNode, createElement, createText, type Element, isTag, isText } from './parse-html.ts';
-import { indexIds, isControl, isHiddenFromReaders, mathAsText, withAccessibleName, type ElementById } from './accessible-names.ts';
+import { controlName, hasRenderedContent, indexIds, isControl, isHiddenFromReaders, mathAsText, withAccessibleName, type ElementById } from './accessible-names.ts';
 import { unwrapCodeFrame } from './code-frames.ts';
 import { collapseWhitespace } from './collapse-whitespace.ts';
 import { findByClass, findElement, hasClass, textOf } from './element-queries.ts';
 import { fileTreeAsList, FILE_TREE_TAG } from './file-trees.ts';
-import { separateInlineBoxes } from './inline-boxes.ts';
+import { isBlockBox, separateInlineBoxes } from './inline-boxes.ts';
+import { isSectioning } from './page-landmarks.ts';
 import { visibleText } from './visible-text.ts';
 
 /** What a heading's anchor link shows, if anything: rehype-autolink-headings' `#`, a pilcrow, a section sign, a link emoji. */
@@ -20,31 +21,37 @@ const PHRASING_TAGS = new Set(['a', 'abbr', 'b', 'br', 'cite', 'code', 'del', 'e
  * framed code blocks keep their title, a file tree becomes a nested list, a link card a link and its
  * description, a `<details>`' summary and a definition's term become bold, a figure's caption
  * italic. What the page hides from every reader (`aria-hidden`) goes; an icon says its accessible
- * name, a formula its TeX; boxes side by side (link buttons, an icon's name) get a space between them.
+ * name, a formula its TeX, a button that shows only an icon its name where it stands in running text;
+ * boxes side by side (link buttons, an icon's name, a span styled as a block) get a space between
+ * them. Code is left as it is written. `isIgnored` is told whether a section of the content (an
+ * article, a section: page-landmarks.ts) holds the child.
  */
-export function rewriteComponents(content: Element, isIgnored: (child: ChildNode) => boolean): void {
+export function rewriteComponents(content: Element, isIgnored: (child: ChildNode, inSection: boolean) => boolean): void {
   let ids: Map<string, Element> | undefined;
   const byId: ElementById = (id) => {
     ids ??= indexIds(content);
     return ids.get(id);
   };
-  rewriteChildren(content, { byId, boxes: new Set(), inControl: false, isIgnored });
+  rewriteChildren(content, { byId, boxes: new Set(), inControl: false, inCode: false, inSection: isSectioning(content), isIgnored });
 }
 
 /**
  * What the walk of one page's content keeps: its ids (read once, when an `aria-labelledby` asks), the
- * icons it named, whether it is inside a button, whose icons name an action, not content, and what
- * it leaves out.
+ * icons it named, whether it is inside a button, whose icons name an action, not content, inside a
+ * `<pre>`, whose text is the code the reader copies, white space and all, or inside a section of the
+ * content, and what it leaves out.
  */
 interface Walk {
   byId: ElementById;
   boxes: Set<Element>;
   inControl: boolean;
-  isIgnored: (child: ChildNode) => boolean;
+  inCode: boolean;
+  inSection: boolean;
+  isIgnored: (child: ChildNode, inSection: boolean) => boolean;
 }
 
 function rewriteChildren(parent: Element, walk: Walk): void {
-  const kept = parent.children.filter((child) => (isTag(child) || isText(child)) && !walk.isIgnored(child));
+  const kept = parent.children.filter((child) => (isTag(child) || isText(child)) && !walk.isIgnored(child, walk.inSection));
   const hasPanels = kept.some((child) => isTag(child) && child.attribs.role === 'tabpanel');
   const labels = hasPanels ? collectTabLabels(kept) : undefined;
   const children: ChildNode[] = [];
@@ -65,12 +72,48 @@ function rewriteChildren(parent: Element, walk: Walk): void {
     }
     const replaced = rewrite(child);
     // An SVG's own markup is a drawing: only its name (its `<title>`, its label) can be text.
-    if (replaced.name !== 'svg') rewriteChildren(replaced, isControl(replaced) ? { ...walk, inControl: true } : walk);
-    const { element, named } = walk.inControl ? { element: replaced, named: false } : withAccessibleName(replaced, walk.byId);
+    if (replaced.name !== 'svg') rewriteChildren(replaced, walkInside(replaced, walk));
+    const { element, named } = walk.inControl || walk.inCode ? { element: replaced, named: false } : withAccessibleName(replaced, walk.byId);
     if (named) walk.boxes.add(element);
     children.push(element);
   }
-  parent.children = separateInlineBoxes(withoutRepeatedNames(children, walk.boxes), walk.boxes);
+  if (walk.inCode) parent.children = children;
+  else parent.children = separateInlineBoxes(parent, withoutRepeatedNames(walk.inControl ? children : withControlNames(children, walk), walk.boxes), walk.boxes);
+}
+
+/** The walk of an element's children: the same one unless the element is a button, a `<pre>` or a section. */
+function walkInside(element: Element, walk: Walk): Walk {
+  const inControl = walk.inControl || isControl(element);
+  const inCode = walk.inCode || element.name === 'pre';
+  const inSection = walk.inSection || isSectioning(element);
+  return inControl === walk.inControl && inCode === walk.inCode && inSection === walk.inSection ? walk : { ...walk, inControl, inCode, inSection };
+}
+
+/**
+ * The children with each button that shows only an icon written as its accessible name
+ * (accessible-names.ts `controlName`), where the button stands in running text: beside words that are
+ * not another button or a block. There the page shows it as a word of the sentence ("triggered by the
+ * little 'sunlight' icon: [a button] in the page header"), and a reader perceives its name. A button
+ * standing alone (a code block's copy button, a dialog's close button) is the page's interface and
+ * stays out; a button with text of its own keeps its text.
+ */
+function withControlNames(children: ChildNode[], walk: Walk): ChildNode[] {
+  const isIconOnlyControl = (child: ChildNode): child is Element => isTag(child) && isControl(child) && !hasRenderedContent(child);
+  if (!children.some(isIconOnlyControl) || !children.some(isRunningText)) return children;
+  return children.map((child) => {
+    if (!isIconOnlyControl(child)) return child;
+    const name = controlName(child, walk.byId);
+    if (name === '') return child;
+    const named = createElement('span', [createText(name)]);
+    walk.boxes.add(named);
+    return named;
+  });
+}
+
+/** Words of a line of text: a text node, or an inline element with text that is not a button. */
+function isRunningText(node: ChildNode): boolean {
+  if (isText(node)) return node.data.trim() !== '';
+  return !isControl(node) && !isBlockBox(node) && hasRenderedContent(node);
 }
 
 /**

@@ -38,8 +38,8 @@ export interface CachedAnswer {
 /**
  * Bytes of answers kept per build: a crawl of a 3,000-page site (its read_page answers and twins) stays
  * in it; on a larger site a page that fell out is read and serialized again. Each answer counts twice
- * its size: room for the compressed forms made later. Half of it measured a 3,000-page read_page crawl
- * at 0 % hits instead of 95 % (its answers alone take 16.3 MB).
+ * its size: room for the compressed forms made later. Half of it left such a crawl with no hits at all
+ * (BENCHMARKS.md, "Server memory at 10,000 pages").
  */
 const MEMO_BYTES = 32 * 1024 * 1024;
 /** Bytes of recent answers kept per build: ~1,000 search answers of ~2 KB, each counted twice. */

@@ -10,7 +10,7 @@ export function canonicalLanguageTag(tag: string): string {
     } catch {
       canonical = '';
     }
-    // A site has a few tags and the build asks for them on every page: Intl's answer costs ~20 µs.
+    // A site has a few tags and the build asks for them on every page, and Intl's answer is slow to make.
     if (canonicalTags.size < MAX_CANONICAL_TAGS) canonicalTags.set(tag, canonical);
   }
   return canonical;

@@ -93,8 +93,8 @@ interface WordReading {
 
 /**
  * Words whose reading a parser keeps (a few hundred bytes each): stemming a word in each language and
- * looking up its typos was 16–29 % of a search's time on the demo (BENCHMARKS.md, "Search and server
- * memory, second pass").
+ * looking up its typos was a large part of a search's time on the demo (BENCHMARKS.md, "Search and
+ * server memory, second pass").
  */
 const WORD_READINGS = 10_000;
 

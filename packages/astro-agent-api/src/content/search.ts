@@ -74,7 +74,7 @@ const HUB_WEIGHT = 0.5;
  * page's text and folding it for every result was most of a search's time (BENCHMARKS.md, "Search and
  * server memory, second pass"). Only all or nothing: under an even spread of queries, a cache smaller
  * than the pages replaced a text on most searches, and the replaced ones were old-generation garbage
- * (V8's old space grew from 45 to over 190 MB at 10,000 pages).
+ * that grew V8's old space fourfold at 10,000 pages (same section).
  */
 const EXCERPT_TEXTS_BYTES = 8 * 1024 ** 2;
 

@@ -32,8 +32,8 @@ export interface WriteDocumentsInput {
 const brotli = promisify(brotliCompress);
 /**
  * Brotli quality of llms.txt's section files and of llms-full.txt's files, whose size grows with the
- * site. Quality 11 (the other documents') took 25 s for the 3.6 MB of section files of 30,000 pages
- * (bench/documents-at-scale.ts), quality 5 takes 0.1 s for 20 % more bytes.
+ * site: quality 11 (the other documents') takes hundreds of times longer there for a few bytes less
+ * (BENCHMARKS.md, "Documents at scale").
  */
 const SECTION_FILE_QUALITY = 5;
 const gzipAsync = promisify(gzip);

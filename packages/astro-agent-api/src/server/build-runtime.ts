@@ -1,4 +1,5 @@
 import type { ContentSnapshot } from '../content/content-model.ts';
+import type { Environment } from '../environment.ts';
 import { API_VERSION, buildDeprecationHeaders } from '../versioning.ts';
 import { createMcpTools, createOperations } from '../operations/index.ts';
 import type { Operation } from '../operations/operation.ts';
@@ -39,7 +40,8 @@ export interface BuildRuntime {
 export interface SharedParts {
   store: Store;
   fetchOutbound: OutboundFetch;
-  env: Record<string, string | undefined>;
+  /** The environment's settings, read once by the host. */
+  settings: Environment;
   sdk: SdkLeg;
   log: ErrorLogger;
 }
@@ -65,7 +67,7 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
     siteOrigin: urls.origin,
     options: options.signedAgents,
   });
-  const gate = createGate({ store, addresses, signedAgents, policies: resolvePolicies(options.policies, shared.env), urls });
+  const gate = createGate({ store, addresses, signedAgents, policies: resolvePolicies(options.policies, shared.settings), urls });
   const operations = createOperations(snapshot.manifest);
   const apiMetadata = resourceMetadataUrl(basePath);
   const oauth = createOAuthHandlers({

@@ -1,5 +1,6 @@
 import type { BuildFiles } from '../content/build-files.ts';
 import { createContentModel, type ContentSnapshot } from '../content/content-model.ts';
+import type { Environment, EnvironmentReading } from '../environment.ts';
 import { consoleLogger, type RuntimeLogger } from '../logger.ts';
 import { API_VERSION } from '../versioning.ts';
 import { createOutcome, type Outcome, type OutcomeListener, type OutcomeRecorder } from '../outcome.ts';
@@ -13,7 +14,7 @@ import { checkOrigin } from './check-origin.ts';
 import { canonicalizePath } from './canonical-path.ts';
 import type { RequestContext } from './context.ts';
 import { createSdkLeg } from './mcp/serve-with-sdk.ts';
-import { fetchWithPlatform, type OutboundFetch } from './outbound/fetch-document.ts';
+import type { OutboundFetch } from './outbound/fetch-document.ts';
 import { findPageOfRequest, resolveRequest } from '../content/resolve-page.ts';
 import { buildPageDirective } from '../agent-directives.ts';
 import { buildPageLinkHeader } from '../content/page-link-header.ts';
@@ -94,22 +95,35 @@ const UNBUILT_TABLE = buildRouteTable({ apiBasePath: DEFAULT_API_BASE_PATH, site
 
 /** The parts of the runtime a recorder of outcomes writes with. */
 export interface RecorderParts {
-  env: Record<string, string | undefined>;
+  /** The environment's settings (AGENT_API_ANALYTICS…), read once by the host. */
+  settings: Environment;
   /** The runtime's store, opened on first use. */
   store: () => Promise<Store>;
   log: ErrorLogger;
 }
 
-/** What a host gives the runtime besides its settings: what differs by platform. */
+/**
+ * What a host gives the runtime besides its settings: what differs by platform. Every part is required,
+ * none has a default: a host that leaves one out does not compile (tests/unit/host-parts.test.ts).
+ */
 export interface AgentApiHostParts {
   /** Where the build's files come from (content/build-files.ts). */
   files: BuildFiles;
-  /** Opens the store, once, on first use (store/deferred-store.ts: a rejection is tried again a few seconds later). */
-  openStore: () => Promise<Store>;
-  /** Read once, at start: AGENT_API_ANALYTICS* and the AGENT_API_QUOTA_* overrides, and what the host's store reads. */
-  env: Record<string, string | undefined>;
-  /** How documents of other hosts (agents' key directories, clients' metadata) are fetched; default the platform's fetch. */
-  fetchOutbound?: OutboundFetch;
+  /**
+   * Opens the store with the environment's settings, once, on first use (store/deferred-store.ts: a
+   * rejection is tried again a few seconds later); never while the environment is bad.
+   */
+  openStore: (settings: Environment) => Promise<Store>;
+  /**
+   * The environment as the host read it, once, at start (environment.ts `readEnvironment`): the runtime
+   * carries its settings to the store, the limits (the AGENT_API_QUOTA_* overrides) and the recorders.
+   */
+  environment: EnvironmentReading;
+  /**
+   * How documents of other hosts (agents' key directories, clients' metadata) are fetched: a fetch that
+   * refuses a host name resolving to a private address when it connects, unless the site listed the origin.
+   */
+  fetchOutbound: OutboundFetch;
 }
 
 /** What a runtime reports to, on any platform. */
@@ -136,24 +150,26 @@ export type PortableAgentApiOptions = AgentApiHostParts & AgentApiListeners;
  * operation: caller → quota → validate → operation → representation), and its outcome is reported.
  */
 export function createPortableAgentApi(options: PortableAgentApiOptions): AgentApi {
-  const { env, files } = options;
+  const { environment, files } = options;
   const logger = options.logger ?? consoleLogger;
   const log: ErrorLogger = (message, cause) => logger.error(message, cause);
-  const settings = readSettings(env, logger);
+  const { misconfigured, cause } = readSettings(environment, logger);
+  const settings = environment.settings;
   const content = createContentModel({ files, logger });
-  const store = createDeferredStore(options.openStore, { logger });
-  const shared = { env, log, store, sdk: createSdkLeg(), fetchOutbound: options.fetchOutbound ?? fetchWithPlatform };
+  const store = createDeferredStore(() => (settings ? options.openStore(settings) : Promise.reject(environment.error)), { logger });
+  // Without settings (a bad environment) no build runtime is made: the agent paths all answer 503.
+  const shared = settings && { settings, log, store, sdk: createSdkLeg(), fetchOutbound: options.fetchOutbound };
   const runtimes = new WeakMap<ContentSnapshot, BuildRuntime>();
   let latest: BuildRuntime | undefined;
-  // A runtime whose settings are bad counts nothing: its agent paths all answer 503.
-  const recorders = settings.misconfigured ? [] : (options.recorders ?? []).map((create) => create({ env, log, store: store.opened }));
+  // A runtime whose settings are bad counts nothing.
+  const recorders = settings ? (options.recorders ?? []).map((create) => create({ settings, log, store: store.opened })) : [];
   const listeners = [...recorders.map((recorder) => recorder.record), ...(options.onOutcome ? [options.onOutcome] : [])];
   const report: OutcomeListener = (outcome) => {
     for (const listener of listeners) listener(outcome);
   };
 
   async function currentRuntime(): Promise<BuildRuntime> {
-    if (settings.misconfigured) throw settings.misconfigured;
+    if (!shared) throw misconfigured;
     const snapshot = await content.current();
     let runtime = runtimes.get(snapshot);
     if (!runtime) {
@@ -208,7 +224,7 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
 
   return {
     async ready() {
-      if (settings.cause) throw settings.cause;
+      if (cause) throw cause;
       await currentRuntime();
       await store.opened();
     },

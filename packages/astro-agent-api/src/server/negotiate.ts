@@ -30,9 +30,8 @@ export function negotiateTextType(accept: string | null): TextType | undefined {
  * budget a page before reading it: the twin's UTF-8 bytes over 4, rounded up. Cloudflare stopped
  * sending it (and Content-Length) once its conversion streamed, when the size is not known until the
  * end; a twin is built before it is asked for, its byte length is in the manifest, so the estimate
- * costs nothing per request and is kept. Against GPT-4o's tokenizer (o200k) its median error is 5.7 %
- * on the demo's Spanish twins and 2–9 % on the examples' English ones; characters over 4 (the usual
- * rule of thumb) is a point further off on the accented text (BENCHMARKS.md, "Markdown tokens").
+ * costs nothing per request and is kept. Its error against a real tokenizer, and against characters
+ * over 4, is measured in BENCHMARKS.md, "Markdown tokens".
  */
 export function estimateMarkdownTokens(twinBytes: number): number {
   return Math.ceil(twinBytes / 4);

@@ -2,7 +2,7 @@ import type { Store } from '../store/store.ts';
 import type { AgentApiOptions } from '../options.ts';
 import type { Caller } from './caller.ts';
 import { ApiError } from '../api-error.ts';
-import { parseEnvironment } from '../environment.ts';
+import type { Environment } from '../environment.ts';
 import { LIMITS } from '../limits.ts';
 import type { QuotaInfo } from '../operations/operation.ts';
 import { DOCUMENT_PATHS, OAUTH_PATHS } from '../paths.ts';
@@ -122,8 +122,8 @@ export function buildRateLimitHeaders(policy: string, state: { limit: number; re
  * The policies in force: the integration options' `policies`, each quota overridden at start-up by
  * AGENT_API_QUOTA_ANONYMOUS or AGENT_API_QUOTA_IDENTIFIED (environment.ts says what a bad value gets).
  */
-export function resolvePolicies(configured: Policies, env: Record<string, string | undefined>): Policies {
-  const { AGENT_API_QUOTA_ANONYMOUS: anonymous, AGENT_API_QUOTA_IDENTIFIED: identified } = parseEnvironment(env);
+export function resolvePolicies(configured: Policies, settings: Pick<Environment, 'AGENT_API_QUOTA_ANONYMOUS' | 'AGENT_API_QUOTA_IDENTIFIED'>): Policies {
+  const { AGENT_API_QUOTA_ANONYMOUS: anonymous, AGENT_API_QUOTA_IDENTIFIED: identified } = settings;
   return {
     anonymous: { ...configured.anonymous, quota: anonymous ?? configured.anonymous.quota },
     identified: { ...configured.identified, quota: identified ?? configured.identified.quota },

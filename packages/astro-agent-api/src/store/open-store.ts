@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { parseEnvironment } from '../environment.ts';
+import { parseEnvironment, type Environment } from '../environment.ts';
 import { consoleLogger, type RuntimeLogger } from '../logger.ts';
 import { assertPeerInstalled, OPTIONAL_PEERS } from '../peer-dependency.ts';
 import { openSqliteStore } from './sqlite-store.ts';
@@ -11,6 +11,8 @@ export type { Store } from './store.ts';
 
 export const SQLITE_FILE_NAME = 'agent-api.sqlite';
 const DAY_MS = 86_400_000;
+/** Every variable unset: what a store opened without settings goes by. */
+const DEFAULT_SETTINGS = parseEnvironment({});
 
 /**
  * Opens the store of a running server: Redis when REDIS_URL is set (several instances sharing clients,
@@ -23,12 +25,12 @@ export async function openStore(opts: {
   /** AGENT_API_DATA_DIR, default `.data`; keep it outside the build output so rebuilds keep registrations. Unused with Redis. */
   dataDir: string;
   /**
-   * The server's environment: REDIS_URL (with AGENT_API_REDIS_TIMEOUT_MS, AGENT_API_REDIS_PREFIX),
-   * AGENT_API_CLIENT_IDLE_DAYS and AGENT_API_ANALYTICS_RETENTION_DAYS. Without it those periods come
-   * from process.env, but the backend is always sqlite: a REDIS_URL left in a shell never points tests
-   * or tools at a shared Redis.
+   * The server's settings, read once from its environment (environment.ts): REDIS_URL (with
+   * AGENT_API_REDIS_TIMEOUT_MS, AGENT_API_REDIS_PREFIX), AGENT_API_CLIENT_IDLE_DAYS and
+   * AGENT_API_ANALYTICS_RETENTION_DAYS. Without them, the defaults: sqlite, whatever the shell's
+   * environment says, so a REDIS_URL left there never points tests or tools at a shared Redis.
    */
-  env?: Record<string, string | undefined>;
+  settings?: Environment;
   /** Days without a token request after which a client is recycled; default AGENT_API_CLIENT_IDLE_DAYS (environment.ts). */
   clientIdleDays?: number;
   /** How often to sweep; default a quarter of the idle period, between 1 s and 1 h. */
@@ -38,9 +40,9 @@ export async function openStore(opts: {
   logger?: RuntimeLogger;
 }): Promise<Store> {
   const logger = opts.logger ?? consoleLogger;
-  const periods = parseEnvironment(opts.env ?? process.env);
-  const clientIdleMs = (opts.clientIdleDays ?? periods.AGENT_API_CLIENT_IDLE_DAYS) * DAY_MS;
-  const trafficRetentionDays = periods.AGENT_API_ANALYTICS_RETENTION_DAYS;
+  const settings = opts.settings ?? DEFAULT_SETTINGS;
+  const clientIdleMs = (opts.clientIdleDays ?? settings.AGENT_API_CLIENT_IDLE_DAYS) * DAY_MS;
+  const trafficRetentionDays = settings.AGENT_API_ANALYTICS_RETENTION_DAYS;
   const store = await openStoreBackend({ ...opts, logger });
   const sweeper = createStoreSweeper({
     store,
@@ -68,10 +70,10 @@ export async function openStore(opts: {
  * The backend that `openStore` picks for the same options, without its housekeeping: for tools that
  * only read it, such as the traffic report.
  */
-export async function openStoreBackend(opts: { dataDir: string; env?: Record<string, string | undefined>; logger?: RuntimeLogger }): Promise<Store> {
-  const env = opts.env === undefined ? undefined : parseEnvironment(opts.env);
+export async function openStoreBackend(opts: { dataDir: string; settings?: Environment; logger?: RuntimeLogger }): Promise<Store> {
+  const env = opts.settings ?? DEFAULT_SETTINGS;
   // The Redis client is loaded only when it is used: it is ~25 MB of a server's memory, and an optional peer.
-  if (env?.REDIS_URL !== undefined) {
+  if (env.REDIS_URL !== undefined) {
     assertPeerInstalled(OPTIONAL_PEERS.redis, 'REDIS_URL');
     return (await import('./redis-store.ts')).openRedisStore({
       url: env.REDIS_URL,

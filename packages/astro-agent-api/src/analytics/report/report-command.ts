@@ -49,7 +49,7 @@ export async function runReportCommand(
   }
   let store: Store;
   try {
-    store = await openStoreBackend({ dataDir, env: io.env });
+    store = await openStoreBackend({ dataDir, settings: environment });
   } catch (error) {
     io.err(`${error instanceof Error ? error.message : String(error)}\n`);
     return 1;

@@ -1,4 +1,4 @@
-import { parseEnvironment } from '../../environment.ts';
+import { readEnvironment } from '../../environment.ts';
 import { consoleLogger } from '../../logger.ts';
 import { createPortableAgentApi, type AgentApi, type AgentApiListeners } from '../../server/create-agent-api.ts';
 import { openStore } from '../../store/open-store.ts';
@@ -14,14 +14,13 @@ export interface CreateAgentApiOptions extends AgentApiListeners {
 
 /** The runtime over a build folder on disk, its store the sqlite file under AGENT_API_DATA_DIR or Redis (REDIS_URL). */
 export function createAgentApi(options: CreateAgentApiOptions): AgentApi {
-  const env = options.env ?? process.env;
   const logger = options.logger ?? consoleLogger;
   return createPortableAgentApi({
     ...options,
-    env,
+    environment: readEnvironment(options.env ?? process.env),
     logger,
     files: createNodeBuildFiles(options.outDir),
     fetchOutbound: fetchOutboundOnNode,
-    openStore: () => openStore({ dataDir: parseEnvironment(env).AGENT_API_DATA_DIR, env, logger }),
+    openStore: (settings) => openStore({ dataDir: settings.AGENT_API_DATA_DIR, settings, logger }),
   });
 }

@@ -1,12 +1,13 @@
 import { createTrafficRecorder, type TrafficRecorder } from '../../analytics/traffic-recorder.ts';
 import { createPortableAgentApi, type AgentApi } from '../../server/create-agent-api.ts';
-import { parseEnvironment } from '../../environment.ts';
+import { parseEnvironment, readEnvironment } from '../../environment.ts';
 import { consoleLogger } from '../../logger.ts';
 import { D1_TRAFFIC_BATCH, openD1Store, type D1Database } from '../../store/d1-store.ts';
 import { StoreNotReadyError } from '../../store/store-unavailable.ts';
 import { createStoreSweeper, type SweepResult } from '../../store/store-sweeper.ts';
 import type { Store } from '../../store/store.ts';
 import { createAssetsBuildFiles, type AssetsBinding } from './workers-build-files.ts';
+import { fetchOutboundOnWorkers } from './workers-outbound-fetch.ts';
 
 /** The bindings the runtime reads, by the names the package README tells a site to declare in its wrangler configuration. */
 export const WORKERS_BINDINGS = { assets: 'ASSETS', database: 'AGENT_API_DB' } as const;
@@ -42,11 +43,12 @@ const varsOf = (env: WorkersEnv) => Object.fromEntries(Object.entries(env).filte
 function createWorkersAgentApi(env: WorkersEnv): WorkersAgentApi {
   let recorder: TrafficRecorder | undefined;
   const api = createPortableAgentApi({
-    env: varsOf(env),
+    environment: readEnvironment(varsOf(env)),
     // A Worker's console is its log (`wrangler tail`, the dashboard, Workers Logs).
     logger: consoleLogger,
     files: createAssetsBuildFiles(env[WORKERS_BINDINGS.assets]),
     openStore: () => openWorkersStore(env),
+    fetchOutbound: fetchOutboundOnWorkers,
     // A Worker keeps no timer between requests: the front flushes after a response (flushTraffic).
     recorders: [(parts) => (recorder = createTrafficRecorder({ ...parts, flushIntervalMs: 0 }))],
   });

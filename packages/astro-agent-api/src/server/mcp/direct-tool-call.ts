@@ -13,12 +13,10 @@ const DIRECT_META = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CL
 
 /**
  * The fast path beside the SDK: a plain 2026-07-28 `tools/call` of one of our tools is answered here,
- * without the SDK's per-request server and transport. Measured reason (BENCHMARKS.md, "What was
- * changed"): those cost ~5× the call itself — a server with every tool registered, zod parsing of the
- * request and of the result, the REST body parsed back into an object and serialized again, an Error
- * with a stack on every close — in-process 215 → 75 µs per call, and over HTTP the MCP answer went
- * from 18 % to 50 % of REST search_pages (the target is ≥ 50 %). Measured again on the split
- * pipeline (in-process, 3,000 search_pages calls): 1.73 ms per call through the SDK, 0.34 ms direct.
+ * without the SDK's per-request server and transport, which cost several times the call itself: a
+ * server with every tool registered, zod parsing of the request and of the result, the REST body
+ * parsed back into an object and serialized again, an Error with a stack on every close (measured in
+ * BENCHMARKS.md, "What was changed to reach the targets, and what it measured").
  *
  * The answer is the one the SDK gives (tests/integration/mcp-direct.test.ts compares both for the
  * same calls, and fails if this path stops being taken), and it is taken only in the plainest case:

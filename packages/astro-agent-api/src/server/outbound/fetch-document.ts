@@ -2,15 +2,14 @@ import { OUTBOUND_FETCH } from '../../identity-contract.ts';
 import { isPublicAddress, parseClientAddress } from '../client-address.ts';
 
 /**
- * One GET to another host, as a platform makes it: on Node (hosts/node/node-outbound-fetch.ts) the address
- * a host name resolves to is checked when the connection is made, so a name that resolves to a private
- * address is refused whatever it resolved to before; elsewhere the platform's fetch. `allowPrivate`:
- * the site listed the origin, which may then be private, loopback or plain http.
+ * One GET to another host, as a host makes it: the connection goes to a public address only, checked
+ * on the address actually dialled, so a name that resolves to a private address is refused whatever it
+ * resolved to before (DNS rebinding). Node and the Node-based function hosts check it in the socket's
+ * lookup (hosts/node/node-outbound-fetch.ts); workerd's network service does on Workers
+ * (hosts/workers/workers-outbound-fetch.ts). `allowPrivate`: the site listed the origin, which may
+ * then be private, loopback or plain http.
  */
 export type OutboundFetch = (url: URL, init: { signal: AbortSignal; allowPrivate: boolean }) => Promise<Response>;
-
-/** The platform's fetch: redirects are answers, not followed (a document's URL is its identity). */
-export const fetchWithPlatform: OutboundFetch = (url, { signal }) => fetch(url, { redirect: 'manual', signal, headers: { accept: 'application/json' } });
 
 /** Why a document could not be had: logged, and the request it was for goes on as if unsigned or unknown. */
 export class OutboundFetchError extends Error {

@@ -1,7 +1,7 @@
 import { copyFile, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MANIFEST_FILE, RUNTIME_DIR, WORKERS_RUNTIME_DIR } from '../content/manifest.ts';
-import { SERVER_INDEX_FILE } from '../content/server-index.ts';
+import { MANIFEST_FILE, RUNTIME_DIR, WORKERS_RUNTIME_DIR } from '../../content/manifest.ts';
+import { SERVER_INDEX_FILE } from '../../content/server-index.ts';
 
 /**
  * Copies the runtime files (the manifest's `textFiles` among them) into the public folder's

@@ -3,6 +3,8 @@
  * one: the demo's top pages, its service and city pages, then one page per service × city ×
  * neighbourhood until there are `pageCount` pages, sorted by path as a build's manifest is.
  */
+import { buildServerIndexOfManifest, writeServerIndex } from '../../packages/astro-agent-api/src/build/build-server-index.ts';
+import { buildManifest, writeManifest } from '../../packages/astro-agent-api/src/build/write-manifest.ts';
 import type { BuiltPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import type { DocumentSource } from '../../packages/astro-agent-api/src/documents/document-context.ts';
 import { parseAgentApiOptions, resolveAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
@@ -39,4 +41,13 @@ export function buildLargeManifest(pageCount: number): DocumentSource {
   pages.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const options = resolveAgentApiOptions(parseAgentApiOptions(agentApiOptions), { url: LARGE_SITE, pageLanguages: [], sitemap: '/sitemap-index.xml' });
   return { site: LARGE_SITE, options, company: parseAgentApiOptions(agentApiOptions).company, pages };
+}
+
+/** A runtime folder of `pageCount` such pages in `outDir`, as `astro build` writes it (manifest and server index, no HTML). */
+export async function writeLargeBuild(outDir: string, pageCount: number): Promise<void> {
+  const source = buildLargeManifest(pageCount);
+  const pages = source.pages.map((page) => ({ ...page, lang: page.language, textHash: page.path, documentTitle: page.title }));
+  const manifest = buildManifest({ ...source, pages });
+  await writeServerIndex(outDir, await buildServerIndexOfManifest(manifest));
+  await writeManifest(outDir, manifest);
 }

@@ -65,7 +65,7 @@ test('a page read through MCP, a Markdown twin, a failed call and an unknown pat
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_page', arguments: { url: '/urgencias/' } } }),
   });
   await api.handle(call, context);
-  await api.negotiatePage(new Request('http://localhost/urgencias.md', { headers: agent }));
+  await api.answer(new Request('http://localhost/urgencias.md', { headers: agent }), context);
   await api.handle(new Request('http://localhost/api/v1/read_page?url=/nada/'), context);
   await api.handle(new Request('http://localhost/api/v1/nope'), context);
   const [mcp, twin, missing, unknown] = outcomes;

@@ -13,6 +13,7 @@ import type { BuiltManifest } from '../../packages/astro-agent-api/src/content/m
 import { buildServerIndexOfManifest, writeServerIndex } from '../../packages/astro-agent-api/src/build/build-server-index.ts';
 import { writeManifest } from '../../packages/astro-agent-api/src/build/write-manifest.ts';
 import { createAgentApi, type AgentApi } from '../../packages/astro-agent-api/src/runtime.ts';
+import { claims } from '../helpers/agent-paths.ts';
 import { buildSite } from '../helpers/build-site.ts';
 import { readBuiltManifest } from '../helpers/read-build.ts';
 
@@ -61,7 +62,7 @@ test('policies, trustProxy, allowedOrigins, the API base path and the operations
   assert.equal(before.headers.get('ratelimit-policy'), '"anonimo";q=60;w=60');
   for (const name of ['deprecation', 'sunset', 'link']) assert.equal(before.headers.get(name), null, `no version is being withdrawn: no ${name}`);
   assert.equal((await mcpFrom(PARTNER)).status, 403);
-  assert.equal(api.isAgentPath('/api/v2/search_pages'), false);
+  assert.equal(await claims(api, '/api/v2/search_pages'), false);
 
   const { company: _company, ...withoutCompany } = manifest;
   await writeBuild(join(root, 'dist'), {
@@ -85,8 +86,8 @@ test('policies, trustProxy, allowedOrigins, the API base path and the operations
   }
   assert.equal(answer.status, 200, await answer.clone().text());
   assert.equal(answer.headers.get('ratelimit-policy'), '"visitante";q=5;w=60');
-  assert.equal(api.isAgentPath('/api/v2/search_pages'), true);
-  assert.equal(api.isAgentPath('/api/v1/search_pages'), false);
+  assert.equal(await claims(api, '/api/v2/search_pages'), true);
+  assert.equal(await claims(api, '/api/v1/search_pages'), false);
   assert.equal((await get('/api/v1/search_pages?query=fontanero')).status, 404);
 
   // get_company_info left with the company facts.

@@ -232,7 +232,8 @@ describe('a start-time variable that is wrong', () => {
       assert.match(body.data.hint, /must be a whole number of requests per window/);
       assert.doesNotMatch(JSON.stringify(body), /lots/, 'the value stays in the log');
     }
-    assert.ok((await api.pageHeaders('/')).Link === undefined, 'a page without a twin gets its headers');
+    const page = await api.answer(new Request('http://localhost/'), { clientAddress: '192.0.2.1' });
+    assert.ok(page.kind === 'page' && page.headers.Link === undefined, 'a page without a twin gets its headers');
     await assert.rejects(api.ready(), /AGENT_API_QUOTA_ANONYMOUS must be/);
     assert.equal(errors.length, 1, 'logged once');
     assert.match(errors[0]!.message, /AGENT_API_QUOTA_ANONYMOUS must be .* but it is "lots"/);

@@ -1,43 +1,46 @@
 /**
- * A host's platform parts have no defaults: a host that leaves one out (the guarded outbound fetch
- * above all, which a function host once went without) does not compile. The TypeScript compiler
- * checks a host written beside the runtime once whole and once without each part, in one program.
+ * A host is one folder and one line of the registry, and its platform parts have no defaults: a host
+ * that leaves one out (the guarded outbound fetch above all, which a function host once went without)
+ * does not compile. The TypeScript compiler checks, in one program, the test-only host of
+ * tests/helpers/test-host/ added to the registry by one line, and its runtime without each part.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 
-const PACKAGE = fileURLToPath(new URL('../../packages/astro-agent-api/', import.meta.url));
-const HOSTS = join(PACKAGE, 'src/hosts');
-const PARTS = ['files', 'openStore', 'fetchOutbound'] as const;
+const REPOSITORY = fileURLToPath(new URL('../../', import.meta.url));
+const PACKAGE = join(REPOSITORY, 'packages/astro-agent-api');
+const REGISTRY = join(PACKAGE, 'src/hosts/host-registry.ts');
+const TEST_HOST = join(REPOSITORY, 'tests/helpers/test-host');
+const HOST_FILES = ['test-host.ts', 'test-agent-api.ts', 'test-front.ts'].map((name) => join(TEST_HOST, name));
+const PARTS = ['environment', 'files', 'openStore', 'fetchOutbound'] as const;
 
-/** A host's runtime as a host folder writes it, with the parts named. */
-function hostSource(parts: readonly string[]): string {
-  const given: Record<string, string> = {
-    files: 'files: createNodeBuildFiles(outDir)',
-    openStore: 'openStore: (settings) => openStore({ dataDir: outDir, settings })',
-    fetchOutbound: 'fetchOutbound: fetchOutboundOnNode',
-  };
-  return [
-    "import { readEnvironment } from '../environment.ts';",
-    "import { createPortableAgentApi } from '../server/create-agent-api.ts';",
-    "import { openStore } from '../store/open-store.ts';",
-    "import { createNodeBuildFiles } from './node/node-build-files.ts';",
-    "import { fetchOutboundOnNode } from './node/node-outbound-fetch.ts';",
-    "const outDir = '/srv/site/dist';",
-    `export const api = createPortableAgentApi({ environment: readEnvironment({}), ${parts.map((part) => given[part]).join(', ')} });`,
-  ].join('\n');
+/** The registry with the test host's line (and its import). */
+function registryWithTestHost(): string {
+  const source = readFileSync(REGISTRY, 'utf8');
+  const withHost = source.replace(/const HOSTS: readonly Host\[\] = \[(.*)\];/, 'const HOSTS: readonly Host[] = [$1, testHost];');
+  assert.notEqual(withHost, source, 'the registry lists its hosts in one array');
+  return `import { testHost } from '../../../../tests/helpers/test-host/test-host.ts';\n${withHost}\nexport const found: Host = hostOfBuild({ adapter: { name: '@example/test-adapter' } })!;\n`;
 }
 
-/** The diagnostics of each virtual file, by name, from one program over all of them. */
-function typecheck(files: Record<string, string>): Record<string, string[]> {
+/** The test host's runtime without the line that gives `part`. */
+function runtimeWithout(part: string): string {
+  const lines = readFileSync(join(TEST_HOST, 'test-agent-api.ts'), 'utf8').split('\n');
+  const kept = lines.filter((line) => !line.trimStart().startsWith(`${part}:`));
+  assert.equal(kept.length, lines.length - 1, `the test host gives ${part} on one line`);
+  return kept.join('\n');
+}
+
+/** The diagnostics of each file (the host folder's and the virtual ones), by path, from one program over all of them. */
+function typecheck(virtual: Map<string, string>): Record<string, string[]> {
   const configFile = join(PACKAGE, 'tsconfig.build.json');
   const { config } = ts.readConfigFile(configFile, ts.sys.readFile);
   const { options } = ts.parseJsonConfigFileContent(config, ts.sys, dirname(configFile));
-  const virtual = new Map(Object.entries(files).map(([name, text]) => [join(HOSTS, name), text]));
-  const host = ts.createCompilerHost({ ...options, noEmit: true, incremental: false });
+  const programOptions = { ...options, rootDir: REPOSITORY, noEmit: true, incremental: false };
+  const host = ts.createCompilerHost(programOptions);
   const { getSourceFile, fileExists, readFile } = host;
   host.fileExists = (path) => virtual.has(path) || fileExists(path);
   host.readFile = (path) => virtual.get(path) ?? readFile(path);
@@ -45,23 +48,22 @@ function typecheck(files: Record<string, string>): Record<string, string[]> {
     const text = virtual.get(path);
     return text === undefined ? getSourceFile(path, language, ...rest) : ts.createSourceFile(path, text, language);
   };
-  const program = ts.createProgram({ rootNames: [...virtual.keys()], options: { ...options, noEmit: true, incremental: false }, host });
+  const rootNames = [...HOST_FILES, ...virtual.keys()];
+  const program = ts.createProgram({ rootNames, options: programOptions, host });
   return Object.fromEntries(
-    [...virtual.keys()].map((path) => [
-      path.slice(HOSTS.length + 1),
-      ts.getPreEmitDiagnostics(program, program.getSourceFile(path)).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')),
-    ]),
+    rootNames.map((path) => [path, ts.getPreEmitDiagnostics(program, program.getSourceFile(path)).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))]),
   );
 }
 
-test('a host with every platform part compiles; one without any one of them does not, and the error names the part', () => {
-  const files: Record<string, string> = { 'whole-host.ts': hostSource(PARTS) };
-  for (const missing of PARTS) files[`host-without-${missing}.ts`] = hostSource(PARTS.filter((part) => part !== missing));
-  const diagnostics = typecheck(files);
-  assert.deepEqual(diagnostics['whole-host.ts'], [], 'the whole host compiles');
-  for (const missing of PARTS) {
-    const errors = diagnostics[`host-without-${missing}.ts`]!;
-    assert.equal(errors.length, 1, `${missing}: ${errors.join('\n')}`);
-    assert.match(errors[0]!, new RegExp(`Property '${missing}' is missing`));
+test('the test-only host, one folder, compiles into the registry by one line; without any one platform part it does not, and the error names the part', () => {
+  const registry = join(PACKAGE, 'src/hosts/host-registry-with-test-host.ts');
+  const virtual = new Map([[registry, registryWithTestHost()]]);
+  for (const part of PARTS) virtual.set(join(TEST_HOST, `test-agent-api-without-${part}.ts`), runtimeWithout(part));
+  const diagnostics = typecheck(virtual);
+  for (const path of [...HOST_FILES, registry]) assert.deepEqual(diagnostics[path], [], `${path} compiles`);
+  for (const part of PARTS) {
+    const errors = diagnostics[join(TEST_HOST, `test-agent-api-without-${part}.ts`)]!;
+    assert.equal(errors.length, 1, `${part}: ${errors.join('\n')}`);
+    assert.match(errors[0]!, new RegExp(`Property '${part}' is missing`));
   }
 });

@@ -18,6 +18,7 @@ import type { Outcome } from '../../packages/astro-agent-api/src/outcome.ts';
 import { DOCUMENT_PATHS, IDENTITY_PATH, LLMS_TXT_SECTIONS_PATH, MCP_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS, SANDBOX_PATH, WELL_KNOWN_PATHS } from '../../packages/astro-agent-api/src/paths.ts';
 import { createAgentApi, type AgentApi } from '../../packages/astro-agent-api/src/runtime.ts';
 import { buildRoutePatterns } from '../../packages/astro-agent-api/src/setup-runtime.ts';
+import { claims } from '../helpers/agent-paths.ts';
 import type { RoutingSettings } from '../../packages/astro-agent-api/src/site-urls.ts';
 
 const SITE = 'https://docs.example.org';
@@ -89,11 +90,11 @@ for (const { name, options, skill } of CASES) {
       `${base}x/search_pages`,
     ];
     for (const path of probes) {
-      assert.equal(api.isAgentPath(path), injected(patterns, path), `${path}: claimed by the front and injected into Astro alike`);
+      assert.equal(await claims(api, path), injected(patterns, path), `${path}: claimed by the front and injected into Astro alike`);
     }
     // The set is the one the contract publishes: each document, the skill of this site's name, no robots.txt (the site's own).
-    assert.ok(api.isAgentPath(skill), `${skill} is served`);
-    assert.equal(api.isAgentPath(DOCUMENT_PATHS.robots), false);
+    assert.ok(await claims(api, skill), `${skill} is served`);
+    assert.equal(await claims(api, DOCUMENT_PATHS.robots), false);
     assert.ok(injected(patterns, `${base}/search_pages`));
     // Rest patterns: the API base path, and the places OAuth clients look for metadata (a JSON 404 where nothing is published).
     assert.deepEqual(
@@ -110,7 +111,7 @@ for (const { name, options, skill } of CASES) {
     // The built pages may name the site (build/read-site-name.ts), so the skill's folder is a parameter: the runtime answers its own only.
     const otherSkill = '/.well-known/agent-skills/other/SKILL.md';
     assert.ok(injected(patterns, otherSkill));
-    assert.equal(api.isAgentPath(otherSkill), false);
+    assert.equal(await claims(api, otherSkill), false);
     const notFound = await api.handle(new Request(`http://localhost${otherSkill}`), { clientAddress: '192.0.2.10' });
     assert.equal(notFound.status, 404);
     assert.match(notFound.headers.get('Content-Type') ?? '', /json/);
@@ -125,14 +126,14 @@ test('under a base, the front claims the agent paths under it and the RFC places
   // Astro matches injected patterns without the base, as it matches pages: each is the front's path minus `/docs`.
   // (The skill's folder is a parameter: the runtime claims its own folder only, checked above.)
   for (const pattern of patterns.filter((pattern) => !pattern.includes('[skill]'))) {
-    assert.ok(api.isAgentPath(`/docs${pattern.replace('[...path]', 'anything')}`), pattern);
+    assert.ok(await claims(api, `/docs${pattern.replace('[...path]', 'anything')}`), pattern);
   }
   assert.ok(injected(patterns, '/api/v1/search_pages'));
   for (const path of ['/docs/api/v1/search_pages', '/docs/mcp', '/docs/oauth/token', '/docs/llms.txt', '/docs/.well-known/oauth-authorization-server']) {
-    assert.ok(api.isAgentPath(path), `${path} is claimed`);
+    assert.ok(await claims(api, path), `${path} is claimed`);
   }
   for (const path of ['/api/v1/search_pages', '/mcp', '/oauth/token', '/llms.txt', '/.well-known/oauth-authorization-server']) {
-    assert.equal(api.isAgentPath(path), false, `${path}, outside the base, is not`);
+    assert.equal(await claims(api, path), false, `${path}, outside the base, is not`);
   }
   // RFC 8414 §3 and RFC 9728 §3.1: outside the base, so only the front answers them.
   for (const path of [
@@ -141,7 +142,7 @@ test('under a base, the front claims the agent paths under it and the RFC places
     '/.well-known/oauth-protected-resource/docs/api/v1',
     '/.well-known/oauth-protected-resource/docs/mcp',
   ]) {
-    assert.ok(api.isAgentPath(path), `${path} is claimed`);
+    assert.ok(await claims(api, path), `${path} is claimed`);
     assert.equal(patterns.includes(path), false, `${path} is no pattern: Astro would serve it under the base`);
   }
   // A path Astro hands over that names nothing: the hint points to the documents under the base.
@@ -151,27 +152,29 @@ test('under a base, the front claims the agent paths under it and the RFC places
   assert.ok(hint.includes(`${SITE}/docs/agents.md`) && hint.includes(`${SITE}/docs/openapi.json`), hint);
 });
 
-test('a request routed by the front is answered by the route it found, without routing it again', async () => {
+test('one question per request: the runtime routes and answers it, or hands it to the site with its page headers', async () => {
   const outcomes: Outcome[] = [];
   const api = await startRuntime({}, (outcome) => void outcomes.push(structuredClone(outcome)));
   const context = { clientAddress: '192.0.2.10' };
 
-  const routed = api.route('/api/sandbox/');
-  assert.equal(routed?.path, '/api/sandbox/');
-  assert.equal(routed?.route?.surface, 'sandbox');
-  assert.equal(api.route('/about/'), undefined, 'a site page has no route');
-  assert.equal(api.route('/api/v1/nope')?.route, undefined, 'under the API base path without an operation: claimed, no route');
-
-  // The Request names another path: the answer follows the route handed over, not the URL.
-  const answer = await api.handle(new Request('http://localhost/agent/identity'), context, routed);
-  assert.equal(answer.status, 200, await answer.clone().text());
-  assert.equal(((await answer.json()) as { sandbox: boolean }).sandbox, false);
+  // The path is canonicalised once, then routed: `/%61pi/sandbox/` is the sandbox.
+  const answer = await api.answer(new Request('http://localhost/%61pi/sandbox/'), context);
+  assert.equal(answer.kind, 'response');
+  const response = answer.kind === 'response' ? answer.response : undefined;
+  assert.equal(response?.status, 200, await response?.clone().text());
+  assert.equal(((await response!.json()) as { sandbox: boolean }).sandbox, false);
   assert.deepEqual(
     outcomes.map(({ surface, path }) => ({ surface, path })),
     [{ surface: 'sandbox', path: '/api/sandbox/' }],
   );
+  const page = await api.answer(new Request('http://localhost/about/'), context);
+  assert.equal(page.kind, 'page', "a site page is the site's, with its headers");
+  assert.equal(page.kind === 'page' && page.headers['X-Content-Type-Options'], 'nosniff');
+  assert.equal((await api.answer(new Request('http://localhost/about/', { method: 'POST' }), context)).kind, 'site', 'a POST to a page goes to the site as it is');
+  const unknown = await api.answer(new Request('http://localhost/api/v1/nope'), context);
+  assert.equal(unknown.kind === 'response' && unknown.response.status, 404, 'under the API base path without an operation: claimed, a JSON 404');
 
-  // Without a front, `handle` canonicalises and routes the request's own path.
+  // Astro's injected endpoints call `handle`, which canonicalises and routes the request's own path.
   const direct = await api.handle(new Request('http://localhost/%61pi/sandbox'), context);
   assert.equal(direct.status, 200);
   assert.deepEqual(outcomes.at(-1) && { surface: outcomes.at(-1)!.surface, path: outcomes.at(-1)!.path }, { surface: 'sandbox', path: '/api/sandbox' });
@@ -190,9 +193,9 @@ test("a build's llms.txt section files are claimed and served as plain text; oth
   after(() => api.close());
   await api.ready();
 
-  assert.ok(api.isAgentPath(section));
-  assert.equal(api.isAgentPath(`${LLMS_TXT_SECTIONS_PATH}guides/3.txt`), false, "a section file the build did not write is the site's");
-  assert.equal(api.isAgentPath(DOCUMENT_PATHS.robots), false, 'robots.txt stays a static file of the site');
+  assert.ok(await claims(api, section));
+  assert.equal(await claims(api, `${LLMS_TXT_SECTIONS_PATH}guides/3.txt`), false, "a section file the build did not write is the site's");
+  assert.equal(await claims(api, DOCUMENT_PATHS.robots), false, 'robots.txt stays a static file of the site');
   const answer = await api.handle(new Request(`http://localhost${section}`), { clientAddress: '192.0.2.10' });
   assert.equal(answer.status, 200);
   assert.equal(answer.headers.get('Content-Type'), 'text/plain; charset=utf-8');

@@ -3,8 +3,8 @@
  * API: the runtime (`getAgentApi`) and the one front before a site (`createAgentFront`). Node servers
  * use `astro-agent-api/node`.
  */
-export type { AgentApi } from './server/create-agent-api.ts';
-export { createAgentFront, type AgentFront, type SiteHandler, type SitePage } from './server/agent-front.ts';
+export type { AgentApi, Answer, SitePage } from './server/create-agent-api.ts';
+export { createAgentFront, type AgentFront, type SiteHandler } from './server/agent-front.ts';
 export { createAgentApi, type CreateAgentApiOptions } from './hosts/node/node-agent-api.ts';
 export { findBuildOutput, getAgentApi, registerAgentApi } from './hosts/node/agent-api-registry.ts';
 export type { RequestContext } from './server/context.ts';

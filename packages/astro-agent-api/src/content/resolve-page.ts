@@ -228,15 +228,18 @@ function routeOfRequest(index: PageIndex, pathname: string): { route: string; tw
   }
 }
 
+/** The page a request names, whether as its twin, and the address asked for when a redirect led there. */
+export type ResolvedRequest = { page: ManifestPage; twin: boolean } & Partial<Redirected>;
+
 /**
  * The page a request path names, as findPageOfRequest, or the page the site's redirects lead to from
  * it (resolveAddress), with the address asked for; undefined when it names neither.
  */
-export function resolveRequest(index: PageIndex, pathname: string): ({ page: ManifestPage; twin: boolean } & Partial<Redirected>) | undefined {
-  const direct = findPageOfRequest(index, pathname);
-  if (direct) return direct;
+export function resolveRequest(index: PageIndex, pathname: string): ResolvedRequest | undefined {
   const found = routeOfRequest(index, pathname);
   if (!found) return undefined;
+  const page = index.byRoute.get(found.route);
+  if (page) return { page, twin: found.twin };
   const followed = followRedirects(index, [found.route]);
   return followed && 'page' in followed
     ? { page: followed.page, twin: found.twin, redirectedFrom: followed.redirectedFrom!, ...(followed.fragment !== undefined && { fragment: followed.fragment }) }

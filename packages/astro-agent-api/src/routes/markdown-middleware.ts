@@ -14,16 +14,14 @@ import { requestContextOf } from './astro-request-context.ts';
  * directive in, as the build would.
  */
 export const onRequest = defineMiddleware(async (context, next) => {
-  if (context.isPrerendered && !import.meta.env.DEV) return next();
-  const response = context.isPrerendered ? await next() : await agentFront.fetch(context.request, requestContextOf(context), next);
-  return withDirective(response, context.url.pathname);
+  if (!context.isPrerendered) return agentFront.fetch(context.request, requestContextOf(context), async (page) => withDirective(await next(), page?.directive));
+  if (!import.meta.env.DEV) return next();
+  return withDirective(await next(), await agentFront.pageDirective(context.url.pathname));
 });
 
 /** An HTML page with the llms.txt directive first in its body. */
-async function withDirective(response: Response, pathname: string): Promise<Response> {
-  if (!response.headers.get('Content-Type')?.startsWith('text/html') || response.body === null) return response;
-  const directive = await agentFront.pageDirective(pathname);
-  if (directive === undefined) return response;
+function withDirective(response: Response, directive: string | undefined): Response {
+  if (!response.headers.get('Content-Type')?.startsWith('text/html') || response.body === null || directive === undefined) return response;
   // The page grows by the directive; a policy sent as a header must let its style apply.
   const page = new Response(insertHtmlDirectiveInStream(response.body, directive), response);
   page.headers.delete('Content-Length');

@@ -1,4 +1,5 @@
 import type { BuildFiles } from '../content/build-files.ts';
+import { WORKERS_RUNTIME_DIR } from '../content/manifest.ts';
 import { createContentModel, type ContentSnapshot } from '../content/content-model.ts';
 import type { Environment, EnvironmentReading } from '../environment.ts';
 import { consoleLogger, type RuntimeLogger } from '../logger.ts';
@@ -9,16 +10,16 @@ import type { SiteUrls } from '../site-urls.ts';
 import { createDeferredStore } from '../store/deferred-store.ts';
 import type { Store } from '../store/store.ts';
 import { createBuildRuntime, type BuildRuntime } from './build-runtime.ts';
-import { checkMethod } from './check-method.ts';
+import { checkMethod, forbiddenMethodError } from './check-method.ts';
 import { checkOrigin } from './check-origin.ts';
 import { canonicalizePath } from './canonical-path.ts';
 import type { RequestContext } from './context.ts';
 import { createSdkLeg } from './mcp/serve-with-sdk.ts';
 import type { OutboundFetch } from './outbound/fetch-document.ts';
-import { findPageOfRequest, resolveRequest } from '../content/resolve-page.ts';
+import { findPageOfRequest, resolveRequest, type ResolvedRequest } from '../content/resolve-page.ts';
 import { buildPageDirective } from '../agent-directives.ts';
 import { buildPageLinkHeader } from '../content/page-link-header.ts';
-import { markdownResponse, negotiateTextType } from './negotiate.ts';
+import { markdownResponse, negotiateTextType, type TextType } from './negotiate.ts';
 import { readSettings } from './read-settings.ts';
 import { API_HEADERS, renderError, withHeaders, type ErrorLogger, type ErrorShape } from './respond.ts';
 import { buildRouteTable, findRoute, notFoundError, type Route, type RouteRule, type RouteTable } from './route-table.ts';
@@ -28,40 +29,42 @@ export interface AgentApi {
   /** Loads the current build and opens the store; rejects when either fails, or when a start-time setting is invalid. */
   ready(): Promise<void>;
   /**
-   * The route step, for a front that has canonicalised the target (canonical-path.ts): where the
-   * request goes in the current build's table, to pass to `handle`; undefined for a path this
-   * runtime does not answer (the site does).
+   * The one question a front asks, once per request: the runtime's answer (an agent path, a page asked
+   * for as Markdown, a refusal), or the site's page with its headers and its report, or the site's
+   * request as it is. The path is canonicalised and the page found once; nothing here throws.
    */
-  route(pathname: string): RoutedRequest | undefined;
-  /**
-   * Loads the current build if none is yet, so that `route` knows its paths: a new instance (a cold
-   * function or isolate) would otherwise hand its first requests for a document or OAuth path to the site.
-   * A build that fails to load is left to `handle`, which answers its 503.
-   */
-  prepare(): Promise<void>;
-  /** True for the paths this runtime answers (API, OAuth, identity, MCP, agent documents). */
-  isAgentPath(pathname: string): boolean;
-  /** Answers an agent request; without `routed`, it canonicalises and routes the request's path itself (the injected endpoints). */
-  handle(request: Request, context: RequestContext, routed?: RoutedRequest): Promise<Response>;
-  /** For a site page: its Markdown twin when the client asks for Markdown, else undefined. */
-  negotiatePage(request: Request): Promise<Response | undefined>;
+  answer(request: Request, context: RequestContext): Promise<Answer>;
+  /** Answers an agent request, which Astro has routed here (the injected endpoints): a path no route claims is a JSON 404. */
+  handle(request: Request, context: RequestContext): Promise<Response>;
   /**
    * The current build: every URL of it (its site and routing settings) and the files it is read from
    * (a host that serves the site's pages itself serves them from there); undefined before a build.
    */
   currentBuild(): Promise<CurrentBuild | undefined>;
-  /** Headers for a site page: the security headers, and for a content page `Link` to its twin and the agent documents. */
-  pageHeaders(pathname: string): Promise<Record<string, string>>;
-  /** The llms.txt directive for a page the site renders on demand (agent-directives.ts); undefined before a build or when the option turns it off. */
+  /**
+   * The llms.txt directive of a page rendered in `astro dev` that `answer` did not see (a prerendered
+   * one, after the dev server's front); a page rendered on demand gets it with its `answer`.
+   */
   pageDirective(pathname: string): Promise<string | undefined>;
-  /** Reports an HTML site page the site answered, once sent: traffic counting keeps those fetched by known agents. */
-  reportPage(request: Request, status: number): void;
   /**
    * An error outside the pipeline (the transport could not parse the request, or failed around it), in
    * the shape of the route its path names; anything but an ApiError is logged and answered 500.
    */
   renderRefusal(pathname: string | undefined, error: unknown): Response;
   close(): Promise<void>;
+}
+
+/** What the runtime answers a front (AgentApi.answer). */
+export type Answer = { kind: 'response'; response: Response } | SitePage | { kind: 'site' };
+
+/** A GET or HEAD the site answers: the headers its HTML page goes out with, its llms.txt directive, and its report. */
+export interface SitePage {
+  kind: 'page';
+  headers: Readonly<Record<string, string>>;
+  /** The llms.txt directive a page rendered on demand gets (agent-directives.ts); undefined when the option turns it off or before a build. */
+  directive: string | undefined;
+  /** Reports the page the site answered, with its status, once sent (traffic counting keeps those of known agents). */
+  sent(status: number): void;
 }
 
 /**
@@ -80,10 +83,8 @@ export interface CurrentBuild {
   files: BuildFiles;
 }
 
-/** A request's place in the route table, found once from its canonical path (`AgentApi.route`). */
-export interface RoutedRequest {
-  /** The canonical path of the target. */
-  path: string;
+/** A request's place in the route table, found once from its canonical path. */
+interface RoutedRequest {
   /** The build whose table routed it: a request routed before another build landed is routed again in that one. */
   build: BuildRuntime | undefined;
   /** Undefined under the API base path where no operation has that name (a JSON 404). */
@@ -186,7 +187,7 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
     return (pathname === undefined ? undefined : findRoute(table, pathname)?.route?.errors) ?? 'api';
   }
 
-  async function answer(request: Request, context: RequestContext, outcome: Outcome, routed: RoutedRequest | undefined): Promise<Response> {
+  async function respond(request: Request, context: RequestContext, outcome: Outcome, routed: RoutedRequest | undefined): Promise<Response> {
     let runtime: BuildRuntime;
     try {
       runtime = await currentRuntime();
@@ -194,7 +195,7 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
       // No build, none that loads, or bad settings: a 503 that says which, in the shape of the path.
       return renderError(error, errorShapeOf(outcome.path), log, API_HEADERS);
     }
-    // Routed by the front in this build's table: not routed again.
+    // Routed by `answer` in this build's table: not routed again.
     const route = routed?.build === runtime ? routed.route : findRoute(runtime.table, outcome.path)?.route;
     if (!route) return renderError(notFoundError(outcome.path, runtime.api), 'api', log, { ...API_HEADERS, ...runtime.headers });
     outcome.surface = route.surface;
@@ -211,9 +212,9 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
   }
 
   function route(pathname: string): RoutedRequest | undefined {
-    if (!latest) return findRoute(UNBUILT_TABLE, pathname) && { path: pathname, build: undefined, route: undefined };
+    if (!latest) return findRoute(UNBUILT_TABLE, pathname) && { build: undefined, route: undefined };
     const found = findRoute(latest.table, pathname);
-    return found && { path: pathname, build: latest, route: found.route };
+    return found && { build: latest, route: found.route };
   }
 
   function record(outcome: Outcome, response: Response): Response {
@@ -222,74 +223,88 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
     return response;
   }
 
+  function renderRefusal(pathname: string | undefined, error: unknown): Response {
+    return withHeaders(renderError(error, errorShapeOf(pathname), log), latest?.headers ?? { 'API-Version': API_VERSION });
+  }
+
+  /** An agent path's answer, a page's twin, a refusal, or the site's; `pathname` is canonical. */
+  async function decide(request: Request, pathname: string, context: RequestContext): Promise<Answer> {
+    if (pathname.startsWith(PRIVATE_PREFIX)) return { kind: 'response', response: NOT_FOUND() };
+    // A new instance (a cold function or isolate) loads its build first, so that its table knows the paths.
+    if (!latest) await currentRuntime().catch(() => {});
+    const routed = route(pathname);
+    if (routed) {
+      const outcome = createOutcome(request, pathname, context.method ?? request.method);
+      return { kind: 'response', response: record(outcome, await respond(request, context, outcome, routed)) };
+    }
+    // The site cannot take these either: they would reach it as a Request it cannot make.
+    const forbidden = context.method === undefined ? undefined : forbiddenMethodError(context.method);
+    if (forbidden) return { kind: 'response', response: renderRefusal(undefined, forbidden) };
+    if (request.method !== 'GET' && request.method !== 'HEAD') return SITE;
+    const snapshot = await content.current().catch(() => undefined);
+    if (!snapshot) return { ...NOT_CONTENT, directive: undefined };
+    // The page is found once: an address the site redirects answers the twin of the page it leads to.
+    const found = resolveRequest(snapshot.pages, pathname);
+    // The twin's own address is Markdown whatever is accepted; a page's address, what Accept ranks first.
+    const type = found && (found.twin ? 'text/markdown' : negotiateTextType(request.headers.get('Accept')));
+    if (found && type) return { kind: 'response', response: twinOf(request, pathname, found, snapshot, type) };
+    const page = found && found.redirectedFrom === undefined ? found.page : undefined;
+    const directive = buildPageDirective(snapshot.manifest.options.directives, snapshot.urls, page?.path);
+    if (!page) return { ...NOT_CONTENT, directive };
+    return {
+      kind: 'page',
+      headers: { ...PAGE_SECURITY_HEADERS, Link: buildPageLinkHeader(page, snapshot.urls), Vary: 'Accept' },
+      directive,
+      sent(status) {
+        const outcome = createOutcome(request, pathname, request.method);
+        outcome.surface = 'page';
+        outcome.page = page.url;
+        outcome.status = status;
+        report(outcome);
+      },
+    };
+  }
+
+  function twinOf(request: Request, pathname: string, found: ResolvedRequest, snapshot: ContentSnapshot, type: TextType): Response {
+    const outcome = createOutcome(request, pathname, request.method);
+    outcome.surface = 'markdown';
+    outcome.page = found.page.url;
+    const redirected = found.redirectedFrom === undefined ? undefined : { redirectedFrom: found.redirectedFrom, ...(found.fragment !== undefined && { fragment: found.fragment }) };
+    return record(outcome, markdownResponse(request, found.page, snapshot, type, redirected));
+  }
+
   return {
     async ready() {
       if (cause) throw cause;
       await currentRuntime();
       await store.opened();
     },
-    route,
-    async prepare() {
-      if (!latest) await currentRuntime().catch(() => {});
+    async answer(request, context) {
+      // The path a router compares; a Request's URL always has one.
+      const pathname = canonicalizePath(new URL(request.url).pathname)!;
+      try {
+        return await decide(request, pathname, context);
+      } catch (error) {
+        // Whatever failed, the client gets a JSON answer in the shape of its route, never a host's error page.
+        return { kind: 'response', response: renderRefusal(pathname, error) };
+      }
     },
-    isAgentPath(pathname) {
-      return route(pathname) !== undefined;
-    },
-    async handle(request, context, routed) {
-      const path = routed?.path ?? canonicalTarget(request);
-      const outcome = createOutcome(request, path, context.method ?? request.method);
-      return record(outcome, await answer(request, context, outcome, routed));
-    },
-    async negotiatePage(request) {
-      if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
-      const { pathname } = new URL(request.url);
-      const snapshot = await content.current().catch(() => undefined);
-      // An address the site redirects answers the twin of the page it leads to (resolveRequest).
-      const found = snapshot && resolveRequest(snapshot.pages, pathname);
-      // The twin's own address is Markdown whatever is accepted; a page's address, what Accept ranks first.
-      const type = found?.twin ? 'text/markdown' : negotiateTextType(request.headers.get('Accept'));
-      if (!found || !type) return undefined;
-      const outcome = createOutcome(request, pathname, request.method);
-      outcome.surface = 'markdown';
-      outcome.page = found.page.url;
-      const redirected = found.redirectedFrom === undefined ? undefined : { redirectedFrom: found.redirectedFrom, ...(found.fragment !== undefined && { fragment: found.fragment }) };
-      return record(outcome, markdownResponse(request, found.page, snapshot, type, redirected));
+    async handle(request, context) {
+      const target = new URL(request.url).pathname;
+      const outcome = createOutcome(request, canonicalizePath(target) ?? target, context.method ?? request.method);
+      return record(outcome, await respond(request, context, outcome, undefined));
     },
     async currentBuild() {
       const snapshot = await content.current().catch(() => undefined);
       return snapshot && { urls: snapshot.urls, files: snapshot.files };
     },
-    async pageHeaders(pathname) {
-      const snapshot = await content.current().catch(() => undefined);
-      const found = snapshot && findPageOfRequest(snapshot.pages, pathname);
-      if (!found || found.twin) return PAGE_SECURITY_HEADERS;
-      return { ...PAGE_SECURITY_HEADERS, Link: buildPageLinkHeader(found.page, snapshot.urls), Vary: 'Accept' };
-    },
     async pageDirective(pathname) {
       const snapshot = await content.current().catch(() => undefined);
       if (!snapshot) return undefined;
-      // In `astro dev` every page renders on demand, a prerendered one with its twin from the last build.
       const found = findPageOfRequest(snapshot.pages, pathname);
       return buildPageDirective(snapshot.manifest.options.directives, snapshot.urls, found && !found.twin ? found.page.path : undefined);
     },
-    reportPage(request, status) {
-      const { pathname } = new URL(request.url);
-      void content.current().then(
-        (snapshot) => {
-          const found = findPageOfRequest(snapshot.pages, pathname);
-          if (!found || found.twin) return;
-          const outcome = createOutcome(request, pathname, request.method);
-          outcome.surface = 'page';
-          outcome.page = found.page.url;
-          outcome.status = status;
-          report(outcome);
-        },
-        () => {},
-      );
-    },
-    renderRefusal(pathname, error) {
-      return withHeaders(renderError(error, errorShapeOf(pathname), log), latest?.headers ?? { 'API-Version': API_VERSION });
-    },
+    renderRefusal,
     async close() {
       content.close();
       await Promise.all(recorders.map((recorder) => recorder.close()));
@@ -298,8 +313,10 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
   };
 }
 
-/** The canonical path of a request that no front routed. */
-function canonicalTarget(request: Request): string {
-  const target = new URL(request.url).pathname;
-  return canonicalizePath(target) ?? target;
-}
+/** The runtime's files a Worker reads among its public assets (hosts/workers/publish-workers-runtime.ts): nobody else's to fetch. */
+const PRIVATE_PREFIX = `/${WORKERS_RUNTIME_DIR}/`;
+const NOT_FOUND = () => new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+/** A request the site answers as it is: neither a GET nor a HEAD, so no page. */
+const SITE: Answer = { kind: 'site' };
+/** A GET or HEAD of no content page (or before a build): the security headers, and nothing to report. */
+const NOT_CONTENT = { kind: 'page', headers: PAGE_SECURITY_HEADERS, sent() {} } as const;

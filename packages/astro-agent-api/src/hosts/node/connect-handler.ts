@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createAgentFront, FORBIDDEN_METHODS, type AgentFront } from '../../server/agent-front.ts';
 import { canonicalizePath } from '../../server/canonical-path.ts';
+import { FORBIDDEN_METHODS, forbiddenMethodError } from '../../server/check-method.ts';
 import type { AgentApi } from '../../server/create-agent-api.ts';
 import { checkMessage } from './check-message.ts';
 import { send, targetPathOf, toRequest } from './node-messages.ts';
@@ -10,13 +10,12 @@ import { createCompressedPageServer, type CompressedPageServer } from './serve-c
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 
 /**
- * The agent front as a node:http handler: it converts the request, asks the one front
- * (server/agent-front.ts) and writes its answer; a request that is the site's goes on to `next` with
+ * The agent front as a node:http handler: it converts the request, asks the runtime once
+ * (AgentApi.answer) and writes its answer; a request that is the site's goes on to `next` with
  * its page's headers already set, and is reported once sent. With `servePages`, a prerendered HTML
  * page of the current build's public folder goes out compressed to a client that accepts it, before `next`.
  */
 export function createNodeHandler(api: AgentApi, site: { servePages?: boolean } = {}): NodeHandler {
-  const front = createAgentFront(api);
   const servePage = site.servePages ? createCompressedPageServer(() => api.currentBuild()) : undefined;
   return (req, res, next) => {
     const pathname = canonicalizePath(targetPathOf(req));
@@ -26,23 +25,24 @@ export function createNodeHandler(api: AgentApi, site: { servePages?: boolean } 
     const method = req.method ?? 'GET';
     // A target that names no path (`OPTIONS *`, an authority) is the site's, but for a method it cannot take.
     if (pathname === undefined) {
-      const refused = front.refuseMethod(method);
-      return void (refused ? send(res, refused) : toSite());
+      const refused = forbiddenMethodError(method);
+      return void (refused ? send(res, api.renderRefusal(undefined, refused)) : toSite());
     }
-    answer(front, req, res, { pathname, method, servePage, toSite }).catch(() => res.destroy());
+    answer(api, req, res, { pathname, method, servePage, toSite }).catch(() => res.destroy());
   };
 }
 
 async function answer(
-  front: AgentFront,
+  api: AgentApi,
   req: IncomingMessage,
   res: ServerResponse,
   { pathname, method, servePage, toSite }: { pathname: string; method: string; servePage?: CompressedPageServer; toSite: () => void },
 ): Promise<void> {
   const request = toRequest(req, pathname);
   const context = { clientAddress: req.socket.remoteAddress ?? '', ...(FORBIDDEN_METHODS.has(method) ? { method } : {}) };
-  const answered = await front.answer(request, context);
-  if (answered instanceof Response) return send(res, answered);
+  const answered = await api.answer(request, context);
+  if (answered.kind === 'response') return send(res, answered.response);
+  if (answered.kind === 'site') return toSite();
   for (const [name, value] of Object.entries(answered.headers)) res.setHeader(name, value);
   res.once('finish', () => answered.sent(res.statusCode));
   // A page that cannot be read compressed is the static server's to answer.

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough, Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { FORBIDDEN_METHODS } from '../../server/agent-front.ts';
+import { FORBIDDEN_METHODS } from '../../server/check-method.ts';
 
 /** The path of a node:http request's target, in origin form or absolute form (RFC 9112 §3.2), without its query. */
 export function targetPathOf(req: IncomingMessage): string {

@@ -1,5 +1,4 @@
-import { WORKERS_RUNTIME_DIR } from '../../content/manifest.ts';
-import { createAgentFront, type AgentFront } from '../../server/agent-front.ts';
+import { createAgentFront } from '../../server/agent-front.ts';
 import { getWorkersAgentApi, type WorkersEnv } from './workers-agent-api.ts';
 
 /** The part of a Worker's `ctx` the front uses. */
@@ -13,20 +12,18 @@ export type WorkersFetch = (request: Request, env: WorkersEnv, ctx: WorkersConte
 /**
  * The agent front of a Worker, before the site's handler (`site`): the one front
  * (server/agent-front.ts), with what differs here — the client address is Cloudflare's
- * CF-Connecting-IP, the runtime's files are assets only the Worker reads, and the traffic counted for a
- * request is written after the response, with `ctx.waitUntil`. It needs the Worker to run before the
+ * CF-Connecting-IP, and the traffic counted for a request is written after the response, with
+ * `ctx.waitUntil`. It needs the Worker to run before the
  * static assets (`assets.run_worker_first`), since prerendered pages are assets.
  */
 export function createWorkersFront(site: WorkersFetch): WorkersFetch {
-  let front: AgentFront | undefined;
   return async (received, env, ctx) => {
     const { api, flushTraffic } = getWorkersAgentApi(env);
-    front ??= createAgentFront(api, { privateFolder: WORKERS_RUNTIME_DIR });
     // Cloudflare sets CF-Connecting-IP to the client's address on every request; a client cannot forge it.
     const context = { clientAddress: received.headers.get('CF-Connecting-IP') ?? '' };
     const request = withoutContentCoding(received);
     let toSite = false;
-    const response = await front.fetch(request, context, () => {
+    const response = await createAgentFront(api).fetch(request, context, () => {
       toSite = true;
       return site(received, env, ctx);
     });

@@ -11,8 +11,9 @@
  * the integration's own work measured alone. Rewrites its section of BENCHMARKS.md after each site.
  *
  * --sites    demo, a page count (generated site, bench/generate-site.ts), docs (Starlight's own
- *            documentation, tests/fixtures/starlight-docs, built from the packed tarball), astrowind (a
- *            marketing site and blog, tests/fixtures/astrowind, likewise); default demo,3000,10000,docs
+ *            documentation, tests/fixtures/starlight-docs), astrowind (a marketing site and blog,
+ *            tests/fixtures/astrowind), biome (Biome's website, tests/fixtures/biome-website), each
+ *            real site built from the packed tarball; default demo,3000,10000,docs
  * --pairs N  pairs of each kind (default 3; 1 from 10,000 pages, --large-pairs)
  * --modes    quiet, busy or both (default quiet,busy)
  */
@@ -49,19 +50,40 @@ const largePairs = positive('large-pairs', args['large-pairs']);
 const LARGE_SITE_PAGES = 10_000;
 const modes = args.modes.split(',').map((mode) => mode.trim()) as Mode[];
 for (const mode of modes) if (mode !== 'quiet' && mode !== 'busy') throw new Error(`--modes: "${mode}" is neither quiet nor busy`);
-/** The real-site fixtures, built from the packed tarball: neither generated nor measured against a floor. */
-const FIXTURES = new Set(['docs', 'astrowind']);
-for (const site of sites) if (site !== 'demo' && !FIXTURES.has(site) && !(Number(site) > 0)) throw new Error(`--sites: "${site}" is not demo, docs, astrowind or a page count`);
 
 type Mode = 'quiet' | 'busy';
 type Kind = 'cold' | 'warm';
 type Variant = 'without' | 'with';
-/** The docs fixture's commit date (as tests/integration/starlight-docs.test.ts builds it): Starlight prints each page's last change from git. */
-const DOCS_COMMIT_DATE = '2026-08-22T09:23:01Z';
-/** The page the warm builds edit on the docs site: one English guide. */
-const DOCS_EDITED_PAGE = join('src', 'content', 'docs', 'guides', 'sidebar.mdx');
-/** The page the warm builds edit on AstroWind: one post. */
-const ASTROWIND_EDITED_PAGE = join('src', 'data', 'post', 'landing.md');
+/**
+ * The real sites nobody here wrote (tests/fixtures), built from the packed tarball as their tests build
+ * them: the page a warm build edits (a guide or a post), and the commit date of a site whose theme
+ * prints each page's last change from git.
+ */
+const REAL_SITES = {
+  docs: {
+    fixture: 'starlight-docs',
+    label: 'Starlight docs (628 pages, 17 locales)',
+    edited: join('src', 'content', 'docs', 'guides', 'sidebar.mdx'),
+    commitDate: '2026-08-22T09:23:01Z',
+  },
+  astrowind: {
+    fixture: 'astrowind',
+    label: 'AstroWind (36 pages, icons, a Svelte island)',
+    edited: join('src', 'data', 'post', 'landing.md'),
+    commitDate: undefined,
+  },
+  biome: {
+    fixture: 'biome-website',
+    label: "Biome's website (7,481 pages, 9 locales)",
+    edited: join('src', 'content', 'docs', 'guides', 'getting-started.mdx'),
+    commitDate: undefined,
+  },
+} as const;
+type RealSite = keyof typeof REAL_SITES;
+function isRealSite(name: string): name is RealSite {
+  return Object.hasOwn(REAL_SITES, name);
+}
+for (const site of sites) if (site !== 'demo' && !isRealSite(site) && !(Number(site) > 0)) throw new Error(`--sites: "${site}" is not demo, docs, astrowind, biome or a page count`);
 /** The cores of the machines the figures are for (and of this one): the floor spreads the CPU over them. */
 const CORES = 2;
 const TARGETS = { docs: { cold: 1.1, warm: 1.05, busy: 1.25 }, floorMargin: 1.15, generated: { 3000: { cold: 1.6, warm: 1.4 } } as Record<string, { cold: number; warm: number }> };
@@ -74,7 +96,7 @@ interface Site {
   root: string;
   /** The page a warm build edits, relative to the root. */
   edited: string;
-  /** The docs site's temporary install, removed at the end. */
+  /** A real site's temporary install, removed at the end. */
   example?: ExampleSite;
 }
 
@@ -116,7 +138,7 @@ for (const name of sites) {
       runs.push(await measurePairs(site, mode));
     }
     let floor: IntegrationFloor | undefined;
-    if (!FIXTURES.has(name)) {
+    if (!isRealSite(name)) {
       log(`${site.label}: the integration's own work, each part alone…`);
       floor = await measureIntegrationFloor(join(site.root, outDirOf('with')));
     }
@@ -131,13 +153,7 @@ for (const name of sites) {
 
 // ---- Sites and builds ----------------------------------------------------------------------------
 async function prepareSite(name: string): Promise<Site> {
-  if (name === 'astrowind') {
-    log('astrowind: packing the package and installing the AstroWind fixture (one build, not measured)…');
-    const example = await prepareExampleSite('astrowind', { from: join('tests', 'fixtures') });
-    await writeWrappedConfig(example.root, join(example.root, 'astro.config.mjs'), BENCH_CONFIG_LINES);
-    return { name, pairs, label: 'AstroWind (36 pages, icons, a Svelte island)', root: example.root, edited: ASTROWIND_EDITED_PAGE, example };
-  }
-  if (name !== 'docs') {
+  if (!isRealSite(name)) {
     const pages = name === 'demo' ? DEMO_PAGES : Number(name);
     const root = await generateSite(pages, DEMO_PAGES);
     return {
@@ -148,10 +164,11 @@ async function prepareSite(name: string): Promise<Site> {
       edited: EDITED_GUIDE,
     };
   }
-  log('docs: packing the package and installing the Starlight docs fixture (one build, not measured)…');
-  const example = await prepareExampleSite('starlight-docs', { from: join('tests', 'fixtures'), commitDate: DOCS_COMMIT_DATE });
+  const real = REAL_SITES[name];
+  log(`${name}: packing the package and installing tests/fixtures/${real.fixture} (one build, not measured)…`);
+  const example = await prepareExampleSite(real.fixture, { from: join('tests', 'fixtures'), ...(real.commitDate && { commitDate: real.commitDate }) });
   await writeWrappedConfig(example.root, join(example.root, 'astro.config.mjs'), BENCH_CONFIG_LINES);
-  return { name, pairs, label: 'Starlight docs (628 pages, 17 locales)', root: example.root, edited: DOCS_EDITED_PAGE, example };
+  return { name, pairs, label: real.label, root: example.root, edited: real.edited, example };
 }
 
 function outDirOf(variant: Variant): string {

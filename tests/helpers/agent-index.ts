@@ -137,7 +137,7 @@ async function readSitemap(url: string, text: (url: string) => Promise<string>):
 }
 
 /** Every resource URI of MCP resources/list, following its cursor. */
-async function listResources(origin: string): Promise<string[]> {
+export async function listResources(origin: string): Promise<string[]> {
   const uris: string[] = [];
   let cursor: string | undefined;
   for (let id = 1; ; id++) {

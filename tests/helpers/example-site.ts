@@ -154,6 +154,13 @@ export async function serveExampleSite(example: ExampleSite, env: Record<string,
   }
 }
 
+/** GET of `path` from a served site, asserted to answer 200. */
+export async function getOk(base: string, path: string, headers: Record<string, string> = {}): Promise<Response> {
+  const response = await fetch(`${base}${path}`, { headers });
+  assert.equal(response.status, 200, `${path} answered ${response.status}`);
+  return response;
+}
+
 /**
  * A package (the integration unless named) packed once per state of its sources: every example test of
  * a run installs the same tarball, and `npm pack` (which compiles the package first) costs about 16 s

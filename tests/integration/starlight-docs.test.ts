@@ -12,7 +12,7 @@ import { join, relative, sep } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { parse as parseYaml } from 'yaml';
-import { integrationLines, prepareExampleSite, serveExampleSite, type ExampleSite, type ServedExample } from '../helpers/example-site.ts';
+import { getOk, integrationLines, prepareExampleSite, serveExampleSite, type ExampleSite, type ServedExample } from '../helpers/example-site.ts';
 import { assertPublishedUrlsAnswer, siteUrls } from '../helpers/published-urls.ts';
 import { compareCode, countCharacterReferences, keepsFileTree, parseMain, parseTwin, readFileTrees } from '../helpers/reader-view.ts';
 import { MULTILINGUAL_CASES } from './multilingual-relevance-cases.ts';
@@ -59,11 +59,7 @@ after(async () => {
   await example?.remove();
 });
 
-async function get(path: string, headers: Record<string, string> = {}): Promise<Response> {
-  const response = await fetch(`${base}${path}`, { headers });
-  assert.equal(response.status, 200, `${path} answered ${response.status}`);
-  return response;
-}
+const get = (path: string, headers: Record<string, string> = {}) => getOk(base, path, headers);
 
 async function getJson(path: string): Promise<Json> {
   return (await get(path)).json() as Promise<Json>;

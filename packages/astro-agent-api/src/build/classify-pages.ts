@@ -30,11 +30,12 @@ export interface SiteClassification {
  * twin, in the original's language, as they always have. A page that is not content is never taken for
  * the original of a copy.
  */
-export function classifyPages(pages: readonly ConvertedPage[], siteLanguage: string): SiteClassification {
+export function classifyPages(pages: readonly ConvertedPage[], siteLanguage: string, urls: Pick<SiteUrls, 'routeOf'>): SiteClassification {
   const canonical = pages.filter((page) => page.notContent?.reason === 'canonical');
   const found = findCopies(
     pages.filter((page) => page.notContent === undefined),
     siteLanguage,
+    urls.routeOf,
     canonical,
   );
   const copies = found.copies.map(({ notContent: _notContent, ...copy }) => copy);

@@ -124,8 +124,8 @@ async function finishBuild({ options, config, conversion, cacheDir, render, take
     defaultLocale,
     markdown.pages.filter((page) => page.notContent === undefined).map((page) => contentLanguageOf(page, '')),
   );
-  const content = classifyPages(markdown.pages, siteLanguage);
   const urls = createSiteUrls(site, routing);
+  const content = classifyPages(markdown.pages, siteLanguage, urls);
   // A copy's twin names its original, which only the whole site tells; a copy taken for a canonical link elsewhere when converted has neither twin nor link yet.
   await Promise.all([writeTwins(clientDir, urls, content.copies), writeMissingMarkup(clientDir, conversion, content.copiesNamingOriginal)]);
   const leftOut = describeLeftOut({ notContent: content.notContent, copies: content.copies.length, errorPages: markdown.errorPages, excluded: markdown.skipped });

@@ -21,9 +21,8 @@ interface CachedPage {
 /**
  * The prerendered HTML pages, br or gzip for a client that accepts either (identity, ranges and every
  * other file stay with the site's static server). Compressed on first request, not at build time:
- * measured on the demo's 376 pages (15.6 KB on average, on a busy 2-core machine), brotli at quality
- * 5 costs 2.4 ms a page and gzip 0.75 ms, once per page and process; precompressing them all would add
- * 1.2 s to every build (42 s at brotli's best quality) for pages that may never be asked for.
+ * once per page and process it costs a few milliseconds, where precompressing every page would add
+ * to every build for pages that may never be asked for (BENCHMARKS.md, "Compressing pages on request").
  * Kept by file, modification time and size, so a rebuild that rewrites a page is seen at once.
  * The files a path is answered with are the current build's (its folder, and SiteUrls.htmlFilesOf):
  * none for a form the site redirects, so such a request still gets the site's redirect.

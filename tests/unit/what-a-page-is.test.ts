@@ -154,7 +154,8 @@ describe('a canonical link', () => {
 });
 
 describe('an empty page', () => {
-  const words = fc.stringMatching(/^[A-Za-zÀ-ÿ]{1,12}$/);
+  // Latin-1's letters: × and ÷ sit inside À-ÿ and are signs, not words.
+  const words = fc.stringMatching(/^[A-Za-zÀ-ÖØ-öø-ÿ]{1,12}$/);
   const cjk = fc.constantFrom('お問い合わせ', '全文検索', '디렉터리', 'ภาษาไทย', '中文');
 
   it('is one whose content is its title and a copyright line (an interactive playground)', () => {

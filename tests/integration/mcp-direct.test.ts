@@ -18,7 +18,7 @@ import {
   createSdkLeg,
   type SdkLeg,
 } from '../../packages/astro-agent-api/src/server/mcp/serve-with-sdk.ts';
-import { createOutcome } from '../../packages/astro-agent-api/src/contract/outcome.ts';
+import { createOutcome } from '../../packages/astro-agent-api/src/operations/outcome.ts';
 import { openStore } from '../../packages/astro-agent-api/src/store/open-store.ts';
 import { buildSite } from '../helpers/build-site.ts';
 import { buildCurrentRequest, buildMcpRequest, ENVELOPE } from '../helpers/mcp-wire.ts';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createAgentApi, type AgentApi } from '../../packages/astro-agent-api/src/runtime.ts';
-import type { Outcome } from '../../packages/astro-agent-api/src/contract/outcome.ts';
+import type { Outcome } from '../../packages/astro-agent-api/src/operations/outcome.ts';
 import { buildSite } from '../helpers/build-site.ts';
 
 let api: AgentApi;

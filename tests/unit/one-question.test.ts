@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { createNodeHandler } from '../../packages/astro-agent-api/src/hosts/node/connect-handler.ts';
-import type { Outcome } from '../../packages/astro-agent-api/src/contract/outcome.ts';
+import type { Outcome } from '../../packages/astro-agent-api/src/operations/outcome.ts';
 import { createAgentApi, createAgentFront } from '../../packages/astro-agent-api/src/runtime.ts';
 import { LARGE_SITE, writeLargeBuild } from '../helpers/large-manifest.ts';
 

@@ -24,7 +24,7 @@ import {
   resolveAgentApiOptions,
   type AgentApiUserOptions,
 } from '../../packages/astro-agent-api/src/options.ts';
-import type { Outcome } from '../../packages/astro-agent-api/src/contract/outcome.ts';
+import type { Outcome } from '../../packages/astro-agent-api/src/operations/outcome.ts';
 import {
   DOCUMENT_PATHS,
   IDENTITY_PATH,

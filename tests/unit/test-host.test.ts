@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import type { Outcome } from '../../packages/astro-agent-api/src/contract/outcome.ts';
+import type { Outcome } from '../../packages/astro-agent-api/src/operations/outcome.ts';
 import { createTestAgentApi } from '../helpers/test-host/test-agent-api.ts';
 import { createTestFront, type TestEvent } from '../helpers/test-host/test-front.ts';
 import { LARGE_SITE, writeLargeBuild } from '../helpers/large-manifest.ts';

@@ -13,7 +13,7 @@ import {
   QUERY_MAX_LENGTH,
 } from '../../packages/astro-agent-api/src/analytics/count-outcome.ts';
 import { createTrafficRecorder } from '../../packages/astro-agent-api/src/analytics/traffic-recorder.ts';
-import type { Outcome } from '../../packages/astro-agent-api/src/contract/outcome.ts';
+import type { Outcome } from '../../packages/astro-agent-api/src/operations/outcome.ts';
 import { openD1Store, type D1Database } from '../../packages/astro-agent-api/src/store/d1-store.ts';
 import {
   openStore,

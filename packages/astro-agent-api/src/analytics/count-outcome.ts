@@ -1,4 +1,4 @@
-import type { Outcome } from '../contract/outcome.ts';
+import type { Outcome } from '../operations/outcome.ts';
 import type { SearchCount, TrafficCount } from '../store/store.ts';
 import { OAUTH_CLIENT_FAMILY, OTHER_FAMILY, signedAgentFamily } from './classify-agent.ts';
 import { stripControlCharacters } from './printable-text.ts';

@@ -1,5 +1,5 @@
 import type { Environment } from '../environment.ts';
-import type { Outcome, OutcomeListener } from '../contract/outcome.ts';
+import type { Outcome, OutcomeListener } from '../operations/outcome.ts';
 import type { Store, TrafficBatch } from '../store/store.ts';
 import { utcDay } from '../store/utc-day.ts';
 import { createAgentClassifier } from './classify-agent.ts';

@@ -65,10 +65,9 @@ const NON_PAGE_DIRS = new Set(['_astro', PAGEFIND_DIR]);
 
 /**
  * Below this many bytes of HTML to convert the conversion stays on the calling thread: starting a
- * worker (110–160 ms of CPU to load the converter) does not pay. A page costs about 0.03–0.08 ms of CPU
- * per KB of its HTML (BENCHMARKS.md, "A converter made for speed"), so two workers break even from
- * about 4 MB of the smaller pages; counted in bytes because pages differ sixfold in size (a Starlight
- * page is 90 KB).
+ * worker (it loads the converter) does not pay below that: the break-even follows from a worker's start
+ * and a page's CPU per KB of HTML (BENCHMARKS.md, "A converter made for speed"); counted in bytes
+ * because pages differ sixfold in size.
  */
 export const WORKER_THRESHOLD_BYTES = 4 * 1024 ** 2;
 /** Pages handed to a worker at a time: small enough to balance the workers, large enough to keep messages few. */

@@ -5,8 +5,8 @@ import { defaultHandlers, type Info, type State, type Unsafe } from 'mdast-util-
  * remark-stringify's `text` handler, with a shortcut for the text that needs no escape, which is most
  * of a page's prose. The default handler runs every "unsafe" pattern of the writer (about forty with
  * GFM), each checked against the construct stack and run as its own regular expression, on every text
- * node: mdast-util-to-markdown's `safe` was 23 % of a page's conversion (BENCHMARKS.md, "Converting a
- * page: the text handler"). Here the patterns in scope for the current stack are joined into one
+ * node: mdast-util-to-markdown's `safe` was a large share of a page's conversion (BENCHMARKS.md,
+ * "Converting a page: the text handler"). Here the patterns in scope for the current stack are joined into one
  * expression, kept per stack; a text it does not match, with no backslash, comes out unchanged,
  * exactly as `safe` would give it. Any other text goes through the default handler.
  */

@@ -27,7 +27,7 @@ import { childElements, hasClass, textOf } from './element-queries.ts';
  * The HTML → mdast step of the converter: what hast-util-to-mdast (with rehype-minify-whitespace)
  * did, written for the tree htmlparser2 builds and for the elements a site's content holds, with the
  * same results. The libraries walked the tree many times over (a structured clone, a generic test
- * function per node and per call, visits for ids and for text clean-up): 40 % of a page's
+ * function per node and per call, visits for ids and for text clean-up): a large share of a page's
  * conversion; here it is two walks (whitespace, then the tree). BENCHMARKS.md, "A converter made
  * for speed", has the figures and the fidelity diff against the libraries' output.
  */

@@ -28,9 +28,8 @@ export async function restoreHashedFiles(cacheDir: string, outputPath: string): 
 }
 
 /**
- * A hard link, else (another file system) a copy. Linking the 3,071 files of a 3,000-page index took
- * 0.16–0.29 s and 80–100 ms of CPU against 0.3–2.3 s and 0.23–1.4 s for copying them (three alternated
- * runs, loaded 2-core machine). Their names are hashes of their bytes, so nothing writes them again; a
+ * A hard link, else (another file system) a copy: linking is several times cheaper (BENCHMARKS.md,
+ * "Keeping Pagefind's files"). Their names are hashes of their bytes, so nothing writes them again; a
  * step that rewrote one in place would change the cache's too, which no build step of a site does to
  * Pagefind's files.
  */

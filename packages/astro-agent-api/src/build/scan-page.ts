@@ -27,8 +27,8 @@ const scanners = new Map<string, RegExp>();
 
 /**
  * One pass over the page's HTML for every token the converter asks about: a search per token cost
- * more than the rest of the scan (a page of non-Latin-1 text is a two-byte string, ~30 µs a search of
- * a 90 KB page, and there were fourteen). Parsing is most of a page's cost, and a site's shell
+ * more than the rest of the scan (a page of non-Latin-1 text is a two-byte string, and there were
+ * fourteen searches; BENCHMARKS.md, "A converter made for speed"). Parsing is most of a page's cost, and a site's shell
  * (header, menus, footer, inline SVG) is often larger than its content, so when the selectors can
  * only match inside `<main>` (or in `<head>`, for title and facets), only `<head>` and `<main>` are
  * parsed; otherwise everything.

@@ -1,7 +1,7 @@
 import type { ContentSnapshot } from '../content/content-model.ts';
 import type { CallFacts, QuotaInfo, Tool } from '../operations/operation.ts';
 import { assertScope, type Caller } from './caller.ts';
-import type { OperationCall } from '../contract/outcome.ts';
+import type { OperationCall } from '../operations/outcome.ts';
 import { parseOperationInput } from './parse-input.ts';
 import { buildEtag, type Representation } from './represent.ts';
 

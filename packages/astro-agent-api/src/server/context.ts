@@ -1,4 +1,4 @@
-import type { Outcome } from '../contract/outcome.ts';
+import type { Outcome } from '../operations/outcome.ts';
 
 /** What the transport (Astro endpoint or the node front) knows about a request besides the Request itself. */
 export interface RequestContext {

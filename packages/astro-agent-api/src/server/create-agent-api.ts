@@ -9,7 +9,7 @@ import {
   type Outcome,
   type OutcomeListener,
   type OutcomeRecorder,
-} from '../contract/outcome.ts';
+} from '../operations/outcome.ts';
 import { DEFAULT_API_BASE_PATH } from '../contract/paths.ts';
 import type { SiteUrls } from '../contract/site-urls.ts';
 import { createDeferredStore } from '../store/deferred-store.ts';

@@ -1,6 +1,6 @@
 import { ApiError } from '../contract/api-error.ts';
 import type { OperationDescription } from '../operations/operation.ts';
-import type { Outcome } from '../contract/outcome.ts';
+import type { Outcome } from '../operations/outcome.ts';
 import { ROOT_SITE_URLS, type SiteUrls } from '../contract/site-urls.ts';
 import { listAgentDocuments } from '../contract/agent-documents.ts';
 import {

@@ -1,4 +1,4 @@
-import type { CallerInfo, CallFacts } from '../operations/operation.ts';
+import type { CallerInfo, CallFacts } from './operation.ts';
 
 /**
  * What one answered request was. The pipeline fills it as the request goes through its steps (the

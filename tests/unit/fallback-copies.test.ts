@@ -18,7 +18,11 @@ import type {
   ConvertedPage,
   MarkdownConversionOptions,
 } from '../../packages/astro-agent-api/src/build/converted-page.ts';
-import { findCopies } from '../../packages/astro-agent-api/src/build/find-copies.ts';
+import {
+  findCopies,
+  MAX_NOTICE_CHARACTERS,
+  routeInLocale,
+} from '../../packages/astro-agent-api/src/build/find-copies.ts';
 import { openPageCache } from '../../packages/astro-agent-api/src/build/page-cache.ts';
 import { parseAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
 import {
@@ -90,7 +94,7 @@ describe('a page that shows another page in another language', () => {
         body: `${ENGLISH.body} Dette indhold er ikke tilgængeligt i dit sprog endnu.`,
       }),
     );
-    const site = findCopies([original, translated, copy], 'en');
+    const site = findCopies([original, translated, copy], 'en', urls.routeOf);
     assert.deepEqual(
       site.pages.map((page) => page.path),
       ['/guides/sidebar/', '/de/guides/sidebar/'],
@@ -114,9 +118,161 @@ describe('a page that shows another page in another language', () => {
         body: 'An English text quoted whole on a Danish site.',
       }),
     );
-    const site = findCopies([quoted, convert('/', starlightPage('en', '/', ENGLISH))], 'en');
+    const site = findCopies(
+      [quoted, convert('/', starlightPage('en', '/', ENGLISH))],
+      'en',
+      urls.routeOf,
+    );
     assert.deepEqual(site.copies, []);
     assert.equal(site.pages.length, 2);
+  });
+});
+
+describe("a fallback whose head names no translation (Starlight's page of a `localized: false` entry)", () => {
+  const NOTICE: Record<string, string> = {
+    da: 'Dette indhold er ikke tilgængeligt i dit sprog endnu.',
+    'zh-CN': '此内容尚不支持你的语言。',
+    'pt-BR': 'Este conteúdo não está disponível em sua língua ainda.',
+  };
+  /**
+   * As Starlight renders it: `<html lang>` of the locale, the text in the original's language, the
+   * notice after the title, no alternate.
+   */
+  const fallback = (
+    locale: string,
+    text: { lang: string; body: string },
+    notice = NOTICE[locale] ?? '',
+  ) =>
+    `<!doctype html><html lang="${locale}"><head><title>T</title></head><body><main lang="${text.lang}"><h1>Sidebar</h1><p><span>${notice}</span></p><p>${text.body} <a href="/${locale.toLowerCase()}/guides/other/">other</a></p></main></body></html>`;
+  const english = (body = ENGLISH.body) =>
+    `<!doctype html><html lang="en"><head><title>T</title></head><body><main><h1>Sidebar</h1><p>${body} <a href="/guides/other/">other</a></p></main></body></html>`;
+
+  it('is a copy of the page of its text’s language at its route in that locale, with the notice or without', () => {
+    const original = convert('/guides/sidebar/', english());
+    const copies = [
+      convert('/da/guides/sidebar/', fallback('da', ENGLISH)),
+      convert('/zh-cn/guides/sidebar/', fallback('zh-CN', ENGLISH)),
+      convert('/pt-br/guides/sidebar/', fallback('pt-BR', ENGLISH)),
+      convert('/de/guides/sidebar/', fallback('de', ENGLISH, '')),
+    ];
+    assert.equal(copies[0]!.contentAlternate, undefined, 'its head names no translation');
+    const site = findCopies([original, ...copies], 'en', urls.routeOf);
+    assert.deepEqual(
+      site.pages.map((page) => page.path),
+      ['/guides/sidebar/'],
+    );
+    assert.deepEqual(
+      site.copies.map((copy) => [copy.path, copy.original, copy.contentLang]),
+      copies.map((copy) => [copy.path, original.url, 'en']),
+    );
+  });
+
+  it('finds its original under a base, and in the default locale’s own folder', () => {
+    const docs = createSiteUrls(SITE, { ...DEFAULT_ROUTING, base: '/docs' });
+    const at = (path: string, html: string) => convertHtmlPage(html, path, options, docs)!;
+    const original = at('/docs/en/guides/sidebar/', english());
+    const copy = at('/docs/da/guides/sidebar/', fallback('da', ENGLISH));
+    const site = findCopies([original, copy], 'en', docs.routeOf);
+    assert.deepEqual(
+      site.copies.map((page) => [page.path, page.original]),
+      [['/docs/da/guides/sidebar/', original.url]],
+    );
+  });
+
+  it('is content when its text is more than the page’s and a notice, or no page of its text’s language is at its route', () => {
+    const original = convert('/guides/sidebar/', english());
+    const longer = convert(
+      '/da/guides/sidebar/',
+      fallback('da', ENGLISH, 'x'.repeat(MAX_NOTICE_CHARACTERS + 1)),
+    );
+    const other = convert(
+      '/fr/guides/sidebar/',
+      fallback('fr', { lang: 'en', body: 'Another English text, written for the French locale.' }),
+    );
+    const elsewhere = convert(
+      '/ja/guides/layout/',
+      fallback('ja', ENGLISH, 'この内容はまだ日本語訳がありません。'),
+    );
+    const german = convert(
+      '/de/guides/sidebar/',
+      fallback('de', { lang: 'de', body: GERMAN.body }, ''),
+    );
+    const site = findCopies([original, longer, other, elsewhere, german], 'en', urls.routeOf);
+    assert.deepEqual(site.copies, []);
+    assert.equal(site.pages.length, 5);
+    // The notice at its limit (a space joins it to the text): a copy.
+    const atLimit = convert(
+      '/da/guides/sidebar/',
+      fallback('da', ENGLISH, 'x'.repeat(MAX_NOTICE_CHARACTERS - 1)),
+    );
+    assert.equal(findCopies([original, atLimit], 'en', urls.routeOf).copies.length, 1);
+  });
+
+  it('is never a translation, and a copy only of a page of its text’s language that it reads as (property)', () => {
+    const locales = ['en', 'da', 'zh-CN', 'pt-BR', 'de'];
+    const bodies = [ENGLISH.body, 'Another English text.'];
+    const spec = fc.record({
+      locale: fc.constantFrom(...locales),
+      slug: fc.constantFrom('a', 'b'),
+      body: fc.constantFrom(...bodies),
+      marked: fc.boolean(),
+      notice: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(spec, { selector: (page) => `${page.locale}/${page.slug}`, maxLength: 10 }),
+        (specs) => {
+          const route = (locale: string, slug: string) =>
+            locale === 'en' ? `/${slug}/` : `/${locale.toLowerCase()}/${slug}/`;
+          // A translation is in its own language and says so; a fallback shows the English text, marked.
+          const pages = specs.map(({ locale, slug, body, marked, notice }) => {
+            if (locale === 'en') return convert(route(locale, slug), english(body));
+            const text = marked
+              ? { lang: 'en', body }
+              : { lang: locale, body: `${body} (${locale})` };
+            return convert(route(locale, slug), fallback(locale, text, notice ? undefined : ''));
+          });
+          const site = findCopies(pages, 'en', urls.routeOf);
+          assert.equal(site.pages.length + site.copies.length, pages.length);
+          const specOf = (path: string) => specs[pages.findIndex((page) => page.path === path)]!;
+          for (const copy of site.copies) {
+            const [one, original] = [specOf(copy.path), specOf(new URL(copy.original).pathname)];
+            assert.ok(one.marked, `${copy.path} is a translation`);
+            assert.deepEqual(
+              [original.locale, original.body],
+              ['en', one.body],
+              `${copy.path} names ${copy.original}`,
+            );
+          }
+          const copied = new Set(site.copies.map((copy) => copy.path));
+          for (const { locale, slug, body, marked } of specs) {
+            const hasOriginal = specs.some(
+              (other) => other.locale === 'en' && other.slug === slug && other.body === body,
+            );
+            if (locale !== 'en' && marked && hasOriginal)
+              assert.ok(
+                copied.has(route(locale, slug)),
+                `${route(locale, slug)} is a fallback of /${slug}/`,
+              );
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('names the folder of its locale by the locale’s code or its primary subtag, case aside', () => {
+    const cases: [string, string, string][] = [
+      ['/zh-cn/guides/a', 'zh-CN', '/guides/a'],
+      ['/pt/guides/a', 'pt-BR', '/guides/a'],
+      ['/da', 'da', '/'],
+      ['/guides/a', 'en', '/guides/a'],
+      ['/english/a', 'en', '/english/a'],
+      ['/de/a', 'da', '/de/a'],
+      ['/de/a', '', '/de/a'],
+    ];
+    for (const [route, language, inLocale] of cases)
+      assert.equal(routeInLocale(route, language), inLocale, `${route} ${language}`);
   });
 });
 
@@ -133,7 +289,7 @@ describe('pages that read the same in two languages (Astro i18n fallback, rewrit
       '/fr/guides/watering/',
       plain('fr', 'Water the tomatoes at dawn.', '<a href="/fr/guides/">Guides</a>'),
     );
-    const site = findCopies([english, rewritten], 'en');
+    const site = findCopies([english, rewritten], 'en', urls.routeOf);
     assert.deepEqual(
       site.copies.map((page) => [page.path, page.original, page.contentLang]),
       [['/fr/guides/watering/', english.url, 'en']],
@@ -152,7 +308,7 @@ describe('pages that read the same in two languages (Astro i18n fallback, rewrit
     );
     const french = convert('/fr/x/', plain('fr', 'Même texte.', ''));
     const german = convert('/de/x/', plain('de', 'Même texte.', ''));
-    const site = findCopies([english, alias, french, german], 'en');
+    const site = findCopies([english, alias, french, german], 'en', urls.routeOf);
     assert.deepEqual(site.copies, []);
   });
 
@@ -179,7 +335,7 @@ describe('pages that read the same in two languages (Astro i18n fallback, rewrit
             });
             return convert(locale === 'en' ? route : `/${locale.toLowerCase()}${route}`, html);
           });
-          const site = findCopies(pages, 'en');
+          const site = findCopies(pages, 'en', urls.routeOf);
           assert.equal(site.pages.length + site.copies.length, pages.length);
           const content = new Map(site.pages.map((page) => [page.url, page]));
           for (const copy of site.copies) {

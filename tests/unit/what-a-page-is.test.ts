@@ -260,11 +260,11 @@ describe('a canonical link', () => {
     const copy = (path: string) => ({ ...convert(path, page('<link rel="canonical" href="/">')) });
     const mistaken = Array.from({ length: 12 }, (_, i) => copy(`/p${i}/`));
     assert.match(
-      warnOfSiteWideCanonical(classifyPages(mistaken, 'en').notContent, 14)!,
+      warnOfSiteWideCanonical(classifyPages(mistaken, 'en', urls).notContent, 14)!,
       /^12 of the site's 14 pages name another page in <link rel="canonical"> \(12 of them https:\/\/docs\.example\/\)/,
     );
     assert.equal(
-      warnOfSiteWideCanonical(classifyPages(mistaken.slice(0, 2), 'en').notContent, 14),
+      warnOfSiteWideCanonical(classifyPages(mistaken.slice(0, 2), 'en', urls).notContent, 14),
       undefined,
     );
   });
@@ -372,7 +372,7 @@ describe('the site as a whole', () => {
       convert('/private/', page('<meta name="robots" content="noindex">')),
       convert('/playground/', page('', '<h1>Playground</h1><p>© 2026</p>')),
     ];
-    const site = classifyPages(pages, 'en');
+    const site = classifyPages(pages, 'en', urls);
     assert.deepEqual(
       site.pages.map((one) => one.path),
       ['/'],
@@ -405,7 +405,7 @@ describe('the site as a whole', () => {
     const fallback = convert('/fr/about/', english('fr', '/about/'));
     assert.equal(fallback.notContent?.reason, 'canonical', 'alone, it names another page');
     const print = convert('/print/about/', english('en', '/about/'));
-    const site = classifyPages([original, fallback, print], 'en');
+    const site = classifyPages([original, fallback, print], 'en', urls);
     assert.deepEqual(
       site.copies.map((copy) => [copy.path, copy.original, copy.notContent]),
       [['/fr/about/', `${SITE}/about/`, undefined]],
@@ -480,7 +480,7 @@ describe('the site as a whole', () => {
       page('<meta http-equiv="refresh" content="0;url=/guide/">'),
     );
     const print = convert('/print/', page('<link rel="canonical" href="/guide/">'));
-    const { notContent } = classifyPages([stub, handMade, print], 'en');
+    const { notContent } = classifyPages([stub, handMade, print], 'en', urls);
     assert.deepEqual(
       buildRedirectRules({ astro, redirectsFile: file, notContent, urls }).slice(
         astro.length + file.length,

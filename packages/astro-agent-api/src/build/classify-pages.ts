@@ -33,11 +33,13 @@ export interface SiteClassification {
 export function classifyPages(
   pages: readonly ConvertedPage[],
   siteLanguage: string,
+  urls: Pick<SiteUrls, 'routeOf'>,
 ): SiteClassification {
   const canonical = pages.filter((page) => page.notContent?.reason === 'canonical');
   const found = findCopies(
     pages.filter((page) => page.notContent === undefined),
     siteLanguage,
+    urls.routeOf,
     canonical,
   );
   const copies = found.copies.map(({ notContent: _notContent, ...copy }) => copy);

@@ -1,4 +1,5 @@
 import { primaryLanguageSubtag } from '../shared/language-tag.ts';
+import { buildSectionLines, joinSectionLines } from '../content/plain-text.ts';
 import { buildFrontMatter } from './build-front-matter.ts';
 import type { ConvertedPage } from './converted-page.ts';
 
@@ -29,7 +30,10 @@ export function contentLanguageOf(
  * - its content says it is in another language than the page (`<main lang="en">` in `<html lang="da">`,
  *   Starlight's fallback for an untranslated page) and the page names its alternate in that language
  *   (`<link rel="alternate" hreflang="en">`), which is a page of the build; else the page of that
- *   language with the same text;
+ *   language with the same text; else the page of that language at the same route but for the
+ *   locale folder (routeInLocale) whose text is this page's without one notice of at most
+ *   MAX_NOTICE_CHARACTERS (Starlight's "not available in your language" on a page whose head
+ *   names no translation);
  * - or its text (link targets aside) is the same as that of a page in another language: then the copy
  *   is the one not in the site's language (Astro's i18n fallback with `fallbackType: 'rewrite'` renders
  *   the default locale's page under the other's path, in the other's `<html lang>`). Pages of the same
@@ -43,9 +47,18 @@ export function contentLanguageOf(
 export function findCopies(
   pages: readonly ConvertedPage[],
   siteLanguage: string,
+  routeOf: (path: string) => string,
   copiesOnly: readonly ConvertedPage[] = [],
 ): SiteContent {
   const byUrl = new Map(pages.map((page) => [page.url, page]));
+  /** Pages that say nothing of their text's language, by language and route in their locale. */
+  const byRoute = new Map<string, ConvertedPage>();
+  const routeKey = (language: string, path: string) =>
+    `${language.toLowerCase()} ${routeInLocale(routeOf(path), language)}`;
+  for (const page of pages) {
+    const key = routeKey(contentLanguageOf(page, siteLanguage), page.path);
+    if (!page.contentLang && !byRoute.has(key)) byRoute.set(key, page);
+  }
   /** Pages by text, then by the primary subtag of their content's language. */
   const byText = new Map<string, ConvertedPage[]>();
   for (const page of pages) {
@@ -64,9 +77,16 @@ export function findCopies(
           ? undefined
           : byUrl.get(resolveUrl(page.contentAlternate, page.url));
       if (named && named !== page && !named.contentLang) return named;
-      return group.find(
+      const sameText = group.find(
         (other) => other !== page && !other.contentLang && sameLanguage(other, page.contentLang!),
       );
+      if (sameText) return sameText;
+      const sameRoute = byRoute.get(
+        `${page.contentLang.toLowerCase()} ${routeInLocale(routeOf(page.path), page.lang)}`,
+      );
+      return sameRoute && sameRoute !== page && isTextWithNotice(page, sameRoute)
+        ? sameRoute
+        : undefined;
     }
     if (sameLanguage(page, siteLanguage)) return undefined;
     // Exactly the site's language, so that a copy is never taken for the original of a copy.
@@ -92,6 +112,42 @@ export function findCopies(
     copies.push({ ...copy, frontMatter: buildFrontMatter({ ...copy, lang: copy.contentLang }) });
   }
   return { pages: content, copies };
+}
+
+/**
+ * A route without the folder of its locale: Astro's i18n routing and Starlight serve a locale's
+ * pages under a folder named by its code (Starlight's locale key, which is its `lang` unless set
+ * otherwise), compared case-insensitively (`zh-cn` holds `zh-CN`), or by the code's primary subtag
+ * (`pt` for `pt-BR`); the default locale may be at the root, where the route is its own.
+ */
+export function routeInLocale(route: string, language: string): string {
+  const [, folder = '', ...rest] = route.split('/');
+  const tag = language.toLowerCase();
+  const named = folder.toLowerCase();
+  return tag !== '' && (named === tag || named === primaryLanguageSubtag(tag))
+    ? `/${rest.join('/')}`
+    : route;
+}
+
+/** A notice longer than this is more than a theme's sentence that the page is not translated. */
+export const MAX_NOTICE_CHARACTERS = 300;
+
+/**
+ * Whether `copy`'s text is `original`'s with one run of at most MAX_NOTICE_CHARACTERS inserted (a
+ * theme's fallback notice).
+ */
+function isTextWithNotice(copy: ConvertedPage, original: ConvertedPage): boolean {
+  const [longer, shorter] = [plainTextOf(copy), plainTextOf(original)];
+  const inserted = longer.length - shorter.length;
+  if (inserted < 0 || inserted > MAX_NOTICE_CHARACTERS) return false;
+  let start = 0;
+  while (start < shorter.length && longer[start] === shorter[start]) start++;
+  return longer.endsWith(shorter.slice(start));
+}
+
+/** The page's plain text as its `textHash` reads it: link targets aside, what the page says. */
+function plainTextOf(page: ConvertedPage): string {
+  return joinSectionLines(page.plainText ?? buildSectionLines(page.markdown, page.sections));
 }
 
 /** An `href` of the page resolved against its URL; the `href` as written when it is not a URL. */

@@ -186,8 +186,8 @@ async function finishBuild(
       .filter((page) => page.notContent === undefined)
       .map((page) => contentLanguageOf(page, '')),
   );
-  const content = classifyPages(markdown.pages, siteLanguage);
   const urls = createSiteUrls(site, routing);
+  const content = classifyPages(markdown.pages, siteLanguage, urls);
   // A copy's twin names its original, which only the whole site tells; a copy taken for a canonical link elsewhere when converted has neither twin nor link yet.
   await Promise.all([
     writeTwins(clientDir, urls, content.copies),

@@ -22,7 +22,13 @@ export default defineConfig({
   security: {
     csp: {
       scriptDirective: { resources: ["'self'", "'wasm-unsafe-eval'"] },
-      directives: ["default-src 'self'", "img-src 'self' data:", "object-src 'none'", "base-uri 'self'", "form-action 'self'"],
+      directives: [
+        "default-src 'self'",
+        "img-src 'self' data:",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+      ],
     },
   },
 });

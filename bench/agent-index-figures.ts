@@ -17,20 +17,34 @@ import { readAgentIndex, type SiteQuestion } from '../tests/helpers/agent-index.
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { site: { type: 'string' }, questions: { type: 'string' }, json: { type: 'boolean', default: false } },
+  options: {
+    site: { type: 'string' },
+    questions: { type: 'string' },
+    json: { type: 'boolean', default: false },
+  },
 });
 const origin = positionals[0];
 if (!origin || !values.site || !values.questions) {
-  console.error('usage: node bench/agent-index-figures.ts <origin> --site <site> --questions <module> [--json]');
+  console.error(
+    'usage: node bench/agent-index-figures.ts <origin> --site <site> --questions <module> [--json]',
+  );
   process.exit(2);
 }
-const module = (await import(pathToFileURL(resolve(values.questions)).href)) as Record<string, unknown>;
+const module = (await import(pathToFileURL(resolve(values.questions)).href)) as Record<
+  string,
+  unknown
+>;
 const questions = Object.values(module).find(Array.isArray) as SiteQuestion[];
-const figures = await readAgentIndex(origin.replace(/\/$/, ''), values.site.replace(/\/$/, ''), questions);
+const figures = await readAgentIndex(
+  origin.replace(/\/$/, ''),
+  values.site.replace(/\/$/, ''),
+  questions,
+);
 if (values.json) {
   console.log(JSON.stringify(figures, null, 2));
 } else {
-  const count = (paths: string[]) => `${paths.length}${paths.length > 0 && paths.length <= 12 ? ` (${paths.join(', ')})` : ''}`;
+  const count = (paths: string[]) =>
+    `${paths.length}${paths.length > 0 && paths.length <= 12 ? ` (${paths.join(', ')})` : ''}`;
   console.log(`sitemap pages             ${figures.sitemapPages}`);
   console.log(`llms.txt pages            ${figures.llmsTxtPages.length}`);
   console.log(`MCP resources             ${figures.mcpResources.length}`);
@@ -38,9 +52,13 @@ if (values.json) {
   console.log(`marked noindex            ${count(figures.marked.noindex)}`);
   console.log(`marked canonical elsewhere ${count(figures.marked['canonical-elsewhere'])}`);
   console.log(`marked but indexed        ${count(figures.indexedMarked)}`);
-  console.log(`llms-full                 ${figures.llmsFullCharacters.toLocaleString('en')} characters in ${figures.llmsFullFiles} file(s)`);
+  console.log(
+    `llms-full                 ${figures.llmsFullCharacters.toLocaleString('en')} characters in ${figures.llmsFullFiles} file(s)`,
+  );
   console.log(`marked in search results   ${count(figures.searchMarked)}`);
   console.log(`search hits (top 3)       ${figures.searchHits} of ${figures.searchRanks.length}`);
   for (const { query, page, rank, top } of figures.searchRanks)
-    console.log(`  ${rank > 0 && rank <= 3 ? 'hit ' : 'miss'} ${rank || '-'}  ${query} → ${page}${rank === 1 ? '' : `   (top: ${top.slice(0, 3).join(', ')})`}`);
+    console.log(
+      `  ${rank > 0 && rank <= 3 ? 'hit ' : 'miss'} ${rank || '-'}  ${query} → ${page}${rank === 1 ? '' : `   (top: ${top.slice(0, 3).join(', ')})`}`,
+    );
 }

@@ -17,7 +17,11 @@ const count = Number(countArg);
 const dataDir = await mkdtemp(join(tmpdir(), 'agent-api-probe-'));
 const api = createCountedAgentApi({
   outDir,
-  env: { AGENT_API_DATA_DIR: dataDir, AGENT_API_QUOTA_ANONYMOUS: '1000000', AGENT_API_QUOTA_IDENTIFIED: '1000000' },
+  env: {
+    AGENT_API_DATA_DIR: dataDir,
+    AGENT_API_QUOTA_ANONYMOUS: '1000000',
+    AGENT_API_QUOTA_IDENTIFIED: '1000000',
+  },
 });
 await api.ready();
 const manifest = await readBuiltManifest(outDir);
@@ -38,10 +42,20 @@ async function time(urls: string[]): Promise<{ p50: number; p99: number }> {
   return { p50: at(0.5), p99: at(0.99) };
 }
 
-const searches = buildNewQueries(manifest.pages, Object.keys(manifest.options.facets.city?.values ?? {}), count, 13).map(
-  ({ query, city }) => `${base}/search_pages?query=${encodeURIComponent(query)}${city ? `&city=${city}` : ''}`,
+const searches = buildNewQueries(
+  manifest.pages,
+  Object.keys(manifest.options.facets.city?.values ?? {}),
+  count,
+  13,
+).map(
+  ({ query, city }) =>
+    `${base}/search_pages?query=${encodeURIComponent(query)}${city ? `&city=${city}` : ''}`,
 );
-const pages = Array.from({ length: count }, (_, i) => `${base}/read_page?url=${encodeURIComponent(manifest.pages[(i * 7919) % manifest.pages.length]!.path)}`);
+const pages = Array.from(
+  { length: count },
+  (_, i) =>
+    `${base}/read_page?url=${encodeURIComponent(manifest.pages[(i * 7919) % manifest.pages.length]!.path)}`,
+);
 const search = await time(searches);
 const read = await time(pages);
 process.stdout.write(`${JSON.stringify({ search, read })}\n`);

@@ -4,7 +4,11 @@ declare module 'autocannon' {
     method?: string;
     headers?: Record<string, string>;
     body?: string;
-    setupRequest?: (request: { path: string; body?: string; headers?: Record<string, string> }) => { path: string; body?: string; headers?: Record<string, string> };
+    setupRequest?: (request: { path: string; body?: string; headers?: Record<string, string> }) => {
+      path: string;
+      body?: string;
+      headers?: Record<string, string>;
+    };
   }
   interface Histogram {
     average: number;
@@ -18,6 +22,11 @@ declare module 'autocannon' {
     errors: number;
     timeouts: number;
   }
-  function autocannon(options: { url: string; connections: number; duration: number; requests: RequestSpec[] }): Promise<Result>;
+  function autocannon(options: {
+    url: string;
+    connections: number;
+    duration: number;
+    requests: RequestSpec[];
+  }): Promise<Result>;
   export default autocannon;
 }

@@ -17,10 +17,16 @@ import { parseArgs } from 'node:util';
 import { buildMarkdownFromHtml } from '../packages/astro-agent-api/src/build/html-to-markdown.ts';
 
 const { values, positionals } = parseArgs({
-  options: { git: { type: 'string', default: '/work/.mirror/biomejs+website/repo' }, page: { type: 'string', default: 'src/content/docs/linter/javascript/rules.mdx' } },
+  options: {
+    git: { type: 'string', default: '/work/.mirror/biomejs+website/repo' },
+    page: { type: 'string', default: 'src/content/docs/linter/javascript/rules.mdx' },
+  },
   allowPositionals: true,
 });
-const mdx = execFileSync('git', ['-C', values.git, 'show', `HEAD:${values.page}`], { encoding: 'utf8', maxBuffer: 1 << 26 });
+const mdx = execFileSync('git', ['-C', values.git, 'show', `HEAD:${values.page}`], {
+  encoding: 'utf8',
+  maxBuffer: 1 << 26,
+});
 
 /** `@astrojs/starlight` 0.41's `<Icon>` with a label. */
 const icon = (label: string) =>
@@ -28,8 +34,14 @@ const icon = (label: string) =>
 /** The inline Markdown and MDX of a line as HTML: icons, code, links, strong. */
 const inline = (text: string) =>
   text
-    .replace(/<Icon name="[^"]*"(?: size="[^"]*")? label="([^"]*)"(?: size="[^"]*")? \/>/g, (_, label: string) => icon(label))
-    .replace(/<span class='inline-icon' title="([^"]*)" ?>/g, '<span class="inline-icon" title="$1">')
+    .replace(
+      /<Icon name="[^"]*"(?: size="[^"]*")? label="([^"]*)"(?: size="[^"]*")? \/>/g,
+      (_, label: string) => icon(label),
+    )
+    .replace(
+      /<span class='inline-icon' title="([^"]*)" ?>/g,
+      '<span class="inline-icon" title="$1">',
+    )
     .replace(/`([^`]*)`/g, (_, code: string) => `<code>${code.replaceAll('<', '&lt;')}</code>`)
     .replace(/\[([^\]]*)\]\(([^)]*)\)/g, '<a href="$2">$1</a>')
     .replace(/\*\*([^*]*)\*\*/g, '<strong>$1</strong>');
@@ -44,7 +56,9 @@ for (const line of body.split('\n')) {
       .split(/(?<!\\)\|/)
       .map((cell) => cell.trim());
     if (cells.every((cell) => /^:?-+:?$/.test(cell))) continue;
-    html += inTable ? `<tr>${cells.map((cell) => `<td>${inline(cell)}</td>`).join('')}</tr>` : `<table><thead><tr>${cells.map((cell) => `<th>${inline(cell)}</th>`).join('')}</tr></thead><tbody>`;
+    html += inTable
+      ? `<tr>${cells.map((cell) => `<td>${inline(cell)}</td>`).join('')}</tr>`
+      : `<table><thead><tr>${cells.map((cell) => `<th>${inline(cell)}</th>`).join('')}</tr></thead><tbody>`;
     inTable = true;
     continue;
   }
@@ -58,17 +72,31 @@ for (const line of body.split('\n')) {
 if (inTable) html += '</tbody></table>';
 const page = `<!doctype html><html lang="en"><head><title>JavaScript Rules</title></head><body><main>${html}</main></body></html>`;
 
-const converters: [string, typeof buildMarkdownFromHtml][] = [['this checkout', buildMarkdownFromHtml]];
+const converters: [string, typeof buildMarkdownFromHtml][] = [
+  ['this checkout', buildMarkdownFromHtml],
+];
 if (positionals[0]) {
-  const before = (await import(pathToFileURL(join(resolve(positionals[0]), 'build', 'html-to-markdown.ts')).href)) as { buildMarkdownFromHtml: typeof buildMarkdownFromHtml };
+  const before = (await import(
+    pathToFileURL(join(resolve(positionals[0]), 'build', 'html-to-markdown.ts')).href
+  )) as { buildMarkdownFromHtml: typeof buildMarkdownFromHtml };
   converters.unshift([positionals[0], before.buildMarkdownFromHtml]);
 }
 const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
 process.stdout.write(`${values.page}: ${Buffer.byteLength(page)} bytes of HTML\n`);
 for (const [name, convert] of converters) {
-  const markdown = convert(page, { pageUrl: 'https://biomejs.dev/linter/javascript/rules/' })!.markdown;
+  const markdown = convert(page, {
+    pageUrl: 'https://biomejs.dev/linter/javascript/rules/',
+  })!.markdown;
   const rows = markdown.split('\n').filter((line) => line.startsWith('|'));
-  const padding = rows.reduce((sum, row) => sum + [...row.matchAll(/ {2,}|-{4,}/g)].reduce((run, [match]) => run + match.length - (match.startsWith(' ') ? 1 : 3), 0), 0);
+  const padding = rows.reduce(
+    (sum, row) =>
+      sum +
+      [...row.matchAll(/ {2,}|-{4,}/g)].reduce(
+        (run, [match]) => run + match.length - (match.startsWith(' ') ? 1 : 3),
+        0,
+      ),
+    0,
+  );
   process.stdout.write(
     `${JSON.stringify({
       converter: name,

@@ -24,7 +24,15 @@ import { loadavg } from 'node:os';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { prepareExampleSite, type ExampleSite } from '../tests/helpers/example-site.ts';
-import { BENCH_CONFIG_LINES, CACHE_DIR_ENV, DEMO_PAGES, generateSite, ROOT, WITHOUT_INTEGRATION_ENV, writeWrappedConfig } from './generate-site.ts';
+import {
+  BENCH_CONFIG_LINES,
+  CACHE_DIR_ENV,
+  DEMO_PAGES,
+  generateSite,
+  ROOT,
+  WITHOUT_INTEGRATION_ENV,
+  writeWrappedConfig,
+} from './generate-site.ts';
 import { measureIntegrationFloor, type IntegrationFloor } from './integration-floor.ts';
 import { measureBuild, type BuildFigures } from './measure-build.ts';
 import { EDITED_GUIDE } from './measure-edit.ts';
@@ -41,7 +49,8 @@ const { values: args } = parseArgs({
 const sites = args.sites.split(',').map((site) => site.trim());
 const positive = (name: string, value: string): number => {
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new Error(`--${name}: "${value}" is not a positive whole number`);
+  if (!Number.isInteger(number) || number < 1)
+    throw new Error(`--${name}: "${value}" is not a positive whole number`);
   return number;
 };
 const pairs = positive('pairs', args.pairs);
@@ -49,7 +58,9 @@ const largePairs = positive('large-pairs', args['large-pairs']);
 /** Sites from this many pages get `--large-pairs` pairs: each build takes minutes. */
 const LARGE_SITE_PAGES = 10_000;
 const modes = args.modes.split(',').map((mode) => mode.trim()) as Mode[];
-for (const mode of modes) if (mode !== 'quiet' && mode !== 'busy') throw new Error(`--modes: "${mode}" is neither quiet nor busy`);
+for (const mode of modes)
+  if (mode !== 'quiet' && mode !== 'busy')
+    throw new Error(`--modes: "${mode}" is neither quiet nor busy`);
 
 type Mode = 'quiet' | 'busy';
 type Kind = 'cold' | 'warm';
@@ -83,10 +94,16 @@ type RealSite = keyof typeof REAL_SITES;
 function isRealSite(name: string): name is RealSite {
   return Object.hasOwn(REAL_SITES, name);
 }
-for (const site of sites) if (site !== 'demo' && !isRealSite(site) && !(Number(site) > 0)) throw new Error(`--sites: "${site}" is not demo, docs, astrowind, biome or a page count`);
+for (const site of sites)
+  if (site !== 'demo' && !isRealSite(site) && !(Number(site) > 0))
+    throw new Error(`--sites: "${site}" is not demo, docs, astrowind, biome or a page count`);
 /** The cores of the machines the figures are for (and of this one): the floor spreads the CPU over them. */
 const CORES = 2;
-const TARGETS = { docs: { cold: 1.1, warm: 1.05, busy: 1.25 }, floorMargin: 1.15, generated: { 3000: { cold: 1.6, warm: 1.4 } } as Record<string, { cold: number; warm: number }> };
+const TARGETS = {
+  docs: { cold: 1.1, warm: 1.05, busy: 1.25 },
+  floorMargin: 1.15,
+  generated: { 3000: { cold: 1.6, warm: 1.4 } } as Record<string, { cold: number; warm: number }>,
+};
 
 interface Site {
   name: string;
@@ -126,7 +143,9 @@ interface SiteResult {
 const log = (message: string) => process.stderr.write(`bench:build-cost: ${message}\n`);
 const results: SiteResult[] = [];
 const started = Date.now();
-const command = `npm run bench:build-cost -- ${process.argv.slice(2).join(' ')}`.trim().replace(/ --$/, '');
+const command = `npm run bench:build-cost -- ${process.argv.slice(2).join(' ')}`
+  .trim()
+  .replace(/ --$/, '');
 
 for (const name of sites) {
   const siteStarted = Date.now();
@@ -165,9 +184,18 @@ async function prepareSite(name: string): Promise<Site> {
     };
   }
   const real = REAL_SITES[name];
-  log(`${name}: packing the package and installing tests/fixtures/${real.fixture} (one build, not measured)…`);
-  const example = await prepareExampleSite(real.fixture, { from: join('tests', 'fixtures'), ...(real.commitDate && { commitDate: real.commitDate }) });
-  await writeWrappedConfig(example.root, join(example.root, 'astro.config.mjs'), BENCH_CONFIG_LINES);
+  log(
+    `${name}: packing the package and installing tests/fixtures/${real.fixture} (one build, not measured)…`,
+  );
+  const example = await prepareExampleSite(real.fixture, {
+    from: join('tests', 'fixtures'),
+    ...(real.commitDate && { commitDate: real.commitDate }),
+  });
+  await writeWrappedConfig(
+    example.root,
+    join(example.root, 'astro.config.mjs'),
+    BENCH_CONFIG_LINES,
+  );
   return { name, pairs, label: real.label, root: example.root, edited: real.edited, example };
 }
 
@@ -180,7 +208,11 @@ function cacheDirOf(root: string, variant: Variant): string {
 }
 
 function build(site: Site, variant: Variant, kind: Kind): Promise<BuildFigures> {
-  return measureBuild(site.root, join(site.root, outDirOf(variant)), { cold: kind === 'cold', integration: variant === 'with', cacheDir: cacheDirOf(site.root, variant) });
+  return measureBuild(site.root, join(site.root, outDirOf(variant)), {
+    cold: kind === 'cold',
+    integration: variant === 'with',
+    cacheDir: cacheDirOf(site.root, variant),
+  });
 }
 
 /**
@@ -192,7 +224,15 @@ async function measurePairs(site: Site, mode: Mode): Promise<Run> {
   const edited = join(site.root, site.edited);
   const original = await readFile(edited, 'utf8');
   const load = mode === 'busy' ? await startLoad(site) : undefined;
-  const run: Run = { mode, started: new Date(), ended: new Date(), loadBefore: loadavg()[0]!, loadAfter: 0, cold: [], warm: [] };
+  const run: Run = {
+    mode,
+    started: new Date(),
+    ended: new Date(),
+    loadBefore: loadavg()[0]!,
+    loadAfter: 0,
+    cold: [],
+    warm: [],
+  };
   try {
     for (const variant of ['without', 'with'] as const) await build(site, variant, 'cold');
     for (let index = 0; index < site.pairs; index++) {
@@ -200,7 +240,10 @@ async function measurePairs(site: Site, mode: Mode): Promise<Run> {
       await writeFile(edited, original);
       const cold = {} as Pair;
       for (const variant of order) cold[variant] = await build(site, variant, 'cold');
-      await writeFile(edited, `${original}\n\nEdit ${Date.now()}: one new sentence at the end of the page.\n`);
+      await writeFile(
+        edited,
+        `${original}\n\nEdit ${Date.now()}: one new sentence at the end of the page.\n`,
+      );
       const warm = {} as Pair;
       for (const variant of order) warm[variant] = await build(site, variant, 'warm');
       run.cold.push(cold);
@@ -225,18 +268,36 @@ async function measurePairs(site: Site, mode: Mode): Promise<Run> {
 async function startLoad(site: Site): Promise<{ stop(): Promise<void> }> {
   const root = `${site.root}-load`;
   await rm(root, { recursive: true, force: true });
-  await cp(site.root, root, { recursive: true, filter: (source) => !/^(node_modules|dist-.*|\.cache-.*|\.astro|\.git)$/.test(basename(source)) });
-  if (existsSync(join(site.root, 'node_modules'))) await symlink(join(site.root, 'node_modules'), join(root, 'node_modules'));
+  await cp(site.root, root, {
+    recursive: true,
+    filter: (source) => !/^(node_modules|dist-.*|\.cache-.*|\.astro|\.git)$/.test(basename(source)),
+  });
+  if (existsSync(join(site.root, 'node_modules')))
+    await symlink(join(site.root, 'node_modules'), join(root, 'node_modules'));
   let stopped = false;
   let child: ChildProcess | undefined;
   const loop = (async () => {
     while (!stopped) {
-      child = spawn(process.execPath, [join(ROOT, 'bench', 'build-runner.ts'), join(root, 'load-result.json'), 'build', '--outDir', join(root, 'dist')], {
-        cwd: root,
-        env: { ...process.env, [WITHOUT_INTEGRATION_ENV]: '1', [CACHE_DIR_ENV]: join(root, '.cache') },
-        stdio: 'ignore',
-        detached: true,
-      });
+      child = spawn(
+        process.execPath,
+        [
+          join(ROOT, 'bench', 'build-runner.ts'),
+          join(root, 'load-result.json'),
+          'build',
+          '--outDir',
+          join(root, 'dist'),
+        ],
+        {
+          cwd: root,
+          env: {
+            ...process.env,
+            [WITHOUT_INTEGRATION_ENV]: '1',
+            [CACHE_DIR_ENV]: join(root, '.cache'),
+          },
+          stdio: 'ignore',
+          detached: true,
+        },
+      );
       const code = await new Promise<number | null>((resolve) => child!.once('close', resolve));
       if (code !== 0 && !stopped) throw new Error(`the load's build of ${root} failed (${code})`);
     }
@@ -304,7 +365,8 @@ function report(): string {
         const wallRatio = median(list.map((pair) => pair.with.wallMs / pair.without.wallMs));
         const cpuRatio = median(list.map((pair) => cpuOf(pair.with) / cpuOf(pair.without)));
         // Issue 35's targets: the same limit for the wall and the CPU ratio.
-        const ratioTarget = (limit: number) => `≤ ${limit.toFixed(2)}×: wall **${wallRatio <= limit ? 'met' : 'missed'}**, CPU **${cpuRatio <= limit ? 'met' : 'missed'}**`;
+        const ratioTarget = (limit: number) =>
+          `≤ ${limit.toFixed(2)}×: wall **${wallRatio <= limit ? 'met' : 'missed'}**, CPU **${cpuRatio <= limit ? 'met' : 'missed'}**`;
         let target = '—';
         if (site.name === 'docs') target = ratioTarget(docsTarget(kind, run.mode));
         else if (floor) {
@@ -368,10 +430,21 @@ function report(): string {
   );
   const floors = results.filter((result) => result.floor);
   if (floors.length > 0) {
-    lines.push("### The integration's own work, each part alone (CPU s, one process, bench/integration-floor.ts)", '');
+    lines.push(
+      "### The integration's own work, each part alone (CPU s, one process, bench/integration-floor.ts)",
+      '',
+    );
     lines.push(
       table(
-        ['site', 'conversion (every page)', 'Pagefind (index + write)', 'server index', 'documents', 'cold total', 'after an edit: one page, Pagefind rewrite, index, documents'],
+        [
+          'site',
+          'conversion (every page)',
+          'Pagefind (index + write)',
+          'server index',
+          'documents',
+          'cold total',
+          'after an edit: one page, Pagefind rewrite, index, documents',
+        ],
         floors.map(({ site, floor }) => [
           site.label,
           seconds(floor!.conversionMs),

@@ -16,7 +16,9 @@ import { fileURLToPath } from 'node:url';
 const TICKS_PER_SECOND = 100;
 const [resultFile, ...astroArgs] = process.argv.slice(2);
 const siteAstro = join(process.cwd(), 'node_modules', 'astro', 'bin', 'astro.mjs');
-const astroBin = existsSync(siteAstro) ? siteAstro : fileURLToPath(new URL('../node_modules/astro/bin/astro.mjs', import.meta.url));
+const astroBin = existsSync(siteAstro)
+  ? siteAstro
+  : fileURLToPath(new URL('../node_modules/astro/bin/astro.mjs', import.meta.url));
 process.argv = [process.argv[0]!, astroBin, ...astroArgs];
 process.on('exit', () => {
   // Fields 14–17 of stat(5): utime, stime, cutime, cstime, counted after the command's name, which may hold spaces.
@@ -33,7 +35,12 @@ process.on('exit', () => {
       // maxRSS is in kibibytes.
       maxRssBytes: process.resourceUsage().maxRSS * 1024,
       cpu: { userMs: ms(utime + cutime), systemMs: ms(stime + cstime) },
-      unreapedChildren: readdirSync('/proc/self/task').flatMap((thread) => readFileSync(`/proc/self/task/${thread}/children`, 'utf8').split(' ').filter(Boolean).map(Number)),
+      unreapedChildren: readdirSync('/proc/self/task').flatMap((thread) =>
+        readFileSync(`/proc/self/task/${thread}/children`, 'utf8')
+          .split(' ')
+          .filter(Boolean)
+          .map(Number),
+      ),
     }),
   );
 });

@@ -38,24 +38,40 @@ const COUNTERPARTS: Record<string, string[]> = {
 
 const afdocsBin = fileURLToPath(new URL('../node_modules/afdocs/bin/afdocs.mjs', import.meta.url));
 const started = performance.now();
-const afdocs = await run(process.execPath, [afdocsBin, 'check', url, '--format', 'json', '--quiet', '--sampling', 'deterministic'], { maxBuffer: 64 * 1024 * 1024 }).catch(
-  (error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }),
-);
+const afdocs = await run(
+  process.execPath,
+  [afdocsBin, 'check', url, '--format', 'json', '--quiet', '--sampling', 'deterministic'],
+  { maxBuffer: 64 * 1024 * 1024 },
+).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
 const afdocsMs = performance.now() - started;
-const afdocsResults = (JSON.parse(afdocs.stdout) as { results: { id: string; status: string; message: string }[] }).results;
+const afdocsResults = (
+  JSON.parse(afdocs.stdout) as { results: { id: string; status: string; message: string }[] }
+).results;
 const report = await checkAgentReady(url);
 const ours = new Map(report.checks.map((check) => [check.id as string, check]));
 
 const rows = afdocsResults.map((result) => {
   const counterparts = COUNTERPARTS[result.id] ?? [];
-  const theirs = counterparts.map((id) => `${id}: ${ours.get(id)?.status ?? 'not run'}`).join(', ') || '— (no counterpart)';
+  const theirs =
+    counterparts.map((id) => `${id}: ${ours.get(id)?.status ?? 'not run'}`).join(', ') ||
+    '— (no counterpart)';
   return `| ${result.id} | ${result.status} | ${theirs} |`;
 });
 const covered = new Set(Object.values(COUNTERPARTS).flat());
-const onlyOurs = report.checks.filter((check) => !covered.has(check.id)).map((check) => `${check.id} (${check.status})`);
-console.log(`AFDocs ${(afdocsMs / 1000).toFixed(1)} s, check ${(report.durationMs / 1000).toFixed(1)} s on ${url}\n`);
+const onlyOurs = report.checks
+  .filter((check) => !covered.has(check.id))
+  .map((check) => `${check.id} (${check.status})`);
+console.log(
+  `AFDocs ${(afdocsMs / 1000).toFixed(1)} s, check ${(report.durationMs / 1000).toFixed(1)} s on ${url}\n`,
+);
 console.log('| AFDocs check | AFDocs | astro-agent-api check |\n|---|---|---|');
 console.log(rows.join('\n'));
 console.log(`\nChecked only by astro-agent-api check: ${onlyOurs.join(', ')}`);
-const missed = afdocsResults.filter((result) => result.status === 'fail' && !(COUNTERPARTS[result.id] ?? []).some((id) => ours.get(id)?.status === 'fail'));
-console.log(`\nAFDocs failures that check does not fail: ${missed.map((result) => result.id).join(', ') || 'none'}`);
+const missed = afdocsResults.filter(
+  (result) =>
+    result.status === 'fail' &&
+    !(COUNTERPARTS[result.id] ?? []).some((id) => ours.get(id)?.status === 'fail'),
+);
+console.log(
+  `\nAFDocs failures that check does not fail: ${missed.map((result) => result.id).join(', ') || 'none'}`,
+);

@@ -23,7 +23,7 @@ import { listHtmlPages } from '../packages/astro-agent-api/src/build/build-markd
 import { buildMarkdownFromHtml } from '../packages/astro-agent-api/src/build/html-to-markdown.ts';
 import { PAGEFIND_ATTRIBUTE_SELECTORS } from '../packages/astro-agent-api/src/build/pagefind-attributes.ts';
 import { scanPage } from '../packages/astro-agent-api/src/build/scan-page.ts';
-import { createSiteUrls } from '../packages/astro-agent-api/src/site-urls.ts';
+import { createSiteUrls } from '../packages/astro-agent-api/src/contract/site-urls.ts';
 import { importConverterAt, prepareSitePages } from './conversion-sites.ts';
 import { describeMachine, median, table, writeResults } from './report.ts';
 
@@ -46,19 +46,45 @@ const { convert: before } = await importConverterAt(args.before);
 
 type Engine = { name: string; convert: (html: string, url: string) => unknown };
 const engines: Engine[] = [
-  { name: 'astro-agent-api (this branch: htmlparser2, one walk to mdast, own writer)', convert: (html, url) => buildMarkdownFromHtml(html, { pageUrl: url }) },
-  { name: `astro-agent-api before (${args.before}: parse5 → hast → mdast → remark-stringify)`, convert: (html, url) => before(html, { pageUrl: url }) },
-  { name: 'mdream 1.7.2 (WASM engine)', convert: (html, url) => mdreamWasm(html, { origin: new URL(url).origin }) },
-  { name: '@kreuzberg/html-to-markdown-node 3.7.2 (native)', convert: (html) => kreuzberg.convert(html).content },
+  {
+    name: 'astro-agent-api (this branch: htmlparser2, one walk to mdast, own writer)',
+    convert: (html, url) => buildMarkdownFromHtml(html, { pageUrl: url }),
+  },
+  {
+    name: `astro-agent-api before (${args.before}: parse5 → hast → mdast → remark-stringify)`,
+    convert: (html, url) => before(html, { pageUrl: url }),
+  },
+  {
+    name: 'mdream 1.7.2 (WASM engine)',
+    convert: (html, url) => mdreamWasm(html, { origin: new URL(url).origin }),
+  },
+  {
+    name: '@kreuzberg/html-to-markdown-node 3.7.2 (native)',
+    convert: (html) => kreuzberg.convert(html).content,
+  },
   { name: 'node-html-markdown 2.0', convert: (html) => nodeHtmlMarkdown.translate(html) },
   { name: 'turndown 7.2', convert: (html) => turndown.turndown(html) },
 ];
 
-const relevantSelectors = ['[data-agent-content]', 'main', '[data-agent-exclude]', ...PAGEFIND_ATTRIBUTE_SELECTORS];
+const relevantSelectors = [
+  '[data-agent-content]',
+  'main',
+  '[data-agent-exclude]',
+  ...PAGEFIND_ATTRIBUTE_SELECTORS,
+];
 const parsers: Engine[] = [
-  { name: 'htmlparser2 12, tokenizer and parser only (no tree)', convert: (html) => new Parser({}).end(html) },
-  { name: 'htmlparser2 12 + domhandler (the tree this package walks)', convert: (html) => parseDocument(html) },
-  { name: 'parse5 8 (the HTML standard tree builder; the converter before)', convert: (html) => parse5(html, { scriptingEnabled: false }) },
+  {
+    name: 'htmlparser2 12, tokenizer and parser only (no tree)',
+    convert: (html) => new Parser({}).end(html),
+  },
+  {
+    name: 'htmlparser2 12 + domhandler (the tree this package walks)',
+    convert: (html) => parseDocument(html),
+  },
+  {
+    name: 'parse5 8 (the HTML standard tree builder; the converter before)',
+    convert: (html) => parse5(html, { scriptingEnabled: false }),
+  },
 ];
 
 interface Measured {
@@ -68,9 +94,12 @@ interface Measured {
 }
 
 function measure(list: Engine[], pages: { html: string; url: string }[]): Map<Engine, Measured> {
-  const results = new Map(list.map((engine) => [engine, { perPage: [], passMs: [], cpuMs: [] } as Measured]));
+  const results = new Map(
+    list.map((engine) => [engine, { perPage: [], passMs: [], cpuMs: [] } as Measured]),
+  );
   // One warm-up pass each: the JIT and the WASM module's first calls are not what a build of many pages pays.
-  for (const engine of list) for (const page of pages.slice(0, 50)) engine.convert(page.html, page.url);
+  for (const engine of list)
+    for (const page of pages.slice(0, 50)) engine.convert(page.html, page.url);
   for (let pass = 0; pass < passes; pass++) {
     const order = pass % 2 === 0 ? list : [...list].reverse();
     for (const engine of order) {
@@ -117,22 +146,39 @@ for (const site of args.sites.split(',').map((name) => name.trim())) {
   const listed = (await listHtmlPages(dir, urls)).pages;
   // An even spread over the site when it has more pages than the sample.
   const step = Math.max(1, listed.length / sample);
-  const chosen = Array.from({ length: Math.min(sample, listed.length) }, (_, index) => listed[Math.floor(index * step)]!);
-  const pages = chosen.map((page) => ({ html: readFileSync(page.file, 'utf8'), url: urls.pageUrl(page.path) }));
+  const chosen = Array.from(
+    { length: Math.min(sample, listed.length) },
+    (_, index) => listed[Math.floor(index * step)]!,
+  );
+  const pages = chosen.map((page) => ({
+    html: readFileSync(page.file, 'utf8'),
+    url: urls.pageUrl(page.path),
+  }));
   const kb = pages.reduce((sum, page) => sum + page.html.length, 0) / pages.length / 1024;
-  log(`${site}: ${pages.length} pages, ${kb.toFixed(1)} KB mean; ${passes} passes of ${engines.length} engines…`);
+  log(
+    `${site}: ${pages.length} pages, ${kb.toFixed(1)} KB mean; ${passes} passes of ${engines.length} engines…`,
+  );
   const converted = measure(engines, pages);
-  const sliced = pages.map((page) => ({ html: scanPage(page.html, relevantSelectors).parsed, url: page.url }));
+  const sliced = pages.map((page) => ({
+    html: scanPage(page.html, relevantSelectors).parsed,
+    url: page.url,
+  }));
   const parsed = measure(parsers, sliced);
   const slicedKb = sliced.reduce((sum, page) => sum + page.html.length, 0) / sliced.length / 1024;
   sections.push(
     `#### ${site === 'demo' ? 'The demo' : site === 'docs' ? "Starlight's docs" : `The generated site of ${Number(site).toLocaleString('en')} pages`} (${pages.length} pages, ${kb.toFixed(1)} KB of HTML a page)`,
     '',
-    table(['engine', 'median ms / page', 'p99 ms / page', 'MB/s', 'CPU ms / page', 'median / fastest'], rows(converted, pages)),
+    table(
+      ['engine', 'median ms / page', 'p99 ms / page', 'MB/s', 'CPU ms / page', 'median / fastest'],
+      rows(converted, pages),
+    ),
     '',
     `Parsers alone, on what this package parses of each page (\`<head>\` and \`<main>\`: ${slicedKb.toFixed(1)} KB a page):`,
     '',
-    table(['parser', 'median ms / page', 'p99 ms / page', 'MB/s', 'CPU ms / page', 'median / fastest'], rows(parsed, sliced)),
+    table(
+      ['parser', 'median ms / page', 'p99 ms / page', 'MB/s', 'CPU ms / page', 'median / fastest'],
+      rows(parsed, sliced),
+    ),
     '',
   );
 }

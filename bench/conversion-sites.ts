@@ -17,7 +17,14 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { buildMarkdownFromHtml } from '../packages/astro-agent-api/src/build/html-to-markdown.ts';
 import { prepareExampleSite } from '../tests/helpers/example-site.ts';
-import { BENCH_CONFIG_LINES, DEMO_PAGES, generateSite, ROOT, SITES_DIR, writeWrappedConfig } from './generate-site.ts';
+import {
+  BENCH_CONFIG_LINES,
+  DEMO_PAGES,
+  generateSite,
+  ROOT,
+  SITES_DIR,
+  writeWrappedConfig,
+} from './generate-site.ts';
 import { measureBuild } from './measure-build.ts';
 
 /** The docs fixture's commit date, as tests/integration/starlight-docs.test.ts builds it. */
@@ -34,11 +41,22 @@ export async function prepareSitePages(site: string): Promise<string> {
   if (existsSync(kept)) return kept;
   const fixture = site === 'docs' ? 'starlight-docs' : site;
   if (existsSync(join(ROOT, 'tests', 'fixtures', fixture, 'package.json'))) {
-    const example = await prepareExampleSite(fixture, { from: join('tests', 'fixtures'), ...(site === 'docs' && { commitDate: DOCS_COMMIT_DATE }) });
+    const example = await prepareExampleSite(fixture, {
+      from: join('tests', 'fixtures'),
+      ...(site === 'docs' && { commitDate: DOCS_COMMIT_DATE }),
+    });
     try {
-      await writeWrappedConfig(example.root, join(example.root, 'astro.config.mjs'), BENCH_CONFIG_LINES);
+      await writeWrappedConfig(
+        example.root,
+        join(example.root, 'astro.config.mjs'),
+        BENCH_CONFIG_LINES,
+      );
       const outDir = join(example.root, 'dist-without');
-      await measureBuild(example.root, outDir, { cold: true, integration: false, cacheDir: join(example.root, '.cache-without') });
+      await measureBuild(example.root, outDir, {
+        cold: true,
+        integration: false,
+        cacheDir: join(example.root, '.cache-without'),
+      });
       await cp(join(outDir, 'client'), kept, { recursive: true });
     } finally {
       await example.remove();
@@ -46,24 +64,40 @@ export async function prepareSitePages(site: string): Promise<string> {
     return kept;
   }
   const pages = site === 'demo' ? DEMO_PAGES : Number(site);
-  if (!(pages > 0)) throw new Error(`"${site}" is not demo, docs, a fixture of tests/fixtures or a page count`);
+  if (!(pages > 0))
+    throw new Error(`"${site}" is not demo, docs, a fixture of tests/fixtures or a page count`);
   const root = await generateSite(pages, DEMO_PAGES);
   const outDir = join(root, 'dist-pages');
-  await measureBuild(root, outDir, { cold: true, integration: false, cacheDir: join(root, '.cache-pages') });
+  await measureBuild(root, outDir, {
+    cold: true,
+    integration: false,
+    cacheDir: join(root, '.cache-pages'),
+  });
   await cp(join(outDir, 'client'), kept, { recursive: true });
   await rm(outDir, { recursive: true, force: true });
   return kept;
 }
 
 /** The converter of another commit: its source, exported from git into a folder of the bench (node_modules resolve from the repository). */
-export async function importConverterAt(ref: string): Promise<{ commit: string; convert: typeof buildMarkdownFromHtml }> {
-  const commit = execFileSync('git', ['rev-parse', '--short', ref], { cwd: ROOT, encoding: 'utf8' }).trim();
+export async function importConverterAt(
+  ref: string,
+): Promise<{ commit: string; convert: typeof buildMarkdownFromHtml }> {
+  const commit = execFileSync('git', ['rev-parse', '--short', ref], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  }).trim();
   const dir = join(SITES_DIR, `before-${commit}`);
   if (!existsSync(dir)) {
     mkdirSync(dir, { recursive: true });
-    execFileSync('sh', ['-c', `git archive ${commit} packages/astro-agent-api/src | tar -x -C ${dir}`], { cwd: ROOT });
+    execFileSync(
+      'sh',
+      ['-c', `git archive ${commit} packages/astro-agent-api/src | tar -x -C ${dir}`],
+      { cwd: ROOT },
+    );
   }
-  const module = (await import(pathToFileURL(join(dir, 'packages/astro-agent-api/src/build/html-to-markdown.ts')).href)) as { buildMarkdownFromHtml: typeof buildMarkdownFromHtml };
+  const module = (await import(
+    pathToFileURL(join(dir, 'packages/astro-agent-api/src/build/html-to-markdown.ts')).href
+  )) as { buildMarkdownFromHtml: typeof buildMarkdownFromHtml };
   return { commit, convert: module.buildMarkdownFromHtml };
 }
 

@@ -17,23 +17,43 @@ const [outDir = '', countArg = '2000'] = process.argv.slice(2);
 const count = Number(countArg);
 const BLOCKS = 40;
 const quota = { AGENT_API_QUOTA_ANONYMOUS: '1000000', AGENT_API_QUOTA_IDENTIFIED: '1000000' };
-const dataDirs = await Promise.all([0, 1].map(() => mkdtemp(join(tmpdir(), 'agent-api-counting-'))));
-const off = createCountedAgentApi({ outDir, env: { ...quota, AGENT_API_DATA_DIR: dataDirs[0], AGENT_API_ANALYTICS: 'off' } });
+const dataDirs = await Promise.all(
+  [0, 1].map(() => mkdtemp(join(tmpdir(), 'agent-api-counting-'))),
+);
+const off = createCountedAgentApi({
+  outDir,
+  env: { ...quota, AGENT_API_DATA_DIR: dataDirs[0], AGENT_API_ANALYTICS: 'off' },
+});
 const on = createCountedAgentApi({ outDir, env: { ...quota, AGENT_API_DATA_DIR: dataDirs[1] } });
 await Promise.all([off.ready(), on.ready()]);
 
-const manifest = JSON.parse(await readFile(join(outDir, 'agent-api', 'manifest.json'), 'utf8')) as { pages: { path: string }[]; options: { apiBasePath: string } };
+const manifest = JSON.parse(await readFile(join(outDir, 'agent-api', 'manifest.json'), 'utf8')) as {
+  pages: { path: string }[];
+  options: { apiBasePath: string };
+};
 const base = `http://127.0.0.1${manifest.options.apiBasePath}`;
-const headers = { 'user-agent': 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)' };
+const headers = {
+  'user-agent':
+    'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)',
+};
 const calls = {
-  read_page: Array.from({ length: count }, (_, i) => `${base}/read_page?url=${encodeURIComponent(manifest.pages[(i * 7919) % manifest.pages.length]!.path)}`),
-  search_pages: buildQueries(count, 17).map(({ query, city }) => `${base}/search_pages?query=${encodeURIComponent(query)}${city ? `&city=${city}` : ''}`),
+  read_page: Array.from(
+    { length: count },
+    (_, i) =>
+      `${base}/read_page?url=${encodeURIComponent(manifest.pages[(i * 7919) % manifest.pages.length]!.path)}`,
+  ),
+  search_pages: buildQueries(count, 17).map(
+    ({ query, city }) =>
+      `${base}/search_pages?query=${encodeURIComponent(query)}${city ? `&city=${city}` : ''}`,
+  ),
 };
 
 async function answer(api: AgentApi, urls: string[]): Promise<number> {
   const start = performance.now();
   for (const url of urls) {
-    const response = await api.handle(new Request(url, { headers }), { clientAddress: '127.0.0.1' });
+    const response = await api.handle(new Request(url, { headers }), {
+      clientAddress: '127.0.0.1',
+    });
     await response.arrayBuffer();
     if (response.status !== 200) throw new Error(`${url} answered ${response.status}`);
   }
@@ -68,7 +88,11 @@ for (const [operation, urls] of Object.entries(calls)) {
   }
   ratios.sort((a, b) => a - b);
   const medianRatio = (ratios[BLOCKS / 2 - 1]! + ratios[BLOCKS / 2]!) / 2;
-  figures[operation] = { offPerSecond: (urls.length * 1000) / spent.off, onPerSecond: (urls.length * 1000) / spent.on, cost: 1 - 1 / medianRatio };
+  figures[operation] = {
+    offPerSecond: (urls.length * 1000) / spent.off,
+    onPerSecond: (urls.length * 1000) / spent.on,
+    cost: 1 - 1 / medianRatio,
+  };
 }
 await Promise.all([off.close(), on.close()]);
 await Promise.all(dataDirs.map((dir) => rm(dir, { recursive: true, force: true })));

@@ -13,7 +13,10 @@ const pageCount = Number(process.argv[2] ?? 30_000);
 const runs = Number(process.argv[3] ?? 3);
 const manifest = buildLargeManifest(pageCount);
 const lines: string[] = [];
-const logger = { info: (line: string) => lines.push(line), warn: (line: string) => lines.push(line) };
+const logger = {
+  info: (line: string) => lines.push(line),
+  warn: (line: string) => lines.push(line),
+};
 const times: number[] = [];
 for (let run = 0; run < runs; run++) {
   const dir = await mkdtemp(join(tmpdir(), 'agent-documents-'));
@@ -23,4 +26,6 @@ for (let run = 0; run < runs; run++) {
   await rm(dir, { recursive: true, force: true });
 }
 process.stdout.write(`${lines.slice(-1).join('\n')}\n`);
-process.stdout.write(`${pageCount} pages: documents written and compressed in ${times.map((ms) => `${(ms / 1000).toFixed(2)} s`).join(', ')}\n`);
+process.stdout.write(
+  `${pageCount} pages: documents written and compressed in ${times.map((ms) => `${(ms / 1000).toFixed(2)} s`).join(', ')}\n`,
+);

@@ -15,9 +15,16 @@ import fc from 'fast-check';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { listHtmlPages } from '../packages/astro-agent-api/src/build/build-markdown.ts';
-import { buildMarkdownFromHtml, type PageMarkdown } from '../packages/astro-agent-api/src/build/html-to-markdown.ts';
-import { buildPageText, buildSectionLines, joinSectionLines } from '../packages/astro-agent-api/src/content/plain-text.ts';
-import { createSiteUrls } from '../packages/astro-agent-api/src/site-urls.ts';
+import {
+  buildMarkdownFromHtml,
+  type PageMarkdown,
+} from '../packages/astro-agent-api/src/build/html-to-markdown.ts';
+import {
+  buildPageText,
+  buildSectionLines,
+  joinSectionLines,
+} from '../packages/astro-agent-api/src/content/plain-text.ts';
+import { createSiteUrls } from '../packages/astro-agent-api/src/contract/site-urls.ts';
 import { importConverterAt, prepareSitePages } from './conversion-sites.ts';
 
 const { values: args } = parseArgs({
@@ -39,7 +46,9 @@ function fieldsOf(page: PageMarkdown | undefined): Record<string, string> {
     sections: JSON.stringify(sections),
     pagefind: JSON.stringify(pagefind ?? null),
     facets: JSON.stringify(facets),
-    metadata: JSON.stringify(Object.fromEntries(Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : 1)))),
+    metadata: JSON.stringify(
+      Object.fromEntries(Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : 1))),
+    ),
   };
 }
 
@@ -74,15 +83,26 @@ for (const site of args.sites.split(',').map((name) => name.trim())) {
     const converted = buildMarkdownFromHtml(html, { pageUrl });
     const now = fieldsOf(converted);
     // The build makes a page's plain text once, by sections, and joins the lines for its one-line text (build-markdown.ts).
-    if (converted && joinSectionLines(buildSectionLines(converted.markdown, converted.sections)) !== buildPageText(converted.markdown).text) plainTextDiffers.push(page.path);
-    const fields = [...new Set([...Object.keys(old), ...Object.keys(now)])].filter((field) => old[field] !== now[field]);
+    if (
+      converted &&
+      joinSectionLines(buildSectionLines(converted.markdown, converted.sections)) !==
+        buildPageText(converted.markdown).text
+    )
+      plainTextDiffers.push(page.path);
+    const fields = [...new Set([...Object.keys(old), ...Object.keys(now)])].filter(
+      (field) => old[field] !== now[field],
+    );
     if (fields.length === 0) {
       identical++;
       continue;
     }
     for (const field of fields) byField.set(field, (byField.get(field) ?? 0) + 1);
     const field = fields[0]!;
-    differing.push({ path: page.path, fields, detail: firstDifference(old[field] ?? '', now[field] ?? '') });
+    differing.push({
+      path: page.path,
+      fields,
+      detail: firstDifference(old[field] ?? '', now[field] ?? ''),
+    });
     if (args.out) {
       for (const [side, fieldsOfSide] of [
         ['before', old],
@@ -90,7 +110,10 @@ for (const site of args.sites.split(',').map((name) => name.trim())) {
       ] as const) {
         const file = join(args.out, site, side, `${page.path.replace(/\/$/, '/index')}.md`);
         mkdirSync(dirname(file), { recursive: true });
-        writeFileSync(file, `${fieldsOfSide.markdown ?? ''}\n<!-- ${fieldsOfSide.metadata} ${fieldsOfSide.sections} -->\n`);
+        writeFileSync(
+          file,
+          `${fieldsOfSide.markdown ?? ''}\n<!-- ${fieldsOfSide.metadata} ${fieldsOfSide.sections} -->\n`,
+        );
       }
     }
   }
@@ -100,26 +123,76 @@ for (const site of args.sites.split(',').map((name) => name.trim())) {
   console.log(
     `${site}: the plain text joined from its lines per section ${plainTextDiffers.length === 0 ? 'is the one-line plain text on every page' : `differs from the one-line plain text on ${plainTextDiffers.length} pages: ${plainTextDiffers.slice(0, samples).join(', ')}`}`,
   );
-  for (const { path, fields, detail } of differing.slice(0, samples)) console.log(`- ${path} (${fields.join(', ')})\n${detail}`);
+  for (const { path, fields, detail } of differing.slice(0, samples))
+    console.log(`- ${path} (${fields.join(', ')})\n${detail}`);
 }
 
 const fuzzRuns = Number(args.fuzz);
 if (fuzzRuns > 0) {
-  const escapeHtml = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+  const escapeHtml = (text: string) =>
+    text
+      .replaceAll('&', '&amp;')
+      .replaceAll('<', '&lt;')
+      .replaceAll('>', '&gt;')
+      .replaceAll('"', '&quot;');
   const letters = fc.constantFrom('付き', 'ページ', '文档', '検索', 'abc', 'Starlight', '42');
-  const punctuation = fc.constantFrom('。', '、', '「', '」', '！', '（', '）', '.', ',', '!', '?', ':', '#', '*', '_', '`', '[', ']', '-', '+', '|', '<', '\\', '~');
-  const run = fc.array(fc.oneof(letters, punctuation, fc.constant(' ')), { minLength: 1, maxLength: 4 }).map((parts) => parts.join(''));
+  const punctuation = fc.constantFrom(
+    '。',
+    '、',
+    '「',
+    '」',
+    '！',
+    '（',
+    '）',
+    '.',
+    ',',
+    '!',
+    '?',
+    ':',
+    '#',
+    '*',
+    '_',
+    '`',
+    '[',
+    ']',
+    '-',
+    '+',
+    '|',
+    '<',
+    '\\',
+    '~',
+  );
+  const run = fc
+    .array(fc.oneof(letters, punctuation, fc.constant(' ')), { minLength: 1, maxLength: 4 })
+    .map((parts) => parts.join(''));
   const segment = fc.oneof(
     run.map(escapeHtml),
-    fc.tuple(fc.constantFrom('em', 'strong', 'del', 'code', 'kbd'), run).map(([tag, text]) => `<${tag}>${escapeHtml(text)}</${tag}>`),
-    fc.tuple(fc.constantFrom('em', 'strong'), letters).map(([tag, text]) => `<${tag}><a href="/x/">${text}</a></${tag}>`),
-    fc.tuple(fc.constantFrom('em', 'strong'), letters).map(([tag, text]) => `<${tag}><code>${text}</code></${tag}>`),
-    fc.constantFrom('<br>', '<img src="a.png" alt="x">', '<a href="https://a.b/c">https://a.b/c</a>'),
+    fc
+      .tuple(fc.constantFrom('em', 'strong', 'del', 'code', 'kbd'), run)
+      .map(([tag, text]) => `<${tag}>${escapeHtml(text)}</${tag}>`),
+    fc
+      .tuple(fc.constantFrom('em', 'strong'), letters)
+      .map(([tag, text]) => `<${tag}><a href="/x/">${text}</a></${tag}>`),
+    fc
+      .tuple(fc.constantFrom('em', 'strong'), letters)
+      .map(([tag, text]) => `<${tag}><code>${text}</code></${tag}>`),
+    fc.constantFrom(
+      '<br>',
+      '<img src="a.png" alt="x">',
+      '<a href="https://a.b/c">https://a.b/c</a>',
+    ),
   );
   const block = fc
-    .tuple(fc.constantFrom('p', 'h2', 'li', 'td', 'blockquote'), fc.array(segment, { minLength: 1, maxLength: 6 }))
+    .tuple(
+      fc.constantFrom('p', 'h2', 'li', 'td', 'blockquote'),
+      fc.array(segment, { minLength: 1, maxLength: 6 }),
+    )
     .map(([tag, segments]) =>
-      tag === 'li' ? `<ul><li>${segments.join('')}</li></ul>` : tag === 'td' ? `<table><tr><th>h</th></tr><tr><td>${segments.join('')}</td></tr></table>` : `<${tag}>${segments.join('')}</${tag}>`,
+      tag === 'li'
+        ? `<ul><li>${segments.join('')}</li></ul>`
+        : tag === 'td'
+          ? `<table><tr><th>h</th></tr><tr><td>${segments.join('')}</td></tr></table>`
+          : `<${tag}>${segments.join('')}</${tag}>`,
     );
   const pageUrl = 'https://docs.example/guide/';
   fc.assert(
@@ -127,7 +200,10 @@ if (fuzzRuns > 0) {
       const html = `<!doctype html><html lang="ja"><head><title>T</title></head><body><main>${blocks.join('')}</main></body></html>`;
       const old = before(html, { pageUrl })?.markdown;
       const now = buildMarkdownFromHtml(html, { pageUrl })?.markdown;
-      if (old !== now) console.log(`differs on ${JSON.stringify(blocks.join(''))}:\n  before ${JSON.stringify(old)}\n  after  ${JSON.stringify(now)}`);
+      if (old !== now)
+        console.log(
+          `differs on ${JSON.stringify(blocks.join(''))}:\n  before ${JSON.stringify(old)}\n  after  ${JSON.stringify(now)}`,
+        );
       return old === now;
     }),
     { numRuns: fuzzRuns },

@@ -36,11 +36,20 @@ export async function generateSite(totalPages: number, demoPages: number): Promi
   await cp(join(ROOT, 'src'), join(root, 'src'), { recursive: true });
   await cp(join(ROOT, 'public'), join(root, 'public'), { recursive: true });
   await writeWrappedConfig(root, join(ROOT, 'astro.config.mjs'), BENCH_CONFIG_LINES);
-  await writeFile(join(root, 'src', 'data', 'bench-size.json'), JSON.stringify({ extraPages: Math.max(0, totalPages - demoPages) }));
-  await writeFile(join(root, 'src', 'data', 'barrio-text.ts'), await readFile(join(GENERATOR_DIR, 'barrio-text.ts')));
+  await writeFile(
+    join(root, 'src', 'data', 'bench-size.json'),
+    JSON.stringify({ extraPages: Math.max(0, totalPages - demoPages) }),
+  );
+  await writeFile(
+    join(root, 'src', 'data', 'barrio-text.ts'),
+    await readFile(join(GENERATOR_DIR, 'barrio-text.ts')),
+  );
   const pageDir = join(root, 'src', 'pages', 'servicios', '[servicio]', '[ciudad]');
   await mkdir(pageDir, { recursive: true });
-  await writeFile(join(pageDir, '[barrio].astro'), await readFile(join(GENERATOR_DIR, 'barrio-page.astro')));
+  await writeFile(
+    join(pageDir, '[barrio].astro'),
+    await readFile(join(GENERATOR_DIR, 'barrio-page.astro')),
+  );
   return root;
 }
 
@@ -48,7 +57,15 @@ export async function generateSite(totalPages: number, demoPages: number): Promi
  * Copies the configuration `demoConfig` into `root` as `astro.demo-config.mjs` and writes an
  * `astro.config.mjs` that imports it as `config` and goes on with `lines` (after `imports`).
  */
-export async function writeWrappedConfig(root: string, demoConfig: string, lines: string[], imports: string[] = []): Promise<void> {
+export async function writeWrappedConfig(
+  root: string,
+  demoConfig: string,
+  lines: string[],
+  imports: string[] = [],
+): Promise<void> {
   await cp(demoConfig, join(root, 'astro.demo-config.mjs'));
-  await writeFile(join(root, 'astro.config.mjs'), [...imports, "import config from './astro.demo-config.mjs';", '', ...lines, ''].join('\n'));
+  await writeFile(
+    join(root, 'astro.config.mjs'),
+    [...imports, "import config from './astro.demo-config.mjs';", '', ...lines, ''].join('\n'),
+  );
 }

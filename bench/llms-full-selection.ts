@@ -11,9 +11,17 @@ import { selectLlmsFullPages } from '../packages/astro-agent-api/src/documents/s
 import { buildTestPage } from '../tests/helpers/built-page.ts';
 
 const runs = Number(process.argv[2] ?? 7);
-const versions = Array.from({ length: 64 }, (_, v) => `## ${v}.0.0\n\n${Array.from({ length: 220 }, (_, line) => `- change ${line} of version ${v}, described at some length.`).join('\n\n')}`);
+const versions = Array.from(
+  { length: 64 },
+  (_, v) =>
+    `## ${v}.0.0\n\n${Array.from({ length: 220 }, (_, line) => `- change ${line} of version ${v}, described at some length.`).join('\n\n')}`,
+);
 const pages = versions.map((_, from) =>
-  buildTestPage('https://tool.example', `/changelog/since-${from}/`, { title: `Since ${from}`, language: 'en', markdown: `# Since ${from}\n\n${versions.slice(from).join('\n\n')}` }),
+  buildTestPage('https://tool.example', `/changelog/since-${from}/`, {
+    title: `Since ${from}`,
+    language: 'en',
+    markdown: `# Since ${from}\n\n${versions.slice(from).join('\n\n')}`,
+  }),
 );
 const characters = pages.reduce((sum, page) => sum + page.markdown.length, 0);
 
@@ -35,7 +43,8 @@ const cpuMs = (work: () => unknown): number => {
   const used = process.cpuUsage(start);
   return (used.user + used.system) / 1000;
 };
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 const selection: number[] = [];
 const sha1: number[] = [];

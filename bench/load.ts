@@ -56,11 +56,22 @@ export interface Scenario {
 }
 
 /** Forks a harness child that reports `{ url }` over IPC once it listens. */
-export function forkServer(script: string, args: string[], env: NodeJS.ProcessEnv, execArgv: string[] = []): Promise<ServerHandle> {
-  const child = fork(join(ROOT, 'bench', script), args, { env, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export function forkServer(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  execArgv: string[] = [],
+): Promise<ServerHandle> {
+  const child = fork(join(ROOT, 'bench', script), args, {
+    env,
+    execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   return new Promise((resolve, reject) => {
     child.once('error', reject);
-    child.once('exit', (code) => reject(new Error(`${script} exited with code ${code} before listening`)));
+    child.once('exit', (code) =>
+      reject(new Error(`${script} exited with code ${code} before listening`)),
+    );
     child.once('message', (message: { url: string }) => {
       resolve({
         url: message.url,
@@ -77,27 +88,42 @@ export function forkServer(script: string, args: string[], env: NodeJS.ProcessEn
  * e.g. the young generation's size): the harness measures the production front as it runs.
  */
 export const START_NODE_FLAGS: string[] = (() => {
-  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } };
+  const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
   const words = scripts.start.split(/\s+/);
   return words.slice(words.indexOf('node') + 1).filter((word) => word.startsWith('--'));
 })();
 
 /** The production front (bench/serve-front.mjs) on the build in `outDir`, with `npm start`'s Node flags unless others are given. */
-export function forkFront(outDir: string, env: NodeJS.ProcessEnv, execArgv: string[] = START_NODE_FLAGS): Promise<ServerHandle> {
+export function forkFront(
+  outDir: string,
+  env: NodeJS.ProcessEnv,
+  execArgv: string[] = START_NODE_FLAGS,
+): Promise<ServerHandle> {
   return forkServer('serve-front.mjs', [outDir], env, execArgv);
 }
 
 /** The naive comparison: the plain Astro endpoints of bench/naive-site in the node adapter's standalone server. */
 export function startNaiveServer(manifestPath: string): Promise<ServerHandle> {
   const entry = join(ROOT, 'bench', '.sites', 'naive', 'dist', 'server', 'entry.mjs');
-  return startStandaloneServer(entry, { ...process.env, BENCH_MANIFEST: manifestPath }, '/api/v1/get_company_info');
+  return startStandaloneServer(
+    entry,
+    { ...process.env, BENCH_MANIFEST: manifestPath },
+    '/api/v1/get_company_info',
+  );
 }
 
 /**
  * A built site's own @astrojs/node standalone server (`node dist/server/entry.mjs`) on a free loopback
  * port, ready once `readyPath` answers 200.
  */
-export async function startStandaloneServer(entry: string, env: NodeJS.ProcessEnv, readyPath: string, execArgv: string[] = []): Promise<ServerHandle> {
+export async function startStandaloneServer(
+  entry: string,
+  env: NodeJS.ProcessEnv,
+  readyPath: string,
+  execArgv: string[] = [],
+): Promise<ServerHandle> {
   const port = await freePort();
   const child = spawn(process.execPath, [...execArgv, entry], {
     env: { ...env, HOST: '127.0.0.1', PORT: String(port) },
@@ -165,12 +191,21 @@ function freePort(): Promise<number> {
 }
 
 /** Warm-up (discarded), then the measured run: 20 connections. */
-export async function measureLoad(url: string, scenarios: Scenario[], seconds: number, warmupSeconds: number): Promise<LoadResult> {
+export async function measureLoad(
+  url: string,
+  scenarios: Scenario[],
+  seconds: number,
+  warmupSeconds: number,
+): Promise<LoadResult> {
   if (warmupSeconds > 0) await runAutocannon(url, scenarios, warmupSeconds);
   return runAutocannon(url, scenarios, seconds);
 }
 
-async function runAutocannon(url: string, scenarios: Scenario[], seconds: number): Promise<LoadResult> {
+async function runAutocannon(
+  url: string,
+  scenarios: Scenario[],
+  seconds: number,
+): Promise<LoadResult> {
   const result = await autocannon({
     url,
     connections: 20,
@@ -198,10 +233,19 @@ async function runAutocannon(url: string, scenarios: Scenario[], seconds: number
  * The server's memory: a fresh front (bench/serve-front.mjs, as `npm start`) on the build in `outDir`, the
  * mixed load (`mixedScenarios`) for `seconds`, then its RSS.
  */
-export async function measureServerMemory(outDir: string, seconds: number, env: NodeJS.ProcessEnv): Promise<{ load: LoadResult; rss: number }> {
+export async function measureServerMemory(
+  outDir: string,
+  seconds: number,
+  env: NodeJS.ProcessEnv,
+): Promise<{ load: LoadResult; rss: number }> {
   const front = await forkFront(outDir, env);
   try {
-    const load = await measureLoad(front.url, mixedScenarios(await readBuiltManifest(outDir)), seconds, 0);
+    const load = await measureLoad(
+      front.url,
+      mixedScenarios(await readBuiltManifest(outDir)),
+      seconds,
+      0,
+    );
     return { load, rss: await front.rss() };
   } finally {
     await front.stop();
@@ -231,7 +275,11 @@ const MCP_ENVELOPE = {
 };
 
 /** The agent scenarios, by name, over a site's pages. */
-export function agentScenarios({ pagePaths, apiBasePath, searchQueries = SEARCH_QUERIES }: SiteRequests): Record<string, Scenario> {
+export function agentScenarios({
+  pagePaths,
+  apiBasePath,
+  searchQueries = SEARCH_QUERIES,
+}: SiteRequests): Record<string, Scenario> {
   const page = cycle(pagePaths);
   const query = cycle(searchQueries);
   const mcpId = cycle(Array.from({ length: 1000 }, (_, i) => i + 1));
@@ -240,19 +288,30 @@ export function agentScenarios({ pagePaths, apiBasePath, searchQueries = SEARCH_
     return `${apiBasePath}/search_pages?query=${encodeURIComponent(q)}${city ? `&city=${city}` : ''}`;
   };
   return {
-    read_page: { next: () => ({ path: `${apiBasePath}/read_page?url=${encodeURIComponent(page())}` }) },
+    read_page: {
+      next: () => ({ path: `${apiBasePath}/read_page?url=${encodeURIComponent(page())}` }),
+    },
     get_company_info: { next: () => ({ path: `${apiBasePath}/get_company_info` }) },
     search_pages: { next: () => ({ path: searchPath() }) },
     markdown: { headers: { Accept: 'text/markdown' }, next: () => ({ path: page() }) },
     mcp_legacy_search_pages: {
       method: 'POST',
       // A 2025-era client after its initialize handshake: no envelope, the negotiated version in the header.
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': MCP_LEGACY_REVISION },
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'MCP-Protocol-Version': MCP_LEGACY_REVISION,
+      },
       next: () => {
         const { query: q, city } = query();
         return {
           path: '/mcp',
-          body: JSON.stringify({ jsonrpc: '2.0', id: mcpId(), method: 'tools/call', params: { name: 'search_pages', arguments: city ? { query: q, city } : { query: q } } }),
+          body: JSON.stringify({
+            jsonrpc: '2.0',
+            id: mcpId(),
+            method: 'tools/call',
+            params: { name: 'search_pages', arguments: city ? { query: q, city } : { query: q } },
+          }),
         };
       },
     },
@@ -274,7 +333,11 @@ export function agentScenarios({ pagePaths, apiBasePath, searchQueries = SEARCH_
             jsonrpc: '2.0',
             id: mcpId(),
             method: 'tools/call',
-            params: { name: 'search_pages', arguments: city ? { query: q, city } : { query: q }, _meta: MCP_ENVELOPE },
+            params: {
+              name: 'search_pages',
+              arguments: city ? { query: q, city } : { query: q },
+              _meta: MCP_ENVELOPE,
+            },
           }),
         };
       },
@@ -288,9 +351,24 @@ export function agentScenarios({ pagePaths, apiBasePath, searchQueries = SEARCH_
  * the memory low.
  */
 export function mixedScenarios(manifest: BuiltManifest): Scenario[] {
-  const searchQueries = buildNewQueries(manifest.pages, Object.keys(manifest.options.facets.city?.values ?? {}), 20_000, 29);
-  const mixed = agentScenarios({ pagePaths: shuffle(manifest.pages.map((page) => page.path)), apiBasePath: manifest.options.apiBasePath, searchQueries });
-  return [mixed.read_page!, mixed.search_pages!, mixed.get_company_info!, mixed.markdown!, mixed.search_pages!];
+  const searchQueries = buildNewQueries(
+    manifest.pages,
+    Object.keys(manifest.options.facets.city?.values ?? {}),
+    20_000,
+    29,
+  );
+  const mixed = agentScenarios({
+    pagePaths: shuffle(manifest.pages.map((page) => page.path)),
+    apiBasePath: manifest.options.apiBasePath,
+    searchQueries,
+  });
+  return [
+    mixed.read_page!,
+    mixed.search_pages!,
+    mixed.get_company_info!,
+    mixed.markdown!,
+    mixed.search_pages!,
+  ];
 }
 
 /** `items` in a fixed pseudo-random order (seeded: every run and every server gets the same). */
@@ -313,14 +391,24 @@ export async function issueToken(url: string): Promise<string> {
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ client_name: 'agent-api-bench' }),
   });
-  if (registration.status !== 201) throw new Error(`POST /oauth/register answered ${registration.status}: ${await registration.text()}`);
-  const { client_id, client_secret } = (await registration.json()) as { client_id: string; client_secret: string };
+  if (registration.status !== 201)
+    throw new Error(
+      `POST /oauth/register answered ${registration.status}: ${await registration.text()}`,
+    );
+  const { client_id, client_secret } = (await registration.json()) as {
+    client_id: string;
+    client_secret: string;
+  };
   const response = await fetch(`${url}/oauth/token`, {
     method: 'POST',
-    headers: { Authorization: `Basic ${btoa(`${client_id}:${client_secret}`)}`, 'Content-Type': 'application/x-www-form-urlencoded' },
+    headers: {
+      Authorization: `Basic ${btoa(`${client_id}:${client_secret}`)}`,
+      'Content-Type': 'application/x-www-form-urlencoded',
+    },
     body: 'grant_type=client_credentials',
   });
-  if (!response.ok) throw new Error(`POST /oauth/token answered ${response.status}: ${await response.text()}`);
+  if (!response.ok)
+    throw new Error(`POST /oauth/token answered ${response.status}: ${await response.text()}`);
   return ((await response.json()) as { access_token: string }).access_token;
 }
 
@@ -328,7 +416,11 @@ export async function issueToken(url: string): Promise<string> {
 export async function probeMcp(url: string, scenario: Scenario): Promise<string | undefined> {
   const { path, body } = scenario.next();
   try {
-    const response = await fetch(`${url}${path}`, { method: 'POST', headers: scenario.headers, body });
+    const response = await fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: scenario.headers,
+      body,
+    });
     const text = await response.text();
     if (response.ok && text.includes('"result"')) return undefined;
     return `POST /mcp answered ${response.status}: ${text.slice(0, 160)}`;

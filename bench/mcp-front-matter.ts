@@ -13,14 +13,24 @@ import { Document, isMap, stringify, visit } from 'yaml';
 import { buildToolResultParts } from '../packages/astro-agent-api/src/server/mcp/tools.ts';
 import { startTestServer } from '../tests/helpers/server.ts';
 
-const { values: args } = parseArgs({ options: { page: { type: 'string', default: '/servicios/fontaneria/madrid/' } } });
+const { values: args } = parseArgs({
+  options: { page: { type: 'string', default: '/servicios/fontaneria/madrid/' } },
+});
 const server = await startTestServer();
-const body = await (await fetch(`${server.url}/api/v1/read_page?url=${encodeURIComponent(args.page)}`)).text();
+const body = await (
+  await fetch(`${server.url}/api/v1/read_page?url=${encodeURIComponent(args.page)}`)
+).text();
 await server.close();
 
 const { markdown, ...fields } = JSON.parse(body) as Record<string, unknown>;
 const shown = Object.fromEntries(
-  Object.entries(fields).filter(([name, value]) => value !== null && value !== false && !(typeof value === 'object' && Object.keys(value).length === 0) && name !== 'canonical_url'),
+  Object.entries(fields).filter(
+    ([name, value]) =>
+      value !== null &&
+      value !== false &&
+      !(typeof value === 'object' && Object.keys(value).length === 0) &&
+      name !== 'canonical_url',
+  ),
 );
 
 const WAYS: Record<string, () => number> = {
@@ -38,7 +48,10 @@ const WAYS: Record<string, () => number> = {
     const { text, structured } = buildToolResultParts({ textField: 'markdown' }, body);
     return structured.length > 0 ? text.length - String(markdown).length : 0;
   },
-  'the old answer, encoded': () => new TextEncoder().encode(`{"result":{"content":[{"type":"text","text":${JSON.stringify(body)}}],"structuredContent":${body}`).byteLength,
+  'the old answer, encoded': () =>
+    new TextEncoder().encode(
+      `{"result":{"content":[{"type":"text","text":${JSON.stringify(body)}}],"structuredContent":${body}`,
+    ).byteLength,
 };
 
 for (const [name, way] of Object.entries(WAYS)) {
@@ -52,6 +65,8 @@ for (const [name, way] of Object.entries(WAYS)) {
     runs.push((spent.user + spent.system) / 2000);
   }
   runs.sort((a, b) => a - b);
-  process.stdout.write(`${name.padEnd(28)} ${runs[1]!.toFixed(1).padStart(7)} µs   ${length.toLocaleString('en')} characters\n`);
+  process.stdout.write(
+    `${name.padEnd(28)} ${runs[1]!.toFixed(1).padStart(7)} µs   ${length.toLocaleString('en')} characters\n`,
+  );
 }
 process.exit(0);

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: each MCP library's results, typed by the library or not at all, are read as they come
 /**
  * What each MCP client library hands its model for one tool call to the demo, in characters and in
  * o200k tokens (gpt-tokenizer): one `read_page` of the same page, one `search_pages`, and what the
@@ -57,8 +58,8 @@ interface ClientUnderTest {
 const clientsDir = resolve(args.clients);
 const requireFrom = createRequire(join(clientsDir, 'package.json'));
 // Any library: the clients are the matrix's, not this package's, and may be absent.
-// biome-ignore lint/suspicious/noExplicitAny: a library loaded by name, its types unknown here
-const load = async (specifier: string): Promise<any> => import(pathToFileURL(requireFrom.resolve(specifier)).href);
+const load = async (specifier: string): Promise<any> =>
+  import(pathToFileURL(requireFrom.resolve(specifier)).href);
 /** The folder of an installed package: up from its entry point to the package.json that names it (not every package exports its package.json). */
 function packageDir(name: string): string {
   const entry = [name, `${name}/package.json`, `${name}/client/index.js`].map((candidate) => {
@@ -69,29 +70,38 @@ function packageDir(name: string): string {
     }
   });
   let dir = dirname(entry.find((path) => path !== undefined) ?? requireFrom.resolve(name));
-  while (!existsSync(join(dir, 'package.json')) || (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name !== name) dir = dirname(dir);
+  while (
+    !existsSync(join(dir, 'package.json')) ||
+    (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name !== name
+  )
+    dir = dirname(dir);
   return dir;
 }
 const versionOf = (name: string): string => {
   try {
-    return (JSON.parse(readFileSync(join(packageDir(name), 'package.json'), 'utf8')) as { version: string }).version;
+    return (
+      JSON.parse(readFileSync(join(packageDir(name), 'package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
   } catch {
     return 'not installed';
   }
 };
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-// biome-ignore lint/suspicious/noExplicitAny: an MCP CallToolResult as each library returns it
 function contentText(result: any): string {
-  // biome-ignore lint/suspicious/noExplicitAny: one content block
-  return (result.content ?? []).map((block: any) => (block.type === 'text' ? block.text : JSON.stringify(block))).join('\n');
+  return (result.content ?? [])
+    .map((block: any) => (block.type === 'text' ? block.text : JSON.stringify(block)))
+    .join('\n');
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: an AI SDK tool result output ({ type, value })
 function modelOutputText(output: any): string {
   if (output.type === 'text' || output.type === 'error-text') return output.value;
-  // biome-ignore lint/suspicious/noExplicitAny: one content part
-  if (output.type === 'content') return output.value.map((part: any) => (part.type === 'text' ? part.text : JSON.stringify(part))).join('\n');
+  if (output.type === 'content')
+    return output.value
+      .map((part: any) => (part.type === 'text' ? part.text : JSON.stringify(part)))
+      .join('\n');
   return JSON.stringify(output.value);
 }
 
@@ -105,11 +115,13 @@ async function orThrown(work: () => Promise<Handed>): Promise<Handed> {
 }
 
 /** A host over an SDK client: its model gets the text content, or the message of what was thrown. */
-function sdkSession(client: { callTool(request: { name: string; arguments: Args }): Promise<unknown>; close(): Promise<void> }): Session {
+function sdkSession(client: {
+  callTool(request: { name: string; arguments: Args }): Promise<unknown>;
+  close(): Promise<void>;
+}): Session {
   return {
     call: (name, input) =>
       orThrown(async () => {
-        // biome-ignore lint/suspicious/noExplicitAny: a CallToolResult
         const result: any = await client.callTool({ name, arguments: input });
         return { text: contentText(result), failed: result.isError === true };
       }),
@@ -117,7 +129,11 @@ function sdkSession(client: { callTool(request: { name: string; arguments: Args 
   };
 }
 
-function run(command: string, argv: string[], cwd: string): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  command: string,
+  argv: string[],
+  cwd: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolveRun) => {
     const child = spawn(command, argv, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -134,7 +150,9 @@ const CLIENTS: ClientUnderTest[] = [
     packages: ['@modelcontextprotocol/sdk'],
     async connect(url) {
       const { Client } = await load('@modelcontextprotocol/sdk/client/index.js');
-      const { StreamableHTTPClientTransport } = await load('@modelcontextprotocol/sdk/client/streamableHttp.js');
+      const { StreamableHTTPClientTransport } = await load(
+        '@modelcontextprotocol/sdk/client/streamableHttp.js',
+      );
       const client = new Client({ name: 'token-cost', version: '1' });
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
       return sdkSession(client);
@@ -145,7 +163,10 @@ const CLIENTS: ClientUnderTest[] = [
     packages: ['@modelcontextprotocol/client'],
     async connect(url) {
       const { Client, StreamableHTTPClientTransport } = await load('@modelcontextprotocol/client');
-      const client = new Client({ name: 'token-cost', version: '1' }, { versionNegotiation: { mode: 'auto' } });
+      const client = new Client(
+        { name: 'token-cost', version: '1' },
+        { versionNegotiation: { mode: 'auto' } },
+      );
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
       return sdkSession(client);
     },
@@ -158,13 +179,27 @@ const CLIENTS: ClientUnderTest[] = [
       const cwd = join(packageDir('@modelcontextprotocol/inspector-cli'), 'build');
       return {
         async call(name, input) {
-          const toolArgs = Object.entries(input).map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`);
+          const toolArgs = Object.entries(input).map(
+            ([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`,
+          );
           const out = await run(
             process.execPath,
-            ['index.js', url, '--transport', 'http', '--method', 'tools/call', '--tool-name', name, ...(toolArgs.length > 0 ? ['--tool-arg', ...toolArgs] : [])],
+            [
+              'index.js',
+              url,
+              '--transport',
+              'http',
+              '--method',
+              'tools/call',
+              '--tool-name',
+              name,
+              ...(toolArgs.length > 0 ? ['--tool-arg', ...toolArgs] : []),
+            ],
             cwd,
           );
-          return out.code === 0 ? { text: out.stdout, failed: /"isError": true/.test(out.stdout) } : { text: out.stderr, failed: true, via: 'thrown' };
+          return out.code === 0
+            ? { text: out.stdout, failed: /"isError": true/.test(out.stdout) }
+            : { text: out.stderr, failed: true, via: 'thrown' };
         },
         close: async () => {},
       };
@@ -178,7 +213,13 @@ const CLIENTS: ClientUnderTest[] = [
       const { StdioClientTransport } = await load('@modelcontextprotocol/sdk/client/stdio.js');
       const client = new Client({ name: 'stdio-host', version: '1' });
       const proxy = join(packageDir('mcp-remote'), 'dist', 'proxy.js');
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: [proxy, url, '--allow-http', '--transport', 'http-only'], stderr: 'ignore' }));
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [proxy, url, '--allow-http', '--transport', 'http-only'],
+          stderr: 'ignore',
+        }),
+      );
       return sdkSession(client);
     },
   },
@@ -194,7 +235,12 @@ const CLIENTS: ClientUnderTest[] = [
         call: (name, input) =>
           orThrown(async () => {
             const output = await tools[name].execute(input, { toolCallId: 'call', messages: [] });
-            return { text: modelOutputText(await tools[name].toModelOutput({ toolCallId: 'call', input, output })), failed: output?.isError === true };
+            return {
+              text: modelOutputText(
+                await tools[name].toModelOutput({ toolCallId: 'call', input, output }),
+              ),
+              failed: output?.isError === true,
+            };
           }),
         close: () => client.close(),
       };
@@ -214,20 +260,56 @@ const CLIENTS: ClientUnderTest[] = [
           let turn = 0;
           // A scripted model: it calls the tool, then records the output it is given.
           const model = {
-            // biome-ignore lint/suspicious/noExplicitAny: the SDK's ModelRequest
             async getResponse(request: any) {
               turn++;
-              if (turn === 1) return { usage: new agents.Usage(), responseId: 'r1', output: [{ type: 'function_call', callId: 'c1', name, arguments: JSON.stringify(input), status: 'completed' }] };
-              // biome-ignore lint/suspicious/noExplicitAny: an input item
-              const output = request.input.find((item: any) => item.type === 'function_call_result').output;
-              // biome-ignore lint/suspicious/noExplicitAny: an output part
-              handed = typeof output === 'string' ? output : Array.isArray(output) ? output.map((part: any) => part.text ?? JSON.stringify(part)).join('\n') : (output.text ?? JSON.stringify(output));
-              return { usage: new agents.Usage(), responseId: 'r2', output: [{ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'ok' }] }] };
+              if (turn === 1)
+                return {
+                  usage: new agents.Usage(),
+                  responseId: 'r1',
+                  output: [
+                    {
+                      type: 'function_call',
+                      callId: 'c1',
+                      name,
+                      arguments: JSON.stringify(input),
+                      status: 'completed',
+                    },
+                  ],
+                };
+              const output = request.input.find(
+                (item: any) => item.type === 'function_call_result',
+              ).output;
+              handed =
+                typeof output === 'string'
+                  ? output
+                  : Array.isArray(output)
+                    ? output.map((part: any) => part.text ?? JSON.stringify(part)).join('\n')
+                    : (output.text ?? JSON.stringify(output));
+              return {
+                usage: new agents.Usage(),
+                responseId: 'r2',
+                output: [
+                  {
+                    type: 'message',
+                    role: 'assistant',
+                    status: 'completed',
+                    content: [{ type: 'output_text', text: 'ok' }],
+                  },
+                ],
+              };
             },
             async *getStreamedResponse() {},
           };
           try {
-            await agents.run(new agents.Agent({ name: 'token-cost', instructions: 'Answer.', model, mcpServers: [server] }), 'go');
+            await agents.run(
+              new agents.Agent({
+                name: 'token-cost',
+                instructions: 'Answer.',
+                model,
+                mcpServers: [server],
+              }),
+              'go',
+            );
             return { text: handed, failed: false };
           } catch (error) {
             // The run threw before the model was asked again (a refused tools/list): it read nothing.
@@ -249,9 +331,13 @@ const CLIENTS: ClientUnderTest[] = [
         // A ToolException: the agent's tool node hands its message to the model.
         call: (name, input) =>
           orThrown(async () => {
-            // biome-ignore lint/suspicious/noExplicitAny: a LangChain tool
-            const { content } = await tools.find((candidate: any) => candidate.name === name).invoke({ type: 'tool_call', id: 'call', name, args: input });
-            return { text: typeof content === 'string' ? content : JSON.stringify(content), failed: false };
+            const { content } = await tools
+              .find((candidate: any) => candidate.name === name)
+              .invoke({ type: 'tool_call', id: 'call', name, args: input });
+            return {
+              text: typeof content === 'string' ? content : JSON.stringify(content),
+              failed: false,
+            };
           }),
         close: () => client.close(),
       };
@@ -270,7 +356,9 @@ const CLIENTS: ClientUnderTest[] = [
           orThrown(async () => {
             const tool = tools[`site_${name}`];
             const output = await tool.execute(input, {});
-            const handed = tool.toModelOutput ? await tool.toModelOutput(output) : { type: 'json', value: output };
+            const handed = tool.toModelOutput
+              ? await tool.toModelOutput(output)
+              : { type: 'json', value: output };
             return { text: modelOutputText(handed), failed: output?.isError === true };
           }),
         close: () => client.disconnect(),
@@ -306,13 +394,22 @@ for (const client of CLIENTS) {
     await session.close();
     rows.push({ client: client.name, version, read, search, refusal });
   } catch (error) {
-    rows.push({ client: client.name, version, read: `failed: ${message(error)}`, search: '', refusal: '' });
+    rows.push({
+      client: client.name,
+      version,
+      read: `failed: ${message(error)}`,
+      search: '',
+      refusal: '',
+    });
   } finally {
     await server.close();
   }
 }
 
-const size = (handed: Handed | string) => (typeof handed === 'string' ? handed : `${handed.text.length.toLocaleString('en')} (${countTokens(handed.text).toLocaleString('en')})`);
+const size = (handed: Handed | string) =>
+  typeof handed === 'string'
+    ? handed
+    : `${handed.text.length.toLocaleString('en')} (${countTokens(handed.text).toLocaleString('en')})`;
 const readsRefusal = (handed: Handed | string) => {
   if (typeof handed === 'string') return handed;
   if (handed.via === 'run failed') return 'nothing: the run failed';
@@ -320,14 +417,22 @@ const readsRefusal = (handed: Handed | string) => {
   const register = /\/oauth\/register/.test(handed.text);
   return `${handed.via === 'thrown' ? 'thrown error' : 'tool result'}: ${wait ? 'wait' : 'no wait'}, ${register ? 'register URL' : 'no register URL'}`;
 };
-process.stdout.write(`\nread_page ${args.page}, search_pages "fontanero urgente": characters (o200k tokens) the model is handed\n\n`);
-process.stdout.write('| client | version | read_page | search_pages | a refusal, as the model gets it |\n|---|---|---|---|---|\n');
-for (const row of rows) process.stdout.write(`| ${row.client} | ${row.version} | ${size(row.read)} | ${size(row.search)} | ${readsRefusal(row.refusal)} |\n`);
+process.stdout.write(
+  `\nread_page ${args.page}, search_pages "fontanero urgente": characters (o200k tokens) the model is handed\n\n`,
+);
+process.stdout.write(
+  '| client | version | read_page | search_pages | a refusal, as the model gets it |\n|---|---|---|---|---|\n',
+);
+for (const row of rows)
+  process.stdout.write(
+    `| ${row.client} | ${row.version} | ${size(row.read)} | ${size(row.search)} | ${readsRefusal(row.refusal)} |\n`,
+  );
 if (args.show) {
   for (const row of rows) {
     for (const key of ['read', 'refusal'] as const) {
       const handed = row[key];
-      if (typeof handed !== 'string') process.stdout.write(`\n--- ${row.client}, ${key}:\n${handed.text.slice(0, 1500)}\n`);
+      if (typeof handed !== 'string')
+        process.stdout.write(`\n--- ${row.client}, ${key}:\n${handed.text.slice(0, 1500)}\n`);
     }
   }
 }

@@ -52,13 +52,26 @@ export interface BuildFigures {
  */
 export const BUILD_LOG_LINES = {
   // Astro writes a minute and more as `1m 6s`.
-  render: { pattern: /(?:prerendering|generating) static routes[\s\S]*?Completed in (?:(?<minutes>\d+)m )?([\d.]+) ?(ms|s)\b/, required: true },
-  converted: { pattern: /converted ([\d,]+) pages? to Markdown in ([\d.]+) ?(ms|s)\b/, required: true },
+  render: {
+    pattern:
+      /(?:prerendering|generating) static routes[\s\S]*?Completed in (?:(?<minutes>\d+)m )?([\d.]+) ?(ms|s)\b/,
+    required: true,
+  },
+  converted: {
+    pattern: /converted ([\d,]+) pages? to Markdown in ([\d.]+) ?(ms|s)\b/,
+    required: true,
+  },
   reused: { pattern: /([\d,]+) reused\b/, required: true },
   index: { pattern: /indexed [\d,]+ pages for search in ([\d.]+) ?(ms|s)\b/, required: false },
-  serverIndex: { pattern: /server search index of [\d,]+ pages \([\d.]+ MB\) in ([\d.]+) ?(ms|s)\b/, required: false },
+  serverIndex: {
+    pattern: /server search index of [\d,]+ pages \([\d.]+ MB\) in ([\d.]+) ?(ms|s)\b/,
+    required: false,
+  },
   documents: { pattern: /agent documents in ([\d.]+) ?(ms|s)\b/, required: false },
-  manifest: { pattern: /wrote the manifest of [\d,]+ pages in ([\d.]+) ?(ms|s)\b/, required: false },
+  manifest: {
+    pattern: /wrote the manifest of [\d,]+ pages in ([\d.]+) ?(ms|s)\b/,
+    required: false,
+  },
   steps: { pattern: /build steps done in ([\d.]+) ?(ms|s)\b/, required: true },
 } satisfies Record<string, { pattern: RegExp; required: boolean }>;
 type LogLine = keyof typeof BUILD_LOG_LINES;
@@ -71,23 +84,35 @@ type LogLine = keyof typeof BUILD_LOG_LINES;
 export async function measureBuild(
   siteRoot: string,
   outDir: string,
-  { cold = true, integration = true, cacheDir }: { cold?: boolean; integration?: boolean; cacheDir?: string } = {},
+  {
+    cold = true,
+    integration = true,
+    cacheDir,
+  }: { cold?: boolean; integration?: boolean; cacheDir?: string } = {},
 ): Promise<BuildFigures> {
   const resultFile = join(outDir, '..', `build-result-${process.pid}-${basename(outDir)}.json`);
   await rm(outDir, { recursive: true, force: true });
-  if (cold) await rm(cacheDir ?? join(siteRoot, 'node_modules', '.astro', BUILD_CACHE_DIR), { recursive: true, force: true });
+  if (cold)
+    await rm(cacheDir ?? join(siteRoot, 'node_modules', '.astro', BUILD_CACHE_DIR), {
+      recursive: true,
+      force: true,
+    });
   const start = performance.now();
-  const child = spawn(process.execPath, [join(ROOT, 'bench', 'build-runner.ts'), resultFile, 'build', '--outDir', outDir], {
-    cwd: siteRoot,
-    env: {
-      ...process.env,
-      NO_COLOR: '1',
-      FORCE_COLOR: '0',
-      ...(integration ? {} : { [WITHOUT_INTEGRATION_ENV]: '1' }),
-      ...(cacheDir === undefined ? {} : { [CACHE_DIR_ENV]: cacheDir }),
+  const child = spawn(
+    process.execPath,
+    [join(ROOT, 'bench', 'build-runner.ts'), resultFile, 'build', '--outDir', outDir],
+    {
+      cwd: siteRoot,
+      env: {
+        ...process.env,
+        NO_COLOR: '1',
+        FORCE_COLOR: '0',
+        ...(integration ? {} : { [WITHOUT_INTEGRATION_ENV]: '1' }),
+        ...(cacheDir === undefined ? {} : { [CACHE_DIR_ENV]: cacheDir }),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  );
   let log = '';
   child.stdout.on('data', (chunk: Buffer) => (log += chunk));
   child.stderr.on('data', (chunk: Buffer) => (log += chunk));
@@ -100,13 +125,15 @@ export async function measureBuild(
     const sample = treeRss(child.pid!);
     treePeak = Math.max(treePeak, sample.total);
     pagefindPeak = Math.max(pagefindPeak, sample.pagefind);
-    for (const [name, bytes] of sample.children) processPeakBytes[name] = Math.max(processPeakBytes[name] ?? 0, bytes);
+    for (const [name, bytes] of sample.children)
+      processPeakBytes[name] = Math.max(processPeakBytes[name] ?? 0, bytes);
     for (const [pid, cpu] of sample.childCpu) childCpu.set(pid, cpu);
   }, 100);
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   clearInterval(sampler);
   const wallMs = performance.now() - start;
-  if (code !== 0) throw new Error(`astro build of ${siteRoot} failed (${code}):\n${log.slice(-4000)}`);
+  if (code !== 0)
+    throw new Error(`astro build of ${siteRoot} failed (${code}):\n${log.slice(-4000)}`);
   const { maxRssBytes, cpu, unreapedChildren } = JSON.parse(await readFile(resultFile, 'utf8')) as {
     maxRssBytes: number;
     cpu: { userMs: number; systemMs: number };
@@ -131,20 +158,38 @@ export async function measureBuild(
   };
 }
 
-type LogFigures = Pick<BuildFigures, 'renderMs' | 'markdownMs' | 'indexMs' | 'serverIndexMs' | 'documentsMs' | 'manifestMs' | 'stepsMs' | 'pages' | 'converted' | 'reused' | 'log'>;
+type LogFigures = Pick<
+  BuildFigures,
+  | 'renderMs'
+  | 'markdownMs'
+  | 'indexMs'
+  | 'serverIndexMs'
+  | 'documentsMs'
+  | 'manifestMs'
+  | 'stepsMs'
+  | 'pages'
+  | 'converted'
+  | 'reused'
+  | 'log'
+>;
 
 /**
  * The figures of a build's log (BUILD_LOG_LINES); `integration: false` for a build without the
  * integration, whose figures but Astro's render are NaN. Throws, naming the line, when a required one is missing.
  */
-export function parseBuildLog(log: string, { integration = true, source = 'the build' }: { integration?: boolean; source?: string } = {}): LogFigures {
+export function parseBuildLog(
+  log: string,
+  { integration = true, source = 'the build' }: { integration?: boolean; source?: string } = {},
+): LogFigures {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: an ANSI colour starts with ESC
   const clean = log.replace(/\x1b\[[0-9;]*m/g, '');
   const find = (line: LogLine): RegExpExecArray | undefined => {
     const { pattern, required } = BUILD_LOG_LINES[line];
     const match = pattern.exec(clean) ?? undefined;
     if (!match && required) {
-      throw new Error(`The log of ${source} has no line matching ${pattern} (bench/measure-build.ts, BUILD_LOG_LINES.${line}): did the line change?\n${clean.slice(-3000)}`);
+      throw new Error(
+        `The log of ${source} has no line matching ${pattern} (bench/measure-build.ts, BUILD_LOG_LINES.${line}): did the line change?\n${clean.slice(-3000)}`,
+      );
     }
     return match;
   };
@@ -152,7 +197,10 @@ export function parseBuildLog(log: string, { integration = true, source = 'the b
   const duration = (line: LogLine): number => {
     const match = find(line);
     if (!match) return Number.NaN;
-    return Number(match.groups?.minutes ?? 0) * 60_000 + Number(match.at(-2)) * (match.at(-1) === 's' ? 1000 : 1);
+    return (
+      Number(match.groups?.minutes ?? 0) * 60_000 +
+      Number(match.at(-2)) * (match.at(-1) === 's' ? 1000 : 1)
+    );
   };
   const count = (line: LogLine): number => {
     const match = find(line);
@@ -205,7 +253,12 @@ function nodeScript(pid: number): string {
  * Sum of the resident memory of `pid` and all its descendants, of its Pagefind descendants alone, and of
  * its descendants by process name (`pid` itself left out), from /proc (Linux).
  */
-export function treeRss(pid: number): { total: number; pagefind: number; children: Map<string, number>; childCpu: Map<number, { userMs: number; systemMs: number }> } {
+export function treeRss(pid: number): {
+  total: number;
+  pagefind: number;
+  children: Map<string, number>;
+  childCpu: Map<number, { userMs: number; systemMs: number }>;
+} {
   const children = new Map<number, number[]>();
   const byName = new Map<string, number>();
   const childCpu = new Map<number, { userMs: number; systemMs: number }>();
@@ -231,7 +284,8 @@ export function treeRss(pid: number): { total: number; pagefind: number; childre
     while (queue.length > 0) {
       const current = queue.pop()!;
       try {
-        const resident = Number(readFileSync(`/proc/${current}/statm`, 'utf8').split(' ')[1]) * 4096;
+        const resident =
+          Number(readFileSync(`/proc/${current}/statm`, 'utf8').split(' ')[1]) * 4096;
         const name = readFileSync(`/proc/${current}/comm`, 'utf8').trim();
         total += resident;
         if (name.includes('pagefind')) pagefind += resident;

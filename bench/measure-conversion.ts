@@ -9,14 +9,22 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { listHtmlPages } from '../packages/astro-agent-api/src/build/build-markdown.ts';
 import { buildMarkdownFromHtml } from '../packages/astro-agent-api/src/build/html-to-markdown.ts';
-import { createSiteUrls } from '../packages/astro-agent-api/src/site-urls.ts';
+import { createSiteUrls } from '../packages/astro-agent-api/src/contract/site-urls.ts';
 import { SITES_DIR } from './generate-site.ts';
 
-const { values, positionals } = parseArgs({ options: { passes: { type: 'string', default: '5' } }, allowPositionals: true });
+const { values, positionals } = parseArgs({
+  options: { passes: { type: 'string', default: '5' } },
+  allowPositionals: true,
+});
 const clientDir = positionals[0] ?? join(SITES_DIR, 'p374', 'dist', 'client');
 const SITE = 'https://example.com';
 const urls = createSiteUrls(SITE);
-const pages = await Promise.all((await listHtmlPages(clientDir, urls)).pages.map(async (page) => ({ ...page, html: await readFile(page.file, 'utf8') })));
+const pages = await Promise.all(
+  (await listHtmlPages(clientDir, urls)).pages.map(async (page) => ({
+    ...page,
+    html: await readFile(page.file, 'utf8'),
+  })),
+);
 
 const perPage: number[] = [];
 for (let pass = 0; pass < Number(values.passes); pass++) {

@@ -29,7 +29,11 @@ export interface ColdWarmBuilds {
  * own one-off work (seconds on the demo), which would land on whichever build came first. The build
  * output left behind is the last warm build's; the guide is restored.
  */
-export async function measureColdWarm(size: string, runs: number, { withoutIntegration = false }: { withoutIntegration?: boolean } = {}): Promise<ColdWarmBuilds> {
+export async function measureColdWarm(
+  size: string,
+  runs: number,
+  { withoutIntegration = false }: { withoutIntegration?: boolean } = {},
+): Promise<ColdWarmBuilds> {
   const root = await generateSite(size === 'demo' ? DEMO_PAGES : Number(size), DEMO_PAGES);
   const outDir = join(root, 'dist');
   const guide = join(root, EDITED_GUIDE);
@@ -39,9 +43,13 @@ export async function measureColdWarm(size: string, runs: number, { withoutInteg
     await measureBuild(root, outDir, { integration: false });
     for (let run = 0; run < runs; run++) {
       await writeFile(guide, original);
-      if (withoutIntegration) builds.withoutIntegration.push(await measureBuild(root, outDir, { integration: false }));
+      if (withoutIntegration)
+        builds.withoutIntegration.push(await measureBuild(root, outDir, { integration: false }));
       builds.cold.push(await measureBuild(root, outDir, { cold: true }));
-      await writeFile(guide, `${original}\nEdición ${Date.now()}: una frase nueva al final de la guía.\n`);
+      await writeFile(
+        guide,
+        `${original}\nEdición ${Date.now()}: una frase nueva al final de la guía.\n`,
+      );
       builds.warm.push(await measureBuild(root, outDir, { cold: false }));
     }
   } finally {
@@ -51,8 +59,12 @@ export async function measureColdWarm(size: string, runs: number, { withoutInteg
 }
 
 if (import.meta.main) {
-  const { values, positionals } = parseArgs({ options: { runs: { type: 'string', default: '1' } }, allowPositionals: true });
-  const median = (list: readonly number[]) => [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)]!;
+  const { values, positionals } = parseArgs({
+    options: { runs: { type: 'string', default: '1' } },
+    allowPositionals: true,
+  });
+  const median = (list: readonly number[]) =>
+    [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)]!;
   const seconds = (ms: number) => (ms / 1000).toFixed(2);
   for (const size of positionals.length > 0 ? positionals : ['demo', '3000']) {
     const { cold, warm } = await measureColdWarm(size, Number(values.runs));

@@ -17,7 +17,10 @@ import { openPageTexts } from '../packages/astro-agent-api/src/hosts/node/node-b
 import { DEMO_PAGES, SITES_DIR, generateSite } from './generate-site.ts';
 import { measureBuild, treeRss } from './measure-build.ts';
 
-const { values, positionals } = parseArgs({ options: { runs: { type: 'string', default: '3' } }, allowPositionals: true });
+const { values, positionals } = parseArgs({
+  options: { runs: { type: 'string', default: '3' } },
+  allowPositionals: true,
+});
 const size = Number(positionals[0] ?? 3000);
 const root = join(SITES_DIR, `p${size}`);
 const outDir = join(root, 'dist');
@@ -48,7 +51,10 @@ interface Figures {
 }
 
 /** Runs one way of filling the index, from a new Pagefind process to the written files, sampling that process. */
-async function timePagefind(fill: (index: pagefind.PagefindIndex) => Promise<void>, outputPath: string): Promise<Figures> {
+async function timePagefind(
+  fill: (index: pagefind.PagefindIndex) => Promise<void>,
+  outputPath: string,
+): Promise<Figures> {
   await rm(outputPath, { recursive: true, force: true });
   let peakBytes = 0;
   let cpuMs = 0;
@@ -66,8 +72,13 @@ async function timePagefind(fill: (index: pagefind.PagefindIndex) => Promise<voi
     if (written.errors.length > 0) throw new Error(written.errors.join('; '));
     cpuMs = Math.max(cpuMs, pagefindCpuMs(process.pid));
     const wallMs = performance.now() - start;
-    const entry = JSON.parse(await readFile(join(outputPath, 'pagefind-entry.json'), 'utf8')) as { languages: Record<string, { page_count: number }> };
-    const pageCount = Object.values(entry.languages).reduce((sum, { page_count }) => sum + page_count, 0);
+    const entry = JSON.parse(await readFile(join(outputPath, 'pagefind-entry.json'), 'utf8')) as {
+      languages: Record<string, { page_count: number }>;
+    };
+    const pageCount = Object.values(entry.languages).reduce(
+      (sum, { page_count }) => sum + page_count,
+      0,
+    );
     return { wallMs, addMs, cpuMs, peakBytes, pageCount };
   } finally {
     clearInterval(sampler);
@@ -78,7 +89,10 @@ async function timePagefind(fill: (index: pagefind.PagefindIndex) => Promise<voi
 /** User and system CPU time of this process's Pagefind children, from /proc (Linux). */
 function pagefindCpuMs(pid: number): number {
   let ticks = 0;
-  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
   for (const child of children) {
     try {
       if (!readFileSync(`/proc/${child}/comm`, 'utf8').includes('pagefind')) continue;
@@ -112,10 +126,12 @@ const results: Record<keyof typeof ways, Figures[]> = { html: [], records: [] };
 for (let run = 0; run < Number(values.runs); run++) {
   // Alternate which way goes first, so that neither always follows the other.
   const order = run % 2 === 0 ? (['html', 'records'] as const) : (['records', 'html'] as const);
-  for (const way of order) results[way].push(await timePagefind(ways[way], join(root, 'pagefind-bench', way)));
+  for (const way of order)
+    results[way].push(await timePagefind(ways[way], join(root, 'pagefind-bench', way)));
 }
 
-const median = (list: readonly number[]) => [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)]!;
+const median = (list: readonly number[]) =>
+  [...list].sort((a, b) => a - b)[Math.floor((list.length - 1) / 2)]!;
 for (const [way, list] of Object.entries(results)) {
   console.log(
     `${size} pages, ${way === 'html' ? 'addDirectory over the HTML' : 'addCustomRecord per page'} (${list.length} runs): ` +

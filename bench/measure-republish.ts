@@ -13,10 +13,17 @@ import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildServerIndexOfManifest, writeServerIndex } from '../packages/astro-agent-api/src/build/build-server-index.ts';
+import {
+  buildServerIndexOfManifest,
+  writeServerIndex,
+} from '../packages/astro-agent-api/src/build/build-server-index.ts';
 import { writeManifest } from '../packages/astro-agent-api/src/build/write-manifest.ts';
 import type { BuiltManifest } from '../packages/astro-agent-api/src/content/manifest.ts';
-import { releaseNameAt, releasesFolderOf, switchRelease } from '../packages/astro-agent-api/src/hosts/node/releases.ts';
+import {
+  releaseNameAt,
+  releasesFolderOf,
+  switchRelease,
+} from '../packages/astro-agent-api/src/hosts/node/releases.ts';
 import { createAgentApi } from '../packages/astro-agent-api/src/runtime.ts';
 import { readBuiltManifest } from '../tests/helpers/read-build.ts';
 import { SITES_DIR } from './generate-site.ts';
@@ -25,7 +32,11 @@ import { SITES_DIR } from './generate-site.ts';
  * Republishes the build in `source` `runs` times (into new releases, or `inPlace`); returns the pages
  * and each run's lag in ms, in the order measured.
  */
-export async function measureRepublish(source: string, runs: number, { inPlace = false } = {}): Promise<{ pages: number; lags: number[] }> {
+export async function measureRepublish(
+  source: string,
+  runs: number,
+  { inPlace = false } = {},
+): Promise<{ pages: number; lags: number[] }> {
   const root = await mkdtemp(join(tmpdir(), 'agent-api-republish-'));
   const outDir = join(root, 'dist');
   /** Writes a build's runtime files into `dir`, its public folder shared with the source (only read). */
@@ -47,24 +58,35 @@ export async function measureRepublish(source: string, runs: number, { inPlace =
   };
   const built = await readBuiltManifest(source);
   await (await prepare(built, 0))();
-  const api = createAgentApi({ outDir, env: { AGENT_API_DATA_DIR: join(root, 'data'), AGENT_API_QUOTA_ANONYMOUS: '1000000' } });
+  const api = createAgentApi({
+    outDir,
+    env: { AGENT_API_DATA_DIR: join(root, 'data'), AGENT_API_QUOTA_ANONYMOUS: '1000000' },
+  });
   await api.ready();
   const page = built.pages[0]!;
   const readUrl = `http://localhost${built.options.apiBasePath}/read_page?url=${encodeURIComponent(page.path)}`;
   const readPage = async () => {
     const response = await api.handle(new Request(readUrl), { clientAddress: '192.0.2.9' });
-    if (!response.ok) throw new Error(`read_page answered ${response.status}: ${await response.text()}`);
+    if (!response.ok)
+      throw new Error(`read_page answered ${response.status}: ${await response.text()}`);
     return response.text();
   };
 
   const lags: number[] = [];
   try {
     for (let run = 1; run <= runs; run++) {
-      const next: BuiltManifest = { ...built, buildId: `${built.buildId}-${run}`, pages: built.pages.map((p, i) => (i === 0 ? { ...p, markdown: `${p.markdown}\nEdición ${run}.\n` } : p)) };
+      const next: BuiltManifest = {
+        ...built,
+        buildId: `${built.buildId}-${run}`,
+        pages: built.pages.map((p, i) =>
+          i === 0 ? { ...p, markdown: `${p.markdown}\nEdición ${run}.\n` } : p,
+        ),
+      };
       const land = await prepare(next, run);
       // Requests keep coming while the rebuild lands, as they would on a live site.
       const answered = (async () => {
-        while (!(await readPage()).includes(`Edición ${run}.`)) await new Promise((resolve) => setTimeout(resolve, 10));
+        while (!(await readPage()).includes(`Edición ${run}.`))
+          await new Promise((resolve) => setTimeout(resolve, 10));
         return performance.now();
       })();
       // A build lands at any moment of the runtime's once-a-second check for a new build: each run at another.
@@ -81,10 +103,22 @@ export async function measureRepublish(source: string, runs: number, { inPlace =
 }
 
 if (import.meta.main) {
-  const { values, positionals } = parseArgs({ options: { runs: { type: 'string', default: '5' }, 'in-place': { type: 'boolean', default: false } }, allowPositionals: true });
-  const { pages, lags } = await measureRepublish(positionals[0] ?? join(SITES_DIR, 'p3000', 'dist'), Number(values.runs), { inPlace: values['in-place'] });
+  const { values, positionals } = parseArgs({
+    options: {
+      runs: { type: 'string', default: '5' },
+      'in-place': { type: 'boolean', default: false },
+    },
+    allowPositionals: true,
+  });
+  const { pages, lags } = await measureRepublish(
+    positionals[0] ?? join(SITES_DIR, 'p3000', 'dist'),
+    Number(values.runs),
+    { inPlace: values['in-place'] },
+  );
   const sorted = lags.toSorted((a, b) => a - b);
-  const from = values['in-place'] ? 'its manifest lands in the served folder' : 'the served folder is switched to its release';
+  const from = values['in-place']
+    ? 'its manifest lands in the served folder'
+    : 'the served folder is switched to its release';
   console.log(
     `${pages} pages: the new build answers ${sorted[Math.floor((sorted.length - 1) / 2)]!.toFixed(0)} ms after ${from} (median of ${sorted.length}, longest ${sorted.at(-1)!.toFixed(0)}; ${sorted.map((lag) => lag.toFixed(0)).join(', ')} ms)`,
   );

@@ -12,7 +12,14 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SITES_DIR } from './generate-site.ts';
-import { askChild, forkFront, measureLoad, mixedScenarios, START_NODE_FLAGS, type FrontMemory } from './load.ts';
+import {
+  askChild,
+  forkFront,
+  measureLoad,
+  mixedScenarios,
+  START_NODE_FLAGS,
+  type FrontMemory,
+} from './load.ts';
 import { readBuiltManifest } from '../tests/helpers/read-build.ts';
 
 const { values: args, positionals } = parseArgs({
@@ -24,14 +31,26 @@ const { values: args, positionals } = parseArgs({
     heapsnapshot: { type: 'string' },
   },
 });
-if (positionals.length === 0) throw new Error('Name at least one build output folder (e.g. bench/.sites/p10000/dist).');
+if (positionals.length === 0)
+  throw new Error('Name at least one build output folder (e.g. bench/.sites/p10000/dist).');
 const seconds = Number(args.seconds);
 const outDirs = positionals.map((dir) => resolve(dir));
 const snapshotDir = args.heapsnapshot === undefined ? undefined : resolve(args.heapsnapshot);
 if (snapshotDir) await mkdir(snapshotDir, { recursive: true });
 const dataDir = join(SITES_DIR, `data-memory-${process.pid}`);
-const env = { ...process.env, AGENT_API_QUOTA_ANONYMOUS: '1000000', AGENT_API_QUOTA_IDENTIFIED: '1000000', AGENT_API_DATA_DIR: dataDir };
-const scenarios = new Map(await Promise.all(outDirs.map(async (outDir) => [outDir, mixedScenarios(await readBuiltManifest(outDir))] as const)));
+const env = {
+  ...process.env,
+  AGENT_API_QUOTA_ANONYMOUS: '1000000',
+  AGENT_API_QUOTA_IDENTIFIED: '1000000',
+  AGENT_API_DATA_DIR: dataDir,
+};
+const scenarios = new Map(
+  await Promise.all(
+    outDirs.map(
+      async (outDir) => [outDir, mixedScenarios(await readBuiltManifest(outDir))] as const,
+    ),
+  ),
+);
 
 const mb = (bytes: number) => (bytes / 1024 ** 2).toFixed(1);
 console.log(
@@ -40,17 +59,21 @@ console.log(
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 const spaceRows: string[] = [];
 for (let round = 1; round <= Number(args.rounds); round++) {
-  for (const [outDir, flags] of outDirs.flatMap((dir) => args['exec-argv']!.map((flags) => [dir, flags] as const))) {
+  for (const [outDir, flags] of outDirs.flatMap((dir) =>
+    args['exec-argv']!.map((flags) => [dir, flags] as const),
+  )) {
     const front = await forkFront(outDir, env, flags.split(' ').filter(Boolean));
     const start = await askChild<FrontMemory>(front.child, 'memory');
     const load = await measureLoad(front.url, scenarios.get(outDir)!, seconds, 0);
     const { usage, cpu, gc, spaces, memos } = await askChild<FrontMemory>(front.child, 'memory');
     const requests = load.rps * seconds;
     const cpuPerRequest = (cpu.user + cpu.system - start.cpu.user - start.cpu.system) / requests;
-    const gcPerRequest = (kind: 'young' | 'full') => ((1000 * (gc[kind] - start.gc[kind])) / requests).toFixed(1);
+    const gcPerRequest = (kind: 'young' | 'full') =>
+      ((1000 * (gc[kind] - start.gc[kind])) / requests).toFixed(1);
     const memoCells = memos
       .map(
-        (memo) => `${((100 * memo.hits) / Math.max(1, memo.hits + memo.misses)).toFixed(1)} % of ${(memo.hits + memo.misses).toLocaleString('en')}, ${mb(memo.calculatedSize)} / ${mb(memo.maxSize)}`,
+        (memo) =>
+          `${((100 * memo.hits) / Math.max(1, memo.hits + memo.misses)).toFixed(1)} % of ${(memo.hits + memo.misses).toLocaleString('en')}, ${mb(memo.calculatedSize)} / ${mb(memo.maxSize)}`,
       )
       .join('; ');
     console.log(
@@ -59,7 +82,10 @@ for (let round = 1; round <= Number(args.rounds); round++) {
     spaceRows.push(
       `| ${outDir} | ${flags} | ${round} | ${spaces
         .filter((space) => space.space_size > 0)
-        .map((space) => `${space.space_name.replace(/_space$/, '')} ${mb(space.space_used_size)} / ${mb(space.space_size)}`)
+        .map(
+          (space) =>
+            `${space.space_name.replace(/_space$/, '')} ${mb(space.space_used_size)} / ${mb(space.space_size)}`,
+        )
         .join(', ')} |`,
     );
     if (snapshotDir) {
@@ -69,6 +95,8 @@ for (let round = 1; round <= Number(args.rounds); round++) {
     await front.stop();
   }
 }
-console.log('\n| build | Node flags | round | V8 heap spaces after the load: used MB / size MB |\n|---|---|---|---|');
+console.log(
+  '\n| build | Node flags | round | V8 heap spaces after the load: used MB / size MB |\n|---|---|---|---|',
+);
 console.log(spaceRows.join('\n'));
 await rm(dataDir, { recursive: true, force: true });

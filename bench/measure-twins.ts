@@ -8,20 +8,43 @@
  */
 import { readFile, readdir } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { compareCode, countCharacterReferences, keepsFileTree, parseMain, parseTwin, readFileTrees } from '../tests/helpers/reader-view.ts';
+import {
+  compareCode,
+  countCharacterReferences,
+  keepsFileTree,
+  parseMain,
+  parseTwin,
+  readFileTrees,
+} from '../tests/helpers/reader-view.ts';
 
 const root = process.argv[2];
 if (!root) throw new Error('Usage: node bench/measure-twins.ts SITE_ROOT');
 const clientDir = join(root, 'dist', 'client');
-const manifest = JSON.parse(await readFile(join(root, 'dist', 'agent-api', 'manifest.json'), 'utf8')) as { pages: unknown[]; copies?: unknown[] };
+const manifest = JSON.parse(
+  await readFile(join(root, 'dist', 'agent-api', 'manifest.json'), 'utf8'),
+) as { pages: unknown[]; copies?: unknown[] };
 
-const counts = { htmlPages: 0, twins: 0, errorTwins: 0, codeBlocks: 0, codeExact: 0, fileTrees: 0, fileTreesKept: 0, references: 0, dated: 0, pagesWithDate: 0 };
+const counts = {
+  htmlPages: 0,
+  twins: 0,
+  errorTwins: 0,
+  codeBlocks: 0,
+  codeExact: 0,
+  fileTrees: 0,
+  fileTreesKept: 0,
+  references: 0,
+  dated: 0,
+  pagesWithDate: 0,
+};
 for (const entry of await readdir(clientDir, { recursive: true, withFileTypes: true })) {
   if (!entry.isFile() || entry.name !== 'index.html') continue;
   const folder = relative(clientDir, entry.parentPath).split(sep).join('/');
   if (folder.startsWith('_astro') || folder.startsWith('pagefind')) continue;
   counts.htmlPages++;
-  const twin = await readFile(join(clientDir, folder === '' ? 'index.md' : `${folder}.md`), 'utf8').catch(() => undefined);
+  const twin = await readFile(
+    join(clientDir, folder === '' ? 'index.md' : `${folder}.md`),
+    'utf8',
+  ).catch(() => undefined);
   if (twin === undefined) continue;
   counts.twins++;
   if (/(^|\/)404$/.test(folder)) counts.errorTwins++;
@@ -40,10 +63,16 @@ for (const entry of await readdir(clientDir, { recursive: true, withFileTypes: t
   if (/^last_(?:updated|modified): /m.test(twin)) counts.dated++;
   if (/<footer[\s\S]*?<time datetime=/.test(html)) counts.pagesWithDate++;
 }
-const llmsFiles = ['llms.txt', ...(await readdir(join(clientDir, 'llms')).catch(() => [])).map((name) => `llms/${name}`)];
-for (const file of llmsFiles) counts.references += countCharacterReferences(await readFile(join(clientDir, file), 'utf8'));
+const llmsFiles = [
+  'llms.txt',
+  ...(await readdir(join(clientDir, 'llms')).catch(() => [])).map((name) => `llms/${name}`),
+];
+for (const file of llmsFiles)
+  counts.references += countCharacterReferences(await readFile(join(clientDir, file), 'utf8'));
 
-console.log(`| pages in the manifest | copies apart | error pages with a twin | code blocks as copied | file trees kept | character references | twins with a date (pages that show one) |`);
+console.log(
+  `| pages in the manifest | copies apart | error pages with a twin | code blocks as copied | file trees kept | character references | twins with a date (pages that show one) |`,
+);
 console.log(`| --- | --- | --- | --- | --- | --- | --- |`);
 console.log(
   `| ${manifest.pages.length} | ${manifest.copies?.length ?? 0} | ${counts.errorTwins} | ${counts.codeExact} of ${counts.codeBlocks} | ${counts.fileTreesKept} of ${counts.fileTrees} | ${counts.references} | ${counts.dated} (${counts.pagesWithDate}) |`,

@@ -15,8 +15,32 @@ const SUBJECTS = [
   'carpintero', 'montar muebles', 'cambiar enchufe', 'termo eléctrico', 'grifo gotea', 'cisterna pierde agua',
   'técnico frigorífico', 'instalar lámpara', 'garantía', 'horario', 'cuánto cuesta', 'factura con iva',
 ];
-const CITY_WORDS = ['madrid', 'barcelona', 'valencia', 'sevilla', 'bilbao', 'málaga', 'zaragoza', 'vigo', 'granada', 'murcia', 'tenerife', 'gijón'];
-export const CITY_SLUGS = ['madrid', 'barcelona', 'valencia', 'sevilla', 'bilbao', 'malaga', 'zaragoza', 'vigo', 'granada', 'murcia'];
+const CITY_WORDS = [
+  'madrid',
+  'barcelona',
+  'valencia',
+  'sevilla',
+  'bilbao',
+  'málaga',
+  'zaragoza',
+  'vigo',
+  'granada',
+  'murcia',
+  'tenerife',
+  'gijón',
+];
+export const CITY_SLUGS = [
+  'madrid',
+  'barcelona',
+  'valencia',
+  'sevilla',
+  'bilbao',
+  'malaga',
+  'zaragoza',
+  'vigo',
+  'granada',
+  'murcia',
+];
 
 export interface BenchQuery {
   query: string;
@@ -47,7 +71,12 @@ const FILTER_SHARE = 0.3;
  * dropped, doubled, swapped or replaced), three tenths with the facet filter (the page's own value
  * when it has one). Seeded: every engine of a run answers the same queries.
  */
-export function buildNewQueries(pages: readonly { markdown: string; facets: Record<string, string> }[], facetValues: readonly string[], count: number, seed = 5): BenchQuery[] {
+export function buildNewQueries(
+  pages: readonly { markdown: string; facets: Record<string, string> }[],
+  facetValues: readonly string[],
+  count: number,
+  seed = 5,
+): BenchQuery[] {
   const random = createRandom(seed);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
   const seen = new Set<string>();
@@ -63,7 +92,10 @@ export function buildNewQueries(pages: readonly { markdown: string; facets: Reco
     const start = Math.floor(random() * (words.length - length));
     const phrase = words.slice(start, start + length);
     if (random() < TYPO_SHARE) {
-      const longest = phrase.reduce((best, word, i) => (word.length > phrase[best]!.length ? i : best), 0);
+      const longest = phrase.reduce(
+        (best, word, i) => (word.length > phrase[best]!.length ? i : best),
+        0,
+      );
       phrase[longest] = misspell(phrase[longest]!, random);
     }
     const query = phrase.join(' ').toLowerCase();
@@ -82,5 +114,7 @@ function misspell(word: string, random: () => number): string {
   if (kind === 0) return word.slice(0, at) + word.slice(at + 1);
   if (kind === 1) return word.slice(0, at) + word[at] + word.slice(at);
   if (kind === 2) return word.slice(0, at - 1) + word[at] + word[at - 1] + word.slice(at + 1);
-  return word.slice(0, at) + String.fromCharCode(97 + Math.floor(random() * 26)) + word.slice(at + 1);
+  return (
+    word.slice(0, at) + String.fromCharCode(97 + Math.floor(random() * 26)) + word.slice(at + 1)
+  );
 }

@@ -23,9 +23,25 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { BIOME_ICON_COLUMNS, BIOME_QUESTIONS, BIOME_REDIRECTS, BIOME_RULE_INDEX } from '../tests/integration/biome-website-cases.ts';
-import { prepareExampleSite, serveExampleSite, type ExampleSite } from '../tests/helpers/example-site.ts';
-import { iconInTwin, readAddressesThroughApi, readBuiltHtmlPages, readLinkedDocuments, tablePadding, type PageKind } from '../tests/helpers/site-pages.ts';
+import {
+  BIOME_ICON_COLUMNS,
+  BIOME_QUESTIONS,
+  BIOME_REDIRECTS,
+  BIOME_RULE_INDEX,
+} from '../tests/integration/biome-website-cases.ts';
+import {
+  prepareExampleSite,
+  serveExampleSite,
+  type ExampleSite,
+} from '../tests/helpers/example-site.ts';
+import {
+  iconInTwin,
+  readAddressesThroughApi,
+  readBuiltHtmlPages,
+  readLinkedDocuments,
+  tablePadding,
+  type PageKind,
+} from '../tests/helpers/site-pages.ts';
 import { table } from './report.ts';
 
 /** What the figures read of the manifest: the pages indexed and the copies set apart. */
@@ -50,7 +66,8 @@ else {
   log(`built in ${(example.buildMs / 1000).toFixed(1)} s: ${example.root}`);
 }
 const served = await serveExampleSite(example, { AGENT_API_QUOTA_ANONYMOUS: '1000000' });
-const local = (url: string) => `${served.url}${new URL(url, SITE).pathname}${new URL(url, SITE).search}`;
+const local = (url: string) =>
+  `${served.url}${new URL(url, SITE).pathname}${new URL(url, SITE).search}`;
 const pathOf = (url: string) => new URL(url, SITE).pathname;
 /** A twin's URL or a page's URL → the page's path. */
 const pagePathOf = (url: string) => {
@@ -61,15 +78,22 @@ const pagePathOf = (url: string) => {
 
 try {
   const rows: string[][] = [];
-  const row = (name: string, value: string | number) => rows.push([name, typeof value === 'number' ? value.toLocaleString('en') : value]);
+  const row = (name: string, value: string | number) =>
+    rows.push([name, typeof value === 'number' ? value.toLocaleString('en') : value]);
 
   log('reading what every built page says of itself…');
   const pages = await readBuiltHtmlPages(example.root, SITE);
   const byPath = new Map(pages.map((page) => [page.path, page]));
-  const manifest = JSON.parse(await readFile(join(example.root, 'dist', 'agent-api', 'manifest.json'), 'utf8')) as ManifestPaths;
+  const manifest = JSON.parse(
+    await readFile(join(example.root, 'dist', 'agent-api', 'manifest.json'), 'utf8'),
+  ) as ManifestPaths;
   const setApart = new Set((manifest.copies ?? []).map((copy) => copy.path));
-  const copies = new Set([...setApart, ...pages.filter((page) => page.kind === 'copy').map((page) => page.path)]);
-  const kindOf = (path: string): PageKind | 'unknown' => (copies.has(path) ? 'copy' : (byPath.get(path)?.kind ?? 'unknown'));
+  const copies = new Set([
+    ...setApart,
+    ...pages.filter((page) => page.kind === 'copy').map((page) => page.path),
+  ]);
+  const kindOf = (path: string): PageKind | 'unknown' =>
+    copies.has(path) ? 'copy' : (byPath.get(path)?.kind ?? 'unknown');
   const count = (kind: PageKind) => pages.filter((page) => page.kind === kind).length;
   const notContent = (paths: Iterable<string>) => {
     const tally = new Map<string, number>();
@@ -92,18 +116,35 @@ try {
       .map((page) => page.path)
       .join(', ')})`,
   );
-  row('… copies (the HTML says so, or the manifest sets them apart)', `${copies.size} (${setApart.size} set apart by the integration)`);
-  row('… content (none of the above)', pages.filter((page) => page.kind === 'content' && !copies.has(page.path)).length);
+  row(
+    '… copies (the HTML says so, or the manifest sets them apart)',
+    `${copies.size} (${setApart.size} set apart by the integration)`,
+  );
+  row(
+    '… content (none of the above)',
+    pages.filter((page) => page.kind === 'content' && !copies.has(page.path)).length,
+  );
 
   const manifestPaths = manifest.pages.map((page) => page.path);
   row('pages in the manifest (search, MCP)', manifestPaths.length);
   row('… of which the site marks as not content', notContent(manifestPaths));
-  row('… share that are redirect pages', `${((manifestPaths.filter((path) => kindOf(path) === 'redirect').length / Math.max(manifestPaths.length, 1)) * 100).toFixed(1)} %`);
+  row(
+    '… share that are redirect pages',
+    `${((manifestPaths.filter((path) => kindOf(path) === 'redirect').length / Math.max(manifestPaths.length, 1)) * 100).toFixed(1)} %`,
+  );
 
   log('reading llms.txt and its section files…');
-  const llms = await readLinkedDocuments(served.url, SITE, '/llms.txt', (path) => /^\/llms\/.+\.txt$/.test(path));
+  const llms = await readLinkedDocuments(served.url, SITE, '/llms.txt', (path) =>
+    /^\/llms\/.+\.txt$/.test(path),
+  );
   // Pages are listed by their twins' URLs (or their own, ending in a slash); the documents and endpoints named in the text are not pages.
-  const listed = new Set(llms.urls.filter((url) => /(?:\.md|\/)$/.test(pathOf(url)) && !/^\/(?:agents|auth)\.md$/.test(pathOf(url))).map(pagePathOf));
+  const listed = new Set(
+    llms.urls
+      .filter(
+        (url) => /(?:\.md|\/)$/.test(pathOf(url)) && !/^\/(?:agents|auth)\.md$/.test(pathOf(url)),
+      )
+      .map(pagePathOf),
+  );
   row('pages listed in llms.txt', listed.size);
   row('… of which the site marks as not content', notContent(listed));
 
@@ -114,8 +155,15 @@ try {
   row("MCP resources/list by the SDK's client with its defaults", resources.defaultClient);
 
   log('reading llms-full…');
-  const full = await readLinkedDocuments(served.url, SITE, '/llms-full.txt', (path) => path.startsWith('/llms-full/') && path.endsWith('.txt'));
-  const sizes = full.files.map(({ path, characters }) => ({ path, characters })).sort((a, b) => b.characters - a.characters);
+  const full = await readLinkedDocuments(
+    served.url,
+    SITE,
+    '/llms-full.txt',
+    (path) => path.startsWith('/llms-full/') && path.endsWith('.txt'),
+  );
+  const sizes = full.files
+    .map(({ path, characters }) => ({ path, characters }))
+    .sort((a, b) => b.characters - a.characters);
   row(
     'llms-full: characters, all files',
     full.files.reduce((sum, file) => sum + file.characters, 0),
@@ -123,26 +171,40 @@ try {
   row('llms-full: files', full.files.length);
   row('llms-full: pages held', full.sections.length);
   row('… of which the site marks as not content', notContent(full.sections.map(pagePathOf)));
-  row('llms-full: largest file', `${sizes[0]!.characters.toLocaleString('en')} (${sizes[0]!.path})`);
-  row(`llms-full: files over ${PART_LIMIT.toLocaleString('en')} characters`, sizes.filter((file) => file.characters > PART_LIMIT).length);
+  row(
+    'llms-full: largest file',
+    `${sizes[0]!.characters.toLocaleString('en')} (${sizes[0]!.path})`,
+  );
+  row(
+    `llms-full: files over ${PART_LIMIT.toLocaleString('en')} characters`,
+    sizes.filter((file) => file.characters > PART_LIMIT).length,
+  );
 
   log("asking the site's own questions…");
   let hits = 0;
   let strayResults = 0;
   const misses: string[] = [];
   for (const { query, expected } of BIOME_QUESTIONS) {
-    const found = await getJson<{ results: { url: string }[] }>(`/api/v1/search_pages?${new URLSearchParams({ query, limit: '3' })}`);
+    const found = await getJson<{ results: { url: string }[] }>(
+      `/api/v1/search_pages?${new URLSearchParams({ query, limit: '3' })}`,
+    );
     const paths = found.results.map((result) => pathOf(result.url));
     if (expected.some((path) => paths.includes(path))) hits++;
     else misses.push(`${query} → ${paths.join(' ') || 'nothing'}`);
     strayResults += paths.filter((path) => kindOf(path) !== 'content').length;
   }
   row(`search: the site's ${BIOME_QUESTIONS.length} questions answered in the top 3`, hits);
-  row('search: top-3 results the site marks as not content', `${strayResults} of ${BIOME_QUESTIONS.length * 3}`);
+  row(
+    'search: top-3 results the site marks as not content',
+    `${strayResults} of ${BIOME_QUESTIONS.length * 3}`,
+  );
 
   log('reading the configured redirects and the redirect pages through read_page…');
   const configured = await readAddressesThroughApi(served.url, SITE, [...BIOME_REDIRECTS.keys()]);
-  row(`configured redirects: read_page answers what the site answers (of ${BIOME_REDIRECTS.size})`, configured.agreed);
+  row(
+    `configured redirects: read_page answers what the site answers (of ${BIOME_REDIRECTS.size})`,
+    configured.agreed,
+  );
   const redirectPages = pages.filter((page) => page.kind === 'redirect').map((page) => page.path);
   const stubs = await readAddressesThroughApi(served.url, SITE, redirectPages);
   row(`redirect pages: read_page answers their target (of ${redirectPages.length})`, stubs.agreed);
@@ -150,9 +212,18 @@ try {
   log('reading the twin of the rule index…');
   const twinResponse = await fetch(local(`${RULE_INDEX.slice(0, -1)}.md`));
   const twin = twinResponse.status === 200 ? await twinResponse.text() : '';
-  const html = await readFile(join(example.root, 'dist', 'client', RULE_INDEX, 'index.html'), 'utf8');
-  row(`twin of ${RULE_INDEX}: characters (bytes)`, `${twin.length.toLocaleString('en')} (${Buffer.byteLength(twin).toLocaleString('en')})`);
-  row(`twin of ${RULE_INDEX}: table padding`, `${((tablePadding(twin) / Math.max(twin.length, 1)) * 100).toFixed(1)} %`);
+  const html = await readFile(
+    join(example.root, 'dist', 'client', RULE_INDEX, 'index.html'),
+    'utf8',
+  );
+  row(
+    `twin of ${RULE_INDEX}: characters (bytes)`,
+    `${twin.length.toLocaleString('en')} (${Buffer.byteLength(twin).toLocaleString('en')})`,
+  );
+  row(
+    `twin of ${RULE_INDEX}: table padding`,
+    `${((tablePadding(twin) / Math.max(twin.length, 1)) * 100).toFixed(1)} %`,
+  );
   row(
     `twin of ${RULE_INDEX}: rows whose icon keeps its name (of the icons the page shows)`,
     Object.entries(BIOME_ICON_COLUMNS)
@@ -163,9 +234,17 @@ try {
       .join(', '),
   );
 
-  process.stdout.write(`${table(['figure', 'value'], rows)}\n\nMisses: ${misses.join('; ') || 'none'}\n`);
-  if (configured.disagreements.length > 0) process.stdout.write(`Configured redirects, first disagreements: ${configured.disagreements.slice(0, 5).join('; ')}\n`);
-  if (stubs.disagreements.length > 0) process.stdout.write(`Redirect pages, first disagreements: ${stubs.disagreements.slice(0, 5).join('; ')}\n`);
+  process.stdout.write(
+    `${table(['figure', 'value'], rows)}\n\nMisses: ${misses.join('; ') || 'none'}\n`,
+  );
+  if (configured.disagreements.length > 0)
+    process.stdout.write(
+      `Configured redirects, first disagreements: ${configured.disagreements.slice(0, 5).join('; ')}\n`,
+    );
+  if (stubs.disagreements.length > 0)
+    process.stdout.write(
+      `Redirect pages, first disagreements: ${stubs.disagreements.slice(0, 5).join('; ')}\n`,
+    );
 } finally {
   await served.stop();
   if (!args.root) await example.remove();
@@ -173,7 +252,8 @@ try {
 
 async function getJson<T>(path: string): Promise<T> {
   const response = await fetch(`${served.url}${path}`);
-  if (response.status !== 200) throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
+  if (response.status !== 200)
+    throw new Error(`${path} answered ${response.status}: ${await response.text()}`);
   return (await response.json()) as T;
 }
 
@@ -183,7 +263,10 @@ async function getJson<T>(path: string): Promise<T> {
  */
 async function listMcpResources(): Promise<{ uris: string[]; defaultClient: string }> {
   const list = async (listMaxPages?: number) => {
-    const client = new Client({ name: 'real-site-figures', version: '1.0.0' }, listMaxPages === undefined ? {} : { listMaxPages });
+    const client = new Client(
+      { name: 'real-site-figures', version: '1.0.0' },
+      listMaxPages === undefined ? {} : { listMaxPages },
+    );
     await client.connect(new StreamableHTTPClientTransport(new URL(`${served.url}/mcp`)));
     try {
       return (await client.listResources()).resources.map((resource) => resource.uri);

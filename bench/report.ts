@@ -28,7 +28,11 @@ export function describeMachine(): string {
 }
 
 export function table(header: string[], rows: string[][]): string {
-  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ].join('\n');
 }
 
 /** Replaces the results section `tag` of BENCHMARKS.md (between `<!-- bench:TAG:start -->` and its end), keeping everything else. */

@@ -58,9 +58,11 @@ const { values: args } = parseArgs({
 });
 const PARTS = ['build', 'search', 'serving', 'store', 'memory', 'counting'] as const;
 type Part = (typeof PARTS)[number];
-const only = args.only === undefined ? undefined : new Set(args.only.split(',').map((part) => part.trim()));
+const only =
+  args.only === undefined ? undefined : new Set(args.only.split(',').map((part) => part.trim()));
 for (const part of only ?? []) {
-  if (!PARTS.includes(part as Part)) throw new Error(`--only: unknown part "${part}" (known: ${PARTS.join(', ')})`);
+  if (!PARTS.includes(part as Part))
+    throw new Error(`--only: unknown part "${part}" (known: ${PARTS.join(', ')})`);
 }
 const wants = (part: Part) => only === undefined || only.has(part);
 // A partial run measures the existing builds unless it is asked to build.
@@ -79,21 +81,34 @@ interface Site {
   outDir: string;
 }
 const demo: Site = { name: 'demo', root: ROOT, outDir: join(SITES_DIR, 'demo', 'dist') };
-const generated = new Map<number, Site>(sizes.map((n) => [n, { name: `${n.toLocaleString('en')} pages`, root: join(SITES_DIR, `p${n}`), outDir: join(SITES_DIR, `p${n}`, 'dist') }]));
+const generated = new Map<number, Site>(
+  sizes.map((n) => [
+    n,
+    {
+      name: `${n.toLocaleString('en')} pages`,
+      root: join(SITES_DIR, `p${n}`),
+      outDir: join(SITES_DIR, `p${n}`, 'dist'),
+    },
+  ]),
+);
 
 const log = (message: string) => process.stderr.write(`bench: ${message}\n`);
 const started = Date.now();
 
 // ---- Build ---------------------------------------------------------------------------------------
 const builds = new Map<string, BuildFigures[]>();
-const isBuilt = (site: Site) => existsSync(join(site.outDir, 'agent-api', 'manifest.json')) && existsSync(join(site.outDir, 'server', 'entry.mjs'));
+const isBuilt = (site: Site) =>
+  existsSync(join(site.outDir, 'agent-api', 'manifest.json')) &&
+  existsSync(join(site.outDir, 'server', 'entry.mjs'));
 
 async function build(site: Site): Promise<void> {
   if (reuse && isBuilt(site)) return;
   log(`building ${site.name}…`);
   const figures = await measureBuild(site.root, site.outDir);
   builds.set(site.name, [...(builds.get(site.name) ?? []), figures]);
-  log(`built ${site.name}: ${figures.pages} pages in ${(figures.wallMs / 1000).toFixed(1)} s, peak ${mb(figures.peakRssBytes)}`);
+  log(
+    `built ${site.name}: ${figures.pages} pages in ${(figures.wallMs / 1000).toFixed(1)} s, peak ${mb(figures.peakRssBytes)}`,
+  );
 }
 
 const buildRuns = reuse ? 1 : runs;
@@ -108,7 +123,12 @@ for (let run = 0; run < buildRuns; run++) {
 }
 if (!existsSync(join(SITES_DIR, 'naive', 'dist', 'server', 'entry.mjs')) || !reuse) {
   log('building the plain Astro endpoint site…');
-  await runQuiet(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--root', join(ROOT, 'bench', 'naive-site')]);
+  await runQuiet(process.execPath, [
+    join(ROOT, 'node_modules/astro/bin/astro.mjs'),
+    'build',
+    '--root',
+    join(ROOT, 'bench', 'naive-site'),
+  ]);
 }
 // The served site again with @astrojs/node in standalone mode, for the row under Astro's own server.
 const standaloneRoot = `${generated.get(servedSize)!.root}-standalone`;
@@ -116,7 +136,12 @@ const standaloneEntry = join(standaloneRoot, 'dist', 'server', 'entry.mjs');
 if (wants('serving') && (!existsSync(standaloneEntry) || !reuse)) {
   log(`building ${generated.get(servedSize)!.name} in standalone mode…`);
   await createStandaloneSite(generated.get(servedSize)!.root);
-  await runQuiet(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--root', standaloneRoot]);
+  await runQuiet(process.execPath, [
+    join(ROOT, 'node_modules/astro/bin/astro.mjs'),
+    'build',
+    '--root',
+    standaloneRoot,
+  ]);
 }
 
 const serverEnv = {
@@ -145,13 +170,19 @@ const QUERY_COUNT = 1000;
 const engineRuns = new Map<string, EngineFigures[]>();
 const repeatedRuns = new Map<string, LatencyFigures[]>();
 const prepared = new Map<string, { ms: number; bytes: number }>();
-const relevance = new Map<EngineName, Record<string, { cases: number; top1: number; top3: number }>>();
+const relevance = new Map<
+  EngineName,
+  Record<string, { cases: number; top1: number; top3: number }>
+>();
 interface ApiFigures {
   search: { p50: number; p99: number };
   read: { p50: number; p99: number };
 }
 const apiCalls = new Map<string, ApiFigures[]>();
-const probe = async <T>(...argv: string[]): Promise<T> => JSON.parse((await runQuiet(process.execPath, [join(ROOT, 'bench', 'search-probe.ts'), ...argv])).trim()) as T;
+const probe = async <T>(...argv: string[]): Promise<T> =>
+  JSON.parse(
+    (await runQuiet(process.execPath, [join(ROOT, 'bench', 'search-probe.ts'), ...argv])).trim(),
+  ) as T;
 for (let run = 0; run < (wants('search') ? runs : 0); run++) {
   for (const site of [demo, ...generated.values()]) {
     if (run === 0) await probe('queries', site.outDir, String(QUERY_COUNT));
@@ -165,14 +196,38 @@ for (let run = 0; run < (wants('search') ? runs : 0); run++) {
       }
       log(`search: ${engine} on ${site.name} (run ${run + 1}/${runs})…`);
       const coldMs = await timeChild(['cold', engine, site.outDir]);
-      const fresh = await probe<LatencyFigures>('latency', engine, site.outDir, String(QUERY_COUNT), 'new');
+      const fresh = await probe<LatencyFigures>(
+        'latency',
+        engine,
+        site.outDir,
+        String(QUERY_COUNT),
+        'new',
+      );
       engineRuns.set(key, [...(engineRuns.get(key) ?? []), { fresh, coldMs }]);
       if (engine === 'pagefind' || engine === 'agent-api') {
-        repeatedRuns.set(key, [...(repeatedRuns.get(key) ?? []), await probe<LatencyFigures>('latency', engine, site.outDir, String(QUERY_COUNT), 'repeated')]);
+        repeatedRuns.set(key, [
+          ...(repeatedRuns.get(key) ?? []),
+          await probe<LatencyFigures>(
+            'latency',
+            engine,
+            site.outDir,
+            String(QUERY_COUNT),
+            'repeated',
+          ),
+        ]);
       }
-      if (site === demo && run === 0) relevance.set(engine, await probe('relevance', engine, site.outDir));
+      if (site === demo && run === 0)
+        relevance.set(engine, await probe('relevance', engine, site.outDir));
     }
-    const api = JSON.parse((await runQuiet(process.execPath, [join(ROOT, 'bench', 'api-probe.ts'), site.outDir, String(QUERY_COUNT)])).trim()) as ApiFigures;
+    const api = JSON.parse(
+      (
+        await runQuiet(process.execPath, [
+          join(ROOT, 'bench', 'api-probe.ts'),
+          site.outDir,
+          String(QUERY_COUNT),
+        ])
+      ).trim(),
+    ) as ApiFigures;
     apiCalls.set(site.name, [...(apiCalls.get(site.name) ?? []), api]);
   }
 }
@@ -182,22 +237,33 @@ const httpSearch: { p50: number; p99: number }[] = [];
 for (let run = 0; run < (wants('search') ? runs : 0); run++) {
   const front = await forkFront(demo.outDir, serverEnv);
   const demoManifest = await readManifest(demo);
-  const queries = buildNewQueries(demoManifest.pages, Object.keys(demoManifest.options.facets.city?.values ?? {}), QUERY_COUNT, 17 + run);
+  const queries = buildNewQueries(
+    demoManifest.pages,
+    Object.keys(demoManifest.options.facets.city?.values ?? {}),
+    QUERY_COUNT,
+    17 + run,
+  );
   log(`search over HTTP on the demo (run ${run + 1}/${runs})…`);
   const times: number[] = [];
   // Client and server get precedence over the machine's other jobs, as the in-process probes do.
   setPriorities([process.pid, front.child.pid!], PROBE_PRIORITY);
   for (const { query, city } of queries) {
     const start = performance.now();
-    const response = await fetch(`${front.url}${demoManifest.options.apiBasePath}/search_pages?query=${encodeURIComponent(query)}${city ? `&city=${city}` : ''}`);
+    const response = await fetch(
+      `${front.url}${demoManifest.options.apiBasePath}/search_pages?query=${encodeURIComponent(query)}${city ? `&city=${city}` : ''}`,
+    );
     await response.arrayBuffer();
     times.push(performance.now() - start);
-    if (response.status !== 200) throw new Error(`search_pages "${query}" answered ${response.status}`);
+    if (response.status !== 200)
+      throw new Error(`search_pages "${query}" answered ${response.status}`);
   }
   setPriorities([process.pid], 0);
   await front.stop();
   times.sort((a, b) => a - b);
-  httpSearch.push({ p50: times[Math.floor(times.length / 2)]!, p99: times[Math.floor(times.length * 0.99)]! });
+  httpSearch.push({
+    p50: times[Math.floor(times.length / 2)]!,
+    p99: times[Math.floor(times.length * 0.99)]!,
+  });
 }
 
 // ---- Serving -------------------------------------------------------------------------------------
@@ -210,9 +276,17 @@ if (args.profile) await mkdir(profileDir, { recursive: true });
 const profileArgv = args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
 const frontArgv = [...START_NODE_FLAGS, ...profileArgv];
 // Astro's standalone server has no SIGTERM handler, and a CPU profile is only written on a normal exit.
-const standaloneArgv = args.profile ? [...profileArgv, '--import', 'data:text/javascript,process.on("SIGTERM",()=>process.exit(0))'] : [];
-const firstPage = manifest.pages.find((page) => page.path.split('/').length > 4) ?? manifest.pages[0]!;
-const ceilingBody = JSON.stringify({ title: firstPage.title, url: firstPage.url, markdown: firstPage.markdown, truncated: false });
+const standaloneArgv = args.profile
+  ? [...profileArgv, '--import', 'data:text/javascript,process.on("SIGTERM",()=>process.exit(0))']
+  : [];
+const firstPage =
+  manifest.pages.find((page) => page.path.split('/').length > 4) ?? manifest.pages[0]!;
+const ceilingBody = JSON.stringify({
+  title: firstPage.title,
+  url: firstPage.url,
+  markdown: firstPage.markdown,
+  truncated: false,
+});
 
 type Row =
   | 'ceiling'
@@ -231,10 +305,18 @@ for (let run = 0; run < (wants('serving') ? runs : 0); run++) {
   const ceiling = await forkServer('serve-ceiling.ts', [ceilingBody], process.env);
   const naive = await startNaiveServer(join(served.outDir, 'agent-api', 'manifest.json'));
   const front = await forkFront(served.outDir, serverEnv, frontArgv);
-  const standaloneEnv = { ...serverEnv, AGENT_API_DATA_DIR: `${serverEnv.AGENT_API_DATA_DIR}-standalone` };
+  const standaloneEnv = {
+    ...serverEnv,
+    AGENT_API_DATA_DIR: `${serverEnv.AGENT_API_DATA_DIR}-standalone`,
+  };
   // Ready once an API call answers: the standalone front loads the build on its first agent request,
   // where npm start's server loads it before listening, and neither load belongs in the measure.
-  const standalone = await startStandaloneServer(standaloneEntry, standaloneEnv, `${apiBasePath}/read_page?url=%2F`, standaloneArgv);
+  const standalone = await startStandaloneServer(
+    standaloneEntry,
+    standaloneEnv,
+    `${apiBasePath}/read_page?url=%2F`,
+    standaloneArgv,
+  );
   const scenarios = agentScenarios({ pagePaths, apiBasePath });
   const rotating: Scenario = { next: cycle(pagePaths.map((path) => ({ path }))) };
   const plan: [Row, string, Scenario][] = [
@@ -275,12 +357,22 @@ for (let run = 0; run < (wants('store') ? runs : 0); run++) {
     for (const backend of ['sqlite', 'redis'] as const) {
       // A fresh data folder per front: the sqlite one starts empty, and none is left behind.
       const dataDir = join(SITES_DIR, `data-${process.pid}-${backend}-${run}`);
-      const env = { ...serverEnv, AGENT_API_DATA_DIR: dataDir, ...(backend === 'redis' ? { REDIS_URL: redis.url } : {}) };
+      const env = {
+        ...serverEnv,
+        AGENT_API_DATA_DIR: dataDir,
+        ...(backend === 'redis' ? { REDIS_URL: redis.url } : {}),
+      };
       const front = await forkFront(served.outDir, env);
       const token = await issueToken(front.url);
-      const scenario: Scenario = { ...agentScenarios({ pagePaths, apiBasePath }).read_page!, headers: { Authorization: `Bearer ${token}` } };
+      const scenario: Scenario = {
+        ...agentScenarios({ pagePaths, apiBasePath }).read_page!,
+        headers: { Authorization: `Bearer ${token}` },
+      };
       log(`load read_page with a token on the ${backend} store (run ${run + 1}/${runs})…`);
-      backends.set(backend, [...(backends.get(backend) ?? []), await measureLoad(front.url, [scenario], loadSeconds, warmupSeconds)]);
+      backends.set(backend, [
+        ...(backends.get(backend) ?? []),
+        await measureLoad(front.url, [scenario], loadSeconds, warmupSeconds),
+      ]);
       await front.stop();
       await rm(dataDir, { recursive: true, force: true });
     }
@@ -299,7 +391,17 @@ interface CountingFigures {
 const counting: Record<string, CountingFigures>[] = [];
 for (let run = 0; run < (wants('counting') ? runs : 0); run++) {
   log(`counting agent traffic, on vs off (run ${run + 1}/${runs})…`);
-  counting.push(JSON.parse((await runQuiet(process.execPath, [join(ROOT, 'bench', 'counting-probe.ts'), served.outDir, quick ? '2000' : '4000'])).trim()));
+  counting.push(
+    JSON.parse(
+      (
+        await runQuiet(process.execPath, [
+          join(ROOT, 'bench', 'counting-probe.ts'),
+          served.outDir,
+          quick ? '2000' : '4000',
+        ])
+      ).trim(),
+    ),
+  );
 }
 
 // ---- Memory --------------------------------------------------------------------------------------
@@ -308,7 +410,11 @@ let serverRss = Number.NaN;
 const memorySite = generated.get(Math.max(...sizes))!;
 if (wants('memory')) {
   log(`memory: ${memorySeconds} s of mixed load on ${memorySite.name}…`);
-  ({ load: memoryLoad, rss: serverRss } = await measureServerMemory(memorySite.outDir, memorySeconds, serverEnv));
+  ({ load: memoryLoad, rss: serverRss } = await measureServerMemory(
+    memorySite.outDir,
+    memorySeconds,
+    serverEnv,
+  ));
 }
 
 await rm(serverEnv.AGENT_API_DATA_DIR, { recursive: true, force: true });
@@ -331,7 +437,8 @@ const rowLabels: Record<Row, string> = {
   'naive read_page': 'plain Astro endpoint: read_page',
   'naive get_company_info': 'plain Astro endpoint: get_company_info',
   read_page: "agent-api read_page (varied pages), under `npm start`'s server",
-  'standalone read_page': "agent-api read_page (varied pages), under Astro's standalone entry (`node dist/server/entry.mjs`)",
+  'standalone read_page':
+    "agent-api read_page (varied pages), under Astro's standalone entry (`node dist/server/entry.mjs`)",
   get_company_info: 'agent-api get_company_info',
   search_pages: 'agent-api search_pages (varied queries ± city)',
   markdown: 'agent-api page with Accept: text/markdown',
@@ -342,7 +449,14 @@ const servingTable: string[][] = [];
 for (const row of Object.keys(rowLabels) as Row[]) {
   const results = serving.get(row);
   if (!results) {
-    servingTable.push([rowLabels[row], 'not measured', '', '', '', row.startsWith('mcp_') ? `MCP endpoint missing (${mcpMissing ?? 'not run'})` : '']);
+    servingTable.push([
+      rowLabels[row],
+      'not measured',
+      '',
+      '',
+      '',
+      row.startsWith('mcp_') ? `MCP endpoint missing (${mcpMissing ?? 'not run'})` : '',
+    ]);
     continue;
   }
   const rps = med(results, (r) => r.rps);
@@ -379,9 +493,11 @@ for (const row of Object.keys(rowLabels) as Row[]) {
   ]);
 }
 
-const siteLabel = (site: Site, pages: number) => (site === demo ? `demo (${pages} pages)` : `${pages.toLocaleString('en')} pages`);
+const siteLabel = (site: Site, pages: number) =>
+  site === demo ? `demo (${pages} pages)` : `${pages.toLocaleString('en')} pages`;
 /** The issue's targets for the integration's engine on the every-query-new workload. */
-const searchTarget = (pages: number): { p99: number; coldMs?: number } | undefined => (pages >= 9000 ? { p99: 5, coldMs: 1000 } : pages >= 2500 ? { p99: 2 } : undefined);
+const searchTarget = (pages: number): { p99: number; coldMs?: number } | undefined =>
+  pages >= 9000 ? { p99: 5, coldMs: 1000 } : pages >= 2500 ? { p99: 2 } : undefined;
 const searchTable: string[][] = [];
 const repeatedTable: string[][] = [];
 for (const site of [demo, ...generated.values()]) {
@@ -393,8 +509,11 @@ for (const site of [demo, ...generated.values()]) {
     const p99 = med(list, (e) => e.fresh.p99);
     const cold = med(list, (e) => e.coldMs);
     const target = engine === 'agent-api' ? searchTarget(pages) : undefined;
-    const goals = target ? [`p99 ≤ ${target.p99} ms`, ...(target.coldMs ? [`cold ≤ ${target.coldMs / 1000} s`] : [])] : [];
-    const ok = target && p99 <= target.p99 && (target.coldMs === undefined || cold <= target.coldMs);
+    const goals = target
+      ? [`p99 ≤ ${target.p99} ms`, ...(target.coldMs ? [`cold ≤ ${target.coldMs / 1000} s`] : [])]
+      : [];
+    const ok =
+      target && p99 <= target.p99 && (target.coldMs === undefined || cold <= target.coldMs);
     const answered = Math.min(...list.map((e) => e.fresh.queries));
     searchTable.push([
       ENGINE_LABELS[engine],
@@ -408,19 +527,37 @@ for (const site of [demo, ...generated.values()]) {
     ]);
     const repeated = repeatedRuns.get(key);
     if (repeated) {
-      repeatedTable.push([ENGINE_LABELS[engine], siteLabel(site, pages), `${med(repeated, (r) => r.p50).toFixed(2)} / ${med(repeated, (r) => r.p99).toFixed(2)}`]);
+      repeatedTable.push([
+        ENGINE_LABELS[engine],
+        siteLabel(site, pages),
+        `${med(repeated, (r) => r.p50).toFixed(2)} / ${med(repeated, (r) => r.p99).toFixed(2)}`,
+      ]);
     }
   }
 }
 const relevanceKinds = [...new Set([...relevance.values()].flatMap((kinds) => Object.keys(kinds)))];
 const relevanceTable = [...relevance].map(([engine, kinds]) => {
-  const total = Object.values(kinds).reduce((sum, kind) => ({ cases: sum.cases + kind.cases, top1: sum.top1 + kind.top1, top3: sum.top3 + kind.top3 }), { cases: 0, top1: 0, top3: 0 });
-  const rate = (kind: { cases: number; top1: number; top3: number } | undefined) => (kind ? `${pct(kind.top1 / kind.cases)} / ${pct(kind.top3 / kind.cases)}` : '—');
+  const total = Object.values(kinds).reduce(
+    (sum, kind) => ({
+      cases: sum.cases + kind.cases,
+      top1: sum.top1 + kind.top1,
+      top3: sum.top3 + kind.top3,
+    }),
+    { cases: 0, top1: 0, top3: 0 },
+  );
+  const rate = (kind: { cases: number; top1: number; top3: number } | undefined) =>
+    kind ? `${pct(kind.top1 / kind.cases)} / ${pct(kind.top3 / kind.cases)}` : '—';
   return [ENGINE_LABELS[engine], ...relevanceKinds.map((name) => rate(kinds[name])), rate(total)];
 });
 const httpP99 = median(httpSearch.map((h) => h.p99));
 const httpTable = httpSearch.length
-  ? [[`demo, ${QUERY_COUNT} new queries`, `${median(httpSearch.map((h) => h.p50)).toFixed(2)} / ${httpP99.toFixed(2)}`, `p99 ≤ 4 ms: **${check(httpP99 <= 4)}**`]]
+  ? [
+      [
+        `demo, ${QUERY_COUNT} new queries`,
+        `${median(httpSearch.map((h) => h.p50)).toFixed(2)} / ${httpP99.toFixed(2)}`,
+        `p99 ≤ 4 ms: **${check(httpP99 <= 4)}**`,
+      ],
+    ]
   : [];
 
 const apiTable = [...apiCalls].map(([name, list]) => [
@@ -437,7 +574,9 @@ for (const [name, list] of builds) {
   const targets: string[] = [];
   let status: Status = '—';
   if (name.startsWith('3,000')) {
-    targets.push(`integration steps < render (${(own / 1000).toFixed(1)} s vs ${(render / 1000).toFixed(1)} s)`);
+    targets.push(
+      `integration steps < render (${(own / 1000).toFixed(1)} s vs ${(render / 1000).toFixed(1)} s)`,
+    );
     status = check(own < render);
   }
   if (name.startsWith('10,000')) {
@@ -461,7 +600,9 @@ for (const [name, list] of builds) {
 const storeTable = (['sqlite', 'redis'] as const).map((backend) => {
   const results = backends.get(backend) ?? [];
   const sqlite = backends.get('sqlite') ?? [];
-  const toSqlite = median(results.map((result, i) => (sqlite[i] ? result.rps / sqlite[i]!.rps : Number.NaN)));
+  const toSqlite = median(
+    results.map((result, i) => (sqlite[i] ? result.rps / sqlite[i]!.rps : Number.NaN)),
+  );
   return [
     `read_page with a bearer token, ${backend} store${backend === 'redis' ? ' (private redis-server on loopback)' : ''}`,
     Math.round(med(results, (r) => r.rps)).toLocaleString('en'),
@@ -489,7 +630,9 @@ const memoryTable = [
   ],
 ];
 
-const flags = [quick && '--quick', args.reuse && '--reuse', only && `--only ${args.only}`].filter(Boolean);
+const flags = [quick && '--quick', args.reuse && '--reuse', only && `--only ${args.only}`].filter(
+  Boolean,
+);
 const command = `npm run bench${flags.length ? ` -- ${flags.join(' ')}` : ''}`;
 const sections: string[][] = [];
 if (wants('serving')) {
@@ -503,7 +646,19 @@ if (wants('search')) {
   sections.push([
     `### Search engines side by side (every query new: ${QUERY_COUNT} queries of 1–4 words from each site's own text, a fifth with a typo, three tenths with the city filter; one after another, in-process; MiniSearch and Orama measured in the first run only)`,
     '',
-    table(['engine', 'site', 'p50 / p99 ms', 'longest stall ms', 'RSS after', 'cold start s', 'index build / size', 'target'], searchTable),
+    table(
+      [
+        'engine',
+        'site',
+        'p50 / p99 ms',
+        'longest stall ms',
+        'RSS after',
+        'cold start s',
+        'index build / size',
+        'target',
+      ],
+      searchTable,
+    ),
   ]);
   sections.push([
     `### Search with cached answers (${QUERY_COUNT} queries of 35 repeated subjects ± a city: today's engine answers most from its caches; the new engine has none)`,
@@ -515,7 +670,11 @@ if (wants('search')) {
     '',
     table(['engine', ...relevanceKinds, 'all'], relevanceTable),
   ]);
-  sections.push(['### Search over HTTP on the demo (the production front in a child, one request after another, body read)', '', table(['workload', 'p50 / p99 ms', 'target'], httpTable)]);
+  sections.push([
+    '### Search over HTTP on the demo (the production front in a child, one request after another, body read)',
+    '',
+    table(['workload', 'p50 / p99 ms', 'target'], httpTable),
+  ]);
   sections.push([
     `### API in-process (${QUERY_COUNT} calls of each, one after another, through the handler the front calls, without HTTP; search_pages with every query new)`,
     '',
@@ -527,7 +686,21 @@ if (wants('build')) {
     '### Build (`astro build` with the integration)',
     '',
     builds.size
-      ? table(['site', 'wall s', 'Astro render s', 'Markdown s', 'Pagefind index s', 'server index s', 'docs + manifest s', 'integration total s', 'peak memory', 'target'], buildTable)
+      ? table(
+          [
+            'site',
+            'wall s',
+            'Astro render s',
+            'Markdown s',
+            'Pagefind index s',
+            'server index s',
+            'docs + manifest s',
+            'integration total s',
+            'peak memory',
+            'target',
+          ],
+          buildTable,
+        )
       : '_Builds reused (--reuse): not measured in this run._',
   ]);
 }
@@ -545,7 +718,8 @@ if (wants('counting')) {
     table(['operation', 'calls/s off → on', 'cost', 'target'], countingTable),
   ]);
 }
-if (wants('memory')) sections.push(['### Server memory', '', table(['server', 'RSS', 'target'], memoryTable)]);
+if (wants('memory'))
+  sections.push(['### Server memory', '', table(['server', 'RSS', 'target'], memoryTable)]);
 const markdown = [
   `Run: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC · \`${command}\` · ${quick ? 'quick mode, 1 run' : `medians of ${runs} runs`} · ${((Date.now() - started) / 1000).toFixed(0)} s`,
   `Machine: ${describeMachine()}. autocannon runs in the harness process and the server in a child: on ${cpus().length} cores they compete for the CPU.`,
@@ -568,7 +742,11 @@ function runQuiet(command: string, argv: string[]): Promise<string> {
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk));
     child.stderr.on('data', (chunk: Buffer) => (err += chunk));
-    child.once('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`${argv.join(' ')} failed (${code}): ${err.slice(-2000)}`))));
+    child.once('close', (code) =>
+      code === 0
+        ? resolve(out)
+        : reject(new Error(`${argv.join(' ')} failed (${code}): ${err.slice(-2000)}`)),
+    );
   });
 }
 
@@ -576,7 +754,10 @@ function runQuiet(command: string, argv: string[]): Promise<string> {
 function timeChild(argv: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
     const start = performance.now();
-    const child = spawn(process.execPath, [join(ROOT, 'bench', 'search-probe.ts'), ...argv], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [join(ROOT, 'bench', 'search-probe.ts'), ...argv], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     child.stdout.once('data', () => resolve(performance.now() - start));
     child.once('close', (code) => code !== 0 && reject(new Error(`search probe failed (${code})`)));
   });

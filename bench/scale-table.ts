@@ -48,13 +48,15 @@ const { values: args } = parseArgs({
 });
 const positive = (name: string, value: string): number => {
   const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new Error(`--${name}: "${value}" is not a positive whole number`);
+  if (!Number.isInteger(number) || number < 1)
+    throw new Error(`--${name}: "${value}" is not a positive whole number`);
   return number;
 };
 const sizes = args.sizes.split(',').map((size) => size.trim());
 for (const size of sizes) if (size !== 'demo') positive('sizes', size);
 const pagesOf = (size: string) => (size === 'demo' ? DEMO_PAGES : Number(size));
-const runsOf = (size: string) => (args.runs !== undefined ? positive('runs', args.runs) : pagesOf(size) >= 30_000 ? 1 : 3);
+const runsOf = (size: string) =>
+  args.runs !== undefined ? positive('runs', args.runs) : pagesOf(size) >= 30_000 ? 1 : 3;
 const republishMax = positive('republish-max', args['republish-max']);
 const republishRuns = positive('republish-runs', args['republish-runs']);
 const memorySeconds = positive('memory-seconds', args['memory-seconds']);
@@ -63,11 +65,20 @@ const HTTP_BLOCK_SIZE = 100;
 /** Sizes from which the server's memory is measured. */
 const MEMORY_FROM_PAGES = 3000;
 /** Issue 22's targets. */
-const TARGETS = { coldSteps: 1, warmSteps: 0.5, republishMs: 2000, serverRssBytes: 300 * 1024 ** 2, serverRssAtPages: 10_000, httpRatio: 2 };
+const TARGETS = {
+  coldSteps: 1,
+  warmSteps: 0.5,
+  republishMs: 2000,
+  serverRssBytes: 300 * 1024 ** 2,
+  serverRssAtPages: 10_000,
+  httpRatio: 2,
+};
 
 const log = (message: string) => process.stderr.write(`bench:scale: ${message}\n`);
 const started = Date.now();
-const command = `npm run bench:scale -- ${process.argv.slice(2).join(' ')}`.trim().replace(/ --$/, '');
+const command = `npm run bench:scale -- ${process.argv.slice(2).join(' ')}`
+  .trim()
+  .replace(/ --$/, '');
 
 interface SizeResult {
   size: string;
@@ -96,7 +107,12 @@ for (const size of sizes) {
   if (size !== 'demo' && pagesOf(size) >= MEMORY_FROM_PAGES) {
     log(`${label(size)}: ${memorySeconds} s of mixed load, then the server's RSS…`);
     const dataDir = join(SITES_DIR, `data-${process.pid}-memory`);
-    const env = { ...process.env, AGENT_API_QUOTA_ANONYMOUS: '1000000', AGENT_API_QUOTA_IDENTIFIED: '1000000', AGENT_API_DATA_DIR: dataDir };
+    const env = {
+      ...process.env,
+      AGENT_API_QUOTA_ANONYMOUS: '1000000',
+      AGENT_API_QUOTA_IDENTIFIED: '1000000',
+      AGENT_API_DATA_DIR: dataDir,
+    };
     memory = await measureServerMemory(builds.outDir, memorySeconds, env);
     await rm(dataDir, { recursive: true, force: true });
   }
@@ -104,9 +120,21 @@ for (const size of sizes) {
   if (size === 'demo') {
     log(`demo: search over HTTP against the floor, compressed as fetch asks, then uncompressed…`);
     const options = { blocks: httpBlocks, blockSize: HTTP_BLOCK_SIZE };
-    http = { compressed: await measureSearchFloor(builds.outDir, options), identity: await measureSearchFloor(builds.outDir, { ...options, identity: true }) };
+    http = {
+      compressed: await measureSearchFloor(builds.outDir, options),
+      identity: await measureSearchFloor(builds.outDir, { ...options, identity: true }),
+    };
   }
-  results.push({ size, runs, builds, outputs, republish, memory, http, seconds: (Date.now() - sizeStarted) / 1000 });
+  results.push({
+    size,
+    runs,
+    builds,
+    outputs,
+    republish,
+    memory,
+    http,
+    seconds: (Date.now() - sizeStarted) / 1000,
+  });
   log(`${label(size)} measured in ${Math.round((Date.now() - sizeStarted) / 1000)} s`);
   const markdown = report();
   await writeResults('scale', markdown);
@@ -115,13 +143,16 @@ for (const size of sizes) {
 
 // ---- Report --------------------------------------------------------------------------------------
 function label(size: string): string {
-  return size === 'demo' ? `demo (${DEMO_PAGES} pages)` : `${Number(size).toLocaleString('en')} pages`;
+  return size === 'demo'
+    ? `demo (${DEMO_PAGES} pages)`
+    : `${Number(size).toLocaleString('en')} pages`;
 }
 
 function report(): string {
   const seconds = (ms: number) => (ms / 1000).toFixed(1);
   const status = (ok: boolean) => `**${ok ? 'met' : 'missed'}**`;
-  const med = (list: BuildFigures[], pick: (build: BuildFigures) => number) => median(list.map(pick));
+  const med = (list: BuildFigures[], pick: (build: BuildFigures) => number) =>
+    median(list.map(pick));
 
   const buildRows: string[][] = [];
   for (const { size, builds } of results) {
@@ -163,15 +194,35 @@ function report(): string {
   }
 
   const republishRows = results.map(({ size, republish }) => {
-    if (!republish) return [label(size), `not measured (above --republish-max ${republishMax.toLocaleString('en')})`, '', ''];
+    if (!republish)
+      return [
+        label(size),
+        `not measured (above --republish-max ${republishMax.toLocaleString('en')})`,
+        '',
+        '',
+      ];
     const lag = median(republish.lags);
-    return [label(size), lag.toFixed(0), Math.max(...republish.lags).toFixed(0), `≤ ${TARGETS.republishMs / 1000} s: ${status(Math.max(...republish.lags) <= TARGETS.republishMs)}`];
+    return [
+      label(size),
+      lag.toFixed(0),
+      Math.max(...republish.lags).toFixed(0),
+      `≤ ${TARGETS.republishMs / 1000} s: ${status(Math.max(...republish.lags) <= TARGETS.republishMs)}`,
+    ];
   });
 
   const memoryRows = results.flatMap(({ size, memory }) => {
     if (!memory) return [];
-    const target = pagesOf(size) === TARGETS.serverRssAtPages ? `≤ ${mb(TARGETS.serverRssBytes)}: ${status(memory.rss <= TARGETS.serverRssBytes)}` : '';
-    return [[`${label(size)}: ${Math.round(memory.load.rps).toLocaleString('en')} req/s, ${memory.load.failures} failures`, mb(memory.rss), target]];
+    const target =
+      pagesOf(size) === TARGETS.serverRssAtPages
+        ? `≤ ${mb(TARGETS.serverRssBytes)}: ${status(memory.rss <= TARGETS.serverRssBytes)}`
+        : '';
+    return [
+      [
+        `${label(size)}: ${Math.round(memory.load.rps).toLocaleString('en')} req/s, ${memory.load.failures} failures`,
+        mb(memory.rss),
+        target,
+      ],
+    ];
   });
 
   const httpRows = results.flatMap(({ http }) => {
@@ -197,7 +248,9 @@ function report(): string {
   });
 
   // In the order of the last size's build (the largest, in the default order: the one with llms.txt's section files).
-  const documentLabels = [...new Set(results.toReversed().flatMap(({ outputs }) => [...outputs.keys()]))];
+  const documentLabels = [
+    ...new Set(results.toReversed().flatMap(({ outputs }) => [...outputs.keys()])),
+  ];
   const documentRows = documentLabels.map((name) => [
     `\`${name}\``,
     ...results.map(({ outputs }) => {
@@ -221,7 +274,21 @@ function report(): string {
     '',
     "Render: Astro's \"prerendering static routes … Completed in\"; steps: the integration's \"build steps done in\"; the ratio is per run, then the median. Added wall: per run, the build's wall time less that of the build without the integration. Peak memory: Astro's Node process (its own maxRSS, worker threads included) and each other process of the build (sampled from /proc every 100 ms, by name: Pagefind's indexer is `pagefind…`); tree: the whole process tree at one sample.",
     '',
-    table(['site', 'build', 'wall s', 'Astro render s', 'integration steps s', 'steps / render', 'pages converted / reused', 'added wall s', 'peak memory per process', 'tree peak'], buildRows),
+    table(
+      [
+        'site',
+        'build',
+        'wall s',
+        'Astro render s',
+        'integration steps s',
+        'steps / render',
+        'pages converted / reused',
+        'added wall s',
+        'peak memory per process',
+        'tree peak',
+      ],
+      buildRows,
+    ),
     '',
     `### Republish lag (a rebuild published as a new release under a running server; median and longest of ${republishRuns}, ms after the switch)`,
     '',
@@ -229,11 +296,24 @@ function report(): string {
     '',
     `### Server memory (a fresh \`npm start\` front${START_NODE_FLAGS.length ? ` (\`node ${START_NODE_FLAGS.join(' ')}\`)` : ''}, ${memorySeconds} s of mixed load with every search new, then its RSS)`,
     '',
-    memoryRows.length ? table(['site, load', 'RSS', 'target'], memoryRows) : `_Not measured: no size of ${MEMORY_FROM_PAGES.toLocaleString('en')} pages or more in this run._`,
+    memoryRows.length
+      ? table(['site, load', 'RSS', 'target'], memoryRows)
+      : `_Not measured: no size of ${MEMORY_FROM_PAGES.toLocaleString('en')} pages or more in this run._`,
     '',
     `### Search over HTTP on the demo (every query new, one request at a time; ${httpBlocks} alternating blocks of ${HTTP_BLOCK_SIZE} requests against a plain node:http server answering a fixed body of the median answer's size)`,
     '',
-    httpRows.length ? table(['answers', 'search_pages p50 / p99 ms', 'floor p50 / p99 ms', 'ratio p50 / p99', 'target'], httpRows) : '_Not measured: the demo is not in --sizes._',
+    httpRows.length
+      ? table(
+          [
+            'answers',
+            'search_pages p50 / p99 ms',
+            'floor p50 / p99 ms',
+            'ratio p50 / p99',
+            'target',
+          ],
+          httpRows,
+        )
+      : '_Not measured: the demo is not in --sizes._',
     '',
     `### Size of every document and runtime file (after the warm build; "ch": characters of the longest file, for the text documents agents read, which should stay within ${LLMS_TXT_MAX_LENGTH.toLocaleString('en')})`,
     '',
@@ -248,7 +328,10 @@ function processPeaks(list: BuildFigures[]): string {
     .map((name) => [name, median(list.map((b) => b.processPeakBytes[name] ?? 0))] as const)
     .filter(([, peak]) => peak >= 1024 ** 2)
     .sort((a, b) => b[1] - a[1]);
-  return [`Astro ${mb(median(list.map((b) => b.astroPeakBytes)))}`, ...peaks.map(([name, peak]) => `${name} ${mb(peak)}`)].join(' · ');
+  return [
+    `Astro ${mb(median(list.map((b) => b.astroPeakBytes)))}`,
+    ...peaks.map(([name, peak]) => `${name} ${mb(peak)}`),
+  ].join(' · ');
 }
 
 function bytes(count: number): string {

@@ -7,7 +7,14 @@
  */
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { create, insertMultiple, load, save, search as oramaSearch, type AnyOrama } from '@orama/orama';
+import {
+  create,
+  insertMultiple,
+  load,
+  save,
+  search as oramaSearch,
+  type AnyOrama,
+} from '@orama/orama';
 import MiniSearch from 'minisearch';
 // The compiled package, as a server runs it (the sources would add Node's type stripping to the start-up).
 import { createContentModel } from '../packages/astro-agent-api/dist/content/content-model.js';
@@ -15,7 +22,10 @@ import { createNodeBuildFiles } from '../packages/astro-agent-api/dist/hosts/nod
 import type { BuiltManifest } from '../packages/astro-agent-api/src/content/manifest.ts';
 import { readBuiltManifest } from '../tests/helpers/read-build.ts';
 import { buildPageText } from '../packages/astro-agent-api/src/content/plain-text.ts';
-import { createSearchAnalyzer, splitWords } from '../packages/astro-agent-api/src/content/search-analyzer.ts';
+import {
+  createSearchAnalyzer,
+  splitWords,
+} from '../packages/astro-agent-api/src/content/search-analyzer.ts';
 import { createWorkerSearchEngine } from './pagefind-engine/worker-search.ts';
 
 export const ENGINES = ['pagefind', 'minisearch', 'orama', 'agent-api'] as const;
@@ -38,7 +48,8 @@ export function readManifest(outDir: string): Promise<BuiltManifest> {
   return readBuiltManifest(outDir);
 }
 
-const persisted = (outDir: string, engine: EngineName) => join(outDir, 'agent-api', `bench-${engine}.json`);
+const persisted = (outDir: string, engine: EngineName) =>
+  join(outDir, 'agent-api', `bench-${engine}.json`);
 const pathOf = (url: string) => new URL(url).pathname;
 
 /** The documents the libraries index: the same fields the server index weighs. */
@@ -50,17 +61,24 @@ function buildDocuments(manifest: BuiltManifest) {
 }
 
 async function createMiniSearchOptions(manifest: BuiltManifest) {
-  const analyzer = await createSearchAnalyzer(manifest.options.language, manifest.options.search.stopWords);
+  const analyzer = await createSearchAnalyzer(
+    manifest.options.language,
+    manifest.options.search.stopWords,
+  );
   return {
     fields: ['title', 'headings', 'text'],
     storeFields: [],
     tokenize: splitWords,
-    processTerm: (term: string) => (term.length < 2 || analyzer.isStopWord(term) ? null : analyzer.stem(term)),
+    processTerm: (term: string) =>
+      term.length < 2 || analyzer.isStopWord(term) ? null : analyzer.stem(term),
   };
 }
 
 async function createOrama(manifest: BuiltManifest): Promise<AnyOrama> {
-  const analyzer = await createSearchAnalyzer(manifest.options.language, manifest.options.search.stopWords);
+  const analyzer = await createSearchAnalyzer(
+    manifest.options.language,
+    manifest.options.search.stopWords,
+  );
   return create({
     schema: { title: 'string', headings: 'string', text: 'string', city: 'enum' } as const,
     components: { tokenizer: { language: 'spanish', stemming: true, stemmer: analyzer.stem } },
@@ -68,7 +86,10 @@ async function createOrama(manifest: BuiltManifest): Promise<AnyOrama> {
 }
 
 /** Builds and writes the persisted index of a library engine (what its build step would do); returns its size. */
-export async function prepareEngine(engine: EngineName, outDir: string): Promise<{ ms: number; bytes: number }> {
+export async function prepareEngine(
+  engine: EngineName,
+  outDir: string,
+): Promise<{ ms: number; bytes: number }> {
   const start = performance.now();
   const manifest = await readManifest(outDir);
   const documents = buildDocuments(manifest);
@@ -85,7 +106,11 @@ export async function prepareEngine(engine: EngineName, outDir: string): Promise
     );
     json = JSON.stringify(save(db));
   } else {
-    return { ms: 0, bytes: (await stat(join(outDir, 'agent-api', 'search-index.bin')).catch(() => ({ size: 0 }))).size };
+    return {
+      ms: 0,
+      bytes: (await stat(join(outDir, 'agent-api', 'search-index.bin')).catch(() => ({ size: 0 })))
+        .size,
+    };
   }
   await writeFile(persisted(outDir, engine), json);
   return { ms: performance.now() - start, bytes: Buffer.byteLength(json) };
@@ -96,15 +121,26 @@ export async function loadEngine(engine: EngineName, outDir: string): Promise<Be
   if (engine === 'agent-api') {
     const { search } = await createContentModel({ files: createNodeBuildFiles(outDir) }).current();
     return {
-      search: async (query, city, limit) => search.search({ query, filters: city ? { city } : {}, limit }).results.map((r) => pathOf(r.url)),
+      search: async (query, city, limit) =>
+        search
+          .search({ query, filters: city ? { city } : {}, limit })
+          .results.map((r) => pathOf(r.url)),
     };
   }
   const manifest = await readManifest(outDir);
   const { pages } = manifest;
   if (engine === 'pagefind') {
-    const search = await createWorkerSearchEngine({ pagefindDir: join(outDir, 'client', 'pagefind'), pages, buildId: manifest.buildId, facets: manifest.options.facets });
+    const search = await createWorkerSearchEngine({
+      pagefindDir: join(outDir, 'client', 'pagefind'),
+      pages,
+      buildId: manifest.buildId,
+      facets: manifest.options.facets,
+    });
     return {
-      search: async (query, city, limit) => (await search.search({ query, filters: city ? { city } : {}, limit })).results.map((r) => pathOf(r.url)),
+      search: async (query, city, limit) =>
+        (await search.search({ query, filters: city ? { city } : {}, limit })).results.map((r) =>
+          pathOf(r.url),
+        ),
     };
   }
   const json = await readFile(persisted(outDir, engine), 'utf8');
@@ -113,7 +149,13 @@ export async function loadEngine(engine: EngineName, outDir: string): Promise<Be
     return {
       search: async (query, city, limit) =>
         index
-          .search(query, { boost: { title: 5, headings: 2 }, fuzzy: 0.2, ...(city ? { filter: (result) => pages[result.id as number]!.facets.city === city } : {}) })
+          .search(query, {
+            boost: { title: 5, headings: 2 },
+            fuzzy: 0.2,
+            ...(city
+              ? { filter: (result) => pages[result.id as number]!.facets.city === city }
+              : {}),
+          })
           .slice(0, limit)
           .map((result) => pages[result.id as number]!.path),
     };

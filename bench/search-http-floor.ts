@@ -17,7 +17,13 @@ import { parseArgs } from 'node:util';
 import { buildSite } from '../tests/helpers/build-site.ts';
 import { readBuiltManifest } from '../tests/helpers/read-build.ts';
 import { SITES_DIR } from './generate-site.ts';
-import { forkFront, forkServer, setPriorities, START_NODE_FLAGS, type ServerHandle } from './load.ts';
+import {
+  forkFront,
+  forkServer,
+  setPriorities,
+  START_NODE_FLAGS,
+  type ServerHandle,
+} from './load.ts';
 import { buildNewQueries, type BenchQuery } from './queries.ts';
 import { PROBE_PRIORITY } from './search-engines.ts';
 
@@ -40,35 +46,59 @@ export interface SearchFloorFigures {
  */
 export async function measureSearchFloor(
   outDir: string,
-  { blocks, blockSize, identity = false, execArgv = [] }: { blocks: number; blockSize: number; identity?: boolean; execArgv?: string[] },
+  {
+    blocks,
+    blockSize,
+    identity = false,
+    execArgv = [],
+  }: { blocks: number; blockSize: number; identity?: boolean; execArgv?: string[] },
 ): Promise<SearchFloorFigures> {
   const manifest = await readBuiltManifest(outDir);
   const facetValues = Object.keys(manifest.options.facets.city?.values ?? {});
   const queries = buildNewQueries(manifest.pages, facetValues, WARMUP + blocks * blockSize, 23);
-  if (queries.length < WARMUP + blocks * blockSize) throw new Error(`Only ${queries.length} distinct queries from the text of ${outDir}`);
-  const searchPath = ({ query, city }: BenchQuery) => `${manifest.options.apiBasePath}/search_pages?query=${encodeURIComponent(query)}${city ? `&city=${city}` : ''}`;
+  if (queries.length < WARMUP + blocks * blockSize)
+    throw new Error(`Only ${queries.length} distinct queries from the text of ${outDir}`);
+  const searchPath = ({ query, city }: BenchQuery) =>
+    `${manifest.options.apiBasePath}/search_pages?query=${encodeURIComponent(query)}${city ? `&city=${city}` : ''}`;
 
   const dataDir = join(SITES_DIR, `data-${process.pid}-http-floor`);
-  const env = { ...process.env, AGENT_API_QUOTA_ANONYMOUS: '1000000', AGENT_API_QUOTA_IDENTIFIED: '1000000', AGENT_API_DATA_DIR: dataDir };
+  const env = {
+    ...process.env,
+    AGENT_API_QUOTA_ANONYMOUS: '1000000',
+    AGENT_API_QUOTA_IDENTIFIED: '1000000',
+    AGENT_API_DATA_DIR: dataDir,
+  };
   const front = await forkFront(outDir, env, [...START_NODE_FLAGS, ...execArgv]);
-  const requestInit: RequestInit | undefined = identity ? { headers: { 'Accept-Encoding': 'identity' } } : undefined;
+  const requestInit: RequestInit | undefined = identity
+    ? { headers: { 'Accept-Encoding': 'identity' } }
+    : undefined;
 
   /** One request, body read; its time in ms, and the content coding it came in. */
-  async function timeRequest(url: string): Promise<{ ms: number; body: string; coding: string | null }> {
+  async function timeRequest(
+    url: string,
+  ): Promise<{ ms: number; body: string; coding: string | null }> {
     const start = performance.now();
     const response = await fetch(url, requestInit);
     const body = await response.text();
     const ms = performance.now() - start;
-    if (response.status !== 200) throw new Error(`${url} answered ${response.status}: ${body.slice(0, 160)}`);
+    if (response.status !== 200)
+      throw new Error(`${url} answered ${response.status}: ${body.slice(0, 160)}`);
     return { ms, body, coding: response.headers.get('content-encoding') };
   }
 
   const warmup: { body: string; coding: string | null }[] = [];
-  for (const query of queries.slice(0, WARMUP)) warmup.push(await timeRequest(`${front.url}${searchPath(query)}`));
-  const median = warmup.toSorted((a, b) => Buffer.byteLength(a.body) - Buffer.byteLength(b.body))[Math.floor(warmup.length / 2)]!;
+  for (const query of queries.slice(0, WARMUP))
+    warmup.push(await timeRequest(`${front.url}${searchPath(query)}`));
+  const median = warmup.toSorted((a, b) => Buffer.byteLength(a.body) - Buffer.byteLength(b.body))[
+    Math.floor(warmup.length / 2)
+  ]!;
   const medianAnswer = median.body;
   // The floor sends the median answer in the coding the front chose for it (compressed once, at its start).
-  const floor = await forkServer('serve-ceiling.ts', median.coding ? [medianAnswer, median.coding] : [medianAnswer], env);
+  const floor = await forkServer(
+    'serve-ceiling.ts',
+    median.coding ? [medianAnswer, median.coding] : [medianAnswer],
+    env,
+  );
   for (let i = 0; i < WARMUP; i++) await timeRequest(floor.url);
 
   // Client and servers get precedence over the machine's other jobs, where that is allowed (root).
@@ -100,9 +130,21 @@ export async function measureSearchFloor(
     await rm(dataDir, { recursive: true, force: true });
   }
 
-  const percentile = (values: number[], share: number) => values.toSorted((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * share))]!;
-  const figures = (values: number[]) => ({ p50: percentile(values, 0.5), p99: percentile(values, 0.99) });
-  return { pages: manifest.pages.length, answerBytes: Buffer.byteLength(medianAnswer), coding: median.coding, search: figures(times.search), floor: figures(times.floor) };
+  const percentile = (values: number[], share: number) =>
+    values.toSorted((a, b) => a - b)[
+      Math.min(values.length - 1, Math.floor(values.length * share))
+    ]!;
+  const figures = (values: number[]) => ({
+    p50: percentile(values, 0.5),
+    p99: percentile(values, 0.99),
+  });
+  return {
+    pages: manifest.pages.length,
+    answerBytes: Buffer.byteLength(medianAnswer),
+    coding: median.coding,
+    search: figures(times.search),
+    floor: figures(times.floor),
+  };
 }
 
 if (import.meta.main) {
@@ -119,7 +161,12 @@ if (import.meta.main) {
   const profileDir = join(SITES_DIR, 'profiles');
   if (args.profile) await mkdir(profileDir, { recursive: true });
   const { outDir } = await buildSite();
-  const figures = await measureSearchFloor(outDir, { blocks, blockSize, identity: args.identity, execArgv: args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [] });
+  const figures = await measureSearchFloor(outDir, {
+    blocks,
+    blockSize,
+    identity: args.identity,
+    execArgv: args.profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [],
+  });
   const ms = (value: number) => value.toFixed(2).padStart(7);
   process.stdout.write(
     [

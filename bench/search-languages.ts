@@ -16,10 +16,16 @@ import { buildServerIndex } from '../packages/astro-agent-api/src/build/build-se
 import { createContentModel } from '../packages/astro-agent-api/src/content/content-model.ts';
 import { createNodeBuildFiles } from '../packages/astro-agent-api/src/hosts/node/node-build-files.ts';
 import { RUNTIME_DIR } from '../packages/astro-agent-api/src/content/manifest.ts';
-import { createSearchEngine, type SearchEngine } from '../packages/astro-agent-api/src/content/search.ts';
+import {
+  createSearchEngine,
+  type SearchEngine,
+} from '../packages/astro-agent-api/src/content/search.ts';
 import { createSiteAnalyzers } from '../packages/astro-agent-api/src/content/search-analyzer.ts';
-import { encodeServerIndex, SERVER_INDEX_FILE } from '../packages/astro-agent-api/src/content/server-index.ts';
-import { createSiteUrls } from '../packages/astro-agent-api/src/site-urls.ts';
+import {
+  encodeServerIndex,
+  SERVER_INDEX_FILE,
+} from '../packages/astro-agent-api/src/content/server-index.ts';
+import { createSiteUrls } from '../packages/astro-agent-api/src/contract/site-urls.ts';
 import { isHit, RELEVANCE_CASES } from '../tests/integration/search-relevance-cases.ts';
 import { buildQueries } from './queries.ts';
 
@@ -34,7 +40,10 @@ const loadMs = performance.now() - loadStart;
 const { manifest, texts } = snapshot;
 
 const toFilters = (city: string | undefined): Record<string, string> => (city ? { city } : {});
-const queries = [...RELEVANCE_CASES, ...buildQueries(100)].map(({ query, city }) => ({ query, filters: toFilters(city) }));
+const queries = [...RELEVANCE_CASES, ...buildQueries(100)].map(({ query, city }) => ({
+  query,
+  filters: toFilters(city),
+}));
 
 /**
  * Query times (mean, p50, p99 in ms) of one engine and, when its pages are analysed in their own
@@ -50,17 +59,28 @@ function measure(engine: SearchEngine, relevant: boolean) {
     }
   }
   times.sort((a, b) => a - b);
-  const at = (share: number) => Number(times[Math.min(times.length - 1, Math.floor(share * times.length))]!.toFixed(4));
+  const at = (share: number) =>
+    Number(times[Math.min(times.length - 1, Math.floor(share * times.length))]!.toFixed(4));
   const mean = Number((times.reduce((sum, time) => sum + time, 0) / times.length).toFixed(4));
   if (!relevant) return { queries: times.length, meanMs: mean, p50Ms: at(0.5), p99Ms: at(0.99) };
   const hits = RELEVANCE_CASES.filter((relevance) => {
-    const { results } = engine.search({ query: relevance.query, filters: toFilters(relevance.city), limit: 3 });
+    const { results } = engine.search({
+      query: relevance.query,
+      filters: toFilters(relevance.city),
+      limit: 3,
+    });
     return isHit(
       relevance,
       results.map((result) => new URL(result.url).pathname),
     );
   }).length;
-  return { queries: times.length, meanMs: mean, p50Ms: at(0.5), p99Ms: at(0.99), relevance: `${hits}/${RELEVANCE_CASES.length}` };
+  return {
+    queries: times.length,
+    meanMs: mean,
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+    relevance: `${hits}/${RELEVANCE_CASES.length}`,
+  };
 }
 
 /** An engine over the build's pages, each page in the language `languageOf` gives it, queries read in `languages`. */
@@ -69,7 +89,17 @@ async function createVariant(languages: string[], languageOf: (index: number) =>
   const pages = manifest.pages.map((page, i) => ({ ...page, language: languageOf(i) }));
   const analyzers = await createSiteAnalyzers(languages, options.search.stopWords);
   const start = performance.now();
-  const index = buildServerIndex({ buildId, pages: pages.map((page) => ({ ...page, frontMatter: '', markdown: texts.readMarkdown(page.twin) })) }, analyzers);
+  const index = buildServerIndex(
+    {
+      buildId,
+      pages: pages.map((page) => ({
+        ...page,
+        frontMatter: '',
+        markdown: texts.readMarkdown(page.twin),
+      })),
+    },
+    analyzers,
+  );
   const buildMs = Number((performance.now() - start).toFixed(1));
   const engine = createSearchEngine({
     index,
@@ -86,7 +116,14 @@ async function createVariant(languages: string[], languageOf: (index: number) =>
 }
 
 const rows: Record<string, unknown>[] = [
-  { variant: 'as built', languages: manifest.options.languages.join('+'), pages: manifest.pages.length, indexBytes: size, loadMs: Number(loadMs.toFixed(1)), ...measure(snapshot.search, true) },
+  {
+    variant: 'as built',
+    languages: manifest.options.languages.join('+'),
+    pages: manifest.pages.length,
+    indexBytes: size,
+    loadMs: Number(loadMs.toFixed(1)),
+    ...measure(snapshot.search, true),
+  },
 ];
 const own = manifest.options.language;
 const variants: [string, string[], (index: number) => string][] = [
@@ -96,7 +133,14 @@ const variants: [string, string[], (index: number) => string][] = [
 ];
 for (const [variant, languages, languageOf] of variants) {
   const { indexBytes, buildMs, engine } = await createVariant(languages, languageOf);
-  rows.push({ variant, languages: languages.join('+'), pages: manifest.pages.length, indexBytes, buildMs, ...measure(engine, variant === variants[0]![0]) });
+  rows.push({
+    variant,
+    languages: languages.join('+'),
+    pages: manifest.pages.length,
+    indexBytes,
+    buildMs,
+    ...measure(engine, variant === variants[0]![0]),
+  });
 }
 model.close();
 for (const row of rows) process.stdout.write(`${JSON.stringify(row)}\n`);

@@ -17,7 +17,13 @@ import { setPriority } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { isHit, RELEVANCE_CASES } from '../tests/integration/search-relevance-cases.ts';
 import { buildNewQueries, buildQueries, type BenchQuery } from './queries.ts';
-import { loadEngine, PROBE_PRIORITY, prepareEngine, readManifest, type EngineName } from './search-engines.ts';
+import {
+  loadEngine,
+  PROBE_PRIORITY,
+  prepareEngine,
+  readManifest,
+  type EngineName,
+} from './search-engines.ts';
 
 // Other jobs of a shared 2-core machine preempt a sub-millisecond query for tens of ms; precedence
 // over them (root only; elsewhere the probe runs as it is) makes p99 the engine's, for every engine alike.
@@ -28,15 +34,23 @@ try {
 }
 const [mode = '', ...args] = process.argv.slice(2);
 // `queries OUTDIR COUNT`; every other mode: `ENGINE OUTDIR [COUNT WORKLOAD]`.
-const [engineName = '', outDir = '', countArg = '1000', workload = 'new'] = mode === 'queries' ? ['', ...args] : args;
+const [engineName = '', outDir = '', countArg = '1000', workload = 'new'] =
+  mode === 'queries' ? ['', ...args] : args;
 const engine = engineName as EngineName;
 /** A slow engine stops here, with the queries it answered: the whole run must end. */
 const TIME_LIMIT_MS = 120_000;
 
 if (mode === 'queries') {
   const manifest = await readManifest(outDir);
-  const queries = buildNewQueries(manifest.pages, Object.keys(manifest.options.facets.city?.values ?? {}), Number(countArg));
-  await writeFile(join(outDir, 'bench-queries.json'), JSON.stringify({ pages: manifest.pages.length, queries }));
+  const queries = buildNewQueries(
+    manifest.pages,
+    Object.keys(manifest.options.facets.city?.values ?? {}),
+    Number(countArg),
+  );
+  await writeFile(
+    join(outDir, 'bench-queries.json'),
+    JSON.stringify({ pages: manifest.pages.length, queries }),
+  );
   process.stdout.write(`${JSON.stringify({ queries: queries.length })}\n`);
 } else if (mode === 'prepare') {
   process.stdout.write(`${JSON.stringify(await prepareEngine(engine, outDir))}\n`);
@@ -84,11 +98,17 @@ if (mode === 'queries') {
   process.stdout.write(`${JSON.stringify(kinds)}\n`);
   process.exit(0);
 } else {
-  throw new Error(`search-probe: unknown mode "${mode}" (queries, prepare, cold, latency, relevance)`);
+  throw new Error(
+    `search-probe: unknown mode "${mode}" (queries, prepare, cold, latency, relevance)`,
+  );
 }
 
 async function readWorkload(): Promise<{ pages: number; queries: BenchQuery[] }> {
-  const file = JSON.parse(await readFile(join(outDir, 'bench-queries.json'), 'utf8')) as { pages: number; queries: BenchQuery[] };
-  if (workload === 'repeated') return { pages: file.pages, queries: buildQueries(Number(countArg), 11) };
+  const file = JSON.parse(await readFile(join(outDir, 'bench-queries.json'), 'utf8')) as {
+    pages: number;
+    queries: BenchQuery[];
+  };
+  if (workload === 'repeated')
+    return { pages: file.pages, queries: buildQueries(Number(countArg), 11) };
   return { pages: file.pages, queries: file.queries.slice(0, Number(countArg)) };
 }

@@ -29,35 +29,67 @@ import { createNodeBuildFiles } from '../packages/astro-agent-api/src/hosts/node
 import { prepareExampleSite } from '../tests/helpers/example-site.ts';
 import { createMemorySearch } from '../tests/helpers/memory-search.ts';
 import { BIOME_CASES } from '../tests/integration/biome-relevance-cases.ts';
-import { MULTILINGUAL_CASES, rankOf, type MultilingualCase } from '../tests/integration/multilingual-relevance-cases.ts';
+import {
+  MULTILINGUAL_CASES,
+  rankOf,
+  type MultilingualCase,
+} from '../tests/integration/multilingual-relevance-cases.ts';
 import { loadPagefind, type PagefindInstance } from './pagefind-engine/load-pagefind.ts';
 import { readDocsPages, type DocsLayout, type DocsPage } from './starlight-docs-pages.ts';
 
 /** Biome's documentation (biomejs/website): English at the root, a folder per other language. */
-const BIOME_DOCS: DocsLayout = { prefix: 'src/content/docs/', locales: Object.fromEntries(['es', 'fr', 'ja', 'pl', 'pt-BR', 'ru', 'uk', 'zh-CN'].map((folder) => [folder, folder])) };
+const BIOME_DOCS: DocsLayout = {
+  prefix: 'src/content/docs/',
+  locales: Object.fromEntries(
+    ['es', 'fr', 'ja', 'pl', 'pt-BR', 'ru', 'uk', 'zh-CN'].map((folder) => [folder, folder]),
+  ),
+};
 
 const built = process.argv[2] === '--built';
 const biome = process.argv[2] === '--biome';
-const [contentDir = 'tests/fixtures/starlight-docs/src/content/docs', gitDir = '/work/.mirror/withastro+starlight/repo'] = built || biome ? [] : process.argv.slice(2);
-const site = built ? await prepareExampleSite('starlight-docs', { from: 'tests/fixtures', commitDate: '2026-08-22T09:23:01Z' }) : undefined;
-const model = site ? createContentModel({ files: createNodeBuildFiles(join(site.root, 'dist')) }) : undefined;
+const [
+  contentDir = 'tests/fixtures/starlight-docs/src/content/docs',
+  gitDir = '/work/.mirror/withastro+starlight/repo',
+] = built || biome ? [] : process.argv.slice(2);
+const site = built
+  ? await prepareExampleSite('starlight-docs', {
+      from: 'tests/fixtures',
+      commitDate: '2026-08-22T09:23:01Z',
+    })
+  : undefined;
+const model = site
+  ? createContentModel({ files: createNodeBuildFiles(join(site.root, 'dist')) })
+  : undefined;
 const snapshot = await model?.current();
 const pages: DocsPage[] = snapshot
-  ? snapshot.manifest.pages.map((page) => ({ language: page.language, path: page.path, title: page.title, text: snapshot.texts.readText(page.twin) }))
+  ? snapshot.manifest.pages.map((page) => ({
+      language: page.language,
+      path: page.path,
+      title: page.title,
+      text: snapshot.texts.readText(page.twin),
+    }))
   : biome
     ? await readDocsPages('', process.argv[3] ?? '/work/.mirror/biomejs+website/repo', BIOME_DOCS)
     : await readDocsPages(contentDir, gitDir);
 const handWritten = biome ? BIOME_CASES : MULTILINGUAL_CASES;
 const counts = new Map<string, number>();
 for (const page of pages) counts.set(page.language, (counts.get(page.language) ?? 0) + 1);
-const languages = ['en', ...[...counts.keys()].filter((language) => language !== 'en').sort((a, b) => counts.get(b)! - counts.get(a)!)];
+const languages = [
+  'en',
+  ...[...counts.keys()]
+    .filter((language) => language !== 'en')
+    .sort((a, b) => counts.get(b)! - counts.get(a)!),
+];
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+const escapeHtml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 /** The page as HTML: headings as `<hN>`, every other paragraph as `<p>`. */
 function toHtml(page: DocsPage): string {
   const blocks = page.text.split(/\n{2,}|\n(?=#)/).map((block) => {
     const heading = /^(#{1,6}) +(.*)$/.exec(block.trim());
-    return heading ? `<h${heading[1]!.length}>${escapeHtml(heading[2]!)}</h${heading[1]!.length}>` : `<p>${escapeHtml(block.trim())}</p>`;
+    return heading
+      ? `<h${heading[1]!.length}>${escapeHtml(heading[2]!)}</h${heading[1]!.length}>`
+      : `<p>${escapeHtml(block.trim())}</p>`;
   });
   return `<!doctype html><html lang="${page.language}"><head><title>${escapeHtml(page.title)}</title></head><body><main data-pagefind-body><h1>${escapeHtml(page.title)}</h1>${blocks.join('')}</main></body></html>`;
 }
@@ -65,7 +97,12 @@ function toHtml(page: DocsPage): string {
 async function folderBytes(dir: string): Promise<number> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });
   let bytes = 0;
-  for (const entry of entries) if (entry.isFile() && !/^pagefind-(?:component-|modular-)?ui|^pagefind-highlight/.test(entry.name)) bytes += (await stat(join(entry.parentPath, entry.name))).size;
+  for (const entry of entries)
+    if (
+      entry.isFile() &&
+      !/^pagefind-(?:component-|modular-)?ui|^pagefind-highlight/.test(entry.name)
+    )
+      bytes += (await stat(join(entry.parentPath, entry.name))).size;
   return bytes;
 }
 
@@ -86,7 +123,10 @@ const pagefindBytes = await folderBytes(pagefindDir);
 started = performance.now();
 const cpuStarted = process.cpuUsage();
 const { engine, indexBytes } = snapshot
-  ? { engine: snapshot.search, indexBytes: (await stat(join(site!.root, 'dist', RUNTIME_DIR, SERVER_INDEX_FILE))).size }
+  ? {
+      engine: snapshot.search,
+      indexBytes: (await stat(join(site!.root, 'dist', RUNTIME_DIR, SERVER_INDEX_FILE))).size,
+    }
   : await createMemorySearch(
       languages,
       pages.map(({ language, text, path, title }) => ({ language, text, path, title })),
@@ -99,14 +139,23 @@ const ourBuildCpu = process.cpuUsage(cpuStarted);
  * Chinese, Hangul for Korean, never across a space or punctuation), kept when at most three pages of
  * that language have them; each of those pages is a right answer. What a reader copies from a page.
  */
-function generateCases(language: string, letters: RegExp, count: number, seed: number): MultilingualCase[] {
+function generateCases(
+  language: string,
+  letters: RegExp,
+  count: number,
+  seed: number,
+): MultilingualCase[] {
   let state = seed;
   const random = () => {
     state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
     return state / 2 ** 31;
   };
   const ofLanguage = pages.filter((page) => page.language === language);
-  const runs = ofLanguage.flatMap((page) => [...`${page.title}\n${page.text}`.matchAll(letters)].map((match) => match[0]).filter((run) => run.length >= 2));
+  const runs = ofLanguage.flatMap((page) =>
+    [...`${page.title}\n${page.text}`.matchAll(letters)]
+      .map((match) => match[0])
+      .filter((run) => run.length >= 2),
+  );
   const found: MultilingualCase[] = [];
   const seen = new Set<string>();
   for (let tries = 0; found.length < count && tries < count * 50; tries++) {
@@ -114,7 +163,9 @@ function generateCases(language: string, letters: RegExp, count: number, seed: n
     const length = Math.min(run.length, 2 + Math.floor(random() * 5));
     const start = Math.floor(random() * (run.length - length + 1));
     const query = run.slice(start, start + length);
-    const expected = ofLanguage.filter((page) => `${page.title}\n${page.text}`.includes(query)).map((page) => page.path);
+    const expected = ofLanguage
+      .filter((page) => `${page.title}\n${page.text}`.includes(query))
+      .map((page) => page.path);
     if (seen.has(query) || expected.length > 3) continue;
     seen.add(query);
     found.push({ language, query, expected });
@@ -124,7 +175,11 @@ function generateCases(language: string, letters: RegExp, count: number, seed: n
 const KANA_AND_HAN = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}]+/gu;
 const generated = biome
   ? [...generateCases('ja', KANA_AND_HAN, 100, 1), ...generateCases('zh-CN', KANA_AND_HAN, 100, 2)]
-  : [...generateCases('ja', KANA_AND_HAN, 100, 1), ...generateCases('zh-CN', KANA_AND_HAN, 100, 2), ...generateCases('ko', /\p{scx=Hangul}+/gu, 100, 3)];
+  : [
+      ...generateCases('ja', KANA_AND_HAN, 100, 1),
+      ...generateCases('zh-CN', KANA_AND_HAN, 100, 2),
+      ...generateCases('ko', /\p{scx=Hangul}+/gu, 100, 3),
+    ];
 
 const instances = new Map<string, PagefindInstance>();
 async function pagefindFor(language: string): Promise<PagefindInstance> {
@@ -139,11 +194,17 @@ async function pagefindFor(language: string): Promise<PagefindInstance> {
 type Engine = (testCase: MultilingualCase) => Promise<string[]>;
 const pathOf = (url: string) => new URL(url, 'https://site.example').pathname;
 const engines: Record<string, Engine> = {
-  'astro-agent-api, language filter': async ({ query, language }) => engine.search({ query, filters: {}, languages: [language], limit: 10 }).results.map((result) => pathOf(result.url)),
-  'astro-agent-api, every language': async ({ query }) => engine.search({ query, filters: {}, limit: 10 }).results.map((result) => pathOf(result.url)),
+  'astro-agent-api, language filter': async ({ query, language }) =>
+    engine
+      .search({ query, filters: {}, languages: [language], limit: 10 })
+      .results.map((result) => pathOf(result.url)),
+  'astro-agent-api, every language': async ({ query }) =>
+    engine.search({ query, filters: {}, limit: 10 }).results.map((result) => pathOf(result.url)),
   "Pagefind 1.6, the query's language": async ({ query, language }) => {
     const { results } = await (await pagefindFor(language)).search(query);
-    return Promise.all(results.slice(0, 10).map(async (result) => pathOf((await result.data()).url)));
+    return Promise.all(
+      results.slice(0, 10).map(async (result) => pathOf((await result.data()).url)),
+    );
   },
 };
 
@@ -153,8 +214,18 @@ const group = (testCase: MultilingualCase) =>
     ? 'identifiers'
     : testCase.kind === 'long vowel'
       ? 'ja long vowel'
-      : (['ja', 'zh-CN', 'ko'].includes(testCase.language) ? testCase.language : 'Latin and Cyrillic') + (generated.includes(testCase) ? GENERATED : '');
-const groups = ['ja', 'zh-CN', 'ko', 'Latin and Cyrillic', 'identifiers', 'ja long vowel', ...['ja', 'zh-CN', 'ko'].map((language) => language + GENERATED)];
+      : (['ja', 'zh-CN', 'ko'].includes(testCase.language)
+          ? testCase.language
+          : 'Latin and Cyrillic') + (generated.includes(testCase) ? GENERATED : '');
+const groups = [
+  'ja',
+  'zh-CN',
+  'ko',
+  'Latin and Cyrillic',
+  'identifiers',
+  'ja long vowel',
+  ...['ja', 'zh-CN', 'ko'].map((language) => language + GENERATED),
+];
 const rows: Record<string, unknown>[] = [];
 const misses: string[] = [];
 for (const [name, search] of Object.entries(engines)) {
@@ -170,11 +241,26 @@ for (const [name, search] of Object.entries(engines)) {
     tally.cases++;
     tally.reciprocal += rank;
     if (rank >= 1 / 3) tally.top3++;
-    else misses.push(`${name}: ${testCase.language} "${testCase.query}" → ${paths.slice(0, 3).join(' ') || 'nothing'}`);
+    else
+      misses.push(
+        `${name}: ${testCase.language} "${testCase.query}" → ${paths.slice(0, 3).join(' ') || 'nothing'}`,
+      );
   }
   times.sort((a, b) => a - b);
-  const cells = Object.fromEntries([...byGroup].filter(([, { cases }]) => cases > 0).map(([key, { cases, top3, reciprocal }]) => [key, `${top3}/${cases}, MRR ${(reciprocal / cases).toFixed(2)}`]));
-  rows.push({ engine: name, ...cells, p50Ms: Number(times[times.length >> 1]!.toFixed(3)), p99Ms: Number(times[Math.floor(times.length * 0.99)]!.toFixed(3)) });
+  const cells = Object.fromEntries(
+    [...byGroup]
+      .filter(([, { cases }]) => cases > 0)
+      .map(([key, { cases, top3, reciprocal }]) => [
+        key,
+        `${top3}/${cases}, MRR ${(reciprocal / cases).toFixed(2)}`,
+      ]),
+  );
+  rows.push({
+    engine: name,
+    ...cells,
+    p50Ms: Number(times[times.length >> 1]!.toFixed(3)),
+    p99Ms: Number(times[Math.floor(times.length * 0.99)]!.toFixed(3)),
+  });
 }
 for (const instance of instances.values()) await instance.destroy();
 await rm(work, { recursive: true, force: true });

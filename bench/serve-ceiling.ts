@@ -7,12 +7,19 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { compressBody, type ContentCoding } from '../packages/astro-agent-api/src/server/content-coding.ts';
+import {
+  compressBody,
+  type ContentCoding,
+} from '../packages/astro-agent-api/src/server/content-coding.ts';
 
 const json = Buffer.from(process.argv[2] ?? '{"ok":true}');
 const coding = process.argv[3] as ContentCoding | undefined;
 const body = coding ? compressBody(json, coding) : json;
-const headers = { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.byteLength, ...(coding ? { 'Content-Encoding': coding } : {}) };
+const headers = {
+  'Content-Type': 'application/json; charset=utf-8',
+  'Content-Length': body.byteLength,
+  ...(coding ? { 'Content-Encoding': coding } : {}),
+};
 const server = createServer((_req, res) => {
   res.writeHead(200, headers);
   res.end(body);

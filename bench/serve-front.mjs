@@ -33,13 +33,16 @@ LRUCache.prototype.get = function (...args) {
 const gcMs = { young: 0, full: 0 };
 new PerformanceObserver((list) => {
   for (const entry of list.getEntries()) {
-    if (/** @type {{ kind: number }} */ (entry.detail).kind === constants.NODE_PERFORMANCE_GC_MINOR) gcMs.young += entry.duration;
+    if (/** @type {{ kind: number }} */ (entry.detail).kind === constants.NODE_PERFORMANCE_GC_MINOR)
+      gcMs.young += entry.duration;
     else gcMs.full += entry.duration;
   }
 }).observe({ entryTypes: ['gc'] });
 
 const outDir = resolve(process.argv[2] ?? '');
-const packageEntry = createRequire(join(outDir, 'server', 'entry.mjs')).resolve('astro-agent-api/node');
+const packageEntry = createRequire(join(outDir, 'server', 'entry.mjs')).resolve(
+  'astro-agent-api/node',
+);
 /** @type {typeof import('astro-agent-api/node')} */
 const { startServer } = await import(pathToFileURL(packageEntry).href);
 const front = await startServer({ outDir, host: '127.0.0.1', port: 0, env: process.env });
@@ -48,9 +51,22 @@ process.on('message', (/** @type {string | { heapSnapshot: string }} */ message)
   if (message === 'rss') process.send?.({ rss: process.memoryUsage().rss });
   if (message === 'memory') {
     /** @type {import('./load.ts').MemoStats[]} */
-    const stats = [...memos].map(([memo, counts]) => ({ maxSize: memo.maxSize, calculatedSize: memo.calculatedSize, ...counts }));
-    process.send?.({ usage: process.memoryUsage(), cpu: process.cpuUsage(), gc: { ...gcMs }, spaces: getHeapSpaceStatistics(), memos: stats });
+    const stats = [...memos].map(([memo, counts]) => ({
+      maxSize: memo.maxSize,
+      calculatedSize: memo.calculatedSize,
+      ...counts,
+    }));
+    process.send?.({
+      usage: process.memoryUsage(),
+      cpu: process.cpuUsage(),
+      gc: { ...gcMs },
+      spaces: getHeapSpaceStatistics(),
+      memos: stats,
+    });
   }
-  if (typeof message === 'object') process.send?.({ file: writeHeapSnapshot(join(message.heapSnapshot, `front-${process.pid}.heapsnapshot`)) });
+  if (typeof message === 'object')
+    process.send?.({
+      file: writeHeapSnapshot(join(message.heapSnapshot, `front-${process.pid}.heapsnapshot`)),
+    });
   if (message === 'stop') void front.close().then(() => process.exit(0));
 });

@@ -29,9 +29,16 @@ const verifierOf = () =>
     store,
     directories: createDocumentCache(fetchOutboundOnNode, readKeyDirectory),
     siteOrigin: SITE,
-    options: { policy: { name: 'signed-agent', quota: 600 }, trusted: { [agent.origin]: {} }, unlisted: 'anonymous' },
+    options: {
+      policy: { name: 'signed-agent', quota: 600 },
+      trusted: { [agent.origin]: {} },
+      unlisted: 'anonymous',
+    },
   });
-const signedRequest = async () => new Request('http://localhost/api/v1/search_pages?query=x', { headers: await agent.sign(`${SITE}/api/v1/search_pages?query=x`) });
+const signedRequest = async () =>
+  new Request('http://localhost/api/v1/search_pages?query=x', {
+    headers: await agent.sign(`${SITE}/api/v1/search_pages?query=x`),
+  });
 
 function summary(times: number[]): string {
   const sorted = [...times].sort((a, b) => a - b);
@@ -43,7 +50,11 @@ function summary(times: number[]): string {
 async function time(work: () => Promise<unknown>): Promise<number> {
   const start = performance.now();
   const result = await work();
-  if (result === undefined || result === false || (typeof result === 'object' && (result as { outcome?: string }).outcome !== 'verified'))
+  if (
+    result === undefined ||
+    result === false ||
+    (typeof result === 'object' && (result as { outcome?: string }).outcome !== 'verified')
+  )
     throw new Error('a signature the benchmark made did not verify');
   return performance.now() - start;
 }
@@ -61,15 +72,21 @@ try {
   const cached: number[] = [];
   for (const request of requests) cached.push(await time(() => verify(request)));
 
-  const { privateKey, publicKey } = (await crypto.subtle.generateKey({ name: 'Ed25519' }, false, ['sign', 'verify'])) as CryptoKeyPair;
+  const { privateKey, publicKey } = (await crypto.subtle.generateKey({ name: 'Ed25519' }, false, [
+    'sign',
+    'verify',
+  ])) as CryptoKeyPair;
   const base = new TextEncoder().encode(
     '"@authority": www.example.com\n"signature-agent": "https://agent.example"\n"@signature-params": ("@authority" "signature-agent");created=1;keyid="k";tag="web-bot-auth"',
   );
   const signature = await crypto.subtle.sign('Ed25519', privateKey, base);
   const ed25519: number[] = [];
-  for (let i = 0; i < REQUESTS; i++) ed25519.push(await time(() => crypto.subtle.verify('Ed25519', publicKey, signature, base)));
+  for (let i = 0; i < REQUESTS; i++)
+    ed25519.push(await time(() => crypto.subtle.verify('Ed25519', publicKey, signature, base)));
 
-  console.log(`Web Bot Auth verification per request (Node ${process.version}, sqlite store, directory on loopback):`);
+  console.log(
+    `Web Bot Auth verification per request (Node ${process.version}, sqlite store, directory on loopback):`,
+  );
   console.log(`  cold (directory fetched): ${summary(cold)}`);
   console.log(`  cached directory:         ${summary(cached)}`);
   console.log(`  Ed25519 verify alone:     ${summary(ed25519)}`);

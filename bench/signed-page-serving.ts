@@ -25,7 +25,13 @@ import { startSigningAgent } from '../tests/helpers/signing-agent.ts';
 import { ROOT } from './generate-site.ts';
 import { askChild, forkFront, type FrontMemory, type ServerHandle } from './load.ts';
 
-const { values: args } = parseArgs({ options: { baseline: { type: 'string' }, rounds: { type: 'string', default: '3' }, seconds: { type: 'string', default: '8' } } });
+const { values: args } = parseArgs({
+  options: {
+    baseline: { type: 'string' },
+    rounds: { type: 'string', default: '3' },
+    seconds: { type: 'string', default: '8' },
+  },
+});
 const ROUNDS = Number(args.rounds);
 const SECONDS = Number(args.seconds);
 const WARMUP_SECONDS = 2;
@@ -50,26 +56,48 @@ interface Run {
 }
 
 const agent = await startSigningAgent();
-const options = { signedAgents: { policy: { name: 'agente-firmado', quota: 600 }, trusted: { [agent.origin]: {} }, unlisted: 'anonymous' as const } };
+const options = {
+  signedAgents: {
+    policy: { name: 'agente-firmado', quota: 600 },
+    trusted: { [agent.origin]: {} },
+    unlisted: 'anonymous' as const,
+  },
+};
 const scratch = await mkdtemp(join(tmpdir(), 'bench-signed-pages-'));
-const variants: Variant[] = [{ name: 'this package', outDir: join(SITES, 'signed-pages', 'dist'), dataDir: join(scratch, 'data-this') }];
+const variants: Variant[] = [
+  {
+    name: 'this package',
+    outDir: join(SITES, 'signed-pages', 'dist'),
+    dataDir: join(scratch, 'data-this'),
+  },
+];
 if (args.baseline) {
   // The build's server entry resolves astro-agent-api from its own node_modules first: the baseline's copy.
   const root = join(SITES, 'signed-pages-baseline');
   await rm(root, { recursive: true, force: true });
   await mkdir(join(root, 'node_modules'), { recursive: true });
   await symlink(resolve(args.baseline), join(root, 'node_modules', 'astro-agent-api'));
-  variants.push({ name: 'baseline', outDir: join(root, 'dist'), dataDir: join(scratch, 'data-baseline') });
+  variants.push({
+    name: 'baseline',
+    outDir: join(root, 'dist'),
+    dataDir: join(scratch, 'data-baseline'),
+  });
 }
 
 try {
   for (const variant of variants) {
     await rm(variant.outDir, { recursive: true, force: true });
     await writeConfiguredBuild(options, variant.outDir);
-    variant.front = await forkFront(variant.outDir, { ...process.env, AGENT_API_DATA_DIR: variant.dataDir });
+    variant.front = await forkFront(variant.outDir, {
+      ...process.env,
+      AGENT_API_DATA_DIR: variant.dataDir,
+    });
     // The agent's directory is fetched once by each front, before anything is measured.
-    const warm = await fetch(`${variant.front.url}/api/v1/search_pages?query=fontanero`, { headers: await agent.sign(`${SITE}/api/v1/search_pages?query=fontanero`) });
-    if (warm.headers.get('ratelimit-policy') !== '"agente-firmado";q=600;w=60') throw new Error(`${variant.name}: the bench agent's signature was not verified`);
+    const warm = await fetch(`${variant.front.url}/api/v1/search_pages?query=fontanero`, {
+      headers: await agent.sign(`${SITE}/api/v1/search_pages?query=fontanero`),
+    });
+    if (warm.headers.get('ratelimit-policy') !== '"agente-firmado";q=600;w=60')
+      throw new Error(`${variant.name}: the bench agent's signature was not verified`);
   }
 
   const { pages } = await readBuiltManifest(join(SITES, 'signed-pages', 'dist'));
@@ -79,7 +107,10 @@ try {
     .slice(0, 200);
   const scenarios = [
     { name: 'HTML page', paths: htmlPaths },
-    { name: 'Markdown twin (.md)', paths: htmlPaths.map((path) => (path === '/' ? '/index.md' : `${path.slice(0, -1)}.md`)) },
+    {
+      name: 'Markdown twin (.md)',
+      paths: htmlPaths.map((path) => (path === '/' ? '/index.md' : `${path.slice(0, -1)}.md`)),
+    },
   ];
 
   const results = new Map<string, Run[]>();
@@ -93,14 +124,22 @@ try {
         // Enough fresh signatures for the run at twice the unsigned rate: none is replayed.
         const needed = Math.ceil(unsigned.rps * (WARMUP_SECONDS + SECONDS) * 2);
         const signatures = await agent.signMany(`${SITE}/`, needed, 300);
-        keep(`${variant.name}|${scenario.name}|signed`, await load(variant.front!, scenario.paths, signatures));
+        keep(
+          `${variant.name}|${scenario.name}|signed`,
+          await load(variant.front!, scenario.paths, signatures),
+        );
       }
     }
   }
 
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  console.log(`Pages with and without Web Bot Auth signatures (Node ${process.version}, ${ROUNDS} rounds of ${SECONDS} s after ${WARMUP_SECONDS} s, 20 connections; medians)`);
-  console.log('| package | surface | requests | req/s | p50 / p99 ms | non-2xx | front CPU per request | signed / unsigned (req/s; CPU) |');
+  const median = (values: number[]) =>
+    [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  console.log(
+    `Pages with and without Web Bot Auth signatures (Node ${process.version}, ${ROUNDS} rounds of ${SECONDS} s after ${WARMUP_SECONDS} s, 20 connections; medians)`,
+  );
+  console.log(
+    '| package | surface | requests | req/s | p50 / p99 ms | non-2xx | front CPU per request | signed / unsigned (req/s; CPU) |',
+  );
   console.log('|---|---|---|---|---|---|---|---|');
   for (const variant of variants) {
     for (const scenario of scenarios) {
@@ -111,8 +150,10 @@ try {
         ['signed', signed],
       ] as const) {
         const of = (pick: (run: Run) => number) => median(runs.map(pick));
-        const ratio = (pick: (run: Run) => number) => `${((median(signed.map(pick)) / median(unsigned.map(pick))) * 100).toFixed(0)} %`;
-        const ratios = kind === 'signed' ? `${ratio((r) => r.rps)}; ${ratio((r) => r.cpuMicros)}` : '';
+        const ratio = (pick: (run: Run) => number) =>
+          `${((median(signed.map(pick)) / median(unsigned.map(pick))) * 100).toFixed(0)} %`;
+        const ratios =
+          kind === 'signed' ? `${ratio((r) => r.rps)}; ${ratio((r) => r.cpuMicros)}` : '';
         console.log(
           `| ${variant.name} | ${scenario.name} | ${kind} | ${Math.round(of((r) => r.rps)).toLocaleString('en')} | ${of((r) => r.p50)} / ${of((r) => r.p99)} | ${runs.reduce((sum, r) => sum + r.failures, 0)} | ${Math.round(of((r) => r.cpuMicros))} µs | ${ratios} |`,
         );
@@ -127,8 +168,12 @@ try {
     if (!store) continue;
     const { requests } = await store.readTraffic(utcDay(Date.now()));
     const family = `${new URL(agent.origin).host} (signed)`;
-    const counted = requests.filter((row) => row.family === family && row.surface !== 'api').reduce((sum, row) => sum + row.count, 0);
-    console.log(`${variant.name}: ${counted.toLocaleString('en')} pages and twins counted for the signing agent`);
+    const counted = requests
+      .filter((row) => row.family === family && row.surface !== 'api')
+      .reduce((sum, row) => sum + row.count, 0);
+    console.log(
+      `${variant.name}: ${counted.toLocaleString('en')} pages and twins counted for the signing agent`,
+    );
     await store.close();
   }
   await agent.close();
@@ -136,7 +181,11 @@ try {
 }
 
 /** One warm-up and one measured run over `paths` in turn, each request with the next signature (none: unsigned). */
-async function load(front: ServerHandle, paths: string[], signatures: Record<string, string>[]): Promise<Run> {
+async function load(
+  front: ServerHandle,
+  paths: string[],
+  signatures: Record<string, string>[],
+): Promise<Run> {
   const { url } = front;
   const cpu = async () => {
     const { user, system } = (await askChild<FrontMemory>(front.child, 'memory')).cpu;
@@ -154,7 +203,11 @@ async function load(front: ServerHandle, paths: string[], signatures: Record<str
           method: 'GET',
           setupRequest: (request: { path: string; headers?: Record<string, string> }) => {
             request.path = paths[path++ % paths.length]!;
-            if (signatures.length > 0) request.headers = { ...request.headers, ...signatures[signature++ % signatures.length] };
+            if (signatures.length > 0)
+              request.headers = {
+                ...request.headers,
+                ...signatures[signature++ % signatures.length],
+              };
             return request;
           },
         },
@@ -166,6 +219,13 @@ async function load(front: ServerHandle, paths: string[], signatures: Record<str
   // Verifications still pending when the run ends are the run's too.
   await new Promise((resolve) => setTimeout(resolve, 200));
   const cpuMicros = (await cpu()) - before;
-  if (signature > signatures.length && signatures.length > 0) console.warn(`${signature - signatures.length} signatures were replayed`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts, cpuMicros: cpuMicros / result.requests.total };
+  if (signature > signatures.length && signatures.length > 0)
+    console.warn(`${signature - signatures.length} signatures were replayed`);
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+    cpuMicros: cpuMicros / result.requests.total,
+  };
 }

@@ -16,7 +16,10 @@ export async function createStandaloneSite(sourceRoot: string): Promise<string> 
   await writeWrappedConfig(
     root,
     join(sourceRoot, 'astro.demo-config.mjs'),
-    ['// The same site and integration options, served by @astrojs/node in standalone mode.', "export default { ...config, adapter: node({ mode: 'standalone' }) };"],
+    [
+      '// The same site and integration options, served by @astrojs/node in standalone mode.',
+      "export default { ...config, adapter: node({ mode: 'standalone' }) };",
+    ],
     ["import node from '@astrojs/node';"],
   );
   return root;

@@ -31,7 +31,24 @@ export interface DocsLayout {
 export const STARLIGHT_DOCS: DocsLayout = {
   prefix: 'docs/src/content/docs/',
   locales: Object.fromEntries(
-    ['de', 'es', 'ja', 'fr', 'it', 'id', 'zh-cn', 'pt-br', 'pt-pt', 'ko', 'tr', 'ru', 'hi', 'da', 'uk', 'fa'].map((folder) => [
+    [
+      'de',
+      'es',
+      'ja',
+      'fr',
+      'it',
+      'id',
+      'zh-cn',
+      'pt-br',
+      'pt-pt',
+      'ko',
+      'tr',
+      'ru',
+      'hi',
+      'da',
+      'uk',
+      'fa',
+    ].map((folder) => [
       folder,
       { 'zh-cn': 'zh-CN', 'pt-br': 'pt-BR', 'pt-pt': 'pt-PT' }[folder] ?? folder,
     ]),
@@ -41,8 +58,14 @@ export const STARLIGHT_DOCS: DocsLayout = {
 const ROOT_LANGUAGE = 'en';
 
 /** The docs' pages from `contentDir` (their `src/content/docs`), or from the git repository `gitDir` (bare or not) when that folder is absent. */
-export async function readDocsPages(contentDir: string, gitDir?: string, layout: DocsLayout = STARLIGHT_DOCS): Promise<DocsPage[]> {
-  const files = existsSync(contentDir) ? await readFolder(contentDir) : readGit(gitDir!, layout.prefix);
+export async function readDocsPages(
+  contentDir: string,
+  gitDir?: string,
+  layout: DocsLayout = STARLIGHT_DOCS,
+): Promise<DocsPage[]> {
+  const files = existsSync(contentDir)
+    ? await readFolder(contentDir)
+    : readGit(gitDir!, layout.prefix);
   const pages: DocsPage[] = [];
   for (const [file, source] of files) {
     if (!/\.mdx?$/.test(file) || /(^|\/)404\.mdx?$/.test(file)) continue;
@@ -61,19 +84,35 @@ async function readFolder(dir: string): Promise<[string, string][]> {
       .filter((entry) => entry.isFile())
       .map(async (entry) => {
         const path = join(entry.parentPath, entry.name);
-        return [relative(dir, path).split(sep).join('/'), await readFile(path, 'utf8')] as [string, string];
+        return [relative(dir, path).split(sep).join('/'), await readFile(path, 'utf8')] as [
+          string,
+          string,
+        ];
       }),
   );
 }
 
 function readGit(gitDir: string, prefix: string): [string, string][] {
-  const names = execFileSync('git', ['-C', gitDir, 'ls-tree', '-r', '--name-only', 'HEAD', prefix], { encoding: 'utf8' }).trim().split('\n');
-  return names.map((name) => [name.slice(prefix.length), execFileSync('git', ['-C', gitDir, 'show', `HEAD:${name}`], { encoding: 'utf8', maxBuffer: 1 << 26 })]);
+  const names = execFileSync(
+    'git',
+    ['-C', gitDir, 'ls-tree', '-r', '--name-only', 'HEAD', prefix],
+    { encoding: 'utf8' },
+  )
+    .trim()
+    .split('\n');
+  return names.map((name) => [
+    name.slice(prefix.length),
+    execFileSync('git', ['-C', gitDir, 'show', `HEAD:${name}`], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 26,
+    }),
+  ]);
 }
 
 /** Title (front matter) and text of an `.md`/`.mdx` source. */
 function readPage(source: string): { title: string; text: string } {
-  const [, frontMatter = '', body = source] = /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(source) ?? [];
+  const [, frontMatter = '', body = source] =
+    /^---\n([\s\S]*?)\n---\n([\s\S]*)$/.exec(source) ?? [];
   const title =
     /^title:\s*(.*)$/m
       .exec(frontMatter)?.[1]

@@ -8,8 +8,14 @@
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildServerIndexOfManifest, writeServerIndex } from '../packages/astro-agent-api/src/build/build-server-index.ts';
-import { buildManifest, writeManifest } from '../packages/astro-agent-api/src/build/write-manifest.ts';
+import {
+  buildServerIndexOfManifest,
+  writeServerIndex,
+} from '../packages/astro-agent-api/src/build/build-server-index.ts';
+import {
+  buildManifest,
+  writeManifest,
+} from '../packages/astro-agent-api/src/build/write-manifest.ts';
 import { RUNTIME_DIR } from '../packages/astro-agent-api/src/content/manifest.ts';
 import { buildLargeManifest } from '../tests/helpers/large-manifest.ts';
 import { cities, services } from '../src/data/company.ts';
@@ -32,7 +38,14 @@ const pages = source.pages.map((page, i) => {
     '## Consejos antes de llamar',
     text.tips.map((tip) => `- ${tip}.`).join('\n'),
   ].join('\n\n');
-  return { ...page, lang: 'es', textHash: String(i), documentTitle: text.title, markdown: `${markdown}\n`, frontMatter: `---\ntitle: ${text.title}\nurl: ${page.url}\n---\n\n` };
+  return {
+    ...page,
+    lang: 'es',
+    textHash: String(i),
+    documentTitle: text.title,
+    markdown: `${markdown}\n`,
+    frontMatter: `---\ntitle: ${text.title}\nurl: ${page.url}\n---\n\n`,
+  };
 });
 const manifest = buildManifest({ site: source.site, options: source.options, pages });
 const outDir = await mkdtemp(join(tmpdir(), 'agent-api-worker-assets-'));
@@ -43,7 +56,9 @@ try {
   console.log('| --- | --- | --- | --- |');
   for (const name of (await readdir(join(outDir, RUNTIME_DIR))).sort()) {
     const { size } = await stat(join(outDir, RUNTIME_DIR, name));
-    console.log(`| ${name} | ${size} | ${(size / 1024 ** 2).toFixed(1)} | ${size < LIMIT ? 'yes' : '**no**'} |`);
+    console.log(
+      `| ${name} | ${size} | ${(size / 1024 ** 2).toFixed(1)} | ${size < LIMIT ? 'yes' : '**no**'} |`,
+    );
   }
 } finally {
   await rm(outDir, { recursive: true, force: true });

@@ -21,7 +21,12 @@ import { cycle, measureLoad, startStandaloneServer, type Scenario } from './load
 
 const SECONDS = Number(process.argv[2] ?? 10);
 const QUOTA = '1000000';
-const ENV = { ...process.env, WRANGLER_SEND_METRICS: 'false', ASTRO_TELEMETRY_DISABLED: '1', NO_COLOR: '1' };
+const ENV = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: 'false',
+  ASTRO_TELEMETRY_DISABLED: '1',
+  NO_COLOR: '1',
+};
 const TICKS_PER_SECOND = 100;
 
 /** CPU seconds spent so far by `pid` and every process below it (Linux /proc). */
@@ -31,7 +36,13 @@ function treeCpuSeconds(pid: number): number {
     .flatMap((name) => {
       try {
         const fields = readFileSync(`/proc/${name}/stat`, 'utf8').split(') ')[1]!.split(' ');
-        return [{ pid: Number(name), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) }];
+        return [
+          {
+            pid: Number(name),
+            ppid: Number(fields[1]),
+            ticks: Number(fields[11]) + Number(fields[12]),
+          },
+        ];
       } catch {
         return [];
       }
@@ -39,9 +50,13 @@ function treeCpuSeconds(pid: number): number {
   const inTree = new Set([pid]);
   for (let grew = true; grew; ) {
     grew = false;
-    for (const stat of stats) if (!inTree.has(stat.pid) && inTree.has(stat.ppid)) grew = inTree.add(stat.pid) !== undefined;
+    for (const stat of stats)
+      if (!inTree.has(stat.pid) && inTree.has(stat.ppid)) grew = inTree.add(stat.pid) !== undefined;
   }
-  return stats.filter((stat) => inTree.has(stat.pid)).reduce((sum, stat) => sum + stat.ticks, 0) / TICKS_PER_SECOND;
+  return (
+    stats.filter((stat) => inTree.has(stat.pid)).reduce((sum, stat) => sum + stat.ticks, 0) /
+    TICKS_PER_SECOND
+  );
 }
 
 /** Prepared copies, removed at the end. */
@@ -52,7 +67,18 @@ async function prepare(name: 'cloudflare' | 'blog', reuse: string | undefined): 
   const site = await prepareExampleSite(name);
   prepared.push(site);
   if (name === 'cloudflare') {
-    execFileSync(process.execPath, [join(site.root, 'node_modules/wrangler/bin/wrangler.js'), 'd1', 'migrations', 'apply', 'AGENT_API_DB', '--local'], { cwd: site.root, env: ENV, stdio: 'ignore' });
+    execFileSync(
+      process.execPath,
+      [
+        join(site.root, 'node_modules/wrangler/bin/wrangler.js'),
+        'd1',
+        'migrations',
+        'apply',
+        'AGENT_API_DB',
+        '--local',
+      ],
+      { cwd: site.root, env: ENV, stdio: 'ignore' },
+    );
   }
   return site.root;
 }
@@ -61,9 +87,23 @@ async function startPreview(root: string): Promise<{ url: string; pid: number; s
   // `astro preview` runs the Worker's built configuration: the quota goes into its vars there.
   const configFile = join(root, 'dist/server/wrangler.json');
   const config = JSON.parse(readFileSync(configFile, 'utf8')) as { vars?: Record<string, string> };
-  writeFileSync(configFile, JSON.stringify({ ...config, vars: { ...config.vars, AGENT_API_QUOTA_ANONYMOUS: QUOTA } }));
+  writeFileSync(
+    configFile,
+    JSON.stringify({ ...config, vars: { ...config.vars, AGENT_API_QUOTA_ANONYMOUS: QUOTA } }),
+  );
   const port = 4800 + Math.floor(Math.random() * 1000);
-  const child = spawn(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'preview', '--host', '127.0.0.1', '--port', String(port)], { cwd: root, env: ENV, stdio: 'ignore' });
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, 'node_modules/astro/bin/astro.mjs'),
+      'preview',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+    ],
+    { cwd: root, env: ENV, stdio: 'ignore' },
+  );
   const url = `http://127.0.0.1:${port}`;
   for (const deadline = Date.now() + 60_000; ; ) {
     // A path that is neither an agent path nor a page starts workerd without loading the build.
@@ -92,8 +132,12 @@ function scenarios(pages: string[], queries: string[]): Record<string, Scenario>
   const nextPage = cycle(pages);
   const nextQuery = cycle(queries);
   return {
-    read_page: { next: () => ({ path: `/api/v1/read_page?url=${encodeURIComponent(nextPage())}` }) },
-    search_pages: { next: () => ({ path: `/api/v1/search_pages?query=${encodeURIComponent(nextQuery())}` }) },
+    read_page: {
+      next: () => ({ path: `/api/v1/read_page?url=${encodeURIComponent(nextPage())}` }),
+    },
+    search_pages: {
+      next: () => ({ path: `/api/v1/search_pages?query=${encodeURIComponent(nextQuery())}` }),
+    },
     // Not counted against a quota: what a request costs without the store.
     'llms.txt': { next: () => ({ path: '/llms.txt' }) },
   };
@@ -102,10 +146,18 @@ function scenarios(pages: string[], queries: string[]): Record<string, Scenario>
 interface Row {
   host: string;
   coldMs: number;
-  runs: Record<string, { rps: number; p50: number; p99: number; failures: number; cpuMsPerRequest: number }>;
+  runs: Record<
+    string,
+    { rps: number; p50: number; p99: number; failures: number; cpuMsPerRequest: number }
+  >;
 }
 
-async function measure(host: string, url: string, pid: number, requests: Record<string, Scenario>): Promise<Row> {
+async function measure(
+  host: string,
+  url: string,
+  pid: number,
+  requests: Record<string, Scenario>,
+): Promise<Row> {
   const row: Row = { host, coldMs: await timeFirstRequest(url), runs: {} };
   for (const [name, scenario] of Object.entries(requests)) {
     const cpuBefore = treeCpuSeconds(pid);
@@ -127,7 +179,10 @@ try {
       'Workers (astro preview, workerd, D1)',
       preview.url,
       preview.pid,
-      scenarios(['guides/caching', 'guides/durable-state', 'guides/cold-starts', '/'], ['cache', 'stale copy', 'rate limiter', 'cold start bundle']),
+      scenarios(
+        ['guides/caching', 'guides/durable-state', 'guides/cold-starts', '/'],
+        ['cache', 'stale copy', 'rate limiter', 'cold start bundle'],
+      ),
     ),
   );
 } finally {
@@ -135,14 +190,21 @@ try {
 }
 
 const dataDir = await mkdtemp(join(tmpdir(), 'agent-api-bench-node-'));
-const node = await startStandaloneServer(join(blogRoot, 'dist/server/entry.mjs'), { ...ENV, AGENT_API_DATA_DIR: dataDir, AGENT_API_QUOTA_ANONYMOUS: QUOTA }, '/robots.txt');
+const node = await startStandaloneServer(
+  join(blogRoot, 'dist/server/entry.mjs'),
+  { ...ENV, AGENT_API_DATA_DIR: dataDir, AGENT_API_QUOTA_ANONYMOUS: QUOTA },
+  '/robots.txt',
+);
 try {
   rows.push(
     await measure(
       'Node (standalone, sqlite)',
       node.url,
       node.child.pid!,
-      scenarios(['http-caching', 'css-that-scales', 'accessible-forms', 'commit-messages'], ['cache', 'styling', 'keyboard labels', 'commit message']),
+      scenarios(
+        ['http-caching', 'css-that-scales', 'accessible-forms', 'commit-messages'],
+        ['cache', 'styling', 'keyboard labels', 'commit message'],
+      ),
     ),
   );
 } finally {
@@ -150,10 +212,14 @@ try {
   await Promise.all(prepared.map((site) => site.remove()));
 }
 
-console.log(`| host | cold start | operation | req/s | p50 ms | p99 ms | CPU ms/request | failures |`);
+console.log(
+  `| host | cold start | operation | req/s | p50 ms | p99 ms | CPU ms/request | failures |`,
+);
 console.log(`| --- | --- | --- | --- | --- | --- | --- | --- |`);
 for (const row of rows) {
   for (const [name, run] of Object.entries(row.runs)) {
-    console.log(`| ${row.host} | ${row.coldMs.toFixed(0)} ms | ${name} | ${run.rps.toFixed(0)} | ${run.p50} | ${run.p99} | ${run.cpuMsPerRequest.toFixed(2)} | ${run.failures} |`);
+    console.log(
+      `| ${row.host} | ${row.coldMs.toFixed(0)} ms | ${name} | ${run.rps.toFixed(0)} | ${run.p50} | ${run.p99} | ${run.cpuMsPerRequest.toFixed(2)} | ${run.failures} |`,
+    );
   }
 }

@@ -19,7 +19,10 @@ module.exports = {
         "A package imported must be in the importing package's package.json: in the workspace every package resolves from the root, " +
         "in a user's install it would be missing. The types of hast and mdast come with the unified utilities that use them.",
       from: {},
-      to: { dependencyTypes: ['npm-no-pkg', 'npm-unknown', 'npm-dev'], pathNot: '/node_modules/@types/' },
+      to: {
+        dependencyTypes: ['npm-no-pkg', 'npm-unknown', 'npm-dev'],
+        pathNot: '/node_modules/@types/',
+      },
     },
   ],
   options: {
@@ -28,6 +31,9 @@ module.exports = {
     tsPreCompilationDeps: true,
     doNotFollow: { path: 'node_modules' },
     // Node's conditions, as it resolves the packages at run time (structured-headers exports `import` and `require` only).
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+    },
   },
 };

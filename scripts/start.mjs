@@ -43,7 +43,8 @@ function stop(reason) {
   console.log(`${reason}: finishing open requests…`);
   void server.close().then(() => process.exit(0));
 }
-for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP'])) process.on(signal, () => stop(signal));
+for (const signal of /** @type {const} */ (['SIGINT', 'SIGTERM', 'SIGHUP']))
+  process.on(signal, () => stop(signal));
 const parent = process.ppid;
 setInterval(() => {
   if (process.ppid !== parent) stop('npm stopped');
@@ -53,10 +54,14 @@ if (!existsSync(resolve(outDir, 'server/entry.mjs')) || !existsSync(manifestFile
   const site = process.env.SITE_URL ?? servedAt;
   console.log(`No build found in ${shownOutDir}: building the site for ${site} first…`);
   const code = await new Promise((done) => {
-    build = spawn(process.execPath, [resolve('node_modules/astro-agent-api/dist/cli.js'), 'publish', '--outDir', outDir], {
-      stdio: 'inherit',
-      env: { ...process.env, SITE_URL: site },
-    });
+    build = spawn(
+      process.execPath,
+      [resolve('node_modules/astro-agent-api/dist/cli.js'), 'publish', '--outDir', outDir],
+      {
+        stdio: 'inherit',
+        env: { ...process.env, SITE_URL: site },
+      },
+    );
     build.once('exit', (exitCode) => done(exitCode));
   });
   build = undefined;

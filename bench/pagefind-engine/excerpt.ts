@@ -34,7 +34,9 @@ export function buildExcerpt(content: string, locations: readonly number[]): str
  * better than a dense list of links further down.
  */
 function findDensestWindow(wordCount: number, locations: readonly number[]): number {
-  const sorted = [...new Set(locations)].filter((l) => l >= 0 && l < wordCount).sort((a, b) => a - b);
+  const sorted = [...new Set(locations)]
+    .filter((l) => l >= 0 && l < wordCount)
+    .sort((a, b) => a - b);
   if (sorted.length === 0 || wordCount <= WINDOW_WORDS) return 0;
   const counts: number[] = [];
   let tail = 0;

@@ -49,7 +49,11 @@ export interface PagefindSearchOptions {
 /** The instance returned by the generated `pagefind.js`'s `createInstance`. */
 export interface PagefindInstance {
   init(): Promise<void>;
-  options(options: { excerptLength?: number; ranking?: PagefindRanking; exactDiacritics?: boolean }): Promise<void>;
+  options(options: {
+    excerptLength?: number;
+    ranking?: PagefindRanking;
+    exactDiacritics?: boolean;
+  }): Promise<void>;
   search(term: string | null, options?: PagefindSearchOptions): Promise<PagefindResponse>;
   preload(term: string, options?: PagefindSearchOptions): Promise<void>;
   filters(): Promise<Record<string, Record<string, number>>>;
@@ -77,13 +81,21 @@ const EXPORT_STATEMENT = /export\s*\{\s*createInstance\s*,[^}]*\}\s*;?\s*$/;
  * Each call evaluates its own copy of the module (its own WebAssembly memory), so an old snapshot
  * is garbage-collected once nothing references its instance.
  */
-export async function loadPagefind(pagefindDir: string, options: { ranking?: PagefindRanking; excerptLength?: number; language?: string } = {}): Promise<LoadedPagefind> {
+export async function loadPagefind(
+  pagefindDir: string,
+  options: { ranking?: PagefindRanking; excerptLength?: number; language?: string } = {},
+): Promise<LoadedPagefind> {
   const files = await readIndexFolder(pagefindDir);
   const script = files.get('pagefind.js');
-  if (!script) throw new Error(`No pagefind.js in ${pagefindDir}: build the site first (npm run build).`);
+  if (!script)
+    throw new Error(`No pagefind.js in ${pagefindDir}: build the site first (npm run build).`);
 
   const basePath = pathToFileURL(pagefindDir).href.replace(/\/?$/, '/');
-  const createInstance = evaluatePagefindScript(new TextDecoder().decode(script), createSnapshotFetch(basePath, files), options.language);
+  const createInstance = evaluatePagefindScript(
+    new TextDecoder().decode(script),
+    createSnapshotFetch(basePath, files),
+    options.language,
+  );
   const instance = createInstance({ basePath, baseUrl: '/', noWorker: true });
   await instance.init();
   // init() returns before the WebAssembly is ready; loading the filters waits for it (and the city
@@ -106,7 +118,9 @@ async function readIndexFolder(dir: string): Promise<Map<string, Uint8Array>> {
     entries
       .filter((entry) => entry.isFile())
       // The UI bundles are for browsers; the search needs the script, entry, meta, wasm and chunks.
-      .filter((entry) => !/^pagefind-(?:component-|modular-)?ui\.|^pagefind-highlight\./.test(entry.name))
+      .filter(
+        (entry) => !/^pagefind-(?:component-|modular-)?ui\.|^pagefind-highlight\./.test(entry.name),
+      )
       .map(async (entry) => {
         const path = join(entry.parentPath, entry.name);
         files.set(relative(dir, path).split(sep).join('/'), new Uint8Array(await readFile(path)));
@@ -128,29 +142,51 @@ function createSnapshotFetch(basePath: string, files: Map<string, Uint8Array>): 
     if (!data) return new Response(null, { status: 404 });
     // Chunks are gzip; inflating them here with native zlib, off the main thread, is much faster than
     // pagefind.js's JavaScript inflate, which it skips for data that already starts with its signature.
-    const body = data[0] === 0x1f && data[1] === 0x8b ? new Uint8Array(await gunzipAsync(data)) : data.slice();
-    return new Response(body, { status: 200, headers: { 'content-type': 'application/octet-stream' } });
+    const body =
+      data[0] === 0x1f && data[1] === 0x8b ? new Uint8Array(await gunzipAsync(data)) : data.slice();
+    return new Response(body, {
+      status: 200,
+      headers: { 'content-type': 'application/octet-stream' },
+    });
   };
 }
 
-type CreateInstance = (options: { basePath: string; baseUrl: string; noWorker: boolean }) => PagefindInstance;
+type CreateInstance = (options: {
+  basePath: string;
+  baseUrl: string;
+  noWorker: boolean;
+}) => PagefindInstance;
 
 /**
  * Evaluates the generated ES module as a function body so that `fetch` (and, for a language, the
  * `document` it reads `<html lang>` from) is a parameter rather than the global. The two module-only constructs are rewritten: the final `export {…}` becomes a
  * `return`, and `import.meta.url` (only used to guess basePath, which we always pass) becomes undefined.
  */
-function evaluatePagefindScript(source: string, snapshotFetch: typeof fetch, language: string | undefined): CreateInstance {
+function evaluatePagefindScript(
+  source: string,
+  snapshotFetch: typeof fetch,
+  language: string | undefined,
+): CreateInstance {
   if (!EXPORT_STATEMENT.test(source)) {
-    throw new Error('Unexpected pagefind.js: no final `export {createInstance, …}`. Check the pagefind version.');
+    throw new Error(
+      'Unexpected pagefind.js: no final `export {createInstance, …}`. Check the pagefind version.',
+    );
   }
-  const body = source.replace(EXPORT_STATEMENT, 'return createInstance;').replaceAll('import.meta.url', 'undefined');
+  const body = source
+    .replace(EXPORT_STATEMENT, 'return createInstance;')
+    .replaceAll('import.meta.url', 'undefined');
   if (/\bimport\s*\.\s*meta\b|\bimport\s*\(/.test(body)) {
     throw new Error('Unexpected pagefind.js: it uses module features the loader does not rewrite.');
   }
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the script is our own build output
   // Pagefind searches the index of the page's language, read from `<html lang>`: a page of `language`.
-  const document = language === undefined ? undefined : { currentScript: null, querySelector: () => ({ getAttribute: () => language }) };
-  const factory = new Function('fetch', 'document', `"use strict";${body}`) as (f: typeof fetch, d: unknown) => CreateInstance;
+  const document =
+    language === undefined
+      ? undefined
+      : { currentScript: null, querySelector: () => ({ getAttribute: () => language }) };
+  const factory = new Function('fetch', 'document', `"use strict";${body}`) as (
+    f: typeof fetch,
+    d: unknown,
+  ) => CreateInstance;
   return factory(snapshotFetch, document);
 }

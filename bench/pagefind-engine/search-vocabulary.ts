@@ -89,4 +89,13 @@ export const STOPWORDS: ReadonlySet<string> = new Set([
  * Words that describe the whole site rather than a page ("servicios en Córdoba"): dropped like
  * stopwords when the query has other words, so the city or trade decides.
  */
-export const GENERIC_WORDS: ReadonlySet<string> = new Set(['servicio', 'servicios', 'reparaciones', 'hogar', 'domicilio', 'empresa', 'profesional', 'profesionales']);
+export const GENERIC_WORDS: ReadonlySet<string> = new Set([
+  'servicio',
+  'servicios',
+  'reparaciones',
+  'hogar',
+  'domicilio',
+  'empresa',
+  'profesional',
+  'profesionales',
+]);

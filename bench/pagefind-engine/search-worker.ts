@@ -1,5 +1,10 @@
 import { parentPort, workerData } from 'node:worker_threads';
-import { createSearchEngine, InvalidCursorError, type SearchEngineOptions, type SearchInput } from './search.ts';
+import {
+  createSearchEngine,
+  InvalidCursorError,
+  type SearchEngineOptions,
+  type SearchInput,
+} from './search.ts';
 
 // Worker entry of the search engine (see worker-search.ts): loads the build's index, then answers
 // `{ id, input }` messages with `{ id, output }` or `{ id, error }`.
@@ -9,7 +14,14 @@ try {
   port.on('message', ({ id, input }: { id: number; input: SearchInput }) => {
     engine.search(input).then(
       (output) => port.postMessage({ id, output }),
-      (error: unknown) => port.postMessage({ id, error: { cursor: error instanceof InvalidCursorError, message: error instanceof Error ? error.message : String(error) } }),
+      (error: unknown) =>
+        port.postMessage({
+          id,
+          error: {
+            cursor: error instanceof InvalidCursorError,
+            message: error instanceof Error ? error.message : String(error),
+          },
+        }),
     );
   });
   port.postMessage({ ready: true });

@@ -5,13 +5,28 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { BuiltPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
-import { decodeCursor, encodeCursor, InvalidCursorError, MAX_CURSOR_OFFSET, type CursorScope } from '../../packages/astro-agent-api/src/content/cursor.ts';
+import {
+  decodeCursor,
+  encodeCursor,
+  InvalidCursorError,
+  MAX_CURSOR_OFFSET,
+  type CursorScope,
+} from '../../packages/astro-agent-api/src/content/cursor.ts';
 import { buildExcerpt } from './excerpt.ts';
 import { loadPagefind, type PagefindInstance, type PagefindResult } from './load-pagefind.ts';
-import { createCityMatcher, normaliseSearchText, parseSearchQuery, type ParsedSearchQuery } from './search-query.ts';
+import {
+  createCityMatcher,
+  normaliseSearchText,
+  parseSearchQuery,
+  type ParsedSearchQuery,
+} from './search-query.ts';
 import { TRADE_SYNONYMS } from './search-vocabulary.ts';
 import type { FacetOptions } from '../../packages/astro-agent-api/src/options.ts';
-import type { SearchInput, SearchOutput, SearchResult } from '../../packages/astro-agent-api/src/content/search.ts';
+import type {
+  SearchInput,
+  SearchOutput,
+  SearchResult,
+} from '../../packages/astro-agent-api/src/content/search.ts';
 
 /** The key of "no facet filter" in the caches. */
 const ALL = '';
@@ -88,7 +103,9 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
   function pagesOfCity(city: string): Promise<Set<string>> {
     let set = citySets.get(city);
     if (!set) {
-      set = instance.search(null, { filters: { [primary!]: city } }).then((response) => new Set(response.results.map((r) => r.id)));
+      set = instance
+        .search(null, { filters: { [primary!]: city } })
+        .then((response) => new Set(response.results.map((r) => r.id)));
       citySets.set(city, set);
     }
     return set;
@@ -106,8 +123,14 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
     if (!hits) {
       hits =
         city === ALL
-          ? instance.search(term).then((response) => response.results.map(({ id, score, words, data }) => ({ id, score, words, data })))
-          : Promise.all([searchTerm(term, ALL), pagesOfCity(city)]).then(([all, ofCity]) => all.filter((hit) => ofCity.has(hit.id)));
+          ? instance
+              .search(term)
+              .then((response) =>
+                response.results.map(({ id, score, words, data }) => ({ id, score, words, data })),
+              )
+          : Promise.all([searchTerm(term, ALL), pagesOfCity(city)]).then(([all, ofCity]) =>
+              all.filter((hit) => ofCity.has(hit.id)),
+            );
       cacheBySize(terms, key, hits);
     }
     return hits;
@@ -115,7 +138,9 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
 
   async function rank(query: ParsedSearchQuery, city: string): Promise<RankedEntry[]> {
     const entries = new Map<string, RankedEntry & { matched: number }>();
-    const groupHits = await Promise.all(query.groups.map((group) => Promise.all(group.map((term) => searchTerm(term, city)))));
+    const groupHits = await Promise.all(
+      query.groups.map((group) => Promise.all(group.map((term) => searchTerm(term, city)))),
+    );
     for (const variants of groupHits) {
       const best = new Map<string, number>();
       for (const [i, hits] of variants.entries()) {
@@ -154,16 +179,27 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
         const hit = await resolve(entry);
         if (!hit) return;
         const title = normaliseSearchText(hit.page.title).split(' ');
-        const inTitle = query.groups.filter((group) => group.some((term) => title.some((word) => isSameWord(term, word))));
+        const inTitle = query.groups.filter((group) =>
+          group.some((term) => title.some((word) => isSameWord(term, word))),
+        );
         entry.score *= 1 + (TITLE_WEIGHT * inTitle.length) / groups;
         // A query that names only a city (and generic words) is about the city: its hub page leads.
-        if (query.city && query.groups.length === inTitle.length && query.groups.every(isCityGroup(query.city))) {
+        if (
+          query.city &&
+          query.groups.length === inTitle.length &&
+          query.groups.every(isCityGroup(query.city))
+        ) {
           entry.score *= 1 + 1 / hit.page.path.split('/').length;
         }
       }),
     );
     top.sort(byScore);
-    return [...top, ...sorted.slice(RERANK_DEPTH)].map(({ id, score, locations, data }) => ({ id, score, locations, data }));
+    return [...top, ...sorted.slice(RERANK_DEPTH)].map(({ id, score, locations, data }) => ({
+      id,
+      score,
+      locations,
+      data,
+    }));
   }
 
   function isCityGroup(city: string): (group: readonly string[]) => boolean {
@@ -200,7 +236,8 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
       const scope: CursorScope = { buildId: options.buildId, query: parsed.normalised, filters };
       const offset = cursor === undefined ? 0 : decodeCursor(cursor, scope);
       const list = parsed.groups.length > 0 ? await rankCached(parsed, city) : [];
-      const matches = (page: BuiltPage) => Object.entries(filters).every(([name, value]) => page.facets[name] === value);
+      const matches = (page: BuiltPage) =>
+        Object.entries(filters).every(([name, value]) => page.facets[name] === value);
       const results: SearchResult[] = [];
       let index = offset;
       // Entries that do not map to a manifest page (or to the filters) are skipped the same way
@@ -210,8 +247,16 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
         const hit = await resolve(entry);
         if (!hit || !matches(hit.page)) continue;
         entry.excerpt ??= buildExcerpt(hit.content, entry.locations.flat());
-        const facetFields = Object.fromEntries(facetNames.map((name) => [name, hit.page.facets[name] ?? '']));
-        results.push({ title: hit.page.title, url: hit.page.url, ...facetFields, excerpt: entry.excerpt, section: '' });
+        const facetFields = Object.fromEntries(
+          facetNames.map((name) => [name, hit.page.facets[name] ?? '']),
+        );
+        results.push({
+          title: hit.page.title,
+          url: hit.page.url,
+          ...facetFields,
+          excerpt: entry.excerpt,
+          section: '',
+        });
       }
       while (index < list.length) {
         const hit = await resolve(list[index]!);
@@ -219,7 +264,11 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
         index++;
       }
       const more = index < list.length && index <= MAX_CURSOR_OFFSET;
-      return { total: results.length, results, next_cursor: more ? encodeCursor(index, scope) : null };
+      return {
+        total: results.length,
+        results,
+        next_cursor: more ? encodeCursor(index, scope) : null,
+      };
     },
   };
 }
@@ -227,7 +276,8 @@ export async function createSearchEngine(options: SearchEngineOptions): Promise<
 /** A facet's values and aliases as the city matcher reads them: slug → label, and each alias under its own key. */
 function buildFacetNames(facet: FacetOptions): Record<string, string> {
   const names: Record<string, string> = { ...facet.values };
-  for (const [slug, aliases] of Object.entries(facet.aliases)) for (const [i, alias] of aliases.entries()) names[`${slug}\u0000${i}`] = alias;
+  for (const [slug, aliases] of Object.entries(facet.aliases))
+    for (const [i, alias] of aliases.entries()) names[`${slug}\u0000${i}`] = alias;
   return names;
 }
 
@@ -235,7 +285,11 @@ function buildFacetNames(facet: FacetOptions): Record<string, string> {
  * Caches a pending list counted as 1 until it resolves, then as its length; a failed search must not
  * stay cached.
  */
-function cacheBySize<L extends readonly unknown[]>(cache: LRUCache<string, Promise<L>>, key: string, list: Promise<L>): void {
+function cacheBySize<L extends readonly unknown[]>(
+  cache: LRUCache<string, Promise<L>>,
+  key: string,
+  list: Promise<L>,
+): void {
   cache.set(key, list, { size: 1 });
   list.then(
     (items) => {
@@ -265,7 +319,12 @@ function findPage(pagesByPath: Map<string, BuiltPage>, url: string): BuiltPage |
   } catch {
     // keep it encoded
   }
-  const candidates = [path, path.replace(/index\.html$/, ''), path.replace(/\.html$/, '/'), `${path}/`];
+  const candidates = [
+    path,
+    path.replace(/index\.html$/, ''),
+    path.replace(/\.html$/, '/'),
+    `${path}/`,
+  ];
   for (const candidate of candidates) {
     const page = pagesByPath.get(candidate);
     if (page) return page;

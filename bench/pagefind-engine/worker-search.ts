@@ -2,7 +2,13 @@ import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { LRUCache } from 'lru-cache';
-import { InvalidCursorError, type SearchEngine, type SearchEngineOptions, type SearchInput, type SearchOutput } from './search.ts';
+import {
+  InvalidCursorError,
+  type SearchEngine,
+  type SearchEngineOptions,
+  type SearchInput,
+  type SearchOutput,
+} from './search.ts';
 
 export interface WorkerSearchEngine extends SearchEngine {
   /** Stops the worker; searches still pending are rejected. */
@@ -21,12 +27,27 @@ const ANSWER_CACHE_ENTRIES = 2_000;
  * Answers are cached here too, so a repeated query is answered without a round trip and never waits
  * behind a new one. One engine serves one build, so the cache is keyed by the build implicitly.
  */
-export async function createWorkerSearchEngine(options: SearchEngineOptions): Promise<WorkerSearchEngine> {
+export async function createWorkerSearchEngine(
+  options: SearchEngineOptions,
+): Promise<WorkerSearchEngine> {
   // The worker needs the pages' addresses, not their Markdown.
-  const pages = options.pages.map(({ url, path, title, facets }) => ({ url, path, title, facets, frontMatter: '', markdown: '' }));
+  const pages = options.pages.map(({ url, path, title, facets }) => ({
+    url,
+    path,
+    title,
+    facets,
+    frontMatter: '',
+    markdown: '',
+  }));
   // The worker file has this module's extension: `.ts` in the repository, `.js` once compiled.
-  const worker = new Worker(new URL(`./search-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url), { workerData: { ...options, pages } });
-  const pending = new Map<number, { resolve: (output: SearchOutput) => void; reject: (error: Error) => void }>();
+  const worker = new Worker(
+    new URL(`./search-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+    { workerData: { ...options, pages } },
+  );
+  const pending = new Map<
+    number,
+    { resolve: (output: SearchOutput) => void; reject: (error: Error) => void }
+  >();
   const answers = new LRUCache<string, SearchOutput>({ max: ANSWER_CACHE_ENTRIES });
   let nextId = 1;
   let failure: Error | undefined;
@@ -38,12 +59,21 @@ export async function createWorkerSearchEngine(options: SearchEngineOptions): Pr
   try {
     await new Promise<void>((resolve, reject) => {
       onError = reject;
-      onExit = (code) => reject(new Error(`The search worker stopped with exit code ${code} while loading`));
+      onExit = (code) =>
+        reject(new Error(`The search worker stopped with exit code ${code} while loading`));
       onReady = (message) => (message.failed ? reject(new Error(message.failed)) : resolve());
       worker.on('error', onError).on('exit', onExit).on('message', onReady);
       // A rebuild that empties the index folder while it is read can leave Pagefind waiting forever for
       // a file: give up, so the server keeps answering from the build it has and retries later.
-      timer = setTimeout(() => reject(new Error(`The search index in ${options.pagefindDir} did not load within ${LOAD_TIMEOUT_MS / 1000} s`)), LOAD_TIMEOUT_MS);
+      timer = setTimeout(
+        () =>
+          reject(
+            new Error(
+              `The search index in ${options.pagefindDir} did not load within ${LOAD_TIMEOUT_MS / 1000} s`,
+            ),
+          ),
+        LOAD_TIMEOUT_MS,
+      );
     });
   } catch (error) {
     await worker.terminate();
@@ -53,14 +83,28 @@ export async function createWorkerSearchEngine(options: SearchEngineOptions): Pr
     // Only these go: the Worker keeps listeners of its own (they start and stop its message port).
     worker.off('error', onError).off('exit', onExit).off('message', onReady);
   }
-  worker.on('message', ({ id, output, error }: { id: number; output?: SearchOutput; error?: { cursor: boolean; message: string } }) => {
-    const call = pending.get(id);
-    if (!call) return;
-    pending.delete(id);
-    if (pending.size === 0) worker.unref();
-    if (error) call.reject(error.cursor ? new InvalidCursorError(error.message) : new Error(error.message));
-    else call.resolve(output!);
-  });
+  worker.on(
+    'message',
+    ({
+      id,
+      output,
+      error,
+    }: {
+      id: number;
+      output?: SearchOutput;
+      error?: { cursor: boolean; message: string };
+    }) => {
+      const call = pending.get(id);
+      if (!call) return;
+      pending.delete(id);
+      if (pending.size === 0) worker.unref();
+      if (error)
+        call.reject(
+          error.cursor ? new InvalidCursorError(error.message) : new Error(error.message),
+        );
+      else call.resolve(output!);
+    },
+  );
   const fail = (error: Error) => {
     failure = error;
     for (const call of pending.values()) call.reject(error);

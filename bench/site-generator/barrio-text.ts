@@ -20,19 +20,43 @@ export interface BarrioText {
   street: string;
 }
 
-const PREFIXES = ['', 'San ', 'Santa ', 'El ', 'La ', 'Los ', 'Las ', 'Barrio de ', 'Ensanche de ', 'Casco de '];
+const PREFIXES = [
+  '',
+  'San ',
+  'Santa ',
+  'El ',
+  'La ',
+  'Los ',
+  'Las ',
+  'Barrio de ',
+  'Ensanche de ',
+  'Casco de ',
+];
 // biome-ignore format: a word list, read in rows
 const ROOTS = [
   'Centro', 'Norte', 'Sur', 'Estación', 'Puerto', 'Castillo', 'Molinos', 'Olivos', 'Huertas', 'Pinar', 'Rosales',
   'Fuente', 'Alameda', 'Ribera', 'Vega', 'Cañada', 'Lomas', 'Arenal', 'Carmen', 'Remedios', 'Almendros', 'Prado',
   'Universidad', 'Hospital', 'Mercado', 'Feria', 'Catedral', 'Ermita', 'Jardines', 'Cerro', 'Parque', 'Llano',
 ];
-const STREETS = ['calle Mayor', 'avenida de la Constitución', 'calle Real', 'paseo del Río', 'calle Nueva', 'plaza de España', 'calle del Sol', 'ronda Norte'];
+const STREETS = [
+  'calle Mayor',
+  'avenida de la Constitución',
+  'calle Real',
+  'paseo del Río',
+  'calle Nueva',
+  'plaza de España',
+  'calle del Sol',
+  'ronda Norte',
+];
 const OPENERS = [
-  (s: string, b: string, c: string) => `En ${b} (${c}) atendemos avisos de ${s} casi todos los días, sobre todo en edificios de los años setenta.`,
-  (s: string, b: string, c: string) => `Los vecinos de ${b} nos llaman para trabajos de ${s}: reparaciones pequeñas, revisiones y alguna urgencia de madrugada en ${c}.`,
-  (s: string, b: string, c: string) => `${b} es una de las zonas de ${c} con más avisos de ${s} por la antigüedad de sus instalaciones.`,
-  (s: string, b: string, c: string) => `Si vives en ${b}, en ${c}, un técnico de ${s} puede estar en tu casa normalmente en menos de dos horas.`,
+  (s: string, b: string, c: string) =>
+    `En ${b} (${c}) atendemos avisos de ${s} casi todos los días, sobre todo en edificios de los años setenta.`,
+  (s: string, b: string, c: string) =>
+    `Los vecinos de ${b} nos llaman para trabajos de ${s}: reparaciones pequeñas, revisiones y alguna urgencia de madrugada en ${c}.`,
+  (s: string, b: string, c: string) =>
+    `${b} es una de las zonas de ${c} con más avisos de ${s} por la antigüedad de sus instalaciones.`,
+  (s: string, b: string, c: string) =>
+    `Si vives en ${b}, en ${c}, un técnico de ${s} puede estar en tu casa normalmente en menos de dos horas.`,
 ];
 const SENTENCES = [
   'Damos presupuesto por escrito antes de empezar y el precio no cambia si el trabajo se alarga.',
@@ -105,7 +129,9 @@ export function buildBarrioText(ref: BarrioRef, barrioIndex: number, seed: numbe
   const random = createRandom(seed);
   const name = barrioName(barrioIndex);
   const trade = ref.service.name.toLowerCase();
-  const sentences = [...SENTENCES].sort(() => random() - 0.5).slice(0, 5 + Math.floor(random() * 5));
+  const sentences = [...SENTENCES]
+    .sort(() => random() - 0.5)
+    .slice(0, 5 + Math.floor(random() * 5));
   const minutes = 30 + Math.floor(random() * 90);
   const street = `${pick(STREETS, random)}, ${1 + Math.floor(random() * 120)}`;
   const paragraphs = [

@@ -9,7 +9,12 @@ export default defineConfig({
   // English at /, French under /fr/: each page says its language in <html lang> (src/layouts/BaseLayout.astro).
   // A path French lacks (guides/composting, and the English paths of the pages French translates under
   // French slugs) is built under /fr/ too, with the English text: Astro's fallback.
-  i18n: { locales: ['en', 'fr'], defaultLocale: 'en', fallback: { fr: 'en' }, routing: { fallbackType: 'rewrite' } },
+  i18n: {
+    locales: ['en', 'fr'],
+    defaultLocale: 'en',
+    fallback: { fr: 'en' },
+    routing: { fallbackType: 'rewrite' },
+  },
   adapter: node({ mode: 'standalone' }),
   integrations: [agentApi()],
 });

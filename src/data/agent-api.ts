@@ -44,6 +44,9 @@ export const agentApiOptions = {
   policies: { anonymous: { name: 'anonimo' }, identified: { name: 'identificado' } },
   // Answers grounded on the pages are welcome, quoting them and linking back (Content Signals' use=reference);
   // crawlers that only gather training data are kept out.
-  robots: { usage: { search: true, aiInput: true, aiTrain: false, use: 'reference' }, agents: { GPTBot: { crawl: false }, CCBot: { crawl: false } } },
+  robots: {
+    usage: { search: true, aiInput: true, aiTrain: false, use: 'reference' },
+    agents: { GPTBot: { crawl: false }, CCBot: { crawl: false } },
+  },
   search: searchVocabulary,
 } satisfies AgentApiUserOptions;

@@ -50,8 +50,23 @@ export interface OpeningPeriod {
   opens: string;
   closes: string;
 }
-export type DayName = 'Monday' | 'Tuesday' | 'Wednesday' | 'Thursday' | 'Friday' | 'Saturday' | 'Sunday';
-const DAY_NAMES: readonly DayName[] = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+export type DayName =
+  | 'Monday'
+  | 'Tuesday'
+  | 'Wednesday'
+  | 'Thursday'
+  | 'Friday'
+  | 'Saturday'
+  | 'Sunday';
+const DAY_NAMES: readonly DayName[] = [
+  'Monday',
+  'Tuesday',
+  'Wednesday',
+  'Thursday',
+  'Friday',
+  'Saturday',
+  'Sunday',
+];
 const DAYS_ES: Record<DayName, [singular: string, plural: string]> = {
   Monday: ['lunes', 'lunes'],
   Tuesday: ['martes', 'martes'],
@@ -68,14 +83,19 @@ export const officeHours: readonly OpeningPeriod[] = [
   { days: ['Saturday'], opens: '09:00', closes: '14:00' },
 ];
 /** Emergencies by phone: every day, all day. */
-export const emergencyHours: readonly OpeningPeriod[] = [{ days: DAY_NAMES, opens: '00:00', closes: '23:59' }];
+export const emergencyHours: readonly OpeningPeriod[] = [
+  { days: DAY_NAMES, opens: '00:00', closes: '23:59' },
+];
 
 /** "De lunes a viernes de 8:00 a 20:00 y sábados de 9:00 a 14:00". */
 export function formatOpeningHours(periods: readonly OpeningPeriod[]): string {
   const time = (value: string) => value.replace(/^0/, '');
   const text = periods
     .map(({ days, opens, closes }) => {
-      const when = days.length === 1 ? DAYS_ES[days[0]!][1] : `de ${DAYS_ES[days[0]!][0]} a ${DAYS_ES[days.at(-1)!][0]}`;
+      const when =
+        days.length === 1
+          ? DAYS_ES[days[0]!][1]
+          : `de ${DAYS_ES[days[0]!][0]} a ${DAYS_ES[days.at(-1)!][0]}`;
       return `${when} de ${time(opens)} a ${time(closes)}`;
     })
     .join(' y ');
@@ -116,7 +136,11 @@ export const tax = {
 /** Rates common to every trade. */
 export const generalPrices: PriceItem[] = [
   { concept: 'Desplazamiento y diagnóstico (visita programada)', from: 35, unit: '' },
-  { concept: 'Mano de obra, por hora (fracciones de 30 minutos después de la primera)', from: 38, unit: '/hora' },
+  {
+    concept: 'Mano de obra, por hora (fracciones de 30 minutos después de la primera)',
+    from: 38,
+    unit: '/hora',
+  },
   { concept: 'Salida de urgencia de 8:00 a 20:00, de lunes a sábado', from: 55, unit: '' },
   { concept: 'Salida de urgencia de 20:00 a 8:00, domingos y festivos', from: 85, unit: '' },
   { concept: 'Presupuesto por escrito antes de empezar', from: 0, unit: '' },
@@ -132,11 +156,19 @@ export const serviceModel = {
     'Reparo Hogar recibe el aviso, presupuesta, factura y garantiza cada trabajo. La reparación la hace un ' +
     'técnico de la plantilla o un profesional colaborador de nuestra red en cada ciudad, pero el cliente trata ' +
     'siempre con Reparo Hogar, que responde ante él del resultado aunque el trabajo lo haga un colaborador.',
-  performedBy: 'Técnicos de la plantilla de Reparo Hogar o profesionales colaboradores de su red local, con seguro de ' + 'responsabilidad civil, seleccionados y supervisados por Reparo Hogar.',
-  quotedBy: 'Reparo Hogar, con un presupuesto por escrito y sin compromiso antes de empezar cualquier trabajo.',
-  invoicedBy: 'Reparo Hogar Servicios S.L. emite la factura al cliente; el profesional colaborador nunca cobra directamente.',
-  warranty: 'Reparo Hogar da 12 meses de garantía sobre la mano de obra y las piezas que instala, también cuando el ' + 'trabajo lo ha hecho un colaborador.',
-  booking: 'Nada se reserva, contrata ni paga en esta web: el aviso se da por teléfono o por correo electrónico, el ' + 'presupuesto se acepta por escrito y se paga al terminar, con factura.',
+  performedBy:
+    'Técnicos de la plantilla de Reparo Hogar o profesionales colaboradores de su red local, con seguro de ' +
+    'responsabilidad civil, seleccionados y supervisados por Reparo Hogar.',
+  quotedBy:
+    'Reparo Hogar, con un presupuesto por escrito y sin compromiso antes de empezar cualquier trabajo.',
+  invoicedBy:
+    'Reparo Hogar Servicios S.L. emite la factura al cliente; el profesional colaborador nunca cobra directamente.',
+  warranty:
+    'Reparo Hogar da 12 meses de garantía sobre la mano de obra y las piezas que instala, también cuando el ' +
+    'trabajo lo ha hecho un colaborador.',
+  booking:
+    'Nada se reserva, contrata ni paga en esta web: el aviso se da por teléfono o por correo electrónico, el ' +
+    'presupuesto se acepta por escrito y se paga al terminar, con factura.',
   onlineBooking: false,
 } as const;
 
@@ -160,7 +192,9 @@ export const serviceSteps = [
   },
 ] as const;
 
-export const coverage = '21 ciudades de España y sus áreas metropolitanas: península, Baleares (Mallorca) y Canarias ' + '(Tenerife y Las Palmas de Gran Canaria).';
+export const coverage =
+  '21 ciudades de España y sus áreas metropolitanas: península, Baleares (Mallorca) y Canarias ' +
+  '(Tenerife y Las Palmas de Gran Canaria).';
 
 export const services: Service[] = [
   {
@@ -366,12 +400,36 @@ export const services: Service[] = [
 ];
 
 export const cities: City[] = [
-  { slug: 'tenerife', name: 'Tenerife', province: 'Santa Cruz de Tenerife', region: 'Canarias', tax: 'IGIC' },
-  { slug: 'las-palmas', name: 'Las Palmas de Gran Canaria', province: 'Las Palmas', region: 'Canarias', tax: 'IGIC' },
-  { slug: 'mallorca', name: 'Mallorca', province: 'Illes Balears', region: 'Illes Balears', tax: 'IVA' },
+  {
+    slug: 'tenerife',
+    name: 'Tenerife',
+    province: 'Santa Cruz de Tenerife',
+    region: 'Canarias',
+    tax: 'IGIC',
+  },
+  {
+    slug: 'las-palmas',
+    name: 'Las Palmas de Gran Canaria',
+    province: 'Las Palmas',
+    region: 'Canarias',
+    tax: 'IGIC',
+  },
+  {
+    slug: 'mallorca',
+    name: 'Mallorca',
+    province: 'Illes Balears',
+    region: 'Illes Balears',
+    tax: 'IVA',
+  },
   { slug: 'madrid', name: 'Madrid', province: 'Madrid', region: 'Comunidad de Madrid', tax: 'IVA' },
   { slug: 'barcelona', name: 'Barcelona', province: 'Barcelona', region: 'Cataluña', tax: 'IVA' },
-  { slug: 'valencia', name: 'Valencia', province: 'Valencia', region: 'Comunitat Valenciana', tax: 'IVA' },
+  {
+    slug: 'valencia',
+    name: 'Valencia',
+    province: 'Valencia',
+    region: 'Comunitat Valenciana',
+    tax: 'IVA',
+  },
   { slug: 'zaragoza', name: 'Zaragoza', province: 'Zaragoza', region: 'Aragón', tax: 'IVA' },
   { slug: 'sevilla', name: 'Sevilla', province: 'Sevilla', region: 'Andalucía', tax: 'IVA' },
   { slug: 'malaga', name: 'Málaga', province: 'Málaga', region: 'Andalucía', tax: 'IVA' },
@@ -380,13 +438,49 @@ export const cities: City[] = [
   { slug: 'murcia', name: 'Murcia', province: 'Murcia', region: 'Región de Murcia', tax: 'IVA' },
   { slug: 'cordoba', name: 'Córdoba', province: 'Córdoba', region: 'Andalucía', tax: 'IVA' },
   { slug: 'bilbao', name: 'Bilbao', province: 'Bizkaia', region: 'País Vasco', tax: 'IVA' },
-  { slug: 'alicante', name: 'Alicante', province: 'Alicante', region: 'Comunitat Valenciana', tax: 'IVA' },
-  { slug: 'valladolid', name: 'Valladolid', province: 'Valladolid', region: 'Castilla y León', tax: 'IVA' },
-  { slug: 'gijon', name: 'Gijón', province: 'Asturias', region: 'Principado de Asturias', tax: 'IVA' },
+  {
+    slug: 'alicante',
+    name: 'Alicante',
+    province: 'Alicante',
+    region: 'Comunitat Valenciana',
+    tax: 'IVA',
+  },
+  {
+    slug: 'valladolid',
+    name: 'Valladolid',
+    province: 'Valladolid',
+    region: 'Castilla y León',
+    tax: 'IVA',
+  },
+  {
+    slug: 'gijon',
+    name: 'Gijón',
+    province: 'Asturias',
+    region: 'Principado de Asturias',
+    tax: 'IVA',
+  },
   { slug: 'a-coruna', name: 'A Coruña', province: 'A Coruña', region: 'Galicia', tax: 'IVA' },
-  { slug: 'elche', name: 'Elche', province: 'Alicante', region: 'Comunitat Valenciana', tax: 'IVA' },
-  { slug: 'oviedo', name: 'Oviedo', province: 'Asturias', region: 'Principado de Asturias', tax: 'IVA' },
-  { slug: 'pamplona', name: 'Pamplona', province: 'Navarra', region: 'Comunidad Foral de Navarra', tax: 'IVA' },
+  {
+    slug: 'elche',
+    name: 'Elche',
+    province: 'Alicante',
+    region: 'Comunitat Valenciana',
+    tax: 'IVA',
+  },
+  {
+    slug: 'oviedo',
+    name: 'Oviedo',
+    province: 'Asturias',
+    region: 'Principado de Asturias',
+    tax: 'IVA',
+  },
+  {
+    slug: 'pamplona',
+    name: 'Pamplona',
+    province: 'Navarra',
+    region: 'Comunidad Foral de Navarra',
+    tax: 'IVA',
+  },
 ];
 
 /** Addresses of the pages of the site, by name. */

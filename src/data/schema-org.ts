@@ -18,8 +18,31 @@ import type {
   WebPage,
   WebSite,
 } from 'schema-dts';
-import { buildBreadcrumbList, buildFaqPage, buildGraph, buildNodeId, buildPriceOffer, idReference, type FaqItem } from 'astro-agent-api/schema-org';
-import { cities, cityUrl, company, emergencyHours, officeHours, pages, postalAddress, serviceUrl, services, tax, type City, type OpeningPeriod, type PriceItem, type Service } from './company.ts';
+import {
+  buildBreadcrumbList,
+  buildFaqPage,
+  buildGraph,
+  buildNodeId,
+  buildPriceOffer,
+  idReference,
+  type FaqItem,
+} from 'astro-agent-api/schema-org';
+import {
+  cities,
+  cityUrl,
+  company,
+  emergencyHours,
+  officeHours,
+  pages,
+  postalAddress,
+  serviceUrl,
+  services,
+  tax,
+  type City,
+  type OpeningPeriod,
+  type PriceItem,
+  type Service,
+} from './company.ts';
 
 const LANGUAGE = 'es-ES';
 const CURRENCY = 'EUR';
@@ -52,7 +75,8 @@ export interface PageGraphInput {
 const organizationId = (site: URL) => buildNodeId(site, 'organization');
 const websiteId = (site: URL) => buildNodeId(site, 'website');
 export const serviceId = (site: URL, path: string) => buildNodeId(new URL(path, site), 'service');
-const cityId = (site: URL, city: Pick<City, 'slug'>) => buildNodeId(new URL(cityUrl(city), site), 'city');
+const cityId = (site: URL, city: Pick<City, 'slug'>) =>
+  buildNodeId(new URL(cityUrl(city), site), 'city');
 const catalogId = (site: URL) => buildNodeId(new URL(pages.servicios, site), 'catalog');
 
 /** The graph of one page: the company (in full on its own pages, briefly elsewhere), the site, the page, its breadcrumb and its entities. */
@@ -61,7 +85,9 @@ export function buildPageGraph(input: PageGraphInput): Graph {
   const url = new URL(path, site).href;
   const pageId = buildNodeId(url, 'webpage');
   const breadcrumbId = buildNodeId(url, 'breadcrumb');
-  const describesOrganization = entities.some((entity) => (entity as { '@id'?: string })['@id'] === organizationId(site));
+  const describesOrganization = entities.some(
+    (entity) => (entity as { '@id'?: string })['@id'] === organizationId(site),
+  );
   const mainEntity = entities[0] as { '@id'?: string } | undefined;
   const page: WebPage = {
     '@type': input.type ?? 'WebPage',
@@ -77,10 +103,18 @@ export function buildPageGraph(input: PageGraphInput): Graph {
   };
   const trail = [
     { name: 'Inicio', url: new URL('/', site).href },
-    ...crumbs.flatMap((crumb) => (crumb.href ? [{ name: crumb.label, url: new URL(crumb.href, site).href }] : [])),
+    ...crumbs.flatMap((crumb) =>
+      crumb.href ? [{ name: crumb.label, url: new URL(crumb.href, site).href }] : [],
+    ),
     ...(path === '/' ? [] : [{ name: heading, url }]),
   ];
-  return buildGraph([describesOrganization ? undefined : buildOrganizationSummary(site), buildWebSite(site), page, buildBreadcrumbList({ id: breadcrumbId, items: trail }), ...entities]);
+  return buildGraph([
+    describesOrganization ? undefined : buildOrganizationSummary(site),
+    buildWebSite(site),
+    page,
+    buildBreadcrumbList({ id: breadcrumbId, items: trail }),
+    ...entities,
+  ]);
 }
 
 /** The company in full: contact, address, hours, the cities it serves and its catalogue of services. */
@@ -100,8 +134,21 @@ export function buildOrganization(site: URL): HomeAndConstructionBusiness {
     },
     openingHoursSpecification: buildOpeningHours(officeHours),
     contactPoint: [
-      { '@type': 'ContactPoint', contactType: 'customer service', telephone: phoneNumber(), email: company.email, availableLanguage: LANGUAGE, hoursAvailable: buildOpeningHours(officeHours) },
-      { '@type': 'ContactPoint', contactType: 'emergency', telephone: phoneNumber(), availableLanguage: LANGUAGE, hoursAvailable: buildOpeningHours(emergencyHours) },
+      {
+        '@type': 'ContactPoint',
+        contactType: 'customer service',
+        telephone: phoneNumber(),
+        email: company.email,
+        availableLanguage: LANGUAGE,
+        hoursAvailable: buildOpeningHours(officeHours),
+      },
+      {
+        '@type': 'ContactPoint',
+        contactType: 'emergency',
+        telephone: phoneNumber(),
+        availableLanguage: LANGUAGE,
+        hoursAvailable: buildOpeningHours(emergencyHours),
+      },
     ],
     areaServed: cities.map((city) => buildCity(site, city)),
     hasOfferCatalog: buildServiceCatalog(site),
@@ -154,7 +201,10 @@ export function buildCity(site: URL, city: City): CityNode {
     '@id': cityId(site, city),
     name: city.name,
     url: new URL(cityUrl(city), site).href,
-    containedInPlace: city.province === city.region ? region : { '@type': 'AdministrativeArea', name: city.province, containedInPlace: region },
+    containedInPlace:
+      city.province === city.region
+        ? region
+        : { '@type': 'AdministrativeArea', name: city.province, containedInPlace: region },
   };
 }
 
@@ -169,7 +219,14 @@ export function buildService(site: URL, service: Service): ServiceNode {
 }
 
 /** A service in one city: its area, its local tax on the offers, and a link to the service in every city. */
-export function buildCityService(site: URL, service: Service, city: City, path: string, name: string, taxNote: string): ServiceNode {
+export function buildCityService(
+  site: URL,
+  service: Service,
+  city: City,
+  path: string,
+  name: string,
+  taxNote: string,
+): ServiceNode {
   return {
     ...buildServiceBase(site, service, path),
     name,
@@ -194,11 +251,24 @@ function buildServiceBase(site: URL, service: Service, path: string) {
 /** The FAQ block of a page. */
 export function buildFaq(site: URL, path: string, questions: readonly FaqItem[]) {
   const url = new URL(path, site);
-  return buildFaqPage({ id: buildNodeId(url, 'faq'), pageId: buildNodeId(url, 'webpage'), questions });
+  return buildFaqPage({
+    id: buildNodeId(url, 'faq'),
+    pageId: buildNodeId(url, 'webpage'),
+    questions,
+  });
 }
 
 /** A guide: an Article by the company, about the services it sends the reader to. */
-export function buildGuideArticle(site: URL, guide: { path: string; title: string; description: string; updated: string; services: readonly Service[] }): Article {
+export function buildGuideArticle(
+  site: URL,
+  guide: {
+    path: string;
+    title: string;
+    description: string;
+    updated: string;
+    services: readonly Service[];
+  },
+): Article {
   const url = new URL(guide.path, site);
   return {
     '@type': 'Article',
@@ -230,7 +300,12 @@ function buildOffers(prices: readonly PriceItem[], taxNote: string) {
 }
 
 function buildOpeningHours(periods: readonly OpeningPeriod[]): OpeningHoursSpecification[] {
-  return periods.map(({ days, opens, closes }) => ({ '@type': 'OpeningHoursSpecification', dayOfWeek: [...days], opens, closes }));
+  return periods.map(({ days, opens, closes }) => ({
+    '@type': 'OpeningHoursSpecification',
+    dayOfWeek: [...days],
+    opens,
+    closes,
+  }));
 }
 
 /** The published number in international form, from the `tel:` link. */

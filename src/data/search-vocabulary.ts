@@ -143,8 +143,10 @@ export function buildSynonyms(): Record<string, string[]> {
   const add = (key: string, values: readonly string[]) => {
     synonyms[key] = [...new Set([...(synonyms[key] ?? []), ...values])];
   };
-  for (const [trade, words] of Object.entries(TRADE_WORDS)) for (const word of words) add(word, TRADE[trade as keyof typeof TRADE]);
-  for (const [target, words] of Object.entries(TOPIC_WORDS)) for (const word of words) add(word, [target]);
+  for (const [trade, words] of Object.entries(TRADE_WORDS))
+    for (const word of words) add(word, TRADE[trade as keyof typeof TRADE]);
+  for (const [target, words] of Object.entries(TOPIC_WORDS))
+    for (const word of words) add(word, [target]);
   return synonyms;
 }
 
@@ -162,5 +164,20 @@ export const searchVocabulary = {
     'i', 'need', 'want', 'looking', 'for', 'a', 'an', 'the', 'my', 'in', 'to', 'of', 'do', 'does', 'you', 'can', 'is', 'it', 'me', 'please', 'near',
   ],
   /** Words about the whole site rather than one page: they only count when a query has nothing else. */
-  genericWords: ['servicio', 'servicios', 'reparaciones', 'hogar', 'domicilio', 'empresa', 'profesional', 'profesionales', 'tecnico', 'tecnicos', 'service', 'services', 'home', 'repairs'],
+  genericWords: [
+    'servicio',
+    'servicios',
+    'reparaciones',
+    'hogar',
+    'domicilio',
+    'empresa',
+    'profesional',
+    'profesionales',
+    'tecnico',
+    'tecnicos',
+    'service',
+    'services',
+    'home',
+    'repairs',
+  ],
 };

@@ -51,7 +51,14 @@ export function buildServiceCityText(service: Service, city: City): ServiceCityT
     seed,
   );
 
-  const jobs = pick([`Lo que más nos piden en ${city.name}:`, `Trabajos de ${trade} habituales en ${city.name}:`, `Estos son los problemas de ${trade} que más resolvemos en ${city.name}:`], seed + 1);
+  const jobs = pick(
+    [
+      `Lo que más nos piden en ${city.name}:`,
+      `Trabajos de ${trade} habituales en ${city.name}:`,
+      `Estos son los problemas de ${trade} que más resolvemos en ${city.name}:`,
+    ],
+    seed + 1,
+  );
 
   const areas = pick(
     [

@@ -5,7 +5,14 @@
 const hooks = require('hooks');
 
 const server = process.env.CONTRACT_SERVER_URL;
-const state = { basic: '', token: '', quotaOnly: '', contentOnly: '', revocable: '', connector: '' };
+const state = {
+  basic: '',
+  token: '',
+  quotaOnly: '',
+  contentOnly: '',
+  revocable: '',
+  connector: '',
+};
 
 /** Statuses that cannot be produced on purpose from one request, each with the test that covers them. */
 const NOT_PRODUCIBLE = {
@@ -21,15 +28,33 @@ async function post(path, body, headers) {
 
 hooks.beforeAll((_transactions, done) => {
   (async () => {
-    const client = await post('/oauth/register', JSON.stringify({ client_name: 'contract tests' }), { 'Content-Type': 'application/json' });
+    const client = await post(
+      '/oauth/register',
+      JSON.stringify({ client_name: 'contract tests' }),
+      { 'Content-Type': 'application/json' },
+    );
     state.basic = `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString('base64')}`;
-    const token = async (scope) => (await post('/oauth/token', new URLSearchParams({ grant_type: 'client_credentials', scope }), { Authorization: state.basic })).access_token;
+    const token = async (scope) =>
+      (
+        await post(
+          '/oauth/token',
+          new URLSearchParams({ grant_type: 'client_credentials', scope }),
+          { Authorization: state.basic },
+        )
+      ).access_token;
     state.token = await token('content:read quota:read');
     state.quotaOnly = await token('quota:read');
     state.contentOnly = await token('content:read');
     state.revocable = await token('content:read');
     // A public client of the authorization code grant, for the authorization endpoint's redirect.
-    const connector = await post('/oauth/register', JSON.stringify({ redirect_uris: ['http://127.0.0.1:8976/callback'], token_endpoint_auth_method: 'none' }), { 'Content-Type': 'application/json' });
+    const connector = await post(
+      '/oauth/register',
+      JSON.stringify({
+        redirect_uris: ['http://127.0.0.1:8976/callback'],
+        token_endpoint_auth_method: 'none',
+      }),
+      { 'Content-Type': 'application/json' },
+    );
     state.connector = connector.client_id;
   })().then(
     () => done(),
@@ -70,17 +95,22 @@ function shapeOperation(transaction, status, path) {
   if (status === 200 && quota) request.headers.Authorization = `Bearer ${state.token}`;
   else if (status === 400 && path === '/api/v1/search_pages') setQuery(transaction, 'query', 'x');
   else if (status === 400 && path === '/api/v1/read_page') setQuery(transaction, 'url', '');
-  else if (status === 400 && path === '/api/v1/get_company_info') setQuery(transaction, 'section', 'everything');
-  else if (status === 401) request.headers.Authorization = 'Bearer agt_at_not-a-token-of-this-server-000000000000000';
-  else if (status === 403) request.headers.Authorization = `Bearer ${quota ? state.contentOnly : state.quotaOnly}`;
-  else if (status === 404 && path === '/api/v1/read_page') setQuery(transaction, 'url', '/no-such-page/');
+  else if (status === 400 && path === '/api/v1/get_company_info')
+    setQuery(transaction, 'section', 'everything');
+  else if (status === 401)
+    request.headers.Authorization = 'Bearer agt_at_not-a-token-of-this-server-000000000000000';
+  else if (status === 403)
+    request.headers.Authorization = `Bearer ${quota ? state.contentOnly : state.quotaOnly}`;
+  else if (status === 404 && path === '/api/v1/read_page')
+    setQuery(transaction, 'url', '/no-such-page/');
   // get_quota takes no parameter (no 400); only read_page can name a page that does not exist.
   else if (status !== 200) transaction.skip = true;
 }
 
 function shapeAuthEndpoint(transaction, status, path) {
   const request = transaction.request;
-  const authenticated = path === '/oauth/token' || path === '/oauth/revoke' || path === '/oauth/introspect';
+  const authenticated =
+    path === '/oauth/token' || path === '/oauth/revoke' || path === '/oauth/introspect';
   if (path === '/agent/identity') {
     if (status === 200) request.headers.Authorization = `Bearer ${state.token}`;
     return;
@@ -92,19 +122,27 @@ function shapeAuthEndpoint(transaction, status, path) {
   }
   if (path === '/oauth/register') {
     if (status === 400) request.body = JSON.stringify({ contacts: 'nobody' });
-    if (status === 413) request.body = JSON.stringify({ client_name: 'x', padding: 'x'.repeat(20_000) });
+    if (status === 413)
+      request.body = JSON.stringify({ client_name: 'x', padding: 'x'.repeat(20_000) });
     return;
   }
   if (!authenticated || status === 401) return;
   // The example's client_id and client_secret are placeholders: authenticate with Basic instead.
   request.headers.Authorization = state.basic;
-  if (path === '/oauth/token') request.body = form(status === 400 ? { grant_type: 'password' } : { grant_type: 'client_credentials' });
-  else request.body = form(status === 400 ? {} : { token: path === '/oauth/revoke' ? state.revocable : state.token });
+  if (path === '/oauth/token')
+    request.body = form(
+      status === 400 ? { grant_type: 'password' } : { grant_type: 'client_credentials' },
+    );
+  else
+    request.body = form(
+      status === 400 ? {} : { token: path === '/oauth/revoke' ? state.revocable : state.token },
+    );
 }
 
 // RFC 9110 §8.3.1: `application/json; charset=utf-8` is the media type application/json, but Dredd's
 // validator compares the header with the media type of openapi.json as strings.
 hooks.beforeEachValidation((transaction) => {
   const headers = transaction.real.headers;
-  if (headers['content-type']) headers['content-type'] = headers['content-type'].replace(/;\s*charset=utf-8$/i, '');
+  if (headers['content-type'])
+    headers['content-type'] = headers['content-type'].replace(/;\s*charset=utf-8$/i, '');
 });

@@ -19,22 +19,46 @@ before(async () => {
 });
 after(() => target?.close());
 
-test('the site passes `npx astro-agent-api-check`, run from the packed grader', { timeout: 300_000 }, async (t) => {
+test('the site passes `npx astro-agent-api-check`, run from the packed grader', {
+  timeout: 300_000,
+}, async (t) => {
   const packed = await packPackageOnce('astro-agent-api-check');
   t.diagnostic(`astro-agent-api-check tarball: ${packed.size} bytes, ${packed.files.length} files`);
   // Of the integration, only the contract's two leaf modules are compiled in; no TypeScript source ships.
   assert.deepEqual(packed.files.filter((file) => file.startsWith('dist/astro-agent-api/')).sort(), [
-    'dist/astro-agent-api/src/directive-attribute.d.ts',
-    'dist/astro-agent-api/src/directive-attribute.js',
-    'dist/astro-agent-api/src/paths.d.ts',
-    'dist/astro-agent-api/src/paths.js',
+    'dist/astro-agent-api/src/contract/directive-attribute.d.ts',
+    'dist/astro-agent-api/src/contract/directive-attribute.js',
+    'dist/astro-agent-api/src/contract/paths.d.ts',
+    'dist/astro-agent-api/src/contract/paths.js',
   ]);
-  assert.deepEqual(packed.files.filter((file) => !/\.(?:js|d\.ts)$/.test(file)).sort(), ['CHANGELOG.md', 'LICENSE', 'README.md', 'package.json']);
+  assert.deepEqual(packed.files.filter((file) => !/\.(?:js|d\.ts)$/.test(file)).sort(), [
+    'CHANGELOG.md',
+    'LICENSE',
+    'README.md',
+    'package.json',
+  ]);
   const elsewhere = await mkdtemp(join(tmpdir(), 'agent-api-npx-'));
   try {
-    const canonical = target.siteOrigin !== new URL(target.baseUrl).origin ? ['--canonical-origin', target.siteOrigin] : [];
+    const canonical =
+      target.siteOrigin !== new URL(target.baseUrl).origin
+        ? ['--canonical-origin', target.siteOrigin]
+        : [];
     // Exit 0 or runCommand rejects with the text of the failure; JSON to read the report back.
-    const { stdout } = await runCommand('npx', ['--yes', '--prefer-offline', '--package', packed.file, 'astro-agent-api-check', target.baseUrl, ...canonical, '--format', 'json'], { cwd: elsewhere });
+    const { stdout } = await runCommand(
+      'npx',
+      [
+        '--yes',
+        '--prefer-offline',
+        '--package',
+        packed.file,
+        'astro-agent-api-check',
+        target.baseUrl,
+        ...canonical,
+        '--format',
+        'json',
+      ],
+      { cwd: elsewhere },
+    );
     const report = JSON.parse(stdout) as CheckReport;
     assert.equal(report.api.detected, true, report.api.reason);
     assert.equal(report.summary.fail, 0);

@@ -26,7 +26,9 @@ before(async () => {
     await server.close({ keepData: true });
   }
   const file = join(work, 'agent-report.html');
-  const result = await runReport(['--since', '7d', '--out', file], { AGENT_API_DATA_DIR: server.dataDir });
+  const result = await runReport(['--since', '7d', '--out', file], {
+    AGENT_API_DATA_DIR: server.dataDir,
+  });
   await rm(server.dataDir, { recursive: true, force: true });
   assert.equal(result.code, 0, result.stderr);
   reportUrl = pathToFileURL(file).href;
@@ -39,12 +41,19 @@ after(async () => {
 });
 
 const VIEWPORTS = [
-  { name: 'desktop', viewport: { width: 1280, height: 900 }, isMobile: false, deviceScaleFactor: 1 },
+  {
+    name: 'desktop',
+    viewport: { width: 1280, height: 900 },
+    isMobile: false,
+    deviceScaleFactor: 1,
+  },
   { name: 'mobile', viewport: { width: 390, height: 844 }, isMobile: true, deviceScaleFactor: 2 },
 ];
 
 for (const { name, ...device } of VIEWPORTS) {
-  test(`the report opens from a file in Chromium (${name}): both charts drawn, no console error, no sideways overflow`, { timeout: 60_000 }, async (t) => {
+  test(`the report opens from a file in Chromium (${name}): both charts drawn, no console error, no sideways overflow`, {
+    timeout: 60_000,
+  }, async (t) => {
     const context = await browser.newContext({ ...device, offline: true });
     const page = await context.newPage();
     const problems = watchProblems(page);
@@ -68,7 +77,9 @@ for (const { name, ...device } of VIEWPORTS) {
     const missing = page.locator('section.missing tbody tr');
     assert.equal(await missing.count(), 1);
     assert.equal(await missing.locator('td').first().textContent(), MISSING_QUERY);
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px`);
     const file = join(SCREENSHOT_DIR, `agent-report-${name}.png`);
     await page.screenshot({ path: file, fullPage: true });

@@ -20,7 +20,11 @@ before(async () => {
   target = await openTarget();
   browser = await launchBrowser();
   const sample = samplePages(await readSitemap(target));
-  paths = ['/', ...(['service-city', 'guide'] as const).map((kind) => new URL(sample.get(kind)![0]!).pathname), '/desarrolladores/'];
+  paths = [
+    '/',
+    ...(['service-city', 'guide'] as const).map((kind) => new URL(sample.get(kind)![0]!).pathname),
+    '/desarrolladores/',
+  ];
 });
 after(async () => {
   await browser?.close();
@@ -43,8 +47,13 @@ for (const [device, viewport] of [
   ['desktop', { width: 1366, height: 900 }],
   ['phone', { width: 390, height: 844 }],
 ] as const) {
-  test(`the directive is first in each page's body and shows nothing to people (${device})`, { timeout: 120_000 }, async (t) => {
-    const context = await browser.newContext({ viewport, ...(device === 'phone' && { isMobile: true, hasTouch: true }) });
+  test(`the directive is first in each page's body and shows nothing to people (${device})`, {
+    timeout: 120_000,
+  }, async (t) => {
+    const context = await browser.newContext({
+      viewport,
+      ...(device === 'phone' && { isMobile: true, hasTouch: true }),
+    });
     for (const path of paths) {
       const page = await context.newPage();
       const errors: string[] = [];
@@ -71,18 +80,36 @@ for (const [device, viewport] of [
         };
       });
       assert.ok(facts.first, `${path}: the directive is the first element of <body>`);
-      assert.match(facts.text ?? '', /^For AI agents: \/llms\.txt lists the pages of this site as Markdown\. This page as Markdown: \/\S*\.md\.$/, path);
+      assert.match(
+        facts.text ?? '',
+        /^For AI agents: \/llms\.txt lists the pages of this site as Markdown\. This page as Markdown: \/\S*\.md\.$/,
+        path,
+      );
       assert.equal(facts.lang, 'en');
       // The visually hidden pattern applied: a refused style would leave the sentence in sight.
-      assert.deepEqual([facts.display, facts.position, facts.clipPath, facts.overflow], ['block', 'absolute', 'inset(50%)', 'hidden'], path);
-      assert.ok(facts.width <= 1 && facts.height <= 1, `${path}: a box of ${facts.width}×${facts.height}`);
+      assert.deepEqual(
+        [facts.display, facts.position, facts.clipPath, facts.overflow],
+        ['block', 'absolute', 'inset(50%)', 'hidden'],
+        path,
+      );
+      assert.ok(
+        facts.width <= 1 && facts.height <= 1,
+        `${path}: a box of ${facts.width}×${facts.height}`,
+      );
 
       // Not one pixel, and no room: the page looks and lays out the same without it.
       const pixels = await page.screenshot({ fullPage: false });
       const layout = await layoutOf(page);
       await directive.evaluate((element) => element.remove());
-      assert.ok(pixels.equals(await page.screenshot({ fullPage: false })), `${path}: the viewport renders the same without the directive`);
-      assert.deepEqual(await layoutOf(page), layout, `${path}: no element moves without the directive`);
+      assert.ok(
+        pixels.equals(await page.screenshot({ fullPage: false })),
+        `${path}: the viewport renders the same without the directive`,
+      );
+      assert.deepEqual(
+        await layoutOf(page),
+        layout,
+        `${path}: no element moves without the directive`,
+      );
       assert.deepEqual(errors, [], `${path}: no console error (a refused style logs one)`);
       await page.close();
     }
@@ -95,9 +122,13 @@ test('axe reports nothing about the directive, of any impact', { timeout: 60_000
   const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
   const page = await context.newPage();
   await page.goto(`${target.baseUrl}/`, { waitUntil: 'load' });
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze();
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze();
   const aboutDirective = results.violations.flatMap((violation) =>
-    violation.nodes.filter((node) => node.html.includes('data-agent-directive')).map((node) => `${violation.impact} ${violation.id}: ${node.html}`),
+    violation.nodes
+      .filter((node) => node.html.includes('data-agent-directive'))
+      .map((node) => `${violation.impact} ${violation.id}: ${node.html}`),
   );
   assert.deepEqual(aboutDirective, []);
   t.diagnostic(`${results.violations.length} violations on the page, none about the directive`);

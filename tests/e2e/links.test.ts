@@ -17,7 +17,9 @@ interface Visit {
   ids?: Set<string>;
 }
 
-test('every internal link reachable from the home page and the sitemap answers 200', { timeout: 180_000 }, async (t) => {
+test('every internal link reachable from the home page and the sitemap answers 200', {
+  timeout: 180_000,
+}, async (t) => {
   const started = performance.now();
   const sitemap = await readSitemap(target);
   assert.ok(sitemap.length > 0, 'the sitemap lists no page');
@@ -90,13 +92,19 @@ test('every internal link reachable from the home page and the sitemap answers 2
 
   const broken = [...visits]
     .filter(([, visited]) => visited.status !== 200)
-    .map(([url, visited]) => `${url} → ${visited.status || 'network error'}${visited.location ? ` (${visited.location})` : ''}, linked from ${referrers.get(url)}`);
+    .map(
+      ([url, visited]) =>
+        `${url} → ${visited.status || 'network error'}${visited.location ? ` (${visited.location})` : ''}, linked from ${referrers.get(url)}`,
+    );
   const missingAnchors = fragments
     .filter(({ url, fragment }) => {
       const ids = visits.get(url)?.ids;
       return ids !== undefined && !ids.has(fragment);
     })
-    .map(({ url, fragment, from }) => `${url}#${fragment} has no element with that id, linked from ${from}`);
+    .map(
+      ({ url, fragment, from }) =>
+        `${url}#${fragment} has no element with that id, linked from ${from}`,
+    );
   const uniqueMissing = [...new Set(missingAnchors)];
 
   const pages = [...visits.values()].filter((visited) => visited.ids).length;
@@ -106,7 +114,15 @@ test('every internal link reachable from the home page and the sitemap answers 2
       `from ${linkCount} internal links; ${externalCount} external/mailto/tel links not followed; ` +
       `${((performance.now() - started) / 1000).toFixed(1)} s`,
   );
-  assert.deepEqual(broken, [], `${broken.length} internal links do not answer 200:\n${broken.join('\n')}`);
-  assert.deepEqual(uniqueMissing, [], `${uniqueMissing.length} links point to a missing anchor:\n${uniqueMissing.join('\n')}`);
+  assert.deepEqual(
+    broken,
+    [],
+    `${broken.length} internal links do not answer 200:\n${broken.join('\n')}`,
+  );
+  assert.deepEqual(
+    uniqueMissing,
+    [],
+    `${uniqueMissing.length} links point to a missing anchor:\n${uniqueMissing.join('\n')}`,
+  );
   assert.deepEqual(sitemapMissing, [], 'every sitemap entry is an HTML page');
 });

@@ -52,20 +52,30 @@ describe('pages render with a title, one main heading, navigation and footer, an
         const rendered = await openPage(url);
         const path = new URL(url).pathname;
         if (!rendered.title) failures.push(`${path}: empty <title>`);
-        if (rendered.h1.length !== 1 || !rendered.h1[0]) failures.push(`${path}: ${rendered.h1.length} <h1> elements ${JSON.stringify(rendered.h1)}`);
-        if (rendered.navLinks < 3) failures.push(`${path}: the header navigation has ${rendered.navLinks} links`);
+        if (rendered.h1.length !== 1 || !rendered.h1[0])
+          failures.push(
+            `${path}: ${rendered.h1.length} <h1> elements ${JSON.stringify(rendered.h1)}`,
+          );
+        if (rendered.navLinks < 3)
+          failures.push(`${path}: the header navigation has ${rendered.navLinks} links`);
         if (!rendered.footerText) failures.push(`${path}: no footer`);
         for (const problem of problems.take()) failures.push(`${path}: ${problem}`);
       }
-      t.diagnostic(`${urls.length} ${kind} pages: ${urls.map((url) => new URL(url).pathname).join(' ')}`);
+      t.diagnostic(
+        `${urls.length} ${kind} pages: ${urls.map((url) => new URL(url).pathname).join(' ')}`,
+      );
       assert.deepEqual(failures, []);
     });
   }
 });
 
-test('/desarrolladores/#versionado scrolls to the versioning policy', { timeout: 30_000 }, async () => {
+test('/desarrolladores/#versionado scrolls to the versioning policy', {
+  timeout: 30_000,
+}, async () => {
   await page.setViewportSize({ width: 1366, height: 900 });
-  const response = await page.goto(`${target.baseUrl}/desarrolladores/#versionado`, { waitUntil: 'load' });
+  const response = await page.goto(`${target.baseUrl}/desarrolladores/#versionado`, {
+    waitUntil: 'load',
+  });
   assert.equal(response?.status(), 200);
   const section = page.locator('#versionado');
   assert.equal(await section.count(), 1, 'exactly one element has id="versionado"');
@@ -76,13 +86,20 @@ test('/desarrolladores/#versionado scrolls to the versioning policy', { timeout:
     box = await visibleBox(page);
   }
   assert.ok(box.scrollY > 0, 'the page did not scroll');
-  assert.ok(box.inViewport, `#versionado is not in the viewport: top ${box.top}px of ${box.viewport}px`);
+  assert.ok(
+    box.inViewport,
+    `#versionado is not in the viewport: top ${box.top}px of ${box.viewport}px`,
+  );
   assert.match(await section.innerText(), /versi/i);
   const policy = await page.evaluate(() => {
     // The heading and the list after it, up to the next heading of the same level.
     const heading = document.getElementById('versionado')!;
     let text = heading.textContent ?? '';
-    for (let node = heading.nextElementSibling; node && node.tagName !== heading.tagName; node = node.nextElementSibling) {
+    for (
+      let node = heading.nextElementSibling;
+      node && node.tagName !== heading.tagName;
+      node = node.nextElementSibling
+    ) {
       text += `\n${(node as HTMLElement).innerText}`;
     }
     return text;
@@ -92,7 +109,9 @@ test('/desarrolladores/#versionado scrolls to the versioning policy', { timeout:
   assert.deepEqual(problems.take(), []);
 });
 
-async function visibleBox(page: Page): Promise<{ top: number; viewport: number; scrollY: number; inViewport: boolean }> {
+async function visibleBox(
+  page: Page,
+): Promise<{ top: number; viewport: number; scrollY: number; inViewport: boolean }> {
   return page.evaluate(() => {
     const rect = document.getElementById('versionado')!.getBoundingClientRect();
     return {

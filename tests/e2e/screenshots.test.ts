@@ -24,8 +24,20 @@ after(async () => {
 });
 
 const VIEWPORTS = [
-  { name: 'mobile', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 },
-  { name: 'desktop', viewport: { width: 1366, height: 900 }, isMobile: false, hasTouch: false, deviceScaleFactor: 1 },
+  {
+    name: 'mobile',
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    deviceScaleFactor: 2,
+  },
+  {
+    name: 'desktop',
+    viewport: { width: 1366, height: 900 },
+    isMobile: false,
+    hasTouch: false,
+    deviceScaleFactor: 1,
+  },
 ];
 const PAGES = [
   { name: 'home', path: '/' },
@@ -33,7 +45,9 @@ const PAGES = [
 ];
 
 for (const { name: width, ...device } of VIEWPORTS) {
-  test(`${width} screenshots of the home page and a service-city page, without sideways overflow`, { timeout: 60_000 }, async (t) => {
+  test(`${width} screenshots of the home page and a service-city page, without sideways overflow`, {
+    timeout: 60_000,
+  }, async (t) => {
     const context = await browser.newContext(device);
     const page = await context.newPage();
     const problems = watchProblems(page);
@@ -49,7 +63,11 @@ for (const { name: width, ...device } of VIEWPORTS) {
         await accept.click();
         await accept.waitFor({ state: 'hidden' });
       } else {
-        assert.equal(await accept.isVisible(), false, 'the cookie notice comes back after it was accepted');
+        assert.equal(
+          await accept.isVisible(),
+          false,
+          'the cookie notice comes back after it was accepted',
+        );
       }
       const file = join(SCREENSHOT_DIR, `${name}-${width}.png`);
       await page.screenshot({ path: file, fullPage: true });
@@ -60,15 +78,29 @@ for (const { name: width, ...device } of VIEWPORTS) {
         const wide = [...document.querySelectorAll('body *')]
           .filter((element) => {
             const rect = element.getBoundingClientRect();
-            return rect.width > 0 && rect.right > limit + 1 && getComputedStyle(element).position !== 'fixed';
+            return (
+              rect.width > 0 &&
+              rect.right > limit + 1 &&
+              getComputedStyle(element).position !== 'fixed'
+            );
           })
           .filter((element) => !element.closest('.table-wrap, pre'))
           .slice(0, 5)
-          .map((element) => `${element.tagName.toLowerCase()}${element.className ? `.${String(element.className).split(' ').join('.')}` : ''}`);
+          .map(
+            (element) =>
+              `${element.tagName.toLowerCase()}${element.className ? `.${String(element.className).split(' ').join('.')}` : ''}`,
+          );
         return { scrollWidth: document.documentElement.scrollWidth, limit, wide };
       });
-      assert.ok(overflow.scrollWidth <= overflow.limit, `${path} at ${width} width scrolls sideways (${overflow.scrollWidth}px > ${overflow.limit}px): ${overflow.wide.join(', ')}`);
-      assert.deepEqual(overflow.wide, [], `${path} at ${width} width: elements wider than the viewport`);
+      assert.ok(
+        overflow.scrollWidth <= overflow.limit,
+        `${path} at ${width} width scrolls sideways (${overflow.scrollWidth}px > ${overflow.limit}px): ${overflow.wide.join(', ')}`,
+      );
+      assert.deepEqual(
+        overflow.wide,
+        [],
+        `${path} at ${width} width: elements wider than the viewport`,
+      );
     }
     assert.deepEqual(problems.take(), []);
     await context.close();

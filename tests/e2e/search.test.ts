@@ -11,10 +11,17 @@ const RESULT_LINK = '.pagefind-ui__result-link';
 /** The result links Pagefind UI shows, once it has shown any. */
 async function resultLinks(page: Page): Promise<{ text: string; href: string }[]> {
   await page.locator(RESULT_LINK).first().waitFor({ timeout: 15_000 });
-  return page.locator(RESULT_LINK).evaluateAll((links) => links.map((link) => ({ text: link.textContent?.trim() ?? '', href: (link as HTMLAnchorElement).href })));
+  return page.locator(RESULT_LINK).evaluateAll((links) =>
+    links.map((link) => ({
+      text: link.textContent?.trim() ?? '',
+      href: (link as HTMLAnchorElement).href,
+    })),
+  );
 }
 
-test('the header search box finds "fuga de agua" and a click lands on a plumbing page', { timeout: 60_000 }, async (t) => {
+test('the header search box finds "fuga de agua" and a click lands on a plumbing page', {
+  timeout: 60_000,
+}, async (t) => {
   const page = await session.browser.newPage();
   const problems = watchProblems(page);
   await page.goto(`${session.target.baseUrl}/`);
@@ -22,16 +29,28 @@ test('the header search box finds "fuga de agua" and a click lands on a plumbing
   await box.fill('fuga de agua');
   await box.press('Enter');
   const links = await resultLinks(page);
-  t.diagnostic(`results: ${links.map((link) => `${link.text} <${new URL(link.href).pathname}>`).join(' | ')}`);
-  const plumbing = links.slice(0, 5).findIndex((link) => new URL(link.href).pathname.startsWith('/servicios/fontaneria/'));
-  assert.ok(plumbing >= 0, `no plumbing (fontanería) page among the first results: ${links.map((link) => link.href).join(', ')}`);
-  await Promise.all([page.waitForURL(/\/servicios\/fontaneria\//), page.locator(RESULT_LINK).nth(plumbing).click()]);
+  t.diagnostic(
+    `results: ${links.map((link) => `${link.text} <${new URL(link.href).pathname}>`).join(' | ')}`,
+  );
+  const plumbing = links
+    .slice(0, 5)
+    .findIndex((link) => new URL(link.href).pathname.startsWith('/servicios/fontaneria/'));
+  assert.ok(
+    plumbing >= 0,
+    `no plumbing (fontanería) page among the first results: ${links.map((link) => link.href).join(', ')}`,
+  );
+  await Promise.all([
+    page.waitForURL(/\/servicios\/fontaneria\//),
+    page.locator(RESULT_LINK).nth(plumbing).click(),
+  ]);
   assert.match(await page.locator('h1').innerText(), /fontaner/i);
   assert.deepEqual(problems.take(), []);
   await page.close();
 });
 
-test('a keyboard-only user reaches the search box with Tab and searches with Enter', { timeout: 60_000 }, async (t) => {
+test('a keyboard-only user reaches the search box with Tab and searches with Enter', {
+  timeout: 60_000,
+}, async (t) => {
   const page = await session.browser.newPage();
   const problems = watchProblems(page);
   await page.goto(`${session.target.baseUrl}/`);
@@ -46,13 +65,23 @@ test('a keyboard-only user reaches the search box with Tab and searches with Ent
     });
     if (focused === 'search') break;
   }
-  assert.equal(focused, 'search', `40 presses of Tab from the top of the page never reached the header search box`);
+  assert.equal(
+    focused,
+    'search',
+    `40 presses of Tab from the top of the page never reached the header search box`,
+  );
   t.diagnostic(`the search box is the ${presses}th Tab stop`);
   const outline = await page.evaluate(() => {
     const style = getComputedStyle(document.activeElement!);
-    return { outline: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0, shadow: style.boxShadow !== 'none' };
+    return {
+      outline: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0,
+      shadow: style.boxShadow !== 'none',
+    };
   });
-  assert.ok(outline.outline || outline.shadow, 'the focused search box shows no focus indicator (outline or box-shadow)');
+  assert.ok(
+    outline.outline || outline.shadow,
+    'the focused search box shows no focus indicator (outline or box-shadow)',
+  );
 
   await page.keyboard.type('fuga de agua');
   await page.keyboard.press('Enter');
@@ -63,11 +92,19 @@ test('a keyboard-only user reaches the search box with Tab and searches with Ent
   let onResult = false;
   for (let i = 0; i < 10 && !onResult; i++) {
     await page.keyboard.press('Tab');
-    onResult = await page.evaluate((selector) => document.activeElement?.matches(selector) ?? false, `${RESULT_LINK}`);
+    onResult = await page.evaluate(
+      (selector) => document.activeElement?.matches(selector) ?? false,
+      `${RESULT_LINK}`,
+    );
   }
   assert.ok(onResult, 'Tab from the results page search field does not reach the first result');
-  const expected = new URL(await page.evaluate(() => (document.activeElement as HTMLAnchorElement).href)).pathname;
-  await Promise.all([page.waitForURL((url) => url.pathname === expected), page.keyboard.press('Enter')]);
+  const expected = new URL(
+    await page.evaluate(() => (document.activeElement as HTMLAnchorElement).href),
+  ).pathname;
+  await Promise.all([
+    page.waitForURL((url) => url.pathname === expected),
+    page.keyboard.press('Enter'),
+  ]);
   assert.deepEqual(problems.take(), []);
   await page.close();
 });

@@ -36,10 +36,17 @@ export interface AddressProxy {
  * (CONNECT, which undici uses even for http: targets) carry plain HTTP here, so the proxy reads the
  * requests inside them too, and notes every exchange.
  */
-export async function startAddressProxy(routes: ReadonlyMap<string, string>, sourceAddress = nextLoopbackAddress()): Promise<AddressProxy> {
+export async function startAddressProxy(
+  routes: ReadonlyMap<string, string>,
+  sourceAddress = nextLoopbackAddress(),
+): Promise<AddressProxy> {
   const exchanges: ProxiedExchange[] = [];
   const forward = (incoming: IncomingMessage, outgoing: ServerResponse) => {
-    const published = new URL(incoming.url!.startsWith('/') ? `http://${incoming.headers.host}${incoming.url}` : incoming.url!);
+    const published = new URL(
+      incoming.url!.startsWith('/')
+        ? `http://${incoming.headers.host}${incoming.url}`
+        : incoming.url!,
+    );
     const served = routes.get(published.origin);
     const target = new URL(served ?? published.origin);
     const exchange: ProxiedExchange = { method: incoming.method!, url: published.href, status: 0 };
@@ -65,7 +72,9 @@ export async function startAddressProxy(routes: ReadonlyMap<string, string>, sou
     );
     upstream.on('error', (error) => {
       exchange.status = 502;
-      outgoing.writeHead(502, { 'content-type': 'text/plain' }).end(`address proxy: ${error.message}`);
+      outgoing
+        .writeHead(502, { 'content-type': 'text/plain' })
+        .end(`address proxy: ${error.message}`);
     });
     incoming.pipe(upstream);
   };

@@ -58,11 +58,15 @@ export function marksOf(html: string, headers: Headers, pageUrl: string): PageMa
   const marks: PageMark[] = [];
   const head = html.slice(0, html.search(/<body[\s>]/i) >>> 0 || html.length);
   if (/<meta[^>]+http-equiv=["']?refresh/i.test(head)) marks.push('stub');
-  const robots = [...head.matchAll(/<meta[^>]+name=["']?robots["']?[^>]*>/gi)].map((match) => match[0]).join(' ');
-  if (/noindex/i.test(robots) || /noindex/i.test(headers.get('x-robots-tag') ?? '')) marks.push('noindex');
+  const robots = [...head.matchAll(/<meta[^>]+name=["']?robots["']?[^>]*>/gi)]
+    .map((match) => match[0])
+    .join(' ');
+  if (/noindex/i.test(robots) || /noindex/i.test(headers.get('x-robots-tag') ?? ''))
+    marks.push('noindex');
   const canonical = /<link[^>]+rel=["']?canonical["']?[^>]*>/i.exec(head)?.[0];
   const href = canonical && /href=["']?([^"'\s>]+)/i.exec(canonical)?.[1];
-  if (href && new URL(href, pageUrl).href.replace(/\/$/, '') !== pageUrl.replace(/\/$/, '')) marks.push('canonical-elsewhere');
+  if (href && new URL(href, pageUrl).href.replace(/\/$/, '') !== pageUrl.replace(/\/$/, ''))
+    marks.push('canonical-elsewhere');
   return marks;
 }
 
@@ -70,20 +74,32 @@ export function marksOf(html: string, headers: Headers, pageUrl: string): PageMa
  * Reads the site served at `origin` (built for `site`, whose URLs the documents publish) as an agent
  * does, and counts. `questions` are asked of search_pages with its default limit.
  */
-export async function readAgentIndex(origin: string, site: string, questions: SiteQuestion[]): Promise<AgentIndexFigures> {
-  const local = (url: string) => (url.startsWith(site) ? `${origin}${url.slice(site.length)}` : url);
+export async function readAgentIndex(
+  origin: string,
+  site: string,
+  questions: SiteQuestion[],
+): Promise<AgentIndexFigures> {
+  const local = (url: string) =>
+    url.startsWith(site) ? `${origin}${url.slice(site.length)}` : url;
   const text = async (url: string) => {
     const response = await fetch(local(url));
     if (!response.ok) throw new Error(`${url} answered ${response.status}`);
     return response.text();
   };
 
-  const sitemapPages = await readSitemap(`${site}/sitemap-index.xml`, text).catch(() => readSitemap(`${site}/sitemap.xml`, text));
+  const sitemapPages = await readSitemap(`${site}/sitemap-index.xml`, text).catch(() =>
+    readSitemap(`${site}/sitemap.xml`, text),
+  );
 
   const llmsTxt = await text(`${site}/llms.txt`);
   const sectionFiles = linksOf(llmsTxt).filter((url) => /\/llms\/[^/]+\.txt$/.test(url));
   // The pages' twins: not the documents (agents.md, auth.md, the skill) that llms.txt names too.
-  const listed = [llmsTxt, ...(await Promise.all(sectionFiles.map(text)))].flatMap(linksOf).filter((url) => url.startsWith(site) && url.endsWith('.md') && !/\/(agents|auth|SKILL)\.md$/.test(url));
+  const listed = [llmsTxt, ...(await Promise.all(sectionFiles.map(text)))]
+    .flatMap(linksOf)
+    .filter(
+      (url) =>
+        url.startsWith(site) && url.endsWith('.md') && !/\/(agents|auth|SKILL)\.md$/.test(url),
+    );
   const llmsTxtPages = [...new Set(listed.map((url) => pathOf(url, site)))].sort();
 
   const llmsFull = await text(`${site}/llms-full.txt`);
@@ -103,7 +119,9 @@ export async function readAgentIndex(origin: string, site: string, questions: Si
       markedPaths.add(pathOf(url, site));
     }
   }
-  const indexedMarked = [...new Set([...llmsTxtPages, ...mcpResources])].filter((path) => markedPaths.has(path)).sort();
+  const indexedMarked = [...new Set([...llmsTxtPages, ...mcpResources])]
+    .filter((path) => markedPaths.has(path))
+    .sort();
 
   const searchRanks = [];
   for (const { query, page } of questions) {
@@ -113,7 +131,9 @@ export async function readAgentIndex(origin: string, site: string, questions: Si
     searchRanks.push({ query, page, rank: top.indexOf(page) + 1, top });
   }
   const searchHits = searchRanks.filter(({ rank }) => rank > 0 && rank <= 3).length;
-  const searchMarked = [...new Set(searchRanks.flatMap(({ top }) => top).filter((path) => markedPaths.has(path)))].sort();
+  const searchMarked = [
+    ...new Set(searchRanks.flatMap(({ top }) => top).filter((path) => markedPaths.has(path))),
+  ].sort();
 
   return {
     sitemapPages: sitemapPages.length,

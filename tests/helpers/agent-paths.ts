@@ -6,6 +6,8 @@ import type { AgentApi } from '../../packages/astro-agent-api/src/runtime.ts';
  * handler runs, nothing is counted) and the site gets as it is.
  */
 export async function claims(api: AgentApi, path: string): Promise<boolean> {
-  const answer = await api.answer(new Request(`http://localhost${path}`, { method: 'OPTIONS' }), { clientAddress: '192.0.2.99' });
+  const answer = await api.answer(new Request(`http://localhost${path}`, { method: 'OPTIONS' }), {
+    clientAddress: '192.0.2.99',
+  });
   return answer.kind === 'response';
 }

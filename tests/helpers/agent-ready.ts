@@ -5,8 +5,15 @@ import { assertAgentReady, type CheckId, type CheckReport } from 'astro-agent-ap
  * `astro-agent-api check` on a served site, every page sampled: no check fails but those the host
  * cannot pass (`allowFailing`), and the contract checks ran (`api`) or were skipped as not applicable.
  */
-export async function assertSitePassesCheck(url: string, options: { canonicalOrigin: string; api: boolean; allowFailing?: CheckId[] }): Promise<CheckReport> {
-  const report = await assertAgentReady(url, { canonicalOrigin: options.canonicalOrigin, sampling: 'none', allowFailing: options.allowFailing ?? [] });
+export async function assertSitePassesCheck(
+  url: string,
+  options: { canonicalOrigin: string; api: boolean; allowFailing?: CheckId[] },
+): Promise<CheckReport> {
+  const report = await assertAgentReady(url, {
+    canonicalOrigin: options.canonicalOrigin,
+    sampling: 'none',
+    allowFailing: options.allowFailing ?? [],
+  });
   assert.equal(report.api.detected, options.api, report.api.reason);
   const skipped = report.checks.filter((check) => check.status === 'skip').map((check) => check.id);
   // The 429 needs --exhaust-quota; a site without a sitemap has nothing to compare llms.txt with.
@@ -17,6 +24,10 @@ export async function assertSitePassesCheck(url: string, options: { canonicalOri
       [],
       'no contract check is skipped',
     );
-  else assert.ok(report.checks.filter((check) => check.status === 'pass').length >= 15, 'the site-wide checks pass');
+  else
+    assert.ok(
+      report.checks.filter((check) => check.status === 'pass').length >= 15,
+      'the site-wide checks pass',
+    );
   return report;
 }

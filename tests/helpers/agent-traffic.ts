@@ -7,12 +7,18 @@ import { fetchFrom } from './fetch-from.ts';
 
 /** User-Agents as the agents send them (the samples of the crawler-user-agents list). */
 export const USER_AGENTS = {
-  GPTBot: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)',
-  ClaudeBot: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)',
-  PerplexityBot: 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)',
-  'Claude-User': 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Claude-User/1.0; +Claude-User@anthropic.com)',
-  'ChatGPT-User': 'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot',
-  browser: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36',
+  GPTBot:
+    'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)',
+  ClaudeBot:
+    'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)',
+  PerplexityBot:
+    'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)',
+  'Claude-User':
+    'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; Claude-User/1.0; +Claude-User@anthropic.com)',
+  'ChatGPT-User':
+    'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; ChatGPT-User/1.0; +https://openai.com/bot',
+  browser:
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36',
 };
 
 /** The client address the traffic comes from: the store must never hold it. */
@@ -49,13 +55,29 @@ export interface SentTraffic {
  * call, resource read and tools/list. OAuth registration and token requests are sent too (not counted).
  */
 export async function sendKnownTraffic(bases: string[], outDir: string): Promise<SentTraffic> {
-  const site = (JSON.parse(await readFile(join(outDir, 'agent-api', 'manifest.json'), 'utf8')) as { site: string }).site.replace(/\/$/, '');
+  const site = (
+    JSON.parse(await readFile(join(outDir, 'agent-api', 'manifest.json'), 'utf8')) as {
+      site: string;
+    }
+  ).site.replace(/\/$/, '');
   const from = fetchFrom(TRAFFIC_ADDRESS);
   let turn = 0;
-  const send = async (path: string, userAgent: string, init: RequestInit = {}, expected = 200): Promise<Response> => {
+  const send = async (
+    path: string,
+    userAgent: string,
+    init: RequestInit = {},
+    expected = 200,
+  ): Promise<Response> => {
     const base = bases[turn++ % bases.length]!;
-    const response = await from(`${base}${path}`, { ...init, headers: { 'user-agent': userAgent, ...(init.headers as Record<string, string>) } });
-    assert.equal(response.status, expected, `${init.method ?? 'GET'} ${path} as ${userAgent.slice(0, 60)}`);
+    const response = await from(`${base}${path}`, {
+      ...init,
+      headers: { 'user-agent': userAgent, ...(init.headers as Record<string, string>) },
+    });
+    assert.equal(
+      response.status,
+      expected,
+      `${init.method ?? 'GET'} ${path} as ${userAgent.slice(0, 60)}`,
+    );
     return response;
   };
   const mcp = (method: string, name: string, params: Record<string, unknown>) =>
@@ -68,7 +90,12 @@ export async function sendKnownTraffic(bases: string[], outDir: string): Promise
         'mcp-method': method,
         ...(name ? { 'mcp-name': name } : {}),
       },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: MCP_ENVELOPE } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method,
+        params: { ...params, _meta: MCP_ENVELOPE },
+      }),
     });
 
   // GPTBot: an HTML page twice, its .md twin, llms.txt.
@@ -82,12 +109,19 @@ export async function sendKnownTraffic(bases: string[], outDir: string): Promise
   // ClaudeBot: negotiation, read_page and a search that finds nothing.
   await send(OTHER_PAGE, USER_AGENTS.ClaudeBot, { headers: { accept: 'text/markdown' } });
   await send(`/api/v1/read_page?url=${encodeURIComponent(OTHER_PAGE)}`, USER_AGENTS.ClaudeBot);
-  const missing = (await (await send(`/api/v1/search_pages?query=${encodeURIComponent(MISSING_QUERY)}`, USER_AGENTS.ClaudeBot)).json()) as { total: number };
+  const missing = (await (
+    await send(
+      `/api/v1/search_pages?query=${encodeURIComponent(MISSING_QUERY)}`,
+      USER_AGENTS.ClaudeBot,
+    )
+  ).json()) as { total: number };
   assert.equal(missing.total, 0, 'the missing query finds nothing');
   // PerplexityBot: the same filtered search twice.
   let found = { results: 0, more: false };
   for (let i = 0; i < 2; i++) {
-    const answer = (await (await send(`/api/v1/search_pages?query=${FOUND_QUERY}&city=madrid`, USER_AGENTS.PerplexityBot)).json()) as {
+    const answer = (await (
+      await send(`/api/v1/search_pages?query=${FOUND_QUERY}&city=madrid`, USER_AGENTS.PerplexityBot)
+    ).json()) as {
       total: number;
       next_cursor: string | null;
     };
@@ -106,35 +140,64 @@ export async function sendKnownTraffic(bases: string[], outDir: string): Promise
       201,
     )
   ).json()) as { client_id: string; client_secret: string };
-  const basic = Buffer.from(`${encodeURIComponent(registered.client_id)}:${encodeURIComponent(registered.client_secret)}`).toString('base64');
+  const basic = Buffer.from(
+    `${encodeURIComponent(registered.client_id)}:${encodeURIComponent(registered.client_secret)}`,
+  ).toString('base64');
   const { access_token: token } = (await (
     await send('/oauth/token', USER_AGENTS['ChatGPT-User'], {
       method: 'POST',
-      headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        authorization: `Basic ${basic}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       body: 'grant_type=client_credentials',
     })
   ).json()) as { access_token: string };
-  await send(`/api/v1/read_page?url=${encodeURIComponent(PAGE)}`, USER_AGENTS['ChatGPT-User'], { headers: { authorization: `Bearer ${token}` } });
+  await send(`/api/v1/read_page?url=${encodeURIComponent(PAGE)}`, USER_AGENTS['ChatGPT-User'], {
+    headers: { authorization: `Bearer ${token}` },
+  });
   // Claude-User over MCP: a search that finds nothing, a page read as a resource, the tool list.
-  const toolCall = (await (await mcp('tools/call', 'search_pages', { name: 'search_pages', arguments: { query: MISSING_QUERY } })).json()) as {
+  const toolCall = (await (
+    await mcp('tools/call', 'search_pages', {
+      name: 'search_pages',
+      arguments: { query: MISSING_QUERY },
+    })
+  ).json()) as {
     result?: { structuredContent?: { total: number } };
   };
   assert.equal(toolCall.result?.structuredContent?.total, 0, 'the MCP search finds nothing either');
-  const read = (await (await mcp('resources/read', `${site}${OTHER_PAGE}`, { uri: `${site}${OTHER_PAGE}` })).json()) as { result?: unknown };
+  const read = (await (
+    await mcp('resources/read', `${site}${OTHER_PAGE}`, { uri: `${site}${OTHER_PAGE}` })
+  ).json()) as { result?: unknown };
   assert.ok(read.result, 'the resource was read');
   await mcp('tools/list', '', {});
 
-  return { site, pageUrl: `${site}${PAGE}`, otherPageUrl: `${site}${OTHER_PAGE}`, found, token, clientId: registered.client_id };
+  return {
+    site,
+    pageUrl: `${site}${PAGE}`,
+    otherPageUrl: `${site}${OTHER_PAGE}`,
+    found,
+    token,
+    clientId: registered.client_id,
+  };
 }
 
-const CLI = fileURLToPath(new URL('../../node_modules/astro-agent-api/dist/cli.js', import.meta.url));
+const CLI = fileURLToPath(
+  new URL('../../node_modules/astro-agent-api/dist/cli.js', import.meta.url),
+);
 
 /** Runs `astro-agent-api report` as the editors do, with the server's store in `env`. */
-export function runReport(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runReport(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     // The store comes only from `env`: a REDIS_URL of the shell must not leak in.
     const { REDIS_URL: _, AGENT_API_DATA_DIR: __, ...inherited } = process.env;
-    const child = spawn(process.execPath, [CLI, 'report', ...args], { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'report', ...args], {
+      env: { ...inherited, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -9,7 +9,13 @@ const OUT_DIR = join(BUILD_DIR, 'dist');
 const STAMP_FILE = join(BUILD_DIR, 'dist.stamp.json');
 const LOCK_DIR = join(BUILD_DIR, 'dist.lock');
 /** What the build reads: a file newer than the last build under these means building again. */
-const SOURCES = ['src', 'packages/astro-agent-api/dist', 'public', 'astro.config.mjs', 'package.json'];
+const SOURCES = [
+  'src',
+  'packages/astro-agent-api/dist',
+  'public',
+  'astro.config.mjs',
+  'package.json',
+];
 const SKIPPED_DIRS = new Set(['node_modules', '.astro']);
 const LOCK_WAIT_MS = 10 * 60_000;
 
@@ -59,7 +65,9 @@ async function newestSourceChange(): Promise<number> {
     newest = Math.max(newest, info.mtimeMs);
     if (!info.isDirectory()) return;
     const entries = await readdir(path);
-    await Promise.all(entries.filter((name) => !SKIPPED_DIRS.has(name)).map((name) => visit(join(path, name))));
+    await Promise.all(
+      entries.filter((name) => !SKIPPED_DIRS.has(name)).map((name) => visit(join(path, name))),
+    );
   };
   await Promise.all(SOURCES.map((source) => visit(join(ROOT, source))));
   return newest;
@@ -70,11 +78,15 @@ function runAstroBuild(): Promise<void> {
   const env = { ...process.env };
   delete env.NODE_TEST_CONTEXT; // the child is not a test file; do not let it talk to the test runner
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', OUT_DIR], {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--outDir', OUT_DIR],
+      {
+        cwd: ROOT,
+        env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk));
@@ -100,7 +112,8 @@ async function withLock<T>(task: () => Promise<T>): Promise<T> {
         await rm(LOCK_DIR, { recursive: true, force: true });
         continue;
       }
-      if (Date.now() > deadline) throw new Error(`Timed out waiting for the site build lock ${LOCK_DIR}`);
+      if (Date.now() > deadline)
+        throw new Error(`Timed out waiting for the site build lock ${LOCK_DIR}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }

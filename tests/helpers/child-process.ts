@@ -17,7 +17,8 @@ process.once('exit', () => {
 export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (!/^npm_/i.test(name) && !['NODE_TEST_CONTEXT', 'INIT_CWD', 'FORCE_COLOR'].includes(name)) env[name] = value;
+    if (!/^npm_/i.test(name) && !['NODE_TEST_CONTEXT', 'INIT_CWD', 'FORCE_COLOR'].includes(name))
+      env[name] = value;
   }
   env.NO_COLOR = '1';
   env.PATH = `${dirname(process.execPath)}:${process.env.PATH ?? ''}`;
@@ -30,9 +31,17 @@ export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
  * (`output`, both streams in order), rejects with that when the exit code is not 0. Terminal escape
  * sequences are taken out of both, whatever the environment asked for.
  */
-export function runCommand(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<{ stdout: string; output: string }> {
+export function runCommand(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<{ stdout: string; output: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: options.env ?? childEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -42,9 +51,15 @@ export function runCommand(command: string, args: string[], options: { cwd: stri
     child.stderr.on('data', (chunk: Buffer) => (output += chunk));
     child.once('error', reject);
     child.once('close', (code) => {
-      const plain = { stdout: stripVTControlCharacters(stdout), output: stripVTControlCharacters(output) };
+      const plain = {
+        stdout: stripVTControlCharacters(stdout),
+        output: stripVTControlCharacters(output),
+      };
       if (code === 0) resolve(plain);
-      else reject(new Error(`${command} ${args.join(' ')} failed with exit code ${code}:\n${plain.output}`));
+      else
+        reject(
+          new Error(`${command} ${args.join(' ')} failed with exit code ${code}:\n${plain.output}`),
+        );
     });
   });
 }
@@ -65,10 +80,20 @@ export interface ServerProcess {
  * group just waits for a stage of its output. Rejects with the output when the process exits first or
  * prints nothing matching within `timeoutMs`.
  */
-export function startServerProcess(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv; ready: RegExp; timeoutMs?: number }): Promise<ServerProcess> {
-  const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+export function startServerProcess(
+  command: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv; ready: RegExp; timeoutMs?: number },
+): Promise<ServerProcess> {
+  const child = spawn(command, args, {
+    cwd: options.cwd,
+    env: options.env ?? childEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.add(child);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
   void exited.then(() => running.delete(child));
   let output = '';
   const handle = (url: string): ServerProcess => ({
@@ -83,7 +108,11 @@ export function startServerProcess(command: string, args: string[], options: { c
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`${command} ${args.join(' ')} did not say where it listens within ${options.timeoutMs ?? 60_000} ms:\n${output}`));
+      reject(
+        new Error(
+          `${command} ${args.join(' ')} did not say where it listens within ${options.timeoutMs ?? 60_000} ms:\n${output}`,
+        ),
+      );
     }, options.timeoutMs ?? 60_000);
     const onData = (chunk: Buffer) => {
       output += chunk;
@@ -97,7 +126,11 @@ export function startServerProcess(command: string, args: string[], options: { c
     child.once('error', reject);
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`${command} ${args.join(' ')} exited with code ${code} before listening:\n${output}`));
+      reject(
+        new Error(
+          `${command} ${args.join(' ')} exited with code ${code} before listening:\n${output}`,
+        ),
+      );
     });
   });
 }

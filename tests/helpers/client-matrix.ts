@@ -44,7 +44,12 @@ export interface MatrixSite {
 }
 
 /** The demo (the shared test build, published at http://localhost:4321) and examples/blog built from the packed package for an address of its own. */
-export async function startMatrixSites(): Promise<{ demo: MatrixSite; example: MatrixSite; routes: Map<string, string>; close(): Promise<void> }> {
+export async function startMatrixSites(): Promise<{
+  demo: MatrixSite;
+  example: MatrixSite;
+  routes: Map<string, string>;
+  close(): Promise<void>;
+}> {
   const quota = { AGENT_API_QUOTA_ANONYMOUS: String(MATRIX_ANONYMOUS_QUOTA) };
   const exampleOrigin = 'http://localhost:4322';
   // One after the other: packing the package (prepack) empties its dist/, which the demo's build and server import.
@@ -67,7 +72,10 @@ export async function startMatrixSites(): Promise<{ demo: MatrixSite; example: M
     dataDir: demoServer.dataDir,
     query: 'fuga de agua en Madrid',
     pagePath: '/servicios/fontaneria/madrid/',
-    prompt: { name: 'answer_customer_question', question: '¿Podéis venir hoy a arreglar una fuga en Sevilla?' },
+    prompt: {
+      name: 'answer_customer_question',
+      question: '¿Podéis venir hoy a arreglar una fuga en Sevilla?',
+    },
     close: () => demoServer.close(),
   });
   const example = await describeSite({
@@ -96,11 +104,15 @@ export async function startMatrixSites(): Promise<{ demo: MatrixSite; example: M
   };
 }
 
-async function describeSite(facts: Omit<MatrixSite, 'mcpUrl' | 'page' | 'tools'> & { pagePath: string }): Promise<MatrixSite> {
+async function describeSite(
+  facts: Omit<MatrixSite, 'mcpUrl' | 'page' | 'tools'> & { pagePath: string },
+): Promise<MatrixSite> {
   const { pagePath, ...site } = facts;
   const twin = await fetch(`${site.served}${pagePath}`, { headers: { accept: 'text/markdown' } });
   if (!twin.ok) throw new Error(`${site.name}: ${pagePath} has no Markdown twin (${twin.status})`);
-  const card = (await (await fetch(`${site.served}/.well-known/mcp/server-card.json`)).json()) as Json;
+  const card = (await (
+    await fetch(`${site.served}/.well-known/mcp/server-card.json`)
+  ).json()) as Json;
   return {
     ...site,
     mcpUrl: `${site.origin}/mcp`,
@@ -119,7 +131,10 @@ async function describeSite(facts: Omit<MatrixSite, 'mcpUrl' | 'page' | 'tools'>
 export type Network = AddressProxy;
 
 /** Runs `task` with every fetch of this process going through a new network; the previous dispatcher is restored after. */
-export async function withNetwork<T>(routes: ReadonlyMap<string, string>, task: (network: Network) => Promise<T>): Promise<T> {
+export async function withNetwork<T>(
+  routes: ReadonlyMap<string, string>,
+  task: (network: Network) => Promise<T>,
+): Promise<T> {
   const network = await startAddressProxy(routes);
   const previous = getGlobalDispatcher();
   setGlobalDispatcher(network.dispatcher);
@@ -133,7 +148,10 @@ export async function withNetwork<T>(routes: ReadonlyMap<string, string>, task: 
 
 /** The exchanges of a network as lines (`POST http://localhost:4321/mcp [Bearer] → 401`): the HTTP sequence a client went through. */
 export function transcript(network: Network): string[] {
-  return network.exchanges.map((exchange) => `${exchange.method} ${exchange.url}${exchange.authorization ? ` [${exchange.authorization}]` : ''} → ${exchange.status}`);
+  return network.exchanges.map(
+    (exchange) =>
+      `${exchange.method} ${exchange.url}${exchange.authorization ? ` [${exchange.authorization}]` : ''} → ${exchange.status}`,
+  );
 }
 
 /** What a model reads from one tool call, as the library hands it over (or, for a command-line client, what it prints). */
@@ -158,8 +176,14 @@ export function parseReading(reading: Reading): Json {
     }
   })();
   const object = whole as Json | undefined;
-  const blocks = Array.isArray(whole) ? whole : object?.type === 'text' ? [object] : object?.content;
-  const block = Array.isArray(blocks) ? blocks.find((candidate: Json) => candidate?.type === 'text') : undefined;
+  const blocks = Array.isArray(whole)
+    ? whole
+    : object?.type === 'text'
+      ? [object]
+      : object?.content;
+  const block = Array.isArray(blocks)
+    ? blocks.find((candidate: Json) => candidate?.type === 'text')
+    : undefined;
   if (block) return parseReading({ text: block.text });
   if (whole !== null && typeof whole === 'object') return whole as Json;
   const start = reading.text.indexOf('{');
@@ -189,7 +213,9 @@ export function expireAccessToken(site: MatrixSite, token: string): void {
   const store = new DatabaseSync(join(site.dataDir, SQLITE_FILE_NAME));
   try {
     const hash = createHash('sha256').update(token).digest('hex');
-    const { changes } = store.prepare('UPDATE access_tokens SET expires_at = ? WHERE token_hash = ?').run(Date.now() - 1000, hash);
+    const { changes } = store
+      .prepare('UPDATE access_tokens SET expires_at = ? WHERE token_hash = ?')
+      .run(Date.now() - 1000, hash);
     if (changes !== 1) throw new Error(`${site.name} holds no access token ${token.slice(0, 12)}…`);
   } finally {
     store.close();
@@ -197,28 +223,52 @@ export function expireAccessToken(site: MatrixSite, token: string): void {
 }
 
 /** POST JSON or a form to the site's published address through the session's network, as the client's owner would. */
-async function post(network: Network, url: string, body: Json | URLSearchParams, headers: Record<string, string> = {}): Promise<Json> {
+async function post(
+  network: Network,
+  url: string,
+  body: Json | URLSearchParams,
+  headers: Record<string, string> = {},
+): Promise<Json> {
   const json = !(body instanceof URLSearchParams);
   const response = await fetch(url, {
     method: 'POST',
-    headers: { 'content-type': json ? 'application/json' : 'application/x-www-form-urlencoded', ...headers },
+    headers: {
+      'content-type': json ? 'application/json' : 'application/x-www-form-urlencoded',
+      ...headers,
+    },
     body: json ? JSON.stringify(body) : body.toString(),
     dispatcher: network.dispatcher,
   } as RequestInit);
   const answer = (await response.json()) as Json;
-  if (!response.ok) throw new Error(`POST ${url} answered ${response.status}: ${JSON.stringify(answer)}`);
+  if (!response.ok)
+    throw new Error(`POST ${url} answered ${response.status}: ${JSON.stringify(answer)}`);
   return answer;
 }
 
 /** A client registered with a secret (RFC 7591), as agents.md shows. */
-export async function registerWithSecret(site: MatrixSite, network: Network, name: string): Promise<Extract<Credentials, { kind: 'client-credentials' }>> {
+export async function registerWithSecret(
+  site: MatrixSite,
+  network: Network,
+  name: string,
+): Promise<Extract<Credentials, { kind: 'client-credentials' }>> {
   const client = await post(network, `${site.origin}/oauth/register`, { client_name: name });
-  return { kind: 'client-credentials', clientId: client.client_id, clientSecret: client.client_secret };
+  return {
+    kind: 'client-credentials',
+    clientId: client.client_id,
+    clientSecret: client.client_secret,
+  };
 }
 
 /** A client registered with an Ed25519 public key, authenticating with `private_key_jwt`. */
-export async function registerWithKey(site: MatrixSite, network: Network, name: string): Promise<Extract<Credentials, { kind: 'private-key-jwt' }>> {
-  const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify'])) as CryptoKeyPair;
+export async function registerWithKey(
+  site: MatrixSite,
+  network: Network,
+  name: string,
+): Promise<Extract<Credentials, { kind: 'private-key-jwt' }>> {
+  const pair = (await crypto.subtle.generateKey({ name: 'Ed25519' }, true, [
+    'sign',
+    'verify',
+  ])) as CryptoKeyPair;
   const privateKey = await crypto.subtle.exportKey('jwk', pair.privateKey);
   const { kty, crv, x } = privateKey;
   const client = await post(network, `${site.origin}/oauth/register`, {
@@ -230,19 +280,42 @@ export async function registerWithKey(site: MatrixSite, network: Network, name: 
 }
 
 /** An access token by the client credentials grant with a secret (RFC 6749 §4.4), for clients that take only a header. */
-export async function clientCredentialsToken(site: MatrixSite, network: Network, client: Extract<Credentials, { kind: 'client-credentials' }>): Promise<string> {
-  const basic = Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`).toString('base64');
-  const issued = await post(network, `${site.origin}/oauth/token`, new URLSearchParams({ grant_type: 'client_credentials', scope: 'content:read quota:read' }), {
-    authorization: `Basic ${basic}`,
-  });
+export async function clientCredentialsToken(
+  site: MatrixSite,
+  network: Network,
+  client: Extract<Credentials, { kind: 'client-credentials' }>,
+): Promise<string> {
+  const basic = Buffer.from(
+    `${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`,
+  ).toString('base64');
+  const issued = await post(
+    network,
+    `${site.origin}/oauth/token`,
+    new URLSearchParams({ grant_type: 'client_credentials', scope: 'content:read quota:read' }),
+    {
+      authorization: `Basic ${basic}`,
+    },
+  );
   return issued.access_token;
 }
 
 /** An access token by the client credentials grant with `private_key_jwt` (RFC 7523 §2.2), the assertion signed by the MCP SDK's helper, as a script would get one for the header. */
-async function privateKeyJwtToken(site: MatrixSite, network: Network, credentials: Extract<Credentials, { kind: 'private-key-jwt' }>): Promise<string> {
+async function privateKeyJwtToken(
+  site: MatrixSite,
+  network: Network,
+  credentials: Extract<Credentials, { kind: 'private-key-jwt' }>,
+): Promise<string> {
   const tokenEndpoint = `${site.origin}/oauth/token`;
-  const body = new URLSearchParams({ grant_type: 'client_credentials', scope: 'content:read quota:read' });
-  const authenticate = createPrivateKeyJwtAuth({ issuer: credentials.clientId, subject: credentials.clientId, privateKey: credentials.privateKey as Record<string, unknown>, alg: 'EdDSA' });
+  const body = new URLSearchParams({
+    grant_type: 'client_credentials',
+    scope: 'content:read quota:read',
+  });
+  const authenticate = createPrivateKeyJwtAuth({
+    issuer: credentials.clientId,
+    subject: credentials.clientId,
+    privateKey: credentials.privateKey as Record<string, unknown>,
+    alg: 'EdDSA',
+  });
   await authenticate(new Headers(), body, tokenEndpoint, undefined);
   const response = await fetch(tokenEndpoint, {
     method: 'POST',
@@ -251,12 +324,17 @@ async function privateKeyJwtToken(site: MatrixSite, network: Network, credential
     dispatcher: network.dispatcher,
   } as RequestInit);
   const issued = (await response.json()) as Json;
-  if (!response.ok) throw new Error(`the token endpoint answered ${response.status}: ${JSON.stringify(issued)}`);
+  if (!response.ok)
+    throw new Error(`the token endpoint answered ${response.status}: ${JSON.stringify(issued)}`);
   return issued.access_token;
 }
 
 /** The token a user of a header-only client passes, obtained as auth.md shows. */
-export async function headerToken(site: MatrixSite, network: Network, credentials: Credentials | undefined): Promise<string | undefined> {
+export async function headerToken(
+  site: MatrixSite,
+  network: Network,
+  credentials: Credentials | undefined,
+): Promise<string | undefined> {
   switch (credentials?.kind) {
     case undefined:
       return undefined;
@@ -272,8 +350,10 @@ export async function headerToken(site: MatrixSite, network: Network, credential
 /** What the model reads from get_quota shows the identified quota of `clientId` (or, without one, of whichever client the session logged in as). */
 export function assertIdentified(reading: Reading, clientId?: string): Json {
   const quota = parseReading(reading);
-  if (reading.isError || quota.policy === undefined) throw new Error(`the model did not read an identified quota:\n${reading.text.slice(0, 800)}`);
-  if (clientId !== undefined && quota.client_id !== clientId) throw new Error(`the quota read is ${quota.client_id}'s, not ${clientId}'s`);
+  if (reading.isError || quota.policy === undefined)
+    throw new Error(`the model did not read an identified quota:\n${reading.text.slice(0, 800)}`);
+  if (clientId !== undefined && quota.client_id !== clientId)
+    throw new Error(`the quota read is ${quota.client_id}'s, not ${clientId}'s`);
   return quota;
 }
 
@@ -336,7 +416,10 @@ export class MatrixReport {
   }
 
   record(client: string, site: string, column: string, value: string): void {
-    this.row(client, site).set(column, value.replace(/\s+/g, ' ').replaceAll('|', '\\|').slice(0, 160));
+    this.row(client, site).set(
+      column,
+      value.replace(/\s+/g, ' ').replaceAll('|', '\\|').slice(0, 160),
+    );
   }
 
   /** A step the library has no way to take, and why. */
@@ -346,12 +429,19 @@ export class MatrixReport {
   }
 
   toMarkdown(): string {
-    const columns = [...STEPS, 'read_page characters'].filter((column) => [...this.rows.values()].some((row) => row.has(column)));
+    const columns = [...STEPS, 'read_page characters'].filter((column) =>
+      [...this.rows.values()].some((row) => row.has(column)),
+    );
     return [
       `| client | site | ${columns.join(' | ')} |`,
       `|${' --- |'.repeat(columns.length + 2)}`,
-      ...[...this.rows].map(([row, cells]) => `| ${row} | ${columns.map((column) => cells.get(column) ?? 'not run').join(' | ')} |`),
-      ...(this.reasons.length > 0 ? ['', ...this.reasons.map((reason, index) => `(${index + 1}) ${reason}`)] : []),
+      ...[...this.rows].map(
+        ([row, cells]) =>
+          `| ${row} | ${columns.map((column) => cells.get(column) ?? 'not run').join(' | ')} |`,
+      ),
+      ...(this.reasons.length > 0
+        ? ['', ...this.reasons.map((reason, index) => `(${index + 1}) ${reason}`)]
+        : []),
     ].join('\n');
   }
 }

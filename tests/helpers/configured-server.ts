@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from 'astro-agent-api/node';
 import type { AgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
-import { buildServerIndexOfManifest, writeServerIndex } from '../../packages/astro-agent-api/src/build/build-server-index.ts';
+import {
+  buildServerIndexOfManifest,
+  writeServerIndex,
+} from '../../packages/astro-agent-api/src/build/build-server-index.ts';
 import { writeManifest } from '../../packages/astro-agent-api/src/build/write-manifest.ts';
 import { buildSite } from './build-site.ts';
 import { readBuiltManifest } from './read-build.ts';
@@ -15,12 +18,20 @@ import type { TestServer } from './server.ts';
  * directory on a loopback port the test only knows at run time…). The copy shares the public and
  * server folders of the test build; its runtime folder is its own.
  */
-export async function startConfiguredServer(options: Partial<AgentApiOptions>, settings: { env?: Record<string, string>; dataDir?: string } = {}): Promise<TestServer> {
+export async function startConfiguredServer(
+  options: Partial<AgentApiOptions>,
+  settings: { env?: Record<string, string>; dataDir?: string } = {},
+): Promise<TestServer> {
   const root = await mkdtemp(join(tmpdir(), 'agent-api-configured-'));
   const copy = join(root, 'dist');
   await writeConfiguredBuild(options, copy);
   const dataDir = settings.dataDir ?? join(root, 'data');
-  const front = await startServer({ outDir: copy, host: '127.0.0.1', port: 0, env: { ...process.env, AGENT_API_DATA_DIR: dataDir, ...settings.env } });
+  const front = await startServer({
+    outDir: copy,
+    host: '127.0.0.1',
+    port: 0,
+    env: { ...process.env, AGENT_API_DATA_DIR: dataDir, ...settings.env },
+  });
   return {
     url: front.url,
     dataDir,
@@ -33,7 +44,10 @@ export async function startConfiguredServer(options: Partial<AgentApiOptions>, s
 }
 
 /** Writes into `copy` (a new folder) the demo build with `options` in its manifest; its public and server folders are the test build's. */
-export async function writeConfiguredBuild(options: Partial<AgentApiOptions>, copy: string): Promise<void> {
+export async function writeConfiguredBuild(
+  options: Partial<AgentApiOptions>,
+  copy: string,
+): Promise<void> {
   const { outDir } = await buildSite();
   await mkdir(copy, { recursive: true });
   await symlink(join(outDir, 'client'), join(copy, 'client'));

@@ -1,6 +1,10 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { DatabaseSync, type SQLInputValue } from 'node:sqlite';
-import type { D1Database, D1PreparedStatement, D1Result } from '../../packages/astro-agent-api/src/store/d1-store.ts';
+import type {
+  D1Database,
+  D1PreparedStatement,
+  D1Result,
+} from '../../packages/astro-agent-api/src/store/d1-store.ts';
 
 /**
  * Cloudflare's D1 API over a real sqlite database (D1 is sqlite): statements with numbered
@@ -9,12 +13,22 @@ import type { D1Database, D1PreparedStatement, D1Result } from '../../packages/a
  */
 export function createD1OverSqlite(file = ':memory:'): { db: D1Database; sqlite: DatabaseSync } {
   const sqlite = new DatabaseSync(file, { enableForeignKeyConstraints: true });
-  const statement = (sql: string, values: unknown[] = []): D1PreparedStatement & { runNow(): D1Result } => ({
+  const statement = (
+    sql: string,
+    values: unknown[] = [],
+  ): D1PreparedStatement & { runNow(): D1Result } => ({
     bind: (...bound) => statement(sql, bound),
-    first: async <T>() => (sqlite.prepare(sql).get(...(values as SQLInputValue[])) as T | undefined) ?? null,
+    first: async <T>() =>
+      (sqlite.prepare(sql).get(...(values as SQLInputValue[])) as T | undefined) ?? null,
     run: async <T>() => statement(sql, values).runNow() as D1Result<T>,
-    all: async <T>() => ({ results: sqlite.prepare(sql).all(...(values as SQLInputValue[])) as T[], meta: { changes: 0 } }),
-    runNow: () => ({ results: [], meta: { changes: Number(sqlite.prepare(sql).run(...(values as SQLInputValue[])).changes) } }),
+    all: async <T>() => ({
+      results: sqlite.prepare(sql).all(...(values as SQLInputValue[])) as T[],
+      meta: { changes: 0 },
+    }),
+    runNow: () => ({
+      results: [],
+      meta: { changes: Number(sqlite.prepare(sql).run(...(values as SQLInputValue[])).changes) },
+    }),
   });
   const db: D1Database = {
     prepare: (sql) => statement(sql),
@@ -38,6 +52,7 @@ const MIGRATIONS_DIR = new URL('../../packages/astro-agent-api/migrations/d1/', 
 /** The D1 database as `wrangler d1 migrations apply` leaves it: every shipped migration file run in order. */
 export async function createMigratedD1(): Promise<{ db: D1Database; sqlite: DatabaseSync }> {
   const d1 = createD1OverSqlite();
-  for (const name of (await readdir(MIGRATIONS_DIR)).sort()) d1.sqlite.exec(await readFile(new URL(name, MIGRATIONS_DIR), 'utf8'));
+  for (const name of (await readdir(MIGRATIONS_DIR)).sort())
+    d1.sqlite.exec(await readFile(new URL(name, MIGRATIONS_DIR), 'utf8'));
   return d1;
 }

@@ -22,7 +22,10 @@ export interface ProxiedResponse {
  * Changes one thing: rewrites the answer in place, or returns an answer to send instead of asking
  * upstream (the request is then not forwarded).
  */
-export type Defect = (request: ProxiedRequest, response?: ProxiedResponse) => ProxiedResponse | undefined;
+export type Defect = (
+  request: ProxiedRequest,
+  response?: ProxiedResponse,
+) => ProxiedResponse | undefined;
 
 export interface DefectProxy {
   url: string;
@@ -44,7 +47,11 @@ export async function startDefectProxy(upstream: string): Promise<DefectProxy> {
     const chunks: Buffer[] = [];
     incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
     incoming.on('end', () => {
-      const proxied: ProxiedRequest = { method: incoming.method ?? 'GET', url: incoming.url ?? '/', headers: incoming.headers };
+      const proxied: ProxiedRequest = {
+        method: incoming.method ?? 'GET',
+        url: incoming.url ?? '/',
+        headers: incoming.headers,
+      };
       const send = (response: ProxiedResponse) => {
         const headers = { ...response.headers };
         delete headers['content-length'];
@@ -52,22 +59,41 @@ export async function startDefectProxy(upstream: string): Promise<DefectProxy> {
         delete headers.connection;
         delete headers['keep-alive'];
         const body = proxied.method === 'HEAD' ? '' : response.body;
-        outgoing.writeHead(response.status, { ...headers, ...(proxied.method === 'HEAD' ? {} : { 'content-length': Buffer.byteLength(body) }) });
+        outgoing.writeHead(response.status, {
+          ...headers,
+          ...(proxied.method === 'HEAD' ? {} : { 'content-length': Buffer.byteLength(body) }),
+        });
         outgoing.end(body);
       };
       const replaced = defect?.(proxied);
       if (replaced) return send(replaced);
       const headers = { ...incoming.headers, host: target.host };
       delete headers['accept-encoding'];
-      const forwarded = request({ host: target.hostname, port: target.port, path: proxied.url, method: proxied.method, headers, localAddress }, (answer) => {
-        const body: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => body.push(chunk));
-        answer.on('end', () => {
-          const response: ProxiedResponse = { status: answer.statusCode ?? 502, headers: { ...answer.headers }, body: Buffer.concat(body).toString('utf8') };
-          send(defect?.(proxied, response) ?? response);
-        });
-      });
-      forwarded.on('error', (error) => send({ status: 502, headers: { 'content-type': 'text/plain' }, body: String(error) }));
+      const forwarded = request(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: proxied.url,
+          method: proxied.method,
+          headers,
+          localAddress,
+        },
+        (answer) => {
+          const body: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => body.push(chunk));
+          answer.on('end', () => {
+            const response: ProxiedResponse = {
+              status: answer.statusCode ?? 502,
+              headers: { ...answer.headers },
+              body: Buffer.concat(body).toString('utf8'),
+            };
+            send(defect?.(proxied, response) ?? response);
+          });
+        },
+      );
+      forwarded.on('error', (error) =>
+        send({ status: 502, headers: { 'content-type': 'text/plain' }, body: String(error) }),
+      );
       forwarded.end(Buffer.concat(chunks));
     });
   });

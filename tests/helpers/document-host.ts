@@ -37,7 +37,10 @@ export async function startDocumentHost(): Promise<DocumentHost> {
       return void res.once('close', () => clearInterval(timer));
     }
     const send = () => {
-      res.writeHead(document.status ?? 200, { 'content-type': 'application/json', ...document.headers });
+      res.writeHead(document.status ?? 200, {
+        'content-type': 'application/json',
+        ...document.headers,
+      });
       res.end(typeof document.body === 'string' ? document.body : JSON.stringify(document.body));
     };
     if (document.delayMs) setTimeout(send, document.delayMs).unref();

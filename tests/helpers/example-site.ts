@@ -9,9 +9,19 @@ import { childEnv, runCommand, startServerProcess, type ServerProcess } from './
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The packages of the workspace: the integration, and the grader, which compiles in two of the integration's sources. */
 export type PackageName = 'astro-agent-api' | 'astro-agent-api-check';
-const PACKED_FROM: Record<PackageName, PackageName[]> = { 'astro-agent-api': ['astro-agent-api'], 'astro-agent-api-check': ['astro-agent-api-check', 'astro-agent-api'] };
+const PACKED_FROM: Record<PackageName, PackageName[]> = {
+  'astro-agent-api': ['astro-agent-api'],
+  'astro-agent-api-check': ['astro-agent-api-check', 'astro-agent-api'],
+};
 /** What a tarball is made of: `prepack` compiles `src/` with this configuration, and `files` adds the rest. */
-const PACKED_SOURCES = ['package.json', 'tsconfig.build.json', 'README.md', 'CHANGELOG.md', 'LICENSE', 'src'];
+const PACKED_SOURCES = [
+  'package.json',
+  'tsconfig.build.json',
+  'README.md',
+  'CHANGELOG.md',
+  'LICENSE',
+  'src',
+];
 /** Left out of the copy: what a user's checkout of the example would not have either. */
 const NOT_COPIED = new Set(['node_modules', 'dist', '.astro', '.data']);
 
@@ -58,19 +68,39 @@ export interface ExampleSiteOptions {
  * registry (a real install, not a workspace link; `--prefer-offline` reuses npm's cache), then built
  * with the example's own Astro.
  */
-export async function prepareExampleSite(name: string, options: ExampleSiteOptions = {}): Promise<ExampleSite> {
+export async function prepareExampleSite(
+  name: string,
+  options: ExampleSiteOptions = {},
+): Promise<ExampleSite> {
   const work = await mkdtemp(join(tmpdir(), `agent-api-example-${name}-`));
   try {
     const packed = await packPackageOnce();
     const root = join(work, name);
-    await cp(join(ROOT, options.from ?? 'examples', name), root, { recursive: true, filter: (source) => !NOT_COPIED.has(basename(source)) });
-    await runCommand('npm', ['install', packed.file, '--prefer-offline', '--no-audit', '--no-fund'], { cwd: root });
+    await cp(join(ROOT, options.from ?? 'examples', name), root, {
+      recursive: true,
+      filter: (source) => !NOT_COPIED.has(basename(source)),
+    });
+    await runCommand(
+      'npm',
+      ['install', packed.file, '--prefer-offline', '--no-audit', '--no-fund'],
+      { cwd: root },
+    );
     if (options.commitDate) await commitAll(root, options.commitDate);
     const started = performance.now();
     const siteFlag = options.site ? ['--site', options.site] : [];
-    const build = await runCommand(process.execPath, [join(root, 'node_modules/astro/bin/astro.mjs'), 'build', ...siteFlag], { cwd: root });
+    const build = await runCommand(
+      process.execPath,
+      [join(root, 'node_modules/astro/bin/astro.mjs'), 'build', ...siteFlag],
+      { cwd: root },
+    );
     const buildMs = performance.now() - started;
-    return { root, packed, buildLog: build.output, buildMs, remove: () => rm(work, { recursive: true, force: true }) };
+    return {
+      root,
+      packed,
+      buildLog: build.output,
+      buildMs,
+      remove: () => rm(work, { recursive: true, force: true }),
+    };
   } catch (error) {
     await rm(work, { recursive: true, force: true });
     throw error;
@@ -110,7 +140,9 @@ export function integrationLines(buildLog: string): string[] {
 
 /** How many pages the build converted while Astro rendered them, from the Markdown line of its log. */
 export function convertedWhileRendering(buildLog: string): number {
-  const line = /converted \d+ pages to Markdown in [\d.]+ m?s \((\d+) while Astro rendered/.exec(buildLog);
+  const line = /converted \d+ pages to Markdown in [\d.]+ m?s \((\d+) while Astro rendered/.exec(
+    buildLog,
+  );
   assert.ok(line, `the build log has the Markdown line:\n${buildLog}`);
   return Number(line[1]);
 }
@@ -131,7 +163,10 @@ export interface ServedExample {
 }
 
 /** `env` adds to the server's environment, e.g. a larger anonymous quota for a test that reads a whole large site. */
-export async function serveExampleSite(example: ExampleSite, env: Record<string, string> = {}): Promise<ServedExample> {
+export async function serveExampleSite(
+  example: ExampleSite,
+  env: Record<string, string> = {},
+): Promise<ServedExample> {
   const dataDir = await mkdtemp(join(tmpdir(), `agent-api-${basename(example.root)}-data-`));
   try {
     const server = await startServerProcess(process.execPath, ['dist/server/entry.mjs'], {
@@ -155,7 +190,11 @@ export async function serveExampleSite(example: ExampleSite, env: Record<string,
 }
 
 /** GET of `path` from a served site, asserted to answer 200. */
-export async function getOk(base: string, path: string, headers: Record<string, string> = {}): Promise<Response> {
+export async function getOk(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<Response> {
   const response = await fetch(`${base}${path}`, { headers });
   assert.equal(response.status, 200, `${path} answered ${response.status}`);
   return response;
@@ -166,16 +205,28 @@ export async function getOk(base: string, path: string, headers: Record<string, 
  * a run installs the same tarball, and `npm pack` (which compiles the package first) costs about 16 s
  * of CPU each time. Kept under the system's temporary folder by a hash of the sources, so an edit packs again.
  */
-export async function packPackageOnce(name: PackageName = 'astro-agent-api'): Promise<PackedPackage> {
+export async function packPackageOnce(
+  name: PackageName = 'astro-agent-api',
+): Promise<PackedPackage> {
   const folder = join(tmpdir(), `${name}-pack-${await hashPackedSources(PACKED_FROM[name])}`);
   const reportFile = join(folder, 'pack.json');
   const cached = await readFile(reportFile, 'utf8').catch(() => undefined);
   if (cached !== undefined) return JSON.parse(cached) as PackedPackage;
   // Packed beside the final folder and renamed into place: a run stopped half-way leaves no half tarball.
   const staging = await mkdtemp(`${folder}-`);
-  const { stdout } = await runCommand('npm', ['pack', '--json', '--workspace', name, '--pack-destination', staging], { cwd: ROOT });
-  const [report] = JSON.parse(stdout) as [{ filename: string; size: number; files: { path: string }[] }];
-  const packed: PackedPackage = { file: join(folder, report.filename), size: report.size, files: report.files.map((file) => file.path) };
+  const { stdout } = await runCommand(
+    'npm',
+    ['pack', '--json', '--workspace', name, '--pack-destination', staging],
+    { cwd: ROOT },
+  );
+  const [report] = JSON.parse(stdout) as [
+    { filename: string; size: number; files: { path: string }[] },
+  ];
+  const packed: PackedPackage = {
+    file: join(folder, report.filename),
+    size: report.size,
+    files: report.files.map((file) => file.path),
+  };
   await writeFile(join(staging, 'pack.json'), JSON.stringify(packed));
   await rename(staging, folder).catch(() => rm(staging, { recursive: true, force: true }));
   return packed;
@@ -183,8 +234,13 @@ export async function packPackageOnce(name: PackageName = 'astro-agent-api'): Pr
 
 async function hashPackedSources(packages: PackageName[]): Promise<string> {
   const hash = createHash('sha256');
-  for (const source of packages.flatMap((name) => PACKED_SOURCES.map((path) => join(ROOT, 'packages', name, path)))) {
-    const entries = basename(source) === 'src' ? await readdir(source, { recursive: true, withFileTypes: true }) : undefined;
+  for (const source of packages.flatMap((name) =>
+    PACKED_SOURCES.map((path) => join(ROOT, 'packages', name, path)),
+  )) {
+    const entries =
+      basename(source) === 'src'
+        ? await readdir(source, { recursive: true, withFileTypes: true })
+        : undefined;
     const files = entries
       ? entries
           .filter((entry) => entry.isFile())

@@ -19,7 +19,12 @@ import { siteUrls, type PublishedSite } from './published-urls.ts';
  */
 export async function runAfdocs({ served, site }: PublishedSite): Promise<ReportResult> {
   const base = new URL(site).pathname.replace(/\/$/, '');
-  return runChecks(`${served}${base}`, { canonicalOrigin: site, maxConcurrency: 8, requestDelay: 0, networkContext: 'developer-machine' });
+  return runChecks(`${served}${base}`, {
+    canonicalOrigin: site,
+    maxConcurrency: 8,
+    requestDelay: 0,
+    networkContext: 'developer-machine',
+  });
 }
 
 /** Asserts that every check passed or was skipped and that no request failed; the results go to the test's diagnostics. */
@@ -29,9 +34,15 @@ export function assertAfdocsPasses(t: TestContext, report: ReportResult): void {
     `AFDocs on ${report.url}: ${summary.pass} passed, ${summary.skip} skipped, ${summary.warn} warned, ${summary.fail} failed of ${summary.total}; ` +
       `${report.testedPages} pages, ${requestSummary?.requests} requests`,
   );
-  const notPassed = report.results.filter((result) => result.status !== 'pass' && result.status !== 'skip').map((result) => `${result.id} (${result.status}): ${result.message}`);
+  const notPassed = report.results
+    .filter((result) => result.status !== 'pass' && result.status !== 'skip')
+    .map((result) => `${result.id} (${result.status}): ${result.message}`);
   assert.deepEqual(notPassed, [], `AFDocs on ${report.url}:\n${notPassed.join('\n')}`);
-  assert.equal(requestSummary?.failed, 0, `AFDocs on ${report.url}: ${JSON.stringify(requestSummary)}`);
+  assert.equal(
+    requestSummary?.failed,
+    0,
+    `AFDocs on ${report.url}: ${JSON.stringify(requestSummary)}`,
+  );
 }
 
 /** Fenced code blocks and code spans: what they hold is text, not a link. */
@@ -44,7 +55,10 @@ const CODE = /^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1[ \t]*$|`[^`\n]*`/gm;
  * llms-full.txt's parts); asserts that each answers a GET with 200, without a redirect. Returns how
  * many URLs were fetched.
  */
-export async function assertDocumentLinksAnswer(target: PublishedSite, documents: readonly string[]): Promise<number> {
+export async function assertDocumentLinksAnswer(
+  target: PublishedSite,
+  documents: readonly string[],
+): Promise<number> {
   const { origin } = new URL(target.site);
   const served = (url: string) => `${target.served}${url.slice(origin.length)}`;
   const named = new Map(documents.map((path) => [`${target.site}/${path}`, 'the documents']));
@@ -57,20 +71,31 @@ export async function assertDocumentLinksAnswer(target: PublishedSite, documents
       next += batch.length;
       await Promise.all(
         batch.map(async ([url, where]) => {
-          const response = await fetch(served(url.replace(/#.*$/, '')), { redirect: 'manual', headers: target.headers });
+          const response = await fetch(served(url.replace(/#.*$/, '')), {
+            redirect: 'manual',
+            headers: target.headers,
+          });
           if (response.status !== 200) {
             await response.arrayBuffer();
-            failures.push(`${url} (in ${where}) answered ${response.status} ${response.headers.get('location') ?? ''}`.trimEnd());
+            failures.push(
+              `${url} (in ${where}) answered ${response.status} ${response.headers.get('location') ?? ''}`.trimEnd(),
+            );
             return;
           }
           if (!new URL(url).pathname.endsWith('.txt')) return void (await response.arrayBuffer());
           const text = (await response.text()).replaceAll(CODE, '');
-          for (const link of siteUrls(text, origin)) if (!named.has(link.replace(/#.*$/, ''))) named.set(link.replace(/#.*$/, ''), new URL(url).pathname);
+          for (const link of siteUrls(text, origin))
+            if (!named.has(link.replace(/#.*$/, '')))
+              named.set(link.replace(/#.*$/, ''), new URL(url).pathname);
         }),
       );
     }
   };
   await fetchNamed();
-  assert.deepEqual(failures, [], `of ${named.size} URLs named in ${documents.join(' and ')}, these fail:\n${failures.join('\n')}`);
+  assert.deepEqual(
+    failures,
+    [],
+    `of ${named.size} URLs named in ${documents.join(' and ')}, these fail:\n${failures.join('\n')}`,
+  );
   return named.size;
 }

@@ -5,7 +5,11 @@ import { connect } from 'node:net';
  * its connections does; resolves with the status line of each answer the server gave on it (one, if
  * it closed the connection while it was idle).
  */
-export function requestTwiceOnOneConnection(url: string, path: string, idleMs: number): Promise<string[]> {
+export function requestTwiceOnOneConnection(
+  url: string,
+  path: string,
+  idleMs: number,
+): Promise<string[]> {
   const { hostname, port } = new URL(url);
   const request = `GET ${path} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: keep-alive\r\n\r\n`;
   return new Promise((resolve, reject) => {
@@ -13,7 +17,9 @@ export function requestTwiceOnOneConnection(url: string, path: string, idleMs: n
     let received = '';
     const statuses = () => received.match(/^HTTP\/1\.1 \d{3}/gm) ?? [];
     let timer: NodeJS.Timeout | undefined;
-    socket.on('error', (error: NodeJS.ErrnoException) => (error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error)));
+    socket.on('error', (error: NodeJS.ErrnoException) =>
+      error.code === 'EPIPE' || error.code === 'ECONNRESET' ? undefined : reject(error),
+    );
     socket.on('close', () => {
       clearTimeout(timer);
       resolve(statuses());

@@ -16,17 +16,36 @@ export const ENVELOPE = {
  * A 2026-07-28 request as the SDK expects it: the envelope (or `meta`) in the body, the same facts in
  * the MCP-Protocol-Version, Mcp-Method and (for a tool call) Mcp-Name headers.
  */
-export function buildCurrentRequest(id: number | string, method: string, params: Json = {}, options: { name?: string; meta?: Json } = {}): { body: Json; headers: Record<string, string> } {
-  const headers: Record<string, string> = { 'MCP-Protocol-Version': CURRENT_REVISION, 'Mcp-Method': method };
+export function buildCurrentRequest(
+  id: number | string,
+  method: string,
+  params: Json = {},
+  options: { name?: string; meta?: Json } = {},
+): { body: Json; headers: Record<string, string> } {
+  const headers: Record<string, string> = {
+    'MCP-Protocol-Version': CURRENT_REVISION,
+    'Mcp-Method': method,
+  };
   if (options.name !== undefined) headers['Mcp-Name'] = options.name;
-  return { body: { jsonrpc: '2.0', id, method, params: { ...params, _meta: options.meta ?? ENVELOPE } }, headers };
+  return {
+    body: { jsonrpc: '2.0', id, method, params: { ...params, _meta: options.meta ?? ENVELOPE } },
+    headers,
+  };
 }
 
 /** A POST /mcp request with a JSON body, accepting JSON or an event stream as the transport requires. */
-export function buildMcpRequest(url: string | URL, body: unknown, headers: Record<string, string> = {}): Request {
+export function buildMcpRequest(
+  url: string | URL,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Request {
   return new Request(url, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      ...headers,
+    },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 }

@@ -13,7 +13,12 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, request as forward, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as forward,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -22,7 +27,11 @@ import { pathToFileURL } from 'node:url';
 
 /** What the site's @netlify/edge-functions-dev exports, the parts used here (its main.d.ts). */
 interface EdgeFunctionsHandler {
-  match(request: Request): Promise<{ handle(request: Request, originServerAddress: string): Promise<Response> } | undefined>;
+  match(
+    request: Request,
+  ): Promise<
+    { handle(request: Request, originServerAddress: string): Promise<Response> } | undefined
+  >;
   stop(): Promise<void>;
 }
 
@@ -36,14 +45,22 @@ const origin = new URL(originArgument);
 // @netlify/edge-functions-dev 1.0.24 starts Deno as `deno eval --allow-scripts …`, a flag `deno eval`
 // refuses since Deno 2.9: the `deno` it finds first on PATH runs the site's Deno without that flag.
 const deno = join(root, 'node_modules/deno/deno');
-if (!existsSync(deno)) throw new Error(`${deno} is missing: the deno package's install script links it (allowScripts in the site's package.json)`);
+if (!existsSync(deno))
+  throw new Error(
+    `${deno} is missing: the deno package's install script links it (allowScripts in the site's package.json)`,
+  );
 const shimDir = await mkdtemp(join(tmpdir(), 'agent-api-deno-'));
-await writeFile(join(shimDir, 'deno'), `#!/bin/sh\nfor arg do\n  shift\n  [ "$arg" = --allow-scripts ] && continue\n  set -- "$@" "$arg"\ndone\nexec ${JSON.stringify(deno)} "$@"\n`);
+await writeFile(
+  join(shimDir, 'deno'),
+  `#!/bin/sh\nfor arg do\n  shift\n  [ "$arg" = --allow-scripts ] && continue\n  set -- "$@" "$arg"\ndone\nexec ${JSON.stringify(deno)} "$@"\n`,
+);
 await chmod(join(shimDir, 'deno'), 0o755);
 process.env.PATH = `${shimDir}:${process.env.PATH ?? ''}`;
 
 const modulePath = createRequire(join(root, 'package.json')).resolve('@netlify/edge-functions-dev');
-const { EdgeFunctionsHandler } = (await import(pathToFileURL(modulePath).href)) as { EdgeFunctionsHandler: new (options: object) => EdgeFunctionsHandler };
+const { EdgeFunctionsHandler } = (await import(pathToFileURL(modulePath).href)) as {
+  EdgeFunctionsHandler: new (options: object) => EdgeFunctionsHandler;
+};
 const edge = new EdgeFunctionsHandler({
   configDeclarations: [],
   directories: [join(root, '.netlify/v1/edge-functions')],
@@ -56,11 +73,15 @@ const edge = new EdgeFunctionsHandler({
 function webRequest(request: IncomingMessage): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined && name !== 'host' && !HOP_BY_HOP.has(name)) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    if (value !== undefined && name !== 'host' && !HOP_BY_HOP.has(name))
+      headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   headers.set('x-nf-request-id', randomUUID());
   // Only GET and HEAD are declared by the functions under test: a request with a body goes to the origin as it came.
-  return new Request(new URL(request.url!, `http://${request.headers.host}`), { method: request.method, headers });
+  return new Request(new URL(request.url!, `http://${request.headers.host}`), {
+    method: request.method,
+    headers,
+  });
 }
 
 async function send(response: Response, to: ServerResponse): Promise<void> {
@@ -76,10 +97,20 @@ async function send(response: Response, to: ServerResponse): Promise<void> {
 
 /** The origin's answer to the request as it came, from the client's address (the origin names the client by its connection). */
 function passThrough(request: IncomingMessage, response: ServerResponse): void {
-  const upstream = forward({ host: origin.hostname, port: origin.port, method: request.method, path: request.url, headers: request.headers, localAddress: request.socket.remoteAddress }, (answer) => {
-    response.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
-    answer.pipe(response);
-  });
+  const upstream = forward(
+    {
+      host: origin.hostname,
+      port: origin.port,
+      method: request.method,
+      path: request.url,
+      headers: request.headers,
+      localAddress: request.socket.remoteAddress,
+    },
+    (answer) => {
+      response.writeHead(answer.statusCode ?? 502, answer.rawHeaders);
+      answer.pipe(response);
+    },
+  );
   upstream.on('error', (error) => response.destroy(error));
   request.pipe(upstream);
 }

@@ -22,7 +22,10 @@ export function parseMain(html: string): Element | undefined {
   const start = html.search(/<main[\s>]/);
   const end = html.lastIndexOf('</main>');
   if (start < 0 || end < start) return undefined;
-  return select('main', htmlParser.parse(html.slice(start, end + '</main>'.length)) as HastRoot) ?? undefined;
+  return (
+    select('main', htmlParser.parse(html.slice(start, end + '</main>'.length)) as HastRoot) ??
+    undefined
+  );
 }
 
 /** A twin's Markdown, parsed with remark (GFM), its front matter left out. */
@@ -44,7 +47,12 @@ export function readCopiedCode(main: Element): CopiedCode[] {
     const button = select('button[data-code]', frame);
     if (!button) return [];
     const classes = (frame.properties.className as string[] | undefined) ?? [];
-    return [{ copied: String(button.properties.dataCode).replaceAll('\x7f', '\n'), terminal: classes.includes('is-terminal') }];
+    return [
+      {
+        copied: String(button.properties.dataCode).replaceAll('\x7f', '\n'),
+        terminal: classes.includes('is-terminal'),
+      },
+    ];
   });
 }
 
@@ -53,7 +61,8 @@ export function readTwinCode(tree: Root): Code[] {
   const blocks: Code[] = [];
   const walk = (node: Root | Root['children'][number]) => {
     if (node.type === 'code') blocks.push(node);
-    if ('children' in node) for (const child of node.children) walk(child as Root['children'][number]);
+    if ('children' in node)
+      for (const child of node.children) walk(child as Root['children'][number]);
   };
   walk(tree);
   return blocks;
@@ -93,9 +102,13 @@ export function compareCode(main: Element, twin: Root): CodeComparison {
     const fence = fenced[i];
     const got = fence && copiedFromTwin(fence, block.terminal);
     if (got === block.copied) exact++;
-    else differences.push(`block ${i}: ${JSON.stringify(block.copied.slice(0, 80))} ≠ ${JSON.stringify(got?.slice(0, 80))}`);
+    else
+      differences.push(
+        `block ${i}: ${JSON.stringify(block.copied.slice(0, 80))} ≠ ${JSON.stringify(got?.slice(0, 80))}`,
+      );
   });
-  if (fenced.length !== copied.length) differences.push(`${copied.length} blocks in the page, ${fenced.length} in the twin`);
+  if (fenced.length !== copied.length)
+    differences.push(`${copied.length} blocks in the page, ${fenced.length} in the twin`);
   return { blocks: copied.length, exact, differences };
 }
 
@@ -107,7 +120,10 @@ export interface TreeEntry {
 
 /** Every `<FileTree>` of the content: its entries in order. */
 export function readFileTrees(main: Element): TreeEntry[][] {
-  const childElement = (parent: Element, tagName: string) => parent.children.find((child): child is Element => child.type === 'element' && child.tagName === tagName);
+  const childElement = (parent: Element, tagName: string) =>
+    parent.children.find(
+      (child): child is Element => child.type === 'element' && child.tagName === tagName,
+    );
   return selectAll('starlight-file-tree', main).map((tree) => {
     const entries: TreeEntry[] = [];
     const visit = (list: Element, depth: number) => {
@@ -115,7 +131,11 @@ export function readFileTrees(main: Element): TreeEntry[][] {
         if (item.type !== 'element' || item.tagName !== 'li') continue;
         // `.tree-entry > span`: an icon (a span holding an svg, and "Directory" for screen readers), then the name.
         const label = select('.tree-entry > span', item);
-        const shown = label?.children.filter((child) => !(child.type === 'element' && child.tagName === 'span' && select('svg', child))) ?? [];
+        const shown =
+          label?.children.filter(
+            (child) =>
+              !(child.type === 'element' && child.tagName === 'span' && select('svg', child)),
+          ) ?? [];
         entries.push({
           name: shown
             .map((child) => hastToString(child))
@@ -144,7 +164,8 @@ export function keepsFileTree(tree: Root, entries: readonly TreeEntry[]): boolea
   const lists: List[] = [];
   const walk = (node: Root | Root['children'][number]) => {
     if (node.type === 'list') lists.push(node);
-    if ('children' in node) for (const child of node.children) walk(child as Root['children'][number]);
+    if ('children' in node)
+      for (const child of node.children) walk(child as Root['children'][number]);
   };
   walk(tree);
   return lists.some((list) => flattenList(list, 0).join('\n') === wanted);
@@ -156,9 +177,15 @@ function flattenList(list: List, depth: number): string[] {
     const [first, ...rest] = item.children;
     const [lead] = first?.type === 'paragraph' ? first.children : [];
     const code = lead?.type === 'strong' ? lead.children[0] : lead;
-    const name = code?.type === 'inlineCode' ? code.value : (/^\S+/.exec(first?.type === 'paragraph' ? markdownText(first).trim() : '')?.[0] ?? '');
+    const name =
+      code?.type === 'inlineCode'
+        ? code.value
+        : (/^\S+/.exec(first?.type === 'paragraph' ? markdownText(first).trim() : '')?.[0] ?? '');
     const nested = rest.find((child): child is List => child.type === 'list');
-    return [`${depth}:${name.replace(/\/$/, '')}`, ...(nested ? flattenList(nested, depth + 1) : [])];
+    return [
+      `${depth}:${name.replace(/\/$/, '')}`,
+      ...(nested ? flattenList(nested, depth + 1) : []),
+    ];
   });
 }
 

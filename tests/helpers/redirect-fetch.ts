@@ -5,7 +5,10 @@
  */
 const from = process.env.REDIRECT_FETCH_FROM;
 const to = process.env.REDIRECT_FETCH_TO;
-if (!from || !to) throw new Error('REDIRECT_FETCH_FROM and REDIRECT_FETCH_TO name the published origin and where it is served.');
+if (!from || !to)
+  throw new Error(
+    'REDIRECT_FETCH_FROM and REDIRECT_FETCH_TO name the published origin and where it is served.',
+  );
 const platformFetch = globalThis.fetch;
 globalThis.fetch = (input: string | URL | Request, init?: RequestInit) => {
   const url = input instanceof Request ? input.url : String(input);

@@ -36,12 +36,20 @@ if (!start) {
   exit(2);
 }
 if (env.REDIRECT_FOLLOWING_BROWSER_TAB !== '1') {
-  spawn(execPath, [...execArgv, argv[1]!, start], { detached: true, stdio: 'ignore', env: { ...env, REDIRECT_FOLLOWING_BROWSER_TAB: '1' } }).unref();
+  spawn(execPath, [...execArgv, argv[1]!, start], {
+    detached: true,
+    stdio: 'ignore',
+    env: { ...env, REDIRECT_FOLLOWING_BROWSER_TAB: '1' },
+  }).unref();
   exit(0);
 }
 let url = start;
 let response = await load(url);
-for (let hop = 0; hop < 10 && response.status >= 300 && response.status < 400 && response.headers.has('location'); hop += 1) {
+for (
+  let hop = 0;
+  hop < 10 && response.status >= 300 && response.status < 400 && response.headers.has('location');
+  hop += 1
+) {
   url = new URL(response.headers.get('location')!, url).href;
   response = await load(url);
 }

@@ -82,15 +82,38 @@ export async function startTestRedis(): Promise<TestRedis> {
 }
 
 async function spawnRedis(port: number, dir: string): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--protected-mode', 'yes'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      dir,
+      '--protected-mode',
+      'yes',
+    ],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let output = '';
   child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const spawnError = new Promise<never>((_, reject) => {
-    child.once('error', (error) => reject(new Error(`could not run redis-server (apt-get install redis-server): ${error.message}`)));
-    child.once('exit', (code) => reject(new Error(`redis-server exited with ${code} on port ${port}:\n${output}`)));
+    child.once('error', (error) =>
+      reject(
+        new Error(`could not run redis-server (apt-get install redis-server): ${error.message}`),
+      ),
+    );
+    child.once('exit', (code) =>
+      reject(new Error(`redis-server exited with ${code} on port ${port}:\n${output}`)),
+    );
   });
   spawnError.catch(() => {});
   const deadline = Date.now() + START_TIMEOUT_MS;
@@ -103,7 +126,9 @@ async function spawnRedis(port: number, dir: string): Promise<ChildProcess> {
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`redis-server did not answer PING on port ${port} within ${START_TIMEOUT_MS} ms:\n${output}`);
+      throw new Error(
+        `redis-server did not answer PING on port ${port} within ${START_TIMEOUT_MS} ms:\n${output}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -134,7 +159,11 @@ export function findFreePort(): Promise<number> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address !== null
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
     });
   });
 }

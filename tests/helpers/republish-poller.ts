@@ -30,7 +30,11 @@ export interface PollLog {
  * Asks for every target every `intervalMs` (a round starts when the previous one has answered and
  * the interval has passed since it started) until `stop()`, which resolves with every answer.
  */
-export function startPolling(baseUrl: string, targets: readonly PollTarget[], intervalMs: number): { stop(): Promise<PollLog> } {
+export function startPolling(
+  baseUrl: string,
+  targets: readonly PollTarget[],
+  intervalMs: number,
+): { stop(): Promise<PollLog> } {
   const startedAt = performance.now();
   const rounds: PollAnswer[][] = [];
   let stopped = false;
@@ -39,7 +43,12 @@ export function startPolling(baseUrl: string, targets: readonly PollTarget[], in
     try {
       const response = await fetch(new URL(target.path, baseUrl), { headers: target.headers });
       const bytes = new Uint8Array(await response.arrayBuffer());
-      return { name: target.name, status: response.status, text: decode(bytes, target.pagefind === true && response.ok), sentMs };
+      return {
+        name: target.name,
+        status: response.status,
+        text: decode(bytes, target.pagefind === true && response.ok),
+        sentMs,
+      };
     } catch (error) {
       return { name: target.name, status: 0, text: String(error), sentMs };
     }
@@ -48,7 +57,9 @@ export function startPolling(baseUrl: string, targets: readonly PollTarget[], in
     while (!stopped) {
       const roundStart = performance.now();
       rounds.push(await Promise.all(targets.map(ask)));
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, intervalMs - (performance.now() - roundStart))));
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.max(0, intervalMs - (performance.now() - roundStart))),
+      );
     }
   })();
   return {
@@ -96,7 +107,10 @@ export function downtimeSeconds(log: PollLog, name: string): number {
 }
 
 /** The first round (its index) in which every target's answer satisfies `isNew`; undefined when none. */
-export function firstRoundWhere(log: PollLog, isNew: (answer: PollAnswer) => boolean): number | undefined {
+export function firstRoundWhere(
+  log: PollLog,
+  isNew: (answer: PollAnswer) => boolean,
+): number | undefined {
   const index = log.rounds.findIndex((round) => round.every(isNew));
   return index === -1 ? undefined : index;
 }

@@ -19,15 +19,20 @@ const EDIT_ANCHOR = '<div class="prose">';
 export async function copyDemoSite(root: string): Promise<void> {
   await rm(root, { recursive: true, force: true });
   await mkdir(root, { recursive: true });
-  for (const entry of ['src', 'public', 'astro.config.mjs']) await cp(join(ROOT, entry), join(root, entry), { recursive: true });
+  for (const entry of ['src', 'public', 'astro.config.mjs'])
+    await cp(join(ROOT, entry), join(root, entry), { recursive: true });
 }
 
 /** Writes `word` in a sentence at the top of the edited page's text, as an editor would before republishing. */
 export async function editDemoPage(root: string, word: string): Promise<void> {
   const file = join(root, EDITED_SOURCE);
   const source = await readFile(file, 'utf8');
-  if (!source.includes(EDIT_ANCHOR)) throw new Error(`${EDITED_SOURCE} no longer has ${EDIT_ANCHOR}: move the edit elsewhere.`);
-  await writeFile(file, source.replace(EDIT_ANCHOR, `${EDIT_ANCHOR}\n<p>Aviso de temporada: ${word}.</p>`));
+  if (!source.includes(EDIT_ANCHOR))
+    throw new Error(`${EDITED_SOURCE} no longer has ${EDIT_ANCHOR}: move the edit elsewhere.`);
+  await writeFile(
+    file,
+    source.replace(EDIT_ANCHOR, `${EDIT_ANCHOR}\n<p>Aviso de temporada: ${word}.</p>`),
+  );
 }
 
 /** The name of the Pagefind fragment of the page at `url` in a build's public folder. */
@@ -52,7 +57,11 @@ export function republishTargets(word: string, unchangedFragment: string): PollT
     { name: 'page', path: EDITED_PAGE },
     { name: 'page, uncompressed', path: EDITED_PAGE, headers: { 'Accept-Encoding': 'identity' } },
     { name: 'twin .md', path: `/${slug}.md` },
-    { name: 'twin, Accept: text/markdown', path: EDITED_PAGE, headers: { Accept: 'text/markdown' } },
+    {
+      name: 'twin, Accept: text/markdown',
+      path: EDITED_PAGE,
+      headers: { Accept: 'text/markdown' },
+    },
     { name: 'search_pages', path: `/api/v1/search_pages?query=${encodeURIComponent(word)}` },
     { name: 'read_page', path: `/api/v1/read_page?url=${slug}` },
     { name: 'pagefind.js', path: '/pagefind/pagefind.js' },
@@ -62,4 +71,11 @@ export function republishTargets(word: string, unchangedFragment: string): PollT
 }
 
 /** The targets whose answer shows the edit once the new build serves them. */
-export const SHOWS_THE_EDIT = new Set(['page', 'page, uncompressed', 'twin .md', 'twin, Accept: text/markdown', 'search_pages', 'read_page']);
+export const SHOWS_THE_EDIT = new Set([
+  'page',
+  'page, uncompressed',
+  'twin .md',
+  'twin, Accept: text/markdown',
+  'search_pages',
+  'read_page',
+]);

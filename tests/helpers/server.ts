@@ -17,7 +17,9 @@ export interface TestServer {
  * Starts the production front (`npm start`'s server) in this process on a free loopback port, over the
  * built demo site, with its own temporary data directory unless one is given.
  */
-export async function startTestServer(options: { env?: Record<string, string>; dataDir?: string } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { env?: Record<string, string>; dataDir?: string } = {},
+): Promise<TestServer> {
   const { outDir } = await buildSite();
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'agent-api-data-')));
   const front = await startServer({
@@ -41,10 +43,17 @@ export async function startTestServer(options: { env?: Record<string, string>; d
  * Starts several servers at once; when one fails to start, the ones that did are closed before the
  * failure is thrown (a server left open keeps its Redis connection, and the test process, alive).
  */
-export async function startServers<T extends readonly Promise<TestServer>[]>(starts: T): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
+export async function startServers<T extends readonly Promise<TestServer>[]>(
+  starts: T,
+): Promise<{ -readonly [K in keyof T]: Awaited<T[K]> }> {
   const settled = await Promise.allSettled(starts);
   const failed = settled.find((outcome) => outcome.status === 'rejected');
-  if (failed === undefined) return settled.map((outcome) => (outcome as PromiseFulfilledResult<TestServer>).value) as { -readonly [K in keyof T]: Awaited<T[K]> };
-  await Promise.all(settled.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.close() : undefined)));
+  if (failed === undefined)
+    return settled.map((outcome) => (outcome as PromiseFulfilledResult<TestServer>).value) as {
+      -readonly [K in keyof T]: Awaited<T[K]>;
+    };
+  await Promise.all(
+    settled.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value.close() : undefined)),
+  );
   throw failed.reason;
 }

@@ -47,10 +47,14 @@ export interface ServerlessHost {
 
 /** A client of its own: requests from another loopback address, which the platform passes to the function as the client's. */
 let addresses = 1;
-const newClient = () => ({ dispatcher: new Agent({ localAddress: `127.0.0.${++addresses}` }) }) as RequestInit;
+const newClient = () =>
+  ({ dispatcher: new Agent({ localAddress: `127.0.0.${++addresses}` }) }) as RequestInit;
 
 function clientAuth(client: { client_id: string; client_secret: string }) {
-  return { Authorization: `Basic ${btoa(`${client.client_id}:${client.client_secret}`)}`, 'Content-Type': 'application/x-www-form-urlencoded' };
+  return {
+    Authorization: `Basic ${btoa(`${client.client_id}:${client.client_secret}`)}`,
+    'Content-Type': 'application/x-www-form-urlencoded',
+  };
 }
 
 export function describeServerlessExample(host: ServerlessHost): void {
@@ -68,7 +72,11 @@ export function describeServerlessExample(host: ServerlessHost): void {
 
   async function getJson(path: string, init: RequestInit = newClient()): Promise<Json> {
     const response = await fetch(`${base}${path}`, init);
-    assert.equal(response.status, 200, `${path} answered ${response.status}: ${await response.clone().text()}`);
+    assert.equal(
+      response.status,
+      200,
+      `${path} answered ${response.status}: ${await response.clone().text()}`,
+    );
     return response.json() as Promise<Json>;
   }
 
@@ -88,8 +96,16 @@ export function describeServerlessExample(host: ServerlessHost): void {
     it('puts the runtime into the function and warns at build time when REDIS_URL is not set', (t) => {
       t.diagnostic(integrationLines(example.buildLog).join('\n'));
       assert.match(example.buildLog, /\[astro-agent-api\] wrote the manifest of 4 pages/);
-      assert.match(example.buildLog, new RegExp(`\\[astro-agent-api\\] put the runtime's files and the agent documents into the ${host.functionName} \\(\\d+ files`));
-      assert.match(example.buildLog, /REDIS_URL is not set: in serverless functions the clients, tokens and quotas live in Redis only/);
+      assert.match(
+        example.buildLog,
+        new RegExp(
+          `\\[astro-agent-api\\] put the runtime's files and the agent documents into the ${host.functionName} \\(\\d+ files`,
+        ),
+      );
+      assert.match(
+        example.buildLog,
+        /REDIS_URL is not set: in serverless functions the clients, tokens and quotas live in Redis only/,
+      );
     });
   });
 
@@ -99,19 +115,31 @@ export function describeServerlessExample(host: ServerlessHost): void {
       assert.equal(twin.status, 200);
       assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8');
       const markdown = await twin.text();
-      assert.match(markdown, new RegExp(`^---\\ntitle: Caching at the edge\\nurl: ${escapedSite}/guides/caching/\\n[\\s\\S]*?\\n---\\n\\n> For AI agents: [^\\n]+\\n\\n# Caching at the edge\\n`));
+      assert.match(
+        markdown,
+        new RegExp(
+          `^---\\ntitle: Caching at the edge\\nurl: ${escapedSite}/guides/caching/\\n[\\s\\S]*?\\n---\\n\\n> For AI agents: [^\\n]+\\n\\n# Caching at the edge\\n`,
+        ),
+      );
       assert.ok(!markdown.includes('Edge Handbook: short guides'), 'the footer is not content');
 
       const html = await fetch(`${base}/guides/caching/`);
       assert.match(html.headers.get('content-type') ?? '', /^text\/html/);
-      assert.ok(html.headers.get('link')?.includes(`<${SITE}/guides/caching.md>; rel="alternate"; type="text/markdown"`), html.headers.get('link') ?? 'no Link');
+      assert.ok(
+        html.headers
+          .get('link')
+          ?.includes(`<${SITE}/guides/caching.md>; rel="alternate"; type="text/markdown"`),
+        html.headers.get('link') ?? 'no Link',
+      );
       assert.match(await html.text(), /<h1>Caching at the edge<\/h1>/);
     });
 
     it("answers Accept: text/markdown and text/plain on a prerendered page's own address with its twin, as the other hosts do", async () => {
       const twin = await fetch(`${base}/guides/caching.md`);
       const markdown = await twin.text();
-      const negotiated = await fetch(`${base}/guides/caching/`, { headers: { Accept: 'text/markdown' } });
+      const negotiated = await fetch(`${base}/guides/caching/`, {
+        headers: { Accept: 'text/markdown' },
+      });
       assert.equal(negotiated.status, 200);
       assert.equal(await negotiated.text(), markdown);
       assert.equal(negotiated.headers.get('content-type'), 'text/markdown; charset=utf-8');
@@ -123,20 +151,39 @@ export function describeServerlessExample(host: ServerlessHost): void {
       }
       assert.equal(negotiated.headers.get('link'), `<${SITE}/guides/caching/>; rel="canonical"`);
 
-      const head = await fetch(`${base}/guides/caching/`, { method: 'HEAD', headers: { Accept: 'text/markdown' } });
+      const head = await fetch(`${base}/guides/caching/`, {
+        method: 'HEAD',
+        headers: { Accept: 'text/markdown' },
+      });
       assert.equal(head.status, 200);
-      for (const name of ['content-type', 'vary', 'link', 'content-signal', 'x-markdown-tokens', 'etag']) assert.equal(head.headers.get(name), negotiated.headers.get(name), `HEAD's ${name}`);
+      for (const name of [
+        'content-type',
+        'vary',
+        'link',
+        'content-signal',
+        'x-markdown-tokens',
+        'etag',
+      ])
+        assert.equal(head.headers.get(name), negotiated.headers.get(name), `HEAD's ${name}`);
       assert.equal(await head.text(), '');
 
       // text/plain ranked above HTML (Mintlify's check) gets the twin as plain text: a type the client listed.
-      const plain = await fetch(`${base}/guides/caching/`, { headers: { Accept: 'text/plain, text/html;q=0.9' } });
+      const plain = await fetch(`${base}/guides/caching/`, {
+        headers: { Accept: 'text/plain, text/html;q=0.9' },
+      });
       assert.equal(plain.headers.get('content-type'), 'text/plain; charset=utf-8');
       assert.match(plain.headers.get('vary') ?? '', /Accept/i);
-      assert.notEqual(plain.headers.get('etag'), negotiated.headers.get('etag'), 'another representation, another validator');
+      assert.notEqual(
+        plain.headers.get('etag'),
+        negotiated.headers.get('etag'),
+        'another representation, another validator',
+      );
       assert.equal(await plain.text(), markdown);
 
       // Paths without a twin keep their own answer whatever the Accept: the twin's address, a document.
-      const atTwin = await fetch(`${base}/guides/caching.md`, { headers: { Accept: 'text/markdown' } });
+      const atTwin = await fetch(`${base}/guides/caching.md`, {
+        headers: { Accept: 'text/markdown' },
+      });
       assert.equal(await atTwin.text(), markdown);
       const llms = await fetch(`${base}/llms.txt`, { headers: { Accept: 'text/plain' } });
       assert.equal(llms.status, 200);
@@ -145,7 +192,9 @@ export function describeServerlessExample(host: ServerlessHost): void {
 
     const htmlFirst = host.htmlRankedFirst;
     it(`answers a request that names a text form but ranks HTML first with ${htmlFirst ? `a ${htmlFirst.status}: ${htmlFirst.why}` : 'the page itself'}`, async () => {
-      const html = await fetch(`${base}/guides/caching/`, { headers: { Accept: 'text/html, text/markdown;q=0.5' } });
+      const html = await fetch(`${base}/guides/caching/`, {
+        headers: { Accept: 'text/html, text/markdown;q=0.5' },
+      });
       assert.match(html.headers.get('content-type') ?? '', /^text\/html/);
       assert.equal(html.status, htmlFirst?.status ?? 200);
       const page = /<h1>Caching at the edge<\/h1>/;
@@ -154,7 +203,12 @@ export function describeServerlessExample(host: ServerlessHost): void {
     });
 
     it('does not publish the runtime files', async () => {
-      for (const path of ['agent-api/manifest.json', 'agent-api/search-index.bin', 'agent-api/page-texts-0.bin', 'client/llms.txt']) {
+      for (const path of [
+        'agent-api/manifest.json',
+        'agent-api/search-index.bin',
+        'agent-api/page-texts-0.bin',
+        'client/llms.txt',
+      ]) {
         const response = await fetch(`${base}/${path}`);
         await response.arrayBuffer();
         assert.equal(response.status, 404, path);
@@ -162,9 +216,13 @@ export function describeServerlessExample(host: ServerlessHost): void {
     });
 
     it('searches and reads the pages', async () => {
-      const found = await getJson(`/api/v1/search_pages?query=${encodeURIComponent('stale copy validation')}&limit=1`);
+      const found = await getJson(
+        `/api/v1/search_pages?query=${encodeURIComponent('stale copy validation')}&limit=1`,
+      );
       assert.equal(found.results[0].url, `${SITE}/guides/caching/`);
-      const page = await getJson(`/api/v1/read_page?url=${encodeURIComponent(`${SITE}/guides/cold-starts/`)}`);
+      const page = await getJson(
+        `/api/v1/read_page?url=${encodeURIComponent(`${SITE}/guides/cold-starts/`)}`,
+      );
       assert.equal(page.title, 'Cold starts');
       const bad = await fetch(`${base}/api/v1/search_pages?limit=7`, newClient());
       assert.equal(bad.status, 400);
@@ -173,13 +231,22 @@ export function describeServerlessExample(host: ServerlessHost): void {
     });
 
     it('publishes only URLs the site answers 200 for, without a redirect, and accepts each back', async (t) => {
-      const report = await assertPublishedUrlsAnswer({ site: SITE, served: base }, { query: 'edge' });
-      t.diagnostic(`${report.checked} published URLs answer 200 (${report.documents} documents read, ${report.searchResults} search results, ${report.resources} MCP resources)`);
+      const report = await assertPublishedUrlsAnswer(
+        { site: SITE, served: base },
+        { query: 'edge' },
+      );
+      t.diagnostic(
+        `${report.checked} published URLs answer 200 (${report.documents} documents read, ${report.searchResults} search results, ${report.resources} MCP resources)`,
+      );
       assert.equal(report.resources, 4);
     });
 
     it('passes astro-agent-api check on every page', { timeout: 300_000 }, async () => {
-      await assertSitePassesCheck(base, { canonicalOrigin: SITE, api: true, allowFailing: host.failingChecks });
+      await assertSitePassesCheck(base, {
+        canonicalOrigin: SITE,
+        api: true,
+        allowFailing: host.failingChecks,
+      });
     });
 
     it('registers a client in Redis, issues a token, answers a bearer call, introspects and revokes it', async () => {
@@ -191,20 +258,40 @@ export function describeServerlessExample(host: ServerlessHost): void {
       });
       assert.equal(registered.status, 201, await registered.clone().text());
       const client = (await registered.json()) as { client_id: string; client_secret: string };
-      const issued = await fetch(`${base}/oauth/token`, { ...newClient(), method: 'POST', headers: clientAuth(client), body: 'grant_type=client_credentials' });
+      const issued = await fetch(`${base}/oauth/token`, {
+        ...newClient(),
+        method: 'POST',
+        headers: clientAuth(client),
+        body: 'grant_type=client_credentials',
+      });
       assert.equal(issued.status, 200, await issued.clone().text());
       assert.equal(issued.headers.get('cache-control'), 'no-store');
       const { access_token } = (await issued.json()) as Json;
 
-      const quota = await getJson('/api/v1/quota', { ...newClient(), headers: { Authorization: `Bearer ${access_token}` } });
+      const quota = await getJson('/api/v1/quota', {
+        ...newClient(),
+        headers: { Authorization: `Bearer ${access_token}` },
+      });
       assert.equal(quota.client_id, client.client_id);
       assert.equal(quota.policy, 'identified');
-      const introspect = () => fetch(`${base}/oauth/introspect`, { method: 'POST', headers: clientAuth(client), body: `token=${access_token}` }).then((r) => r.json() as Promise<Json>);
+      const introspect = () =>
+        fetch(`${base}/oauth/introspect`, {
+          method: 'POST',
+          headers: clientAuth(client),
+          body: `token=${access_token}`,
+        }).then((r) => r.json() as Promise<Json>);
       assert.equal((await introspect()).active, true);
-      const revoked = await fetch(`${base}/oauth/revoke`, { method: 'POST', headers: clientAuth(client), body: `token=${access_token}` });
+      const revoked = await fetch(`${base}/oauth/revoke`, {
+        method: 'POST',
+        headers: clientAuth(client),
+        body: `token=${access_token}`,
+      });
       assert.equal(revoked.status, 200);
       assert.deepEqual(await introspect(), { active: false });
-      const refused = await fetch(`${base}/api/v1/quota`, { ...newClient(), headers: { Authorization: `Bearer ${access_token}` } });
+      const refused = await fetch(`${base}/api/v1/quota`, {
+        ...newClient(),
+        headers: { Authorization: `Bearer ${access_token}` },
+      });
       assert.equal(refused.status, 401);
     });
 
@@ -228,11 +315,21 @@ export function describeServerlessExample(host: ServerlessHost): void {
         const clientId = `https://${privateName.name}:${new URL(documents.origin).port}/clients/private.json`;
         const client = await createDocumentClient();
         client.serve(documents, '/clients/private.json', clientId);
-        const response = await client.requestToken(`${base}/oauth/token`, `${SITE}/oauth/token`, clientId, newClient());
+        const response = await client.requestToken(
+          `${base}/oauth/token`,
+          `${SITE}/oauth/token`,
+          clientId,
+          newClient(),
+        );
         const body = (await response.json()) as Json;
         assert.equal(response.status, 401, JSON.stringify(body));
         assert.equal(body.error, 'invalid_client');
-        assert.match(body.error_description, new RegExp(`${privateName.name} resolves to (${privateName.addresses.join('|').replaceAll('.', '\\.')}), which is not a public address`));
+        assert.match(
+          body.error_description,
+          new RegExp(
+            `${privateName.name} resolves to (${privateName.addresses.join('|').replaceAll('.', '\\.')}), which is not a public address`,
+          ),
+        );
         assert.equal(documents.connections, 0, 'no connection was made');
       });
     });
@@ -246,12 +343,17 @@ export function describeServerlessExample(host: ServerlessHost): void {
     });
 
     const { limit, requests, simultaneous } = host.quota;
-    it(`admits exactly the anonymous quota of ${limit} out of ${requests} requests, ${simultaneous} at a time, then says when to retry`, { timeout: 300_000 }, async (t) => {
+    it(`admits exactly the anonymous quota of ${limit} out of ${requests} requests, ${simultaneous} at a time, then says when to retry`, {
+      timeout: 300_000,
+    }, async (t) => {
       const address = newClient();
       const search = () => fetch(`${base}/api/v1/search_pages?query=edge`, address);
       const first = await search();
       assert.equal(first.headers.get('ratelimit-policy'), `"anonymous";q=${limit};w=60`);
-      assert.match(first.headers.get('ratelimit') ?? '', new RegExp(`^"anonymous";r=${limit - 1};t=\\d+$`));
+      assert.match(
+        first.headers.get('ratelimit') ?? '',
+        new RegExp(`^"anonymous";r=${limit - 1};t=\\d+$`),
+      );
       await first.arrayBuffer();
       const statuses: number[] = [];
       for (let left = requests - 1; left > 0; left -= simultaneous) {
@@ -263,14 +365,20 @@ export function describeServerlessExample(host: ServerlessHost): void {
         );
         statuses.push(...(await Promise.all(wave)));
       }
-      assert.equal(statuses.filter((status) => status === 200).length, limit - 1, `with the first, exactly ${limit} allowed`);
+      assert.equal(
+        statuses.filter((status) => status === 200).length,
+        limit - 1,
+        `with the first, exactly ${limit} allowed`,
+      );
       assert.equal(statuses.filter((status) => status === 429).length, requests - limit);
       const limited = await search();
       assert.equal(limited.status, 429);
       assert.ok(Number(limited.headers.get('retry-after')) >= 1);
       const body = (await limited.json()) as Json;
       assert.equal(body.code, 'rate_limited');
-      t.diagnostic(`429: RateLimit ${limited.headers.get('ratelimit')}, Retry-After ${limited.headers.get('retry-after')}: ${body.message}`);
+      t.diagnostic(
+        `429: RateLimit ${limited.headers.get('ratelimit')}, Retry-After ${limited.headers.get('retry-after')}: ${body.message}`,
+      );
     });
   });
 
@@ -292,7 +400,12 @@ export function describeServerlessExample(host: ServerlessHost): void {
       assert.equal(body.code, 'store_not_ready');
       assert.match(body.message, /no REDIS_URL/);
       assert.match(body.data.hint, /sets REDIS_URL in the platform's environment variables/);
-      const token = await fetch(`${base}/oauth/token`, { ...newClient(), method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' });
+      const token = await fetch(`${base}/oauth/token`, {
+        ...newClient(),
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'grant_type=client_credentials',
+      });
       assert.equal(token.status, 503);
       assert.match(((await token.json()) as Json).error_description, /REDIS_URL/);
     });
@@ -300,13 +413,29 @@ export function describeServerlessExample(host: ServerlessHost): void {
 }
 
 /** The official MCP client lists the example's three operations and ChatGPT's two tools, and reads one of its guides through read_page (its Markdown is the result's text). */
-export async function assertMcpToolsOffered(base: string, clientName: string, requestInit?: RequestInit): Promise<void> {
-  const client = new Client({ name: clientName, version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+export async function assertMcpToolsOffered(
+  base: string,
+  clientName: string,
+  requestInit?: RequestInit,
+): Promise<void> {
+  const client = new Client(
+    { name: clientName, version: '1.0.0' },
+    { versionNegotiation: { mode: 'auto' } },
+  );
   await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', base), { requestInit }));
   try {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((tool) => tool.name).sort(), ['fetch', 'get_quota', 'read_page', 'search', 'search_pages']);
-    const result = await client.callTool({ name: 'read_page', arguments: { url: 'guides/durable-state' } });
+    assert.deepEqual(tools.map((tool) => tool.name).sort(), [
+      'fetch',
+      'get_quota',
+      'read_page',
+      'search',
+      'search_pages',
+    ]);
+    const result = await client.callTool({
+      name: 'read_page',
+      arguments: { url: 'guides/durable-state' },
+    });
     assert.ok(!result.isError, JSON.stringify(result));
     assert.match((result.content as { text: string }[])[0]!.text, /\n---\n\n# Durable state/);
   } finally {

@@ -13,7 +13,14 @@ import { join, relative, sep } from 'node:path';
 import { marksOf } from './agent-index.ts';
 import { siteUrls } from './published-urls.ts';
 
-export type PageKind = 'redirect' | 'noindex' | 'canonical elsewhere' | 'error' | 'copy' | 'empty' | 'content';
+export type PageKind =
+  | 'redirect'
+  | 'noindex'
+  | 'canonical elsewhere'
+  | 'error'
+  | 'copy'
+  | 'empty'
+  | 'content';
 
 export interface BuiltHtmlPage {
   /** The page's path, as the site serves it (`/`, `/guides/`, `/404.html`). */
@@ -32,7 +39,8 @@ const BOILERPLATE_SHARE = 0.5;
 const REFRESH = /<meta\s+http-equiv=["']?refresh["']?\s+content=["']?\d+;\s*url=([^"'>\s]+)/i;
 const HTML_LANG = /<html\b[^>]*\blang=["']?([\w-]+)/i;
 const MAIN_LANG = /<main\b[^>]*\blang=["']?([\w-]+)/i;
-const BLOCK_BOUNDARY = /<\/?(?:p|li|h[1-6]|div|section|article|td|th|pre|blockquote|dd|dt|figcaption|tr|table|ul|ol)\b[^>]*>/gi;
+const BLOCK_BOUNDARY =
+  /<\/?(?:p|li|h[1-6]|div|section|article|td|th|pre|blockquote|dd|dt|figcaption|tr|table|ul|ol)\b[^>]*>/gi;
 
 /** Hops of a site's own redirects followed to find where an address ends. */
 export const MAX_REDIRECT_HOPS = 5;
@@ -68,14 +76,21 @@ export async function readBuiltHtmlPages(root: string, site: string): Promise<Bu
     if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
     const file = relative(clientDir, join(entry.parentPath, entry.name)).split(sep).join('/');
     if (file.startsWith('_astro/') || file.startsWith('pagefind/')) continue;
-    const path = file === 'index.html' ? '/' : file.endsWith('/index.html') ? `/${file.slice(0, -'index.html'.length)}` : `/${file}`;
+    const path =
+      file === 'index.html'
+        ? '/'
+        : file.endsWith('/index.html')
+          ? `/${file.slice(0, -'index.html'.length)}`
+          : `/${file}`;
     found.push({ path, html: await readFile(join(entry.parentPath, entry.name), 'utf8') });
   }
   found.sort((a, b) => (a.path < b.path ? -1 : 1));
   const blocksOf = new Map(found.map(({ path, html }) => [path, ownBlocks(html)]));
   const seenOn = new Map<string, number>();
-  for (const blocks of blocksOf.values()) for (const block of new Set(blocks)) seenOn.set(block, (seenOn.get(block) ?? 0) + 1);
-  const boilerplate = (block: string) => (seenOn.get(block) ?? 0) > found.length * BOILERPLATE_SHARE;
+  for (const blocks of blocksOf.values())
+    for (const block of new Set(blocks)) seenOn.set(block, (seenOn.get(block) ?? 0) + 1);
+  const boilerplate = (block: string) =>
+    (seenOn.get(block) ?? 0) > found.length * BOILERPLATE_SHARE;
   return found.map(({ path, html }) => {
     const words = blocksOf
       .get(path)!
@@ -127,9 +142,14 @@ function countWords(text: string): number {
 
 function decodeEntities(text: string): string {
   return text
-    .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(Number.parseInt(hex, 16)))
+    .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) =>
+      String.fromCodePoint(Number.parseInt(hex, 16)),
+    )
     .replace(/&#(\d+);/g, (_, decimal: string) => String.fromCodePoint(Number(decimal)))
-    .replace(/&(amp|lt|gt|quot|apos|nbsp);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' })[name]!);
+    .replace(
+      /&(amp|lt|gt|quot|apos|nbsp);/g,
+      (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' })[name]!,
+    );
 }
 
 /**
@@ -180,22 +200,35 @@ export async function readAddressesThroughApi(
   served: string,
   site: string,
   sources: readonly string[],
-  sendsTo: (source: string) => Promise<string | undefined> = (source) => whereTheSiteSends(served, source),
+  sendsTo: (source: string) => Promise<string | undefined> = (source) =>
+    whereTheSiteSends(served, source),
 ): Promise<{ agreed: number; disagreements: string[] }> {
   const readOne = async (source: string): Promise<string | undefined> => {
     const target = await sendsTo(source);
-    const response = await fetch(`${served}/api/v1/read_page?${new URLSearchParams({ url: source })}`);
-    const body = response.status === 200 ? ((await response.json()) as { url: string; redirected_from?: string | null }) : undefined;
+    const response = await fetch(
+      `${served}/api/v1/read_page?${new URLSearchParams({ url: source })}`,
+    );
+    const body =
+      response.status === 200
+        ? ((await response.json()) as { url: string; redirected_from?: string | null })
+        : undefined;
     if (body === undefined) await response.arrayBuffer();
     const answered = body && new URL(body.url).pathname;
     const asked = new URL(source.endsWith('/') ? source : `${source}/`, site).href;
-    const saysFrom = body === undefined || (answered === new URL(asked).pathname ? !body.redirected_from : body.redirected_from === asked);
+    const saysFrom =
+      body === undefined ||
+      (answered === new URL(asked).pathname
+        ? !body.redirected_from
+        : body.redirected_from === asked);
     if (answered === target && saysFrom) return undefined;
     return `${source}: the site → ${target ?? '404'}, read_page → ${answered ?? response.status}${body?.redirected_from === undefined ? '' : ` (redirected_from ${body.redirected_from})`}`;
   };
   const disagreements: string[] = [];
   for (let start = 0; start < sources.length; start += READS_AT_ONCE) {
-    for (const disagreement of await Promise.all(sources.slice(start, start + READS_AT_ONCE).map(readOne))) if (disagreement !== undefined) disagreements.push(disagreement);
+    for (const disagreement of await Promise.all(
+      sources.slice(start, start + READS_AT_ONCE).map(readOne),
+    ))
+      if (disagreement !== undefined) disagreements.push(disagreement);
   }
   return { agreed: sources.length - disagreements.length, disagreements };
 }
@@ -208,12 +241,16 @@ export function tablePadding(markdown: string): number {
     const cells = line.slice(1, line.endsWith('|') ? -1 : undefined).split('|');
     for (const cell of cells) {
       if (/^\s*:?-+:?\s*$/.test(cell)) {
-        padding += Math.max(0, cell.trim().length - 3) + Math.max(0, cell.length - cell.trim().length - 2);
+        padding +=
+          Math.max(0, cell.trim().length - 3) + Math.max(0, cell.length - cell.trim().length - 2);
         continue;
       }
       const leading = cell.length - cell.trimStart().length;
       const trailing = cell.length - cell.trimEnd().length;
-      padding += cell.trim() === '' ? Math.max(0, cell.length - 1) : Math.max(0, leading - 1) + Math.max(0, trailing - 1);
+      padding +=
+        cell.trim() === ''
+          ? Math.max(0, cell.length - 1)
+          : Math.max(0, leading - 1) + Math.max(0, trailing - 1);
     }
   }
   return padding;
@@ -224,13 +261,22 @@ export function tablePadding(markdown: string): number {
  * tables show it, and how many rows of the twin's tables say it in their last cell, where the page shows
  * the icons.
  */
-export function iconInTwin(html: string, twin: string, icon: { label: string; words: RegExp }): { shown: number; named: number } {
+export function iconInTwin(
+  html: string,
+  twin: string,
+  icon: { label: string; words: RegExp },
+): { shown: number; named: number } {
   const tables = (html.match(/<table[\s\S]*?<\/table>/g) ?? []).join('');
-  const rows = twin.split('\n').filter((line) => line.startsWith('|') && !/^\|[\s|:-]+\|$/.test(line));
+  const rows = twin
+    .split('\n')
+    .filter((line) => line.startsWith('|') && !/^\|[\s|:-]+\|$/.test(line));
   const lastCell = (row: string) =>
     row
       .replace(/\|\s*$/, '')
       .split('|')
       .at(-1) ?? '';
-  return { shown: tables.split(`aria-label="${icon.label}"`).length - 1, named: rows.filter((row) => icon.words.test(lastCell(row))).length };
+  return {
+    shown: tables.split(`aria-label="${icon.label}"`).length - 1,
+    named: rows.filter((row) => icon.words.test(lastCell(row))).length,
+  };
 }

@@ -61,7 +61,9 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 
 const [outputArgument, port] = process.argv.slice(2);
 const outputDir = resolve(outputArgument);
-const config = JSON.parse(await readFile(join(outputDir, 'config.json'), 'utf8')) as { routes?: Route[] };
+const config = JSON.parse(await readFile(join(outputDir, 'config.json'), 'utf8')) as {
+  routes?: Route[];
+};
 const phases = splitPhases(config.routes ?? []);
 const functions = new Map<string, Promise<FunctionEntry>>();
 
@@ -79,7 +81,8 @@ function splitPhases(routes: Route[]): Map<string | null, Route[]> {
 }
 
 function conditionHolds(condition: Condition, headers: Headers): boolean {
-  if (condition.type !== 'header') throw new Error(`This runner knows header conditions only, not ${condition.type}.`);
+  if (condition.type !== 'header')
+    throw new Error(`This runner knows header conditions only, not ${condition.type}.`);
   const actual = headers.get(condition.key);
   if (actual === null) return false;
   const { value } = condition;
@@ -100,16 +103,24 @@ interface Routed {
 }
 
 /** One phase's routes over a path, as the documentation orders them. */
-function runPhase(routes: readonly Route[], request: Request, path: string, headers: Record<string, string>): Routed {
+function runPhase(
+  routes: readonly Route[],
+  request: Request,
+  path: string,
+  headers: Record<string, string>,
+): Routed {
   const routed: Routed = { path, headers, done: false };
   for (const route of routes) {
     if (route.methods && !route.methods.includes(request.method)) continue;
     const match = new RegExp(route.src!, 'i').exec(routed.path);
     if (!match) continue;
-    if (route.has && !route.has.every((condition) => conditionHolds(condition, request.headers))) continue;
+    if (route.has && !route.has.every((condition) => conditionHolds(condition, request.headers)))
+      continue;
     if (route.missing?.some((condition) => conditionHolds(condition, request.headers))) continue;
-    const fill = (text: string) => text.replace(/\$(\d+)/g, (_, index: string) => match[Number(index)] ?? '');
-    for (const [name, value] of Object.entries(route.headers ?? {})) routed.headers[name.toLowerCase()] = fill(value);
+    const fill = (text: string) =>
+      text.replace(/\$(\d+)/g, (_, index: string) => match[Number(index)] ?? '');
+    for (const [name, value] of Object.entries(route.headers ?? {}))
+      routed.headers[name.toLowerCase()] = fill(value);
     if (route.status) routed.status = route.status;
     if (route.dest)
       routed.path = fill(route.dest)
@@ -122,7 +133,11 @@ function runPhase(routes: readonly Route[], request: Request, path: string, head
 
 /** A static file of `static/` at this path (a folder's `index.html` for a folder), or a function by name. */
 function findInFilesystem(path: string): { file: string } | { functionDir: string } | undefined {
-  const functionDir = join(outputDir, 'functions', `${decodeURIComponent(path).replace(/^\//, '')}.func`);
+  const functionDir = join(
+    outputDir,
+    'functions',
+    `${decodeURIComponent(path).replace(/^\//, '')}.func`,
+  );
   if (existsSync(join(functionDir, '.vc-config.json'))) return { functionDir };
   const file = join(outputDir, 'static', decodeURIComponent(path));
   if (!file.startsWith(join(outputDir, 'static'))) return undefined;
@@ -135,12 +150,19 @@ function loadFunction(functionDir: string): Promise<FunctionEntry> {
   let loaded = functions.get(functionDir);
   if (!loaded) {
     loaded = (async () => {
-      const vc = JSON.parse(await readFile(join(functionDir, '.vc-config.json'), 'utf8')) as { handler: string; launcherType: string };
-      if (vc.launcherType !== 'Nodejs') throw new Error(`This runner runs Node.js functions only, not ${vc.launcherType}.`);
+      const vc = JSON.parse(await readFile(join(functionDir, '.vc-config.json'), 'utf8')) as {
+        handler: string;
+        launcherType: string;
+      };
+      if (vc.launcherType !== 'Nodejs')
+        throw new Error(`This runner runs Node.js functions only, not ${vc.launcherType}.`);
       // Vercel runs a function from its own folder (/var/task): it reads its files relative to it.
       process.chdir(functionDir);
-      const module = (await import(pathToFileURL(join(functionDir, vc.handler)).href)) as { default?: FunctionEntry };
-      if (typeof module.default?.fetch !== 'function') throw new Error(`${vc.handler} has no default export with fetch.`);
+      const module = (await import(pathToFileURL(join(functionDir, vc.handler)).href)) as {
+        default?: FunctionEntry;
+      };
+      if (typeof module.default?.fetch !== 'function')
+        throw new Error(`${vc.handler} has no default export with fetch.`);
       return module.default;
     })();
     functions.set(functionDir, loaded);
@@ -152,8 +174,13 @@ function loadFunction(functionDir: string): Promise<FunctionEntry> {
 async function serveStatic(request: Request, file: string): Promise<Response> {
   const content = await readFile(file);
   const etag = `"${createHash('sha1').update(content).digest('hex')}"`;
-  const headers = { 'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', 'Cache-Control': 'public, max-age=0, must-revalidate', ETag: etag };
-  if (request.headers.get('if-none-match') === etag) return new Response(null, { status: 304, headers });
+  const headers = {
+    'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+    'Cache-Control': 'public, max-age=0, must-revalidate',
+    ETag: etag,
+  };
+  if (request.headers.get('if-none-match') === etag)
+    return new Response(null, { status: 304, headers });
   return new Response(request.method === 'HEAD' ? null : content, { headers });
 }
 
@@ -166,12 +193,20 @@ async function answer(request: Request): Promise<Response> {
     found = findInFilesystem(routed.path);
   }
   let response: Response;
-  if (!found) response = new Response('The page could not be found.\n\nNOT_FOUND\n', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+  if (!found)
+    response = new Response('The page could not be found.\n\nNOT_FOUND\n', {
+      status: 404,
+      headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+    });
   else if ('file' in found) response = await serveStatic(request, found.file);
   else response = await (await loadFunction(found.functionDir)).fetch(request);
   const headers = new Headers(response.headers);
   for (const [name, value] of Object.entries(routed.headers)) headers.set(name, value);
-  return new Response(response.body, { status: routed.status ?? response.status, statusText: response.statusText, headers });
+  return new Response(response.body, {
+    status: routed.status ?? response.status,
+    statusText: response.statusText,
+    headers,
+  });
 }
 
 function toRequest(incoming: IncomingMessage): Request {
@@ -217,7 +252,8 @@ const server = createServer((incoming, outgoing) => {
     .catch((error: unknown) => {
       // What Vercel answers for a function that throws: a 500 with its error code, logged.
       console.error(error);
-      if (!outgoing.headersSent) outgoing.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+      if (!outgoing.headersSent)
+        outgoing.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
       outgoing.end('A server error has occurred\n\nFUNCTION_INVOCATION_FAILED\n');
     });
 });

@@ -19,7 +19,10 @@ let client: Client;
 
 before(async () => {
   server = await startTestServer();
-  client = new Client({ name: 'discovery-test', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+  client = new Client(
+    { name: 'discovery-test', version: '1.0.0' },
+    { versionNegotiation: { mode: 'auto' } },
+  );
   await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', server.url)));
 });
 after(async () => {
@@ -27,13 +30,22 @@ after(async () => {
   await server.close();
 });
 
-async function readPage(query: Record<string, string | number>): Promise<{ status: number; body: Json }> {
-  const response = await fetch(`${server.url}/api/v1/read_page?${new URLSearchParams(Object.entries(query).map(([key, value]) => [key, String(value)]))}`);
+async function readPage(
+  query: Record<string, string | number>,
+): Promise<{ status: number; body: Json }> {
+  const response = await fetch(
+    `${server.url}/api/v1/read_page?${new URLSearchParams(Object.entries(query).map(([key, value]) => [key, String(value)]))}`,
+  );
   return { status: response.status, body: (await response.json()) as Json };
 }
 
 async function mcpRaw(id: number, method: string, params: Json, name?: string): Promise<Json> {
-  const { body, headers } = buildCurrentRequest(id, method, params, name === undefined ? {} : { name });
+  const { body, headers } = buildCurrentRequest(
+    id,
+    method,
+    params,
+    name === undefined ? {} : { name },
+  );
   const response = await fetch(buildMcpRequest(new URL('/mcp', server.url), body, headers));
   assert.equal(response.status, 200, `${method} answered ${response.status}`);
   return (await response.json()) as Json;
@@ -49,16 +61,24 @@ describe('read_page: sections and paging', () => {
     assert.equal(whole.body.next_offset, null);
     assert.deepEqual(whole.body.facets, { city: 'madrid' });
     assert.match(whole.body.description, /Fontaneros en Madrid/);
-    const prices = whole.body.sections.find((section: Json) => section.title === 'Precios orientativos en Madrid');
+    const prices = whole.body.sections.find(
+      (section: Json) => section.title === 'Precios orientativos en Madrid',
+    );
     assert.equal(prices.id, 'precios-orientativos-en-madrid');
 
     const section = await readPage({ url: path, section: prices.id });
     assert.equal(section.status, 200);
     assert.ok(section.body.markdown.startsWith('## Precios orientativos en Madrid\n'));
-    assert.match(section.body.markdown, /\| Reparar una fuga visible en tubería +\| desde 60 € +\|/);
+    assert.match(
+      section.body.markdown,
+      /\| Reparar una fuga visible en tubería +\| desde 60 € +\|/,
+    );
     assert.doesNotMatch(section.body.markdown, /## Quién hace el trabajo/);
     assert.equal(section.body.total_chars, prices.length);
-    assert.equal(section.body.markdown, whole.body.markdown.slice(prices.offset, prices.offset + prices.length));
+    assert.equal(
+      section.body.markdown,
+      whole.body.markdown.slice(prices.offset, prices.offset + prices.length),
+    );
   });
 
   test('pages through a long page with offset and max_chars; the pieces add up to the page', async () => {
@@ -101,10 +121,17 @@ describe('read_page: sections and paging', () => {
     const { tools } = await client.listTools();
     const schema = tools.find((tool) => tool.name === 'read_page')!.inputSchema as Json;
     assert.deepEqual(Object.keys(schema.properties), ['url', 'section', 'offset', 'max_chars']);
-    const result = await client.callTool({ name: 'read_page', arguments: { url: path, section: 'tiempo-de-respuesta' } });
-    const { markdown, ...fields } = (await readPage({ url: path, section: 'tiempo-de-respuesta' })).body as Json;
+    const result = await client.callTool({
+      name: 'read_page',
+      arguments: { url: path, section: 'tiempo-de-respuesta' },
+    });
+    const { markdown, ...fields } = (await readPage({ url: path, section: 'tiempo-de-respuesta' }))
+      .body as Json;
     assert.deepEqual(result.structuredContent, fields);
-    assert.ok((result.content as { text: string }[])[0]!.text.endsWith(`\n---\n\n${markdown}`), 'the Markdown is the text, once');
+    assert.ok(
+      (result.content as { text: string }[])[0]!.text.endsWith(`\n---\n\n${markdown}`),
+      'the Markdown is the text, once',
+    );
   });
 });
 
@@ -113,14 +140,22 @@ describe('Markdown twins: front matter on every surface', () => {
 
   test('the .md twin, Accept: text/markdown and the MCP resource are the same text, starting with YAML front matter', async () => {
     const twin = await (await fetch(`${server.url}/guias/fuga-de-agua-en-casa.md`)).text();
-    const negotiated = await (await fetch(`${server.url}${path}`, { headers: { Accept: 'text/markdown' } })).text();
+    const negotiated = await (
+      await fetch(`${server.url}${path}`, { headers: { Accept: 'text/markdown' } })
+    ).text();
     const { contents } = await client.readResource({ uri: `${SITE}${path}` });
     assert.equal(negotiated, twin);
     assert.equal((contents[0] as { text: string }).text, twin);
     const frontMatter = parseYaml(/^---\n([\s\S]*?)\n---\n\n/.exec(twin)![1]!) as Json;
     const page = (await readPage({ url: path })).body;
     // `lang` is the page's <html lang>; the front matter's `last_updated` is read_page's `last_modified` (the name a14y reads).
-    assert.deepEqual(frontMatter, { title: page.title, url: page.url, lang: 'es', description: page.description, last_updated: page.last_modified });
+    assert.deepEqual(frontMatter, {
+      title: page.title,
+      url: page.url,
+      lang: 'es',
+      description: page.description,
+      last_updated: page.last_modified,
+    });
     assert.match(page.last_modified, /^\d{4}-\d{2}-\d{2}$/);
     assert.ok(twin.endsWith(page.markdown));
   });
@@ -132,8 +167,15 @@ describe('MCP page resources', () => {
     const { contents } = await client.readResource({ uri });
     assert.equal(contents[0]!.uri, uri);
     const text = (contents[0] as { text: string }).text;
-    assert.equal(text, (await readPage({ url: '/servicios/fontaneria/madrid/', section: 'tiempo-de-respuesta' })).body.markdown);
-    await assert.rejects(client.readResource({ uri: `${SITE}/servicios/fontaneria/madrid/#precios` }), /precios-orientativos-en-madrid/);
+    assert.equal(
+      text,
+      (await readPage({ url: '/servicios/fontaneria/madrid/', section: 'tiempo-de-respuesta' }))
+        .body.markdown,
+    );
+    await assert.rejects(
+      client.readResource({ uri: `${SITE}/servicios/fontaneria/madrid/#precios` }),
+      /precios-orientativos-en-madrid/,
+    );
   });
 
   test('the template says how to read a section', async () => {
@@ -162,11 +204,21 @@ describe('discovery documents', () => {
     for (const method of ['GET', 'HEAD']) {
       const response = await fetch(`${server.url}/.well-known/api-catalog`, { method });
       assert.equal(response.status, 200);
-      assert.equal(response.headers.get('content-type'), 'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"');
-      assert.equal(response.headers.get('link'), `<${SITE}/.well-known/api-catalog>; rel="api-catalog"`);
+      assert.equal(
+        response.headers.get('content-type'),
+        'application/linkset+json; profile="https://www.rfc-editor.org/info/rfc9727"',
+      );
+      assert.equal(
+        response.headers.get('link'),
+        `<${SITE}/.well-known/api-catalog>; rel="api-catalog"`,
+      );
       if (method === 'GET') {
         const { linkset } = (await response.json()) as Json;
-        for (const target of linkset.flatMap((context: Json) => Object.entries(context).flatMap(([relation, links]) => (relation === 'anchor' || relation === 'item' ? [] : (links as Json[]))))) {
+        for (const target of linkset.flatMap((context: Json) =>
+          Object.entries(context).flatMap(([relation, links]) =>
+            relation === 'anchor' || relation === 'item' ? [] : (links as Json[]),
+          ),
+        )) {
           const served = await fetch(new URL(new URL(target.href).pathname, server.url));
           assert.equal(served.status, 200, target.href);
           await served.arrayBuffer();
@@ -182,7 +234,9 @@ describe('discovery documents', () => {
   });
 
   test('the agent skills index points at a SKILL.md whose served bytes match its digest', async () => {
-    const index = (await (await fetch(`${server.url}/.well-known/agent-skills/index.json`)).json()) as Json;
+    const index = (await (
+      await fetch(`${server.url}/.well-known/agent-skills/index.json`)
+    ).json()) as Json;
     const [skill] = index.skills;
     const response = await fetch(new URL(new URL(skill.url).pathname, server.url));
     assert.equal(response.status, 200);
@@ -201,7 +255,9 @@ describe('discovery documents', () => {
   test('HTML pages link the API catalog, the MCP server card and the skills index, and every link answers', async () => {
     const page = await fetch(`${server.url}/servicios/fontaneria/`);
     await page.text();
-    const links = [...(page.headers.get('link') ?? '').matchAll(/<([^>]+)>; rel="([^"]+)"/g)].map(([, href, rel]) => [rel!, href!] as const);
+    const links = [...(page.headers.get('link') ?? '').matchAll(/<([^>]+)>; rel="([^"]+)"/g)].map(
+      ([, href, rel]) => [rel!, href!] as const,
+    );
     const rels = new Map(links);
     assert.equal(rels.get('api-catalog'), `${SITE}/.well-known/api-catalog`);
     assert.equal(rels.get('mcp-server-card'), `${SITE}/.well-known/mcp/server-card.json`);

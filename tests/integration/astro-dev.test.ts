@@ -27,11 +27,24 @@ before(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'agent-api-dev-'));
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  dev = spawn(process.execPath, [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'dev', '--host', '127.0.0.1', '--port', String(port), '--outDir', outDir], {
-    cwd: ROOT,
-    env: { ...process.env, AGENT_API_DATA_DIR: dataDir, ASTRO_TELEMETRY_DISABLED: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  dev = spawn(
+    process.execPath,
+    [
+      join(ROOT, 'node_modules/astro/bin/astro.mjs'),
+      'dev',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--outDir',
+      outDir,
+    ],
+    {
+      cwd: ROOT,
+      env: { ...process.env, AGENT_API_DATA_DIR: dataDir, ASTRO_TELEMETRY_DISABLED: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let log = '';
   dev.stdout!.on('data', (chunk) => (log += chunk));
   dev.stderr!.on('data', (chunk) => (log += chunk));
@@ -42,7 +55,8 @@ before(async () => {
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline || dev.exitCode !== null) throw new Error(`astro dev did not start:\n${log}`);
+    if (Date.now() > deadline || dev.exitCode !== null)
+      throw new Error(`astro dev did not start:\n${log}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 });
@@ -61,7 +75,9 @@ describe('the agent surface under astro dev', () => {
     const body = (await search.json()) as { results: { url: string }[] };
     assert.equal(body.results[0]!.url, 'http://localhost:4321/servicios/fontaneria/madrid/');
 
-    const page = (await (await fetch(`${base}/api/v1/read_page?url=fontaneria/madrid`)).json()) as { markdown: string };
+    const page = (await (await fetch(`${base}/api/v1/read_page?url=fontaneria/madrid`)).json()) as {
+      markdown: string;
+    };
     assert.match(page.markdown, /^# Fontanería en Madrid/);
 
     const bad = await fetch(`${base}/api/v1/search_pages?query=x`);
@@ -75,14 +91,20 @@ describe('the agent surface under astro dev', () => {
   it('serves Markdown twins to agents that ask for them, and links HTML pages to them', async () => {
     const markdown = await fetch(`${base}/urgencias/`, { headers: { Accept: 'text/markdown' } });
     assert.equal(markdown.headers.get('content-type'), 'text/markdown; charset=utf-8');
-    assert.match(await markdown.text(), /^---\ntitle: Urgencias del hogar 24 horas\n[\s\S]*?\n---\n\n> For AI agents: http:\/\/localhost:4321\/llms\.txt lists .+\n\n# /);
+    assert.match(
+      await markdown.text(),
+      /^---\ntitle: Urgencias del hogar 24 horas\n[\s\S]*?\n---\n\n> For AI agents: http:\/\/localhost:4321\/llms\.txt lists .+\n\n# /,
+    );
     const html = await fetch(`${base}/urgencias/`);
     assert.match(html.headers.get('content-type') ?? '', /text\/html/);
     assert.match(html.headers.get('link') ?? '', /urgencias\.md>; rel="alternate"/);
     // Rendered on demand, the page gets the llms.txt directive from the middleware as it streams.
     const text = await html.text();
     assert.match(text, /<style>\[data-agent-directive\]\{[^<]+<\/style><\/head>/);
-    assert.match(text, /<body[^>]*><aside data-agent-directive [^>]*>For AI agents: \/llms\.txt lists the pages of this site as Markdown\. This page as Markdown: \/urgencias\.md\.<\/aside>/);
+    assert.match(
+      text,
+      /<body[^>]*><aside data-agent-directive [^>]*>For AI agents: \/llms\.txt lists the pages of this site as Markdown\. This page as Markdown: \/urgencias\.md\.<\/aside>/,
+    );
     assert.equal(text.match(/data-agent-directive /g)?.length, 1);
   });
 

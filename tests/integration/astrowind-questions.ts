@@ -9,8 +9,14 @@ export const ASTROWIND_QUESTIONS: SiteQuestion[] = [
   { query: 'advanced slot usage', page: '/astrowind-template-in-depth' },
   { query: 'what is a landing page', page: '/landing' },
   { query: 'customize template to my brand', page: '/how-to-customize-astrowind-to-your-brand' },
-  { query: 'get started with astro and tailwind', page: '/get-started-website-with-astro-tailwind-css' },
-  { query: 'tools and resources to create a website', page: '/useful-resources-to-create-websites' },
+  {
+    query: 'get started with astro and tailwind',
+    page: '/get-started-website-with-astro-tailwind-css',
+  },
+  {
+    query: 'tools and resources to create a website',
+    page: '/useful-resources-to-create-websites',
+  },
   { query: 'markdown elements blockquote code', page: '/markdown-elements-demo-post' },
   { query: 'pricing plans per month', page: '/pricing' },
   { query: 'privacy policy personal data', page: '/privacy' },

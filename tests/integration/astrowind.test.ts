@@ -18,14 +18,30 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { checkAgentReady, type CheckReport } from 'astro-agent-api-check';
 import { readAgentIndex, type AgentIndexFigures } from '../helpers/agent-index.ts';
-import { integrationLines, prepareExampleSite, serveExampleSite, type ExampleSite, type ServedExample } from '../helpers/example-site.ts';
+import {
+  integrationLines,
+  prepareExampleSite,
+  serveExampleSite,
+  type ExampleSite,
+  type ServedExample,
+} from '../helpers/example-site.ts';
 import { ASTROWIND_QUESTIONS } from './astrowind-questions.ts';
 
 type Json = Record<string, any>;
 
 /** The `site` of tests/fixtures/astrowind/astro.config.mjs (upstream's). */
 const SITE = 'https://astrowind.vercel.app';
-const TAG_PAGES = ['astro', 'blog', 'front-end', 'landing-pages', 'markdown', 'resources', 'tailwind-css', 'theme', 'tools'].map((tag) => `/tag/${tag}`);
+const TAG_PAGES = [
+  'astro',
+  'blog',
+  'front-end',
+  'landing-pages',
+  'markdown',
+  'resources',
+  'tailwind-css',
+  'theme',
+  'tools',
+].map((tag) => `/tag/${tag}`);
 /** What the in-depth post says around the theme button, an icon-only <button aria-label>. */
 const THEME_BUTTON = 'Toggle between Dark and Light mode';
 
@@ -54,7 +70,10 @@ async function text(path: string, headers: Record<string, string> = {}): Promise
 
 /** A twin's body, without its front matter and the directive. */
 async function twin(path: string): Promise<string> {
-  return (await text(`${path === '/' ? '/index' : path}.md`)).replace(/^---\n[\s\S]*?\n---\n\n?(?:> For AI agents:[^\n]*\n\n?)?/, '');
+  return (await text(`${path === '/' ? '/index' : path}.md`)).replace(
+    /^---\n[\s\S]*?\n---\n\n?(?:> For AI agents:[^\n]*\n\n?)?/,
+    '',
+  );
 }
 
 describe('AstroWind built with zero options', () => {
@@ -65,7 +84,9 @@ describe('AstroWind built with zero options', () => {
       lines.join('\n'),
     );
     assert.ok(example.buildMs < 60_000, `astro build took ${Math.round(example.buildMs / 1000)} s`);
-    const manifest = JSON.parse(await readFile(join(example.root, 'dist/agent-api/manifest.json'), 'utf8')) as Json;
+    const manifest = JSON.parse(
+      await readFile(join(example.root, 'dist/agent-api/manifest.json'), 'utf8'),
+    ) as Json;
     assert.ok(manifest.pages.length >= 27, `${manifest.pages.length} pages in the manifest`);
   });
 
@@ -74,14 +95,22 @@ describe('AstroWind built with zero options', () => {
     for (const [title, start] of [
       ['Astro + Tailwind CSS Integration', 'A seamless integration between two great frameworks'],
       ['Excellent Page Speed', 'Having a good page speed impacts organic search ranking'],
-      ['Headers', "Ever tried driving without GPS? Boom! That's why websites need headers for direction."],
+      [
+        'Headers',
+        "Ever tried driving without GPS? Boom! That's why websites need headers for direction.",
+      ],
     ]) {
-      assert.ok(home.includes(`### ${title}\n\n${start}`), `the card "${title}" is a heading and its paragraph:\n${home.slice(0, 1500)}`);
+      assert.ok(
+        home.includes(`### ${title}\n\n${start}`),
+        `the card "${title}" is a heading and its paragraph:\n${home.slice(0, 1500)}`,
+      );
     }
     assert.doesNotMatch(home, /IntegrationA seamless|SpeedHaving/, 'no two cards run together');
     const latest = await twin('/');
     assert.ok(
-      latest.includes('[Get started with AstroWind to create a website using Astro and Tailwind CSS](https://astrowind.vercel.app/get-started-website-with-astro-tailwind-css)'),
+      latest.includes(
+        '[Get started with AstroWind to create a website using Astro and Tailwind CSS](https://astrowind.vercel.app/get-started-website-with-astro-tailwind-css)',
+      ),
       "the latest posts' cards link their post",
     );
   });
@@ -96,17 +125,30 @@ describe('AstroWind built with zero options', () => {
     );
     assert.match(await twin('/blog'), /^# The Blog\n\nA statically generated blog example/);
     for (const path of ['/', '/blog', '/get-started-website-with-astro-tailwind-css'])
-      assert.doesNotMatch(await twin(path), /Made by onWidget|All rights reserved|Tailwind CSS v4 support/, `${path}: the site's own header and footer stay out`);
+      assert.doesNotMatch(
+        await twin(path),
+        /Made by onWidget|All rights reserved|Tailwind CSS v4 support/,
+        `${path}: the site's own header and footer stay out`,
+      );
   });
 
   it("keeps apart the hero's lines that Tailwind lays out as blocks", async () => {
     const home = await twin('/');
-    assert.ok(home.includes('for Astro 5.0 + Tailwind CSS. AstroWind: Production-ready. Suitable for Startups'), home.slice(0, 800));
+    assert.ok(
+      home.includes(
+        'for Astro 5.0 + Tailwind CSS. AstroWind: Production-ready. Suitable for Startups',
+      ),
+      home.slice(0, 800),
+    );
   });
 
   it("keeps the island's server-rendered text: every plan, its price and its items", async () => {
     const html = await text('/pricing');
-    assert.match(html, /<astro-island[^>]+component-url="\/_astro\/Pricing\.[^"]+\.js"/, 'the pricing widget is a Svelte island');
+    assert.match(
+      html,
+      /<astro-island[^>]+component-url="\/_astro\/Pricing\.[^"]+\.js"/,
+      'the pricing widget is a Svelte island',
+    );
     assert.match(html, /client="visible"/);
     const pricing = await twin('/pricing');
     for (const [plan, subtitle, price] of [
@@ -114,7 +156,10 @@ describe('AstroWind built with zero options', () => {
       ['standard', 'Optimal choice for small teams', '$69 Per Month'],
       ['premium', 'Optimal choice for companies', '$199 Per Month'],
     ]) {
-      assert.ok(pricing.includes(`### ${plan}\n\n${subtitle}\n\n${price}`), `plan ${plan}:\n${pricing}`);
+      assert.ok(
+        pricing.includes(`### ${plan}\n\n${subtitle}\n\n${price}`),
+        `plan ${plan}:\n${pricing}`,
+      );
     }
     assert.match(pricing, /- Pellentesque blandit ut nibh/);
     assert.doesNotMatch(pricing, /<!--|astro-island|\[-->/, 'no hydration markers in the twin');
@@ -131,28 +176,51 @@ describe('AstroWind built with zero options', () => {
   it('keeps the meaning of an icon-only control in the sentence that shows it', async () => {
     const post = await twin('/astrowind-template-in-depth');
     // The post's quotes are typographic (‘sunlight’) once the Markdown pipeline has read them.
-    assert.match(post, new RegExp(`['‘’]sunlight['‘’] icon: ?\\W*${THEME_BUTTON}\\W* ?in the page header`), post.slice(0, 2500));
-    assert.match(post, /^Share: Twitter Share Facebook Share Linkedin Share Whatsapp Share Email Share$/m, 'the share buttons named by their title');
+    assert.match(
+      post,
+      new RegExp(`['‘’]sunlight['‘’] icon: ?\\W*${THEME_BUTTON}\\W* ?in the page header`),
+      post.slice(0, 2500),
+    );
+    assert.match(
+      post,
+      /^Share: Twitter Share Facebook Share Linkedin Share Whatsapp Share Email Share$/m,
+      'the share buttons named by their title',
+    );
   });
 
   it('reads the listings as content and finds a post before the listings that quote it', async () => {
-    for (const path of ['/blog', '/blog/2', '/category/tutorials', '/category/documentation']) assert.ok(figures.llmsTxtPages.includes(path), `${path} is in llms.txt`);
+    for (const path of ['/blog', '/blog/2', '/category/tutorials', '/category/documentation'])
+      assert.ok(figures.llmsTxtPages.includes(path), `${path} is in llms.txt`);
     const page2 = await twin('/blog/2');
-    assert.match(page2, /\[Markdown elements demo post\]\(https:\/\/astrowind\.vercel\.app\/markdown-elements-demo-post\)/);
-    for (const { query, page, top } of figures.searchRanks.filter(({ page }) => !page.startsWith('/homes') && !page.startsWith('/landing/'))) {
+    assert.match(
+      page2,
+      /\[Markdown elements demo post\]\(https:\/\/astrowind\.vercel\.app\/markdown-elements-demo-post\)/,
+    );
+    for (const { query, page, top } of figures.searchRanks.filter(
+      ({ page }) => !page.startsWith('/homes') && !page.startsWith('/landing/'),
+    )) {
       const listing = top.findIndex((path) => /^\/(blog|category|tag)(\/|$)/.test(path));
-      assert.ok(listing === -1 || (top.includes(page) && top.indexOf(page) < listing), `"${query}": ${page} comes before the listings (${top.join(', ')})`);
+      assert.ok(
+        listing === -1 || (top.includes(page) && top.indexOf(page) < listing),
+        `"${query}": ${page} comes before the listings (${top.join(', ')})`,
+      );
     }
   });
 
   it("finds the page that answers the site's own questions in the top 3", () => {
     const misses = figures.searchRanks.filter(({ rank }) => rank === 0 || rank > 3);
-    assert.ok(figures.searchHits >= ASTROWIND_QUESTIONS.length - 1, `misses: ${JSON.stringify(misses)}`);
+    assert.ok(
+      figures.searchHits >= ASTROWIND_QUESTIONS.length - 1,
+      `misses: ${JSON.stringify(misses)}`,
+    );
   });
 
   it('publishes llms-full as one file', () => {
     assert.equal(figures.llmsFullFiles, 1);
-    assert.ok(figures.llmsFullCharacters > 50_000 && figures.llmsFullCharacters < 5_000_000, `${figures.llmsFullCharacters} characters`);
+    assert.ok(
+      figures.llmsFullCharacters > 50_000 && figures.llmsFullCharacters < 5_000_000,
+      `${figures.llmsFullCharacters} characters`,
+    );
   });
 
   it('marks its tag pages noindex, as upstream configures them, and its other pages as content', () => {
@@ -165,8 +233,16 @@ describe('AstroWind built with zero options', () => {
     assert.deepEqual(figures.indexedMarked, []);
     assert.deepEqual(figures.searchMarked, []);
     // A tag page's own words ("Tag: landing-pages") find the posts filed under it, not the tag page.
-    const found = (await (await fetch(`${served.url}/api/v1/search_pages?${new URLSearchParams({ query: 'tag landing-pages', limit: '25' })}`)).json()) as Json;
-    assert.ok(found.results.length > 0 && found.results.every((result: Json) => !String(result.url).includes('/tag/')), JSON.stringify(found.results));
+    const found = (await (
+      await fetch(
+        `${served.url}/api/v1/search_pages?${new URLSearchParams({ query: 'tag landing-pages', limit: '25' })}`,
+      )
+    ).json()) as Json;
+    assert.ok(
+      found.results.length > 0 &&
+        found.results.every((result: Json) => !String(result.url).includes('/tag/')),
+      JSON.stringify(found.results),
+    );
     const lines = integrationLines(example.buildLog);
     assert.ok(
       lines.some((line) => line.includes(`${TAG_PAGES.length} pages marked noindex`)),
@@ -174,9 +250,15 @@ describe('AstroWind built with zero options', () => {
     );
     for (const path of TAG_PAGES) {
       assert.equal((await fetch(`${served.url}${path}.md`)).status, 404, `${path} has no twin`);
-      assert.doesNotMatch(await text(path), /data-agent-directive|text\/markdown/, `${path}'s HTML is as the site built it`);
+      assert.doesNotMatch(
+        await text(path),
+        /data-agent-directive|text\/markdown/,
+        `${path}'s HTML is as the site built it`,
+      );
     }
-    const refused = await fetch(`${served.url}/api/v1/read_page?${new URLSearchParams({ url: `${SITE}${TAG_PAGES[0]}` })}`);
+    const refused = await fetch(
+      `${served.url}/api/v1/read_page?${new URLSearchParams({ url: `${SITE}${TAG_PAGES[0]}` })}`,
+    );
     const body = (await refused.json()) as Json;
     assert.deepEqual([refused.status, body.code], [404, 'page_not_found']);
     assert.match(body.message, /noindex/);
@@ -187,7 +269,13 @@ describe('astro-agent-api check on AstroWind', () => {
   it('reports the share of pages that are not content: the 9 noindex tag pages the sitemap lists', () => {
     assert.equal(report.pages.total, figures.sitemapPages);
     assert.equal(report.pages.read, figures.sitemapPages, 'a site this small is read whole');
-    assert.deepEqual(report.pages.notContent, { redirect: 0, noindex: TAG_PAGES.length, canonical: 0, copy: 0, empty: 0 });
+    assert.deepEqual(report.pages.notContent, {
+      redirect: 0,
+      noindex: TAG_PAGES.length,
+      canonical: 0,
+      copy: 0,
+      empty: 0,
+    });
     const contentPages = report.checks.find((check) => check.id === 'content-pages')!;
     assert.equal(contentPages.status, 'warn');
     assert.match(contentPages.message, /25 % noindex \(9\)/);
@@ -198,7 +286,8 @@ describe('astro-agent-api check on AstroWind', () => {
     const markdownUrl = report.checks.find((check) => check.id === 'markdown-url')!;
     assert.equal(markdownUrl.status, 'pass', JSON.stringify(markdownUrl));
     const lastUpdated = report.checks.find((check) => check.id === 'markdown-last-updated')!;
-    for (const line of lastUpdated.details) assert.doesNotMatch(line, /\/tag\//, 'no tag page sampled');
+    for (const line of lastUpdated.details)
+      assert.doesNotMatch(line, /\/tag\//, 'no tag page sampled');
   });
 
   it('passes', () => {

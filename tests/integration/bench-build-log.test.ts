@@ -17,11 +17,20 @@ test("the harness reads Astro's render, the integration's steps and the pages co
   const cold = await measureBuild(SITE, OUT_DIR, { cold: true });
   assert.deepEqual({ converted: cold.converted, reused: cold.reused }, { converted: 5, reused: 0 });
   // The pages were converted as Astro rendered them: the Markdown step after the render may have none left (0.00 s).
-  assert.ok(cold.renderMs > 0 && cold.stepsMs > 0 && cold.markdownMs >= 0, `render ${cold.renderMs} ms, steps ${cold.stepsMs} ms, Markdown ${cold.markdownMs} ms`);
-  assert.ok(cold.astroPeakBytes > 0 && cold.peakRssBytes >= cold.astroPeakBytes, `Astro's peak ${cold.astroPeakBytes}, the tree's ${cold.peakRssBytes}`);
+  assert.ok(
+    cold.renderMs > 0 && cold.stepsMs > 0 && cold.markdownMs >= 0,
+    `render ${cold.renderMs} ms, steps ${cold.stepsMs} ms, Markdown ${cold.markdownMs} ms`,
+  );
+  assert.ok(
+    cold.astroPeakBytes > 0 && cold.peakRssBytes >= cold.astroPeakBytes,
+    `Astro's peak ${cold.astroPeakBytes}, the tree's ${cold.peakRssBytes}`,
+  );
   // The CPU of the whole tree: Astro's process loads Astro and renders (seconds of CPU), and no tree can use more than every core for the whole build.
   const cpuMs = cold.cpuUserMs + cold.cpuSystemMs;
-  assert.ok(cpuMs > 500 && cpuMs <= cold.wallMs * availableParallelism(), `CPU ${cpuMs} ms (${cold.cpuSystemMs} system) in ${Math.round(cold.wallMs)} ms on ${availableParallelism()} cores`);
+  assert.ok(
+    cpuMs > 500 && cpuMs <= cold.wallMs * availableParallelism(),
+    `CPU ${cpuMs} ms (${cold.cpuSystemMs} system) in ${Math.round(cold.wallMs)} ms on ${availableParallelism()} cores`,
+  );
 
   const warm = await measureBuild(SITE, OUT_DIR, { cold: false });
   assert.deepEqual({ converted: warm.converted, reused: warm.reused }, { converted: 0, reused: 5 });
@@ -34,7 +43,9 @@ test("the harness reads Astro's render, the integration's steps and the pages co
       .join('\n');
     assert.throws(
       () => parseBuildLog(without),
-      (error: Error) => error.message.includes(`BUILD_LOG_LINES.${line}`) && error.message.includes(String(BUILD_LOG_LINES[line].pattern)),
+      (error: Error) =>
+        error.message.includes(`BUILD_LOG_LINES.${line}`) &&
+        error.message.includes(String(BUILD_LOG_LINES[line].pattern)),
     );
   }
 });

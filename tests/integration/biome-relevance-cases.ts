@@ -10,8 +10,18 @@
  */
 import type { MultilingualCase } from './multilingual-relevance-cases.ts';
 
-const cases = (language: string, prefix: string, kind: MultilingualCase['kind'], table: Record<string, string | string[]>): MultilingualCase[] =>
-  Object.entries(table).map(([query, paths]) => ({ language, query, kind, expected: [paths].flat().map((path) => `${prefix}${path}/`) }));
+const cases = (
+  language: string,
+  prefix: string,
+  kind: MultilingualCase['kind'],
+  table: Record<string, string | string[]>,
+): MultilingualCase[] =>
+  Object.entries(table).map(([query, paths]) => ({
+    language,
+    query,
+    kind,
+    expected: [paths].flat().map((path) => `${prefix}${path}/`),
+  }));
 
 const NO_UNUSED_VARIABLES = 'linter/rules/no-unused-variables/javascript';
 const USE_CONST = 'linter/rules/use-const/javascript';
@@ -31,7 +41,10 @@ export const BIOME_CASES: readonly MultilingualCase[] = [
     'formatter.indentStyle': 'reference/configuration',
     'files.maxSize': 'reference/configuration',
     'vcs.useIgnoreFile': ['reference/configuration', 'guides/integrate-in-vcs'],
-    useSortedKeys: ['assist/actions/use-sorted-keys/javascript', 'assist/actions/use-sorted-keys/json'],
+    useSortedKeys: [
+      'assist/actions/use-sorted-keys/javascript',
+      'assist/actions/use-sorted-keys/json',
+    ],
     'organize imports': 'assist/actions/organize-imports/javascript',
   }),
   ...cases('ja', '/ja/', 'long vowel', {

@@ -44,12 +44,16 @@ function loadBuild(): Promise<void> {
   loaded ??= (async () => {
     const built = await buildSite();
     clientDir = built.clientDir;
-    manifestFile = JSON.parse(await readFile(join(built.outDir, RUNTIME_DIR, MANIFEST_FILE), 'utf8'));
+    manifestFile = JSON.parse(
+      await readFile(join(built.outDir, RUNTIME_DIR, MANIFEST_FILE), 'utf8'),
+    );
     manifest = await readBuiltManifest(built.outDir);
     htmlPages = await readHtmlPages(clientDir);
     twins = new Map();
     for (const page of htmlPages) {
-      const twin = await readFile(join(clientDir, markdownTwinPath(page.path)), 'utf8').catch(() => undefined);
+      const twin = await readFile(join(clientDir, markdownTwinPath(page.path)), 'utf8').catch(
+        () => undefined,
+      );
       if (twin !== undefined) twins.set(page.path, twin);
     }
   })();
@@ -70,7 +74,12 @@ describe('Markdown twins and manifest', () => {
       contentPaths,
     );
     assert.deepEqual([...twins.keys()].sort(), contentPaths);
-    for (const page of manifest.pages) assert.equal(twins.get(page.path), buildMarkdownTwin(page), `twin of ${page.path} matches the texts file`);
+    for (const page of manifest.pages)
+      assert.equal(
+        twins.get(page.path),
+        buildMarkdownTwin(page),
+        `twin of ${page.path} matches the texts file`,
+      );
   });
 
   it("keeps the pages' text out of the manifest, in the texts files the manifest points into", () => {
@@ -85,7 +94,9 @@ describe('Markdown twins and manifest', () => {
       assert.ok(page.twin.textLength > 0, `${page.path} points at its plain text`);
     }
     // Each page's twin, then its plain text.
-    const ends = manifestFile.pages.map((page) => page.twin.offset + page.twin.length + page.twin.textLength);
+    const ends = manifestFile.pages.map(
+      (page) => page.twin.offset + page.twin.length + page.twin.textLength,
+    );
     assert.ok(
       manifestFile.pages.slice(1).every((page, i) => page.twin.offset === ends[i]),
       'the pages lie one after another, in manifest order',
@@ -125,14 +136,24 @@ describe('Markdown twins and manifest', () => {
     const home = parseHtml(htmlPages.find((page) => page.path === '/')!.html);
     const mainText = textOf(select('main', home)!);
     const chrome = [
-      ...selectAll('body > header, header nav, body > footer', home).flatMap((element) => longTexts(element)),
+      ...selectAll('body > header, header nav, body > footer', home).flatMap((element) =>
+        longTexts(element),
+      ),
       ...selectAll('[data-agent-ignore]', home).flatMap((element) => longTexts(element, 8)),
     ].filter((text) => !mainText.includes(text)); // a sentence repeated in the content may stay
     assert.ok(chrome.length > 0, 'the home page has header, footer or cookie text to look for');
     for (const [path, markdown] of twins) {
       const flat = markdown.replace(/\s+/g, ' ');
-      for (const text of chrome) assert.ok(!flat.includes(text), `${markdownTwinPath(path)} contains site chrome: "${text}"`);
-      assert.doesNotMatch(markdown, /<script|<style|<nav|<footer/i, `${markdownTwinPath(path)} has no markup left`);
+      for (const text of chrome)
+        assert.ok(
+          !flat.includes(text),
+          `${markdownTwinPath(path)} contains site chrome: "${text}"`,
+        );
+      assert.doesNotMatch(
+        markdown,
+        /<script|<style|<nav|<footer/i,
+        `${markdownTwinPath(path)} has no markup left`,
+      );
     }
   });
 
@@ -140,7 +161,8 @@ describe('Markdown twins and manifest', () => {
     const all = [...twins.values()].join('\n');
     assert.match(all, /[áéíóúñ¿¡]/);
     assert.doesNotMatch(all, /&(?:aacute|eacute|iacute|oacute|uacute|ntilde|iquest|#\d+);/);
-    for (const [, href] of all.matchAll(/\]\(([^)\s]+)/g)) assert.match(href!, /^(?:https?:|mailto:|tel:)/, `link ${href}`);
+    for (const [, href] of all.matchAll(/\]\(([^)\s]+)/g))
+      assert.match(href!, /^(?:https?:|mailto:|tel:)/, `link ${href}`);
   });
 });
 
@@ -159,7 +181,10 @@ describe('Pagefind index', () => {
   });
 
   it('answers a Spanish query restricted to a city', async () => {
-    const withCity = manifest.pages.find((page) => page.facets.city !== undefined && page.path.startsWith('/servicios/')) ?? manifest.pages.find((page) => page.facets.city !== undefined);
+    const withCity =
+      manifest.pages.find(
+        (page) => page.facets.city !== undefined && page.path.startsWith('/servicios/'),
+      ) ?? manifest.pages.find((page) => page.facets.city !== undefined);
     assert.ok(withCity, 'some page has a city');
     const city = withCity.facets.city!;
     const word = firstLongWord(withCity.title);
@@ -185,7 +210,9 @@ describe('integration options', () => {
     ['unknown', 'contentSelecter'],
   ] as const) {
     it(`stops the build at once when an option is wrong (${named})`, async () => {
-      const output = await runFailingAstroBuild(join(ROOT, 'tests/fixtures/bad-config'), { BAD_OPTION: badOption });
+      const output = await runFailingAstroBuild(join(ROOT, 'tests/fixtures/bad-config'), {
+        BAD_OPTION: badOption,
+      });
       assert.match(output, /Invalid options for the astro-agent-api integration/);
       assert.ok(output.includes(named), `the message names ${named}:\n${output}`);
       // An AstroError: Astro prints its hint under the message.
@@ -200,18 +227,28 @@ async function readHtmlPages(dir: string): Promise<BuiltPage[]> {
   for (const entry of entries) {
     const file = join(entry.parentPath, entry.name);
     const relativePath = relative(dir, file).split(sep).join('/');
-    if (!entry.isFile() || !entry.name.endsWith('.html') || relativePath.startsWith(`${PAGEFIND_DIR}/`)) continue;
+    if (
+      !entry.isFile() ||
+      !entry.name.endsWith('.html') ||
+      relativePath.startsWith(`${PAGEFIND_DIR}/`)
+    )
+      continue;
     if (relativePath === '404.html' || relativePath === '500.html') continue;
     const html = await readFile(file, 'utf8');
     const path = `/${relativePath}`.replace(/(^|\/)index\.html$/, '$1').replace(/\.html$/, '');
-    pages.push({ path, html, excluded: select('[data-agent-exclude]', parseHtml(html)) !== undefined });
+    pages.push({
+      path,
+      html,
+      excluded: select('[data-agent-exclude]', parseHtml(html)) !== undefined,
+    });
   }
   return pages;
 }
 
 function textOf(node: Root | RootContent): string {
   if (node.type === 'text') return node.value;
-  if (node.type === 'element' || node.type === 'root') return node.children.map(textOf).join('').replace(/\s+/g, ' ');
+  if (node.type === 'element' || node.type === 'root')
+    return node.children.map(textOf).join('').replace(/\s+/g, ' ');
   return '';
 }
 
@@ -234,7 +271,14 @@ function firstLongWord(text: string): string {
 
 /** `astro build` of `root` that must fail: resolves with what it printed, as plain text. */
 async function runFailingAstroBuild(root: string, env: Record<string, string>): Promise<string> {
-  const args = [join(ROOT, 'node_modules/astro/bin/astro.mjs'), 'build', '--root', root, '--outDir', join(ROOT, 'tests/.build/bad-config')];
+  const args = [
+    join(ROOT, 'node_modules/astro/bin/astro.mjs'),
+    'build',
+    '--root',
+    root,
+    '--outDir',
+    join(ROOT, 'tests/.build/bad-config'),
+  ];
   const failure = await runCommand(process.execPath, args, { cwd: ROOT, env: childEnv(env) }).then(
     () => assert.fail('the build succeeded'),
     (error: Error) => error,

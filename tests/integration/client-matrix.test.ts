@@ -36,10 +36,25 @@ import { langchain } from '../helpers/mcp-clients/langchain.ts';
 import { mastra } from '../helpers/mcp-clients/mastra.ts';
 import { mcpRemote } from '../helpers/mcp-clients/mcp-remote.ts';
 import { openaiAgents } from '../helpers/mcp-clients/openai-agents.ts';
-import { createPythonEnvironment, PYTHON_LIBRARIES, type PythonEnvironment, type PythonStep, runPythonMatrix } from '../helpers/mcp-clients/python.ts';
+import {
+  createPythonEnvironment,
+  PYTHON_LIBRARIES,
+  type PythonEnvironment,
+  type PythonStep,
+  runPythonMatrix,
+} from '../helpers/mcp-clients/python.ts';
 import { tsSdkV1, tsSdkV2 } from '../helpers/mcp-clients/ts-sdk.ts';
 
-const CLIENTS: MatrixClient[] = [tsSdkV1, tsSdkV2, mcpRemote, inspectorCli, aiSdk, openaiAgents, langchain, mastra];
+const CLIENTS: MatrixClient[] = [
+  tsSdkV1,
+  tsSdkV2,
+  mcpRemote,
+  inspectorCli,
+  aiSdk,
+  openaiAgents,
+  langchain,
+  mastra,
+];
 
 let sites: Awaited<ReturnType<typeof startMatrixSites>>;
 /** The Python clients' environment, made while the sites build (pip waits on the network, the build on the CPU). */
@@ -58,7 +73,12 @@ after(async () => {
 });
 
 /** A step of `client`'s row on `siteName`, in a network of its own; '—' in the report, with why, when the library has no way to take it. */
-function step(client: MatrixClient, siteName: 'demo' | 'example', name: Step, body: (site: MatrixSite, network: Network, t: TestContext) => Promise<void>): void {
+function step(
+  client: MatrixClient,
+  siteName: 'demo' | 'example',
+  name: Step,
+  body: (site: MatrixSite, network: Network, t: TestContext) => Promise<void>,
+): void {
   report.row(client.name, siteName);
   const lacking = client.lacks[name];
   if (lacking !== undefined) {
@@ -77,7 +97,13 @@ function step(client: MatrixClient, siteName: 'demo' | 'example', name: Step, bo
 }
 
 /** Opens a session, runs `use` and closes it whatever happens. */
-async function using<T>(client: MatrixClient, site: MatrixSite, network: Network, credentials: Credentials | undefined, use: (session: ClientSession) => Promise<T>): Promise<T> {
+async function using<T>(
+  client: MatrixClient,
+  site: MatrixSite,
+  network: Network,
+  credentials: Credentials | undefined,
+  use: (session: ClientSession) => Promise<T>,
+): Promise<T> {
   const session = await client.open(site, network, credentials);
   try {
     return await use(session);
@@ -87,11 +113,18 @@ async function using<T>(client: MatrixClient, site: MatrixSite, network: Network
 }
 
 /** A tool call whose failure to reach the model as a result (the library threw) fails the step with what was thrown. */
-async function callForModel(session: ClientSession, name: string, args: Record<string, unknown>): Promise<Reading> {
+async function callForModel(
+  session: ClientSession,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Reading> {
   try {
     return await session.call(name, args);
   } catch (error) {
-    throw new Error(`the library threw instead of handing the model a result: ${(error as Error).message}`, { cause: error });
+    throw new Error(
+      `the library threw instead of handing the model a result: ${(error as Error).message}`,
+      { cause: error },
+    );
   }
 }
 
@@ -99,7 +132,9 @@ async function callForModel(session: ClientSession, name: string, args: Record<s
 async function exhaustAnonymousQuota(site: MatrixSite, network: Network): Promise<number> {
   const get = fetchFrom(network.sourceAddress);
   for (let request = 0; request < 100; request += 1) {
-    const response = await get(`${site.served}/api/v1/search_pages?query=${encodeURIComponent(site.query)}`);
+    const response = await get(
+      `${site.served}/api/v1/search_pages?query=${encodeURIComponent(site.query)}`,
+    );
     if (response.status === 429) return Number(response.headers.get('retry-after'));
   }
   throw new Error('the anonymous quota never ran out');
@@ -123,19 +158,31 @@ for (const client of CLIENTS) {
         step(client, siteName, 'connects and lists tools, resources and prompts', (site, network) =>
           using(client, site, network, undefined, async (session) => {
             assert.deepEqual((await session.tools()).sort(), [...site.tools].sort());
-            if (session.resources) assert.ok((await session.resources()).includes(`${site.origin}/`), 'the home page is a resource');
+            if (session.resources)
+              assert.ok(
+                (await session.resources()).includes(`${site.origin}/`),
+                'the home page is a resource',
+              );
             if (session.prompts) assert.deepEqual(await session.prompts(), [site.prompt.name]);
           }),
         );
 
         step(client, siteName, 'search → read', (site, network) =>
           using(client, site, network, undefined, async (session) => {
-            const found = parseReading(await callForModel(session, 'search_pages', { query: site.query }));
+            const found = parseReading(
+              await callForModel(session, 'search_pages', { query: site.query }),
+            );
             const first = found.results[0];
-            assert.ok(first?.url.startsWith(site.origin), `the search found a page: ${JSON.stringify(found).slice(0, 300)}`);
+            assert.ok(
+              first?.url.startsWith(site.origin),
+              `the search found a page: ${JSON.stringify(found).slice(0, 300)}`,
+            );
             const page = await callForModel(session, 'read_page', { url: first.url });
             assert.notEqual(page.isError, true, page.text.slice(0, 500));
-            assert.ok(page.text.includes(first.title), `the page read is the one found: ${first.title}`);
+            assert.ok(
+              page.text.includes(first.title),
+              `the page read is the one found: ${first.title}`,
+            );
           }),
         );
 
@@ -147,17 +194,30 @@ for (const client of CLIENTS) {
 
         step(client, siteName, 'prompt', (site, network) =>
           using(client, site, network, undefined, async (session) => {
-            const text = await session.getPrompt!(site.prompt.name, { question: site.prompt.question });
+            const text = await session.getPrompt!(site.prompt.name, {
+              question: site.prompt.question,
+            });
             assert.ok(text.includes(site.prompt.question), text.slice(0, 300));
-            assert.ok(text.indexOf('search_pages') < text.indexOf('read_page'), 'it says to search, then read');
+            assert.ok(
+              text.indexOf('search_pages') < text.indexOf('read_page'),
+              'it says to search, then read',
+            );
           }),
         );
 
         step(client, siteName, 'ChatGPT search → fetch', (site, network) =>
           using(client, site, network, undefined, async (session) => {
-            const found = parseReading(await callForModel(session, 'search', { query: site.query }));
+            const found = parseReading(
+              await callForModel(session, 'search', { query: site.query }),
+            );
             const first = found.results[0];
-            assert.ok(first && typeof first.id === 'string' && typeof first.title === 'string' && first.url.startsWith(site.origin), JSON.stringify(found).slice(0, 300));
+            assert.ok(
+              first &&
+                typeof first.id === 'string' &&
+                typeof first.title === 'string' &&
+                first.url.startsWith(site.origin),
+              JSON.stringify(found).slice(0, 300),
+            );
             const document = parseReading(await callForModel(session, 'fetch', { id: first.id }));
             assert.equal(document.id, first.id);
             assert.equal(document.url, first.url);
@@ -167,28 +227,56 @@ for (const client of CLIENTS) {
           }),
         );
 
-        step(client, siteName, 'refusal: the model reads the wait and the registration hint', (site, network) =>
-          using(client, site, network, undefined, async (session) => {
-            await session.tools();
-            const retryAfter = await exhaustAnonymousQuota(site, network);
-            const exhaustedAt = performance.now();
-            const refused = await callForModel(session, 'search_pages', { query: site.query });
-            const since = Math.ceil((performance.now() - exhaustedAt) / 1000);
-            assert.notEqual(refused.isError, false, `the result is marked as an error: ${refused.text.slice(0, 500)}`);
-            const wait = /\b(?:retry|wait)[^.\d]{0,20}?(\d+) ?s(?:econds?)?\b/i.exec(refused.text);
-            assert.ok(wait, `the model reads how long to wait:\n${refused.text}`);
-            const read = Number(wait[1]);
-            assert.ok(read <= retryAfter && read >= retryAfter - since - 1, `the wait read (${read} s) is the server's (${retryAfter} s, ${since} s earlier)`);
-            assert.match(refused.text, /\/oauth\/register|auth\.md/, 'the model reads where to get a higher quota');
-          }),
+        step(
+          client,
+          siteName,
+          'refusal: the model reads the wait and the registration hint',
+          (site, network) =>
+            using(client, site, network, undefined, async (session) => {
+              await session.tools();
+              const retryAfter = await exhaustAnonymousQuota(site, network);
+              const exhaustedAt = performance.now();
+              const refused = await callForModel(session, 'search_pages', { query: site.query });
+              const since = Math.ceil((performance.now() - exhaustedAt) / 1000);
+              assert.notEqual(
+                refused.isError,
+                false,
+                `the result is marked as an error: ${refused.text.slice(0, 500)}`,
+              );
+              const wait = /\b(?:retry|wait)[^.\d]{0,20}?(\d+) ?s(?:econds?)?\b/i.exec(
+                refused.text,
+              );
+              assert.ok(wait, `the model reads how long to wait:\n${refused.text}`);
+              const read = Number(wait[1]);
+              assert.ok(
+                read <= retryAfter && read >= retryAfter - since - 1,
+                `the wait read (${read} s) is the server's (${retryAfter} s, ${since} s earlier)`,
+              );
+              assert.match(
+                refused.text,
+                /\/oauth\/register|auth\.md/,
+                'the model reads where to get a higher quota',
+              );
+            }),
         );
 
         step(client, siteName, 'read_page reaches the model once', (site, network, t) =>
           using(client, site, network, undefined, async (session) => {
             const reading = await callForModel(session, 'read_page', { url: site.page.url });
-            t.diagnostic(`read_page of ${site.page.url}: ${reading.text.length} characters for the model`);
-            report.record(client.name, site.name, 'read_page characters', String(reading.text.length));
-            assert.equal(occurrences(reading.text, plainPhrase(site.page.twin)), 1, 'the page text is in what the model reads once');
+            t.diagnostic(
+              `read_page of ${site.page.url}: ${reading.text.length} characters for the model`,
+            );
+            report.record(
+              client.name,
+              site.name,
+              'read_page characters',
+              String(reading.text.length),
+            );
+            assert.equal(
+              occurrences(reading.text, plainPhrase(site.page.twin)),
+              1,
+              'the page text is in what the model reads once',
+            );
           }),
         );
 
@@ -207,40 +295,74 @@ for (const client of CLIENTS) {
         });
 
         step(client, siteName, 'authorization code + PKCE after a 401', (site, network, t) =>
-          using(client, site, network, { kind: 'connector', staleToken: staleAccessToken() }, async (session) => {
-            assertIdentified(await callForModel(session, 'get_quota', {}));
-            const lines = transcript(network);
-            t.diagnostic(`the login on the wire:\n${lines.join('\n')}`);
-            const unauthorized = lines.findIndex((line) => line.startsWith(`POST ${site.mcpUrl} [Bearer] → 401`));
-            const authorized = lines.findIndex((line) => line.startsWith(`GET ${site.origin}/oauth/authorize?`));
-            const exchanged = lines.findIndex((line, index) => index > authorized && line.startsWith(`POST ${site.origin}/oauth/token`) && line.endsWith('→ 200'));
-            assert.ok(unauthorized >= 0 && authorized > unauthorized && exchanged > authorized, lines.join('\n'));
-            assert.ok(
-              lines.slice(exchanged).some((line) => line === `POST ${site.mcpUrl} [Bearer] → 200`),
-              'the client retried with the new token',
-            );
-          }),
+          using(
+            client,
+            site,
+            network,
+            { kind: 'connector', staleToken: staleAccessToken() },
+            async (session) => {
+              assertIdentified(await callForModel(session, 'get_quota', {}));
+              const lines = transcript(network);
+              t.diagnostic(`the login on the wire:\n${lines.join('\n')}`);
+              const unauthorized = lines.findIndex((line) =>
+                line.startsWith(`POST ${site.mcpUrl} [Bearer] → 401`),
+              );
+              const authorized = lines.findIndex((line) =>
+                line.startsWith(`GET ${site.origin}/oauth/authorize?`),
+              );
+              const exchanged = lines.findIndex(
+                (line, index) =>
+                  index > authorized &&
+                  line.startsWith(`POST ${site.origin}/oauth/token`) &&
+                  line.endsWith('→ 200'),
+              );
+              assert.ok(
+                unauthorized >= 0 && authorized > unauthorized && exchanged > authorized,
+                lines.join('\n'),
+              );
+              assert.ok(
+                lines
+                  .slice(exchanged)
+                  .some((line) => line === `POST ${site.mcpUrl} [Bearer] → 200`),
+                'the client retried with the new token',
+              );
+            },
+          ),
         );
 
         step(client, siteName, 'refresh', (site, network, t) =>
-          using(client, site, network, { kind: 'connector', staleToken: staleAccessToken() }, async (session) => {
-            const { client_id } = assertIdentified(await callForModel(session, 'get_quota', {}));
-            const expired = await session.accessToken!();
-            assert.ok(expired, 'the session holds an access token');
-            expireAccessToken(site, expired);
-            const loggedIn = network.exchanges.length;
-            assertIdentified(await callForModel(session, 'get_quota', {}), client_id);
-            const lines = transcript(network).slice(loggedIn);
-            t.diagnostic(`after the access token expired:\n${lines.join('\n')}`);
-            const refreshed = lines.findIndex((line) => line.startsWith(`POST ${site.origin}/oauth/token`) && line.endsWith('→ 200'));
-            assert.ok(refreshed >= 0, `the client refreshed its token:\n${lines.join('\n')}`);
-            assert.ok(!lines.some((line) => line.includes('/oauth/authorize')), 'without sending the person to log in again');
-            assert.ok(
-              lines.slice(refreshed).some((line) => line === `POST ${site.mcpUrl} [Bearer] → 200`),
-              'and retried with the new token',
-            );
-            assert.notEqual(await session.accessToken!(), expired);
-          }),
+          using(
+            client,
+            site,
+            network,
+            { kind: 'connector', staleToken: staleAccessToken() },
+            async (session) => {
+              const { client_id } = assertIdentified(await callForModel(session, 'get_quota', {}));
+              const expired = await session.accessToken!();
+              assert.ok(expired, 'the session holds an access token');
+              expireAccessToken(site, expired);
+              const loggedIn = network.exchanges.length;
+              assertIdentified(await callForModel(session, 'get_quota', {}), client_id);
+              const lines = transcript(network).slice(loggedIn);
+              t.diagnostic(`after the access token expired:\n${lines.join('\n')}`);
+              const refreshed = lines.findIndex(
+                (line) =>
+                  line.startsWith(`POST ${site.origin}/oauth/token`) && line.endsWith('→ 200'),
+              );
+              assert.ok(refreshed >= 0, `the client refreshed its token:\n${lines.join('\n')}`);
+              assert.ok(
+                !lines.some((line) => line.includes('/oauth/authorize')),
+                'without sending the person to log in again',
+              );
+              assert.ok(
+                lines
+                  .slice(refreshed)
+                  .some((line) => line === `POST ${site.mcpUrl} [Bearer] → 200`),
+                'and retried with the new token',
+              );
+              assert.notEqual(await session.accessToken!(), expired);
+            },
+          ),
         );
       });
     }
@@ -269,14 +391,20 @@ describe('Python clients (tests/clients/python/client_matrix.py)', () => {
         const steps = await runs.get(`${library.key} ${siteName}`)!;
         for (const { step, passed, note } of steps) {
           report.record(library.name, siteName, step, passed ? 'pass' : `FAIL: ${note}`);
-          const characters = step === 'read_page reaches the model once' && /^(\d+) characters/.exec(note);
-          if (characters) report.record(library.name, siteName, 'read_page characters', characters[1]!);
+          const characters =
+            step === 'read_page reaches the model once' && /^(\d+) characters/.exec(note);
+          if (characters)
+            report.record(library.name, siteName, 'read_page characters', characters[1]!);
           await t.test(step, (subtest) => {
             if (note) subtest.diagnostic(note);
             assert.ok(passed, note);
           });
         }
-        assert.deepEqual(steps.map(({ step }) => step).sort(), [...STEPS].sort(), 'every step of the matrix ran');
+        assert.deepEqual(
+          steps.map(({ step }) => step).sort(),
+          [...STEPS].sort(),
+          'every step of the matrix ran',
+        );
       });
     }
   }

@@ -11,15 +11,21 @@ import type { TestServer } from '../helpers/server.ts';
 const QUOTA = 10;
 let server: TestServer;
 before(async () => {
-  server = await startConfiguredServer({ trustProxy: 1 }, { env: { AGENT_API_QUOTA_ANONYMOUS: String(QUOTA) } });
+  server = await startConfiguredServer(
+    { trustProxy: 1 },
+    { env: { AGENT_API_QUOTA_ANONYMOUS: String(QUOTA) } },
+  );
 });
 after(() => server.close());
 
 /** The n-th address of the /64 `network` (n < 65536), in its shortest spelling. */
-const hostIn = (network: string, n: number) => `${network}:${n.toString(16)}:1:2:${(n * 7 + 3).toString(16)}`;
+const hostIn = (network: string, n: number) =>
+  `${network}:${n.toString(16)}:1:2:${(n * 7 + 3).toString(16)}`;
 
 function read(from: string): Promise<Response> {
-  return fetch(`${server.url}/api/v1/search_pages?query=fontanero`, { headers: { 'X-Forwarded-For': from } });
+  return fetch(`${server.url}/api/v1/search_pages?query=fontanero`, {
+    headers: { 'X-Forwarded-For': from },
+  });
 }
 
 function register(from: string): Promise<Response> {
@@ -39,7 +45,10 @@ describe('an anonymous IPv6 client is its /64', () => {
       const response = await read(from);
       await response.arrayBuffer();
       statuses.push(response.status);
-      if (n < 2 || n === QUOTA - 1 || n === QUOTA) transcript.push(`X-Forwarded-For: ${from} → ${response.status} RateLimit: ${response.headers.get('ratelimit')}`);
+      if (n < 2 || n === QUOTA - 1 || n === QUOTA)
+        transcript.push(
+          `X-Forwarded-For: ${from} → ${response.status} RateLimit: ${response.headers.get('ratelimit')}`,
+        );
     }
     console.log(`one /64, ten requests a minute:\n  ${transcript.join('\n  ')}`);
     assert.deepEqual(statuses.slice(0, QUOTA), Array(QUOTA).fill(200));
@@ -51,7 +60,13 @@ describe('an anonymous IPv6 client is its /64', () => {
   });
 
   test('one address spelled five ways is one client', async () => {
-    const spellings = ['2001:db8:99::1', '2001:0db8:0099:0000:0000:0000:0000:0001', '2001:DB8:99:0:0:0:0:1', '[2001:db8:99::1]:4711', '2001:db8:99::1%eth0'];
+    const spellings = [
+      '2001:db8:99::1',
+      '2001:0db8:0099:0000:0000:0000:0000:0001',
+      '2001:DB8:99:0:0:0:0:1',
+      '[2001:db8:99::1]:4711',
+      '2001:db8:99::1%eth0',
+    ];
     const remaining: string[] = [];
     for (const from of spellings) {
       const response = await read(from);
@@ -79,7 +94,11 @@ describe('an anonymous IPv6 client is its /64', () => {
     for (let n = 0; n < 31; n++) {
       const response = await fetch(`${server.url}/oauth/token`, {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'X-Forwarded-For': hostIn('2001:db8:66:1', n), authorization: `Basic ${btoa('agt_ci_nobody:wrong')}` },
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'X-Forwarded-For': hostIn('2001:db8:66:1', n),
+          authorization: `Basic ${btoa('agt_ci_nobody:wrong')}`,
+        },
         body: 'grant_type=client_credentials',
       });
       await response.arrayBuffer();
@@ -93,6 +112,10 @@ describe('an anonymous IPv6 client is its /64', () => {
     const second = await read('198.51.100.8');
     assert.equal(first.headers.get('ratelimit-remaining'), String(QUOTA - 1));
     assert.equal(second.headers.get('ratelimit-remaining'), String(QUOTA - 1));
-    assert.equal((await read('::ffff:198.51.100.7')).headers.get('ratelimit-remaining'), String(QUOTA - 2), 'IPv4-mapped is the same client');
+    assert.equal(
+      (await read('::ffff:198.51.100.7')).headers.get('ratelimit-remaining'),
+      String(QUOTA - 2),
+      'IPv4-mapped is the same client',
+    );
   });
 });

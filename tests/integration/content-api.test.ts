@@ -23,7 +23,11 @@ async function assertBadParameter(path: string, parameter: string) {
   assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
   assert.ok(['invalid_parameter', 'missing_parameter'].includes(body.code), body.code);
   assert.equal(body.data.status, 400);
-  assert.match(body.data.hint, new RegExp(`\`${parameter}\``), `hint names ${parameter}: ${body.data.hint}`);
+  assert.match(
+    body.data.hint,
+    new RegExp(`\`${parameter}\``),
+    `hint names ${parameter}: ${body.data.hint}`,
+  );
 }
 
 describe('search_pages', () => {
@@ -66,7 +70,14 @@ describe('search_pages', () => {
     const model = createContentModel({ files: createNodeBuildFiles(server.outDir) });
     const { search } = await model.current();
     const request = fc.record({
-      query: fc.constantFrom('fontanero', 'Fontanero', 'fontanero madrid', 'fuga de agua', 'cerrajero urgente', 'pladur'),
+      query: fc.constantFrom(
+        'fontanero',
+        'Fontanero',
+        'fontanero madrid',
+        'fuga de agua',
+        'cerrajero urgente',
+        'pladur',
+      ),
       city: fc.constantFrom(undefined, 'madrid', 'sevilla'),
       limit: fc.constantFrom(undefined, 1, 3),
       page: fc.constantFrom(0, 1),
@@ -80,7 +91,12 @@ describe('search_pages', () => {
             let path = `/search_pages?query=${encodeURIComponent(query)}${city ? `&city=${city}` : ''}${limit ? `&limit=${limit}` : ''}`;
             if (page === 1 && expected.next_cursor) {
               path += `&cursor=${expected.next_cursor}`;
-              expected = search.search({ query, filters, limit: limit ?? 8, cursor: expected.next_cursor });
+              expected = search.search({
+                query,
+                filters,
+                limit: limit ?? 8,
+                cursor: expected.next_cursor,
+              });
             }
             const { response, body } = await json(path);
             assert.equal(response.status, 200, path);
@@ -99,7 +115,9 @@ describe('search_pages', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const { body } = await json(`/search_pages?query=fontanero&limit=25${cursor ? `&cursor=${cursor}` : ''}`);
+      const { body } = await json(
+        `/search_pages?query=fontanero&limit=25${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       assert.equal(body.total, body.results.length);
       for (const result of body.results) {
         assert.ok(!seen.has(result.url), `duplicate ${result.url}`);
@@ -113,13 +131,25 @@ describe('search_pages', () => {
     assert.ok(pages > 1 && seen.size > 25, `followed ${pages} pages, ${seen.size} results`);
 
     const first = (await json('/search_pages?query=fontanero&limit=5')).body;
-    assert.equal((await json('/search_pages?query=fontanero&limit=5')).body.next_cursor, first.next_cursor, 'stable');
-    await assertBadParameter(`/search_pages?query=electricista&limit=5&cursor=${first.next_cursor}`, 'cursor');
-    await assertBadParameter(`/search_pages?query=fontanero&city=madrid&limit=5&cursor=${first.next_cursor}`, 'cursor');
+    assert.equal(
+      (await json('/search_pages?query=fontanero&limit=5')).body.next_cursor,
+      first.next_cursor,
+      'stable',
+    );
+    await assertBadParameter(
+      `/search_pages?query=electricista&limit=5&cursor=${first.next_cursor}`,
+      'cursor',
+    );
+    await assertBadParameter(
+      `/search_pages?query=fontanero&city=madrid&limit=5&cursor=${first.next_cursor}`,
+      'cursor',
+    );
   });
 
   it('filters by city: every result carries it', async () => {
-    const { body } = await json('/search_pages?query=reparaciones%20urgentes&city=sevilla&limit=25');
+    const { body } = await json(
+      '/search_pages?query=reparaciones%20urgentes&city=sevilla&limit=25',
+    );
     assert.ok(body.results.length > 5);
     for (const result of body.results) assert.equal(result.city, 'sevilla', result.url);
   });
@@ -127,7 +157,12 @@ describe('search_pages', () => {
 
 describe('read_page', () => {
   it('reads a page by full address, path and slug', async () => {
-    for (const url of ['http://localhost:4321/servicios/fontaneria/madrid/', 'https://www.localhost:4321/servicios/fontaneria/madrid?x=1#faq', '/servicios/fontaneria/madrid/', 'fontaneria/madrid']) {
+    for (const url of [
+      'http://localhost:4321/servicios/fontaneria/madrid/',
+      'https://www.localhost:4321/servicios/fontaneria/madrid?x=1#faq',
+      '/servicios/fontaneria/madrid/',
+      'fontaneria/madrid',
+    ]) {
       const { response, body } = await json(`/read_page?url=${encodeURIComponent(url)}`);
       assert.equal(response.status, 200, url);
       assert.equal(body.url, 'http://localhost:4321/servicios/fontaneria/madrid/');
@@ -138,7 +173,14 @@ describe('read_page', () => {
   });
 
   it('answers 404 with a hint to search for missing pages, other hosts and traversal', async () => {
-    for (const url of ['/no-existe/', 'https://evil.example/servicios/fontaneria/', '/servicios/../../etc/passwd', '..%2f..%2fpackage.json', '/agent-api/manifest.json', '/pagefind/pagefind.js']) {
+    for (const url of [
+      '/no-existe/',
+      'https://evil.example/servicios/fontaneria/',
+      '/servicios/../../etc/passwd',
+      '..%2f..%2fpackage.json',
+      '/agent-api/manifest.json',
+      '/pagefind/pagefind.js',
+    ]) {
       const { response, body } = await json(`/read_page?url=${encodeURIComponent(url)}`);
       assert.equal(response.status, 404, url);
       assert.equal(body.code, 'page_not_found');
@@ -161,7 +203,9 @@ describe('read_page', () => {
     assert.equal(second.status, 304);
     assert.equal(await second.text(), '');
     const company = await api('/get_company_info');
-    const again = await api('/get_company_info', { headers: { 'If-None-Match': company.headers.get('etag')! } });
+    const again = await api('/get_company_info', {
+      headers: { 'If-None-Match': company.headers.get('etag')! },
+    });
     assert.equal(again.status, 304);
   });
 });
@@ -169,7 +213,13 @@ describe('read_page', () => {
 describe('get_company_info', () => {
   it('serves every section with brand and website', async () => {
     const all = (await json('/get_company_info')).body;
-    assert.ok(all.brand && all.website && all.service_model && all.services.length === 15 && all.cities.length === 21);
+    assert.ok(
+      all.brand &&
+        all.website &&
+        all.service_model &&
+        all.services.length === 15 &&
+        all.cities.length === 21,
+    );
     assert.equal(all.service_model.online_booking, false);
     for (const section of ['contact', 'service_model', 'coverage', 'services']) {
       const { response, body } = await json(`/get_company_info?section=${section}`);
@@ -177,7 +227,11 @@ describe('get_company_info', () => {
       assert.equal(body.brand, all.brand);
       assert.equal(body.website, all.website);
     }
-    assert.ok((await json('/get_company_info?section=services')).body.services[0].url.startsWith('http://localhost:4321/'));
+    assert.ok(
+      (await json('/get_company_info?section=services')).body.services[0].url.startsWith(
+        'http://localhost:4321/',
+      ),
+    );
     assert.equal((await json('/get_company_info?section=contact')).body.services, undefined);
     await assertBadParameter('/get_company_info?section=precios', 'section');
   });
@@ -188,7 +242,8 @@ describe('every API answer is JSON', () => {
     const { response, body } = await json('/book_visit');
     assert.equal(response.status, 404);
     assert.equal(body.code, 'unknown_operation');
-    for (const name of ['search_pages', 'read_page', 'get_company_info', 'get_quota']) assert.match(body.data.hint, new RegExp(name));
+    for (const name of ['search_pages', 'read_page', 'get_company_info', 'get_quota'])
+      assert.match(body.data.hint, new RegExp(name));
   });
 
   it('answers the API base path itself with the list of operations and where they are described', async () => {
@@ -198,7 +253,8 @@ describe('every API answer is JSON', () => {
       body.operations.map((op: { name: string }) => op.name),
       ['search_pages', 'read_page', 'get_company_info', 'get_quota'],
     );
-    for (const op of body.operations) assert.match(op.url, /^http:\/\/localhost:4321\/api\/v1\/[a-z_]+$/);
+    for (const op of body.operations)
+      assert.match(op.url, /^http:\/\/localhost:4321\/api\/v1\/[a-z_]+$/);
     assert.equal(body.openapi, 'http://localhost:4321/openapi.json');
   });
 
@@ -209,7 +265,11 @@ describe('every API answer is JSON', () => {
     assert.equal(((await post.json()) as any).code, 'method_not_allowed');
     const preflight = await api('/search_pages', {
       method: 'OPTIONS',
-      headers: { Origin: 'https://agent.example', 'Access-Control-Request-Method': 'GET', 'Access-Control-Request-Headers': 'authorization' },
+      headers: {
+        Origin: 'https://agent.example',
+        'Access-Control-Request-Method': 'GET',
+        'Access-Control-Request-Headers': 'authorization',
+      },
     });
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
@@ -242,16 +302,23 @@ describe('every API answer is JSON', () => {
 
 describe('Markdown for agents on site pages', () => {
   it('answers Accept: text/markdown with the twin and links HTML pages to it', async () => {
-    const markdown = await fetch(`${server.url}/servicios/fontaneria/`, { headers: { Accept: 'text/markdown' } });
+    const markdown = await fetch(`${server.url}/servicios/fontaneria/`, {
+      headers: { Accept: 'text/markdown' },
+    });
     assert.equal(markdown.status, 200);
     assert.equal(markdown.headers.get('content-type'), 'text/markdown; charset=utf-8');
     assert.match(markdown.headers.get('vary') ?? '', /Accept/);
     assert.match(await markdown.text(), /^# /m);
 
-    const html = await fetch(`${server.url}/servicios/fontaneria/`, { headers: { Accept: 'text/html' } });
+    const html = await fetch(`${server.url}/servicios/fontaneria/`, {
+      headers: { Accept: 'text/html' },
+    });
     assert.match(html.headers.get('content-type') ?? '', /text\/html/);
     const link = html.headers.get('link') ?? '';
-    assert.match(link, /<http:\/\/localhost:4321\/servicios\/fontaneria\.md>; rel="alternate"; type="text\/markdown"/);
+    assert.match(
+      link,
+      /<http:\/\/localhost:4321\/servicios\/fontaneria\.md>; rel="alternate"; type="text\/markdown"/,
+    );
     assert.match(link, /llms\.txt/);
     assert.match(link, /openapi\.json/);
     await html.text();
@@ -263,7 +330,8 @@ describe('Markdown for agents on site pages', () => {
 
 describe('the Markdown answers: type by Accept, token estimate, usage preferences, HEAD', () => {
   const page = () => `${server.url}/servicios/fontaneria/`;
-  const robotsSignal = async () => /^Content-Signal: (.+)$/m.exec(await (await fetch(`${server.url}/robots.txt`)).text())![1];
+  const robotsSignal = async () =>
+    /^Content-Signal: (.+)$/m.exec(await (await fetch(`${server.url}/robots.txt`)).text())![1];
 
   it('answers a client that ranks plain text above HTML with the twin as text/plain, a validator of its own', async () => {
     const plain = await fetch(page(), { headers: { Accept: 'text/plain, text/html;q=0.9' } });
@@ -275,7 +343,9 @@ describe('the Markdown answers: type by Accept, token estimate, usage preference
     assert.doesNotMatch(plainText, /<html|<body/i);
     assert.match(plain.headers.get('vary') ?? '', /Accept/);
     assert.notEqual(plain.headers.get('etag'), markdown.headers.get('etag'));
-    const revalidated = await fetch(page(), { headers: { Accept: 'text/plain', 'If-None-Match': plain.headers.get('etag')! } });
+    const revalidated = await fetch(page(), {
+      headers: { Accept: 'text/plain', 'If-None-Match': plain.headers.get('etag')! },
+    });
     assert.equal(revalidated.status, 304);
     // RFC 9110 §12.5.1: what a client ranks first wins, and a wildcard or an equal rank keeps the page as it is.
     for (const [accept, type] of [
@@ -300,9 +370,15 @@ describe('the Markdown answers: type by Accept, token estimate, usage preference
       [page(), 'text/markdown'],
       [page(), 'text/plain'],
     ]) {
-      const response = await fetch(url, { headers: { Accept: accept!, 'Accept-Encoding': 'identity' } });
+      const response = await fetch(url, {
+        headers: { Accept: accept!, 'Accept-Encoding': 'identity' },
+      });
       const bytes = (await response.arrayBuffer()).byteLength;
-      assert.equal(response.headers.get('x-markdown-tokens'), String(Math.ceil(bytes / 4)), `${url} (${accept})`);
+      assert.equal(
+        response.headers.get('x-markdown-tokens'),
+        String(Math.ceil(bytes / 4)),
+        `${url} (${accept})`,
+      );
       assert.equal(response.headers.get('content-signal'), signal, `${url} (${accept})`);
     }
     // An HTML page is not a Markdown answer.
@@ -325,11 +401,19 @@ describe('the Markdown answers: type by Accept, token estimate, usage preference
         assert.equal(head.status, 200);
         assert.equal(await head.text(), '');
         // Connection and Keep-Alive are the connection's (fetch closes after a HEAD), Date the second's.
-        const without = (response: Response) => [...response.headers].filter(([name]) => !['date', 'content-length', 'connection', 'keep-alive'].includes(name));
+        const without = (response: Response) =>
+          [...response.headers].filter(
+            ([name]) => !['date', 'content-length', 'connection', 'keep-alive'].includes(name),
+          );
         assert.deepEqual(without(head), without(get), `${url} (${accept}, ${coding})`);
         // fetch decodes br: the length sent is that of the coded bytes.
-        if (coding === 'identity') assert.equal(head.headers.get('content-length'), String(body.byteLength));
-        else assert.ok(Number(head.headers.get('content-length')) > 0 && Number(head.headers.get('content-length')) < body.byteLength);
+        if (coding === 'identity')
+          assert.equal(head.headers.get('content-length'), String(body.byteLength));
+        else
+          assert.ok(
+            Number(head.headers.get('content-length')) > 0 &&
+              Number(head.headers.get('content-length')) < body.byteLength,
+          );
       }
     }
   });

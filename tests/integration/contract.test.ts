@@ -20,23 +20,42 @@ before(async () => {
 after(() => server.close());
 
 test('Dredd passes every testable response of openapi.json against the server, with no failure', async () => {
-  const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, CONTRACT_SERVER_URL: server.url, NO_COLOR: '1' };
-    delete env.NODE_TEST_CONTEXT;
-    const child = spawn(process.execPath, ['node_modules/dredd/bin/dredd', `${server.url}/openapi.json`, server.url, '--hookfiles=tests/contract/dredd-hooks.cjs', '--color=false'], {
-      cwd: ROOT,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let text = '';
-    child.stdout.on('data', (chunk: Buffer) => (text += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (text += chunk));
-    child.once('error', reject);
-    child.once('close', (exit) => resolve({ code: exit, output: text }));
-  });
-  const results = output.split('\n').filter((line) => /^(pass|fail|skip|complete|error):/.test(line));
+  const { code, output } = await new Promise<{ code: number | null; output: string }>(
+    (resolve, reject) => {
+      const env: NodeJS.ProcessEnv = {
+        ...process.env,
+        CONTRACT_SERVER_URL: server.url,
+        NO_COLOR: '1',
+      };
+      delete env.NODE_TEST_CONTEXT;
+      const child = spawn(
+        process.execPath,
+        [
+          'node_modules/dredd/bin/dredd',
+          `${server.url}/openapi.json`,
+          server.url,
+          '--hookfiles=tests/contract/dredd-hooks.cjs',
+          '--color=false',
+        ],
+        {
+          cwd: ROOT,
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let text = '';
+      child.stdout.on('data', (chunk: Buffer) => (text += chunk));
+      child.stderr.on('data', (chunk: Buffer) => (text += chunk));
+      child.once('error', reject);
+      child.once('close', (exit) => resolve({ code: exit, output: text }));
+    },
+  );
+  const results = output
+    .split('\n')
+    .filter((line) => /^(pass|fail|skip|complete|error):/.test(line));
   console.log(results.join('\n'));
-  const summary = /complete: (\d+) passing, (\d+) failing, (\d+) errors, (\d+) skipped, (\d+) total/.exec(output);
+  const summary =
+    /complete: (\d+) passing, (\d+) failing, (\d+) errors, (\d+) skipped, (\d+) total/.exec(output);
   assert.ok(summary, output.slice(-3000));
   const [, passing, failing, errors] = summary.map(Number);
   assert.equal(failing, 0, output.slice(-3000));

@@ -16,7 +16,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { assertMcpToolsOffered } from '../helpers/serverless-contract.ts';
-import { childEnv, runCommand, startServerProcess, type ServerProcess } from '../helpers/child-process.ts';
+import {
+  childEnv,
+  runCommand,
+  startServerProcess,
+  type ServerProcess,
+} from '../helpers/child-process.ts';
 import { integrationLines, prepareExampleSite, type ExampleSite } from '../helpers/example-site.ts';
 import { assertPublishedUrlsAnswer } from '../helpers/published-urls.ts';
 import { assertSitePassesCheck } from '../helpers/agent-ready.ts';
@@ -53,11 +58,15 @@ async function freePort(): Promise<number> {
 
 async function startPreview(): Promise<ServerProcess> {
   const astro = join(example.root, 'node_modules/astro/bin/astro.mjs');
-  const started = await startServerProcess(process.execPath, [astro, 'preview', '--host', '127.0.0.1', '--port', String(port)], {
-    cwd: example.root,
-    env: ENV,
-    ready: LISTENING,
-  });
+  const started = await startServerProcess(
+    process.execPath,
+    [astro, 'preview', '--host', '127.0.0.1', '--port', String(port)],
+    {
+      cwd: example.root,
+      env: ENV,
+      ready: LISTENING,
+    },
+  );
   base = started.url;
   return started;
 }
@@ -70,7 +79,11 @@ async function startPreview(): Promise<ServerProcess> {
 async function applyMigrationsBesidePreview(): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
-      await runCommand(process.execPath, [join(example.root, 'node_modules/wrangler/bin/wrangler.js'), ...MIGRATE], { cwd: example.root, env: ENV });
+      await runCommand(
+        process.execPath,
+        [join(example.root, 'node_modules/wrangler/bin/wrangler.js'), ...MIGRATE],
+        { cwd: example.root, env: ENV },
+      );
       return;
     } catch (error) {
       if (attempt === 5 || !/SQLITE_BUSY/.test(String(error))) throw error;
@@ -101,8 +114,15 @@ after(async () => {
 });
 
 async function getJson(path: string, init: RequestInit = {}): Promise<Json> {
-  const response = await fetch(`${base}${path}`, { ...init, headers: { ...newAddress(), ...init.headers } });
-  assert.equal(response.status, 200, `${path} answered ${response.status}: ${await response.clone().text()}`);
+  const response = await fetch(`${base}${path}`, {
+    ...init,
+    headers: { ...newAddress(), ...init.headers },
+  });
+  assert.equal(
+    response.status,
+    200,
+    `${path} answered ${response.status}: ${await response.clone().text()}`,
+  );
   return response.json() as Promise<Json>;
 }
 
@@ -117,16 +137,31 @@ async function register(name: string): Promise<{ client_id: string; client_secre
 }
 
 function clientAuth(client: { client_id: string; client_secret: string }) {
-  return { Authorization: `Basic ${btoa(`${client.client_id}:${client.client_secret}`)}`, 'Content-Type': 'application/x-www-form-urlencoded' };
+  return {
+    Authorization: `Basic ${btoa(`${client.client_id}:${client.client_secret}`)}`,
+    'Content-Type': 'application/x-www-form-urlencoded',
+  };
 }
 
 async function issueToken(client: { client_id: string; client_secret: string }): Promise<Response> {
-  return fetch(`${base}/oauth/token`, { method: 'POST', headers: { ...clientAuth(client), ...newAddress() }, body: 'grant_type=client_credentials' });
+  return fetch(`${base}/oauth/token`, {
+    method: 'POST',
+    headers: { ...clientAuth(client), ...newAddress() },
+    body: 'grant_type=client_credentials',
+  });
 }
 
 describe('examples/cloudflare before its D1 migrations are applied', () => {
   it('serves the pages, the twins and the static documents, which need no store', async () => {
-    for (const path of ['/guides/caching/', '/guides/caching.md', '/llms.txt', '/agents.md', '/openapi.json', '/.well-known/oauth-authorization-server', '/.well-known/api-catalog']) {
+    for (const path of [
+      '/guides/caching/',
+      '/guides/caching.md',
+      '/llms.txt',
+      '/agents.md',
+      '/openapi.json',
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/api-catalog',
+    ]) {
       const response = await fetch(`${base}${path}`, { headers: newAddress() });
       assert.equal(response.status, 200, `${path}: ${await response.clone().text()}`);
       await response.arrayBuffer();
@@ -134,19 +169,32 @@ describe('examples/cloudflare before its D1 migrations are applied', () => {
   });
 
   it('answers the paths that need the store with a JSON 503 that names the migration command, never HTML', async () => {
-    const search = await fetch(`${base}/api/v1/search_pages?query=cache`, { headers: newAddress() });
+    const search = await fetch(`${base}/api/v1/search_pages?query=cache`, {
+      headers: newAddress(),
+    });
     assert.equal(search.status, 503);
     assert.match(search.headers.get('content-type') ?? '', /^application\/json/);
     const body = (await search.json()) as Json;
     assert.equal(body.code, 'store_not_ready');
     assert.match(body.message, /migrations of astro-agent-api were not applied/);
-    assert.ok(body.data.hint.includes('`npx wrangler d1 migrations apply AGENT_API_DB --remote`'), body.data.hint);
+    assert.ok(
+      body.data.hint.includes('`npx wrangler d1 migrations apply AGENT_API_DB --remote`'),
+      body.data.hint,
+    );
 
     for (const [path, body, type] of [
       ['/oauth/token', 'grant_type=client_credentials', 'application/x-www-form-urlencoded'],
-      ['/oauth/register', JSON.stringify({ client_name: 'early', contacts: [] }), 'application/json'],
+      [
+        '/oauth/register',
+        JSON.stringify({ client_name: 'early', contacts: [] }),
+        'application/json',
+      ],
     ] as const) {
-      const response = await fetch(`${base}${path}`, { method: 'POST', headers: { 'Content-Type': type, ...newAddress() }, body });
+      const response = await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': type, ...newAddress() },
+        body,
+      });
       assert.equal(response.status, 503, path);
       assert.match(response.headers.get('content-type') ?? '', /^application\/json/, path);
       const error = (await response.json()) as Json;
@@ -155,8 +203,17 @@ describe('examples/cloudflare before its D1 migrations are applied', () => {
     }
     const mcp = await fetch(`${base}/mcp`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...newAddress() },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_pages', arguments: { query: 'cache' } } }),
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        ...newAddress(),
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'search_pages', arguments: { query: 'cache' } },
+      }),
     });
     assert.match(mcp.headers.get('content-type') ?? '', /^application\/json/);
     assert.doesNotMatch(await mcp.text(), /<html/i);
@@ -167,7 +224,9 @@ describe('examples/cloudflare before its D1 migrations are applied', () => {
     const deadline = Date.now() + 15_000;
     let status = 0;
     while (Date.now() < deadline) {
-      const response = await fetch(`${base}/api/v1/search_pages?query=cache`, { headers: newAddress() });
+      const response = await fetch(`${base}/api/v1/search_pages?query=cache`, {
+        headers: newAddress(),
+      });
       status = response.status;
       await response.arrayBuffer();
       if (status === 200) break;
@@ -183,7 +242,10 @@ describe('examples/cloudflare built with @astrojs/cloudflare', () => {
     assert.match(example.buildLog, /adapter: @astrojs\/cloudflare/);
     assert.match(example.buildLog, /\[astro-agent-api\] converted 4 pages to Markdown in [\d.]+ s/);
     assert.match(example.buildLog, /\[astro-agent-api\] wrote the manifest of 4 pages/);
-    assert.ok(example.packed.files.includes('migrations/d1/0001_clients_tokens_windows.sql'), 'the D1 migrations ship with the package');
+    assert.ok(
+      example.packed.files.includes('migrations/d1/0001_clients_tokens_windows.sql'),
+      'the D1 migrations ship with the package',
+    );
   });
 });
 
@@ -205,27 +267,38 @@ describe('examples/cloudflare under `astro preview` (workerd)', () => {
     assert.match(markdown, /## Validation/);
     assert.ok(!markdown.includes('Edge Handbook: short guides'), 'the footer is not content');
 
-    const negotiated = await fetch(`${base}/guides/caching/`, { headers: { Accept: 'text/markdown' } });
+    const negotiated = await fetch(`${base}/guides/caching/`, {
+      headers: { Accept: 'text/markdown' },
+    });
     assert.equal(negotiated.headers.get('content-type'), 'text/markdown; charset=utf-8');
     assert.match(negotiated.headers.get('vary') ?? '', /Accept/i);
     assert.equal(await negotiated.text(), markdown);
 
     const html = await fetch(`${base}/guides/caching/`);
     assert.match(html.headers.get('content-type') ?? '', /^text\/html/);
-    assert.match(html.headers.get('link') ?? '', /<https:\/\/edge\.example\.com\/guides\/caching\.md>; rel="alternate"/);
+    assert.match(
+      html.headers.get('link') ?? '',
+      /<https:\/\/edge\.example\.com\/guides\/caching\.md>; rel="alternate"/,
+    );
     assert.match(await html.text(), /<h1>Caching at the edge<\/h1>/);
   });
 
   it('searches and reads the pages', async () => {
-    const found = await getJson(`/api/v1/search_pages?query=${encodeURIComponent('stale copy validation')}&limit=1`);
+    const found = await getJson(
+      `/api/v1/search_pages?query=${encodeURIComponent('stale copy validation')}&limit=1`,
+    );
     assert.equal(found.results[0].url, `${SITE}/guides/caching/`);
     const state = await getJson('/api/v1/search_pages?query=rate%20limiter');
     assert.equal(state.results[0].url, `${SITE}/guides/durable-state/`);
 
-    const page = await getJson(`/api/v1/read_page?url=${encodeURIComponent(`${SITE}/guides/cold-starts/`)}`);
+    const page = await getJson(
+      `/api/v1/read_page?url=${encodeURIComponent(`${SITE}/guides/cold-starts/`)}`,
+    );
     assert.equal(page.title, 'Cold starts');
     assert.match(page.markdown, /## Keep it small/);
-    const missing = await fetch(`${base}/api/v1/read_page?url=no-such-guide`, { headers: newAddress() });
+    const missing = await fetch(`${base}/api/v1/read_page?url=no-such-guide`, {
+      headers: newAddress(),
+    });
     assert.equal(missing.status, 404);
     assert.match(missing.headers.get('content-type') ?? '', /^application\/json/);
     const bad = await fetch(`${base}/api/v1/search_pages?limit=7`, { headers: newAddress() });
@@ -241,7 +314,9 @@ describe('examples/cloudflare under `astro preview` (workerd)', () => {
       ['/.well-known/oauth-authorization-server', /^application\/json/],
       ['/.well-known/api-catalog', /^application\/linkset\+json/],
     ] as const) {
-      const response = await fetch(`${base}${path}`, { headers: { 'Accept-Encoding': 'identity' } });
+      const response = await fetch(`${base}${path}`, {
+        headers: { 'Accept-Encoding': 'identity' },
+      });
       assert.equal(response.status, 200, path);
       assert.match(response.headers.get('content-type') ?? '', type, path);
       assert.ok((await response.text()).includes(SITE), `${path} names the site`);
@@ -251,8 +326,13 @@ describe('examples/cloudflare under `astro preview` (workerd)', () => {
   });
 
   it('publishes only URLs the Worker answers 200 for, without a redirect, and accepts each back', async (t) => {
-    const report = await assertPublishedUrlsAnswer({ site: SITE, served: base, headers: newAddress() }, { query: 'edge' });
-    t.diagnostic(`${report.checked} published URLs answer 200 (${report.documents} documents read, ${report.searchResults} search results, ${report.resources} MCP resources)`);
+    const report = await assertPublishedUrlsAnswer(
+      { site: SITE, served: base, headers: newAddress() },
+      { query: 'edge' },
+    );
+    t.diagnostic(
+      `${report.checked} published URLs answer 200 (${report.documents} documents read, ${report.searchResults} search results, ${report.resources} MCP resources)`,
+    );
     assert.equal(report.resources, 4);
   });
 
@@ -261,7 +341,10 @@ describe('examples/cloudflare under `astro preview` (workerd)', () => {
       await assertSitePassesCheck(base, { canonicalOrigin: SITE, api: true });
     } catch (error) {
       // What workerd said of a failed answer (an uncaught error, a request it cancelled) is in the preview's log.
-      throw new Error(`${(error as Error).message}\n\nthe preview's log:\n${preview.output().slice(-4000)}`, { cause: error });
+      throw new Error(
+        `${(error as Error).message}\n\nthe preview's log:\n${preview.output().slice(-4000)}`,
+        { cause: error },
+      );
     }
   });
 
@@ -269,15 +352,23 @@ describe('examples/cloudflare under `astro preview` (workerd)', () => {
     // A request whose body the Worker left unread had its connection closed by workerd, and Miniflare
     // then lost the answer: a 500 text/html "fetch failed" (other side closed) for about 1 in 150 on a
     // loaded machine, first seen as `astro-agent-api check` sent such a POST among others.
-    const refused = () => fetch(`${base}/oauth/introspect`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const refused = () =>
+      fetch(`${base}/oauth/introspect`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: '{}',
+      });
     const failures: string[] = [];
     for (let round = 0; round < 25; round++) {
       const answers = await Promise.all(
         Array.from({ length: 24 }, async (_, index) => {
-          const [expected, response] = index % 4 === 3 ? [401, await fetch(`${base}/agent/identity`)] : [400, await refused()];
+          const [expected, response] =
+            index % 4 === 3 ? [401, await fetch(`${base}/agent/identity`)] : [400, await refused()];
           const type = response.headers.get('content-type') ?? '';
           const body = await response.text();
-          return response.status === expected && type.startsWith('application/json') ? undefined : `${response.url} ${response.status} ${type}: ${body.slice(0, 300)}`;
+          return response.status === expected && type.startsWith('application/json')
+            ? undefined
+            : `${response.url} ${response.status} ${type}: ${body.slice(0, 300)}`;
         }),
       );
       failures.push(...answers.filter((failure) => failure !== undefined));
@@ -290,7 +381,12 @@ describe('examples/cloudflare under `astro preview` (workerd)', () => {
     const response = await fetch(`${base}/feedback`, {
       method: 'POST',
       // What Cloudflare sends on every request: the front must not take the body while dropping this header.
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', 'Accept-Encoding': 'gzip, br', Origin: new URL(base).origin, ...newAddress() },
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        'Accept-Encoding': 'gzip, br',
+        Origin: new URL(base).origin,
+        ...newAddress(),
+      },
       body: new URLSearchParams({ note }),
     });
     assert.equal(response.status, 202, await response.clone().text());
@@ -311,19 +407,34 @@ describe('examples/cloudflare under `astro preview` (workerd)', () => {
     assert.equal(issued.headers.get('cache-control'), 'no-store');
     const { access_token } = (await issued.json()) as Json;
 
-    const quota = await getJson('/api/v1/quota', { headers: { Authorization: `Bearer ${access_token}` } });
+    const quota = await getJson('/api/v1/quota', {
+      headers: { Authorization: `Bearer ${access_token}` },
+    });
     assert.equal(quota.client_id, client.client_id);
     assert.equal(quota.policy, 'identified');
-    const search = await fetch(`${base}/api/v1/search_pages?query=cache`, { headers: { Authorization: `Bearer ${access_token}` } });
+    const search = await fetch(`${base}/api/v1/search_pages?query=cache`, {
+      headers: { Authorization: `Bearer ${access_token}` },
+    });
     assert.equal(search.status, 200);
     assert.match(search.headers.get('ratelimit-policy') ?? '', /^"identified";q=600;w=60$/);
 
-    const introspect = () => fetch(`${base}/oauth/introspect`, { method: 'POST', headers: clientAuth(client), body: `token=${access_token}` }).then((r) => r.json() as Promise<Json>);
+    const introspect = () =>
+      fetch(`${base}/oauth/introspect`, {
+        method: 'POST',
+        headers: clientAuth(client),
+        body: `token=${access_token}`,
+      }).then((r) => r.json() as Promise<Json>);
     assert.equal((await introspect()).active, true);
-    const revoked = await fetch(`${base}/oauth/revoke`, { method: 'POST', headers: clientAuth(client), body: `token=${access_token}` });
+    const revoked = await fetch(`${base}/oauth/revoke`, {
+      method: 'POST',
+      headers: clientAuth(client),
+      body: `token=${access_token}`,
+    });
     assert.equal(revoked.status, 200);
     assert.deepEqual(await introspect(), { active: false });
-    const refused = await fetch(`${base}/api/v1/quota`, { headers: { Authorization: `Bearer ${access_token}`, ...newAddress() } });
+    const refused = await fetch(`${base}/api/v1/quota`, {
+      headers: { Authorization: `Bearer ${access_token}`, ...newAddress() },
+    });
     assert.equal(refused.status, 401);
   });
 
@@ -332,36 +443,97 @@ describe('examples/cloudflare under `astro preview` (workerd)', () => {
     const registered = await fetch(`${base}/oauth/register`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ redirect_uris: ['http://127.0.0.1:8976/callback'], token_endpoint_auth_method: 'none' }),
+      body: JSON.stringify({
+        redirect_uris: ['http://127.0.0.1:8976/callback'],
+        token_endpoint_auth_method: 'none',
+      }),
     });
     const { client_id: clientId } = (await registered.json()) as { client_id: string };
     const verifier = 'v'.repeat(43);
     const challenge = createHash('sha256').update(verifier).digest('base64url');
-    const query = new URLSearchParams({ response_type: 'code', client_id: clientId, code_challenge: challenge, code_challenge_method: 'S256', state: 'edge', resource: `${SITE}/mcp` });
-    const answered = await fetch(`${base}/oauth/authorize?${query}`, { redirect: 'manual', headers: newAddress() });
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: clientId,
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
+      state: 'edge',
+      resource: `${SITE}/mcp`,
+    });
+    const answered = await fetch(`${base}/oauth/authorize?${query}`, {
+      redirect: 'manual',
+      headers: newAddress(),
+    });
     assert.equal(answered.status, 302, await answered.clone().text());
     const callback = new URL(answered.headers.get('location')!);
-    assert.deepEqual([callback.searchParams.get('state'), callback.searchParams.get('iss')], ['edge', SITE]);
+    assert.deepEqual(
+      [callback.searchParams.get('state'), callback.searchParams.get('iss')],
+      ['edge', SITE],
+    );
     const token = (fields: Record<string, string>) =>
       fetch(`${base}/oauth/token`, {
         method: 'POST',
         headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...newAddress() },
         body: new URLSearchParams({ client_id: clientId, ...fields }),
       });
-    const code = { grant_type: 'authorization_code', code: callback.searchParams.get('code')!, code_verifier: verifier };
+    const code = {
+      grant_type: 'authorization_code',
+      code: callback.searchParams.get('code')!,
+      code_verifier: verifier,
+    };
     const first = (await (await token(code)).json()) as Json;
     assert.match(String(first.refresh_token), /^agt_rt_/);
     assert.equal((await token(code)).status, 400, 'a code is used once');
-    assert.equal((await fetch(`${base}/agent/identity`, { headers: { Authorization: `Bearer ${first.access_token}`, ...newAddress() } })).status, 401, 'its second use revoked what the first gave');
+    assert.equal(
+      (
+        await fetch(`${base}/agent/identity`, {
+          headers: { Authorization: `Bearer ${first.access_token}`, ...newAddress() },
+        })
+      ).status,
+      401,
+      'its second use revoked what the first gave',
+    );
 
-    const again = await fetch(`${base}/oauth/authorize?${query}`, { redirect: 'manual', headers: newAddress() });
-    const second = (await (await token({ ...code, code: new URL(again.headers.get('location')!).searchParams.get('code')! })).json()) as Json;
-    const rotated = await token({ grant_type: 'refresh_token', refresh_token: String(second.refresh_token) });
+    const again = await fetch(`${base}/oauth/authorize?${query}`, {
+      redirect: 'manual',
+      headers: newAddress(),
+    });
+    const second = (await (
+      await token({
+        ...code,
+        code: new URL(again.headers.get('location')!).searchParams.get('code')!,
+      })
+    ).json()) as Json;
+    const rotated = await token({
+      grant_type: 'refresh_token',
+      refresh_token: String(second.refresh_token),
+    });
     assert.equal(rotated.status, 200);
     const next = (await rotated.json()) as Json;
-    assert.equal((await getJson('/agent/identity', { headers: { Authorization: `Bearer ${next.access_token}` } })).client_id, clientId);
-    assert.equal(((await (await token({ grant_type: 'refresh_token', refresh_token: String(second.refresh_token) })).json()) as Json).error, 'invalid_grant');
-    assert.equal((await fetch(`${base}/agent/identity`, { headers: { Authorization: `Bearer ${next.access_token}`, ...newAddress() } })).status, 401, 'the reuse revoked the grant');
+    assert.equal(
+      (
+        await getJson('/agent/identity', {
+          headers: { Authorization: `Bearer ${next.access_token}` },
+        })
+      ).client_id,
+      clientId,
+    );
+    assert.equal(
+      (
+        (await (
+          await token({ grant_type: 'refresh_token', refresh_token: String(second.refresh_token) })
+        ).json()) as Json
+      ).error,
+      'invalid_grant',
+    );
+    assert.equal(
+      (
+        await fetch(`${base}/agent/identity`, {
+          headers: { Authorization: `Bearer ${next.access_token}`, ...newAddress() },
+        })
+      ).status,
+      401,
+      'the reuse revoked the grant',
+    );
   });
 
   it('offers its operations as MCP tools to the official client', async () => {
@@ -374,9 +546,17 @@ describe('examples/cloudflare under `astro preview` (workerd)', () => {
     assert.equal(first.headers.get('ratelimit-policy'), '"anonymous";q=60;w=60');
     assert.match(first.headers.get('ratelimit') ?? '', /^"anonymous";r=59;t=\d+$/);
     const statuses = await Promise.all(
-      Array.from({ length: 89 }, () => fetch(`${base}/api/v1/search_pages?query=edge`, { headers: address }).then((response) => response.arrayBuffer().then(() => response.status))),
+      Array.from({ length: 89 }, () =>
+        fetch(`${base}/api/v1/search_pages?query=edge`, { headers: address }).then((response) =>
+          response.arrayBuffer().then(() => response.status),
+        ),
+      ),
     );
-    assert.equal(statuses.filter((status) => status === 200).length, 59, 'with the first, exactly 60 allowed');
+    assert.equal(
+      statuses.filter((status) => status === 200).length,
+      59,
+      'with the first, exactly 60 allowed',
+    );
     assert.equal(statuses.filter((status) => status === 429).length, 30);
     const limited = await fetch(`${base}/api/v1/search_pages?query=edge`, { headers: address });
     assert.equal(limited.status, 429);
@@ -393,7 +573,11 @@ describe('examples/cloudflare under `astro preview` (workerd)', () => {
     const issued = await issueToken(client);
     assert.equal(issued.status, 200, await issued.clone().text());
     const { access_token } = (await issued.json()) as Json;
-    assert.equal((await getJson('/api/v1/quota', { headers: { Authorization: `Bearer ${access_token}` } })).client_id, client.client_id);
+    assert.equal(
+      (await getJson('/api/v1/quota', { headers: { Authorization: `Bearer ${access_token}` } }))
+        .client_id,
+      client.client_id,
+    );
   });
 });
 
@@ -413,25 +597,43 @@ describe('examples/cloudflare with a bad AGENT_API_* variable among its vars', (
       assert.equal(response.status, 200, `${path}: ${await response.clone().text()}`);
       await response.arrayBuffer();
     }
-    const negotiated = await fetch(`${base}/guides/caching/`, { headers: { Accept: 'text/markdown' } });
+    const negotiated = await fetch(`${base}/guides/caching/`, {
+      headers: { Accept: 'text/markdown' },
+    });
     assert.equal(negotiated.headers.get('content-type'), 'text/markdown; charset=utf-8');
   });
 
   it('answers the agent paths with a JSON 503 naming the variable and the fix, and logs it once', async () => {
-    for (const path of ['/api/v1/search_pages?query=cache', '/llms.txt', '/api/v1/read_page?url=guides/caching', '/openapi.json']) {
+    for (const path of [
+      '/api/v1/search_pages?query=cache',
+      '/llms.txt',
+      '/api/v1/read_page?url=guides/caching',
+      '/openapi.json',
+    ]) {
       const response = await fetch(`${base}${path}`, { headers: newAddress() });
       assert.equal(response.status, 503, path);
       const body = (await response.json()) as Json;
       assert.equal(body.code, 'misconfigured', path);
       assert.match(body.message, /AGENT_API_QUOTA_ANONYMOUS/);
-      assert.match(body.data.hint, /AGENT_API_QUOTA_ANONYMOUS must be a whole number of requests per window between 1 and 1000000: fix it, or unset it/);
+      assert.match(
+        body.data.hint,
+        /AGENT_API_QUOTA_ANONYMOUS must be a whole number of requests per window between 1 and 1000000: fix it, or unset it/,
+      );
       assert.match(body.data.hint, /`vars`/);
     }
-    const token = await fetch(`${base}/oauth/token`, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...newAddress() }, body: 'grant_type=client_credentials' });
+    const token = await fetch(`${base}/oauth/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', ...newAddress() },
+      body: 'grant_type=client_credentials',
+    });
     assert.equal(token.status, 503);
     assert.match(((await token.json()) as Json).error_description, /AGENT_API_QUOTA_ANONYMOUS/);
     const logged = preview.output().match(/AGENT_API_QUOTA_ANONYMOUS must be/g) ?? [];
-    assert.equal(logged.length, 1, `logged once per isolate, not per request:\n${preview.output()}`);
+    assert.equal(
+      logged.length,
+      1,
+      `logged once per isolate, not per request:\n${preview.output()}`,
+    );
   });
 });
 
@@ -463,13 +665,24 @@ describe("a Worker's outbound fetch in workerd, to a host name that resolves to 
   it("is refused by workerd's own network when it connects, with no connection made; a network widened to private addresses reaches it", async (t) => {
     const privateName = await findPrivateName();
     if (!privateName) return t.skip(NO_PRIVATE_NAME);
-    const binary = ['node_modules/@cloudflare/workerd-linux-64/bin/workerd', 'node_modules/.bin/workerd'].map((path) => join(example.root, path)).find((path) => existsSync(path));
+    const binary = [
+      'node_modules/@cloudflare/workerd-linux-64/bin/workerd',
+      'node_modules/.bin/workerd',
+    ]
+      .map((path) => join(example.root, path))
+      .find((path) => existsSync(path));
     assert.ok(binary, 'workerd is installed with wrangler');
     const dir = await mkdtemp(join(tmpdir(), 'agent-api-workerd-'));
     const documents = await startDocumentHost();
     documents.documents.set('/doc.json', { body: {} });
     const [guardedPort, widenedPort] = [await freePort(), await freePort()];
-    await copyFile(join(example.root, 'node_modules/astro-agent-api/dist/hosts/workers/workers-outbound-fetch.js'), join(dir, 'outbound.js'));
+    await copyFile(
+      join(
+        example.root,
+        'node_modules/astro-agent-api/dist/hosts/workers/workers-outbound-fetch.js',
+      ),
+      join(dir, 'outbound.js'),
+    );
     await writeFile(join(dir, 'worker.js'), WORKER_JS);
     await writeFile(
       join(dir, 'config.capnp'),
@@ -483,11 +696,16 @@ describe("a Worker's outbound fetch in workerd, to a host name that resolves to 
         ');',
       ].join('\n'),
     );
-    const workerd = spawn(binary, ['serve', join(dir, 'config.capnp')], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const workerd = spawn(binary, ['serve', join(dir, 'config.capnp')], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     workerd.stdout.on('data', (chunk) => (output += chunk));
     workerd.stderr.on('data', (chunk) => (output += chunk));
-    const target = encodeURIComponent(`http://${privateName.name}:${new URL(documents.origin).port}/doc.json`);
+    const target = encodeURIComponent(
+      `http://${privateName.name}:${new URL(documents.origin).port}/doc.json`,
+    );
     async function fetchThrough(port: number): Promise<Json> {
       for (let attempt = 0; attempt < 100; attempt++) {
         const answer = await fetch(`http://127.0.0.1:${port}/?url=${target}`)
@@ -504,7 +722,11 @@ describe("a Worker's outbound fetch in workerd, to a host name that resolves to 
       assert.equal(guarded.status, undefined, `the fetch was answered: ${JSON.stringify(guarded)}`);
       assert.equal(documents.connections, 0, 'no connection was made');
       const widened = await fetchThrough(widenedPort);
-      assert.deepEqual(widened, { status: 200 }, 'the same Worker reaches the host once its network allows private addresses');
+      assert.deepEqual(
+        widened,
+        { status: 200 },
+        'the same Worker reaches the host once its network allows private addresses',
+      );
       assert.equal(documents.connections, 1);
     } finally {
       workerd.kill();

@@ -20,7 +20,8 @@ import { describeServerlessExample } from '../helpers/serverless-contract.ts';
 const READY = /Local dev server ready: (http:\/\/[^\s│]+)/;
 const EDGE_SERVER = fileURLToPath(new URL('../helpers/netlify-edge-server.ts', import.meta.url));
 /** The Edge Function the integration writes (Netlify's Frameworks API), from the site's root. */
-const EDGE_FUNCTION = '.netlify/v1/edge-functions/astro-agent-api-markdown/astro-agent-api-markdown.mjs';
+const EDGE_FUNCTION =
+  '.netlify/v1/edge-functions/astro-agent-api-markdown/astro-agent-api-markdown.mjs';
 
 describeServerlessExample({
   example: 'netlify',
@@ -29,19 +30,36 @@ describeServerlessExample({
   runner: "`netlify serve --offline` behind Netlify's edge runtime",
   async serve(example, env) {
     const bin = join(example.root, 'node_modules/.bin');
-    const site = await startServerProcess(join(bin, 'netlify'), ['serve', '--offline', '--port', String(await findFreePort())], {
-      cwd: example.root,
-      env: childEnv({ ...env, PATH: `${bin}:${childEnv().PATH}`, NETLIFY_TELEMETRY_DISABLED: '1' }),
-      ready: READY,
-      timeoutMs: 240_000,
-    });
+    const site = await startServerProcess(
+      join(bin, 'netlify'),
+      ['serve', '--offline', '--port', String(await findFreePort())],
+      {
+        cwd: example.root,
+        env: childEnv({
+          ...env,
+          PATH: `${bin}:${childEnv().PATH}`,
+          NETLIFY_TELEMETRY_DISABLED: '1',
+        }),
+        ready: READY,
+        timeoutMs: 240_000,
+      },
+    );
     let edge: ServerProcess;
     try {
-      edge = await startServerProcess(process.execPath, [EDGE_SERVER, example.root, site.url.replace('localhost', '127.0.0.1'), String(await findFreePort())], {
-        cwd: example.root,
-        env: childEnv(),
-        ready: /Ready on (http:\/\/\S+)/,
-      });
+      edge = await startServerProcess(
+        process.execPath,
+        [
+          EDGE_SERVER,
+          example.root,
+          site.url.replace('localhost', '127.0.0.1'),
+          String(await findFreePort()),
+        ],
+        {
+          cwd: example.root,
+          env: childEnv(),
+          ready: /Ready on (http:\/\/\S+)/,
+        },
+      );
     } catch (error) {
       await site.stop();
       throw error;
@@ -77,22 +95,42 @@ describeServerlessExample({
       const code = await readFile(join(example.root, EDGE_FUNCTION), 'utf8');
       t.diagnostic(`${EDGE_FUNCTION}: ${Buffer.byteLength(code)} bytes`);
       // Netlify bundles it with Deno: nothing it imports may need node_modules.
-      const imports = [...code.matchAll(/^import\s[^'"]*['"]([^'"]+)['"]/gm)].map((match) => match[1]);
+      const imports = [...code.matchAll(/^import\s[^'"]*['"]([^'"]+)['"]/gm)].map(
+        (match) => match[1],
+      );
       assert.ok(
         imports.every((specifier) => specifier!.startsWith('node:')),
         `imports: ${imports.join(', ')}`,
       );
       assert.match(code, /export \{[^}]*\bconfig\b/);
 
-      const negotiated = await fetch(`${base}/guides/caching/`, { headers: { Accept: 'text/markdown' } });
+      const negotiated = await fetch(`${base}/guides/caching/`, {
+        headers: { Accept: 'text/markdown' },
+      });
       await negotiated.arrayBuffer();
-      assert.equal(negotiated.headers.get('x-nf-edge-functions'), 'astro-agent-api-markdown', 'the Edge Function answered');
-      const browser = await fetch(`${base}/guides/caching/`, { headers: { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+      assert.equal(
+        negotiated.headers.get('x-nf-edge-functions'),
+        'astro-agent-api-markdown',
+        'the Edge Function answered',
+      );
+      const browser = await fetch(`${base}/guides/caching/`, {
+        headers: { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+      });
       await browser.arrayBuffer();
-      assert.equal(browser.headers.get('x-nf-edge-functions'), null, "a browser's request never runs it");
-      const twin = await fetch(`${base}/guides/caching.md`, { headers: { Accept: 'text/markdown' } });
+      assert.equal(
+        browser.headers.get('x-nf-edge-functions'),
+        null,
+        "a browser's request never runs it",
+      );
+      const twin = await fetch(`${base}/guides/caching.md`, {
+        headers: { Accept: 'text/markdown' },
+      });
       await twin.arrayBuffer();
-      assert.equal(twin.headers.get('x-nf-edge-functions'), null, "nor a request at a twin's address");
+      assert.equal(
+        twin.headers.get('x-nf-edge-functions'),
+        null,
+        "nor a request at a twin's address",
+      );
       const asset = await fetch(`${base}/robots.txt`, { headers: { Accept: 'text/plain' } });
       assert.equal(asset.headers.get('x-nf-edge-functions'), 'astro-agent-api-markdown');
       assert.match(await asset.text(), /^User-agent:/m, 'a file without a twin is served as it is');
@@ -100,17 +138,40 @@ describeServerlessExample({
 
     it("answers Accept: text/markdown at the address of a redirect (a page's meta refresh) with the target's twin, as the runtime does everywhere", async () => {
       const { base } = site();
-      const moved = await fetch(`${base}/guides/edge-caching/`, { headers: { Accept: 'text/markdown' }, redirect: 'manual' });
+      const moved = await fetch(`${base}/guides/edge-caching/`, {
+        headers: { Accept: 'text/markdown' },
+        redirect: 'manual',
+      });
       const text = await moved.text();
       assert.equal(moved.status, 200, text);
-      assert.equal(moved.headers.get('x-nf-edge-functions'), 'astro-agent-api-markdown', 'the Edge Function answered');
-      assert.equal(moved.headers.get('content-location'), 'https://netlify.example.com/guides/caching.md');
-      assert.match(text, /^redirected_from: "https:\/\/netlify\.example\.com\/guides\/edge-caching\/"$/m);
+      assert.equal(
+        moved.headers.get('x-nf-edge-functions'),
+        'astro-agent-api-markdown',
+        'the Edge Function answered',
+      );
+      assert.equal(
+        moved.headers.get('content-location'),
+        'https://netlify.example.com/guides/caching.md',
+      );
+      assert.match(
+        text,
+        /^redirected_from: "https:\/\/netlify\.example\.com\/guides\/edge-caching\/"$/m,
+      );
       assert.match(text, /^# Caching at the edge$/m);
-      const browser = await fetch(`${base}/guides/edge-caching/`, { headers: { Accept: 'text/html' }, redirect: 'manual' });
+      const browser = await fetch(`${base}/guides/edge-caching/`, {
+        headers: { Accept: 'text/html' },
+        redirect: 'manual',
+      });
       assert.equal(browser.status, 200);
-      assert.match(await browser.text(), /<meta http-equiv="refresh" content="0; url=\/guides\/caching\/"/);
-      assert.equal(browser.headers.get('x-nf-edge-functions'), null, "a browser's request never runs it");
+      assert.match(
+        await browser.text(),
+        /<meta http-equiv="refresh" content="0; url=\/guides\/caching\/"/,
+      );
+      assert.equal(
+        browser.headers.get('x-nf-edge-functions'),
+        null,
+        "a browser's request never runs it",
+      );
     });
 
     it("answers a twin's address as its page's only for that page, whoever names the page", async () => {
@@ -118,7 +179,9 @@ describeServerlessExample({
       const twin = await (await fetch(`${base}/guides/caching.md`)).text();
       // The header the Edge Function sets, sent by a client: another page, an agent endpoint.
       for (const named of ['/guides/cold-starts/', '/api/v1/search_pages']) {
-        const answer = await fetch(`${base}/guides/caching.md?query=edge`, { headers: { 'x-agent-api-page': named, Accept: 'text/plain' } });
+        const answer = await fetch(`${base}/guides/caching.md?query=edge`, {
+          headers: { 'x-agent-api-page': named, Accept: 'text/plain' },
+        });
         assert.equal(answer.headers.get('content-type'), 'text/markdown; charset=utf-8', named);
         assert.equal(await answer.text(), twin, named);
       }

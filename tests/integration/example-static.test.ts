@@ -20,10 +20,20 @@ import { assertSitePassesCheck } from '../helpers/agent-ready.ts';
 
 const SITE = 'https://garden.example.com';
 /** The content pages and their twins; `/search/` and the 404 page are not content. */
-const PAGES = ['/', '/about/', '/guides/', '/guides/pruning/', '/guides/soil/', '/guides/watering/'];
+const PAGES = [
+  '/',
+  '/about/',
+  '/guides/',
+  '/guides/pruning/',
+  '/guides/soil/',
+  '/guides/watering/',
+];
 const twinOf = (path: string) => (path === '/' ? '/index.md' : `${path.replace(/\/$/, '')}.md`);
 /** What only a server answers; robots.txt's first line names the integration (`agent-api`). */
-const SERVED_ONLY = [/\bAPI\b|\bMCP\b/, /OAuth|quota|openapi|auth\.md|search_pages|read_page|get_quota|Accept: text\/markdown/i];
+const SERVED_ONLY = [
+  /\bAPI\b|\bMCP\b/,
+  /OAuth|quota|openapi|auth\.md|search_pages|read_page|get_quota|Accept: text\/markdown/i,
+];
 const NOT_PUBLISHED = [
   'openapi.json',
   'auth.md',
@@ -70,8 +80,14 @@ async function serveWithMarkdownRule(): Promise<{ url: string; close(): Promise<
   const files = serveStatic(dist, { dotfiles: 'allow' });
   const negotiating = createServer((request, response) => {
     const path = decodeURIComponent(new URL(request.url!, 'http://host').pathname);
-    const twin = path === '/' ? '/index.md' : path.endsWith('/') ? `${path.slice(0, -1)}.md` : undefined;
-    if (twin && /\btext\/markdown\b/.test(request.headers.accept ?? '') && existsSync(join(dist, twin))) request.url = encodeURI(twin);
+    const twin =
+      path === '/' ? '/index.md' : path.endsWith('/') ? `${path.slice(0, -1)}.md` : undefined;
+    if (
+      twin &&
+      /\btext\/markdown\b/.test(request.headers.accept ?? '') &&
+      existsSync(join(dist, twin))
+    )
+      request.url = encodeURI(twin);
     response.setHeader('Vary', 'Accept');
     files(request, response, () => {
       response.statusCode = 404;
@@ -79,13 +95,18 @@ async function serveWithMarkdownRule(): Promise<{ url: string; close(): Promise<
     });
   });
   await new Promise<void>((resolve) => negotiating.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(negotiating.address() as AddressInfo).port}`, close: () => new Promise((resolve) => negotiating.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${(negotiating.address() as AddressInfo).port}`,
+    close: () => new Promise((resolve) => negotiating.close(() => resolve())),
+  };
 }
 
 /** Every file under `dist/`, as a site path (`/guides/soil/index.html`). */
 async function listDist(): Promise<string[]> {
   const entries = await readdir(dist, { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile()).map((entry) => `/${relative(dist, join(entry.parentPath, entry.name)).split(sep).join('/')}`);
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => `/${relative(dist, join(entry.parentPath, entry.name)).split(sep).join('/')}`);
 }
 
 /** The file of `dist/` that a static host serves for a URL of the site, or undefined when there is none. */
@@ -99,25 +120,42 @@ describe('examples/static, built without an adapter', () => {
   it('builds, and says in one line what an adapter would add', (t) => {
     t.diagnostic(integrationLines(example.buildLog).join('\n'));
     assert.doesNotMatch(example.buildLog, /NoAdapterInstalled|Cannot use server-rendered pages/);
-    assert.match(example.buildLog, /\[astro-agent-api\] converted 7 pages to Markdown in [\d.]+ m?s \([2-7] while Astro rendered, 0 reused from earlier builds\)/);
-    assert.match(example.buildLog, /\[astro-agent-api\] left out 2 pages of search, llms\.txt, llms-full\.txt and MCP resources: 1 error page, 1 page matching excludeSelector$/m);
+    assert.match(
+      example.buildLog,
+      /\[astro-agent-api\] converted 7 pages to Markdown in [\d.]+ m?s \([2-7] while Astro rendered, 0 reused from earlier builds\)/,
+    );
+    assert.match(
+      example.buildLog,
+      /\[astro-agent-api\] left out 2 pages of search, llms\.txt, llms-full\.txt and MCP resources: 1 error page, 1 page matching excludeSelector$/m,
+    );
     const notices = example.buildLog.match(/\[astro-agent-api\] no adapter: .*/g) ?? [];
     assert.equal(notices.length, 1, example.buildLog);
-    assert.match(notices[0]!, /wrote the static agent surface \(Markdown twins, llms\.txt, agents\.md, .*\); add an adapter such as @astrojs\/node to serve search_pages, read_page, MCP and OAuth$/);
+    assert.match(
+      notices[0]!,
+      /wrote the static agent surface \(Markdown twins, llms\.txt, agents\.md, .*\); add an adapter such as @astrojs\/node to serve search_pages, read_page, MCP and OAuth$/,
+    );
     assert.doesNotMatch(example.buildLog, /server search index|wrote the manifest/);
   });
 
   it('publishes the twins and the static documents, and no file for a server', async () => {
     const files = new Set(await listDist());
     for (const path of PAGES) assert.ok(files.has(twinOf(path)), twinOf(path));
-    for (const path of ['/llms.txt', '/.well-known/llms.txt', '/agents.md', '/robots.txt', '/.well-known/agent-skills/index.json', '/pagefind/pagefind-entry.json']) {
+    for (const path of [
+      '/llms.txt',
+      '/.well-known/llms.txt',
+      '/agents.md',
+      '/robots.txt',
+      '/.well-known/agent-skills/index.json',
+      '/pagefind/pagefind-entry.json',
+    ]) {
       assert.ok(files.has(path), path);
     }
     assert.ok(
       [...files].some((path) => /^\/\.well-known\/agent-skills\/[^/]+\/SKILL\.md$/.test(path)),
       'SKILL.md',
     );
-    for (const path of NOT_PUBLISHED) assert.ok(!files.has(`/${path}`), `${path} describes what no server answers`);
+    for (const path of NOT_PUBLISHED)
+      assert.ok(!files.has(`/${path}`), `${path} describes what no server answers`);
     assert.deepEqual(
       [...files].filter((path) => /^\/(?:server|agent-api)\//.test(path)),
       [],
@@ -127,7 +165,9 @@ describe('examples/static, built without an adapter', () => {
   });
 
   it('links, in every published document and twin, only to files of dist/ that a plain static file server answers 200 for', async (t) => {
-    const documents = (await listDist()).filter((path) => /\.(?:md|txt|json)$/.test(path) && !path.startsWith('/pagefind/'));
+    const documents = (await listDist()).filter(
+      (path) => /\.(?:md|txt|json)$/.test(path) && !path.startsWith('/pagefind/'),
+    );
     assert.ok(documents.length >= PAGES.length + 5, documents.join(', '));
     const published = new Map<string, string>();
     const broken: string[] = [];
@@ -141,7 +181,11 @@ describe('examples/static, built without an adapter', () => {
     assert.ok(published.size > 2 * PAGES.length, `${published.size} URLs`);
     assert.deepEqual(broken, [], 'links to what no file serves');
     const failures = await fetchEach({ site: SITE, served: base }, published);
-    assert.deepEqual(failures, [], `of ${published.size} published URLs, these fail:\n${failures.join('\n')}`);
+    assert.deepEqual(
+      failures,
+      [],
+      `of ${published.size} published URLs, these fail:\n${failures.join('\n')}`,
+    );
     t.diagnostic(`${published.size} published URLs in ${documents.length} documents answer 200`);
     for (const twin of [...published.keys()].filter((url) => url.endsWith('.md'))) {
       const response = await fetch(`${base}${new URL(twin).pathname}`);
@@ -155,17 +199,25 @@ describe('examples/static, built without an adapter', () => {
     try {
       const target = { site: SITE, served: host.url };
       assertAfdocsPasses(t, await runAfdocs(target));
-      t.diagnostic(`${await assertDocumentLinksAnswer(target, ['llms.txt', 'llms-full.txt'])} URLs of llms.txt and llms-full.txt answer 200`);
+      t.diagnostic(
+        `${await assertDocumentLinksAnswer(target, ['llms.txt', 'llms-full.txt'])} URLs of llms.txt and llms-full.txt answer 200`,
+      );
     } finally {
       await host.close();
     }
   });
 
-  it('passes astro-agent-api check as a static host serves it: the API checks not applicable, what needs a host rule a warning', { timeout: 60_000 }, async () => {
+  it('passes astro-agent-api check as a static host serves it: the API checks not applicable, what needs a host rule a warning', {
+    timeout: 60_000,
+  }, async () => {
     const report = await assertSitePassesCheck(base, { canonicalOrigin: SITE, api: false });
     assert.match(report.api.reason ?? '', /no \/openapi\.json/);
     const negotiation = report.checks.find((check) => check.id === 'markdown-negotiation');
-    assert.equal(negotiation?.status, 'warn', 'a static file server cannot negotiate: a warning that points to the host rules');
+    assert.equal(
+      negotiation?.status,
+      'warn',
+      'a static file server cannot negotiate: a warning that points to the host rules',
+    );
   });
 
   it('says nothing in agents.md, llms.txt, SKILL.md or robots.txt of an API, MCP, OAuth or quotas', async () => {
@@ -174,10 +226,17 @@ describe('examples/static, built without an adapter', () => {
       const text = await readFile(join(dist, path), 'utf8');
       for (const pattern of SERVED_ONLY) {
         const found = pattern.exec(text);
-        assert.equal(found, null, `${path} says "${found?.[0]}" in …${found ? text.slice(Math.max(0, found.index - 60), found.index + 60) : ''}…`);
+        assert.equal(
+          found,
+          null,
+          `${path} says "${found?.[0]}" in …${found ? text.slice(Math.max(0, found.index - 60), found.index + 60) : ''}…`,
+        );
       }
     }
-    assert.match(await readFile(join(dist, 'agents.md'), 'utf8'), /Find the pages: https:\/\/garden\.example\.com\/llms\.txt lists every page/);
+    assert.match(
+      await readFile(join(dist, 'agents.md'), 'utf8'),
+      /Find the pages: https:\/\/garden\.example\.com\/llms\.txt lists every page/,
+    );
   });
 
   it('links each content page to its twin once, from its <head>, and no other page', async () => {
@@ -185,7 +244,10 @@ describe('examples/static, built without an adapter', () => {
       const html = await readFile(join(dist, ...`${path}index.html`.split('/')), 'utf8');
       const links = [...html.matchAll(TWIN_LINK)].map((match) => match[1]!);
       assert.deepEqual(links, [twinOf(path)], path);
-      assert.ok(html.indexOf('type="text/markdown"') < html.indexOf('</head>'), `${path}: in the head`);
+      assert.ok(
+        html.indexOf('type="text/markdown"') < html.indexOf('</head>'),
+        `${path}: in the head`,
+      );
       assert.ok(fileOf(links[0]!), `${path}: ${links[0]} is a file`);
     }
     for (const path of ['/search/index.html', '/404.html']) {
@@ -194,8 +256,15 @@ describe('examples/static, built without an adapter', () => {
   });
 
   it('built again with the page cache, reuses every conversion and still links each twin once', async () => {
-    const { output } = await runCommand(process.execPath, [join(example.root, 'node_modules/astro/bin/astro.mjs'), 'build'], { cwd: example.root });
-    assert.match(output, /converted 0 pages to Markdown in [\d.]+ m?s \(0 while Astro rendered, 7 reused from earlier builds\)/);
+    const { output } = await runCommand(
+      process.execPath,
+      [join(example.root, 'node_modules/astro/bin/astro.mjs'), 'build'],
+      { cwd: example.root },
+    );
+    assert.match(
+      output,
+      /converted 0 pages to Markdown in [\d.]+ m?s \(0 while Astro rendered, 7 reused from earlier builds\)/,
+    );
     for (const path of PAGES) {
       const html = await readFile(join(dist, ...`${path}index.html`.split('/')), 'utf8');
       assert.deepEqual(

@@ -19,15 +19,22 @@ describeServerlessExample({
   site: 'https://vercel.example.com',
   runner: 'the Build Output API runner',
   async serve(example, env) {
-    return startServerProcess(process.execPath, [RUNNER, join(example.root, '.vercel/output'), String(await findFreePort())], {
-      cwd: example.root,
-      env: childEnv(env),
-      ready: /Ready on (http:\/\/\S+)/,
-    });
+    return startServerProcess(
+      process.execPath,
+      [RUNNER, join(example.root, '.vercel/output'), String(await findFreePort())],
+      {
+        cwd: example.root,
+        env: childEnv(env),
+        ready: /Ready on (http:\/\/\S+)/,
+      },
+    );
   },
   // Its routes send every request whose Accept names text/markdown or text/plain to the function (a
   // route matches a header by a regular expression, which cannot weigh q-values), and the function
   // holds no prerendered page to answer with when the negotiation chooses HTML.
-  htmlRankedFirst: { status: 404, why: "Vercel's function answers Astro's 404 page, holding no prerendered page" },
+  htmlRankedFirst: {
+    status: 404,
+    why: "Vercel's function answers Astro's 404 page, holding no prerendered page",
+  },
   quota: { limit: 60, requests: 90, simultaneous: 90 },
 });

@@ -25,7 +25,10 @@ describe('the demo under the public graders', () => {
   }
 
   it('answers every link of llms.txt and llms-full.txt (and of the files they link) with 200, without a redirect', async (t) => {
-    const count = await assertDocumentLinksAnswer({ site: SITE, served: server.url }, ['llms.txt', 'llms-full.txt']);
+    const count = await assertDocumentLinksAnswer({ site: SITE, served: server.url }, [
+      'llms.txt',
+      'llms-full.txt',
+    ]);
     t.diagnostic(`${count} URLs fetched`);
   });
 });

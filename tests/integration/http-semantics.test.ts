@@ -14,13 +14,20 @@ let server: TestServer;
 let token: string;
 before(async () => {
   server = await startTestServer({ env: { AGENT_API_QUOTA_ANONYMOUS: '100000' } });
-  const registered = (await (await fetch(`${server.url}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"client_name":"http"}' })).json()) as Record<
-    string,
-    string
-  >;
+  const registered = (await (
+    await fetch(`${server.url}/oauth/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{"client_name":"http"}',
+    })
+  ).json()) as Record<string, string>;
   const issued = await fetch(`${server.url}/oauth/token`, {
     method: 'POST',
-    body: new URLSearchParams({ grant_type: 'client_credentials', client_id: registered.client_id!, client_secret: registered.client_secret! }),
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: registered.client_id!,
+      client_secret: registered.client_secret!,
+    }),
   });
   token = ((await issued.json()) as { access_token: string }).access_token;
 });
@@ -39,14 +46,23 @@ function get(path: string, headers: Record<string, string> = {}, method = 'GET')
     const outgoing = httpRequest(url, { method, headers }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
     });
     outgoing.on('error', reject);
     outgoing.end();
   });
 }
 
-const TEXT_SURFACES = ['/llms.txt', '/openapi.json', '/agents.md', '/urgencias.md', '/api/v1/read_page?url=/urgencias/', '/api/v1/search_pages?query=fontanero+urgente'];
+const TEXT_SURFACES = [
+  '/llms.txt',
+  '/openapi.json',
+  '/agents.md',
+  '/urgencias.md',
+  '/api/v1/read_page?url=/urgencias/',
+  '/api/v1/search_pages?query=fontanero+urgente',
+];
 
 describe('content codings (RFC 9110 §12.5.3)', () => {
   for (const path of TEXT_SURFACES) {
@@ -61,8 +77,12 @@ describe('content codings (RFC 9110 §12.5.3)', () => {
       const gzip = await get(path, { 'Accept-Encoding': 'gzip' });
       assert.equal(gzip.headers['content-encoding'], 'gzip');
       assert.equal(gunzipSync(gzip.body).toString(), plain.body.toString());
-      assert.equal((await get(path, { 'Accept-Encoding': 'br;q=0, gzip;q=0' })).headers['content-encoding'], undefined);
-      if (path.startsWith('/api/') === false) assert.notEqual(br.headers.etag, plain.headers.etag, 'a validator per coding');
+      assert.equal(
+        (await get(path, { 'Accept-Encoding': 'br;q=0, gzip;q=0' })).headers['content-encoding'],
+        undefined,
+      );
+      if (path.startsWith('/api/') === false)
+        assert.notEqual(br.headers.etag, plain.headers.etag, 'a validator per coding');
     });
   }
 
@@ -78,7 +98,10 @@ describe('content codings (RFC 9110 §12.5.3)', () => {
         const compressed = await get(path, { 'Accept-Encoding': coding });
         assert.equal(compressed.headers['content-encoding'], coding);
         assert.equal(decode(compressed.body).toString(), plain.body.toString());
-        assert.ok(compressed.body.length * 2 < plain.body.length, `${path} ${coding}: ${plain.body.length} → ${compressed.body.length}`);
+        assert.ok(
+          compressed.body.length * 2 < plain.body.length,
+          `${path} ${coding}: ${plain.body.length} → ${compressed.body.length}`,
+        );
         assert.equal(Number(compressed.headers['content-length']), compressed.body.length);
         assert.equal(String(compressed.headers.vary), 'Accept, Accept-Encoding');
         assert.equal(compressed.headers.link, plain.headers.link);
@@ -94,7 +117,10 @@ describe('content codings (RFC 9110 §12.5.3)', () => {
     for (const path of ['/llms.txt', '/openapi.json']) {
       const plain = await get(path);
       const br = await get(path, { 'Accept-Encoding': 'br' });
-      assert.ok(br.body.length * 5 < plain.body.length, `${path}: ${plain.body.length} → ${br.body.length}`);
+      assert.ok(
+        br.body.length * 5 < plain.body.length,
+        `${path}: ${plain.body.length} → ${br.body.length}`,
+      );
     }
   });
 });
@@ -115,13 +141,23 @@ describe('strong validators and 304 (RFC 9110 §13.1.2)', () => {
         assert.equal(first.status, 200);
         const etag = String(first.headers.etag);
         assert.match(etag, /^"[^"]+"$/, 'strong, not W/');
-        assert.equal(String((await get(path, { 'Accept-Encoding': encoding })).headers.etag), etag, 'the same answer, the same tag');
-        const revalidated = await get(path, { 'Accept-Encoding': encoding, 'If-None-Match': `"other", ${etag}` });
+        assert.equal(
+          String((await get(path, { 'Accept-Encoding': encoding })).headers.etag),
+          etag,
+          'the same answer, the same tag',
+        );
+        const revalidated = await get(path, {
+          'Accept-Encoding': encoding,
+          'If-None-Match': `"other", ${etag}`,
+        });
         assert.equal(revalidated.status, 304);
         assert.equal(revalidated.body.length, 0);
         assert.equal(revalidated.headers.etag, etag);
         assert.equal(revalidated.headers['cache-control'], first.headers['cache-control']);
-        assert.equal((await get(path, { 'Accept-Encoding': encoding, 'If-None-Match': '"other"' })).status, 200);
+        assert.equal(
+          (await get(path, { 'Accept-Encoding': encoding, 'If-None-Match': '"other"' })).status,
+          200,
+        );
       }
     });
   }
@@ -142,7 +178,9 @@ describe('answers to a bearer token are not shared', () => {
     const anonymous = await get('/api/v1/search_pages?query=fontanero');
     assert.equal(anonymous.headers['cache-control'], 'public, max-age=60');
     assert.match(String(anonymous.headers.vary), /Authorization/);
-    const identified = await get('/api/v1/search_pages?query=fontanero', { Authorization: `Bearer ${token}` });
+    const identified = await get('/api/v1/search_pages?query=fontanero', {
+      Authorization: `Bearer ${token}`,
+    });
     assert.equal(identified.status, 200);
     assert.equal(identified.headers['cache-control'], 'private, max-age=60');
     assert.match(String(identified.headers.vary), /Authorization/);
@@ -161,7 +199,11 @@ describe('HEAD and OPTIONS', () => {
   ];
   for (const [path, allow] of routes) {
     test(`${path}: OPTIONS answers 204 with Allow: ${allow}; a method it does not take is 405 with the same Allow`, async () => {
-      const options = await get(path, { Origin: 'http://localhost:4321', 'Access-Control-Request-Method': 'GET' }, 'OPTIONS');
+      const options = await get(
+        path,
+        { Origin: 'http://localhost:4321', 'Access-Control-Request-Method': 'GET' },
+        'OPTIONS',
+      );
       assert.equal(options.status, 204);
       assert.equal(options.headers.allow, allow);
       assert.equal(options.headers['access-control-allow-methods'], allow);
@@ -191,7 +233,10 @@ describe('security headers', () => {
       assert.equal(page.headers['x-content-type-options'], 'nosniff', path);
       assert.equal(page.headers['referrer-policy'], 'strict-origin-when-cross-origin', path);
     }
-    assert.equal((await get('/api/v1/get_company_info')).headers['x-content-type-options'], 'nosniff');
+    assert.equal(
+      (await get('/api/v1/get_company_info')).headers['x-content-type-options'],
+      'nosniff',
+    );
   });
 
   test("each page's Content-Security-Policy (Astro's security.csp) allows its own inline scripts by hash, and no other", async () => {
@@ -200,11 +245,19 @@ describe('security headers', () => {
       const policy = /<meta http-equiv="content-security-policy" content="([^"]+)"/.exec(html)?.[1];
       assert.ok(policy, `${path} has a policy`);
       const scriptSrc = /script-src ([^;]+)/.exec(policy)![1]!;
-      assert.doesNotMatch(scriptSrc, /'unsafe-inline'|'unsafe-eval'/, 'inline scripts only by hash');
+      assert.doesNotMatch(
+        scriptSrc,
+        /'unsafe-inline'|'unsafe-eval'/,
+        'inline scripts only by hash',
+      );
       for (const [, attributes, code] of html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)) {
         // External scripts come from 'self'; a data block (JSON-LD) is not run, so CSP does not apply to it.
-        if (/\bsrc=/.test(attributes!) || /type="application\/(ld\+)?json"/.test(attributes!)) continue;
-        assert.ok(scriptSrc.includes(`'sha256-${createHash('sha256').update(code!).digest('base64')}'`), `${path}: an inline script without its hash`);
+        if (/\bsrc=/.test(attributes!) || /type="application\/(ld\+)?json"/.test(attributes!))
+          continue;
+        assert.ok(
+          scriptSrc.includes(`'sha256-${createHash('sha256').update(code!).digest('base64')}'`),
+          `${path}: an inline script without its hash`,
+        );
       }
     }
   });
@@ -214,15 +267,24 @@ describe('MCP protocol versions', () => {
   test('an unsupported MCP-Protocol-Version is named as such, with the versions the server speaks', async () => {
     const response = await fetch(`${server.url}/mcp`, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2099-01-01' },
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'MCP-Protocol-Version': '2099-01-01',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }),
     });
     assert.equal(response.status, 400);
-    const { id, error } = (await response.json()) as { id: number; error: { code: number; message: string; data: { supported: string[]; requested: string } } };
+    const { id, error } = (await response.json()) as {
+      id: number;
+      error: { code: number; message: string; data: { supported: string[]; requested: string } };
+    };
     assert.equal(id, 7);
     assert.equal(error.code, -32022);
     assert.match(error.message, /Unsupported protocol version "2099-01-01"/);
     assert.equal(error.data.requested, '2099-01-01');
-    assert.ok(error.data.supported.includes('2026-07-28') && error.data.supported.includes('2025-11-25'));
+    assert.ok(
+      error.data.supported.includes('2026-07-28') && error.data.supported.includes('2025-11-25'),
+    );
   });
 });

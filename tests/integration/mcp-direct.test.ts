@@ -14,8 +14,11 @@ import { createNodeBuildFiles } from '../../packages/astro-agent-api/src/hosts/n
 import { createMcpTools } from '../../packages/astro-agent-api/src/operations/index.ts';
 import { createGate } from '../../packages/astro-agent-api/src/server/gate.ts';
 import { createMcpRoute } from '../../packages/astro-agent-api/src/server/mcp/mcp-route.ts';
-import { createSdkLeg, type SdkLeg } from '../../packages/astro-agent-api/src/server/mcp/serve-with-sdk.ts';
-import { createOutcome } from '../../packages/astro-agent-api/src/outcome.ts';
+import {
+  createSdkLeg,
+  type SdkLeg,
+} from '../../packages/astro-agent-api/src/server/mcp/serve-with-sdk.ts';
+import { createOutcome } from '../../packages/astro-agent-api/src/operations/outcome.ts';
 import { openStore } from '../../packages/astro-agent-api/src/store/open-store.ts';
 import { buildSite } from '../helpers/build-site.ts';
 import { buildCurrentRequest, buildMcpRequest, ENVELOPE } from '../helpers/mcp-wire.ts';
@@ -28,7 +31,9 @@ let pageUrl: string;
 
 before(async () => {
   server = await startTestServer();
-  const search = (await (await fetch(`${server.url}/api/v1/search_pages?query=fontanero`)).json()) as Json;
+  const search = (await (
+    await fetch(`${server.url}/api/v1/search_pages?query=fontanero`)
+  ).json()) as Json;
   pageUrl = search.results[0].url;
 });
 after(() => server.close());
@@ -40,9 +45,19 @@ interface Answer {
   body: Json;
 }
 
-async function call(id: number | string, params: Json, meta: Json, extraHeaders: Record<string, string> = {}): Promise<Answer> {
-  const { body, headers } = buildCurrentRequest(id, 'tools/call', params, { name: String(params.name), meta });
-  const response = await fetch(buildMcpRequest(new URL('/mcp', server.url), body, { ...headers, ...extraHeaders }));
+async function call(
+  id: number | string,
+  params: Json,
+  meta: Json,
+  extraHeaders: Record<string, string> = {},
+): Promise<Answer> {
+  const { body, headers } = buildCurrentRequest(id, 'tools/call', params, {
+    name: String(params.name),
+    meta,
+  });
+  const response = await fetch(
+    buildMcpRequest(new URL('/mcp', server.url), body, { ...headers, ...extraHeaders }),
+  );
   return {
     status: response.status,
     contentType: response.headers.get('content-type'),
@@ -52,7 +67,11 @@ async function call(id: number | string, params: Json, meta: Json, extraHeaders:
 }
 
 /** The same call answered directly and by the SDK. */
-async function both(id: number | string, params: Json, headers?: Record<string, string>): Promise<[Answer, Answer]> {
+async function both(
+  id: number | string,
+  params: Json,
+  headers?: Record<string, string>,
+): Promise<[Answer, Answer]> {
   const direct = await call(id, params, ENVELOPE, headers);
   const sdk = await call(id, params, { ...ENVELOPE, progressToken: 'parity' }, headers);
   return [direct, sdk];
@@ -60,20 +79,56 @@ async function both(id: number | string, params: Json, headers?: Record<string, 
 
 describe('direct tools/call answers are the SDK answers', () => {
   const cases: [string, number | string, () => Json][] = [
-    ['search_pages', 1, () => ({ name: 'search_pages', arguments: { query: 'fontanero urgente' } })],
-    ['search_pages with a city and a string id', 'abc-2', () => ({ name: 'search_pages', arguments: { query: 'electricista', city: 'madrid' } })],
+    [
+      'search_pages',
+      1,
+      () => ({ name: 'search_pages', arguments: { query: 'fontanero urgente' } }),
+    ],
+    [
+      'search_pages with a city and a string id',
+      'abc-2',
+      () => ({ name: 'search_pages', arguments: { query: 'electricista', city: 'madrid' } }),
+    ],
     ['read_page', 3, () => ({ name: 'read_page', arguments: { url: pageUrl } })],
     ['get_company_info without arguments', 4, () => ({ name: 'get_company_info' })],
-    ['get_company_info, one section', 5, () => ({ name: 'get_company_info', arguments: { section: 'coverage' } })],
+    [
+      'get_company_info, one section',
+      5,
+      () => ({ name: 'get_company_info', arguments: { section: 'coverage' } }),
+    ],
     ['get_quota without a token (tool error)', 6, () => ({ name: 'get_quota', arguments: {} })],
-    ['read_page of an unknown page (tool error)', 7, () => ({ name: 'read_page', arguments: { url: '/no-such-page/' } })],
-    ['search_pages with a bad argument (tool error)', 8, () => ({ name: 'search_pages', arguments: { query: 42 } })],
-    ['search_pages with an unknown argument', 9, () => ({ name: 'search_pages', arguments: { query: 'pintor', page: 2 } })],
-    ['search_pages with arguments null', 10, () => ({ name: 'search_pages', arguments: { query: null } })],
-    ['read_page of a section', 13, () => ({ name: 'read_page', arguments: { url: pageUrl, max_chars: 300 } })],
+    [
+      'read_page of an unknown page (tool error)',
+      7,
+      () => ({ name: 'read_page', arguments: { url: '/no-such-page/' } }),
+    ],
+    [
+      'search_pages with a bad argument (tool error)',
+      8,
+      () => ({ name: 'search_pages', arguments: { query: 42 } }),
+    ],
+    [
+      'search_pages with an unknown argument',
+      9,
+      () => ({ name: 'search_pages', arguments: { query: 'pintor', page: 2 } }),
+    ],
+    [
+      'search_pages with arguments null',
+      10,
+      () => ({ name: 'search_pages', arguments: { query: null } }),
+    ],
+    [
+      'read_page of a section',
+      13,
+      () => ({ name: 'read_page', arguments: { url: pageUrl, max_chars: 300 } }),
+    ],
     ["ChatGPT's search", 14, () => ({ name: 'search', arguments: { query: 'cerrajero' } })],
     ["ChatGPT's fetch", 15, () => ({ name: 'fetch', arguments: { id: pageUrl } })],
-    ["ChatGPT's fetch of an unknown id (tool error)", 16, () => ({ name: 'fetch', arguments: { id: '/no-such-page/' } })],
+    [
+      "ChatGPT's fetch of an unknown id (tool error)",
+      16,
+      () => ({ name: 'fetch', arguments: { id: '/no-such-page/' } }),
+    ],
   ];
   for (const [name, id, params] of cases) {
     test(name, async () => {
@@ -88,13 +143,25 @@ describe('direct tools/call answers are the SDK answers', () => {
 
   test('without clientInfo in the envelope (it is optional)', async () => {
     const { 'io.modelcontextprotocol/clientInfo': _, ...bare } = ENVELOPE;
-    const direct = await call(11, { name: 'search_pages', arguments: { query: 'cerrajero' } }, bare);
-    const sdk = await call(11, { name: 'search_pages', arguments: { query: 'cerrajero' } }, { ...bare, progressToken: 'parity' });
+    const direct = await call(
+      11,
+      { name: 'search_pages', arguments: { query: 'cerrajero' } },
+      bare,
+    );
+    const sdk = await call(
+      11,
+      { name: 'search_pages', arguments: { query: 'cerrajero' } },
+      { ...bare, progressToken: 'parity' },
+    );
     assert.deepEqual(direct.body, sdk.body);
   });
 
   test('from the site itself in a browser: the CORS headers are the same', async () => {
-    const [direct, sdk] = await both(12, { name: 'search_pages', arguments: { query: 'pintor' } }, { Origin: 'http://localhost:4321' });
+    const [direct, sdk] = await both(
+      12,
+      { name: 'search_pages', arguments: { query: 'pintor' } },
+      { Origin: 'http://localhost:4321' },
+    );
     assert.equal(direct.status, 200);
     assert.deepEqual(direct.headerNames, sdk.headerNames);
     assert.deepEqual(direct.body, sdk.body);
@@ -115,7 +182,11 @@ describe('the direct answer is taken: a plain tools/call never reaches the SDK',
         return sdk(...args);
       };
       const route = createMcpRoute({
-        gate: createGate({ store, addresses: { trustProxy: 0, ipv6Prefix: 64 }, policies: snapshot.manifest.options.policies }),
+        gate: createGate({
+          store,
+          addresses: { trustProxy: 0, ipv6Prefix: 64 },
+          policies: snapshot.manifest.options.policies,
+        }),
         snapshot,
         tools: createMcpTools(snapshot.manifest),
         resourceMetadata: 'http://localhost:4321/.well-known/oauth-protected-resource',
@@ -123,9 +194,18 @@ describe('the direct answer is taken: a plain tools/call never reaches the SDK',
         log: (message, cause) => assert.fail(`${message}: ${String(cause)}`),
       });
       const post = (meta: Json) => {
-        const { body, headers } = buildCurrentRequest(1, 'tools/call', { name: 'search_pages', arguments: { query: 'fontanero' } }, { name: 'search_pages', meta });
+        const { body, headers } = buildCurrentRequest(
+          1,
+          'tools/call',
+          { name: 'search_pages', arguments: { query: 'fontanero' } },
+          { name: 'search_pages', meta },
+        );
         const request = buildMcpRequest('http://localhost/mcp', body, headers);
-        return route(request, { clientAddress: '192.0.2.7' }, createOutcome(request, '/mcp', 'POST'));
+        return route(
+          request,
+          { clientAddress: '192.0.2.7' },
+          createOutcome(request, '/mcp', 'POST'),
+        );
       };
       const direct = await post(ENVELOPE);
       assert.equal(direct.status, 200);

@@ -29,7 +29,10 @@ const open: Array<{ close(): Promise<void> }> = [];
 after(() => Promise.all(open.map((client) => client.close().catch(() => {}))));
 
 async function connectCurrent(base: string, requestInit?: RequestInit): Promise<Client> {
-  const client = new Client({ name: 'refusals-current', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+  const client = new Client(
+    { name: 'refusals-current', version: '1.0.0' },
+    { versionNegotiation: { mode: 'auto' } },
+  );
   await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', base), { requestInit }));
   open.push(client);
   return client;
@@ -42,17 +45,28 @@ async function connectLegacy(base: string, requestInit?: RequestInit): Promise<L
   return client;
 }
 
-const post = (base: string, body: unknown, headers: Record<string, string> = LEGACY) => fetch(buildMcpRequest(new URL('/mcp', base), body, headers));
+const post = (base: string, body: unknown, headers: Record<string, string> = LEGACY) =>
+  fetch(buildMcpRequest(new URL('/mcp', base), body, headers));
 const remaining = (response: Response) => Number(response.headers.get('ratelimit-remaining'));
 
 async function registerToken(base: string): Promise<string> {
   const registered = (await (
-    await fetch(`${base}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ client_name: 'Refusals' }) })
+    await fetch(`${base}/oauth/register`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Refusals' }),
+    })
   ).json()) as Json;
   const issued = await fetch(`${base}/oauth/token`, {
     method: 'POST',
-    headers: { Authorization: `Basic ${Buffer.from(`${registered.client_id}:${registered.client_secret}`).toString('base64')}`, 'Content-Type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: 'content:read quota:read' }),
+    headers: {
+      Authorization: `Basic ${Buffer.from(`${registered.client_id}:${registered.client_secret}`).toString('base64')}`,
+      'Content-Type': 'application/x-www-form-urlencoded',
+    },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      scope: 'content:read quota:read',
+    }),
   });
   return ((await issued.json()) as Json).access_token;
 }
@@ -67,11 +81,23 @@ function refusalOf(result: Json): { text: string; meta: Json } {
 }
 
 /** What the quota refusal of an anonymous caller must tell the model: the wait, and the way to the identified quota with absolute URLs. */
-function assertQuotaRefusal({ text, meta }: { text: string; meta: Json }, quota: number, raised: number) {
+function assertQuotaRefusal(
+  { text, meta }: { text: string; meta: Json },
+  quota: number,
+  raised: number,
+) {
   assert.equal(meta.code, 'rate_limited');
   assert.equal(meta.status, 429);
-  assert.ok(Number.isInteger(meta.retry_after) && meta.retry_after >= 1 && meta.retry_after <= 60, JSON.stringify(meta));
-  assert.match(text, new RegExp(`^Quota of ${quota} requests per 60 s exhausted for policy anonimo; retry in ${meta.retry_after} s\\.`));
+  assert.ok(
+    Number.isInteger(meta.retry_after) && meta.retry_after >= 1 && meta.retry_after <= 60,
+    JSON.stringify(meta),
+  );
+  assert.match(
+    text,
+    new RegExp(
+      `^Quota of ${quota} requests per 60 s exhausted for policy anonimo; retry in ${meta.retry_after} s\\.`,
+    ),
+  );
   assert.ok(text.includes(`raises the quota to ${raised} requests per 60 s`), text);
   assert.ok(text.includes(`POST ${SITE}/oauth/register`), text);
   assert.ok(text.includes(`${SITE}/oauth/token`), text);
@@ -81,13 +107,24 @@ function assertQuotaRefusal({ text, meta }: { text: string; meta: Json }, quota:
 describe('over the quota (AGENT_API_QUOTA_ANONYMOUS=3, AGENT_API_QUOTA_IDENTIFIED=2)', () => {
   let server: TestServer;
   before(async () => {
-    server = await startTestServer({ env: { AGENT_API_QUOTA_ANONYMOUS: '3', AGENT_API_QUOTA_IDENTIFIED: '2' } });
+    server = await startTestServer({
+      env: { AGENT_API_QUOTA_ANONYMOUS: '3', AGENT_API_QUOTA_IDENTIFIED: '2' },
+    });
   });
   after(() => server.close());
 
   test('discovery, listings, notifications and get_quota cost nothing; each tool call and resource read costs one, shared with REST', async () => {
     const free = [
-      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'x', version: '1' },
+        },
+      },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 2, method: 'tools/list' },
       { jsonrpc: '2.0', id: 3, method: 'prompts/list' },
@@ -96,15 +133,34 @@ describe('over the quota (AGENT_API_QUOTA_ANONYMOUS=3, AGENT_API_QUOTA_IDENTIFIE
       { jsonrpc: '2.0', id: 6, method: 'ping' },
       { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'get_quota', arguments: {} } },
     ];
-    for (const message of free) assert.equal(remaining(await post(server.url, message)), 3, message.method);
+    for (const message of free)
+      assert.equal(remaining(await post(server.url, message)), 3, message.method);
     const discover = buildCurrentRequest(8, 'server/discover');
-    assert.equal(remaining(await post(server.url, discover.body, discover.headers)), 3, 'server/discover');
+    assert.equal(
+      remaining(await post(server.url, discover.body, discover.headers)),
+      3,
+      'server/discover',
+    );
 
-    const called = await post(server.url, { jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'search_pages', arguments: { query: 'fontanero' } } });
+    const called = await post(server.url, {
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'tools/call',
+      params: { name: 'search_pages', arguments: { query: 'fontanero' } },
+    });
     assert.equal(called.headers.get('ratelimit'), '"anonimo";r=2;t=60');
-    const read = await post(server.url, { jsonrpc: '2.0', id: 10, method: 'resources/read', params: { uri: `${SITE}/urgencias/` } });
+    const read = await post(server.url, {
+      jsonrpc: '2.0',
+      id: 10,
+      method: 'resources/read',
+      params: { uri: `${SITE}/urgencias/` },
+    });
     assert.equal(remaining(read), 1);
-    assert.equal(remaining(await fetch(`${server.url}/api/v1/get_company_info`)), 0, 'REST shares the counter');
+    assert.equal(
+      remaining(await fetch(`${server.url}/api/v1/get_company_info`)),
+      0,
+      'REST shares the counter',
+    );
   });
 
   test('the current-revision client connects and lists over the quota, and its tool call gets a tool error with the wait and the way to 600', async () => {
@@ -113,21 +169,35 @@ describe('over the quota (AGENT_API_QUOTA_ANONYMOUS=3, AGENT_API_QUOTA_IDENTIFIE
       (await client.listTools()).tools.some((tool) => tool.name === 'read_page'),
       'listings are answered over the quota',
     );
-    const refusal = refusalOf(await client.callTool({ name: 'read_page', arguments: { url: '/urgencias/' } }));
+    const refusal = refusalOf(
+      await client.callTool({ name: 'read_page', arguments: { url: '/urgencias/' } }),
+    );
     assertQuotaRefusal(refusal, 3, 2);
-    assert.deepEqual(Object.keys(refusal.meta).sort(), ['code', 'io.modelcontextprotocol/serverInfo', 'retry_after', 'status']);
+    assert.deepEqual(Object.keys(refusal.meta).sort(), [
+      'code',
+      'io.modelcontextprotocol/serverInfo',
+      'retry_after',
+      'status',
+    ]);
   });
 
   test('the 2025-era client too: initialize, tools/list, then the tool error', async () => {
     const client = await connectLegacy(server.url);
     assert.ok((await client.listTools()).tools.length >= 4);
-    const refusal = refusalOf(await client.callTool({ name: 'search_pages', arguments: { query: 'cerrajero' } }));
+    const refusal = refusalOf(
+      await client.callTool({ name: 'search_pages', arguments: { query: 'cerrajero' } }),
+    );
     assertQuotaRefusal(refusal, 3, 2);
     assert.deepEqual(Object.keys(refusal.meta).sort(), ['code', 'retry_after', 'status']);
   });
 
   test('on the wire: an HTTP 200 with RateLimit, RateLimit-Policy and the same Retry-After as `_meta.retry_after`', async () => {
-    const response = await post(server.url, { jsonrpc: '2.0', id: 'q', method: 'tools/call', params: { name: 'read_page', arguments: { url: '/urgencias/' } } });
+    const response = await post(server.url, {
+      jsonrpc: '2.0',
+      id: 'q',
+      method: 'tools/call',
+      params: { name: 'read_page', arguments: { url: '/urgencias/' } },
+    });
     assert.equal(response.status, 200);
     assert.match(response.headers.get('content-type')!, /^application\/json/);
     assert.equal(response.headers.get('ratelimit-policy'), '"anonimo";q=3;w=60');
@@ -138,7 +208,12 @@ describe('over the quota (AGENT_API_QUOTA_ANONYMOUS=3, AGENT_API_QUOTA_IDENTIFIE
   });
 
   test('a resource read over the quota is a JSON-RPC error (resources have no tool result), with the wait in data', async () => {
-    const response = await post(server.url, { jsonrpc: '2.0', id: 11, method: 'resources/read', params: { uri: `${SITE}/urgencias/` } });
+    const response = await post(server.url, {
+      jsonrpc: '2.0',
+      id: 11,
+      method: 'resources/read',
+      params: { uri: `${SITE}/urgencias/` },
+    });
     assert.equal(response.status, 200);
     const { id, error } = (await response.json()) as Json;
     assert.equal(id, 11);
@@ -152,7 +227,12 @@ describe('over the quota (AGENT_API_QUOTA_ANONYMOUS=3, AGENT_API_QUOTA_IDENTIFIE
     const response = await post(
       server.url,
       [
-        { jsonrpc: '2.0', id: 'a', method: 'tools/call', params: { name: 'search_pages', arguments: { query: 'pintor' } } },
+        {
+          jsonrpc: '2.0',
+          id: 'a',
+          method: 'tools/call',
+          params: { name: 'search_pages', arguments: { query: 'pintor' } },
+        },
         { jsonrpc: '2.0', id: 'b', method: 'resources/read', params: { uri: `${SITE}/` } },
         { jsonrpc: '2.0', method: 'notifications/initialized' },
       ],
@@ -171,11 +251,22 @@ describe('over the quota (AGENT_API_QUOTA_ANONYMOUS=3, AGENT_API_QUOTA_IDENTIFIE
 
   test('an identified caller over its quota is told to wait, not to register', async () => {
     const token = await registerToken(server.url);
-    const client = await connectCurrent(server.url, { headers: { Authorization: `Bearer ${token}` } });
-    for (let i = 0; i < 2; i++) assert.notEqual((await client.callTool({ name: 'get_company_info', arguments: {} })).isError, true);
-    const { text, meta } = refusalOf(await client.callTool({ name: 'get_company_info', arguments: {} }));
+    const client = await connectCurrent(server.url, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    for (let i = 0; i < 2; i++)
+      assert.notEqual(
+        (await client.callTool({ name: 'get_company_info', arguments: {} })).isError,
+        true,
+      );
+    const { text, meta } = refusalOf(
+      await client.callTool({ name: 'get_company_info', arguments: {} }),
+    );
     assert.equal(meta.code, 'rate_limited');
-    assert.match(text, /^Quota of 2 requests per 60 s exhausted for policy identificado; retry in \d+ s\. Wait until then \(Retry-After\) before the next request\.$/);
+    assert.match(
+      text,
+      /^Quota of 2 requests per 60 s exhausted for policy identificado; retry in \d+ s\. Wait until then \(Retry-After\) before the next request\.$/,
+    );
   });
 });
 
@@ -184,7 +275,13 @@ describe('the store out of reach (a real redis-server, frozen)', () => {
   let server: TestServer;
   before(async () => {
     redis = await startTestRedis();
-    server = await startTestServer({ env: { REDIS_URL: redis.url, AGENT_API_REDIS_TIMEOUT_MS: '300', AGENT_API_REDIS_PREFIX: `refusals-${randomUUID()}:` } });
+    server = await startTestServer({
+      env: {
+        REDIS_URL: redis.url,
+        AGENT_API_REDIS_TIMEOUT_MS: '300',
+        AGENT_API_REDIS_PREFIX: `refusals-${randomUUID()}:`,
+      },
+    });
   });
   after(async () => {
     redis.resume();
@@ -194,10 +291,14 @@ describe('the store out of reach (a real redis-server, frozen)', () => {
 
   test('a token holder still lists the tools, and its tool call is a tool error that says to retry later', async () => {
     const token = await registerToken(server.url);
-    const client = await connectCurrent(server.url, { headers: { Authorization: `Bearer ${token}` } });
+    const client = await connectCurrent(server.url, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
     redis.pause();
     assert.ok((await client.listTools()).tools.length >= 4, 'listings need no store');
-    const { text, meta } = refusalOf(await client.callTool({ name: 'search_pages', arguments: { query: 'fontanero' } }));
+    const { text, meta } = refusalOf(
+      await client.callTool({ name: 'search_pages', arguments: { query: 'fontanero' } }),
+    );
     assert.equal(meta.code, 'temporarily_unavailable');
     assert.equal(meta.status, 503);
     assert.ok(meta.retry_after >= 1, JSON.stringify(meta));
@@ -215,11 +316,42 @@ describe('generated tool calls: a tool error for any bad argument, a JSON-RPC er
 
   const TOOLS = ['search_pages', 'read_page', 'get_company_info', 'get_quota', 'search', 'fetch'];
   /** The codes a tool call may answer for its arguments or its caller (get_quota without a token). */
-  const TOOL_CODES = new Set(['invalid_parameter', 'missing_parameter', 'page_not_found', 'ambiguous_url', 'section_not_found', 'missing_token']);
-  const names = fc.constantFrom('query', 'url', 'id', 'city', 'limit', 'cursor', 'section', 'offset', 'max_chars', 'language', '__proto__', 'constructor', 'toString');
+  const TOOL_CODES = new Set([
+    'invalid_parameter',
+    'missing_parameter',
+    'page_not_found',
+    'ambiguous_url',
+    'section_not_found',
+    'missing_token',
+  ]);
+  const names = fc.constantFrom(
+    'query',
+    'url',
+    'id',
+    'city',
+    'limit',
+    'cursor',
+    'section',
+    'offset',
+    'max_chars',
+    'language',
+    '__proto__',
+    'constructor',
+    'toString',
+  );
   const values = fc.oneof(
     fc.string({ maxLength: 12 }),
-    fc.constantFrom('fontanero', '/urgencias/', `${SITE}/urgencias/`, 'madrid', 'todas', '-1', '99', '1e9', 'ñ'.repeat(301)),
+    fc.constantFrom(
+      'fontanero',
+      '/urgencias/',
+      `${SITE}/urgencias/`,
+      'madrid',
+      'todas',
+      '-1',
+      '99',
+      '1e9',
+      'ñ'.repeat(301),
+    ),
     fc.integer(),
     fc.double(),
     fc.boolean(),
@@ -234,10 +366,20 @@ describe('generated tool calls: a tool error for any bad argument, a JSON-RPC er
 
   const send = (era: string, name: string, args: unknown) => {
     if (era === '2026-07-28') {
-      const { body, headers } = buildCurrentRequest(1, 'tools/call', { name, arguments: args }, { name });
+      const { body, headers } = buildCurrentRequest(
+        1,
+        'tools/call',
+        { name, arguments: args },
+        { name },
+      );
       return post(server.url, body, headers);
     }
-    return post(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
+    return post(server.url, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name, arguments: args },
+    });
   };
 
   test('300 calls of the six tools with generated arguments, in both eras', async () => {
@@ -248,15 +390,23 @@ describe('generated tool calls: a tool error for any bad argument, a JSON-RPC er
         assert.equal(response.status, 200);
         assert.match(response.headers.get('content-type')!, /^application\/json/);
         const body = (await response.json()) as Json;
-        assert.equal(body.error, undefined, `a JSON-RPC error for ${name}(${JSON.stringify(args)}): ${JSON.stringify(body.error)}`);
+        assert.equal(
+          body.error,
+          undefined,
+          `a JSON-RPC error for ${name}(${JSON.stringify(args)}): ${JSON.stringify(body.error)}`,
+        );
         const { result } = body;
         assert.equal(result.content.length, 1);
         assert.equal(result.content[0].type, 'text');
         if (result.isError) {
-          assert.ok(TOOL_CODES.has(result._meta.code), `${name}(${JSON.stringify(args)}): ${JSON.stringify(result)}`);
+          assert.ok(
+            TOOL_CODES.has(result._meta.code),
+            `${name}(${JSON.stringify(args)}): ${JSON.stringify(result)}`,
+          );
           assert.ok(result._meta.status >= 400 && result._meta.status < 500);
           assert.ok(result.content[0].text.length > 20);
-          if (result._meta.code.endsWith('_parameter')) assert.match(result.content[0].text, /`[a-z_]+`/, 'the text names the parameter');
+          if (result._meta.code.endsWith('_parameter'))
+            assert.match(result.content[0].text, /`[a-z_]+`/, 'the text names the parameter');
           codes.set(result._meta.code, (codes.get(result._meta.code) ?? 0) + 1);
         } else {
           assert.equal(typeof result.structuredContent, 'object');
@@ -265,7 +415,10 @@ describe('generated tool calls: a tool error for any bad argument, a JSON-RPC er
       }),
       { numRuns: 300 },
     );
-    assert.ok((codes.get('invalid_parameter') ?? 0) > 0 && (codes.get('ok') ?? 0) > 0, JSON.stringify([...codes]));
+    assert.ok(
+      (codes.get('invalid_parameter') ?? 0) > 0 && (codes.get('ok') ?? 0) > 0,
+      JSON.stringify([...codes]),
+    );
   });
 
   test('an unknown tool, and arguments that are not an object, are JSON-RPC errors (MCP protocol errors), never a 5xx', async () => {
@@ -273,8 +426,14 @@ describe('generated tool calls: a tool error for any bad argument, a JSON-RPC er
       fc.asyncProperty(
         fc.constantFrom('2025-11-25', '2026-07-28'),
         fc.oneof(
-          fc.record({ name: fc.string({ maxLength: 10 }).filter((name) => !TOOLS.includes(name)), args: fc.constant({}) }),
-          fc.record({ name: fc.constantFrom(...TOOLS), args: fc.oneof(fc.string(), fc.integer(), fc.array(fc.integer(), { maxLength: 2 })) }),
+          fc.record({
+            name: fc.string({ maxLength: 10 }).filter((name) => !TOOLS.includes(name)),
+            args: fc.constant({}),
+          }),
+          fc.record({
+            name: fc.constantFrom(...TOOLS),
+            args: fc.oneof(fc.string(), fc.integer(), fc.array(fc.integer(), { maxLength: 2 })),
+          }),
         ),
         async (era, { name, args }) => {
           const response = await send(era, name, args);

@@ -14,9 +14,18 @@ import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { auth as authV2, Client as ClientV2, ClientCredentialsProvider as ProviderV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import {
+  auth as authV2,
+  Client as ClientV2,
+  ClientCredentialsProvider as ProviderV2,
+  StreamableHTTPClientTransport as TransportV2,
+} from '@modelcontextprotocol/client';
 import { auth as authV1, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import { ClientCredentialsProvider as ProviderV1 } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as TransportV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -44,9 +53,14 @@ function recordingFetch(transcript: string[]) {
     const credentials = authorization ? ` [${authorization.split(' ')[0]}]` : '';
     const form = init?.body instanceof URLSearchParams ? init.body : undefined;
     const grant = form?.get('grant_type') ? ` grant_type=${form.get('grant_type')}` : '';
-    const message = typeof init?.body === 'string' && url.endsWith('/mcp') ? (JSON.parse(init.body) as { method?: string }) : undefined;
+    const message =
+      typeof init?.body === 'string' && url.endsWith('/mcp')
+        ? (JSON.parse(init.body) as { method?: string })
+        : undefined;
     const rpc = message?.method ? ` ${message.method}` : '';
-    transcript.push(`${init?.method ?? 'GET'} ${url.split('?')[0]}${credentials}${grant}${rpc} → ${response.status}`);
+    transcript.push(
+      `${init?.method ?? 'GET'} ${url.split('?')[0]}${credentials}${grant}${rpc} → ${response.status}`,
+    );
     return response;
   };
 }
@@ -62,8 +76,20 @@ async function register(): Promise<{ client_id: string; client_secret: string }>
 }
 
 const SDKS = [
-  { name: 'SDK v1 (@modelcontextprotocol/sdk)', Provider: ProviderV1, auth: authV1, Client: ClientV1, Transport: TransportV1 },
-  { name: 'SDK v2 (@modelcontextprotocol/client)', Provider: ProviderV2, auth: authV2, Client: ClientV2, Transport: TransportV2 },
+  {
+    name: 'SDK v1 (@modelcontextprotocol/sdk)',
+    Provider: ProviderV1,
+    auth: authV1,
+    Client: ClientV1,
+    Transport: TransportV1,
+  },
+  {
+    name: 'SDK v2 (@modelcontextprotocol/client)',
+    Provider: ProviderV2,
+    auth: authV2,
+    Client: ClientV2,
+    Transport: TransportV2,
+  },
 ] as const;
 
 describe('the MCP SDK client-credentials flow gets a token and uses it on /mcp', () => {
@@ -72,25 +98,59 @@ describe('the MCP SDK client-credentials flow gets a token and uses it on /mcp',
       const transcript: string[] = [];
       const fetchFn = recordingFetch(transcript);
       const client = await register();
-      const provider = new sdk.Provider({ clientId: client.client_id, clientSecret: client.client_secret, expectedIssuer: SITE, scope: 'content:read quota:read' });
+      const provider = new sdk.Provider({
+        clientId: client.client_id,
+        clientSecret: client.client_secret,
+        expectedIssuer: SITE,
+        scope: 'content:read quota:read',
+      });
 
-      const result = await (sdk.auth as typeof authV2)(provider as ProviderV2, { serverUrl: `${SITE}/mcp`, fetchFn });
+      const result = await (sdk.auth as typeof authV2)(provider as ProviderV2, {
+        serverUrl: `${SITE}/mcp`,
+        fetchFn,
+      });
       assert.equal(result, 'AUTHORIZED');
       assert.match(provider.tokens()!.access_token, /^agt_at_/);
 
       const mcp = new sdk.Client({ name: 'client-credentials', version: '1.0.0' });
-      await mcp.connect(new sdk.Transport(new URL(`${SITE}/mcp`), { authProvider: provider, fetch: fetchFn } as never));
-      const quota = (await mcp.callTool({ name: 'get_quota', arguments: {} })) as { structuredContent?: Record<string, unknown>; isError?: boolean };
+      await mcp.connect(
+        new sdk.Transport(new URL(`${SITE}/mcp`), {
+          authProvider: provider,
+          fetch: fetchFn,
+        } as never),
+      );
+      const quota = (await mcp.callTool({ name: 'get_quota', arguments: {} })) as {
+        structuredContent?: Record<string, unknown>;
+        isError?: boolean;
+      };
       await mcp.close();
       assert.notEqual(quota.isError, true, JSON.stringify(quota));
-      assert.equal(quota.structuredContent!.client_id, client.client_id, 'the MCP calls carried the token');
+      assert.equal(
+        quota.structuredContent!.client_id,
+        client.client_id,
+        'the MCP calls carried the token',
+      );
       assert.equal(quota.structuredContent!.policy, 'identificado');
 
       console.log(`${sdk.name}, transcript:\n  ${transcript.join('\n  ')}`);
       assert.ok(transcript.some((line) => line.includes('/.well-known/oauth-protected-resource')));
-      assert.ok(transcript.some((line) => line.startsWith(`GET ${SITE}/.well-known/oauth-authorization-server`) && line.endsWith('200')));
-      assert.ok(transcript.some((line) => line.startsWith(`POST ${SITE}/oauth/token [Basic]`) && line.endsWith('200')));
-      assert.ok(transcript.some((line) => line.startsWith(`POST ${SITE}/mcp [Bearer]`) && line.endsWith('200')));
+      assert.ok(
+        transcript.some(
+          (line) =>
+            line.startsWith(`GET ${SITE}/.well-known/oauth-authorization-server`) &&
+            line.endsWith('200'),
+        ),
+      );
+      assert.ok(
+        transcript.some(
+          (line) => line.startsWith(`POST ${SITE}/oauth/token [Basic]`) && line.endsWith('200'),
+        ),
+      );
+      assert.ok(
+        transcript.some(
+          (line) => line.startsWith(`POST ${SITE}/mcp [Bearer]`) && line.endsWith('200'),
+        ),
+      );
     });
   }
 });
@@ -101,18 +161,38 @@ describe('set up as the SDKs document it, without asking first, a client credent
       const transcript: string[] = [];
       const fetchFn = recordingFetch(transcript);
       const client = await register();
-      const provider = new sdk.Provider({ clientId: client.client_id, clientSecret: client.client_secret, expectedIssuer: SITE });
+      const provider = new sdk.Provider({
+        clientId: client.client_id,
+        clientSecret: client.client_secret,
+        expectedIssuer: SITE,
+      });
       const mcp = new sdk.Client({ name: 'client-credentials', version: '1.0.0' });
-      await mcp.connect(new sdk.Transport(new URL(`${SITE}/mcp`), { authProvider: provider, fetch: fetchFn } as never));
-      const search = (await mcp.callTool({ name: 'search_pages', arguments: { query: 'fontanero' } })) as { isError?: boolean };
-      const quota = (await mcp.callTool({ name: 'get_quota', arguments: {} })) as { isError?: boolean; content: { text: string }[]; _meta?: { code?: string } };
+      await mcp.connect(
+        new sdk.Transport(new URL(`${SITE}/mcp`), {
+          authProvider: provider,
+          fetch: fetchFn,
+        } as never),
+      );
+      const search = (await mcp.callTool({
+        name: 'search_pages',
+        arguments: { query: 'fontanero' },
+      })) as { isError?: boolean };
+      const quota = (await mcp.callTool({ name: 'get_quota', arguments: {} })) as {
+        isError?: boolean;
+        content: { text: string }[];
+        _meta?: { code?: string };
+      };
       await mcp.close();
       // Anonymous calls are served, never answered 401: the SDK's only reason to fetch a token never comes.
       assert.notEqual(search.isError, true);
       assert.equal(quota.isError, true);
       assert.equal(quota._meta?.code, 'missing_token');
       assert.match(quota.content[0]!.text, /bearer token/i);
-      assert.equal(transcript.filter((line) => line.includes('/oauth/token')).length, 0, transcript.join('\n'));
+      assert.equal(
+        transcript.filter((line) => line.includes('/oauth/token')).length,
+        0,
+        transcript.join('\n'),
+      );
       assert.ok(transcript.every((line) => !line.includes('[Bearer]')));
     });
   }
@@ -166,14 +246,25 @@ class ConnectorProvider implements OAuthClientProvider {
 }
 
 /** What the person's browser does here: follow the authorization request to the redirect (nobody is asked) and hand over its query. */
-async function followAuthorization(authorizationUrl: URL, transcript: string[]): Promise<URLSearchParams> {
-  const response = await fetch(authorizationUrl.href.replace(SITE, server.url), { redirect: 'manual' });
-  transcript.push(`GET ${authorizationUrl.origin}${authorizationUrl.pathname} (the browser) → ${response.status}`);
+async function followAuthorization(
+  authorizationUrl: URL,
+  transcript: string[],
+): Promise<URLSearchParams> {
+  const response = await fetch(authorizationUrl.href.replace(SITE, server.url), {
+    redirect: 'manual',
+  });
+  transcript.push(
+    `GET ${authorizationUrl.origin}${authorizationUrl.pathname} (the browser) → ${response.status}`,
+  );
   assert.equal(response.status, 302, await response.clone().text());
   return new URL(response.headers.get('location')!).searchParams;
 }
 
-const STALE_TOKENS: OAuthTokens = { access_token: `agt_at_${'S'.repeat(43)}`, token_type: 'Bearer', refresh_token: `agt_rt_${'S'.repeat(43)}` };
+const STALE_TOKENS: OAuthTokens = {
+  access_token: `agt_at_${'S'.repeat(43)}`,
+  token_type: 'Bearer',
+  refresh_token: `agt_rt_${'S'.repeat(43)}`,
+};
 
 describe("the MCP SDK's OAuthClientProvider logs in with the authorization code and PKCE after a 401, nobody present", () => {
   for (const sdk of SDKS) {
@@ -184,22 +275,34 @@ describe("the MCP SDK's OAuthClientProvider logs in with the authorization code 
       const provider = new ConnectorProvider(STALE_TOKENS);
       const connect = async () => {
         const mcp = new sdk.Client({ name: 'connector', version: '1.0.0' });
-        const transport = new sdk.Transport(new URL(`${SITE}/mcp`), { authProvider: provider, fetch: fetchFn } as never);
+        const transport = new sdk.Transport(new URL(`${SITE}/mcp`), {
+          authProvider: provider,
+          fetch: fetchFn,
+        } as never);
         return { mcp, transport, connected: mcp.connect(transport as never) };
       };
       const first = await connect();
-      await assert.rejects(first.connected, /Unauthorized|authoriz/i, 'the SDK stops at the redirect, waiting for the browser');
+      await assert.rejects(
+        first.connected,
+        /Unauthorized|authoriz/i,
+        'the SDK stops at the redirect, waiting for the browser',
+      );
       assert.ok(provider.authorizationUrl, 'it sent the person to the authorization endpoint');
       assert.equal(provider.authorizationUrl.searchParams.get('code_challenge_method'), 'S256');
       assert.equal(provider.authorizationUrl.searchParams.get('resource'), `${SITE}/mcp`);
       const callback = await followAuthorization(provider.authorizationUrl, transcript);
       assert.equal(callback.get('iss'), SITE);
-      await (first.transport as unknown as { finishAuth(code: string, iss?: string): Promise<void> }).finishAuth(callback.get('code')!, callback.get('iss')!);
+      await (
+        first.transport as unknown as { finishAuth(code: string, iss?: string): Promise<void> }
+      ).finishAuth(callback.get('code')!, callback.get('iss')!);
       await first.mcp.close().catch(() => {});
 
       const second = await connect();
       await second.connected;
-      const quota = (await second.mcp.callTool({ name: 'get_quota', arguments: {} })) as { structuredContent?: Record<string, unknown>; isError?: boolean };
+      const quota = (await second.mcp.callTool({ name: 'get_quota', arguments: {} })) as {
+        structuredContent?: Record<string, unknown>;
+        isError?: boolean;
+      };
       assert.notEqual(quota.isError, true, JSON.stringify(quota));
       assert.equal(quota.structuredContent!.client_id, provider.client!.client_id);
       assert.equal(quota.structuredContent!.policy, 'identificado');
@@ -207,9 +310,18 @@ describe("the MCP SDK's OAuthClientProvider logs in with the authorization code 
 
       // The access token is revoked (as it expires): the next call gets a 401 and the SDK refreshes by itself.
       const spent = provider.stored!.refresh_token!;
-      const revoked = await fetch(`${server.url}/oauth/revoke`, { method: 'POST', body: new URLSearchParams({ token: provider.stored!.access_token, client_id: provider.client!.client_id }) });
+      const revoked = await fetch(`${server.url}/oauth/revoke`, {
+        method: 'POST',
+        body: new URLSearchParams({
+          token: provider.stored!.access_token,
+          client_id: provider.client!.client_id,
+        }),
+      });
       assert.equal(revoked.status, 200);
-      const search = (await second.mcp.callTool({ name: 'search_pages', arguments: { query: 'fontanero' } })) as { isError?: boolean };
+      const search = (await second.mcp.callTool({
+        name: 'search_pages',
+        arguments: { query: 'fontanero' },
+      })) as { isError?: boolean };
       assert.notEqual(search.isError, true);
       assert.notEqual(provider.stored!.refresh_token, spent, 'the refresh token was rotated');
       await second.mcp.close();
@@ -240,12 +352,20 @@ describe("the MCP SDK's OAuthClientProvider logs in with the authorization code 
 test("auth.md's TypeScript example runs as the built document shows it, and gets the identified quota", async () => {
   const authMd = await readFile(join(server.outDir, 'client', 'auth.md'), 'utf8');
   const example = /```js\n([\s\S]*?)```/.exec(authMd)?.[1];
-  assert.ok(example?.includes("from '@modelcontextprotocol/sdk/client/auth.js'"), 'auth.md shows the TypeScript SDK example');
+  assert.ok(
+    example?.includes("from '@modelcontextprotocol/sdk/client/auth.js'"),
+    'auth.md shows the TypeScript SDK example',
+  );
   const client = await register();
   const redirect = new URL('../helpers/redirect-fetch.ts', import.meta.url).pathname;
   const child = spawn(process.execPath, ['--import', redirect, '--input-type=module'], {
     cwd: process.cwd(),
-    env: childEnv({ CLIENT_ID: client.client_id, CLIENT_SECRET: client.client_secret, REDIRECT_FETCH_FROM: SITE, REDIRECT_FETCH_TO: server.url }),
+    env: childEnv({
+      CLIENT_ID: client.client_id,
+      CLIENT_SECRET: client.client_secret,
+      REDIRECT_FETCH_FROM: SITE,
+      REDIRECT_FETCH_TO: server.url,
+    }),
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   const stdout: Buffer[] = [];
@@ -255,6 +375,13 @@ test("auth.md's TypeScript example runs as the built document shows it, and gets
   child.stdin.end(example);
   const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   assert.equal(code, 0, Buffer.concat(stderr).toString());
-  const quota = JSON.parse(Buffer.concat(stdout).toString().trim()) as { client_id: string; policy: string; limit: number };
-  assert.deepEqual([quota.client_id, quota.policy, quota.limit], [client.client_id, 'identificado', 600]);
+  const quota = JSON.parse(Buffer.concat(stdout).toString().trim()) as {
+    client_id: string;
+    policy: string;
+    limit: number;
+  };
+  assert.deepEqual(
+    [quota.client_id, quota.policy, quota.limit],
+    [client.client_id, 'identificado', 600],
+  );
 });

@@ -12,8 +12,20 @@ import { buildCurrentRequest, buildMcpRequest, CURRENT_REVISION } from '../helpe
 type Json = Record<string, any>;
 
 const SITE = 'http://localhost:4321';
-const TOOL_NAMES = ['search_pages', 'read_page', 'get_company_info', 'get_quota', 'search', 'fetch'];
-const ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const TOOL_NAMES = [
+  'search_pages',
+  'read_page',
+  'get_company_info',
+  'get_quota',
+  'search',
+  'fetch',
+];
+const ANNOTATIONS = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 const CURRENT = CURRENT_REVISION;
 
 let server: TestServer;
@@ -34,7 +46,10 @@ const bearer = (token: string) => ({ headers: { Authorization: `Bearer ${token}`
 
 /** The current-revision client (SDK v2), probing with server/discover. */
 async function connectCurrent(requestInit?: RequestInit): Promise<Client> {
-  const client = new Client({ name: 'mcp-test-current', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+  const client = new Client(
+    { name: 'mcp-test-current', version: '1.0.0' },
+    { versionNegotiation: { mode: 'auto' } },
+  );
   await client.connect(new StreamableHTTPClientTransport(mcpUrl(), { requestInit }));
   open.push(client);
   return client;
@@ -105,17 +120,32 @@ function toolOutput(result: Json): Json {
   }
   const end = text.indexOf('\n---\n\n');
   const frontMatter = parseYaml(text.slice(4, end + 1)) as Json;
-  for (const [name, value] of Object.entries(frontMatter)) assert.deepEqual(value, result.structuredContent[name], `front matter ${name}`);
+  for (const [name, value] of Object.entries(frontMatter))
+    assert.deepEqual(value, result.structuredContent[name], `front matter ${name}`);
   assert.equal(result.structuredContent.markdown, undefined, 'the Markdown travels once');
   return { ...result.structuredContent, markdown: text.slice(end + 6) };
 }
 
-async function rawPost(body: unknown, headers: Record<string, string> = {}, base = server.url): Promise<Response> {
+async function rawPost(
+  body: unknown,
+  headers: Record<string, string> = {},
+  base = server.url,
+): Promise<Response> {
   return fetch(buildMcpRequest(mcpUrl(base), body, headers));
 }
 
-function currentRequest(id: number, method: string, params: Json = {}, name?: string): [Json, Record<string, string>] {
-  const { body, headers } = buildCurrentRequest(id, method, params, name === undefined ? {} : { name });
+function currentRequest(
+  id: number,
+  method: string,
+  params: Json = {},
+  name?: string,
+): [Json, Record<string, string>] {
+  const { body, headers } = buildCurrentRequest(
+    id,
+    method,
+    params,
+    name === undefined ? {} : { name },
+  );
   return [body, headers];
 }
 
@@ -132,8 +162,14 @@ describe('MCP with the current-revision client (2026-07-28)', () => {
     assert.deepEqual(client.getServerCapabilities(), card.capabilities);
     assert.equal(client.getInstructions(), card.instructions);
     // The demo's instructions name its company tool and carry its notes (documents.notes in src/data/agent-api.ts).
-    assert.match(card.instructions, /^Search first with search_pages, then read a result `url` with read_page/);
-    assert.match(card.instructions, /get_company_info gives contact channels, hours, coverage, prices and the service model\./);
+    assert.match(
+      card.instructions,
+      /^Search first with search_pages, then read a result `url` with read_page/,
+    );
+    assert.match(
+      card.instructions,
+      /get_company_info gives contact channels, hours, coverage, prices and the service model\./,
+    );
     assert.match(card.instructions, /Nada se reserva, contrata ni paga en esta web/);
   });
 
@@ -158,8 +194,16 @@ describe('MCP with the current-revision client (2026-07-28)', () => {
   });
 
   test('search_pages returns what REST returns for the same query, then read_page reads a result url', async () => {
-    const search = toolOutput(await client.callTool({ name: 'search_pages', arguments: { query: 'fontanero urgente', city: 'madrid', limit: 3 } }));
-    assert.deepEqual(search, await rest('/search_pages?query=fontanero+urgente&city=madrid&limit=3'));
+    const search = toolOutput(
+      await client.callTool({
+        name: 'search_pages',
+        arguments: { query: 'fontanero urgente', city: 'madrid', limit: 3 },
+      }),
+    );
+    assert.deepEqual(
+      search,
+      await rest('/search_pages?query=fontanero+urgente&city=madrid&limit=3'),
+    );
     assert.ok(search.results.length > 0);
 
     const url = search.results[0].url;
@@ -171,10 +215,14 @@ describe('MCP with the current-revision client (2026-07-28)', () => {
 
   test('get_company_info answers like REST, section by section', async () => {
     for (const section of ['all', 'service_model']) {
-      const info = toolOutput(await client.callTool({ name: 'get_company_info', arguments: { section } }));
+      const info = toolOutput(
+        await client.callTool({ name: 'get_company_info', arguments: { section } }),
+      );
       assert.deepEqual(info, await rest(`/get_company_info?section=${section}`));
     }
-    const model = toolOutput(await client.callTool({ name: 'get_company_info', arguments: { section: 'service_model' } }));
+    const model = toolOutput(
+      await client.callTool({ name: 'get_company_info', arguments: { section: 'service_model' } }),
+    );
     assert.equal(model.service_model.online_booking, false);
   });
 
@@ -185,7 +233,12 @@ describe('MCP with the current-revision client (2026-07-28)', () => {
 
     const contentOnly = await connectCurrent(bearer(await registerToken('content:read')));
     const forbidden = toolError(await contentOnly.callTool({ name: 'get_quota', arguments: {} }));
-    assert.deepEqual(forbidden, await restAsToolError(await fetch(`${server.url}/api/v1/quota`, bearer(await registerToken('content:read')))));
+    assert.deepEqual(
+      forbidden,
+      await restAsToolError(
+        await fetch(`${server.url}/api/v1/quota`, bearer(await registerToken('content:read'))),
+      ),
+    );
     assert.equal(forbidden.code, 'insufficient_scope');
     assert.equal(forbidden.status, 403);
 
@@ -198,18 +251,28 @@ describe('MCP with the current-revision client (2026-07-28)', () => {
     const again = toolOutput(await identified.callTool({ name: 'get_quota', arguments: {} }));
     assert.equal(again.remaining, first.remaining);
     await identified.callTool({ name: 'get_company_info', arguments: {} });
-    assert.equal(toolOutput(await identified.callTool({ name: 'get_quota', arguments: {} })).remaining, first.remaining - 1);
+    assert.equal(
+      toolOutput(await identified.callTool({ name: 'get_quota', arguments: {} })).remaining,
+      first.remaining - 1,
+    );
   });
 
   test('bad arguments and unknown pages are tool errors with the REST code, message and hint', async () => {
-    const short = toolError(await client.callTool({ name: 'search_pages', arguments: { query: 'x' } }));
+    const short = toolError(
+      await client.callTool({ name: 'search_pages', arguments: { query: 'x' } }),
+    );
     const restShort = await fetch(`${server.url}/api/v1/search_pages?query=x`);
     assert.equal(restShort.status, 400);
     assert.deepEqual(short, await restAsToolError(restShort));
     assert.equal(short.code, 'invalid_parameter');
     assert.match(short.text, /`query`/);
 
-    const city = toolError(await client.callTool({ name: 'search_pages', arguments: { query: 'electricista', city: 'paris' } }));
+    const city = toolError(
+      await client.callTool({
+        name: 'search_pages',
+        arguments: { query: 'electricista', city: 'paris' },
+      }),
+    );
     assert.equal(city.code, 'invalid_parameter');
     assert.match(city.text, /`city`/);
 
@@ -217,7 +280,9 @@ describe('MCP with the current-revision client (2026-07-28)', () => {
     assert.equal(missing.code, 'missing_parameter');
     assert.match(missing.text, /`url`/);
 
-    const notFound = toolError(await client.callTool({ name: 'read_page', arguments: { url: '/servicios/no-existe/' } }));
+    const notFound = toolError(
+      await client.callTool({ name: 'read_page', arguments: { url: '/servicios/no-existe/' } }),
+    );
     assert.equal(notFound.code, 'page_not_found');
     assert.equal(notFound.status, 404);
     assert.match(notFound.text, /search_pages/);
@@ -227,10 +292,18 @@ describe('MCP with the current-revision client (2026-07-28)', () => {
     const { tools } = await client.listTools();
     const searchTool = tools.find((tool) => tool.name === 'search')!;
     const fetchTool = tools.find((tool) => tool.name === 'fetch')!;
-    assert.deepEqual([Object.keys(searchTool.inputSchema.properties!), searchTool.inputSchema.required], [['query'], ['query']]);
-    assert.deepEqual([Object.keys(fetchTool.inputSchema.properties!), fetchTool.inputSchema.required], [['id'], ['id']]);
+    assert.deepEqual(
+      [Object.keys(searchTool.inputSchema.properties!), searchTool.inputSchema.required],
+      [['query'], ['query']],
+    );
+    assert.deepEqual(
+      [Object.keys(fetchTool.inputSchema.properties!), fetchTool.inputSchema.required],
+      [['id'], ['id']],
+    );
 
-    const found = toolOutput(await client.callTool({ name: 'search', arguments: { query: 'fontanero urgente' } }));
+    const found = toolOutput(
+      await client.callTool({ name: 'search', arguments: { query: 'fontanero urgente' } }),
+    );
     assert.deepEqual(Object.keys(found), ['results']);
     const same = await rest('/search_pages?query=fontanero+urgente');
     assert.deepEqual(
@@ -243,17 +316,25 @@ describe('MCP with the current-revision client (2026-07-28)', () => {
     const page = toolOutput(await client.callTool({ name: 'fetch', arguments: { id } }));
     assert.deepEqual(Object.keys(page).sort(), ['id', 'metadata', 'text', 'title', 'url']);
     const read = await rest(`/read_page?url=${encodeURIComponent(id)}`);
-    assert.deepEqual([page.id, page.title, page.text, page.url], [read.url, read.title, read.markdown, read.canonical_url]);
+    assert.deepEqual(
+      [page.id, page.title, page.text, page.url],
+      [read.url, read.title, read.markdown, read.canonical_url],
+    );
     assert.ok(Object.values(page.metadata).every((value) => typeof value === 'string'));
     assert.equal(page.metadata.description, read.description);
     assert.equal(page.metadata.city, read.facets.city || undefined);
 
     // The id is what read_page and resources/read take.
-    assert.equal(toolOutput(await client.callTool({ name: 'read_page', arguments: { url: id } })).url, id);
+    assert.equal(
+      toolOutput(await client.callTool({ name: 'read_page', arguments: { url: id } })).url,
+      id,
+    );
     const { contents } = await client.readResource({ uri: id });
     assert.equal(contents[0]!.uri, id);
 
-    const missing = toolError(await client.callTool({ name: 'fetch', arguments: { id: `${SITE}/no-existe/` } }));
+    const missing = toolError(
+      await client.callTool({ name: 'fetch', arguments: { id: `${SITE}/no-existe/` } }),
+    );
     assert.equal(missing.code, 'page_not_found');
     assert.match(missing.text, /`id` of a search result/);
     const short = toolError(await client.callTool({ name: 'search', arguments: { query: 'x' } }));
@@ -262,18 +343,27 @@ describe('MCP with the current-revision client (2026-07-28)', () => {
   });
 
   test('an unknown tool is a protocol error', async () => {
-    await assert.rejects(client.callTool({ name: 'book_appointment', arguments: {} }), /book_appointment/);
+    await assert.rejects(
+      client.callTool({ name: 'book_appointment', arguments: {} }),
+      /book_appointment/,
+    );
   });
 
   test('every page is a Markdown resource, listed in pages and readable by its url', async () => {
     // This client follows `nextCursor` itself; the 2025-era test below checks the pages one by one.
     const { resources } = await client.listResources();
-    const manifest = JSON.parse(await readFile(join(server.outDir, 'agent-api', 'manifest.json'), 'utf8')) as Json;
+    const manifest = JSON.parse(
+      await readFile(join(server.outDir, 'agent-api', 'manifest.json'), 'utf8'),
+    ) as Json;
     assert.deepEqual(
       resources.map((resource) => resource.uri),
       manifest.pages.map((page: Json) => page.url),
     );
-    assert.ok(resources.every((resource) => resource.mimeType === 'text/markdown' && resource.uri.startsWith(`${SITE}/`)));
+    assert.ok(
+      resources.every(
+        (resource) => resource.mimeType === 'text/markdown' && resource.uri.startsWith(`${SITE}/`),
+      ),
+    );
     assert.ok(resources.some((resource) => resource.uri === `${SITE}/`));
 
     const { resourceTemplates } = await client.listResourceTemplates();
@@ -306,18 +396,34 @@ describe('MCP with the current-revision client (2026-07-28)', () => {
     );
 
     const question = '¿Podéis venir hoy a arreglar una fuga en Sevilla?';
-    const { messages } = await client.getPrompt({ name: 'answer_customer_question', arguments: { question } });
+    const { messages } = await client.getPrompt({
+      name: 'answer_customer_question',
+      arguments: { question },
+    });
     assert.equal(messages.length, 1);
     const text = (messages[0]!.content as { text: string }).text;
     assert.ok(text.includes(question));
     assert.ok(text.indexOf('search_pages') < text.indexOf('read_page'));
     assert.match(text, /cite the URL/);
-    assert.match(text, /a short query in Spanish; pass `city` when the question names one of its values/);
+    assert.match(
+      text,
+      /a short query in Spanish; pass `city` when the question names one of its values/,
+    );
     assert.match(text, /use get_company_info/);
-    assert.match(text, /Give no price, date or availability that the pages do not give\./, "the demo's own rule (documents.promptRules)");
+    assert.match(
+      text,
+      /Give no price, date or availability that the pages do not give\./,
+      "the demo's own rule (documents.promptRules)",
+    );
     assert.match(text, /Nada se reserva, contrata ni paga en esta web/);
-    assert.match(text, /responde ante el cliente de cada trabajo, también cuando lo hace un profesional colaborador/);
-    assert.match(text, /the person contacts Reparo Hogar \(phone 900 000 000, e-mail hola@reparohogar\.example\)/);
+    assert.match(
+      text,
+      /responde ante el cliente de cada trabajo, también cuando lo hace un profesional colaborador/,
+    );
+    assert.match(
+      text,
+      /the person contacts Reparo Hogar \(phone 900 000 000, e-mail hola@reparohogar\.example\)/,
+    );
   });
 });
 
@@ -332,8 +438,14 @@ describe('MCP with a 2025-era client (v1 SDK, initialize)', () => {
     assert.deepEqual(client.getServerCapabilities(), card.capabilities);
     assert.equal(client.getInstructions(), card.instructions);
     // The demo's instructions name its company tool and carry its notes (documents.notes in src/data/agent-api.ts).
-    assert.match(card.instructions, /^Search first with search_pages, then read a result `url` with read_page/);
-    assert.match(card.instructions, /get_company_info gives contact channels, hours, coverage, prices and the service model\./);
+    assert.match(
+      card.instructions,
+      /^Search first with search_pages, then read a result `url` with read_page/,
+    );
+    assert.match(
+      card.instructions,
+      /get_company_info gives contact channels, hours, coverage, prices and the service model\./,
+    );
     assert.match(card.instructions, /Nada se reserva, contrata ni paga en esta web/);
   });
 
@@ -350,16 +462,30 @@ describe('MCP with a 2025-era client (v1 SDK, initialize)', () => {
       assert.deepEqual(tool.outputSchema, published.outputSchema);
     }
 
-    const search = toolOutput(await client.callTool({ name: 'search_pages', arguments: { query: 'cerrajero', limit: 5 } }));
+    const search = toolOutput(
+      await client.callTool({ name: 'search_pages', arguments: { query: 'cerrajero', limit: 5 } }),
+    );
     assert.deepEqual(search, await rest('/search_pages?query=cerrajero&limit=5'));
-    const page = toolOutput(await client.callTool({ name: 'read_page', arguments: { url: search.results[0].url } }));
+    const page = toolOutput(
+      await client.callTool({ name: 'read_page', arguments: { url: search.results[0].url } }),
+    );
     assert.equal(page.url, search.results[0].url);
-    assert.deepEqual(toolOutput(await client.callTool({ name: 'get_company_info', arguments: { section: 'contact' } })), await rest('/get_company_info?section=contact'));
-    assert.equal(toolError(await client.callTool({ name: 'get_quota', arguments: {} })).code, 'missing_token');
+    assert.deepEqual(
+      toolOutput(
+        await client.callTool({ name: 'get_company_info', arguments: { section: 'contact' } }),
+      ),
+      await rest('/get_company_info?section=contact'),
+    );
+    assert.equal(
+      toolError(await client.callTool({ name: 'get_quota', arguments: {} })).code,
+      'missing_token',
+    );
   });
 
   test('invalid arguments are tool errors naming the parameter; an unknown tool is an error', async () => {
-    const error = toolError(await client.callTool({ name: 'search_pages', arguments: { query: 'fontanero', limit: 99 } }));
+    const error = toolError(
+      await client.callTool({ name: 'search_pages', arguments: { query: 'fontanero', limit: 99 } }),
+    );
     assert.equal(error.code, 'invalid_parameter');
     assert.match(error.text, /`limit`/);
     await assert.rejects(client.callTool({ name: 'nope', arguments: {} }), /nope/);
@@ -375,7 +501,9 @@ describe('MCP with a 2025-era client (v1 SDK, initialize)', () => {
       uris.push(...next.resources.map((resource) => resource.uri));
       cursor = next.nextCursor;
     }
-    const manifest = JSON.parse(await readFile(join(server.outDir, 'agent-api', 'manifest.json'), 'utf8')) as Json;
+    const manifest = JSON.parse(
+      await readFile(join(server.outDir, 'agent-api', 'manifest.json'), 'utf8'),
+    ) as Json;
     assert.deepEqual(
       uris,
       manifest.pages.map((page: Json) => page.url),
@@ -387,12 +515,18 @@ describe('MCP with a 2025-era client (v1 SDK, initialize)', () => {
     const { contents } = await client.readResource({ uri });
     assert.equal(contents[0]!.mimeType, 'text/markdown');
     assert.ok(String((contents[0] as { text: string }).text).length > 100);
-    const { messages } = await client.getPrompt({ name: 'answer_customer_question', arguments: { question: '¿Tenéis garantía?' } });
+    const { messages } = await client.getPrompt({
+      name: 'answer_customer_question',
+      arguments: { question: '¿Tenéis garantía?' },
+    });
     assert.match(String((messages[0]!.content as { text: string }).text), /¿Tenéis garantía\?/);
   });
 
   test('answers are single JSON bodies, not event streams', async () => {
-    const response = await rawPost({ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { 'MCP-Protocol-Version': '2025-11-25' });
+    const response = await rawPost(
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      { 'MCP-Protocol-Version': '2025-11-25' },
+    );
     assert.equal(response.status, 200);
     assert.match(response.headers.get('content-type')!, /^application\/json/);
     assert.equal(((await response.json()) as Json).result.tools.length, TOOL_NAMES.length);
@@ -402,17 +536,38 @@ describe('MCP with a 2025-era client (v1 SDK, initialize)', () => {
 describe('every revision server/discover lists is served', () => {
   for (const version of ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07']) {
     test(`${version}: initialize negotiates it, then tools/list and a tools/call answer`, async () => {
-      const initialized = await rawPost({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'era', version: '1' } } });
+      const initialized = await rawPost({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: version,
+          capabilities: {},
+          clientInfo: { name: 'era', version: '1' },
+        },
+      });
       const { result } = (await initialized.json()) as Json;
       assert.equal(result.protocolVersion, version);
       assert.deepEqual(result.capabilities, card.capabilities);
       const headers = { 'MCP-Protocol-Version': version };
-      const listed = (await (await rawPost({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, headers)).json()) as Json;
+      const listed = (await (
+        await rawPost({ jsonrpc: '2.0', id: 2, method: 'tools/list' }, headers)
+      ).json()) as Json;
       assert.deepEqual(
         listed.result.tools.map((tool: Json) => tool.name),
         TOOL_NAMES,
       );
-      const called = (await (await rawPost({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'search', arguments: { query: 'cerrajero' } } }, headers)).json()) as Json;
+      const called = (await (
+        await rawPost(
+          {
+            jsonrpc: '2.0',
+            id: 3,
+            method: 'tools/call',
+            params: { name: 'search', arguments: { query: 'cerrajero' } },
+          },
+          headers,
+        )
+      ).json()) as Json;
       assert.ok(called.result.structuredContent.results.length > 0, JSON.stringify(called));
     });
   }
@@ -435,12 +590,21 @@ describe('MCP on the wire: 2026-07-28 requests by hand', () => {
     assert.match(response.headers.get('ratelimit')!, /^"anonimo";r=\d+;t=\d+$/);
     const { result } = (await response.json()) as Json;
     // Both eras, newest first, as the cards list them: the client learns the server is dual-era.
-    assert.deepEqual(result.supportedVersions, ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07']);
+    assert.deepEqual(result.supportedVersions, [
+      '2026-07-28',
+      '2025-11-25',
+      '2025-06-18',
+      '2025-03-26',
+      '2024-11-05',
+      '2024-10-07',
+    ]);
     assert.deepEqual(card.supportedProtocolVersions, result.supportedVersions);
     const draftCard = (await (await fetch(`${server.url}/mcp/server-card`)).json()) as Json;
     assert.deepEqual(draftCard.remotes[0].supportedProtocolVersions, result.supportedVersions);
     // The extensions offered: OAuth client credentials, which the token endpoint serves.
-    assert.deepEqual(result.capabilities.extensions, { 'io.modelcontextprotocol/oauth-client-credentials': {} });
+    assert.deepEqual(result.capabilities.extensions, {
+      'io.modelcontextprotocol/oauth-client-credentials': {},
+    });
     assert.equal(result._meta['io.modelcontextprotocol/serverInfo'].name, card.serverInfo.name);
     assert.deepEqual([result.ttlMs, result.cacheScope], [3_600_000, 'public']);
     assert.deepEqual(result.capabilities, card.capabilities);
@@ -448,7 +612,12 @@ describe('MCP on the wire: 2026-07-28 requests by hand', () => {
   });
 
   test('tools/call with MCP-Protocol-Version, Mcp-Method and Mcp-Name is counted and carries the rate-limit headers', async () => {
-    const [body, headers] = currentRequest(2, 'tools/call', { name: 'get_company_info', arguments: { section: 'coverage' } }, 'get_company_info');
+    const [body, headers] = currentRequest(
+      2,
+      'tools/call',
+      { name: 'get_company_info', arguments: { section: 'coverage' } },
+      'get_company_info',
+    );
     const response = await rawPost(body, headers);
     assert.equal(response.status, 200);
     assert.match(response.headers.get('ratelimit')!, /^"anonimo";r=\d+;t=\d+$/);
@@ -458,10 +627,19 @@ describe('MCP on the wire: 2026-07-28 requests by hand', () => {
   });
 
   test('headers that contradict the body are refused by the SDK before dispatch', async () => {
-    const [body, headers] = currentRequest(3, 'tools/call', { name: 'search_pages', arguments: { query: 'pintor' } }, 'read_page');
+    const [body, headers] = currentRequest(
+      3,
+      'tools/call',
+      { name: 'search_pages', arguments: { query: 'pintor' } },
+      'read_page',
+    );
     assert.equal((await rawPost(body, headers)).status, 400);
     const [listBody] = currentRequest(4, 'tools/list');
-    assert.equal((await rawPost(listBody, { 'MCP-Protocol-Version': CURRENT })).status, 400, 'Mcp-Method is required');
+    assert.equal(
+      (await rawPost(listBody, { 'MCP-Protocol-Version': CURRENT })).status,
+      400,
+      'Mcp-Method is required',
+    );
   });
 });
 
@@ -479,7 +657,16 @@ async function httpRefusal(response: Response, status: number, code: string): Pr
 }
 
 describe('MCP HTTP rules: the same as REST, before any MCP processing, answered as JSON-RPC', () => {
-  const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-11-25',
+      capabilities: {},
+      clientInfo: { name: 'x', version: '1' },
+    },
+  };
 
   test('GET and DELETE are 405 JSON with Allow (no sessions, no streams)', async () => {
     for (const method of ['GET', 'DELETE']) {
@@ -490,11 +677,16 @@ describe('MCP HTTP rules: the same as REST, before any MCP processing, answered 
   });
 
   test("a bad bearer token is an HTTP 401 with WWW-Authenticate pointing at the MCP endpoint's own metadata (RFC 9728 §3.1)", async () => {
-    const response = await rawPost(initialize, { Authorization: 'Bearer agt_at_not-a-real-token-0000000000000000000000000' });
+    const response = await rawPost(initialize, {
+      Authorization: 'Bearer agt_at_not-a-real-token-0000000000000000000000000',
+    });
     await httpRefusal(response, 401, 'invalid_token');
     const challenge = response.headers.get('www-authenticate')!;
     assert.match(challenge, /^Bearer error="invalid_token"/);
-    assert.ok(challenge.includes(`resource_metadata="${SITE}/.well-known/oauth-protected-resource/mcp"`), challenge);
+    assert.ok(
+      challenge.includes(`resource_metadata="${SITE}/.well-known/oauth-protected-resource/mcp"`),
+      challenge,
+    );
     await assert.rejects(connectLegacy(bearer('garbage')), /401|invalid_token|Unauthorized/i);
   });
 
@@ -510,12 +702,20 @@ describe('MCP HTTP rules: the same as REST, before any MCP processing, answered 
     assert.match(own.headers.get('access-control-expose-headers')!, /RateLimit/);
     assert.match(own.headers.get('access-control-expose-headers')!, /MCP-Protocol-Version/);
 
-    const plain = await fetch(mcpUrl(), { method: 'POST', headers: { 'Content-Type': 'text/plain', Accept: 'application/json, text/event-stream' }, body: JSON.stringify(initialize) });
+    const plain = await fetch(mcpUrl(), {
+      method: 'POST',
+      headers: { 'Content-Type': 'text/plain', Accept: 'application/json, text/event-stream' },
+      body: JSON.stringify(initialize),
+    });
     assert.equal(plain.status, 415);
 
     const preflight = await fetch(mcpUrl(), {
       method: 'OPTIONS',
-      headers: { Origin: SITE, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization, mcp-protocol-version' },
+      headers: {
+        Origin: SITE,
+        'Access-Control-Request-Method': 'POST',
+        'Access-Control-Request-Headers': 'authorization, mcp-protocol-version',
+      },
     });
     assert.equal(preflight.status, 204);
     assert.match(preflight.headers.get('access-control-allow-headers')!, /MCP-Protocol-Version/);

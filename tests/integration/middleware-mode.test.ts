@@ -26,7 +26,9 @@ before(async () => {
   // The runtime reads its environment from the process, as in a user's server.
   dataDir = await mkdtemp(join(tmpdir(), 'agent-api-middleware-'));
   process.env.AGENT_API_DATA_DIR = dataDir;
-  const { handler: astroHandler } = (await import(pathToFileURL(join(outDir, 'server', 'entry.mjs')).href)) as { handler: NodeHandler };
+  const { handler: astroHandler } = (await import(
+    pathToFileURL(join(outDir, 'server', 'entry.mjs')).href
+  )) as { handler: NodeHandler };
 
   const agentApi = createAgentApiHandler({ outDir: pathToFileURL(`${outDir}/`) });
   const staticFiles = serveStatic(join(outDir, 'client'));
@@ -47,7 +49,9 @@ after(async () => {
 
 describe('createAgentApiHandler in a node:http server (middleware mode)', () => {
   it('answers the API with its headers', async () => {
-    const response = await fetch(`${base}/api/v1/search_pages?query=fuga%20de%20agua&city=madrid&limit=3`);
+    const response = await fetch(
+      `${base}/api/v1/search_pages?query=fuga%20de%20agua&city=madrid&limit=3`,
+    );
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('api-version'), '1');
     assert.match(response.headers.get('ratelimit') ?? '', /^"anonimo";r=59;t=\d+$/);
@@ -66,7 +70,10 @@ describe('createAgentApiHandler in a node:http server (middleware mode)', () => 
     const twin = await fetch(`${base}/urgencias.md`);
     assert.equal(twin.headers.get('content-type'), 'text/markdown; charset=utf-8');
     const markdown = await twin.text();
-    assert.match(markdown, /^---\ntitle: [\s\S]*?\n---\n\n> For AI agents: http:\/\/localhost:4321\/llms\.txt lists .+\n\n# /);
+    assert.match(
+      markdown,
+      /^---\ntitle: [\s\S]*?\n---\n\n> For AI agents: http:\/\/localhost:4321\/llms\.txt lists .+\n\n# /,
+    );
     const negotiated = await fetch(`${base}/urgencias/`, { headers: { Accept: 'text/markdown' } });
     assert.equal(await negotiated.text(), markdown);
   });

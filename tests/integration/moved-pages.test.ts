@@ -13,17 +13,38 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { parse as parseYaml } from 'yaml';
-import { integrationLines, prepareExampleSite, serveExampleSite, type ExampleSite, type ServedExample } from '../helpers/example-site.ts';
+import {
+  integrationLines,
+  prepareExampleSite,
+  serveExampleSite,
+  type ExampleSite,
+  type ServedExample,
+} from '../helpers/example-site.ts';
 
 type Json = Record<string, any>;
 
 /** The `site` of tests/fixtures/moved-pages/astro.config.mjs. */
 const SITE = 'https://moved.example.org';
 /** Pages the site marks as not content, by path, and the words only they hold. */
-const NOT_CONTENT = ['/renamed/', '/moved-by-hand/', '/print/start/', '/private/', '/staging/preview/', '/playground/'];
+const NOT_CONTENT = [
+  '/renamed/',
+  '/moved-by-hand/',
+  '/print/start/',
+  '/private/',
+  '/staging/preview/',
+  '/playground/',
+];
 const THEIR_WORDS = ['quokka', 'walrus', 'quasar', 'zebra', 'Redirecting'];
 /** Every address an agent could list or read that is a redirect: none may be listed anywhere. */
-const REDIRECTED = ['/old-guide', '/older-guide', '/blog/hello', '/loop-a', '/cli-flags', '/discord', '/forum/hello'];
+const REDIRECTED = [
+  '/old-guide',
+  '/older-guide',
+  '/blog/hello',
+  '/loop-a',
+  '/cli-flags',
+  '/discord',
+  '/forum/hello',
+];
 
 let example: ExampleSite;
 let served: ServedExample;
@@ -44,7 +65,8 @@ after(async () => {
   await example?.remove();
 });
 
-const api = (operation: string, params: Record<string, string>) => fetch(`${base}/api/v1/${operation}?${new URLSearchParams(params)}`);
+const api = (operation: string, params: Record<string, string>) =>
+  fetch(`${base}/api/v1/${operation}?${new URLSearchParams(params)}`);
 const readPage = async (url: string) => {
   const response = await api('read_page', { url });
   return { status: response.status, body: (await response.json()) as Json };
@@ -87,9 +109,15 @@ describe('a site of pages that are not content, built from the packed tarball', 
     for (const path of NOT_CONTENT) {
       await assert.rejects(stat(join(client, `${path.slice(1, -1)}.md`)), `${path} has no twin`);
       const html = await readFile(join(client, path.slice(1), 'index.html'), 'utf8');
-      assert.ok(!html.includes('data-agent-directive') && !html.includes('text/markdown'), `${path}'s HTML is as the site built it`);
+      assert.ok(
+        !html.includes('data-agent-directive') && !html.includes('text/markdown'),
+        `${path}'s HTML is as the site built it`,
+      );
     }
-    assert.match(await readFile(join(client, 'short', 'index.html'), 'utf8'), /data-agent-directive/);
+    assert.match(
+      await readFile(join(client, 'short', 'index.html'), 'utf8'),
+      /data-agent-directive/,
+    );
     await stat(join(client, 'short.md'));
   });
 
@@ -120,7 +148,10 @@ describe('a site of pages that are not content, built from the packed tarball', 
       assert.ok(!llmsFull.includes(`URL: ${url}\n`), `llms-full.txt holds ${path}`);
       assert.ok(!uris.includes(url), `MCP lists ${path}`);
     }
-    assert.ok(llms.includes(`${SITE}/short.md`) && uris.includes(`${SITE}/short/`), 'a short page is a page');
+    assert.ok(
+      llms.includes(`${SITE}/short.md`) && uris.includes(`${SITE}/short/`),
+      'a short page is a page',
+    );
     assert.equal(uris.length, 16);
   });
 });
@@ -146,18 +177,30 @@ describe('an address the site redirects', () => {
     assert.deepEqual([direct.body.redirected_from, direct.body.fragment], [null, null]);
     // Described where clients read the shape: openapi.json and the MCP tool's output schema.
     const openapi = (await (await fetch(`${base}/openapi.json`)).json()) as Json;
-    assert.deepEqual(openapi.components.schemas.Page.properties.redirected_from.type, ['string', 'null']);
+    assert.deepEqual(openapi.components.schemas.Page.properties.redirected_from.type, [
+      'string',
+      'null',
+    ]);
     const tool = (await mcp.listTools()).tools.find((candidate) => candidate.name === 'read_page');
-    assert.ok((tool?.outputSchema?.properties as Json | undefined)?.redirected_from, JSON.stringify(tool?.outputSchema));
+    assert.ok(
+      (tool?.outputSchema?.properties as Json | undefined)?.redirected_from,
+      JSON.stringify(tool?.outputSchema),
+    );
   });
 
   it('reports the fragment a redirect names, and answers a loop, a move off the site and a page left out with a 404 that says why', async () => {
     const cli = await readPage('/cli-flags');
-    assert.deepEqual([pathOf(cli.body.url), cli.body.fragment], ['/reference/cli/', 'reporter-flags']);
+    assert.deepEqual(
+      [pathOf(cli.body.url), cli.body.fragment],
+      ['/reference/cli/', 'reporter-flags'],
+    );
     assert.ok(cli.body.sections.some((section: Json) => section.id === 'reporter-flags'));
     const loop = await readPage('/loop-a');
     assert.deepEqual([loop.status, loop.body.code], [404, 'redirect_loop']);
-    assert.match(loop.body.message, /loop-a\/ → https:\/\/moved\.example\.org\/loop-b\/ → https:\/\/moved\.example\.org\/loop-a\//);
+    assert.match(
+      loop.body.message,
+      /loop-a\/ → https:\/\/moved\.example\.org\/loop-b\/ → https:\/\/moved\.example\.org\/loop-a\//,
+    );
     const away = await readPage('/discord');
     assert.deepEqual([away.status, away.body.code], [404, 'redirected_off_site']);
     assert.match(away.body.data.hint, /https:\/\/discord\.example\.com\/invite/);
@@ -182,13 +225,25 @@ describe('an address the site redirects', () => {
       assert.match(response.headers.get('content-type')!, /^text\/markdown/);
       assert.equal(response.headers.get('content-location'), `${SITE}/guides/start.md`);
       assert.equal(response.headers.get('link'), `<${SITE}/guides/start/>; rel="canonical"`);
-      const frontMatter = parseYaml(/^---\n([\s\S]*?)\n---\n/.exec(await response.text())![1]!) as Json;
-      assert.deepEqual([frontMatter.url, frontMatter.redirected_from], [`${SITE}/guides/start/`, `${SITE}/old-guide/`]);
+      const frontMatter = parseYaml(
+        /^---\n([\s\S]*?)\n---\n/.exec(await response.text())![1]!,
+      ) as Json;
+      assert.deepEqual(
+        [frontMatter.url, frontMatter.redirected_from],
+        [`${SITE}/guides/start/`, `${SITE}/old-guide/`],
+      );
     }
     const flags = await fetch(`${base}/cli-flags.md`);
-    assert.equal(parseYaml(/^---\n([\s\S]*?)\n---\n/.exec(await flags.text())![1]!).fragment, 'reporter-flags');
-    assert.equal((await fetch(`${base}/blog/hello.md`)).headers.get('content-location'), `${SITE}/posts/hello.md`);
-    for (const request of ['/private.md', '/loop-a.md', '/playground.md']) assert.equal((await fetch(`${base}${request}`)).status, 404, request);
+    assert.equal(
+      parseYaml(/^---\n([\s\S]*?)\n---\n/.exec(await flags.text())![1]!).fragment,
+      'reporter-flags',
+    );
+    assert.equal(
+      (await fetch(`${base}/blog/hello.md`)).headers.get('content-location'),
+      `${SITE}/posts/hello.md`,
+    );
+    for (const request of ['/private.md', '/loop-a.md', '/playground.md'])
+      assert.equal((await fetch(`${base}${request}`)).status, 404, request);
     // The HTML of an Astro redirect is still Astro's 301.
     const html = await fetch(`${base}/old-guide/`, { redirect: 'manual' });
     assert.equal(html.status, 301);
@@ -209,21 +264,38 @@ describe('generated and outsize pages', () => {
     const llmsFull = await (await fetch(`${base}/llms-full.txt`)).text();
     assert.equal((await fetch(`${base}/llms-full/main.txt`)).status, 404, 'one file');
     const held = [...llmsFull.matchAll(/^URL: (\S+)$/gm)].map((match) => pathOf(match[1]!));
-    for (const path of ['/releases/1/', '/releases/4/', '/history/all/', '/short/', '/guides/start/']) assert.ok(held.includes(path), path);
-    for (const path of ['/changelog/since-1/', '/changelog/since-2/', '/changelog/since-3/', '/history/recent/', '/reference/big/']) assert.ok(!held.includes(path), path);
+    for (const path of [
+      '/releases/1/',
+      '/releases/4/',
+      '/history/all/',
+      '/short/',
+      '/guides/start/',
+    ])
+      assert.ok(held.includes(path), path);
+    for (const path of [
+      '/changelog/since-1/',
+      '/changelog/since-2/',
+      '/changelog/since-3/',
+      '/history/recent/',
+      '/reference/big/',
+    ])
+      assert.ok(!held.includes(path), path);
     assert.ok(llmsFull.length < 100_000, `${llmsFull.length} characters`);
   });
 
   it('still searches and lists them, and read_page pages the outsize one', async () => {
     const llms = await (await fetch(`${base}/llms.txt`)).text();
-    for (const path of ['/changelog/since-1', '/history/recent', '/reference/big']) assert.ok(llms.includes(`${SITE}${path}.md`), path);
+    for (const path of ['/changelog/since-1', '/history/recent', '/reference/big'])
+      assert.ok(llms.includes(`${SITE}${path}.md`), path);
     const first = await readPage('/reference/big/');
     assert.equal(first.status, 200);
     assert.ok(first.body.total_chars > 1_000_000);
     assert.equal(first.body.truncated, true);
     const next = await readPage(`/reference/big/`);
     assert.equal(next.body.next_offset, first.body.next_offset);
-    const page2 = (await (await api('read_page', { url: '/reference/big/', offset: String(first.body.next_offset) })).json()) as Json;
+    const page2 = (await (
+      await api('read_page', { url: '/reference/big/', offset: String(first.body.next_offset) })
+    ).json()) as Json;
     assert.equal(page2.offset, first.body.next_offset);
     assert.match(page2.markdown, /^## entry-\d+/);
   });

@@ -28,7 +28,10 @@ after(() => redis.stop());
 /** Two fronts on one Redis; a fresh key prefix per pair, so windows of earlier tests never leak in. */
 async function startPair(env: Record<string, string> = {}): Promise<[TestServer, TestServer]> {
   const shared = { REDIS_URL: redis.url, AGENT_API_REDIS_PREFIX: `pair-${randomUUID()}:`, ...env };
-  return startServers([startTestServer({ env: shared }), startTestServer({ env: shared })] as const);
+  return startServers([
+    startTestServer({ env: shared }),
+    startTestServer({ env: shared }),
+  ] as const);
 }
 
 interface Registered {
@@ -50,7 +53,12 @@ function basic(client: Registered): string {
   return `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString('base64')}`;
 }
 
-function oauthPost(base: string, path: string, client: Registered, fields: Record<string, string>): Promise<Response> {
+function oauthPost(
+  base: string,
+  path: string,
+  client: Registered,
+  fields: Record<string, string>,
+): Promise<Response> {
   return fetch(`${base}${path}`, {
     method: 'POST',
     headers: { authorization: basic(client), 'content-type': 'application/x-www-form-urlencoded' },
@@ -59,19 +67,27 @@ function oauthPost(base: string, path: string, client: Registered, fields: Recor
 }
 
 async function issueToken(base: string, client: Registered): Promise<string> {
-  const response = await oauthPost(base, '/oauth/token', client, { grant_type: 'client_credentials' });
+  const response = await oauthPost(base, '/oauth/token', client, {
+    grant_type: 'client_credentials',
+  });
   assert.equal(response.status, 200);
   return ((await response.json()) as { access_token: string }).access_token;
 }
 
 function read(base: string, token?: string): Promise<Response> {
-  return fetch(`${base}${READ}`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
+  return fetch(`${base}${READ}`, {
+    headers: token === undefined ? {} : { authorization: `Bearer ${token}` },
+  });
 }
 
 /** Sends `perServer` requests to each server at once; returns the statuses. */
 async function burst(servers: TestServer[], perServer: number, token?: string): Promise<number[]> {
-  const responses = await Promise.all(servers.flatMap((server) => Array.from({ length: perServer }, () => read(server.url, token))));
-  return Promise.all(responses.map((response) => response.arrayBuffer().then(() => response.status)));
+  const responses = await Promise.all(
+    servers.flatMap((server) => Array.from({ length: perServer }, () => read(server.url, token))),
+  );
+  return Promise.all(
+    responses.map((response) => response.arrayBuffer().then(() => response.status)),
+  );
 }
 
 const count = (statuses: number[], status: number) => statuses.filter((s) => s === status).length;
@@ -92,7 +108,11 @@ describe('two instances sharing one Redis, default quotas', () => {
     const onB = await read(b.url, token);
     assert.equal(onB.status, 200);
     assert.match(onB.headers.get('ratelimit') ?? '', /^"identificado";r=599;t=\d+$/);
-    assert.equal((await read(a.url, token)).headers.get('ratelimit-remaining'), '598', 'one window for both instances');
+    assert.equal(
+      (await read(a.url, token)).headers.get('ratelimit-remaining'),
+      '598',
+      'one window for both instances',
+    );
 
     assert.equal((await oauthPost(b.url, '/oauth/revoke', client, { token })).status, 200);
     const onA = await read(a.url, token);
@@ -125,17 +145,36 @@ describe('two instances sharing one Redis, default quotas', () => {
 describe('two instances sharing one Redis: a signed agent', () => {
   test("a listed agent's 30 requests a minute are shared exactly: 25 + 25 signed at once admit 30; a replay on the other instance is anonymous", async () => {
     const agent = await startSigningAgent();
-    const options = { signedAgents: { policy: { name: 'agente-firmado', quota: 30 }, trusted: { [agent.origin]: {} }, unlisted: 'anonymous' as const } };
+    const options = {
+      signedAgents: {
+        policy: { name: 'agente-firmado', quota: 30 },
+        trusted: { [agent.origin]: {} },
+        unlisted: 'anonymous' as const,
+      },
+    };
     const env = { REDIS_URL: redis.url, AGENT_API_REDIS_PREFIX: `signed-${randomUUID()}:` };
-    const [a, b] = await startServers([startConfiguredServer(options, { env }), startConfiguredServer(options, { env })] as const);
+    const [a, b] = await startServers([
+      startConfiguredServer(options, { env }),
+      startConfiguredServer(options, { env }),
+    ] as const);
     try {
       const site = 'http://localhost:4321';
-      const signed = await Promise.all(Array.from({ length: 50 }, () => agent.sign(`${site}${READ}`)));
-      const responses = await Promise.all(signed.map((headers, i) => fetch(`${(i % 2 ? a : b).url}${READ}`, { headers })));
-      const statuses = await Promise.all(responses.map((response) => response.arrayBuffer().then(() => response.status)));
+      const signed = await Promise.all(
+        Array.from({ length: 50 }, () => agent.sign(`${site}${READ}`)),
+      );
+      const responses = await Promise.all(
+        signed.map((headers, i) => fetch(`${(i % 2 ? a : b).url}${READ}`, { headers })),
+      );
+      const statuses = await Promise.all(
+        responses.map((response) => response.arrayBuffer().then(() => response.status)),
+      );
       assert.equal(count(statuses, 200), 30);
       assert.equal(count(statuses, 429), 20);
-      assert.ok(responses.every((response) => response.headers.get('ratelimit-policy') === '"agente-firmado";q=30;w=60'));
+      assert.ok(
+        responses.every(
+          (response) => response.headers.get('ratelimit-policy') === '"agente-firmado";q=30;w=60',
+        ),
+      );
       const replay = await fetch(`${b.url}${READ}`, { headers: signed[1]! });
       assert.equal(replay.status, 200, 'the replay, first sent to A, is anonymous on B');
       assert.equal(replay.headers.get('ratelimit-policy'), '"anonimo";q=60;w=60');
@@ -159,7 +198,10 @@ describe('two instances sharing one Redis, quotas from the environment', () => {
   test('40 + 40 requests with one token admit exactly 50; 6 + 6 anonymous admit exactly 7', async () => {
     const token = await issueToken(a.url, await register(b.url));
     assert.equal(count(await burst([a, b], 40, token), 200), 50);
-    assert.equal((await read(b.url, token)).headers.get('ratelimit-policy'), '"identificado";q=50;w=60');
+    assert.equal(
+      (await read(b.url, token)).headers.get('ratelimit-policy'),
+      '"identificado";q=50;w=60',
+    );
     assert.equal(count(await burst([a, b], 6), 200), 7);
   });
 });
@@ -168,7 +210,10 @@ describe('Redis lost while running, then back', () => {
   let a: TestServer;
   let b: TestServer;
   before(async () => {
-    [a, b] = await startPair({ AGENT_API_QUOTA_ANONYMOUS: '10', AGENT_API_REDIS_TIMEOUT_MS: '300' });
+    [a, b] = await startPair({
+      AGENT_API_QUOTA_ANONYMOUS: '10',
+      AGENT_API_REDIS_TIMEOUT_MS: '300',
+    });
   });
   after(async () => {
     await Promise.all([a?.close(), b?.close()]);
@@ -200,13 +245,20 @@ describe('Redis lost while running, then back', () => {
         await oauthPost(b.url, '/oauth/token', client, { grant_type: 'client_credentials' }),
         await oauthPost(a.url, '/oauth/introspect', client, { token }),
         await oauthPost(b.url, '/oauth/revoke', client, { token }),
-        await fetch(`${a.url}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"client_name":"x"}' }),
+        await fetch(`${a.url}/oauth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"client_name":"x"}',
+        }),
       ];
       for (const response of oauth) {
         assert.equal(response.status, 503, response.url);
         assert.equal(response.headers.get('retry-after'), '5');
         assert.equal(response.headers.get('cache-control'), 'no-store');
-        assert.deepEqual(Object.keys((await response.json()) as object), ['error', 'error_description']);
+        assert.deepEqual(Object.keys((await response.json()) as object), [
+          'error',
+          'error_description',
+        ]);
       }
       assert.ok(Date.now() - started < 3_000, 'no request waited for Redis');
 
@@ -214,19 +266,26 @@ describe('Redis lost while running, then back', () => {
       const anonymous = await burst([a, b], 12);
       assert.equal(count(anonymous, 200), 20, 'each instance admits its own 10');
       assert.equal(count(anonymous, 429), 4);
-      const degraded = warn.mock.calls.filter((call) => /anonymous requests are now limited per instance/.test(String(call.arguments[0])));
+      const degraded = warn.mock.calls.filter((call) =>
+        /anonymous requests are now limited per instance/.test(String(call.arguments[0])),
+      );
       assert.equal(degraded.length, 2, 'one warning per instance, not one per request');
 
       await redis.restart();
       // The restarted Redis keeps no data (no persistence in tests): the old token is now simply unknown.
-      await waitFor(async () => (await read(a.url, token)).status === 401 && (await read(b.url, token)).status === 401);
+      await waitFor(
+        async () =>
+          (await read(a.url, token)).status === 401 && (await read(b.url, token)).status === 401,
+      );
       const again = await register(b.url);
       const fresh = await issueToken(a.url, again);
       assert.equal((await read(b.url, fresh)).status, 200);
       assert.equal((await read(a.url, fresh)).headers.get('ratelimit-remaining'), '598');
       const shared = await burst([a, b], 8);
       assert.equal(count(shared, 200), 10, 'anonymous windows are shared again');
-      assert.ok(warn.mock.calls.some((call) => /shared store is back/.test(String(call.arguments[0]))));
+      assert.ok(
+        warn.mock.calls.some((call) => /shared store is back/.test(String(call.arguments[0]))),
+      );
     } finally {
       warn.mock.restore();
     }
@@ -244,7 +303,13 @@ describe('Redis unreachable at start-up', () => {
       const root = fileURLToPath(new URL('../../', import.meta.url));
       const child = spawn(process.execPath, [join(root, 'scripts', 'start.mjs')], {
         cwd,
-        env: { ...process.env, REDIS_URL: gone.url, PORT: '0', HOST: '127.0.0.1', AGENT_API_DATA_DIR: join(cwd, '.data') },
+        env: {
+          ...process.env,
+          REDIS_URL: gone.url,
+          PORT: '0',
+          HOST: '127.0.0.1',
+          AGENT_API_DATA_DIR: join(cwd, '.data'),
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let output = '';

@@ -18,8 +18,18 @@ export interface MultilingualCase {
   kind?: 'identifier' | 'long vowel';
 }
 
-const cases = (language: string, prefix: string, table: Record<string, string | string[]>, kind?: MultilingualCase['kind']): MultilingualCase[] =>
-  Object.entries(table).map(([query, paths]) => ({ language, query, expected: [paths].flat().map((path) => `${prefix}${path}/`), ...(kind && { kind }) }));
+const cases = (
+  language: string,
+  prefix: string,
+  table: Record<string, string | string[]>,
+  kind?: MultilingualCase['kind'],
+): MultilingualCase[] =>
+  Object.entries(table).map(([query, paths]) => ({
+    language,
+    query,
+    expected: [paths].flat().map((path) => `${prefix}${path}/`),
+    ...(kind && { kind }),
+  }));
 
 export const MULTILINGUAL_CASES: readonly MultilingualCase[] = [
   ...cases('ja', '/ja/', {

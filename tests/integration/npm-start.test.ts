@@ -42,7 +42,11 @@ function npmStart(env: Record<string, string>, ready = SERVING): Promise<ServerP
 /** The processes below `pid`, from Linux's /proc (every thread's children). */
 async function descendantsOf(pid: number): Promise<number[]> {
   const tasks = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
-  const children = (await Promise.all(tasks.map((task) => readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '')))).flatMap((text) => text.split(' ').filter(Boolean).map(Number));
+  const children = (
+    await Promise.all(
+      tasks.map((task) => readFile(`/proc/${pid}/task/${task}/children`, 'utf8').catch(() => '')),
+    )
+  ).flatMap((text) => text.split(' ').filter(Boolean).map(Number));
   return [...children, ...(await Promise.all(children.map(descendantsOf))).flat()];
 }
 
@@ -78,8 +82,12 @@ async function assertStopsEverything(npm: ServerProcess, port?: number): Promise
   assert.ok(started.length > 0, 'npm start runs its script in a child process');
   await npm.stop('SIGTERM');
   const leftOver = async () => (await Promise.all(started.map(hasExited))).every(Boolean);
-  assert.ok(await waitFor(leftOver, 12_000), `processes left running after SIGTERM to npm: ${started.join(', ')}\n${npm.output()}`);
-  if (port !== undefined) assert.equal(await portAnswers(port), false, `port ${port} still answers`);
+  assert.ok(
+    await waitFor(leftOver, 12_000),
+    `processes left running after SIGTERM to npm: ${started.join(', ')}\n${npm.output()}`,
+  );
+  if (port !== undefined)
+    assert.equal(await portAnswers(port), false, `port ${port} still answers`);
 }
 
 describe('npm start', () => {
@@ -93,16 +101,26 @@ describe('npm start', () => {
       assert.match(npm.output(), new RegExp(`building the site for ${site} first`));
       // Published as `npm run build` publishes: the folder is a link to a release, which later publishes switch.
       assert.match(await readlink(OUT_DIR), /^\.dist-releases\/\d{4}-\d{2}-\d{2}T[\d-]+Z$/);
-      const manifest = JSON.parse(await readFile(join(OUT_DIR, 'agent-api', 'manifest.json'), 'utf8')) as { site: string };
+      const manifest = JSON.parse(
+        await readFile(join(OUT_DIR, 'agent-api', 'manifest.json'), 'utf8'),
+      ) as { site: string };
       assert.equal(manifest.site.replace(/\/$/, ''), site);
 
       // The server accepts its own address, and publishes it.
-      const page = await fetch(`${npm.url}/api/v1/read_page?url=${encodeURIComponent(`${site}/urgencias/`)}`);
+      const page = await fetch(
+        `${npm.url}/api/v1/read_page?url=${encodeURIComponent(`${site}/urgencias/`)}`,
+      );
       assert.equal(page.status, 200);
       assert.equal(((await page.json()) as { url: string }).url, `${site}/urgencias/`);
-      const metadata = (await (await fetch(`${npm.url}/.well-known/oauth-authorization-server`)).json()) as { issuer: string };
+      const metadata = (await (
+        await fetch(`${npm.url}/.well-known/oauth-authorization-server`)
+      ).json()) as { issuer: string };
       assert.equal(metadata.issuer, site);
-      assert.doesNotMatch(npm.output(), /Note: /, 'no note when the build publishes the served address');
+      assert.doesNotMatch(
+        npm.output(),
+        /Note: /,
+        'no note when the build publishes the served address',
+      );
     } finally {
       await npm.stop();
     }
@@ -117,7 +135,12 @@ describe('npm start', () => {
         .split('\n')
         .filter((line) => line.startsWith('Note: '));
       assert.equal(notes.length, 1, npm.output());
-      assert.match(notes[0]!, new RegExp(`built for http://localhost:${builtPort},.* SITE_URL=http://127\\.0\\.0\\.1:${port} npm run build -- --outDir `));
+      assert.match(
+        notes[0]!,
+        new RegExp(
+          `built for http://localhost:${builtPort},.* SITE_URL=http://127\\.0\\.0\\.1:${port} npm run build -- --outDir `,
+        ),
+      );
       assert.equal((await fetch(`${npm.url}/api/v1/read_page?url=urgencias`)).status, 200);
       await assertStopsEverything(npm, port);
     } finally {
@@ -129,7 +152,11 @@ describe('npm start', () => {
     const emptyOutDir = join(OUT_DIR, '..', 'never-built');
     const npm = await startServerProcess('npm', ['start'], {
       cwd: ROOT,
-      env: childEnv({ SITE_OUT_DIR: emptyOutDir, AGENT_API_DATA_DIR: dataDir, PORT: String(await findFreePort()) }),
+      env: childEnv({
+        SITE_OUT_DIR: emptyOutDir,
+        AGENT_API_DATA_DIR: dataDir,
+        PORT: String(await findFreePort()),
+      }),
       // Astro's first line of the build: the build is running.
       ready: /No build found in .*\n[\s\S]*\[build\]/,
       timeoutMs: 120_000,

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { createAgentApi, type AgentApi } from '../../packages/astro-agent-api/src/runtime.ts';
-import type { Outcome } from '../../packages/astro-agent-api/src/outcome.ts';
+import type { Outcome } from '../../packages/astro-agent-api/src/operations/outcome.ts';
 import { buildSite } from '../helpers/build-site.ts';
 
 let api: AgentApi;
@@ -19,7 +19,11 @@ const outcomes: Outcome[] = [];
 before(async () => {
   const { outDir } = await buildSite();
   dataDir = await mkdtemp(join(tmpdir(), 'agent-api-outcome-'));
-  api = createAgentApi({ outDir, env: { AGENT_API_DATA_DIR: dataDir }, onOutcome: (outcome) => void outcomes.push(structuredClone(outcome)) });
+  api = createAgentApi({
+    outDir,
+    env: { AGENT_API_DATA_DIR: dataDir },
+    onOutcome: (outcome) => void outcomes.push(structuredClone(outcome)),
+  });
   await api.ready();
 });
 after(async () => {
@@ -33,8 +37,16 @@ const agent = { 'User-Agent': 'ExampleBot/2.1' };
 test('a REST search: the operation, the words searched, the results found, the agent and the caller', async () => {
   outcomes.length = 0;
   // Several pages of Madrid name a plumber: a limit of 2 fills the page and leaves more behind.
-  await api.handle(new Request('http://localhost/api/v1/search_pages?query=fontanero&city=madrid&limit=2', { headers: agent }), context);
-  await api.handle(new Request('http://localhost/api/v1/search_pages?query=xylofonista', { headers: agent }), context);
+  await api.handle(
+    new Request('http://localhost/api/v1/search_pages?query=fontanero&city=madrid&limit=2', {
+      headers: agent,
+    }),
+    context,
+  );
+  await api.handle(
+    new Request('http://localhost/api/v1/search_pages?query=xylofonista', { headers: agent }),
+    context,
+  );
   assert.deepEqual(outcomes, [
     {
       surface: 'api',
@@ -42,7 +54,16 @@ test('a REST search: the operation, the words searched, the results found, the a
       method: 'GET',
       userAgent: 'ExampleBot/2.1',
       caller: { clientId: '192.0.2.80', scopes: [], anonymous: true },
-      calls: [{ operation: 'search_pages', ok: true, query: 'fontanero', filters: { city: 'madrid' }, results: 2, more: true }],
+      calls: [
+        {
+          operation: 'search_pages',
+          ok: true,
+          query: 'fontanero',
+          filters: { city: 'madrid' },
+          results: 2,
+          more: true,
+        },
+      ],
       status: 200,
     },
     {
@@ -51,7 +72,16 @@ test('a REST search: the operation, the words searched, the results found, the a
       method: 'GET',
       userAgent: 'ExampleBot/2.1',
       caller: { clientId: '192.0.2.80', scopes: [], anonymous: true },
-      calls: [{ operation: 'search_pages', ok: true, query: 'xylofonista', filters: {}, results: 0, more: false }],
+      calls: [
+        {
+          operation: 'search_pages',
+          ok: true,
+          query: 'xylofonista',
+          filters: {},
+          results: 0,
+          more: false,
+        },
+      ],
       status: 200,
     },
   ]);
@@ -61,8 +91,18 @@ test('a page read through MCP, a Markdown twin, a failed call and an unknown pat
   outcomes.length = 0;
   const call = new Request('http://localhost/mcp', {
     method: 'POST',
-    headers: { ...agent, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'read_page', arguments: { url: '/urgencias/' } } }),
+    headers: {
+      ...agent,
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': '2025-11-25',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'read_page', arguments: { url: '/urgencias/' } },
+    }),
   });
   await api.handle(call, context);
   await api.answer(new Request('http://localhost/urgencias.md', { headers: agent }), context);
@@ -70,8 +110,16 @@ test('a page read through MCP, a Markdown twin, a failed call and an unknown pat
   await api.handle(new Request('http://localhost/api/v1/nope'), context);
   const [mcp, twin, missing, unknown] = outcomes;
   assert.equal(mcp!.surface, 'mcp');
-  assert.deepEqual(mcp!.calls, [{ operation: 'read_page', ok: true, page: 'http://localhost:4321/urgencias/' }]);
-  assert.deepEqual([twin!.surface, twin!.page, twin!.userAgent, twin!.status], ['markdown', 'http://localhost:4321/urgencias/', 'ExampleBot/2.1', 200]);
-  assert.deepEqual([missing!.calls, missing!.status], [[{ operation: 'read_page', ok: false }], 404]);
+  assert.deepEqual(mcp!.calls, [
+    { operation: 'read_page', ok: true, page: 'http://localhost:4321/urgencias/' },
+  ]);
+  assert.deepEqual(
+    [twin!.surface, twin!.page, twin!.userAgent, twin!.status],
+    ['markdown', 'http://localhost:4321/urgencias/', 'ExampleBot/2.1', 200],
+  );
+  assert.deepEqual(
+    [missing!.calls, missing!.status],
+    [[{ operation: 'read_page', ok: false }], 404],
+  );
   assert.deepEqual([unknown!.surface, unknown!.calls, unknown!.status], ['unknown', [], 404]);
 });

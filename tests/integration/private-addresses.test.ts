@@ -12,7 +12,12 @@ import { after, before, describe, test } from 'node:test';
 import { fetchOutboundOnNode } from '../../packages/astro-agent-api/src/hosts/node/node-outbound-fetch.ts';
 import { startConfiguredServer } from '../helpers/configured-server.ts';
 import { startDocumentHost, type DocumentHost } from '../helpers/document-host.ts';
-import { createDocumentClient, findPrivateName, NO_PRIVATE_NAME, type DocumentClient } from '../helpers/private-name.ts';
+import {
+  createDocumentClient,
+  findPrivateName,
+  NO_PRIVATE_NAME,
+  type DocumentClient,
+} from '../helpers/private-name.ts';
 import type { TestServer } from '../helpers/server.ts';
 import { startSigningAgent, type SigningAgent } from '../helpers/signing-agent.ts';
 
@@ -48,23 +53,36 @@ describe("the Node host's outbound fetch checks the address it connects to", { s
     const url = new URL(`https://${privateName!.name}:${hostPort}/doc.json`);
     host.documents.set('/doc.json', { body: {} });
     const connections = host.connections;
-    await assert.rejects(fetchOutboundOnNode(url, { signal: AbortSignal.timeout(3_000), allowPrivate: false }), (error: NodeJS.ErrnoException) => {
-      assert.equal(error.code, 'EADDRNOTPUBLIC');
-      assert.match(error.message, new RegExp(`${privateName!.name} resolves to (${privateName!.addresses.join('|').replaceAll('.', '\\.')}), which is not a public address`));
-      return true;
-    });
+    await assert.rejects(
+      fetchOutboundOnNode(url, { signal: AbortSignal.timeout(3_000), allowPrivate: false }),
+      (error: NodeJS.ErrnoException) => {
+        assert.equal(error.code, 'EADDRNOTPUBLIC');
+        assert.match(
+          error.message,
+          new RegExp(
+            `${privateName!.name} resolves to (${privateName!.addresses.join('|').replaceAll('.', '\\.')}), which is not a public address`,
+          ),
+        );
+        return true;
+      },
+    );
     assert.equal(host.connections, connections, 'no connection was made');
   });
 
   test('the same name, listed by the site, is fetched', async () => {
-    const response = await fetchOutboundOnNode(new URL(`http://${privateName!.name}:${hostPort}/doc.json`), { signal: AbortSignal.timeout(3_000), allowPrivate: true });
+    const response = await fetchOutboundOnNode(
+      new URL(`http://${privateName!.name}:${hostPort}/doc.json`),
+      { signal: AbortSignal.timeout(3_000), allowPrivate: true },
+    );
     assert.equal(response.status, 200);
     assert.deepEqual(await response.json(), {});
     assert.equal(host.hits.get('/doc.json'), 1);
   });
 });
 
-describe('over HTTP: an unlisted key directory or metadata document on a private address is refused, a listed one accepted', { skip }, () => {
+describe('over HTTP: an unlisted key directory or metadata document on a private address is refused, a listed one accepted', {
+  skip,
+}, () => {
   let open: TestServer;
   let listed: TestServer;
   let unlistedAgent: SigningAgent;
@@ -73,13 +91,30 @@ describe('over HTTP: an unlisted key directory or metadata document on a private
   before(async () => {
     // The same loopback directory under the private name: over https when the site does not list it
     // (anything else is refused before a connection is tried), over http when it does.
-    unlistedAgent = await startSigningAgent({ kind: 'keys' }, { origin: (port) => `https://${privateName!.name}:${port}` });
-    listedAgent = await startSigningAgent({ kind: 'keys' }, { origin: (port) => `http://${privateName!.name}:${port}` });
+    unlistedAgent = await startSigningAgent(
+      { kind: 'keys' },
+      { origin: (port) => `https://${privateName!.name}:${port}` },
+    );
+    listedAgent = await startSigningAgent(
+      { kind: 'keys' },
+      { origin: (port) => `http://${privateName!.name}:${port}` },
+    );
     // Takes any public document and verifies any signer: only the address stands in the way.
-    open = await startConfiguredServer({ clientMetadataDocuments: true, signedAgents: { policy: { name: 'agente-firmado', quota: 600 }, trusted: {}, unlisted: 'signed' } });
+    open = await startConfiguredServer({
+      clientMetadataDocuments: true,
+      signedAgents: {
+        policy: { name: 'agente-firmado', quota: 600 },
+        trusted: {},
+        unlisted: 'signed',
+      },
+    });
     listed = await startConfiguredServer({
       clientMetadataDocuments: [`http://${privateName!.name}:${hostPort}`],
-      signedAgents: { policy: { name: 'agente-firmado', quota: 600 }, trusted: { [listedAgent.origin]: {} }, unlisted: 'anonymous' },
+      signedAgents: {
+        policy: { name: 'agente-firmado', quota: 600 },
+        trusted: { [listedAgent.origin]: {} },
+        unlisted: 'anonymous',
+      },
     });
   });
   after(async () => {
@@ -103,13 +138,17 @@ describe('over HTTP: an unlisted key directory or metadata document on a private
     const clientId = `https://localhost:${hostPort}/clients/localhost.json`;
     serveDocument('/clients/localhost.json', clientId);
     const connections = host.connections;
-    const body = (await (await tokenRequest(open, clientId)).json()) as { error_description: string };
+    const body = (await (await tokenRequest(open, clientId)).json()) as {
+      error_description: string;
+    };
     assert.match(body.error_description, new RegExp(`localhost:${hostPort} is not a public host`));
     assert.equal(host.connections, connections, 'no connection was made');
   });
 
   test('a key directory at a name resolving to loopback: the signed request is anonymous; no connection made', async () => {
-    const response = await fetch(`${open.url}${PATH}`, { headers: await unlistedAgent.sign(`${SITE}${PATH}`) });
+    const response = await fetch(`${open.url}${PATH}`, {
+      headers: await unlistedAgent.sign(`${SITE}${PATH}`),
+    });
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('ratelimit-policy'), ANONYMOUS_POLICY);
     assert.equal(unlistedAgent.connections, 0, 'no connection was made');
@@ -120,7 +159,9 @@ describe('over HTTP: an unlisted key directory or metadata document on a private
     serveDocument('/clients/listed.json', clientId);
     assert.equal((await tokenRequest(listed, clientId)).status, 200);
     assert.equal(host.hits.get('/clients/listed.json'), 1);
-    const signed = await fetch(`${listed.url}${PATH}`, { headers: await listedAgent.sign(`${SITE}${PATH}`) });
+    const signed = await fetch(`${listed.url}${PATH}`, {
+      headers: await listedAgent.sign(`${SITE}${PATH}`),
+    });
     assert.equal(signed.headers.get('ratelimit-policy'), '"agente-firmado";q=600;w=60');
     assert.equal(listedAgent.directoryFetches, 1);
   });

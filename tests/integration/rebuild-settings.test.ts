@@ -10,7 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { BuiltManifest } from '../../packages/astro-agent-api/src/content/manifest.ts';
-import { buildServerIndexOfManifest, writeServerIndex } from '../../packages/astro-agent-api/src/build/build-server-index.ts';
+import {
+  buildServerIndexOfManifest,
+  writeServerIndex,
+} from '../../packages/astro-agent-api/src/build/build-server-index.ts';
 import { writeManifest } from '../../packages/astro-agent-api/src/build/write-manifest.ts';
 import { createAgentApi, type AgentApi } from '../../packages/astro-agent-api/src/runtime.ts';
 import { claims } from '../helpers/agent-paths.ts';
@@ -45,13 +48,19 @@ after(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const get = (path: string, headers: Record<string, string> = {}, clientAddress = '192.0.2.50') => api.handle(new Request(`http://localhost${path}`, { headers }), { clientAddress });
+const get = (path: string, headers: Record<string, string> = {}, clientAddress = '192.0.2.50') =>
+  api.handle(new Request(`http://localhost${path}`, { headers }), { clientAddress });
 
 const mcpFrom = (origin: string) =>
   api.handle(
     new Request('http://localhost/mcp', {
       method: 'POST',
-      headers: { Origin: origin, 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': '2025-11-25' },
+      headers: {
+        Origin: origin,
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        'MCP-Protocol-Version': '2025-11-25',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     }),
     { clientAddress: '192.0.2.51' },
@@ -60,7 +69,8 @@ const mcpFrom = (origin: string) =>
 test('policies, trustProxy, allowedOrigins, the API base path and the operations follow a new build', async () => {
   const before = await get('/api/v1/get_company_info');
   assert.equal(before.headers.get('ratelimit-policy'), '"anonimo";q=60;w=60');
-  for (const name of ['deprecation', 'sunset', 'link']) assert.equal(before.headers.get(name), null, `no version is being withdrawn: no ${name}`);
+  for (const name of ['deprecation', 'sunset', 'link'])
+    assert.equal(before.headers.get(name), null, `no version is being withdrawn: no ${name}`);
   assert.equal((await mcpFrom(PARTNER)).status, 403);
   assert.equal(await claims(api, '/api/v2/search_pages'), false);
 
@@ -71,7 +81,10 @@ test('policies, trustProxy, allowedOrigins, the API base path and the operations
     options: {
       ...manifest.options,
       apiBasePath: '/api/v2',
-      policies: { anonymous: { name: 'visitante', quota: 5 }, identified: { name: 'cliente', quota: 50 } },
+      policies: {
+        anonymous: { name: 'visitante', quota: 5 },
+        identified: { name: 'cliente', quota: 50 },
+      },
       trustProxy: 1,
       allowedOrigins: [PARTNER],
       deprecation: { announced: '2027-01-15', sunset: '2027-04-30' },
@@ -96,7 +109,9 @@ test('policies, trustProxy, allowedOrigins, the API base path and the operations
   assert.equal(((await unknown.json()) as { code: string }).code, 'unknown_operation');
 
   // One trusted proxy: the address it saw is the client's, each with its own window.
-  const proxied = await get('/api/v2/search_pages?query=pintor', { 'X-Forwarded-For': '203.0.113.77' });
+  const proxied = await get('/api/v2/search_pages?query=pintor', {
+    'X-Forwarded-For': '203.0.113.77',
+  });
   assert.equal(proxied.headers.get('ratelimit-remaining'), '4');
 
   const partner = await mcpFrom(PARTNER);
@@ -107,6 +122,9 @@ test('policies, trustProxy, allowedOrigins, the API base path and the operations
   for (const response of [answer, unknown, partner, await get('/openapi.json')]) {
     assert.equal(response.headers.get('deprecation'), '@1799971200');
     assert.equal(response.headers.get('sunset'), 'Fri, 30 Apr 2027 00:00:00 GMT');
-    assert.equal(response.headers.get('link'), `<${manifest.site.replace(/\/$/, '')}/desarrolladores/#versionado>; rel="deprecation"`);
+    assert.equal(
+      response.headers.get('link'),
+      `<${manifest.site.replace(/\/$/, '')}/desarrolladores/#versionado>; rel="deprecation"`,
+    );
   }
 });

@@ -19,7 +19,13 @@ let redis: TestRedis;
 let server: TestServer;
 before(async () => {
   redis = await startTestRedis();
-  server = await startTestServer({ env: { REDIS_URL: redis.url, AGENT_API_REDIS_TIMEOUT_MS: String(TIMEOUT_MS), AGENT_API_REDIS_PREFIX: `hang-${randomUUID()}:` } });
+  server = await startTestServer({
+    env: {
+      REDIS_URL: redis.url,
+      AGENT_API_REDIS_TIMEOUT_MS: String(TIMEOUT_MS),
+      AGENT_API_REDIS_PREFIX: `hang-${randomUUID()}:`,
+    },
+  });
 });
 after(async () => {
   redis.resume();
@@ -34,7 +40,9 @@ async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number
 }
 
 const search = async (query: string) => {
-  const response = await fetch(`${server.url}/api/v1/search_pages?query=${encodeURIComponent(query)}`);
+  const response = await fetch(
+    `${server.url}/api/v1/search_pages?query=${encodeURIComponent(query)}`,
+  );
   await response.arrayBuffer();
   return response.status;
 };
@@ -49,28 +57,63 @@ describe('a Redis that hangs', () => {
       for (let i = 0; i < 10; i++) statuses.push(await search(`fuga ${i}`));
       return statuses;
     });
-    assert.deepEqual(sequence.result, Array(10).fill(200), 'anonymous reads go on, counted per instance');
-    assert.ok(sequence.ms < 4 * TIMEOUT_MS, `10 anonymous searches took ${sequence.ms.toFixed(0)} ms; each waiting its timeout would take ${10 * TIMEOUT_MS} ms`);
+    assert.deepEqual(
+      sequence.result,
+      Array(10).fill(200),
+      'anonymous reads go on, counted per instance',
+    );
+    assert.ok(
+      sequence.ms < 4 * TIMEOUT_MS,
+      `10 anonymous searches took ${sequence.ms.toFixed(0)} ms; each waiting its timeout would take ${10 * TIMEOUT_MS} ms`,
+    );
 
-    const calls = Array.from({ length: 20 }, (_, i) => ({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'search_pages', arguments: { query: `grifo ${i}` } } }));
+    const calls = Array.from({ length: 20 }, (_, i) => ({
+      jsonrpc: '2.0',
+      id: i,
+      method: 'tools/call',
+      params: { name: 'search_pages', arguments: { query: `grifo ${i}` } },
+    }));
     const batch = await timed(async () => {
-      const response = await fetch(buildMcpRequest(`${server.url}/mcp`, calls, { 'MCP-Protocol-Version': '2025-03-26' }));
-      return { status: response.status, answers: (await response.json()) as { id: number; result?: unknown }[] };
+      const response = await fetch(
+        buildMcpRequest(`${server.url}/mcp`, calls, { 'MCP-Protocol-Version': '2025-03-26' }),
+      );
+      return {
+        status: response.status,
+        answers: (await response.json()) as { id: number; result?: unknown }[],
+      };
     });
     assert.equal(batch.result.status, 200);
-    assert.equal(batch.result.answers.filter((answer) => answer.result !== undefined).length, 20, JSON.stringify(batch.result.answers).slice(0, 500));
-    assert.ok(batch.ms < 4 * TIMEOUT_MS, `a batch of 20 calls took ${batch.ms.toFixed(0)} ms; once per message would be ${20 * TIMEOUT_MS} ms`);
+    assert.equal(
+      batch.result.answers.filter((answer) => answer.result !== undefined).length,
+      20,
+      JSON.stringify(batch.result.answers).slice(0, 500),
+    );
+    assert.ok(
+      batch.ms < 4 * TIMEOUT_MS,
+      `a batch of 20 calls took ${batch.ms.toFixed(0)} ms; once per message would be ${20 * TIMEOUT_MS} ms`,
+    );
 
-    const bearer = await timed(() => fetch(`${server.url}/api/v1/quota`, { headers: { Authorization: `Bearer agt_at_${'a'.repeat(43)}` } }));
+    const bearer = await timed(() =>
+      fetch(`${server.url}/api/v1/quota`, {
+        headers: { Authorization: `Bearer agt_at_${'a'.repeat(43)}` },
+      }),
+    );
     assert.equal(bearer.result.status, 503);
-    assert.equal(((await bearer.result.json()) as { code: string }).code, 'temporarily_unavailable');
+    assert.equal(
+      ((await bearer.result.json()) as { code: string }).code,
+      'temporarily_unavailable',
+    );
     assert.ok(bearer.ms < 2 * TIMEOUT_MS, `${bearer.ms.toFixed(0)} ms`);
 
     redis.resume();
     const deadline = Date.now() + 10_000;
     let answered = false;
     while (!answered && Date.now() < deadline) {
-      const registered = await fetch(`${server.url}/oauth/register`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ client_name: 'after the hang' }) });
+      const registered = await fetch(`${server.url}/oauth/register`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ client_name: 'after the hang' }),
+      });
       answered = registered.status === 201;
       await registered.arrayBuffer();
       if (!answered) await new Promise((resolve) => setTimeout(resolve, 200));

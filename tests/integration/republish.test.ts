@@ -17,8 +17,20 @@ import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { startServer, type AgentServer } from 'astro-agent-api/node';
 import { childEnv, runCommand } from '../helpers/child-process.ts';
-import { failuresOf, startPolling, type PollAnswer, type PollLog } from '../helpers/republish-poller.ts';
-import { copyDemoSite, EDITED_PAGE, editDemoPage, pagefindFragmentOf, republishTargets, SHOWS_THE_EDIT } from '../helpers/republish-site.ts';
+import {
+  failuresOf,
+  startPolling,
+  type PollAnswer,
+  type PollLog,
+} from '../helpers/republish-poller.ts';
+import {
+  copyDemoSite,
+  EDITED_PAGE,
+  editDemoPage,
+  pagefindFragmentOf,
+  republishTargets,
+  SHOWS_THE_EDIT,
+} from '../helpers/republish-site.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'packages', 'astro-agent-api', 'dist', 'cli.js');
@@ -45,7 +57,8 @@ async function writeMarkPage(mark: string): Promise<void> {
   );
 }
 
-const publish = (...args: string[]) => runCommand(process.execPath, [CLI, 'publish', ...args], { cwd: site, env: childEnv() });
+const publish = (...args: string[]) =>
+  runCommand(process.execPath, [CLI, 'publish', ...args], { cwd: site, env: childEnv() });
 const servedRelease = async () => (await readlink(outDir)).split('/').at(-1)!;
 const get = async (path: string, headers: Record<string, string> = {}) => {
   const response = await fetch(new URL(path, server.url), { headers });
@@ -69,7 +82,12 @@ before(async () => {
   await publish();
   dataDir = await mkdtemp(join(tmpdir(), 'agent-api-republish-'));
   // Each surface is asked for twice a second for a minute: far above the anonymous quota.
-  server = await startServer({ outDir, host: '127.0.0.1', port: 0, env: { ...process.env, AGENT_API_DATA_DIR: dataDir, AGENT_API_QUOTA_ANONYMOUS: '1000000' } });
+  server = await startServer({
+    outDir,
+    host: '127.0.0.1',
+    port: 0,
+    env: { ...process.env, AGENT_API_DATA_DIR: dataDir, AGENT_API_QUOTA_ANONYMOUS: '1000000' },
+  });
 });
 
 after(async () => {
@@ -85,9 +103,14 @@ describe('republishing while startServer serves the site', () => {
   it('answers every page, twin, search and browser-search file 200 throughout, and shows the edit in all of them at one moment', async () => {
     first = await servedRelease();
     const entryBefore = (await get('/pagefind/pagefind-entry.json')).text;
-    const targets = [...republishTargets(WORD, await pagefindFragmentOf(join(outDir, 'client'), '/precios/')), { name: 'on demand', path: MARK_PAGE }];
-    const isNew = (answer: PollAnswer) => (answer.name === 'on demand' ? answer.text === 'segunda' : answer.text.includes(WORD));
-    const showsEdit = (answer: PollAnswer) => answer.name === 'on demand' || SHOWS_THE_EDIT.has(answer.name);
+    const targets = [
+      ...republishTargets(WORD, await pagefindFragmentOf(join(outDir, 'client'), '/precios/')),
+      { name: 'on demand', path: MARK_PAGE },
+    ];
+    const isNew = (answer: PollAnswer) =>
+      answer.name === 'on demand' ? answer.text === 'segunda' : answer.text.includes(WORD);
+    const showsEdit = (answer: PollAnswer) =>
+      answer.name === 'on demand' || SHOWS_THE_EDIT.has(answer.name);
 
     await editDemoPage(site, WORD);
     await writeMarkPage('segunda');
@@ -106,42 +129,78 @@ describe('republishing while startServer serves the site', () => {
 
     const failures = failuresOf(log);
     assert.deepEqual(
-      failures.map(({ name, status, sentMs }) => `${name}: ${status} at ${(sentMs / 1000).toFixed(1)} s`),
+      failures.map(
+        ({ name, status, sentMs }) => `${name}: ${status} at ${(sentMs / 1000).toFixed(1)} s`,
+      ),
       [],
       `every answer is 200 while the site is rebuilt (${log.rounds.length} rounds)`,
     );
-    assert.ok(log.rounds.length >= 10, `the poller asked during the whole build (${log.rounds.length} rounds)`);
+    assert.ok(
+      log.rounds.length >= 10,
+      `the poller asked during the whole build (${log.rounds.length} rounds)`,
+    );
 
     // One moment: once any answer is of the new build, every answer of every later round is (a round
     // starts when the one before has answered; the answers of the round of the switch may differ).
     const rounds = log.rounds.map((round) => round.filter(showsEdit));
     const switched = rounds.findIndex((round) => round.some(isNew));
-    assert.ok(switched > 0, `the previous build answered until the switch, then the new one (round ${switched} of ${rounds.length})`);
+    assert.ok(
+      switched > 0,
+      `the previous build answered until the switch, then the new one (round ${switched} of ${rounds.length})`,
+    );
     for (const [index, round] of rounds.entries()) {
       const stale = round.filter((answer) => !isNew(answer)).map((answer) => answer.name);
-      if (index > switched) assert.deepEqual(stale, [], `round ${index}, after the switch in round ${switched}, answered from the previous build`);
+      if (index > switched)
+        assert.deepEqual(
+          stale,
+          [],
+          `round ${index}, after the switch in round ${switched}, answered from the previous build`,
+        );
     }
 
     // The browser search's index is the new build's too: its entry changed, and the edited page's fragment has the edit.
     assert.notEqual((await get('/pagefind/pagefind-entry.json')).text, entryBefore);
-    const fragment = await fetch(new URL(`/pagefind/fragment/${await pagefindFragmentOf(join(outDir, 'client'), EDITED_PAGE)}`, server.url));
+    const fragment = await fetch(
+      new URL(
+        `/pagefind/fragment/${await pagefindFragmentOf(join(outDir, 'client'), EDITED_PAGE)}`,
+        server.url,
+      ),
+    );
     assert.equal(fragment.status, 200);
-    assert.match(gunzipSync(new Uint8Array(await fragment.arrayBuffer())).toString('utf8'), new RegExp(WORD));
+    assert.match(
+      gunzipSync(new Uint8Array(await fragment.arrayBuffer())).toString('utf8'),
+      new RegExp(WORD),
+    );
 
     const releases = (await readdir(releasesDir)).filter((name) => !name.startsWith('.'));
-    assert.deepEqual(releases.sort(), [first, second].sort(), 'the previous release is kept for a rollback');
+    assert.deepEqual(
+      releases.sort(),
+      [first, second].sort(),
+      'the previous release is kept for a rollback',
+    );
   });
 
   it('rolls every surface back at one switch, and a request in flight finishes on the build it started on', async () => {
     const slow = get(`${MARK_PAGE}?wait=3000`);
     // Inside Astro's handler of the new build by now.
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const { stdout } = await runCommand(process.execPath, [CLI, 'rollback'], { cwd: site, env: childEnv() });
+    const { stdout } = await runCommand(process.execPath, [CLI, 'rollback'], {
+      cwd: site,
+      env: childEnv(),
+    });
     assert.match(stdout, new RegExp(`Rolled back: dist → ${first} \\(was ${second}\\)`));
     assert.equal(await servedRelease(), first);
 
-    assert.equal((await waitFor(MARK_PAGE, (text) => text === 'primera')).text, 'primera', 'new requests are answered by the release rolled back to');
-    assert.deepEqual(await slow, { status: 200, text: 'segunda' }, 'the request in flight finished on the release it started on');
+    assert.equal(
+      (await waitFor(MARK_PAGE, (text) => text === 'primera')).text,
+      'primera',
+      'new requests are answered by the release rolled back to',
+    );
+    assert.deepEqual(
+      await slow,
+      { status: 200, text: 'segunda' },
+      'the request in flight finished on the release it started on',
+    );
     for (const [path, headers] of [
       [EDITED_PAGE, {}],
       [`/${EDITED_PAGE.replaceAll('/', '')}.md`, {}],
@@ -150,13 +209,20 @@ describe('republishing while startServer serves the site', () => {
     ] as const) {
       const answer = await get(path, headers);
       assert.equal(answer.status, 200);
-      assert.doesNotMatch(answer.text, new RegExp(WORD), `${path} is of the release rolled back to`);
+      assert.doesNotMatch(
+        answer.text,
+        new RegExp(WORD),
+        `${path} is of the release rolled back to`,
+      );
     }
   });
 
   it('a publish whose build fails changes nothing: the same release is served, and none is added', async () => {
     const releasesBefore = await readdir(releasesDir);
-    await assert.rejects(publish('--', '--config', 'no-such-config.mjs'), /The build failed \(exit code 1\): release \S+ removed; dist is unchanged/);
+    await assert.rejects(
+      publish('--', '--config', 'no-such-config.mjs'),
+      /The build failed \(exit code 1\): release \S+ removed; dist is unchanged/,
+    );
     assert.equal(await servedRelease(), first);
     assert.deepEqual((await readdir(releasesDir)).sort(), releasesBefore.sort());
     assert.equal((await get(EDITED_PAGE)).status, 200);

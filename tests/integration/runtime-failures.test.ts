@@ -11,13 +11,26 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import { buildServerIndexOfManifest, writeServerIndex } from '../../packages/astro-agent-api/src/build/build-server-index.ts';
-import { buildManifest, writeManifest } from '../../packages/astro-agent-api/src/build/write-manifest.ts';
+import {
+  buildServerIndexOfManifest,
+  writeServerIndex,
+} from '../../packages/astro-agent-api/src/build/build-server-index.ts';
+import {
+  buildManifest,
+  writeManifest,
+} from '../../packages/astro-agent-api/src/build/write-manifest.ts';
 import type { BuildFiles } from '../../packages/astro-agent-api/src/content/build-files.ts';
-import { MANIFEST_FILE, RUNTIME_DIR, type BuiltManifest } from '../../packages/astro-agent-api/src/content/manifest.ts';
+import {
+  MANIFEST_FILE,
+  RUNTIME_DIR,
+  type BuiltManifest,
+} from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { SERVER_INDEX_FILE } from '../../packages/astro-agent-api/src/content/server-index.ts';
 import { createNodeBuildFiles } from '../../packages/astro-agent-api/src/hosts/node/node-build-files.ts';
-import { parseAgentApiOptions, resolveAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
+import {
+  parseAgentApiOptions,
+  resolveAgentApiOptions,
+} from '../../packages/astro-agent-api/src/options.ts';
 import { createAgentApi, type AgentApi } from '../../packages/astro-agent-api/src/runtime.ts';
 import { createPortableAgentApi } from '../../packages/astro-agent-api/src/server/create-agent-api.ts';
 import { readEnvironment } from '../../packages/astro-agent-api/src/environment.ts';
@@ -33,9 +46,18 @@ after(() => rm(root, { recursive: true, force: true }));
 let folders = 0;
 
 /** A build of a site without pages as `astro build` writes it (search index, texts, then the manifest), with its llms.txt. */
-async function writeBuild(outDir: string, edit: (build: BuiltManifest) => BuiltManifest = (build) => build): Promise<void> {
+async function writeBuild(
+  outDir: string,
+  edit: (build: BuiltManifest) => BuiltManifest = (build) => build,
+): Promise<void> {
   const options = parseAgentApiOptions({});
-  const build = edit(buildManifest({ site: SITE, options: resolveAgentApiOptions(options, { url: SITE, pageLanguages: [] }), pages: [] }));
+  const build = edit(
+    buildManifest({
+      site: SITE,
+      options: resolveAgentApiOptions(options, { url: SITE, pageLanguages: [] }),
+      pages: [],
+    }),
+  );
   await writeServerIndex(outDir, await buildServerIndexOfManifest(build));
   await writeManifest(outDir, build);
   await mkdir(join(outDir, 'client'), { recursive: true });
@@ -53,11 +75,20 @@ async function newFolder(): Promise<string> {
 function createLogger() {
   const errors: { message: string; cause: unknown }[] = [];
   const warnings: string[] = [];
-  return { errors, warnings, logger: { error: (message: string, cause?: unknown) => errors.push({ message, cause }), warn: (message: string) => warnings.push(message) } };
+  return {
+    errors,
+    warnings,
+    logger: {
+      error: (message: string, cause?: unknown) => errors.push({ message, cause }),
+      warn: (message: string) => warnings.push(message),
+    },
+  };
 }
 
-const request = (path: string, init: RequestInit = {}) => new Request(`http://localhost${path}`, init);
-const get = (api: AgentApi, path: string) => api.handle(request(path), { clientAddress: '192.0.2.1' });
+const request = (path: string, init: RequestInit = {}) =>
+  new Request(`http://localhost${path}`, init);
+const get = (api: AgentApi, path: string) =>
+  api.handle(request(path), { clientAddress: '192.0.2.1' });
 
 async function expectJson(response: Response, status: number): Promise<Json> {
   const body = await response.text();
@@ -73,9 +104,16 @@ describe('a build that cannot be loaded', () => {
     const outDir = await newFolder();
     await writeBuild(outDir);
     const manifestPath = join(outDir, RUNTIME_DIR, MANIFEST_FILE);
-    await writeFile(manifestPath, (await readFile(manifestPath, 'utf8')).replace(/"version":\s*\d+/, '"version": 1'));
+    await writeFile(
+      manifestPath,
+      (await readFile(manifestPath, 'utf8')).replace(/"version":\s*\d+/, '"version": 1'),
+    );
     const { logger, errors } = createLogger();
-    const api = createAgentApi({ outDir, env: { AGENT_API_DATA_DIR: join(outDir, 'data') }, logger });
+    const api = createAgentApi({
+      outDir,
+      env: { AGENT_API_DATA_DIR: join(outDir, 'data') },
+      logger,
+    });
     after(() => api.close());
 
     for (let i = 0; i < 3; i++) {
@@ -84,8 +122,18 @@ describe('a build that cannot be loaded', () => {
       assert.match(body.message, /another version of astro-agent-api/);
       assert.doesNotMatch(JSON.stringify(body), /npm run build|not been built/);
     }
-    const oauth = await expectJson(await api.handle(request('/oauth/token', { method: 'POST', body: 'grant_type=client_credentials' }), { clientAddress: '192.0.2.1' }), 503);
-    assert.equal(oauth.error, 'temporarily_unavailable', 'the OAuth endpoints answer in their own shape');
+    const oauth = await expectJson(
+      await api.handle(
+        request('/oauth/token', { method: 'POST', body: 'grant_type=client_credentials' }),
+        { clientAddress: '192.0.2.1' },
+      ),
+      503,
+    );
+    assert.equal(
+      oauth.error,
+      'temporarily_unavailable',
+      'the OAuth endpoints answer in their own shape',
+    );
     assert.equal(errors.length, 1, 'logged once, not per request');
     assert.match(errors[0]!.message, /cannot load the build/);
     assert.match(String(errors[0]!.cause), /manifest version 1/);
@@ -96,7 +144,11 @@ describe('a build that cannot be loaded', () => {
     await writeBuild(outDir);
     await writeFile(join(outDir, RUNTIME_DIR, SERVER_INDEX_FILE), 'not an index');
     const { logger, errors } = createLogger();
-    const api = createAgentApi({ outDir, env: { AGENT_API_DATA_DIR: join(outDir, 'data') }, logger });
+    const api = createAgentApi({
+      outDir,
+      env: { AGENT_API_DATA_DIR: join(outDir, 'data') },
+      logger,
+    });
     after(() => api.close());
 
     const body = await expectJson(await get(api, '/api/v1/read_page?url=/'), 503);
@@ -110,7 +162,11 @@ describe('a build that cannot be loaded', () => {
   test('no build at all is still "not built"', async () => {
     const outDir = await newFolder();
     const { logger, errors } = createLogger();
-    const api = createAgentApi({ outDir, env: { AGENT_API_DATA_DIR: join(outDir, 'data') }, logger });
+    const api = createAgentApi({
+      outDir,
+      env: { AGENT_API_DATA_DIR: join(outDir, 'data') },
+      logger,
+    });
     after(() => api.close());
     const body = await expectJson(await get(api, '/api/v1/search_pages?query=anything'), 503);
     assert.equal(body.code, 'not_built');
@@ -145,7 +201,14 @@ describe('a build that cannot be loaded', () => {
 
     // A rebuild whose index is damaged: written before its manifest, as the build writes them.
     await writeFile(join(outDir, RUNTIME_DIR, SERVER_INDEX_FILE), 'not an index');
-    await writeManifest(outDir, buildManifest({ site: SITE, options: resolveAgentApiOptions(parseAgentApiOptions({}), { url: SITE, pageLanguages: [] }), pages: [] }));
+    await writeManifest(
+      outDir,
+      buildManifest({
+        site: SITE,
+        options: resolveAgentApiOptions(parseAgentApiOptions({}), { url: SITE, pageLanguages: [] }),
+        pages: [],
+      }),
+    );
     const readsBefore = indexReads;
     const started = Date.now();
     while (Date.now() - started < 4_500) {
@@ -176,7 +239,11 @@ describe('a document that cannot be read once', () => {
     await rm(file);
     await mkdir(file);
     const { logger } = createLogger();
-    const api = createAgentApi({ outDir, env: { AGENT_API_DATA_DIR: join(outDir, 'data') }, logger });
+    const api = createAgentApi({
+      outDir,
+      env: { AGENT_API_DATA_DIR: join(outDir, 'data') },
+      logger,
+    });
     after(() => api.close());
     const failed = await get(api, '/llms.txt');
     assert.notEqual(failed.status, 200);
@@ -197,7 +264,11 @@ describe('a store that cannot be opened', () => {
     await writeBuild(outDir);
     const port = await findFreePort();
     const { logger, errors } = createLogger();
-    const api = createAgentApi({ outDir, env: { REDIS_URL: `redis://127.0.0.1:${port}/0` }, logger });
+    const api = createAgentApi({
+      outDir,
+      env: { REDIS_URL: `redis://127.0.0.1:${port}/0` },
+      logger,
+    });
     after(() => api.close());
 
     for (let i = 0; i < 3; i++) {
@@ -205,7 +276,11 @@ describe('a store that cannot be opened', () => {
       assert.equal(body.code, 'temporarily_unavailable');
     }
     const token = await api.handle(
-      request('/oauth/token', { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials&client_id=a&client_secret=b' }),
+      request('/oauth/token', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: 'grant_type=client_credentials&client_id=a&client_secret=b',
+      }),
       { clientAddress: '192.0.2.1' },
     );
     assert.equal((await expectJson(token, 503)).error, 'temporarily_unavailable');
@@ -213,7 +288,11 @@ describe('a store that cannot be opened', () => {
     assert.equal((await get(api, '/llms.txt')).status, 200, 'a document needs no store');
     assert.equal(errors.length, 1, 'logged once, not per request');
     assert.match(String(errors[0]!.cause), /Cannot reach Redis at redis:\/\/127\.0\.0\.1/);
-    await assert.rejects(api.ready(), /Cannot reach Redis/, 'a server still refuses to start without it');
+    await assert.rejects(
+      api.ready(),
+      /Cannot reach Redis/,
+      'a server still refuses to start without it',
+    );
   });
 });
 
@@ -222,10 +301,18 @@ describe('a start-time variable that is wrong', () => {
     const outDir = await newFolder();
     await writeBuild(outDir);
     const { logger, errors } = createLogger();
-    const api = createAgentApi({ outDir, env: { AGENT_API_DATA_DIR: join(outDir, 'data'), AGENT_API_QUOTA_ANONYMOUS: 'lots' }, logger });
+    const api = createAgentApi({
+      outDir,
+      env: { AGENT_API_DATA_DIR: join(outDir, 'data'), AGENT_API_QUOTA_ANONYMOUS: 'lots' },
+      logger,
+    });
     after(() => api.close());
 
-    for (const path of ['/api/v1/search_pages?query=anything', '/llms.txt', '/.well-known/oauth-authorization-server']) {
+    for (const path of [
+      '/api/v1/search_pages?query=anything',
+      '/llms.txt',
+      '/.well-known/oauth-authorization-server',
+    ]) {
       const body = await expectJson(await get(api, path), 503);
       assert.equal(body.code, 'misconfigured', path);
       assert.match(body.message, /AGENT_API_QUOTA_ANONYMOUS/);
@@ -233,7 +320,10 @@ describe('a start-time variable that is wrong', () => {
       assert.doesNotMatch(JSON.stringify(body), /lots/, 'the value stays in the log');
     }
     const page = await api.answer(new Request('http://localhost/'), { clientAddress: '192.0.2.1' });
-    assert.ok(page.kind === 'page' && page.headers.Link === undefined, 'a page without a twin gets its headers');
+    assert.ok(
+      page.kind === 'page' && page.headers.Link === undefined,
+      'a page without a twin gets its headers',
+    );
     await assert.rejects(api.ready(), /AGENT_API_QUOTA_ANONYMOUS must be/);
     assert.equal(errors.length, 1, 'logged once');
     assert.match(errors[0]!.message, /AGENT_API_QUOTA_ANONYMOUS must be .* but it is "lots"/);

@@ -26,7 +26,11 @@ let server: TestServer;
 before(async () => {
   [listed, unlisted] = await Promise.all([startSigningAgent(), startSigningAgent()]);
   server = await startConfiguredServer({
-    signedAgents: { policy: { name: 'agente-firmado', quota: 600 }, trusted: { [listed.origin]: { name: 'agente-prueba', quota: AGENT_QUOTA } }, unlisted: 'anonymous' },
+    signedAgents: {
+      policy: { name: 'agente-firmado', quota: 600 },
+      trusted: { [listed.origin]: { name: 'agente-prueba', quota: AGENT_QUOTA } },
+      unlisted: 'anonymous',
+    },
   });
 });
 after(async () => {
@@ -45,11 +49,16 @@ describe('a listed agent that signs its requests has a quota of its own', () => 
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('ratelimit-policy'), `"agente-prueba";q=${AGENT_QUOTA};w=60`);
     assert.equal(response.headers.get('ratelimit'), `"agente-prueba";r=${AGENT_QUOTA - 1};t=60`);
-    assert.equal(response.headers.get('web-bot-auth'), `verified;agent="${listed.origin}"`, 'the agent is told its signature counted');
+    assert.equal(
+      response.headers.get('web-bot-auth'),
+      `verified;agent="${listed.origin}"`,
+      'the agent is told its signature counted',
+    );
     console.log(
       `signed request:\n  GET ${SITE}${PATH}\n${Object.entries(signature)
         .map(([name, value]) => `  ${name}: ${value}`)
-        .join('\n')}\n` + `answer: ${response.status}\n${['ratelimit-policy', 'ratelimit', 'ratelimit-remaining'].map((name) => `  ${name}: ${response.headers.get(name)}`).join('\n')}`,
+        .join('\n')}\n` +
+        `answer: ${response.status}\n${['ratelimit-policy', 'ratelimit', 'ratelimit-remaining'].map((name) => `  ${name}: ${response.headers.get(name)}`).join('\n')}`,
     );
   });
 
@@ -69,7 +78,11 @@ describe('a listed agent that signs its requests has a quota of its own', () => 
       await response.arrayBuffer();
       statuses.push(response.status);
     }
-    assert.equal(statuses.filter((status) => status === 200).length, AGENT_QUOTA - 2, 'two were used by the tests above');
+    assert.equal(
+      statuses.filter((status) => status === 200).length,
+      AGENT_QUOTA - 2,
+      'two were used by the tests above',
+    );
     assert.equal(statuses.at(-1), 429);
     const unsigned = await get();
     assert.equal(unsigned.status, 200);
@@ -84,7 +97,10 @@ describe('a signature that proves nothing is an anonymous request, never an erro
     const response = await get(await listed.sign(`${SITE}${PATH}`, { key: 'stranger' }));
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('ratelimit-policy'), anonymousPolicy);
-    assert.equal(response.headers.get('web-bot-auth'), 'unverified;reason="keyid not among the agent keys"');
+    assert.equal(
+      response.headers.get('web-bot-auth'),
+      'unverified;reason="keyid not among the agent keys"',
+    );
     assert.equal((await get()).headers.get('web-bot-auth'), null);
   });
 
@@ -96,7 +112,13 @@ describe('a signature that proves nothing is an anonymous request, never an erro
 
   test('replayed: the same signed headers sent twice count once as the agent', async () => {
     const fresh = await startSigningAgent();
-    const other = await startConfiguredServer({ signedAgents: { policy: { name: 'agente-firmado', quota: 600 }, trusted: { [fresh.origin]: {} }, unlisted: 'anonymous' } });
+    const other = await startConfiguredServer({
+      signedAgents: {
+        policy: { name: 'agente-firmado', quota: 600 },
+        trusted: { [fresh.origin]: {} },
+        unlisted: 'anonymous',
+      },
+    });
     try {
       const signature = await fresh.sign(`${SITE}${PATH}`);
       const first = await fetch(`${other.url}${PATH}`, { headers: signature });
@@ -117,9 +139,22 @@ describe('a signature that proves nothing is an anonymous request, never an erro
       [now - 400_000, now + 60_000],
       [now + 300_000, now + 360_000],
     ] as const) {
-      const response = await get(await listed.sign(`${SITE}${PATH}`, { created: new Date(created), expires: new Date(expires) }));
-      assert.equal(response.headers.get('ratelimit-policy'), anonymousPolicy, `created ${created - now} ms from now`);
-      assert.match(response.headers.get('web-bot-auth')!, /^invalid;reason="[ -~]+"$/, `created ${created - now} ms from now`);
+      const response = await get(
+        await listed.sign(`${SITE}${PATH}`, {
+          created: new Date(created),
+          expires: new Date(expires),
+        }),
+      );
+      assert.equal(
+        response.headers.get('ratelimit-policy'),
+        anonymousPolicy,
+        `created ${created - now} ms from now`,
+      );
+      assert.match(
+        response.headers.get('web-bot-auth')!,
+        /^invalid;reason="[ -~]+"$/,
+        `created ${created - now} ms from now`,
+      );
     }
   });
 
@@ -147,7 +182,10 @@ describe('a signature that proves nothing is an anonymous request, never an erro
   test('a valid signature of an agent the site does not list: anonymous (unverified: not checked), and its directory is never fetched', async () => {
     const response = await get(await unlisted.sign(`${SITE}${PATH}`));
     assert.equal(response.headers.get('ratelimit-policy'), anonymousPolicy);
-    assert.equal(response.headers.get('web-bot-auth'), 'unverified;reason="agent not checked by this site"');
+    assert.equal(
+      response.headers.get('web-bot-auth'),
+      'unverified;reason="agent not checked by this site"',
+    );
     assert.equal(unlisted.directoryFetches, 0);
   });
 });
@@ -158,19 +196,34 @@ describe('draft -02: keys named by a typed Signature-Agent member, a JWK Set or 
     const typed = await startConfiguredServer({
       signedAgents: {
         policy: { name: 'agente-firmado', quota: 600 },
-        trusted: { [`${agent.origin}/jwks.json`]: { name: 'por-jwks', quota: 30 }, [`${agent.origin}/client.json`]: { name: 'por-cimd', quota: 40 } },
+        trusted: {
+          [`${agent.origin}/jwks.json`]: { name: 'por-jwks', quota: 30 },
+          [`${agent.origin}/client.json`]: { name: 'por-cimd', quota: 40 },
+        },
         unlisted: 'anonymous',
       },
     });
     try {
-      const byJwks = await fetch(`${typed.url}${PATH}`, { headers: await agent.sign(`${SITE}${PATH}`, { form: 'jwks_uri' }) });
+      const byJwks = await fetch(`${typed.url}${PATH}`, {
+        headers: await agent.sign(`${SITE}${PATH}`, { form: 'jwks_uri' }),
+      });
       assert.equal(byJwks.headers.get('ratelimit-policy'), '"por-jwks";q=30;w=60');
-      assert.equal(byJwks.headers.get('web-bot-auth'), `verified;agent="${agent.origin}/jwks.json"`);
-      const byDocument = await fetch(`${typed.url}${PATH}`, { headers: await agent.sign(`${SITE}${PATH}`, { form: 'cimd' }) });
+      assert.equal(
+        byJwks.headers.get('web-bot-auth'),
+        `verified;agent="${agent.origin}/jwks.json"`,
+      );
+      const byDocument = await fetch(`${typed.url}${PATH}`, {
+        headers: await agent.sign(`${SITE}${PATH}`, { form: 'cimd' }),
+      });
       assert.equal(byDocument.headers.get('ratelimit-policy'), '"por-cimd";q=40;w=60');
-      assert.equal(byDocument.headers.get('web-bot-auth'), `verified;agent="${agent.origin}/client.json"`);
+      assert.equal(
+        byDocument.headers.get('web-bot-auth'),
+        `verified;agent="${agent.origin}/client.json"`,
+      );
       // Its origin is not listed: its well-known directory counts for nothing here.
-      const byOrigin = await fetch(`${typed.url}${PATH}`, { headers: await agent.sign(`${SITE}${PATH}`, { form: 'dictionary' }) });
+      const byOrigin = await fetch(`${typed.url}${PATH}`, {
+        headers: await agent.sign(`${SITE}${PATH}`, { form: 'dictionary' }),
+      });
       assert.match(byOrigin.headers.get('ratelimit-policy')!, /^"anonimo";/);
       assert.equal(agent.directoryFetches, 0);
     } finally {
@@ -187,7 +240,8 @@ async function countsOf(stopped: TestServer, agent: SigningAgent): Promise<Recor
     const { requests } = await store.readTraffic(utcDay(Date.now()));
     const family = `${new URL(agent.origin).host} (signed)`;
     const counts: Record<string, number> = {};
-    for (const row of requests.filter((row) => row.family === family)) counts[row.surface] = (counts[row.surface] ?? 0) + row.count;
+    for (const row of requests.filter((row) => row.family === family))
+      counts[row.surface] = (counts[row.surface] ?? 0) + row.count;
     return counts;
   } finally {
     await store.close();
@@ -199,21 +253,40 @@ describe("a signed assistant's new grants are counted per agent, not per address
     const registration = await fetch(`${server.url}/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ redirect_uris: ['https://assistant.example/callback'], token_endpoint_auth_method: 'none' }),
+      body: JSON.stringify({
+        redirect_uris: ['https://assistant.example/callback'],
+        token_endpoint_auth_method: 'none',
+      }),
     });
     const { client_id: clientId } = (await registration.json()) as { client_id: string };
     const authorize = async (headers: Record<string, string>) => {
-      const query = new URLSearchParams({ response_type: 'code', client_id: clientId, code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' });
-      const response = await fetch(`${server.url}/oauth/authorize?${query}`, { headers, redirect: 'manual' });
+      const query = new URLSearchParams({
+        response_type: 'code',
+        client_id: clientId,
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      });
+      const response = await fetch(`${server.url}/oauth/authorize?${query}`, {
+        headers,
+        redirect: 'manual',
+      });
       assert.equal(response.status, 302);
       return new URL(response.headers.get('location')!).searchParams;
     };
-    for (let i = 0; i < 25; i++) assert.ok((await authorize(await listed.sign(`${SITE}/oauth/authorize`))).get('code'), `signed authorization ${i + 1}`);
-    for (let i = 0; i < 20; i++) assert.ok((await authorize({})).get('code'), `unsigned authorization ${i + 1}`);
+    for (let i = 0; i < 25; i++)
+      assert.ok(
+        (await authorize(await listed.sign(`${SITE}/oauth/authorize`))).get('code'),
+        `signed authorization ${i + 1}`,
+      );
+    for (let i = 0; i < 20; i++)
+      assert.ok((await authorize({})).get('code'), `unsigned authorization ${i + 1}`);
     const refused = await authorize({});
     assert.equal(refused.get('error'), 'temporarily_unavailable');
     assert.match(refused.get('error_description')!, /\(autorizacion\)/);
-    assert.ok((await authorize(await listed.sign(`${SITE}/oauth/authorize`))).get('code'), "the agent's window is its own");
+    assert.ok(
+      (await authorize(await listed.sign(`${SITE}/oauth/authorize`))).get('code'),
+      "the agent's window is its own",
+    );
   });
 });
 
@@ -232,16 +305,27 @@ describe('the traffic report', () => {
     await server.close({ keepData: true });
     const counts = await countsOf(server, listed);
     assert.ok(counts.api! >= AGENT_QUOTA, `${counts.api} API requests counted`);
-    assert.deepEqual([counts.page, counts.markdown, counts.document], [undefined, undefined, undefined]);
+    assert.deepEqual(
+      [counts.page, counts.markdown, counts.document],
+      [undefined, undefined, undefined],
+    );
   });
 });
 
 describe("a page never makes the server fetch an agent's keys", () => {
   test('a trusted agent whose first request is a page: its directory is not fetched', async () => {
     const fresh = await startSigningAgent();
-    const other = await startConfiguredServer({ signedAgents: { policy: { name: 'agente-firmado', quota: 600 }, trusted: { [fresh.origin]: {} }, unlisted: 'anonymous' } });
+    const other = await startConfiguredServer({
+      signedAgents: {
+        policy: { name: 'agente-firmado', quota: 600 },
+        trusted: { [fresh.origin]: {} },
+        unlisted: 'anonymous',
+      },
+    });
     try {
-      const page = await fetch(`${other.url}/servicios/fontaneria/madrid/`, { headers: await fresh.sign(`${SITE}/servicios/fontaneria/madrid/`) });
+      const page = await fetch(`${other.url}/servicios/fontaneria/madrid/`, {
+        headers: await fresh.sign(`${SITE}/servicios/fontaneria/madrid/`),
+      });
       assert.equal(page.status, 200);
       await page.arrayBuffer();
     } finally {

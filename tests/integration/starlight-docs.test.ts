@@ -12,9 +12,23 @@ import { join, relative, sep } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { parse as parseYaml } from 'yaml';
-import { getOk, integrationLines, prepareExampleSite, serveExampleSite, type ExampleSite, type ServedExample } from '../helpers/example-site.ts';
+import {
+  getOk,
+  integrationLines,
+  prepareExampleSite,
+  serveExampleSite,
+  type ExampleSite,
+  type ServedExample,
+} from '../helpers/example-site.ts';
 import { assertPublishedUrlsAnswer, siteUrls } from '../helpers/published-urls.ts';
-import { compareCode, countCharacterReferences, keepsFileTree, parseMain, parseTwin, readFileTrees } from '../helpers/reader-view.ts';
+import {
+  compareCode,
+  countCharacterReferences,
+  keepsFileTree,
+  parseMain,
+  parseTwin,
+  readFileTrees,
+} from '../helpers/reader-view.ts';
 import { MULTILINGUAL_CASES } from './multilingual-relevance-cases.ts';
 
 type Json = Record<string, any>;
@@ -25,13 +39,32 @@ const SITE = 'https://starlight.example.org';
 const COMMIT_DATE = '2026-08-22T09:23:01Z';
 const SHOWN_DATE = '2026-08-22T09:23:01.000Z';
 /** The locales' folders, for the error pages: each has a 404 of its own. */
-const LOCALES = ['de', 'es', 'ja', 'fr', 'it', 'id', 'zh-cn', 'pt-br', 'pt-pt', 'ko', 'tr', 'ru', 'hi', 'da', 'uk', 'fa'];
+const LOCALES = [
+  'de',
+  'es',
+  'ja',
+  'fr',
+  'it',
+  'id',
+  'zh-cn',
+  'pt-br',
+  'pt-pt',
+  'ko',
+  'tr',
+  'ru',
+  'hi',
+  'da',
+  'uk',
+  'fa',
+];
 
 /**
  * CJK queries written from the pages' text (tests/integration/multilingual-relevance-cases.ts), each
  * with the pages of which one must be in the top 3; the language as the site's URLs write it (zh-cn).
  */
-const CJK_QUERIES = MULTILINGUAL_CASES.filter(({ language }) => ['ja', 'zh-CN', 'ko'].includes(language)).map(({ query, language, expected }) => ({
+const CJK_QUERIES = MULTILINGUAL_CASES.filter(({ language }) =>
+  ['ja', 'zh-CN', 'ko'].includes(language),
+).map(({ query, language, expected }) => ({
   query,
   language: language.toLowerCase(),
   pages: expected,
@@ -46,11 +79,16 @@ let copies: Set<string>;
 const errorPages = new Set(['/404/', ...LOCALES.map((locale) => `/${locale}/404/`)]);
 
 before(async () => {
-  example = await prepareExampleSite('starlight-docs', { from: 'tests/fixtures', commitDate: COMMIT_DATE });
+  example = await prepareExampleSite('starlight-docs', {
+    from: 'tests/fixtures',
+    commitDate: COMMIT_DATE,
+  });
   // Its 321 pages read as MCP resources, and every published URL, are more than a minute's anonymous quota.
   served = await serveExampleSite(example, { AGENT_API_QUOTA_ANONYMOUS: '100000' });
   base = served.url;
-  manifest = JSON.parse(await readFile(join(example.root, 'dist/agent-api/manifest.json'), 'utf8')) as Json;
+  manifest = JSON.parse(
+    await readFile(join(example.root, 'dist/agent-api/manifest.json'), 'utf8'),
+  ) as Json;
   copies = new Set(manifest.copies.map((page: Json) => page.path));
 });
 
@@ -72,7 +110,8 @@ async function builtPages(): Promise<Map<string, string>> {
   for (const entry of await readdir(clientDir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile() || entry.name !== 'index.html') continue;
     const folder = relative(clientDir, entry.parentPath).split(sep).join('/');
-    if (!folder.startsWith('_astro') && !folder.startsWith('pagefind')) pages.set(folder === '' ? '/' : `/${folder}/`, join(entry.parentPath, entry.name));
+    if (!folder.startsWith('_astro') && !folder.startsWith('pagefind'))
+      pages.set(folder === '' ? '/' : `/${folder}/`, join(entry.parentPath, entry.name));
   }
   return pages;
 }
@@ -84,7 +123,10 @@ describe("Starlight's documentation, built from the packed tarball", () => {
   it('sets the copies of untranslated pages and the error pages apart, and says so', (t) => {
     t.diagnostic(`astro build took ${(example.buildMs / 1000).toFixed(1)} s`);
     t.diagnostic(integrationLines(example.buildLog).join('\n'));
-    assert.match(example.buildLog, /\[astro-agent-api\] left out 308 pages of search, llms\.txt, llms-full\.txt and MCP resources: 291 copies of pages in another language .*, 17 error pages/);
+    assert.match(
+      example.buildLog,
+      /\[astro-agent-api\] left out 308 pages of search, llms\.txt, llms-full\.txt and MCP resources: 291 copies of pages in another language .*, 17 error pages/,
+    );
     assert.equal(manifest.pages.length, 321);
     assert.equal(manifest.copies.length, 291);
     for (const copy of manifest.copies) {
@@ -100,24 +142,40 @@ describe("Starlight's documentation, built from the packed tarball", () => {
   });
 
   it('lists no copy and no error page in search results, in any language', async () => {
-    for (const query of ['sidebar', 'configuration', 'starlight components', 'file tree', 'i18n', 'Seitenleiste', 'サイドバー']) {
+    for (const query of [
+      'sidebar',
+      'configuration',
+      'starlight components',
+      'file tree',
+      'i18n',
+      'Seitenleiste',
+      'サイドバー',
+    ]) {
       for (const language of [undefined, 'da', 'hi', 'it', 'en']) {
-        const found = await getJson(`/api/v1/search_pages?${new URLSearchParams({ query, limit: '25', ...(language && { language }) })}`);
+        const found = await getJson(
+          `/api/v1/search_pages?${new URLSearchParams({ query, limit: '25', ...(language && { language }) })}`,
+        );
         for (const result of found.results as Json[]) {
           const path = pathOf(result.url);
-          assert.ok(!copies.has(path) && !errorPages.has(path), `${query} (${language ?? 'all'}) → ${result.url}`);
+          assert.ok(
+            !copies.has(path) && !errorPages.has(path),
+            `${query} (${language ?? 'all'}) → ${result.url}`,
+          );
           if (language) assert.equal(result.language, language, `${query} → ${result.url}`);
         }
       }
     }
-    const english = await getJson(`/api/v1/search_pages?${new URLSearchParams({ query: 'sidebar navigation', limit: '5' })}`);
+    const english = await getJson(
+      `/api/v1/search_pages?${new URLSearchParams({ query: 'sidebar navigation', limit: '5' })}`,
+    );
     assert.equal(english.results[0].url, `${SITE}/guides/sidebar/`);
   });
 
   it('lists no copy and no error page in llms.txt, and gives each language its own pages', async () => {
     const llms = await (await get('/llms.txt')).text();
     const listed = siteUrls(llms, new URL(SITE).origin).map(pathOf);
-    for (const path of [...copies, ...errorPages]) assert.ok(!listed.includes(twinPath(path)), `llms.txt lists ${twinPath(path)}`);
+    for (const path of [...copies, ...errorPages])
+      assert.ok(!listed.includes(twinPath(path)), `llms.txt lists ${twinPath(path)}`);
     const danish = /^## Dansk\n\n((?:- .*\n)+)/m.exec(llms);
     assert.ok(danish, llms.slice(0, 2000));
     assert.equal(danish[1]!.trim().split('\n').length, 1, `Dansk: ${danish[1]}`);
@@ -136,14 +194,17 @@ describe("Starlight's documentation, built from the packed tarball", () => {
         cursor = page.nextCursor;
       } while (cursor);
       assert.equal(uris.length, manifest.pages.length);
-      for (const uri of uris) assert.ok(!copies.has(pathOf(uri)) && !errorPages.has(pathOf(uri)), uri);
+      for (const uri of uris)
+        assert.ok(!copies.has(pathOf(uri)) && !errorPages.has(pathOf(uri)), uri);
     } finally {
       await client.close();
     }
   });
 
   it('answers read_page and the twin of a copy, pointing to the original', async () => {
-    const copy = await getJson(`/api/v1/read_page?url=${encodeURIComponent(`${SITE}/da/guides/sidebar/`)}`);
+    const copy = await getJson(
+      `/api/v1/read_page?url=${encodeURIComponent(`${SITE}/da/guides/sidebar/`)}`,
+    );
     assert.equal(copy.url, `${SITE}/da/guides/sidebar/`);
     assert.equal(copy.canonical_url, `${SITE}/guides/sidebar/`);
     assert.equal(copy.language, 'en');
@@ -152,41 +213,67 @@ describe("Starlight's documentation, built from the packed tarball", () => {
     const frontMatter = parseYaml(/^---\n([\s\S]*?)\n---\n/.exec(await twin.text())![1]!) as Json;
     assert.equal(frontMatter.canonical_url, `${SITE}/guides/sidebar/`);
     assert.equal(frontMatter.lang, 'en');
-    const original = await getJson(`/api/v1/read_page?url=${encodeURIComponent(`${SITE}/guides/sidebar/`)}`);
+    const original = await getJson(
+      `/api/v1/read_page?url=${encodeURIComponent(`${SITE}/guides/sidebar/`)}`,
+    );
     assert.equal(original.canonical_url, original.url);
-    assert.equal((await fetch(`${base}/api/v1/read_page?url=${encodeURIComponent('/da/404/')}`)).status, 404, 'an error page is not a page to read');
+    assert.equal(
+      (await fetch(`${base}/api/v1/read_page?url=${encodeURIComponent('/da/404/')}`)).status,
+      404,
+      'an error page is not a page to read',
+    );
   });
 
   it("resolves a slug to the site's language, naming the other languages' pages", async () => {
     const page = await getJson(`/api/v1/read_page?url=guides/sidebar`);
     assert.equal(page.url, `${SITE}/guides/sidebar/`);
     assert.equal(page.language, 'en');
-    const others = (page.other_matches as Json[]).map((other) => `${pathOf(other.url)} ${other.language}`);
-    assert.ok(others.includes('/de/guides/sidebar/ de') && others.includes('/zh-cn/guides/sidebar/ zh-CN') && others.includes('/ja/guides/sidebar/ ja'), others.join(', '));
+    const others = (page.other_matches as Json[]).map(
+      (other) => `${pathOf(other.url)} ${other.language}`,
+    );
+    assert.ok(
+      others.includes('/de/guides/sidebar/ de') &&
+        others.includes('/zh-cn/guides/sidebar/ zh-CN') &&
+        others.includes('/ja/guides/sidebar/ ja'),
+      others.join(', '),
+    );
     assert.ok(
       others.every((other) => !copies.has(other.split(' ')[0]!)),
       'a copy is not another match',
     );
-    assert.equal((await getJson(`/api/v1/read_page?url=ja/guides/sidebar`)).url, `${SITE}/ja/guides/sidebar/`);
+    assert.equal(
+      (await getJson(`/api/v1/read_page?url=ja/guides/sidebar`)).url,
+      `${SITE}/ja/guides/sidebar/`,
+    );
   });
 
   it("gives every twin its page's last-updated date, in the front matter and read_page", async () => {
     const twin = await (await get('/guides/sidebar.md')).text();
     assert.match(twin, new RegExp(`^last_updated: ${SHOWN_DATE.replaceAll('.', '\\.')}$`, 'm'));
-    assert.equal((await getJson('/api/v1/read_page?url=/ja/guides/sidebar/')).last_modified, SHOWN_DATE);
+    assert.equal(
+      (await getJson('/api/v1/read_page?url=/ja/guides/sidebar/')).last_modified,
+      SHOWN_DATE,
+    );
     // The home pages set lastUpdated: false: they show no date, and the first build knows none.
     assert.doesNotMatch(await (await get('/index.md')).text(), /^last_updated:/m);
   });
 
   it('publishes only URLs the served site answers 200 for, without a redirect', async (t) => {
-    const report = await assertPublishedUrlsAnswer({ site: SITE, served: base }, { query: 'sidebar' });
-    t.diagnostic(`${report.checked} published URLs answer 200 (${report.documents} documents read, ${report.searchResults} search results, ${report.resources} MCP resources)`);
+    const report = await assertPublishedUrlsAnswer(
+      { site: SITE, served: base },
+      { query: 'sidebar' },
+    );
+    t.diagnostic(
+      `${report.checked} published URLs answer 200 (${report.documents} documents read, ${report.searchResults} search results, ${report.resources} MCP resources)`,
+    );
     assert.equal(report.resources, manifest.pages.length);
   });
 
   it("finds CJK queries written from the pages' text in the top 3", async () => {
     for (const { query, language, pages } of CJK_QUERIES) {
-      const found = await getJson(`/api/v1/search_pages?${new URLSearchParams({ query, language, limit: '3' })}`);
+      const found = await getJson(
+        `/api/v1/search_pages?${new URLSearchParams({ query, language, limit: '3' })}`,
+      );
       const urls = found.results.map((result: Json) => result.url);
       assert.ok(
         pages.some((page) => urls.includes(`${SITE}${page}`)),
@@ -198,17 +285,29 @@ describe("Starlight's documentation, built from the packed tarball", () => {
       ['全文検索', '/ja/guides/site-search/'],
       ['可折叠子目录', '/zh-cn/components/file-tree/'],
     ]) {
-      const found = await getJson(`/api/v1/search_pages?${new URLSearchParams({ query, limit: '3' })}`);
+      const found = await getJson(
+        `/api/v1/search_pages?${new URLSearchParams({ query, limit: '3' })}`,
+      );
       const hit = found.results.find((result: Json) => result.url === `${SITE}${page}`);
       assert.ok(hit, `${query} → ${found.results.map((result: Json) => result.url).join(', ')}`);
       assert.ok(hit.excerpt.includes(query), hit.excerpt);
     }
-    assert.ok((await getJson(`/api/v1/search_pages?${new URLSearchParams({ query: 'ドキュメント', language: 'JA' })}`)).total > 0);
+    assert.ok(
+      (
+        await getJson(
+          `/api/v1/search_pages?${new URLSearchParams({ query: 'ドキュメント', language: 'JA' })}`,
+        )
+      ).total > 0,
+    );
   });
 
   it('finds the configuration keys and helpers the English pages document, written as identifiers or as words, in the top 3', async () => {
-    for (const { query, expected } of MULTILINGUAL_CASES.filter(({ kind }) => kind === 'identifier')) {
-      const found = await getJson(`/api/v1/search_pages?${new URLSearchParams({ query, language: 'en', limit: '3' })}`);
+    for (const { query, expected } of MULTILINGUAL_CASES.filter(
+      ({ kind }) => kind === 'identifier',
+    )) {
+      const found = await getJson(
+        `/api/v1/search_pages?${new URLSearchParams({ query, language: 'en', limit: '3' })}`,
+      );
       const urls = found.results.map((result: Json) => result.url);
       assert.ok(
         expected.some((page) => urls.includes(`${SITE}${page}`)),
@@ -237,20 +336,30 @@ describe("every page's twin, against what its reader sees", () => {
       for (const tree of readFileTrees(main)) {
         counts.trees++;
         if (keepsFileTree(parsed, tree)) counts.kept++;
-        else failures.push(`${path}: the file tree ${tree.map((entry) => entry.name).join(', ')} is not in the twin`);
+        else
+          failures.push(
+            `${path}: the file tree ${tree.map((entry) => entry.name).join(', ')} is not in the twin`,
+          );
       }
       counts.references += countCharacterReferences(twin);
-      if (countCharacterReferences(twin) > 0) failures.push(`${path}: ${twin.match(/.{0,20}&#x?[0-9a-f]+;.{0,20}/gi)!.join(' | ')}`);
+      if (countCharacterReferences(twin) > 0)
+        failures.push(`${path}: ${twin.match(/.{0,20}&#x?[0-9a-f]+;.{0,20}/gi)!.join(' | ')}`);
       const shown = /<footer[\s\S]*?<time datetime="([^"]+)"/.exec(html)?.[1];
       if (shown) {
         counts.dated++;
-        if (!twin.includes(`\nlast_updated: ${shown}\n`)) failures.push(`${path}: shows ${shown}, its twin says ${/^last_updated: .*$/m.exec(twin)?.[0] ?? 'nothing'}`);
+        if (!twin.includes(`\nlast_updated: ${shown}\n`))
+          failures.push(
+            `${path}: shows ${shown}, its twin says ${/^last_updated: .*$/m.exec(twin)?.[0] ?? 'nothing'}`,
+          );
       }
     }
     t.diagnostic(
       `${counts.pages} twins: ${counts.exact} of ${counts.blocks} code blocks as copied, ${counts.kept} of ${counts.trees} file trees kept, ${counts.references} character references, ${counts.dated} dates shown`,
     );
     assert.deepEqual(failures.slice(0, 30), [], `${failures.length} differences`);
-    assert.ok(counts.blocks > 5000 && counts.trees > 300 && counts.dated > 500, JSON.stringify(counts));
+    assert.ok(
+      counts.blocks > 5000 && counts.trees > 300 && counts.dated > 500,
+      JSON.stringify(counts),
+    );
   });
 });

@@ -1,6 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeCursor, encodeCursor, InvalidCursorError, MAX_CURSOR_LENGTH, MAX_CURSOR_OFFSET } from '../../packages/astro-agent-api/src/content/cursor.ts';
+import {
+  decodeCursor,
+  encodeCursor,
+  InvalidCursorError,
+  MAX_CURSOR_LENGTH,
+  MAX_CURSOR_OFFSET,
+} from '../../packages/astro-agent-api/src/content/cursor.ts';
 
 const scope = { buildId: 'build-1', query: 'fontanero madrid', filters: {} };
 
@@ -20,8 +26,14 @@ test('the same offset, query, city and build give the same cursor', () => {
 
 test('a cursor from another query, city or build is rejected', () => {
   const cursor = encodeCursor(8, scope);
-  assert.throws(() => decodeCursor(cursor, { ...scope, query: 'fontanero sevilla' }), InvalidCursorError);
-  assert.throws(() => decodeCursor(cursor, { ...scope, filters: { city: 'madrid' } }), InvalidCursorError);
+  assert.throws(
+    () => decodeCursor(cursor, { ...scope, query: 'fontanero sevilla' }),
+    InvalidCursorError,
+  );
+  assert.throws(
+    () => decodeCursor(cursor, { ...scope, filters: { city: 'madrid' } }),
+    InvalidCursorError,
+  );
   assert.throws(() => decodeCursor(cursor, { ...scope, buildId: 'build-2' }), InvalidCursorError);
 });
 
@@ -39,9 +51,26 @@ test('a tampered cursor is rejected', () => {
 });
 
 test('garbage is rejected with InvalidCursorError, never another error', () => {
-  const garbage = ['', 'x', '!!!!', 'abc def', 'AAAAAAAAAAAAA', 'AAAAAAAAAAAA', '____________', 'ñandú', '8', '%2F', 'AAAA====', '0'];
+  const garbage = [
+    '',
+    'x',
+    '!!!!',
+    'abc def',
+    'AAAAAAAAAAAAA',
+    'AAAAAAAAAAAA',
+    '____________',
+    'ñandú',
+    '8',
+    '%2F',
+    'AAAA====',
+    '0',
+  ];
   for (const cursor of garbage) {
-    assert.throws(() => decodeCursor(cursor, scope), InvalidCursorError, `accepted ${JSON.stringify(cursor)}`);
+    assert.throws(
+      () => decodeCursor(cursor, scope),
+      InvalidCursorError,
+      `accepted ${JSON.stringify(cursor)}`,
+    );
   }
 });
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { OUTBOUND_FETCH } from '../../packages/astro-agent-api/src/identity-contract.ts';
+import { OUTBOUND_FETCH } from '../../packages/astro-agent-api/src/contract/identity-contract.ts';
 import { createDocumentCache } from '../../packages/astro-agent-api/src/server/outbound/document-cache.ts';
 import type { OutboundFetch } from '../../packages/astro-agent-api/src/server/outbound/fetch-document.ts';
 
@@ -9,7 +9,8 @@ const URL_OF_KEYS = new URL('https://agent.example/.well-known/http-message-sign
 /** A host whose answer the test sets, on a clock the test moves. */
 function createHost() {
   const host = {
-    answer: () => Response.json({ keys: ['first'] }, { headers: { 'cache-control': 'max-age=60' } }),
+    answer: () =>
+      Response.json({ keys: ['first'] }, { headers: { 'cache-control': 'max-age=60' } }),
     fetches: 0,
     clock: 1_000_000,
   };
@@ -34,14 +35,22 @@ test('a document its host cannot serve again stays in use: an outage is no news 
   assert.deepEqual(await cache.get(URL_OF_KEYS, { allowPrivate: false }), ['first']);
   host.answer = () => new Response('down', { status: 503 });
   host.clock += 61_000;
-  assert.deepEqual(await cache.get(URL_OF_KEYS, { allowPrivate: false }), ['first'], 'kept through the failure');
+  assert.deepEqual(
+    await cache.get(URL_OF_KEYS, { allowPrivate: false }),
+    ['first'],
+    'kept through the failure',
+  );
   assert.equal(host.fetches, 2);
   // Tried again after the failure window, not on every request.
   assert.deepEqual(await cache.get(URL_OF_KEYS, { allowPrivate: false }), ['first']);
   assert.equal(host.fetches, 2);
   host.answer = () => Response.json({ keys: ['second'] });
   host.clock += OUTBOUND_FETCH.failureCacheSeconds * 1000 + 1;
-  assert.deepEqual(await cache.get(URL_OF_KEYS, { allowPrivate: false }), ['second'], 'the host answers again: its document replaces the old one');
+  assert.deepEqual(
+    await cache.get(URL_OF_KEYS, { allowPrivate: false }),
+    ['second'],
+    'the host answers again: its document replaces the old one',
+  );
 });
 
 test('a document fetched but refused replaces the one read before (a directory that dropped its keys): it is news', async () => {
@@ -54,6 +63,10 @@ test('a document fetched but refused replaces the one read before (a directory t
 
 test('a document never read: a failure is a failure', async () => {
   const { host, cache } = createHost();
-  host.answer = () => new Response('', { status: 302, headers: { location: 'https://elsewhere.example/' } });
-  await assert.rejects(cache.get(URL_OF_KEYS, { allowPrivate: false }), /302 \(a redirect, not followed\)/);
+  host.answer = () =>
+    new Response('', { status: 302, headers: { location: 'https://elsewhere.example/' } });
+  await assert.rejects(
+    cache.get(URL_OF_KEYS, { allowPrivate: false }),
+    /302 \(a redirect, not followed\)/,
+  );
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseEnvironment } from '../../packages/astro-agent-api/src/environment.ts';
-import { LIMITS } from '../../packages/astro-agent-api/src/limits.ts';
+import { LIMITS } from '../../packages/astro-agent-api/src/contract/limits.ts';
 
 describe('the environment variables, parsed by one schema', () => {
   test('unset or blank variables take their defaults; set ones are read trimmed', () => {
@@ -25,7 +25,13 @@ describe('the environment variables, parsed by one schema', () => {
     });
     assert.equal(set.REDIS_URL, 'rediss://user:pw@cache:6380/1');
     assert.deepEqual(
-      [set.AGENT_API_REDIS_TIMEOUT_MS, set.AGENT_API_CLIENT_IDLE_DAYS, set.AGENT_API_ANALYTICS, set.AGENT_API_ANALYTICS_RETENTION_DAYS, set.AGENT_API_QUOTA_IDENTIFIED],
+      [
+        set.AGENT_API_REDIS_TIMEOUT_MS,
+        set.AGENT_API_CLIENT_IDLE_DAYS,
+        set.AGENT_API_ANALYTICS,
+        set.AGENT_API_ANALYTICS_RETENTION_DAYS,
+        set.AGENT_API_QUOTA_IDENTIFIED,
+      ],
       [200, 0.5, 'off', 7, 12],
     );
   });
@@ -33,15 +39,27 @@ describe('the environment variables, parsed by one schema', () => {
   const bad: [string, string, RegExp][] = [
     ['REDIS_URL', 'localhost:6379', /must be a redis:\/\/ or rediss:\/\/ URL/],
     ['REDIS_URL', 'http://cache:6379', /must be a redis:\/\/ or rediss:\/\/ URL/],
-    ['AGENT_API_REDIS_TIMEOUT_MS', 'fast', /must be a whole number of milliseconds between 10 and 60000/],
+    [
+      'AGENT_API_REDIS_TIMEOUT_MS',
+      'fast',
+      /must be a whole number of milliseconds between 10 and 60000/,
+    ],
     ['AGENT_API_REDIS_TIMEOUT_MS', '5', /unset it to wait at most 500 ms for Redis/],
     ['AGENT_API_CLIENT_IDLE_DAYS', 'soon', /must be a positive number of days/],
     ['AGENT_API_CLIENT_IDLE_DAYS', '-1', /must be a positive number of days/],
     ['AGENT_API_CLIENT_IDLE_DAYS', '0', /unset it to recycle clients after 180 days/],
     ['AGENT_API_ANALYTICS', 'no', /must be "on" or "off"/],
-    ['AGENT_API_ANALYTICS_RETENTION_DAYS', '0', /must be a whole number of days between 1 and 3650/],
+    [
+      'AGENT_API_ANALYTICS_RETENTION_DAYS',
+      '0',
+      /must be a whole number of days between 1 and 3650/,
+    ],
     ['AGENT_API_ANALYTICS_RETENTION_DAYS', 'forever', /unset it to keep 90 days of traffic counts/],
-    ['AGENT_API_QUOTA_ANONYMOUS', '1e3', /must be a whole number of requests per window between 1 and 1000000/],
+    [
+      'AGENT_API_QUOTA_ANONYMOUS',
+      '1e3',
+      /must be a whole number of requests per window between 1 and 1000000/,
+    ],
     ['AGENT_API_QUOTA_IDENTIFIED', '2000000', /unset it to use the quota of the `policies` option/],
   ];
   for (const [name, value, fix] of bad) {

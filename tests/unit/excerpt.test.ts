@@ -1,14 +1,41 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { buildExcerpt, EXCERPT_TEXT_CHARS, prepareExcerptText } from '../../packages/astro-agent-api/src/content/excerpt.ts';
+import {
+  buildExcerpt,
+  EXCERPT_TEXT_CHARS,
+  prepareExcerptText,
+} from '../../packages/astro-agent-api/src/content/excerpt.ts';
 import { foldText } from '../../packages/astro-agent-api/src/content/search-analyzer.ts';
 
 // Words with and without accents, some that folding shortens (an accent written as a combining mark is
 // dropped), and some whose marks are part of their letters (kept).
-const WORDS = ['fontanería', 'Córdoba', 'tubería', 'agua', 'AGUA', 'desagüe', 'caldera', 'İzmir', 'ﬁltro', 'cafe\u0301', 'नमस्ते', 'ค้นหา', 'señal', 'aguas', 'año'];
-const pageText = fc.array(fc.oneof(fc.constantFrom(...WORDS), fc.constantFrom(' ', ' ', '\n', ', ', '. ')), { maxLength: 4_000 }).map((parts) => parts.join(''));
-const queryWords = fc.uniqueArray(fc.constantFrom(...WORDS.map(foldText)), { minLength: 1, maxLength: 4 });
+const WORDS = [
+  'fontanería',
+  'Córdoba',
+  'tubería',
+  'agua',
+  'AGUA',
+  'desagüe',
+  'caldera',
+  'İzmir',
+  'ﬁltro',
+  'cafe\u0301',
+  'नमस्ते',
+  'ค้นหา',
+  'señal',
+  'aguas',
+  'año',
+];
+const pageText = fc
+  .array(fc.oneof(fc.constantFrom(...WORDS), fc.constantFrom(' ', ' ', '\n', ', ', '. ')), {
+    maxLength: 4_000,
+  })
+  .map((parts) => parts.join(''));
+const queryWords = fc.uniqueArray(fc.constantFrom(...WORDS.map(foldText)), {
+  minLength: 1,
+  maxLength: 4,
+});
 
 test('an excerpt cut from a page text folded once is the one cut from the text itself, whatever the text', () => {
   fc.assert(
@@ -36,7 +63,10 @@ test('a text that folding shortens still gets an excerpt around the words, from 
   assert.equal(prepared.folded, undefined);
   const { excerpt, at } = buildExcerpt(prepared, ['caldera']);
   assert.equal(at, text.indexOf('caldera'));
-  assert.ok(excerpt.startsWith('…') && excerpt.endsWith('la caldera de gas se revisa cada año'), excerpt);
+  assert.ok(
+    excerpt.startsWith('…') && excerpt.endsWith('la caldera de gas se revisa cada año'),
+    excerpt,
+  );
 });
 
 test('only the start of a very long page is kept for excerpts: a word past it is not found, one before it is', () => {

@@ -18,7 +18,10 @@ const PAGE_URL = 'https://docs.example/guide/';
 const parser = unified().use(remarkParse).use(remarkGfm);
 
 function markdownOf(main: string, lang = 'en'): string {
-  const page = buildMarkdownFromHtml(`<!doctype html><html lang="${lang}"><head><title>T</title></head><body><main>${main}</main></body></html>`, { pageUrl: PAGE_URL });
+  const page = buildMarkdownFromHtml(
+    `<!doctype html><html lang="${lang}"><head><title>T</title></head><body><main>${main}</main></body></html>`,
+    { pageUrl: PAGE_URL },
+  );
   assert.ok(page);
   return page.markdown;
 }
@@ -37,7 +40,12 @@ function all<T extends Nodes['type']>(node: Nodes, type: T): Extract<Nodes, { ty
   return found;
 }
 
-const escapeHtml = (text: string) => text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+const escapeHtml = (text: string) =>
+  text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;');
 
 describe('skipped for the search box is not skipped for agents', () => {
   it('keeps what data-pagefind-ignore marks, and leaves out data-agent-ignore and the theme banner', () => {
@@ -67,10 +75,17 @@ const codeText = fc
   .map((lines) => lines.join('\n'));
 
 /** The highlighted tokens of a line, as a highlighter splits it into spans: each word and each run of other characters. */
-const spans = (line: string) => (line.match(/\w+|\W+/g) ?? []).map((token) => `<span style="--0:#D6DEEB">${escapeHtml(token)}</span>`).join('');
+const spans = (line: string) =>
+  (line.match(/\w+|\W+/g) ?? [])
+    .map((token) => `<span style="--0:#D6DEEB">${escapeHtml(token)}</span>`)
+    .join('');
 
 /** Expressive Code 0.44: a `div.ec-line` per line, an empty line as a `\n` of its own, the copy button's text with \x7F for line breaks. */
-function expressiveCode(text: string, language = 'js', marks: ('ins' | 'del' | undefined)[] = []): string {
+function expressiveCode(
+  text: string,
+  language = 'js',
+  marks: ('ins' | 'del' | undefined)[] = [],
+): string {
   const lines = text
     .split('\n')
     .map(
@@ -88,7 +103,8 @@ const shiki = (text: string) =>
     .map((line) => `<span class="line">${spans(line)}</span>`)
     .join('\n')}</code></pre>`;
 /** Prism: the text with token spans, in `code.language-js`. */
-const prism = (text: string) => `<pre class="language-js"><code class="language-js">${spans(text)}</code></pre>`;
+const prism = (text: string) =>
+  `<pre class="language-js"><code class="language-js">${spans(text)}</code></pre>`;
 
 function onlyCode(markdown: string): Code {
   const blocks = all(parse(markdown), 'code');
@@ -110,7 +126,13 @@ describe('code blocks', () => {
 
   it("keep Expressive Code's inserted and deleted lines as its own diff syntax, the language in the info string (property)", () => {
     const marked = codeText.chain((text) =>
-      fc.tuple(fc.constant(text), fc.array(fc.constantFrom<'ins' | 'del' | undefined>('ins', 'del', undefined), { minLength: text.split('\n').length, maxLength: text.split('\n').length })),
+      fc.tuple(
+        fc.constant(text),
+        fc.array(fc.constantFrom<'ins' | 'del' | undefined>('ins', 'del', undefined), {
+          minLength: text.split('\n').length,
+          maxLength: text.split('\n').length,
+        }),
+      ),
     );
     fc.assert(
       fc.property(marked, ([text, marks]) => {
@@ -131,7 +153,10 @@ describe('code blocks', () => {
   });
 
   it('keep the frame title beside the diff language', () => {
-    const html = expressiveCode('a\nb', 'js', ['del', 'ins']).replace('<figcaption class="header"></figcaption>', '<figcaption class="header"><span class="title">app.js</span></figcaption>');
+    const html = expressiveCode('a\nb', 'js', ['del', 'ins']).replace(
+      '<figcaption class="header"></figcaption>',
+      '<figcaption class="header"><span class="title">app.js</span></figcaption>',
+    );
     assert.match(markdownOf(html), /^```diff lang="js" title="app\.js"\n-a\n\+b\n```$/m);
   });
 });
@@ -147,7 +172,12 @@ interface Entry {
 const entryName = fc.stringMatching(/^[a-z][a-z0-9-]{0,8}(\.[a-z]{1,4})?$/);
 const entries: fc.Arbitrary<Entry[]> = fc.letrec<{ list: Entry[]; entry: Entry }>((tie) => ({
   entry: fc.record(
-    { name: entryName, comment: fc.option(fc.stringMatching(/^[a-z]{1,8}( [a-z]{1,8}){0,3}$/), { nil: undefined }), highlight: fc.boolean(), children: fc.option(tie('list'), { nil: undefined }) },
+    {
+      name: entryName,
+      comment: fc.option(fc.stringMatching(/^[a-z]{1,8}( [a-z]{1,8}){0,3}$/), { nil: undefined }),
+      highlight: fc.boolean(),
+      children: fc.option(tie('list'), { nil: undefined }),
+    },
     { requiredKeys: ['name', 'highlight'] },
   ),
   list: fc.array(tie('entry'), { minLength: 1, maxLength: 3 }),
@@ -155,11 +185,13 @@ const entries: fc.Arbitrary<Entry[]> = fc.letrec<{ list: Entry[]; entry: Entry }
 
 /** Starlight 0.42's `<FileTree>` markup of the entries. */
 function fileTree(list: Entry[]): string {
-  const icon = '<span><svg width="16" height="16" class="tree-icon" aria-hidden="true" viewBox="0 0 24 24"><path d="M0 0"/></svg></span>';
+  const icon =
+    '<span><svg width="16" height="16" class="tree-icon" aria-hidden="true" viewBox="0 0 24 24"><path d="M0 0"/></svg></span>';
   const item = (entry: Entry): string => {
     const name = entry.highlight ? `<strong>${entry.name}</strong>` : entry.name;
     const comment = entry.comment ? ` <span class="comment">${entry.comment}</span>` : '';
-    if (!entry.children) return `<li class="file"><span class="tree-entry"><span class="${entry.highlight ? 'highlight' : ''}">${icon}${name}</span>${comment}</span></li>`;
+    if (!entry.children)
+      return `<li class="file"><span class="tree-entry"><span class="${entry.highlight ? 'highlight' : ''}">${icon}${name}</span>${comment}</span></li>`;
     const label = `<span class="tree-entry"><span class="${entry.highlight ? 'highlight' : ''}"><span><span class="sr-only">Directory</span><svg></svg></span>${name}\n</span>${comment}</span>`;
     return `<li class="directory"><details open><summary>${label}</summary><ul>${entry.children.map(item).join('')}</ul></details></li>`;
   };
@@ -184,7 +216,11 @@ function entriesOf(list: List): Entry[] {
       name: isFolder ? code.value.slice(0, -1) : code.value,
       ...(comment && { comment }),
       highlight,
-      ...(nested?.type === 'list' ? { children: entriesOf(nested) } : isFolder ? { children: [] } : {}),
+      ...(nested?.type === 'list'
+        ? { children: entriesOf(nested) }
+        : isFolder
+          ? { children: [] }
+          : {}),
     };
   });
 }
@@ -193,13 +229,20 @@ describe('file trees', () => {
   it('are the nested list their author wrote, each name as code, folders with a slash (property)', () => {
     fc.assert(
       fc.property(entries, (list) => {
-        const markdown = markdownOf(`<p>A project might look like this:</p>${fileTree(list)}<p>After.</p>`);
+        const markdown = markdownOf(
+          `<p>A project might look like this:</p>${fileTree(list)}<p>After.</p>`,
+        );
         const lists = all(parse(markdown), 'list');
         assert.ok(lists.length > 0, markdown);
         assert.deepEqual(
           entriesOf(lists[0]!),
           list.map(function normalize(entry): Entry {
-            return { name: entry.name, ...(entry.comment && { comment: entry.comment }), highlight: entry.highlight, ...(entry.children && { children: entry.children.map(normalize) }) };
+            return {
+              name: entry.name,
+              ...(entry.comment && { comment: entry.comment }),
+              highlight: entry.highlight,
+              ...(entry.children && { children: entry.children.map(normalize) }),
+            };
           }),
         );
         assert.match(markdown, /^A project might look like this:\n\n- /m);
@@ -224,7 +267,10 @@ describe('cards and buttons', () => {
       fc.property(words, fc.option(words, { nil: undefined }), (title, description) => {
         const html = `<div class="sl-link-card"><span class="sl-flex stack"><a href="/guides/x/"><span class="title">${title}</span></a>${description ? `<span class="description">${description}</span>` : ''}</span><svg></svg></div>`;
         const markdown = markdownOf(html);
-        assert.equal(markdown, `[${title}](https://docs.example/guides/x/)${description ? ` — ${description}` : ''}\n`);
+        assert.equal(
+          markdown,
+          `[${title}](https://docs.example/guides/x/)${description ? ` — ${description}` : ''}\n`,
+        );
       }),
       { numRuns: 200 },
     );
@@ -241,15 +287,21 @@ describe('cards and buttons', () => {
 
   it('separate a row of buttons, whatever wraps each one (property)', () => {
     fc.assert(
-      fc.property(fc.array(words, { minLength: 2, maxLength: 4 }), wrapping, (labels, { before, after, between }) => {
-        const html = `<div class="sl-flex actions">${labels.map((label, i) => `${before}<a href="/${i}/" class="sl-link-button primary">${label}<svg aria-hidden="true"></svg></a>${after}`).join(between)}</div>`;
-        const links = all(parse(markdownOf(html)), 'link');
-        assert.deepEqual(
-          links.map((link) => link.children.map((child) => ('value' in child ? child.value : '')).join('')),
-          labels,
-        );
-        assert.doesNotMatch(markdownOf(html), /\)\[/);
-      }),
+      fc.property(
+        fc.array(words, { minLength: 2, maxLength: 4 }),
+        wrapping,
+        (labels, { before, after, between }) => {
+          const html = `<div class="sl-flex actions">${labels.map((label, i) => `${before}<a href="/${i}/" class="sl-link-button primary">${label}<svg aria-hidden="true"></svg></a>${after}`).join(between)}</div>`;
+          const links = all(parse(markdownOf(html)), 'link');
+          assert.deepEqual(
+            links.map((link) =>
+              link.children.map((child) => ('value' in child ? child.value : '')).join(''),
+            ),
+            labels,
+          );
+          assert.doesNotMatch(markdownOf(html), /\)\[/);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -275,14 +327,33 @@ describe('cards and buttons', () => {
 
 describe('emphasis in Japanese and Chinese', () => {
   const letters = fc.constantFrom('付き', 'ページ', '文档', '検索', 'abc', 'Starlight', '42');
-  const punctuation = fc.constantFrom('。', '、', '「', '」', '！', '（', '）', '.', ',', '!', '?', ':');
+  const punctuation = fc.constantFrom(
+    '。',
+    '、',
+    '「',
+    '」',
+    '！',
+    '（',
+    '）',
+    '.',
+    ',',
+    '!',
+    '?',
+    ':',
+  );
   const piece = fc.oneof(letters, punctuation, fc.constant(' '));
   const run = fc.array(piece, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(''));
   const segment = fc.oneof(
     run.map((text) => ({ html: escapeHtml(text), text })),
-    fc.tuple(fc.constantFrom('em', 'strong', 'del'), run).map(([tag, text]) => ({ html: `<${tag}>${escapeHtml(text)}</${tag}>`, text })),
-    fc.tuple(fc.constantFrom('em', 'strong'), letters).map(([tag, text]) => ({ html: `<${tag}><a href="/x/">${text}</a></${tag}>`, text })),
-    fc.tuple(fc.constantFrom('em', 'strong'), letters).map(([tag, text]) => ({ html: `<${tag}><code>${text}</code></${tag}>`, text })),
+    fc
+      .tuple(fc.constantFrom('em', 'strong', 'del'), run)
+      .map(([tag, text]) => ({ html: `<${tag}>${escapeHtml(text)}</${tag}>`, text })),
+    fc
+      .tuple(fc.constantFrom('em', 'strong'), letters)
+      .map(([tag, text]) => ({ html: `<${tag}><a href="/x/">${text}</a></${tag}>`, text })),
+    fc
+      .tuple(fc.constantFrom('em', 'strong'), letters)
+      .map(([tag, text]) => ({ html: `<${tag}><code>${text}</code></${tag}>`, text })),
   );
 
   it('never comes out as character references, and reads back as the same text (property)', () => {
@@ -290,7 +361,8 @@ describe('emphasis in Japanese and Chinese', () => {
       fc.property(fc.array(segment, { minLength: 1, maxLength: 6 }), (segments) => {
         const markdown = markdownOf(`<p>${segments.map((part) => part.html).join('')}</p>`, 'ja');
         assert.doesNotMatch(markdown, /&#x?[0-9a-f]+;/i, markdown);
-        const text = (node: Nodes): string => ('value' in node ? node.value : 'children' in node ? node.children.map(text).join('') : '');
+        const text = (node: Nodes): string =>
+          'value' in node ? node.value : 'children' in node ? node.children.map(text).join('') : '';
         const expected = segments
           .map((part) => part.text)
           .join('')
@@ -303,8 +375,20 @@ describe('emphasis in Japanese and Chinese', () => {
   });
 
   it('keeps the emphasis, one punctuation mark shorter when it ends on one before a letter', () => {
-    assert.equal(markdownOf('<p>カスタムタイトル<em>付きの</em>警告補足情報。</p>', 'ja'), 'カスタムタイトル*付きの*警告補足情報。\n');
-    assert.equal(markdownOf('<p><strong>Houston、問題が生じました。</strong>ページが見つかりませんでした。</p>', 'ja'), '**Houston、問題が生じました**。ページが見つかりませんでした。\n');
-    assert.equal(markdownOf('<p>见<strong><a href="/x/">文档</a></strong>了</p>', 'zh-CN'), '见[**文档**](https://docs.example/x/)了\n');
+    assert.equal(
+      markdownOf('<p>カスタムタイトル<em>付きの</em>警告補足情報。</p>', 'ja'),
+      'カスタムタイトル*付きの*警告補足情報。\n',
+    );
+    assert.equal(
+      markdownOf(
+        '<p><strong>Houston、問題が生じました。</strong>ページが見つかりませんでした。</p>',
+        'ja',
+      ),
+      '**Houston、問題が生じました**。ページが見つかりませんでした。\n',
+    );
+    assert.equal(
+      markdownOf('<p>见<strong><a href="/x/">文档</a></strong>了</p>', 'zh-CN'),
+      '见[**文档**](https://docs.example/x/)了\n',
+    );
   });
 });

@@ -15,13 +15,18 @@ const REPOSITORY = fileURLToPath(new URL('../../', import.meta.url));
 const PACKAGE = join(REPOSITORY, 'packages/astro-agent-api');
 const REGISTRY = join(PACKAGE, 'src/hosts/host-registry.ts');
 const TEST_HOST = join(REPOSITORY, 'tests/helpers/test-host');
-const HOST_FILES = ['test-host.ts', 'test-agent-api.ts', 'test-front.ts'].map((name) => join(TEST_HOST, name));
+const HOST_FILES = ['test-host.ts', 'test-agent-api.ts', 'test-front.ts'].map((name) =>
+  join(TEST_HOST, name),
+);
 const PARTS = ['environment', 'files', 'openStore', 'fetchOutbound'] as const;
 
 /** The registry with the test host's line (and its import). */
 function registryWithTestHost(): string {
   const source = readFileSync(REGISTRY, 'utf8');
-  const withHost = source.replace(/const HOSTS: readonly Host\[\] = \[(.*)\];/, 'const HOSTS: readonly Host[] = [$1, testHost];');
+  const withHost = source.replace(
+    /const HOSTS: readonly Host\[\] = \[(.*)\];/,
+    'const HOSTS: readonly Host[] = [$1, testHost];',
+  );
   assert.notEqual(withHost, source, 'the registry lists its hosts in one array');
   return `import { testHost } from '../../../../tests/helpers/test-host/test-host.ts';\n${withHost}\nexport const found: Host = hostOfBuild({ adapter: { name: '@example/test-adapter' } })!;\n`;
 }
@@ -46,21 +51,30 @@ function typecheck(virtual: Map<string, string>): Record<string, string[]> {
   host.readFile = (path) => virtual.get(path) ?? readFile(path);
   host.getSourceFile = (path, language, ...rest) => {
     const text = virtual.get(path);
-    return text === undefined ? getSourceFile(path, language, ...rest) : ts.createSourceFile(path, text, language);
+    return text === undefined
+      ? getSourceFile(path, language, ...rest)
+      : ts.createSourceFile(path, text, language);
   };
   const rootNames = [...HOST_FILES, ...virtual.keys()];
   const program = ts.createProgram({ rootNames, options: programOptions, host });
   return Object.fromEntries(
-    rootNames.map((path) => [path, ts.getPreEmitDiagnostics(program, program.getSourceFile(path)).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'))]),
+    rootNames.map((path) => [
+      path,
+      ts
+        .getPreEmitDiagnostics(program, program.getSourceFile(path))
+        .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')),
+    ]),
   );
 }
 
 test('the test-only host, one folder, compiles into the registry by one line; without any one platform part it does not, and the error names the part', () => {
   const registry = join(PACKAGE, 'src/hosts/host-registry-with-test-host.ts');
   const virtual = new Map([[registry, registryWithTestHost()]]);
-  for (const part of PARTS) virtual.set(join(TEST_HOST, `test-agent-api-without-${part}.ts`), runtimeWithout(part));
+  for (const part of PARTS)
+    virtual.set(join(TEST_HOST, `test-agent-api-without-${part}.ts`), runtimeWithout(part));
   const diagnostics = typecheck(virtual);
-  for (const path of [...HOST_FILES, registry]) assert.deepEqual(diagnostics[path], [], `${path} compiles`);
+  for (const path of [...HOST_FILES, registry])
+    assert.deepEqual(diagnostics[path], [], `${path} compiles`);
   for (const part of PARTS) {
     const errors = diagnostics[join(TEST_HOST, `test-agent-api-without-${part}.ts`)]!;
     assert.equal(errors.length, 1, `${part}: ${errors.join('\n')}`);

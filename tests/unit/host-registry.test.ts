@@ -12,7 +12,13 @@ test('each adapter the package knows has its host: its runtime, its function ent
   assert.deepEqual(
     ['@astrojs/node', '@astrojs/cloudflare', '@astrojs/vercel', '@astrojs/netlify'].map((name) => {
       const host = of(name);
-      return [host.adapter, host.runtime, host.frontsStandaloneServer, host.functionEntry?.adapterEntry, typeof host.publish];
+      return [
+        host.adapter,
+        host.runtime,
+        host.frontsStandaloneServer,
+        host.functionEntry?.adapterEntry,
+        typeof host.publish,
+      ];
     }),
     [
       ['@astrojs/node', 'node', true, undefined, 'undefined'],
@@ -25,12 +31,22 @@ test('each adapter the package knows has its host: its runtime, its function ent
 
 test("any other adapter's server runs in Node and mounts the runtime itself: no standalone front, nothing published", () => {
   const host = hostOfBuild({ adapter: { name: '@example/adapter' } })!;
-  assert.deepEqual([host.adapter, host.runtime, host.frontsStandaloneServer, host.functionEntry, host.publish], ['@example/adapter', 'node', false, undefined, undefined]);
+  assert.deepEqual(
+    [host.adapter, host.runtime, host.frontsStandaloneServer, host.functionEntry, host.publish],
+    ['@example/adapter', 'node', false, undefined, undefined],
+  );
 });
 
 test("a function host's entry imports the adapter's entry and the runtime module by the ids it is given", () => {
-  const code = hostOfBuild({ adapter: { name: '@astrojs/netlify' } })!.functionEntry!.code({ serverless: 'pkg/serverless', runtime: 'virtual:rt' });
-  assert.ok(code.includes("import { createHandler as createSiteHandler } from '@astrojs/netlify/ssr-function.js';"));
+  const code = hostOfBuild({ adapter: { name: '@astrojs/netlify' } })!.functionEntry!.code({
+    serverless: 'pkg/serverless',
+    runtime: 'virtual:rt',
+  });
+  assert.ok(
+    code.includes(
+      "import { createHandler as createSiteHandler } from '@astrojs/netlify/ssr-function.js';",
+    ),
+  );
   assert.ok(code.includes('import { createNetlifyFront } from "pkg/serverless";'));
   assert.ok(code.includes('import { agentFront } from "virtual:rt";'));
 });

@@ -6,27 +6,70 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { matchLanguageRange } from '../../packages/astro-agent-api/src/content/language-tag.ts';
+import { matchLanguageRange } from '../../packages/astro-agent-api/src/shared/language-tag.ts';
 import { createSearchPages } from '../../packages/astro-agent-api/src/operations/search-pages.ts';
 
 /** The 17 languages of Starlight's documentation, as its pages' `<html lang>` give them. */
-const STARLIGHT = ['en', 'de', 'es', 'ja', 'fr', 'it', 'id', 'zh-CN', 'pt-BR', 'pt-PT', 'ko', 'tr', 'ru', 'hi', 'da', 'uk', 'fa'];
-const site = fc.uniqueArray(fc.constantFrom(...STARLIGHT, 'zh-TW', 'en-GB', 'sr-Latn', 'sr-Cyrl'), { minLength: 1, maxLength: 8 });
+const STARLIGHT = [
+  'en',
+  'de',
+  'es',
+  'ja',
+  'fr',
+  'it',
+  'id',
+  'zh-CN',
+  'pt-BR',
+  'pt-PT',
+  'ko',
+  'tr',
+  'ru',
+  'hi',
+  'da',
+  'uk',
+  'fa',
+];
+const site = fc.uniqueArray(fc.constantFrom(...STARLIGHT, 'zh-TW', 'en-GB', 'sr-Latn', 'sr-Cyrl'), {
+  minLength: 1,
+  maxLength: 8,
+});
 /** The tag written as a user might: each letter in either case, `-` or `_`. */
 const rewrite = (tag: string) =>
   fc
     .array(fc.boolean(), { minLength: tag.length, maxLength: tag.length })
-    .chain((upper) => fc.constantFrom('-', '_').map((dash) => [...tag].map((character, i) => (character === '-' ? dash : upper[i] ? character.toUpperCase() : character.toLowerCase())).join('')));
+    .chain((upper) =>
+      fc
+        .constantFrom('-', '_')
+        .map((dash) =>
+          [...tag]
+            .map((character, i) =>
+              character === '-'
+                ? dash
+                : upper[i]
+                  ? character.toUpperCase()
+                  : character.toLowerCase(),
+            )
+            .join(''),
+        ),
+    );
 
 test('a site language written in any case, with - or _, matches that language', () => {
   fc.assert(
     fc.property(
-      site.chain((languages) => fc.constantFrom(...languages).chain((tag) => rewrite(tag).map((written) => ({ languages, tag, written })))),
+      site.chain((languages) =>
+        fc
+          .constantFrom(...languages)
+          .chain((tag) => rewrite(tag).map((written) => ({ languages, tag, written }))),
+      ),
       ({ languages, tag, written }) => {
         const matched = matchLanguageRange(written, languages);
         assert.ok(matched.includes(tag), `${written} in ${languages.join()}`);
         // Only the tag itself, and the tags it is a prefix of.
-        for (const other of matched) assert.ok(other === tag || other.toLowerCase().startsWith(`${tag.toLowerCase()}-`), other);
+        for (const other of matched)
+          assert.ok(
+            other === tag || other.toLowerCase().startsWith(`${tag.toLowerCase()}-`),
+            other,
+          );
       },
     ),
     { numRuns: 500 },
@@ -35,18 +78,25 @@ test('a site language written in any case, with - or _, matches that language', 
 
 test('a bare language takes all its regions; a longer tag the nearest the site has; another language none', () => {
   fc.assert(
-    fc.property(site, fc.constantFrom('-419', '-x-private', '-u-ca-japanese', '-Latn-XX', '-posix'), (languages, extra) => {
-      for (const tag of languages) {
-        const primary = tag.split('-')[0]!;
-        assert.deepEqual(
-          matchLanguageRange(primary.toUpperCase(), languages),
-          languages.filter((other) => other.split('-')[0] === primary),
-        );
-        assert.ok(matchLanguageRange(`${tag}${extra}`, languages).includes(tag), `${tag}${extra}`);
-      }
-      assert.deepEqual(matchLanguageRange('nv', languages), []);
-      assert.deepEqual(matchLanguageRange('*', languages), languages);
-    }),
+    fc.property(
+      site,
+      fc.constantFrom('-419', '-x-private', '-u-ca-japanese', '-Latn-XX', '-posix'),
+      (languages, extra) => {
+        for (const tag of languages) {
+          const primary = tag.split('-')[0]!;
+          assert.deepEqual(
+            matchLanguageRange(primary.toUpperCase(), languages),
+            languages.filter((other) => other.split('-')[0] === primary),
+          );
+          assert.ok(
+            matchLanguageRange(`${tag}${extra}`, languages).includes(tag),
+            `${tag}${extra}`,
+          );
+        }
+        assert.deepEqual(matchLanguageRange('nv', languages), []);
+        assert.deepEqual(matchLanguageRange('*', languages), languages);
+      },
+    ),
     { numRuns: 300 },
   );
   assert.deepEqual(matchLanguageRange('pt', STARLIGHT), ['pt-BR', 'pt-PT']);
@@ -74,5 +124,8 @@ test('search_pages reads `language` in those forms and names the site’s langua
     assert.equal(parsed.success, false, written);
   }
   const none = parse('nl');
-  assert.ok(!none.success && /`nl`.*`zh-CN`.*`fa`/.test(none.error.issues[0]!.message), !none.success ? none.error.issues[0]!.message : '');
+  assert.ok(
+    !none.success && /`nl`.*`zh-CN`.*`fa`/.test(none.error.issues[0]!.message),
+    !none.success ? none.error.issues[0]!.message : '',
+  );
 });

@@ -1,23 +1,40 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { buildDocuments } from '../../packages/astro-agent-api/src/documents/write-documents.ts';
-import { LIMITS } from '../../packages/astro-agent-api/src/limits.ts';
-import { formatDuration, formatPerPeriod } from '../../packages/astro-agent-api/src/period-words.ts';
-import { agentSkillPath, DOCUMENT_PATHS, WELL_KNOWN_PATHS } from '../../packages/astro-agent-api/src/paths.ts';
-import { parseAgentApiOptions, resolveAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
+import { LIMITS } from '../../packages/astro-agent-api/src/contract/limits.ts';
+import {
+  formatDuration,
+  formatPerPeriod,
+} from '../../packages/astro-agent-api/src/contract/period-words.ts';
+import {
+  agentSkillPath,
+  DOCUMENT_PATHS,
+  WELL_KNOWN_PATHS,
+} from '../../packages/astro-agent-api/src/contract/paths.ts';
+import {
+  parseAgentApiOptions,
+  resolveAgentApiOptions,
+} from '../../packages/astro-agent-api/src/options.ts';
 import { agentApiOptions } from '../../src/data/agent-api.ts';
 import { buildTestPage } from '../helpers/built-page.ts';
 
 const site = 'https://www.reparohogar.example';
 const parsed = parseAgentApiOptions(agentApiOptions);
 const options = resolveAgentApiOptions(parsed, { url: site, pageLanguages: [] });
-const pages = [buildTestPage(site, '/', { title: 'Inicio', language: 'es', markdown: '# Inicio\n\nTexto.\n' })];
+const pages = [
+  buildTestPage(site, '/', { title: 'Inicio', language: 'es', markdown: '# Inicio\n\nTexto.\n' }),
+];
 const { anonymous, identified } = options.policies;
 
 /** The text of a document: a JSON document's string values, one a line; any other as it is. */
 function textOf(path: string, content: string): string {
   if (!path.endsWith('.json') && !path.startsWith('/.well-known/oauth')) return content;
-  const strings = (value: unknown): string[] => (typeof value === 'string' ? [value] : value !== null && typeof value === 'object' ? Object.values(value).flatMap(strings) : []);
+  const strings = (value: unknown): string[] =>
+    typeof value === 'string'
+      ? [value]
+      : value !== null && typeof value === 'object'
+        ? Object.values(value).flatMap(strings)
+        : [];
   return strings(JSON.parse(content)).join('\n');
 }
 
@@ -32,38 +49,149 @@ function sentenceAt(text: string, anchor: string): string {
 
 /** Each limit, where the documents state it: the document, how its sentence begins and the words it must say. */
 function statements() {
-  const { registration, token, failedAuthentication, authorization, agentAuthorization } = LIMITS.oauth;
+  const { registration, token, failedAuthentication, authorization, agentAuthorization } =
+    LIMITS.oauth;
   const quota = formatPerPeriod(LIMITS.quotaWindowSeconds);
   const raise = `${identified.quota} requests ${quota}`;
   return [
-    { limit: 'quotaWindowSeconds', document: DOCUMENT_PATHS.auth, anchor: 'A token only raises the quota', says: raise },
-    { limit: 'quotaWindowSeconds', document: DOCUMENT_PATHS.agents, anchor: 'A token is never needed to read', says: raise },
-    { limit: 'quotaWindowSeconds', document: DOCUMENT_PATHS.openapi, anchor: 'read content with the raised quota', says: `${anonymous.quota} requests ${quota}` },
-    { limit: 'quotaWindowSeconds', document: WELL_KNOWN_PATHS.authorizationServer, anchor: `${identified.quota} requests`, says: raise },
-    { limit: 'quotaWindowSeconds', document: WELL_KNOWN_PATHS.mcpServerCard, anchor: 'Optional: a bearer token', says: raise },
-    { limit: 'quotaWindowSeconds', document: agentSkillPath(options.name), anchor: '- Without credentials:', says: `${anonymous.quota} requests ${quota}` },
-    { limit: 'oauth.registration', document: DOCUMENT_PATHS.auth, anchor: `more than ${registration.limit} registrations`, says: formatPerPeriod(registration.windowSeconds) },
-    { limit: 'oauth.registration', document: DOCUMENT_PATHS.auth, anchor: '| registrations |', says: formatPerPeriod(registration.windowSeconds) },
-    { limit: 'oauth.registration', document: DOCUMENT_PATHS.openapi, anchor: 'Anonymous, automatic, free', says: formatPerPeriod(registration.windowSeconds) },
-    { limit: 'oauth.token', document: DOCUMENT_PATHS.auth, anchor: `more than ${token.limit} token requests`, says: formatPerPeriod(token.windowSeconds) },
-    { limit: 'oauth.token', document: DOCUMENT_PATHS.auth, anchor: '| token endpoint |', says: formatPerPeriod(token.windowSeconds) },
-    { limit: 'oauth.token', document: DOCUMENT_PATHS.openapi, anchor: 'An opaque Bearer token valid', says: `${token.limit} requests ${formatPerPeriod(token.windowSeconds)}` },
+    {
+      limit: 'quotaWindowSeconds',
+      document: DOCUMENT_PATHS.auth,
+      anchor: 'A token only raises the quota',
+      says: raise,
+    },
+    {
+      limit: 'quotaWindowSeconds',
+      document: DOCUMENT_PATHS.agents,
+      anchor: 'A token is never needed to read',
+      says: raise,
+    },
+    {
+      limit: 'quotaWindowSeconds',
+      document: DOCUMENT_PATHS.openapi,
+      anchor: 'read content with the raised quota',
+      says: `${anonymous.quota} requests ${quota}`,
+    },
+    {
+      limit: 'quotaWindowSeconds',
+      document: WELL_KNOWN_PATHS.authorizationServer,
+      anchor: `${identified.quota} requests`,
+      says: raise,
+    },
+    {
+      limit: 'quotaWindowSeconds',
+      document: WELL_KNOWN_PATHS.mcpServerCard,
+      anchor: 'Optional: a bearer token',
+      says: raise,
+    },
+    {
+      limit: 'quotaWindowSeconds',
+      document: agentSkillPath(options.name),
+      anchor: '- Without credentials:',
+      says: `${anonymous.quota} requests ${quota}`,
+    },
+    {
+      limit: 'oauth.registration',
+      document: DOCUMENT_PATHS.auth,
+      anchor: `more than ${registration.limit} registrations`,
+      says: formatPerPeriod(registration.windowSeconds),
+    },
+    {
+      limit: 'oauth.registration',
+      document: DOCUMENT_PATHS.auth,
+      anchor: '| registrations |',
+      says: formatPerPeriod(registration.windowSeconds),
+    },
+    {
+      limit: 'oauth.registration',
+      document: DOCUMENT_PATHS.openapi,
+      anchor: 'Anonymous, automatic, free',
+      says: formatPerPeriod(registration.windowSeconds),
+    },
+    {
+      limit: 'oauth.token',
+      document: DOCUMENT_PATHS.auth,
+      anchor: `more than ${token.limit} token requests`,
+      says: formatPerPeriod(token.windowSeconds),
+    },
+    {
+      limit: 'oauth.token',
+      document: DOCUMENT_PATHS.auth,
+      anchor: '| token endpoint |',
+      says: formatPerPeriod(token.windowSeconds),
+    },
+    {
+      limit: 'oauth.token',
+      document: DOCUMENT_PATHS.openapi,
+      anchor: 'An opaque Bearer token valid',
+      says: `${token.limit} requests ${formatPerPeriod(token.windowSeconds)}`,
+    },
     {
       limit: 'oauth.failedAuthentication',
       document: DOCUMENT_PATHS.auth,
       anchor: `more than ${failedAuthentication.limit} failed client authentications`,
       says: formatPerPeriod(failedAuthentication.windowSeconds),
     },
-    { limit: 'accessTokenSeconds', document: DOCUMENT_PATHS.auth, anchor: 'The token is opaque and valid', says: formatDuration(LIMITS.accessTokenSeconds) },
-    { limit: 'accessTokenSeconds', document: DOCUMENT_PATHS.openapi, anchor: 'An opaque Bearer token valid', says: `${LIMITS.accessTokenSeconds} s` },
-    { limit: 'accessTokenSeconds', document: DOCUMENT_PATHS.agents, anchor: 'gives a Bearer token valid', says: `${LIMITS.accessTokenSeconds} s` },
-    { limit: 'oauth.authorization', document: DOCUMENT_PATHS.auth, anchor: '- **New grants are limited where a person is.**', says: formatPerPeriod(authorization.windowSeconds) },
-    { limit: 'oauth.authorization', document: DOCUMENT_PATHS.auth, anchor: '| new grants (authorizations) |', says: formatPerPeriod(authorization.windowSeconds) },
-    { limit: 'oauth.authorization', document: DOCUMENT_PATHS.agents, anchor: '- **New grants are limited where a person is.**', says: formatPerPeriod(authorization.windowSeconds) },
-    { limit: 'oauth.authorization', document: DOCUMENT_PATHS.openapi, anchor: `${authorization.limit} new grants`, says: formatPerPeriod(authorization.windowSeconds) },
-    { limit: 'oauth.agentAuthorization', document: DOCUMENT_PATHS.auth, anchor: '- **An assistant that signs its requests**', says: formatPerPeriod(agentAuthorization.windowSeconds) },
-    { limit: 'refreshTokenSeconds', document: DOCUMENT_PATHS.auth, anchor: '| refresh token |', says: formatDuration(LIMITS.refreshTokenSeconds) },
-    { limit: 'refreshTokenSeconds', document: DOCUMENT_PATHS.auth, anchor: '- **Refreshing**', says: formatDuration(LIMITS.refreshTokenSeconds) },
+    {
+      limit: 'accessTokenSeconds',
+      document: DOCUMENT_PATHS.auth,
+      anchor: 'The token is opaque and valid',
+      says: formatDuration(LIMITS.accessTokenSeconds),
+    },
+    {
+      limit: 'accessTokenSeconds',
+      document: DOCUMENT_PATHS.openapi,
+      anchor: 'An opaque Bearer token valid',
+      says: `${LIMITS.accessTokenSeconds} s`,
+    },
+    {
+      limit: 'accessTokenSeconds',
+      document: DOCUMENT_PATHS.agents,
+      anchor: 'gives a Bearer token valid',
+      says: `${LIMITS.accessTokenSeconds} s`,
+    },
+    {
+      limit: 'oauth.authorization',
+      document: DOCUMENT_PATHS.auth,
+      anchor: '- **New grants are limited where a person is.**',
+      says: formatPerPeriod(authorization.windowSeconds),
+    },
+    {
+      limit: 'oauth.authorization',
+      document: DOCUMENT_PATHS.auth,
+      anchor: '| new grants (authorizations) |',
+      says: formatPerPeriod(authorization.windowSeconds),
+    },
+    {
+      limit: 'oauth.authorization',
+      document: DOCUMENT_PATHS.agents,
+      anchor: '- **New grants are limited where a person is.**',
+      says: formatPerPeriod(authorization.windowSeconds),
+    },
+    {
+      limit: 'oauth.authorization',
+      document: DOCUMENT_PATHS.openapi,
+      anchor: `${authorization.limit} new grants`,
+      says: formatPerPeriod(authorization.windowSeconds),
+    },
+    {
+      limit: 'oauth.agentAuthorization',
+      document: DOCUMENT_PATHS.auth,
+      anchor: '- **An assistant that signs its requests**',
+      says: formatPerPeriod(agentAuthorization.windowSeconds),
+    },
+    {
+      limit: 'refreshTokenSeconds',
+      document: DOCUMENT_PATHS.auth,
+      anchor: '| refresh token |',
+      says: formatDuration(LIMITS.refreshTokenSeconds),
+    },
+    {
+      limit: 'refreshTokenSeconds',
+      document: DOCUMENT_PATHS.auth,
+      anchor: '- **Refreshing**',
+      says: formatDuration(LIMITS.refreshTokenSeconds),
+    },
   ];
 }
 
@@ -72,14 +200,22 @@ function assertDocumentsStateLimits() {
   for (const { limit, document, anchor, says } of statements()) {
     const content = documents.get(document);
     assert.ok(content !== undefined, `${document} is built`);
-    assert.ok(sentenceAt(textOf(document, content), anchor).includes(says), `${document}: the sentence at ${JSON.stringify(anchor)} states ${limit} as ${JSON.stringify(says)}`);
+    assert.ok(
+      sentenceAt(textOf(document, content), anchor).includes(says),
+      `${document}: the sentence at ${JSON.stringify(anchor)} states ${limit} as ${JSON.stringify(says)}`,
+    );
   }
 }
 
 describe('the limits the documents state', () => {
   const published = structuredClone(LIMITS);
   // The fixture changes the one object the server enforces; the test process is its own.
-  const limits = LIMITS as unknown as { quotaWindowSeconds: number; accessTokenSeconds: number; refreshTokenSeconds: number; oauth: Record<string, { windowSeconds: number }> };
+  const limits = LIMITS as unknown as {
+    quotaWindowSeconds: number;
+    accessTokenSeconds: number;
+    refreshTokenSeconds: number;
+    oauth: Record<string, { windowSeconds: number }>;
+  };
   after(() => Object.assign(limits, structuredClone(published)));
 
   it('every sentence that states a window or a lifetime says the one of limits.ts', () => {
@@ -102,13 +238,30 @@ describe('the limits the documents state', () => {
     limits.refreshTokenSeconds = 14 * 86_400;
     assertDocumentsStateLimits();
     const documents = buildDocuments({ site, options, company: parsed.company, pages });
-    for (const [path, content] of documents) assert.doesNotMatch(content, /per (minute|hour)\b|one hour/, `${path} still states a window of the old limits`);
+    for (const [path, content] of documents)
+      assert.doesNotMatch(
+        content,
+        /per (minute|hour)\b|one hour/,
+        `${path} still states a window of the old limits`,
+      );
   });
 });
 
 describe('period words', () => {
   it('say a period in the largest unit that divides it', () => {
-    assert.deepEqual([60, 3600, 120, 90, 86_400, 1].map(formatDuration), ['1 minute', '1 hour', '2 minutes', '90 seconds', '1 day', '1 second']);
-    assert.deepEqual([60, 3600, 120, 90].map(formatPerPeriod), ['per minute', 'per hour', 'per 2 minutes', 'per 90 seconds']);
+    assert.deepEqual([60, 3600, 120, 90, 86_400, 1].map(formatDuration), [
+      '1 minute',
+      '1 hour',
+      '2 minutes',
+      '90 seconds',
+      '1 day',
+      '1 second',
+    ]);
+    assert.deepEqual([60, 3600, 120, 90].map(formatPerPeriod), [
+      'per minute',
+      'per hour',
+      'per 2 minutes',
+      'per 90 seconds',
+    ]);
   });
 });

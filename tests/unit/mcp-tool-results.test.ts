@@ -24,16 +24,34 @@ const page = {
 };
 
 test("read_page's result: the Markdown once, as the text after a short front matter; the other fields as the structured content", () => {
-  const { text, structured } = buildToolResultParts({ textField: 'markdown' }, JSON.stringify(page));
+  const { text, structured } = buildToolResultParts(
+    { textField: 'markdown' },
+    JSON.stringify(page),
+  );
   const { markdown, ...fields } = page;
   assert.deepEqual(JSON.parse(structured), fields);
   assert.ok(text.endsWith(`\n---\n\n${markdown}`), text);
   assert.equal(text.split(markdown).length, 2, 'the Markdown appears once');
   const front = parseYaml(text.slice(4, text.indexOf('\n---\n\n') + 1));
   // What says nothing or repeats is left out; the rest is the structured content's, values and all.
-  assert.deepEqual(front, { title: page.title, url: page.url, last_modified: '2026-05-01', sections: page.sections, total_chars: 60, offset: 0 });
-  assert.ok(text.includes('\n  - {"id":"fugas-qué-hacer","title":"Fugas: qué hacer","level":1,"offset":0,"length":60}\n'), 'one section a line, in JSON, which YAML reads');
-  assert.ok(text.startsWith('---\ntitle: "Fugas: qué hacer"\nurl: "https://example.com/fugas/"\n'), text);
+  assert.deepEqual(front, {
+    title: page.title,
+    url: page.url,
+    last_modified: '2026-05-01',
+    sections: page.sections,
+    total_chars: 60,
+    offset: 0,
+  });
+  assert.ok(
+    text.includes(
+      '\n  - {"id":"fugas-qué-hacer","title":"Fugas: qué hacer","level":1,"offset":0,"length":60}\n',
+    ),
+    'one section a line, in JSON, which YAML reads',
+  );
+  assert.ok(
+    text.startsWith('---\ntitle: "Fugas: qué hacer"\nurl: "https://example.com/fugas/"\n'),
+    text,
+  );
 });
 
 test('a tool without a text field: its answer as the text and as the structured content, verbatim', () => {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { createNodeHandler } from '../../packages/astro-agent-api/src/hosts/node/connect-handler.ts';
-import type { Outcome } from '../../packages/astro-agent-api/src/outcome.ts';
+import type { Outcome } from '../../packages/astro-agent-api/src/operations/outcome.ts';
 import { createAgentApi, createAgentFront } from '../../packages/astro-agent-api/src/runtime.ts';
 import { LARGE_SITE, writeLargeBuild } from '../helpers/large-manifest.ts';
 
@@ -20,7 +20,12 @@ const outDir = await mkdtemp(join(tmpdir(), 'agent-api-one-question-'));
 after(() => rm(outDir, { recursive: true, force: true }));
 await writeLargeBuild(outDir, 20);
 const outcomes: Outcome[] = [];
-const api = createAgentApi({ outDir, env: { AGENT_API_DATA_DIR: join(outDir, 'data') }, logger: { error() {}, warn() {} }, onOutcome: (outcome) => void outcomes.push(outcome) });
+const api = createAgentApi({
+  outDir,
+  env: { AGENT_API_DATA_DIR: join(outDir, 'data') },
+  logger: { error() {}, warn() {} },
+  onOutcome: (outcome) => void outcomes.push(outcome),
+});
 after(() => api.close());
 await api.ready();
 
@@ -52,11 +57,19 @@ test('the web-standard front: one question, one page lookup, the page served wit
   lookups = 0;
   outcomes.length = 0;
   const front = createAgentFront(counted);
-  const site = async () => new Response(HTML, { headers: { 'Content-Type': 'text/html; charset=utf-8' } });
-  const response = await front.fetch(new Request(`${LARGE_SITE}${PAGE}`, { headers: agent }), { clientAddress: '203.0.113.7' }, site);
+  const site = async () =>
+    new Response(HTML, { headers: { 'Content-Type': 'text/html; charset=utf-8' } });
+  const response = await front.fetch(
+    new Request(`${LARGE_SITE}${PAGE}`, { headers: agent }),
+    { clientAddress: '203.0.113.7' },
+    site,
+  );
   await settle();
   assert.equal(response.status, 200);
-  assert.match(response.headers.get('Link') ?? '', /fontaneria\.md>; rel="alternate"; type="text\/markdown"/);
+  assert.match(
+    response.headers.get('Link') ?? '',
+    /fontaneria\.md>; rel="alternate"; type="text\/markdown"/,
+  );
   assert.deepEqual(calls, ['answer'], 'the front asks the runtime once');
   assert.equal(lookups, 1, 'the page is found and canonicalised once');
   assert.deepEqual(
@@ -67,14 +80,21 @@ test('the web-standard front: one question, one page lookup, the page served wit
 
 test('the node:http front: one question, one page lookup, the page handed to the site with its headers and reported once', async (t) => {
   const handler = createNodeHandler(counted);
-  const server = createServer((req, res) => handler(req, res, () => res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(HTML)));
+  const server = createServer((req, res) =>
+    handler(req, res, () =>
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(HTML),
+    ),
+  );
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   t.after(() => server.close());
   calls.length = 0;
   lookups = 0;
   outcomes.length = 0;
-  const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}${PAGE}`, { headers: agent });
+  const response = await fetch(
+    `http://127.0.0.1:${(server.address() as AddressInfo).port}${PAGE}`,
+    { headers: agent },
+  );
   assert.equal(await response.text(), HTML);
   await settle();
   assert.match(response.headers.get('Link') ?? '', /fontaneria\.md>; rel="alternate"/);
@@ -90,9 +110,13 @@ test('the node:http front: one question, one page lookup, the page handed to the
 test('a Markdown twin asked for by Accept: one question, one lookup', async () => {
   calls.length = 0;
   lookups = 0;
-  const response = await createAgentFront(counted).fetch(new Request(`${LARGE_SITE}${PAGE}`, { headers: { Accept: 'text/markdown' } }), { clientAddress: '203.0.113.7' }, () => {
-    throw new Error('the twin is the runtime’s answer, not the site’s');
-  });
+  const response = await createAgentFront(counted).fetch(
+    new Request(`${LARGE_SITE}${PAGE}`, { headers: { Accept: 'text/markdown' } }),
+    { clientAddress: '203.0.113.7' },
+    () => {
+      throw new Error('the twin is the runtime’s answer, not the site’s');
+    },
+  );
   assert.equal(response.status, 200);
   assert.match(response.headers.get('Content-Type') ?? '', /^text\/markdown/);
   assert.deepEqual(calls, ['answer']);

@@ -5,9 +5,16 @@ import { AstroError } from 'astro/errors';
 import { environmentSchema } from '../../packages/astro-agent-api/src/environment.ts';
 import type { ConvertedPage } from '../../packages/astro-agent-api/src/build/converted-page.ts';
 import { buildManifest } from '../../packages/astro-agent-api/src/build/write-manifest.ts';
-import { agentApiOptionsSchema, parseAgentApiOptions, resolveAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
+import {
+  agentApiOptionsSchema,
+  parseAgentApiOptions,
+  resolveAgentApiOptions,
+} from '../../packages/astro-agent-api/src/options.ts';
 
-const README = readFileSync(new URL('../../packages/astro-agent-api/README.md', import.meta.url), 'utf8');
+const README = readFileSync(
+  new URL('../../packages/astro-agent-api/README.md', import.meta.url),
+  'utf8',
+);
 
 /** The rows of the README table whose header starts with `first`: name → default cell, backticks kept. */
 function readmeTable(first: string): Map<string, string> {
@@ -41,7 +48,12 @@ describe('the README documents the schemas, and nothing else', () => {
     for (const [name, cell] of rows) {
       const value = defaults[name as keyof typeof defaults];
       // Options without a default are decided from the site (language, name) or are off when absent.
-      if (value === undefined) assert.doesNotMatch(cell, /^`[^`]*`$/, `${name} has no default in the schema, so the README shows no value`);
+      if (value === undefined)
+        assert.doesNotMatch(
+          cell,
+          /^`[^`]*`$/,
+          `${name} has no default in the schema, so the README shows no value`,
+        );
       else assert.equal(cell, `\`${asWritten(value)}\``, `the README's default of ${name}`);
     }
   });
@@ -52,8 +64,13 @@ describe('the README documents the schemas, and nothing else', () => {
     const defaults = environmentSchema.parse({});
     for (const [name, cell] of rows) {
       const value = defaults[name as keyof typeof defaults];
-      if (value === undefined) assert.doesNotMatch(cell, /^`[^`]*`$/, `${name} has no default in the schema`);
-      else assert.ok(cell.startsWith(`\`${value}\``), `the README's default of ${name} is ${value}: ${cell}`);
+      if (value === undefined)
+        assert.doesNotMatch(cell, /^`[^`]*`$/, `${name} has no default in the schema`);
+      else
+        assert.ok(
+          cell.startsWith(`\`${value}\``),
+          `the README's default of ${name} is ${value}: ${cell}`,
+        );
     }
   });
 });
@@ -66,17 +83,28 @@ describe('bad options', () => {
         assert.ok(error instanceof AstroError);
         assert.match(error.message, /`truncateAt`: Too small/);
         assert.match(error.message, /`contentSelecter`: not an option of the options/);
-        assert.match(error.hint ?? '', /The options are language, .*; the package README lists each one with its default/);
+        assert.match(
+          error.hint ?? '',
+          /The options are language, .*; the package README lists each one with its default/,
+        );
         return true;
       },
     );
   });
 
   test('an object option left out gets the defaults of its fields', () => {
-    const { policies, search, robots, documents } = parseAgentApiOptions({ policies: { identified: { quota: 900 } } });
-    assert.deepEqual(policies, { anonymous: { name: 'anonymous', quota: 60 }, identified: { name: 'identified', quota: 900 } });
+    const { policies, search, robots, documents } = parseAgentApiOptions({
+      policies: { identified: { quota: 900 } },
+    });
+    assert.deepEqual(policies, {
+      anonymous: { name: 'anonymous', quota: 60 },
+      identified: { name: 'identified', quota: 900 },
+    });
     assert.deepEqual(search, { synonyms: {}, stopWords: [], genericWords: [] });
-    assert.deepEqual(robots, { usage: { search: true, aiInput: true, aiTrain: false }, agents: {} });
+    assert.deepEqual(robots, {
+      usage: { search: true, aiInput: true, aiTrain: false },
+      agents: {},
+    });
     assert.deepEqual(documents, { notes: [], promptName: 'answer_question', promptRules: [] });
   });
 });
@@ -84,15 +112,28 @@ describe('bad options', () => {
 describe('pages that contradict the options', () => {
   test('a facet value the options do not declare stops the build with an AstroError naming the page and the fix', () => {
     const site = 'https://blog.example';
-    const options = resolveAgentApiOptions(parseAgentApiOptions({ facets: { topic: { values: { birds: 'Birds' } } } }), { url: site, pageLanguages: [] });
+    const options = resolveAgentApiOptions(
+      parseAgentApiOptions({ facets: { topic: { values: { birds: 'Birds' } } } }),
+      { url: site, pageLanguages: [] },
+    );
     // Only the facets are read before the check refuses the page.
-    const page = { path: '/cats/', facets: { topic: 'cats' }, lang: 'en' } as unknown as ConvertedPage;
+    const page = {
+      path: '/cats/',
+      facets: { topic: 'cats' },
+      lang: 'en',
+    } as unknown as ConvertedPage;
     assert.throws(
       () => buildManifest({ site, options, pages: [page] }),
       (error: unknown) => {
         assert.ok(error instanceof AstroError);
-        assert.match(error.message, /The page \/cats\/ is marked <meta data-agent-facet="topic" content="cats">/);
-        assert.match(error.hint ?? '', /Use one of birds, or add "cats" to facets\.topic\.values in astro\.config\.mjs\./);
+        assert.match(
+          error.message,
+          /The page \/cats\/ is marked <meta data-agent-facet="topic" content="cats">/,
+        );
+        assert.match(
+          error.hint ?? '',
+          /Use one of birds, or add "cats" to facets\.topic\.values in astro\.config\.mjs\./,
+        );
         return true;
       },
     );

@@ -6,11 +6,24 @@ import { after, test } from 'node:test';
 import { buildFrontMatter } from '../../packages/astro-agent-api/src/build/build-front-matter.ts';
 import { buildMarkdownFromHtml } from '../../packages/astro-agent-api/src/build/html-to-markdown.ts';
 import { writeManifest } from '../../packages/astro-agent-api/src/build/write-manifest.ts';
-import { MANIFEST_VERSION, RUNTIME_DIR, type BuiltManifest, type BuiltPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
-import { encodePageTexts, pageTextsFileName, readPageTextsFrom, type PageTexts } from '../../packages/astro-agent-api/src/content/page-texts.ts';
+import {
+  MANIFEST_VERSION,
+  RUNTIME_DIR,
+  type BuiltManifest,
+  type BuiltPage,
+} from '../../packages/astro-agent-api/src/content/manifest.ts';
+import {
+  encodePageTexts,
+  pageTextsFileName,
+  readPageTextsFrom,
+  type PageTexts,
+} from '../../packages/astro-agent-api/src/content/page-texts.ts';
 import { openPageTexts } from '../../packages/astro-agent-api/src/hosts/node/node-build-files.ts';
-import { parseAgentApiOptions, resolveAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
-import { DEFAULT_ROUTING } from '../../packages/astro-agent-api/src/site-urls.ts';
+import {
+  parseAgentApiOptions,
+  resolveAgentApiOptions,
+} from '../../packages/astro-agent-api/src/options.ts';
+import { DEFAULT_ROUTING } from '../../packages/astro-agent-api/src/contract/site-urls.ts';
 
 const site = 'https://docs.example';
 
@@ -35,7 +48,11 @@ after(() => rm(dir, { recursive: true, force: true }));
 
 /** Every page's twin, Markdown and plain text as `texts` reads them. */
 function readAll(texts: PageTexts, twins: ReturnType<typeof encodePageTexts>['twins']) {
-  return twins.map((twin) => ({ twin: texts.readTwin(twin).toString('utf8'), markdown: texts.readMarkdown(twin), text: texts.readText(twin) }));
+  return twins.map((twin) => ({
+    twin: texts.readTwin(twin).toString('utf8'),
+    markdown: texts.readMarkdown(twin),
+    text: texts.readText(twin),
+  }));
 }
 
 test('pages past a file size go on in the next texts file, and read back the same on Node and on Workers', async () => {
@@ -43,8 +60,13 @@ test('pages past a file size go on in the next texts file, and read back the sam
   const limit = 2 * Buffer.byteLength(pages[0]!.frontMatter + pages[0]!.markdown) * 1.9;
   const { files, twins } = encodePageTexts('build-1', pages, limit);
   assert.ok(files.length >= 2, `${files.length} files`);
-  for (const file of files) assert.ok(file.byteLength <= limit, `${file.byteLength} bytes in a file of at most ${limit}`);
-  assert.equal(new Set(twins.map((twin) => twin.file)).size, files.length, 'every file holds pages');
+  for (const file of files)
+    assert.ok(file.byteLength <= limit, `${file.byteLength} bytes in a file of at most ${limit}`);
+  assert.equal(
+    new Set(twins.map((twin) => twin.file)).size,
+    files.length,
+    'every file holds pages',
+  );
 
   const names = files.map((_, i) => pageTextsFileName(i));
   await Promise.all(files.map((bytes, i) => writeFile(join(dir, names[i]!), bytes)));
@@ -67,13 +89,21 @@ test("a page's plain text has a line per section: the lead, then each heading's 
     pages[0]!.sections.map((section) => section.title),
     ['Guide a', 'Setup of a', 'Details'],
   );
-  assert.deepEqual(lines, ['Lead of a with a link.', `Guide a About a : ${'words of the page '.repeat(20).trim()}`, 'Setup of a first step second step', 'Details Fine print of a.']);
+  assert.deepEqual(lines, [
+    'Lead of a with a link.',
+    `Guide a About a : ${'words of the page '.repeat(20).trim()}`,
+    'Setup of a first step second step',
+    'Details Fine print of a.',
+  ]);
 });
 
 test('a texts file of another build is refused, on Node and on Workers', async () => {
   const { files } = encodePageTexts('build-1', pages);
   await writeFile(join(dir, 'other.bin'), files[0]!);
-  assert.throws(() => openPageTexts(dir, ['other.bin'], 'build-2'), /of build build-1, not of build-2/);
+  assert.throws(
+    () => openPageTexts(dir, ['other.bin'], 'build-2'),
+    /of build build-1, not of build-2/,
+  );
   assert.throws(() => readPageTextsFrom(files, 'build-2'), /of build build-1, not of build-2/);
 });
 
@@ -92,11 +122,20 @@ test('the manifest lists the texts files written, and texts files of an earlier 
     leftOut: [],
   });
   await writeManifest(outDir, build('old'));
-  await writeFile(join(outDir, RUNTIME_DIR, 'page-texts.bin'), 'the texts file of an earlier version');
-  await writeFile(join(outDir, RUNTIME_DIR, pageTextsFileName(7)), 'a texts file of a larger build');
+  await writeFile(
+    join(outDir, RUNTIME_DIR, 'page-texts.bin'),
+    'the texts file of an earlier version',
+  );
+  await writeFile(
+    join(outDir, RUNTIME_DIR, pageTextsFileName(7)),
+    'a texts file of a larger build',
+  );
   const manifest = await writeManifest(outDir, build('new'));
   assert.deepEqual(manifest.textFiles, [pageTextsFileName(0)]);
-  assert.deepEqual((await readdir(join(outDir, RUNTIME_DIR))).sort(), ['manifest.json', pageTextsFileName(0)]);
+  assert.deepEqual((await readdir(join(outDir, RUNTIME_DIR))).sort(), [
+    'manifest.json',
+    pageTextsFileName(0),
+  ]);
   const texts = openPageTexts(join(outDir, RUNTIME_DIR), manifest.textFiles, 'new');
   assert.equal(texts.readMarkdown(manifest.pages[3]!.twin), pages[3]!.markdown);
   texts.close();

@@ -5,9 +5,9 @@ import { buildMarkdownFromHtml } from '../../packages/astro-agent-api/src/build/
 import type { ContentSnapshot } from '../../packages/astro-agent-api/src/content/content-model.ts';
 import type { BuiltPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
 import { buildPageIndex } from '../../packages/astro-agent-api/src/content/resolve-page.ts';
-import { createSiteUrls } from '../../packages/astro-agent-api/src/site-urls.ts';
+import { createSiteUrls } from '../../packages/astro-agent-api/src/contract/site-urls.ts';
 import { sliceMarkdown } from '../../packages/astro-agent-api/src/content/slice-markdown.ts';
-import { ApiError } from '../../packages/astro-agent-api/src/api-error.ts';
+import { ApiError } from '../../packages/astro-agent-api/src/contract/api-error.ts';
 import type { OperationContext } from '../../packages/astro-agent-api/src/operations/operation.ts';
 import { createReadPage } from '../../packages/astro-agent-api/src/operations/read-page.ts';
 import { parseOperationInput } from '../../packages/astro-agent-api/src/server/parse-input.ts';
@@ -25,7 +25,11 @@ function buildPage(path: string, main: string, head = ''): BuiltPage {
   return { ...fields, frontMatter: buildFrontMatter(fields) };
 }
 
-const paragraphs = (prefix: string, count: number) => Array.from({ length: count }, (_, index) => `<p>${prefix} paragraph ${index}: ${'words that fill the line '.repeat(4)}</p>`).join('');
+const paragraphs = (prefix: string, count: number) =>
+  Array.from(
+    { length: count },
+    (_, index) => `<p>${prefix} paragraph ${index}: ${'words that fill the line '.repeat(4)}</p>`,
+  ).join('');
 
 const longPage = buildPage(
   '/guide/long/',
@@ -38,10 +42,14 @@ const shortPage = buildPage('/about/', '<h1>About</h1><p>Short.</p>');
 // The pages' text in a real texts file, read as a server reads it.
 const written = await writeTestPageTexts([longPage, shortPage]);
 after(() => written.remove());
-const content = { pages: buildPageIndex(written.pages, createSiteUrls(site)), texts: written.texts } as unknown as ContentSnapshot;
+const content = {
+  pages: buildPageIndex(written.pages, createSiteUrls(site)),
+  texts: written.texts,
+} as unknown as ContentSnapshot;
 const context = { content } as OperationContext;
 const readPage = createReadPage({ truncateAt: TRUNCATE_AT, languages: ['en'] });
-const read = async (args: Record<string, unknown>) => readPage.handle(parseOperationInput(readPage, args) as never, context);
+const read = async (args: Record<string, unknown>) =>
+  readPage.handle(parseOperationInput(readPage, args) as never, context);
 
 /** Reads every piece of a text, following next_offset from the start. */
 async function readAll(args: Record<string, unknown>) {
@@ -49,7 +57,10 @@ async function readAll(args: Record<string, unknown>) {
   for (let offset: number | null = 0; offset !== null; ) {
     const answer = await read({ ...args, offset });
     pieces.push(answer);
-    assert.ok(answer.next_offset === null || answer.next_offset > offset, 'every piece moves forward');
+    assert.ok(
+      answer.next_offset === null || answer.next_offset > offset,
+      'every piece moves forward',
+    );
     offset = answer.next_offset;
   }
   return pieces;
@@ -64,7 +75,9 @@ describe('read_page without the new parameters', () => {
     assert.equal(answer.total_chars, answer.markdown.length);
     assert.equal(answer.description, 'About /about/');
     assert.equal(answer.last_modified, null);
-    assert.deepEqual(answer.sections, [{ id: 'about', title: 'About', level: 1, offset: 0, length: answer.markdown.length }]);
+    assert.deepEqual(answer.sections, [
+      { id: 'about', title: 'About', level: 1, offset: 0, length: answer.markdown.length },
+    ]);
   });
 
   it('cuts a long page at truncateAt as it always has, and says where the rest starts', async () => {
@@ -91,7 +104,10 @@ describe('read_page with section', () => {
   it('pages through a section with offset, and the pieces add up to the section', async () => {
     const setup = longPage.sections.find((section) => section.id === 'setup')!;
     const pieces = await readAll({ url: longPage.path, section: 'setup' });
-    assert.equal(pieces.map((piece) => piece.markdown).join(''), longPage.markdown.slice(setup.offset, setup.offset + setup.length));
+    assert.equal(
+      pieces.map((piece) => piece.markdown).join(''),
+      longPage.markdown.slice(setup.offset, setup.offset + setup.length),
+    );
   });
 
   it('answers an unknown section with a 404 whose hint names the ids', async () => {
@@ -119,10 +135,17 @@ describe('read_page with offset and max_chars', () => {
 
   it('never ends a piece inside a fenced code block when a boundary outside it fits', async () => {
     // The code block holds blank lines of its own: a naive paragraph cut would fall inside it.
-    const block = longPage.markdown.slice(longPage.markdown.indexOf('```sh'), longPage.markdown.indexOf('```\n', longPage.markdown.indexOf('```sh') + 5) + 4);
+    const block = longPage.markdown.slice(
+      longPage.markdown.indexOf('```sh'),
+      longPage.markdown.indexOf('```\n', longPage.markdown.indexOf('```sh') + 5) + 4,
+    );
     assert.ok(block.includes('\n\n') && block.length < 600);
     for (const piece of await readAll({ url: longPage.path, max_chars: 600 })) {
-      assert.equal((piece.markdown.match(/^```/gm) ?? []).length % 2, 0, `a piece splits the code block:\n${piece.markdown}`);
+      assert.equal(
+        (piece.markdown.match(/^```/gm) ?? []).length % 2,
+        0,
+        `a piece splits the code block:\n${piece.markdown}`,
+      );
     }
   });
 
@@ -166,9 +189,19 @@ describe('read_page on a site of several languages', async () => {
     localized('/fr/blog/post/', 'fr', 'Article.'),
   ]);
   after(() => multilingual.remove());
-  const snapshot = { pages: buildPageIndex(multilingual.pages, createSiteUrls(site), 'en'), texts: multilingual.texts } as unknown as ContentSnapshot;
-  const readMultilingual = createReadPage({ truncateAt: TRUNCATE_AT, languages: ['en', 'de', 'ja', 'fr'] });
-  const readIn = async (args: Record<string, unknown>) => readMultilingual.handle(parseOperationInput(readMultilingual, args) as never, { content: snapshot } as OperationContext);
+  const snapshot = {
+    pages: buildPageIndex(multilingual.pages, createSiteUrls(site), 'en'),
+    texts: multilingual.texts,
+  } as unknown as ContentSnapshot;
+  const readMultilingual = createReadPage({
+    truncateAt: TRUNCATE_AT,
+    languages: ['en', 'de', 'ja', 'fr'],
+  });
+  const readIn = async (args: Record<string, unknown>) =>
+    readMultilingual.handle(
+      parseOperationInput(readMultilingual, args) as never,
+      { content: snapshot } as OperationContext,
+    );
 
   it("answers a slug with the site language's page, and names the others it matched", async () => {
     const answer = await readIn({ url: 'guides/sidebar' });
@@ -178,7 +211,11 @@ describe('read_page on a site of several languages', async () => {
       { url: `${site}/de/guides/sidebar/`, language: 'de' },
       { url: `${site}/ja/guides/sidebar/`, language: 'ja' },
     ]);
-    assert.equal((await readIn({ url: '/guides/sidebar/' })).other_matches, undefined, 'an exact address matched one page');
+    assert.equal(
+      (await readIn({ url: '/guides/sidebar/' })).other_matches,
+      undefined,
+      'an exact address matched one page',
+    );
   });
 
   it("points a copy to its original, and keeps the original's canonical_url its own", async () => {
@@ -186,7 +223,10 @@ describe('read_page on a site of several languages', async () => {
     assert.equal(copy.canonical_url, `${site}/guides/sidebar/`);
     assert.equal(copy.url, `${site}/da/guides/sidebar/`);
     assert.equal(copy.language, 'en');
-    assert.equal((await readIn({ url: '/de/guides/sidebar/' })).canonical_url, `${site}/de/guides/sidebar/`);
+    assert.equal(
+      (await readIn({ url: '/de/guides/sidebar/' })).canonical_url,
+      `${site}/de/guides/sidebar/`,
+    );
   });
 
   it('lists the candidates in the hint when it cannot choose', async () => {
@@ -194,13 +234,17 @@ describe('read_page on a site of several languages', async () => {
       assert.ok(error instanceof ApiError);
       assert.equal(error.status, 404);
       assert.equal(error.code, 'ambiguous_url');
-      assert.equal(error.hint, `2 pages match blog/post: ${site}/de/blog/post/ (de), ${site}/fr/blog/post/ (fr); pass one of these URLs as \`url\`.`);
+      assert.equal(
+        error.hint,
+        `2 pages match blog/post: ${site}/de/blog/post/ (de), ${site}/fr/blog/post/ (fr); pass one of these URLs as \`url\`.`,
+      );
       return true;
     });
   });
 
   it('keys a chosen answer apart from the exact one, so the memo never gives one for the other', () => {
-    const key = (url: string) => readMultilingual.buildKey!(parseOperationInput(readMultilingual, { url }) as never, snapshot);
+    const key = (url: string) =>
+      readMultilingual.buildKey!(parseOperationInput(readMultilingual, { url }) as never, snapshot);
     assert.notEqual(key('guides/sidebar'), key('/guides/sidebar/'));
     assert.equal(key('sidebar'), key('guides/sidebar'));
     assert.equal(key('blog/post'), undefined);
@@ -229,7 +273,13 @@ describe('sliceMarkdown', () => {
   });
 
   it('falls back to a line break, then a space, when no blank line fits', () => {
-    assert.equal(sliceMarkdown(`${'a'.repeat(50)}\n${'b'.repeat(80)}`, 0, 100).markdown, `${'a'.repeat(50)}\n`);
-    assert.equal(sliceMarkdown(`${'a'.repeat(50)} ${'b'.repeat(80)}`, 0, 100).markdown, `${'a'.repeat(50)} `);
+    assert.equal(
+      sliceMarkdown(`${'a'.repeat(50)}\n${'b'.repeat(80)}`, 0, 100).markdown,
+      `${'a'.repeat(50)}\n`,
+    );
+    assert.equal(
+      sliceMarkdown(`${'a'.repeat(50)} ${'b'.repeat(80)}`, 0, 100).markdown,
+      `${'a'.repeat(50)} `,
+    );
   });
 });

@@ -5,13 +5,33 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { lstat, mkdir, mkdtemp, readdir, readFile, readlink, rm, utimes, writeFile } from 'node:fs/promises';
+import {
+  lstat,
+  mkdir,
+  mkdtemp,
+  readdir,
+  readFile,
+  readlink,
+  rm,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Worker } from 'node:worker_threads';
-import { runPublishCommand, runRollbackCommand } from '../../packages/astro-agent-api/src/hosts/node/publish-command.ts';
-import { lockReleases, pruneReleases, readReleases, releaseNameAt, releasesFolderOf, switchRelease } from '../../packages/astro-agent-api/src/hosts/node/releases.ts';
+import {
+  runPublishCommand,
+  runRollbackCommand,
+} from '../../packages/astro-agent-api/src/hosts/node/publish-command.ts';
+import {
+  lockReleases,
+  pruneReleases,
+  readReleases,
+  releaseNameAt,
+  releasesFolderOf,
+  switchRelease,
+} from '../../packages/astro-agent-api/src/hosts/node/releases.ts';
 
 let root: string;
 before(async () => {
@@ -32,7 +52,8 @@ async function siteWith(...names: string[]): Promise<string> {
 }
 
 /** Names of releases an hour apart, oldest first. */
-const names = (count: number) => Array.from({ length: count }, (_, i) => releaseNameAt(new Date(Date.UTC(2027, 2, 1, 10 + i))));
+const names = (count: number) =>
+  Array.from({ length: count }, (_, i) => releaseNameAt(new Date(Date.UTC(2027, 2, 1, 10 + i))));
 
 function captureIo(cwd: string) {
   const io = { out: '', err: '' };
@@ -101,7 +122,10 @@ describe('switching releases', () => {
     const { seen, failures } = await done;
     await reader.terminate();
     assert.equal(failures, 0, 'every read found a release');
-    assert.ok((seen[a!] ?? 0) > 0 && (seen[b!] ?? 0) > 0, `both releases were read: ${JSON.stringify(seen)}`);
+    assert.ok(
+      (seen[a!] ?? 0) > 0 && (seen[b!] ?? 0) > 0,
+      `both releases were read: ${JSON.stringify(seen)}`,
+    );
     assert.deepEqual(Object.keys(seen).sort(), [a, b].sort());
   });
 
@@ -115,7 +139,10 @@ describe('switching releases', () => {
     const { movedInPlaceBuild } = await switchRelease(outDir, a!);
     assert.equal(movedInPlaceBuild, releaseNameAt(builtAt));
     assert.ok((await lstat(outDir)).isSymbolicLink());
-    assert.equal(await readFile(join(releasesFolderOf(outDir), movedInPlaceBuild!, 'index.html'), 'utf8'), 'in place');
+    assert.equal(
+      await readFile(join(releasesFolderOf(outDir), movedInPlaceBuild!, 'index.html'), 'utf8'),
+      'in place',
+    );
     assert.deepEqual(await readReleases(outDir), { releases: [movedInPlaceBuild, a], current: a });
   });
 
@@ -123,7 +150,10 @@ describe('switching releases', () => {
     const [a] = names(1);
     const outDir = await siteWith(a!);
     await writeFile(outDir, 'not a build');
-    await assert.rejects(switchRelease(outDir, a!), /is a file, not a build folder or a link to a release/);
+    await assert.rejects(
+      switchRelease(outDir, a!),
+      /is a file, not a build folder or a link to a release/,
+    );
     assert.equal(await readFile(outDir, 'utf8'), 'not a build');
   });
 });
@@ -134,7 +164,10 @@ describe('pruning', () => {
     const outDir = await siteWith(...all);
     await switchRelease(outDir, all[1]!);
     assert.deepEqual(await pruneReleases(outDir, 2), [all[0], all[2]]);
-    assert.deepEqual(await readReleases(outDir), { releases: [all[1], all[3], all[4]], current: all[1] });
+    assert.deepEqual(await readReleases(outDir), {
+      releases: [all[1], all[3], all[4]],
+      current: all[1],
+    });
     assert.deepEqual(await pruneReleases(outDir, 1), [all[3]]);
     assert.deepEqual((await readReleases(outDir)).releases, [all[1], all[4]]);
   });
@@ -145,7 +178,10 @@ describe('one publish at a time', () => {
     const [a, building] = names(2);
     const outDir = await siteWith(a!, building!);
     const unlock = await lockReleases(outDir, building);
-    await assert.rejects(lockReleases(outDir), new RegExp(`Another publish \\(process ${process.pid}\\) is building release ${building}`));
+    await assert.rejects(
+      lockReleases(outDir),
+      new RegExp(`Another publish \\(process ${process.pid}\\) is building release ${building}`),
+    );
     assert.deepEqual((await readReleases(outDir)).releases, [a]);
     await unlock();
     (await lockReleases(outDir))();
@@ -154,8 +190,13 @@ describe('one publish at a time', () => {
   test('a lock left by a process that is gone is taken over, and the release it was building removed', async () => {
     const [a, unfinished] = names(2);
     const outDir = await siteWith(a!, unfinished!);
-    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' });
-    await writeFile(join(releasesFolderOf(outDir), '.publish.lock'), JSON.stringify({ pid: Number(gone.stdout), building: unfinished }));
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    });
+    await writeFile(
+      join(releasesFolderOf(outDir), '.publish.lock'),
+      JSON.stringify({ pid: Number(gone.stdout), building: unfinished }),
+    );
     const unlock = await lockReleases(outDir);
     assert.deepEqual(
       (await readdir(releasesFolderOf(outDir))).filter((name) => !name.startsWith('.')),
@@ -178,13 +219,20 @@ describe('rollback', () => {
 
     const unknown = captureIo(site);
     assert.equal(await runRollbackCommand(['--to', 'yesterday'], unknown.args), 1);
-    assert.equal(unknown.io.err, `Cannot roll back: there is no release yesterday. The releases of dist:\n  ${a}\n  ${b}  (served)\n  ${c}\n`);
+    assert.equal(
+      unknown.io.err,
+      `Cannot roll back: there is no release yesterday. The releases of dist:\n  ${a}\n  ${b}  (served)\n  ${c}\n`,
+    );
 
     assert.equal(await runRollbackCommand(['--to', a!], captureIo(site).args), 0);
     const none = captureIo(site);
     assert.equal(await runRollbackCommand([], none.args), 1);
     assert.match(none.io.err, new RegExp(`no release was published before ${a}`));
-    assert.equal(await runRollbackCommand(['--to', c!], captureIo(site).args), 0, 'and forward again');
+    assert.equal(
+      await runRollbackCommand(['--to', c!], captureIo(site).args),
+      0,
+      'and forward again',
+    );
     assert.equal(await readFile(join(outDir, 'index.html'), 'utf8'), c);
   });
 

@@ -2,8 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { ManifestPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
-import { buildPageIndex, lookUpPage, resolveAddress, type PageIndex } from '../../packages/astro-agent-api/src/content/resolve-page.ts';
-import { createSiteUrls } from '../../packages/astro-agent-api/src/site-urls.ts';
+import {
+  buildPageIndex,
+  lookUpPage,
+  resolveAddress,
+  type PageIndex,
+} from '../../packages/astro-agent-api/src/content/resolve-page.ts';
+import { createSiteUrls } from '../../packages/astro-agent-api/src/contract/site-urls.ts';
 
 /** The one page read_page answers for an input (content/resolve-page.ts resolveAddress), or undefined. */
 function resolvePage(index: PageIndex, input: string): ManifestPage | undefined {
@@ -21,13 +26,28 @@ const page = (path: string): ManifestPage => ({
   sections: [],
   twin: { file: 0, offset: 0, length: 0, frontMatterLength: 0, textLength: 0 },
 });
-const index = buildPageIndex([page('/'), page('/servicios/fontaneria/'), page('/servicios/fontaneria/madrid/'), page('/ciudades/madrid/'), page('/urgencias/')], createSiteUrls(site));
+const index = buildPageIndex(
+  [
+    page('/'),
+    page('/servicios/fontaneria/'),
+    page('/servicios/fontaneria/madrid/'),
+    page('/ciudades/madrid/'),
+    page('/urgencias/'),
+  ],
+  createSiteUrls(site),
+);
 const resolve = (input: string) => resolvePage(index, input)?.path;
 
 describe('read_page URL resolution', () => {
   it('accepts full addresses of the site in any scheme and www variant', () => {
-    assert.equal(resolve('https://www.reparohogar.example/servicios/fontaneria/madrid/'), '/servicios/fontaneria/madrid/');
-    assert.equal(resolve('http://reparohogar.example/servicios/fontaneria/madrid'), '/servicios/fontaneria/madrid/');
+    assert.equal(
+      resolve('https://www.reparohogar.example/servicios/fontaneria/madrid/'),
+      '/servicios/fontaneria/madrid/',
+    );
+    assert.equal(
+      resolve('http://reparohogar.example/servicios/fontaneria/madrid'),
+      '/servicios/fontaneria/madrid/',
+    );
     assert.equal(resolve('HTTPS://WWW.REPAROHOGAR.EXAMPLE/urgencias/?utm=x#top'), '/urgencias/');
     assert.equal(resolve('https://www.reparohogar.example'), '/');
   });
@@ -47,7 +67,16 @@ describe('read_page URL resolution', () => {
   });
 
   it("resolves a slug of several trailing segments, whatever the site's folders are called", () => {
-    const blog = buildPageIndex([page('/'), page('/blog/'), page('/blog/first-post/'), page('/notes/2024/first-post/'), page('/about/')], createSiteUrls(site));
+    const blog = buildPageIndex(
+      [
+        page('/'),
+        page('/blog/'),
+        page('/blog/first-post/'),
+        page('/notes/2024/first-post/'),
+        page('/about/'),
+      ],
+      createSiteUrls(site),
+    );
     const find = (input: string) => resolvePage(blog, input)?.path;
     assert.equal(find('about'), '/about/');
     assert.equal(find('blog'), '/blog/');
@@ -56,7 +85,11 @@ describe('read_page URL resolution', () => {
     assert.equal(find('first-post.md'), undefined, 'first-post ends two pages');
     assert.equal(find('first-post'), undefined, 'first-post ends two pages');
     assert.equal(find('/first-post/'), undefined, 'a path names its page exactly');
-    assert.equal(find('https://www.reparohogar.example/first-post/'), undefined, 'so does a full address');
+    assert.equal(
+      find('https://www.reparohogar.example/first-post/'),
+      undefined,
+      'so does a full address',
+    );
     assert.equal(find('post'), undefined, 'a slug is whole segments');
   });
 
@@ -77,7 +110,11 @@ describe('read_page URL resolution', () => {
 });
 
 describe('lookups on a site of several languages', () => {
-  const localized = (path: string, language: string, original?: string): ManifestPage => ({ ...page(path), language, ...(original && { original: new URL(original, site).href }) });
+  const localized = (path: string, language: string, original?: string): ManifestPage => ({
+    ...page(path),
+    language,
+    ...(original && { original: new URL(original, site).href }),
+  });
   // Starlight's shape: English at the root, a folder per locale, Danish's untranslated page a copy of the English one.
   const pages = [
     localized('/guides/sidebar/', 'en'),
@@ -108,7 +145,15 @@ describe('lookups on a site of several languages', () => {
   });
 
   it('resolves a path without its locale where every locale has a folder', () => {
-    const prefixed = buildPageIndex([localized('/en/guides/sidebar/', 'en'), localized('/fr/guides/sidebar/', 'fr'), localized('/blog/sidebar/', 'en')], createSiteUrls(site), 'en');
+    const prefixed = buildPageIndex(
+      [
+        localized('/en/guides/sidebar/', 'en'),
+        localized('/fr/guides/sidebar/', 'fr'),
+        localized('/blog/sidebar/', 'en'),
+      ],
+      createSiteUrls(site),
+      'en',
+    );
     const found = lookUpPage(prefixed, '/guides/sidebar/');
     assert.ok(found && 'page' in found);
     assert.equal(found.page.path, '/en/guides/sidebar/');
@@ -117,7 +162,11 @@ describe('lookups on a site of several languages', () => {
       ['/fr/guides/sidebar/'],
     );
     assert.equal(resolvePage(prefixed, `${site}/guides/sidebar`)?.path, '/en/guides/sidebar/');
-    assert.equal(resolvePage(prefixed, '/sidebar/'), undefined, "a folder that is not a language's is not a locale");
+    assert.equal(
+      resolvePage(prefixed, '/sidebar/'),
+      undefined,
+      "a folder that is not a language's is not a locale",
+    );
   });
 
   it("lists the candidates when none of them is in the site's language", () => {
@@ -134,16 +183,27 @@ describe('lookups on a site of several languages', () => {
     const locales = ['en', 'de', 'ja', 'zh-CN', 'pt-BR'];
     fc.assert(
       fc.property(
-        fc.uniqueArray(fc.record({ locale: fc.constantFrom(...locales), slug: fc.constantFrom('a', 'b', 'c/d'), copy: fc.boolean() }), {
-          selector: (spec) => `${spec.locale}/${spec.slug}`,
-          minLength: 1,
-          maxLength: 12,
-        }),
+        fc.uniqueArray(
+          fc.record({
+            locale: fc.constantFrom(...locales),
+            slug: fc.constantFrom('a', 'b', 'c/d'),
+            copy: fc.boolean(),
+          }),
+          {
+            selector: (spec) => `${spec.locale}/${spec.slug}`,
+            minLength: 1,
+            maxLength: 12,
+          },
+        ),
         (specs) => {
           const built = specs.map(({ locale, slug, copy }) => {
             const path = locale === 'en' ? `/${slug}/` : `/${locale.toLowerCase()}/${slug}/`;
             const hasEnglish = specs.some((other) => other.locale === 'en' && other.slug === slug);
-            return localized(path, copy && hasEnglish && locale !== 'en' ? 'en' : locale, copy && hasEnglish && locale !== 'en' ? `/${slug}/` : undefined);
+            return localized(
+              path,
+              copy && hasEnglish && locale !== 'en' ? 'en' : locale,
+              copy && hasEnglish && locale !== 'en' ? `/${slug}/` : undefined,
+            );
           });
           const siteIndex = buildPageIndex(built, createSiteUrls(site), 'en');
           for (const slug of ['a', 'b', 'c/d']) {
@@ -159,8 +219,13 @@ describe('lookups on a site of several languages', () => {
               assert.ok(found && 'page' in found, `${slug} resolves`);
               assert.equal(found.page.path, (english ?? originals[0]!).path);
               assert.equal(found.page.original, undefined);
-              assert.ok(found.others.every((other) => other.original === undefined && other !== found.page));
-            } else assert.ok(found && 'candidates' in found && found.candidates.length === originals.length);
+              assert.ok(
+                found.others.every((other) => other.original === undefined && other !== found.page),
+              );
+            } else
+              assert.ok(
+                found && 'candidates' in found && found.candidates.length === originals.length,
+              );
           }
         },
       ),

@@ -1,13 +1,27 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Offer, Service } from 'schema-dts';
-import { buildBreadcrumbList, buildFaqPage, buildGraph, buildNodeId, buildPriceOffer, idReference, serializeJsonLd } from '../../packages/astro-agent-api/src/schema-org.ts';
+import {
+  buildBreadcrumbList,
+  buildFaqPage,
+  buildGraph,
+  buildNodeId,
+  buildPriceOffer,
+  idReference,
+  serializeJsonLd,
+} from '../../packages/astro-agent-api/src/schema-org.ts';
 
 const site = 'https://www.reparohogar.example/';
 
 describe('serializeJsonLd', () => {
   it('writes no character that could end the script element or open a comment, and parses back to the same graph', () => {
-    const graph = buildGraph([{ '@type': 'Thing', '@id': buildNodeId(site, 'x'), name: '</script><script>alert(1)</script> <!-- & \u2028' }]);
+    const graph = buildGraph([
+      {
+        '@type': 'Thing',
+        '@id': buildNodeId(site, 'x'),
+        name: '</script><script>alert(1)</script> <!-- & \u2028',
+      },
+    ]);
     const text = serializeJsonLd(graph);
     assert.doesNotMatch(text, /[<>&\u2028\u2029]/);
     assert.deepEqual(JSON.parse(text), graph);
@@ -19,7 +33,10 @@ describe('buildGraph', () => {
     const id = buildNodeId(site, 'organization');
     assert.equal(id, 'https://www.reparohogar.example/#organization');
     const graph = buildGraph([{ '@type': 'Organization', '@id': id, name: 'A' }, false, undefined]);
-    assert.deepEqual(graph, { '@context': 'https://schema.org', '@graph': [{ '@type': 'Organization', '@id': id, name: 'A' }] });
+    assert.deepEqual(graph, {
+      '@context': 'https://schema.org',
+      '@graph': [{ '@type': 'Organization', '@id': id, name: 'A' }],
+    });
     assert.throws(
       () =>
         buildGraph([
@@ -50,27 +67,67 @@ describe('node builders', () => {
   });
 
   it('writes a FAQ block as Questions with accepted Answers, part of its page', () => {
-    const faq = buildFaqPage({ id: `${site}#faq`, pageId: `${site}#webpage`, questions: [{ question: '¿Hay garantía?', answer: 'Sí, 12 meses.' }] });
+    const faq = buildFaqPage({
+      id: `${site}#faq`,
+      pageId: `${site}#webpage`,
+      questions: [{ question: '¿Hay garantía?', answer: 'Sí, 12 meses.' }],
+    });
     assert.deepEqual(faq, {
       '@type': 'FAQPage',
       '@id': `${site}#faq`,
       isPartOf: { '@id': `${site}#webpage` },
-      mainEntity: [{ '@type': 'Question', name: '¿Hay garantía?', acceptedAnswer: { '@type': 'Answer', text: 'Sí, 12 meses.' } }],
+      mainEntity: [
+        {
+          '@type': 'Question',
+          name: '¿Hay garantía?',
+          acceptedAnswer: { '@type': 'Answer', text: 'Sí, 12 meses.' },
+        },
+      ],
     });
   });
 
   it('writes "from" prices as minPrice, unit prices as UnitPriceSpecification, and states whether tax is included', () => {
-    assert.deepEqual(buildPriceOffer({ name: 'Pintar', amount: 7, currency: 'EUR', taxIncluded: false, from: true, unit: 'm²' }), {
-      '@type': 'Offer',
-      name: 'Pintar',
-      priceSpecification: { '@type': 'UnitPriceSpecification', priceCurrency: 'EUR', valueAddedTaxIncluded: false, minPrice: 7, unitText: 'm²' },
-    });
-    assert.deepEqual(buildPriceOffer({ name: 'Presupuesto', amount: 0, currency: 'EUR', taxIncluded: true, description: 'Gratis' }), {
-      '@type': 'Offer',
-      name: 'Presupuesto',
-      description: 'Gratis',
-      priceSpecification: { '@type': 'PriceSpecification', priceCurrency: 'EUR', valueAddedTaxIncluded: true, price: 0 },
-    });
+    assert.deepEqual(
+      buildPriceOffer({
+        name: 'Pintar',
+        amount: 7,
+        currency: 'EUR',
+        taxIncluded: false,
+        from: true,
+        unit: 'm²',
+      }),
+      {
+        '@type': 'Offer',
+        name: 'Pintar',
+        priceSpecification: {
+          '@type': 'UnitPriceSpecification',
+          priceCurrency: 'EUR',
+          valueAddedTaxIncluded: false,
+          minPrice: 7,
+          unitText: 'm²',
+        },
+      },
+    );
+    assert.deepEqual(
+      buildPriceOffer({
+        name: 'Presupuesto',
+        amount: 0,
+        currency: 'EUR',
+        taxIncluded: true,
+        description: 'Gratis',
+      }),
+      {
+        '@type': 'Offer',
+        name: 'Presupuesto',
+        description: 'Gratis',
+        priceSpecification: {
+          '@type': 'PriceSpecification',
+          priceCurrency: 'EUR',
+          valueAddedTaxIncluded: true,
+          price: 0,
+        },
+      },
+    );
   });
 });
 

@@ -10,14 +10,45 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import { buildServerIndex } from '../../packages/astro-agent-api/src/build/build-server-index.ts';
-import { createSiteAnalyzers, foldText, splitWords, tokenizeText, type Compound } from '../../packages/astro-agent-api/src/content/search-analyzer.ts';
-import { decodeServerIndex, encodeServerIndex } from '../../packages/astro-agent-api/src/content/server-index.ts';
+import {
+  createSiteAnalyzers,
+  foldText,
+  splitWords,
+  tokenizeText,
+  type Compound,
+} from '../../packages/astro-agent-api/src/content/search-analyzer.ts';
+import {
+  decodeServerIndex,
+  encodeServerIndex,
+} from '../../packages/astro-agent-api/src/content/server-index.ts';
 import { createMemorySearch, MEMORY_SITE, type MemoryPage } from '../helpers/memory-search.ts';
 
-const paths = (output: { results: { url: string }[] }) => output.results.map((result) => result.url.slice(MEMORY_SITE.length));
+const paths = (output: { results: { url: string }[] }) =>
+  output.results.map((result) => result.url.slice(MEMORY_SITE.length));
 
 /** An identifier's parts: English words, stop words among them (`no`, `use`, `is`), as identifiers are made. */
-const part = fc.constantFrom('no', 'use', 'is', 'get', 'biome', 'config', 'path', 'unused', 'variables', 'const', 'sorted', 'keys', 'indent', 'style', 'log', 'file', 'max', 'size', 'access', 'key');
+const part = fc.constantFrom(
+  'no',
+  'use',
+  'is',
+  'get',
+  'biome',
+  'config',
+  'path',
+  'unused',
+  'variables',
+  'const',
+  'sorted',
+  'keys',
+  'indent',
+  'style',
+  'log',
+  'file',
+  'max',
+  'size',
+  'access',
+  'key',
+);
 const parts = fc.uniqueArray(part, { minLength: 2, maxLength: 4 });
 
 const capitalised = (word: string) => word[0]!.toUpperCase() + word.slice(1);
@@ -51,9 +82,26 @@ test('an identifier is one compound whatever its style: its parts, and one joine
 });
 
 test('acronyms, digits and numbers: HTMLParser, base64Encode, utf8, v1.2.3, and numbers joined by dots or hyphens stay numbers', () => {
-  const read = (text: string) => tokenizeText(text).map((token) => (typeof token === 'string' ? token : `${token.written}=${token.parts.join('+')}`));
-  assert.deepEqual(read('HTMLParser base64Encode utf8 h1'), ['htmlparser=html+parser', 'base64encode=base64+encode', 'utf8', 'h1']);
-  assert.deepEqual(read('v1.2.3 2024-01-31 3.14 Node.js __dirname'), ['v1.2.3=v1+2+3', '2024', '01', '31', '3', '14', 'node.js=node+js', 'dirname']);
+  const read = (text: string) =>
+    tokenizeText(text).map((token) =>
+      typeof token === 'string' ? token : `${token.written}=${token.parts.join('+')}`,
+    );
+  assert.deepEqual(read('HTMLParser base64Encode utf8 h1'), [
+    'htmlparser=html+parser',
+    'base64encode=base64+encode',
+    'utf8',
+    'h1',
+  ]);
+  assert.deepEqual(read('v1.2.3 2024-01-31 3.14 Node.js __dirname'), [
+    'v1.2.3=v1+2+3',
+    '2024',
+    '01',
+    '31',
+    '3',
+    '14',
+    'node.js=node+js',
+    'dirname',
+  ]);
   // A word of a script without spaces is read as pairs, never as a part of an identifier.
   assert.deepEqual(read('設定-ファイル'), ['設定', 'ファ', 'ァイ', 'イル']);
 });
@@ -68,18 +116,39 @@ const partsPage = (words: readonly string[], i: number): MemoryPage => ({
 
 test('an identifier written in any style, or as its words apart, finds the page that documents it first, among pages full of its parts (property)', async () => {
   await fc.assert(
-    fc.asyncProperty(parts, style, style, fc.boolean(), fc.integer({ min: 2, max: 6 }), async (words, pageStyle, queryStyle, spaced, distractors) => {
-      const written = STYLES[pageStyle]!(words);
-      const pages: MemoryPage[] = [
-        ...Array.from({ length: distractors }, (_, i) => partsPage(words, i)),
-        { language: 'en', path: '/reference/settings/', title: 'Settings', text: `Every setting of the tool.\n\n## \`${written}\`\n\nWhat \`${written}\` changes, and when it applies.` },
-        { language: 'en', path: '/reference/other/', title: 'Other settings', text: '## `colorScheme`\n\nThe colours of the output.' },
-      ];
-      const { engine } = await createMemorySearch(['en'], pages);
-      const query = spaced ? words.join(' ') : STYLES[queryStyle]!(words);
-      const found = paths(engine.search({ query, filters: {}, limit: 3 }));
-      assert.equal(found[0], '/reference/settings/', `${query} (the page writes ${written}) → ${found.join(', ')}`);
-    }),
+    fc.asyncProperty(
+      parts,
+      style,
+      style,
+      fc.boolean(),
+      fc.integer({ min: 2, max: 6 }),
+      async (words, pageStyle, queryStyle, spaced, distractors) => {
+        const written = STYLES[pageStyle]!(words);
+        const pages: MemoryPage[] = [
+          ...Array.from({ length: distractors }, (_, i) => partsPage(words, i)),
+          {
+            language: 'en',
+            path: '/reference/settings/',
+            title: 'Settings',
+            text: `Every setting of the tool.\n\n## \`${written}\`\n\nWhat \`${written}\` changes, and when it applies.`,
+          },
+          {
+            language: 'en',
+            path: '/reference/other/',
+            title: 'Other settings',
+            text: '## `colorScheme`\n\nThe colours of the output.',
+          },
+        ];
+        const { engine } = await createMemorySearch(['en'], pages);
+        const query = spaced ? words.join(' ') : STYLES[queryStyle]!(words);
+        const found = paths(engine.search({ query, filters: {}, limit: 3 }));
+        assert.equal(
+          found[0],
+          '/reference/settings/',
+          `${query} (the page writes ${written}) → ${found.join(', ')}`,
+        );
+      },
+    ),
     { numRuns: 120 },
   );
 });
@@ -94,7 +163,12 @@ test("the excerpt of an identifier's page is cut where the identifier is, not wh
         title: 'Environment variables',
         text: `The following environment variables configure Biome and its npm package. ${'Biome reads them at start. '.repeat(20)}\n\n## \`BIOME_CONFIG_PATH\`\n\nPath to a Biome configuration file or directory.`,
       },
-      { language: 'en', path: '/guides/configure/', title: 'Configure Biome', text: 'Biome reads its config from a path you give.' },
+      {
+        language: 'en',
+        path: '/guides/configure/',
+        title: 'Configure Biome',
+        text: 'Biome reads its config from a path you give.',
+      },
     ],
   );
   for (const query of ['BIOME_CONFIG_PATH', 'biome config path', 'biomeConfigPath']) {
@@ -108,44 +182,103 @@ test('words a query writes apart run together only into an identifier the pages 
   const { engine } = await createMemorySearch(
     ['en'],
     [
-      { language: 'en', path: '/database/', title: 'Database', text: 'The database holds everything.' },
-      { language: 'en', path: '/data-base/', title: 'Data and base', text: 'Data sits on a base layer. The base of the data.' },
+      {
+        language: 'en',
+        path: '/database/',
+        title: 'Database',
+        text: 'The database holds everything.',
+      },
+      {
+        language: 'en',
+        path: '/data-base/',
+        title: 'Data and base',
+        text: 'Data sits on a base layer. The base of the data.',
+      },
     ],
   );
   // `database` is a word, not an identifier: `data base` is two words, and the page with both leads.
-  assert.equal(paths(engine.search({ query: 'data base', filters: {}, limit: 3 }))[0], '/data-base/');
+  assert.equal(
+    paths(engine.search({ query: 'data base', filters: {}, limit: 3 }))[0],
+    '/data-base/',
+  );
 });
 
 /** Katakana words as loanwords are written, with a final long-vowel mark that some writers drop. */
-const katakana = fc.constantFrom('フォーマッタ', 'リンタ', 'エディタ', 'パーサ', 'ユーザ', 'サーバ', 'プロバイダ', 'コンパイラ', 'フォルダ', 'リポータ');
+const katakana = fc.constantFrom(
+  'フォーマッタ',
+  'リンタ',
+  'エディタ',
+  'パーサ',
+  'ユーザ',
+  'サーバ',
+  'プロバイダ',
+  'コンパイラ',
+  'フォルダ',
+  'リポータ',
+);
 
 test('a katakana word is found with or without its final ー, in full or half-width kana, the page that uses it most first (property)', async () => {
   await fc.assert(
-    fc.asyncProperty(katakana, fc.boolean(), fc.constantFrom('written', 'dropped', 'half-width'), async (word, pageDropsIt, queryForm) => {
-      const withMark = `${word}ー`;
-      const pageForm = pageDropsIt ? word : withMark;
-      const otherForm = pageDropsIt ? withMark : word;
-      const pages: MemoryPage[] = [
-        { language: 'ja', path: '/ja/target/', title: '設定', text: `${pageForm}の設定。${pageForm}を使うと、${pageForm}が動きます。` },
-        // Pages with the other spelling, once: before, a query in their spelling found only them.
-        { language: 'ja', path: '/ja/a/', title: 'ブログ', text: `新しいリリースと${otherForm}。ほかの話題も多いです。` },
-        { language: 'ja', path: '/ja/b/', title: 'ニュース', text: `今月のお知らせ。${otherForm}について一言だけ。` },
-        { language: 'ja', path: '/ja/c/', title: '移行', text: `古い${otherForm}からの移行。` },
-      ];
-      const { engine } = await createMemorySearch(['en', 'ja'], pages);
-      const query = queryForm === 'written' ? withMark : queryForm === 'dropped' ? word : toHalfWidth(withMark);
-      const found = paths(engine.search({ query, filters: {}, languages: ['ja'], limit: 3 }));
-      assert.equal(found[0], '/ja/target/', `${query} (the page writes ${pageForm}) → ${found.join(', ')}`);
-    }),
+    fc.asyncProperty(
+      katakana,
+      fc.boolean(),
+      fc.constantFrom('written', 'dropped', 'half-width'),
+      async (word, pageDropsIt, queryForm) => {
+        const withMark = `${word}ー`;
+        const pageForm = pageDropsIt ? word : withMark;
+        const otherForm = pageDropsIt ? withMark : word;
+        const pages: MemoryPage[] = [
+          {
+            language: 'ja',
+            path: '/ja/target/',
+            title: '設定',
+            text: `${pageForm}の設定。${pageForm}を使うと、${pageForm}が動きます。`,
+          },
+          // Pages with the other spelling, once: before, a query in their spelling found only them.
+          {
+            language: 'ja',
+            path: '/ja/a/',
+            title: 'ブログ',
+            text: `新しいリリースと${otherForm}。ほかの話題も多いです。`,
+          },
+          {
+            language: 'ja',
+            path: '/ja/b/',
+            title: 'ニュース',
+            text: `今月のお知らせ。${otherForm}について一言だけ。`,
+          },
+          { language: 'ja', path: '/ja/c/', title: '移行', text: `古い${otherForm}からの移行。` },
+        ];
+        const { engine } = await createMemorySearch(['en', 'ja'], pages);
+        const query =
+          queryForm === 'written'
+            ? withMark
+            : queryForm === 'dropped'
+              ? word
+              : toHalfWidth(withMark);
+        const found = paths(engine.search({ query, filters: {}, languages: ['ja'], limit: 3 }));
+        assert.equal(
+          found[0],
+          '/ja/target/',
+          `${query} (the page writes ${pageForm}) → ${found.join(', ')}`,
+        );
+      },
+    ),
     { numRuns: 60 },
   );
 });
 
 /** Half-width forms of katakana (their NFKC is the full-width letter), and of the voicing marks. */
-const HALF_WIDTH = new Map([...'ｱｲｳｴｵｶｷｸｹｺｻｼｽｾｿﾀﾁﾂﾃﾄﾅﾆﾇﾈﾉﾊﾋﾌﾍﾎﾏﾐﾑﾒﾓﾔﾕﾖﾗﾘﾙﾚﾛﾜｦﾝｧｨｩｪｫｯｬｭｮｰ'].map((half) => [half.normalize('NFKC'), half]));
+const HALF_WIDTH = new Map(
+  [...'ｱｲｳｴｵｶｷｸｹｺｻｼｽｾｿﾀﾁﾂﾃﾄﾅﾆﾇﾈﾉﾊﾋﾌﾍﾎﾏﾐﾑﾒﾓﾔﾕﾖﾗﾘﾙﾚﾛﾜｦﾝｧｨｩｪｫｯｬｭｮｰ'].map((half) => [
+    half.normalize('NFKC'),
+    half,
+  ]),
+);
 HALF_WIDTH.set('\u3099', 'ﾞ').set('\u309a', 'ﾟ');
 /** Katakana as half-width kana: a voiced letter (バ, プ) as its letter and a mark of its own (ﾊﾞ, ﾌﾟ). */
-const toHalfWidth = (text: string) => [...text.normalize('NFD')].map((character) => HALF_WIDTH.get(character) ?? character).join('');
+const toHalfWidth = (text: string) =>
+  [...text.normalize('NFD')].map((character) => HALF_WIDTH.get(character) ?? character).join('');
 
 test('the final ー goes for words of three characters or more, only at their end; a piece of a word still finds its page', async () => {
   assert.deepEqual(splitWords('フォーマッター'), splitWords('フォーマッタ'));
@@ -160,7 +293,12 @@ test('the final ー goes for words of three characters or more, only at their en
       { language: 'ja', text: 'まったく別の話題です' },
     ],
   );
-  for (const piece of ['サー', 'バーの', 'キー', 'サーバー', 'サーバ']) assert.deepEqual(paths(engine.search({ query: piece, filters: {}, limit: 3 })), ['/p0/'], piece);
+  for (const piece of ['サー', 'バーの', 'キー', 'サーバー', 'サーバ'])
+    assert.deepEqual(
+      paths(engine.search({ query: piece, filters: {}, limit: 3 })),
+      ['/p0/'],
+      piece,
+    );
 });
 
 test('full-width Latin and digits and half-width kana read as their usual forms (NFKC), offsets kept where the length is', () => {
@@ -177,7 +315,18 @@ test('the server index keeps which terms are identifiers through its file', asyn
   const index = buildServerIndex(
     {
       buildId: 'b',
-      pages: [{ url: `${MEMORY_SITE}/`, path: '/', title: 'T', language: 'en', facets: {}, sections: [], frontMatter: '', markdown: 'Set `BIOME_CONFIG_PATH` or use noUnusedVariables.' }],
+      pages: [
+        {
+          url: `${MEMORY_SITE}/`,
+          path: '/',
+          title: 'T',
+          language: 'en',
+          facets: {},
+          sections: [],
+          frontMatter: '',
+          markdown: 'Set `BIOME_CONFIG_PATH` or use noUnusedVariables.',
+        },
+      ],
     },
     analyzers,
   );

@@ -6,22 +6,45 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { canonicalLanguageTag } from '../../packages/astro-agent-api/src/content/language-tag.ts';
+import { canonicalLanguageTag } from '../../packages/astro-agent-api/src/shared/language-tag.ts';
 import type { SearchEngine } from '../../packages/astro-agent-api/src/content/search.ts';
-import { createSiteAnalyzers, splitWords } from '../../packages/astro-agent-api/src/content/search-analyzer.ts';
+import {
+  createSiteAnalyzers,
+  splitWords,
+} from '../../packages/astro-agent-api/src/content/search-analyzer.ts';
 import { createMemorySearch, MEMORY_SITE as SITE } from '../helpers/memory-search.ts';
 
 /** Languages with a stemmer and stop words, and two without (matched as written). */
-const LANGUAGES = ['en', 'fr', 'es', 'de', 'it', 'pt-BR', 'nl', 'ru', 'sv', 'ja', 'zh-Hant'] as const;
+const LANGUAGES = [
+  'en',
+  'fr',
+  'es',
+  'de',
+  'it',
+  'pt-BR',
+  'nl',
+  'ru',
+  'sv',
+  'ja',
+  'zh-Hant',
+] as const;
 
 /** Letters of the languages above, accented ones included, so that folding and stemming both run. */
-const LETTERS = [...'abcdefghijklmnopqrstuvwxyzàâäçéèêëîïôöùûüñßåøæœáíóúãõжзийклмнопрстуфхцчшщыэюя'];
-const word = fc.array(fc.constantFrom(...LETTERS), { minLength: 2, maxLength: 14 }).map((letters) => letters.join(''));
+const LETTERS = [
+  ...'abcdefghijklmnopqrstuvwxyzàâäçéèêëîïôöùûüñßåøæœáíóúãõжзийклмнопрстуфхцчшщыэюя',
+];
+const word = fc
+  .array(fc.constantFrom(...LETTERS), { minLength: 2, maxLength: 14 })
+  .map((letters) => letters.join(''));
 /** A site's languages: one to four of LANGUAGES, in any order (the first is the site's own). */
 const languageMix = fc.uniqueArray(fc.constantFrom(...LANGUAGES), { minLength: 1, maxLength: 4 });
 
 /** The search over `pages` (each a language and its text) as the runtime builds it, the texts kept in memory. */
-async function createEngine(languages: readonly string[], pages: readonly { language: string; text: string }[], stopWords: string[] = []): Promise<SearchEngine> {
+async function createEngine(
+  languages: readonly string[],
+  pages: readonly { language: string; text: string }[],
+  stopWords: string[] = [],
+): Promise<SearchEngine> {
   return (await createMemorySearch(languages, pages, stopWords)).engine;
 }
 
@@ -34,7 +57,12 @@ test('a word indexed in one language is found by the same word, whatever languag
       // Stop words are left out of the index on purpose (the test of the example site checks that).
       fc.pre(normalised !== undefined && !analyzer!.isStopWord(normalised));
       // The target page, and a page in each other language of the site with other text.
-      const pages = [{ language, text: `${filler} ${target}` }, ...languages.filter((other) => other !== language).map((other) => ({ language: other, text: filler }))];
+      const pages = [
+        { language, text: `${filler} ${target}` },
+        ...languages
+          .filter((other) => other !== language)
+          .map((other) => ({ language: other, text: filler })),
+      ];
       const engine = await createEngine(languages, pages);
       const found = engine.search({ query: target, filters: {}, limit: 25 });
       assert.ok(
@@ -57,7 +85,10 @@ test("a page found through two languages' analysis counts once, and the page in 
     ],
   );
   const found = engine.search({ query: 'tomates', filters: {}, limit: 25 });
-  assert.deepEqual(found.results.map((result) => result.url).sort(), [`${SITE}/p0/`, `${SITE}/p1/`]);
+  assert.deepEqual(found.results.map((result) => result.url).sort(), [
+    `${SITE}/p0/`,
+    `${SITE}/p1/`,
+  ]);
   assert.deepEqual(found.results.map((result) => result.language).sort(), ['es', 'fr']);
   // A word that is a stop word in French ("les") but not in English does not make the French page a partial match.
   const withStopWord = engine.search({ query: 'arroser les tomates', filters: {}, limit: 25 });
@@ -72,7 +103,10 @@ test("a page found through two languages' analysis counts once, and the page in 
 });
 
 test('no text, query or language tag makes the analysis throw', async () => {
-  const tag = fc.oneof(fc.constantFrom(...LANGUAGES, '', 'x', 'en-', 'EN-us', 'zz-ZZ', '../../x', '__proto__'), fc.string({ maxLength: 12 }));
+  const tag = fc.oneof(
+    fc.constantFrom(...LANGUAGES, '', 'x', 'en-', 'EN-us', 'zz-ZZ', '../../x', '__proto__'),
+    fc.string({ maxLength: 12 }),
+  );
   await fc.assert(
     fc.asyncProperty(
       fc.array(tag, { minLength: 1, maxLength: 3 }),

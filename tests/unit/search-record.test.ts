@@ -16,10 +16,14 @@ function record(head: string, body: string, facets: Record<string, string> = {})
 
 describe('the browser search record of a page', () => {
   it("holds the content region's text only: no header, footer or ignored block", () => {
-    const found = record('', '<h1>Herons</h1><p>Herons stay by the river.</p><div data-agent-ignore>Share this post</div>');
+    const found = record(
+      '',
+      '<h1>Herons</h1><p>Herons stay by the river.</p><div data-agent-ignore>Share this post</div>',
+    );
     assert.equal(found.meta?.title, 'Herons');
     assert.match(found.content, /Herons stay by the river/);
-    for (const left of ['Field Notes', 'Written by hand', 'Share this post']) assert.ok(!found.content.includes(left), left);
+    for (const left of ['Field Notes', 'Written by hand', 'Share this post'])
+      assert.ok(!found.content.includes(left), left);
   });
 
   it('keeps the filters, metadata and sort keys of data-pagefind-* attributes, anywhere in the page, beside the facets', () => {
@@ -28,8 +32,17 @@ describe('the browser search record of a page', () => {
       '<h1>Herons</h1><img data-pagefind-meta="image[src], image_alt[alt]" src="/herons.jpg" alt="Two herons"><p>By <span data-pagefind-filter="author">Ana Ruiz</span>.</p>',
       { topic: 'birds' },
     );
-    assert.deepEqual(found.filters, { city: ['madrid'], section: ['blog'], author: ['Ana Ruiz'], topic: ['birds'] });
-    assert.deepEqual(found.meta, { title: 'Herons', image: '/herons.jpg', image_alt: 'Two herons' });
+    assert.deepEqual(found.filters, {
+      city: ['madrid'],
+      section: ['blog'],
+      author: ['Ana Ruiz'],
+      topic: ['birds'],
+    });
+    assert.deepEqual(found.meta, {
+      title: 'Herons',
+      image: '/herons.jpg',
+      image_alt: 'Two herons',
+    });
     assert.deepEqual(found.sort, { date: '2024-11-12' });
   });
 });

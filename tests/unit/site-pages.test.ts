@@ -8,24 +8,45 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { iconInTwin, readBuiltHtmlPages, tablePadding, type BuiltHtmlPage } from '../helpers/site-pages.ts';
+import {
+  iconInTwin,
+  readBuiltHtmlPages,
+  tablePadding,
+  type BuiltHtmlPage,
+} from '../helpers/site-pages.ts';
 
 const SITE = 'https://example.org';
-const TEXT = 'Biome formats and lints JavaScript, TypeScript, JSON and CSS in a fraction of a second.';
+const TEXT =
+  'Biome formats and lints JavaScript, TypeScript, JSON and CSS in a fraction of a second.';
 const page = (head: string, main: string, lang = 'en', mainLang = lang) =>
   `<!doctype html><html lang="${lang}"><head>${head}</head><body><main${mainLang === lang ? '' : ` lang="${mainLang}"`}>${main}</main></body></html>`;
 
 const PAGES: Record<string, string> = {
   'index.html': page('<title>Home</title>', `<h1>Home</h1><p>${TEXT}</p>`),
-  'guides/index.html': page(`<link rel="canonical" href="${SITE}/guides/">`, `<h1>Guides</h1><p>${TEXT} Guides.</p>`),
+  'guides/index.html': page(
+    `<link rel="canonical" href="${SITE}/guides/">`,
+    `<h1>Guides</h1><p>${TEXT} Guides.</p>`,
+  ),
   // Astro's redirect page: no <head> tag, a meta refresh, noindex and a canonical link to the target.
   'es/guides/index.html': `<!doctype html><title>Redirecting to: /guides/</title><meta http-equiv="refresh" content="0;url=/guides/"><meta name="robots" content="noindex"><link rel="canonical" href="${SITE}/guides/"><body><a href="/guides/">Redirecting</a></body>`,
-  'private/index.html': page('<meta name="robots" content="noindex, follow">', `<h1>Private</h1><p>${TEXT}</p>`),
-  'print/index.html': page(`<link rel="canonical" href="${SITE}/guides/">`, `<h1>Print</h1><p>${TEXT} Print.</p>`),
-  '404.html': page('<title>Not found</title>', '<h1>Not found</h1><p>This page does not exist on the site, go back to the home page.</p>'),
+  'private/index.html': page(
+    '<meta name="robots" content="noindex, follow">',
+    `<h1>Private</h1><p>${TEXT}</p>`,
+  ),
+  'print/index.html': page(
+    `<link rel="canonical" href="${SITE}/guides/">`,
+    `<h1>Print</h1><p>${TEXT} Print.</p>`,
+  ),
+  '404.html': page(
+    '<title>Not found</title>',
+    '<h1>Not found</h1><p>This page does not exist on the site, go back to the home page.</p>',
+  ),
   // Starlight's fallback: a French page whose main region is the English text.
   'fr/rules/index.html': page('<title>Rules</title>', `<h1>Rules</h1><p>${TEXT}</p>`, 'fr', 'en'),
-  'playground/index.html': page('<title>Playground</title>', '<h1>Playground</h1><astro-island></astro-island>'),
+  'playground/index.html': page(
+    '<title>Playground</title>',
+    '<h1>Playground</h1><astro-island></astro-island>',
+  ),
 };
 
 let root: string;
@@ -72,6 +93,13 @@ describe("a twin's tables", () => {
   it("counts the rows whose last cell names the icon, against the icons the page's tables show", () => {
     const icon = { label: 'This rule is recommended', words: /\brecommended\b/i };
     const html = `<table><tr><td>a</td><td><svg aria-label="${icon.label}"></svg></td></tr><tr><td>b</td><td><svg aria-label="${icon.label}"></svg></td></tr></table><svg aria-label="${icon.label}"></svg>`;
-    assert.deepEqual(iconInTwin(html, '| Rule | Properties |\n| --- | --- |\n| a | recommended |\n| b | |\n', icon), { shown: 2, named: 1 });
+    assert.deepEqual(
+      iconInTwin(
+        html,
+        '| Rule | Properties |\n| --- | --- |\n| a | recommended |\n| b | |\n',
+        icon,
+      ),
+      { shown: 2, named: 1 },
+    );
   });
 });

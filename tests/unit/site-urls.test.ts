@@ -8,8 +8,19 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { ManifestPage } from '../../packages/astro-agent-api/src/content/manifest.ts';
-import { buildPageIndex, findPageOfRequest, resolveAddress, type PageIndex } from '../../packages/astro-agent-api/src/content/resolve-page.ts';
-import { createSiteUrls, markdownTwinPath, type BuildFormat, type RoutingSettings, type TrailingSlash } from '../../packages/astro-agent-api/src/site-urls.ts';
+import {
+  buildPageIndex,
+  findPageOfRequest,
+  resolveAddress,
+  type PageIndex,
+} from '../../packages/astro-agent-api/src/content/resolve-page.ts';
+import {
+  createSiteUrls,
+  markdownTwinPath,
+  type BuildFormat,
+  type RoutingSettings,
+  type TrailingSlash,
+} from '../../packages/astro-agent-api/src/contract/site-urls.ts';
 
 /** The one page read_page answers for an input (content/resolve-page.ts resolveAddress), or undefined. */
 function resolvePage(index: PageIndex, input: string): ManifestPage | undefined {
@@ -25,7 +36,9 @@ const BASES = ['/', '/docs', '/docs/', '/a/b'];
 /** The HTML file Astro writes for a route: `index` is an `index.astro` page, which `preserve` keeps in a folder. */
 function htmlFileOf(route: string, format: BuildFormat, index: boolean): string {
   if (route === '/') return 'index.html';
-  return format === 'directory' || (format === 'preserve' && index) ? `${route.slice(1)}/index.html` : `${route.slice(1)}.html`;
+  return format === 'directory' || (format === 'preserve' && index)
+    ? `${route.slice(1)}/index.html`
+    : `${route.slice(1)}.html`;
 }
 
 const page = (path: string, url: string): ManifestPage => ({
@@ -85,9 +98,15 @@ describe('published forms, as @astrojs/node serves them', () => {
     assert.equal(urls.agentPath('/mcp'), '/docs/mcp');
     assert.equal(urls.documentUrl('/llms.txt'), `${SITE}/docs/llms.txt`);
     // RFC 8414 §3: the well-known prefix goes between the host and the issuer's path.
-    assert.equal(urls.wellKnownUrl('/.well-known/oauth-authorization-server'), `${SITE}/.well-known/oauth-authorization-server/docs`);
+    assert.equal(
+      urls.wellKnownUrl('/.well-known/oauth-authorization-server'),
+      `${SITE}/.well-known/oauth-authorization-server/docs`,
+    );
     // RFC 9728 §3.1: likewise for the resource's path.
-    assert.equal(urls.wellKnownUrl('/.well-known/oauth-protected-resource', '/api/v1'), `${SITE}/.well-known/oauth-protected-resource/docs/api/v1`);
+    assert.equal(
+      urls.wellKnownUrl('/.well-known/oauth-protected-resource', '/api/v1'),
+      `${SITE}/.well-known/oauth-protected-resource/docs/api/v1`,
+    );
     assert.equal(urls.linkUrl('/about'), `${SITE}/docs/about`);
     assert.equal(urls.linkUrl('https://other.example/x'), 'https://other.example/x');
   });
@@ -97,7 +116,10 @@ describe('published forms, as @astrojs/node serves them', () => {
     assert.equal(urls.root, 'https://example.com/tienda');
     assert.equal(urls.agentPath('/mcp'), '/mcp');
     assert.equal(urls.pageUrl('/x/'), 'https://example.com/tienda/x/');
-    assert.equal(urls.wellKnownPath('/.well-known/oauth-authorization-server'), '/.well-known/oauth-authorization-server/tienda');
+    assert.equal(
+      urls.wellKnownPath('/.well-known/oauth-authorization-server'),
+      '/.well-known/oauth-authorization-server/tienda',
+    );
   });
 
   it('maps a request only to the HTML files the adapter would answer it with, never outside the client folder', () => {
@@ -109,15 +131,23 @@ describe('published forms, as @astrojs/node serves them', () => {
     assert.deepEqual(never.htmlFilesOf('/guide'), [], 'outside the base');
     assert.deepEqual(never.htmlFilesOf('/docs/../etc/passwd.html'), []);
     assert.deepEqual(never.htmlFilesOf('/docs/a\\..\\b.html'), []);
-    const always = createSiteUrls(SITE, { base: '/', trailingSlash: 'always', format: 'directory' });
+    const always = createSiteUrls(SITE, {
+      base: '/',
+      trailingSlash: 'always',
+      format: 'directory',
+    });
     assert.deepEqual(always.htmlFilesOf('/guide'), [], 'redirected by the adapter');
     assert.deepEqual(always.htmlFilesOf('/guide/'), ['/guide/index.html']);
     assert.deepEqual(always.htmlFilesOf('/'), ['/index.html']);
   });
 });
 
-const segment = fc.stringMatching(/^[a-z0-9][a-z0-9-]{0,7}$/).filter((name) => name !== 'index' && name !== 'docs' && name !== 'a');
-const route = fc.array(segment, { minLength: 0, maxLength: 4 }).map((segments) => `/${segments.join('/')}`);
+const segment = fc
+  .stringMatching(/^[a-z0-9][a-z0-9-]{0,7}$/)
+  .filter((name) => name !== 'index' && name !== 'docs' && name !== 'a');
+const route = fc
+  .array(segment, { minLength: 0, maxLength: 4 })
+  .map((segments) => `/${segments.join('/')}`);
 const routing: fc.Arbitrary<RoutingSettings> = fc.record({
   base: fc.constantFrom(...BASES),
   trailingSlash: fc.constantFrom(...TRAILING),
@@ -126,10 +156,20 @@ const routing: fc.Arbitrary<RoutingSettings> = fc.record({
 /** A site: its routing and some distinct pages, each an index page or not. */
 const site = fc.record({
   routing,
-  pages: fc.uniqueArray(fc.record({ route, index: fc.boolean() }), { minLength: 1, maxLength: 8, selector: (entry) => entry.route }),
+  pages: fc.uniqueArray(fc.record({ route, index: fc.boolean() }), {
+    minLength: 1,
+    maxLength: 8,
+    selector: (entry) => entry.route,
+  }),
 });
 
-function buildSite({ routing, pages }: { routing: RoutingSettings; pages: { route: string; index: boolean }[] }) {
+function buildSite({
+  routing,
+  pages,
+}: {
+  routing: RoutingSettings;
+  pages: { route: string; index: boolean }[];
+}) {
   const urls = createSiteUrls(SITE, routing);
   const built = pages.map(({ route, index }) => {
     const file = htmlFileOf(route, routing.format, index);
@@ -167,9 +207,13 @@ describe('site-urls properties', () => {
             urls.twinUrl(path),
             urls.twinPath(path),
           ];
-          for (const variant of variants) assert.equal(resolvePage(index, variant), manifest, `${variant} → ${path}`);
+          for (const variant of variants)
+            assert.equal(resolvePage(index, variant), manifest, `${variant} → ${path}`);
           assert.deepEqual(findPageOfRequest(index, path), { page: manifest, twin: false });
-          assert.deepEqual(findPageOfRequest(index, urls.twinPath(path)), { page: manifest, twin: true });
+          assert.deepEqual(findPageOfRequest(index, urls.twinPath(path)), {
+            page: manifest,
+            twin: true,
+          });
           // The file the page came from is where its published path is served from.
           assert.ok(urls.htmlFilesOf(path).includes(`/${file}`), `${path} is served from ${file}`);
         }
@@ -183,11 +227,17 @@ describe('site-urls properties', () => {
         const { urls, built } = buildSite(input);
         for (const { route, manifest } of built) {
           assert.ok(manifest.url.startsWith(urls.root), manifest.url);
-          assert.ok(manifest.path === urls.base || manifest.path.startsWith(`${urls.base}/`), manifest.path);
+          assert.ok(
+            manifest.path === urls.base || manifest.path.startsWith(`${urls.base}/`),
+            manifest.path,
+          );
           const { pathname } = new URL(manifest.url);
-          if (input.routing.trailingSlash === 'never') assert.ok(!pathname.endsWith('/') || pathname === '/', manifest.url);
-          if (input.routing.trailingSlash === 'always' && route !== '/') assert.ok(pathname.endsWith('/') || pathname.endsWith('.html'), manifest.url);
-          if (input.routing.trailingSlash === 'always' && route === '/') assert.ok(pathname.endsWith('/'), manifest.url);
+          if (input.routing.trailingSlash === 'never')
+            assert.ok(!pathname.endsWith('/') || pathname === '/', manifest.url);
+          if (input.routing.trailingSlash === 'always' && route !== '/')
+            assert.ok(pathname.endsWith('/') || pathname.endsWith('.html'), manifest.url);
+          if (input.routing.trailingSlash === 'always' && route === '/')
+            assert.ok(pathname.endsWith('/'), manifest.url);
         }
       }),
     );
@@ -195,29 +245,64 @@ describe('site-urls properties', () => {
 
   it('never resolves traversal, another host or another scheme', () => {
     fc.assert(
-      fc.property(site, fc.constantFrom('/../', '/%2e%2e/', '/%252e%252e/', '\\', '/./'), (input, trick) => {
-        const { urls, built, index } = buildSite(input);
-        for (const { manifest } of built) {
-          const { path } = manifest;
-          assert.equal(resolvePage(index, `${urls.base}${trick}${path.slice(urls.base.length + 1)}`), undefined, `${trick} in ${path}`);
-          assert.equal(resolvePage(index, manifest.url.replace('www.example.org', 'evil.example')), undefined);
-          assert.equal(resolvePage(index, manifest.url.replace('www.example.org', 'example.org.evil.example')), undefined);
-          assert.equal(resolvePage(index, manifest.url.replace('https:', 'file:')), undefined);
-          assert.equal(resolvePage(index, `//evil.example${path}`), undefined);
-        }
-      }),
+      fc.property(
+        site,
+        fc.constantFrom('/../', '/%2e%2e/', '/%252e%252e/', '\\', '/./'),
+        (input, trick) => {
+          const { urls, built, index } = buildSite(input);
+          for (const { manifest } of built) {
+            const { path } = manifest;
+            assert.equal(
+              resolvePage(index, `${urls.base}${trick}${path.slice(urls.base.length + 1)}`),
+              undefined,
+              `${trick} in ${path}`,
+            );
+            assert.equal(
+              resolvePage(index, manifest.url.replace('www.example.org', 'evil.example')),
+              undefined,
+            );
+            assert.equal(
+              resolvePage(
+                index,
+                manifest.url.replace('www.example.org', 'example.org.evil.example'),
+              ),
+              undefined,
+            );
+            assert.equal(resolvePage(index, manifest.url.replace('https:', 'file:')), undefined);
+            assert.equal(resolvePage(index, `//evil.example${path}`), undefined);
+          }
+        },
+      ),
     );
   });
 
   it('maps no request path to a file outside the client folder', () => {
     fc.assert(
-      fc.property(routing, fc.array(fc.constantFrom('docs', 'a', 'b', '..', '.', 'x.html', 'index.html', '', '\\', '..\\x.html'), { maxLength: 6 }), (settings, parts) => {
-        const urls = createSiteUrls(SITE, settings);
-        for (const file of urls.htmlFilesOf(`/${parts.join('/')}`)) {
-          assert.ok(file.startsWith('/'), file);
-          assert.ok(!file.split('/').includes('..') && !file.includes('\\'), file);
-        }
-      }),
+      fc.property(
+        routing,
+        fc.array(
+          fc.constantFrom(
+            'docs',
+            'a',
+            'b',
+            '..',
+            '.',
+            'x.html',
+            'index.html',
+            '',
+            '\\',
+            '..\\x.html',
+          ),
+          { maxLength: 6 },
+        ),
+        (settings, parts) => {
+          const urls = createSiteUrls(SITE, settings);
+          for (const file of urls.htmlFilesOf(`/${parts.join('/')}`)) {
+            assert.ok(file.startsWith('/'), file);
+            assert.ok(!file.split('/').includes('..') && !file.includes('\\'), file);
+          }
+        },
+      ),
     );
   });
 });

@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { createHash, randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, test } from 'node:test';
-import type { AuthorizationCodeRecord, ClientRecord, GrantRecord, GrantTokens, SearchCount, Store, TokenRecord, TrafficCount, WindowCounter } from '../../packages/astro-agent-api/src/store/store.ts';
+import type {
+  AuthorizationCodeRecord,
+  ClientRecord,
+  GrantRecord,
+  GrantTokens,
+  SearchCount,
+  Store,
+  TokenRecord,
+  TrafficCount,
+  WindowCounter,
+} from '../../packages/astro-agent-api/src/store/store.ts';
 
 /**
  * The Store contract suite: every backend runs it unchanged. `openFreshStore` returns an empty store
@@ -38,21 +48,49 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
     }
 
     function token(clientId: string, overrides: Partial<TokenRecord> = {}): TokenRecord {
-      return { tokenHash: sha256(randomUUID()), clientId, scope: 'content:read', issuedAt: T0, expiresAt: T0 + HOUR, ...overrides };
+      return {
+        tokenHash: sha256(randomUUID()),
+        clientId,
+        scope: 'content:read',
+        issuedAt: T0,
+        expiresAt: T0 + HOUR,
+        ...overrides,
+      };
     }
 
     describe('clients', () => {
       test('a registered client reads back exactly as stored', async () => {
-        const record = client({ contacts: [], tokenEndpointAuthMethod: 'client_secret_post', scope: 'quota:read' });
+        const record = client({
+          contacts: [],
+          tokenEndpointAuthMethod: 'client_secret_post',
+          scope: 'quota:read',
+        });
         await store.createClient(record);
         assert.deepEqual(await store.findClient(record.clientId), record);
         assert.deepEqual(await store.findClient(client().clientId), undefined);
       });
 
       test('a private_key_jwt client keeps its public keys, inline or by URL, and has no secret', async () => {
-        const jwks = { keys: [{ kty: 'OKP', crv: 'Ed25519', x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo', kid: 'clé 1' }] };
-        const inline = client({ secretHash: '', tokenEndpointAuthMethod: 'private_key_jwt', publicKeys: { jwks } });
-        const byUrl = client({ secretHash: '', tokenEndpointAuthMethod: 'private_key_jwt', publicKeys: { jwksUri: 'https://agent.example/jwks.json' } });
+        const jwks = {
+          keys: [
+            {
+              kty: 'OKP',
+              crv: 'Ed25519',
+              x: '11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo',
+              kid: 'clé 1',
+            },
+          ],
+        };
+        const inline = client({
+          secretHash: '',
+          tokenEndpointAuthMethod: 'private_key_jwt',
+          publicKeys: { jwks },
+        });
+        const byUrl = client({
+          secretHash: '',
+          tokenEndpointAuthMethod: 'private_key_jwt',
+          publicKeys: { jwksUri: 'https://agent.example/jwks.json' },
+        });
         await store.createClient(inline);
         await store.createClient(byUrl);
         assert.deepEqual(await store.findClient(inline.clientId), inline);
@@ -71,7 +109,10 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
       test("an issued token is found until it expires, and records the client's last token request", async () => {
         const owner = client();
         await store.createClient(owner);
-        const issued = token(owner.clientId, { issuedAt: T0 + 5_000, expiresAt: T0 + 5_000 + HOUR });
+        const issued = token(owner.clientId, {
+          issuedAt: T0 + 5_000,
+          expiresAt: T0 + 5_000 + HOUR,
+        });
         assert.equal(await store.insertToken(issued), true);
         assert.deepEqual(await store.findToken(issued.tokenHash, T0 + 6_000), issued);
         assert.deepEqual(await store.findToken(issued.tokenHash, issued.expiresAt - 1), issued);
@@ -129,12 +170,20 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
 
       /** A public client of the authorization code grant, as a connector registers. */
       async function connector(): Promise<ClientRecord> {
-        const record = client({ secretHash: '', tokenEndpointAuthMethod: 'none', grantTypes: ['authorization_code', 'refresh_token'], redirectUris: ['http://127.0.0.1/callback'] });
+        const record = client({
+          secretHash: '',
+          tokenEndpointAuthMethod: 'none',
+          grantTypes: ['authorization_code', 'refresh_token'],
+          redirectUris: ['http://127.0.0.1/callback'],
+        });
         await store.createClient(record);
         return record;
       }
 
-      function code(clientId: string, overrides: Partial<AuthorizationCodeRecord> = {}): AuthorizationCodeRecord {
+      function code(
+        clientId: string,
+        overrides: Partial<AuthorizationCodeRecord> = {},
+      ): AuthorizationCodeRecord {
         return {
           codeHash: sha256(randomUUID()),
           clientId,
@@ -149,24 +198,52 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
       }
 
       function grant(clientId: string, at = T0): GrantRecord {
-        return { grantId: randomUUID(), clientId, scope: 'content:read quota:read', resource: 'https://www.example.test/mcp', issuedAt: at, expiresAt: at + 30 * DAY };
+        return {
+          grantId: randomUUID(),
+          clientId,
+          scope: 'content:read quota:read',
+          resource: 'https://www.example.test/mcp',
+          issuedAt: at,
+          expiresAt: at + 30 * DAY,
+        };
       }
 
-      function tokensOf(grantRecord: GrantRecord, at: number, scope = grantRecord.scope): GrantTokens {
+      function tokensOf(
+        grantRecord: GrantRecord,
+        at: number,
+        scope = grantRecord.scope,
+      ): GrantTokens {
         return {
-          accessToken: { tokenHash: sha256(randomUUID()), clientId: grantRecord.clientId, scope, grantId: grantRecord.grantId, issuedAt: at, expiresAt: at + HOUR },
-          refreshToken: { tokenHash: sha256(randomUUID()), grantId: grantRecord.grantId, issuedAt: at, expiresAt: at + 30 * DAY },
+          accessToken: {
+            tokenHash: sha256(randomUUID()),
+            clientId: grantRecord.clientId,
+            scope,
+            grantId: grantRecord.grantId,
+            issuedAt: at,
+            expiresAt: at + HOUR,
+          },
+          refreshToken: {
+            tokenHash: sha256(randomUUID()),
+            grantId: grantRecord.grantId,
+            issuedAt: at,
+            expiresAt: at + 30 * DAY,
+          },
         };
       }
 
       /** A connector whose code was redeemed at T0: its grant and the tokens the redemption stored. */
-      async function redeemedGrant(owner?: ClientRecord): Promise<{ owner: ClientRecord; family: GrantRecord; first: GrantTokens }> {
+      async function redeemedGrant(
+        owner?: ClientRecord,
+      ): Promise<{ owner: ClientRecord; family: GrantRecord; first: GrantTokens }> {
         const client = owner ?? (await connector());
         const stored = code(client.clientId);
         await store.insertAuthorizationCode(stored);
         const family = grant(client.clientId);
         const first = tokensOf(family, T0);
-        assert.equal(await store.redeemAuthorizationCode(stored.codeHash, family, first, T0), 'issued');
+        assert.equal(
+          await store.redeemAuthorizationCode(stored.codeHash, family, first, T0),
+          'issued',
+        );
         return { owner: client, family, first };
       }
 
@@ -180,7 +257,10 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
         const stored = code(owner.clientId);
         assert.equal(await store.insertAuthorizationCode(stored), true);
         assert.deepEqual(await store.findAuthorizationCode(stored.codeHash, T0 + 1_000), stored);
-        assert.equal(await store.findAuthorizationCode(stored.codeHash, stored.expiresAt), undefined);
+        assert.equal(
+          await store.findAuthorizationCode(stored.codeHash, stored.expiresAt),
+          undefined,
+        );
         const orphan = code('no-such-client');
         assert.equal(await store.insertAuthorizationCode(orphan), false);
         assert.equal(await store.findAuthorizationCode(orphan.codeHash, T0), undefined);
@@ -192,19 +272,54 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
         await store.insertAuthorizationCode(stored);
         const first = grant(owner.clientId, T0 + 2_000);
         const tokens = tokensOf(first, T0 + 2_000);
-        assert.equal(await store.redeemAuthorizationCode(stored.codeHash, first, tokens, T0 + 2_000), 'issued');
-        assert.deepEqual(await store.findToken(tokens.accessToken.tokenHash, T0 + 3_000), tokens.accessToken);
-        assert.deepEqual(await store.findRefreshToken(tokens.refreshToken.tokenHash, T0 + 3_000), { refreshToken: tokens.refreshToken, grant: first, rotated: false });
-        assert.equal((await store.findAuthorizationCode(stored.codeHash, T0 + 3_000))?.grantId, first.grantId);
+        assert.equal(
+          await store.redeemAuthorizationCode(stored.codeHash, first, tokens, T0 + 2_000),
+          'issued',
+        );
+        assert.deepEqual(
+          await store.findToken(tokens.accessToken.tokenHash, T0 + 3_000),
+          tokens.accessToken,
+        );
+        assert.deepEqual(await store.findRefreshToken(tokens.refreshToken.tokenHash, T0 + 3_000), {
+          refreshToken: tokens.refreshToken,
+          grant: first,
+          rotated: false,
+        });
+        assert.equal(
+          (await store.findAuthorizationCode(stored.codeHash, T0 + 3_000))?.grantId,
+          first.grantId,
+        );
         assert.equal((await store.findClient(owner.clientId))?.lastTokenAt, T0 + 2_000);
 
         const second = grant(owner.clientId, T0 + 4_000);
         const replayTokens = tokensOf(second, T0 + 4_000);
-        assert.equal(await store.redeemAuthorizationCode(stored.codeHash, second, replayTokens, T0 + 4_000), 'replayed');
-        assert.equal(await store.findToken(tokens.accessToken.tokenHash, T0 + 4_000), undefined, 'what the first redemption issued is revoked');
-        assert.equal(await store.findRefreshToken(tokens.refreshToken.tokenHash, T0 + 4_000), undefined);
-        assert.equal(await store.findToken(replayTokens.accessToken.tokenHash, T0 + 4_000), undefined, 'the replay gets nothing');
-        assert.equal(await store.redeemAuthorizationCode(stored.codeHash, grant(owner.clientId), tokensOf(second, T0 + 5_000), T0 + 5_000), 'replayed');
+        assert.equal(
+          await store.redeemAuthorizationCode(stored.codeHash, second, replayTokens, T0 + 4_000),
+          'replayed',
+        );
+        assert.equal(
+          await store.findToken(tokens.accessToken.tokenHash, T0 + 4_000),
+          undefined,
+          'what the first redemption issued is revoked',
+        );
+        assert.equal(
+          await store.findRefreshToken(tokens.refreshToken.tokenHash, T0 + 4_000),
+          undefined,
+        );
+        assert.equal(
+          await store.findToken(replayTokens.accessToken.tokenHash, T0 + 4_000),
+          undefined,
+          'the replay gets nothing',
+        );
+        assert.equal(
+          await store.redeemAuthorizationCode(
+            stored.codeHash,
+            grant(owner.clientId),
+            tokensOf(second, T0 + 5_000),
+            T0 + 5_000,
+          ),
+          'replayed',
+        );
       });
 
       test('an expired or unknown code is gone, and issues nothing', async () => {
@@ -213,9 +328,18 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
         await store.insertAuthorizationCode(stored);
         const late = grant(owner.clientId, stored.expiresAt);
         const tokens = tokensOf(late, stored.expiresAt);
-        assert.equal(await store.redeemAuthorizationCode(stored.codeHash, late, tokens, stored.expiresAt), 'gone');
-        assert.equal(await store.findToken(tokens.accessToken.tokenHash, stored.expiresAt), undefined);
-        assert.equal(await store.redeemAuthorizationCode(sha256('never issued'), late, tokensOf(late, T0), T0), 'gone');
+        assert.equal(
+          await store.redeemAuthorizationCode(stored.codeHash, late, tokens, stored.expiresAt),
+          'gone',
+        );
+        assert.equal(
+          await store.findToken(tokens.accessToken.tokenHash, stored.expiresAt),
+          undefined,
+        );
+        assert.equal(
+          await store.redeemAuthorizationCode(sha256('never issued'), late, tokensOf(late, T0), T0),
+          'gone',
+        );
       });
 
       test('of 20 simultaneous redemptions of one code, exactly one issues', async () => {
@@ -225,7 +349,12 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
         const outcomes = await Promise.all(
           Array.from({ length: 20 }, () => {
             const attempt = grant(owner.clientId);
-            return store.redeemAuthorizationCode(stored.codeHash, attempt, tokensOf(attempt, T0 + 1_000), T0 + 1_000);
+            return store.redeemAuthorizationCode(
+              stored.codeHash,
+              attempt,
+              tokensOf(attempt, T0 + 1_000),
+              T0 + 1_000,
+            );
           }),
         );
         assert.equal(outcomes.filter((outcome) => outcome === 'issued').length, 1);
@@ -237,31 +366,81 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
 
         const at = T0 + 2 * HOUR;
         const second = tokensOf(family, at, 'content:read');
-        assert.equal(await store.rotateRefreshToken(first.refreshToken.tokenHash, second, at), 'issued');
-        assert.equal((await store.findRefreshToken(first.refreshToken.tokenHash, at))?.rotated, true);
+        assert.equal(
+          await store.rotateRefreshToken(first.refreshToken.tokenHash, second, at),
+          'issued',
+        );
+        assert.equal(
+          (await store.findRefreshToken(first.refreshToken.tokenHash, at))?.rotated,
+          true,
+        );
         const next = await store.findRefreshToken(second.refreshToken.tokenHash, at);
-        assert.deepEqual(next, { refreshToken: second.refreshToken, grant: { ...family, expiresAt: second.refreshToken.expiresAt }, rotated: false });
-        assert.deepEqual(await store.findToken(second.accessToken.tokenHash, at), second.accessToken);
+        assert.deepEqual(next, {
+          refreshToken: second.refreshToken,
+          grant: { ...family, expiresAt: second.refreshToken.expiresAt },
+          rotated: false,
+        });
+        assert.deepEqual(
+          await store.findToken(second.accessToken.tokenHash, at),
+          second.accessToken,
+        );
         assert.equal((await store.findClient(owner.clientId))?.lastTokenAt, at);
 
         const stolen = tokensOf(family, at + 1_000);
-        assert.equal(await store.rotateRefreshToken(first.refreshToken.tokenHash, stolen, at + 1_000), 'replayed');
-        for (const hash of [second.accessToken.tokenHash, stolen.accessToken.tokenHash]) assert.equal(await store.findToken(hash, at + 1_000), undefined);
-        assert.equal(await store.findRefreshToken(second.refreshToken.tokenHash, at + 1_000), undefined, 'the newest refresh token went with its grant');
-        assert.equal(await store.rotateRefreshToken(second.refreshToken.tokenHash, tokensOf(family, at + 2_000), at + 2_000), 'gone');
+        assert.equal(
+          await store.rotateRefreshToken(first.refreshToken.tokenHash, stolen, at + 1_000),
+          'replayed',
+        );
+        for (const hash of [second.accessToken.tokenHash, stolen.accessToken.tokenHash])
+          assert.equal(await store.findToken(hash, at + 1_000), undefined);
+        assert.equal(
+          await store.findRefreshToken(second.refreshToken.tokenHash, at + 1_000),
+          undefined,
+          'the newest refresh token went with its grant',
+        );
+        assert.equal(
+          await store.rotateRefreshToken(
+            second.refreshToken.tokenHash,
+            tokensOf(family, at + 2_000),
+            at + 2_000,
+          ),
+          'gone',
+        );
       });
 
       test('a refresh token is gone once expired, or when presented for another grant', async () => {
         const { owner, family, first } = await redeemedGrant();
-        assert.equal(await store.rotateRefreshToken(first.refreshToken.tokenHash, tokensOf(grant(owner.clientId), T0 + 1_000), T0 + 1_000), 'gone');
+        assert.equal(
+          await store.rotateRefreshToken(
+            first.refreshToken.tokenHash,
+            tokensOf(grant(owner.clientId), T0 + 1_000),
+            T0 + 1_000,
+          ),
+          'gone',
+        );
         const expiry = first.refreshToken.expiresAt;
         assert.equal(await store.findRefreshToken(first.refreshToken.tokenHash, expiry), undefined);
-        assert.equal(await store.rotateRefreshToken(first.refreshToken.tokenHash, tokensOf(family, expiry), expiry), 'gone');
+        assert.equal(
+          await store.rotateRefreshToken(
+            first.refreshToken.tokenHash,
+            tokensOf(family, expiry),
+            expiry,
+          ),
+          'gone',
+        );
       });
 
       test('of 20 simultaneous rotations of one refresh token, exactly one issues', async () => {
         const { family, first } = await redeemedGrant();
-        const outcomes = await Promise.all(Array.from({ length: 20 }, () => store.rotateRefreshToken(first.refreshToken.tokenHash, tokensOf(family, T0 + 1_000), T0 + 1_000)));
+        const outcomes = await Promise.all(
+          Array.from({ length: 20 }, () =>
+            store.rotateRefreshToken(
+              first.refreshToken.tokenHash,
+              tokensOf(family, T0 + 1_000),
+              T0 + 1_000,
+            ),
+          ),
+        );
         assert.equal(outcomes.filter((outcome) => outcome === 'issued').length, 1);
         assert.ok(outcomes.includes('replayed'), 'a reuse after the rotation revokes the family');
       });
@@ -282,15 +461,34 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
         const expired = code(owner.clientId);
         await store.insertAuthorizationCode(expired);
         await store.purgeExpired(T0 + 2 * MINUTE);
-        assert.equal(await store.redeemAuthorizationCode(expired.codeHash, grant(owner.clientId), tokensOf(family, T0), T0), 'gone', 'the expired code was purged');
-        assert.ok(await store.findRefreshToken(tokens.refreshToken.tokenHash, T0 + 2 * MINUTE), 'a live grant stays');
+        assert.equal(
+          await store.redeemAuthorizationCode(
+            expired.codeHash,
+            grant(owner.clientId),
+            tokensOf(family, T0),
+            T0,
+          ),
+          'gone',
+          'the expired code was purged',
+        );
+        assert.ok(
+          await store.findRefreshToken(tokens.refreshToken.tokenHash, T0 + 2 * MINUTE),
+          'a live grant stays',
+        );
         await store.purgeExpired(tokens.refreshToken.expiresAt);
-        assert.equal(await store.findRefreshToken(tokens.refreshToken.tokenHash, T0), undefined, 'the ended grant was purged');
+        assert.equal(
+          await store.findRefreshToken(tokens.refreshToken.tokenHash, T0),
+          undefined,
+          'the ended grant was purged',
+        );
 
         const { first: otherTokens } = await redeemedGrant();
         assert.equal(await store.deleteIdleClients(T0 + 1), 2);
         assert.equal(await store.findToken(otherTokens.accessToken.tokenHash, T0), undefined);
-        assert.equal(await store.findRefreshToken(otherTokens.refreshToken.tokenHash, T0), undefined);
+        assert.equal(
+          await store.findRefreshToken(otherTokens.refreshToken.tokenHash, T0),
+          undefined,
+        );
       });
     });
 
@@ -300,8 +498,16 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
         assert.equal(await store.claimOnce('nonce:a', T0 + 600_000, T0 + 1_000), false);
         assert.equal(await store.claimOnce('nonce:b', T0 + 300_000, T0 + 1_000), true);
         assert.equal(await store.claimOnce('nonce:a', T0 + 600_000, T0 + 299_999), false);
-        assert.equal(await store.claimOnce('nonce:a', T0 + 900_000, T0 + 300_000), true, 'expired at its time: free again');
-        assert.equal(await store.claimOnce('nonce:a', T0 + 900_000, T0 + 600_000), false, 'the new claim holds until its own expiry');
+        assert.equal(
+          await store.claimOnce('nonce:a', T0 + 900_000, T0 + 300_000),
+          true,
+          'expired at its time: free again',
+        );
+        assert.equal(
+          await store.claimOnce('nonce:a', T0 + 900_000, T0 + 600_000),
+          false,
+          'the new claim holds until its own expiry',
+        );
       });
 
       test('purging drops expired claims and keeps live ones', async () => {
@@ -313,7 +519,9 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
       });
 
       test('of 50 simultaneous claims of one key, exactly one wins', async () => {
-        const won = await Promise.all(Array.from({ length: 50 }, () => store.claimOnce('nonce:race', T0 + 300_000, T0)));
+        const won = await Promise.all(
+          Array.from({ length: 50 }, () => store.claimOnce('nonce:race', T0 + 300_000, T0)),
+        );
         assert.equal(won.filter(Boolean).length, 1);
       });
     });
@@ -326,7 +534,9 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
         for (const record of [idle, neverUsedIdle, active]) await store.createClient(record);
         const idleToken = token(idle.clientId, { issuedAt: T0, expiresAt: T0 + 100 * HOUR });
         await store.insertToken(idleToken);
-        await store.insertToken(token(active.clientId, { issuedAt: T0 + 10 * HOUR, expiresAt: T0 + 11 * HOUR }));
+        await store.insertToken(
+          token(active.clientId, { issuedAt: T0 + 10 * HOUR, expiresAt: T0 + 11 * HOUR }),
+        );
 
         assert.equal(await store.deleteIdleClients(T0 + 5 * HOUR), 2);
         assert.equal(await store.findClient(idle.clientId), undefined);
@@ -366,21 +576,48 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
       });
 
       test('counts of the same day and dimensions add up across batches; other dimensions stay apart', async () => {
-        await store.addTraffic({ requests: [request('2027-03-01', { count: 2 }), request('2027-03-01', { family: 'other' })], searches: [search('2027-03-01')] });
         await store.addTraffic({
-          requests: [request('2027-03-01', { count: 5 }), request('2027-03-02', { surface: 'document', target: '/llms.txt', page: '' })],
-          searches: [search('2027-03-01', { count: 3 }), search('2027-03-01', { results: 1 }), search('2027-03-01', { results: 8, more: true })],
+          requests: [
+            request('2027-03-01', { count: 2 }),
+            request('2027-03-01', { family: 'other' }),
+          ],
+          searches: [search('2027-03-01')],
+        });
+        await store.addTraffic({
+          requests: [
+            request('2027-03-01', { count: 5 }),
+            request('2027-03-02', { surface: 'document', target: '/llms.txt', page: '' }),
+          ],
+          searches: [
+            search('2027-03-01', { count: 3 }),
+            search('2027-03-01', { results: 1 }),
+            search('2027-03-01', { results: 8, more: true }),
+          ],
         });
         const read = await store.readTraffic('2027-03-01');
         assert.deepEqual(
           sorted(read.requests),
-          sorted([request('2027-03-01', { count: 7 }), request('2027-03-01', { family: 'other' }), request('2027-03-02', { surface: 'document', target: '/llms.txt', page: '' })]),
+          sorted([
+            request('2027-03-01', { count: 7 }),
+            request('2027-03-01', { family: 'other' }),
+            request('2027-03-02', { surface: 'document', target: '/llms.txt', page: '' }),
+          ]),
         );
-        assert.deepEqual(sorted(read.searches), sorted([search('2027-03-01', { count: 4 }), search('2027-03-01', { results: 1 }), search('2027-03-01', { results: 8, more: true })]));
+        assert.deepEqual(
+          sorted(read.searches),
+          sorted([
+            search('2027-03-01', { count: 4 }),
+            search('2027-03-01', { results: 1 }),
+            search('2027-03-01', { results: 8, more: true }),
+          ]),
+        );
       });
 
       test('reading from a day leaves out the days before it', async () => {
-        await store.addTraffic({ requests: [request('2027-02-28'), request('2027-03-01')], searches: [search('2027-02-28')] });
+        await store.addTraffic({
+          requests: [request('2027-02-28'), request('2027-03-01')],
+          searches: [search('2027-02-28')],
+        });
         const read = await store.readTraffic('2027-03-01');
         assert.deepEqual(
           read.requests.map((row) => row.day),
@@ -409,7 +646,14 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
       });
 
       test('100 batches sent at once all count', async () => {
-        await Promise.all(Array.from({ length: 100 }, () => store.addTraffic({ requests: [request('2027-04-01')], searches: [search('2027-04-01')] })));
+        await Promise.all(
+          Array.from({ length: 100 }, () =>
+            store.addTraffic({
+              requests: [request('2027-04-01')],
+              searches: [search('2027-04-01')],
+            }),
+          ),
+        );
         const read = await store.readTraffic('2027-04-01');
         assert.deepEqual(
           read.requests.map((row) => row.count),
@@ -431,16 +675,38 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
         });
 
         test('an unused key reads as an empty window starting now', async () => {
-          assert.deepEqual(await windows.peek('k:fresh', { windowMs, now: T0 }), { count: 0, resetAt: T0 + windowMs });
+          assert.deepEqual(await windows.peek('k:fresh', { windowMs, now: T0 }), {
+            count: 0,
+            resetAt: T0 + windowMs,
+          });
         });
 
         test('the first hit opens a window; hits count up to the limit, then are refused without counting', async () => {
           const key = `k:${randomUUID()}`;
-          assert.deepEqual(await windows.hit(key, { limit: 3, windowMs, now: T0 }), { allowed: true, count: 1, resetAt: T0 + windowMs });
-          assert.deepEqual(await windows.hit(key, { limit: 3, windowMs, now: T0 + 10 }), { allowed: true, count: 2, resetAt: T0 + windowMs });
-          assert.deepEqual(await windows.hit(key, { limit: 3, windowMs, now: T0 + 20 }), { allowed: true, count: 3, resetAt: T0 + windowMs });
-          assert.deepEqual(await windows.hit(key, { limit: 3, windowMs, now: T0 + 30 }), { allowed: false, count: 3, resetAt: T0 + windowMs });
-          assert.deepEqual(await windows.peek(key, { windowMs, now: T0 + 40 }), { count: 3, resetAt: T0 + windowMs });
+          assert.deepEqual(await windows.hit(key, { limit: 3, windowMs, now: T0 }), {
+            allowed: true,
+            count: 1,
+            resetAt: T0 + windowMs,
+          });
+          assert.deepEqual(await windows.hit(key, { limit: 3, windowMs, now: T0 + 10 }), {
+            allowed: true,
+            count: 2,
+            resetAt: T0 + windowMs,
+          });
+          assert.deepEqual(await windows.hit(key, { limit: 3, windowMs, now: T0 + 20 }), {
+            allowed: true,
+            count: 3,
+            resetAt: T0 + windowMs,
+          });
+          assert.deepEqual(await windows.hit(key, { limit: 3, windowMs, now: T0 + 30 }), {
+            allowed: false,
+            count: 3,
+            resetAt: T0 + windowMs,
+          });
+          assert.deepEqual(await windows.peek(key, { windowMs, now: T0 + 40 }), {
+            count: 3,
+            resetAt: T0 + windowMs,
+          });
         });
 
         test('peeking never counts', async () => {
@@ -453,10 +719,20 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
         test('the window restarts at its reset time, starting at the first hit after it', async () => {
           const key = `k:${randomUUID()}`;
           for (let i = 0; i < 2; i++) await windows.hit(key, { limit: 2, windowMs, now: T0 });
-          assert.equal((await windows.hit(key, { limit: 2, windowMs, now: T0 + windowMs - 1 })).allowed, false);
-          assert.deepEqual(await windows.peek(key, { windowMs, now: T0 + windowMs }), { count: 0, resetAt: T0 + 2 * windowMs });
+          assert.equal(
+            (await windows.hit(key, { limit: 2, windowMs, now: T0 + windowMs - 1 })).allowed,
+            false,
+          );
+          assert.deepEqual(await windows.peek(key, { windowMs, now: T0 + windowMs }), {
+            count: 0,
+            resetAt: T0 + 2 * windowMs,
+          });
           const later = T0 + windowMs + 5_000;
-          assert.deepEqual(await windows.hit(key, { limit: 2, windowMs, now: later }), { allowed: true, count: 1, resetAt: later + windowMs });
+          assert.deepEqual(await windows.hit(key, { limit: 2, windowMs, now: later }), {
+            allowed: true,
+            count: 1,
+            resetAt: later + windowMs,
+          });
         });
 
         test('keys are counted apart', async () => {
@@ -469,12 +745,20 @@ export function runStoreContract(name: string, openFreshStore: () => Promise<Sto
         test('a quota lowered below the count refuses at once', async () => {
           const key = `k:${randomUUID()}`;
           for (let i = 0; i < 5; i++) await windows.hit(key, { limit: 10, windowMs, now: T0 });
-          assert.deepEqual(await windows.hit(key, { limit: 3, windowMs, now: T0 }), { allowed: false, count: 5, resetAt: T0 + windowMs });
+          assert.deepEqual(await windows.hit(key, { limit: 3, windowMs, now: T0 }), {
+            allowed: false,
+            count: 5,
+            resetAt: T0 + windowMs,
+          });
         });
 
         test('200 simultaneous hits admit exactly the limit', async () => {
           const key = `k:${randomUUID()}`;
-          const hits = await Promise.all(Array.from({ length: 200 }, (_, i) => windows.hit(key, { limit: 60, windowMs, now: T0 + i })));
+          const hits = await Promise.all(
+            Array.from({ length: 200 }, (_, i) =>
+              windows.hit(key, { limit: 60, windowMs, now: T0 + i }),
+            ),
+          );
           assert.equal(hits.filter((hit) => hit.allowed).length, 60);
           assert.deepEqual(
             hits

@@ -23,15 +23,28 @@ describe('Starlight pages as Markdown', () => {
   const cli = convertFixture('cli', '/reference/cli/');
 
   it('turns each aside into the GitHub alert of the same meaning, its text on the next line', () => {
-    assert.match(home.markdown, /^> \[!TIP\]\n> Run `lumen check` before your first build: it lists the images Lumen would change\.$/m);
+    assert.match(
+      home.markdown,
+      /^> \[!TIP\]\n> Run `lumen check` before your first build: it lists the images Lumen would change\.$/m,
+    );
     // Starlight's caution is GitHub's WARNING; its danger, GitHub's CAUTION.
-    assert.match(gettingStarted.markdown, /^> \[!WARNING\]\n> Lumen overwrites the files in its output folder\./m);
-    assert.match(configuration.markdown, /^> \[!CAUTION\]\n> A `quality` of 100 makes AVIF files larger than the originals\.$/m);
+    assert.match(
+      gettingStarted.markdown,
+      /^> \[!WARNING\]\n> Lumen overwrites the files in its output folder\./m,
+    );
+    assert.match(
+      configuration.markdown,
+      /^> \[!CAUTION\]\n> A `quality` of 100 makes AVIF files larger than the originals\.$/m,
+    );
   });
 
   it("keeps an aside title of the author's own as a bold line of the alert, and leaves the default one out", () => {
-    assert.match(configuration.markdown, /^> \[!NOTE\]\n> \*\*Cache location\*\*\n>\n> Lumen keeps the images it already wrote/m);
-    for (const page of [home, gettingStarted, configuration]) assert.doesNotMatch(page.markdown, /\*\*(Tip|Caution|Danger|Note)\*\*/);
+    assert.match(
+      configuration.markdown,
+      /^> \[!NOTE\]\n> \*\*Cache location\*\*\n>\n> Lumen keeps the images it already wrote/m,
+    );
+    for (const page of [home, gettingStarted, configuration])
+      assert.doesNotMatch(page.markdown, /\*\*(Tip|Caution|Danger|Note)\*\*/);
   });
 
   it('leaves no empty link after the headings, and the sections keep their ids', () => {
@@ -50,7 +63,10 @@ describe('Starlight pages as Markdown', () => {
   });
 
   it('puts each tab label right before its panel and leaves out the tab list', () => {
-    assert.match(gettingStarted.markdown, /\*\*npm\*\*\n\nRun `npm install --save-dev lumen-images` in the root of the project\.\n\n\*\*pnpm\*\*\n\nRun `pnpm add --save-dev lumen-images`/);
+    assert.match(
+      gettingStarted.markdown,
+      /\*\*npm\*\*\n\nRun `npm install --save-dev lumen-images` in the root of the project\.\n\n\*\*pnpm\*\*\n\nRun `pnpm add --save-dev lumen-images`/,
+    );
     assert.doesNotMatch(gettingStarted.markdown, /tab-panel/);
   });
 
@@ -61,15 +77,24 @@ describe('Starlight pages as Markdown', () => {
   });
 
   it('writes a details summary as a bold line before its text', () => {
-    assert.match(configuration.markdown, /^\*\*Why is AVIF slower to encode\?\*\*\n\nAVIF compresses better than WebP/m);
+    assert.match(
+      configuration.markdown,
+      /^\*\*Why is AVIF slower to encode\?\*\*\n\nAVIF compresses better than WebP/m,
+    );
   });
 
   it('writes a definition list as bold terms with their definitions, and a figure caption in italics', () => {
-    assert.match(cli.markdown, /^- \*\*lumen build\*\*: Converts every image of the input folder\.\n- \*\*lumen check\*\*: Lists the images/m);
+    assert.match(
+      cli.markdown,
+      /^- \*\*lumen build\*\*: Converts every image of the input folder\.\n- \*\*lumen check\*\*: Lists the images/m,
+    );
     assert.match(cli.markdown, /^\*Verbose output names every image as it is written\.\*$/m);
   });
 
   it('leaves the sidebar, the table of contents and the pagination out', () => {
-    assert.doesNotMatch(gettingStarted.markdown, /On this page|Previous|Next|Skip to content|Command-line interface/);
+    assert.doesNotMatch(
+      gettingStarted.markdown,
+      /On this page|Previous|Next|Skip to content|Command-line interface/,
+    );
   });
 });

@@ -13,18 +13,50 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 // Astro's own template of the page it builds for each of its `redirects` (and for a prerendered page that answers a redirect).
 import { redirectTemplate } from '../../node_modules/astro/dist/core/routing/3xx.js';
-import { convertHtmlPage, writeMarkdownTwins, writeMissingMarkup } from '../../packages/astro-agent-api/src/build/build-markdown.ts';
-import { buildRedirectRules, classifyPages, describeLeftOut, listLeftOut, warnOfSiteWideCanonical } from '../../packages/astro-agent-api/src/build/classify-pages.ts';
-import type { ConvertedPage, MarkdownConversionOptions } from '../../packages/astro-agent-api/src/build/converted-page.ts';
-import { compileHostPath, parseRedirectsFile, readAstroRedirects, readNoindexPaths } from '../../packages/astro-agent-api/src/build/host-files.ts';
+import {
+  convertHtmlPage,
+  writeMarkdownTwins,
+  writeMissingMarkup,
+} from '../../packages/astro-agent-api/src/build/build-markdown.ts';
+import {
+  buildRedirectRules,
+  classifyPages,
+  describeLeftOut,
+  listLeftOut,
+  warnOfSiteWideCanonical,
+} from '../../packages/astro-agent-api/src/build/classify-pages.ts';
+import type {
+  ConvertedPage,
+  MarkdownConversionOptions,
+} from '../../packages/astro-agent-api/src/build/converted-page.ts';
+import {
+  compileHostPath,
+  parseRedirectsFile,
+  readAstroRedirects,
+  readNoindexPaths,
+} from '../../packages/astro-agent-api/src/build/host-files.ts';
 import { openPageCache } from '../../packages/astro-agent-api/src/build/page-cache.ts';
-import { isEmptyText, parseRefreshUrl, RIGHTS_LINE_MAX_WORDS, robotsForbidIndexing, robotsHeaderForbidsIndexing } from '../../packages/astro-agent-api/src/page-signals.ts';
+import {
+  isEmptyText,
+  parseRefreshUrl,
+  RIGHTS_LINE_MAX_WORDS,
+  robotsForbidIndexing,
+  robotsHeaderForbidsIndexing,
+} from '../../packages/astro-agent-api/src/contract/page-signals.ts';
 import { parseAgentApiOptions } from '../../packages/astro-agent-api/src/options.ts';
-import { createSiteUrls, DEFAULT_ROUTING } from '../../packages/astro-agent-api/src/site-urls.ts';
+import {
+  createSiteUrls,
+  DEFAULT_ROUTING,
+} from '../../packages/astro-agent-api/src/contract/site-urls.ts';
 
 const SITE = 'https://docs.example';
 const urls = createSiteUrls(SITE);
-const options: MarkdownConversionOptions = { ...parseAgentApiOptions({}), site: SITE, routing: DEFAULT_ROUTING, facetNames: [] };
+const options: MarkdownConversionOptions = {
+  ...parseAgentApiOptions({}),
+  site: SITE,
+  routing: DEFAULT_ROUTING,
+  facetNames: [],
+};
 
 const page = (head: string, main = '<h1>Guide</h1><p>How to set the thing up, step by step.</p>') =>
   `<!doctype html><html lang="en"><head><title>Guide</title>${head}</head><body><main>${main}</main></body></html>`;
@@ -34,7 +66,8 @@ function convert(path: string, html: string, conversion = options): ConvertedPag
   assert.ok(converted, path);
   return converted;
 }
-const reasonOf = (html: string, path = '/guide/', conversion = options) => convert(path, html, conversion).notContent;
+const reasonOf = (html: string, path = '/guide/', conversion = options) =>
+  convert(path, html, conversion).notContent;
 
 describe('a meta refresh', () => {
   it("reads the URL of every form the HTML standard's refresh parsing accepts", () => {
@@ -60,46 +93,103 @@ describe('a meta refresh', () => {
     const keyword = fc.constantFrom('url=', 'URL=', 'Url =', 'url= ', '');
     const quote = fc.constantFrom('', '"', "'");
     fc.assert(
-      fc.property(fc.nat(60), fc.constantFrom(';', ',', ' ; '), keyword, quote, path, (delay, separator, key, mark, url) => {
-        assert.equal(parseRefreshUrl(`${delay}${separator}${key}${mark}${url}${mark}`), url);
-      }),
+      fc.property(
+        fc.nat(60),
+        fc.constantFrom(';', ',', ' ; '),
+        keyword,
+        quote,
+        path,
+        (delay, separator, key, mark, url) => {
+          assert.equal(parseRefreshUrl(`${delay}${separator}${key}${mark}${url}${mark}`), url);
+        },
+      ),
     );
   });
 
   it("makes Astro's own redirect page a redirect to its target, whatever its status", () => {
     for (const status of [301, 302, 308] as const) {
-      const html = redirectTemplate({ status, absoluteLocation: new URL('/guides/start/', SITE), relativeLocation: '/guides/start/', from: '/old/' });
-      assert.deepEqual(reasonOf(html, '/old/'), { reason: 'redirect', target: `${SITE}/guides/start/` }, String(status));
+      const html = redirectTemplate({
+        status,
+        absoluteLocation: new URL('/guides/start/', SITE),
+        relativeLocation: '/guides/start/',
+        from: '/old/',
+      });
+      assert.deepEqual(
+        reasonOf(html, '/old/'),
+        { reason: 'redirect', target: `${SITE}/guides/start/` },
+        String(status),
+      );
     }
     // compressHTML writes it on one line.
-    const compressed = redirectTemplate({ status: 301, absoluteLocation: new URL('/a/', SITE), relativeLocation: '/a/', from: '/b/' }).replaceAll('\n', '');
+    const compressed = redirectTemplate({
+      status: 301,
+      absoluteLocation: new URL('/a/', SITE),
+      relativeLocation: '/a/',
+      from: '/b/',
+    }).replaceAll('\n', '');
     assert.deepEqual(reasonOf(compressed, '/b/'), { reason: 'redirect', target: `${SITE}/a/` });
   });
 
   it('makes a hand-written refresh a redirect in any case, and a refresh of the page itself or inside <noscript> nothing', () => {
-    assert.deepEqual(reasonOf(page('<META HTTP-EQUIV="Refresh" CONTENT="5; URL=\'../moved/\'">')), { reason: 'redirect', target: `${SITE}/moved/` });
-    assert.deepEqual(reasonOf(page('<meta http-equiv="refresh" content="0;url=https://elsewhere.example/x">')), { reason: 'redirect', target: 'https://elsewhere.example/x' });
-    assert.equal(reasonOf(page('<meta http-equiv="refresh" content="60">')), undefined, 'a page that reloads itself');
-    assert.equal(reasonOf(page('<meta http-equiv="refresh" content="0;url=/guide/">')), undefined, 'a refresh to its own address');
-    assert.equal(reasonOf(page('<noscript><meta http-equiv="refresh" content="0;url=/no-js/"></noscript>')), undefined, 'for browsers without scripts only');
+    assert.deepEqual(reasonOf(page('<META HTTP-EQUIV="Refresh" CONTENT="5; URL=\'../moved/\'">')), {
+      reason: 'redirect',
+      target: `${SITE}/moved/`,
+    });
+    assert.deepEqual(
+      reasonOf(page('<meta http-equiv="refresh" content="0;url=https://elsewhere.example/x">')),
+      { reason: 'redirect', target: 'https://elsewhere.example/x' },
+    );
+    assert.equal(
+      reasonOf(page('<meta http-equiv="refresh" content="60">')),
+      undefined,
+      'a page that reloads itself',
+    );
+    assert.equal(
+      reasonOf(page('<meta http-equiv="refresh" content="0;url=/guide/">')),
+      undefined,
+      'a refresh to its own address',
+    );
+    assert.equal(
+      reasonOf(page('<noscript><meta http-equiv="refresh" content="0;url=/no-js/"></noscript>')),
+      undefined,
+      'for browsers without scripts only',
+    );
   });
 });
 
 describe('robots', () => {
   it('forbids indexing with noindex or none, in any case and place of the list', () => {
-    for (const content of ['noindex', 'NOINDEX, follow', 'nofollow,noindex', ' none ', 'max-snippet:0, NoIndex']) assert.equal(robotsForbidIndexing(content), true, content);
-    for (const content of ['index, follow', 'nofollow', 'noarchive', 'noindexed', '']) assert.equal(robotsForbidIndexing(content), false, content);
+    for (const content of [
+      'noindex',
+      'NOINDEX, follow',
+      'nofollow,noindex',
+      ' none ',
+      'max-snippet:0, NoIndex',
+    ])
+      assert.equal(robotsForbidIndexing(content), true, content);
+    for (const content of ['index, follow', 'nofollow', 'noarchive', 'noindexed', ''])
+      assert.equal(robotsForbidIndexing(content), false, content);
   });
 
   it('reads <meta name="robots"> (any tag of several) but not a crawler of its own name', () => {
-    assert.deepEqual(reasonOf(page('<meta name="robots" content="follow"><meta name="Robots" content="noindex">')), { reason: 'noindex', by: 'meta' });
-    assert.equal(reasonOf(page('<meta name="googlebot" content="noindex">')), undefined, 'speaks to Google only');
+    assert.deepEqual(
+      reasonOf(page('<meta name="robots" content="follow"><meta name="Robots" content="noindex">')),
+      { reason: 'noindex', by: 'meta' },
+    );
+    assert.equal(
+      reasonOf(page('<meta name="googlebot" content="noindex">')),
+      undefined,
+      'speaks to Google only',
+    );
   });
 
   it('reads X-Robots-Tag for every crawler, not one with a user agent before it', () => {
     assert.equal(robotsHeaderForbidsIndexing('noindex'), true);
     assert.equal(robotsHeaderForbidsIndexing('none'), true);
-    assert.equal(robotsHeaderForbidsIndexing('unavailable_after: 25 Jun 2030 15:00:00 PST, noindex'), true);
+    assert.equal(
+      robotsHeaderForbidsIndexing('unavailable_after: 25 Jun 2030 15:00:00 PST, noindex'),
+      true,
+    );
     assert.equal(robotsHeaderForbidsIndexing('googlebot: noindex'), false);
     assert.equal(robotsHeaderForbidsIndexing('noarchive'), false);
   });
@@ -123,8 +213,14 @@ describe('robots', () => {
     const noindexPaths = readNoindexPaths(headers, SITE);
     assert.deepEqual(noindexPaths, ['/drafts/*', '/team/:member/private', '/old-host/*']);
     const conversion = { ...options, noindexPaths };
-    assert.deepEqual(reasonOf(page(''), '/drafts/plan/', conversion), { reason: 'noindex', by: 'header' });
-    assert.deepEqual(reasonOf(page(''), '/team/ana/private/', conversion), { reason: 'noindex', by: 'header' });
+    assert.deepEqual(reasonOf(page(''), '/drafts/plan/', conversion), {
+      reason: 'noindex',
+      by: 'header',
+    });
+    assert.deepEqual(reasonOf(page(''), '/team/ana/private/', conversion), {
+      reason: 'noindex',
+      by: 'header',
+    });
     assert.equal(reasonOf(page(''), '/team/ana/', conversion), undefined);
     assert.equal(reasonOf(page(''), '/blog/post/', conversion), undefined);
     assert.equal(compileHostPath('/a/*').test('/a/b/c/'), true);
@@ -134,12 +230,30 @@ describe('robots', () => {
 
 describe('a canonical link', () => {
   it('to another page of the site marks a copy; to the page itself (any form of its address) or another site, nothing', () => {
-    assert.deepEqual(reasonOf(page('<link rel="canonical" href="/guides/start/">'), '/print/guide/'), { reason: 'canonical', target: `${SITE}/guides/start/` });
-    assert.deepEqual(reasonOf(page('<link rel="Canonical" href="http://www.docs.example/guides/start">'), '/print/guide/'), { reason: 'canonical', target: 'http://www.docs.example/guides/start' });
-    for (const href of ['/guide/', 'https://docs.example/guide', 'http://www.docs.example/guide/index.html', '']) {
+    assert.deepEqual(
+      reasonOf(page('<link rel="canonical" href="/guides/start/">'), '/print/guide/'),
+      { reason: 'canonical', target: `${SITE}/guides/start/` },
+    );
+    assert.deepEqual(
+      reasonOf(
+        page('<link rel="Canonical" href="http://www.docs.example/guides/start">'),
+        '/print/guide/',
+      ),
+      { reason: 'canonical', target: 'http://www.docs.example/guides/start' },
+    );
+    for (const href of [
+      '/guide/',
+      'https://docs.example/guide',
+      'http://www.docs.example/guide/index.html',
+      '',
+    ]) {
       assert.equal(reasonOf(page(`<link rel="canonical" href="${href}">`)), undefined, href);
     }
-    assert.equal(reasonOf(page('<link rel="canonical" href="https://dev.to/someone/guide">')), undefined, 'syndicated text is still published here');
+    assert.equal(
+      reasonOf(page('<link rel="canonical" href="https://dev.to/someone/guide">')),
+      undefined,
+      'syndicated text is still published here',
+    );
   });
 
   it('warns when more than half of a site names one page as canonical: a layout writing one URL', () => {
@@ -149,35 +263,53 @@ describe('a canonical link', () => {
       warnOfSiteWideCanonical(classifyPages(mistaken, 'en').notContent, 14)!,
       /^12 of the site's 14 pages name another page in <link rel="canonical"> \(12 of them https:\/\/docs\.example\/\)/,
     );
-    assert.equal(warnOfSiteWideCanonical(classifyPages(mistaken.slice(0, 2), 'en').notContent, 14), undefined);
+    assert.equal(
+      warnOfSiteWideCanonical(classifyPages(mistaken.slice(0, 2), 'en').notContent, 14),
+      undefined,
+    );
   });
 });
 
 describe('an empty page', () => {
-  const words = fc.stringMatching(/^[A-Za-zÀ-ÿ]{1,12}$/);
+  // Latin-1's letters: × and ÷ sit inside À-ÿ and are signs, not words.
+  const words = fc.stringMatching(/^[A-Za-zÀ-ÖØ-öø-ÿ]{1,12}$/);
   const cjk = fc.constantFrom('お問い合わせ', '全文検索', '디렉터리', 'ภาษาไทย', '中文');
 
   it('is one whose content is its title and a copyright line (an interactive playground)', () => {
-    assert.equal(isEmptyText('# Playground\n\nCopyright © 2026 Biome. All rights reserved.\n'), true);
+    assert.equal(
+      isEmptyText('# Playground\n\nCopyright © 2026 Biome. All rights reserved.\n'),
+      true,
+    );
     assert.equal(isEmptyText('# Playground\n\n(c) 2026 Example Ltd\n'), true);
     assert.equal(isEmptyText(''), true);
-    assert.deepEqual(reasonOf(page('', '<h1>Playground</h1><div id="root"></div><p>© 2026 Example</p>')), { reason: 'empty' });
+    assert.deepEqual(
+      reasonOf(page('', '<h1>Playground</h1><div id="root"></div><p>© 2026 Example</p>')),
+      { reason: 'empty' },
+    );
   });
 
   it('is never a page with a word beyond its title and copyright lines, in any script (property)', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(words, cjk), { minLength: 1, maxLength: 40 }), fc.boolean(), fc.boolean(), (text, titled, rights) => {
-        const markdown = `${titled ? '# Title\n\n' : ''}${text.join(' ')}\n${rights ? '\n© 2026 Someone\n' : ''}`;
-        assert.equal(isEmptyText(markdown), false, markdown);
-      }),
+      fc.property(
+        fc.array(fc.oneof(words, cjk), { minLength: 1, maxLength: 40 }),
+        fc.boolean(),
+        fc.boolean(),
+        (text, titled, rights) => {
+          const markdown = `${titled ? '# Title\n\n' : ''}${text.join(' ')}\n${rights ? '\n© 2026 Someone\n' : ''}`;
+          assert.equal(isEmptyText(markdown), false, markdown);
+        },
+      ),
     );
   });
 
   it('keeps a long paragraph about copyright, a short page and a page of one link or one code line (property)', () => {
     fc.assert(
-      fc.property(fc.array(words, { minLength: RIGHTS_LINE_MAX_WORDS + 1, maxLength: 60 }), (text) => {
-        assert.equal(isEmptyText(`# License\n\nCopyright ${text.join(' ')}`), false);
-      }),
+      fc.property(
+        fc.array(words, { minLength: RIGHTS_LINE_MAX_WORDS + 1, maxLength: 60 }),
+        (text) => {
+          assert.equal(isEmptyText(`# License\n\nCopyright ${text.join(' ')}`), false);
+        },
+      ),
     );
     assert.equal(isEmptyText('# Short\n\nShort pages are pages too.\n'), false);
     assert.equal(isEmptyText('# Links\n\n[Download](https://x.example/file.zip)\n'), false);
@@ -185,21 +317,41 @@ describe('an empty page', () => {
   });
 
   it('is always one of title, blank and short copyright lines only (property)', () => {
-    const rights = fc.tuple(fc.constantFrom('©', 'Copyright', '(c)', '℗'), fc.array(words, { maxLength: RIGHTS_LINE_MAX_WORDS - 2 })).map(([mark, rest]) => `${mark} ${rest.join(' ')}`);
+    const rights = fc
+      .tuple(
+        fc.constantFrom('©', 'Copyright', '(c)', '℗'),
+        fc.array(words, { maxLength: RIGHTS_LINE_MAX_WORDS - 2 }),
+      )
+      .map(([mark, rest]) => `${mark} ${rest.join(' ')}`);
     fc.assert(
-      fc.property(fc.option(words), fc.array(fc.oneof(rights, fc.constant('')), { maxLength: 5 }), (title, lines) => {
-        assert.equal(isEmptyText([...(title === null ? [] : [`# ${title}`]), ...lines].join('\n\n')), true);
-      }),
+      fc.property(
+        fc.option(words),
+        fc.array(fc.oneof(rights, fc.constant('')), { maxLength: 5 }),
+        (title, lines) => {
+          assert.equal(
+            isEmptyText([...(title === null ? [] : [`# ${title}`]), ...lines].join('\n\n')),
+            true,
+          );
+        },
+      ),
     );
   });
 });
 
 describe('the order of the reasons', () => {
   it('is refresh, canonical, noindex, empty: the first that applies', () => {
-    const all = '<meta http-equiv="refresh" content="0;url=/a/"><link rel="canonical" href="/b/"><meta name="robots" content="noindex">';
+    const all =
+      '<meta http-equiv="refresh" content="0;url=/a/"><link rel="canonical" href="/b/"><meta name="robots" content="noindex">';
     assert.equal(reasonOf(page(all))?.reason, 'redirect');
-    assert.equal(reasonOf(page('<link rel="canonical" href="/b/"><meta name="robots" content="noindex">'))?.reason, 'canonical');
-    assert.equal(reasonOf(page('<meta name="robots" content="noindex">', '<h1>T</h1>'))?.reason, 'noindex');
+    assert.equal(
+      reasonOf(page('<link rel="canonical" href="/b/"><meta name="robots" content="noindex">'))
+        ?.reason,
+      'canonical',
+    );
+    assert.equal(
+      reasonOf(page('<meta name="robots" content="noindex">', '<h1>T</h1>'))?.reason,
+      'noindex',
+    );
   });
 });
 
@@ -207,7 +359,15 @@ describe('the site as a whole', () => {
   it('puts every page in one class, and the build log counts each reason in one line', () => {
     const pages = [
       convert('/', page('')),
-      convert('/old/', redirectTemplate({ status: 301, absoluteLocation: new URL('/', SITE), relativeLocation: '/', from: '/old/' })),
+      convert(
+        '/old/',
+        redirectTemplate({
+          status: 301,
+          absoluteLocation: new URL('/', SITE),
+          relativeLocation: '/',
+          from: '/old/',
+        }),
+      ),
       convert('/print/', page('<link rel="canonical" href="/">')),
       convert('/private/', page('<meta name="robots" content="noindex">')),
       convert('/playground/', page('', '<h1>Playground</h1><p>© 2026</p>')),
@@ -273,7 +433,11 @@ describe('the site as a whole', () => {
   });
 
   it("maps the site's redirects: Astro's (string, object, dynamic), the _redirects file, then the pages that forward and no rule names", () => {
-    const astro = readAstroRedirects({ '/old/': '/', '/older': { status: 302, destination: '/old' }, '/blog/[slug]': '/posts/[slug]' } as never);
+    const astro = readAstroRedirects({
+      '/old/': '/',
+      '/older': { status: 302, destination: '/old' },
+      '/blog/[slug]': '/posts/[slug]',
+    } as never);
     assert.deepEqual(astro, [
       { from: '/old', to: '/', source: 'redirects' },
       { from: '/older', to: '/old', source: 'redirects' },
@@ -302,12 +466,25 @@ describe('the site as a whole', () => {
       { from: '/moved', to: '/', source: 'redirects-file' },
       { from: '/plain', to: '/elsewhere', source: 'redirects-file' },
     ]);
-    const stub = convert('/old/', redirectTemplate({ status: 301, absoluteLocation: new URL('/', SITE), relativeLocation: '/', from: '/old/' }));
-    const handMade = convert('/moved-by-hand/', page('<meta http-equiv="refresh" content="0;url=/guide/">'));
+    const stub = convert(
+      '/old/',
+      redirectTemplate({
+        status: 301,
+        absoluteLocation: new URL('/', SITE),
+        relativeLocation: '/',
+        from: '/old/',
+      }),
+    );
+    const handMade = convert(
+      '/moved-by-hand/',
+      page('<meta http-equiv="refresh" content="0;url=/guide/">'),
+    );
     const print = convert('/print/', page('<link rel="canonical" href="/guide/">'));
     const { notContent } = classifyPages([stub, handMade, print], 'en');
     assert.deepEqual(
-      buildRedirectRules({ astro, redirectsFile: file, notContent, urls }).slice(astro.length + file.length),
+      buildRedirectRules({ astro, redirectsFile: file, notContent, urls }).slice(
+        astro.length + file.length,
+      ),
       [
         { from: '/moved-by-hand', to: `${SITE}/guide/`, source: 'refresh' },
         { from: '/print', to: `${SITE}/guide/`, source: 'canonical' },
@@ -324,7 +501,12 @@ describe('the Markdown step', () => {
       const clientDir = join(root, 'client');
       const files: Record<string, string> = {
         'index.html': page(''),
-        'old/index.html': redirectTemplate({ status: 301, absoluteLocation: new URL('/', SITE), relativeLocation: '/', from: '/old/' }),
+        'old/index.html': redirectTemplate({
+          status: 301,
+          absoluteLocation: new URL('/', SITE),
+          relativeLocation: '/',
+          from: '/old/',
+        }),
         'private/index.html': page('<meta name="robots" content="noindex">'),
         'playground/index.html': page('', '<h1>Playground</h1><p>© 2026 Example</p>'),
       };
@@ -335,19 +517,30 @@ describe('the Markdown step', () => {
       for (const workers of [0, 1]) {
         const fed: string[] = [];
         const cache = await openPageCache(join(root, `cache-${workers}`), options);
-        const result = await writeMarkdownTwins(clientDir, options, { cache, workers: () => workers, onPage: (converted) => fed.push(converted.path) });
-        assert.deepEqual(result.pages.map((converted) => [converted.path, converted.notContent?.reason]).sort(), [
-          ['/', undefined],
-          ['/old/', 'redirect'],
-          ['/playground/', 'empty'],
-          ['/private/', 'noindex'],
-        ]);
+        const result = await writeMarkdownTwins(clientDir, options, {
+          cache,
+          workers: () => workers,
+          onPage: (converted) => fed.push(converted.path),
+        });
+        assert.deepEqual(
+          result.pages.map((converted) => [converted.path, converted.notContent?.reason]).sort(),
+          [
+            ['/', undefined],
+            ['/old/', 'redirect'],
+            ['/playground/', 'empty'],
+            ['/private/', 'noindex'],
+          ],
+        );
         assert.deepEqual(fed, ['/']);
         await stat(join(clientDir, 'index.md'));
         assert.match(await readFile(join(clientDir, 'index.html'), 'utf8'), /data-agent-directive/);
         for (const name of ['old', 'private', 'playground']) {
           await assert.rejects(stat(join(clientDir, `${name}.md`)), `${name} has no twin`);
-          assert.equal(await readFile(join(clientDir, name, 'index.html'), 'utf8'), files[`${name}/index.html`], `${name}'s HTML is left as it was`);
+          assert.equal(
+            await readFile(join(clientDir, name, 'index.html'), 'utf8'),
+            files[`${name}/index.html`],
+            `${name}'s HTML is left as it was`,
+          );
         }
       }
     } finally {

@@ -1,4 +1,4 @@
-import { MCP_PATH, WELL_KNOWN_PATHS } from '../../astro-agent-api/src/paths.ts';
+import { MCP_PATH, WELL_KNOWN_PATHS } from '../../astro-agent-api/src/contract/paths.ts';
 import type { CheckContext } from './check-context.ts';
 import { parseJson, type Json } from './discover-site.ts';
 import { rpc } from './mcp-checks.ts';
@@ -18,27 +18,49 @@ interface AnsweredOperation {
  * name, method and URL; without an index, the MCP server's tools (where the site publishes an MCP card)
  * must be at least partly described. One line per operation missing from `openapi`.
  */
-export async function undescribedOperations(context: CheckContext, openapi: Json): Promise<string[]> {
+export async function undescribedOperations(
+  context: CheckContext,
+  openapi: Json,
+): Promise<string[]> {
   const described = describedOperations(openapi);
   const index = await readApiIndex(context);
   if (index.length > 0) {
     return index
-      .filter((operation) => !described.some((known) => known.id === operation.name || (known.method === operation.method && samePath(known.url, operation.url))))
-      .map((operation) => `${operation.source} answers ${operation.name} (${operation.method ?? '?'} ${operation.url ?? '?'}), which openapi.json does not describe`);
+      .filter(
+        (operation) =>
+          !described.some(
+            (known) =>
+              known.id === operation.name ||
+              (known.method === operation.method && samePath(known.url, operation.url)),
+          ),
+      )
+      .map(
+        (operation) =>
+          `${operation.source} answers ${operation.name} (${operation.method ?? '?'} ${operation.url ?? '?'}), which openapi.json does not describe`,
+      );
   }
   const tools = await readMcpTools(context);
-  if (tools.length === 0 || tools.some((tool) => described.some((known) => known.id === tool.name))) return [];
-  return [`MCP tools/list offers ${tools.map((tool) => tool.name).join(', ')}, and openapi.json describes none of them`];
+  if (tools.length === 0 || tools.some((tool) => described.some((known) => known.id === tool.name)))
+    return [];
+  return [
+    `MCP tools/list offers ${tools.map((tool) => tool.name).join(', ')}, and openapi.json describes none of them`,
+  ];
 }
 
 /** Every operation of an OpenAPI document: its operationId, method and absolute URL. */
-function describedOperations(openapi: Json): { id: string | undefined; method: string; url: string }[] {
+function describedOperations(
+  openapi: Json,
+): { id: string | undefined; method: string; url: string }[] {
   const server = String(openapi.servers?.[0]?.url ?? '').replace(/\/+$/, '');
   const paths = openapi.paths && typeof openapi.paths === 'object' ? (openapi.paths as Json) : {};
   return Object.entries(paths).flatMap(([path, item]) =>
     Object.entries((item ?? {}) as Json)
       .filter(([, operation]) => operation && typeof operation === 'object')
-      .map(([method, operation]) => ({ id: typeof operation.operationId === 'string' ? operation.operationId : undefined, method: method.toUpperCase(), url: `${server}${path}` })),
+      .map(([method, operation]) => ({
+        id: typeof operation.operationId === 'string' ? operation.operationId : undefined,
+        method: method.toUpperCase(),
+        url: `${server}${path}`,
+      })),
   );
 }
 
@@ -56,8 +78,10 @@ async function readApiIndex(context: CheckContext): Promise<AnsweredOperation[]>
   const { http, site } = context;
   const candidates = new Set<string>();
   const catalog = await http.fetch(`${site.siteUrl}${WELL_KNOWN_PATHS.apiCatalog}`);
-  for (const linkContext of (parseJson(catalog.status === 200 ? catalog.text : '')?.linkset ?? []) as Json[]) {
-    if (typeof linkContext?.anchor === 'string' && Array.isArray(linkContext['service-desc'])) candidates.add(linkContext.anchor);
+  for (const linkContext of (parseJson(catalog.status === 200 ? catalog.text : '')?.linkset ??
+    []) as Json[]) {
+    if (typeof linkContext?.anchor === 'string' && Array.isArray(linkContext['service-desc']))
+      candidates.add(linkContext.anchor);
   }
   if (site.api) candidates.add(site.api.apiBase);
   for (const candidate of candidates) {
@@ -83,6 +107,13 @@ async function readMcpTools(context: CheckContext): Promise<AnsweredOperation[]>
   const card = await http.fetch(`${site.siteUrl}${WELL_KNOWN_PATHS.mcpServerCard}`);
   if (card.status !== 200) return [];
   const endpoint = parseJson(card.text)?.transport?.endpoint;
-  const { message } = await rpc(context, typeof endpoint === 'string' ? endpoint : `${site.siteUrl}${MCP_PATH}`, 'tools/list', {});
-  return ((message?.result?.tools ?? []) as Json[]).filter((tool) => typeof tool?.name === 'string').map((tool) => ({ source: 'MCP tools/list', name: tool.name }));
+  const { message } = await rpc(
+    context,
+    typeof endpoint === 'string' ? endpoint : `${site.siteUrl}${MCP_PATH}`,
+    'tools/list',
+    {},
+  );
+  return ((message?.result?.tools ?? []) as Json[])
+    .filter((tool) => typeof tool?.name === 'string')
+    .map((tool) => ({ source: 'MCP tools/list', name: tool.name }));
 }

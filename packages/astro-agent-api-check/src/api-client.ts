@@ -7,15 +7,24 @@ export interface ApiAnswer extends HttpAnswer {
 }
 
 /** An operation of openapi.json by its operationId: its method, its path and the description of it. */
-export function findOperation(api: ApiFacts, operationId: string): { method: string; path: string; operation: Json } | undefined {
+export function findOperation(
+  api: ApiFacts,
+  operationId: string,
+): { method: string; path: string; operation: Json } | undefined {
   for (const [path, item] of Object.entries((api.openapi.paths ?? {}) as Json)) {
-    for (const [method, operation] of Object.entries(item as Json)) if (operation?.operationId === operationId) return { method: method.toUpperCase(), path, operation };
+    for (const [method, operation] of Object.entries(item as Json))
+      if (operation?.operationId === operationId)
+        return { method: method.toUpperCase(), path, operation };
   }
   return undefined;
 }
 
 /** The published URL of an operation with its query parameters. */
-export function operationUrl(api: ApiFacts, operationId: string, parameters: Record<string, string> = {}): string {
+export function operationUrl(
+  api: ApiFacts,
+  operationId: string,
+  parameters: Record<string, string> = {},
+): string {
   const found = findOperation(api, operationId);
   const server = String(api.openapi.servers?.[0]?.url ?? '').replace(/\/+$/, '');
   const query = new URLSearchParams(parameters).toString();
@@ -23,7 +32,13 @@ export function operationUrl(api: ApiFacts, operationId: string, parameters: Rec
 }
 
 /** Calls an operation afresh (API answers count against a quota: never from the run's cache), with a bearer token if given. */
-export async function callApi(context: CheckContext, api: ApiFacts, operationId: string, parameters: Record<string, string> = {}, token?: string): Promise<ApiAnswer> {
+export async function callApi(
+  context: CheckContext,
+  api: ApiFacts,
+  operationId: string,
+  parameters: Record<string, string> = {},
+  token?: string,
+): Promise<ApiAnswer> {
   const answer = await context.http.fetch(operationUrl(api, operationId, parameters), {
     fresh: true,
     headers: { Accept: 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },

@@ -41,7 +41,10 @@ function usageError(message: string): Error {
   return Object.assign(new Error(message), { name: 'UsageError' });
 }
 
-function parseCheckArguments(argv: string[], env: Record<string, string | undefined>): { options: CheckUserOptions; format: string; junit?: string } | 'help' | 'version' {
+function parseCheckArguments(
+  argv: string[],
+  env: Record<string, string | undefined>,
+): { options: CheckUserOptions; format: string; junit?: string } | 'help' | 'version' {
   // biome-ignore lint/suspicious/noImplicitAnyLet: typed by tsc from its one assignment, parseArgs's result for these options (a long generic to restate)
   let parsed;
   try {
@@ -73,21 +76,34 @@ function parseCheckArguments(argv: string[], env: Record<string, string | undefi
   const { values, positionals } = parsed;
   if (values.help) return 'help';
   if (values.version) return 'version';
-  if (positionals.length !== 1) throw usageError(positionals.length === 0 ? 'The URL of the site to check is missing.' : `One URL is checked at a time; got ${positionals.join(' ')}.`);
+  if (positionals.length !== 1)
+    throw usageError(
+      positionals.length === 0
+        ? 'The URL of the site to check is missing.'
+        : `One URL is checked at a time; got ${positionals.join(' ')}.`,
+    );
   const format = values.format ?? 'text';
-  if (format !== 'text' && format !== 'json') throw usageError(`--format must be text or json, not "${format}".`);
+  if (format !== 'text' && format !== 'json')
+    throw usageError(`--format must be text or json, not "${format}".`);
   const clientId = env.AGENT_API_CHECK_CLIENT_ID;
   const clientSecret = env.AGENT_API_CHECK_CLIENT_SECRET;
-  if (Boolean(clientId) !== Boolean(clientSecret)) throw usageError('Set both AGENT_API_CHECK_CLIENT_ID and AGENT_API_CHECK_CLIENT_SECRET, or neither.');
+  if (Boolean(clientId) !== Boolean(clientSecret))
+    throw usageError(
+      'Set both AGENT_API_CHECK_CLIENT_ID and AGENT_API_CHECK_CLIENT_SECRET, or neither.',
+    );
   const options: CheckUserOptions = {
     url: positionals[0]!,
-    ...(values.sampling !== undefined && { sampling: values.sampling as CheckUserOptions['sampling'] }),
+    ...(values.sampling !== undefined && {
+      sampling: values.sampling as CheckUserOptions['sampling'],
+    }),
     ...(values['max-pages'] !== undefined && { maxPages: values['max-pages'] }),
     ...(values['max-links'] !== undefined && { maxLinks: values['max-links'] }),
     ...(values.concurrency !== undefined && { concurrency: values.concurrency }),
     ...(values.delay !== undefined && { delay: values.delay }),
     ...(values.timeout !== undefined && { timeout: values.timeout }),
-    ...(values['canonical-origin'] !== undefined && { canonicalOrigin: values['canonical-origin'] }),
+    ...(values['canonical-origin'] !== undefined && {
+      canonicalOrigin: values['canonical-origin'],
+    }),
     ...(values.only !== undefined && { only: values.only }),
     ...(values.skip !== undefined && { skip: values.skip }),
     ...(values.query !== undefined && { query: values.query }),

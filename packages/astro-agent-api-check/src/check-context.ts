@@ -17,8 +17,13 @@ export type CheckRun = (context: CheckContext) => Promise<CheckOutcome>;
 export type CheckRuns = Partial<Record<CheckId, CheckRun>>;
 
 /** A check of the package's contract: run with the API's facts, or skipped with the reason on a site without the API. */
-export function withApi(run: (context: CheckContext, api: ApiFacts) => Promise<CheckOutcome>): CheckRun {
-  return (context) => (context.site.api ? run(context, context.site.api) : Promise.resolve(skip(`not applicable: ${context.site.noApiReason}`)));
+export function withApi(
+  run: (context: CheckContext, api: ApiFacts) => Promise<CheckOutcome>,
+): CheckRun {
+  return (context) =>
+    context.site.api
+      ? run(context, context.site.api)
+      : Promise.resolve(skip(`not applicable: ${context.site.noApiReason}`));
 }
 
 /** The Accept headers of an agent asking for Markdown, and of Mintlify's text/plain probe. */
@@ -37,12 +42,19 @@ export function twinUrlOf(page: string, siteUrl: string): string {
 }
 
 /** The sampled pages with their HTML answers, fetched once per run. */
-export function fetchSample(context: CheckContext): Promise<{ page: string; answer: HttpAnswer }[]> {
-  return Promise.all(context.site.sample.map(async (page) => ({ page, answer: await context.http.fetch(page) })));
+export function fetchSample(
+  context: CheckContext,
+): Promise<{ page: string; answer: HttpAnswer }[]> {
+  return Promise.all(
+    context.site.sample.map(async (page) => ({ page, answer: await context.http.fetch(page) })),
+  );
 }
 
 /** Runs `task` for each item and collects the lines it returns (problems), in the items' order. */
-export async function collectProblems<T>(items: readonly T[], task: (item: T) => Promise<string | string[] | undefined>): Promise<string[]> {
+export async function collectProblems<T>(
+  items: readonly T[],
+  task: (item: T) => Promise<string | string[] | undefined>,
+): Promise<string[]> {
   const lines = await Promise.all(items.map(task));
   return lines.flatMap((line) => (line === undefined ? [] : Array.isArray(line) ? line : [line]));
 }

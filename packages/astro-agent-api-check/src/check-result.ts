@@ -25,7 +25,11 @@ export const pass = (message: string): CheckOutcome => ({ status: 'pass', messag
 export const skip = (message: string): CheckOutcome => ({ status: 'skip', message });
 
 /** fail (or warn) with the lines that show why; more lines than shown are counted in the last one. */
-export function fail(message: string, details: string[] = [], status: 'fail' | 'warn' = 'fail'): CheckOutcome {
+export function fail(
+  message: string,
+  details: string[] = [],
+  status: 'fail' | 'warn' = 'fail',
+): CheckOutcome {
   return { status, message, details };
 }
 
@@ -36,8 +40,17 @@ export function warn(message: string, details: string[] = []): CheckOutcome {
 /** A result as reported: details capped, the id's fix kept for what did not pass. */
 export function buildResult(id: CheckId, outcome: CheckOutcome, durationMs: number): CheckResult {
   const details = outcome.details ?? [];
-  const shown = details.length > MAX_DETAILS ? [...details.slice(0, MAX_DETAILS - 1), `… and ${details.length - MAX_DETAILS + 1} more`] : details;
-  return { id, status: outcome.status, message: outcome.message, details: shown, durationMs: Math.round(durationMs) };
+  const shown =
+    details.length > MAX_DETAILS
+      ? [...details.slice(0, MAX_DETAILS - 1), `… and ${details.length - MAX_DETAILS + 1} more`]
+      : details;
+  return {
+    id,
+    status: outcome.status,
+    message: outcome.message,
+    details: shown,
+    durationMs: Math.round(durationMs),
+  };
 }
 
 /** The fix of a result that did not pass, or undefined. */

@@ -1,4 +1,8 @@
-import { DOCUMENT_PATHS, MCP_PATH, WELL_KNOWN_PATHS } from '../../astro-agent-api/src/paths.ts';
+import {
+  DOCUMENT_PATHS,
+  MCP_PATH,
+  WELL_KNOWN_PATHS,
+} from '../../astro-agent-api/src/contract/paths.ts';
 import type { CheckOptions } from './check-options.ts';
 import { parseHtmlDocument } from './html-document.ts';
 import { marksOf, type ReadPage } from './page-marks.ts';
@@ -70,11 +74,27 @@ export async function discoverSite(http: SiteHttp, options: CheckOptions): Promi
   const llmsAnswer = await http.fetch(`${siteUrl}${DOCUMENT_PATHS.llms}`);
   const llms = llmsAnswer.status === 200 ? await readLlmsTxt(http, llmsAnswer) : undefined;
 
-  const onSite = (sitemap?.entries ?? []).map((entry) => entry.loc).filter((url) => http.isOnSite(url));
-  const pages = onSite.length > 0 ? [...new Set(onSite)] : await pagesOfLlmsTxt(http, llms, siteUrl);
+  const onSite = (sitemap?.entries ?? [])
+    .map((entry) => entry.loc)
+    .filter((url) => http.isOnSite(url));
+  const pages =
+    onSite.length > 0 ? [...new Set(onSite)] : await pagesOfLlmsTxt(http, llms, siteUrl);
   const { read, sample } = await sampleContentPages(http, pages, `${siteUrl}/`, options);
   const { api, reason } = await detectApi(http, siteUrl);
-  return { target, siteUrl, siteUrlSource: source, home, robots, sitemap, llms, pages, read, sample, api, noApiReason: reason };
+  return {
+    target,
+    siteUrl,
+    siteUrlSource: source,
+    home,
+    robots,
+    sitemap,
+    llms,
+    pages,
+    read,
+    sample,
+    api,
+    noApiReason: reason,
+  };
 }
 
 /** How many pages are read for each one sampled: a site of redirect stubs still yields content pages to check. */
@@ -85,9 +105,19 @@ const READ_PER_SAMPLED = 4;
  * --sampling says, read, and those that say they are not content are set apart; when every page read
  * is marked, the sample is the first of them (the checks then show what agents get).
  */
-async function sampleContentPages(http: SiteHttp, pages: string[], home: string, options: CheckOptions): Promise<{ read: ReadPage[]; sample: string[] }> {
-  const drawn = samplePages(pages, home, { ...options, maxPages: options.maxPages * READ_PER_SAMPLED });
-  const read = await Promise.all(drawn.map(async (page) => marksOf(await http.fetch(page), page, http)));
+async function sampleContentPages(
+  http: SiteHttp,
+  pages: string[],
+  home: string,
+  options: CheckOptions,
+): Promise<{ read: ReadPage[]; sample: string[] }> {
+  const drawn = samplePages(pages, home, {
+    ...options,
+    maxPages: options.maxPages * READ_PER_SAMPLED,
+  });
+  const read = await Promise.all(
+    drawn.map(async (page) => marksOf(await http.fetch(page), page, http)),
+  );
   const content = read.filter((page) => page.marks.length === 0).map((page) => page.page);
   return { read, sample: (content.length > 0 ? content : drawn).slice(0, options.maxPages) };
 }
@@ -96,8 +126,18 @@ async function sampleContentPages(http: SiteHttp, pages: string[], home: string,
  * A site without a sitemap: the pages whose twins llms.txt lists, each named by its twin (the
  * front matter's `url`, else its `Link: rel="canonical"`), else the home page alone.
  */
-async function pagesOfLlmsTxt(http: SiteHttp, llms: LlmsTxt | undefined, siteUrl: string): Promise<string[]> {
-  const twins = [...new Set((llms?.links ?? []).map((link) => link.url.replace(/#.*$/, '')).filter((url) => http.isOnSite(url) && url.endsWith('.md')))];
+async function pagesOfLlmsTxt(
+  http: SiteHttp,
+  llms: LlmsTxt | undefined,
+  siteUrl: string,
+): Promise<string[]> {
+  const twins = [
+    ...new Set(
+      (llms?.links ?? [])
+        .map((link) => link.url.replace(/#.*$/, ''))
+        .filter((url) => http.isOnSite(url) && url.endsWith('.md')),
+    ),
+  ];
   const pages = await Promise.all(twins.map((twin) => pageOfTwin(http, twin)));
   const found = [...new Set(pages.filter((page): page is string => page !== undefined))];
   return found.length > 0 ? found : [`${siteUrl}/`];
@@ -107,26 +147,44 @@ async function pagesOfLlmsTxt(http: SiteHttp, llms: LlmsTxt | undefined, siteUrl
 export async function pageOfTwin(http: SiteHttp, twin: string): Promise<string | undefined> {
   const answer = await http.fetch(twin);
   if (answer.status !== 200) return undefined;
-  const named = /^---\r?\n[\s\S]*?^url:\s*["']?([^"'\s]+)/m.exec(answer.text)?.[1] ?? /<([^>]+)>;\s*rel="?canonical"?/i.exec(answer.headers.get('link') ?? '')?.[1];
+  const named =
+    /^---\r?\n[\s\S]*?^url:\s*["']?([^"'\s]+)/m.exec(answer.text)?.[1] ??
+    /<([^>]+)>;\s*rel="?canonical"?/i.exec(answer.headers.get('link') ?? '')?.[1];
   return named && http.isOnSite(named) ? named : undefined;
 }
 
 /** The published address: the home page's canonical link, else the sitemap's or llms.txt's origin with the checked path. */
-async function findSiteUrl(http: SiteHttp, target: string, home: HttpAnswer, options: CheckOptions): Promise<{ siteUrl: string; source: string }> {
+async function findSiteUrl(
+  http: SiteHttp,
+  target: string,
+  home: HttpAnswer,
+  options: CheckOptions,
+): Promise<{ siteUrl: string; source: string }> {
   const path = new URL(target).pathname.replace(/\/+$/, '');
   if (home.status === 200) {
     const canonical = parseHtmlDocument(home.text, `${target}/`).canonical;
-    if (canonical) return { siteUrl: canonical.replace(/\/(index\.html)?$/, ''), source: 'the home page\'s <link rel="canonical">' };
+    if (canonical)
+      return {
+        siteUrl: canonical.replace(/\/(index\.html)?$/, ''),
+        source: 'the home page\'s <link rel="canonical">',
+      };
   }
   const llms = await http.fetch(`${target}${DOCUMENT_PATHS.llms}`);
   const firstLink = /\]\((https?:\/\/[^)\s]+)\)/.exec(llms.status === 200 ? llms.text : '')?.[1];
-  if (firstLink) return { siteUrl: `${new URL(firstLink).origin}${path}`, source: 'the links of llms.txt' };
-  return { siteUrl: options.canonicalOrigin ? `${options.canonicalOrigin}${path}` : target, source: 'the address checked' };
+  if (firstLink)
+    return { siteUrl: `${new URL(firstLink).origin}${path}`, source: 'the links of llms.txt' };
+  return {
+    siteUrl: options.canonicalOrigin ? `${options.canonicalOrigin}${path}` : target,
+    source: 'the address checked',
+  };
 }
 
 async function findRobotsTxt(http: SiteHttp, target: string): Promise<HttpAnswer | undefined> {
   const url = new URL(target);
-  const candidates = [`${url.origin}${DOCUMENT_PATHS.robots}`, ...(url.pathname.length > 1 ? [`${target}${DOCUMENT_PATHS.robots}`] : [])];
+  const candidates = [
+    `${url.origin}${DOCUMENT_PATHS.robots}`,
+    ...(url.pathname.length > 1 ? [`${target}${DOCUMENT_PATHS.robots}`] : []),
+  ];
   for (const candidate of candidates) {
     const answer = await http.fetch(candidate);
     if (answer.status === 200) return answer;
@@ -134,8 +192,16 @@ async function findRobotsTxt(http: SiteHttp, target: string): Promise<HttpAnswer
   return undefined;
 }
 
-async function findSitemap(http: SiteHttp, siteUrl: string, named: string | undefined): Promise<Sitemap | undefined> {
-  const candidates = [...(named ? [named] : []), `${siteUrl}/sitemap-index.xml`, `${siteUrl}/sitemap.xml`];
+async function findSitemap(
+  http: SiteHttp,
+  siteUrl: string,
+  named: string | undefined,
+): Promise<Sitemap | undefined> {
+  const candidates = [
+    ...(named ? [named] : []),
+    `${siteUrl}/sitemap-index.xml`,
+    `${siteUrl}/sitemap.xml`,
+  ];
   for (const candidate of candidates) {
     if (!http.isOnSite(candidate)) continue;
     const answer = await http.fetch(candidate);
@@ -145,12 +211,16 @@ async function findSitemap(http: SiteHttp, siteUrl: string, named: string | unde
 }
 
 /** The package's API, from openapi.json (search_pages and read_page among its operations) and the MCP card. */
-async function detectApi(http: SiteHttp, siteUrl: string): Promise<{ api?: ApiFacts; reason: string }> {
+async function detectApi(
+  http: SiteHttp,
+  siteUrl: string,
+): Promise<{ api?: ApiFacts; reason: string }> {
   const answer = await http.fetch(`${siteUrl}${DOCUMENT_PATHS.openapi}`);
   const openapi = answer.status === 200 ? parseJson(answer.text) : undefined;
   const operations = new Map<string, string>();
   for (const [path, item] of Object.entries((openapi?.paths ?? {}) as Json)) {
-    for (const operation of Object.values(item as Json)) if (typeof operation?.operationId === 'string') operations.set(operation.operationId, path);
+    for (const operation of Object.values(item as Json))
+      if (typeof operation?.operationId === 'string') operations.set(operation.operationId, path);
   }
   const searchPath = operations.get('search_pages');
   if (!openapi || !searchPath || !operations.has('read_page')) {

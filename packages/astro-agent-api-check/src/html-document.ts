@@ -3,7 +3,7 @@ import { fromParse5 } from 'hast-util-from-parse5';
 import { select, selectAll } from 'hast-util-select';
 import { toString as hastToString } from 'hast-util-to-string';
 import { parse } from 'parse5';
-import { DIRECTIVE_ATTRIBUTE } from '../../astro-agent-api/src/directive-attribute.ts';
+import { DIRECTIVE_ATTRIBUTE } from '../../astro-agent-api/src/contract/directive-attribute.ts';
 
 /** An HTML page as the checks read it: its tree, and the few facts several checks ask of it. */
 export interface HtmlDocument {
@@ -19,7 +19,10 @@ export function parseHtmlDocument(html: string, url: string): HtmlDocument {
   return {
     tree,
     canonical: resolveHref(select('link[rel~=canonical][href]', tree), url),
-    markdownAlternate: resolveHref(select('link[rel~=alternate][type="text/markdown"][href]', tree), url),
+    markdownAlternate: resolveHref(
+      select('link[rel~=alternate][type="text/markdown"][href]', tree),
+      url,
+    ),
   };
 }
 
@@ -33,7 +36,11 @@ export function readableText(document: HtmlDocument, { withoutChrome = false } =
   const body = select('body', document.tree);
   if (!body) return '';
   const kept = structuredClone(body);
-  for (const element of selectAll(`script, style, template, noscript, svg${withoutChrome ? `, nav, header, footer, [${DIRECTIVE_ATTRIBUTE}]` : ''}`, kept)) element.children = [];
+  for (const element of selectAll(
+    `script, style, template, noscript, svg${withoutChrome ? `, nav, header, footer, [${DIRECTIVE_ATTRIBUTE}]` : ''}`,
+    kept,
+  ))
+    element.children = [];
   return hastToString(kept).replace(/\s+/g, ' ').trim();
 }
 

@@ -1,10 +1,16 @@
-import { DOCUMENT_PATHS } from '../../astro-agent-api/src/paths.ts';
+import { DOCUMENT_PATHS } from '../../astro-agent-api/src/contract/paths.ts';
 import { callApi } from './api-client.ts';
 import { percent, type CheckContext, type CheckRuns } from './check-context.ts';
 import { fail, pass, warn } from './check-result.ts';
 import { pageOfTwin } from './discover-site.ts';
 import { rpc } from './mcp-checks.ts';
-import { marksOf, PAGE_MARK_KINDS, pageKey, type PageMarkKind, type ReadPage } from './page-marks.ts';
+import {
+  marksOf,
+  PAGE_MARK_KINDS,
+  pageKey,
+  type PageMarkKind,
+  type ReadPage,
+} from './page-marks.ts';
 import { markdownLinks } from './read-llms-txt.ts';
 
 /** llms-full part files and MCP resources/list pages read at most: enough to find a planted page, bounded on a huge site. */
@@ -23,15 +29,21 @@ const KIND_NAMES: Record<PageMarkKind, string> = {
 
 /** How many of the pages read carry each mark. */
 export function countMarks(read: readonly ReadPage[]): Record<PageMarkKind, number> {
-  const counts = Object.fromEntries(PAGE_MARK_KINDS.map((kind) => [kind, 0])) as Record<PageMarkKind, number>;
-  for (const page of read) for (const kind of new Set(page.marks.map((mark) => mark.kind))) counts[kind] += 1;
+  const counts = Object.fromEntries(PAGE_MARK_KINDS.map((kind) => [kind, 0])) as Record<
+    PageMarkKind,
+    number
+  >;
+  for (const page of read)
+    for (const kind of new Set(page.marks.map((mark) => mark.kind))) counts[kind] += 1;
   return counts;
 }
 
 /** One line of shares: `13 % redirect stubs, 2 % noindex`. */
 function describeShares(read: readonly ReadPage[]): string {
   const counts = countMarks(read);
-  const shares = PAGE_MARK_KINDS.filter((kind) => counts[kind] > 0).map((kind) => `${percent(counts[kind], read.length)} ${KIND_NAMES[kind]} (${counts[kind]})`);
+  const shares = PAGE_MARK_KINDS.filter((kind) => counts[kind] > 0).map(
+    (kind) => `${percent(counts[kind], read.length)} ${KIND_NAMES[kind]} (${counts[kind]})`,
+  );
   return shares.length > 0 ? shares.join(', ') : 'none marked as not content';
 }
 
@@ -48,7 +60,12 @@ async function documentEntries(context: CheckContext): Promise<IndexEntry[]> {
   for (const link of site.llms?.links ?? []) {
     if (!http.isOnSite(link.url)) continue;
     const url = link.url.replace(/#.*$/, '');
-    entries.push({ where: new URL(link.listedIn).pathname.endsWith(DOCUMENT_PATHS.llms) ? 'llms.txt' : `llms.txt's section file ${link.listedIn}`, page: url });
+    entries.push({
+      where: new URL(link.listedIn).pathname.endsWith(DOCUMENT_PATHS.llms)
+        ? 'llms.txt'
+        : `llms.txt's section file ${link.listedIn}`,
+      page: url,
+    });
   }
   const full = await http.fetch(`${site.siteUrl}${DOCUMENT_PATHS.llmsFull}`);
   if (full.status === 200) {
@@ -56,8 +73,12 @@ async function documentEntries(context: CheckContext): Promise<IndexEntry[]> {
       .map((link) => link.url)
       .filter((url) => http.isOnSite(url) && /\/llms-full\/.+\.txt$/.test(new URL(url).pathname))
       .slice(0, MAX_LLMS_FULL_PARTS);
-    const texts = [full, ...(await Promise.all(parts.map((part) => http.fetch(part))))].filter((answer) => answer.status === 200);
-    for (const answer of texts) for (const match of answer.text.matchAll(/^URL: (\S+)$/gm)) entries.push({ where: 'llms-full', page: match[1]! });
+    const texts = [full, ...(await Promise.all(parts.map((part) => http.fetch(part))))].filter(
+      (answer) => answer.status === 200,
+    );
+    for (const answer of texts)
+      for (const match of answer.text.matchAll(/^URL: (\S+)$/gm))
+        entries.push({ where: 'llms-full', page: match[1]! });
   }
   return entries;
 }
@@ -69,9 +90,17 @@ async function resourceEntries(context: CheckContext): Promise<IndexEntry[]> {
   const entries: IndexEntry[] = [];
   let cursor: string | undefined;
   for (let read = 0; read < MAX_RESOURCE_PAGES; read++) {
-    const { message } = await rpc(context, api.mcpEndpoint, 'resources/list', cursor ? { cursor } : {});
-    for (const resource of message?.result?.resources ?? []) if (typeof resource?.uri === 'string') entries.push({ where: 'MCP resources/list', page: resource.uri });
-    cursor = typeof message?.result?.nextCursor === 'string' ? message.result.nextCursor : undefined;
+    const { message } = await rpc(
+      context,
+      api.mcpEndpoint,
+      'resources/list',
+      cursor ? { cursor } : {},
+    );
+    for (const resource of message?.result?.resources ?? [])
+      if (typeof resource?.uri === 'string')
+        entries.push({ where: 'MCP resources/list', page: resource.uri });
+    cursor =
+      typeof message?.result?.nextCursor === 'string' ? message.result.nextCursor : undefined;
     if (!cursor) break;
   }
   return entries;
@@ -82,22 +111,30 @@ async function resourceEntries(context: CheckContext): Promise<IndexEntry[]> {
  * listed ones not read yet, read now: first those the site's page list (the sitemap) does not hold (a
  * redirect's old address is rarely in a sitemap), then evenly through the rest.
  */
-async function readListed(context: CheckContext, entries: IndexEntry[]): Promise<Map<string, ReadPage>> {
+async function readListed(
+  context: CheckContext,
+  entries: IndexEntry[],
+): Promise<Map<string, ReadPage>> {
   const { http } = context;
   const known = new Map(context.site.read.map((page) => [pageKey(http.locate(page.page)), page]));
   const listedPages = new Set(context.site.pages.map((page) => pageKey(http.locate(page))));
-  const unread = [...new Map(entries.map((entry) => [pageKey(http.locate(entry.page)), entry])).entries()].filter(([key]) => !known.has(key));
+  const unread = [
+    ...new Map(entries.map((entry) => [pageKey(http.locate(entry.page)), entry])).entries(),
+  ].filter(([key]) => !known.has(key));
   const outside = unread.filter(([key]) => !listedPages.has(key));
   const inside = unread.filter(([key]) => listedPages.has(key));
   const chosen = outside.slice(0, context.options.maxPages);
   const wanted = Math.min(inside.length, context.options.maxPages - chosen.length);
   const picks = new Set<number>();
-  for (let i = 0; i < wanted; i++) picks.add(Math.round((i * (inside.length - 1)) / Math.max(1, wanted - 1)));
+  for (let i = 0; i < wanted; i++)
+    picks.add(Math.round((i * (inside.length - 1)) / Math.max(1, wanted - 1)));
   chosen.push(...[...picks].map((index) => inside[index]!));
   const pages = await Promise.all(
     chosen.map(async ([key, entry]) => {
       // A twin names its page (a Markdown document that names none, agents.md, is no page's); a page is read at its address.
-      const page = new URL(entry.page).pathname.endsWith('.md') ? await pageOfTwin(http, entry.page) : entry.page;
+      const page = new URL(entry.page).pathname.endsWith('.md')
+        ? await pageOfTwin(http, entry.page)
+        : entry.page;
       return page ? ([key, marksOf(await http.fetch(page), page, http)] as const) : undefined;
     }),
   );
@@ -124,23 +161,39 @@ export const indexChecks: CheckRuns = {
     const markedOf = (url: string) => pages.get(pageKey(context.http.locate(url)));
     for (const entry of entries) {
       const page = markedOf(entry.page);
-      if (page && page.marks.length > 0) problems.push(`${entry.where} lists ${entry.page}: ${page.marks.map((mark) => mark.detail).join('; ')}`);
+      if (page && page.marks.length > 0)
+        problems.push(
+          `${entry.where} lists ${entry.page}: ${page.marks.map((mark) => mark.detail).join('; ')}`,
+        );
     }
     const api = context.site.api;
-    const marked = [...pages.values()].filter((page) => page.marks.length > 0 && page.title.length >= 2);
+    const marked = [...pages.values()].filter(
+      (page) => page.marks.length > 0 && page.title.length >= 2,
+    );
     let searched = 0;
     if (api) {
       for (const page of marked.slice(0, MAX_SEARCHES)) {
-        const answer = await callApi(context, api, 'search_pages', { query: page.title.slice(0, 200) });
+        const answer = await callApi(context, api, 'search_pages', {
+          query: page.title.slice(0, 200),
+        });
         searched += 1;
         const found = (answer.json?.results ?? []).find(
-          (result: { url?: unknown }) => typeof result.url === 'string' && pageKey(context.http.locate(result.url)) === pageKey(context.http.locate(page.page)),
+          (result: { url?: unknown }) =>
+            typeof result.url === 'string' &&
+            pageKey(context.http.locate(result.url)) === pageKey(context.http.locate(page.page)),
         );
-        if (found) problems.push(`search_pages?query=${page.title.slice(0, 60)} answers ${page.page}: ${page.marks.map((mark) => mark.detail).join('; ')}`);
+        if (found)
+          problems.push(
+            `search_pages?query=${page.title.slice(0, 60)} answers ${page.page}: ${page.marks.map((mark) => mark.detail).join('; ')}`,
+          );
       }
     }
     const where = `llms.txt, llms-full${api ? ', MCP resources and search' : ''}`;
-    if (problems.length > 0) return fail(`the agent index holds ${new Set(problems).size} entries the site marks as not content (${where})`, [...new Set(problems)]);
+    if (problems.length > 0)
+      return fail(
+        `the agent index holds ${new Set(problems).size} entries the site marks as not content (${where})`,
+        [...new Set(problems)],
+      );
     return pass(
       marked.length > 0
         ? `none of the ${marked.length} pages read that say they are not content is in ${where} (${searched} searched for)`

@@ -24,7 +24,13 @@ export class AgentReadyError extends Error {
   constructor(report: CheckReport, failures: CheckReport['checks']) {
     super(
       `${failures.length} agent-readiness check(s) failed on ${report.target}:\n\n${failures
-        .map((check) => [`✗ ${check.id}: ${check.message}`, `  fix: ${fixOf(check)}`, ...check.details.map((detail) => `  - ${detail}`)].join('\n'))
+        .map((check) =>
+          [
+            `✗ ${check.id}: ${check.message}`,
+            `  fix: ${fixOf(check)}`,
+            ...check.details.map((detail) => `  - ${detail}`),
+          ].join('\n'),
+        )
         .join('\n\n')}`,
     );
     this.name = 'AgentReadyError';
@@ -33,15 +39,23 @@ export class AgentReadyError extends Error {
 }
 
 /** Runs the checks against `url` and returns the report (never throws for what the site answers). */
-export function checkAgentReady(url: string, options: AgentReadyOptions = {}): Promise<CheckReport> {
+export function checkAgentReady(
+  url: string,
+  options: AgentReadyOptions = {},
+): Promise<CheckReport> {
   const { allowFailing: _, ...runOptions } = options;
   return runCheck({ ...runOptions, url });
 }
 
 /** Runs the checks against `url` and throws an AgentReadyError naming every failed check not in `allowFailing`. */
-export async function assertAgentReady(url: string, options: AgentReadyOptions = {}): Promise<CheckReport> {
+export async function assertAgentReady(
+  url: string,
+  options: AgentReadyOptions = {},
+): Promise<CheckReport> {
   const report = await checkAgentReady(url, options);
-  const failures = report.checks.filter((check) => check.status === 'fail' && !options.allowFailing?.includes(check.id));
+  const failures = report.checks.filter(
+    (check) => check.status === 'fail' && !options.allowFailing?.includes(check.id),
+  );
   if (failures.length > 0) throw new AgentReadyError(report, failures);
   return report;
 }

@@ -9,13 +9,22 @@ export interface WebLink {
 export function parseLinkHeader(value: string | null): WebLink[] {
   if (!value) return [];
   const links: WebLink[] = [];
-  for (const match of value.matchAll(/<([^>]*)>((?:\s*;\s*[^;,=\s]+(?:\s*=\s*(?:"(?:[^"\\]|\\.)*"|[^;,\s]*))?)*)/g)) {
+  for (const match of value.matchAll(
+    /<([^>]*)>((?:\s*;\s*[^;,=\s]+(?:\s*=\s*(?:"(?:[^"\\]|\\.)*"|[^;,\s]*))?)*)/g,
+  )) {
     const parameters = new Map<string, string>();
-    for (const parameter of match[2]!.matchAll(/;\s*([^;,=\s]+)(?:\s*=\s*("(?:[^"\\]|\\.)*"|[^;,\s]*))?/g)) {
+    for (const parameter of match[2]!.matchAll(
+      /;\s*([^;,=\s]+)(?:\s*=\s*("(?:[^"\\]|\\.)*"|[^;,\s]*))?/g,
+    )) {
       const name = parameter[1]!.toLowerCase();
-      if (!parameters.has(name)) parameters.set(name, (parameter[2] ?? '').replace(/^"|"$/g, '').replace(/\\(.)/g, '$1'));
+      if (!parameters.has(name))
+        parameters.set(name, (parameter[2] ?? '').replace(/^"|"$/g, '').replace(/\\(.)/g, '$1'));
     }
-    links.push({ url: match[1]!, rel: (parameters.get('rel') ?? '').toLowerCase().split(/\s+/).filter(Boolean), type: parameters.get('type')?.toLowerCase() });
+    links.push({
+      url: match[1]!,
+      rel: (parameters.get('rel') ?? '').toLowerCase().split(/\s+/).filter(Boolean),
+      type: parameters.get('type')?.toLowerCase(),
+    });
   }
   return links;
 }

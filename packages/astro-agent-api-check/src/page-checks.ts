@@ -1,4 +1,4 @@
-import { DOCUMENT_PATHS, WELL_KNOWN_PATHS } from '../../astro-agent-api/src/paths.ts';
+import { DOCUMENT_PATHS, WELL_KNOWN_PATHS } from '../../astro-agent-api/src/contract/paths.ts';
 import { fetchSample, twinUrlOf, type CheckContext, type CheckRuns } from './check-context.ts';
 import { fail, pass, skip, warn, type CheckOutcome, type CheckStatus } from './check-result.ts';
 import { mainText, parseHtmlDocument, readableText } from './html-document.ts';
@@ -30,8 +30,16 @@ function bySize(size: number, limits: { pass: number; fail: number }): CheckStat
   return size > limits.fail ? 'fail' : size > limits.pass ? 'warn' : 'pass';
 }
 
-async function sizes(what: string, unit: string, limits: { pass: number; fail: number }, measure: (answer: HttpAnswer) => number, answers: HttpAnswer[]): Promise<CheckOutcome> {
-  const measured = answers.filter((answer) => answer.status === 200).map((answer) => ({ url: answer.url, size: measure(answer) }));
+async function sizes(
+  what: string,
+  unit: string,
+  limits: { pass: number; fail: number },
+  measure: (answer: HttpAnswer) => number,
+  answers: HttpAnswer[],
+): Promise<CheckOutcome> {
+  const measured = answers
+    .filter((answer) => answer.status === 200)
+    .map((answer) => ({ url: answer.url, size: measure(answer) }));
   if (measured.length === 0) return skip(`no ${what} answered 200`);
   const over = measured.filter(({ size }) => bySize(size, limits) !== 'pass');
   const status = worst(measured.map(({ size }) => bySize(size, limits)));
@@ -112,7 +120,9 @@ export const pageChecks: CheckRuns = {
   },
 
   async 'content-start'(context) {
-    const sample = (await fetchSample(context)).filter(({ answer }) => answer.status === 200 && mediaType(answer) === 'text/html');
+    const sample = (await fetchSample(context)).filter(
+      ({ answer }) => answer.status === 200 && mediaType(answer) === 'text/html',
+    );
     if (sample.length === 0) return skip('no sampled HTML page answered 200');
     const shells: string[] = [];
     const late: { url: string; share: number }[] = [];
@@ -120,36 +130,63 @@ export const pageChecks: CheckRuns = {
       const document = parseHtmlDocument(answer.text, answer.url);
       const text = readableText(document, { withoutChrome: true });
       if (readableText(document).length < SHELL_CHARACTERS) {
-        shells.push(`${page}: ${text.length} characters of text in the HTML (rendered by scripts?)`);
+        shells.push(
+          `${page}: ${text.length} characters of text in the HTML (rendered by scripts?)`,
+        );
         continue;
       }
       const main = mainText(document);
       const at = main ? text.indexOf(main.slice(0, 60)) : -1;
       if (at > 0) late.push({ url: page, share: at / text.length });
     }
-    if (shells.length > 0) return fail(`${shells.length} sampled pages are empty without scripts`, shells);
+    if (shells.length > 0)
+      return fail(`${shells.length} sampled pages are empty without scripts`, shells);
     const status = worst(late.map(({ share }) => bySize(share, START)));
-    const details = late.filter(({ share }) => share > START.pass).map(({ url, share }) => `${url}: the main content starts at ${Math.round(share * 100)} % of the text`);
-    if (status === 'pass') return pass(`the main content of all ${sample.length} sampled pages starts in the first ${START.pass * 100} % of their text`);
+    const details = late
+      .filter(({ share }) => share > START.pass)
+      .map(
+        ({ url, share }) =>
+          `${url}: the main content starts at ${Math.round(share * 100)} % of the text`,
+      );
+    if (status === 'pass')
+      return pass(
+        `the main content of all ${sample.length} sampled pages starts in the first ${START.pass * 100} % of their text`,
+      );
     return status === 'warn'
-      ? warn(`the main content of ${details.length} sampled pages starts past ${START.pass * 100} %`, details)
+      ? warn(
+          `the main content of ${details.length} sampled pages starts past ${START.pass * 100} %`,
+          details,
+        )
       : fail(`the main content of some sampled pages starts past ${START.fail * 100} %`, details);
   },
 
   async 'http-status-codes'(context) {
     const { site } = context;
-    const slash = site.pages.filter((page) => page.endsWith('/')).length * 2 >= site.pages.length ? '/' : '';
+    const slash =
+      site.pages.filter((page) => page.endsWith('/')).length * 2 >= site.pages.length ? '/' : '';
     const page = `${site.siteUrl}/${MISSING_PAGE}${slash}`;
     const problems: string[] = [];
     for (const url of [page, twinUrlOf(page, site.siteUrl)]) {
       const first = await context.http.fetch(url);
       // One redirect on the same host (a trailing-slash rule) to a 404 is still a 404.
-      const hops = first.status >= 300 && first.status < 400 ? await followRedirects(context, first) : [url];
-      const answer = hops.length === 2 && context.http.isOnSite(hops[1]!) ? await context.http.fetch(hops[1]!) : first;
+      const hops =
+        first.status >= 300 && first.status < 400 ? await followRedirects(context, first) : [url];
+      const answer =
+        hops.length === 2 && context.http.isOnSite(hops[1]!)
+          ? await context.http.fetch(hops[1]!)
+          : first;
       if (answer.status === 404 || answer.status === 410) continue;
-      problems.push(answer.status === 200 ? `${answer.url} → 200: a soft 404` : hops.length > 1 ? hops.join(' → ') : describeAnswer(answer));
+      problems.push(
+        answer.status === 200
+          ? `${answer.url} → 200: a soft 404`
+          : hops.length > 1
+            ? hops.join(' → ')
+            : describeAnswer(answer),
+      );
     }
-    return problems.length > 0 ? fail('a page that does not exist is not answered 404', problems) : pass(`a missing page and its .md answer 404`);
+    return problems.length > 0
+      ? fail('a page that does not exist is not answered 404', problems)
+      : pass(`a missing page and its .md answer 404`);
   },
 
   async redirects(context) {
@@ -163,16 +200,32 @@ export const pageChecks: CheckRuns = {
       if (hops.length > 2 || hops.some((hop) => !context.http.isOnSite(hop))) failures.push(line);
       else notes.push(line);
     }
-    const other = sample.filter(({ answer }) => answer.status !== 200 && (answer.status < 300 || answer.status >= 400)).map(({ answer }) => describeAnswer(answer));
-    if (failures.length > 0 || other.length > 0) return fail(`${failures.length + other.length} of ${sample.length} sampled pages redirect across hosts, chain, or fail`, [...failures, ...other]);
-    if (notes.length > 0) return warn(`${notes.length} of ${sample.length} sampled pages are published at an address that redirects`, notes);
+    const other = sample
+      .filter(
+        ({ answer }) => answer.status !== 200 && (answer.status < 300 || answer.status >= 400),
+      )
+      .map(({ answer }) => describeAnswer(answer));
+    if (failures.length > 0 || other.length > 0)
+      return fail(
+        `${failures.length + other.length} of ${sample.length} sampled pages redirect across hosts, chain, or fail`,
+        [...failures, ...other],
+      );
+    if (notes.length > 0)
+      return warn(
+        `${notes.length} of ${sample.length} sampled pages are published at an address that redirects`,
+        notes,
+      );
     return pass(`all ${sample.length} sampled pages answer 200 without a redirect`);
   },
 
   async 'cache-headers'(context) {
     const forms = await fetchPageForms(context);
-    const answers = [...(context.site.llms ? [context.site.llms.answer] : []), ...forms.flatMap(({ html, twin }) => [html, twin])].filter((answer) => answer.status === 200);
-    if (answers.length === 0) return skip('nothing to grade: no llms.txt, page or twin answered 200');
+    const answers = [
+      ...(context.site.llms ? [context.site.llms.answer] : []),
+      ...forms.flatMap(({ html, twin }) => [html, twin]),
+    ].filter((answer) => answer.status === 200);
+    if (answers.length === 0)
+      return skip('nothing to grade: no llms.txt, page or twin answered 200');
     const graded = answers.map((answer) => ({ answer, status: gradeCaching(answer.headers) }));
     const details = graded
       .filter(({ status }) => status !== 'pass')
@@ -182,7 +235,11 @@ export const pageChecks: CheckRuns = {
       );
     const status = worst(graded.map(({ status }) => status));
     const message = `${graded.length - details.length} of ${graded.length} answers (llms.txt, sampled pages and twins) cache briefly or revalidate`;
-    return status === 'pass' ? pass(message) : status === 'warn' ? warn(message, details) : fail(message, details);
+    return status === 'pass'
+      ? pass(message)
+      : status === 'warn'
+        ? warn(message, details)
+        : fail(message, details);
   },
 
   async 'link-headers'(context) {
@@ -191,28 +248,54 @@ export const pageChecks: CheckRuns = {
     for (const { page, html, twin } of forms) {
       if (html.status !== 200) continue;
       const links = parseLinkHeader(html.headers.get('link'));
-      const alternate = links.find((link) => link.rel.includes('alternate') && link.type === 'text/markdown');
+      const alternate = links.find(
+        (link) => link.rel.includes('alternate') && link.type === 'text/markdown',
+      );
       if (!alternate) problems.push(`${page}: no Link rel="alternate" type="text/markdown"`);
-      else if (twin.status === 200 && pageKey(context.http.locate(new URL(alternate.url, page).href)) !== pageKey(context.http.locate(twin.url)))
+      else if (
+        twin.status === 200 &&
+        pageKey(context.http.locate(new URL(alternate.url, page).href)) !==
+          pageKey(context.http.locate(twin.url))
+      )
         problems.push(`${page}: Link names ${alternate.url} as its Markdown, not ${twin.url}`);
     }
     if (context.site.api) {
       const home = parseLinkHeader(context.site.home.headers.get('link'));
-      if (!home.some((link) => link.rel.includes('api-catalog'))) problems.push(`${context.site.siteUrl}/: no Link rel="api-catalog" (${WELL_KNOWN_PATHS.apiCatalog})`);
+      if (!home.some((link) => link.rel.includes('api-catalog')))
+        problems.push(
+          `${context.site.siteUrl}/: no Link rel="api-catalog" (${WELL_KNOWN_PATHS.apiCatalog})`,
+        );
     }
-    if (problems.length === 0) return pass(`all ${forms.length} sampled pages send Link headers naming their twin`);
-    const outcome = fail(`${problems.length} Link header problem(s) on ${forms.length} sampled pages`, problems);
-    return context.site.api ? outcome : warn(`${outcome.message} (a static host: Link headers need a rule of the host)`, outcome.details);
+    if (problems.length === 0)
+      return pass(`all ${forms.length} sampled pages send Link headers naming their twin`);
+    const outcome = fail(
+      `${problems.length} Link header problem(s) on ${forms.length} sampled pages`,
+      problems,
+    );
+    return context.site.api
+      ? outcome
+      : warn(
+          `${outcome.message} (a static host: Link headers need a rule of the host)`,
+          outcome.details,
+        );
   },
 
   async ttfb(context) {
     const { site, http } = context;
     const forms = await fetchPageForms(context);
-    const answers = [site.home, forms[0]?.twin, site.llms?.answer ?? (await http.fetch(`${site.siteUrl}${DOCUMENT_PATHS.llms}`))].filter(
-      (answer): answer is HttpAnswer => answer !== undefined && answer.status !== 0,
-    );
-    const slow = answers.filter((answer) => answer.ms > TTFB_MS).map((answer) => `${answer.url}: ${Math.round(answer.ms)} ms`);
-    const message = answers.map((answer) => `${new URL(answer.url).pathname} ${Math.round(answer.ms)} ms`).join(', ');
-    return slow.length > 0 ? warn(`first bytes after more than ${TTFB_MS} ms: ${message}`, slow) : pass(message);
+    const answers = [
+      site.home,
+      forms[0]?.twin,
+      site.llms?.answer ?? (await http.fetch(`${site.siteUrl}${DOCUMENT_PATHS.llms}`)),
+    ].filter((answer): answer is HttpAnswer => answer !== undefined && answer.status !== 0);
+    const slow = answers
+      .filter((answer) => answer.ms > TTFB_MS)
+      .map((answer) => `${answer.url}: ${Math.round(answer.ms)} ms`);
+    const message = answers
+      .map((answer) => `${new URL(answer.url).pathname} ${Math.round(answer.ms)} ms`)
+      .join(', ');
+    return slow.length > 0
+      ? warn(`first bytes after more than ${TTFB_MS} ms: ${message}`, slow)
+      : pass(message);
   },
 };

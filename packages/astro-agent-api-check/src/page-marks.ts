@@ -1,4 +1,4 @@
-import { DIRECTIVE_ATTRIBUTE } from '../../astro-agent-api/src/directive-attribute.ts';
+import { DIRECTIVE_ATTRIBUTE } from '../../astro-agent-api/src/contract/directive-attribute.ts';
 import { parseHtmlDocument, select, selectAll, type HtmlDocument } from './html-document.ts';
 import type { HttpAnswer, SiteHttp } from './site-http.ts';
 
@@ -11,7 +11,13 @@ import type { HttpAnswer, SiteHttp } from './site-http.ts';
  */
 export type PageMarkKind = 'redirect' | 'noindex' | 'canonical' | 'copy' | 'empty';
 
-export const PAGE_MARK_KINDS: readonly PageMarkKind[] = ['redirect', 'noindex', 'canonical', 'copy', 'empty'];
+export const PAGE_MARK_KINDS: readonly PageMarkKind[] = [
+  'redirect',
+  'noindex',
+  'canonical',
+  'copy',
+  'empty',
+];
 
 export interface PageMark {
   kind: PageMarkKind;
@@ -33,19 +39,37 @@ const WORDS = new Intl.Segmenter(undefined, { granularity: 'word' });
 
 /** The marks of a page from its HTML answer; none for a page that is content (or that did not answer 200 as HTML). */
 export function marksOf(answer: HttpAnswer, page: string, http: SiteHttp): ReadPage {
-  if (answer.status !== 200 || !/html/i.test(answer.headers.get('content-type') ?? '')) return { page, marks: [], title: '' };
+  if (answer.status !== 200 || !/html/i.test(answer.headers.get('content-type') ?? ''))
+    return { page, marks: [], title: '' };
   const document = parseHtmlDocument(answer.text, page);
   const marks: PageMark[] = [];
-  const refresh = select('meta[http-equiv="refresh" i][content]', document.tree)?.properties.content;
-  if (typeof refresh === 'string') marks.push({ kind: 'redirect', detail: `a redirect stub (meta refresh "${refresh}")` });
-  const robots = selectAll('meta[name="robots" i][content]', document.tree).map((meta) => String(meta.properties.content));
+  const refresh = select('meta[http-equiv="refresh" i][content]', document.tree)?.properties
+    .content;
+  if (typeof refresh === 'string')
+    marks.push({ kind: 'redirect', detail: `a redirect stub (meta refresh "${refresh}")` });
+  const robots = selectAll('meta[name="robots" i][content]', document.tree).map((meta) =>
+    String(meta.properties.content),
+  );
   const header = answer.headers.get('x-robots-tag') ?? '';
-  if (robots.some((content) => /\bnoindex\b|\bnone\b/i.test(content))) marks.push({ kind: 'noindex', detail: `noindex (<meta name="robots" content="${robots.join(', ')}">)` });
-  else if (/\bnoindex\b|\bnone\b/i.test(header)) marks.push({ kind: 'noindex', detail: `noindex (X-Robots-Tag: ${header})` });
-  if (document.canonical && !samePage(http, document.canonical, page)) marks.push({ kind: 'canonical', detail: `its canonical address is another page, ${document.canonical}` });
+  if (robots.some((content) => /\bnoindex\b|\bnone\b/i.test(content)))
+    marks.push({
+      kind: 'noindex',
+      detail: `noindex (<meta name="robots" content="${robots.join(', ')}">)`,
+    });
+  else if (/\bnoindex\b|\bnone\b/i.test(header))
+    marks.push({ kind: 'noindex', detail: `noindex (X-Robots-Tag: ${header})` });
+  if (document.canonical && !samePage(http, document.canonical, page))
+    marks.push({
+      kind: 'canonical',
+      detail: `its canonical address is another page, ${document.canonical}`,
+    });
   const copy = languageCopy(document);
   if (copy) marks.push({ kind: 'copy', detail: copy });
-  if (marks.length === 0 && wordCount(contentText(document)) < EMPTY_WORDS) marks.push({ kind: 'empty', detail: "no text beyond the site's navigation, header and footer" });
+  if (marks.length === 0 && wordCount(contentText(document)) < EMPTY_WORDS)
+    marks.push({
+      kind: 'empty',
+      detail: "no text beyond the site's navigation, header and footer",
+    });
   return { page, marks, title: titleOf(document) };
 }
 
@@ -59,16 +83,26 @@ function samePage(http: SiteHttp, a: string, b: string): boolean {
 function languageCopy(document: HtmlDocument): string | undefined {
   const html = select('html', document.tree)?.properties.lang;
   const content = select('main[lang], [role=main][lang]', document.tree)?.properties.lang;
-  if (typeof html !== 'string' || typeof content !== 'string' || html.toLowerCase() === content.toLowerCase()) return undefined;
+  if (
+    typeof html !== 'string' ||
+    typeof content !== 'string' ||
+    html.toLowerCase() === content.toLowerCase()
+  )
+    return undefined;
   return `a copy in another language (its content is lang="${content}" in a page of lang="${html}")`;
 }
 
 /** The text of the content region without the chrome inside it, scripts and the agent directive. */
 function contentText(document: HtmlDocument): string {
-  const region = select('main, [role=main], article', document.tree) ?? select('body', document.tree);
+  const region =
+    select('main, [role=main], article', document.tree) ?? select('body', document.tree);
   if (!region) return '';
   const kept = structuredClone(region);
-  for (const element of selectAll(`script, style, template, noscript, svg, nav, header, footer, [${DIRECTIVE_ATTRIBUTE}]`, kept)) element.children = [];
+  for (const element of selectAll(
+    `script, style, template, noscript, svg, nav, header, footer, [${DIRECTIVE_ATTRIBUTE}]`,
+    kept,
+  ))
+    element.children = [];
   return collectText(kept);
 }
 

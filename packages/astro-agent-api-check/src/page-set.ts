@@ -1,4 +1,9 @@
-import { ACCEPT_MARKDOWN, ACCEPT_TEXT_PLAIN, twinUrlOf, type CheckContext } from './check-context.ts';
+import {
+  ACCEPT_MARKDOWN,
+  ACCEPT_TEXT_PLAIN,
+  twinUrlOf,
+  type CheckContext,
+} from './check-context.ts';
 import { pageKey } from './page-marks.ts';
 import type { HttpAnswer } from './site-http.ts';
 
@@ -21,8 +26,12 @@ const forms = new WeakMap<CheckContext, Promise<PageForms[]>>();
  * sitemap is not content), or every sampled page when llms.txt lists none of them.
  */
 export function contentSample(context: CheckContext): string[] {
-  const listed = new Set((context.site.llms?.links ?? []).map((link) => pageKey(context.http.locate(link.url))));
-  const content = context.site.sample.filter((page) => listed.has(pageKey(context.http.locate(page))));
+  const listed = new Set(
+    (context.site.llms?.links ?? []).map((link) => pageKey(context.http.locate(link.url))),
+  );
+  const content = context.site.sample.filter((page) =>
+    listed.has(pageKey(context.http.locate(page))),
+  );
   return content.length > 0 ? content : context.site.sample;
 }
 

@@ -3,8 +3,19 @@
  * peer dependency), `test.extend(agentReadyFixtures)` gives an `agentReady` fixture that checks
  * `baseURL`. Everything of the package's main entry is here too.
  */
-import type { Fixtures, PlaywrightTestArgs, PlaywrightTestOptions, PlaywrightWorkerArgs, PlaywrightWorkerOptions } from '@playwright/test';
-import { assertAgentReady, checkAgentReady, type AgentReadyOptions, type CheckReport } from './index.ts';
+import type {
+  Fixtures,
+  PlaywrightTestArgs,
+  PlaywrightTestOptions,
+  PlaywrightWorkerArgs,
+  PlaywrightWorkerOptions,
+} from '@playwright/test';
+import {
+  assertAgentReady,
+  checkAgentReady,
+  type AgentReadyOptions,
+  type CheckReport,
+} from './index.ts';
 
 export * from './index.ts';
 
@@ -27,7 +38,10 @@ export const agentReadyFixtures: Fixtures<
 > = {
   agentReadyOptions: [{}, { option: true }],
   agentReady: async ({ baseURL, agentReadyOptions }, use) => {
-    if (!baseURL) throw new Error('agentReady checks baseURL: set use.baseURL in playwright.config (the address of the site to check).');
+    if (!baseURL)
+      throw new Error(
+        'agentReady checks baseURL: set use.baseURL in playwright.config (the address of the site to check).',
+      );
     await use({
       check: (options) => checkAgentReady(baseURL, { ...agentReadyOptions, ...options }),
       expectReady: (options) => assertAgentReady(baseURL, { ...agentReadyOptions, ...options }),

@@ -42,11 +42,20 @@ export async function readLlmsTxt(http: SiteHttp, answer: HttpAnswer): Promise<L
     const file = queue.shift()!;
     for (const link of markdownLinks(file.text, file.url)) {
       const path = new URL(link.url).pathname;
-      if (http.isOnSite(link.url) && path.endsWith('.txt') && !path.endsWith('/llms-full.txt') && !read.has(link.url) && read.size < MAX_SECTION_FILES) {
+      if (
+        http.isOnSite(link.url) &&
+        path.endsWith('.txt') &&
+        !path.endsWith('/llms-full.txt') &&
+        !read.has(link.url) &&
+        read.size < MAX_SECTION_FILES
+      ) {
         read.add(link.url);
         const section = await http.fetch(link.url);
         if (section.status === 200) queue.push({ url: link.url, text: section.text });
-        else result.problems.push(`${link.url} (listed in ${file.url}) answered ${section.status || section.error}`);
+        else
+          result.problems.push(
+            `${link.url} (listed in ${file.url}) answered ${section.status || section.error}`,
+          );
         continue;
       }
       result.links.push({ ...link, listedIn: file.url });

@@ -17,7 +17,11 @@ export interface Sitemap {
 /** A sitemap index may name sitemaps that are indexes again; this many files are read at most. */
 const MAX_FILES = 50;
 
-const parser = new XMLParser({ ignoreAttributes: true, isArray: (name) => name === 'url' || name === 'sitemap', parseTagValue: false });
+const parser = new XMLParser({
+  ignoreAttributes: true,
+  isArray: (name) => name === 'url' || name === 'sitemap',
+  parseTagValue: false,
+});
 
 /** The pages of a sitemap or sitemap index (sitemaps.org protocol 0.9), following the index's sitemaps on the same site. */
 export async function readSitemap(http: SiteHttp, url: string): Promise<Sitemap> {
@@ -35,17 +39,27 @@ export async function readSitemap(http: SiteHttp, url: string): Promise<Sitemap>
     }
     const valid = XMLValidator.validate(answer.text);
     if (valid !== true) {
-      sitemap.problems.push(`${next} is not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`);
+      sitemap.problems.push(
+        `${next} is not well-formed XML: ${valid.err.msg} (line ${valid.err.line})`,
+      );
       continue;
     }
-    const document = parser.parse(answer.text) as { urlset?: { url?: { loc?: string; lastmod?: string }[] }; sitemapindex?: { sitemap?: { loc?: string }[] } };
+    const document = parser.parse(answer.text) as {
+      urlset?: { url?: { loc?: string; lastmod?: string }[] };
+      sitemapindex?: { sitemap?: { loc?: string }[] };
+    };
     if (document.urlset) {
       for (const entry of document.urlset.url ?? []) {
-        if (typeof entry.loc === 'string') sitemap.entries.push({ loc: entry.loc.trim(), ...(entry.lastmod ? { lastmod: String(entry.lastmod).trim() } : {}) });
+        if (typeof entry.loc === 'string')
+          sitemap.entries.push({
+            loc: entry.loc.trim(),
+            ...(entry.lastmod ? { lastmod: String(entry.lastmod).trim() } : {}),
+          });
       }
     } else if (document.sitemapindex) {
       for (const child of document.sitemapindex.sitemap ?? []) {
-        if (typeof child.loc === 'string' && http.isOnSite(child.loc.trim())) queue.push(child.loc.trim());
+        if (typeof child.loc === 'string' && http.isOnSite(child.loc.trim()))
+          queue.push(child.loc.trim());
         else sitemap.problems.push(`${next} names a sitemap on another host: ${child.loc}`);
       }
     } else {

@@ -2,12 +2,19 @@ import { CHECKS } from './check-catalog.ts';
 import { fixOf, type CheckResult, type CheckStatus } from './check-result.ts';
 import type { CheckReport } from './run-check.ts';
 
-const MARKS: Record<CheckStatus, string> = { pass: 'pass', warn: 'WARN', fail: 'FAIL', skip: 'skip' };
+const MARKS: Record<CheckStatus, string> = {
+  pass: 'pass',
+  warn: 'WARN',
+  fail: 'FAIL',
+  skip: 'skip',
+};
 
 /** `: 13 redirect, 2 noindex not content`, or nothing when every page read is content. */
 function describeNotContent(report: CheckReport): string {
   const marked = Object.entries(report.pages.notContent).filter(([, count]) => count > 0);
-  return marked.length > 0 ? ` (not content: ${marked.map(([kind, count]) => `${count} ${kind}`).join(', ')})` : '';
+  return marked.length > 0
+    ? ` (not content: ${marked.map(([kind, count]) => `${count} ${kind}`).join(', ')})`
+    : '';
 }
 
 /** The report as a person reads it in a terminal or a CI log: one line per check, the fix and the evidence under what did not pass. */
@@ -28,7 +35,8 @@ export function renderReportText(report: CheckReport): string {
     lines.push(`  ${MARKS[check.status]}  ${check.id}: ${check.message}`);
     const fix = fixOf(check);
     if (fix) lines.push(`        fix: ${fix}`);
-    for (const detail of check.status === 'skip' ? [] : check.details) lines.push(`        - ${detail}`);
+    for (const detail of check.status === 'skip' ? [] : check.details)
+      lines.push(`        - ${detail}`);
   }
   const { pass, warn, fail, skip } = report.summary;
   lines.push(
@@ -42,12 +50,17 @@ export function renderReportText(report: CheckReport): string {
 /** The report as JUnit XML for CI: a test suite per group, a test case per check; fail is a <failure>, skip a <skipped>, warn passes with its message in <system-out>. */
 export function renderReportJunit(report: CheckReport): string {
   const groups = new Map<string, CheckResult[]>();
-  for (const check of report.checks) groups.set(CHECKS[check.id].group, [...(groups.get(CHECKS[check.id].group) ?? []), check]);
+  for (const check of report.checks)
+    groups.set(CHECKS[check.id].group, [...(groups.get(CHECKS[check.id].group) ?? []), check]);
   const seconds = (ms: number) => (ms / 1000).toFixed(3);
   const suites = [...groups].map(([group, checks]) => {
     const cases = checks.map((check) => {
       const name = `${check.id}: ${CHECKS[check.id].title}`;
-      const text = [check.message, ...(fixOf(check) ? [`fix: ${fixOf(check)}`] : []), ...check.details.map((detail) => `- ${detail}`)].join('\n');
+      const text = [
+        check.message,
+        ...(fixOf(check) ? [`fix: ${fixOf(check)}`] : []),
+        ...check.details.map((detail) => `- ${detail}`),
+      ].join('\n');
       const body =
         check.status === 'fail'
           ? `<failure message="${escapeXml(check.message)}" type="${check.id}">${escapeXml(text)}</failure>`

@@ -2,7 +2,12 @@ import { readFileSync } from 'node:fs';
 import { apiChecks } from './api-checks.ts';
 import { CHECK_IDS, type CheckId } from './check-catalog.ts';
 import type { CheckContext, CheckRun } from './check-context.ts';
-import { parseCheckOptions, selectChecks, type CheckOptions, type CheckUserOptions } from './check-options.ts';
+import {
+  parseCheckOptions,
+  selectChecks,
+  type CheckOptions,
+  type CheckUserOptions,
+} from './check-options.ts';
 import { buildResult, type CheckResult, type CheckStatus } from './check-result.ts';
 import { discoverSite } from './discover-site.ts';
 import { discoveryChecks } from './discovery-checks.ts';
@@ -37,7 +42,17 @@ const RUNS: Record<CheckId, CheckRun> = {
  * others then spend its client's quota, not the anonymous one), the quota headers' arithmetic before
  * any other call could interleave, and the 429 last, since it spends what is left.
  */
-const SEQUENTIAL: CheckId[] = ['oauth-flow', 'rate-limit-headers', 'search-read', 'openapi-answers', 'api-errors', 'mcp-2025', 'mcp-2026', 'mcp-transport', 'rate-limit-429'];
+const SEQUENTIAL: CheckId[] = [
+  'oauth-flow',
+  'rate-limit-headers',
+  'search-read',
+  'openapi-answers',
+  'api-errors',
+  'mcp-2025',
+  'mcp-2026',
+  'mcp-transport',
+  'rate-limit-429',
+];
 
 export interface CheckReport {
   /** Version of this report's JSON shape; a field is only ever added within a version. */
@@ -54,7 +69,13 @@ export interface CheckReport {
    * Pages in the sitemap, how many were read to choose the sample and how many of those say they are
    * not content (by mark; a page may carry several), and how many content pages the per-page checks fetched.
    */
-  pages: { total: number; read: number; notContent: Record<PageMarkKind, number>; sampled: number; sampling: CheckOptions['sampling'] };
+  pages: {
+    total: number;
+    read: number;
+    notContent: Record<PageMarkKind, number>;
+    sampled: number;
+    sampling: CheckOptions['sampling'];
+  };
   requests: RequestTally;
   summary: Record<CheckStatus, number>;
   /** The checks run, in the catalog's order. */
@@ -62,7 +83,11 @@ export interface CheckReport {
 }
 
 /** The package's own version, named in the report and the User-Agent; by the package's name, which holds wherever its build puts this module. */
-export const CHECK_VERSION: string = (JSON.parse(readFileSync(new URL(import.meta.resolve('astro-agent-api-check/package.json')), 'utf8')) as { version: string }).version;
+export const CHECK_VERSION: string = (
+  JSON.parse(
+    readFileSync(new URL(import.meta.resolve('astro-agent-api-check/package.json')), 'utf8'),
+  ) as { version: string }
+).version;
 
 /** Runs the selected checks against a site and reports every result; never throws for what the site answers. */
 export async function runCheck(userOptions: CheckUserOptions): Promise<CheckReport> {
@@ -83,7 +108,15 @@ export async function runCheck(userOptions: CheckUserOptions): Promise<CheckRepo
       return buildResult(id, await RUNS[id](context), performance.now() - start);
     } catch (error) {
       // A check that throws is a bug of the check, reported as its failure rather than hiding the others.
-      return buildResult(id, { status: 'fail', message: `the check itself failed: ${error instanceof Error ? error.message : String(error)}`, details: [] }, performance.now() - start);
+      return buildResult(
+        id,
+        {
+          status: 'fail',
+          message: `the check itself failed: ${error instanceof Error ? error.message : String(error)}`,
+          details: [],
+        },
+        performance.now() - start,
+      );
     }
   };
   const results = new Map<CheckId, CheckResult>();
@@ -101,7 +134,13 @@ export async function runCheck(userOptions: CheckUserOptions): Promise<CheckRepo
     api: site.api ? { detected: true } : { detected: false, reason: site.noApiReason },
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
-    pages: { total: site.pages.length, read: site.read.length, notContent: countMarks(site.read), sampled: site.sample.length, sampling: options.sampling },
+    pages: {
+      total: site.pages.length,
+      read: site.read.length,
+      notContent: countMarks(site.read),
+      sampled: site.sample.length,
+      sampling: options.sampling,
+    },
     requests: { ...http.tally },
     summary,
     checks,

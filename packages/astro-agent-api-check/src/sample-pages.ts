@@ -5,9 +5,14 @@ import type { CheckOptions } from './check-options.ts';
  * evenly spaced through the sorted list, so two runs on the same site check the same pages and a
  * large site is covered from end to end; `random`: a new draw each run; `none`: every page.
  */
-export function samplePages(pages: readonly string[], home: string, options: Pick<CheckOptions, 'sampling' | 'maxPages'>): string[] {
+export function samplePages(
+  pages: readonly string[],
+  home: string,
+  options: Pick<CheckOptions, 'sampling' | 'maxPages'>,
+): string[] {
   const sorted = [...new Set(pages)].sort();
-  if (options.sampling === 'none' || sorted.length <= options.maxPages) return withHomeFirst(sorted, home);
+  if (options.sampling === 'none' || sorted.length <= options.maxPages)
+    return withHomeFirst(sorted, home);
   const rest = sorted.filter((page) => page !== home);
   const wanted = options.maxPages - 1;
   if (options.sampling === 'random') {
@@ -18,7 +23,8 @@ export function samplePages(pages: readonly string[], home: string, options: Pic
     return [home, ...rest.slice(0, wanted)];
   }
   const picks = new Set<string>();
-  for (let i = 0; i < wanted; i++) picks.add(rest[Math.round((i * (rest.length - 1)) / Math.max(1, wanted - 1))]!);
+  for (let i = 0; i < wanted; i++)
+    picks.add(rest[Math.round((i * (rest.length - 1)) / Math.max(1, wanted - 1))]!);
   return [home, ...picks];
 }
 

@@ -67,18 +67,22 @@ export class SiteHttp {
   /** Whether a URL is on the site checked (its own origin, or the published one mapped to it). */
   isOnSite(url: string): boolean {
     const origin = safeOrigin(url);
-    return origin === this.target.origin || (origin !== undefined && origin === this.#publishedOrigin);
+    return (
+      origin === this.target.origin || (origin !== undefined && origin === this.#publishedOrigin)
+    );
   }
 
   /** Where a published URL is fetched from. */
   locate(url: string): string {
-    if (this.#publishedOrigin && url.startsWith(this.#publishedOrigin)) return `${this.target.origin}${url.slice(this.#publishedOrigin.length)}`;
+    if (this.#publishedOrigin && url.startsWith(this.#publishedOrigin))
+      return `${this.target.origin}${url.slice(this.#publishedOrigin.length)}`;
     return url;
   }
 
   fetch(url: string, options: RequestOptions = {}): Promise<HttpAnswer> {
     const method = options.method ?? 'GET';
-    const cacheable = !options.fresh && options.body === undefined && (method === 'GET' || method === 'HEAD');
+    const cacheable =
+      !options.fresh && options.body === undefined && (method === 'GET' || method === 'HEAD');
     const key = `${method} ${url} ${JSON.stringify(options.headers ?? {})}`;
     if (cacheable) {
       const known = this.#answers.get(key);
@@ -90,7 +94,8 @@ export class SiteHttp {
   }
 
   async #send(url: string, method: string, options: RequestOptions): Promise<HttpAnswer> {
-    if (this.settings.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.settings.delayMs));
+    if (this.settings.delayMs > 0)
+      await new Promise((resolve) => setTimeout(resolve, this.settings.delayMs));
     this.tally.total += 1;
     const started = performance.now();
     const headers = { 'User-Agent': this.settings.userAgent, ...options.headers };
@@ -103,12 +108,35 @@ export class SiteHttp {
         signal: AbortSignal.timeout(this.settings.timeoutMs),
       });
       const ms = performance.now() - started;
-      const body = method === 'HEAD' ? new Uint8Array() : new Uint8Array(await response.arrayBuffer());
-      if (response.headers.has('ratelimit') && !Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')) this.tally.anonymousQuota += 1;
-      return { url, status: response.status, headers: response.headers, text: new TextDecoder().decode(body), bytes: body.byteLength, ms };
+      const body =
+        method === 'HEAD' ? new Uint8Array() : new Uint8Array(await response.arrayBuffer());
+      if (
+        response.headers.has('ratelimit') &&
+        !Object.keys(headers).some((name) => name.toLowerCase() === 'authorization')
+      )
+        this.tally.anonymousQuota += 1;
+      return {
+        url,
+        status: response.status,
+        headers: response.headers,
+        text: new TextDecoder().decode(body),
+        bytes: body.byteLength,
+        ms,
+      };
     } catch (error) {
-      const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
-      return { url, status: 0, headers: new Headers(), text: '', bytes: 0, ms: performance.now() - started, error: cause };
+      const cause =
+        error instanceof Error
+          ? ((error.cause as Error | undefined)?.message ?? error.message)
+          : String(error);
+      return {
+        url,
+        status: 0,
+        headers: new Headers(),
+        text: '',
+        bytes: 0,
+        ms: performance.now() - started,
+        error: cause,
+      };
     }
   }
 }

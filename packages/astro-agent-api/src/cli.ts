@@ -7,26 +7,47 @@
  * (hosts/node/publish-command.ts). Each command's modules load only when it runs.
  */
 import { REPORT_USAGE } from './analytics/report/report-usage.ts';
-import { CHECK_USAGE } from './check-delegate.ts';
+import { CHECK_USAGE } from './shared/check-delegate.ts';
 import { PUBLISH_USAGE, ROLLBACK_USAGE } from './hosts/node/publish-usage.ts';
 
-type Command = (argv: string[], io: { env: NodeJS.ProcessEnv; cwd: string; out: (text: string) => void; err: (text: string) => void; signal: AbortSignal }) => Promise<number>;
+type Command = (
+  argv: string[],
+  io: {
+    env: NodeJS.ProcessEnv;
+    cwd: string;
+    out: (text: string) => void;
+    err: (text: string) => void;
+    signal: AbortSignal;
+  },
+) => Promise<number>;
 
 /** Each command, and whether it stops cleanly on SIGINT/SIGTERM (the others keep Node's default: exit at once). */
 const COMMANDS: Record<string, { load: () => Promise<Command>; stoppable?: true }> = {
-  report: { load: async () => (await import('./analytics/report/report-command.ts')).runReportCommand },
+  report: {
+    load: async () => (await import('./analytics/report/report-command.ts')).runReportCommand,
+  },
   // The grader stops with the command (a CI job's timeout signals this process only).
-  check: { load: async () => (await import('./check-delegate.ts')).runCheckDelegate, stoppable: true },
+  check: {
+    load: async () => (await import('./shared/check-delegate.ts')).runCheckDelegate,
+    stoppable: true,
+  },
   // A build stopped half way must not be left as a release, nor its Astro process running.
-  publish: { load: async () => (await import('./hosts/node/publish-command.ts')).runPublishCommand, stoppable: true },
-  rollback: { load: async () => (await import('./hosts/node/publish-command.ts')).runRollbackCommand },
+  publish: {
+    load: async () => (await import('./hosts/node/publish-command.ts')).runPublishCommand,
+    stoppable: true,
+  },
+  rollback: {
+    load: async () => (await import('./hosts/node/publish-command.ts')).runRollbackCommand,
+  },
 };
 
 const [command, ...args] = process.argv.slice(2);
 const entry = command === undefined ? undefined : COMMANDS[command];
 if (entry) {
   const stop = new AbortController();
-  if (entry.stoppable) for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => stop.abort(signal));
+  if (entry.stoppable)
+    for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+      process.once(signal, () => stop.abort(signal));
   const run = await entry.load();
   process.exitCode = await run(args, {
     env: process.env,
@@ -36,6 +57,8 @@ if (entry) {
     signal: stop.signal,
   });
 } else {
-  process.stderr.write(`${command === undefined ? 'A command is missing.' : `Unknown command "${command}".`}\n\n${REPORT_USAGE}\n\n${CHECK_USAGE}\n\n${PUBLISH_USAGE}\n\n${ROLLBACK_USAGE}\n`);
+  process.stderr.write(
+    `${command === undefined ? 'A command is missing.' : `Unknown command "${command}".`}\n\n${REPORT_USAGE}\n\n${CHECK_USAGE}\n\n${PUBLISH_USAGE}\n\n${ROLLBACK_USAGE}\n`,
+  );
   process.exitCode = 2;
 }

@@ -5,11 +5,11 @@
 import { createOperationsOfOptions } from './operations/index.ts';
 import { parseAgentApiOptions, type AgentApiUserOptions } from './options.ts';
 
-export { API_VERSION, CONTRACT_VERSION } from './versioning.ts';
-export { IDENTITY_PATH, MCP_PATH, OAUTH_PATHS } from './paths.ts';
+export { API_VERSION, CONTRACT_VERSION } from './contract/versioning.ts';
+export { IDENTITY_PATH, MCP_PATH, OAUTH_PATHS } from './contract/paths.ts';
 export { markdownTwinPath } from './content/manifest.ts';
 export { parseAgentApiOptions, type AgentApiOptions, type AgentApiUserOptions } from './options.ts';
-export type { CompanyInfo } from './company-info.ts';
+export type { CompanyInfo } from './contract/company-info.ts';
 
 /** One public operation as a page may list it. */
 export interface OperationSummary {
@@ -24,5 +24,11 @@ export interface OperationSummary {
 /** The operations a site with these options offers (search_pages with its facets, get_company_info with company facts). */
 export function listOperations(userOptions: AgentApiUserOptions = {}): OperationSummary[] {
   const operations = createOperationsOfOptions(parseAgentApiOptions(userOptions));
-  return operations.map(({ name, path, title, description }) => ({ name, method: 'GET', path, title, description }));
+  return operations.map(({ name, path, title, description }) => ({
+    name,
+    method: 'GET',
+    path,
+    title,
+    description,
+  }));
 }

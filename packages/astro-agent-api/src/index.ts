@@ -2,7 +2,11 @@ import type { AstroConfig, AstroIntegration } from 'astro';
 import { AstroError } from 'astro/errors';
 import { fileURLToPath } from 'node:url';
 import { HEADERS_FILE, readHostFile, readNoindexPaths } from './build/host-files.ts';
-import { createBuildPipeline, INTEGRATION_NAME, type BuildPipeline } from './integration/build-pipeline.ts';
+import {
+  createBuildPipeline,
+  INTEGRATION_NAME,
+  type BuildPipeline,
+} from './integration/build-pipeline.ts';
 import { parseAgentApiOptions, type AgentApiUserOptions } from './options.ts';
 import { serveAgentSurfaceInDev, setupRuntime } from './setup-runtime.ts';
 
@@ -31,7 +35,10 @@ export default function agentApi(userOptions: AgentApiUserOptions = {}): AstroIn
       'astro:config:done': ({ config: resolved }) => {
         config = resolved;
         // Read once, before the render converts pages.
-        const noindexPaths = readNoindexPaths(readHostFile(fileURLToPath(new URL(HEADERS_FILE, resolved.publicDir))), resolved.site!);
+        const noindexPaths = readNoindexPaths(
+          readHostFile(fileURLToPath(new URL(HEADERS_FILE, resolved.publicDir))),
+          resolved.site!,
+        );
         pipeline = createBuildPipeline(options, resolved, noindexPaths);
       },
       'astro:server:setup': (params) => serveAgentSurfaceInDev(params, config!),

@@ -7,7 +7,11 @@ import { fileURLToPath } from 'node:url';
 import { getAgentApi } from './hosts/node/agent-api-registry.ts';
 import { createNodeHandler, type NodeHandler } from './hosts/node/connect-handler.ts';
 
-export { startServer, type AgentServer, type StartServerOptions } from './hosts/node/start-server.ts';
+export {
+  startServer,
+  type AgentServer,
+  type StartServerOptions,
+} from './hosts/node/start-server.ts';
 export { installStandaloneFront } from './hosts/node/standalone-front.ts';
 export type { NodeHandler } from './hosts/node/connect-handler.ts';
 
@@ -17,6 +21,7 @@ export type { NodeHandler } from './hosts/node/connect-handler.ts';
  * everything else to `next`. Mount it before the static files and Astro's handler.
  */
 export function createAgentApiHandler(options: { outDir: string | URL }): NodeHandler {
-  const outDir = typeof options.outDir === 'string' ? options.outDir : fileURLToPath(options.outDir);
+  const outDir =
+    typeof options.outDir === 'string' ? options.outDir : fileURLToPath(options.outDir);
   return createNodeHandler(getAgentApi({ outDir }));
 }

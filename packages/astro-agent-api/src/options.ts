@@ -1,27 +1,58 @@
 import { z } from 'zod';
 import { AstroError } from 'astro/errors';
-import { DEFAULT_DIRECTIVES, LLMS_TXT_PLACEHOLDER, NO_DIRECTIVES, TWIN_PLACEHOLDER, type DirectiveWording } from './agent-directives.ts';
-import { companyInfoSchema } from './company-info.ts';
-import { canonicalLanguageTag } from './content/language-tag.ts';
+import {
+  DEFAULT_DIRECTIVES,
+  LLMS_TXT_PLACEHOLDER,
+  NO_DIRECTIVES,
+  TWIN_PLACEHOLDER,
+  type DirectiveWording,
+} from './contract/agent-directives.ts';
+import { companyInfoSchema } from './contract/company-info.ts';
+import { canonicalLanguageTag } from './shared/language-tag.ts';
 import { quotaSchema } from './environment.ts';
-import { IPV6_PREFIXES } from './identity-contract.ts';
-import { DEFAULT_API_BASE_PATH } from './paths.ts';
-import { DEPRECATION_NOTICE_DAYS } from './versioning.ts';
-import { mostCommon, rankByCount } from './most-common.ts';
+import { IPV6_PREFIXES } from './contract/identity-contract.ts';
+import { DEFAULT_API_BASE_PATH } from './contract/paths.ts';
+import { DEPRECATION_NOTICE_DAYS } from './contract/versioning.ts';
+import { mostCommon, rankByCount } from './shared/most-common.ts';
 
-const pathSchema = z.string().regex(/^\/[a-z0-9][a-z0-9/_-]*[a-z0-9]$/, 'a path such as /api/v1 (lowercase, starts with /, no trailing /)');
+const pathSchema = z
+  .string()
+  .regex(
+    /^\/[a-z0-9][a-z0-9/_-]*[a-z0-9]$/,
+    'a path such as /api/v1 (lowercase, starts with /, no trailing /)',
+  );
 
 /** A site path or an absolute http(s) URL, e.g. `/developers/#versioning`. */
-const linkSchema = z.string().regex(/^(\/|https?:\/\/)\S*$/, 'a site path starting with / or an absolute http(s) URL');
+const linkSchema = z
+  .string()
+  .regex(/^(\/|https?:\/\/)\S*$/, 'a site path starting with / or an absolute http(s) URL');
 
 /** BCP 47, e.g. `en`, `es`, `pt-BR`. */
-const languageSchema = z.string().regex(/^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/, 'a BCP 47 language tag such as "en", "es" or "pt-BR"');
+const languageSchema = z
+  .string()
+  .regex(
+    /^[a-zA-Z]{2,3}(-[a-zA-Z0-9]{2,8})*$/,
+    'a BCP 47 language tag such as "en", "es" or "pt-BR"',
+  );
 
 /** Facet values are URL-safe slugs: they travel as query parameters and in result fields. */
-const slugSchema = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'a lowercase slug such as "news" or "new-york"');
+const slugSchema = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, 'a lowercase slug such as "news" or "new-york"');
 
 /** Names that search_pages already uses for its own parameters or result fields. */
-const RESERVED_FACET_NAMES = new Set(['query', 'language', 'limit', 'cursor', 'title', 'url', 'excerpt', 'section', 'total', 'results']);
+const RESERVED_FACET_NAMES = new Set([
+  'query',
+  'language',
+  'limit',
+  'cursor',
+  'title',
+  'url',
+  'excerpt',
+  'section',
+  'total',
+  'results',
+]);
 
 const facetNameSchema = z
   .string()
@@ -33,7 +64,9 @@ const facetNameSchema = z
 const facetSchema = z
   .object({
     /** Allowed values (slugs) and their labels, e.g. `{ 'new-york': 'New York' }`. A page marked with another value fails the build. */
-    values: z.record(slugSchema, z.string().min(1)).refine((values) => Object.keys(values).length > 0, 'at least one value'),
+    values: z
+      .record(slugSchema, z.string().min(1))
+      .refine((values) => Object.keys(values).length > 0, 'at least one value'),
     /** The parameter value that means "no filter". */
     all: slugSchema.default('all'),
     /** Other names people use for a value in a query, e.g. `{ 'a-coruna': ['Coruña', 'La Coruña'] }`. */
@@ -42,7 +75,10 @@ const facetSchema = z
     description: z.string().min(1).optional(),
   })
   .strict()
-  .refine((facet) => !(facet.all in facet.values), { message: '`all` must not also be one of the `values`', path: ['all'] });
+  .refine((facet) => !(facet.all in facet.values), {
+    message: '`all` must not also be one of the `values`',
+    path: ['all'],
+  });
 
 /**
  * What crawlers may do with the pages, written to robots.txt in two vocabularies: Content-Signal
@@ -67,29 +103,49 @@ const usageSchema = z
   .strict();
 
 /** RFC 9309 §2.2.1: a crawler's product token, e.g. `GPTBot`. */
-const productTokenSchema = z.string().regex(/^[A-Za-z_-]{1,64}$/, 'a crawler product token such as "GPTBot" (letters, "_" and "-")');
+const productTokenSchema = z
+  .string()
+  .regex(/^[A-Za-z_-]{1,64}$/, 'a crawler product token such as "GPTBot" (letters, "_" and "-")');
 
 /** An http(s) origin as an option names it, e.g. `https://chatgpt.com`: scheme, host and port only. */
 const originSchema = z
   .string()
-  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol) && new URL(value).origin === value.replace(/\/$/, ''), {
-    message: 'an origin such as "https://agent.example" (scheme, host and port; no path)',
-  })
+  .refine(
+    (value) =>
+      URL.canParse(value) &&
+      /^https?:$/.test(new URL(value).protocol) &&
+      new URL(value).origin === value.replace(/\/$/, ''),
+    {
+      message: 'an origin such as "https://agent.example" (scheme, host and port; no path)',
+    },
+  )
   .transform((value) => new URL(value).origin);
 
 /** The URL of a signing agent's JWK Set or metadata document, as its identity (signed-agents/signature-agent.ts): a path, no query or fragment. */
 const agentKeysUrlSchema = z
   .string()
-  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol) && new URL(value).pathname !== '/' && new URL(value).search === '' && new URL(value).hash === '')
+  .refine(
+    (value) =>
+      URL.canParse(value) &&
+      /^https?:$/.test(new URL(value).protocol) &&
+      new URL(value).pathname !== '/' &&
+      new URL(value).search === '' &&
+      new URL(value).hash === '',
+  )
   .transform((value) => new URL(value).href);
 
-const policyNameSchema = z.string().regex(/^[a-z][a-z0-9_-]{0,31}$/, 'a lowercase name such as "anonymous"');
+const policyNameSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9_-]{0,31}$/, 'a lowercase name such as "anonymous"');
 
 /** A directive's wording: it must say where llms.txt is. */
 const directiveTextSchema = z
   .string()
   .min(1)
-  .refine((text) => text.includes(LLMS_TXT_PLACEHOLDER), `a text that names ${LLMS_TXT_PLACEHOLDER}, which becomes the address of llms.txt`);
+  .refine(
+    (text) => text.includes(LLMS_TXT_PLACEHOLDER),
+    `a text that names ${LLMS_TXT_PLACEHOLDER}, which becomes the address of llms.txt`,
+  );
 
 /**
  * The pointers to llms.txt (agent-directives.ts): `false` turns both off; each of `html` and
@@ -115,7 +171,10 @@ const directivesSchema = z
                     z
                       .string()
                       .min(1)
-                      .refine((text) => text.includes(TWIN_PLACEHOLDER), `a text that names ${TWIN_PLACEHOLDER}, which becomes the path of the page's twin`),
+                      .refine(
+                        (text) => text.includes(TWIN_PLACEHOLDER),
+                        `a text that names ${TWIN_PLACEHOLDER}, which becomes the path of the page's twin`,
+                      ),
                   ])
                   .default(DEFAULT_DIRECTIVES.html.twin),
                 /** The language of the wording (the element's `lang`), so that a screen reader reads it in that language. */
@@ -125,7 +184,9 @@ const directivesSchema = z
           ])
           .prefault({}),
         /** The blockquote at the top of every Markdown twin; `{llmsFullTxt}` becomes the address of llms-full.txt. */
-        markdown: z.union([z.literal(false), directiveTextSchema]).default(DEFAULT_DIRECTIVES.markdown),
+        markdown: z
+          .union([z.literal(false), directiveTextSchema])
+          .default(DEFAULT_DIRECTIVES.markdown),
       })
       .strict(),
   ])
@@ -190,7 +251,10 @@ export const agentApiOptionsSchema = z
         notes: z.array(z.string().min(1)).default([]),
         /** The example search shown in agents.md and the MCP prompt; default: a word of the site's own pages. */
         exampleSearch: z
-          .object({ query: z.string().min(2).max(200), facets: z.record(z.string(), z.string()).default({}) })
+          .object({
+            query: z.string().min(2).max(200),
+            facets: z.record(z.string(), z.string()).default({}),
+          })
           .strict()
           .optional(),
         /** Name of the MCP prompt that answers a person's question from the site. */
@@ -216,7 +280,12 @@ export const agentApiOptionsSchema = z
          * A group per named crawler (RFC 9309: a crawler that finds its own group ignores the `*` one):
          * `crawl: false` disallows the whole site to it; `usage` overrides the general preferences for it.
          */
-        agents: z.record(productTokenSchema, z.object({ crawl: z.boolean().default(true), usage: usageSchema.default({}) }).strict()).default({}),
+        agents: z
+          .record(
+            productTokenSchema,
+            z.object({ crawl: z.boolean().default(true), usage: usageSchema.default({}) }).strict(),
+          )
+          .default({}),
       })
       .strict()
       .prefault({}),
@@ -240,9 +309,15 @@ export const agentApiOptionsSchema = z
      * can be overridden at start-up with AGENT_API_QUOTA_ANONYMOUS and AGENT_API_QUOTA_IDENTIFIED.
      */
     policies: z
-      .object({ anonymous: policySchema('anonymous', 60), identified: policySchema('identified', 600) })
+      .object({
+        anonymous: policySchema('anonymous', 60),
+        identified: policySchema('identified', 600),
+      })
       .strict()
-      .refine((policies) => policies.anonymous.name !== policies.identified.name, 'the two policies need different names')
+      .refine(
+        (policies) => policies.anonymous.name !== policies.identified.name,
+        'the two policies need different names',
+      )
       .prefault({}),
     /** How many proxy hops in front of the server to trust for X-Forwarded-For / Forwarded (0: use the socket address). */
     trustProxy: z.number().int().min(0).max(10).default(0),
@@ -273,20 +348,34 @@ export const agentApiOptionsSchema = z
          * keys are fetched even from a private address or over http.
          */
         trusted: z
-          .record(z.string(), z.object({ name: policyNameSchema.optional(), quota: quotaSchema.optional() }).strict())
+          .record(
+            z.string(),
+            z.object({ name: policyNameSchema.optional(), quota: quotaSchema.optional() }).strict(),
+          )
           .default({})
           .superRefine((trusted, context) => {
             for (const identity of Object.keys(trusted)) {
-              if (!originSchema.safeParse(identity).success && !agentKeysUrlSchema.safeParse(identity).success) {
+              if (
+                !originSchema.safeParse(identity).success &&
+                !agentKeysUrlSchema.safeParse(identity).success
+              ) {
                 context.addIssue({
                   code: 'custom',
                   path: [identity],
-                  message: 'a key that is an origin such as "https://agent.example", or the URL of an agent\'s JWK Set or metadata document ("https://agent.example/jwks.json"; no query or fragment)',
+                  message:
+                    'a key that is an origin such as "https://agent.example", or the URL of an agent\'s JWK Set or metadata document ("https://agent.example/jwks.json"; no query or fragment)',
                 });
               }
             }
           })
-          .transform((trusted) => Object.fromEntries(Object.entries(trusted).map(([identity, override]) => [originSchema.safeParse(identity).data ?? agentKeysUrlSchema.parse(identity), override]))),
+          .transform((trusted) =>
+            Object.fromEntries(
+              Object.entries(trusted).map(([identity, override]) => [
+                originSchema.safeParse(identity).data ?? agentKeysUrlSchema.parse(identity),
+                override,
+              ]),
+            ),
+          ),
         /**
          * A valid signature of an agent not in `trusted`: `anonymous` (default) counts it by its network
          * as if unsigned, since anyone can publish a key directory; `signed` gives it `policy`, keyed by its origin.
@@ -314,19 +403,29 @@ export const agentApiOptionsSchema = z
         sunset: z.iso.date(),
       })
       .strict()
-      .refine(({ announced, sunset }) => Date.parse(sunset) - Date.parse(announced) >= DEPRECATION_NOTICE_DAYS * 86_400_000, {
-        message: `a \`sunset\` at least ${DEPRECATION_NOTICE_DAYS} days after \`announced\` (the versioning policy)`,
-        path: ['sunset'],
-      })
+      .refine(
+        ({ announced, sunset }) =>
+          Date.parse(sunset) - Date.parse(announced) >= DEPRECATION_NOTICE_DAYS * 86_400_000,
+        {
+          message: `a \`sunset\` at least ${DEPRECATION_NOTICE_DAYS} days after \`announced\` (the versioning policy)`,
+          path: ['sunset'],
+        },
+      )
       .optional(),
     /** Extra origins allowed to call POST /mcp from a browser, besides the site's own. */
-    allowedOrigins: z.array(z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin)).default([]),
+    allowedOrigins: z
+      .array(z.url({ protocol: /^https?$/ }).transform((url) => new URL(url).origin))
+      .default([]),
   })
   .strict()
-  .refine(({ policies, signedAgents }) => ![policies.anonymous.name, policies.identified.name].includes(signedAgents.policy.name), {
-    message: 'a name that `policies` does not already use: each policy needs its own',
-    path: ['signedAgents', 'policy', 'name'],
-  });
+  .refine(
+    ({ policies, signedAgents }) =>
+      ![policies.anonymous.name, policies.identified.name].includes(signedAgents.policy.name),
+    {
+      message: 'a name that `policies` does not already use: each policy needs its own',
+      path: ['signedAgents', 'policy', 'name'],
+    },
+  );
 
 export type AgentApiUserOptions = z.input<typeof agentApiOptionsSchema>;
 export type AgentApiOptions = z.output<typeof agentApiOptionsSchema>;
@@ -345,7 +444,10 @@ export function parseAgentApiOptions(input: unknown): AgentApiOptions {
     }
     const name = issue.path.length > 0 ? issue.path.join('.') : '(options)';
     // A bad record key (a facet or crawler name) carries what the key must be in its own issue.
-    const message = issue.code === 'invalid_key' ? `not a valid name: ${issue.issues.map((inner) => inner.message).join('; ')}` : issue.message;
+    const message =
+      issue.code === 'invalid_key'
+        ? `not a valid name: ${issue.issues.map((inner) => inner.message).join('; ')}`
+        : issue.message;
     return `- \`${name}\`: ${message}`;
   });
   // The option names go in the hint: Astro replaces the hint of a message that contains "document"
@@ -357,7 +459,8 @@ export function parseAgentApiOptions(input: unknown): AgentApiOptions {
 }
 
 /** The options as the runtime and the documents read them: languages and name decided, company facts apart. */
-export interface ResolvedAgentApiOptions extends Omit<AgentApiOptions, 'language' | 'name' | 'company'> {
+export interface ResolvedAgentApiOptions
+  extends Omit<AgentApiOptions, 'language' | 'name' | 'company'> {
   language: string;
   /** Every language of the pages (canonical BCP 47 tags), `language` first, then by number of pages. */
   languages: string[];
@@ -367,8 +470,16 @@ export interface ResolvedAgentApiOptions extends Omit<AgentApiOptions, 'language
 }
 
 /** The site's language: the `language` option, else Astro's default locale, else the most common of the pages' languages, else English. */
-export function decideSiteLanguage(chosen: string | undefined, defaultLocale: string | undefined, pageLanguages: readonly string[]): string {
-  return canonicalLanguageTag(chosen ?? defaultLocale ?? '') || mostCommon(pageLanguages.filter(Boolean)) || 'en';
+export function decideSiteLanguage(
+  chosen: string | undefined,
+  defaultLocale: string | undefined,
+  pageLanguages: readonly string[],
+): string {
+  return (
+    canonicalLanguageTag(chosen ?? defaultLocale ?? '') ||
+    mostCommon(pageLanguages.filter(Boolean)) ||
+    'en'
+  );
 }
 
 /**
@@ -379,7 +490,13 @@ export function decideSiteLanguage(chosen: string | undefined, defaultLocale: st
  */
 export function resolveAgentApiOptions(
   options: AgentApiOptions,
-  site: { url: string; pageLanguages: readonly string[]; defaultLocale?: string | undefined; sitemap?: string | undefined; pagesSiteName?: string | undefined },
+  site: {
+    url: string;
+    pageLanguages: readonly string[];
+    defaultLocale?: string | undefined;
+    sitemap?: string | undefined;
+    pagesSiteName?: string | undefined;
+  },
 ): ResolvedAgentApiOptions {
   const { company: _company, language: chosen, name: _name, ...rest } = options;
   const language = decideSiteLanguage(chosen, site.defaultLocale, site.pageLanguages);
@@ -392,7 +509,8 @@ export function resolveAgentApiOptions(
     language,
     languages: languages.length > 0 ? languages : [language],
     // The pages' own name for the site: build/read-site-name.ts (`og:site_name`, else the home page's `<title>`).
-    name: options.name ?? options.company?.brand ?? site.pagesSiteName ?? new URL(site.url).hostname,
+    name:
+      options.name ?? options.company?.brand ?? site.pagesSiteName ?? new URL(site.url).hostname,
     ...(site.sitemap && { sitemap: site.sitemap }),
   };
 }

@@ -4,4 +4,11 @@
  * The site supplies the facts; these give the shapes and the `@id` links between pages.
  */
 export { buildGraph, buildNodeId, idReference, serializeJsonLd } from './schema-org/graph.ts';
-export { buildBreadcrumbList, buildFaqPage, buildPriceOffer, type BreadcrumbItem, type FaqItem, type PriceLine } from './schema-org/nodes.ts';
+export {
+  buildBreadcrumbList,
+  buildFaqPage,
+  buildPriceOffer,
+  type BreadcrumbItem,
+  type FaqItem,
+  type PriceLine,
+} from './schema-org/nodes.ts';

@@ -5,4 +5,8 @@
  */
 export { getFunctionAgentApi, type FunctionBuild } from './hosts/function/function-agent-api.ts';
 export { createVercelFront, type VercelEntry } from './hosts/vercel/vercel-front.ts';
-export { createNetlifyFront, type NetlifyContext, type NetlifyHandler } from './hosts/netlify/netlify-front.ts';
+export {
+  createNetlifyFront,
+  type NetlifyContext,
+  type NetlifyHandler,
+} from './hosts/netlify/netlify-front.ts';

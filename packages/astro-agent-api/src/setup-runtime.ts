@@ -1,16 +1,21 @@
 import type { AstroConfig, AstroIntegrationLogger, HookParameters } from 'astro';
-import type { RuntimeLogger } from './logger.ts';
+import type { RuntimeLogger } from './shared/logger.ts';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createOperationsOfOptions } from './operations/index.ts';
 import type { AgentApiOptions } from './options.ts';
 import { getAgentApi } from './hosts/node/agent-api-registry.ts';
-import { AGENT_SKILL_ROUTE_PATTERN } from './paths.ts';
+import { AGENT_SKILL_ROUTE_PATTERN } from './contract/paths.ts';
 import { createNodeHandler } from './hosts/node/connect-handler.ts';
 import { buildRouteTable } from './server/route-table.ts';
 import type { Host } from './hosts/host.ts';
 import { hostOfBuild } from './hosts/host-registry.ts';
-import { createSiteUrls, DEFAULT_ROUTING, readRoutingSettings, type RoutingSettings } from './site-urls.ts';
+import {
+  createSiteUrls,
+  DEFAULT_ROUTING,
+  readRoutingSettings,
+  type RoutingSettings,
+} from './contract/site-urls.ts';
 
 const PACKAGE = 'astro-agent-api';
 const VIRTUAL_ID = 'virtual:agent-api/runtime';
@@ -27,10 +32,19 @@ const SERVER_ENVIRONMENTS = new Set(['ssr', 'prerender', 'astro']);
  * table outside the base (the RFC 8414 §3 and RFC 9728 §3.1 places of a site under a path) never
  * reaches Astro, and only the node front answers it.
  */
-export function buildRoutePatterns(options: AgentApiOptions, site: string, routing: RoutingSettings = DEFAULT_ROUTING): string[] {
+export function buildRoutePatterns(
+  options: AgentApiOptions,
+  site: string,
+  routing: RoutingSettings = DEFAULT_ROUTING,
+): string[] {
   const urls = createSiteUrls(site, routing);
   // Without the site's name the table has no SKILL.md route: its pattern names any folder.
-  const table = buildRouteTable({ apiBasePath: options.apiBasePath, siteName: undefined, operations: createOperationsOfOptions(options), urls });
+  const table = buildRouteTable({
+    apiBasePath: options.apiBasePath,
+    siteName: undefined,
+    operations: createOperationsOfOptions(options),
+    urls,
+  });
   const underApi = `${table.apiBasePath}/`;
   const paths = [
     `${underApi}[...path]`,
@@ -39,7 +53,9 @@ export function buildRoutePatterns(options: AgentApiOptions, site: string, routi
     ...table.metadataPrefixes.map((prefix) => `${prefix}/[...path]`),
     ...[...table.routes.keys()].filter((path) => !path.startsWith(underApi)),
   ];
-  return paths.flatMap((path) => (path.startsWith(`${urls.base}/`) ? [path.slice(urls.base.length)] : []));
+  return paths.flatMap((path) =>
+    path.startsWith(`${urls.base}/`) ? [path.slice(urls.base.length)] : [],
+  );
 }
 
 /**
@@ -49,16 +65,26 @@ export function buildRoutePatterns(options: AgentApiOptions, site: string, routi
  * from node_modules at run time. With @astrojs/node, a footer on the server entry puts the agent
  * front before the adapter's own handler (see hosts/node/standalone-front.ts).
  */
-export function setupRuntime({ config, injectRoute, addMiddleware, updateConfig }: HookParameters<'astro:config:setup'>, options: AgentApiOptions): void {
+export function setupRuntime(
+  { config, injectRoute, addMiddleware, updateConfig }: HookParameters<'astro:config:setup'>,
+  options: AgentApiOptions,
+): void {
   // First, so that it sees each page as the site's own middleware leaves it: what Astro writes.
-  addMiddleware({ order: 'pre', entrypoint: new URL('./routes/prerender-capture-middleware.js', import.meta.url) });
+  addMiddleware({
+    order: 'pre',
+    entrypoint: new URL('./routes/prerender-capture-middleware.js', import.meta.url),
+  });
   // A static site has no server to run on-demand routes (Astro refuses to build them without an
   // adapter): the build writes the static agent surface only (index.ts).
   const host = hostOfBuild(config);
   if (!host) return;
   const entrypoint = new URL('./routes/agent-endpoint.js', import.meta.url);
-  for (const pattern of buildRoutePatterns(options, config.site!, readRoutingSettings(config))) injectRoute({ pattern, entrypoint, prerender: false });
-  addMiddleware({ order: 'pre', entrypoint: new URL('./routes/markdown-middleware.js', import.meta.url) });
+  for (const pattern of buildRoutePatterns(options, config.site!, readRoutingSettings(config)))
+    injectRoute({ pattern, entrypoint, prerender: false });
+  addMiddleware({
+    order: 'pre',
+    entrypoint: new URL('./routes/markdown-middleware.js', import.meta.url),
+  });
   updateConfig({ vite: { plugins: [runtimeModulePlugin(config, host)] } });
 }
 
@@ -72,14 +98,19 @@ interface BuildPlaces {
   clientFromOutDir: string;
 }
 
-const runtimeImport = (entry: string, names: string) => `import { ${names} } from ${JSON.stringify(`${PACKAGE}/${entry}`)};`;
+const runtimeImport = (entry: string, names: string) =>
+  `import { ${names} } from ${JSON.stringify(`${PACKAGE}/${entry}`)};`;
 /** In `astro dev` the endpoints answer from the last build; in a built server, from the build beside it. */
 const findOutDir = ({ outDir, serverEntry, outDirFromServer }: BuildPlaces) =>
   `const outDir = import.meta.env.DEV ? ${JSON.stringify(outDir)} : findBuildOutput(import.meta.url, ${JSON.stringify({ serverEntry, outDirFromServer, builtOutDir: outDir })});`;
 
 /** The module the injected endpoints and middleware import (VIRTUAL_ID), by the host's runtime: one agent front per process or instance. */
 const RUNTIME_MODULES: Readonly<Record<Host['runtime'], (places: BuildPlaces) => string[]>> = {
-  node: (places) => [runtimeImport('runtime', 'createAgentFront, getAgentApi, findBuildOutput'), findOutDir(places), 'export const agentFront = createAgentFront(getAgentApi({ outDir }));'],
+  node: (places) => [
+    runtimeImport('runtime', 'createAgentFront, getAgentApi, findBuildOutput'),
+    findOutDir(places),
+    'export const agentFront = createAgentFront(getAgentApi({ outDir }));',
+  ],
   // On Workers the runtime reads its bindings from the adapter's env (assets, D1), not from a folder.
   workers: () => [
     "import { env } from 'cloudflare:workers';",
@@ -103,13 +134,15 @@ function runtimeModulePlugin(config: AstroConfig, host: Host) {
   const outDirFromServer = relative(serverDir, outDir).split('\\').join('/') || '.';
   const serverEntry = config.build.serverEntry;
   const { functionEntry } = host;
-  const clientFromOutDir = relative(outDir, fileURLToPath(config.build.client)).split('\\').join('/') || '.';
+  const clientFromOutDir =
+    relative(outDir, fileURLToPath(config.build.client)).split('\\').join('/') || '.';
   return {
     name: 'agent-api:runtime',
     configEnvironment(name: string) {
       // The runtime is plain Node code (node:sqlite, worker threads): never bundle it. A Worker has no
       // node_modules at run time: there the runtime is bundled, its Workers host only (workers.ts).
-      if (SERVER_ENVIRONMENTS.has(name) && host.runtime !== 'workers') return { resolve: { external: [PACKAGE] } };
+      if (SERVER_ENVIRONMENTS.has(name) && host.runtime !== 'workers')
+        return { resolve: { external: [PACKAGE] } };
       return undefined;
     },
     resolveId: {
@@ -118,17 +151,27 @@ function runtimeModulePlugin(config: AstroConfig, host: Host) {
       handler(id: string, _importer: string | undefined, resolveOptions?: { isEntry?: boolean }) {
         if (id === VIRTUAL_ID) return RESOLVED_ID;
         // The adapter's module as the function's entry only: the wrapper imports it again, as a plain module.
-        if (functionEntry && resolveOptions?.isEntry && id === functionEntry.adapterEntry) return RESOLVED_ENTRY_ID;
+        if (functionEntry && resolveOptions?.isEntry && id === functionEntry.adapterEntry)
+          return RESOLVED_ENTRY_ID;
         return undefined;
       },
     },
     load(id: string) {
-      if (id === RESOLVED_ENTRY_ID) return functionEntry!.code({ serverless: `${PACKAGE}/serverless`, runtime: VIRTUAL_ID }).join('\n');
+      if (id === RESOLVED_ENTRY_ID)
+        return functionEntry!
+          .code({ serverless: `${PACKAGE}/serverless`, runtime: VIRTUAL_ID })
+          .join('\n');
       if (id !== RESOLVED_ID) return undefined;
-      return RUNTIME_MODULES[host.runtime]({ outDir, serverEntry, outDirFromServer, clientFromOutDir }).join('\n');
+      return RUNTIME_MODULES[host.runtime]({
+        outDir,
+        serverEntry,
+        outDirFromServer,
+        clientFromOutDir,
+      }).join('\n');
     },
     renderChunk(code: string, chunk: { isEntry: boolean; fileName: string }) {
-      if (!host.frontsStandaloneServer || !chunk.isEntry || chunk.fileName !== serverEntry) return undefined;
+      if (!host.frontsStandaloneServer || !chunk.isEntry || chunk.fileName !== serverEntry)
+        return undefined;
       // The adapter's entry exports its options; in standalone mode (and `astro preview`) the agent
       // front answers agent paths and negotiates Markdown before the adapter's static handler.
       return [
@@ -146,7 +189,10 @@ function runtimeModulePlugin(config: AstroConfig, host: Host) {
  * server itself from the last build, before Vite and Astro see the request — the same front as in
  * production. (`astro dev` hides request headers from prerendered pages, so a middleware could not.)
  */
-export function serveAgentSurfaceInDev({ server, logger }: HookParameters<'astro:server:setup'>, config: AstroConfig): void {
+export function serveAgentSurfaceInDev(
+  { server, logger }: HookParameters<'astro:server:setup'>,
+  config: AstroConfig,
+): void {
   // Without an adapter the build writes no manifest for a runtime to answer from.
   if (!hostOfBuild(config)) return;
   const outDir = fileURLToPath(config.outDir);
@@ -167,7 +213,12 @@ export function serveAgentSurfaceInDev({ server, logger }: HookParameters<'astro
 /** Astro's integration logger as the runtime's: it takes one string, so a cause goes on the same message. */
 function runtimeLoggerOf(logger: AstroIntegrationLogger): RuntimeLogger {
   return {
-    error: (message, cause) => logger.error(cause === undefined ? message : `${message}: ${cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)}`),
+    error: (message, cause) =>
+      logger.error(
+        cause === undefined
+          ? message
+          : `${message}: ${cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)}`,
+      ),
     warn: (message) => logger.warn(message),
   };
 }

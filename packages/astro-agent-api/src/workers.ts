@@ -5,5 +5,15 @@
  * `sweepWorkersStore` from its own `scheduled` handler.
  */
 export { createAgentFront, type AgentFront } from './server/agent-front.ts';
-export { createWorkersFront, type WorkersContext, type WorkersFetch } from './hosts/workers/workers-front.ts';
-export { getWorkersAgentApi, sweepWorkersStore, WORKERS_BINDINGS, type WorkersAgentApi, type WorkersEnv } from './hosts/workers/workers-agent-api.ts';
+export {
+  createWorkersFront,
+  type WorkersContext,
+  type WorkersFetch,
+} from './hosts/workers/workers-front.ts';
+export {
+  getWorkersAgentApi,
+  sweepWorkersStore,
+  WORKERS_BINDINGS,
+  type WorkersAgentApi,
+  type WorkersEnv,
+} from './hosts/workers/workers-agent-api.ts';

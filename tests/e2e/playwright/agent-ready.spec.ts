@@ -10,5 +10,7 @@ test('the demo is ready for AI agents', async ({ agentReady }) => {
 
 test('a failing check fails the test with its fix', async ({ agentReady }) => {
   // A query the demo cannot find makes search-read fail; the error names the check and its fix.
-  await expect(agentReady.expectReady({ only: ['search-read'], query: 'zzqqxxyy nada' })).rejects.toThrow(/search-read: search_pages finds nothing[\s\S]*fix: /);
+  await expect(
+    agentReady.expectReady({ only: ['search-read'], query: 'zzqqxxyy nada' }),
+  ).rejects.toThrow(/search-read: search_pages finds nothing[\s\S]*fix: /);
 });

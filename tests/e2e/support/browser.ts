@@ -7,13 +7,23 @@ import { openTarget, type Target } from './target.ts';
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Flags that let Chromium run as root in a container, and keep it off the network on its own. */
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+];
 
 export async function launchBrowser(): Promise<Browser> {
   try {
     await access(CHROMIUM_PATH);
   } catch {
-    throw new Error(`Chromium is not installed at ${CHROMIUM_PATH}. Install it with \`apt-get install -y chromium\` (as .ci/run does), or set CHROMIUM_PATH to a Chromium or Chrome executable.`);
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM_PATH}. Install it with \`apt-get install -y chromium\` (as .ci/run does), or set CHROMIUM_PATH to a Chromium or Chrome executable.`,
+    );
   }
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
 }
@@ -27,13 +37,15 @@ export interface PageProblems {
 export function watchProblems(page: Page): PageProblems {
   let problems: string[] = [];
   page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console error: ${message.text()} (${message.location().url})`);
+    if (message.type() === 'error')
+      problems.push(`console error: ${message.text()} (${message.location().url})`);
   });
   page.on('pageerror', (error) => problems.push(`uncaught: ${error.message}`));
   page.on('requestfailed', (request) => {
     const reason = request.failure()?.errorText;
     // Leaving a page aborts what it was still loading (e.g. the favicon): that is not a failure.
-    if (reason !== 'net::ERR_ABORTED') problems.push(`request failed: ${request.url()} (${reason})`);
+    if (reason !== 'net::ERR_ABORTED')
+      problems.push(`request failed: ${request.url()} (${reason})`);
   });
   page.on('response', (response) => {
     if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);

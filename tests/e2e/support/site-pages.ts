@@ -28,7 +28,8 @@ export function samplePages(urls: string[], perKind = 3): Map<PageKind, string[]
       continue;
     }
     const picks = new Set<string>();
-    for (let i = 0; i < perKind; i++) picks.add(all[Math.round((i * (all.length - 1)) / (perKind - 1))]!);
+    for (let i = 0; i < perKind; i++)
+      picks.add(all[Math.round((i * (all.length - 1)) / (perKind - 1))]!);
     sample.set(kind, [...picks]);
   }
   return sample;
@@ -42,7 +43,9 @@ export interface FoundLink {
 
 /** Links of an HTML document: `href` of a/link/area and `src` of script/img/iframe/source, outside comments. */
 export function extractLinks(html: string): FoundLink[] {
-  const markup = html.replace(/<!--[\s\S]*?-->/g, '').replace(/(<script\b[^>]*>)[\s\S]*?<\/script>/gi, '$1');
+  const markup = html
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .replace(/(<script\b[^>]*>)[\s\S]*?<\/script>/gi, '$1');
   const links: FoundLink[] = [];
   for (const tag of markup.matchAll(/<(a|link|area|script|img|iframe|source)\b([^>]*)>/gi)) {
     const name = tag[1]!.toLowerCase();
@@ -64,7 +67,10 @@ export function extractIds(html: string): Set<string> {
 }
 
 function readAttribute(attributes: string, name: string): string | undefined {
-  const match = new RegExp(`(?:^|\\s)${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s"'>]+))`, 'i').exec(attributes);
+  const match = new RegExp(
+    `(?:^|\\s)${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s"'>]+))`,
+    'i',
+  ).exec(attributes);
   if (!match) return undefined;
   return decodeEntities(match[1] ?? match[2] ?? match[3] ?? '');
 }

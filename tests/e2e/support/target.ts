@@ -38,7 +38,10 @@ export async function openTarget(): Promise<Target> {
       const parsed = new URL(url, `${baseUrl}/`);
       if (parsed.origin !== siteOrigin && parsed.origin !== base.origin) return undefined;
       // Keep the path below BASE_URL's path, for a site deployed under a sub-path.
-      return new URL(`${base.pathname.replace(/\/$/, '')}${parsed.pathname}${parsed.search}${parsed.hash}`, base.origin);
+      return new URL(
+        `${base.pathname.replace(/\/$/, '')}${parsed.pathname}${parsed.search}${parsed.hash}`,
+        base.origin,
+      );
     },
     close,
   };
@@ -47,7 +50,10 @@ export async function openTarget(): Promise<Target> {
 /** The origin of the absolute URLs the site publishes, read from its sitemap index. */
 async function findSiteOrigin(baseUrl: string): Promise<string> {
   const response = await fetch(`${baseUrl}/sitemap-index.xml`);
-  if (!response.ok) throw new Error(`${baseUrl}/sitemap-index.xml answered ${response.status}; is ${baseUrl} the site?`);
+  if (!response.ok)
+    throw new Error(
+      `${baseUrl}/sitemap-index.xml answered ${response.status}; is ${baseUrl} the site?`,
+    );
   const first = /<loc>\s*([^<\s]+)\s*<\/loc>/.exec(await response.text());
   if (!first) throw new Error(`${baseUrl}/sitemap-index.xml lists no sitemap`);
   return new URL(first[1]!).origin;
@@ -55,7 +61,9 @@ async function findSiteOrigin(baseUrl: string): Promise<string> {
 
 /** Every `<loc>` of an XML sitemap or sitemap index. */
 export function parseSitemapLocations(xml: string): string[] {
-  return [...xml.matchAll(/<loc>\s*([^<\s]+)\s*<\/loc>/g)].map((match) => decodeEntities(match[1]!));
+  return [...xml.matchAll(/<loc>\s*([^<\s]+)\s*<\/loc>/g)].map((match) =>
+    decodeEntities(match[1]!),
+  );
 }
 
 /** The page URLs of the site's sitemap (sitemap-index.xml → each sitemap), absolute against `site`. */
@@ -77,5 +85,9 @@ async function fetchText(target: Target, url: string): Promise<string> {
 }
 
 export function decodeEntities(text: string): string {
-  return text.replace(/&(amp|lt|gt|quot|apos|#39|#x27);/g, (_, name: string) => ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'", '#x27': "'" })[name] ?? '');
+  return text.replace(
+    /&(amp|lt|gt|quot|apos|#39|#x27);/g,
+    (_, name: string) =>
+      ({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'", '#x27': "'" })[name] ?? '',
+  );
 }

@@ -16,7 +16,9 @@ type Json = Record<string, any>;
 function readingOfModelOutput(output: Json, isError: boolean): Reading {
   const text =
     output.type === 'content'
-      ? output.value.map((part: Json) => (part.type === 'text' ? part.text : JSON.stringify(part))).join('\n')
+      ? output.value
+          .map((part: Json) => (part.type === 'text' ? part.text : JSON.stringify(part)))
+          .join('\n')
       : typeof output.value === 'string'
         ? output.value
         : JSON.stringify(output.value);
@@ -27,8 +29,12 @@ export const aiSdk: MatrixClient = {
   name: 'Vercel AI SDK (@ai-sdk/mcp 2.0.99)',
   lacks: {},
   async open(site, network, credentials) {
-    const provider = credentials?.kind === 'connector' ? new ConnectorProvider(network, credentials.staleToken) : undefined;
-    const token = credentials?.kind === 'connector' ? undefined : await headerToken(site, network, credentials);
+    const provider =
+      credentials?.kind === 'connector'
+        ? new ConnectorProvider(network, credentials.staleToken)
+        : undefined;
+    const token =
+      credentials?.kind === 'connector' ? undefined : await headerToken(site, network, credentials);
     const client: MCPClient = await connectWithLogin(
       provider,
       () =>
@@ -52,18 +58,30 @@ export const aiSdk: MatrixClient = {
     const tools = await client.tools();
     return {
       tools: async () => Object.keys(tools),
-      resources: async () => (await client.listResources()).resources.map((resource) => resource.uri),
+      resources: async () =>
+        (await client.listResources()).resources.map((resource) => resource.uri),
       prompts: async () => (await client.listPrompts()).prompts.map((prompt) => prompt.name),
       async call(name, args) {
         const tool = tools[name];
-        if (tool === undefined) throw new Error(`the model has no tool ${name}: ${Object.keys(tools).join(', ')}`);
+        if (tool === undefined)
+          throw new Error(`the model has no tool ${name}: ${Object.keys(tools).join(', ')}`);
         const options = { toolCallId: 'call-1', messages: [], context: {} };
         const output = (await tool.execute!(args, options)) as Json;
-        const forModel = await tool.toModelOutput!({ toolCallId: 'call-1', input: args, output: output as never });
+        const forModel = await tool.toModelOutput!({
+          toolCallId: 'call-1',
+          input: args,
+          output: output as never,
+        });
         return readingOfModelOutput(forModel as Json, output?.isError === true);
       },
-      readResource: async (uri) => (await client.readResource({ uri })).contents.map((content) => ('text' in content ? content.text : '')).join('\n'),
-      getPrompt: async (name, args) => (await client.getPrompt({ name, arguments: args })).messages.map((message) => (message.content as { text: string }).text).join('\n'),
+      readResource: async (uri) =>
+        (await client.readResource({ uri })).contents
+          .map((content) => ('text' in content ? content.text : ''))
+          .join('\n'),
+      getPrompt: async (name, args) =>
+        (await client.getPrompt({ name, arguments: args })).messages
+          .map((message) => (message.content as { text: string }).text)
+          .join('\n'),
       accessToken: async () => provider?.tokens()?.access_token,
       close: () => client.close(),
     };

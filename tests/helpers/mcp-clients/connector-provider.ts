@@ -100,12 +100,20 @@ export class ConnectorProvider {
   /** The person's browser: opens the URL, and the site's answer sends it to the app's callback. */
   async redirectToAuthorization(url: URL): Promise<void> {
     this.opened.push(url);
-    const response = await fetch(url, { redirect: 'manual', dispatcher: this.network.dispatcher } as RequestInit);
+    const response = await fetch(url, {
+      redirect: 'manual',
+      dispatcher: this.network.dispatcher,
+    } as RequestInit);
     const location = response.headers.get('location');
-    if (location === null) throw new Error(`the authorization endpoint answered ${response.status} without a redirect: ${(await response.text()).slice(0, 500)}`);
+    if (location === null)
+      throw new Error(
+        `the authorization endpoint answered ${response.status} without a redirect: ${(await response.text()).slice(0, 500)}`,
+      );
     const callback = new URL(location, url);
-    if (`${callback.origin}${callback.pathname}` !== CONNECTOR_REDIRECT_URL) throw new Error(`the authorization endpoint redirected elsewhere: ${callback.href}`);
-    if (callback.searchParams.get('state') !== this.expectedState) throw new Error(`the callback's state is not the one sent: ${callback.href}`);
+    if (`${callback.origin}${callback.pathname}` !== CONNECTOR_REDIRECT_URL)
+      throw new Error(`the authorization endpoint redirected elsewhere: ${callback.href}`);
+    if (callback.searchParams.get('state') !== this.expectedState)
+      throw new Error(`the callback's state is not the one sent: ${callback.href}`);
     this.callback = callback.searchParams;
   }
 }

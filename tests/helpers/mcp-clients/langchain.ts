@@ -16,7 +16,8 @@ type Json = Record<string, any>;
 
 /** What the model reads from a ToolMessage: its text, or its content blocks as the message carries them. */
 function readingOfMessage(message: ToolMessage): Reading {
-  const text = typeof message.content === 'string' ? message.content : JSON.stringify(message.content);
+  const text =
+    typeof message.content === 'string' ? message.content : JSON.stringify(message.content);
   return { text, isError: message.status === 'error' };
 }
 
@@ -27,7 +28,15 @@ export const langchain: MatrixClient = {
     // The adapter's providers are the SDK's: client credentials and private_key_jwt too.
     const authProvider = await sdkAuthProvider('v1', site, network, credentials);
     const client = await connectWithSdkLogin('v1', site, authProvider, async () => {
-      const client = new MultiServerMCPClient({ mcpServers: { site: { transport: 'http', url: site.mcpUrl, ...(authProvider ? { authProvider: authProvider as never } : {}) } } });
+      const client = new MultiServerMCPClient({
+        mcpServers: {
+          site: {
+            transport: 'http',
+            url: site.mcpUrl,
+            ...(authProvider ? { authProvider: authProvider as never } : {}),
+          },
+        },
+      });
       await client.getTools().catch(async (error) => {
         await client.close();
         throw error;
@@ -38,13 +47,23 @@ export const langchain: MatrixClient = {
     const node = new ToolNode(tools);
     return {
       tools: async () => tools.map((tool) => tool.name),
-      resources: async () => (await client.listResources('site')).site!.map((resource) => resource.uri),
+      resources: async () =>
+        (await client.listResources('site')).site!.map((resource) => resource.uri),
       async call(name, args) {
-        const { messages } = (await node.invoke({ messages: [new AIMessage({ content: '', tool_calls: [{ id: 'call-1', name, args, type: 'tool_call' }] })] })) as { messages: ToolMessage[] };
+        const { messages } = (await node.invoke({
+          messages: [
+            new AIMessage({
+              content: '',
+              tool_calls: [{ id: 'call-1', name, args, type: 'tool_call' }],
+            }),
+          ],
+        })) as { messages: ToolMessage[] };
         return readingOfMessage(messages[0]!);
       },
-      readResource: async (uri) => (await client.readResource('site', uri)).map((content: Json) => content.text).join('\n'),
-      accessToken: async () => (authProvider as { tokens?(): Json | undefined } | undefined)?.tokens?.()?.access_token,
+      readResource: async (uri) =>
+        (await client.readResource('site', uri)).map((content: Json) => content.text).join('\n'),
+      accessToken: async () =>
+        (authProvider as { tokens?(): Json | undefined } | undefined)?.tokens?.()?.access_token,
       close: () => client.close(),
     };
   },

@@ -16,10 +16,18 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { childEnv } from '../child-process.ts';
-import { type Credentials, headerToken, type MatrixClient, type MatrixSite, type Network } from '../client-matrix.ts';
+import {
+  type Credentials,
+  headerToken,
+  type MatrixClient,
+  type MatrixSite,
+  type Network,
+} from '../client-matrix.ts';
 import { type SdkClient, sdkSession } from './ts-sdk.ts';
 
-const BRIDGE = fileURLToPath(new URL('../../../node_modules/mcp-remote/dist/proxy.js', import.meta.url));
+const BRIDGE = fileURLToPath(
+  new URL('../../../node_modules/mcp-remote/dist/proxy.js', import.meta.url),
+);
 const BROWSER = fileURLToPath(new URL('../redirect-following-browser.ts', import.meta.url));
 
 /** mcp-remote's store: `<config dir>/mcp-remote-v1/<md5 of the server URL and its options>_<file>`. */
@@ -34,10 +42,17 @@ function storePath(configDir: string, site: MatrixSite, file: string): string {
  * Its own `--client-credentials` never gets a token here: like the SDKs it asks for one only after a
  * 401 (it renews a token it holds), and this server serves an anonymous call instead of refusing it.
  */
-async function credentialOptions(site: MatrixSite, network: Network, credentials: Credentials | undefined): Promise<{ args: string[]; env: Record<string, string> }> {
+async function credentialOptions(
+  site: MatrixSite,
+  network: Network,
+  credentials: Credentials | undefined,
+): Promise<{ args: string[]; env: Record<string, string> }> {
   if (credentials === undefined || credentials.kind === 'connector') return { args: [], env: {} };
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: mcp-remote expands ${VAR} in a header from its environment
-  return { args: ['--header', 'Authorization:${AUTH_HEADER}'], env: { AUTH_HEADER: `Bearer ${await headerToken(site, network, credentials)}` } };
+  return {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: mcp-remote expands ${VAR} in a header from its environment
+    args: ['--header', 'Authorization:${AUTH_HEADER}'],
+    env: { AUTH_HEADER: `Bearer ${await headerToken(site, network, credentials)}` },
+  };
 }
 
 export const mcpRemote: MatrixClient = {
@@ -48,13 +63,21 @@ export const mcpRemote: MatrixClient = {
     if (credentials?.kind === 'connector') {
       // What the bridge kept from an earlier session, now unknown to the server.
       await mkdir(join(configDir, 'mcp-remote-v1'), { recursive: true });
-      await writeFile(storePath(configDir, site, 'tokens.json'), JSON.stringify({ access_token: credentials.staleToken, token_type: 'Bearer' }));
+      await writeFile(
+        storePath(configDir, site, 'tokens.json'),
+        JSON.stringify({ access_token: credentials.staleToken, token_type: 'Bearer' }),
+      );
     }
     const program = await credentialOptions(site, network, credentials);
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [BRIDGE, site.mcpUrl, '--enable-proxy', ...program.args],
-      env: childEnv({ ...network.env, ...program.env, MCP_REMOTE_CONFIG_DIR: configDir, BROWSER }) as Record<string, string>,
+      env: childEnv({
+        ...network.env,
+        ...program.env,
+        MCP_REMOTE_CONFIG_DIR: configDir,
+        BROWSER,
+      }) as Record<string, string>,
       stderr: 'pipe',
     });
     let log = '';
@@ -65,12 +88,19 @@ export const mcpRemote: MatrixClient = {
     } catch (error) {
       await client.close().catch(() => {});
       await rm(configDir, { recursive: true, force: true });
-      throw new Error(`mcp-remote did not connect: ${(error as Error).message}\nits log (Claude Desktop's mcp-server log):\n${log.slice(-3000)}`, { cause: error });
+      throw new Error(
+        `mcp-remote did not connect: ${(error as Error).message}\nits log (Claude Desktop's mcp-server log):\n${log.slice(-3000)}`,
+        { cause: error },
+      );
     }
     return sdkSession(client as unknown as SdkClient, {
       accessToken: async () => {
-        const stored = await readFile(storePath(configDir, site, 'tokens.json'), 'utf8').catch(() => undefined);
-        return stored === undefined ? undefined : (JSON.parse(stored) as { access_token?: string }).access_token;
+        const stored = await readFile(storePath(configDir, site, 'tokens.json'), 'utf8').catch(
+          () => undefined,
+        );
+        return stored === undefined
+          ? undefined
+          : (JSON.parse(stored) as { access_token?: string }).access_token;
       },
       async close() {
         await client.close();

@@ -5,7 +5,14 @@
  * the model reads. Its transport is the TS SDK 2.x's, so the SDK's OAuth providers go in `authProvider`.
  * The Agents SDK surfaces tools and resources, not prompts.
  */
-import { Agent, type FunctionTool, getAllMcpTools, MCPServerStreamableHttp, RunContext, setTracingDisabled } from '@openai/agents';
+import {
+  Agent,
+  type FunctionTool,
+  getAllMcpTools,
+  MCPServerStreamableHttp,
+  RunContext,
+  setTracingDisabled,
+} from '@openai/agents';
 import type { MatrixClient, Reading } from '../client-matrix.ts';
 import { connectWithSdkLogin, sdkAuthProvider } from './ts-sdk.ts';
 
@@ -17,7 +24,15 @@ setTracingDisabled(true);
 /** The function call output the model reads, as the runner makes it of what `invoke` returned. */
 function readingOfOutput(output: unknown): Reading {
   const items = Array.isArray(output) ? output : [output];
-  const text = items.map((item) => (typeof item === 'string' ? item : (item as Json)?.type === 'text' ? (item as Json).text : JSON.stringify(item))).join('\n');
+  const text = items
+    .map((item) =>
+      typeof item === 'string'
+        ? item
+        : (item as Json)?.type === 'text'
+          ? (item as Json).text
+          : JSON.stringify(item),
+    )
+    .join('\n');
   return { text };
 }
 
@@ -27,22 +42,47 @@ export const openaiAgents: MatrixClient = {
   async open(site, network, credentials) {
     const authProvider = await sdkAuthProvider('v2', site, network, credentials);
     const server = await connectWithSdkLogin('v2', site, authProvider, async () => {
-      const server = new MCPServerStreamableHttp({ url: site.mcpUrl, name: 'site', ...(authProvider ? { authProvider } : {}) });
+      const server = new MCPServerStreamableHttp({
+        url: site.mcpUrl,
+        name: 'site',
+        ...(authProvider ? { authProvider } : {}),
+      });
       await server.connect();
       return server;
     });
     const runContext = new RunContext();
-    const tools = (await getAllMcpTools({ mcpServers: [server], runContext, agent: new Agent({ name: 'matrix' }) })) as FunctionTool[];
+    const tools = (await getAllMcpTools({
+      mcpServers: [server],
+      runContext,
+      agent: new Agent({ name: 'matrix' }),
+    })) as FunctionTool[];
     return {
       tools: async () => tools.map((tool) => tool.name),
-      resources: async () => (await server.listResources()).resources.map((resource) => resource.uri),
+      resources: async () =>
+        (await server.listResources()).resources.map((resource) => resource.uri),
       async call(name, args) {
         const tool = tools.find((candidate) => candidate.name === name);
-        if (tool === undefined) throw new Error(`the model has no tool ${name}: ${tools.map((candidate) => candidate.name).join(', ')}`);
-        return readingOfOutput(await tool.invoke(runContext, JSON.stringify(args), { toolCall: { type: 'function_call', callId: 'call-1', name, arguments: JSON.stringify(args) } } as never));
+        if (tool === undefined)
+          throw new Error(
+            `the model has no tool ${name}: ${tools.map((candidate) => candidate.name).join(', ')}`,
+          );
+        return readingOfOutput(
+          await tool.invoke(runContext, JSON.stringify(args), {
+            toolCall: {
+              type: 'function_call',
+              callId: 'call-1',
+              name,
+              arguments: JSON.stringify(args),
+            },
+          } as never),
+        );
       },
-      readResource: async (uri) => (await server.readResource(uri)).contents.map((content) => ('text' in content ? content.text : '')).join('\n'),
-      accessToken: async () => (authProvider as { tokens?(): Json | undefined } | undefined)?.tokens?.()?.access_token,
+      readResource: async (uri) =>
+        (await server.readResource(uri)).contents
+          .map((content) => ('text' in content ? content.text : ''))
+          .join('\n'),
+      accessToken: async () =>
+        (authProvider as { tokens?(): Json | undefined } | undefined)?.tokens?.()?.access_token,
       close: () => server.close(),
     };
   },

@@ -51,10 +51,30 @@ export async function createPythonEnvironment(): Promise<PythonEnvironment> {
   const options = { cwd: CLIENTS, env: childEnv({ PIP_DISABLE_PIP_VERSION_CHECK: '1' }) };
   try {
     await runCommand('python3', ['-m', 'venv', folder], options).catch((error: Error) => {
-      throw new Error(`the Python clients need python3 with its venv module (Debian: python3-venv): ${error.message}`);
+      throw new Error(
+        `the Python clients need python3 with its venv module (Debian: python3-venv): ${error.message}`,
+      );
     });
-    await runCommand(python, ['-m', 'pip', 'install', '--quiet', '--no-input', '--retries', '1', '--timeout', '30', '-r', 'requirements.txt'], options).catch((error: Error) => {
-      throw new Error(`pip could not install tests/clients/python/requirements.txt from its package index (pip config list shows which): ${error.message.slice(-3000)}`);
+    await runCommand(
+      python,
+      [
+        '-m',
+        'pip',
+        'install',
+        '--quiet',
+        '--no-input',
+        '--retries',
+        '1',
+        '--timeout',
+        '30',
+        '-r',
+        'requirements.txt',
+      ],
+      options,
+    ).catch((error: Error) => {
+      throw new Error(
+        `pip could not install tests/clients/python/requirements.txt from its package index (pip config list shows which): ${error.message.slice(-3000)}`,
+      );
     });
   } catch (error) {
     await remove();
@@ -68,28 +88,46 @@ export async function createPythonEnvironment(): Promise<PythonEnvironment> {
  * four OAuth clients stay within a network's registrations, and its refusal step comes last); resolves
  * with every step's result, passed or not.
  */
-export async function runPythonMatrix(environment: PythonEnvironment, library: string, site: MatrixSite, routes: ReadonlyMap<string, string>): Promise<PythonStep[]> {
+export async function runPythonMatrix(
+  environment: PythonEnvironment,
+  library: string,
+  site: MatrixSite,
+  routes: ReadonlyMap<string, string>,
+): Promise<PythonStep[]> {
   const folder = await mkdtemp(join(tmpdir(), 'client-matrix-report-'));
   const network = await startAddressProxy(routes).catch(async (error) => {
     await rm(folder, { recursive: true, force: true });
     throw error;
   });
   const report = join(folder, 'report.json');
-  const args = ['client_matrix.py', site.mcpUrl, '--library', library, '--query', site.query, '--data-dir', site.dataDir, '--report', report];
+  const args = [
+    'client_matrix.py',
+    site.mcpUrl,
+    '--library',
+    library,
+    '--query',
+    site.query,
+    '--data-dir',
+    site.dataDir,
+    '--report',
+    report,
+  ];
   try {
-    const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
-      const child = spawn(environment.python, args, {
-        cwd: CLIENTS,
-        env: childEnv({ ...network.env, BROWSER, PYTHONUNBUFFERED: '1' }),
-        stdio: ['ignore', 'pipe', 'pipe'],
-        timeout: RUN_TIMEOUT_MS,
-      });
-      let output = '';
-      child.stdout.on('data', (chunk: Buffer) => (output += chunk));
-      child.stderr.on('data', (chunk: Buffer) => (output += chunk));
-      child.once('error', reject);
-      child.once('close', (exitCode) => resolve({ code: exitCode, output }));
-    });
+    const { code, output } = await new Promise<{ code: number | null; output: string }>(
+      (resolve, reject) => {
+        const child = spawn(environment.python, args, {
+          cwd: CLIENTS,
+          env: childEnv({ ...network.env, BROWSER, PYTHONUNBUFFERED: '1' }),
+          stdio: ['ignore', 'pipe', 'pipe'],
+          timeout: RUN_TIMEOUT_MS,
+        });
+        let output = '';
+        child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+        child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+        child.once('error', reject);
+        child.once('close', (exitCode) => resolve({ code: exitCode, output }));
+      },
+    );
     const written = await readFile(report, 'utf8').catch(() => undefined);
     if (written === undefined)
       throw new Error(

@@ -28,12 +28,20 @@ interface KnownAgent {
  * checked against sample User-Agents), in the list's order. The list gives patterns, not names: an
  * agent's name is the text its pattern matches in those samples.
  */
-const KNOWN_AGENTS: readonly KnownAgent[] = (crawlers as ((typeof crawlers)[number] & { tags?: string[] })[]).map((entry) => {
+const KNOWN_AGENTS: readonly KnownAgent[] = (
+  crawlers as ((typeof crawlers)[number] & { tags?: string[] })[]
+).map((entry) => {
   const pattern = new RegExp(entry.pattern);
-  return { name: nameAgent(pattern, entry.pattern, entry.instances), pattern, ai: entry.tags?.includes('ai-crawler') ?? false };
+  return {
+    name: nameAgent(pattern, entry.pattern, entry.instances),
+    pattern,
+    ai: entry.tags?.includes('ai-crawler') ?? false,
+  };
 });
 
-const AI_FAMILIES: ReadonlySet<string> = new Set(KNOWN_AGENTS.filter((agent) => agent.ai).map((agent) => agent.name));
+const AI_FAMILIES: ReadonlySet<string> = new Set(
+  KNOWN_AGENTS.filter((agent) => agent.ai).map((agent) => agent.name),
+);
 
 /** True for a family the list tags as an AI crawler or assistant (GPTBot, ClaudeBot, PerplexityBot…). */
 export function isAiFamily(family: string): boolean {
@@ -44,8 +52,12 @@ export function isAiFamily(family: string): boolean {
  * The agent family a User-Agent names, or undefined when the list knows none. Trying every pattern
  * costs far more than a lookup, so answers are kept for the most recent User-Agents, which repeat.
  */
-export function createAgentClassifier(options: { cacheSize?: number } = {}): (userAgent: string | null) => string | undefined {
-  const cache = new LRUCache<string, { family: string | undefined }>({ max: options.cacheSize ?? 2_000 });
+export function createAgentClassifier(
+  options: { cacheSize?: number } = {},
+): (userAgent: string | null) => string | undefined {
+  const cache = new LRUCache<string, { family: string | undefined }>({
+    max: options.cacheSize ?? 2_000,
+  });
   return (userAgent) => {
     if (!userAgent) return undefined;
     const text = userAgent.slice(0, USER_AGENT_MAX_LENGTH);

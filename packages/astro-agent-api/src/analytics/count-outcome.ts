@@ -1,4 +1,4 @@
-import type { Outcome } from '../outcome.ts';
+import type { Outcome } from '../operations/outcome.ts';
 import type { SearchCount, TrafficCount } from '../store/store.ts';
 import { OAUTH_CLIENT_FAMILY, OTHER_FAMILY, signedAgentFamily } from './classify-agent.ts';
 import { stripControlCharacters } from './printable-text.ts';
@@ -10,7 +10,16 @@ import { stripControlCharacters } from './printable-text.ts';
  * request (discovery, listings). OAuth, identity and sandbox requests are about credentials, not
  * content, and are not counted.
  */
-export const TRAFFIC_SURFACES = ['page', 'markdown', 'negotiation', 'document', 'api', 'mcp-tool', 'mcp-resource', 'mcp'] as const;
+export const TRAFFIC_SURFACES = [
+  'page',
+  'markdown',
+  'negotiation',
+  'document',
+  'api',
+  'mcp-tool',
+  'mcp-resource',
+  'mcp',
+] as const;
 export type TrafficSurface = (typeof TRAFFIC_SURFACES)[number];
 
 /** Searched words are kept to this many characters: enough to read what was asked, never a pasted document. */
@@ -24,17 +33,24 @@ export type SearchKey = Omit<SearchCount, 'day' | 'count'>;
  * is never kept), an agent whose signature was verified is itself (its origin is public), else the
  * family its User-Agent names, else "other".
  */
-export function findFamily(outcome: Readonly<Outcome>, classify: (userAgent: string | null) => string | undefined): string {
+export function findFamily(
+  outcome: Readonly<Outcome>,
+  classify: (userAgent: string | null) => string | undefined,
+): string {
   if (outcome.caller && !outcome.caller.anonymous) return OAUTH_CLIENT_FAMILY;
   if (outcome.caller?.agent) return signedAgentFamily(outcome.caller.agent.id);
   return classify(outcome.userAgent) ?? OTHER_FAMILY;
 }
 
 /** What one outcome adds to the counts: nothing of its caller but the family. */
-export function buildOutcomeCounts(outcome: Readonly<Outcome>, family: string): { requests: RequestKey[]; searches: SearchKey[] } {
+export function buildOutcomeCounts(
+  outcome: Readonly<Outcome>,
+  family: string,
+): { requests: RequestKey[]; searches: SearchKey[] } {
   const requests: RequestKey[] = [];
   const searches: SearchKey[] = [];
-  const count = (surface: TrafficSurface, target: string, page = '') => requests.push({ surface, target, page, family });
+  const count = (surface: TrafficSurface, target: string, page = '') =>
+    requests.push({ surface, target, page, family });
   switch (outcome.surface) {
     case 'page':
       // HTML pages are counted only for the agents the list knows: the rest is the site's human audience.

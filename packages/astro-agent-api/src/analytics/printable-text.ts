@@ -6,8 +6,9 @@
  */
 
 /** ECMA-48 §5.4 control sequences (CSI, 7-bit `ESC [` or 8-bit U+009B), OSC strings to their terminator, and two-byte `ESC` functions. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds
-const ESCAPE_SEQUENCE = /(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|\x1b[ -~]?/g;
+const ESCAPE_SEQUENCE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what it finds
+  /(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?|\x1b\][^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|\x1b[ -~]?/g;
 
 /** Line and column breaks: where a cell had one, it reads a space. */
 const BREAKS = /[\t\n\v\f\r\x85\u2028\u2029]+/g;

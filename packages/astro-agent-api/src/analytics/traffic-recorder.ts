@@ -1,5 +1,5 @@
 import type { Environment } from '../environment.ts';
-import type { Outcome, OutcomeListener } from '../outcome.ts';
+import type { Outcome, OutcomeListener } from '../operations/outcome.ts';
 import type { Store, TrafficBatch } from '../store/store.ts';
 import { utcDay } from '../store/utc-day.ts';
 import { createAgentClassifier } from './classify-agent.ts';
@@ -40,7 +40,8 @@ export function createTrafficRecorder(deps: {
   flushIntervalMs?: number;
   now?: () => number;
 }): TrafficRecorder {
-  if (deps.settings.AGENT_API_ANALYTICS === 'off') return { record() {}, flush: async () => {}, close: async () => {}, pending: 0 };
+  if (deps.settings.AGENT_API_ANALYTICS === 'off')
+    return { record() {}, flush: async () => {}, close: async () => {}, pending: 0 };
   const now = deps.now ?? Date.now;
   const classify = createAgentClassifier();
   let held = createCounts();
@@ -62,7 +63,9 @@ export function createTrafficRecorder(deps: {
 
   function add(path: readonly string[], count: number): void {
     if (!held.add(path, count, MAX_PENDING) && dropped++ === 0) {
-      deps.log(`agent-api: traffic counts are not reaching the store; counting stops until they do (${MAX_PENDING} held).`);
+      deps.log(
+        `agent-api: traffic counts are not reaching the store; counting stops until they do (${MAX_PENDING} held).`,
+      );
     }
   }
 
@@ -71,7 +74,20 @@ export function createTrafficRecorder(deps: {
     if (requests.length === 0) return;
     const on = today();
     for (const r of requests) add([REQUEST, on, r.surface, r.target, r.page, r.family], 1);
-    for (const s of searches) add([SEARCH, on, s.surface, s.family, s.query, s.filters, String(s.results), s.more ? '1' : '0'], 1);
+    for (const s of searches)
+      add(
+        [
+          SEARCH,
+          on,
+          s.surface,
+          s.family,
+          s.query,
+          s.filters,
+          String(s.results),
+          s.more ? '1' : '0',
+        ],
+        1,
+      );
     if (held.size === FLUSH_AT) void flush();
   }
 
@@ -81,7 +97,8 @@ export function createTrafficRecorder(deps: {
     held = createCounts();
     if (taken.size <= max) return taken;
     const kept = createCounts();
-    for (const [path, count] of taken.entries()) (kept.size < max ? kept : held).add(path, count, Infinity);
+    for (const [path, count] of taken.entries())
+      (kept.size < max ? kept : held).add(path, count, Infinity);
     return kept;
   }
 
@@ -96,7 +113,11 @@ export function createTrafficRecorder(deps: {
       failing = false;
     } catch (error) {
       // Said once per outage, not at every try.
-      if (!failing) deps.log('agent-api: could not write traffic counts; they are kept for the next try', error);
+      if (!failing)
+        deps.log(
+          'agent-api: could not write traffic counts; they are kept for the next try',
+          error,
+        );
       failing = true;
       for (const [path, count] of taken?.entries() ?? []) add(path, count);
     }
@@ -125,7 +146,10 @@ export function createTrafficRecorder(deps: {
         await flush();
       }
       const lost = held.size;
-      if (lost > 0) deps.log(`agent-api: ${lost} traffic counts could not be written before the stop and are lost.`);
+      if (lost > 0)
+        deps.log(
+          `agent-api: ${lost} traffic counts could not be written before the stop and are lost.`,
+        );
     },
   };
 }
@@ -182,8 +206,23 @@ function toBatch(counts: ReturnType<typeof createCounts>): TrafficBatch {
       const [target, page, family] = rest as [string, string, string];
       batch.requests.push({ day: day!, surface: surface!, target, page, family, count });
     } else {
-      const [family, query, filters, results, more] = rest as [string, string, string, string, string];
-      batch.searches.push({ day: day!, surface: surface!, family, query, filters, results: Number(results), more: more === '1', count });
+      const [family, query, filters, results, more] = rest as [
+        string,
+        string,
+        string,
+        string,
+        string,
+      ];
+      batch.searches.push({
+        day: day!,
+        surface: surface!,
+        family,
+        query,
+        filters,
+        results: Number(results),
+        more: more === '1',
+        count,
+      });
     }
   }
   return batch;

@@ -7,7 +7,12 @@ import { type ChildNode, createElement, createText, type Element, isTag } from '
  * `sr-only` (Bootstrap 4's too), Bootstrap 5's and Drupal's `visually-hidden`, HTML5 Boilerplate's
  * `visuallyhidden`, WordPress's `screen-reader-text`.
  */
-const VISUALLY_HIDDEN_CLASSES = ['sr-only', 'visually-hidden', 'visuallyhidden', 'screen-reader-text'];
+const VISUALLY_HIDDEN_CLASSES = [
+  'sr-only',
+  'visually-hidden',
+  'visuallyhidden',
+  'screen-reader-text',
+];
 
 /** Whether the element's text is for screen readers only (its text is still the page's: a reader of the twin gets it). */
 export function isVisuallyHidden(element: Element): boolean {
@@ -28,7 +33,8 @@ const CONTENT_TAGS = new Set(['img', 'video', 'audio', 'iframe']);
  */
 export function hasRenderedContent(node: ChildNode): boolean {
   if (node.type === 'text') return node.data.trim() !== '';
-  if (!isTag(node) || node.name === 'svg' || node.name === 'template' || isHiddenFromReaders(node)) return false;
+  if (!isTag(node) || node.name === 'svg' || node.name === 'template' || isHiddenFromReaders(node))
+    return false;
   return CONTENT_TAGS.has(node.name) || node.children.some(hasRenderedContent);
 }
 
@@ -46,11 +52,14 @@ export function ownName(element: Element, byId: ElementById): string {
   const labelled = labelName(element, byId);
   if (labelled !== '') return labelled;
   if (element.name === 'svg') {
-    const svgTitle = element.children.find((child): child is Element => isTag(child) && child.name === 'title');
+    const svgTitle = element.children.find(
+      (child): child is Element => isTag(child) && child.name === 'title',
+    );
     const text = svgTitle ? collapseWhitespace(textOf(svgTitle)) : '';
     if (text !== '') return text;
   }
-  if (element.name === 'img' && element.attribs.alt !== undefined) return collapseWhitespace(element.attribs.alt);
+  if (element.name === 'img' && element.attribs.alt !== undefined)
+    return collapseWhitespace(element.attribs.alt);
   return titleOf(element);
 }
 
@@ -97,7 +106,12 @@ function titleOf(element: Element): string {
 /** Whether the element could name itself at all: the cheap test before ownName and hasRenderedContent. */
 function mayHaveOwnName(element: Element): boolean {
   const { attribs } = element;
-  return attribs['aria-labelledby'] !== undefined || attribs['aria-label'] !== undefined || attribs.title !== undefined || element.name === 'svg';
+  return (
+    attribs['aria-labelledby'] !== undefined ||
+    attribs['aria-label'] !== undefined ||
+    attribs.title !== undefined ||
+    element.name === 'svg'
+  );
 }
 
 /** A button: it names what it does ("Copy to clipboard", "Close"), the page's interface, unless the text around it shows it (flatten-components.ts). */
@@ -125,8 +139,12 @@ function tokens(value: string | undefined): string[] {
  * its text (a box of its own that must not run into the text beside it: inline-boxes.ts). A button
  * is left as it is.
  */
-export function withAccessibleName(element: Element, byId: ElementById): { element: Element; named: boolean } {
-  if ((!mayHaveOwnName(element) && !isImageRole(element)) || isControl(element)) return { element, named: false };
+export function withAccessibleName(
+  element: Element,
+  byId: ElementById,
+): { element: Element; named: boolean } {
+  if ((!mayHaveOwnName(element) && !isImageRole(element)) || isControl(element))
+    return { element, named: false };
   if (element.name === 'img') {
     const name = ownName(element, byId);
     if (name !== '' && element.attribs.alt !== name) element.attribs.alt = name;
@@ -138,7 +156,14 @@ export function withAccessibleName(element: Element, byId: ElementById): { eleme
   if (name === '') return { element, named: false };
   // An icon font's `<i>` or an SVG is no emphasis and no drawing once it is words.
   const tagName = element.name === 'svg' || element.name === 'i' ? 'span' : element.name;
-  return { element: createElement(tagName, [createText(name)], tagName === element.name ? element.attribs : {}), named: true };
+  return {
+    element: createElement(
+      tagName,
+      [createText(name)],
+      tagName === element.name ? element.attribs : {},
+    ),
+    named: true,
+  };
 }
 
 /** Every element of `root` by its `id`, the first of a repeated one winning as in `getElementById`. */
@@ -163,13 +188,21 @@ export function mathAsText(math: Element): ChildNode {
   const tex = findAnnotation(math);
   if (tex !== undefined) return createElement('code', [createText(tex)]);
   const { alttext } = math.attribs;
-  return createText(alttext !== undefined && alttext.trim() !== '' ? collapseWhitespace(alttext) : collapseWhitespace(textOf(math)));
+  return createText(
+    alttext !== undefined && alttext.trim() !== ''
+      ? collapseWhitespace(alttext)
+      : collapseWhitespace(textOf(math)),
+  );
 }
 
 function findAnnotation(element: Element): string | undefined {
   for (const child of element.children) {
     if (!isTag(child)) continue;
-    if (child.name === 'annotation' && (child.attribs.encoding ?? '').toLowerCase() === 'application/x-tex') return textOf(child).trim();
+    if (
+      child.name === 'annotation' &&
+      (child.attribs.encoding ?? '').toLowerCase() === 'application/x-tex'
+    )
+      return textOf(child).trim();
     const found = findAnnotation(child);
     if (found !== undefined) return found;
   }

@@ -23,6 +23,7 @@ export function isAlertAside(element: Element): boolean {
 export function alertVariant(element: Element): { type: string; label: string } | undefined {
   const list = element.attribs.class;
   if (element.name !== 'aside' || list === undefined) return undefined;
-  for (const name of list.split(/[\t\n\f\r ]+/)) if (name.startsWith(VARIANT_CLASS)) return ALERT_TYPES[name.slice(VARIANT_CLASS.length)];
+  for (const name of list.split(/[\t\n\f\r ]+/))
+    if (name.startsWith(VARIANT_CLASS)) return ALERT_TYPES[name.slice(VARIANT_CLASS.length)];
   return undefined;
 }

@@ -63,11 +63,15 @@ function moveEdges(siblings: PhrasingContent[]): boolean {
     const trailing = takeEdge(attention.children, 'end', letterAfter);
     const outside: PhrasingContent[] = [];
     if (leading) outside.push(text(leading));
-    if ((letterBefore && startsWithMarkup(attention.children[0])) || (letterAfter && startsWithMarkup(attention.children.at(-1)))) {
+    if (
+      (letterBefore && startsWithMarkup(attention.children[0])) ||
+      (letterAfter && startsWithMarkup(attention.children.at(-1)))
+    ) {
       // The edge is a link, code or other markup, whose first or last character is punctuation: a link
       // takes the emphasis inside it (`[**x**](…)` flanks); anything else keeps its text, unemphasized.
       const [only] = attention.children;
-      if (attention.children.length === 1 && only!.type === 'link') outside.push({ ...only, children: [{ ...attention, children: only.children }] });
+      if (attention.children.length === 1 && only!.type === 'link')
+        outside.push({ ...only, children: [{ ...attention, children: only.children }] });
       else outside.push(...attention.children);
     } else if (attention.children.length > 0) outside.push(attention);
     if (trailing) outside.push(text(trailing));
@@ -96,7 +100,10 @@ function joinAdjacent(children: PhrasingContent[]): boolean {
       continue;
     }
     if (!ATTENTION.has(previous.type) || !ATTENTION.has(current.type)) continue;
-    const [first, second] = [previous, current] as Extract<PhrasingContent, { children: PhrasingContent[] }>[];
+    const [first, second] = [previous, current] as Extract<
+      PhrasingContent,
+      { children: PhrasingContent[] }
+    >[];
     if (first!.type === second!.type) {
       first!.children.push(...second!.children);
       joinAdjacent(first!.children);
@@ -113,7 +120,11 @@ function joinAdjacent(children: PhrasingContent[]): boolean {
  * and punctuation when a letter is outside that edge; returns what was taken (`''` for nothing).
  * Empty text nodes left behind are removed.
  */
-function takeEdge(children: PhrasingContent[], side: 'start' | 'end', letterOutside: boolean): string {
+function takeEdge(
+  children: PhrasingContent[],
+  side: 'start' | 'end',
+  letterOutside: boolean,
+): string {
   const position = side === 'start' ? 0 : children.length - 1;
   const node = children[position];
   if (node?.type !== 'text') return '';
@@ -124,17 +135,27 @@ function takeEdge(children: PhrasingContent[], side: 'start' | 'end', letterOuts
   const characters = [...node.value];
   let count = 0;
   if (side === 'start') while (count < characters.length && movable(characters[count]!)) count++;
-  else while (count < characters.length && movable(characters[characters.length - 1 - count]!)) count++;
+  else
+    while (count < characters.length && movable(characters[characters.length - 1 - count]!))
+      count++;
   if (count === 0) return '';
-  const taken = side === 'start' ? characters.slice(0, count).join('') : characters.slice(characters.length - count).join('');
-  node.value = side === 'start' ? characters.slice(count).join('') : characters.slice(0, characters.length - count).join('');
+  const taken =
+    side === 'start'
+      ? characters.slice(0, count).join('')
+      : characters.slice(characters.length - count).join('');
+  node.value =
+    side === 'start'
+      ? characters.slice(count).join('')
+      : characters.slice(0, characters.length - count).join('');
   if (node.value === '') children.splice(position, 1);
   return taken;
 }
 
 /** A node the writer starts or ends with a marker (`[`, `` ` ``, `!`, `<`), not with its text; attention nests in one run of markers. */
 function startsWithMarkup(node: PhrasingContent | undefined): boolean {
-  return node !== undefined && node.type !== 'text' && node.type !== 'break' && !ATTENTION.has(node.type);
+  return (
+    node !== undefined && node.type !== 'text' && node.type !== 'break' && !ATTENTION.has(node.type)
+  );
 }
 
 function isLetter(character: string | undefined): boolean {

@@ -9,7 +9,20 @@ import type { Element } from './parse-html.ts';
  */
 
 /** Display values whose box starts a line of its own (CSS Display 3: block-level outer display, and the table's rows and cells, boxes side by side). */
-const BLOCK_DISPLAYS = new Set(['block', 'flex', 'grid', 'table', 'flow-root', 'list-item', 'table-row', 'table-cell', 'table-caption', 'table-row-group', 'table-header-group', 'table-footer-group']);
+const BLOCK_DISPLAYS = new Set([
+  'block',
+  'flex',
+  'grid',
+  'table',
+  'flow-root',
+  'list-item',
+  'table-row',
+  'table-cell',
+  'table-caption',
+  'table-row-group',
+  'table-header-group',
+  'table-footer-group',
+]);
 
 /**
  * A Tailwind display utility that lays the element out as a block at some screen width or state:
@@ -21,10 +34,12 @@ const TAILWIND_BLOCK =
   /^(?:(?:[a-z0-9-]+|[a-z0-9-]*\[[^\]&*]*\])+:)*!?(block|flex|grid|table|flow-root|list-item|table-row|table-cell|table-caption|table-row-group|table-header-group|table-footer-group)!?$/;
 
 /** Bootstrap 4 and 5's display utilities, at every breakpoint (`d-block`, `d-md-flex`); `d-print-*` is for paper only. */
-const BOOTSTRAP_BLOCK = /^d-(?:(?:sm|md|lg|xl|xxl)-)?(?:block|flex|grid|table|table-row|table-cell)$/;
+const BOOTSTRAP_BLOCK =
+  /^d-(?:(?:sm|md|lg|xl|xxl)-)?(?:block|flex|grid|table|table-row|table-cell)$/;
 
 /** The same utilities for a flex or grid container, inline-level ones included: `flex`, `md:grid`, `inline-flex`, `d-lg-inline-flex`. */
-const TAILWIND_ITEMS = /^(?:(?:[a-z0-9-]+|[a-z0-9-]*\[[^\]&*]*\])+:)*!?(?:inline-)?(?:flex|grid)!?$/;
+const TAILWIND_ITEMS =
+  /^(?:(?:[a-z0-9-]+|[a-z0-9-]*\[[^\]&*]*\])+:)*!?(?:inline-)?(?:flex|grid)!?$/;
 const BOOTSTRAP_ITEMS = /^d-(?:(?:sm|md|lg|xl|xxl)-)?(?:inline-)?(?:flex|grid)$/;
 
 /** Whether a `class` attribute may hold a display utility at all: the cheap test before reading each class (a Tailwind element has dozens). */
@@ -40,7 +55,9 @@ const STYLE_DISPLAY = /(?:^|;)\s*display\s*:\s*([^;]*)/gi;
  */
 export function displaysAsBlock(element: Element): boolean {
   const { class: list, style } = element.attribs;
-  if (list !== undefined && DISPLAY_WORDS.test(list)) for (const name of classNames(list)) if (TAILWIND_BLOCK.test(name) || BOOTSTRAP_BLOCK.test(name)) return true;
+  if (list !== undefined && DISPLAY_WORDS.test(list))
+    for (const name of classNames(list))
+      if (TAILWIND_BLOCK.test(name) || BOOTSTRAP_BLOCK.test(name)) return true;
   return style !== undefined && styleDisplaysAsBlock(style);
 }
 
@@ -51,9 +68,17 @@ export function displaysAsBlock(element: Element): boolean {
  */
 export function displaysItemsApart(element: Element): boolean {
   const { class: list, style } = element.attribs;
-  if (list !== undefined && DISPLAY_WORDS.test(list)) for (const name of classNames(list)) if (TAILWIND_ITEMS.test(name) || BOOTSTRAP_ITEMS.test(name)) return true;
+  if (list !== undefined && DISPLAY_WORDS.test(list))
+    for (const name of classNames(list))
+      if (TAILWIND_ITEMS.test(name) || BOOTSTRAP_ITEMS.test(name)) return true;
   const keywords = style !== undefined ? styleDisplay(style) : [];
-  return keywords.some((keyword) => keyword === 'flex' || keyword === 'grid' || keyword === 'inline-flex' || keyword === 'inline-grid');
+  return keywords.some(
+    (keyword) =>
+      keyword === 'flex' ||
+      keyword === 'grid' ||
+      keyword === 'inline-flex' ||
+      keyword === 'inline-grid',
+  );
 }
 
 /** The tokens of a `class` attribute (HTML's ASCII white space). */

@@ -9,7 +9,12 @@ import type { ManifestPage } from '../content/manifest.ts';
  * `last_modified`, under the name Vercel's agent-readability spec reads). The yaml library quotes whatever
  * YAML would misread (`: `, `#`, leading `*`, `yes`, numbers…); lines are never folded.
  */
-export function buildFrontMatter(page: Pick<ManifestPage, 'title' | 'url' | 'description' | 'lastModified' | 'facets' | 'original'> & { lang?: string | undefined }): string {
+export function buildFrontMatter(
+  page: Pick<
+    ManifestPage,
+    'title' | 'url' | 'description' | 'lastModified' | 'facets' | 'original'
+  > & { lang?: string | undefined },
+): string {
   const data = {
     title: page.title,
     url: page.url,

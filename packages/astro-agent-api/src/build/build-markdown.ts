@@ -7,11 +7,11 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildMarkdownDirective, buildPageDirective } from '../agent-directives.ts';
+import { buildMarkdownDirective, buildPageDirective } from '../contract/agent-directives.ts';
 import { buildMarkdownTwin, PAGEFIND_DIR } from '../content/manifest.ts';
 import { buildSectionLines, joinSectionLines } from '../content/plain-text.ts';
-import { DOCUMENT_PATHS } from '../paths.ts';
-import { createSiteUrls, type SiteUrls } from '../site-urls.ts';
+import { DOCUMENT_PATHS } from '../contract/paths.ts';
+import { createSiteUrls, type SiteUrls } from '../contract/site-urls.ts';
 import { buildFrontMatter } from './build-front-matter.ts';
 import { contentLanguageOf } from './find-copies.ts';
 import { buildMarkdownFromHtml } from './html-to-markdown.ts';
@@ -102,7 +102,12 @@ export async function writeMarkdownTwins(
     rendered = new Map(),
     workers = defaultWorkerCount,
     onPage = () => {},
-  }: { cache: PageCache; rendered?: RenderedPages; workers?: (pageCount: number, htmlBytes: number) => number; onPage?: (page: ConvertedPage) => void },
+  }: {
+    cache: PageCache;
+    rendered?: RenderedPages;
+    workers?: (pageCount: number, htmlBytes: number) => number;
+    onPage?: (page: ConvertedPage) => void;
+  },
 ): Promise<MarkdownStepResult> {
   const urls = createSiteUrls(options.site, options.routing);
   const { pages: htmlPages, errorPages } = await listHtmlPages(clientDir, urls);
@@ -133,17 +138,31 @@ export async function writeMarkdownTwins(
       if (!inHand?.twinWritten) twinless.push(found);
       if (!inHand) onPage(found);
       // While its bytes are in hand, so that no page is read twice; written by the thread pool while this loop reads and hashes the next pages.
-      await linkWrites.add(writePageMarkup(page.file, html.toString(), urls.twinPath(found.path), buildPageDirective(options.directives, urls, found.path)));
+      await linkWrites.add(
+        writePageMarkup(
+          page.file,
+          html.toString(),
+          urls.twinPath(found.path),
+          buildPageDirective(options.directives, urls, found.path),
+        ),
+      );
     }
     results[index] = found ?? undefined;
   }
   await linkWrites.done();
 
-  const toConvert = changed.map(({ index }): HtmlPage => ({ ...htmlPages[index]!, dating: cache.datingOf(htmlPages[index]!.path) }));
+  const toConvert = changed.map(
+    ({ index }): HtmlPage => ({
+      ...htmlPages[index]!,
+      dating: cache.datingOf(htmlPages[index]!.path),
+    }),
+  );
   const workerCount = workers(toConvert.length, changedBytes);
   // Writing a file costs more than reading one: the known pages' twins are written a few at a time, while the others convert.
   const [converted] = await Promise.all([
-    workerCount > 0 ? writeMarkdownPagesInWorkers(toConvert, clientDir, options, workerCount, onPage) : writeMarkdownPages(toConvert, clientDir, options, onPage),
+    workerCount > 0
+      ? writeMarkdownPagesInWorkers(toConvert, clientDir, options, workerCount, onPage)
+      : writeMarkdownPages(toConvert, clientDir, options, onPage),
     forEachConcurrently(twinless, createTwinWriter(clientDir, urls)),
   ]);
   changed.forEach(({ index, htmlHash }, at) => {
@@ -179,19 +198,27 @@ function defaultWorkerCount(pageCount: number, htmlBytes: number): number {
 }
 
 /** Every `.html` page under `clientDir` with its served path (`SiteUrls.pagePathOfFile`), but the error pages, which are counted. */
-export async function listHtmlPages(clientDir: string, urls: SiteUrls): Promise<{ pages: HtmlPage[]; errorPages: number }> {
+export async function listHtmlPages(
+  clientDir: string,
+  urls: SiteUrls,
+): Promise<{ pages: HtmlPage[]; errorPages: number }> {
   const entries = await readdir(clientDir, { recursive: true, withFileTypes: true });
   const pages: HtmlPage[] = [];
   let errorPages = 0;
   for (const entry of entries) {
     if (!entry.isFile() || !entry.name.endsWith('.html')) continue;
-    const relativePath = relative(clientDir, join(entry.parentPath, entry.name)).split(sep).join('/');
+    const relativePath = relative(clientDir, join(entry.parentPath, entry.name))
+      .split(sep)
+      .join('/');
     if (NON_PAGE_DIRS.has(relativePath.split('/')[0] ?? '')) continue;
     const path = urls.pagePathOfFile(relativePath);
     if (isErrorPage(urls, path)) errorPages++;
     else pages.push({ file: join(entry.parentPath, entry.name), path });
   }
-  return { pages: pages.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), errorPages };
+  return {
+    pages: pages.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+    errorPages,
+  };
 }
 
 /**
@@ -199,13 +226,27 @@ export async function listHtmlPages(clientDir: string, urls: SiteUrls): Promise<
  * taken for not content there, and found a copy once the whole site was known: classify-pages.ts).
  * Their file is the one Astro writes a page of that path to, or the one @astrojs/node serves it from.
  */
-export async function writeMissingMarkup(clientDir: string, options: MarkdownConversionOptions, pages: readonly ConvertedPage[]): Promise<void> {
+export async function writeMissingMarkup(
+  clientDir: string,
+  options: MarkdownConversionOptions,
+  pages: readonly ConvertedPage[],
+): Promise<void> {
   const urls = createSiteUrls(options.site, options.routing);
   await forEachConcurrently(pages, async (page) => {
-    const candidates = [urls.renderedFileOf(page.path), ...urls.htmlFilesOf(page.path).map((file) => file.replace(/^\//, ''))];
-    const file = candidates.map((relativeFile) => relativeFile && join(clientDir, ...relativeFile.split('/'))).find((path) => path !== undefined && existsSync(path));
+    const candidates = [
+      urls.renderedFileOf(page.path),
+      ...urls.htmlFilesOf(page.path).map((file) => file.replace(/^\//, '')),
+    ];
+    const file = candidates
+      .map((relativeFile) => relativeFile && join(clientDir, ...relativeFile.split('/')))
+      .find((path) => path !== undefined && existsSync(path));
     if (file === undefined) return;
-    await writePageMarkup(file, await readFile(file, 'utf8'), urls.twinPath(page.path), buildPageDirective(options.directives, urls, page.path));
+    await writePageMarkup(
+      file,
+      await readFile(file, 'utf8'),
+      urls.twinPath(page.path),
+      buildPageDirective(options.directives, urls, page.path),
+    );
   });
 }
 
@@ -257,7 +298,10 @@ function createWriteLimiter(): { add(write: Promise<void>): Promise<void>; done(
 }
 
 /** Runs `task` on every item, `IO_CONCURRENCY` at a time: reads and writes overlap, the synchronous work stays one at a time. */
-export async function forEachConcurrently<T>(items: readonly T[], task: (item: T, index: number) => Promise<void>): Promise<void> {
+export async function forEachConcurrently<T>(
+  items: readonly T[],
+  task: (item: T, index: number) => Promise<void>,
+): Promise<void> {
   await pLimit(IO_CONCURRENCY).map(items, task);
 }
 
@@ -270,11 +314,24 @@ export function hasTwin(page: ConvertedPage): boolean {
 }
 
 /** Reads one page, converts it, writes its twin (front matter and Markdown) and links the twin from the page; `undefined` for an excluded page. */
-async function writeMarkdownPage({ file, path, dating }: HtmlPage, options: MarkdownConversionOptions, urls: SiteUrls, writeTwin: TwinWriter): Promise<ConvertedPage | undefined> {
+async function writeMarkdownPage(
+  { file, path, dating }: HtmlPage,
+  options: MarkdownConversionOptions,
+  urls: SiteUrls,
+  writeTwin: TwinWriter,
+): Promise<ConvertedPage | undefined> {
   const html = await readFile(file, 'utf8');
   const page = convertHtmlPage(html, path, options, urls, dating);
   if (!page || !hasTwin(page)) return page;
-  await Promise.all([writeTwin(page), writePageMarkup(file, html, urls.twinPath(page.path), buildPageDirective(options.directives, urls, page.path))]);
+  await Promise.all([
+    writeTwin(page),
+    writePageMarkup(
+      file,
+      html,
+      urls.twinPath(page.path),
+      buildPageDirective(options.directives, urls, page.path),
+    ),
+  ]);
   return page;
 }
 
@@ -283,21 +340,54 @@ async function writeMarkdownPage({ file, path, dating }: HtmlPage, options: Mark
  * that does not say when it last changed is dated from what the last build knew of its text
  * (`dating`): the same text keeps its date, another is this build's.
  */
-export function convertHtmlPage(html: string, path: string, options: MarkdownConversionOptions, urls: SiteUrls, dating: PageDating = {}): ConvertedPage | undefined {
+export function convertHtmlPage(
+  html: string,
+  path: string,
+  options: MarkdownConversionOptions,
+  urls: SiteUrls,
+  dating: PageDating = {},
+): ConvertedPage | undefined {
   const url = urls.pageUrl(path);
   const converted = buildMarkdownFromHtml(html, { ...options, pageUrl: url });
   if (!converted) return undefined;
-  const facets = Object.fromEntries(Object.entries(converted.facets).filter(([name]) => options.facetNames.includes(name)));
+  const facets = Object.fromEntries(
+    Object.entries(converted.facets).filter(([name]) => options.facetNames.includes(name)),
+  );
   // The plain text is made here, once, on the converter's thread (content/manifest.ts, PageText).
   const plainText = buildSectionLines(converted.markdown, converted.sections);
-  const textHash = createHash('sha256').update(joinSectionLines(plainText)).digest('base64url').slice(0, 22);
-  const lastModified = converted.lastModified ?? (textHash === dating.previousText ? dating.previousDate : dating.changedDate);
+  const textHash = createHash('sha256')
+    .update(joinSectionLines(plainText))
+    .digest('base64url')
+    .slice(0, 22);
+  const lastModified =
+    converted.lastModified ??
+    (textHash === dating.previousText ? dating.previousDate : dating.changedDate);
   const { lastModified: _stated, refreshUrl, noindex, canonical, ...rest } = converted;
-  const notContent = findNotContent({ refreshUrl, noindex, canonical }, { url, path, markdown: converted.markdown }, urls, compiledNoindexPaths(options.noindexPaths));
-  const fields = { url, path, ...rest, plainText, ...(lastModified && { lastModified }), facets, textHash, ...(notContent && { notContent }) };
-  const directive = buildMarkdownDirective(options.directives, { llmsTxt: urls.documentUrl(DOCUMENT_PATHS.llms), llmsFullTxt: urls.documentUrl(DOCUMENT_PATHS.llmsFull) });
+  const notContent = findNotContent(
+    { refreshUrl, noindex, canonical },
+    { url, path, markdown: converted.markdown },
+    urls,
+    compiledNoindexPaths(options.noindexPaths),
+  );
+  const fields = {
+    url,
+    path,
+    ...rest,
+    plainText,
+    ...(lastModified && { lastModified }),
+    facets,
+    textHash,
+    ...(notContent && { notContent }),
+  };
+  const directive = buildMarkdownDirective(options.directives, {
+    llmsTxt: urls.documentUrl(DOCUMENT_PATHS.llms),
+    llmsFullTxt: urls.documentUrl(DOCUMENT_PATHS.llmsFull),
+  });
   // The twin's language is its text's: a theme's copy of an English page in a Danish page is English.
-  return { ...fields, frontMatter: `${buildFrontMatter({ ...fields, lang: contentLanguageOf(converted, '') })}${directive}` };
+  return {
+    ...fields,
+    frontMatter: `${buildFrontMatter({ ...fields, lang: contentLanguageOf(converted, '') })}${directive}`,
+  };
 }
 
 /** The `_headers` patterns of the options, compiled once per options object (each worker has its own). */
@@ -337,10 +427,15 @@ export function createTwinWriter(clientDir: string, urls: SiteUrls): TwinWriter 
 }
 
 /** What the main thread sends a Markdown worker: files to convert (their twins written by the worker), or one page's HTML. */
-export type MarkdownWorkerJob = { clientDir: string; files: HtmlPage[] } | { clientDir: string; path: string; html: string; dating: PageDating };
+export type MarkdownWorkerJob =
+  | { clientDir: string; files: HtmlPage[] }
+  | { clientDir: string; path: string; html: string; dating: PageDating };
 export type MarkdownWorkerTask = { id: number } & MarkdownWorkerJob;
 /** What a Markdown worker answers: the entries of one task (`null`: left out), or the error that stopped it, and the CPU time its thread has used so far. */
-export type MarkdownWorkerReply = { id: number; cpuMs: number } & ({ pages: (ConvertedPage | null)[] } | { error: string });
+export type MarkdownWorkerReply = { id: number; cpuMs: number } & (
+  | { pages: (ConvertedPage | null)[] }
+  | { error: string }
+);
 export interface MarkdownWorkerData {
   options: MarkdownConversionOptions;
 }
@@ -348,7 +443,12 @@ export interface MarkdownWorkerData {
 /** A worker thread that converts pages (markdown-worker.ts). */
 export interface MarkdownWorker {
   /** Converts one page's HTML, served at `path`, and writes its twin in `clientDir`; `null` for an excluded page. */
-  convert(clientDir: string, path: string, html: string, dating: PageDating): Promise<ConvertedPage | null>;
+  convert(
+    clientDir: string,
+    path: string,
+    html: string,
+    dating: PageDating,
+  ): Promise<ConvertedPage | null>;
   /** Converts the files and writes their twins, as `writeMarkdownPages` does. */
   convertFiles(clientDir: string, files: HtmlPage[]): Promise<(ConvertedPage | null)[]>;
   /** The CPU time the worker's thread had used at its last answer, in milliseconds (the build log reports it). */
@@ -359,11 +459,17 @@ export interface MarkdownWorker {
 /** Starts a worker thread that converts with `options`; it keeps the process alive only while it has work. */
 export function startMarkdownWorker(options: MarkdownConversionOptions): MarkdownWorker {
   // The worker file has this module's extension: `.ts` in the repository, `.js` once compiled.
-  const worker = new Worker(new URL(`./markdown-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url), {
-    workerData: { options } satisfies MarkdownWorkerData,
-  });
+  const worker = new Worker(
+    new URL(`./markdown-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url),
+    {
+      workerData: { options } satisfies MarkdownWorkerData,
+    },
+  );
   worker.unref();
-  const waiting = new Map<number, { resolve: (pages: (ConvertedPage | null)[]) => void; reject: (error: Error) => void }>();
+  const waiting = new Map<
+    number,
+    { resolve: (pages: (ConvertedPage | null)[]) => void; reject: (error: Error) => void }
+  >();
   let nextId = 0;
   let cpuMs = 0;
   let failure: Error | undefined;
@@ -391,7 +497,8 @@ export function startMarkdownWorker(options: MarkdownConversionOptions): Markdow
       worker.postMessage({ id, ...job } satisfies MarkdownWorkerTask);
     });
   return {
-    convert: async (clientDir, path, html, dating) => (await send({ clientDir, path, html, dating }))[0] ?? null,
+    convert: async (clientDir, path, html, dating) =>
+      (await send({ clientDir, path, html, dating }))[0] ?? null,
     convertFiles: (clientDir, files) => send({ clientDir, files }),
     cpuMs: () => cpuMs,
     async stop() {
@@ -409,7 +516,10 @@ async function writeMarkdownPagesInWorkers(
   onPage: (page: ConvertedPage) => void,
 ): Promise<(ConvertedPage | undefined)[]> {
   const results: (ConvertedPage | undefined)[] = new Array(pages.length);
-  const chunkSize = Math.max(1, Math.min(CHUNK_SIZE, Math.ceil(pages.length / (workerCount * CHUNKS_PER_WORKER))));
+  const chunkSize = Math.max(
+    1,
+    Math.min(CHUNK_SIZE, Math.ceil(pages.length / (workerCount * CHUNKS_PER_WORKER))),
+  );
   let next = 0;
   const workers = Array.from({ length: workerCount }, () => startMarkdownWorker(options));
   try {

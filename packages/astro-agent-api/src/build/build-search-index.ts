@@ -43,14 +43,28 @@ export interface SearchIndexBuild {
  */
 export function startSearchIndex(
   clientDir: string,
-  options: { language?: string | undefined; writtenLaterBy?: string | undefined; beforeRender?: boolean; cacheDir?: string | undefined } = {},
+  options: {
+    language?: string | undefined;
+    writtenLaterBy?: string | undefined;
+    beforeRender?: boolean;
+    cacheDir?: string | undefined;
+  } = {},
 ): SearchIndexBuild {
   const outputPath = join(clientDir, PAGEFIND_DIR);
   const started = openIndex(outputPath, options);
   const added: Promise<unknown>[] = [];
   return {
     add(page) {
-      const record = started.then((opened) => ('index' in opened && opened.index ? addRecord(opened.index, page, options.language || contentLanguageOf(page, ''), outputPath) : undefined));
+      const record = started.then((opened) =>
+        'index' in opened && opened.index
+          ? addRecord(
+              opened.index,
+              page,
+              options.language || contentLanguageOf(page, ''),
+              outputPath,
+            )
+          : undefined,
+      );
       // Awaited in `finish`; until then a failure must not count as unhandled.
       record.catch(() => {});
       added.push(record);
@@ -58,18 +72,30 @@ export function startSearchIndex(
     async finish() {
       try {
         const opened = await started;
-        if ('writtenLaterBy' in opened) return { pageCount: 0, outputPath, reused: false, writtenLaterBy: opened.writtenLaterBy };
+        if ('writtenLaterBy' in opened)
+          return { pageCount: 0, outputPath, reused: false, writtenLaterBy: opened.writtenLaterBy };
         const { index, existing } = opened;
         if (!index) return { pageCount: existing, outputPath, reused: true };
         // Started before the render, the index could not see what an integration's hook wrote since.
-        const writtenSince = options.beforeRender ? await countIndexedPages(outputPath).catch(() => undefined) : undefined;
-        if (writtenSince !== undefined) return { pageCount: writtenSince, outputPath, reused: true };
+        const writtenSince = options.beforeRender
+          ? await countIndexedPages(outputPath).catch(() => undefined)
+          : undefined;
+        if (writtenSince !== undefined)
+          return { pageCount: writtenSince, outputPath, reused: true };
         await Promise.all(added);
-        const keptFiles = options.cacheDir === undefined ? 0 : await restoreHashedFiles(options.cacheDir, outputPath);
+        const keptFiles =
+          options.cacheDir === undefined
+            ? 0
+            : await restoreHashedFiles(options.cacheDir, outputPath);
         const written = await index.writeFiles({ outputPath });
         assertNoErrors('write the index to', outputPath, written.errors);
         if (options.cacheDir !== undefined) await keepHashedFiles(options.cacheDir, outputPath);
-        return { pageCount: added.length, outputPath: written.outputPath, reused: false, keptFiles };
+        return {
+          pageCount: added.length,
+          outputPath: written.outputPath,
+          reused: false,
+          keptFiles,
+        };
       } finally {
         // The service is a child process: left running, it keeps `astro build` from exiting.
         await pagefind.close();
@@ -86,11 +112,17 @@ export function startSearchIndex(
 async function openIndex(
   outputPath: string,
   { writtenLaterBy, beforeRender }: { writtenLaterBy?: string | undefined; beforeRender?: boolean },
-): Promise<{ index: pagefind.PagefindIndex; existing?: never } | { index?: never; existing: number } | { writtenLaterBy: string }> {
+): Promise<
+  | { index: pagefind.PagefindIndex; existing?: never }
+  | { index?: never; existing: number }
+  | { writtenLaterBy: string }
+> {
   // Astro empties the output folder after `astro:build:start`, so an index there after the render was written by this
   // build: Starlight and astro-pagefind run Pagefind in their own hook, and indexing the same pages again would only
   // cost time. Before the render, one there is the last build's.
-  const existing = beforeRender ? undefined : await countIndexedPages(outputPath).catch(() => undefined);
+  const existing = beforeRender
+    ? undefined
+    : await countIndexedPages(outputPath).catch(() => undefined);
   if (existing !== undefined) return { existing };
   if (writtenLaterBy !== undefined) return { writtenLaterBy };
   const { index, errors } = await pagefind.createIndex();
@@ -98,7 +130,12 @@ async function openIndex(
   return { index };
 }
 
-async function addRecord(index: pagefind.PagefindIndex, page: ConvertedPage, language: string, outputPath: string): Promise<void> {
+async function addRecord(
+  index: pagefind.PagefindIndex,
+  page: ConvertedPage,
+  language: string,
+  outputPath: string,
+): Promise<void> {
   const added = await index.addCustomRecord(buildSearchRecord(page, language));
   assertNoErrors(`index ${page.path} in`, outputPath, added.errors);
 }
@@ -107,17 +144,25 @@ async function addRecord(index: pagefind.PagefindIndex, page: ConvertedPage, lan
  * The Pagefind record of a converted page: the plain text of its Markdown, its title, and the filters,
  * metadata and sort keys its `data-pagefind-*` attributes set, with its facets as filters too.
  */
-export function buildSearchRecord(page: Pick<ConvertedPage, 'path' | 'title' | 'markdown' | 'plainText' | 'facets' | 'pagefind'>, language: string): pagefind.CustomRecord {
+export function buildSearchRecord(
+  page: Pick<ConvertedPage, 'path' | 'title' | 'markdown' | 'plainText' | 'facets' | 'pagefind'>,
+  language: string,
+): pagefind.CustomRecord {
   const filters: Record<string, string[]> = { ...page.pagefind?.filters };
-  for (const [name, value] of Object.entries(page.facets)) if (!filters[name]?.includes(value)) filters[name] = [...(filters[name] ?? []), value];
+  for (const [name, value] of Object.entries(page.facets))
+    if (!filters[name]?.includes(value)) filters[name] = [...(filters[name] ?? []), value];
   return {
     url: page.path,
-    content: page.plainText === undefined ? buildPageText(page.markdown).text : joinSectionLines(page.plainText),
+    content:
+      page.plainText === undefined
+        ? buildPageText(page.markdown).text
+        : joinSectionLines(page.plainText),
     // Pagefind's own name for a page without a language.
     language: language || 'unknown',
     meta: { title: page.title, ...page.pagefind?.meta },
     filters,
-    ...(page.pagefind && Object.keys(page.pagefind.sort).length > 0 && { sort: page.pagefind.sort }),
+    ...(page.pagefind &&
+      Object.keys(page.pagefind.sort).length > 0 && { sort: page.pagefind.sort }),
   };
 }
 
@@ -130,5 +175,6 @@ async function countIndexedPages(outputPath: string): Promise<number> {
 }
 
 function assertNoErrors(action: string, path: string, errors: readonly string[]): void {
-  if (errors.length > 0) throw new Error(`Pagefind could not ${action} ${path}: ${errors.join('; ')}`);
+  if (errors.length > 0)
+    throw new Error(`Pagefind could not ${action} ${path}: ${errors.join('; ')}`);
 }

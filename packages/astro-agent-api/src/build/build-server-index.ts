@@ -2,9 +2,14 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RUNTIME_DIR, type BuiltManifest } from '../content/manifest.ts';
 import { buildPageHeadings, buildPageText, joinSectionLines } from '../content/plain-text.ts';
-import { createSiteAnalyzers, isSearchableWord, splitIndexWords, type SiteAnalyzers } from '../content/search-analyzer.ts';
+import {
+  createSiteAnalyzers,
+  isSearchableWord,
+  splitIndexWords,
+  type SiteAnalyzers,
+} from '../content/search-analyzer.ts';
 import { encodeServerIndex, SERVER_INDEX_FILE, type ServerIndex } from '../content/server-index.ts';
-import { writeFileAtomically } from '../write-atomically.ts';
+import { writeFileAtomically } from '../shared/write-atomically.ts';
 
 /**
  * BM25F: per field a weight and a length normalisation, one saturation over their weighted sum, so a
@@ -20,7 +25,10 @@ const SATURATION = 1.2;
 
 /** Builds the server's search index of a manifest: its pages' title, headings and text, each page in its own language. */
 export async function buildServerIndexOfManifest(manifest: BuiltManifest): Promise<ServerIndex> {
-  const analyzers = await createSiteAnalyzers(manifest.options.languages, manifest.options.search.stopWords);
+  const analyzers = await createSiteAnalyzers(
+    manifest.options.languages,
+    manifest.options.search.stopWords,
+  );
   return buildServerIndex(manifest, analyzers);
 }
 
@@ -30,20 +38,32 @@ export async function buildServerIndexOfManifest(manifest: BuiltManifest): Promi
  * appears in; the postings carry the page's BM25F weight for the term, so a query only multiplies and
  * adds. The languages share one term space: a stem two languages have in common is one term.
  */
-export function buildServerIndex(manifest: Pick<BuiltManifest, 'buildId' | 'pages'>, analyzers: SiteAnalyzers): ServerIndex {
+export function buildServerIndex(
+  manifest: Pick<BuiltManifest, 'buildId' | 'pages'>,
+  analyzers: SiteAnalyzers,
+): ServerIndex {
   // Per analyzer, each word's term: a word spelled alike in two languages may have two stems.
-  const termOfWord = new Map(analyzers.all.map((analyzer) => [analyzer, new Map<string, number>()]));
+  const termOfWord = new Map(
+    analyzers.all.map((analyzer) => [analyzer, new Map<string, number>()]),
+  );
   const termIds = new Map<string, number>();
   // Terms that are an identifier's parts run together: a query's words that run together into one are read as it too.
   const compoundTerms = new Set<number>();
   // One row per (page, term): the page, the term and its count in each field, in page order.
-  const rows = { doc: new GrowingArray(Uint32Array), term: new GrowingArray(Uint32Array), counts: FIELDS.map(() => new GrowingArray(Uint16Array)) };
+  const rows = {
+    doc: new GrowingArray(Uint32Array),
+    term: new GrowingArray(Uint32Array),
+    counts: FIELDS.map(() => new GrowingArray(Uint16Array)),
+  };
   const lengths = FIELDS.map(() => new Uint32Array(manifest.pages.length));
 
   for (const [doc, page] of manifest.pages.entries()) {
     const analyzer = analyzers.of(page.language);
     const terms = termOfWord.get(analyzer)!;
-    const { headings, text } = page.plainText === undefined ? buildPageText(page.markdown) : { headings: buildPageHeadings(page.markdown), text: joinSectionLines(page.plainText) };
+    const { headings, text } =
+      page.plainText === undefined
+        ? buildPageText(page.markdown)
+        : { headings: buildPageHeadings(page.markdown), text: joinSectionLines(page.plainText) };
     const counts = new Map<number, number[]>();
     /** Counts `word` in `field` under the stem of `stemmed` (the word itself, or a compound's parts run together). */
     const add = (word: string, stemmed: string, field: number, compound: boolean): void => {
@@ -65,11 +85,13 @@ export function buildServerIndex(manifest: Pick<BuiltManifest, 'buildId' | 'page
     };
     for (const [field, fieldText] of [page.title, headings, text].entries()) {
       const { words, compounds } = splitIndexWords(fieldText);
-      for (const word of words) if (isSearchableWord(word) && !analyzer.isStopWord(word)) add(word, word, field, false);
+      for (const word of words)
+        if (isSearchableWord(word) && !analyzer.isStopWord(word)) add(word, word, field, false);
       // An identifier counts whole, its parts run together (one term for `BIOME_CONFIG_PATH`, `biome-config-path` and `biomeConfigPath`), and by each part.
       for (const { written, joined, parts } of compounds) {
         add(written, joined, field, true);
-        for (const part of parts) if (isSearchableWord(part) && !analyzer.isStopWord(part)) add(part, part, field, false);
+        for (const part of parts)
+          if (isSearchableWord(part) && !analyzer.isStopWord(part)) add(part, part, field, false);
       }
     }
     for (const [term, row] of counts) {
@@ -90,7 +112,9 @@ export function buildServerIndex(manifest: Pick<BuiltManifest, 'buildId' | 'page
   for (let term = 0; term < terms.length; term++) termStarts[term + 1]! += termStarts[term]!;
 
   const pageCount = manifest.pages.length;
-  const averages = lengths.map((perPage) => Math.max(1, perPage.reduce((sum, length) => sum + length, 0) / Math.max(1, pageCount)));
+  const averages = lengths.map((perPage) =>
+    Math.max(1, perPage.reduce((sum, length) => sum + length, 0) / Math.max(1, pageCount)),
+  );
   const docs = new Uint32Array(rowCount);
   const weights = new Float32Array(rowCount);
   const inTitle = new Uint8Array(rowCount);
@@ -105,7 +129,8 @@ export function buildServerIndex(manifest: Pick<BuiltManifest, 'buildId' | 'page
     let weighted = 0;
     FIELDS.forEach(({ weight, lengthNormalisation: b }, field) => {
       const count = rows.counts[field]!.at(row);
-      if (count > 0) weighted += (weight * count) / (1 - b + (b * lengths[field]![doc]!) / averages[field]!);
+      if (count > 0)
+        weighted += (weight * count) / (1 - b + (b * lengths[field]![doc]!) / averages[field]!);
     });
     const position = next[term]!++;
     docs[position] = doc;
@@ -136,14 +161,29 @@ export function buildServerIndex(manifest: Pick<BuiltManifest, 'buildId' | 'page
   const wordTerms = Uint32Array.from(termList);
   const compound = new Uint8Array(terms.length);
   for (const term of compoundTerms) compound[sortedId[term]!] = 1;
-  return { buildId: manifest.buildId, pageCount, terms, termStarts, docs, weights, idf, inTitle, compound, words, wordTerms };
+  return {
+    buildId: manifest.buildId,
+    pageCount,
+    terms,
+    termStarts,
+    docs,
+    weights,
+    idf,
+    inTitle,
+    compound,
+    words,
+    wordTerms,
+  };
 }
 
 /**
  * Writes the index to `<outDir>/agent-api/search-index.bin` through a temporary file and a rename: a
  * server never reads half of one. Written before the manifest, which tells a server to reload.
  */
-export async function writeServerIndex(outDir: string, index: ServerIndex): Promise<{ file: string; bytes: number }> {
+export async function writeServerIndex(
+  outDir: string,
+  index: ServerIndex,
+): Promise<{ file: string; bytes: number }> {
   const dir = join(outDir, RUNTIME_DIR);
   const file = join(dir, SERVER_INDEX_FILE);
   const bytes = encodeServerIndex(index);

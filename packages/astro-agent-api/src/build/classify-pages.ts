@@ -1,5 +1,5 @@
 import type { LeftOutPage, RedirectRule } from '../content/manifest.ts';
-import type { SiteUrls } from '../site-urls.ts';
+import type { SiteUrls } from '../contract/site-urls.ts';
 import type { ConvertedPage } from './converted-page.ts';
 import { findCopies, type PageCopy } from './find-copies.ts';
 import type { NotContent } from './not-content.ts';
@@ -30,7 +30,10 @@ export interface SiteClassification {
  * twin, in the original's language, as they always have. A page that is not content is never taken for
  * the original of a copy.
  */
-export function classifyPages(pages: readonly ConvertedPage[], siteLanguage: string): SiteClassification {
+export function classifyPages(
+  pages: readonly ConvertedPage[],
+  siteLanguage: string,
+): SiteClassification {
   const canonical = pages.filter((page) => page.notContent?.reason === 'canonical');
   const found = findCopies(
     pages.filter((page) => page.notContent === undefined),
@@ -44,13 +47,17 @@ export function classifyPages(pages: readonly ConvertedPage[], siteLanguage: str
     pages: found.pages,
     copies,
     copiesNamingOriginal: copies.filter((copy) => namingOther.has(copy.path)),
-    notContent: pages.filter((page): page is NotContentPage => page.notContent !== undefined && !copied.has(page.path)),
+    notContent: pages.filter(
+      (page): page is NotContentPage => page.notContent !== undefined && !copied.has(page.path),
+    ),
   };
 }
 
 /** The pages that forward to no other page (noindex, empty), as the manifest keeps them for read_page's answer. */
 export function listLeftOut(notContent: readonly NotContentPage[]): LeftOutPage[] {
-  return notContent.flatMap(({ path, notContent: { reason } }) => (reason === 'noindex' || reason === 'empty' ? [{ path, reason }] : []));
+  return notContent.flatMap(({ path, notContent: { reason } }) =>
+    reason === 'noindex' || reason === 'empty' ? [{ path, reason }] : [],
+  );
 }
 
 /**
@@ -74,7 +81,9 @@ export function buildRedirectRules({
   const forwarding = notContent.flatMap(({ path, notContent: why }): RedirectRule[] => {
     if (why.reason !== 'redirect' && why.reason !== 'canonical') return [];
     const from = urls.routeOf(path);
-    return named.has(from) ? [] : [{ from, to: why.target, source: why.reason === 'redirect' ? 'refresh' : 'canonical' }];
+    return named.has(from)
+      ? []
+      : [{ from, to: why.target, source: why.reason === 'redirect' ? 'refresh' : 'canonical' }];
   });
   return [...astro, ...redirectsFile, ...forwarding];
 }
@@ -88,34 +97,56 @@ export interface LeftOutCounts {
   excluded: number;
 }
 
-const plural = (count: number, one: string, many: string) => `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
+const plural = (count: number, one: string, many: string) =>
+  `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
 
 /** The build log's one line on the pages that are not content, counted by reason; `undefined` when every page is content. */
-export function describeLeftOut({ notContent, copies, errorPages, excluded }: LeftOutCounts): string | undefined {
-  const count = (reason: NotContent['reason']) => notContent.filter((page) => page.notContent.reason === reason).length;
-  const [redirects, canonical, noindex, empty] = [count('redirect'), count('canonical'), count('noindex'), count('empty')];
+export function describeLeftOut({
+  notContent,
+  copies,
+  errorPages,
+  excluded,
+}: LeftOutCounts): string | undefined {
+  const count = (reason: NotContent['reason']) =>
+    notContent.filter((page) => page.notContent.reason === reason).length;
+  const [redirects, canonical, noindex, empty] = [
+    count('redirect'),
+    count('canonical'),
+    count('noindex'),
+    count('empty'),
+  ];
   const parts = [
-    redirects > 0 && `${plural(redirects, 'redirect', 'redirects')} (a meta refresh, as Astro's redirect pages: read_page answers the target)`,
-    canonical > 0 && `${plural(canonical, 'page', 'pages')} whose canonical link names another page (read_page answers that page)`,
-    noindex > 0 && `${plural(noindex, 'page', 'pages')} marked noindex (robots meta tag or X-Robots-Tag)`,
-    empty > 0 && `${plural(empty, 'empty page', 'empty pages')} (no text beyond the title and a copyright line)`,
-    copies > 0 && `${plural(copies, 'copy', 'copies')} of pages in another language (a theme's fallback for an untranslated page: read_page answers them, pointing to the original)`,
+    redirects > 0 &&
+      `${plural(redirects, 'redirect', 'redirects')} (a meta refresh, as Astro's redirect pages: read_page answers the target)`,
+    canonical > 0 &&
+      `${plural(canonical, 'page', 'pages')} whose canonical link names another page (read_page answers that page)`,
+    noindex > 0 &&
+      `${plural(noindex, 'page', 'pages')} marked noindex (robots meta tag or X-Robots-Tag)`,
+    empty > 0 &&
+      `${plural(empty, 'empty page', 'empty pages')} (no text beyond the title and a copyright line)`,
+    copies > 0 &&
+      `${plural(copies, 'copy', 'copies')} of pages in another language (a theme's fallback for an untranslated page: read_page answers them, pointing to the original)`,
     errorPages > 0 && plural(errorPages, 'error page', 'error pages'),
     excluded > 0 && `${plural(excluded, 'page', 'pages')} matching excludeSelector`,
   ].filter((part): part is string => part !== false);
   const total = notContent.length + copies + errorPages + excluded;
-  return parts.length === 0 ? undefined : `left out ${plural(total, 'page', 'pages')} of search, llms.txt, llms-full.txt and MCP resources: ${parts.join(', ')}`;
+  return parts.length === 0
+    ? undefined
+    : `left out ${plural(total, 'page', 'pages')} of search, llms.txt, llms-full.txt and MCP resources: ${parts.join(', ')}`;
 }
 
 /** The build log's line on the redirect map, `undefined` when the site has none. */
 export function describeRedirects(rules: readonly RedirectRule[]): string | undefined {
   if (rules.length === 0) return undefined;
-  const count = (source: RedirectRule['source']) => rules.filter((rule) => rule.source === source).length;
+  const count = (source: RedirectRule['source']) =>
+    rules.filter((rule) => rule.source === source).length;
   const listed = [
     count('redirects') > 0 && `${count('redirects').toLocaleString('en')} of Astro's \`redirects\``,
-    count('redirects-file') > 0 && `${count('redirects-file').toLocaleString('en')} of the \`_redirects\` file`,
+    count('redirects-file') > 0 &&
+      `${count('redirects-file').toLocaleString('en')} of the \`_redirects\` file`,
     count('refresh') > 0 && `${plural(count('refresh'), 'page', 'pages')} with a meta refresh`,
-    count('canonical') > 0 && `${plural(count('canonical'), 'canonical link', 'canonical links')} to another page`,
+    count('canonical') > 0 &&
+      `${plural(count('canonical'), 'canonical link', 'canonical links')} to another page`,
   ].filter((part): part is string => part !== false);
   return `read_page, the twins and MCP follow ${plural(rules.length, 'redirect', 'redirects')} of the site: ${listed.join(', ')}`;
 }
@@ -128,11 +159,16 @@ const CANONICAL_CHECK_MIN_PAGES = 10;
  * layout that writes one URL (the home page's) on every page, which would leave them all out.
  * Undefined otherwise.
  */
-export function warnOfSiteWideCanonical(notContent: readonly NotContentPage[], pageCount: number): string | undefined {
+export function warnOfSiteWideCanonical(
+  notContent: readonly NotContentPage[],
+  pageCount: number,
+): string | undefined {
   const canonical = notContent.filter((page) => page.notContent.reason === 'canonical');
   if (pageCount < CANONICAL_CHECK_MIN_PAGES || canonical.length * 2 <= pageCount) return undefined;
   const targets = new Map<string, number>();
-  for (const page of canonical) if (page.notContent.reason === 'canonical') targets.set(page.notContent.target, (targets.get(page.notContent.target) ?? 0) + 1);
+  for (const page of canonical)
+    if (page.notContent.reason === 'canonical')
+      targets.set(page.notContent.target, (targets.get(page.notContent.target) ?? 0) + 1);
   const [top, times] = [...targets].sort((a, b) => b[1] - a[1])[0]!;
   return (
     `${canonical.length.toLocaleString('en')} of the site's ${pageCount.toLocaleString('en')} pages name another page in <link rel="canonical"> (${times.toLocaleString('en')} of them ${top}), so they are left out: ` +

@@ -35,11 +35,18 @@ export function unwrapCodeFrame(figure: Element): Element | undefined {
  */
 export function buildCodeBlock(pre: Element): Code {
   const lines = readExpressiveCodeLines(pre);
-  const code: Code = { type: 'code', lang: readLanguage(pre), meta: null, value: lines ? '' : trimTrailingLines(preText(pre)) };
+  const code: Code = {
+    type: 'code',
+    lang: readLanguage(pre),
+    meta: null,
+    value: lines ? '' : trimTrailingLines(preText(pre)),
+  };
   const info: string[] = [];
   if (lines) {
     const marked = lines.some((line) => line.marker !== ' ');
-    code.value = lines.map((line) => (marked ? `${line.marker}${line.text}` : line.text)).join('\n');
+    code.value = lines
+      .map((line) => (marked ? `${line.marker}${line.text}` : line.text))
+      .join('\n');
     if (marked) {
       if (code.lang) info.push(`lang=${JSON.stringify(code.lang)}`);
       code.lang = 'diff';
@@ -55,7 +62,9 @@ export function buildCodeBlock(pre: Element): Code {
 function readLanguage(pre: Element): string | null {
   const code = childElement(pre, 'code');
   const classes = code?.attribs.class?.split(/[\t\n\f\r ]+/);
-  if (classes) for (const name of classes) if (name.startsWith('language-')) return name.slice('language-'.length) || null;
+  if (classes)
+    for (const name of classes)
+      if (name.startsWith('language-')) return name.slice('language-'.length) || null;
   return (code && pre.attribs['data-language']) || null;
 }
 
@@ -100,6 +109,9 @@ function readExpressiveCodeLines(pre: Element): CodeLine[] | undefined {
   return lines.map((line) => {
     // The gutter (line numbers) is not code.
     const text = textOf(childElements(line).find((child) => hasClass(child, 'code')) ?? line);
-    return { text: text === '\n' ? '' : text, marker: hasClass(line, 'ins') ? '+' : hasClass(line, 'del') ? '-' : ' ' };
+    return {
+      text: text === '\n' ? '' : text,
+      marker: hasClass(line, 'ins') ? '+' : hasClass(line, 'del') ? '-' : ' ',
+    };
   });
 }

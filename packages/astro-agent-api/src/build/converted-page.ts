@@ -1,9 +1,9 @@
-import type { DirectiveWording } from '../agent-directives.ts';
+import type { DirectiveWording } from '../contract/agent-directives.ts';
 import type { BuiltPage } from '../content/manifest.ts';
 import type { NotContent } from './not-content.ts';
 import type { PageMetadata } from './page-metadata.ts';
 import type { PagefindAttributes } from './pagefind-attributes.ts';
-import type { RoutingSettings } from '../site-urls.ts';
+import type { RoutingSettings } from '../contract/site-urls.ts';
 
 /** The options of the conversion that every page shares. */
 export interface MarkdownConversionOptions {

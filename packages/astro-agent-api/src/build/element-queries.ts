@@ -18,7 +18,10 @@ export function childElements(parent: Element): Element[] {
 }
 
 /** The first descendant element, in document order, that passes `test`. */
-export function findElement(parent: Element, test: (element: Element) => boolean): Element | undefined {
+export function findElement(
+  parent: Element,
+  test: (element: Element) => boolean,
+): Element | undefined {
   for (const child of parent.children) {
     if (!isTag(child)) continue;
     if (test(child)) return child;

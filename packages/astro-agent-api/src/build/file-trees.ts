@@ -43,7 +43,11 @@ function entryAsItem(item: Element): Element {
   const [name, comment] = entry ? childElements(entry) : [];
   const nameText = collapseWhitespace(name ? visibleText(name) : visibleText(item));
   const placeholder = hasClass(item, 'empty');
-  let label: ChildNode = placeholder ? createText(nameText) : createElement('code', [createText(directory && !nameText.endsWith('/') ? `${nameText}/` : nameText)]);
+  let label: ChildNode = placeholder
+    ? createText(nameText)
+    : createElement('code', [
+        createText(directory && !nameText.endsWith('/') ? `${nameText}/` : nameText),
+      ]);
   if (name && hasClass(name, 'highlight')) label = createElement('strong', [label]);
   const children: ChildNode[] = [label];
   if (comment && hasClass(comment, 'comment')) children.push(createText(' '), ...comment.children);

@@ -1,4 +1,4 @@
-import { primaryLanguageSubtag } from '../content/language-tag.ts';
+import { primaryLanguageSubtag } from '../shared/language-tag.ts';
 import { buildFrontMatter } from './build-front-matter.ts';
 import type { ConvertedPage } from './converted-page.ts';
 
@@ -16,7 +16,10 @@ export interface SiteContent {
 }
 
 /** The language of a page's text: its content region's, else its `<html lang>`, else the site's. */
-export function contentLanguageOf(page: Pick<ConvertedPage, 'lang' | 'contentLang'>, siteLanguage: string): string {
+export function contentLanguageOf(
+  page: Pick<ConvertedPage, 'lang' | 'contentLang'>,
+  siteLanguage: string,
+): string {
   return page.contentLang ?? (page.lang || siteLanguage);
 }
 
@@ -37,7 +40,11 @@ export function contentLanguageOf(page: Pick<ConvertedPage, 'lang' | 'contentLan
  * `copiesOnly` are told apart the same way but are never an original, and left out of the content
  * when they are no copy: pages that name another as canonical (classify-pages.ts).
  */
-export function findCopies(pages: readonly ConvertedPage[], siteLanguage: string, copiesOnly: readonly ConvertedPage[] = []): SiteContent {
+export function findCopies(
+  pages: readonly ConvertedPage[],
+  siteLanguage: string,
+  copiesOnly: readonly ConvertedPage[] = [],
+): SiteContent {
   const byUrl = new Map(pages.map((page) => [page.url, page]));
   /** Pages by text, then by the primary subtag of their content's language. */
   const byText = new Map<string, ConvertedPage[]>();
@@ -46,17 +53,26 @@ export function findCopies(pages: readonly ConvertedPage[], siteLanguage: string
     if (group) group.push(page);
     else byText.set(page.textHash, [page]);
   }
-  const sameLanguage = (page: ConvertedPage, language: string) => primaryLanguageSubtag(contentLanguageOf(page, siteLanguage)) === primaryLanguageSubtag(language);
+  const sameLanguage = (page: ConvertedPage, language: string) =>
+    primaryLanguageSubtag(contentLanguageOf(page, siteLanguage)) ===
+    primaryLanguageSubtag(language);
   const originalOf = (page: ConvertedPage): ConvertedPage | undefined => {
     const group = byText.get(page.textHash) ?? [];
     if (page.contentLang) {
-      const named = page.contentAlternate === undefined ? undefined : byUrl.get(resolveUrl(page.contentAlternate, page.url));
+      const named =
+        page.contentAlternate === undefined
+          ? undefined
+          : byUrl.get(resolveUrl(page.contentAlternate, page.url));
       if (named && named !== page && !named.contentLang) return named;
-      return group.find((other) => other !== page && !other.contentLang && sameLanguage(other, page.contentLang!));
+      return group.find(
+        (other) => other !== page && !other.contentLang && sameLanguage(other, page.contentLang!),
+      );
     }
     if (sameLanguage(page, siteLanguage)) return undefined;
     // Exactly the site's language, so that a copy is never taken for the original of a copy.
-    return group.find((other) => other !== page && !other.contentLang && sameLanguage(other, siteLanguage));
+    return group.find(
+      (other) => other !== page && !other.contentLang && sameLanguage(other, siteLanguage),
+    );
   };
   const content: ConvertedPage[] = [];
   const copies: PageCopy[] = [];
@@ -68,7 +84,11 @@ export function findCopies(pages: readonly ConvertedPage[], siteLanguage: string
       continue;
     }
     // A copy is in its original's language, whatever its page says.
-    const copy = { ...page, contentLang: contentLanguageOf(original, siteLanguage), original: original.url };
+    const copy = {
+      ...page,
+      contentLang: contentLanguageOf(original, siteLanguage),
+      original: original.url,
+    };
     copies.push({ ...copy, frontMatter: buildFrontMatter({ ...copy, lang: copy.contentLang }) });
   }
   return { pages: content, copies };

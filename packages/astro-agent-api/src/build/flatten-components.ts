@@ -1,5 +1,21 @@
-import { type ChildNode, createElement, createText, type Element, isTag, isText } from './parse-html.ts';
-import { controlName, hasRenderedContent, indexIds, isControl, isHiddenFromReaders, mathAsText, withAccessibleName, type ElementById } from './accessible-names.ts';
+import {
+  type ChildNode,
+  createElement,
+  createText,
+  type Element,
+  isTag,
+  isText,
+} from './parse-html.ts';
+import {
+  controlName,
+  hasRenderedContent,
+  indexIds,
+  isControl,
+  isHiddenFromReaders,
+  mathAsText,
+  withAccessibleName,
+  type ElementById,
+} from './accessible-names.ts';
 import { unwrapCodeFrame } from './code-frames.ts';
 import { collapseWhitespace } from './collapse-whitespace.ts';
 import { findByClass, findElement, hasClass, textOf } from './element-queries.ts';
@@ -12,7 +28,31 @@ import { visibleText } from './visible-text.ts';
 const ANCHOR_SYMBOLS = new Set(['', '#', '¶', '§', '🔗']);
 
 /** Tags whose content the converter writes inline, so a definition made only of them fits after its term. */
-const PHRASING_TAGS = new Set(['a', 'abbr', 'b', 'br', 'cite', 'code', 'del', 'em', 'i', 'img', 'kbd', 'mark', 'q', 's', 'samp', 'small', 'span', 'strong', 'sub', 'sup', 'time', 'u', 'var']);
+const PHRASING_TAGS = new Set([
+  'a',
+  'abbr',
+  'b',
+  'br',
+  'cite',
+  'code',
+  'del',
+  'em',
+  'i',
+  'img',
+  'kbd',
+  'mark',
+  'q',
+  's',
+  'samp',
+  'small',
+  'span',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'u',
+  'var',
+]);
 
 /**
  * Rewrites the markup of themes and component libraries (Starlight, Expressive Code, `@astrojs/mdx`
@@ -26,13 +66,23 @@ const PHRASING_TAGS = new Set(['a', 'abbr', 'b', 'br', 'cite', 'code', 'del', 'e
  * them. Code is left as it is written. `isIgnored` is told whether a section of the content (an
  * article, a section: page-landmarks.ts) holds the child.
  */
-export function rewriteComponents(content: Element, isIgnored: (child: ChildNode, inSection: boolean) => boolean): void {
+export function rewriteComponents(
+  content: Element,
+  isIgnored: (child: ChildNode, inSection: boolean) => boolean,
+): void {
   let ids: Map<string, Element> | undefined;
   const byId: ElementById = (id) => {
     ids ??= indexIds(content);
     return ids.get(id);
   };
-  rewriteChildren(content, { byId, boxes: new Set(), inControl: false, inCode: false, inSection: isSectioning(content), isIgnored });
+  rewriteChildren(content, {
+    byId,
+    boxes: new Set(),
+    inControl: false,
+    inCode: false,
+    inSection: isSectioning(content),
+    isIgnored,
+  });
 }
 
 /**
@@ -51,7 +101,9 @@ interface Walk {
 }
 
 function rewriteChildren(parent: Element, walk: Walk): void {
-  const kept = parent.children.filter((child) => (isTag(child) || isText(child)) && !walk.isIgnored(child, walk.inSection));
+  const kept = parent.children.filter(
+    (child) => (isTag(child) || isText(child)) && !walk.isIgnored(child, walk.inSection),
+  );
   const hasPanels = kept.some((child) => isTag(child) && child.attribs.role === 'tabpanel');
   const labels = hasPanels ? collectTabLabels(kept) : undefined;
   const children: ChildNode[] = [];
@@ -73,12 +125,23 @@ function rewriteChildren(parent: Element, walk: Walk): void {
     const replaced = rewrite(child);
     // An SVG's own markup is a drawing: only its name (its `<title>`, its label) can be text.
     if (replaced.name !== 'svg') rewriteChildren(replaced, walkInside(replaced, walk));
-    const { element, named } = walk.inControl || walk.inCode ? { element: replaced, named: false } : withAccessibleName(replaced, walk.byId);
+    const { element, named } =
+      walk.inControl || walk.inCode
+        ? { element: replaced, named: false }
+        : withAccessibleName(replaced, walk.byId);
     if (named) walk.boxes.add(element);
     children.push(element);
   }
   if (walk.inCode) parent.children = children;
-  else parent.children = separateInlineBoxes(parent, withoutRepeatedNames(walk.inControl ? children : withControlNames(children, walk), walk.boxes), walk.boxes);
+  else
+    parent.children = separateInlineBoxes(
+      parent,
+      withoutRepeatedNames(
+        walk.inControl ? children : withControlNames(children, walk),
+        walk.boxes,
+      ),
+      walk.boxes,
+    );
 }
 
 /** The walk of an element's children: the same one unless the element is a button, a `<pre>` or a section. */
@@ -86,7 +149,9 @@ function walkInside(element: Element, walk: Walk): Walk {
   const inControl = walk.inControl || isControl(element);
   const inCode = walk.inCode || element.name === 'pre';
   const inSection = walk.inSection || isSectioning(element);
-  return inControl === walk.inControl && inCode === walk.inCode && inSection === walk.inSection ? walk : { ...walk, inControl, inCode, inSection };
+  return inControl === walk.inControl && inCode === walk.inCode && inSection === walk.inSection
+    ? walk
+    : { ...walk, inControl, inCode, inSection };
 }
 
 /**
@@ -98,7 +163,8 @@ function walkInside(element: Element, walk: Walk): Walk {
  * stays out; a button with text of its own keeps its text.
  */
 function withControlNames(children: ChildNode[], walk: Walk): ChildNode[] {
-  const isIconOnlyControl = (child: ChildNode): child is Element => isTag(child) && isControl(child) && !hasRenderedContent(child);
+  const isIconOnlyControl = (child: ChildNode): child is Element =>
+    isTag(child) && isControl(child) && !hasRenderedContent(child);
   if (!children.some(isIconOnlyControl) || !children.some(isRunningText)) return children;
   return children.map((child) => {
     if (!isIconOnlyControl(child)) return child;
@@ -162,7 +228,12 @@ function rewrite(element: Element): Element {
 /** A link to a fragment of the page that shows nothing but an icon or a symbol: the anchor a theme puts beside a heading (Starlight's says "Section titled …" to screen readers only). */
 function isAnchorLink(element: Element): boolean {
   const { href } = element.attribs;
-  return element.name === 'a' && href !== undefined && href.startsWith('#') && ANCHOR_SYMBOLS.has(collapseWhitespace(visibleText(element)));
+  return (
+    element.name === 'a' &&
+    href !== undefined &&
+    href.startsWith('#') &&
+    ANCHOR_SYMBOLS.has(collapseWhitespace(visibleText(element)))
+  );
 }
 
 /** Starlight's `<LinkCard>`: `div.sl-link-card > span > a > span.title` beside `span.description`. */
@@ -177,7 +248,9 @@ function linkCardAsParagraph(card: Element): Element | undefined {
   if (!link) return undefined;
   const title = findByClass(link, 'title');
   const description = findByClass(card, 'description');
-  const children: ChildNode[] = [createElement('a', title ? title.children : link.children, link.attribs)];
+  const children: ChildNode[] = [
+    createElement('a', title ? title.children : link.children, link.attribs),
+  ];
   if (description) children.push(createText(' — '), ...description.children);
   return createElement('p', children);
 }
@@ -186,15 +259,21 @@ function linkCardAsParagraph(card: Element): Element | undefined {
 function collectTabLabels(children: readonly ChildNode[]): Map<string, string> {
   const labels = new Map<string, string>();
   const visit = (node: Element): void => {
-    if (node.attribs.role === 'tab' && node.attribs.id !== undefined) labels.set(node.attribs.id, collapseWhitespace(textOf(node)));
-    else for (const child of node.children) if (isTag(child) && child.attribs.role !== 'tabpanel') visit(child);
+    if (node.attribs.role === 'tab' && node.attribs.id !== undefined)
+      labels.set(node.attribs.id, collapseWhitespace(textOf(node)));
+    else
+      for (const child of node.children)
+        if (isTag(child) && child.attribs.role !== 'tabpanel') visit(child);
   };
   for (const child of children) if (isTag(child) && child.attribs.role !== 'tabpanel') visit(child);
   return labels;
 }
 
 function hasTabList(element: Element): boolean {
-  return element.attribs.role === 'tablist' || element.children.some((child) => isTag(child) && hasTabList(child));
+  return (
+    element.attribs.role === 'tablist' ||
+    element.children.some((child) => isTag(child) && hasTabList(child))
+  );
 }
 
 function strongParagraph(children: ChildNode[]): Element {
@@ -212,17 +291,25 @@ function definitionsAsList(dl: Element): Element {
   let definitions: Element[] = [];
   const flush = (): void => {
     if (terms.length === 0 && definitions.length === 0) return;
-    const term: ChildNode[] = terms.flatMap((dt, index) => [...(index > 0 ? [createText(', ')] : []), ...dt.children]);
+    const term: ChildNode[] = terms.flatMap((dt, index) => [
+      ...(index > 0 ? [createText(', ')] : []),
+      ...dt.children,
+    ]);
     const inline = definitions.length === 1 && definitions[0]!.children.every(isPhrasing);
     const children: ChildNode[] = inline
       ? [createElement('strong', term), createText(': '), ...definitions[0]!.children]
-      : [strongParagraph(term), ...definitions.map((dd) => createElement('div', dd.children, dd.attribs))];
+      : [
+          strongParagraph(term),
+          ...definitions.map((dd) => createElement('div', dd.children, dd.attribs)),
+        ];
     items.push(createElement('li', children));
     terms = [];
     definitions = [];
   };
   // `<div>` groups are allowed around a term and its definitions.
-  const entries = dl.children.flatMap((child) => (isTag(child) && child.name === 'div' ? child.children : [child]));
+  const entries = dl.children.flatMap((child) =>
+    isTag(child) && child.name === 'div' ? child.children : [child],
+  );
   for (const entry of entries) {
     if (!isTag(entry)) continue;
     if (entry.name === 'dt') {

@@ -2,8 +2,8 @@ import type { AstroConfig } from 'astro';
 import { readFileSync } from 'node:fs';
 import type { RedirectRule } from '../content/manifest.ts';
 import { trimRoute } from '../content/route-pattern.ts';
-import { robotsHeaderForbidsIndexing } from '../page-signals.ts';
-import type { SiteUrls } from '../site-urls.ts';
+import { robotsHeaderForbidsIndexing } from '../contract/page-signals.ts';
+import type { SiteUrls } from '../contract/site-urls.ts';
 
 /**
  * The site's files that tell its host how to answer, in the format Netlify and Cloudflare Pages share
@@ -42,8 +42,14 @@ export function readNoindexPaths(headersFile: string, site: string): string[] {
       continue;
     }
     const colon = line.indexOf(':');
-    if (current === undefined || colon < 0 || line.slice(0, colon).trim().toLowerCase() !== 'x-robots-tag') continue;
-    if (robotsHeaderForbidsIndexing(line.slice(colon + 1)) && !patterns.includes(current)) patterns.push(current);
+    if (
+      current === undefined ||
+      colon < 0 ||
+      line.slice(0, colon).trim().toLowerCase() !== 'x-robots-tag'
+    )
+      continue;
+    if (robotsHeaderForbidsIndexing(line.slice(colon + 1)) && !patterns.includes(current))
+      patterns.push(current);
   }
   return patterns;
 }
@@ -57,7 +63,11 @@ export function compileHostPath(pattern: string): RegExp {
   const source = pattern
     .replace(/\/+$/, '')
     .split('/')
-    .map((segment) => (/^:\w+$/.test(segment) ? '[^/]+' : segment.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*')))
+    .map((segment) =>
+      /^:\w+$/.test(segment)
+        ? '[^/]+'
+        : segment.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replaceAll('*', '.*'),
+    )
     .join('/');
   return new RegExp(`^${source}/?$`, 'u');
 }
@@ -77,16 +87,33 @@ export function parseRedirectsFile(redirectsFile: string, urls: SiteUrls): Redir
     if (line === '') continue;
     const [source, target, ...rest] = line.split(/\s+/);
     // A second word `key=value` is a query condition (`/store id=:id /blog/:id`): not a plain redirect.
-    if (source === undefined || target === undefined || (target.includes('=') && !/^(https?:\/\/|\/)/.test(target))) continue;
-    const status = rest[0] !== undefined && /^\d{3}!?$/.test(rest[0]) ? rest.shift()!.replace('!', '') : '301';
+    if (
+      source === undefined ||
+      target === undefined ||
+      (target.includes('=') && !/^(https?:\/\/|\/)/.test(target))
+    )
+      continue;
+    const status =
+      rest[0] !== undefined && /^\d{3}!?$/.test(rest[0]) ? rest.shift()!.replace('!', '') : '301';
     if (rest.length > 0 || !REDIRECT_STATUSES.has(status)) continue;
     const path = hostPath(source, host);
     const inBase = path === undefined ? undefined : urls.pathInBase(path);
     if (inBase === undefined) continue;
     const segments = trimRoute(inBase).split('/');
-    if (segments.slice(0, -1).some((segment) => segment.includes('*')) || (segments.at(-1)!.includes('*') && segments.at(-1) !== '*')) continue;
-    const from = segments.map((segment) => (segment === '*' ? '[...splat]' : segment.replace(/^:(\w+)$/, '[$1]'))).join('/') || '/';
-    const to = target.replace(/:splat\b/g, '[...splat]').replace(/:(\w+)/g, (whole, name: string) => (from.includes(`[${name}]`) ? `[${name}]` : whole));
+    if (
+      segments.slice(0, -1).some((segment) => segment.includes('*')) ||
+      (segments.at(-1)!.includes('*') && segments.at(-1) !== '*')
+    )
+      continue;
+    const from =
+      segments
+        .map((segment) => (segment === '*' ? '[...splat]' : segment.replace(/^:(\w+)$/, '[$1]')))
+        .join('/') || '/';
+    const to = target
+      .replace(/:splat\b/g, '[...splat]')
+      .replace(/:(\w+)/g, (whole, name: string) =>
+        from.includes(`[${name}]`) ? `[${name}]` : whole,
+      );
     rules.push({ from, to, source: 'redirects-file' });
   }
   return rules;
@@ -94,7 +121,11 @@ export function parseRedirectsFile(redirectsFile: string, urls: SiteUrls): Redir
 
 /** Astro's `redirects` (`'/old': '/new'` or `'/old': { status, destination }`, dynamic routes included), as rules of the manifest. */
 export function readAstroRedirects(redirects: AstroConfig['redirects']): RedirectRule[] {
-  return Object.entries(redirects).map(([from, to]) => ({ from: trimRoute(from), to: typeof to === 'string' ? to : to.destination, source: 'redirects' }));
+  return Object.entries(redirects).map(([from, to]) => ({
+    from: trimRoute(from),
+    to: typeof to === 'string' ? to : to.destination,
+    source: 'redirects',
+  }));
 }
 
 /** The path of a rule's pattern: itself when it is a path, the path of an URL of the site's host; undefined for another host. */

@@ -3,8 +3,17 @@ import { remarkAttentionEdges } from './attention-edges.ts';
 import { buildSections } from './markdown-sections.ts';
 import { buildMarkdownTree } from './markdown-tree.ts';
 import { writeMarkdown } from './markdown-writer.ts';
-import { asStatedDate, readPageMetadata, type PageMetadata, type PageSignals } from './page-metadata.ts';
-import { PAGEFIND_ATTRIBUTE_SELECTORS, readPagefindAttributes, type PagefindAttributes } from './pagefind-attributes.ts';
+import {
+  asStatedDate,
+  readPageMetadata,
+  type PageMetadata,
+  type PageSignals,
+} from './page-metadata.ts';
+import {
+  PAGEFIND_ATTRIBUTE_SELECTORS,
+  readPagefindAttributes,
+  type PagefindAttributes,
+} from './pagefind-attributes.ts';
 import { parseHtml } from './parse-html.ts';
 import { findContent, prepareContent } from './prepare-content.ts';
 import { selectOne } from './select-elements.ts';
@@ -41,11 +50,20 @@ const attentionEdges = remarkAttentionEdges();
  * (markdown-tree.ts), the emphasis edges moved (attention-edges.ts) and the Markdown written with its
  * sections (markdown-writer.ts).
  */
-export function buildMarkdownFromHtml(html: string, options: HtmlToMarkdownOptions): PageMarkdown | undefined {
-  const contentSelectors = splitSelectorList(options.contentSelector ?? '[data-agent-content], main');
+export function buildMarkdownFromHtml(
+  html: string,
+  options: HtmlToMarkdownOptions,
+): PageMarkdown | undefined {
+  const contentSelectors = splitSelectorList(
+    options.contentSelector ?? '[data-agent-content], main',
+  );
   const excludeSelector = options.excludeSelector ?? '[data-agent-exclude]';
   const excludeSelectors = splitSelectorList(excludeSelector);
-  const scan = scanPage(html, [...contentSelectors, ...excludeSelectors, ...PAGEFIND_ATTRIBUTE_SELECTORS]);
+  const scan = scanPage(html, [
+    ...contentSelectors,
+    ...excludeSelectors,
+    ...PAGEFIND_ATTRIBUTE_SELECTORS,
+  ]);
   const tree = parseHtml(scan.parsed);
 
   if (scan.mayMatch(excludeSelectors) && selectOne(excludeSelector, tree)) return undefined;
@@ -56,12 +74,24 @@ export function buildMarkdownFromHtml(html: string, options: HtmlToMarkdownOptio
   );
   const metadata = readPageMetadata(tree, html, content, scan);
   // Read before the ignored parts go: Pagefind takes filters and metadata from anywhere in the page.
-  const pagefind = scan.mayMatch(PAGEFIND_ATTRIBUTE_SELECTORS) ? readPagefindAttributes(tree, html) : undefined;
+  const pagefind = scan.mayMatch(PAGEFIND_ATTRIBUTE_SELECTORS)
+    ? readPagefindAttributes(tree, html)
+    : undefined;
 
-  const footerTime = prepareContent(content, options.ignoreSelectors ?? [], metadata.lastModified === undefined && scan.has(PAGE_TOKENS.time));
+  const footerTime = prepareContent(
+    content,
+    options.ignoreSelectors ?? [],
+    metadata.lastModified === undefined && scan.has(PAGE_TOKENS.time),
+  );
   const lastModified = metadata.lastModified ?? asStatedDate(footerTime);
   const { root, headingSources } = buildMarkdownTree(content, options.pageUrl);
   attentionEdges(root);
   const { markdown, headings } = writeMarkdown(root);
-  return { ...metadata, ...(lastModified && { lastModified }), sections: buildSections(markdown, headings, headingSources), markdown, ...(pagefind && { pagefind }) };
+  return {
+    ...metadata,
+    ...(lastModified && { lastModified }),
+    sections: buildSections(markdown, headings, headingSources),
+    markdown,
+    ...(pagefind && { pagefind }),
+  };
 }

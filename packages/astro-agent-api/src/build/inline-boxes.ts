@@ -50,7 +50,29 @@ const BLOCK_TAGS = new Set([
 ]);
 
 /** Elements that mark up prose (emphasis, code, a quotation): what they hold reads as part of the sentence. */
-const FORMATTING_TAGS = new Set(['abbr', 'b', 'cite', 'code', 'del', 'dfn', 'em', 'i', 'ins', 'kbd', 'mark', 'q', 's', 'samp', 'small', 'strong', 'sub', 'sup', 'time', 'u', 'var']);
+const FORMATTING_TAGS = new Set([
+  'abbr',
+  'b',
+  'cite',
+  'code',
+  'del',
+  'dfn',
+  'em',
+  'i',
+  'ins',
+  'kbd',
+  'mark',
+  'q',
+  's',
+  'samp',
+  'small',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'u',
+  'var',
+]);
 
 /**
  * What the reader meets at one edge of a node: nothing (a comment, an empty element), white space,
@@ -76,14 +98,21 @@ const OPENING = /[\p{Ps}\p{Pi}¿¡]/u;
  * word may be split across elements (`<b>Astro</b>'s`), and Japanese or Chinese have no spaces at all.
  * `boxes` holds the elements that are an icon's name (accessible-names.ts).
  */
-export function separateInlineBoxes(parent: Element, children: ChildNode[], boxes: ReadonlySet<Element>): ChildNode[] {
+export function separateInlineBoxes(
+  parent: Element,
+  children: ChildNode[],
+  boxes: ReadonlySet<Element>,
+): ChildNode[] {
   // The children of a flex or grid container are boxes of their own (block-display.ts), text runs included.
   const itemsApart = displaysItemsApart(parent);
   let separated: ChildNode[] | undefined;
   let previous: Edge = 'none';
   for (const [i, child] of children.entries()) {
     const start = edgeOf(child, 'start', boxes);
-    if (start !== 'none' && (needsSpace(previous, start) || (itemsApart && touches(previous, start)))) {
+    if (
+      start !== 'none' &&
+      (needsSpace(previous, start) || (itemsApart && touches(previous, start)))
+    ) {
       separated ??= children.slice(0, i);
       separated.push(createText(' '));
     }
@@ -108,7 +137,13 @@ function needsSpace(before: Edge, after: Edge): boolean {
 
 /** Whether two neighbours' text meets with nothing between: no white space, and no block (a `<br>` too), beside which the converter breaks the line already. */
 function touches(before: Edge, after: Edge): boolean {
-  return !(before === 'none' || before === 'space' || before === 'block' || after === 'space' || after === 'block');
+  return !(
+    before === 'none' ||
+    before === 'space' ||
+    before === 'block' ||
+    after === 'space' ||
+    after === 'block'
+  );
 }
 
 function edgeOf(node: ChildNode, side: 'start' | 'end', boxes: ReadonlySet<Element>): Edge {
@@ -121,13 +156,19 @@ function edgeOf(node: ChildNode, side: 'start' | 'end', boxes: ReadonlySet<Eleme
   if (!isTag(node) || node.name === 'svg') return 'none';
   if (BLOCK_TAGS.has(node.name)) return 'block';
   if (displaysAsBlock(node)) return 'line';
-  if ((node.name === 'a' && node.attribs.href !== undefined) || node.name === 'button') return 'control';
+  if ((node.name === 'a' && node.attribs.href !== undefined) || node.name === 'button')
+    return 'control';
   if (node.name === 'img' || boxes.has(node) || isVisuallyHidden(node)) return 'box';
   const { children } = node;
-  for (let i = side === 'start' ? 0 : children.length - 1; i >= 0 && i < children.length; i += side === 'start' ? 1 : -1) {
+  for (
+    let i = side === 'start' ? 0 : children.length - 1;
+    i >= 0 && i < children.length;
+    i += side === 'start' ? 1 : -1
+  ) {
     const edge = edgeOf(children[i]!, side, boxes);
     // A link in emphasis is a link of the prose, not a button: `<em><a>付き</a></em>` runs on as text does.
-    if (edge !== 'none') return edge === 'control' && FORMATTING_TAGS.has(node.name) ? 'text' : edge;
+    if (edge !== 'none')
+      return edge === 'control' && FORMATTING_TAGS.has(node.name) ? 'text' : edge;
   }
   return 'none';
 }

@@ -8,13 +8,23 @@ import type { HeadingSource } from './markdown-tree.ts';
  * with the extent of the text it heads, down to the next heading of the same or a higher level, and
  * an id named from the HTML heading it came from.
  */
-export function buildSections(markdown: string, headings: readonly { heading: Heading; offset: number }[], sources: WeakMap<Heading, HeadingSource>): PageSection[] {
+export function buildSections(
+  markdown: string,
+  headings: readonly { heading: Heading; offset: number }[],
+  sources: WeakMap<Heading, HeadingSource>,
+): PageSection[] {
   const ids = buildSectionIds(headings.map(({ heading }) => sources.get(heading)));
   return headings.map(({ heading, offset }, index): PageSection => {
     const next = headings.slice(index + 1).find((other) => other.heading.depth <= heading.depth);
     // A section ends with the line break before the blank line that precedes the next one.
     const end = next ? next.offset - 1 : markdown.length;
-    return { id: ids[index]!, title: sources.get(heading)?.title ?? '', level: heading.depth, offset, length: end - offset };
+    return {
+      id: ids[index]!,
+      title: sources.get(heading)?.title ?? '',
+      level: heading.depth,
+      offset,
+      length: end - offset,
+    };
   });
 }
 

@@ -10,15 +10,30 @@ import { defaultHandlers, type Info, type State, type Unsafe } from 'mdast-util-
  * expression, kept per stack; a text it does not match, with no backslash, comes out unchanged,
  * exactly as `safe` would give it. Any other text goes through the default handler.
  */
-export function writeText(node: Text, parent: Parents | undefined, state: State, info: Info): string {
+export function writeText(
+  node: Text,
+  parent: Parents | undefined,
+  state: State,
+  info: Info,
+): string {
   const { value } = node;
   // A backslash may need one of its own (escapeBackslashes in `safe`), even one just after the text.
-  if (!value.includes('\\') && !info.after.includes('\\') && !hasUnsafeCharacter(state, info.before, value, info.after)) return value;
+  if (
+    !value.includes('\\') &&
+    !info.after.includes('\\') &&
+    !hasUnsafeCharacter(state, info.before, value, info.after)
+  )
+    return value;
   return defaultHandlers.text(node, parent, state, info);
 }
 
 /** Whether a pattern in scope could match a character of `value`, between the characters the writer puts before and after it. */
-export function hasUnsafeCharacter(state: State, before: string, value: string, after: string): boolean {
+export function hasUnsafeCharacter(
+  state: State,
+  before: string,
+  value: string,
+  after: string,
+): boolean {
   const around = `${before}${value}${after}`;
   for (const test of unsafeTestsOf(state)) {
     test.lastIndex = before.length;
@@ -50,26 +65,42 @@ function unsafeTestsOf(state: State): RegExp[] {
   if (!tests) {
     const inScope = state.unsafe.filter((pattern) => isInScope(state.stack, pattern));
     tests = [false, true]
-      .map((unicode) => inScope.filter((pattern) => Boolean(pattern.unicode) === unicode).map(patternSource))
-      .flatMap((sources, unicode) => (sources.length === 0 ? [] : [new RegExp(sources.join('|'), unicode ? 'gu' : 'g')]));
+      .map((unicode) =>
+        inScope.filter((pattern) => Boolean(pattern.unicode) === unicode).map(patternSource),
+      )
+      .flatMap((sources, unicode) =>
+        sources.length === 0 ? [] : [new RegExp(sources.join('|'), unicode ? 'gu' : 'g')],
+      );
     byStack.set(key, tests);
   }
   return tests;
 }
 
 function patternSource(pattern: Unsafe): string {
-  const character = /[$()*+.?[\\\]^{|}]/.test(pattern.character) ? `\\${pattern.character}` : pattern.character;
+  const character = /[$()*+.?[\\\]^{|}]/.test(pattern.character)
+    ? `\\${pattern.character}`
+    : pattern.character;
   if (pattern.beforeNode || pattern.afterNode) return character;
-  const before = (pattern.atBreak ? '[\\r\\n][\\t ]*' : '') + (pattern.before ? `(?:${pattern.before})` : '');
+  const before =
+    (pattern.atBreak ? '[\\r\\n][\\t ]*' : '') + (pattern.before ? `(?:${pattern.before})` : '');
   return `${before ? `(?<=${before})` : ''}${character}${pattern.after ? `(?=${pattern.after})` : ''}`;
 }
 
 /** Whether a pattern applies inside the constructs of `stack` (as `patternInScope` of mdast-util-to-markdown, which it does not export). */
 function isInScope(stack: readonly string[], pattern: Unsafe): boolean {
-  return listInScope(stack, pattern.inConstruct, true) && !listInScope(stack, pattern.notInConstruct, false);
+  return (
+    listInScope(stack, pattern.inConstruct, true) &&
+    !listInScope(stack, pattern.notInConstruct, false)
+  );
 }
 
-function listInScope(stack: readonly string[], list: Unsafe['inConstruct'], none: boolean): boolean {
+function listInScope(
+  stack: readonly string[],
+  list: Unsafe['inConstruct'],
+  none: boolean,
+): boolean {
   const constructs = typeof list === 'string' ? [list] : list;
-  return !constructs || constructs.length === 0 ? none : constructs.some((construct) => stack.includes(construct));
+  return !constructs || constructs.length === 0
+    ? none
+    : constructs.some((construct) => stack.includes(construct));
 }

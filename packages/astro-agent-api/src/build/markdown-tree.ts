@@ -1,5 +1,22 @@
 import { type ChildNode, type Element, isTag, type Text as DomText } from './parse-html.ts';
-import type { BlockContent, Blockquote, Heading, Html, List, ListItem, Nodes, Paragraph, Parents, PhrasingContent, Root, RootContent, Table, TableCell, TableRow, Text } from 'mdast';
+import type {
+  BlockContent,
+  Blockquote,
+  Heading,
+  Html,
+  List,
+  ListItem,
+  Nodes,
+  Paragraph,
+  Parents,
+  PhrasingContent,
+  Root,
+  RootContent,
+  Table,
+  TableCell,
+  TableRow,
+  Text,
+} from 'mdast';
 import { alertVariant } from './aside-alerts.ts';
 import { buildCodeBlock } from './code-frames.ts';
 import { flattenTableCell } from './table-cells.ts';
@@ -35,10 +52,18 @@ const BLOCKS = new Set(
   ),
 );
 /** Replaced elements and form controls: content, so whitespace beside them shows. */
-const CONTENT = new Set('button input select textarea audio canvas embed iframe img math object picture svg video'.split(' '));
+const CONTENT = new Set(
+  'button input select textarea audio canvas embed iframe img math object picture svg video'.split(
+    ' ',
+  ),
+);
 const EMBEDDED = new Set('audio canvas embed iframe img math object picture svg video'.split(' '));
 /** Elements never shown, which whitespace looks past. */
-const SKIPPABLE = new Set('area base basefont dialog datalist head link meta noembed noframes param rp script source style template track title'.split(' '));
+const SKIPPABLE = new Set(
+  'area base basefont dialog datalist head link meta noembed noframes param rp script source style template track title'.split(
+    ' ',
+  ),
+);
 
 type WhiteSpace = 'normal' | 'pre' | 'nowrap' | 'pre-wrap';
 interface SpaceState {
@@ -56,7 +81,11 @@ const HTML_WHITESPACE = /[\t\n\v\f\r ]+/g;
 function minify(node: ChildNode, state: SpaceState): SpaceResult {
   if (isTag(node)) {
     const blocklike = BLOCKS.has(node.name);
-    const settings: SpaceState = { before: blocklike || state.before, after: blocklike || state.after, whitespace: inferWhiteSpace(node, state.whitespace) };
+    const settings: SpaceState = {
+      before: blocklike || state.before,
+      after: blocklike || state.after,
+      whitespace: inferWhiteSpace(node, state.whitespace),
+    };
     return minifyAll(node, settings);
   }
   if (node.type === 'text') {
@@ -86,7 +115,11 @@ function minifyAll(parent: Element, state: SpaceState): SpaceResult {
   const { children } = parent;
   for (let index = 0; index < children.length; index++) {
     const child = children[index]!;
-    const result = minify(child, { whitespace: state.whitespace, after: collapsableAfter(children, index, state.after), before });
+    const result = minify(child, {
+      whitespace: state.whitespace,
+      after: collapsableAfter(children, index, state.after),
+      before,
+    });
     if (result.remove) {
       children.splice(index, 1);
       index--;
@@ -98,14 +131,19 @@ function minifyAll(parent: Element, state: SpaceState): SpaceResult {
   return { stripAtStart: before || state.after, remove: false };
 }
 
-function collapsableAfter<T extends boolean | undefined>(nodes: readonly ChildNode[], index: number, after: T): boolean | T {
+function collapsableAfter<T extends boolean | undefined>(
+  nodes: readonly ChildNode[],
+  index: number,
+  after: T,
+): boolean | T {
   for (let next = index + 1; next < nodes.length; next++) {
     const node = nodes[next]!;
     let result: boolean | undefined;
     if (isTag(node)) {
       if (CONTENT.has(node.name)) return false;
       if (BLOCKS.has(node.name)) return true;
-      if (!(node.attribs.hidden !== undefined || SKIPPABLE.has(node.name))) result = collapsableAfter(node.children, -1, undefined);
+      if (!(node.attribs.hidden !== undefined || SKIPPABLE.has(node.name)))
+        result = collapsableAfter(node.children, -1, undefined);
     } else if (node.type === 'text' && !isWhitespace(node.data)) return false;
     if (result !== undefined) return result;
   }
@@ -149,7 +187,11 @@ const IGNORED = new Set(
     ' ',
   ),
 );
-const FLOW = new Set('address article aside body center div fieldset figcaption figure form footer header hgroup html legend main multicol nav picture section'.split(' '));
+const FLOW = new Set(
+  'address article aside body center div fieldset figcaption figure form footer header hgroup html legend main multicol nav picture section'.split(
+    ' ',
+  ),
+);
 const HEADINGS: Record<string, Heading['depth']> = { h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6 };
 /** hast-util-phrasing's elements, for whether a list item is spread. */
 const HTML_PHRASING = new Set(
@@ -157,7 +199,21 @@ const HTML_PHRASING = new Set(
     ' ',
   ),
 );
-const MDAST_PHRASING = new Set(['break', 'delete', 'emphasis', 'footnote', 'footnoteReference', 'image', 'imageReference', 'inlineCode', 'inlineMath', 'link', 'linkReference', 'strong', 'text']);
+const MDAST_PHRASING = new Set([
+  'break',
+  'delete',
+  'emphasis',
+  'footnote',
+  'footnoteReference',
+  'image',
+  'imageReference',
+  'inlineCode',
+  'inlineMath',
+  'link',
+  'linkReference',
+  'strong',
+  'text',
+]);
 
 type Result = Nodes | Nodes[] | undefined;
 
@@ -211,10 +267,20 @@ function one(state: TreeState, node: ChildNode): Result {
       return children.length > 0 ? { type: 'paragraph', children } : undefined;
     }
     case 'a':
-      return { type: 'link', url: resolveUrl(node.attribs.href, state.pageUrl), title: collapse(node.attribs.title) || null, children: all(state, node) as PhrasingContent[] };
+      return {
+        type: 'link',
+        url: resolveUrl(node.attribs.href, state.pageUrl),
+        title: collapse(node.attribs.title) || null,
+        children: all(state, node) as PhrasingContent[],
+      };
     case 'img':
     case 'image':
-      return { type: 'image', url: resolveUrl(node.attribs.src, state.pageUrl), title: collapse(node.attribs.title) || null, alt: collapse(node.attribs.alt) };
+      return {
+        type: 'image',
+        url: resolveUrl(node.attribs.src, state.pageUrl),
+        title: collapse(node.attribs.title) || null,
+        alt: collapse(node.attribs.alt),
+      };
     case 'strong':
     case 'b':
       return { type: 'strong', children: all(state, node) as PhrasingContent[] };
@@ -257,7 +323,10 @@ function one(state: TreeState, node: ChildNode): Result {
     case 'table':
       return table(state, node);
     case 'tr':
-      return { type: 'tableRow', children: toSpecificContent(all(state, node), 'tableCell') as TableCell[] };
+      return {
+        type: 'tableRow',
+        children: toSpecificContent(all(state, node), 'tableCell') as TableCell[],
+      };
     case 'td':
     case 'th':
       return tableCell(state, node);
@@ -268,7 +337,14 @@ function one(state: TreeState, node: ChildNode): Result {
     case 'iframe': {
       const source = node.attribs.src ?? '';
       const title = collapse(node.attribs.title);
-      return source && title ? { type: 'link', title: null, url: absoluteUrl(source, state.pageUrl), children: [{ type: 'text', value: title }] } : undefined;
+      return source && title
+        ? {
+            type: 'link',
+            title: null,
+            url: absoluteUrl(source, state.pageUrl),
+            children: [{ type: 'text', value: title }],
+          }
+        : undefined;
     }
     case 'audio':
     case 'video':
@@ -283,9 +359,16 @@ function one(state: TreeState, node: ChildNode): Result {
 }
 
 function heading(state: TreeState, node: Element, depth: Heading['depth']): Heading {
-  const result: Heading = { type: 'heading', depth, children: dropSurroundingBreaks(all(state, node)) as PhrasingContent[] };
+  const result: Heading = {
+    type: 'heading',
+    depth,
+    children: dropSurroundingBreaks(all(state, node)) as PhrasingContent[],
+  };
   const id = node.attribs.id?.trim();
-  state.headingSources.set(result, { htmlId: id ? id : undefined, title: collapseWhitespace(textOf(node)) });
+  state.headingSources.set(result, {
+    htmlId: id ? id : undefined,
+    title: collapseWhitespace(textOf(node)),
+  });
   return result;
 }
 
@@ -304,11 +387,17 @@ function aside(state: TreeState, node: Element): Nodes[] | Blockquote {
   // `[!NOTE]` written as is: as text, the writer would escape its bracket.
   const marker: Html = { type: 'html', value: `[!${variant.type}]` };
   const head: PhrasingContent[] = [marker];
-  if (title !== '' && title.toLowerCase() !== variant.label.toLowerCase()) head.push({ type: 'text', value: '\n' }, { type: 'strong', children: [{ type: 'text', value: title }] });
+  if (title !== '' && title.toLowerCase() !== variant.label.toLowerCase())
+    head.push(
+      { type: 'text', value: '\n' },
+      { type: 'strong', children: [{ type: 'text', value: title }] },
+    );
   const first = blocks[0];
   // GitHub reads the alert's type on the first line only; the first paragraph goes on the next line.
   const opening: Paragraph =
-    first?.type === 'paragraph' && head.length === 1 ? { type: 'paragraph', children: [...head, { type: 'text', value: '\n' }, ...first.children] } : { type: 'paragraph', children: head };
+    first?.type === 'paragraph' && head.length === 1
+      ? { type: 'paragraph', children: [...head, { type: 'text', value: '\n' }, ...first.children] }
+      : { type: 'paragraph', children: head };
   const rest = opening.children.length > head.length ? blocks.slice(1) : blocks;
   return { type: 'blockquote', children: [opening, ...rest] };
 }
@@ -321,13 +410,24 @@ function list(state: TreeState, node: Element): List {
     start = Number.parseInt(String(node.attribs.start), 10);
     if (Number.isNaN(start)) start = 1;
   }
-  return { type: 'list', ordered, start, spread: children.length > 1 && children.some((child) => child.spread), children };
+  return {
+    type: 'list',
+    ordered,
+    start,
+    spread: children.length > 1 && children.some((child) => child.spread),
+    children,
+  };
 }
 
 function listItem(state: TreeState, node: Element): ListItem {
   const { rest, checkbox } = extractLeadingCheckbox(node);
   const checked = checkbox ? checkbox.attribs.checked !== undefined : null;
-  return { type: 'listItem', spread: spreadOut(rest), checked, children: wrap(all(state, rest)) as BlockContent[] };
+  return {
+    type: 'listItem',
+    spread: spreadOut(rest),
+    checked,
+    children: wrap(all(state, rest)) as BlockContent[],
+  };
 }
 
 function spreadOut(node: Element): boolean {
@@ -341,7 +441,12 @@ function spreadOut(node: Element): boolean {
 }
 
 function isHtmlPhrasing(element: Element): boolean {
-  return HTML_PHRASING.has(element.name) || EMBEDDED.has(element.name) || (element.name === 'link' && isBodyOkLink(element)) || (element.name === 'meta' && element.attribs.itemprop !== undefined);
+  return (
+    HTML_PHRASING.has(element.name) ||
+    EMBEDDED.has(element.name) ||
+    (element.name === 'link' && isBodyOkLink(element)) ||
+    (element.name === 'meta' && element.attribs.itemprop !== undefined)
+  );
 }
 
 /** hast-util-is-body-ok-link: a `<link>` allowed in the body. */
@@ -351,12 +456,20 @@ function isBodyOkLink(element: Element): boolean {
     .toLowerCase()
     .split(/[\t\n\f\r ]+/)
     .filter(Boolean);
-  return rel.length > 0 && rel.every((value) => value === 'pingback' || value === 'prefetch' || value === 'stylesheet');
+  return (
+    rel.length > 0 &&
+    rel.every((value) => value === 'pingback' || value === 'prefetch' || value === 'stylesheet')
+  );
 }
 
 function extractLeadingCheckbox(node: Element): { rest: Element; checkbox: Element | undefined } {
   const head = node.children[0];
-  if (head && isTag(head) && head.name === 'input' && (head.attribs.type === 'checkbox' || head.attribs.type === 'radio')) {
+  if (
+    head &&
+    isTag(head) &&
+    head.name === 'input' &&
+    (head.attribs.type === 'checkbox' || head.attribs.type === 'radio')
+  ) {
     return { checkbox: head, rest: withChildren(node, node.children.slice(1)) };
   }
   if (head && isTag(head) && head.name === 'p') {
@@ -379,7 +492,8 @@ function table(state: TreeState, node: Element): Table | Text {
   const { align, headless } = inspectTable(node);
   const rows = toSpecificContent(all(state, node), 'tableRow') as TableRow[];
   if (headless) rows.unshift({ type: 'tableRow', children: [] });
-  for (const row of rows) row.children = toSpecificContent(row.children, 'tableCell') as TableCell[];
+  for (const row of rows)
+    row.children = toSpecificContent(row.children, 'tableCell') as TableCell[];
   let columns = 1;
   for (const [rowIndex, row] of rows.entries()) {
     const cells = row.children;
@@ -389,7 +503,10 @@ function table(state: TreeState, node: Element): Table | Text {
         const rowEnd = Math.min(rowIndex + span.rowSpan, rows.length);
         for (let other = rowIndex; other < rowEnd; other++) {
           for (let column = cellIndex; column < cellIndex + span.colSpan; column++) {
-            const added: TableCell[] = other !== rowIndex || column !== cellIndex ? [{ type: 'tableCell', children: [] }] : [];
+            const added: TableCell[] =
+              other !== rowIndex || column !== cellIndex
+                ? [{ type: 'tableCell', children: [] }]
+                : [];
             rows[other]!.children.splice(column, 0, ...added);
           }
         }
@@ -397,7 +514,8 @@ function table(state: TreeState, node: Element): Table | Text {
     }
     if (cells.length > columns) columns = cells.length;
   }
-  for (const row of rows) while (row.children.length < columns) row.children.push({ type: 'tableCell', children: [] });
+  for (const row of rows)
+    while (row.children.length < columns) row.children.push({ type: 'tableCell', children: [] });
   while (align.length < columns) align.push(null);
   state.inTable = false;
   return { type: 'table', align, children: rows };
@@ -407,7 +525,10 @@ function table(state: TreeState, node: Element): Table | Text {
 const cellSpans = new WeakMap<TableCell, { colSpan: number; rowSpan: number }>();
 
 function tableCell(state: TreeState, node: Element): TableCell {
-  const cell = flattenTableCell({ type: 'tableCell', children: all(state, node) as PhrasingContent[] });
+  const cell = flattenTableCell({
+    type: 'tableCell',
+    children: all(state, node) as PhrasingContent[],
+  });
   const colSpan = Number.parseInt(node.attribs.colspan ?? '', 10) || 1;
   const rowSpan = Number.parseInt(node.attribs.rowspan ?? '', 10) || 1;
   if (colSpan > 1 || rowSpan > 1) cellSpans.set(cell, { colSpan, rowSpan });
@@ -425,7 +546,8 @@ function inspectTable(node: Element): { align: Table['align'] & unknown[]; headl
       if (child.name === 'th' || child.name === 'td') {
         if (!info.align[cellIndex]) {
           const value = child.attribs.align || null;
-          if (value === 'center' || value === 'left' || value === 'right' || value === null) info.align[cellIndex] = value;
+          if (value === 'center' || value === 'left' || value === 'right' || value === null)
+            info.align[cellIndex] = value;
         }
         if (info.headless && rowIndex < 2 && child.name === 'th') info.headless = false;
         cellIndex++;
@@ -457,7 +579,8 @@ function quote(state: TreeState, node: Element): Nodes[] {
 function input(node: Element): Text | undefined {
   const { type, disabled } = node.attribs;
   if (disabled !== undefined || type === 'hidden' || type === 'file') return undefined;
-  if (type === 'checkbox' || type === 'radio') return { type: 'text', value: node.attribs.checked !== undefined ? '[x]' : '[ ]' };
+  if (type === 'checkbox' || type === 'radio')
+    return { type: 'text', value: node.attribs.checked !== undefined ? '[x]' : '[ ]' };
   // A text field shows its value (or placeholder); other controls nothing an agent reads.
   const value = collapse(node.attribs.value || node.attribs.placeholder);
   if (!value || type === 'image' || type === 'email' || type === 'url') return undefined;
@@ -473,8 +596,22 @@ function media(state: TreeState, node: Element): Result {
     if (isTag(child) && child.name === 'source') source = child.attribs.src ?? '';
   }
   const poster = node.name === 'video' ? (node.attribs.poster ?? '') : '';
-  const children: PhrasingContent[] = poster ? [{ type: 'image', title: null, url: absoluteUrl(poster, state.pageUrl), alt: nodes.map(mdastText).join('') }] : (nodes as PhrasingContent[]);
-  return { type: 'link', title: collapse(node.attribs.title) || null, url: absoluteUrl(source, state.pageUrl), children };
+  const children: PhrasingContent[] = poster
+    ? [
+        {
+          type: 'image',
+          title: null,
+          url: absoluteUrl(poster, state.pageUrl),
+          alt: nodes.map(mdastText).join(''),
+        },
+      ]
+    : (nodes as PhrasingContent[]);
+  return {
+    type: 'link',
+    title: collapse(node.attribs.title) || null,
+    url: absoluteUrl(source, state.pageUrl),
+    children,
+  };
 }
 
 function containsLink(node: Nodes): boolean {
@@ -482,7 +619,13 @@ function containsLink(node: Nodes): boolean {
 }
 
 function mdastText(node: Nodes): string {
-  return 'value' in node ? node.value : 'children' in node ? node.children.map(mdastText).join('') : node.type === 'image' ? (node.alt ?? '') : '';
+  return 'value' in node
+    ? node.value
+    : 'children' in node
+      ? node.children.map(mdastText).join('')
+      : node.type === 'image'
+        ? (node.alt ?? '')
+        : '';
 }
 
 function textarea(node: Element): Nodes[] {
@@ -540,14 +683,19 @@ function isPhrasing(node: Nodes): boolean {
 }
 
 function wrapNeeded(nodes: readonly Nodes[]): boolean {
-  return nodes.some((node) => !isPhrasing(node) || ('children' in node && wrapNeeded(node.children)));
+  return nodes.some(
+    (node) => !isPhrasing(node) || ('children' in node && wrapNeeded(node.children)),
+  );
 }
 
 /** Phrasing runs between blocks become paragraphs; runs of only whitespace go. */
 function wrap(nodes: readonly Nodes[]): Nodes[] {
   return runs(
     nodes,
-    (run) => (run.every((node) => node.type === 'text' && isWhitespace(node.value)) ? [] : [{ type: 'paragraph', children: dropSurroundingBreaks(run) as PhrasingContent[] }]),
+    (run) =>
+      run.every((node) => node.type === 'text' && isWhitespace(node.value))
+        ? []
+        : [{ type: 'paragraph', children: dropSurroundingBreaks(run) as PhrasingContent[] }],
     (node) => node,
   );
 }
@@ -559,7 +707,10 @@ function split(node: Extract<Nodes, { type: 'link' | 'delete' }>): Nodes[] {
     (run) => [{ ...structuredClone({ ...node, children: [] }), children: run } as Nodes],
     (child) => {
       if ('children' in child) {
-        const parent = { ...structuredClone({ ...node, children: [] }), children: (child as Parents).children } as Nodes;
+        const parent = {
+          ...structuredClone({ ...node, children: [] }),
+          children: (child as Parents).children,
+        } as Nodes;
         const copy = structuredClone({ ...child, children: [] }) as Parents;
         (copy.children as Nodes[]).push(parent);
         return copy;
@@ -569,10 +720,15 @@ function split(node: Extract<Nodes, { type: 'link' | 'delete' }>): Nodes[] {
   );
 }
 
-function runs(nodes: readonly Nodes[], onPhrasing: (run: Nodes[]) => Nodes[], onOther: (node: Nodes) => Nodes): Nodes[] {
+function runs(
+  nodes: readonly Nodes[],
+  onPhrasing: (run: Nodes[]) => Nodes[],
+  onOther: (node: Nodes) => Nodes,
+): Nodes[] {
   const flattened: Nodes[] = [];
   for (const node of nodes) {
-    if ((node.type === 'delete' || node.type === 'link') && wrapNeeded(node.children)) flattened.push(...split(node));
+    if ((node.type === 'delete' || node.type === 'link') && wrapNeeded(node.children))
+      flattened.push(...split(node));
     else flattened.push(node);
   }
   const result: Nodes[] = [];
@@ -592,7 +748,10 @@ function runs(nodes: readonly Nodes[], onPhrasing: (run: Nodes[]) => Nodes[], on
 }
 
 /** Groups what is not of `type` into the next node of that type (the previous for a trailing run; a new one when there is none). */
-function toSpecificContent(nodes: readonly Nodes[], type: 'listItem' | 'tableRow' | 'tableCell'): Parents[] {
+function toSpecificContent(
+  nodes: readonly Nodes[],
+  type: 'listItem' | 'tableRow' | 'tableCell',
+): Parents[] {
   const results: Parents[] = [];
   let queue: Nodes[] = [];
   for (const node of nodes) {
@@ -608,7 +767,11 @@ function toSpecificContent(nodes: readonly Nodes[], type: 'listItem' | 'tableRow
   if (queue.length > 0) {
     let last = results.at(-1);
     if (!last) {
-      last = (type === 'listItem' ? { type, spread: false, checked: null, children: [] } : { type, children: [] }) as Parents;
+      last = (
+        type === 'listItem'
+          ? { type, spread: false, checked: null, children: [] }
+          : { type, children: [] }
+      ) as Parents;
       results.push(last);
     }
     (last.children as Nodes[]).push(...queue);

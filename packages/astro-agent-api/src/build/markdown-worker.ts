@@ -4,9 +4,18 @@
  * answers with the manifest entries.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { createSiteUrls } from '../site-urls.ts';
+import { createSiteUrls } from '../contract/site-urls.ts';
 import type { PageDating } from './page-cache.ts';
-import { convertHtmlPage, createTwinWriter, hasTwin, writeMarkdownPages, type MarkdownWorkerData, type MarkdownWorkerReply, type MarkdownWorkerTask, type TwinWriter } from './build-markdown.ts';
+import {
+  convertHtmlPage,
+  createTwinWriter,
+  hasTwin,
+  writeMarkdownPages,
+  type MarkdownWorkerData,
+  type MarkdownWorkerReply,
+  type MarkdownWorkerTask,
+  type TwinWriter,
+} from './build-markdown.ts';
 
 const { options } = workerData as MarkdownWorkerData;
 const urls = createSiteUrls(options.site, options.routing);
@@ -15,7 +24,12 @@ const port = parentPort!;
 const twinWriters = new Map<string, TwinWriter>();
 
 /** A page as Astro rendered it: converted, and its twin written. */
-async function convertRenderedPage(clientDir: string, path: string, html: string, dating: PageDating) {
+async function convertRenderedPage(
+  clientDir: string,
+  path: string,
+  html: string,
+  dating: PageDating,
+) {
   const page = convertHtmlPage(html, path, options, urls, dating);
   if (!page || !hasTwin(page)) return page;
   let writeTwin = twinWriters.get(clientDir);
@@ -35,9 +49,20 @@ function threadCpuMs(): number {
 
 port.on('message', async (task: MarkdownWorkerTask) => {
   try {
-    const pages = 'files' in task ? await writeMarkdownPages(task.files, task.clientDir, options) : [await convertRenderedPage(task.clientDir, task.path, task.html, task.dating)];
-    port.postMessage({ id: task.id, cpuMs: threadCpuMs(), pages: pages.map((page) => page ?? null) } satisfies MarkdownWorkerReply);
+    const pages =
+      'files' in task
+        ? await writeMarkdownPages(task.files, task.clientDir, options)
+        : [await convertRenderedPage(task.clientDir, task.path, task.html, task.dating)];
+    port.postMessage({
+      id: task.id,
+      cpuMs: threadCpuMs(),
+      pages: pages.map((page) => page ?? null),
+    } satisfies MarkdownWorkerReply);
   } catch (error) {
-    port.postMessage({ id: task.id, cpuMs: threadCpuMs(), error: error instanceof Error ? (error.stack ?? error.message) : String(error) } satisfies MarkdownWorkerReply);
+    port.postMessage({
+      id: task.id,
+      cpuMs: threadCpuMs(),
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    } satisfies MarkdownWorkerReply);
   }
 });

@@ -1,7 +1,24 @@
 import { gfmToMarkdown } from 'mdast-util-gfm';
 import { type ConstructName, type State, toMarkdown, type Unsafe } from 'mdast-util-to-markdown';
 import { markdownTable } from 'markdown-table';
-import type { Blockquote, Code, Heading, Image, InlineCode, Link, List, ListItem, Nodes, Paragraph, Parents, PhrasingContent, Root, RootContent, Table, Text } from 'mdast';
+import type {
+  Blockquote,
+  Code,
+  Heading,
+  Image,
+  InlineCode,
+  Link,
+  List,
+  ListItem,
+  Nodes,
+  Paragraph,
+  Parents,
+  PhrasingContent,
+  Root,
+  RootContent,
+  Table,
+  Text,
+} from 'mdast';
 import { hasUnsafeCharacter, writeText } from './markdown-text.ts';
 import { compactDelimiterRow } from './table-cells.ts';
 
@@ -10,7 +27,14 @@ import { compactDelimiterRow } from './table-cells.ts';
  * `*`: an underscore cannot emphasize inside a word, and Japanese or Chinese text is one "word" from
  * one punctuation mark to the next, so `_` there came out as character references (attention-edges.ts).
  */
-export const MARKDOWN_STYLE = { bullet: '-', fences: true, rule: '-', emphasis: '*', strong: '*', listItemIndent: 'one' } as const;
+export const MARKDOWN_STYLE = {
+  bullet: '-',
+  fences: true,
+  rule: '-',
+  emphasis: '*',
+  strong: '*',
+  listItemIndent: 'one',
+} as const;
 
 /**
  * The writer's state of mdast-util-to-markdown with GFM, as remark-stringify with remark-gfm sets it
@@ -46,7 +70,9 @@ const LIBRARY_INFO = { now: { line: 1, column: 1 }, lineShift: 0 };
 /** The escape patterns of the library that apply at the start of a line, for inline code (compiled once by the library). */
 const AT_BREAK_PATTERNS = library.unsafe.filter((pattern) => pattern.atBreak);
 /** Whether a hard break becomes a space in the current constructs (a table cell has no line breaks). */
-const BREAK_IN_TEXT = library.unsafe.filter((pattern) => pattern.character === '\n' && !pattern.before && !pattern.after);
+const BREAK_IN_TEXT = library.unsafe.filter(
+  (pattern) => pattern.character === '\n' && !pattern.before && !pattern.after,
+);
 
 const ATTENTION = new Set(['emphasis', 'strong', 'delete']);
 /** A first character no escape pattern is about: a letter, a digit, or anything beyond ASCII but a line ending. */
@@ -80,7 +106,8 @@ export function writeMarkdown(root: Root): WrittenMarkdown {
     const text = markdown === '' ? written.trim() : written.trimEnd();
     if (text === '') continue;
     if (markdown !== '') markdown += '\n\n';
-    if (children[0]!.type === 'heading') headings.push({ heading: children[0], offset: markdown.length });
+    if (children[0]!.type === 'heading')
+      headings.push({ heading: children[0], offset: markdown.length });
     markdown += text;
   }
   if (markdown !== '') markdown += '\n';
@@ -142,7 +169,10 @@ function joinTable(left: Nodes, right: Nodes, parent: Parents): number | undefin
     left.type === 'table' &&
     parent.type === 'listItem' &&
     parent.spread === false &&
-    (right.type === 'definition' || (right.type === 'heading' && isSetext(right)) || right.type === 'paragraph' || right.type === 'table')
+    (right.type === 'definition' ||
+      (right.type === 'heading' && isSetext(right)) ||
+      right.type === 'paragraph' ||
+      right.type === 'table')
   ) {
     return 1;
   }
@@ -160,19 +190,30 @@ function joinDefaults(left: Nodes, right: Nodes, parent: Parents): number | unde
   if (
     (left.type === 'definition' || left.type === 'paragraph') &&
     right.type === 'list' &&
-    ((right.ordered && typeof right.start === 'number' && right.start !== 1) || (right.children.length > 0 && right.children[0]!.children.length === 0))
+    ((right.ordered && typeof right.start === 'number' && right.start !== 1) ||
+      (right.children.length > 0 && right.children[0]!.children.length === 0))
   ) {
     return 1;
   }
   if (left.type === 'paragraph' && right.type === 'thematicBreak') return 1;
   let tail: Nodes = left;
-  while ((tail.type === 'blockquote' || tail.type === 'list' || tail.type === 'listItem') && tail.children.length > 0) tail = tail.children.at(-1)!;
+  while (
+    (tail.type === 'blockquote' || tail.type === 'list' || tail.type === 'listItem') &&
+    tail.children.length > 0
+  )
+    tail = tail.children.at(-1)!;
   if (tail.type !== 'definition' && tail.type !== 'paragraph') return 0;
   if (right.type === 'html') {
     const kind = htmlKind(right.value);
     if (kind === undefined || kind === 7) return 1;
   }
-  if ((left.type === 'paragraph' || left !== tail) && (right.type === 'definition' || (right.type === 'heading' && isSetext(right)) || right.type === 'paragraph')) return 1;
+  if (
+    (left.type === 'paragraph' || left !== tail) &&
+    (right.type === 'definition' ||
+      (right.type === 'heading' && isSetext(right)) ||
+      right.type === 'paragraph')
+  )
+    return 1;
   return 0;
 }
 
@@ -223,7 +264,13 @@ function hasLineBreak(node: Nodes): boolean {
 }
 
 function phrasingText(node: Nodes): string {
-  return 'value' in node ? node.value : 'children' in node ? node.children.map(phrasingText).join('') : node.type === 'image' ? (node.alt ?? '') : '';
+  return 'value' in node
+    ? node.value
+    : 'children' in node
+      ? node.children.map(phrasingText).join('')
+      : node.type === 'image'
+        ? (node.alt ?? '')
+        : '';
 }
 
 function heading(node: Heading): string {
@@ -260,7 +307,8 @@ function list(node: List, parent: Parents): string {
   const bulletCurrent = library.bulletCurrent;
   let bullet = node.ordered ? '.' : MARKDOWN_STYLE.bullet;
   const bulletOther = node.ordered ? ')' : '*';
-  let useDifferentMarker = parent && library.bulletLastUsed ? bullet === library.bulletLastUsed : false;
+  let useDifferentMarker =
+    parent && library.bulletLastUsed ? bullet === library.bulletLastUsed : false;
   if (!node.ordered) {
     const first = node.children[0];
     const { indexStack } = library;
@@ -277,7 +325,8 @@ function list(node: List, parent: Parents): string {
     ) {
       useDifferentMarker = true;
     }
-    if (first && node.children.some((item) => item.children[0]?.type === 'thematicBreak')) useDifferentMarker = true;
+    if (first && node.children.some((item) => item.children[0]?.type === 'thematicBreak'))
+      useDifferentMarker = true;
   }
   if (useDifferentMarker) bullet = bulletOther;
   library.bulletCurrent = bullet;
@@ -290,15 +339,23 @@ function list(node: List, parent: Parents): string {
 
 function listItem(node: ListItem, parent: Parents): string {
   let bullet = library.bulletCurrent || MARKDOWN_STYLE.bullet;
-  if (parent.type === 'list' && parent.ordered) bullet = `${(typeof parent.start === 'number' && parent.start > -1 ? parent.start : 1) + parent.children.indexOf(node)}${bullet}`;
+  if (parent.type === 'list' && parent.ordered)
+    bullet = `${(typeof parent.start === 'number' && parent.start > -1 ? parent.start : 1) + parent.children.indexOf(node)}${bullet}`;
   const size = bullet.length + 1;
   const exit = enter('listItem');
-  const value = indentLines(flow(node), (line, index, blank) => (index ? (blank ? '' : ' '.repeat(size)) + line : (blank ? bullet : bullet + ' '.repeat(size - bullet.length)) + line));
+  const value = indentLines(flow(node), (line, index, blank) =>
+    index
+      ? (blank ? '' : ' '.repeat(size)) + line
+      : (blank ? bullet : bullet + ' '.repeat(size - bullet.length)) + line,
+  );
   exit();
   return value;
 }
 
-function indentLines(value: string, map: (line: string, index: number, blank: boolean) => string): string {
+function indentLines(
+  value: string,
+  map: (line: string, index: number, blank: boolean) => string,
+): string {
   let result = '';
   let start = 0;
   let line = 0;
@@ -328,7 +385,12 @@ function code(node: Code): string {
   if (node.lang && node.meta) {
     const subexit = enter('codeFencedMetaGraveAccent');
     value += ' ';
-    value += library.safe(node.meta, { before: value, after: '\n', encode: ['`'], ...LIBRARY_INFO });
+    value += library.safe(node.meta, {
+      before: value,
+      after: '\n',
+      encode: ['`'],
+      ...LIBRARY_INFO,
+    });
     subexit();
   }
   value += '\n';
@@ -373,7 +435,9 @@ function table(node: Table): string {
     if (!columns) for (const row of matrix) columns = Math.max(columns, row.length);
     while (head.length < columns) head.push('');
   }
-  return compactDelimiterRow(markdownTable(matrix, { align: node.align, fillRows: false, alignDelimiters: false }));
+  return compactDelimiterRow(
+    markdownTable(matrix, { align: node.align, fillRows: false, alignDelimiters: false }),
+  );
 }
 
 // ---- Phrasing -------------------------------------------------------------------------------------
@@ -385,7 +449,8 @@ function table(node: Table): string {
  */
 function phrasing(parent: Parents, before: string, after: string): string {
   const children = parent.children as PhrasingContent[];
-  if (children.some((child) => ATTENTION.has(child.type))) return library.containerPhrasing(parent as Paragraph, { before, after, ...LIBRARY_INFO });
+  if (children.some((child) => ATTENTION.has(child.type)))
+    return library.containerPhrasing(parent as Paragraph, { before, after, ...LIBRARY_INFO });
   library.indexStack.push(-1);
   let result = '';
   let previous = before;
@@ -401,7 +466,12 @@ function phrasing(parent: Parents, before: string, after: string): string {
   return result;
 }
 
-function phrasingOne(node: PhrasingContent | Nodes, parent: Parents, before: string, after: string): string {
+function phrasingOne(
+  node: PhrasingContent | Nodes,
+  parent: Parents,
+  before: string,
+  after: string,
+): string {
   switch (node.type) {
     case 'text':
       return text(node, before, after);
@@ -426,7 +496,9 @@ function peek(node: PhrasingContent, parent: Parents): string {
   switch (node.type) {
     case 'text':
       // Only punctuation and whitespace are ever escaped: a text that starts with anything else starts as written.
-      return PLAIN_START.test(node.value) ? firstCharacter(node.value) : firstCharacter(text(node, '', ''));
+      return PLAIN_START.test(node.value)
+        ? firstCharacter(node.value)
+        : firstCharacter(text(node, '', ''));
     case 'emphasis':
     case 'strong':
       return '*';
@@ -454,7 +526,12 @@ function text(node: Text, before: string, after: string): string {
 
 /** What the library's `safe` gives for `value` between `before` and `after` in the current constructs, without calling it when it would change nothing (markdown-text.ts). */
 function escapeMarkdown(value: string, before: string, after: string): string {
-  if (!value.includes('\\') && !after.includes('\\') && !hasUnsafeCharacter(library, before, value, after)) return value;
+  if (
+    !value.includes('\\') &&
+    !after.includes('\\') &&
+    !hasUnsafeCharacter(library, before, value, after)
+  )
+    return value;
   return library.safe(value, { before, after, ...LIBRARY_INFO });
 }
 
@@ -462,7 +539,11 @@ function inlineCode(node: InlineCode): string {
   let value = node.value || '';
   let sequence = '`';
   while (new RegExp(`(^|[^\`])${sequence}([^\`]|$)`).test(value)) sequence += '`';
-  if (/[^\n\r ]/.test(value) && ((/^[\n\r ]/.test(value) && /[\n\r ]$/.test(value)) || /^`|`$/.test(value))) value = ` ${value} `;
+  if (
+    /[^\n\r ]/.test(value) &&
+    ((/^[\n\r ]/.test(value) && /[\n\r ]$/.test(value)) || /^`|`$/.test(value))
+  )
+    value = ` ${value} `;
   if (/[\r\n]/.test(value)) {
     for (const pattern of AT_BREAK_PATTERNS) {
       const expression = library.compilePattern(pattern);
@@ -496,7 +577,11 @@ function inlineCode(node: InlineCode): string {
 function isAutolink(node: Link): boolean {
   const [only] = node.children;
   if (!node.url || node.title || node.children.length !== 1 || only?.type !== 'text') return false;
-  return (only.value === node.url || `mailto:${only.value}` === node.url) && /^[a-z][+\-.a-z]+:/i.test(node.url) && !/[\0- <>\u007F]/.test(node.url);
+  return (
+    (only.value === node.url || `mailto:${only.value}` === node.url) &&
+    /^[a-z][+\-.a-z]+:/i.test(node.url) &&
+    !/[\0- <>\u007F]/.test(node.url)
+  );
 }
 
 function link(node: Link, before: string): string {
@@ -521,10 +606,16 @@ function link(node: Link, before: string): string {
   let title = node.title || undefined;
   if (!title && !enclose && (last === '\n' || last === '\r')) {
     let index = 0;
-    while (index < label.length && label.charCodeAt(index) !== 93) index += label.charCodeAt(index) === 92 ? 2 : 1;
+    while (index < label.length && label.charCodeAt(index) !== 93)
+      index += label.charCodeAt(index) === 92 ? 2 : 1;
     if (label.charCodeAt(index + 1) === 58) title = '';
   }
-  value = destinationAndTitle(value, node.url, title, (!node.url && typeof title === 'string') || enclose);
+  value = destinationAndTitle(
+    value,
+    node.url,
+    title,
+    (!node.url && typeof title === 'string') || enclose,
+  );
   exit();
   return value;
 }
@@ -536,13 +627,23 @@ function image(node: Image): string {
   value += escapeMarkdown(node.alt ?? '', value, ']');
   value += '](';
   subexit();
-  value = destinationAndTitle(value, node.url, node.title || undefined, (!node.url && Boolean(node.title)) || /[\0- \u007F]/.test(node.url));
+  value = destinationAndTitle(
+    value,
+    node.url,
+    node.title || undefined,
+    (!node.url && Boolean(node.title)) || /[\0- \u007F]/.test(node.url),
+  );
   exit();
   return value;
 }
 
 /** A link's or image's `(destination "title")` after `value` (what is written up to the `(`), the destination in `<…>` when `enclose`. */
-function destinationAndTitle(written: string, url: string, title: string | undefined, enclose: boolean): string {
+function destinationAndTitle(
+  written: string,
+  url: string,
+  title: string | undefined,
+  enclose: boolean,
+): string {
   let value = written;
   let exit: () => void;
   if (enclose) {
@@ -564,7 +665,8 @@ function destinationAndTitle(written: string, url: string, title: string | undef
 }
 
 function hardBreak(before: string): string {
-  for (const pattern of BREAK_IN_TEXT) if (isInScope(pattern)) return /[\t ]/.test(before) ? '' : ' ';
+  for (const pattern of BREAK_IN_TEXT)
+    if (isInScope(pattern)) return /[\t ]/.test(before) ? '' : ' ';
   return '\\\n';
 }
 

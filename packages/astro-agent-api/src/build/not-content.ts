@@ -1,5 +1,5 @@
-import { isEmptyText } from '../page-signals.ts';
-import type { SiteUrls } from '../site-urls.ts';
+import { isEmptyText } from '../contract/page-signals.ts';
+import type { SiteUrls } from '../contract/site-urls.ts';
 import type { PageSignals } from './page-metadata.ts';
 
 /**
@@ -11,7 +11,10 @@ import type { PageSignals } from './page-metadata.ts';
  *   (`by: 'header'`) forbids indexing;
  * - `empty`: no text beyond its title and a copyright line (page-signals.ts `isEmptyText`).
  */
-export type NotContent = { reason: 'redirect' | 'canonical'; target: string } | { reason: 'noindex'; by: 'meta' | 'header' } | { reason: 'empty' };
+export type NotContent =
+  | { reason: 'redirect' | 'canonical'; target: string }
+  | { reason: 'noindex'; by: 'meta' | 'header' }
+  | { reason: 'empty' };
 
 /**
  * The first reason the page is not content, in this order, or undefined for a content page: a refresh
@@ -20,7 +23,12 @@ export type NotContent = { reason: 'redirect' | 'canonical'; target: string } | 
  * canonical link naming the page itself (any form of its address) says nothing; a canonical link to
  * another site marks syndicated text, which this site still publishes: both leave the page content.
  */
-export function findNotContent(signals: PageSignals, page: { url: string; path: string; markdown: string }, urls: SiteUrls, noindexPaths: readonly RegExp[] = []): NotContent | undefined {
+export function findNotContent(
+  signals: PageSignals,
+  page: { url: string; path: string; markdown: string },
+  urls: SiteUrls,
+  noindexPaths: readonly RegExp[] = [],
+): NotContent | undefined {
   const route = urls.routeOf(page.path);
   const elsewhere = (href: string | undefined): string | undefined => {
     if (href === undefined) return undefined;
@@ -31,15 +39,18 @@ export function findNotContent(signals: PageSignals, page: { url: string; path: 
       return undefined;
     }
     const reference = urls.referenceOf(target.href);
-    if (reference !== undefined && 'routes' in reference && reference.routes.includes(route)) return undefined;
+    if (reference !== undefined && 'routes' in reference && reference.routes.includes(route))
+      return undefined;
     return target.href;
   };
   const refreshed = elsewhere(signals.refreshUrl);
   if (refreshed !== undefined) return { reason: 'redirect', target: refreshed };
   const canonical = elsewhere(signals.canonical);
-  if (canonical !== undefined && isOnSite(canonical, urls)) return { reason: 'canonical', target: canonical };
+  if (canonical !== undefined && isOnSite(canonical, urls))
+    return { reason: 'canonical', target: canonical };
   if (signals.noindex) return { reason: 'noindex', by: 'meta' };
-  if (noindexPaths.some((pattern) => pattern.test(page.path))) return { reason: 'noindex', by: 'header' };
+  if (noindexPaths.some((pattern) => pattern.test(page.path)))
+    return { reason: 'noindex', by: 'header' };
   if (isEmptyText(page.markdown)) return { reason: 'empty' };
   return undefined;
 }

@@ -73,7 +73,11 @@ export function hashHtml(html: Uint8Array): string {
  * Reads the cache in `dir` (`<cacheDir>/agent-api/`); one of another version or other options starts
  * empty, but for the pages' text records. `buildDate` is this build's (an ISO 8601 date-time).
  */
-export async function openPageCache(dir: string, options: MarkdownConversionOptions, buildDate = new Date().toISOString()): Promise<PageCache> {
+export async function openPageCache(
+  dir: string,
+  options: MarkdownConversionOptions,
+  buildDate = new Date().toISOString(),
+): Promise<PageCache> {
   const version = await readCodeVersion();
   const settings = createHash('sha256').update(JSON.stringify(options)).digest('base64url');
   const file = join(dir, PAGE_CACHE_FILE);
@@ -92,7 +96,11 @@ export async function openPageCache(dir: string, options: MarkdownConversionOpti
       const record = Object.hasOwn(texts, path) ? texts[path] : undefined;
       // A page the last build did not have is new in this one, whatever converted it.
       if (!record) return { changedDate: buildDate };
-      return { previousText: record.text, ...(record.changed && { previousDate: record.changed }), ...(sameConversion && { changedDate: buildDate }) };
+      return {
+        previousText: record.text,
+        ...(record.changed && { previousDate: record.changed }),
+        ...(sameConversion && { changedDate: buildDate }),
+      };
     },
     remember(path, htmlHash, page) {
       next[path] = { html: htmlHash, page };
@@ -100,9 +108,22 @@ export async function openPageCache(dir: string, options: MarkdownConversionOpti
     async save() {
       await mkdir(dir, { recursive: true });
       const textRecords: Record<string, PageTextRecord> = {};
-      for (const [path, { page }] of Object.entries(next)) if (page) textRecords[path] = { text: page.textHash, ...(page.lastModified && { changed: page.lastModified }) };
+      for (const [path, { page }] of Object.entries(next))
+        if (page)
+          textRecords[path] = {
+            text: page.textHash,
+            ...(page.lastModified && { changed: page.lastModified }),
+          };
       // An interrupted write leaves a file that does not parse: the next build then starts empty.
-      await writeFile(file, JSON.stringify({ version, settings, pages: next, texts: textRecords } satisfies PageCacheFile));
+      await writeFile(
+        file,
+        JSON.stringify({
+          version,
+          settings,
+          pages: next,
+          texts: textRecords,
+        } satisfies PageCacheFile),
+      );
     },
   };
 }
@@ -124,7 +145,9 @@ async function readCacheFile(file: string): Promise<PageCacheFile | undefined> {
  */
 async function readCodeVersion(): Promise<string> {
   // `src/build/` and `dist/build/` are both two folders below the package's root.
-  const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const manifest = JSON.parse(
+    await readFile(new URL('../../package.json', import.meta.url), 'utf8'),
+  ) as { version: string };
   const codeDir = fileURLToPath(new URL('../', import.meta.url));
   const entries = await readdir(codeDir, { recursive: true, withFileTypes: true });
   const files = entries

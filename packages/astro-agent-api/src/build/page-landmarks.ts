@@ -56,5 +56,7 @@ export function isPageChrome(element: Element, inSection: boolean): boolean {
 /** Whether the element is named by its attributes (accname 1.2 steps 2B, 2C, 2I). */
 function hasName(element: Element): boolean {
   const { attribs } = element;
-  return [attribs['aria-label'], attribs['aria-labelledby'], attribs.title].some((value) => value !== undefined && value.trim() !== '');
+  return [attribs['aria-label'], attribs['aria-labelledby'], attribs.title].some(
+    (value) => value !== undefined && value.trim() !== '',
+  );
 }

@@ -1,6 +1,6 @@
-import { insertHtmlDirective } from '../agent-directives.ts';
-import { encodePath } from '../site-urls.ts';
-import { writeFileAtomically } from '../write-atomically.ts';
+import { insertHtmlDirective } from '../contract/agent-directives.ts';
+import { encodePath } from '../contract/site-urls.ts';
+import { writeFileAtomically } from '../shared/write-atomically.ts';
 
 /** A `<link>` naming a Markdown representation, the site's own or one written before: a page gets one, never two. */
 const MARKDOWN_LINK = /<link\s[^>]*text\/markdown[^>]*>/i;
@@ -24,9 +24,14 @@ export function addTwinLink(html: string, twinPath: string): string | undefined 
  * buildHtmlDirective makes, undefined when the option turns it off) first in its `<body>`; undefined
  * when the page needs neither.
  */
-export function addPageMarkup(html: string, twinPath: string, directive: string | undefined): string | undefined {
+export function addPageMarkup(
+  html: string,
+  twinPath: string,
+  directive: string | undefined,
+): string | undefined {
   const linked = addTwinLink(html, twinPath);
-  const directed = directive === undefined ? undefined : insertHtmlDirective(linked ?? html, directive);
+  const directed =
+    directive === undefined ? undefined : insertHtmlDirective(linked ?? html, directive);
   return directed ?? linked;
 }
 
@@ -34,7 +39,12 @@ export function addPageMarkup(html: string, twinPath: string, directive: string 
  * Adds the page markup to the page's file. Through a rename, like every file the build rewrites:
  * Pagefind reads the pages at the same time and must never see half of one.
  */
-export async function writePageMarkup(file: string, html: string, twinPath: string, directive: string | undefined): Promise<void> {
+export async function writePageMarkup(
+  file: string,
+  html: string,
+  twinPath: string,
+  directive: string | undefined,
+): Promise<void> {
   const marked = addPageMarkup(html, twinPath, directive);
   if (marked !== undefined) await writeFileAtomically(file, marked);
 }

@@ -1,6 +1,6 @@
 import { type ChildNode, type Document, type Element, isTag } from './parse-html.ts';
-import { canonicalLanguageTag } from '../content/language-tag.ts';
-import { parseRefreshUrl, robotsForbidIndexing } from '../page-signals.ts';
+import { canonicalLanguageTag } from '../shared/language-tag.ts';
+import { parseRefreshUrl, robotsForbidIndexing } from '../contract/page-signals.ts';
 import { collapseWhitespace } from './collapse-whitespace.ts';
 import { findElement, textOf } from './element-queries.ts';
 import { PAGE_TOKENS, type PageScan } from './scan-page.ts';
@@ -23,7 +23,8 @@ const MODIFIED_META = 'article:modified_time';
 const MODIFIED_ITEMPROP = PAGE_TOKENS.dateModified;
 
 /** ISO 8601 date or date-time, as `datetime` attributes and Open Graph write them. */
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+const ISO_DATE =
+  /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
 
 const HTML_LANG = /<html\b[^>]*?\blang\s*=\s*["']?([A-Za-z0-9-]+)/i;
 
@@ -67,7 +68,12 @@ export interface PageSignals {
 }
 
 /** The page's title (its content's first h1, else `<title>`), facets, language, description and last change, and what its head says of its standing. */
-export function readPageMetadata(tree: Document, html: string, content: Element, scan: Pick<PageScan, 'has'>): PageMetadata & PageSignals {
+export function readPageMetadata(
+  tree: Document,
+  html: string,
+  content: Element,
+  scan: Pick<PageScan, 'has'>,
+): PageMetadata & PageSignals {
   const head = readHead(tree);
   const documentTitle = head.title ? collapseWhitespace(textOf(head.title)) : '';
   const h1 = findElement(content, (element) => element.name === 'h1');
@@ -75,17 +81,27 @@ export function readPageMetadata(tree: Document, html: string, content: Element,
   const facets: Record<string, string> = {};
   for (const meta of scan.has(PAGE_TOKENS.facet) ? selectAll(FACET_META_SELECTOR, tree) : []) {
     const { [FACET_ATTRIBUTE]: name, content: value } = meta.attribs;
-    if (name !== undefined && value !== undefined && name.trim() !== '') facets[name.trim()] = value.trim();
+    if (name !== undefined && value !== undefined && name.trim() !== '')
+      facets[name.trim()] = value.trim();
   }
   // Read from the source: the parsed tree may hold only <head> and <main> (scan-page.ts).
   const lang = canonicalLanguageTag(HTML_LANG.exec(html)?.[1] ?? '');
   const description = head.meta.get(DESCRIPTION_META) ?? head.meta.get(OG_DESCRIPTION_META);
   const siteName = head.meta.get(SITE_NAME_META);
-  const lastModified = readLastModified(tree, html, head.meta.get(MODIFIED_META), scan.has(PAGE_TOKENS.dateModified));
-  const ownLang = content.attribs.lang !== undefined ? canonicalLanguageTag(content.attribs.lang) : '';
+  const lastModified = readLastModified(
+    tree,
+    html,
+    head.meta.get(MODIFIED_META),
+    scan.has(PAGE_TOKENS.dateModified),
+  );
+  const ownLang =
+    content.attribs.lang !== undefined ? canonicalLanguageTag(content.attribs.lang) : '';
   const contentLang = ownLang !== '' && ownLang !== lang ? ownLang : undefined;
   // Canonicalised only for a copy: a tag is ~20 µs, and a page of a site in 17 languages names 18.
-  const contentAlternate = contentLang && head.alternates.find((alternate) => canonicalLanguageTag(alternate.hreflang) === contentLang)?.href;
+  const contentAlternate =
+    contentLang &&
+    head.alternates.find((alternate) => canonicalLanguageTag(alternate.hreflang) === contentLang)
+      ?.href;
   return {
     title,
     facets,
@@ -111,7 +127,12 @@ interface LanguageAlternate {
  * its alternates by language (`<link rel="alternate" hreflang>`), in one pass over its children: a
  * selector per tag costs more than the head is worth.
  */
-function readHead(tree: Document): { title: Element | undefined; meta: Map<string, string>; alternates: LanguageAlternate[]; signals: PageSignals } {
+function readHead(tree: Document): {
+  title: Element | undefined;
+  meta: Map<string, string>;
+  alternates: LanguageAlternate[];
+  signals: PageSignals;
+} {
   let title: Element | undefined;
   const meta = new Map<string, string>();
   const alternates: LanguageAlternate[] = [];
@@ -122,7 +143,8 @@ function readHead(tree: Document): { title: Element | undefined; meta: Map<strin
     const { rel, hreflang, href, content, name, property, 'http-equiv': httpEquiv } = child.attribs;
     if (child.name === 'link' && rel !== undefined && href !== undefined) {
       if (hreflang !== undefined && hasToken(rel, 'alternate')) alternates.push({ hreflang, href });
-      else if (signals.canonical === undefined && hasToken(rel, 'canonical')) signals.canonical = href.trim();
+      else if (signals.canonical === undefined && hasToken(rel, 'canonical'))
+        signals.canonical = href.trim();
     }
     if (child.name !== 'meta' || content === undefined) continue;
     if (signals.refreshUrl === undefined && hasToken(httpEquiv, 'refresh')) {
@@ -146,7 +168,16 @@ function hasToken(value: string | undefined, token: string): boolean {
 }
 
 /** Elements that an HTML parser puts into `<head>` when the page leaves its `<head>` tag out (HTML §13.2.6.4.4, "in head"). */
-const HEAD_CONTENT = new Set(['title', 'meta', 'link', 'base', 'style', 'script', 'noscript', 'template']);
+const HEAD_CONTENT = new Set([
+  'title',
+  'meta',
+  'link',
+  'base',
+  'style',
+  'script',
+  'noscript',
+  'template',
+]);
 
 /**
  * The children of the document's `<head>`; for a page that leaves out its `<head>` tag, as Astro's
@@ -156,7 +187,8 @@ const HEAD_CONTENT = new Set(['title', 'meta', 'link', 'base', 'style', 'script'
 function headElements(tree: Document): readonly ChildNode[] {
   const head = findHead(tree);
   if (head) return head.children;
-  const root = tree.children.find((child): child is Element => isTag(child) && child.name === 'html') ?? tree;
+  const root =
+    tree.children.find((child): child is Element => isTag(child) && child.name === 'html') ?? tree;
   const leading: ChildNode[] = [];
   for (const child of root.children) {
     if (isTag(child) && !HEAD_CONTENT.has(child.name)) break;
@@ -167,8 +199,12 @@ function headElements(tree: Document): readonly ChildNode[] {
 
 /** The document's `<head>`: the parser puts it first in `<html>` when the page has one. */
 export function findHead(tree: Document): Element | undefined {
-  const root = tree.children.find((child): child is Element => isTag(child) && child.name === 'html');
-  return (root ?? tree).children.find((child): child is Element => isTag(child) && child.name === 'head');
+  const root = tree.children.find(
+    (child): child is Element => isTag(child) && child.name === 'html',
+  );
+  return (root ?? tree).children.find(
+    (child): child is Element => isTag(child) && child.name === 'head',
+  );
 }
 
 /**
@@ -178,12 +214,19 @@ export function findHead(tree: Document): Element | undefined {
  * (Starlight's "Last updated", and most documentation themes'). Only ISO 8601 values count; the
  * build's own time never does, since every file a build writes is new.
  */
-function readLastModified(tree: Document, html: string, openGraph: string | undefined, hasItemprop: boolean): string | undefined {
+function readLastModified(
+  tree: Document,
+  html: string,
+  openGraph: string | undefined,
+  hasItemprop: boolean,
+): string | undefined {
   const candidates: (() => unknown)[] = [
     () => (hasItemprop ? readJsonLdDateModified(html) : undefined),
     () => openGraph,
     () => {
-      const element = hasItemprop ? selectOne(`[itemprop="${MODIFIED_ITEMPROP}"]`, tree) : undefined;
+      const element = hasItemprop
+        ? selectOne(`[itemprop="${MODIFIED_ITEMPROP}"]`, tree)
+        : undefined;
       return element?.attribs.datetime ?? element?.attribs.content;
     },
   ];
@@ -197,7 +240,11 @@ function readLastModified(tree: Document, html: string, openGraph: string | unde
 /** The value, trimmed, when it is an ISO 8601 date or date-time of the calendar; else `undefined`. */
 export function asStatedDate(value: unknown): string | undefined {
   const trimmed = typeof value === 'string' ? value.trim() : '';
-  return ISO_DATE.test(trimmed) && isCalendarDate(trimmed.slice(0, 10)) && !Number.isNaN(Date.parse(trimmed)) ? trimmed : undefined;
+  return ISO_DATE.test(trimmed) &&
+    isCalendarDate(trimmed.slice(0, 10)) &&
+    !Number.isNaN(Date.parse(trimmed))
+    ? trimmed
+    : undefined;
 }
 
 /**
@@ -208,7 +255,8 @@ export function findFooterTime(parent: Element, inFooter = false): string | unde
   for (const child of parent.children) {
     if (!isTag(child)) continue;
     const within = inFooter || child.name === 'footer';
-    if (within && child.name === 'time' && child.attribs.datetime !== undefined) return child.attribs.datetime;
+    if (within && child.name === 'time' && child.attribs.datetime !== undefined)
+      return child.attribs.datetime;
     const found = findFooterTime(child, within);
     if (found !== undefined) return found;
   }
@@ -216,7 +264,8 @@ export function findFooterTime(parent: Element, inFooter = false): string | unde
 }
 
 /** JSON-LD blocks (`<script type="application/ld+json">`), anywhere in the page. */
-const JSON_LD = /<script\b[^>]*\btype\s*=\s*["']?application\/ld\+json["']?[^>]*>([\s\S]*?)<\/script>/gi;
+const JSON_LD =
+  /<script\b[^>]*\btype\s*=\s*["']?application\/ld\+json["']?[^>]*>([\s\S]*?)<\/script>/gi;
 
 /** The first `dateModified` of the page's JSON-LD, depth first (a `@graph`'s page or article); undefined when none parses. */
 function readJsonLdDateModified(html: string): unknown {

@@ -4,7 +4,11 @@ import { textOf } from './element-queries.ts';
 import { findHead } from './page-metadata.ts';
 
 /** Pagefind's attributes that give a page filters, metadata and sort keys (pagefind.app, "Filtering", "Metadata", "Sorting"). */
-export const PAGEFIND_ATTRIBUTE_SELECTORS = ['[data-pagefind-filter]', '[data-pagefind-meta]', '[data-pagefind-sort]'] as const;
+export const PAGEFIND_ATTRIBUTE_SELECTORS = [
+  '[data-pagefind-filter]',
+  '[data-pagefind-meta]',
+  '[data-pagefind-sort]',
+] as const;
 
 /** A page's filters, metadata and sort keys, as its `data-pagefind-*` attributes set them; kept for its Pagefind record. */
 export interface PagefindAttributes {
@@ -18,14 +22,21 @@ export interface PagefindAttributes {
  * does: each is a comma-separated list of `key` (the element's text), `key[attribute]` (that
  * attribute's value) or `key:value` (a value written out). `undefined` when the page has none.
  */
-export function readPagefindAttributes(tree: Document, html: string): PagefindAttributes | undefined {
+export function readPagefindAttributes(
+  tree: Document,
+  html: string,
+): PagefindAttributes | undefined {
   const found: PagefindAttributes = { filters: {}, meta: {}, sort: {} };
   let any = false;
   // A walk that reads three attributes: a selector engine's attribute selectors cost several times more on a whole page.
   const visit = (node: Document | Element): void => {
     for (const child of node.children) {
       if (!isTag(child)) continue;
-      const { 'data-pagefind-filter': dataPagefindFilter, 'data-pagefind-meta': dataPagefindMeta, 'data-pagefind-sort': dataPagefindSort } = child.attribs;
+      const {
+        'data-pagefind-filter': dataPagefindFilter,
+        'data-pagefind-meta': dataPagefindMeta,
+        'data-pagefind-sort': dataPagefindSort,
+      } = child.attribs;
       if (dataPagefindFilter != null || dataPagefindMeta != null || dataPagefindSort != null) {
         for (const [key, value] of readPairs(child, dataPagefindFilter)) {
           const values = found.filters[key] ?? [];
@@ -41,7 +52,9 @@ export function readPagefindAttributes(tree: Document, html: string): PagefindAt
   };
   // Most pages set them in <head> only (`<meta data-pagefind-filter="city[content]">`): then the body is not walked.
   const headEnd = html.indexOf('</head>');
-  const inBody = headEnd < 0 || PAGEFIND_ATTRIBUTE_SELECTORS.some((selector) => html.includes(selector.slice(1, -1), headEnd));
+  const inBody =
+    headEnd < 0 ||
+    PAGEFIND_ATTRIBUTE_SELECTORS.some((selector) => html.includes(selector.slice(1, -1), headEnd));
   visit(inBody ? tree : (findHead(tree) ?? tree));
   return any ? found : undefined;
 }
@@ -54,7 +67,8 @@ function readPairs(element: Element, declaration: unknown): [string, string][] {
     const fromAttribute = /^([^[\]:]+)\[([^\]]+)\]$/.exec(item);
     const written = /^([^[\]:]+):(.*)$/.exec(item);
     let pair: [string, string] | undefined;
-    if (fromAttribute) pair = [fromAttribute[1]!.trim(), attributeValue(element, fromAttribute[2]!.trim())];
+    if (fromAttribute)
+      pair = [fromAttribute[1]!.trim(), attributeValue(element, fromAttribute[2]!.trim())];
     else if (written) pair = [written[1]!.trim(), written[2]!.trim()];
     else if (item !== '') pair = [item, collapseWhitespace(textOf(element))];
     if (pair && pair[0] !== '' && pair[1] !== '') pairs.push(pair);

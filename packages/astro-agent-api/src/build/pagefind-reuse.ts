@@ -14,7 +14,8 @@ import { gunzipSync } from 'node:zlib';
  * 1.0–1.1 s (two pairs).
  */
 const HASHED_FOLDERS = ['fragment', 'index', 'filter'];
-const isHashedFile = (file: string) => HASHED_FOLDERS.includes(file.split('/')[0]!) || /^pagefind\.[^/]+\.pf_meta$/.test(file);
+const isHashedFile = (file: string) =>
+  HASHED_FOLDERS.includes(file.split('/')[0]!) || /^pagefind\.[^/]+\.pf_meta$/.test(file);
 /** The folder of the last build's files, per Pagefind version: another version may write other bytes under the same hash. */
 const cacheFolder = (cacheDir: string) => join(cacheDir, `pagefind-${readPagefindVersion()}`);
 
@@ -45,11 +46,19 @@ async function linkOrCopy(from: string, to: string): Promise<void> {
  * written out; `pagefind-entry.json` names the metadata of each language.
  */
 export async function keepHashedFiles(cacheDir: string, outputPath: string): Promise<void> {
-  const entry = JSON.parse(await readFile(join(outputPath, 'pagefind-entry.json'), 'utf8')) as { languages: Record<string, { hash: string }> };
-  const metaFiles = Object.values(entry.languages).map((language) => `pagefind.${language.hash}.pf_meta`);
+  const entry = JSON.parse(await readFile(join(outputPath, 'pagefind-entry.json'), 'utf8')) as {
+    languages: Record<string, { hash: string }>;
+  };
+  const metaFiles = Object.values(entry.languages).map(
+    (language) => `pagefind.${language.hash}.pf_meta`,
+  );
   // Latin-1 keeps every byte as one character: the hashes are ASCII inside the binary metadata.
-  const named = metaFiles.map((file) => gunzipSync(readFileSync(join(outputPath, file))).toString('latin1')).join('\n');
-  const isNamed = (file: string) => metaFiles.includes(file) || named.includes(file.slice(file.indexOf('/') + 1).replace(/\.pf_\w+$/, ''));
+  const named = metaFiles
+    .map((file) => gunzipSync(readFileSync(join(outputPath, file))).toString('latin1'))
+    .join('\n');
+  const isNamed = (file: string) =>
+    metaFiles.includes(file) ||
+    named.includes(file.slice(file.indexOf('/') + 1).replace(/\.pf_\w+$/, ''));
 
   const written = (await listFiles(outputPath)).filter(isHashedFile);
   const live = new Set(written.filter(isNamed));
@@ -59,19 +68,27 @@ export async function keepHashedFiles(cacheDir: string, outputPath: string): Pro
   await Promise.all([
     ...written.filter((file) => !live.has(file)).map((file) => rm(join(outputPath, file))),
     ...[...inCache].filter((file) => !live.has(file)).map((file) => rm(join(cached, file))),
-    ...[...live].filter((file) => !inCache.has(file)).map((file) => linkOrCopy(join(outputPath, file), join(cached, file))),
+    ...[...live]
+      .filter((file) => !inCache.has(file))
+      .map((file) => linkOrCopy(join(outputPath, file), join(cached, file))),
   ]);
 }
 
 /** The files under `dir`, relative to it with `/`; none when it does not exist. */
 async function listFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-  return entries.filter((entry) => entry.isFile()).map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'));
+  return entries
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(dir, join(entry.parentPath, entry.name)).split(sep).join('/'));
 }
 
 let pagefindVersion: string | undefined;
 /** The installed Pagefind's version, from its package.json (which its `exports` do not list, so it is read as a file). */
 function readPagefindVersion(): string {
-  pagefindVersion ??= (JSON.parse(readFileSync(new URL('../package.json', import.meta.resolve('pagefind')), 'utf8')) as { version: string }).version;
+  pagefindVersion ??= (
+    JSON.parse(
+      readFileSync(new URL('../package.json', import.meta.resolve('pagefind')), 'utf8'),
+    ) as { version: string }
+  ).version;
   return pagefindVersion;
 }

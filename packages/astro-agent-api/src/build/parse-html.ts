@@ -36,7 +36,9 @@ export type ParentNode = Element | Document;
 export type AnyNode = ChildNode | Document;
 
 export function isTag(node: AnyNode | undefined): node is Element {
-  return node !== undefined && (node.type === 'tag' || node.type === 'script' || node.type === 'style');
+  return (
+    node !== undefined && (node.type === 'tag' || node.type === 'script' || node.type === 'style')
+  );
 }
 
 export function isText(node: AnyNode | undefined): node is Text {
@@ -73,7 +75,15 @@ export function parseHtml(html: string): Document {
       dropped.push(drop);
       if (drop) return;
       if (name === 'pre') openPre++;
-      const element: Element = { type: name === 'script' ? 'script' : name === 'style' ? 'style' : 'tag', name, attribs, children: [], parent: current, prev: null, next: null };
+      const element: Element = {
+        type: name === 'script' ? 'script' : name === 'style' ? 'style' : 'tag',
+        name,
+        attribs,
+        children: [],
+        parent: current,
+        prev: null,
+        next: null,
+      };
       append(element);
       current = element;
       text = null;
@@ -100,7 +110,11 @@ export function parseHtml(html: string): Document {
 }
 
 /** A new element (the rewritten markup of a theme's component); its children keep their own links. */
-export function createElement(name: string, children: ChildNode[], attribs: Record<string, string> = {}): Element {
+export function createElement(
+  name: string,
+  children: ChildNode[],
+  attribs: Record<string, string> = {},
+): Element {
   return { type: 'tag', name, attribs, children, parent: null, prev: null, next: null };
 }
 

@@ -37,8 +37,15 @@ export function findContent(document: Document, selectors: readonly string[]): E
  * datetime>` of a `<footer>` of the region (page-metadata.ts, findFooterTime): found in the parts that
  * go and the footers that stay (an article's), it costs no walk of its own.
  */
-export function prepareContent(content: Element, ignoreSelectors: readonly string[], readFooterTime = false): string | undefined {
-  const doomed = ignoreSelectors.length > 0 ? new Set<ChildNode>(selectAll(ignoreSelectors.join(', '), content)) : undefined;
+export function prepareContent(
+  content: Element,
+  ignoreSelectors: readonly string[],
+  readFooterTime = false,
+): string | undefined {
+  const doomed =
+    ignoreSelectors.length > 0
+      ? new Set<ChildNode>(selectAll(ignoreSelectors.join(', '), content))
+      : undefined;
   let footerTime: string | undefined;
   const isIgnored = (child: ChildNode, inSection: boolean): boolean => {
     if (!isTag(child)) return false;
@@ -48,7 +55,8 @@ export function prepareContent(content: Element, ignoreSelectors: readonly strin
       child.attribs[IGNORED_ATTRIBUTE] !== undefined ||
       THEME_CHROME_CLASSES.some((name) => hasClass(child, name)) ||
       doomed?.has(child) === true;
-    if ((ignored || child.name === 'footer') && readFooterTime && footerTime === undefined) footerTime = findFooterTime(child, child.name === 'footer');
+    if ((ignored || child.name === 'footer') && readFooterTime && footerTime === undefined)
+      footerTime = findFooterTime(child, child.name === 'footer');
     return ignored;
   };
   rewriteComponents(content, isIgnored);

@@ -1,6 +1,6 @@
 import { TITLE_SEPARATORS } from '../content/title-separators.ts';
 import type { PageSiteNaming } from './converted-page.ts';
-import { mostCommon } from '../most-common.ts';
+import { mostCommon } from '../shared/most-common.ts';
 
 /**
  * The site's name as its pages give it: the `og:site_name` most pages carry (Starlight writes its
@@ -9,10 +9,16 @@ import { mostCommon } from '../most-common.ts';
  * whole `<title>`. The home page is the one with the shortest path (`/`, or the base path).
  * `undefined` when the pages say nothing.
  */
-export function readSiteName(pages: readonly (PageSiteNaming & { path: string })[]): string | undefined {
+export function readSiteName(
+  pages: readonly (PageSiteNaming & { path: string })[],
+): string | undefined {
   const fromOpenGraph = mostCommon(pages.flatMap((page) => (page.siteName ? [page.siteName] : [])));
   if (fromOpenGraph !== undefined) return fromOpenGraph;
-  const home = pages.reduce<(typeof pages)[number] | undefined>((shortest, page) => (shortest === undefined || page.path.length < shortest.path.length ? page : shortest), undefined);
+  const home = pages.reduce<(typeof pages)[number] | undefined>(
+    (shortest, page) =>
+      shortest === undefined || page.path.length < shortest.path.length ? page : shortest,
+    undefined,
+  );
   if (!home || home.documentTitle === '') return undefined;
   const separator = TITLE_SEPARATORS.find((candidate) => home.documentTitle.includes(candidate));
   if (separator === undefined) return home.documentTitle;

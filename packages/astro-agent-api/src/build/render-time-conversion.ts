@@ -1,6 +1,14 @@
 import { availableParallelism } from 'node:os';
-import { createSiteUrls } from '../site-urls.ts';
-import { createTwinWriter, hasTwin, isErrorPage, startMarkdownWorker, type MarkdownWorker, type RenderedPage, type RenderedPages } from './build-markdown.ts';
+import { createSiteUrls } from '../contract/site-urls.ts';
+import {
+  createTwinWriter,
+  hasTwin,
+  isErrorPage,
+  startMarkdownWorker,
+  type MarkdownWorker,
+  type RenderedPage,
+  type RenderedPages,
+} from './build-markdown.ts';
 import type { ConvertedPage, MarkdownConversionOptions } from './converted-page.ts';
 import { hashHtml, type PageCache, type PageDating } from './page-cache.ts';
 import { setPrerenderedPageSink } from './prerendered-page-sink.ts';
@@ -64,7 +72,11 @@ interface WaitingPage {
  */
 export function startRenderTimeConversion(
   options: MarkdownConversionOptions,
-  { clientDir, cache, onPage }: { clientDir: string; cache: Promise<PageCache>; onPage: (page: ConvertedPage) => void },
+  {
+    clientDir,
+    cache,
+    onPage,
+  }: { clientDir: string; cache: Promise<PageCache>; onPage: (page: ConvertedPage) => void },
 ): RenderTimeConversion {
   const urls = createSiteUrls(options.site, options.routing);
   const writeTwin = createTwinWriter(clientDir, urls);
@@ -96,7 +108,12 @@ export function startRenderTimeConversion(
       .convert(clientDir, page.path, page.html, page.dating)
       .then(
         (result) => {
-          pages.set(page.path, { htmlHash: page.htmlHash, page: result, converted: true, twinWritten: true });
+          pages.set(page.path, {
+            htmlHash: page.htmlHash,
+            page: result,
+            converted: true,
+            twinWritten: true,
+          });
           converted++;
           if (result && hasTwin(result)) onPage(result);
         },
@@ -113,8 +130,11 @@ export function startRenderTimeConversion(
   const convertWaiting = (): void => {
     while (waiting.length > 0) {
       // Started as pages need them: a rebuild that finds every page in the cache starts none.
-      if (lanes.length < (rendering ? Math.max(1, cores - 1) : cores)) lanes.push({ worker: startMarkdownWorker(options), inFlight: 0 });
-      const lane = lanes.reduce((least, candidate) => (candidate.inFlight < least.inFlight ? candidate : least));
+      if (lanes.length < (rendering ? Math.max(1, cores - 1) : cores))
+        lanes.push({ worker: startMarkdownWorker(options), inFlight: 0 });
+      const lane = lanes.reduce((least, candidate) =>
+        candidate.inFlight < least.inFlight ? candidate : least,
+      );
       // The least busy worker has its pages in flight: so have all.
       if (lane.inFlight >= PAGES_PER_WORKER) return;
       const page = waiting.shift()!;
@@ -148,7 +168,12 @@ export function startRenderTimeConversion(
             convertWaiting();
             return;
           }
-          const entry: RenderedPage = { htmlHash, page: cached, converted: false, twinWritten: cached !== null };
+          const entry: RenderedPage = {
+            htmlHash,
+            page: cached,
+            converted: false,
+            twinWritten: cached !== null,
+          };
           pages.set(path, entry);
           if (!cached || !hasTwin(cached)) return;
           onPage(cached);

@@ -11,7 +11,11 @@ export interface PageScan {
 }
 
 /** Texts whose presence spares the converter a walk of the tree when they are absent. */
-export const PAGE_TOKENS = { facet: 'data-agent-facet', dateModified: 'dateModified', time: '<time' } as const;
+export const PAGE_TOKENS = {
+  facet: 'data-agent-facet',
+  dateModified: 'dateModified',
+  time: '<time',
+} as const;
 
 const HEAD = '<head';
 const HEAD_END = '</head>';
@@ -31,7 +35,16 @@ const scanners = new Map<string, RegExp>();
  */
 export function scanPage(html: string, selectors: readonly string[]): PageScan {
   const tokens = selectors.map(selectorToken);
-  const wanted = [...new Set([HEAD, HEAD_END, MAIN, MAIN_END, ...Object.values(PAGE_TOKENS), ...tokens.filter((token): token is string => token !== undefined)])];
+  const wanted = [
+    ...new Set([
+      HEAD,
+      HEAD_END,
+      MAIN,
+      MAIN_END,
+      ...Object.values(PAGE_TOKENS),
+      ...tokens.filter((token): token is string => token !== undefined),
+    ]),
+  ];
   const key = wanted.join('\n');
   let scanner = scanners.get(key);
   if (!scanner) {
@@ -61,7 +74,8 @@ export function scanPage(html: string, selectors: readonly string[]): PageScan {
     }
     positions.push(at);
     const next = html.charCodeAt(at + token.length);
-    const tagEnds = next === 62 || next === 32 || next === 9 || next === 10 || next === 12 || next === 13;
+    const tagEnds =
+      next === 62 || next === 32 || next === 9 || next === 10 || next === 12 || next === 13;
     if (token === HEAD && headStart < 0 && tagEnds) headStart = at;
     else if (token === HEAD_END && headEnd < 0) headEnd = at;
     else if (token === MAIN && mainStart < 0 && tagEnds) mainStart = at;
@@ -76,7 +90,9 @@ export function scanPage(html: string, selectors: readonly string[]): PageScan {
   const whole: PageScan = { parsed: html, has, mayMatch };
   if (mainStart < 0 || mainEnd < mainStart) return whole;
   const hasHead = headStart >= 0 && headEnd > headStart && headEnd < mainStart;
-  const inParsed = (at: number, length: number) => (at >= mainStart && at + length <= mainEnd + MAIN_END.length) || (hasHead && at >= headStart && at + length <= headEnd + HEAD_END.length);
+  const inParsed = (at: number, length: number) =>
+    (at >= mainStart && at + length <= mainEnd + MAIN_END.length) ||
+    (hasHead && at >= headStart && at + length <= headEnd + HEAD_END.length);
   for (const token of tokens) {
     if (token === undefined) return whole;
     // The token appears outside the parsed parts, so the selector could match an element there.

@@ -30,7 +30,11 @@ const tokens = new Map<string, string | undefined>();
 export function selectorToken(selector: string): string | undefined {
   if (tokens.has(selector)) return tokens.get(selector);
   const attribute = /^\[([a-z][a-z0-9-]*)\]$/.exec(selector);
-  const token = /^[a-z][a-z0-9-]*$/.test(selector) ? `<${selector}` : attribute ? attribute[1] : undefined;
+  const token = /^[a-z][a-z0-9-]*$/.test(selector)
+    ? `<${selector}`
+    : attribute
+      ? attribute[1]
+      : undefined;
   tokens.set(selector, token);
   return token;
 }

@@ -12,7 +12,9 @@ const CELL_BREAK: Html = { type: 'html', value: '<br>' };
 export function flattenTableCell(cell: TableCell): TableCell {
   const lines: PhrasingContent[][] = [[]];
   addLines(cell.children as Nodes[], lines);
-  const kept = lines.filter((line) => line.some((part) => part.type !== 'text' || part.value.trim() !== '')).map(trimLine);
+  const kept = lines
+    .filter((line) => line.some((part) => part.type !== 'text' || part.value.trim() !== ''))
+    .map(trimLine);
   cell.children = kept.flatMap((line, i) => (i === 0 ? line : [CELL_BREAK, ...line]));
   return cell;
 }
@@ -40,7 +42,9 @@ function addLines(nodes: readonly Nodes[], lines: PhrasingContent[][]): void {
       case 'list':
         newLine();
         for (const [i, item] of node.children.entries()) {
-          lines.at(-1)!.push({ type: 'text', value: node.ordered ? `${(node.start ?? 1) + i}. ` : '- ' });
+          lines
+            .at(-1)!
+            .push({ type: 'text', value: node.ordered ? `${(node.start ?? 1) + i}. ` : '- ' });
           // The item's first paragraph goes on its marker's line.
           const [first, ...rest] = item.children;
           addLines(first?.type === 'paragraph' ? first.children : item.children.slice(0, 1), lines);
@@ -50,7 +54,8 @@ function addLines(nodes: readonly Nodes[], lines: PhrasingContent[][]): void {
         break;
       case 'code':
         newLine();
-        for (const line of node.value.split('\n')) lines.push(line.trim() === '' ? [] : [{ type: 'inlineCode', value: line }]);
+        for (const line of node.value.split('\n'))
+          lines.push(line.trim() === '' ? [] : [{ type: 'inlineCode', value: line }]);
         newLine();
         break;
       case 'paragraph':
@@ -75,7 +80,12 @@ function addLines(nodes: readonly Nodes[], lines: PhrasingContent[][]): void {
         // A break inside a link or emphasis is a space there: the construct cannot span two lines of the cell.
         const inner: PhrasingContent[][] = [[]];
         addLines(node.children, inner);
-        lines.at(-1)!.push({ ...node, children: inner.flatMap((line, i) => (i === 0 ? line : [{ type: 'text', value: ' ' }, ...line])) } as PhrasingContent);
+        lines.at(-1)!.push({
+          ...node,
+          children: inner.flatMap((line, i) =>
+            i === 0 ? line : [{ type: 'text', value: ' ' }, ...line],
+          ),
+        } as PhrasingContent);
         break;
       }
       case 'text':
@@ -101,6 +111,12 @@ export function compactDelimiterRow(table: string): string {
   if (firstBreak === -1) return table;
   const secondBreak = table.indexOf('\n', firstBreak + 1);
   const end = secondBreak === -1 ? table.length : secondBreak;
-  const delimiterRow = table.slice(firstBreak + 1, end).replace(/(:?)-+(:?)/g, (_, left: string, right: string) => `${left}${'-'.repeat(3 - left.length - right.length)}${right}`);
+  const delimiterRow = table
+    .slice(firstBreak + 1, end)
+    .replace(
+      /(:?)-+(:?)/g,
+      (_, left: string, right: string) =>
+        `${left}${'-'.repeat(3 - left.length - right.length)}${right}`,
+    );
   return table.slice(0, firstBreak + 1) + delimiterRow + table.slice(end);
 }

@@ -2,12 +2,26 @@ import { AstroError } from 'astro/errors';
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MANIFEST_FILE, MANIFEST_VERSION, RUNTIME_DIR, type BuiltManifest, type BuiltPage, type LeftOutPage, type Manifest, type RedirectRule } from '../content/manifest.ts';
+import {
+  MANIFEST_FILE,
+  MANIFEST_VERSION,
+  RUNTIME_DIR,
+  type BuiltManifest,
+  type BuiltPage,
+  type LeftOutPage,
+  type Manifest,
+  type RedirectRule,
+} from '../content/manifest.ts';
 import { encodePageTexts, isPageTextsFileName, pageTextsFileName } from '../content/page-texts.ts';
-import type { CompanyInfo } from '../company-info.ts';
+import type { CompanyInfo } from '../contract/company-info.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
-import { createSiteUrls, DEFAULT_ROUTING, type RoutingSettings, type SiteUrls } from '../site-urls.ts';
-import { writeFileAtomically } from '../write-atomically.ts';
+import {
+  createSiteUrls,
+  DEFAULT_ROUTING,
+  type RoutingSettings,
+  type SiteUrls,
+} from '../contract/site-urls.ts';
+import { writeFileAtomically } from '../shared/write-atomically.ts';
 import type { ConvertedPage } from './converted-page.ts';
 import { contentLanguageOf, type PageCopy } from './find-copies.ts';
 
@@ -30,7 +44,8 @@ export function buildManifest(input: {
   generatedAt?: Date;
 }): BuiltManifest {
   const { site, options, routing = DEFAULT_ROUTING } = input;
-  const company = input.company && buildAbsoluteCompany(input.company, createSiteUrls(site, routing));
+  const company =
+    input.company && buildAbsoluteCompany(input.company, createSiteUrls(site, routing));
   const entryOf = (page: ConvertedPage | PageCopy): BuiltPage => {
     const {
       lang: _lang,
@@ -43,15 +58,24 @@ export function buildManifest(input: {
       notContent: _notContent,
       ...entry
     } = page;
-    return { ...entry, language: contentLanguageOf(page, options.language), facets: checkPageFacets(page, options.facets) };
+    return {
+      ...entry,
+      language: contentLanguageOf(page, options.language),
+      facets: checkPageFacets(page, options.facets),
+    };
   };
   const byPath = (a: BuiltPage, b: BuiltPage) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
   const pages = input.pages.map(entryOf).sort(byPath);
   const copies = (input.copies ?? []).map(entryOf).sort(byPath);
   const redirects = [...(input.redirects ?? [])];
-  const leftOut = [...(input.leftOut ?? [])].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const leftOut = [...(input.leftOut ?? [])].sort((a, b) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+  );
   // The options are hashed too: truncateAt or the API path change what the API answers for the same pages.
-  const buildId = createHash('sha256').update(JSON.stringify({ pages, copies, redirects, leftOut, company, options, routing })).digest('base64url').slice(0, 12);
+  const buildId = createHash('sha256')
+    .update(JSON.stringify({ pages, copies, redirects, leftOut, company, options, routing }))
+    .digest('base64url')
+    .slice(0, 12);
   return {
     version: MANIFEST_VERSION,
     buildId,
@@ -71,7 +95,10 @@ export function buildManifest(input: {
  * The page's values of the declared facets. A value the facet does not allow fails the build, naming
  * the page: search_pages could never find the page by it. Facets the options do not declare are left out.
  */
-function checkPageFacets(page: Pick<BuiltPage, 'path' | 'facets'>, facets: ResolvedAgentApiOptions['facets']): Record<string, string> {
+function checkPageFacets(
+  page: Pick<BuiltPage, 'path' | 'facets'>,
+  facets: ResolvedAgentApiOptions['facets'],
+): Record<string, string> {
   const checked: Record<string, string> = {};
   for (const [name, value] of Object.entries(page.facets)) {
     const facet = facets[name];
@@ -93,10 +120,16 @@ export function buildAbsoluteCompany(company: CompanyInfo, urls: SiteUrls): Comp
   return {
     ...company,
     website: absolute(company.website),
-    ...(company.services && { services: company.services.map((service) => ({ ...service, url: absolute(service.url) })) }),
-    ...(company.cities && { cities: company.cities.map((city) => ({ ...city, url: absolute(city.url) })) }),
+    ...(company.services && {
+      services: company.services.map((service) => ({ ...service, url: absolute(service.url) })),
+    }),
+    ...(company.cities && {
+      cities: company.cities.map((city) => ({ ...city, url: absolute(city.url) })),
+    }),
     ...(company.pages && {
-      pages: Object.fromEntries(Object.entries(company.pages).map(([name, url]) => [name, absolute(url)])),
+      pages: Object.fromEntries(
+        Object.entries(company.pages).map(([name, url]) => [name, absolute(url)]),
+      ),
     }),
   };
 }
@@ -113,10 +146,14 @@ export async function writeManifest(outDir: string, built: BuiltManifest): Promi
   await mkdir(dir, { recursive: true });
   const { files, twins } = encodePageTexts(built.buildId, [...built.pages, ...built.copies]);
   const textFiles = files.map((_, i) => pageTextsFileName(i));
-  for (const [i, bytes] of files.entries()) await writeFileAtomically(join(dir, textFiles[i]!), bytes);
+  for (const [i, bytes] of files.entries())
+    await writeFileAtomically(join(dir, textFiles[i]!), bytes);
   const withTwin =
     (offset: number) =>
-    ({ frontMatter: _frontMatter, markdown: _markdown, plainText: _plainText, ...page }: BuiltPage, i: number) => ({ ...page, twin: twins[offset + i]! });
+    (
+      { frontMatter: _frontMatter, markdown: _markdown, plainText: _plainText, ...page }: BuiltPage,
+      i: number,
+    ) => ({ ...page, twin: twins[offset + i]! });
   const manifest: Manifest = {
     ...built,
     pages: built.pages.map(withTwin(0)),
@@ -124,7 +161,9 @@ export async function writeManifest(outDir: string, built: BuiltManifest): Promi
     textFiles,
   };
   await writeFileAtomically(join(dir, MANIFEST_FILE), JSON.stringify(manifest));
-  const stale = (await readdir(dir)).filter((name) => isPageTextsFileName(name) && !textFiles.includes(name));
+  const stale = (await readdir(dir)).filter(
+    (name) => isPageTextsFileName(name) && !textFiles.includes(name),
+  );
   await Promise.all(stale.map((name) => rm(join(dir, name), { force: true })));
   return manifest;
 }

@@ -1,11 +1,11 @@
 import { LRUCache } from 'lru-cache';
-import { ApiError } from '../api-error.ts';
-import { consoleLogger, type RuntimeLogger } from '../logger.ts';
+import { ApiError } from '../contract/api-error.ts';
+import { consoleLogger, type RuntimeLogger } from '../shared/logger.ts';
 import type { BuildFiles } from './build-files.ts';
 import { MANIFEST_FILE, MANIFEST_VERSION, type Manifest } from './manifest.ts';
 import type { PageTexts } from './page-texts.ts';
 import { buildPageIndex, type PageIndex } from './resolve-page.ts';
-import { createSiteUrls, type SiteUrls } from '../site-urls.ts';
+import { createSiteUrls, type SiteUrls } from '../contract/site-urls.ts';
 import { createSearchEngine, type SearchEngine } from './search.ts';
 import { createSiteAnalyzers } from './search-analyzer.ts';
 import { decodeServerIndex, SERVER_INDEX_FILE } from './server-index.ts';
@@ -47,7 +47,10 @@ const RECENT_BYTES = 4 * 1024 * 1024;
 
 /** Answers kept while asked for, up to `maxBytes`; each counts twice its size (room for its compressed forms). */
 function createAnswerMemo(maxBytes: number): LRUCache<string, CachedAnswer> {
-  return new LRUCache({ maxSize: maxBytes, sizeCalculation: (answer) => answer.bytes.byteLength * 2 });
+  return new LRUCache({
+    maxSize: maxBytes,
+    sizeCalculation: (answer) => answer.bytes.byteLength * 2,
+  });
 }
 
 export interface ContentModel {
@@ -60,7 +63,10 @@ export interface ContentModel {
 /** No build where the runtime reads it. */
 export class ContentNotBuiltError extends ApiError {
   constructor() {
-    super(503, 'not_built', 'The site has not been built yet.', { hint: 'Build the site (`astro build`), then retry.', headers: { 'Retry-After': '10' } });
+    super(503, 'not_built', 'The site has not been built yet.', {
+      hint: 'Build the site (`astro build`), then retry.',
+      headers: { 'Retry-After': '10' },
+    });
     this.name = 'ContentNotBuiltError';
   }
 }
@@ -73,10 +79,21 @@ class BuildVersionError extends Error {}
  * the cause are in the server's log, not in an answer).
  */
 function unreadableBuildError(cause: unknown): ApiError {
-  const hint = "The site's owner must build the site again (the server's log names the cause); retry later.";
+  const hint =
+    "The site's owner must build the site again (the server's log names the cause); retry later.";
   return cause instanceof BuildVersionError
-    ? new ApiError(503, 'build_unreadable', "The site's build was made by another version of astro-agent-api than the one serving it.", { hint, cause })
-    : new ApiError(503, 'build_unreadable', "The site's build cannot be read: one of its files is missing, damaged or of another build.", { hint, cause });
+    ? new ApiError(
+        503,
+        'build_unreadable',
+        "The site's build was made by another version of astro-agent-api than the one serving it.",
+        { hint, cause },
+      )
+    : new ApiError(
+        503,
+        'build_unreadable',
+        "The site's build cannot be read: one of its files is missing, damaged or of another build.",
+        { hint, cause },
+      );
 }
 
 /** How often, at most, a request triggers a check for a newer build. */
@@ -97,7 +114,13 @@ const MAX_RETRY_MS = 60_000;
  * tried again when the manifest changes again, or after a wait that doubles up to MAX_RETRY_MS (a
  * failure that was passing, such as a file read during a rebuild), never at every request.
  */
-export function createContentModel({ files, logger = consoleLogger }: { files: BuildFiles; logger?: RuntimeLogger }): ContentModel {
+export function createContentModel({
+  files,
+  logger = consoleLogger,
+}: {
+  files: BuildFiles;
+  logger?: RuntimeLogger;
+}): ContentModel {
   let loaded: { snapshot: ContentSnapshot; mtimeMs: number } | undefined;
   let loading: Promise<ContentSnapshot> | undefined;
   let lastCheck = 0;
@@ -109,7 +132,9 @@ export function createContentModel({ files, logger = consoleLogger }: { files: B
     const build = files.pin?.() ?? files;
     const mtimeMs = await build.manifestStamp();
     if (loaded && loaded.mtimeMs === mtimeMs) return loaded.snapshot;
-    const manifest = JSON.parse(new TextDecoder().decode(await build.readRuntimeFile(MANIFEST_FILE))) as Manifest;
+    const manifest = JSON.parse(
+      new TextDecoder().decode(await build.readRuntimeFile(MANIFEST_FILE)),
+    ) as Manifest;
     if (manifest.version !== MANIFEST_VERSION) {
       throw new BuildVersionError(
         `The build in ${build.location} was made by another version of astro-agent-api (manifest version ${manifest.version}, this one reads ${MANIFEST_VERSION}): build the site again.`,
@@ -120,14 +145,27 @@ export function createContentModel({ files, logger = consoleLogger }: { files: B
       return loaded.snapshot;
     }
     const { languages, search: vocabulary, facets } = manifest.options;
-    const [index, analyzers] = await Promise.all([build.readRuntimeFile(SERVER_INDEX_FILE).then(decodeServerIndex), createSiteAnalyzers(languages, vocabulary.stopWords)]);
+    const [index, analyzers] = await Promise.all([
+      build.readRuntimeFile(SERVER_INDEX_FILE).then(decodeServerIndex),
+      createSiteAnalyzers(languages, vocabulary.stopWords),
+    ]);
     // Read between a rebuild's index or texts and its manifest, they are of the next build: the pair is
     // refused, and the current snapshot stays until the next check finds the new manifest.
     const texts = await build.openPageTexts(manifest);
     const urls = createSiteUrls(manifest.site, manifest.routing);
     let search: SearchEngine;
     try {
-      search = createSearchEngine({ index, pages: manifest.pages, urls, texts, buildId: manifest.buildId, facets, vocabulary, analyzers: analyzers.all, languages });
+      search = createSearchEngine({
+        index,
+        pages: manifest.pages,
+        urls,
+        texts,
+        buildId: manifest.buildId,
+        facets,
+        vocabulary,
+        analyzers: analyzers.all,
+        languages,
+      });
     } catch (error) {
       texts.close();
       throw error;
@@ -136,7 +174,12 @@ export function createContentModel({ files, logger = consoleLogger }: { files: B
       manifest,
       files: build,
       urls,
-      pages: buildPageIndex([...manifest.pages, ...manifest.copies], urls, manifest.options.language, manifest),
+      pages: buildPageIndex(
+        [...manifest.pages, ...manifest.copies],
+        urls,
+        manifest.options.language,
+        manifest,
+      ),
       texts,
       search,
       memo: createAnswerMemo(MEMO_BYTES),
@@ -159,9 +202,13 @@ export function createContentModel({ files, logger = consoleLogger }: { files: B
           // The manifest removed while it was read: no build, rather than a damaged one.
           if (files.manifestStampNow() === undefined) throw new ContentNotBuiltError();
           const now = Date.now();
-          const waitMs = failed?.stamp === stamp ? Math.min(failed.waitMs * 2, MAX_RETRY_MS) : CHECK_INTERVAL_MS;
+          const waitMs =
+            failed?.stamp === stamp ? Math.min(failed.waitMs * 2, MAX_RETRY_MS) : CHECK_INTERVAL_MS;
           if (failed?.stamp !== stamp) {
-            logger.error(`agent-api: cannot load the build in ${files.location}${loaded ? '; the previous build keeps serving' : ''}`, cause);
+            logger.error(
+              `agent-api: cannot load the build in ${files.location}${loaded ? '; the previous build keeps serving' : ''}`,
+              cause,
+            );
           }
           failed = { stamp, retryAt: now + waitMs, waitMs, error: unreadableBuildError(cause) };
           throw failed.error;
@@ -174,7 +221,8 @@ export function createContentModel({ files, logger = consoleLogger }: { files: B
   }
 
   /** True when a load that failed is not worth trying again yet: the same manifest, within its wait. */
-  const waiting = (stamp: number) => failed !== undefined && failed.stamp === stamp && Date.now() < failed.retryAt;
+  const waiting = (stamp: number) =>
+    failed !== undefined && failed.stamp === stamp && Date.now() < failed.retryAt;
 
   return {
     async current() {

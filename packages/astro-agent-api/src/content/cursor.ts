@@ -2,7 +2,9 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 
 /** A `cursor` that is malformed or belongs to another query, filter or build. */
 export class InvalidCursorError extends Error {
-  constructor(message = 'The cursor is not valid for this query: pass the `next_cursor` of the previous response unchanged, or leave it out to start again.') {
+  constructor(
+    message = 'The cursor is not valid for this query: pass the `next_cursor` of the previous response unchanged, or leave it out to start again.',
+  ) {
     super(message);
     this.name = 'InvalidCursorError';
   }
@@ -39,7 +41,8 @@ export function encodeCursor(offset: number, scope: CursorScope): string {
 
 /** The offset carried by `cursor`; throws InvalidCursorError when it is malformed or from another scope. */
 export function decodeCursor(cursor: string, scope: CursorScope): number {
-  if (cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw new InvalidCursorError();
+  if (cursor.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(cursor))
+    throw new InvalidCursorError();
   const bytes = Buffer.from(cursor, 'base64url');
   // Reject non-canonical spellings (padding bits set) so each offset has exactly one cursor.
   if (bytes.toString('base64url') !== cursor) throw new InvalidCursorError();

@@ -23,7 +23,8 @@ export interface ExcerptText {
 
 /** A page's text folded once, for a search engine that keeps it: its start (EXCERPT_TEXT_CHARS), all that excerpts read. */
 export function prepareExcerptText(pageText: string): ExcerptText {
-  const text = pageText.length > EXCERPT_TEXT_CHARS ? pageText.slice(0, EXCERPT_TEXT_CHARS) : pageText;
+  const text =
+    pageText.length > EXCERPT_TEXT_CHARS ? pageText.slice(0, EXCERPT_TEXT_CHARS) : pageText;
   return { text, folded: foldKeepingOffsets(text) };
 }
 
@@ -34,13 +35,19 @@ export function prepareExcerptText(pageText: string): ExcerptText {
  * not grow with the page. The first window holding at least half the best count wins: the top of a
  * page (title, lead) reads better than a dense list of links further down.
  */
-export function buildExcerpt({ text, folded }: ExcerptText, words: readonly string[]): { excerpt: string; at: number | undefined } {
+export function buildExcerpt(
+  { text, folded }: ExcerptText,
+  words: readonly string[],
+): { excerpt: string; at: number | undefined } {
   let found: number[] = [];
   for (let from = 0; from < SCANNED_CHARS && from < text.length && found.length === 0; ) {
     // A chunk ends at a space or line break: no word is cut in two.
     const chunk = from;
     const to = findBreak(text, chunk + CHUNK_CHARS);
-    found = findWords(folded === undefined ? foldKeepingOffsets(text.slice(chunk, to)) : folded.slice(chunk, to), words).map((position) => chunk + position);
+    found = findWords(
+      folded === undefined ? foldKeepingOffsets(text.slice(chunk, to)) : folded.slice(chunk, to),
+      words,
+    ).map((position) => chunk + position);
     from = to + 1;
   }
   const at = found.length === 0 ? undefined : findDensestWindow(found);
@@ -74,14 +81,19 @@ function findWords(folded: string | undefined, words: readonly string[]): number
     const openStart = SEGMENTED_CHARACTER.test(word[0]!);
     const openEnd = SEGMENTED_CHARACTER.test(word.at(-1)!);
     for (let at = folded.indexOf(word); at !== -1; at = folded.indexOf(word, at + word.length)) {
-      if ((openStart || !isWordCharacter(folded, at - 1)) && (openEnd || !isWordCharacter(folded, at + word.length))) positions.push(at);
+      if (
+        (openStart || !isWordCharacter(folded, at - 1)) &&
+        (openEnd || !isWordCharacter(folded, at + word.length))
+      )
+        positions.push(at);
     }
   }
   return positions.sort((a, b) => a - b);
 }
 
 const WORD_CHARACTER = /[\p{L}\p{N}\p{M}]/u;
-const isWordCharacter = (text: string, at: number) => at >= 0 && at < text.length && WORD_CHARACTER.test(text[at]!);
+const isWordCharacter = (text: string, at: number) =>
+  at >= 0 && at < text.length && WORD_CHARACTER.test(text[at]!);
 
 /** Start offset of the first window of MAX_CHARS holding at least half the most matches any window holds. */
 function findDensestWindow(positions: readonly number[]): number {
@@ -119,7 +131,11 @@ function wordEnd(text: string, offset: number): number {
 }
 
 /** The boundary between two of Intl.Segmenter's words nearest `offset` on its side, within SPACE_REACH; undefined when none. */
-function findSegmentBoundary(text: string, offset: number, side: 'before' | 'after'): number | undefined {
+function findSegmentBoundary(
+  text: string,
+  offset: number,
+  side: 'before' | 'after',
+): number | undefined {
   const from = Math.max(0, offset - SPACE_REACH);
   let found: number | undefined;
   for (const { index } of wordBoundaries.segment(text.slice(from, offset + SPACE_REACH))) {

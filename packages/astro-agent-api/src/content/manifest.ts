@@ -1,9 +1,9 @@
-import type { CompanyInfo } from '../company-info.ts';
+import type { CompanyInfo } from '../contract/company-info.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
-import type { RoutingSettings } from '../site-urls.ts';
+import type { RoutingSettings } from '../contract/site-urls.ts';
 
 // The twin path of a page, for code that has a page path but no manifest (site-urls.ts builds every URL).
-export { markdownTwinPath } from '../site-urls.ts';
+export { markdownTwinPath } from '../contract/site-urls.ts';
 
 /** One content page of the built site, as the manifest records it: everything but its text. */
 export interface ManifestPage {
@@ -145,7 +145,10 @@ export interface Manifest {
 }
 
 /** The manifest of a build as the build steps pass it on: its pages with their text. */
-export type BuiltManifest = Omit<Manifest, 'pages' | 'copies' | 'textFiles'> & { pages: BuiltPage[]; copies: BuiltPage[] };
+export type BuiltManifest = Omit<Manifest, 'pages' | 'copies' | 'textFiles'> & {
+  pages: BuiltPage[];
+  copies: BuiltPage[];
+};
 
 /**
  * 9: each page has its language (5), Astro's routing settings (`routing`, 6), the pages' text in
@@ -173,7 +176,11 @@ export function buildMarkdownTwin(page: PageText): string {
 }
 
 /** The text of the page's section with this id (heading line included), or undefined when the page has none. */
-export function readSectionText(page: Pick<ManifestPage, 'sections'>, markdown: string, id: string): string | undefined {
+export function readSectionText(
+  page: Pick<ManifestPage, 'sections'>,
+  markdown: string,
+  id: string,
+): string | undefined {
   const section = page.sections.find((candidate) => candidate.id === id);
   return section && markdown.slice(section.offset, section.offset + section.length);
 }

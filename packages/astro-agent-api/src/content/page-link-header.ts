@@ -1,5 +1,5 @@
-import { DOCUMENT_PATHS, WELL_KNOWN_PATHS } from '../paths.ts';
-import type { SiteUrls } from '../site-urls.ts';
+import { DOCUMENT_PATHS, WELL_KNOWN_PATHS } from '../contract/paths.ts';
+import type { SiteUrls } from '../contract/site-urls.ts';
 import type { ManifestPage } from './manifest.ts';
 
 /**

@@ -50,7 +50,13 @@ export function encodePageTexts(
     const length = front.byteLength + body.byteLength;
     if (chunks.length > 2 && offset + length + text.byteLength > maxBytes) endFile();
     chunks.push(front, body, text);
-    const location = { file: files.length, offset, length, frontMatterLength: front.byteLength, textLength: text.byteLength };
+    const location = {
+      file: files.length,
+      offset,
+      length,
+      frontMatterLength: front.byteLength,
+      textLength: text.byteLength,
+    };
     offset += length + text.byteLength;
     return location;
   });
@@ -75,7 +81,8 @@ export const TEXTS_PREAMBLE_BYTES = MAGIC.length + 4;
 
 /** The header's length, from the preamble; throws when the bytes are not a texts file of this version. */
 export function readTextsHeaderLength(preamble: Buffer): number {
-  if (preamble.toString('latin1', 0, MAGIC.length) !== MAGIC) throw new Error('Not a texts file of this version of astro-agent-api: build the site again.');
+  if (preamble.toString('latin1', 0, MAGIC.length) !== MAGIC)
+    throw new Error('Not a texts file of this version of astro-agent-api: build the site again.');
   return preamble.readUInt32LE(MAGIC.length);
 }
 
@@ -93,17 +100,26 @@ export function readPageTextsFrom(files: readonly Uint8Array[], buildId: string)
   const all = files.map((bytes) => {
     const file = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     const headerLength = readTextsHeaderLength(file.subarray(0, TEXTS_PREAMBLE_BYTES));
-    assertTextsBuild(file.subarray(TEXTS_PREAMBLE_BYTES, TEXTS_PREAMBLE_BYTES + headerLength), buildId);
+    assertTextsBuild(
+      file.subarray(TEXTS_PREAMBLE_BYTES, TEXTS_PREAMBLE_BYTES + headerLength),
+      buildId,
+    );
     return file;
   });
   const slice = (twin: TwinLocation, position: number, length: number) => {
     const file = all[twin.file];
-    if (!file || position + length > file.byteLength) throw new Error('The texts files are shorter than the manifest says: build the site again.');
+    if (!file || position + length > file.byteLength)
+      throw new Error('The texts files are shorter than the manifest says: build the site again.');
     return file.subarray(position, position + length);
   };
   return {
     readTwin: (twin) => Buffer.from(slice(twin, twin.offset, twin.length)),
-    readMarkdown: (twin) => slice(twin, twin.offset + twin.frontMatterLength, twin.length - twin.frontMatterLength).toString('utf8'),
+    readMarkdown: (twin) =>
+      slice(
+        twin,
+        twin.offset + twin.frontMatterLength,
+        twin.length - twin.frontMatterLength,
+      ).toString('utf8'),
     readText: (twin) => slice(twin, twin.offset + twin.length, twin.textLength).toString('utf8'),
     close() {},
   };

@@ -32,7 +32,10 @@ export function buildPageText(markdown: string): PageText {
 /** The headings' text of the Markdown, one per line: buildPageText's `headings` alone. */
 export function buildPageHeadings(markdown: string): string {
   const headings: string[] = [];
-  for (const [, heading] of markdown.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').matchAll(/^ {0,3}#{1,6} +(.*)$/gm)) headings.push(heading!);
+  for (const [, heading] of markdown
+    .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .matchAll(/^ {0,3}#{1,6} +(.*)$/gm))
+    headings.push(heading!);
   return headings.join('\n');
 }
 
@@ -52,7 +55,12 @@ export function joinSectionLines(lines: string): string {
  * then, for each of `sections` (offsets in `markdown`, in order), its text down to the next heading.
  * The search cuts excerpts from it (content/excerpt.ts) and names the section by the line.
  */
-export function buildSectionLines(markdown: string, sections: readonly { offset: number }[]): string {
+export function buildSectionLines(
+  markdown: string,
+  sections: readonly { offset: number }[],
+): string {
   const starts = [0, ...sections.map((section) => section.offset)];
-  return starts.map((start, i) => buildPageText(markdown.slice(start, starts[i + 1] ?? markdown.length)).text).join('\n');
+  return starts
+    .map((start, i) => buildPageText(markdown.slice(start, starts[i + 1] ?? markdown.length)).text)
+    .join('\n');
 }

@@ -1,5 +1,11 @@
 import type { RedirectRule } from './manifest.ts';
-import { compileRoutePattern, fillRoutePattern, indexBySlug, trimRoute, type RoutePattern } from './route-pattern.ts';
+import {
+  compileRoutePattern,
+  fillRoutePattern,
+  indexBySlug,
+  trimRoute,
+  type RoutePattern,
+} from './route-pattern.ts';
 
 /** A site's redirects (content/manifest.ts `RedirectRule`), for lookups by route and by slug. */
 export interface RedirectIndex {
@@ -29,8 +35,16 @@ export function buildRedirectIndex(rules: readonly RedirectRule[]): RedirectInde
     } else patterns.push({ pattern, rule });
   }
   // Array.prototype.sort is stable: rules of the same rank keep the build's order.
-  patterns.sort((a, b) => Number(a.pattern.rest) - Number(b.pattern.rest) || b.pattern.staticSegments - a.pattern.staticSegments);
-  return { exact, patterns, bySlug: indexBySlug([...exact.keys()].map((route) => [route, route] as const)) };
+  patterns.sort(
+    (a, b) =>
+      Number(a.pattern.rest) - Number(b.pattern.rest) ||
+      b.pattern.staticSegments - a.pattern.staticSegments,
+  );
+  return {
+    exact,
+    patterns,
+    bySlug: indexBySlug([...exact.keys()].map((route) => [route, route] as const)),
+  };
 }
 
 /** The redirect of a route (no base, no trailing slash), or undefined when the site does not redirect it. */

@@ -1,8 +1,13 @@
-import { LIMITS } from '../limits.ts';
-import type { SiteUrls } from '../site-urls.ts';
-import { primaryLanguageSubtag } from './language-tag.ts';
+import { LIMITS } from '../contract/limits.ts';
+import type { SiteUrls } from '../contract/site-urls.ts';
+import { primaryLanguageSubtag } from '../shared/language-tag.ts';
 import type { LeftOutPage, ManifestPage, RedirectRule } from './manifest.ts';
-import { buildRedirectIndex, EMPTY_REDIRECTS, findRedirect, type RedirectIndex } from './redirects.ts';
+import {
+  buildRedirectIndex,
+  EMPTY_REDIRECTS,
+  findRedirect,
+  type RedirectIndex,
+} from './redirects.ts';
 import { indexBySlug } from './route-pattern.ts';
 
 /** Lookup tables for read_page, built once per manifest. */
@@ -24,7 +29,9 @@ export interface PageIndex {
  * What a lookup found: one page (and, when the input named several, one per language, the others it
  * could have meant), or the candidates it cannot choose between.
  */
-export type PageLookup = { page: ManifestPage; others: ManifestPage[] } | { candidates: ManifestPage[] };
+export type PageLookup =
+  | { page: ManifestPage; others: ManifestPage[] }
+  | { candidates: ManifestPage[] };
 
 /** What a lookup followed to reach its page: the address asked for, as a URL of the site, and the fragment the last redirect named. */
 export interface Redirected {
@@ -43,13 +50,19 @@ export type Unresolved =
   | { kind: 'not-content'; url: string; reason: LeftOutPage['reason'] };
 
 /** What resolveAddress found: a page (and how it got there), candidates, or why there is no page. */
-export type AddressLookup = (Extract<PageLookup, { page: ManifestPage }> & Partial<Redirected>) | Extract<PageLookup, { candidates: ManifestPage[] }> | { unresolved: Unresolved };
+export type AddressLookup =
+  | (Extract<PageLookup, { page: ManifestPage }> & Partial<Redirected>)
+  | Extract<PageLookup, { candidates: ManifestPage[] }>
+  | { unresolved: Unresolved };
 
 export function buildPageIndex(
   pages: readonly ManifestPage[],
   urls: SiteUrls,
   language = '',
-  { redirects = [], leftOut = [] }: { redirects?: readonly RedirectRule[]; leftOut?: readonly LeftOutPage[] } = {},
+  {
+    redirects = [],
+    leftOut = [],
+  }: { redirects?: readonly RedirectRule[]; leftOut?: readonly LeftOutPage[] } = {},
 ): PageIndex {
   const sorted = [...pages].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const routes = sorted.map((page) => [urls.routeOf(page.path), page] as const);
@@ -98,7 +111,10 @@ function findWithoutLocale(index: PageIndex, routes: readonly string[]): PageLoo
   for (const route of routes) {
     const localized = (index.bySlug.get(route.slice(1)) ?? []).filter((page) => {
       const folder = localeFolderOf(index.urls.routeOf(page.path), route);
-      return folder !== undefined && (folder === page.language.toLowerCase() || folder === primaryLanguageSubtag(page.language));
+      return (
+        folder !== undefined &&
+        (folder === page.language.toLowerCase() || folder === primaryLanguageSubtag(page.language))
+      );
     });
     if (localized.length > 0) return choose(index, localized);
   }
@@ -108,7 +124,9 @@ function findWithoutLocale(index: PageIndex, routes: readonly string[]): PageLoo
 /** The first folder of `pageRoute` when the rest of it is `route` (`/fr/guides/sidebar`, `/guides/sidebar` → `fr`), lowercase. */
 function localeFolderOf(pageRoute: string, route: string): string | undefined {
   const slash = pageRoute.indexOf('/', 1);
-  return slash > 0 && pageRoute.slice(slash) === route ? pageRoute.slice(1, slash).toLowerCase() : undefined;
+  return slash > 0 && pageRoute.slice(slash) === route
+    ? pageRoute.slice(1, slash).toLowerCase()
+    : undefined;
 }
 
 /** One page of `named`, as lookUpPage chooses it, or the candidates; undefined for none. */
@@ -118,7 +136,12 @@ function choose(index: PageIndex, named: readonly ManifestPage[]): PageLookup | 
   const candidates = originals.length > 0 ? originals : [...named];
   if (candidates.length === 1) return { page: candidates[0]!, others: [] };
   const inSiteLanguage = candidates.filter((page) => page.language === index.language);
-  const chosen = inSiteLanguage.length === 1 ? inSiteLanguage : candidates.filter((page) => primaryLanguageSubtag(page.language) === primaryLanguageSubtag(index.language));
+  const chosen =
+    inSiteLanguage.length === 1
+      ? inSiteLanguage
+      : candidates.filter(
+          (page) => primaryLanguageSubtag(page.language) === primaryLanguageSubtag(index.language),
+        );
   if (chosen.length !== 1) return { candidates };
   return { page: chosen[0]!, others: candidates.filter((page) => page !== chosen[0]) };
 }
@@ -140,7 +163,8 @@ export function resolveAddress(index: PageIndex, input: string): AddressLookup |
     if (exact) return exact;
     for (const route of routes) {
       const reason = index.leftOut.get(route);
-      if (reason) return { unresolved: { kind: 'not-content', url: index.urls.routeUrl(route), reason } };
+      if (reason)
+        return { unresolved: { kind: 'not-content', url: index.urls.routeUrl(route), reason } };
     }
     // A redirect of the very address comes before the guess of a path without its locale.
     return followRedirects(index, routes) ?? findWithoutLocale(index, routes);
@@ -151,12 +175,18 @@ export function resolveAddress(index: PageIndex, input: string): AddressLookup |
   // No route the site redirects ends with it: the slug may be a whole route of a dynamic redirect (`blog/world` of `/blog/[slug]`).
   if (!routes) return followRedirects(index, [`/${reference.slug}`]);
   const followed = routes.map((route) => followRedirects(index, [route])!);
-  const reached = followed.filter((lookup): lookup is Extract<AddressLookup, { page: ManifestPage }> => 'page' in lookup);
+  const reached = followed.filter(
+    (lookup): lookup is Extract<AddressLookup, { page: ManifestPage }> => 'page' in lookup,
+  );
   if (reached.length === 0) return followed[0];
   const chosen = choose(index, [...new Set(reached.map((lookup) => lookup.page))]);
   if (!chosen || !('page' in chosen)) return chosen;
   const via = reached.find((lookup) => lookup.page === chosen.page)!;
-  return { ...chosen, redirectedFrom: via.redirectedFrom!, ...(via.fragment !== undefined && { fragment: via.fragment }) };
+  return {
+    ...chosen,
+    redirectedFrom: via.redirectedFrom!,
+    ...(via.fragment !== undefined && { fragment: via.fragment }),
+  };
 }
 
 /**
@@ -182,7 +212,8 @@ function followRedirects(index: PageIndex, routes: readonly string[]): AddressLo
     if (!step) return undefined;
     const from = urls.routeUrl(step.route);
     if (visited.has(step.route)) return { unresolved: { kind: 'loop', chain: [...chain, from] } };
-    if (hop === LIMITS.redirectHops) return { unresolved: { kind: 'too-many', chain: [...chain, from] } };
+    if (hop === LIMITS.redirectHops)
+      return { unresolved: { kind: 'too-many', chain: [...chain, from] } };
     visited.add(step.route);
     chain.push(from);
     let target: URL;
@@ -193,12 +224,25 @@ function followRedirects(index: PageIndex, routes: readonly string[]): AddressLo
     }
     if (target.hash.length > 1) fragment = decodeFragment(target.hash.slice(1));
     const reference = urls.referenceOf(target.href);
-    if (reference === undefined || !('routes' in reference)) return { unresolved: { kind: 'off-site', from: chain[0]!, location: target.href } };
-    const page = reference.routes.map((route) => index.byRoute.get(route)).find((candidate) => candidate !== undefined);
-    if (page) return { page, others: [], redirectedFrom: chain[0]!, ...(fragment !== undefined && { fragment }) };
-    const reason = reference.routes.map((route) => index.leftOut.get(route)).find((candidate) => candidate !== undefined);
-    if (reason) return { unresolved: { kind: 'not-content', url: target.href.replace(/#.*$/, ''), reason } };
-    if (!reference.routes.some((route) => findRedirect(index.redirects, route))) return { unresolved: { kind: 'missing', from: chain[0]!, location: target.href } };
+    if (reference === undefined || !('routes' in reference))
+      return { unresolved: { kind: 'off-site', from: chain[0]!, location: target.href } };
+    const page = reference.routes
+      .map((route) => index.byRoute.get(route))
+      .find((candidate) => candidate !== undefined);
+    if (page)
+      return {
+        page,
+        others: [],
+        redirectedFrom: chain[0]!,
+        ...(fragment !== undefined && { fragment }),
+      };
+    const reason = reference.routes
+      .map((route) => index.leftOut.get(route))
+      .find((candidate) => candidate !== undefined);
+    if (reason)
+      return { unresolved: { kind: 'not-content', url: target.href.replace(/#.*$/, ''), reason } };
+    if (!reference.routes.some((route) => findRedirect(index.redirects, route)))
+      return { unresolved: { kind: 'missing', from: chain[0]!, location: target.href } };
     current = reference.routes;
   }
   return { unresolved: { kind: 'too-many', chain } };
@@ -213,14 +257,20 @@ function decodeFragment(fragment: string): string {
 }
 
 /** The page a request path under the base names, and whether it asks for the twin (`/docs/x.md`). */
-export function findPageOfRequest(index: PageIndex, pathname: string): { page: ManifestPage; twin: boolean } | undefined {
+export function findPageOfRequest(
+  index: PageIndex,
+  pathname: string,
+): { page: ManifestPage; twin: boolean } | undefined {
   const found = routeOfRequest(index, pathname);
   const page = found && index.byRoute.get(found.route);
   return page && { page, twin: found.twin };
 }
 
 /** The route a request path under the base names (decoded), and whether it asks for the twin; undefined outside the base or for a bad encoding. */
-function routeOfRequest(index: PageIndex, pathname: string): { route: string; twin: boolean } | undefined {
+function routeOfRequest(
+  index: PageIndex,
+  pathname: string,
+): { route: string; twin: boolean } | undefined {
   try {
     return index.urls.pageOfRequest(decodeURIComponent(pathname));
   } catch {
@@ -242,6 +292,11 @@ export function resolveRequest(index: PageIndex, pathname: string): ResolvedRequ
   if (page) return { page, twin: found.twin };
   const followed = followRedirects(index, [found.route]);
   return followed && 'page' in followed
-    ? { page: followed.page, twin: found.twin, redirectedFrom: followed.redirectedFrom!, ...(followed.fragment !== undefined && { fragment: followed.fragment }) }
+    ? {
+        page: followed.page,
+        twin: found.twin,
+        redirectedFrom: followed.redirectedFrom!,
+        ...(followed.fragment !== undefined && { fragment: followed.fragment }),
+      }
     : undefined;
 }

@@ -63,12 +63,15 @@ export function compileRoutePattern(pattern: string): RoutePattern {
 
 /** A target written with the pattern's parameters (`/new/[slug]`, `/docs/[...path]`) filled in; a rest parameter left empty takes its slash with it. */
 export function fillRoutePattern(template: string, params: Record<string, string>): string {
-  return template.replace(/\/?\[(\.\.\.)?([^\]]+)\]/g, (whole, spread: string | undefined, name: string) => {
-    const value = params[name];
-    if (value === undefined) return whole;
-    const slash = whole.startsWith('/') ? '/' : '';
-    return spread && value === '' ? '' : `${slash}${value}`;
-  });
+  return template.replace(
+    /\/?\[(\.\.\.)?([^\]]+)\]/g,
+    (whole, spread: string | undefined, name: string) => {
+      const value = params[name];
+      if (value === undefined) return whole;
+      const slash = whole.startsWith('/') ? '/' : '';
+      return spread && value === '' ? '' : `${slash}${value}`;
+    },
+  );
 }
 
 /**

@@ -1,4 +1,4 @@
-import { primaryLanguageSubtag } from './language-tag.ts';
+import { primaryLanguageSubtag } from '../shared/language-tag.ts';
 import { segmentToken, SEGMENTED_CHARACTER } from './segment-words.ts';
 
 /**
@@ -17,7 +17,9 @@ export interface SearchAnalyzer {
   isStopWord(word: string): boolean;
 }
 
-type LanguageModules = Promise<[{ stemmer: (word: string) => string } | undefined, { stopwords: string[] }]>;
+type LanguageModules = Promise<
+  [{ stemmer: (word: string) => string } | undefined, { stopwords: string[] }]
+>;
 
 /**
  * Snowball stemmers and stop-word lists of @orama/stemmers and @orama/stopwords, by the ISO 639-1 code
@@ -29,7 +31,8 @@ type LanguageModules = Promise<[{ stemmer: (word: string) => string } | undefine
 const LANGUAGE_MODULES: Readonly<Record<string, () => LanguageModules>> = {
   ar: () => Promise.all([import('@orama/stemmers/arabic'), import('@orama/stopwords/arabic')]),
   hy: () => Promise.all([import('@orama/stemmers/armenian'), import('@orama/stopwords/armenian')]),
-  bg: () => Promise.all([import('@orama/stemmers/bulgarian'), import('@orama/stopwords/bulgarian')]),
+  bg: () =>
+    Promise.all([import('@orama/stemmers/bulgarian'), import('@orama/stopwords/bulgarian')]),
   da: () => Promise.all([import('@orama/stemmers/danish'), import('@orama/stopwords/danish')]),
   nl: () => Promise.all([import('@orama/stemmers/dutch'), import('@orama/stopwords/dutch')]),
   en: () => Promise.all([import('@orama/stemmers/english'), import('@orama/stopwords/english')]),
@@ -38,16 +41,23 @@ const LANGUAGE_MODULES: Readonly<Record<string, () => LanguageModules>> = {
   de: () => Promise.all([import('@orama/stemmers/german'), import('@orama/stopwords/german')]),
   el: () => Promise.all([import('@orama/stemmers/greek'), import('@orama/stopwords/greek')]),
   hi: () => Promise.all([import('@orama/stemmers/indian'), import('@orama/stopwords/indian')]),
-  hu: () => Promise.all([import('@orama/stemmers/hungarian'), import('@orama/stopwords/hungarian')]),
-  id: () => Promise.all([import('@orama/stemmers/indonesian'), import('@orama/stopwords/indonesian')]),
+  hu: () =>
+    Promise.all([import('@orama/stemmers/hungarian'), import('@orama/stopwords/hungarian')]),
+  id: () =>
+    Promise.all([import('@orama/stemmers/indonesian'), import('@orama/stopwords/indonesian')]),
   ga: () => Promise.all([import('@orama/stemmers/irish'), import('@orama/stopwords/irish')]),
   it: () => Promise.all([import('@orama/stemmers/italian'), import('@orama/stopwords/italian')]),
-  lt: () => Promise.all([import('@orama/stemmers/lithuanian'), import('@orama/stopwords/lithuanian')]),
+  lt: () =>
+    Promise.all([import('@orama/stemmers/lithuanian'), import('@orama/stopwords/lithuanian')]),
   ne: () => Promise.all([import('@orama/stemmers/nepali'), import('@orama/stopwords/nepali')]),
-  no: () => Promise.all([import('@orama/stemmers/norwegian'), import('@orama/stopwords/norwegian')]),
-  nb: () => Promise.all([import('@orama/stemmers/norwegian'), import('@orama/stopwords/norwegian')]),
-  nn: () => Promise.all([import('@orama/stemmers/norwegian'), import('@orama/stopwords/norwegian')]),
-  pt: () => Promise.all([import('@orama/stemmers/portuguese'), import('@orama/stopwords/portuguese')]),
+  no: () =>
+    Promise.all([import('@orama/stemmers/norwegian'), import('@orama/stopwords/norwegian')]),
+  nb: () =>
+    Promise.all([import('@orama/stemmers/norwegian'), import('@orama/stopwords/norwegian')]),
+  nn: () =>
+    Promise.all([import('@orama/stemmers/norwegian'), import('@orama/stopwords/norwegian')]),
+  pt: () =>
+    Promise.all([import('@orama/stemmers/portuguese'), import('@orama/stopwords/portuguese')]),
   ro: () => Promise.all([import('@orama/stemmers/romanian'), import('@orama/stopwords/romanian')]),
   ru: () => Promise.all([import('@orama/stemmers/russian'), import('@orama/stopwords/russian')]),
   sa: () => Promise.all([import('@orama/stemmers/sanskrit'), import('@orama/stopwords/sanskrit')]),
@@ -57,7 +67,8 @@ const LANGUAGE_MODULES: Readonly<Record<string, () => LanguageModules>> = {
   sv: () => Promise.all([import('@orama/stemmers/swedish'), import('@orama/stopwords/swedish')]),
   ta: () => Promise.all([import('@orama/stemmers/tamil'), import('@orama/stopwords/tamil')]),
   tr: () => Promise.all([import('@orama/stemmers/turkish'), import('@orama/stopwords/turkish')]),
-  uk: () => Promise.all([import('@orama/stemmers/ukrainian'), import('@orama/stopwords/ukrainian')]),
+  uk: () =>
+    Promise.all([import('@orama/stemmers/ukrainian'), import('@orama/stopwords/ukrainian')]),
 };
 
 /** Lowercase, accents removed (ñ → n), anything but letters, digits and the marks that belong to them → one space. */
@@ -78,7 +89,9 @@ const HALF_WIDTH_KANA = /[\uff66-\uff9f]+/g;
  * so offsets in it are offsets in the text; half-width kana with a voicing mark are composed and shorten it.
  */
 export function foldText(text: string): string {
-  const composed = /[\uff9e\uff9f]/.test(text) ? text.replace(HALF_WIDTH_KANA, (run) => run.normalize('NFKC')) : text;
+  const composed = /[\uff9e\uff9f]/.test(text)
+    ? text.replace(HALF_WIDTH_KANA, (run) => run.normalize('NFKC'))
+    : text;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: ASCII is the range from U+0000, which folds as it is
   return composed.toLowerCase().replace(/[^\x00-\x7f]/g, foldCharacter);
 }
@@ -91,7 +104,11 @@ export function foldText(text: string): string {
 const OPTIONAL_MARKS =
   /[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f\u0591-\u05bd\u05bf\u05c1\u05c2\u05c4\u05c5\u05c7\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06dc\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed]/g;
 /** Persian yeh and keheh as the Arabic letters (the Arabic stemmer's), as a query typed on either keyboard may have them; the tatweel, a stretch of the line, dropped. */
-const LETTER_VARIANTS: Readonly<Record<string, string>> = { '\u06cc': '\u064a', '\u06a9': '\u0643', '\u0640': '' };
+const LETTER_VARIANTS: Readonly<Record<string, string>> = {
+  '\u06cc': '\u064a',
+  '\u06a9': '\u0643',
+  '\u0640': '',
+};
 
 const folds = new Map<string, string>();
 /**
@@ -177,7 +194,10 @@ export function splitIndexWords(text: string): { words: string[]; compounds: Com
  * Read code by code, which costs the build less than a regular expression over every word of the text
  * (BENCHMARKS.md, "Identifiers and katakana's long-vowel mark").
  */
-function forEachCompound(text: string, visit: (compound: Compound, start: number, end: number) => void): void {
+function forEachCompound(
+  text: string,
+  visit: (compound: Compound, start: number, end: number) => void,
+): void {
   let start = -1;
   let hinted = false;
   const end = (at: number) => {
@@ -221,12 +241,18 @@ const WORD_CHARACTER = /[\p{L}\p{N}\p{M}]/u;
 /** Whether the character at `at` is a letter, digit or mark (ASCII, kana and Han by their code, the rest by WORD_CHARACTER). */
 function isWordCharacter(text: string, at: number, code: number, width: number): boolean {
   if (code < 0x80) return isUpper(code) || isLower(code) || isDigit(code);
-  if ((code >= 0x3041 && code <= 0x30ff && code !== 0x30a0 && code !== 0x30fb) || (code >= 0x3400 && code <= 0x9fff) || (code >= 0xac00 && code <= 0xd7a3)) return true;
+  if (
+    (code >= 0x3041 && code <= 0x30ff && code !== 0x30a0 && code !== 0x30fb) ||
+    (code >= 0x3400 && code <= 0x9fff) ||
+    (code >= 0xac00 && code <= 0xd7a3)
+  )
+    return true;
   return WORD_CHARACTER.test(width === 2 ? text.slice(at, at + 2) : text[at]!);
 }
 
 /** A letter of a script with capitals beyond ASCII (Latin, Greek, Cyrillic, Armenian): it may start a camelCase part. */
-const hasCase = (code: number) => (code >= 0xc0 && code <= 0x58f) || (code >= 0x1e00 && code <= 0x1fff);
+const hasCase = (code: number) =>
+  (code >= 0xc0 && code <= 0x58f) || (code >= 0x1e00 && code <= 0x1fff);
 
 /** A capital inside a word of any script: `noUnused`, `HTMLParser`, `base64Encode`. */
 const INNER_CAPITAL = /\p{Ll}\p{Lu}|\p{Lu}\p{Lu}\p{Ll}|\p{N}\p{Lu}\p{Ll}/u;
@@ -257,17 +283,29 @@ function readCompound(raw: string): Compound | undefined {
       if (code === 0x5f || code === 0x2e || code === 0x2d) {
         cut(i);
         start = i + 1;
-      } else if (i > start && isUpper(code) && (isLower(raw.charCodeAt(i - 1)) || ((isUpper(raw.charCodeAt(i - 1)) || isDigit(raw.charCodeAt(i - 1))) && isLower(raw.charCodeAt(i + 1))))) {
+      } else if (
+        i > start &&
+        isUpper(code) &&
+        (isLower(raw.charCodeAt(i - 1)) ||
+          ((isUpper(raw.charCodeAt(i - 1)) || isDigit(raw.charCodeAt(i - 1))) &&
+            isLower(raw.charCodeAt(i + 1))))
+      ) {
         cut(i);
         start = i;
       }
     }
     cut(raw.length);
   } else {
-    for (const piece of raw.split(JOINERS)) for (const part of piece.split(CAMEL_BOUNDARIES)) if (part !== '') parts.push(foldText(part));
+    for (const piece of raw.split(JOINERS))
+      for (const part of piece.split(CAMEL_BOUNDARIES)) if (part !== '') parts.push(foldText(part));
   }
   const kept = parts.filter((part) => part !== '');
-  if (kept.length < 2 || kept.every((part) => DIGITS.test(part)) || kept.some((part) => SEGMENTED_CHARACTER.test(part))) return undefined;
+  if (
+    kept.length < 2 ||
+    kept.every((part) => DIGITS.test(part)) ||
+    kept.some((part) => SEGMENTED_CHARACTER.test(part))
+  )
+    return undefined;
   return { written, joined: kept.join(''), parts: kept };
 }
 
@@ -307,7 +345,8 @@ export function splitWords(text: string): string[] {
 }
 
 /** Whether a normalised word is long enough to be searched: two characters, or one of a script written without spaces (书). */
-export const isSearchableWord = (word: string) => word.length >= 2 || SEGMENTED_CHARACTER.test(word);
+export const isSearchableWord = (word: string) =>
+  word.length >= 2 || SEGMENTED_CHARACTER.test(word);
 
 /** The analyzers of a site's languages: one per primary subtag, the site's language first. */
 export interface SiteAnalyzers {
@@ -318,9 +357,14 @@ export interface SiteAnalyzers {
 }
 
 /** The analyzers of `languages` (BCP 47 tags, the site's own first), each with the site's own stop words added. */
-export async function createSiteAnalyzers(languages: readonly string[], extraStopWords: readonly string[] = []): Promise<SiteAnalyzers> {
+export async function createSiteAnalyzers(
+  languages: readonly string[],
+  extraStopWords: readonly string[] = [],
+): Promise<SiteAnalyzers> {
   const primaries = [...new Set(languages.map(primaryLanguageSubtag))];
-  const all = await Promise.all(primaries.map((language) => createSearchAnalyzer(language, extraStopWords)));
+  const all = await Promise.all(
+    primaries.map((language) => createSearchAnalyzer(language, extraStopWords)),
+  );
   const byLanguage = new Map(all.map((analyzer) => [analyzer.language, analyzer]));
   return { all, of: (language) => byLanguage.get(primaryLanguageSubtag(language)) ?? all[0]! };
 }
@@ -331,16 +375,23 @@ export async function createSiteAnalyzers(languages: readonly string[], extraSto
  * Words are stemmed without their accents, so that a query typed without them ("cafes") reaches the
  * same stem as the page's "cafés".
  */
-export async function createSearchAnalyzer(tag: string, extraStopWords: readonly string[] = []): Promise<SearchAnalyzer> {
+export async function createSearchAnalyzer(
+  tag: string,
+  extraStopWords: readonly string[] = [],
+): Promise<SearchAnalyzer> {
   const language = primaryLanguageSubtag(tag);
   const load = LANGUAGE_MODULES[language];
   const [stemmer, stopwords] = load ? await load() : [undefined, undefined];
-  const stopWords = new Set([...(stopwords?.stopwords ?? []), ...extraStopWords].flatMap(splitWords));
+  const stopWords = new Set(
+    [...(stopwords?.stopwords ?? []), ...extraStopWords].flatMap(splitWords),
+  );
   return {
     language,
     stemmed: stemmer !== undefined,
     // A word of another script is no word of the language: its stemmer would only cut letters off it.
-    stem: stemmer ? (word) => (SEGMENTED_CHARACTER.test(word) ? word : stemmer.stemmer(word)) : (word) => word,
+    stem: stemmer
+      ? (word) => (SEGMENTED_CHARACTER.test(word) ? word : stemmer.stemmer(word))
+      : (word) => word,
     isStopWord: (word) => stopWords.has(word),
   };
 }

@@ -1,6 +1,13 @@
 import { LRUCache } from 'lru-cache';
 import type { FacetOptions } from '../options.ts';
-import { isSearchableWord, normaliseSearchText, splitWords, tokenizeText, type Compound, type SearchAnalyzer } from './search-analyzer.ts';
+import {
+  isSearchableWord,
+  normaliseSearchText,
+  splitWords,
+  tokenizeText,
+  type Compound,
+  type SearchAnalyzer,
+} from './search-analyzer.ts';
 import { SEGMENTED_CHARACTER } from './segment-words.ts';
 
 /** The site's search vocabulary (`options.search`). */
@@ -105,13 +112,20 @@ const WORD_READINGS = 10_000;
  * every word is read through each language's analysis (`analyzers`, the site's language first); the
  * readings are alternatives of one part of the query, so a page found by two of them counts once.
  */
-export function createQueryParser(options: { analyzers: readonly SearchAnalyzer[]; lookup: TermLookup; vocabulary: SearchVocabulary; facets: Record<string, FacetOptions> }): QueryParser {
+export function createQueryParser(options: {
+  analyzers: readonly SearchAnalyzer[];
+  lookup: TermLookup;
+  vocabulary: SearchVocabulary;
+  facets: Record<string, FacetOptions>;
+}): QueryParser {
   const { analyzers, lookup } = options;
   /** The terms of a phrase read in one language, when the index has all of them. */
   const toTerms = (analyzer: SearchAnalyzer, phrase: string): number[] | undefined => {
     const words = splitWords(phrase).filter((word) => !analyzer.isStopWord(word));
     const terms = words.map((word) => lookup.find(analyzer.stem(word)));
-    return terms.length > 0 && terms.every((term) => term !== undefined) ? (terms as number[]) : undefined;
+    return terms.length > 0 && terms.every((term) => term !== undefined)
+      ? (terms as number[])
+      : undefined;
   };
   /** A phrase read in each language, without the readings that repeat another. */
   const readPhrase = (phrase: string, weight: number): QueryAlternative[] => {
@@ -162,16 +176,35 @@ export function createQueryParser(options: { analyzers: readonly SearchAnalyzer[
     let reading: WordReading;
     if (terms.size === 0 && !stopWord && isLoneCharacter(word)) {
       // A character alone (书) is indexed only where it stands alone: elsewhere it is in the pairs.
-      reading = { alternatives: lookup.findPairsWith(word).map((term) => ({ terms: [term], weight: 1 })), corrected: false };
-    } else if (terms.size > 0 || stopWord || word.length < MIN_TYPO_LENGTH || /^\d+$/.test(word) || SEGMENTED_CHARACTER.test(word)) {
+      reading = {
+        alternatives: lookup.findPairsWith(word).map((term) => ({ terms: [term], weight: 1 })),
+        corrected: false,
+      };
+    } else if (
+      terms.size > 0 ||
+      stopWord ||
+      word.length < MIN_TYPO_LENGTH ||
+      /^\d+$/.test(word) ||
+      SEGMENTED_CHARACTER.test(word)
+    ) {
       // A word of a script read as pairs or segments is not corrected: one edit of it is another word.
-      reading = { alternatives: [...terms].map((term) => ({ terms: [term], weight: 1 })), corrected: false };
+      reading = {
+        alternatives: [...terms].map((term) => ({ terms: [term], weight: 1 })),
+        corrected: false,
+      };
     } else {
       // The lookup is the costly part: none once the query's corrections are spent.
       if (correctionsLeft === 0) return undefined;
       let similar = lookup.findSimilar(word, 1);
-      if (similar.length === 0 && word.length >= TWO_TYPOS_LENGTH) similar = lookup.findSimilar(word, 2);
-      reading = { alternatives: similar.map(({ term, distance }) => ({ terms: [term], weight: TYPO_WEIGHTS[distance]! })), corrected: true };
+      if (similar.length === 0 && word.length >= TWO_TYPOS_LENGTH)
+        similar = lookup.findSimilar(word, 2);
+      reading = {
+        alternatives: similar.map(({ term, distance }) => ({
+          terms: [term],
+          weight: TYPO_WEIGHTS[distance]!,
+        })),
+        corrected: true,
+      };
     }
     readings.set(word, reading);
     return reading;
@@ -215,15 +248,24 @@ export function createQueryParser(options: { analyzers: readonly SearchAnalyzer[
   }
 
   /** The identifier of the pages that words `i`… of the query run into, longest first; none when they run into none. */
-  function joinWords(words: readonly string[], i: number, explicit: ReadonlyMap<number, Compound>): { compound: Compound; whole: number[] } | undefined {
+  function joinWords(
+    words: readonly string[],
+    i: number,
+    explicit: ReadonlyMap<number, Compound>,
+  ): { compound: Compound; whole: number[] } | undefined {
     // The words but the last stand in the term as they are (a stemmer cuts only the end): no identifier
     // of the pages starts with them, no longer run of words is one either.
     let longest = 1;
-    while (longest < Math.min(MAX_JOINED_WORDS, words.length - i) && lookup.hasCompoundStartingWith(words.slice(i, i + longest).join(''))) longest++;
+    while (
+      longest < Math.min(MAX_JOINED_WORDS, words.length - i) &&
+      lookup.hasCompoundStartingWith(words.slice(i, i + longest).join(''))
+    )
+      longest++;
     for (let length = longest; length >= 2; length--) {
       const parts = words.slice(i, i + length);
       // Not across an identifier written as one, and not in a script read as pairs or segments.
-      if (parts.some((part, k) => (k > 0 && explicit.has(i + k)) || SEGMENTED_CHARACTER.test(part))) continue;
+      if (parts.some((part, k) => (k > 0 && explicit.has(i + k)) || SEGMENTED_CHARACTER.test(part)))
+        continue;
       const joined = parts.join('');
       const whole = findJoined(joined).filter((term) => lookup.isCompound(term));
       if (whole.length > 0) return { compound: { written: parts.join(' '), joined, parts }, whole };
@@ -252,12 +294,18 @@ export function createQueryParser(options: { analyzers: readonly SearchAnalyzer[
       if (length > 0) {
         const phrase = words.slice(i, i + length);
         const own = phrase.length === 1 ? readWord(phrase[0]!) : readPhrase(phrase.join(' '), 1);
-        groups.push({ words: phrase, alternatives: [...own, ...synonyms.get(phrase.join(' '))!], optional: false });
+        groups.push({
+          words: phrase,
+          alternatives: [...own, ...synonyms.get(phrase.join(' '))!],
+          optional: false,
+        });
         i += length;
         continue;
       }
       const written = compounds.get(i);
-      const joined = written ? { compound: written, whole: findJoined(written.joined) } : joinWords(words, i, compounds);
+      const joined = written
+        ? { compound: written, whole: findJoined(written.joined) }
+        : joinWords(words, i, compounds);
       if (joined) {
         groups.push(...compoundGroups(joined.compound, joined.whole));
         i += joined.compound.parts.length;
@@ -279,13 +327,21 @@ export function createQueryParser(options: { analyzers: readonly SearchAnalyzer[
       named[facet] = match[1];
       for (const word of match[0].split(' ')) namedWords.add(word);
     }
-    const onlyNamed = kept.length > 0 && kept.every((group) => group.words.every((word) => namedWords.has(word)));
-    return { normalised, groups: kept.filter((group) => group.alternatives.length > 0), named, broad: onlyNamed || specific.length === 0 };
+    const onlyNamed =
+      kept.length > 0 && kept.every((group) => group.words.every((word) => namedWords.has(word)));
+    return {
+      normalised,
+      groups: kept.filter((group) => group.alternatives.length > 0),
+      named,
+      broad: onlyNamed || specific.length === 0,
+    };
   };
 }
 
 /** Per facet, each value's label, slug and aliases normalised (3 characters at least), longest first. */
-function buildFacetPhrases(facets: Record<string, FacetOptions>): [facet: string, phrases: [phrase: string, value: string][]][] {
+function buildFacetPhrases(
+  facets: Record<string, FacetOptions>,
+): [facet: string, phrases: [phrase: string, value: string][]][] {
   return Object.entries(facets).map(([name, facet]) => {
     const phrases: [string, string][] = [];
     for (const [value, label] of Object.entries(facet.values)) {

@@ -1,13 +1,30 @@
 import SearchableMap from 'minisearch/SearchableMap';
 import type { FacetOptions } from '../options.ts';
-import { decodeCursor, encodeCursor, InvalidCursorError, MAX_CURSOR_OFFSET, type CursorScope } from './cursor.ts';
-import { buildExcerpt, EXCERPT_TEXT_CHARS, prepareExcerptText, type ExcerptText } from './excerpt.ts';
+import {
+  decodeCursor,
+  encodeCursor,
+  InvalidCursorError,
+  MAX_CURSOR_OFFSET,
+  type CursorScope,
+} from './cursor.ts';
+import {
+  buildExcerpt,
+  EXCERPT_TEXT_CHARS,
+  prepareExcerptText,
+  type ExcerptText,
+} from './excerpt.ts';
 import type { ManifestPage } from './manifest.ts';
 import type { PageTexts } from './page-texts.ts';
 import type { SearchAnalyzer } from './search-analyzer.ts';
 import { SEGMENTED_CHARACTER } from './segment-words.ts';
-import { createQueryParser, type ParsedSearchQuery, type QueryAlternative, type SearchVocabulary, type TermLookup } from './search-query.ts';
-import type { SiteUrls } from '../site-urls.ts';
+import {
+  createQueryParser,
+  type ParsedSearchQuery,
+  type QueryAlternative,
+  type SearchVocabulary,
+  type TermLookup,
+} from './search-query.ts';
+import type { SiteUrls } from '../contract/site-urls.ts';
 import type { ServerIndex } from './server-index.ts';
 
 export { InvalidCursorError };
@@ -26,7 +43,12 @@ export interface SearchInput {
  * Title, URL, the page's language (on a site of several languages), the page's value of each facet
  * (`""` when none), excerpt and the section it comes from (`""` when none).
  */
-export type SearchResult = { title: string; url: string; excerpt: string; section: string } & Record<string, string>;
+export type SearchResult = {
+  title: string;
+  url: string;
+  excerpt: string;
+  section: string;
+} & Record<string, string>;
 
 export interface SearchOutput {
   total: number;
@@ -89,15 +111,25 @@ const EXCERPT_TEXTS_BYTES = 8 * 1024 ** 2;
 export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   const { index, pages, texts } = options;
   if (index.buildId !== options.buildId || index.pageCount !== pages.length) {
-    throw new Error(`The search index is of build ${index.buildId} (${index.pageCount} pages), not of ${options.buildId} (${pages.length} pages)`);
+    throw new Error(
+      `The search index is of build ${index.buildId} (${index.pageCount} pages), not of ${options.buildId} (${pages.length} pages)`,
+    );
   }
   const facetNames = Object.keys(options.facets);
-  const depths = Uint8Array.from(pages, (page) => options.urls.routeOf(page.path).split('/').filter(Boolean).length);
+  const depths = Uint8Array.from(
+    pages,
+    (page) => options.urls.routeOf(page.path).split('/').filter(Boolean).length,
+  );
   // Each page's value of each facet as a number (-1 for none): filters and boosts compare numbers.
   const facetValues = new Map(
     facetNames.map((name) => {
-      const ids = new Map(Object.keys(options.facets[name]!.values).map((value, id) => [value, id]));
-      return [name, { ids, ofDoc: Int16Array.from(pages, (page) => ids.get(page.facets[name] ?? '') ?? -1) }] as const;
+      const ids = new Map(
+        Object.keys(options.facets[name]!.values).map((value, id) => [value, id]),
+      );
+      return [
+        name,
+        { ids, ofDoc: Int16Array.from(pages, (page) => ids.get(page.facets[name] ?? '') ?? -1) },
+      ] as const;
     }),
   );
   const languageIds = new Map(options.languages.map((language, id) => [language, id]));
@@ -105,14 +137,23 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   const multilingual = options.languages.length > 1;
   const wordsOfTerm = groupWordsByTerm(index);
   // A text's UTF-8 bytes are at least its characters: four bytes each bounds the text and its folded copy.
-  const textsBytes = pages.reduce((bytes, page) => bytes + 4 * Math.min(page.twin.textLength, EXCERPT_TEXT_CHARS), 0);
-  const keptTexts = textsBytes <= EXCERPT_TEXTS_BYTES ? new Array<ExcerptText>(pages.length) : undefined;
+  const textsBytes = pages.reduce(
+    (bytes, page) => bytes + 4 * Math.min(page.twin.textLength, EXCERPT_TEXT_CHARS),
+    0,
+  );
+  const keptTexts =
+    textsBytes <= EXCERPT_TEXTS_BYTES ? new Array<ExcerptText>(pages.length) : undefined;
   const excerptTextOf = (doc: number): ExcerptText => {
     if (!keptTexts) return { text: texts.readText(pages[doc]!.twin), folded: undefined };
     keptTexts[doc] ??= prepareExcerptText(texts.readText(pages[doc]!.twin));
     return keptTexts[doc];
   };
-  const parse = createQueryParser({ analyzers: options.analyzers, lookup: createTermLookup(index), vocabulary: options.vocabulary, facets: options.facets });
+  const parse = createQueryParser({
+    analyzers: options.analyzers,
+    lookup: createTermLookup(index),
+    vocabulary: options.vocabulary,
+    facets: options.facets,
+  });
 
   // Scratch arrays over all pages, reused by every query (a query runs to the end synchronously).
   const scores = new Float64Array(pages.length);
@@ -132,7 +173,11 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
    * Adds one group's best alternative per page to `scores`; returns the new count of touched pages.
    * Only a `counted` group adds to a page's coverage and title matches.
    */
-  function addGroup({ alternatives, idfTerms }: ParsedSearchQuery['groups'][number], touchedCount: number, counted: boolean): number {
+  function addGroup(
+    { alternatives, idfTerms }: ParsedSearchQuery['groups'][number],
+    touchedCount: number,
+    counted: boolean,
+  ): number {
     let groupCount = 0;
     const offer = (doc: number, score: number, inTitle: boolean) => {
       if (inTitle) groupTitled[doc] = 1;
@@ -144,8 +189,10 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     // so a rare word the user typed ("plumbers") does not outweigh the page titled by its synonym; an
     // identifier's, that of the identifier, which its parts found apart do not make common.
     let idf = Infinity;
-    for (const { terms } of alternatives) for (const term of terms) idf = Math.min(idf, index.idf[term]!);
-    if (idfTerms && idfTerms.length > 0) idf = Math.max(...idfTerms.map((term) => index.idf[term]!));
+    for (const { terms } of alternatives)
+      for (const term of terms) idf = Math.min(idf, index.idf[term]!);
+    if (idfTerms && idfTerms.length > 0)
+      idf = Math.max(...idfTerms.map((term) => index.idf[term]!));
     for (const { terms, weight: alternativeWeight } of alternatives) {
       const weight = alternativeWeight * idf;
       if (terms.length === 1) {
@@ -168,7 +215,11 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       for (let i = 0; i < phraseTouchedCount; i++) {
         const doc = phraseTouched[i]!;
         const share = phraseCount[doc]! / terms.length;
-        offer(doc, (phraseSum[doc]! / terms.length) * share * weight, phraseTitled[doc] === terms.length);
+        offer(
+          doc,
+          (phraseSum[doc]! / terms.length) * share * weight,
+          phraseTitled[doc] === terms.length,
+        );
         phraseSum[doc] = 0;
         phraseCount[doc] = 0;
         phraseTitled[doc] = 0;
@@ -189,18 +240,33 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
   }
 
   /** The best `k` pages of the query that pass the filters, best first (ties in page order). */
-  function rank(query: ParsedSearchQuery, filters: Record<string, string>, wantedLanguages: readonly string[] | undefined, k: number): number[] {
+  function rank(
+    query: ParsedSearchQuery,
+    filters: Record<string, string>,
+    wantedLanguages: readonly string[] | undefined,
+    k: number,
+  ): number[] {
     let touchedCount = 0;
     // Optional groups count only when the query has nothing else.
     const required = query.groups.filter((group) => !group.optional).length;
-    for (const group of query.groups) touchedCount = addGroup(group, touchedCount, required === 0 || !group.optional);
+    for (const group of query.groups)
+      touchedCount = addGroup(group, touchedCount, required === 0 || !group.optional);
     // Per language id, whether its pages are wanted; none means every language.
-    const wantedIds = wantedLanguages === undefined ? undefined : new Set(wantedLanguages.map((language) => languageIds.get(language) ?? -1));
+    const wantedIds =
+      wantedLanguages === undefined
+        ? undefined
+        : new Set(wantedLanguages.map((language) => languageIds.get(language) ?? -1));
     // Filters and boosts as (page values, wanted value) pairs, read with indexed loops: this loop runs
     // once per page that has any word of the query, up to every page.
-    const facetTest = (entries: [string, string][]) => entries.map(([facet, value]) => ({ ofDoc: facetValues.get(facet)!.ofDoc, value: facetValues.get(facet)!.ids.get(value) ?? -1 }));
+    const facetTest = (entries: [string, string][]) =>
+      entries.map(([facet, value]) => ({
+        ofDoc: facetValues.get(facet)!.ofDoc,
+        value: facetValues.get(facet)!.ids.get(value) ?? -1,
+      }));
     const requiredFacets = facetTest(Object.entries(filters));
-    const boosted = facetTest(Object.entries(query.named).filter(([facet]) => filters[facet] === undefined));
+    const boosted = facetTest(
+      Object.entries(query.named).filter(([facet]) => filters[facet] === undefined),
+    );
     const top = new TopK(k);
     const groups = required || query.groups.length;
     const broad = query.broad;
@@ -215,8 +281,10 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
       seen[doc] = 0;
       if (coverage === 0) continue;
       if (wantedIds !== undefined && !wantedIds.has(languageOfDoc[doc]!)) continue;
-      for (let f = 0; f < requiredFacets.length; f++) if (requiredFacets[f]!.ofDoc[doc] !== requiredFacets[f]!.value) continue documents;
-      for (let f = 0; f < boosted.length; f++) if (boosted[f]!.ofDoc[doc] === boosted[f]!.value) score *= NAMED_VALUE_BOOST;
+      for (let f = 0; f < requiredFacets.length; f++)
+        if (requiredFacets[f]!.ofDoc[doc] !== requiredFacets[f]!.value) continue documents;
+      for (let f = 0; f < boosted.length; f++)
+        if (boosted[f]!.ofDoc[doc] === boosted[f]!.value) score *= NAMED_VALUE_BOOST;
       // A query about a facet value or the site as a whole: the shallowest page leads. Otherwise a
       // page nearer the root (a hub that covers a topic for every case) wins a close call.
       const depth = depths[doc]! || 1;
@@ -230,32 +298,67 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
     search({ query, filters, languages, limit, cursor }) {
       const parsed = parse(query);
       // Facets are never named `language` (options.ts reserves it), so the two share the cursor's filters.
-      const scope: CursorScope = { buildId: options.buildId, query: parsed.normalised, filters: languages === undefined ? filters : { ...filters, language: languages.join(',') } };
+      const scope: CursorScope = {
+        buildId: options.buildId,
+        query: parsed.normalised,
+        filters: languages === undefined ? filters : { ...filters, language: languages.join(',') },
+      };
       const offset = cursor === undefined ? 0 : decodeCursor(cursor, scope);
-      if (parsed.groups.length === 0 || offset >= MAX_RANKED_RESULTS) return { total: 0, results: [], next_cursor: null };
+      if (parsed.groups.length === 0 || offset >= MAX_RANKED_RESULTS)
+        return { total: 0, results: [], next_cursor: null };
       // One more than shown tells whether there is a next page.
-      const ranked = rank(parsed, filters, languages, Math.min(MAX_RANKED_RESULTS, offset + limit + 1));
+      const ranked = rank(
+        parsed,
+        filters,
+        languages,
+        Math.min(MAX_RANKED_RESULTS, offset + limit + 1),
+      );
       const shown = ranked.slice(offset, offset + limit);
-      const wordsOf = (alternatives: QueryAlternative[]) => alternatives.flatMap(({ terms }) => terms.flatMap((term) => wordsOfTerm(term)));
+      const wordsOf = (alternatives: QueryAlternative[]) =>
+        alternatives.flatMap(({ terms }) => terms.flatMap((term) => wordsOfTerm(term)));
       // An identifier's excerpt is cut where the identifier is, not where one of its parts first shows;
       // a page that has only the parts gets them.
       const words = [
         ...new Set(
-          parsed.groups.flatMap((group) => wordsOf(group.idfTerms ? group.alternatives.filter(({ terms }) => terms.length === 1 && group.idfTerms!.includes(terms[0]!)) : group.alternatives)),
+          parsed.groups.flatMap((group) =>
+            wordsOf(
+              group.idfTerms
+                ? group.alternatives.filter(
+                    ({ terms }) => terms.length === 1 && group.idfTerms!.includes(terms[0]!),
+                  )
+                : group.alternatives,
+            ),
+          ),
         ),
       ];
       const allWords = [...new Set(parsed.groups.flatMap((group) => wordsOf(group.alternatives)))];
       const results = shown.map((doc) => {
         const page = pages[doc]!;
-        const facetFields = Object.fromEntries(facetNames.map((name) => [name, page.facets[name] ?? '']));
+        const facetFields = Object.fromEntries(
+          facetNames.map((name) => [name, page.facets[name] ?? '']),
+        );
         const text = excerptTextOf(doc);
         const first = buildExcerpt(text, words);
-        const { excerpt, at } = first.at === undefined && allWords.length > words.length ? buildExcerpt(text, allWords) : first;
-        return { title: page.title, url: page.url, ...(multilingual && { language: page.language }), ...facetFields, excerpt, section: findSection(page, text.text, at) } as SearchResult;
+        const { excerpt, at } =
+          first.at === undefined && allWords.length > words.length
+            ? buildExcerpt(text, allWords)
+            : first;
+        return {
+          title: page.title,
+          url: page.url,
+          ...(multilingual && { language: page.language }),
+          ...facetFields,
+          excerpt,
+          section: findSection(page, text.text, at),
+        } as SearchResult;
       });
       const end = offset + shown.length;
       const more = ranked.length > end && end < MAX_RANKED_RESULTS && end <= MAX_CURSOR_OFFSET;
-      return { total: results.length, results, next_cursor: more ? encodeCursor(end, scope) : null };
+      return {
+        total: results.length,
+        results,
+        next_cursor: more ? encodeCursor(end, scope) : null,
+      };
     },
   };
 }
@@ -267,7 +370,12 @@ export function createSearchEngine(options: SearchEngineOptions): SearchEngine {
 function findSection(page: ManifestPage, text: string, at: number | undefined): string {
   if (at === undefined) return '';
   let line = 0;
-  for (let lineBreak = text.indexOf('\n'); lineBreak !== -1 && lineBreak < at; lineBreak = text.indexOf('\n', lineBreak + 1)) line++;
+  for (
+    let lineBreak = text.indexOf('\n');
+    lineBreak !== -1 && lineBreak < at;
+    lineBreak = text.indexOf('\n', lineBreak + 1)
+  )
+    line++;
   return line === 0 ? '' : (page.sections[line - 1]?.id ?? '');
 }
 
@@ -282,7 +390,8 @@ function createTermLookup(index: ServerIndex): TermLookup {
   let compounds: string[] | undefined;
   // A word of several languages may stand for several terms.
   const words = new SearchableMap<number[]>();
-  for (const [i, word] of index.words.entries()) words.update(word, (terms = []) => [...terms, index.wordTerms[i]!]);
+  for (const [i, word] of index.words.entries())
+    words.update(word, (terms = []) => [...terms, index.wordTerms[i]!]);
   return {
     find(stem) {
       let low = 0;
@@ -318,7 +427,8 @@ function createTermLookup(index: ServerIndex): TermLookup {
     findSimilar(word, maxDistance) {
       const best = new Map<number, number>();
       for (const [terms, distance] of words.fuzzyGet(word, maxDistance).values()) {
-        if (distance > 0) for (const term of terms) best.set(term, Math.min(distance, best.get(term) ?? distance));
+        if (distance > 0)
+          for (const term of terms) best.set(term, Math.min(distance, best.get(term) ?? distance));
       }
       return [...best].map(([term, distance]) => ({ term, distance }));
     },
@@ -351,7 +461,8 @@ function groupWordsByTerm(index: ServerIndex): (term: number) => string[] {
   const order = new Uint32Array(index.words.length);
   const next = starts.slice(0, index.terms.length);
   for (const [word, term] of index.wordTerms.entries()) order[next[term]!++] = word;
-  return (term) => Array.from(order.subarray(starts[term], starts[term + 1]), (word) => index.words[word]!);
+  return (term) =>
+    Array.from(order.subarray(starts[term], starts[term + 1]), (word) => index.words[word]!);
 }
 
 /** The `k` highest scores offered (a min-heap), then sorted best first, ties in page order. */
@@ -388,7 +499,10 @@ class TopK {
   #up(i: number): void {
     while (i > 0) {
       const parent = (i - 1) >> 1;
-      if (!this.#before(this.#docs[parent]!, this.#scores[parent]!, this.#docs[i]!, this.#scores[i]!)) break;
+      if (
+        !this.#before(this.#docs[parent]!, this.#scores[parent]!, this.#docs[i]!, this.#scores[i]!)
+      )
+        break;
       this.#swap(i, parent);
       i = parent;
     }
@@ -398,7 +512,16 @@ class TopK {
     for (;;) {
       let worst = i;
       for (const child of [2 * i + 1, 2 * i + 2]) {
-        if (child < length && this.#before(this.#docs[worst]!, this.#scores[worst]!, this.#docs[child]!, this.#scores[child]!)) worst = child;
+        if (
+          child < length &&
+          this.#before(
+            this.#docs[worst]!,
+            this.#scores[worst]!,
+            this.#docs[child]!,
+            this.#scores[child]!,
+          )
+        )
+          worst = child;
       }
       if (worst === i) return;
       this.#swap(i, worst);

@@ -9,8 +9,10 @@
  */
 
 /** A character that makes a token need splitting (Script_Extensions, so that ー and 々 count). */
-export const SEGMENTED_CHARACTER = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}]/u;
-const SEGMENTED_RUNS = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}]+/gu;
+export const SEGMENTED_CHARACTER =
+  /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}]/u;
+const SEGMENTED_RUNS =
+  /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}\p{scx=Thai}\p{scx=Lao}\p{scx=Khmer}\p{scx=Myanmar}]+/gu;
 const BIGRAM_RUNS = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Hangul}]+/gu;
 
 /** ICU's word segmenter: its dictionaries are the same whatever the locale, so one serves every page. */
@@ -66,7 +68,9 @@ const KATAKANA_WORDS = /[\u30a1-\u30fa\u30fc-\u30ff\u31f0-\u31ff]+/g;
  * still find the page (BENCHMARKS.md, "Identifiers and katakana's long-vowel mark").
  */
 function dropFinalLongVowels(run: string): string {
-  return run.replace(KATAKANA_WORDS, (word) => (word.length >= 3 && word.endsWith('ー') ? word.replace(/ー+$/, '') : word));
+  return run.replace(KATAKANA_WORDS, (word) =>
+    word.length >= 3 && word.endsWith('ー') ? word.replace(/ー+$/, '') : word,
+  );
 }
 
 /** 全文検索 → 全文 文検 検索; a run of one character is that character. Counted in code points. */

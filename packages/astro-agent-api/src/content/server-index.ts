@@ -35,7 +35,15 @@ export const SERVER_INDEX_FILE = 'search-index.bin';
 // queries would not meet.
 const MAGIC = 'AAPI-SI3';
 /** In this order; the byte arrays last, so every other one stays 4-byte aligned. */
-const ARRAYS = ['termStarts', 'docs', 'weights', 'idf', 'wordTerms', 'inTitle', 'compound'] as const;
+const ARRAYS = [
+  'termStarts',
+  'docs',
+  'weights',
+  'idf',
+  'wordTerms',
+  'inTitle',
+  'compound',
+] as const;
 
 interface Header {
   buildId: string;
@@ -52,11 +60,15 @@ export function encodeServerIndex(index: ServerIndex): Uint8Array {
     pageCount: index.pageCount,
     terms: index.terms,
     words: index.words,
-    lengths: Object.fromEntries(ARRAYS.map((name) => [name, index[name].length])) as Header['lengths'],
+    lengths: Object.fromEntries(
+      ARRAYS.map((name) => [name, index[name].length]),
+    ) as Header['lengths'],
   };
   const json = new TextEncoder().encode(JSON.stringify(header));
   const start = align(MAGIC.length + 4 + json.length);
-  const bytes = new Uint8Array(start + ARRAYS.reduce((sum, name) => sum + index[name].byteLength, 0));
+  const bytes = new Uint8Array(
+    start + ARRAYS.reduce((sum, name) => sum + index[name].byteLength, 0),
+  );
   bytes.set(new TextEncoder().encode(MAGIC));
   new DataView(bytes.buffer).setUint32(MAGIC.length, json.length, true);
   bytes.set(json, MAGIC.length + 4);
@@ -76,9 +88,17 @@ export function decodeServerIndex(bytes: Uint8Array): ServerIndex {
   }
   const aligned = bytes.byteOffset % 4 === 0 ? bytes : bytes.slice();
   const jsonLength = new DataView(aligned.buffer, aligned.byteOffset).getUint32(MAGIC.length, true);
-  const header = JSON.parse(new TextDecoder().decode(aligned.subarray(MAGIC.length + 4, MAGIC.length + 4 + jsonLength))) as Header;
+  const header = JSON.parse(
+    new TextDecoder().decode(aligned.subarray(MAGIC.length + 4, MAGIC.length + 4 + jsonLength)),
+  ) as Header;
   let offset = aligned.byteOffset + align(MAGIC.length + 4 + jsonLength);
-  const view = <T>(Type: { new (buffer: ArrayBufferLike, offset: number, length: number): T; BYTES_PER_ELEMENT: number }, length: number): T => {
+  const view = <T>(
+    Type: {
+      new (buffer: ArrayBufferLike, offset: number, length: number): T;
+      BYTES_PER_ELEMENT: number;
+    },
+    length: number,
+  ): T => {
     const array = new Type(aligned.buffer, offset, length);
     offset += length * Type.BYTES_PER_ELEMENT;
     return array;
@@ -96,7 +116,11 @@ export function decodeServerIndex(bytes: Uint8Array): ServerIndex {
     inTitle: view(Uint8Array, header.lengths.inTitle),
     compound: view(Uint8Array, header.lengths.compound),
   };
-  if (offset !== aligned.byteOffset + aligned.byteLength || index.termStarts.length !== index.terms.length + 1 || index.compound.length !== index.terms.length) {
+  if (
+    offset !== aligned.byteOffset + aligned.byteLength ||
+    index.termStarts.length !== index.terms.length + 1 ||
+    index.compound.length !== index.terms.length
+  ) {
     throw new Error('The search index file is incomplete or damaged: build the site again.');
   }
   return index;

@@ -19,7 +19,10 @@ export interface MarkdownSlice {
  * boundary before it and its trailing white space trimmed, as read_page has always answered;
  * `nextOffset` is where the rest starts.
  */
-export function truncateMarkdown(markdown: string, limit: number): { markdown: string; truncated: boolean; nextOffset: number | null } {
+export function truncateMarkdown(
+  markdown: string,
+  limit: number,
+): { markdown: string; truncated: boolean; nextOffset: number | null } {
   if (markdown.length <= limit) return { markdown, truncated: false, nextOffset: null };
   const cut = findCut(markdown, 0, limit);
   return { markdown: `${markdown.slice(0, cut).trimEnd()}\n`, truncated: true, nextOffset: cut };
@@ -28,7 +31,8 @@ export function truncateMarkdown(markdown: string, limit: number): { markdown: s
 /** At most `maxChars` units of `text` from `offset`, ending at the best cut (see findCut). `offset` must be ≤ `text.length`. */
 export function sliceMarkdown(text: string, offset: number, maxChars: number): MarkdownSlice {
   const start = isSurrogatePairAt(text, offset - 1) ? offset - 1 : offset;
-  if (start + maxChars >= text.length) return { markdown: text.slice(start), offset: start, nextOffset: null };
+  if (start + maxChars >= text.length)
+    return { markdown: text.slice(start), offset: start, nextOffset: null };
   const end = findCut(text, start, start + maxChars);
   return { markdown: text.slice(start, end), offset: start, nextOffset: end };
 }
@@ -51,8 +55,18 @@ function findCut(text: string, start: number, limit: number): number {
 }
 
 /** The position just after the last `separator` that ends in `(start, limit]` and is not refused; undefined when none. */
-function lastBreakAfter(text: string, separator: string, start: number, limit: number, refuse?: (at: number) => boolean): number | undefined {
-  for (let at = text.lastIndexOf(separator, limit - separator.length); at >= 0; at = text.lastIndexOf(separator, at - 1)) {
+function lastBreakAfter(
+  text: string,
+  separator: string,
+  start: number,
+  limit: number,
+  refuse?: (at: number) => boolean,
+): number | undefined {
+  for (
+    let at = text.lastIndexOf(separator, limit - separator.length);
+    at >= 0;
+    at = text.lastIndexOf(separator, at - 1)
+  ) {
     const cut = at + separator.length;
     if (cut <= start) return undefined;
     if (!refuse?.(cut)) return cut;
@@ -77,7 +91,12 @@ function findFencedCodeBlocks(text: string, until: number): { start: number; end
     if (open === undefined) {
       if (lineStart >= until) break;
       if (fence) open = { start: lineStart, fence };
-    } else if (fence && fence[0] === open.fence[0] && fence.length >= open.fence.length && line.trim() === fence) {
+    } else if (
+      fence &&
+      fence[0] === open.fence[0] &&
+      fence.length >= open.fence.length &&
+      line.trim() === fence
+    ) {
       blocks.push({ start: open.start, end: lineEnd });
       open = undefined;
     }

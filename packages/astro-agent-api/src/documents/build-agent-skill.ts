@@ -1,8 +1,14 @@
 import { createHash } from 'node:crypto';
 import { stringify } from 'yaml';
-import { agentSkillPath, buildAgentSkillName, MCP_PATH, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
-import { LIMITS } from '../limits.ts';
-import { formatPerPeriod } from '../period-words.ts';
+import {
+  agentSkillPath,
+  buildAgentSkillName,
+  MCP_PATH,
+  WELL_KNOWN_PATHS,
+  DOCUMENT_PATHS,
+} from '../contract/paths.ts';
+import { LIMITS } from '../contract/limits.ts';
+import { formatPerPeriod } from '../contract/period-words.ts';
 import { buildAnswerRules, buildAnswerSteps } from './build-agents-md.ts';
 import type { DocumentContext } from './document-context.ts';
 import { truncateText } from './truncate-text.ts';
@@ -19,7 +25,10 @@ const DESCRIPTION_LENGTH = 1024;
  * bytes (Agent Skills Discovery 0.2.0, `skill-md` type). The body keeps to what an agent needs on
  * activation and links agents.md for the full reference.
  */
-export function buildAgentSkill(context: DocumentContext): { skill: string; index: Record<string, unknown> } {
+export function buildAgentSkill(context: DocumentContext): {
+  skill: string;
+  index: Record<string, unknown>;
+} {
   const { url, options, operations, documents, onDemand } = context;
   const name = buildAgentSkillName(options.name);
   const path = agentSkillPath(options.name);
@@ -74,7 +83,15 @@ export function buildAgentSkill(context: DocumentContext): { skill: string; inde
 
   const index = {
     $schema: AGENT_SKILLS_SCHEMA,
-    skills: [{ name, type: 'skill-md', description, url: url(path), digest: `sha256:${createHash('sha256').update(skill).digest('hex')}` }],
+    skills: [
+      {
+        name,
+        type: 'skill-md',
+        description,
+        url: url(path),
+        digest: `sha256:${createHash('sha256').update(skill).digest('hex')}`,
+      },
+    ],
   };
   return { skill, index };
 }

@@ -1,16 +1,32 @@
 import { buildInputJsonSchema, buildOutputJsonSchema } from '../operations/json-schema.ts';
-import { MCP_CLIENT_CREDENTIALS_EXTENSION, MCP_PROTOCOL_VERSIONS } from '../mcp-contract.ts';
-import { MCP_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS, DOCUMENT_PATHS, VERSIONING_ANCHOR } from '../paths.ts';
-import { API_VERSION, DEPRECATION_NOTICE_DAYS } from '../versioning.ts';
-import { LIMITS } from '../limits.ts';
-import { formatPerPeriod } from '../period-words.ts';
-import { SCOPE_DESCRIPTIONS, SCOPES } from '../oauth-contract.ts';
+import {
+  MCP_CLIENT_CREDENTIALS_EXTENSION,
+  MCP_PROTOCOL_VERSIONS,
+} from '../contract/mcp-contract.ts';
+import {
+  MCP_PATH,
+  MCP_SERVER_CARD_PATH,
+  OAUTH_PATHS,
+  WELL_KNOWN_PATHS,
+  DOCUMENT_PATHS,
+  VERSIONING_ANCHOR,
+} from '../contract/paths.ts';
+import { API_VERSION, DEPRECATION_NOTICE_DAYS } from '../contract/versioning.ts';
+import { LIMITS } from '../contract/limits.ts';
+import { formatPerPeriod } from '../contract/period-words.ts';
+import { SCOPE_DESCRIPTIONS, SCOPES } from '../contract/oauth-contract.ts';
 import { languageList, languageName } from '../operations/search-pages.ts';
 import { buildFieldList, buildParameterTable } from './build-parameter-table.ts';
 import { buildWithdrawalNotice, type DocumentContext } from './document-context.ts';
 import { buildExampleSearchUrl } from './example-search.ts';
 import { describeAnonymousClient, describeSignedAgents } from './identity-wording.ts';
-import { buildSdkExamples, describeConnectorLogin, describeHostedAssistants, describeSdkClientCredentials, fence } from './oauth-wording.ts';
+import {
+  buildSdkExamples,
+  describeConnectorLogin,
+  describeHostedAssistants,
+  describeSdkClientCredentials,
+  fence,
+} from './oauth-wording.ts';
 
 /**
  * `/agents.md`: how an agent should use the site, with every operation rendered from its description;
@@ -32,7 +48,10 @@ export function buildAgentsMd(context: DocumentContext): string {
       operation.policy.token === 'optional'
         ? `No token needed. With a token it must carry \`${operation.policy.scope}\`; it only raises the quota.`
         : `Requires a bearer token with \`${operation.policy.scope}\` (401 without a valid token, 403 without the scope).`;
-    const quota = operation.policy.quota === 'count' ? 'Each call uses one request of the quota.' : 'Does not consume quota.';
+    const quota =
+      operation.policy.quota === 'count'
+        ? 'Each call uses one request of the quota.'
+        : 'Does not consume quota.';
     return [
       `### \`${operation.name}\` — ${operation.title}`,
       '',
@@ -79,7 +98,10 @@ export function buildAgentsMd(context: DocumentContext): string {
     '|---|---|---|',
     `| anonymous, ${describeAnonymousClient(options.ipv6Prefix)} | \`${policies.anonymous.name}\` | ${policies.anonymous.quota} requests per ${LIMITS.quotaWindowSeconds} s |`,
     `| bearer token, per client (client credentials) or per grant (a person's authorization of a connector) | \`${policies.identified.name}\` | ${policies.identified.quota} requests per ${LIMITS.quotaWindowSeconds} s |`,
-    ...signed.quotas.map(({ who, policy, quota }) => `| ${who}, per agent | \`${policy}\` | ${quota} requests per ${LIMITS.quotaWindowSeconds} s |`),
+    ...signed.quotas.map(
+      ({ who, policy, quota }) =>
+        `| ${who}, per agent | \`${policy}\` | ${quota} requests per ${LIMITS.quotaWindowSeconds} s |`,
+    ),
     '',
     `Each API call and each MCP \`tools/call\` or \`resources/read\` counts once (over MCP, a refusal is a tool error: below). Every 200 and 429 carries \`RateLimit: "${policies.anonymous.name}";r=${policies.anonymous.quota - 1};t=${LIMITS.quotaWindowSeconds}\`, \`RateLimit-Policy: "${policies.anonymous.name}";q=${policies.anonymous.quota};w=${LIMITS.quotaWindowSeconds}\`, \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` and \`API-Version: ${API_VERSION}\`; the headers always report the quota in force. Over the limit the answer is 429 with \`Retry-After\` (seconds): wait that long, do not retry at once.`,
     '',
@@ -161,8 +183,12 @@ function buildStaticAgentsMd(context: DocumentContext): string {
 
 /** Where the Markdown twins are, from real pages (the deepest one and the home page), and how each HTML page names its own. */
 function buildTwinsParagraph({ url, urls, options, pages, onDemand }: DocumentContext): string {
-  const deepest = pages.map((page) => page.path).sort((a, b) => b.split('/').length - a.split('/').length)[0];
-  const twinExamples = [...new Set([deepest ?? urls.homePath, urls.homePath])].map((path) => `\`${urls.pageUrl(path)}\` → \`${urls.twinUrl(path)}\``).join(', and ');
+  const deepest = pages
+    .map((page) => page.path)
+    .sort((a, b) => b.split('/').length - a.split('/').length)[0];
+  const twinExamples = [...new Set([deepest ?? urls.homePath, urls.homePath])]
+    .map((path) => `\`${urls.pageUrl(path)}\` → \`${urls.twinUrl(path)}\``)
+    .join(', and ');
   // Only a server can answer one URL with two representations; a static host serves files.
   // Only a server follows the site's redirects; a static host answers an old address as the site does.
   const negotiation = onDemand
@@ -176,7 +202,12 @@ function buildTwinsParagraph({ url, urls, options, pages, onDemand }: DocumentCo
  * What an agent must respect when it answers from the site: the site's notes, and where company facts
  * come from (an operation, so only where it is served).
  */
-export function buildAnswerRules({ company, companyOperation, documents, onDemand }: DocumentContext): string[] {
+export function buildAnswerRules({
+  company,
+  companyOperation,
+  documents,
+  onDemand,
+}: DocumentContext): string[] {
   return [
     ...documents.notes.map((note) => `- ${note}`),
     ...(companyOperation && onDemand
@@ -192,8 +223,11 @@ export function buildAnswerRules({ company, companyOperation, documents, onDeman
  * with an example query from each language's own pages and the `language` filter.
  */
 function buildLanguageHint({ options, documents }: DocumentContext): string {
-  if (options.languages.length < 2) return `write the query in ${languageName(options.language)}, the language of the pages`;
-  const examples = documents.exampleSearches.map(({ language, search }) => `\`${search.query}\` in ${languageName(language)}`);
+  if (options.languages.length < 2)
+    return `write the query in ${languageName(options.language)}, the language of the pages`;
+  const examples = documents.exampleSearches.map(
+    ({ language, search }) => `\`${search.query}\` in ${languageName(language)}`,
+  );
   return (
     `write the query in any of: ${languageList(options.languages)}, the languages of the pages${examples.length > 0 ? `, e.g. ${examples.join(' or ')}` : ''}; ` +
     `\`language\` narrows to one of them (in any case; a language without its region takes all its regions)`
@@ -211,18 +245,32 @@ export function buildAnswerSteps(context: DocumentContext): string[] {
     ];
   }
   const api = url(options.apiBasePath);
-  const facetHints = Object.entries(options.facets).map(([facet, { all }]) => `; \`${facet}\` narrows to one of its values, \`${all}\` searches every page`);
+  const facetHints = Object.entries(options.facets).map(
+    ([facet, { all }]) =>
+      `; \`${facet}\` narrows to one of its values, \`${all}\` searches every page`,
+  );
   return [
     `Search first: \`GET ${buildExampleSearchUrl(context)}\` (${buildLanguageHint(context)}${facetHints.join('')}).`,
     `Read a result: pass its \`url\` to \`GET ${api}${readOperation.path}?url=…\` and answer from the Markdown, citing that URL.`,
     `Long pages: the answer lists the page's \`sections\`; read one with \`section=<id>\`, or read on from \`offset=<next_offset>\` (\`next_offset\` is null at the end).`,
-    ...(companyOperation ? [`For contact data, hours, coverage, prices or the catalogue use \`GET ${api}${companyOperation.path}\`.`] : []),
+    ...(companyOperation
+      ? [
+          `For contact data, hours, coverage, prices or the catalogue use \`GET ${api}${companyOperation.path}\`.`,
+        ]
+      : []),
     'More results: pass `next_cursor` back as `cursor` with the same `query`; `next_cursor` is null when there are no more.',
   ];
 }
 
 /** The MCP section of agents.md: the endpoint and its revisions, the tools (ChatGPT's too), what a result and a refusal look like, what counts. */
-function buildMcpParagraphs({ url, options, operations, tools, searchOperation, readOperation }: DocumentContext): string[] {
+function buildMcpParagraphs({
+  url,
+  options,
+  operations,
+  tools,
+  searchOperation,
+  readOperation,
+}: DocumentContext): string[] {
   const operationNames = new Set(operations.map((operation) => operation.name));
   const chatgpt = tools.filter((tool) => !operationNames.has(tool.name)).map((tool) => tool.name);
   const [search, fetch] = chatgpt;

@@ -1,5 +1,5 @@
-import { API_VERSION } from '../versioning.ts';
-import { MCP_PATH, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
+import { API_VERSION } from '../contract/versioning.ts';
+import { MCP_PATH, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../contract/paths.ts';
 import type { DocumentContext } from './document-context.ts';
 
 /** RFC 9264 §4.2.4 — a target link of a Linkset. */
@@ -16,14 +16,30 @@ interface TargetLink {
  * the MCP server card), its documentation (`service-doc`: agents.md, llms.txt, the developer page)
  * and its metadata (`service-meta`: the RFC 9728 protected-resource document) — RFC 8631 relations.
  */
-export function buildApiCatalog({ url, urls, options, documents }: DocumentContext): { linkset: Record<string, string | TargetLink[]>[] } {
+export function buildApiCatalog({ url, urls, options, documents }: DocumentContext): {
+  linkset: Record<string, string | TargetLink[]>[];
+} {
   const api = url(options.apiBasePath);
   const mcp = url(MCP_PATH);
   const docs: TargetLink[] = [
-    { href: url(DOCUMENT_PATHS.agents), type: 'text/markdown', title: 'Guide for AI agents: every operation, limits, errors' },
-    { href: url(DOCUMENT_PATHS.llms), type: 'text/plain', title: 'llms.txt: the pages of the site as Markdown' },
-    { href: url(DOCUMENT_PATHS.llmsFull), type: 'text/plain', title: 'llms-full.txt: the text of every page in one document' },
-    ...(documents.developerPage === url(DOCUMENT_PATHS.agents) ? [] : [{ href: documents.developerPage, title: 'Developer page' }]),
+    {
+      href: url(DOCUMENT_PATHS.agents),
+      type: 'text/markdown',
+      title: 'Guide for AI agents: every operation, limits, errors',
+    },
+    {
+      href: url(DOCUMENT_PATHS.llms),
+      type: 'text/plain',
+      title: 'llms.txt: the pages of the site as Markdown',
+    },
+    {
+      href: url(DOCUMENT_PATHS.llmsFull),
+      type: 'text/plain',
+      title: 'llms-full.txt: the text of every page in one document',
+    },
+    ...(documents.developerPage === url(DOCUMENT_PATHS.agents)
+      ? []
+      : [{ href: documents.developerPage, title: 'Developer page' }]),
   ];
   return {
     linkset: [
@@ -36,15 +52,39 @@ export function buildApiCatalog({ url, urls, options, documents }: DocumentConte
       },
       {
         anchor: api,
-        'service-desc': [{ href: url(DOCUMENT_PATHS.openapi), type: 'application/vnd.oai.openapi+json;version=3.1', title: 'OpenAPI 3.1' }],
+        'service-desc': [
+          {
+            href: url(DOCUMENT_PATHS.openapi),
+            type: 'application/vnd.oai.openapi+json;version=3.1',
+            title: 'OpenAPI 3.1',
+          },
+        ],
         'service-doc': docs,
-        'service-meta': [{ href: urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource, options.apiBasePath), type: 'application/json', title: 'OAuth protected resource metadata (RFC 9728)' }],
+        'service-meta': [
+          {
+            href: urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource, options.apiBasePath),
+            type: 'application/json',
+            title: 'OAuth protected resource metadata (RFC 9728)',
+          },
+        ],
       },
       {
         anchor: mcp,
-        'service-desc': [{ href: url(WELL_KNOWN_PATHS.mcpServerCard), type: 'application/json', title: 'MCP server card' }],
+        'service-desc': [
+          {
+            href: url(WELL_KNOWN_PATHS.mcpServerCard),
+            type: 'application/json',
+            title: 'MCP server card',
+          },
+        ],
         'service-doc': docs,
-        'service-meta': [{ href: urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource), type: 'application/json', title: 'OAuth protected resource metadata (RFC 9728)' }],
+        'service-meta': [
+          {
+            href: urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource),
+            type: 'application/json',
+            title: 'OAuth protected resource metadata (RFC 9728)',
+          },
+        ],
       },
     ],
   };

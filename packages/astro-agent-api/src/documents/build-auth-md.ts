@@ -1,12 +1,34 @@
-import { CODE_CHALLENGE_METHOD, JWT_BEARER_ASSERTION_TYPE, PRIVATE_KEY_JWT, SCOPES } from '../oauth-contract.ts';
+import {
+  CODE_CHALLENGE_METHOD,
+  JWT_BEARER_ASSERTION_TYPE,
+  PRIVATE_KEY_JWT,
+  SCOPES,
+} from '../contract/oauth-contract.ts';
 import { getQuota } from '../operations/get-quota.ts';
-import { LIMITS } from '../limits.ts';
-import { formatDuration, formatPerPeriod } from '../period-words.ts';
-import { IDENTITY_PATH, MCP_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
+import { LIMITS } from '../contract/limits.ts';
+import { formatDuration, formatPerPeriod } from '../contract/period-words.ts';
+import {
+  IDENTITY_PATH,
+  MCP_PATH,
+  OAUTH_PATHS,
+  WELL_KNOWN_PATHS,
+  DOCUMENT_PATHS,
+} from '../contract/paths.ts';
 import type { DocumentContext } from './document-context.ts';
-import { describeAnonymousClient, describeClientAssertion, describeClientMetadataDocuments, describeSignedAgents } from './identity-wording.ts';
+import {
+  describeAnonymousClient,
+  describeClientAssertion,
+  describeClientMetadataDocuments,
+  describeSignedAgents,
+} from './identity-wording.ts';
 import { buildExampleSearchUrl } from './example-search.ts';
-import { buildSdkExamples, describeConnectorLogin, describeHostedAssistants, describeSdkClientCredentials, fence } from './oauth-wording.ts';
+import {
+  buildSdkExamples,
+  describeConnectorLogin,
+  describeHostedAssistants,
+  describeSdkClientCredentials,
+  fence,
+} from './oauth-wording.ts';
 
 /** `/auth.md`: the optional OAuth 2.0 flows step by step, with curl commands and SDK code against this site. */
 export function buildAuthMd(context: DocumentContext): string {
@@ -14,7 +36,8 @@ export function buildAuthMd(context: DocumentContext): string {
   const { name, policies, apiBasePath } = options;
   const api = url(apiBasePath);
   const scopes = SCOPES.join(' ');
-  const { registration, token, failedAuthentication, authorization, clientAuthorization } = LIMITS.oauth;
+  const { registration, token, failedAuthentication, authorization, clientAuthorization } =
+    LIMITS.oauth;
   const sh = (command: string) => fence('sh', command);
   const json = (body: string) => fence('json', body);
   const signed = describeSignedAgents(options);
@@ -57,19 +80,35 @@ export function buildAuthMd(context: DocumentContext): string {
     '',
     '3. **Get the tokens** (a confidential client authenticates as it registered; a public one sends its `client_id`):',
     '',
-    sh(`curl -X POST ${url(OAUTH_PATHS.token)} -d grant_type=authorization_code -d code="$CODE" -d redirect_uri=http://127.0.0.1:8976/callback -d code_verifier="$VERIFIER" -d client_id="$CLIENT_ID"`),
+    sh(
+      `curl -X POST ${url(OAUTH_PATHS.token)} -d grant_type=authorization_code -d code="$CODE" -d redirect_uri=http://127.0.0.1:8976/callback -d code_verifier="$VERIFIER" -d client_id="$CLIENT_ID"`,
+    ),
     '',
-    json(['{', '  "access_token": "…",', '  "token_type": "Bearer",', `  "expires_in": ${LIMITS.accessTokenSeconds},`, `  "scope": "${scopes}",`, '  "refresh_token": "…"', '}'].join('\n')),
+    json(
+      [
+        '{',
+        '  "access_token": "…",',
+        '  "token_type": "Bearer",',
+        `  "expires_in": ${LIMITS.accessTokenSeconds},`,
+        `  "scope": "${scopes}",`,
+        '  "refresh_token": "…"',
+        '}',
+      ].join('\n'),
+    ),
     '',
     `4. **Refresh** before or after the access token expires; the answer has a new refresh token, and the one you sent is spent. Presenting a spent refresh token again revokes the whole grant (OAuth 2.1 §4.3.1): log in again then. A refresh token lives ${formatDuration(LIMITS.refreshTokenSeconds)} from its last use.`,
     '',
-    sh(`curl -X POST ${url(OAUTH_PATHS.token)} -d grant_type=refresh_token -d refresh_token="$REFRESH_TOKEN" -d client_id="$CLIENT_ID"`),
+    sh(
+      `curl -X POST ${url(OAUTH_PATHS.token)} -d grant_type=refresh_token -d refresh_token="$REFRESH_TOKEN" -d client_id="$CLIENT_ID"`,
+    ),
     '',
     '## Programs: client credentials',
     '',
     '### 1. Register a client',
     '',
-    sh(`curl -X POST ${url(OAUTH_PATHS.register)} -H 'Content-Type: application/json' -d '{"client_name":"my-agent","contacts":["dev@example.com"]}'`),
+    sh(
+      `curl -X POST ${url(OAUTH_PATHS.register)} -H 'Content-Type: application/json' -d '{"client_name":"my-agent","contacts":["dev@example.com"]}'`,
+    ),
     '',
     `\`client_name\` is 1 to ${LIMITS.clientNameCharacters} characters; \`contacts\` is an optional list of up to ${LIMITS.clientContacts} e-mail addresses. Answer \`201 Created\`:`,
     '',
@@ -93,15 +132,28 @@ export function buildAuthMd(context: DocumentContext): string {
     '',
     'With HTTP Basic authentication (`client_secret_basic`):',
     '',
-    sh(`curl -X POST ${url(OAUTH_PATHS.token)} -u "$CLIENT_ID:$CLIENT_SECRET" -d grant_type=client_credentials`),
+    sh(
+      `curl -X POST ${url(OAUTH_PATHS.token)} -u "$CLIENT_ID:$CLIENT_SECRET" -d grant_type=client_credentials`,
+    ),
     '',
     'Or with the credentials in the form body (`client_secret_post`) — use one method, not both:',
     '',
-    sh(`curl -X POST ${url(OAUTH_PATHS.token)} -d grant_type=client_credentials -d client_id="$CLIENT_ID" -d client_secret="$CLIENT_SECRET" -d scope="content:read"`),
+    sh(
+      `curl -X POST ${url(OAUTH_PATHS.token)} -d grant_type=client_credentials -d client_id="$CLIENT_ID" -d client_secret="$CLIENT_SECRET" -d scope="content:read"`,
+    ),
     '',
     `\`scope\` is optional: a space-separated subset of \`${scopes}\`; without it the token gets both. Answer \`200 OK\` (with \`Cache-Control: no-store\`):`,
     '',
-    json(['{', '  "access_token": "…",', '  "token_type": "Bearer",', `  "expires_in": ${LIMITS.accessTokenSeconds},`, `  "scope": "${scopes}"`, '}'].join('\n')),
+    json(
+      [
+        '{',
+        '  "access_token": "…",',
+        '  "token_type": "Bearer",',
+        `  "expires_in": ${LIMITS.accessTokenSeconds},`,
+        `  "scope": "${scopes}"`,
+        '}',
+      ].join('\n'),
+    ),
     '',
     `The token is opaque and valid ${LIMITS.accessTokenSeconds} s (${formatDuration(LIMITS.accessTokenSeconds)}). Client credentials get no refresh token: when it expires, ask for a new one the same way.`,
     '',
@@ -144,7 +196,9 @@ export function buildAuthMd(context: DocumentContext): string {
     ...(documentClients ? [documentClients, ''] : []),
     describeClientAssertion(),
     '',
-    sh(`curl -X POST ${url(OAUTH_PATHS.token)} -d grant_type=client_credentials -d client_id="$CLIENT_ID" -d client_assertion_type=${JWT_BEARER_ASSERTION_TYPE} -d client_assertion="$SIGNED_JWT"`),
+    sh(
+      `curl -X POST ${url(OAUTH_PATHS.token)} -d grant_type=client_credentials -d client_id="$CLIENT_ID" -d client_assertion_type=${JWT_BEARER_ASSERTION_TYPE} -d client_assertion="$SIGNED_JWT"`,
+    ),
     '',
     '## Agents that sign their requests (Web Bot Auth)',
     '',
@@ -154,11 +208,15 @@ export function buildAuthMd(context: DocumentContext): string {
     '',
     'Both authenticate the client as the token endpoint does (a public client may revoke, not introspect), and see only the tokens of that client.',
     '',
-    sh(`curl -X POST ${url(OAUTH_PATHS.introspect)} -u "$CLIENT_ID:$CLIENT_SECRET" -d token="$ACCESS_TOKEN"`),
+    sh(
+      `curl -X POST ${url(OAUTH_PATHS.introspect)} -u "$CLIENT_ID:$CLIENT_SECRET" -d token="$ACCESS_TOKEN"`,
+    ),
     '',
     'Introspection (RFC 7662) answers `{"active": true, "client_id": …, "scope": …, "token_type": "Bearer", "exp": …, "iat": …}` for an own active access token, and `{"active": false}` for anything else (expired, revoked, unknown or another client\'s).',
     '',
-    sh(`curl -X POST ${url(OAUTH_PATHS.revoke)} -u "$CLIENT_ID:$CLIENT_SECRET" -d token="$ACCESS_TOKEN"`),
+    sh(
+      `curl -X POST ${url(OAUTH_PATHS.revoke)} -u "$CLIENT_ID:$CLIENT_SECRET" -d token="$ACCESS_TOKEN"`,
+    ),
     '',
     'Revocation (RFC 7009) answers `200`, also for a token that is unknown or belongs to another client (nothing changes then). After it, the token gets `401`. Revoking a refresh token revokes its whole grant: every refresh and access token of that authorization.',
     '',
@@ -188,7 +246,10 @@ export function buildAuthMd(context: DocumentContext): string {
     `| refresh token | ${formatDuration(LIMITS.refreshTokenSeconds)} from its last use, used once |`,
     `| quota with a token (\`${policies.identified.name}\`) | ${policies.identified.quota} requests per ${LIMITS.quotaWindowSeconds} s per client (client credentials) or per grant (authorization code) |`,
     `| quota without a token (\`${policies.anonymous.name}\`) | ${policies.anonymous.quota} requests per ${LIMITS.quotaWindowSeconds} s ${describeAnonymousClient(options.ipv6Prefix)} |`,
-    ...signed.quotas.map(({ who, policy, quota }) => `| quota of an agent ${who} (\`${policy}\`) | ${quota} requests per ${LIMITS.quotaWindowSeconds} s per agent |`),
+    ...signed.quotas.map(
+      ({ who, policy, quota }) =>
+        `| quota of an agent ${who} (\`${policy}\`) | ${quota} requests per ${LIMITS.quotaWindowSeconds} s per agent |`,
+    ),
     `| registrations | ${registration.limit} ${formatPerPeriod(registration.windowSeconds)} ${describeAnonymousClient(options.ipv6Prefix)} |`,
     `| new grants (authorizations) | ${authorization.limit} ${formatPerPeriod(authorization.windowSeconds)} ${describeAnonymousClient(options.ipv6Prefix)}; ${clientAuthorization.limit} ${formatPerPeriod(clientAuthorization.windowSeconds)} per client |`,
     `| token endpoint | ${token.limit} requests ${formatPerPeriod(token.windowSeconds)} per client or grant |`,

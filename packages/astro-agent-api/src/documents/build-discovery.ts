@@ -8,11 +8,11 @@ import {
   SCOPE_DESCRIPTIONS,
   SCOPES,
   TOKEN_ENDPOINT_AUTH_METHODS,
-} from '../oauth-contract.ts';
-import { API_VERSION } from '../versioning.ts';
-import { LIMITS } from '../limits.ts';
-import { formatPerPeriod } from '../period-words.ts';
-import { OAUTH_PATHS, DOCUMENT_PATHS, MCP_PATH } from '../paths.ts';
+} from '../contract/oauth-contract.ts';
+import { API_VERSION } from '../contract/versioning.ts';
+import { LIMITS } from '../contract/limits.ts';
+import { formatPerPeriod } from '../contract/period-words.ts';
+import { OAUTH_PATHS, DOCUMENT_PATHS, MCP_PATH } from '../contract/paths.ts';
 import type { DocumentContext } from './document-context.ts';
 
 /**
@@ -20,7 +20,11 @@ import type { DocumentContext } from './document-context.ts';
  * Every value is one the endpoints honour end to end (server/oauth/): a client that starts a login
  * from it finishes it.
  */
-export function buildAuthorizationServerMetadata({ siteUrl, url, options }: DocumentContext): OAuthMetadata {
+export function buildAuthorizationServerMetadata({
+  siteUrl,
+  url,
+  options,
+}: DocumentContext): OAuthMetadata {
   const { policies } = options;
   const signingAlgorithms = [...ASSERTION_SIGNING_ALGORITHMS];
   return {
@@ -68,7 +72,10 @@ export function buildAuthorizationServerMetadata({ siteUrl, url, options }: Docu
  * path for the API, or the MCP endpoint's path (the document the MCP SDKs and mcp-remote ask for
  * first); each lives at the well-known path followed by it (RFC 9728 §3.1).
  */
-export function buildProtectedResourceMetadata({ siteUrl, url, options, documents }: DocumentContext, resourcePath: string): OAuthProtectedResourceMetadata {
+export function buildProtectedResourceMetadata(
+  { siteUrl, url, options, documents }: DocumentContext,
+  resourcePath: string,
+): OAuthProtectedResourceMetadata {
   const names: Record<string, [string, string]> = {
     '': [options.name, url(DOCUMENT_PATHS.agents)],
     [options.apiBasePath]: [`${options.name} API v${API_VERSION}`, documents.developerPage],

@@ -1,5 +1,5 @@
 import type { BuiltPage } from '../content/manifest.ts';
-import { DOCUMENT_PATHS, LLMS_FULL_TXT_SECTIONS_PATH } from '../paths.ts';
+import { DOCUMENT_PATHS, LLMS_FULL_TXT_SECTIONS_PATH } from '../contract/paths.ts';
 import { buildSiteSummary, groupPages, type PageGroup } from './build-llms-txt.ts';
 import type { DocumentContext } from './document-context.ts';
 import { selectLlmsTxtWording } from './llms-txt-wording.ts';
@@ -36,13 +36,17 @@ const LEADING_TITLE = /^# (.+)\n+/;
  * so that each fits in LLMS_FULL_TXT_PART_LENGTH (`/llms-full/<section>.txt`,
  * `/llms-full/<section>/<n>.txt`), a page longer than that cut at its headings.
  */
-export function buildLlmsFullTxt(context: DocumentContext, selection: LlmsFullSelection = selectLlmsFullPages(context.pages)): Map<string, string> {
+export function buildLlmsFullTxt(
+  context: DocumentContext,
+  selection: LlmsFullSelection = selectLlmsFullPages(context.pages),
+): Map<string, string> {
   const { url, options } = context;
   const wording = selectLlmsTxtWording(options.language);
   const name = options.name;
   const { groups, optional, byLanguage } = groupPages({ ...context, pages: selection.pages });
   const filled = [...groups, optional].filter((group) => group.pages.length > 0);
-  const header = (title: string, summary: string, note?: string) => [`# ${title}`, '', `> ${summary}`, '', ...(note === undefined ? [] : [note, ''])].join('\n');
+  const header = (title: string, summary: string, note?: string) =>
+    [`# ${title}`, '', `> ${summary}`, '', ...(note === undefined ? [] : [note, ''])].join('\n');
   const indexUrl = url(DOCUMENT_PATHS.llms);
   const top = (note: string) => header(name, buildSiteSummary(context), note);
 
@@ -50,7 +54,10 @@ export function buildLlmsFullTxt(context: DocumentContext, selection: LlmsFullSe
   const pageLevel = byLanguage ? 3 : 2;
   const whole = [
     top(wording.fullTextNote(indexUrl)),
-    ...filled.flatMap((group) => [...(byLanguage ? [`## ${group.heading}\n`] : []), ...group.pages.map((page) => buildPageSection(page, pageLevel, name))]),
+    ...filled.flatMap((group) => [
+      ...(byLanguage ? [`## ${group.heading}\n`] : []),
+      ...group.pages.map((page) => buildPageSection(page, pageLevel, name)),
+    ]),
   ].join('\n');
   if (whole.length <= LLMS_FULL_TXT_MAX_LENGTH) return new Map([[DOCUMENT_PATHS.llmsFull, whole]]);
 
@@ -60,21 +67,40 @@ export function buildLlmsFullTxt(context: DocumentContext, selection: LlmsFullSe
   const writeGroup = (group: PageGroup): string[] => {
     const partHeader = (label: string) => header(`${name}: ${group.heading}${label}`, partOf);
     // Room for the longest label a group's parts can get: its pages' pieces are at most its characters over a tenth of a part (findCuts).
-    const most = String(Math.ceil(group.pages.reduce((sum, page) => sum + page.markdown.length + 200, 0) / (LLMS_FULL_TXT_PART_LENGTH / 10)) + group.pages.length);
+    const most = String(
+      Math.ceil(
+        group.pages.reduce((sum, page) => sum + page.markdown.length + 200, 0) /
+          (LLMS_FULL_TXT_PART_LENGTH / 10),
+      ) + group.pages.length,
+    );
     const budget = LLMS_FULL_TXT_PART_LENGTH - partHeader(` (${most}/${most})`).length - 1;
     const sections = group.pages.flatMap((page) => {
-      const continued = (piece: number) => `## ${sectionTitle(page, name)} (${wording.continued(piece)})\n\nURL: ${page.url}`;
-      return cutAtHeadings(buildPageSection(page, 2, name), budget, continued).map((text) => ({ page, text }));
+      const continued = (piece: number) =>
+        `## ${sectionTitle(page, name)} (${wording.continued(piece)})\n\nURL: ${page.url}`;
+      return cutAtHeadings(buildPageSection(page, 2, name), budget, continued).map((text) => ({
+        page,
+        text,
+      }));
     });
     const parts = splitInParts(sections, (section) => section.text.length + 1, budget);
     return parts.map((part, index) => {
-      const { path, label } = partFile(`${LLMS_FULL_TXT_SECTIONS_PATH}${group.name}`, index, parts.length);
+      const { path, label } = partFile(
+        `${LLMS_FULL_TXT_SECTIONS_PATH}${group.name}`,
+        index,
+        parts.length,
+      );
       files.set(path, [partHeader(label), ...part.map((section) => section.text)].join('\n'));
-      const range = part.length > 1 && parts.length > 1 ? ([part[0]!.page.path, part.at(-1)!.page.path] as const) : undefined;
+      const range =
+        part.length > 1 && parts.length > 1
+          ? ([part[0]!.page.path, part.at(-1)!.page.path] as const)
+          : undefined;
       return `- [${group.heading}${label}](${url(path)}): ${wording.pageCount(part.length, range)}`;
     });
   };
-  const index = [top(wording.fullTextSplitNote), ...filled.flatMap((group) => [`## ${group.heading}`, '', ...writeGroup(group), ''])].join('\n');
+  const index = [
+    top(wording.fullTextSplitNote),
+    ...filled.flatMap((group) => [`## ${group.heading}`, '', ...writeGroup(group), '']),
+  ].join('\n');
   return new Map([[DOCUMENT_PATHS.llmsFull, index], ...files]);
 }
 
@@ -86,8 +112,17 @@ export function buildLlmsFullTxt(context: DocumentContext, selection: LlmsFullSe
 function buildPageSection(page: BuiltPage, level: number, siteName: string): string {
   const leading = LEADING_TITLE.exec(page.markdown);
   const title = sectionTitle(page, siteName);
-  const body = demoteHeadings((leading ? page.markdown.slice(leading[0].length) : page.markdown).trim(), level - 1);
-  return [`${'#'.repeat(level)} ${title}`, '', `URL: ${page.url}`, '', ...(body === '' ? [] : [body, ''])].join('\n');
+  const body = demoteHeadings(
+    (leading ? page.markdown.slice(leading[0].length) : page.markdown).trim(),
+    level - 1,
+  );
+  return [
+    `${'#'.repeat(level)} ${title}`,
+    '',
+    `URL: ${page.url}`,
+    '',
+    ...(body === '' ? [] : [body, '']),
+  ].join('\n');
 }
 
 /**
@@ -96,7 +131,11 @@ function buildPageSection(page: BuiltPage, level: number, siteName: string): str
  * itself when it fits. Each piece after the first starts with `continued(n)` (a heading and the page's
  * address), so that a reader of that part alone knows where it comes from.
  */
-export function cutAtHeadings(section: string, budget: number, continued: (piece: number) => string): string[] {
+export function cutAtHeadings(
+  section: string,
+  budget: number,
+  continued: (piece: number) => string,
+): string[] {
   if (section.length <= budget) return [section];
   const pieces: string[] = [];
   let rest = section;
@@ -128,7 +167,13 @@ function findCuts(text: string, room: number): { headings?: number; blanks?: num
     const line = text.slice(at, end < 0 ? text.length : end);
     const opener = FENCE.exec(line)?.[1];
     if (fence !== undefined) {
-      if (opener && opener[0] === fence[0] && opener.length >= fence.length && line.trim() === opener) fence = undefined;
+      if (
+        opener &&
+        opener[0] === fence[0] &&
+        opener.length >= fence.length &&
+        line.trim() === opener
+      )
+        fence = undefined;
     } else if (opener) {
       fence = opener;
     } else if (at > room / 10) {
@@ -149,7 +194,9 @@ function safeCut(text: string, at: number): number {
 
 /** The heading of a page's section: its leading `# …`, else its title without the site's name, else its path. */
 function sectionTitle(page: BuiltPage, siteName: string): string {
-  return LEADING_TITLE.exec(page.markdown)?.[1] ?? (cleanPageTitle(page.title, siteName) || page.path);
+  return (
+    LEADING_TITLE.exec(page.markdown)?.[1] ?? (cleanPageTitle(page.title, siteName) || page.path)
+  );
 }
 
 /** The ATX headings of `markdown` `by` levels down (to `######` at most), but in fenced code, which is text. */
@@ -161,7 +208,13 @@ function demoteHeadings(markdown: string, by: number): string {
       const opener = FENCE.exec(line)?.[1];
       if (fence !== undefined) {
         // CommonMark §4.5: a closing fence is of the same character, at least as long, with nothing after it.
-        if (opener && opener[0] === fence[0] && opener.length >= fence.length && line.trim() === opener) fence = undefined;
+        if (
+          opener &&
+          opener[0] === fence[0] &&
+          opener.length >= fence.length &&
+          line.trim() === opener
+        )
+          fence = undefined;
         return line;
       }
       if (opener) {
@@ -169,7 +222,9 @@ function demoteHeadings(markdown: string, by: number): string {
         return line;
       }
       const heading = ATX_HEADING.exec(line)?.[1];
-      return heading ? `${'#'.repeat(Math.min(6, heading.length + by))}${line.slice(heading.length)}` : line;
+      return heading
+        ? `${'#'.repeat(Math.min(6, heading.length + by))}${line.slice(heading.length)}`
+        : line;
     })
     .join('\n');
 }

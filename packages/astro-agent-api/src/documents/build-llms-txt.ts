@@ -1,6 +1,11 @@
 import type { BuiltPage } from '../content/manifest.ts';
-import type { SiteUrls } from '../site-urls.ts';
-import { DOCUMENT_PATHS, LLMS_TXT_SECTIONS_PATH, MCP_PATH, WELL_KNOWN_PATHS } from '../paths.ts';
+import type { SiteUrls } from '../contract/site-urls.ts';
+import {
+  DOCUMENT_PATHS,
+  LLMS_TXT_SECTIONS_PATH,
+  MCP_PATH,
+  WELL_KNOWN_PATHS,
+} from '../contract/paths.ts';
 import { partFile, splitInParts } from './split-in-parts.ts';
 import type { DocumentContext } from './document-context.ts';
 import { selectLlmsTxtWording } from './llms-txt-wording.ts';
@@ -46,10 +51,16 @@ export const LLMS_TXT_MAX_LENGTH = 50_000;
  * pages are grouped by language instead, one group per language headed by its own name (`Français`),
  * so a reader finds its language's pages at once.
  */
-export function groupPages({ urls, options, pages }: Pick<DocumentContext, 'urls' | 'options' | 'pages'>): PageGroups {
+export function groupPages({
+  urls,
+  options,
+  pages,
+}: Pick<DocumentContext, 'urls' | 'options' | 'pages'>): PageGroups {
   const wording = selectLlmsTxtWording(options.language);
   const segmentsOf = (page: BuiltPage) => urls.routeOf(page.path).split('/').filter(Boolean);
-  const hasChildren = new Set(pages.filter((page) => segmentsOf(page).length > 1).map((page) => segmentsOf(page)[0]));
+  const hasChildren = new Set(
+    pages.filter((page) => segmentsOf(page).length > 1).map((page) => segmentsOf(page)[0]),
+  );
 
   const general: PageGroup = { heading: wording.mainPages, name: 'main', pages: [] };
   const bySegment = new Map<string, PageGroup>();
@@ -57,7 +68,12 @@ export function groupPages({ urls, options, pages }: Pick<DocumentContext, 'urls
   const optional: PageGroup = { heading: 'Optional', name: 'optional', pages: [] };
   const names = new Set([general.name, optional.name]);
   const byLanguage = new Map<string, PageGroup>(
-    options.languages.length > 1 ? options.languages.map((tag) => [tag, { heading: nativeLanguageName(tag), name: uniqueName(tag, names), pages: [] }]) : [],
+    options.languages.length > 1
+      ? options.languages.map((tag) => [
+          tag,
+          { heading: nativeLanguageName(tag), name: uniqueName(tag, names), pages: [] },
+        ])
+      : [],
   );
 
   for (const page of pages) {
@@ -71,7 +87,11 @@ export function groupPages({ urls, options, pages }: Pick<DocumentContext, 'urls
       const segment = segments[0]!;
       let group = bySegment.get(segment);
       if (!group) {
-        group = { heading: sectionHeading(segment, pages, options.name, urls), name: uniqueName(segment, names), pages: [] };
+        group = {
+          heading: sectionHeading(segment, pages, options.name, urls),
+          name: uniqueName(segment, names),
+          pages: [],
+        };
         bySegment.set(segment, group);
       }
       if (segments.length === 1) group.pages.unshift(page);
@@ -80,7 +100,11 @@ export function groupPages({ urls, options, pages }: Pick<DocumentContext, 'urls
       optional.pages.push(page);
     }
   }
-  return { groups: byLanguage.size > 0 ? [...byLanguage.values()] : [general, ...bySegment.values()], optional, byLanguage: byLanguage.size > 0 };
+  return {
+    groups: byLanguage.size > 0 ? [...byLanguage.values()] : [general, ...bySegment.values()],
+    optional,
+    byLanguage: byLanguage.size > 0,
+  };
 }
 
 /**
@@ -97,8 +121,16 @@ export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
   const wording = selectLlmsTxtWording(options.language);
   const name = options.name;
   const { groups, optional } = groupPages(context);
-  const link = (page: BuiltPage, withNote: boolean): ListEntry => ({ line: buildLink(page, name, withNote, urls), first: page.path, last: page.path, count: 1 });
-  const listOf = (group: PageGroup) => ({ ...group, links: group.pages.map((page) => link(page, group !== optional)) });
+  const link = (page: BuiltPage, withNote: boolean): ListEntry => ({
+    line: buildLink(page, name, withNote, urls),
+    first: page.path,
+    last: page.path,
+    count: 1,
+  });
+  const listOf = (group: PageGroup) => ({
+    ...group,
+    links: group.pages.map((page) => link(page, group !== optional)),
+  });
   const pageSections = groups.map(listOf);
   const optionalSection = listOf(optional);
 
@@ -117,17 +149,34 @@ export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
     ...(documents.notes.length > 0 ? [documents.notes.map(asSentence).join(' '), ''] : []),
     ...(context.onDemand
       ? [
-          wording.api({ api: url(options.apiBasePath), openapi: url(DOCUMENT_PATHS.openapi), mcp: url(MCP_PATH), serverCard: url(WELL_KNOWN_PATHS.mcpServerCard), agents: url(DOCUMENT_PATHS.agents) }),
+          wording.api({
+            api: url(options.apiBasePath),
+            openapi: url(DOCUMENT_PATHS.openapi),
+            mcp: url(MCP_PATH),
+            serverCard: url(WELL_KNOWN_PATHS.mcpServerCard),
+            agents: url(DOCUMENT_PATHS.agents),
+          }),
           '',
         ]
       : []),
     ...(split ? [wording.splitNote, ''] : []),
   ];
-  const render = (lines: string[], sections: readonly { heading: string; lines: readonly string[] }[]) =>
-    [...lines, ...sections.filter((section) => section.lines.length > 0).flatMap((section) => [`## ${section.heading}`, '', ...section.lines, ''])].join('\n');
+  const render = (
+    lines: string[],
+    sections: readonly { heading: string; lines: readonly string[] }[],
+  ) =>
+    [
+      ...lines,
+      ...sections
+        .filter((section) => section.lines.length > 0)
+        .flatMap((section) => [`## ${section.heading}`, '', ...section.lines, '']),
+    ].join('\n');
 
   const whole = render(header(false), [
-    ...pageSections.map((section) => ({ heading: section.heading, lines: section.links.map((entry) => entry.line) })),
+    ...pageSections.map((section) => ({
+      heading: section.heading,
+      lines: section.links.map((entry) => entry.line),
+    })),
     { heading: wording.forAgents, lines: forAgents },
     { heading: optionalSection.heading, lines: optionalSection.links.map((entry) => entry.line) },
   ]);
@@ -138,16 +187,39 @@ export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
    * Writes `entries` as one file `<base>.txt` when they fit, else as parts `<base>/<n>.txt` cut in
    * order; returns the entries that link the files, each with its page count and first and last path.
    */
-  const writeList = (section: PageGroup, entries: readonly ListEntry[], base: string): ListEntry[] => {
-    const partHeader = (label: string) => [`# ${name}: ${section.heading}${label}`, '', `> ${wording.partOf(name, url(DOCUMENT_PATHS.llms))}`, '', `## ${section.heading}`, ''];
+  const writeList = (
+    section: PageGroup,
+    entries: readonly ListEntry[],
+    base: string,
+  ): ListEntry[] => {
+    const partHeader = (label: string) => [
+      `# ${name}: ${section.heading}${label}`,
+      '',
+      `> ${wording.partOf(name, url(DOCUMENT_PATHS.llms))}`,
+      '',
+      `## ${section.heading}`,
+      '',
+    ];
     // The longest label a list of this size can get, so that every part's header fits the budget.
-    const budget = LLMS_TXT_MAX_LENGTH - partHeader(` (${entries.length}/${entries.length})`).join('\n').length - 1;
+    const budget =
+      LLMS_TXT_MAX_LENGTH -
+      partHeader(` (${entries.length}/${entries.length})`).join('\n').length -
+      1;
     const parts = splitInParts(entries, (entry) => entry.line.length + 1, budget);
     return parts.map((part, index) => {
       const { path, label } = partFile(base, index, parts.length);
       files.set(path, [...partHeader(label), ...part.map((entry) => entry.line), ''].join('\n'));
-      const [first, last, count] = [part[0]!.first, part.at(-1)!.last, part.reduce((sum, entry) => sum + entry.count, 0)];
-      return { line: `- [${section.heading}${label}](${url(path)}): ${wording.pageCount(count, count > 1 && parts.length > 1 ? [first, last] : undefined)}`, first, last, count };
+      const [first, last, count] = [
+        part[0]!.first,
+        part.at(-1)!.last,
+        part.reduce((sum, entry) => sum + entry.count, 0),
+      ];
+      return {
+        line: `- [${section.heading}${label}](${url(path)}): ${wording.pageCount(count, count > 1 && parts.length > 1 ? [first, last] : undefined)}`,
+        first,
+        last,
+        count,
+      };
     });
   };
   const listed = new Map(
@@ -160,13 +232,21 @@ export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
   );
   const renderIndex = () =>
     render(header(true), [
-      ...pageSections.map((section) => ({ heading: section.heading, lines: listed.get(section)?.entries.map((entry) => entry.line) ?? [] })),
+      ...pageSections.map((section) => ({
+        heading: section.heading,
+        lines: listed.get(section)?.entries.map((entry) => entry.line) ?? [],
+      })),
       { heading: wording.forAgents, lines: forAgents },
-      { heading: optionalSection.heading, lines: listed.get(optionalSection)?.entries.map((entry) => entry.line) ?? [] },
+      {
+        heading: optionalSection.heading,
+        lines: listed.get(optionalSection)?.entries.map((entry) => entry.line) ?? [],
+      },
     ]);
   let index = renderIndex();
   // A site so large that even the list of its parts does not fit: the sections with the most parts get a file listing their parts.
-  for (const [section, list] of [...listed].sort(([, a], [, b]) => b.entries.length - a.entries.length)) {
+  for (const [section, list] of [...listed].sort(
+    ([, a], [, b]) => b.entries.length - a.entries.length,
+  )) {
     if (index.length <= LLMS_TXT_MAX_LENGTH || list.entries.length === 1) break;
     list.entries = writeList(section, list.entries, `${list.base}/parts`);
     index = renderIndex();
@@ -175,10 +255,16 @@ export function buildLlmsTxt(context: DocumentContext): Map<string, string> {
 }
 
 /** What llms.txt and llms-full.txt say of the site in their `>` summary: what it is and its coverage. */
-export function buildSiteSummary({ options, company, documents }: Pick<DocumentContext, 'options' | 'company' | 'documents'>): string {
+export function buildSiteSummary({
+  options,
+  company,
+  documents,
+}: Pick<DocumentContext, 'options' | 'company' | 'documents'>): string {
   const wording = selectLlmsTxtWording(options.language);
   return [
-    documents.summary === undefined ? wording.websiteOf(options.name) : asSentence(documents.summary),
+    documents.summary === undefined
+      ? wording.websiteOf(options.name)
+      : asSentence(documents.summary),
     ...(company?.coverage ? [wording.coverage(company.coverage.trim().replace(/\.$/, ''))] : []),
   ].join(' ');
 }
@@ -202,7 +288,11 @@ function buildLink(page: BuiltPage, siteName: string, withNote: boolean, urls: S
   const twin = urls.twinUrl(page.path);
   const title = cleanPageTitle(page.title, siteName) || page.path;
   // The page's own summary; its first line of prose only when it has none (an opening line is often a command or an answer).
-  const note = withNote ? (page.description === undefined ? firstSentence(page.markdown) : cutAtWord(page.description)) : '';
+  const note = withNote
+    ? page.description === undefined
+      ? firstSentence(page.markdown)
+      : cutAtWord(page.description)
+    : '';
   return `- [${title.replaceAll(/[[\]]/g, '')}](${twin})${note ? `: ${note}` : ''}`;
 }
 
@@ -218,7 +308,12 @@ function nativeLanguageName(tag: string): string {
 }
 
 /** Heading of a section: the title of its index page (route `/blog`), else the segment itself. */
-function sectionHeading(segment: string, pages: readonly BuiltPage[], siteName: string, urls: SiteUrls): string {
+function sectionHeading(
+  segment: string,
+  pages: readonly BuiltPage[],
+  siteName: string,
+  urls: SiteUrls,
+): string {
   const index = pages.find((page) => urls.routeOf(page.path) === `/${segment}`);
   const title = index ? cleanPageTitle(index.title, siteName) : '';
   if (title !== '' && title.length <= 40) return title;

@@ -1,11 +1,22 @@
 import { buildInputJsonSchema, buildToolOutputJsonSchema } from '../operations/json-schema.ts';
-import { SCOPES } from '../oauth-contract.ts';
-import { buildMcpServerName, MCP_CAPABILITIES, MCP_PROTOCOL_VERSIONS, MCP_TOOL_ANNOTATIONS } from '../mcp-contract.ts';
+import { SCOPES } from '../contract/oauth-contract.ts';
+import {
+  buildMcpServerName,
+  MCP_CAPABILITIES,
+  MCP_PROTOCOL_VERSIONS,
+  MCP_TOOL_ANNOTATIONS,
+} from '../contract/mcp-contract.ts';
 import { buildMcpInstructions } from '../operations/mcp-instructions.ts';
-import { CONTRACT_VERSION } from '../versioning.ts';
-import { LIMITS } from '../limits.ts';
-import { formatPerPeriod } from '../period-words.ts';
-import { MCP_PATH, MCP_SERVER_CARD_PATH, OAUTH_PATHS, DOCUMENT_PATHS, WELL_KNOWN_PATHS } from '../paths.ts';
+import { CONTRACT_VERSION } from '../contract/versioning.ts';
+import { LIMITS } from '../contract/limits.ts';
+import { formatPerPeriod } from '../contract/period-words.ts';
+import {
+  MCP_PATH,
+  MCP_SERVER_CARD_PATH,
+  OAUTH_PATHS,
+  DOCUMENT_PATHS,
+  WELL_KNOWN_PATHS,
+} from '../contract/paths.ts';
 import type { DocumentContext } from './document-context.ts';
 import { truncateText } from './truncate-text.ts';
 
@@ -21,7 +32,11 @@ export function buildMcpServerCard(context: DocumentContext): Record<string, unk
     version: '1.0',
     protocolVersion: MCP_PROTOCOL_VERSIONS[0],
     supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
-    serverInfo: { name: buildMcpServerName(siteUrl), title: options.name, version: CONTRACT_VERSION },
+    serverInfo: {
+      name: buildMcpServerName(siteUrl),
+      title: options.name,
+      version: CONTRACT_VERSION,
+    },
     description: buildDescription(context),
     documentationUrl: url(DOCUMENT_PATHS.agents),
     transport: { type: 'streamable-http', endpoint: url(MCP_PATH) },
@@ -60,7 +75,10 @@ export function buildMcpServerCardDraft(context: DocumentContext): Record<string
     $schema: 'https://static.modelcontextprotocol.io/schemas/v2/server-card.schema.json',
     name: buildMcpServerName(siteUrl),
     version: CONTRACT_VERSION,
-    description: truncateText(`${options.name}: search and read the site's pages${companyOperation ? ' and company data' : ''} (read-only).`, 100),
+    description: truncateText(
+      `${options.name}: search and read the site's pages${companyOperation ? ' and company data' : ''} (read-only).`,
+      100,
+    ),
     title: truncateText(options.name, 100),
     websiteUrl: context.urls.homeUrl,
     remotes: [
@@ -74,7 +92,13 @@ export function buildMcpServerCardDraft(context: DocumentContext): Record<string
             isRequired: false,
             isSecret: true,
             value: 'Bearer {token}',
-            variables: { token: { description: `Access token from ${url(OAUTH_PATHS.token)}.`, isRequired: false, isSecret: true } },
+            variables: {
+              token: {
+                description: `Access token from ${url(OAUTH_PATHS.token)}.`,
+                isRequired: false,
+                isSecret: true,
+              },
+            },
           },
         ],
         supportedProtocolVersions: [...MCP_PROTOCOL_VERSIONS],
@@ -92,7 +116,11 @@ export function buildAiCatalog(context: DocumentContext): Record<string, unknown
   const host = new URL(siteUrl).hostname;
   return {
     specVersion: '1.0',
-    host: { displayName: options.name, identifier: host, documentationUrl: url(DOCUMENT_PATHS.agents) },
+    host: {
+      displayName: options.name,
+      identifier: host,
+      documentationUrl: url(DOCUMENT_PATHS.agents),
+    },
     entries: [
       {
         identifier: `urn:air:${host}:mcp:agent-api`,
@@ -107,6 +135,8 @@ export function buildAiCatalog(context: DocumentContext): Record<string, unknown
 }
 
 function buildDescription({ options, companyOperation }: DocumentContext): string {
-  const abilities = companyOperation ? "search the site's pages, read any page as Markdown and get the company data" : "search the site's pages and read any page as Markdown";
+  const abilities = companyOperation
+    ? "search the site's pages, read any page as Markdown and get the company data"
+    : "search the site's pages and read any page as Markdown";
   return `Read-only MCP server of ${options.name}: ${abilities}. Authentication is optional.`;
 }

@@ -1,32 +1,74 @@
-import { buildInputJsonSchema, buildJsonSchema, type JsonSchema } from '../operations/json-schema.ts';
+import {
+  buildInputJsonSchema,
+  buildJsonSchema,
+  type JsonSchema,
+} from '../operations/json-schema.ts';
 import type { OperationDescription } from '../operations/operation.ts';
-import { errorSchema } from '../api-error.ts';
-import { IDENTITY_PATH, MCP_PATH, OAUTH_PATHS, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
-import { API_VERSION, buildDeprecationHeaders, CONTRACT_VERSION, DEPRECATION_NOTICE_DAYS } from '../versioning.ts';
-import { LIMITS } from '../limits.ts';
-import { formatPerPeriod } from '../period-words.ts';
-import { CODE_CHALLENGE_METHOD, GRANT_TYPES, PRIVATE_KEY_JWT, PUBLIC_CLIENT, SCOPE_DESCRIPTIONS, TOKEN_ENDPOINT_AUTH_METHODS } from '../oauth-contract.ts';
+import { errorSchema } from '../contract/api-error.ts';
+import {
+  IDENTITY_PATH,
+  MCP_PATH,
+  OAUTH_PATHS,
+  WELL_KNOWN_PATHS,
+  DOCUMENT_PATHS,
+} from '../contract/paths.ts';
+import {
+  API_VERSION,
+  buildDeprecationHeaders,
+  CONTRACT_VERSION,
+  DEPRECATION_NOTICE_DAYS,
+} from '../contract/versioning.ts';
+import { LIMITS } from '../contract/limits.ts';
+import { formatPerPeriod } from '../contract/period-words.ts';
+import {
+  CODE_CHALLENGE_METHOD,
+  GRANT_TYPES,
+  PRIVATE_KEY_JWT,
+  PUBLIC_CLIENT,
+  SCOPE_DESCRIPTIONS,
+  TOKEN_ENDPOINT_AUTH_METHODS,
+} from '../contract/oauth-contract.ts';
 import { buildAuthPaths, CLIENT_SECRET_BASIC } from './build-openapi-auth.ts';
 import { buildWithdrawalNotice, type DocumentContext } from './document-context.ts';
 
 const ERROR_RESPONSES = {
   400: ['BadRequest', 'A parameter is missing or invalid; `data.hint` names it.'],
-  401: ['Unauthorized', 'The bearer token is unknown, expired, revoked or malformed (or missing where one is required).'],
+  401: [
+    'Unauthorized',
+    'The bearer token is unknown, expired, revoked or malformed (or missing where one is required).',
+  ],
   403: ['Forbidden', 'The token lacks the scope the operation needs.'],
   404: ['NotFound', 'The operation or the page does not exist.'],
-  405: ['MethodNotAllowed', 'Operations only answer GET (and HEAD, OPTIONS); `Allow` lists the methods.'],
-  429: ['TooManyRequests', 'The quota of the window is used up; retry after `Retry-After` seconds.'],
+  405: [
+    'MethodNotAllowed',
+    'Operations only answer GET (and HEAD, OPTIONS); `Allow` lists the methods.',
+  ],
+  429: [
+    'TooManyRequests',
+    'The quota of the window is used up; retry after `Retry-After` seconds.',
+  ],
   500: ['InternalError', 'Unexpected error; the details are logged, not returned.'],
 } as const;
 
 /** OpenAPI 3.1 description of the API, derived from the operation descriptions. */
 export function buildOpenApi(context: DocumentContext): JsonSchema {
-  const { url, urls, options, company, operations, searchOperation, readOperation, companyOperation, documents } = context;
+  const {
+    url,
+    urls,
+    options,
+    company,
+    operations,
+    searchOperation,
+    readOperation,
+    companyOperation,
+    documents,
+  } = context;
   const { name, policies } = options;
   const schemas: { [id: string]: JsonSchema } = {};
   const errorRef = liftDefinitions(buildJsonSchema(errorSchema, 'output'), schemas);
 
-  const deprecation = options.deprecation && buildDeprecationHeaders(options.deprecation, documents.versioningPolicy);
+  const deprecation =
+    options.deprecation && buildDeprecationHeaders(options.deprecation, documents.versioningPolicy);
   // Full paths from the site root: the OAuth endpoints and /agent/identity are not under the API base path.
   const paths: { [path: string]: JsonSchema } = {};
   for (const operation of operations) {
@@ -48,17 +90,30 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
       ...(company?.email ? { contact: { name, email: company.email, url: urls.homeUrl } } : {}),
       'x-api-version': API_VERSION,
       'x-versioning-policy': documents.versioningPolicy,
-      ...(options.deprecation && { 'x-deprecation': { ...options.deprecation, policy: documents.versioningPolicy } }),
+      ...(options.deprecation && {
+        'x-deprecation': { ...options.deprecation, policy: documents.versioningPolicy },
+      }),
     },
-    externalDocs: { description: 'Developer guide and versioning policy', url: documents.developerPage },
-    servers: [{ url: context.siteUrl, description: `${name}, API v${API_VERSION} at ${options.apiBasePath}` }],
+    externalDocs: {
+      description: 'Developer guide and versioning policy',
+      url: documents.developerPage,
+    },
+    servers: [
+      {
+        url: context.siteUrl,
+        description: `${name}, API v${API_VERSION} at ${options.apiBasePath}`,
+      },
+    ],
     tags: [
       {
         name: 'content',
         description: `Site pages${companyOperation ? ' and company data' : ''}. A token is optional and only raises the quota.`,
       },
       { name: 'quota', description: 'Rate-limit state of an identified client.' },
-      { name: 'oauth', description: `Optional, self-service OAuth: authorization code with PKCE for connectors, client credentials for programs (see ${url(DOCUMENT_PATHS.auth)}).` },
+      {
+        name: 'oauth',
+        description: `Optional, self-service OAuth: authorization code with PKCE for connectors, client credentials for programs (see ${url(DOCUMENT_PATHS.auth)}).`,
+      },
     ],
     paths,
     components: {
@@ -86,7 +141,12 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
           type: 'oauth2',
           description: `Self-service, no account: connectors log in with the authorization code grant and PKCE (S256), approved at once with nobody asked; programs register at ${url(OAUTH_PATHS.register)} (RFC 7591) and use client credentials.`,
           flows: {
-            authorizationCode: { authorizationUrl: url(OAUTH_PATHS.authorize), tokenUrl: url(OAUTH_PATHS.token), refreshUrl: url(OAUTH_PATHS.token), scopes: oauthScopes },
+            authorizationCode: {
+              authorizationUrl: url(OAUTH_PATHS.authorize),
+              tokenUrl: url(OAUTH_PATHS.token),
+              refreshUrl: url(OAUTH_PATHS.token),
+              scopes: oauthScopes,
+            },
             clientCredentials: { tokenUrl: url(OAUTH_PATHS.token), scopes: oauthScopes },
           },
         },
@@ -94,21 +154,32 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
     },
     'x-agent-endpoints': {
       register: { method: 'POST', url: url(OAUTH_PATHS.register), spec: 'RFC 7591' },
-      authorize: { method: 'GET', url: url(OAUTH_PATHS.authorize), spec: 'RFC 6749 §4.1, RFC 7636' },
+      authorize: {
+        method: 'GET',
+        url: url(OAUTH_PATHS.authorize),
+        spec: 'RFC 6749 §4.1, RFC 7636',
+      },
       token: { method: 'POST', url: url(OAUTH_PATHS.token), spec: 'RFC 6749 §4.1.3, §6, §4.4' },
       revoke: { method: 'POST', url: url(OAUTH_PATHS.revoke), spec: 'RFC 7009' },
       introspect: { method: 'POST', url: url(OAUTH_PATHS.introspect), spec: 'RFC 7662' },
       identity: { method: 'GET', url: url(IDENTITY_PATH) },
       mcp: { method: 'POST', url: url(MCP_PATH) },
       authorization_server_metadata: urls.wellKnownUrl(WELL_KNOWN_PATHS.authorizationServer),
-      protected_resource_metadata: urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource, options.apiBasePath),
+      protected_resource_metadata: urls.wellKnownUrl(
+        WELL_KNOWN_PATHS.protectedResource,
+        options.apiBasePath,
+      ),
     },
   };
 
-  function buildOperation(operation: OperationDescription, target: { [id: string]: JsonSchema }): JsonSchema {
+  function buildOperation(
+    operation: OperationDescription,
+    target: { [id: string]: JsonSchema },
+  ): JsonSchema {
     const input = buildInputJsonSchema(operation);
     const inputDefs = (input.$defs ?? {}) as { [id: string]: JsonSchema };
-    for (const [id, definition] of Object.entries(inputDefs)) addDefinition(target, id, rewriteRefs(definition));
+    for (const [id, definition] of Object.entries(inputDefs))
+      addDefinition(target, id, rewriteRefs(definition));
     const required = new Set(input.required ?? []);
     const parameters = Object.entries(input.properties ?? {}).map(([name, property]) => {
       const { description, ...schema } = rewriteRefs(property);
@@ -124,7 +195,15 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
     });
     const tokenOptional = operation.policy.token === 'optional';
     // Only a call that uses the quota can find it used up.
-    const errors: (keyof typeof ERROR_RESPONSES)[] = [400, 401, 403, 404, 405, ...(operation.policy.quota === 'count' ? [429 as const] : []), 500];
+    const errors: (keyof typeof ERROR_RESPONSES)[] = [
+      400,
+      401,
+      403,
+      404,
+      405,
+      ...(operation.policy.quota === 'count' ? [429 as const] : []),
+      500,
+    ];
     return {
       operationId: operation.name,
       summary: operation.title,
@@ -133,34 +212,57 @@ export function buildOpenApi(context: DocumentContext): JsonSchema {
       ...(deprecation && { deprecated: true }),
       parameters,
       // An operation whose token is optional also takes no token; the others need their scope.
-      security: tokenOptional ? [{}, { oauth2: [operation.policy.scope] }, { bearer: [] }] : [{ oauth2: [operation.policy.scope] }, { bearer: [] }],
+      security: tokenOptional
+        ? [{}, { oauth2: [operation.policy.scope] }, { bearer: [] }]
+        : [{ oauth2: [operation.policy.scope] }, { bearer: [] }],
       responses: {
         200: {
           description: 'OK',
           headers: Object.fromEntries(
             [
-              ...['RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'API-Version'],
+              ...[
+                'RateLimit',
+                'RateLimit-Policy',
+                'RateLimit-Limit',
+                'RateLimit-Remaining',
+                'RateLimit-Reset',
+                'API-Version',
+              ],
               ...(operation.policy.cache === 'build' ? ['ETag'] : []),
               ...Object.keys(deprecation ?? {}),
             ].map((name) => [name, { $ref: `#/components/headers/${name}` }]),
           ),
-          content: { 'application/json': { schema: liftDefinitions(buildJsonSchema(operation.output, 'output'), target) } },
+          content: {
+            'application/json': {
+              schema: liftDefinitions(buildJsonSchema(operation.output, 'output'), target),
+            },
+          },
         },
-        ...Object.fromEntries(errors.map((status) => [status, { $ref: `#/components/responses/${ERROR_RESPONSES[status][0]}` }])),
+        ...Object.fromEntries(
+          errors.map((status) => [
+            status,
+            { $ref: `#/components/responses/${ERROR_RESPONSES[status][0]}` },
+          ]),
+        ),
       },
       'x-mcp-tool': operation.name,
     };
   }
 
   /** An example value for a query parameter, for readers and for contract testers that call each operation with it. */
-  function parameterExample(operation: OperationDescription, name: string, schema: JsonSchema): unknown {
+  function parameterExample(
+    operation: OperationDescription,
+    name: string,
+    schema: JsonSchema,
+  ): unknown {
     if (operation === searchOperation) {
       if (name === 'query') return documents.exampleSearch?.query ?? 'contact';
       // A cursor only comes from a previous answer: no example of it can be valid.
       if (name === 'cursor') return undefined;
       if (name in options.facets) return documents.exampleSearch?.facets[name] ?? schema.default;
     }
-    if (operation === readOperation && name === 'url') return (context.home ?? context.pages[0])?.path ?? context.urls.agentPath('/');
+    if (operation === readOperation && name === 'url')
+      return (context.home ?? context.pages[0])?.path ?? context.urls.agentPath('/');
     return schema.default ?? (Array.isArray(schema.enum) ? schema.enum[0] : undefined);
   }
 }
@@ -174,24 +276,37 @@ function liftDefinitions(schema: JsonSchema, target: { [id: string]: JsonSchema 
   return rewriteRefs(root);
 }
 
-function addDefinition(target: { [id: string]: JsonSchema }, id: string, definition: JsonSchema): void {
+function addDefinition(
+  target: { [id: string]: JsonSchema },
+  id: string,
+  definition: JsonSchema,
+): void {
   const existing = target[id];
   if (existing !== undefined && JSON.stringify(existing) !== JSON.stringify(definition)) {
-    throw new Error(`Two different zod schemas share the id "${id}" (.meta({ id })); give each its own id.`);
+    throw new Error(
+      `Two different zod schemas share the id "${id}" (.meta({ id })); give each its own id.`,
+    );
   }
   target[id] = definition;
 }
 
 function rewriteRefs(schema: JsonSchema): JsonSchema {
-  return JSON.parse(JSON.stringify(schema).replaceAll('"#/$defs/', '"#/components/schemas/')) as JsonSchema;
+  return JSON.parse(
+    JSON.stringify(schema).replaceAll('"#/$defs/', '"#/components/schemas/'),
+  ) as JsonSchema;
 }
 
 function buildRateLimitHeaders({ options, urls, documents }: DocumentContext): JsonSchema {
   const { name: anonymousPolicy, quota: anonymousQuota } = options.policies.anonymous;
-  const integer = (description: string, example: number) => ({ description, schema: { type: 'integer', minimum: 0 }, example });
+  const integer = (description: string, example: number) => ({
+    description,
+    schema: { type: 'integer', minimum: 0 },
+    example,
+  });
   return {
     RateLimit: {
-      description: 'Structured field (RFC 8941, draft-ietf-httpapi-ratelimit-headers): policy name, `r` = requests left, `t` = seconds to reset.',
+      description:
+        'Structured field (RFC 8941, draft-ietf-httpapi-ratelimit-headers): policy name, `r` = requests left, `t` = seconds to reset.',
       schema: { type: 'string' },
       example: `"${anonymousPolicy}";r=${anonymousQuota - 1};t=${LIMITS.quotaWindowSeconds}`,
     },
@@ -209,7 +324,8 @@ function buildRateLimitHeaders({ options, urls, documents }: DocumentContext): J
     },
     'Retry-After': integer('Seconds to wait before retrying (at least 1).', 12),
     'WWW-Authenticate': {
-      description: 'Bearer challenge (RFC 6750 §3) with `error` and the `resource_metadata` URL (RFC 9728 §5.1).',
+      description:
+        'Bearer challenge (RFC 6750 §3) with `error` and the `resource_metadata` URL (RFC 9728 §5.1).',
       schema: { type: 'string' },
       example: `Bearer error="invalid_token", resource_metadata="${urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource, options.apiBasePath)}"`,
     },
@@ -217,8 +333,17 @@ function buildRateLimitHeaders({ options, urls, documents }: DocumentContext): J
 }
 
 /** The headers an error of this status carries: the version always; the challenge, `Allow` or the rate-limit state where they apply. */
-function buildErrorHeaders(status: number, deprecation: Record<string, string> | undefined): JsonSchema {
-  const rateLimit = ['RateLimit', 'RateLimit-Policy', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'];
+function buildErrorHeaders(
+  status: number,
+  deprecation: Record<string, string> | undefined,
+): JsonSchema {
+  const rateLimit = [
+    'RateLimit',
+    'RateLimit-Policy',
+    'RateLimit-Limit',
+    'RateLimit-Remaining',
+    'RateLimit-Reset',
+  ];
   const byStatus: { [status: number]: string[] } = {
     // Counted before the input was validated: the caller's state comes along.
     400: rateLimit,
@@ -235,24 +360,48 @@ function buildErrorHeaders(status: number, deprecation: Record<string, string> |
 /** Headers beside the rate-limit ones: `Allow` of a 405, `ETag`, and those of a version being withdrawn (RFC 9745, RFC 8594). */
 function buildResponseHeaders(deprecation: Record<string, string> | undefined): JsonSchema {
   return {
-    Allow: { description: 'The methods the path answers (RFC 9110 §10.2.1).', schema: { type: 'string' }, example: 'GET, HEAD, OPTIONS' },
-    ETag: { description: 'Strong validator of the answer, for If-None-Match (304).', schema: { type: 'string' } },
+    Allow: {
+      description: 'The methods the path answers (RFC 9110 §10.2.1).',
+      schema: { type: 'string' },
+      example: 'GET, HEAD, OPTIONS',
+    },
+    ETag: {
+      description: 'Strong validator of the answer, for If-None-Match (304).',
+      schema: { type: 'string' },
+    },
     ...(deprecation && {
-      Deprecation: { description: 'RFC 9745: since when this version is deprecated (a structured date).', schema: { type: 'string' }, example: deprecation.Deprecation },
-      Sunset: { description: 'RFC 8594: when this version stops answering.', schema: { type: 'string' }, example: deprecation.Sunset },
-      Link: { description: 'RFC 9745 §3: the versioning policy, `rel="deprecation"`.', schema: { type: 'string' }, example: deprecation.Link },
+      Deprecation: {
+        description: 'RFC 9745: since when this version is deprecated (a structured date).',
+        schema: { type: 'string' },
+        example: deprecation.Deprecation,
+      },
+      Sunset: {
+        description: 'RFC 8594: when this version stops answering.',
+        schema: { type: 'string' },
+        example: deprecation.Sunset,
+      },
+      Link: {
+        description: 'RFC 9745 §3: the versioning policy, `rel="deprecation"`.',
+        schema: { type: 'string' },
+        example: deprecation.Link,
+      },
     }),
   };
 }
 
 function buildInfoDescription(context: DocumentContext): string {
-  const { url, urls, options, searchOperation, readOperation, companyOperation, documents } = context;
+  const { url, urls, options, searchOperation, readOperation, companyOperation, documents } =
+    context;
   const { policies, name, apiBasePath } = options;
-  const company = companyOperation ? `; \`${companyOperation.name}\` returns contact data, the service model and the catalogue` : '';
+  const company = companyOperation
+    ? `; \`${companyOperation.name}\` returns contact data, the service model and the catalogue`
+    : '';
   return [
     `Public, read-only API over the published pages of ${name}. No operation creates or changes anything.`,
     '',
-    ...(documents.notes.length > 0 ? [`**Before you answer.** ${documents.notes.join(' ')}`, ''] : []),
+    ...(documents.notes.length > 0
+      ? [`**Before you answer.** ${documents.notes.join(' ')}`, '']
+      : []),
     `Start with \`${searchOperation.name}\`, then read a result \`url\` with \`${readOperation.name}\`${company}. The same operations are MCP tools at \`POST ${url(MCP_PATH)}\`.`,
     '',
     `**Limits.** Anonymous: ${policies.anonymous.quota} requests per ${LIMITS.quotaWindowSeconds} s per IP (policy \`${policies.anonymous.name}\`). With a bearer token: ${policies.identified.quota} per ${LIMITS.quotaWindowSeconds} s per client (policy \`${policies.identified.name}\`). Every 200 and 429 carries the RateLimit headers; a 429 adds \`Retry-After\`.`,

@@ -7,11 +7,19 @@ export function buildParameterTable(schema: ObjectJsonSchema): string {
   if (entries.length === 0) return 'No parameters.';
   const required = new Set(schema.required ?? []);
   const rows = entries.map(([name, property]) =>
-    [`\`${name}\``, describeType(property), required.has(name) ? 'yes' : 'no', describeConstraints(property), escapeCell(typeof property.description === 'string' ? property.description : '')].join(
-      ' | ',
-    ),
+    [
+      `\`${name}\``,
+      describeType(property),
+      required.has(name) ? 'yes' : 'no',
+      describeConstraints(property),
+      escapeCell(typeof property.description === 'string' ? property.description : ''),
+    ].join(' | '),
   );
-  return ['| Parameter | Type | Required | Constraints | Description |', '|---|---|---|---|---|', ...rows.map((row) => `| ${row} |`)].join('\n');
+  return [
+    '| Parameter | Type | Required | Constraints | Description |',
+    '|---|---|---|---|---|',
+    ...rows.map((row) => `| ${row} |`),
+  ].join('\n');
 }
 
 /** Markdown list of the top-level fields of an output JSON Schema. */
@@ -19,7 +27,8 @@ export function buildFieldList(schema: ObjectJsonSchema): string {
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties ?? {})
     .map(([name, property]) => {
-      const description = typeof property.description === 'string' ? `: ${property.description}` : '';
+      const description =
+        typeof property.description === 'string' ? `: ${property.description}` : '';
       return `- \`${name}\` (${describeType(property)}${required.has(name) ? '' : ', optional'})${description}`;
     })
     .join('\n');
@@ -34,7 +43,8 @@ function describeType(schema: JsonSchema): string {
     return `array of ${describeType(items)}`;
   }
   if (typeof type === 'string') return type;
-  if (Array.isArray(schema.anyOf)) return (schema.anyOf as JsonSchema[]).map(describeType).join(' or ');
+  if (Array.isArray(schema.anyOf))
+    return (schema.anyOf as JsonSchema[]).map(describeType).join(' or ');
   if ('const' in schema) return JSON.stringify(schema.const);
   return 'any';
 }

@@ -1,12 +1,12 @@
 import type { BuiltManifest, BuiltPage } from '../content/manifest.ts';
 import { createMcpTools, createOperations } from '../operations/index.ts';
 import { findOperationRoles, type Operation, type Tool } from '../operations/operation.ts';
-import type { CompanyInfo } from '../company-info.ts';
-import { API_VERSION } from '../versioning.ts';
+import type { CompanyInfo } from '../contract/company-info.ts';
+import { API_VERSION } from '../contract/versioning.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
-import { DOCUMENT_PATHS, resolveVersioningPolicy } from '../paths.ts';
+import { DOCUMENT_PATHS, resolveVersioningPolicy } from '../contract/paths.ts';
 import type { SiteAnalyzers } from '../content/search-analyzer.ts';
-import { createSiteUrls, type SiteUrls } from '../site-urls.ts';
+import { createSiteUrls, type SiteUrls } from '../contract/site-urls.ts';
 import { buildDefaultExampleSearch, type ExampleSearch } from './example-search.ts';
 
 /** The `documents` options with every default decided from the site's pages; links are absolute. */
@@ -63,19 +63,33 @@ export interface DocumentContext {
  * search's analyzers, so that an example query is never a word the search drops (without them, none is
  * dropped).
  */
-export type DocumentSource = Pick<BuiltManifest, 'site' | 'options' | 'company' | 'pages'> & Partial<Pick<BuiltManifest, 'routing'>> & { onDemand?: boolean; analyzers?: SiteAnalyzers };
+export type DocumentSource = Pick<BuiltManifest, 'site' | 'options' | 'company' | 'pages'> &
+  Partial<Pick<BuiltManifest, 'routing'>> & { onDemand?: boolean; analyzers?: SiteAnalyzers };
 
 /** What openapi.json and agents.md say while the version is being withdrawn (the `deprecation` option); '' otherwise. */
-export function buildWithdrawalNotice({ options, documents }: Pick<DocumentContext, 'options' | 'documents'>): string {
+export function buildWithdrawalNotice({
+  options,
+  documents,
+}: Pick<DocumentContext, 'options' | 'documents'>): string {
   if (!options.deprecation) return '';
   const { announced, sunset } = options.deprecation;
   return `**v${API_VERSION} is being withdrawn:** deprecated since ${announced}, it stops answering on ${sunset}. Every answer says so with \`Deprecation\`, \`Sunset\` and \`Link: rel=deprecation\`; move to the next version before then (policy: ${documents.versioningPolicy}).`;
 }
 
-export function createDocumentContext({ site, routing, options, company, pages, onDemand = true, analyzers }: DocumentSource): DocumentContext {
+export function createDocumentContext({
+  site,
+  routing,
+  options,
+  company,
+  pages,
+  onDemand = true,
+  analyzers,
+}: DocumentSource): DocumentContext {
   const parsed = new URL(site);
   if (parsed.search !== '' || parsed.hash !== '') {
-    throw new Error(`The site URL ${parsed.href} must not carry a query or fragment: the agent documents publish URLs built from it.`);
+    throw new Error(
+      `The site URL ${parsed.href} must not carry a query or fragment: the agent documents publish URLs built from it.`,
+    );
   }
   const urls = createSiteUrls(site, routing);
   const siteUrl = urls.root;
@@ -113,7 +127,10 @@ export function createDocumentContext({ site, routing, options, company, pages, 
     documents: {
       summary: (documents.summary ?? home?.description)?.replaceAll(/\s+/g, ' ').trim(),
       notes: documents.notes,
-      exampleSearch: documents.exampleSearch ?? exampleSearches[0]?.search ?? buildDefaultExampleSearch(pages, options, home, analyzers?.of(options.language)),
+      exampleSearch:
+        documents.exampleSearch ??
+        exampleSearches[0]?.search ??
+        buildDefaultExampleSearch(pages, options, home, analyzers?.of(options.language)),
       exampleSearches,
       versioningPolicy: resolveVersioningPolicy(urls, documents),
       // An option may be a site path or an absolute URL (linkSchema in options.ts).

@@ -32,21 +32,32 @@ export function buildDefaultExampleSearch(
 ): ExampleSearch | undefined {
   const sample = pages.slice(0, SAMPLE_PAGES);
   // Letters and their combining marks: a Devanagari or Arabic word is one word, not its pieces between vowel signs.
-  const wordsOf = (text: string) => new Set(text.toLocaleLowerCase(options.language).match(/\p{L}[\p{L}\p{M}]*/gu) ?? []);
+  const wordsOf = (text: string) =>
+    new Set(text.toLocaleLowerCase(options.language).match(/\p{L}[\p{L}\p{M}]*/gu) ?? []);
   const sampleWords = sample.map((page) => wordsOf(page.markdown));
   const pageCount = new Map<string, number>();
-  for (const words of sampleWords) for (const word of words) pageCount.set(word, (pageCount.get(word) ?? 0) + 1);
+  for (const words of sampleWords)
+    for (const word of words) pageCount.set(word, (pageCount.get(word) ?? 0) + 1);
   // A page written mostly in another script than Latin takes a word of its own script first: a brand or
   // a code name in its title ("Starlight") would make an English example for a Hindi page.
-  const ownScript = isMostlyOtherThanLatin(sample.map((page) => page.markdown).join('\n')) ? (word: string) => !LATIN_WORD.test(word) : () => true;
+  const ownScript = isMostlyOtherThanLatin(sample.map((page) => page.markdown).join('\n'))
+    ? (word: string) => !LATIN_WORD.test(word)
+    : () => true;
 
   let best: { word: string; page: BuiltPage; count: number; ownScript: boolean } | undefined;
   // The home page's title is usually the site's name: its words come last.
-  const order = [...sample.keys()].sort((a, b) => Number(sample[a] === home) - Number(sample[b] === home));
+  const order = [...sample.keys()].sort(
+    (a, b) => Number(sample[a] === home) - Number(sample[b] === home),
+  );
   for (const index of order) {
     const page = sample[index]!;
     for (const word of wordsOf(cleanPageTitle(page.title, options.name))) {
-      if (word.length < MIN_WORD_LENGTH || !sampleWords[index]!.has(word) || analyzer?.isStopWord(normaliseSearchText(word))) continue;
+      if (
+        word.length < MIN_WORD_LENGTH ||
+        !sampleWords[index]!.has(word) ||
+        analyzer?.isStopWord(normaliseSearchText(word))
+      )
+        continue;
       const candidate = { word, page, count: pageCount.get(word)!, ownScript: ownScript(word) };
       if (!best || isBetterExample(candidate, best)) best = candidate;
     }
@@ -54,7 +65,10 @@ export function buildDefaultExampleSearch(
   if (!best) return undefined;
   const [facet] = Object.keys(options.facets);
   const value = facet === undefined ? undefined : best.page.facets[facet];
-  return { query: best.word, facets: facet !== undefined && value !== undefined ? { [facet]: value } : {} };
+  return {
+    query: best.word,
+    facets: facet !== undefined && value !== undefined ? { [facet]: value } : {},
+  };
 }
 
 /** A word of the Latin script (English, and the brand names of most sites). */
@@ -67,9 +81,15 @@ function isMostlyOtherThanLatin(text: string): boolean {
 }
 
 /** A word of the pages' own script, then the one in the fewest pages, then the longest. */
-function isBetterExample(candidate: { word: string; count: number; ownScript: boolean }, best: { word: string; count: number; ownScript: boolean }): boolean {
+function isBetterExample(
+  candidate: { word: string; count: number; ownScript: boolean },
+  best: { word: string; count: number; ownScript: boolean },
+): boolean {
   if (candidate.ownScript !== best.ownScript) return candidate.ownScript;
-  return candidate.count < best.count || (candidate.count === best.count && candidate.word.length > best.word.length);
+  return (
+    candidate.count < best.count ||
+    (candidate.count === best.count && candidate.word.length > best.word.length)
+  );
 }
 
 /**

@@ -1,7 +1,16 @@
-import { CLOCK_SKEW_SECONDS, WEB_BOT_AUTH, type Ipv6Prefix } from '../identity-contract.ts';
-import { LIMITS } from '../limits.ts';
-import { formatPerPeriod } from '../period-words.ts';
-import { ASSERTION_MAX_LIFETIME_SECONDS, ASSERTION_SIGNING_ALGORITHMS, JWT_BEARER_ASSERTION_TYPE, PRIVATE_KEY_JWT } from '../oauth-contract.ts';
+import {
+  CLOCK_SKEW_SECONDS,
+  WEB_BOT_AUTH,
+  type Ipv6Prefix,
+} from '../contract/identity-contract.ts';
+import { LIMITS } from '../contract/limits.ts';
+import { formatPerPeriod } from '../contract/period-words.ts';
+import {
+  ASSERTION_MAX_LIFETIME_SECONDS,
+  ASSERTION_SIGNING_ALGORITHMS,
+  JWT_BEARER_ASSERTION_TYPE,
+  PRIVATE_KEY_JWT,
+} from '../contract/oauth-contract.ts';
 import type { ResolvedAgentApiOptions } from '../options.ts';
 
 /** Who an anonymous caller is, in the words of agents.md and auth.md: its network. */
@@ -21,10 +30,24 @@ export interface SignedAgentQuota {
  * What an agent that signs its requests (Web Bot Auth) gets here, from the `signedAgents` option: the
  * quotas of the limits tables and the paragraph agents.md and auth.md both print.
  */
-export function describeSignedAgents({ signedAgents }: Pick<ResolvedAgentApiOptions, 'signedAgents'>): { quotas: SignedAgentQuota[]; paragraph: string } {
+export function describeSignedAgents({
+  signedAgents,
+}: Pick<ResolvedAgentApiOptions, 'signedAgents'>): {
+  quotas: SignedAgentQuota[];
+  paragraph: string;
+} {
   const { policy, trusted, unlisted } = signedAgents;
-  const listed = Object.entries(trusted).map(([identity, override]) => ({ who: `signed by \`${identity}\``, policy: override.name ?? policy.name, quota: override.quota ?? policy.quota }));
-  const quotas = [...listed, ...(unlisted === 'signed' ? [{ who: 'signed by any other agent', policy: policy.name, quota: policy.quota }] : [])];
+  const listed = Object.entries(trusted).map(([identity, override]) => ({
+    who: `signed by \`${identity}\``,
+    policy: override.name ?? policy.name,
+    quota: override.quota ?? policy.quota,
+  }));
+  const quotas = [
+    ...listed,
+    ...(unlisted === 'signed'
+      ? [{ who: 'signed by any other agent', policy: policy.name, quota: policy.quota }]
+      : []),
+  ];
   const who =
     unlisted === 'signed'
       ? 'any agent with a valid signature'
@@ -50,9 +73,14 @@ export function describeClientAssertion(): string {
 }
 
 /** How a client known by its metadata document is known, for auth.md; undefined when the site takes no documents. */
-export function describeClientMetadataDocuments({ clientMetadataDocuments }: Pick<ResolvedAgentApiOptions, 'clientMetadataDocuments'>): string | undefined {
+export function describeClientMetadataDocuments({
+  clientMetadataDocuments,
+}: Pick<ResolvedAgentApiOptions, 'clientMetadataDocuments'>): string | undefined {
   if (clientMetadataDocuments === false) return undefined;
-  const where = clientMetadataDocuments === true ? 'any https URL with a path on a public host' : `an URL under ${clientMetadataDocuments.map((origin) => `\`${origin}\``).join(', ')}`;
+  const where =
+    clientMetadataDocuments === true
+      ? 'any https URL with a path on a public host'
+      : `an URL under ${clientMetadataDocuments.map((origin) => `\`${origin}\``).join(', ')}`;
   return (
     `Instead of registering, a client may use as its \`client_id\` the URL of its Client ID Metadata Document (${where}): a JSON document whose \`client_id\` is that same URL, with \`token_endpoint_auth_method\` \`${PRIVATE_KEY_JWT}\`, its public keys in \`jwks\` or \`jwks_uri\`, and no secret. ` +
     `The document is fetched when first needed and kept as its Cache-Control says; its first use counts as a registration (${LIMITS.oauth.registration.limit} ${formatPerPeriod(LIMITS.oauth.registration.windowSeconds)} per network).`

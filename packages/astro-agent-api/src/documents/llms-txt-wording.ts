@@ -8,7 +8,13 @@ export interface LlmsTxtWording {
   coverage(coverage: string): string;
   twins: string;
   /** Where programs start: the API and its OpenAPI description, the MCP endpoint (POST only, so in a code span, not a link) and its server card. */
-  api(urls: { api: string; openapi: string; mcp: string; serverCard: string; agents: string }): string;
+  api(urls: {
+    api: string;
+    openapi: string;
+    mcp: string;
+    serverCard: string;
+    agents: string;
+  }): string;
   agentsLink: string;
   /** The same link on a static site, whose agents.md tells how to read the Markdown twins. */
   agentsLinkStatic: string;
@@ -48,12 +54,17 @@ const LLMS_TXT_WORDING: Record<string, LlmsTxtWording> = {
     agentsLinkStatic: 'how to read the site as Markdown and answer from it',
     authLink: 'optional identification with OAuth 2.0 (more quota, never required)',
     fullTextLink: 'the text of every page, as Markdown, in one document',
-    splitNote: 'The site has too many pages for one file: each section below links the files that list its pages.',
-    partOf: (name, indexUrl) => `Part of the list of the pages of ${name}, as Markdown links; every part is linked from ${indexUrl}.`,
+    splitNote:
+      'The site has too many pages for one file: each section below links the files that list its pages.',
+    partOf: (name, indexUrl) =>
+      `Part of the list of the pages of ${name}, as Markdown links; every part is linked from ${indexUrl}.`,
     pageCount: (count, range) => `${count} pages${range ? `, ${range[0]} to ${range[1]}` : ''}`,
-    fullTextNote: (indexUrl) => `The text of every page as Markdown, in one document: each section is one page, headed by its title and its address. The list of the pages is ${indexUrl}.`,
-    fullTextSplitNote: 'The text of the site is too long for one document: each section below links the files that hold its pages, each within the size of one read.',
-    fullTextPartOf: (name, indexUrl) => `Part of the text of the pages of ${name}, as Markdown; every part is linked from ${indexUrl}.`,
+    fullTextNote: (indexUrl) =>
+      `The text of every page as Markdown, in one document: each section is one page, headed by its title and its address. The list of the pages is ${indexUrl}.`,
+    fullTextSplitNote:
+      'The text of the site is too long for one document: each section below links the files that hold its pages, each within the size of one read.',
+    fullTextPartOf: (name, indexUrl) =>
+      `Part of the text of the pages of ${name}, as Markdown; every part is linked from ${indexUrl}.`,
     continued: (piece) => `continued, piece ${piece}`,
   },
   es: {
@@ -68,13 +79,17 @@ const LLMS_TXT_WORDING: Record<string, LlmsTxtWording> = {
     agentsLinkStatic: 'cómo leer el sitio en Markdown y responder a partir de él',
     authLink: 'identificación opcional con OAuth 2.0 (más cuota, nunca obligatoria)',
     fullTextLink: 'el texto de todas las páginas, en Markdown, en un solo documento',
-    splitNote: 'El sitio tiene demasiadas páginas para un solo archivo: cada sección de abajo enlaza los archivos que listan sus páginas.',
-    partOf: (name, indexUrl) => `Parte de la lista de páginas de ${name}, como enlaces Markdown; todas las partes están enlazadas desde ${indexUrl}.`,
+    splitNote:
+      'El sitio tiene demasiadas páginas para un solo archivo: cada sección de abajo enlaza los archivos que listan sus páginas.',
+    partOf: (name, indexUrl) =>
+      `Parte de la lista de páginas de ${name}, como enlaces Markdown; todas las partes están enlazadas desde ${indexUrl}.`,
     pageCount: (count, range) => `${count} páginas${range ? `, de ${range[0]} a ${range[1]}` : ''}`,
     fullTextNote: (indexUrl) =>
       `El texto de todas las páginas en Markdown, en un solo documento: cada sección es una página, con su título y su dirección. La lista de las páginas está en ${indexUrl}.`,
-    fullTextSplitNote: 'El texto del sitio es demasiado largo para un solo documento: cada sección de abajo enlaza los archivos que contienen sus páginas, cada uno del tamaño de una lectura.',
-    fullTextPartOf: (name, indexUrl) => `Parte del texto de las páginas de ${name}, en Markdown; todas las partes están enlazadas desde ${indexUrl}.`,
+    fullTextSplitNote:
+      'El texto del sitio es demasiado largo para un solo documento: cada sección de abajo enlaza los archivos que contienen sus páginas, cada uno del tamaño de una lectura.',
+    fullTextPartOf: (name, indexUrl) =>
+      `Parte del texto de las páginas de ${name}, en Markdown; todas las partes están enlazadas desde ${indexUrl}.`,
     continued: (piece) => `continuación, parte ${piece}`,
   },
 };

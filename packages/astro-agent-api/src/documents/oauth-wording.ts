@@ -1,11 +1,12 @@
-import { LIMITS } from '../limits.ts';
-import { CODE_CHALLENGE_METHOD } from '../oauth-contract.ts';
-import { formatDuration, formatPerPeriod } from '../period-words.ts';
-import { IDENTITY_PATH, MCP_PATH, OAUTH_PATHS } from '../paths.ts';
+import { LIMITS } from '../contract/limits.ts';
+import { CODE_CHALLENGE_METHOD } from '../contract/oauth-contract.ts';
+import { formatDuration, formatPerPeriod } from '../contract/period-words.ts';
+import { IDENTITY_PATH, MCP_PATH, OAUTH_PATHS } from '../contract/paths.ts';
 import type { DocumentContext } from './document-context.ts';
 
 /** A fenced code block. */
-export const fence = (language: string, code: string) => [`\`\`\`${language}`, code, '```'].join('\n');
+export const fence = (language: string, code: string) =>
+  [`\`\`\`${language}`, code, '```'].join('\n');
 
 /**
  * How assistants' connectors log in, for agents.md and auth.md: what they do by themselves, said once.
@@ -28,7 +29,14 @@ export function describeConnectorLogin({ url, urls, options }: DocumentContext):
  */
 export function describeHostedAssistants({ options }: DocumentContext): string[] {
   const { policies } = options;
-  const { authorization, agentAuthorization, clientAuthorization, registration, agentRegistration, token } = LIMITS.oauth;
+  const {
+    authorization,
+    agentAuthorization,
+    clientAuthorization,
+    registration,
+    agentRegistration,
+    token,
+  } = LIMITS.oauth;
   const window = formatPerPeriod(LIMITS.quotaWindowSeconds);
   return [
     `- **Each person gets a quota of their own.** Each authorization (a person connecting an assistant) is a grant, and its tokens are counted per grant: ${policies.identified.quota} requests ${window}, not shared with the other people of the same assistant, whatever addresses it calls from. Without a token, everyone behind one address shares ${policies.anonymous.quota} requests ${window}.`,
@@ -54,7 +62,10 @@ export function describeSdkClientCredentials(): string {
  * The client credentials login with the official MCP SDKs, as code that runs as shown (a test runs
  * the TypeScript one from the built auth.md): `@modelcontextprotocol/sdk` 1.x, then the Python SDK.
  */
-export function buildSdkExamples({ url, siteUrl }: DocumentContext): { typescript: string; python: string } {
+export function buildSdkExamples({ url, siteUrl }: DocumentContext): {
+  typescript: string;
+  python: string;
+} {
   const typescript = [
     "import { Client } from '@modelcontextprotocol/sdk/client/index.js';",
     "import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';",

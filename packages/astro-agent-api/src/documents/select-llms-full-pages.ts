@@ -36,7 +36,13 @@ export function selectLlmsFullPages(pages: readonly BuiltPage[]): LlmsFullSelect
   const blocks = pages.map((page) => hashParagraphs(page.markdown));
   const lengths = pages.map((page) => page.markdown.length);
   // Longest first; of equal lengths, the later path first, so that the first in path order is the one held.
-  const order = pages.map((_, index) => index).sort((a, b) => lengths[b]! - lengths[a]! || (pages[a]!.path < pages[b]!.path ? 1 : pages[a]!.path > pages[b]!.path ? -1 : 0));
+  const order = pages
+    .map((_, index) => index)
+    .sort(
+      (a, b) =>
+        lengths[b]! - lengths[a]! ||
+        (pages[a]!.path < pages[b]!.path ? 1 : pages[a]!.path > pages[b]!.path ? -1 : 0),
+    );
   const rank = new Array<number>(pages.length);
   order.forEach((index, position) => {
     rank[index] = position;
@@ -84,7 +90,14 @@ export function selectLlmsFullPages(pages: readonly BuiltPage[]): LlmsFullSelect
 }
 
 /** True when every paragraph of `own` is in one longer page already held; looks only at the holders of its rarest paragraph. */
-function isContained(own: ReadonlySet<number>, position: number, holders: Map<number, number[]>, held: readonly boolean[], order: readonly number[], blocks: readonly Set<number>[]): boolean {
+function isContained(
+  own: ReadonlySet<number>,
+  position: number,
+  holders: Map<number, number[]>,
+  held: readonly boolean[],
+  order: readonly number[],
+  blocks: readonly Set<number>[],
+): boolean {
   let rarest: number[] | undefined;
   for (const block of own) {
     const list = holders.get(block)!;
@@ -141,13 +154,20 @@ function cyrb53(text: string): number {
 }
 
 /** The build log's line on the pages llms-full.txt leaves out, `undefined` when it holds them all. */
-export function describeLlmsFullLeftOut({ aggregates, contained, outsize }: LlmsFullSelection): string | undefined {
+export function describeLlmsFullLeftOut({
+  aggregates,
+  contained,
+  outsize,
+}: LlmsFullSelection): string | undefined {
   const total = aggregates.length + contained.length + outsize.length;
   if (total === 0) return undefined;
   const parts = [
-    aggregates.length > 0 && `${aggregates.length.toLocaleString('en')} made of the text of smaller pages it holds`,
-    contained.length > 0 && `${contained.length.toLocaleString('en')} whose text is all in a larger page it holds`,
-    outsize.length > 0 && `${outsize.length.toLocaleString('en')} longer than ${LLMS_FULL_TXT_PAGE_MAX_LENGTH.toLocaleString('en')} characters`,
+    aggregates.length > 0 &&
+      `${aggregates.length.toLocaleString('en')} made of the text of smaller pages it holds`,
+    contained.length > 0 &&
+      `${contained.length.toLocaleString('en')} whose text is all in a larger page it holds`,
+    outsize.length > 0 &&
+      `${outsize.length.toLocaleString('en')} longer than ${LLMS_FULL_TXT_PAGE_MAX_LENGTH.toLocaleString('en')} characters`,
   ].filter((part): part is string => part !== false);
   return `left out ${total.toLocaleString('en')} ${total === 1 ? 'page' : 'pages'} of llms-full.txt (search, llms.txt and read_page, paged, still have them): ${parts.join(', ')}`;
 }

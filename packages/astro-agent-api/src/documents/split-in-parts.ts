@@ -3,7 +3,11 @@
  * within `budget` characters (an entry longer than that has a part of its own). Each part is written as
  * a file of its own, named by partFile.
  */
-export function splitInParts<T>(entries: readonly T[], lengthOf: (entry: T) => number, budget: number): T[][] {
+export function splitInParts<T>(
+  entries: readonly T[],
+  lengthOf: (entry: T) => number,
+  budget: number,
+): T[][] {
   const parts: T[][] = [[]];
   let length = 0;
   for (const entry of entries) {
@@ -19,6 +23,12 @@ export function splitInParts<T>(entries: readonly T[], lengthOf: (entry: T) => n
 }
 
 /** The public path of part `index` (from 0) of `count` under `base` (`/llms/guides`): `<base>.txt` when it is the only one, else `<base>/<n>.txt`; and its label, ` (n/count)` or ''. */
-export function partFile(base: string, index: number, count: number): { path: string; label: string } {
-  return count > 1 ? { path: `${base}/${index + 1}.txt`, label: ` (${index + 1}/${count})` } : { path: `${base}.txt`, label: '' };
+export function partFile(
+  base: string,
+  index: number,
+  count: number,
+): { path: string; label: string } {
+  return count > 1
+    ? { path: `${base}/${index + 1}.txt`, label: ` (${index + 1}/${count})` }
+    : { path: `${base}.txt`, label: '' };
 }

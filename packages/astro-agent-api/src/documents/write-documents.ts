@@ -4,14 +4,21 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { AstroIntegrationLogger } from 'astro';
-import { listAgentDocuments, PRECOMPRESSED_SUFFIXES, type AgentDocumentId } from '../agent-documents.ts';
-import { documentFilePath, DOCUMENT_PATHS, isSectionFile, MCP_PATH } from '../paths.ts';
-import { writeFileAtomically } from '../write-atomically.ts';
+import {
+  listAgentDocuments,
+  PRECOMPRESSED_SUFFIXES,
+  type AgentDocumentId,
+} from '../contract/agent-documents.ts';
+import { documentFilePath, DOCUMENT_PATHS, isSectionFile, MCP_PATH } from '../contract/paths.ts';
+import { writeFileAtomically } from '../shared/write-atomically.ts';
 import { buildAgentSkill } from './build-agent-skill.ts';
 import { buildAgentsMd } from './build-agents-md.ts';
 import { buildApiCatalog } from './build-api-catalog.ts';
 import { buildAuthMd } from './build-auth-md.ts';
-import { buildAuthorizationServerMetadata, buildProtectedResourceMetadata } from './build-discovery.ts';
+import {
+  buildAuthorizationServerMetadata,
+  buildProtectedResourceMetadata,
+} from './build-discovery.ts';
 import { buildLlmsFullTxt } from './build-llms-full-txt.ts';
 import { describeLlmsFullLeftOut, selectLlmsFullPages } from './select-llms-full-pages.ts';
 import { buildLlmsTxt } from './build-llms-txt.ts';
@@ -47,7 +54,10 @@ const ROBOTS_MARKER = '# Written by the agent-api integration.';
  * OAuth and MCP would point agents to endpoints no server answers. `log` gets the line on the pages
  * llms-full.txt leaves out, if any.
  */
-export function buildDocuments(manifest: WriteDocumentsInput['manifest'], log: (line: string) => void = () => {}): Map<string, string> {
+export function buildDocuments(
+  manifest: WriteDocumentsInput['manifest'],
+  log: (line: string) => void = () => {},
+): Map<string, string> {
   const context = createDocumentContext(manifest);
   const { apiBasePath } = context.options;
   const json = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
@@ -78,7 +88,9 @@ export function buildDocuments(manifest: WriteDocumentsInput['manifest'], log: (
     aiCatalog: () => json(buildAiCatalog(context)),
     robots: () => `${ROBOTS_MARKER}\n${buildRobotsTxt(context)}`,
   };
-  const documents = listAgentDocuments({ apiBasePath, siteName: context.options.name }).filter((document) => context.onDemand || !document.needsServer);
+  const documents = listAgentDocuments({ apiBasePath, siteName: context.options.name }).filter(
+    (document) => context.onDemand || !document.needsServer,
+  );
   return new Map(
     documents.flatMap(({ id, path }) => {
       const content = build[id]();
@@ -95,17 +107,29 @@ export function buildDocuments(manifest: WriteDocumentsInput['manifest'], log: (
  * compressed once. Every file goes through a rename, so a server never reads half of one. Returns the
  * public paths written.
  */
-export async function writeDocuments({ clientDir, manifest, logger }: WriteDocumentsInput): Promise<string[]> {
+export async function writeDocuments({
+  clientDir,
+  manifest,
+  logger,
+}: WriteDocumentsInput): Promise<string[]> {
   const started = performance.now();
-  const root = typeof clientDir === 'string' ? pathToFileURL(clientDir.endsWith('/') ? clientDir : `${clientDir}/`) : clientDir;
+  const root =
+    typeof clientDir === 'string'
+      ? pathToFileURL(clientDir.endsWith('/') ? clientDir : `${clientDir}/`)
+      : clientDir;
   const { languages, search } = manifest.options;
-  const documents = buildDocuments({ ...manifest, analyzers: await createSiteAnalyzers(languages, search.stopWords) }, (line) => logger.info(line));
+  const documents = buildDocuments(
+    { ...manifest, analyzers: await createSiteAnalyzers(languages, search.stopWords) },
+    (line) => logger.info(line),
+  );
 
   const robotsFile = fileURLToPath(new URL(`.${DOCUMENT_PATHS.robots}`, root));
   const existingRobots = await readFile(robotsFile, 'utf8').catch(() => undefined);
   if (existingRobots !== undefined && !existingRobots.startsWith(ROBOTS_MARKER)) {
     documents.delete(DOCUMENT_PATHS.robots);
-    logger.warn('kept the site\'s own robots.txt (from public/): add "Sitemap:", "Content-Signal:" and "Content-Usage:" lines to it, or delete it to get the generated one');
+    logger.warn(
+      'kept the site\'s own robots.txt (from public/): add "Sitemap:", "Content-Signal:" and "Content-Usage:" lines to it, or delete it to get the generated one',
+    );
   }
 
   const compressed = new Map<string, Promise<{ br: Uint8Array; gzip: Uint8Array }>>();
@@ -116,23 +140,43 @@ export async function writeDocuments({ clientDir, manifest, logger }: WriteDocum
       const bytes = Buffer.from(content);
       let copies = compressed.get(content);
       if (!copies) {
-        copies = compress(bytes, isSectionFile(path) || path === DOCUMENT_PATHS.llmsFull ? SECTION_FILE_QUALITY : 11);
+        copies = compress(
+          bytes,
+          isSectionFile(path) || path === DOCUMENT_PATHS.llmsFull ? SECTION_FILE_QUALITY : 11,
+        );
         compressed.set(content, copies);
       }
       const file = fileURLToPath(new URL(`.${documentFilePath(path)}`, root));
       await mkdir(dirname(file), { recursive: true });
       const { br, gzip } = await copies;
-      await Promise.all([writeFileAtomically(file, bytes), writeFileAtomically(file + PRECOMPRESSED_SUFFIXES.br, br), writeFileAtomically(file + PRECOMPRESSED_SUFFIXES.gzip, gzip)]);
+      await Promise.all([
+        writeFileAtomically(file, bytes),
+        writeFileAtomically(file + PRECOMPRESSED_SUFFIXES.br, br),
+        writeFileAtomically(file + PRECOMPRESSED_SUFFIXES.gzip, gzip),
+      ]);
       plainBytes += bytes.byteLength;
       brotliBytes += br.byteLength;
     }),
   );
   const kb = (count: number) => `${Math.round(count / 1024)} KB`;
-  logger.info(`wrote ${documents.size} agent documents in ${Math.round(performance.now() - started)} ms (${kb(plainBytes)}, ${kb(brotliBytes)} with brotli)`);
+  logger.info(
+    `wrote ${documents.size} agent documents in ${Math.round(performance.now() - started)} ms (${kb(plainBytes)}, ${kb(brotliBytes)} with brotli)`,
+  );
   return [...documents.keys()];
 }
 
-async function compress(bytes: Uint8Array, quality: number): Promise<{ br: Uint8Array; gzip: Uint8Array }> {
-  const [br, gz] = await Promise.all([brotli(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: quality, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength } }), gzipAsync(bytes, { level: 9 })]);
+async function compress(
+  bytes: Uint8Array,
+  quality: number,
+): Promise<{ br: Uint8Array; gzip: Uint8Array }> {
+  const [br, gz] = await Promise.all([
+    brotli(bytes, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: quality,
+        [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
+      },
+    }),
+    gzipAsync(bytes, { level: 9 }),
+  ]);
   return { br, gzip: gz };
 }

@@ -13,5 +13,11 @@ const OTHER_ADAPTER: Host = { ...nodeHost, frontsStandaloneServer: false };
 /** The host of a build; undefined without an adapter (a static site: files only, no runtime). */
 export function hostOfBuild(config: { adapter?: { name: string } }): Host | undefined {
   const adapter = config.adapter;
-  return adapter && (HOSTS.find((host) => host.adapter === adapter.name) ?? { ...OTHER_ADAPTER, adapter: adapter.name });
+  return (
+    adapter &&
+    (HOSTS.find((host) => host.adapter === adapter.name) ?? {
+      ...OTHER_ADAPTER,
+      adapter: adapter.name,
+    })
+  );
 }

@@ -38,7 +38,10 @@ export interface HostBuild {
   clientDir: string;
   serverEntry: string;
   /** The build's settings, its pages (and copies of pages, which have twins too), its redirects and its texts files. */
-  manifest: Pick<Manifest, 'site' | 'routing' | 'textFiles' | 'redirects'> & { pages: readonly Pick<ManifestPage, 'path'>[]; copies: readonly Pick<ManifestPage, 'path'>[] };
+  manifest: Pick<Manifest, 'site' | 'routing' | 'textFiles' | 'redirects'> & {
+    pages: readonly Pick<ManifestPage, 'path'>[];
+    copies: readonly Pick<ManifestPage, 'path'>[];
+  };
   /** Public paths of the agent documents written into the public folder. */
   documents: readonly string[];
 }

@@ -7,7 +7,8 @@ import type { JsonSchema } from './json-schema.ts';
 export function readAllowedValues(schema: JsonSchema): unknown[] | undefined {
   if (Array.isArray(schema.enum)) return schema.enum;
   if (schema.const !== undefined) return [schema.const];
-  if (Array.isArray(schema.anyOf)) return (schema.anyOf as JsonSchema[]).flatMap((option) => readAllowedValues(option) ?? []);
+  if (Array.isArray(schema.anyOf))
+    return (schema.anyOf as JsonSchema[]).flatMap((option) => readAllowedValues(option) ?? []);
   return undefined;
 }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../contract/api-error.ts';
 import type { Tool } from './operation.ts';
 import type { createReadPage } from './read-page.ts';
 import type { createSearchPages } from './search-pages.ts';
@@ -26,7 +26,9 @@ export function createChatGptTools(search: SearchPages, read: ReadPage): [Tool, 
   const searchOutput = z.object({
     results: z.array(
       z.object({
-        id: z.string().describe("The page's URL: pass it to fetch (read_page takes it too, as `url`)."),
+        id: z
+          .string()
+          .describe("The page's URL: pass it to fetch (read_page takes it too, as `url`)."),
         title: z.string(),
         url: z.string().describe('Absolute URL of the page, to cite.'),
         text: z.string().describe('Plain text around the matched words.'),
@@ -42,22 +44,37 @@ export function createChatGptTools(search: SearchPages, read: ReadPage): [Tool, 
     output: searchOutput,
     async handle({ query }, context) {
       const { results } = await search.handle(search.input.parse({ query }), context);
-      return { results: results.map((result) => ({ id: result.url, title: result.title, url: result.url, text: result.excerpt })) };
+      return {
+        results: results.map((result) => ({
+          id: result.url,
+          title: result.title,
+          url: result.url,
+          text: result.excerpt,
+        })),
+      };
     },
     recentKey: ({ query }) => search.recentKey(search.input.parse({ query })),
     describeCall: ({ query }, { results }) => ({ query, results: results.length }),
   };
 
   const fetchInput = z.object({
-    id: read.input.shape.url.describe("The `id` of a search result: the page's URL (a path or a slug of a page of this site works too, as read_page's `url`)."),
+    id: read.input.shape.url.describe(
+      "The `id` of a search result: the page's URL (a path or a slug of a page of this site works too, as read_page's `url`).",
+    ),
   });
   const fetchOutput = z.object({
     id: z.string().describe("The page's URL: the `id` to fetch it again."),
     title: z.string(),
     text: z
       .string()
-      .describe(`The page as Markdown, without menus or footer, up to read_page's page length; when it stops before the end, \`metadata.next_offset\` says where ${read.name} continues.`),
-    url: z.string().describe("The URL to cite: the page's own, or the original's when the page is a copy of a page in another language."),
+      .describe(
+        `The page as Markdown, without menus or footer, up to read_page's page length; when it stops before the end, \`metadata.next_offset\` says where ${read.name} continues.`,
+      ),
+    url: z
+      .string()
+      .describe(
+        "The URL to cite: the page's own, or the original's when the page is a copy of a page in another language.",
+      ),
     metadata: z
       .record(z.string(), z.string())
       .describe(
@@ -72,19 +89,33 @@ export function createChatGptTools(search: SearchPages, read: ReadPage): [Tool, 
     input: fetchInput,
     output: fetchOutput,
     async handle({ id }, context) {
-      const page = await read.handle(read.input.parse({ url: id }), context).catch((error: unknown) => {
-        throw error instanceof ApiError && error.code === 'page_not_found'
-          ? new ApiError(404, 'page_not_found', `No page of this site has the id ${id}.`, { hint: `Pass the \`id\` of a ${searchTool.name} result (the page's URL) to fetch.`, cause: error })
-          : error;
-      });
+      const page = await read
+        .handle(read.input.parse({ url: id }), context)
+        .catch((error: unknown) => {
+          throw error instanceof ApiError && error.code === 'page_not_found'
+            ? new ApiError(404, 'page_not_found', `No page of this site has the id ${id}.`, {
+                hint: `Pass the \`id\` of a ${searchTool.name} result (the page's URL) to fetch.`,
+                cause: error,
+              })
+            : error;
+        });
       const metadata: Record<string, string> = {
         ...(page.description !== null && { description: page.description }),
         ...(page.last_modified !== null && { last_modified: page.last_modified }),
         ...('language' in page && typeof page.language === 'string' && { language: page.language }),
         ...Object.fromEntries(Object.entries(page.facets).filter(([, value]) => value !== '')),
-        ...(page.next_offset !== null && { next_offset: String(page.next_offset), total_chars: String(page.total_chars) }),
+        ...(page.next_offset !== null && {
+          next_offset: String(page.next_offset),
+          total_chars: String(page.total_chars),
+        }),
       };
-      return { id: page.url, title: page.title, text: page.markdown, url: page.canonical_url, metadata };
+      return {
+        id: page.url,
+        title: page.title,
+        text: page.markdown,
+        url: page.canonical_url,
+        metadata,
+      };
     },
     buildKey: ({ id }, content) => read.buildKey(read.input.parse({ url: id }), content),
     describeCall: (_input, { id }) => ({ page: id }),

@@ -1,12 +1,23 @@
 import { z } from 'zod';
-import { companyInfoSchema } from '../company-info.ts';
-import type { CompanyInfo } from '../company-info.ts';
+import { companyInfoSchema } from '../contract/company-info.ts';
+import type { CompanyInfo } from '../contract/company-info.ts';
 import { OPERATION_NAMES, type Operation } from './operation.ts';
 
-export const COMPANY_SECTIONS = ['all', 'contact', 'service_model', 'coverage', 'services'] as const;
+export const COMPANY_SECTIONS = [
+  'all',
+  'contact',
+  'service_model',
+  'coverage',
+  'services',
+] as const;
 
 export const getCompanyInfoInput = z.object({
-  section: z.enum(COMPANY_SECTIONS).default('all').describe('Part of the company data: `all` (default), `contact`, `service_model`, `coverage` or `services`.'),
+  section: z
+    .enum(COMPANY_SECTIONS)
+    .default('all')
+    .describe(
+      'Part of the company data: `all` (default), `contact`, `service_model`, `coverage` or `services`.',
+    ),
 });
 
 export const getCompanyInfo = {

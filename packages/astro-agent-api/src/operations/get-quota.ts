@@ -6,7 +6,11 @@ export const getQuotaInput = z.object({});
 export const quotaSchema = z
   .object({
     client_id: z.string(),
-    policy: z.string().describe('Name of the rate-limit policy, as in the RateLimit headers: the anonymous or the identified one.'),
+    policy: z
+      .string()
+      .describe(
+        'Name of the rate-limit policy, as in the RateLimit headers: the anonymous or the identified one.',
+      ),
     limit: z.number().int().describe('Requests allowed per window.'),
     remaining: z.number().int().describe('Requests left in the current window.'),
     reset_seconds: z.number().int().describe('Seconds until the window restarts.'),
@@ -22,7 +26,8 @@ export const getQuota = {
   // Reading the quota must not use it, and it is the caller's own: never stored by a cache.
   policy: { scope: 'quota:read', token: 'required', quota: 'peek', cache: 'caller' },
   title: 'Own rate-limit quota',
-  description: 'Rate-limit state of the identified client (needs a bearer token with `quota:read`); reading it does not consume it.',
+  description:
+    'Rate-limit state of the identified client (needs a bearer token with `quota:read`); reading it does not consume it.',
   input: getQuotaInput,
   output: quotaSchema,
   async handle(_input, { caller, readQuota }) {

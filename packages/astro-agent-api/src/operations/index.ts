@@ -1,4 +1,4 @@
-import type { CompanyInfo } from '../company-info.ts';
+import type { CompanyInfo } from '../contract/company-info.ts';
 import type { AgentApiOptions, ResolvedAgentApiOptions } from '../options.ts';
 import { getCompanyInfo } from './get-company-info.ts';
 import { getQuota } from './get-quota.ts';
@@ -23,10 +23,16 @@ const cache = new WeakMap<OperationsSource['options'], Offer>();
 
 function createOffer(source: OperationsSource): Offer {
   const cached = cache.get(source.options);
-  if (cached && cached.operations.includes(getCompanyInfo) === (source.company !== undefined)) return cached;
+  if (cached && cached.operations.includes(getCompanyInfo) === (source.company !== undefined))
+    return cached;
   const search = createSearchPages(source.options);
   const read = createReadPage(source.options);
-  const operations: Operation[] = [search, read, ...(source.company ? [getCompanyInfo] : []), getQuota];
+  const operations: Operation[] = [
+    search,
+    read,
+    ...(source.company ? [getCompanyInfo] : []),
+    getQuota,
+  ];
   const offer = { operations, tools: [...operations, ...createChatGptTools(search, read)] };
   cache.set(source.options, offer);
   return offer;
@@ -48,5 +54,13 @@ export function createMcpTools(source: OperationsSource): Tool[] {
 /** The operations a site's options give it, before a build (the languages, unknown yet, only word their descriptions). */
 export function createOperationsOfOptions(options: AgentApiOptions): Operation[] {
   const language = options.language ?? 'en';
-  return createOperations({ options: { facets: options.facets, language, languages: [language], truncateAt: options.truncateAt }, company: options.company });
+  return createOperations({
+    options: {
+      facets: options.facets,
+      language,
+      languages: [language],
+      truncateAt: options.truncateAt,
+    },
+    company: options.company,
+  });
 }

@@ -16,18 +16,27 @@ export interface ObjectJsonSchema extends JsonSchema {
  * tools: named schemas (`.meta({ id })`) stay in `$defs` and the root may be a `$ref` to one of them.
  */
 export function buildJsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, { io, target: 'draft-2020-12' }) as JsonSchema;
+  const { $schema: _dialect, ...jsonSchema } = z.toJSONSchema(schema, {
+    io,
+    target: 'draft-2020-12',
+  }) as JsonSchema;
   return normalizeJsonSchema(jsonSchema, io) as JsonSchema;
 }
 
 /** Input schema of an operation: the MCP tool `inputSchema`, split per property into OpenAPI query parameters. */
 export function buildInputJsonSchema(operation: ToolDescription): ObjectJsonSchema {
-  return assertObjectSchema(inlineRootDefinition(buildJsonSchema(operation.input, 'input')), operation.name);
+  return assertObjectSchema(
+    inlineRootDefinition(buildJsonSchema(operation.input, 'input')),
+    operation.name,
+  );
 }
 
 /** Output schema of an operation with its root inlined (MCP wants `type: "object"` there); nested named schemas stay in `$defs`. */
 export function buildOutputJsonSchema(operation: ToolDescription): ObjectJsonSchema {
-  return assertObjectSchema(inlineRootDefinition(buildJsonSchema(operation.output, 'output')), operation.name);
+  return assertObjectSchema(
+    inlineRootDefinition(buildJsonSchema(operation.output, 'output')),
+    operation.name,
+  );
 }
 
 /** A tool's MCP `outputSchema`: its output schema without its `textField`, which travels as the result's text (ToolDescription.textField). */
@@ -36,11 +45,18 @@ export function buildToolOutputJsonSchema(tool: ToolDescription): ObjectJsonSche
   const field = tool.textField;
   if (field === undefined) return schema;
   const { [field]: _text, ...properties } = schema.properties ?? {};
-  return { ...schema, properties, ...(schema.required && { required: schema.required.filter((name) => name !== field) }) };
+  return {
+    ...schema,
+    properties,
+    ...(schema.required && { required: schema.required.filter((name) => name !== field) }),
+  };
 }
 
 function assertObjectSchema(schema: JsonSchema, name: string): ObjectJsonSchema {
-  if (schema.type !== 'object') throw new Error(`The schema of operation ${name} must be a zod object, got ${String(schema.type)}.`);
+  if (schema.type !== 'object')
+    throw new Error(
+      `The schema of operation ${name} must be a zod object, got ${String(schema.type)}.`,
+    );
   return schema as ObjectJsonSchema;
 }
 
@@ -67,7 +83,11 @@ function normalizeJsonSchema(node: unknown, io: 'input' | 'output'): unknown {
   if (node === null || typeof node !== 'object') return node;
   const result: JsonSchema = {};
   for (const [key, value] of Object.entries(node)) {
-    if ((key === 'minimum' || key === 'maximum') && Math.abs(value as number) === Number.MAX_SAFE_INTEGER) continue;
+    if (
+      (key === 'minimum' || key === 'maximum') &&
+      Math.abs(value as number) === Number.MAX_SAFE_INTEGER
+    )
+      continue;
     if (io === 'output' && key === 'additionalProperties' && value === false) continue;
     result[key] = normalizeJsonSchema(value, io);
   }

@@ -1,16 +1,24 @@
 import type { z } from 'zod';
 import type { ContentSnapshot } from '../content/content-model.ts';
-import type { Scope } from '../oauth-contract.ts';
+import type { Scope } from '../contract/oauth-contract.ts';
 
 /** The public operations' names: the REST path segment, the MCP tool name and how the documents refer to each. */
-export const OPERATION_NAMES = { search: 'search_pages', read: 'read_page', company: 'get_company_info', quota: 'get_quota' } as const;
+export const OPERATION_NAMES = {
+  search: 'search_pages',
+  read: 'read_page',
+  company: 'get_company_info',
+  quota: 'get_quota',
+} as const;
 
 /** The operations that documents and prompts name by their role, found by name rather than by position. */
-export function findOperationRoles<T extends ToolDescription>(operations: readonly T[]): { search: T; read: T; company: T | undefined } {
+export function findOperationRoles<T extends ToolDescription>(
+  operations: readonly T[],
+): { search: T; read: T; company: T | undefined } {
   const find = (name: string) => operations.find((operation) => operation.name === name);
   const search = find(OPERATION_NAMES.search);
   const read = find(OPERATION_NAMES.read);
-  if (search === undefined || read === undefined) throw new Error('createOperations always offers search_pages and read_page.');
+  if (search === undefined || read === undefined)
+    throw new Error('createOperations always offers search_pages and read_page.');
   return { search, read, company: find(OPERATION_NAMES.company) };
 }
 
@@ -108,7 +116,8 @@ export interface OperationContext {
 }
 
 /** A tool's description with its handler: a plain function over content and store, no HTTP. */
-export interface Tool<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> extends ToolDescription {
+export interface Tool<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType>
+  extends ToolDescription {
   input: I;
   output: O;
   handle(input: z.output<I>, context: OperationContext): Promise<z.output<O>>;
@@ -128,7 +137,9 @@ export interface Tool<I extends z.ZodObject = z.ZodObject, O extends z.ZodType =
 }
 
 /** An operation: a tool that is also a REST route. */
-export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> extends Tool<I, O>, OperationDescription {
+export interface Operation<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType>
+  extends Tool<I, O>,
+    OperationDescription {
   input: I;
   output: O;
 }

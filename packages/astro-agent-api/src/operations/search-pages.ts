@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { InvalidCursorError } from '../content/cursor.ts';
-import { LANGUAGE_RANGE, matchLanguageRange } from '../content/language-tag.ts';
+import { LANGUAGE_RANGE, matchLanguageRange } from '../shared/language-tag.ts';
 import type { FacetOptions } from '../options.ts';
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../contract/api-error.ts';
 import { OPERATION_NAMES, type Operation } from './operation.ts';
 
 export const SEARCH_PAGE_SIZE = { default: 8, max: 25 } as const;
@@ -26,7 +26,11 @@ export function languageList(languages: readonly string[]): string {
  * the page's value of each facet in every result; on a site of several languages, a `language` filter
  * and each page's language in every result. Without facets or languages it is query, limit and cursor.
  */
-export function createSearchPages(options: { facets: Record<string, FacetOptions>; language: string; languages: readonly string[] }) {
+export function createSearchPages(options: {
+  facets: Record<string, FacetOptions>;
+  language: string;
+  languages: readonly string[];
+}) {
   const facets = Object.entries(options.facets);
   const { languages } = options;
   const multilingual = languages.length > 1;
@@ -45,10 +49,17 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
       // The site's tags as the schema's values (what openapi.json, agents.md and a 400's hint list),
       // and any other way of writing a language range, matched against them.
       language: z
-        .union([z.enum(languages as [string, ...string[]]), z.string().regex(LANGUAGE_RANGE, 'not a language tag (BCP 47: `ja`, `zh-CN`, `pt-BR`)')])
+        .union([
+          z.enum(languages as [string, ...string[]]),
+          z.string().regex(LANGUAGE_RANGE, 'not a language tag (BCP 47: `ja`, `zh-CN`, `pt-BR`)'),
+        ])
         .transform((range, context) => {
           const matched = matchLanguageRange(range, languages);
-          if (matched.length === 0) context.addIssue({ code: 'custom', message: `no page of this site is in \`${range}\`; its languages are ${languages.map((tag) => `\`${tag}\``).join(', ')}` });
+          if (matched.length === 0)
+            context.addIssue({
+              code: 'custom',
+              message: `no page of this site is in \`${range}\`; its languages are ${languages.map((tag) => `\`${tag}\``).join(', ')}`,
+            });
           return matched;
         })
         .optional()
@@ -60,25 +71,61 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
       facets.map(([name, facet]) => [
         name,
         z
-          .enum([...Object.keys(facet.values), facet.all] as unknown as readonly [string, ...string[]])
+          .enum([...Object.keys(facet.values), facet.all] as unknown as readonly [
+            string,
+            ...string[],
+          ])
           .default(facet.all)
-          .describe(facet.description ?? `Only pages whose ${name} is this value; \`${facet.all}\` (default) searches every page.`),
+          .describe(
+            facet.description ??
+              `Only pages whose ${name} is this value; \`${facet.all}\` (default) searches every page.`,
+          ),
       ]),
     ),
-    limit: z.coerce.number().int().min(1).max(SEARCH_PAGE_SIZE.max).default(SEARCH_PAGE_SIZE.default).describe(`Results per page, 1 to ${SEARCH_PAGE_SIZE.max} (default ${SEARCH_PAGE_SIZE.default}).`),
-    cursor: z.string().min(1).max(12).optional().describe('The `next_cursor` of the previous response, to get the next results of the same query.'),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(SEARCH_PAGE_SIZE.max)
+      .default(SEARCH_PAGE_SIZE.default)
+      .describe(
+        `Results per page, 1 to ${SEARCH_PAGE_SIZE.max} (default ${SEARCH_PAGE_SIZE.default}).`,
+      ),
+    cursor: z
+      .string()
+      .min(1)
+      .max(12)
+      .optional()
+      .describe(
+        'The `next_cursor` of the previous response, to get the next results of the same query.',
+      ),
   });
 
   const result = z
     .object({
       title: z.string(),
       url: z.string().describe('Absolute URL of the page; pass it to read_page.'),
-      ...(multilingual && { language: z.string().describe("The page's language (BCP 47), a value of the `language` parameter.") }),
-      ...Object.fromEntries(facets.map(([name]) => [name, z.string().describe(`The page's ${name} (a value of the \`${name}\` parameter), empty when the page has none.`)])),
+      ...(multilingual && {
+        language: z
+          .string()
+          .describe("The page's language (BCP 47), a value of the `language` parameter."),
+      }),
+      ...Object.fromEntries(
+        facets.map(([name]) => [
+          name,
+          z
+            .string()
+            .describe(
+              `The page's ${name} (a value of the \`${name}\` parameter), empty when the page has none.`,
+            ),
+        ]),
+      ),
       excerpt: z.string().describe('Plain text around the matched words.'),
       section: z
         .string()
-        .describe('The `id` of the heading under which the matched words are (pass it to read_page as `section` to read just that part); empty when they are above the first heading.'),
+        .describe(
+          'The `id` of the heading under which the matched words are (pass it to read_page as `section` to read just that part); empty when they are above the first heading.',
+        ),
     })
     .meta({ id: 'SearchResult' });
 
@@ -102,7 +149,10 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
     .object({
       total: z.number().int().describe('Number of results in this page.'),
       results: z.array(result),
-      next_cursor: z.string().nullable().describe('Pass as `cursor` to get more results; null when there are no more.'),
+      next_cursor: z
+        .string()
+        .nullable()
+        .describe('Pass as `cursor` to get more results; null when there are no more.'),
     })
     .meta({ id: 'SearchResponse' });
 
@@ -111,7 +161,8 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
     path: '/search_pages',
     policy: { scope: 'content:read', token: 'optional', quota: 'count', cache: 'build' },
     title: 'Search the site',
-    description: 'Searches the pages of this site and returns title, URL and an excerpt of each. Use it first, then read a result `url` with read_page.',
+    description:
+      'Searches the pages of this site and returns title, URL and an excerpt of each. Use it first, then read a result `url` with read_page.',
     input,
     output,
     async handle(args, { content }) {
@@ -119,10 +170,20 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
       const filters = selectFilters(args);
       const wanted = selectLanguages(args);
       try {
-        return await content.search.search({ query, filters, limit, ...(wanted === undefined ? {} : { languages: wanted }), ...(cursor === undefined ? {} : { cursor }) });
+        return await content.search.search({
+          query,
+          filters,
+          limit,
+          ...(wanted === undefined ? {} : { languages: wanted }),
+          ...(cursor === undefined ? {} : { cursor }),
+        });
       } catch (error) {
         if (!(error instanceof InvalidCursorError)) throw error;
-        const scope = ['`query`', ...(multilingual ? ['`language`'] : []), ...facets.map(([name]) => `\`${name}\``)].join(' and ');
+        const scope = [
+          '`query`',
+          ...(multilingual ? ['`language`'] : []),
+          ...facets.map(([name]) => `\`${name}\``),
+        ].join(' and ');
         throw new ApiError(400, 'invalid_parameter', 'The `cursor` is not valid for this query.', {
           hint: `\`cursor\` must be the \`next_cursor\` of a previous response for the same ${scope}; repeat the search without \`cursor\` to start again.`,
           cause: error,
@@ -130,12 +191,27 @@ export function createSearchPages(options: { facets: Record<string, FacetOptions
       }
     },
     // One build answers the same search the same way; agents repeat popular ones.
-    recentKey: (args) => JSON.stringify([args.query, selectFilters(args), selectLanguages(args) ?? null, args.limit, args.cursor ?? null]),
+    recentKey: (args) =>
+      JSON.stringify([
+        args.query,
+        selectFilters(args),
+        selectLanguages(args) ?? null,
+        args.limit,
+        args.cursor ?? null,
+      ]),
     // A next page (`cursor`) continues a search already described by its first page.
     describeCall: (args, { total, next_cursor }) => {
       if (args.cursor !== undefined) return {};
       const wanted = selectLanguages(args);
-      return { query: args.query, filters: { ...selectFilters(args), ...(wanted !== undefined && { language: wanted.join(',') }) }, results: total, more: next_cursor !== null };
+      return {
+        query: args.query,
+        filters: {
+          ...selectFilters(args),
+          ...(wanted !== undefined && { language: wanted.join(',') }),
+        },
+        results: total,
+        more: next_cursor !== null,
+      };
     },
   } as const satisfies Operation<typeof input, typeof output>;
 }

@@ -1,7 +1,10 @@
 /// <reference types="astro/client" />
 import { defineMiddleware } from 'astro:middleware';
 import { agentFront } from 'virtual:agent-api/runtime';
-import { insertHtmlDirectiveInStream, patchContentSecurityPolicy } from '../agent-directives.ts';
+import {
+  insertHtmlDirectiveInStream,
+  patchContentSecurityPolicy,
+} from '../contract/agent-directives.ts';
 import { requestContextOf } from './astro-request-context.ts';
 
 /**
@@ -14,18 +17,27 @@ import { requestContextOf } from './astro-request-context.ts';
  * directive in, as the build would.
  */
 export const onRequest = defineMiddleware(async (context, next) => {
-  if (!context.isPrerendered) return agentFront.fetch(context.request, requestContextOf(context), async (page) => withDirective(await next(), page?.directive));
+  if (!context.isPrerendered)
+    return agentFront.fetch(context.request, requestContextOf(context), async (page) =>
+      withDirective(await next(), page?.directive),
+    );
   if (!import.meta.env.DEV) return next();
   return withDirective(await next(), await agentFront.pageDirective(context.url.pathname));
 });
 
 /** An HTML page with the llms.txt directive first in its body. */
 function withDirective(response: Response, directive: string | undefined): Response {
-  if (!response.headers.get('Content-Type')?.startsWith('text/html') || response.body === null || directive === undefined) return response;
+  if (
+    !response.headers.get('Content-Type')?.startsWith('text/html') ||
+    response.body === null ||
+    directive === undefined
+  )
+    return response;
   // The page grows by the directive; a policy sent as a header must let its style apply.
   const page = new Response(insertHtmlDirectiveInStream(response.body, directive), response);
   page.headers.delete('Content-Length');
   const policy = page.headers.get('Content-Security-Policy');
-  if (policy !== null) page.headers.set('Content-Security-Policy', patchContentSecurityPolicy(policy));
+  if (policy !== null)
+    page.headers.set('Content-Security-Policy', patchContentSecurityPolicy(policy));
   return page;
 }

@@ -12,7 +12,8 @@ export const onRequest = defineMiddleware(async (context, next) => {
   const sink = context.isPrerendered ? findPrerenderedPageSink() : undefined;
   if (!sink) return next();
   const response = await next();
-  if (response.status !== 200 || !response.headers.get('Content-Type')?.startsWith('text/html')) return response;
+  if (response.status !== 200 || !response.headers.get('Content-Type')?.startsWith('text/html'))
+    return response;
   const html = await response.text();
   sink(context.url.pathname, html);
   return new Response(html, response);

@@ -25,7 +25,10 @@ export function buildGraph(nodes: readonly (Thing | false | undefined)[]): Graph
     if (!node) continue;
     const id = typeof node === 'object' ? (node as { '@id'?: string })['@id'] : undefined;
     if (id !== undefined) {
-      if (seen.has(id)) throw new Error(`The JSON-LD graph has two nodes with "@id": "${id}": describe each thing once and link to it with idReference().`);
+      if (seen.has(id))
+        throw new Error(
+          `The JSON-LD graph has two nodes with "@id": "${id}": describe each thing once and link to it with idReference().`,
+        );
       seen.add(id);
     }
     graph.push(node);
@@ -42,5 +45,8 @@ const SCRIPT_UNSAFE = /[<>&\u2028\u2029]/g;
  * the element early (HTML §4.12.1.3); the JSON means the same.
  */
 export function serializeJsonLd(graph: Graph): string {
-  return JSON.stringify(graph).replace(SCRIPT_UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(graph).replace(
+    SCRIPT_UNSAFE,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

@@ -1,4 +1,10 @@
-import type { BreadcrumbList, FAQPage, Offer, PriceSpecification, UnitPriceSpecification } from 'schema-dts';
+import type {
+  BreadcrumbList,
+  FAQPage,
+  Offer,
+  PriceSpecification,
+  UnitPriceSpecification,
+} from 'schema-dts';
 import { idReference } from './graph.ts';
 
 /** A step of a breadcrumb trail: the home page first, the page itself last. */
@@ -8,11 +14,22 @@ export interface BreadcrumbItem {
 }
 
 /** schema.org BreadcrumbList: one ListItem per step, numbered from 1. */
-export function buildBreadcrumbList({ id, items }: { id: string; items: readonly BreadcrumbItem[] }): BreadcrumbList {
+export function buildBreadcrumbList({
+  id,
+  items,
+}: {
+  id: string;
+  items: readonly BreadcrumbItem[];
+}): BreadcrumbList {
   return {
     '@type': 'BreadcrumbList',
     '@id': id,
-    itemListElement: items.map((item, index) => ({ '@type': 'ListItem', position: index + 1, name: item.name, item: item.url })),
+    itemListElement: items.map((item, index) => ({
+      '@type': 'ListItem',
+      position: index + 1,
+      name: item.name,
+      item: item.url,
+    })),
   };
 }
 
@@ -23,12 +40,24 @@ export interface FaqItem {
 }
 
 /** schema.org FAQPage for a block of questions, part of the page (`pageId`) that shows them. */
-export function buildFaqPage({ id, pageId, questions }: { id: string; pageId: string; questions: readonly FaqItem[] }): FAQPage {
+export function buildFaqPage({
+  id,
+  pageId,
+  questions,
+}: {
+  id: string;
+  pageId: string;
+  questions: readonly FaqItem[];
+}): FAQPage {
   return {
     '@type': 'FAQPage',
     '@id': id,
     isPartOf: idReference(pageId),
-    mainEntity: questions.map(({ question, answer }) => ({ '@type': 'Question', name: question, acceptedAnswer: { '@type': 'Answer', text: answer } })),
+    mainEntity: questions.map(({ question, answer }) => ({
+      '@type': 'Question',
+      name: question,
+      acceptedAnswer: { '@type': 'Answer', text: answer },
+    })),
   };
 }
 
@@ -52,9 +81,18 @@ export interface PriceLine {
 /** schema.org Offer for one price line, with its PriceSpecification (or UnitPriceSpecification for a unit price). */
 export function buildPriceOffer(line: PriceLine): Offer {
   const amount = line.from ? { minPrice: line.amount } : { price: line.amount };
-  const common = { priceCurrency: line.currency, valueAddedTaxIncluded: line.taxIncluded, ...amount };
+  const common = {
+    priceCurrency: line.currency,
+    valueAddedTaxIncluded: line.taxIncluded,
+    ...amount,
+  };
   const priceSpecification: PriceSpecification | UnitPriceSpecification = line.unit
     ? { '@type': 'UnitPriceSpecification', ...common, unitText: line.unit }
     : { '@type': 'PriceSpecification', ...common };
-  return { '@type': 'Offer', name: line.name, ...(line.description && { description: line.description }), priceSpecification };
+  return {
+    '@type': 'Offer',
+    name: line.name,
+    ...(line.description && { description: line.description }),
+    priceSpecification,
+  };
 }

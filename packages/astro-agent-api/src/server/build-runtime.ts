@@ -1,9 +1,16 @@
 import type { ContentSnapshot } from '../content/content-model.ts';
 import type { Environment } from '../environment.ts';
-import { API_VERSION, buildDeprecationHeaders } from '../versioning.ts';
+import { API_VERSION, buildDeprecationHeaders } from '../contract/versioning.ts';
 import { createMcpTools, createOperations } from '../operations/index.ts';
 import type { Operation } from '../operations/operation.ts';
-import { DOCUMENT_PATHS, isSectionFile, MCP_PATH, OAUTH_PATHS, resolveVersioningPolicy, WELL_KNOWN_PATHS } from '../paths.ts';
+import {
+  DOCUMENT_PATHS,
+  isSectionFile,
+  MCP_PATH,
+  OAUTH_PATHS,
+  resolveVersioningPolicy,
+  WELL_KNOWN_PATHS,
+} from '../contract/paths.ts';
 import { readClientMetadataDocument, readKeySet } from './oauth/client-metadata.ts';
 import type { Store } from '../store/store.ts';
 import { createOperationRoute } from './answer-operation.ts';
@@ -57,7 +64,8 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
   const { store, log } = shared;
   const basePath = options.apiBasePath;
   // RFC 9728 §5.1: a 401 names the metadata of its resource, at its RFC 9728 §3.1 place.
-  const resourceMetadataUrl = (resourcePath: string) => urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource, resourcePath);
+  const resourceMetadataUrl = (resourcePath: string) =>
+    urls.wellKnownUrl(WELL_KNOWN_PATHS.protectedResource, resourcePath);
   const addresses = { trustProxy: options.trustProxy, ipv6Prefix: options.ipv6Prefix };
   // Key directories are kept with the build: a rebuild that lists or unlists an agent starts afresh.
   const signedAgents = createSignedAgentVerifier({
@@ -67,7 +75,13 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
     siteOrigin: urls.origin,
     options: options.signedAgents,
   });
-  const gate = createGate({ store, addresses, signedAgents, policies: resolvePolicies(options.policies, shared.settings), urls });
+  const gate = createGate({
+    store,
+    addresses,
+    signedAgents,
+    policies: resolvePolicies(options.policies, shared.settings),
+    urls,
+  });
   const operations = createOperations(snapshot.manifest);
   const apiMetadata = resourceMetadataUrl(basePath);
   const oauth = createOAuthHandlers({
@@ -90,7 +104,13 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
   // The documents of the build the snapshot was loaded from, even once its folder is switched to another.
   const serveDocument = createDocumentServer(snapshot.files, urls);
 
-  const table = buildRouteTable({ apiBasePath: basePath, siteName: options.name, operations, urls, builtDocuments: snapshot.manifest.documents?.filter(isSectionFile) });
+  const table = buildRouteTable({
+    apiBasePath: basePath,
+    siteName: options.name,
+    operations,
+    urls,
+    builtDocuments: snapshot.manifest.documents?.filter(isSectionFile),
+  });
   const handlers = {
     'api-index': createApiIndexHandler({ urls, apiBasePath: basePath, operations }),
     sandbox: createSandboxHandler({ urls, apiBasePath: basePath }),
@@ -98,12 +118,24 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
     // /mcp too, so an MCP SDK's provider may be sent here to get its first token (documents/oauth-wording.ts).
     identity: createIdentityHandler({ gate, resourceMetadata: resourceMetadataUrl(''), urls }),
     // RFC 9728 §3.1: the MCP endpoint's own document, the one the MCP SDKs and mcp-remote ask for first.
-    mcp: createMcpRoute({ gate, snapshot, tools: createMcpTools(snapshot.manifest), resourceMetadata: resourceMetadataUrl(MCP_PATH), sdk: shared.sdk, log }),
+    mcp: createMcpRoute({
+      gate,
+      snapshot,
+      tools: createMcpTools(snapshot.manifest),
+      resourceMetadata: resourceMetadataUrl(MCP_PATH),
+      sdk: shared.sdk,
+      log,
+    }),
   };
   function handlerOf(responder: Responder<Operation>): Handler {
     switch (responder.kind) {
       case 'operation':
-        return createOperationRoute(responder.operation, { gate, snapshot, resourceMetadata: apiMetadata, log });
+        return createOperationRoute(responder.operation, {
+          gate,
+          snapshot,
+          resourceMetadata: apiMetadata,
+          log,
+        });
       case 'oauth':
         return oauth[responder.endpoint];
       case 'document':
@@ -113,7 +145,8 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
     }
   }
   const routes = new Map<string, Route>();
-  for (const [path, rule] of table.routes) routes.set(path, { ...rule, handle: handlerOf(rule.responder) });
+  for (const [path, rule] of table.routes)
+    routes.set(path, { ...rule, handle: handlerOf(rule.responder) });
 
   return {
     snapshot,
@@ -121,7 +154,9 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
     origins: new Set([urls.origin, ...options.allowedOrigins]),
     api: {
       basePath: table.apiBasePath,
-      operations: operations.map((op) => `${op.name}: GET ${table.apiBasePath}${op.path}`).join('; '),
+      operations: operations
+        .map((op) => `${op.name}: GET ${table.apiBasePath}${op.path}`)
+        .join('; '),
       openapi: urls.documentUrl(DOCUMENT_PATHS.openapi),
       agents: urls.documentUrl(DOCUMENT_PATHS.agents),
       metadata: `The authorization server's metadata (RFC 8414) is at ${urls.wellKnownUrl(WELL_KNOWN_PATHS.authorizationServer)}; the protected resources' (RFC 9728) at ${['', MCP_PATH, basePath].map((path) => resourceMetadataUrl(path)).join(', ')}. No OpenID Connect configuration is published.`,
@@ -129,7 +164,11 @@ export function createBuildRuntime(snapshot: ContentSnapshot, shared: SharedPart
     headers: {
       'API-Version': API_VERSION,
       'X-Content-Type-Options': 'nosniff',
-      ...(options.deprecation && buildDeprecationHeaders(options.deprecation, resolveVersioningPolicy(urls, options.documents))),
+      ...(options.deprecation &&
+        buildDeprecationHeaders(
+          options.deprecation,
+          resolveVersioningPolicy(urls, options.documents),
+        )),
     },
   };
 }

@@ -1,7 +1,7 @@
 import type { ContentSnapshot } from '../content/content-model.ts';
 import type { CallFacts, QuotaInfo, Tool } from '../operations/operation.ts';
 import { assertScope, type Caller } from './caller.ts';
-import type { OperationCall } from '../outcome.ts';
+import type { OperationCall } from '../operations/outcome.ts';
 import { parseOperationInput } from './parse-input.ts';
 import { buildEtag, type Representation } from './represent.ts';
 
@@ -34,7 +34,11 @@ export interface CallScope {
  * in buffers of their own (a kept slice of Node's shared pool would keep its whole 64 KB chunk).
  * Throws ApiError.
  */
-export async function callOperation(op: Tool, rawArgs: Record<string, unknown>, scope: CallScope): Promise<OperationResult> {
+export async function callOperation(
+  op: Tool,
+  rawArgs: Record<string, unknown>,
+  scope: CallScope,
+): Promise<OperationResult> {
   const call: OperationCall = { operation: op.name, ok: false };
   scope.calls.push(call);
   assertScope(scope.caller, op.policy, scope.resourceMetadata, scope.snapshot.urls);
@@ -43,11 +47,22 @@ export async function callOperation(op: Tool, rawArgs: Record<string, unknown>, 
   const kept = keptIn(op, input, snapshot);
   let result = kept?.memo.get(kept.key) as OperationResult | undefined;
   if (!result) {
-    const output = await op.handle(input, { content: snapshot, caller: scope.caller, readQuota: scope.readQuota });
+    const output = await op.handle(input, {
+      content: snapshot,
+      caller: scope.caller,
+      readQuota: scope.readQuota,
+    });
     const body = JSON.stringify(output);
     result = {
       bytes: kept === undefined ? Buffer.from(body) : new TextEncoder().encode(body),
-      ...(op.policy.cache === 'build' ? { etag: buildEtag(snapshot.manifest.buildId, kept?.key ?? `${op.name}\u0000${JSON.stringify(input)}`) } : {}),
+      ...(op.policy.cache === 'build'
+        ? {
+            etag: buildEtag(
+              snapshot.manifest.buildId,
+              kept?.key ?? `${op.name}\u0000${JSON.stringify(input)}`,
+            ),
+          }
+        : {}),
       encoded: {},
       facts: op.describeCall?.(input, output) ?? {},
     };
@@ -58,9 +73,15 @@ export async function callOperation(op: Tool, rawArgs: Record<string, unknown>, 
 }
 
 /** Where the answer to `input` is kept within its build, if it is, and under which key. */
-function keptIn(op: Tool, input: Record<string, unknown>, snapshot: ContentSnapshot): { memo: ContentSnapshot['memo']; key: string } | undefined {
+function keptIn(
+  op: Tool,
+  input: Record<string, unknown>,
+  snapshot: ContentSnapshot,
+): { memo: ContentSnapshot['memo']; key: string } | undefined {
   const key = op.buildKey?.(input, snapshot);
   if (key !== undefined) return { memo: snapshot.memo, key: `${op.name}\u0000${key}` };
   const recent = op.recentKey?.(input);
-  return recent === undefined ? undefined : { memo: snapshot.recent, key: `${op.name}\u0000${recent}` };
+  return recent === undefined
+    ? undefined
+    : { memo: snapshot.recent, key: `${op.name}\u0000${recent}` };
 }

@@ -1,19 +1,24 @@
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../contract/api-error.ts';
 import type { OperationPolicy } from '../operations/operation.ts';
 import type { Store } from '../store/store.ts';
 import { resolveClientNetwork, type ClientAddressRules } from './client-address.ts';
 import type { RequestContext } from './context.ts';
-import type { SignatureCheck, SignedAgent, SignedAgentVerifier } from './signed-agents/verify-signed-agent.ts';
+import type {
+  SignatureCheck,
+  SignedAgent,
+  SignedAgentVerifier,
+} from './signed-agents/verify-signed-agent.ts';
 import { hashSecret, isAccessTokenShape } from './oauth/credentials.ts';
-import { scopesOf, type Scope } from '../oauth-contract.ts';
-import { DOCUMENT_PATHS, OAUTH_PATHS } from '../paths.ts';
-import { ROOT_SITE_URLS, type SiteUrls } from '../site-urls.ts';
+import { scopesOf, type Scope } from '../contract/oauth-contract.ts';
+import { DOCUMENT_PATHS, OAUTH_PATHS } from '../contract/paths.ts';
+import { ROOT_SITE_URLS, type SiteUrls } from '../contract/site-urls.ts';
 
 /** Where the site's paths are, for the hints that name the token endpoint and auth.md (under the base). */
 type AgentPaths = Pick<SiteUrls, 'agentPath'>;
 
 /** How a hint says where a token comes from. */
-const tokenHelp = (urls: AgentPaths) => `POST ${urls.agentPath(OAUTH_PATHS.token)} (see ${urls.agentPath(DOCUMENT_PATHS.auth)})`;
+const tokenHelp = (urls: AgentPaths) =>
+  `POST ${urls.agentPath(OAUTH_PATHS.token)} (see ${urls.agentPath(DOCUMENT_PATHS.auth)})`;
 
 /**
  * Who calls: token holders are counted under the identified policy, agents with a verified signature
@@ -44,7 +49,11 @@ export interface Caller {
  * was issued to. A token that is unknown, expired, revoked or malformed (or another Authorization
  * scheme) is a 401, never a silent fall back to anonymous (docs/contract.md §4).
  */
-export type CallerResolver = (request: Request, context: RequestContext, resourceMetadata: string) => Promise<Caller>;
+export type CallerResolver = (
+  request: Request,
+  context: RequestContext,
+  resourceMetadata: string,
+) => Promise<Caller>;
 
 export function createCallerResolver(deps: {
   store: Store;
@@ -60,20 +69,45 @@ export function createCallerResolver(deps: {
     const authorization = request.headers.get('authorization');
     if (authorization === null) {
       const signature = await deps.signedAgents?.(request);
-      if (signature?.outcome === 'verified') return { clientId: signature.agent.id, scopes: [], anonymous: true, agent: signature.agent, signature };
-      return { clientId: resolveClientNetwork(request, context, deps.addresses), scopes: [], anonymous: true, ...(signature && { signature }) };
+      if (signature?.outcome === 'verified')
+        return {
+          clientId: signature.agent.id,
+          scopes: [],
+          anonymous: true,
+          agent: signature.agent,
+          signature,
+        };
+      return {
+        clientId: resolveClientNetwork(request, context, deps.addresses),
+        scopes: [],
+        anonymous: true,
+        ...(signature && { signature }),
+      };
     }
     const token = parseBearerToken(authorization);
     // The shape check spares the store a lookup for garbage. Looking up by SHA-256 leaks nothing
     // usable through timing: an attacker cannot steer the digest of a guess towards a stored one.
-    const record = token !== undefined && isAccessTokenShape(token) ? await deps.store.findToken(hashSecret(token), now()) : undefined;
+    const record =
+      token !== undefined && isAccessTokenShape(token)
+        ? await deps.store.findToken(hashSecret(token), now())
+        : undefined;
     if (record === undefined) throw invalidTokenError(resourceMetadata, urls);
-    return { clientId: record.clientId, scopes: scopesOf(record.scope), anonymous: false, ...(record.grantId !== undefined && { grantId: record.grantId }) };
+    return {
+      clientId: record.clientId,
+      scopes: scopesOf(record.scope),
+      anonymous: false,
+      ...(record.grantId !== undefined && { grantId: record.grantId }),
+    };
   };
 }
 
 /** RFC 6750 §3.1 — 403 `insufficient_scope` when an identified caller lacks the scope; 401 when a token is required and none was sent. */
-export function assertScope(caller: Caller, policy: Pick<OperationPolicy, 'scope' | 'token'>, resourceMetadata: string, urls: AgentPaths = ROOT_SITE_URLS): void {
+export function assertScope(
+  caller: Caller,
+  policy: Pick<OperationPolicy, 'scope' | 'token'>,
+  resourceMetadata: string,
+  urls: AgentPaths = ROOT_SITE_URLS,
+): void {
   const { scope } = policy;
   if (caller.anonymous) {
     if (policy.token === 'optional') return;
@@ -82,16 +116,23 @@ export function assertScope(caller: Caller, policy: Pick<OperationPolicy, 'scope
   if (caller.scopes.includes(scope)) return;
   throw new ApiError(403, 'insufficient_scope', `The bearer token lacks the scope ${scope}.`, {
     hint: `Request a new token with scope=${scope} at ${tokenHelp(urls)}.`,
-    headers: { 'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${resourceMetadata}"` },
+    headers: {
+      'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${resourceMetadata}"`,
+    },
   });
 }
 
 /** RFC 6750 §3 — 401 for a request that needed a token and sent none: no error code, only where to learn more. */
-export function missingTokenError(resourceMetadata: string, { scope, urls = ROOT_SITE_URLS }: { scope?: Scope; urls?: AgentPaths } = {}): ApiError {
+export function missingTokenError(
+  resourceMetadata: string,
+  { scope, urls = ROOT_SITE_URLS }: { scope?: Scope; urls?: AgentPaths } = {},
+): ApiError {
   return new ApiError(401, 'missing_token', 'This endpoint needs a bearer token.', {
     hint: `Send "Authorization: Bearer <token>"${scope ? ` with a token that has the scope ${scope}` : ''}; get one at ${tokenHelp(urls)}.`,
     headers: {
-      'WWW-Authenticate': scope ? `Bearer scope="${scope}", resource_metadata="${resourceMetadata}"` : `Bearer resource_metadata="${resourceMetadata}"`,
+      'WWW-Authenticate': scope
+        ? `Bearer scope="${scope}", resource_metadata="${resourceMetadata}"`
+        : `Bearer resource_metadata="${resourceMetadata}"`,
     },
   });
 }
@@ -101,10 +142,17 @@ export function missingTokenError(resourceMetadata: string, { scope, urls = ROOT
  * token (RFC 9728 §5.1): refresh, else a new authorization; a client without OAuth can drop the header.
  */
 function invalidTokenError(resourceMetadata: string, urls: AgentPaths): ApiError {
-  return new ApiError(401, 'invalid_token', 'The bearer token is unknown, expired, revoked or malformed.', {
-    hint: `Refresh it or get a new one at POST ${urls.agentPath(OAUTH_PATHS.token)} (${urls.agentPath(DOCUMENT_PATHS.auth)}), or send no Authorization header to read with the anonymous quota.`,
-    headers: { 'WWW-Authenticate': `Bearer error="invalid_token", resource_metadata="${resourceMetadata}"` },
-  });
+  return new ApiError(
+    401,
+    'invalid_token',
+    'The bearer token is unknown, expired, revoked or malformed.',
+    {
+      hint: `Refresh it or get a new one at POST ${urls.agentPath(OAUTH_PATHS.token)} (${urls.agentPath(DOCUMENT_PATHS.auth)}), or send no Authorization header to read with the anonymous quota.`,
+      headers: {
+        'WWW-Authenticate': `Bearer error="invalid_token", resource_metadata="${resourceMetadata}"`,
+      },
+    },
+  );
 }
 
 /** RFC 6750 §2.1 — `Bearer <b64token>`; the scheme is case-insensitive. */

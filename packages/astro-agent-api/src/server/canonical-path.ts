@@ -15,5 +15,7 @@ export function canonicalizePath(target: string): string | undefined {
   } catch {
     return undefined;
   }
-  return pathname.replace(UNRESERVED_ESCAPE, (sequence) => String.fromCharCode(Number.parseInt(sequence.slice(1), 16)));
+  return pathname.replace(UNRESERVED_ESCAPE, (sequence) =>
+    String.fromCharCode(Number.parseInt(sequence.slice(1), 16)),
+  );
 }

@@ -1,8 +1,9 @@
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../contract/api-error.ts';
 import type { Route } from './route-table.ts';
 
 /** Request headers a browser may send: no cookies or session headers, nothing is kept between requests. */
-const ALLOWED_REQUEST_HEADERS = 'Authorization, Accept, Accept-Encoding, Content-Type, If-None-Match, MCP-Protocol-Version, Mcp-Method, Mcp-Name';
+const ALLOWED_REQUEST_HEADERS =
+  'Authorization, Accept, Accept-Encoding, Content-Type, If-None-Match, MCP-Protocol-Version, Mcp-Method, Mcp-Name';
 
 /**
  * Methods the Fetch API refuses to put in a Request (Fetch §2.2.1 forbidden methods): a host that
@@ -13,10 +14,15 @@ export const FORBIDDEN_METHODS: ReadonlySet<string> = new Set(['CONNECT', 'TRACE
 /** The refusal of a method the Fetch API cannot carry, where no route takes it (the site cannot either); undefined for any other. */
 export function forbiddenMethodError(method: string): ApiError | undefined {
   if (!FORBIDDEN_METHODS.has(method)) return undefined;
-  return new ApiError(405, 'method_not_allowed', `The method ${method} is not answered by this server.`, {
-    hint: 'Use GET for pages and documents; the agent endpoints list their methods in /openapi.json.',
-    headers: { Allow: 'GET, HEAD, POST, OPTIONS' },
-  });
+  return new ApiError(
+    405,
+    'method_not_allowed',
+    `The method ${method} is not answered by this server.`,
+    {
+      hint: 'Use GET for pages and documents; the agent endpoints list their methods in /openapi.json.',
+      headers: { Allow: 'GET, HEAD, POST, OPTIONS' },
+    },
+  );
 }
 
 /**
@@ -37,13 +43,24 @@ export function checkMethod(method: string, route: Route): Response | undefined 
       },
     });
   }
-  if (route.methods.includes(method as 'GET') || (method === 'HEAD' && route.methods.includes('GET'))) return undefined;
-  throw new ApiError(405, 'method_not_allowed', `The method ${method.slice(0, 20)} is not answered here; this path answers ${allowed}.`, {
-    hint: route.usage,
-    headers: { Allow: allowed },
-  });
+  if (
+    route.methods.includes(method as 'GET') ||
+    (method === 'HEAD' && route.methods.includes('GET'))
+  )
+    return undefined;
+  throw new ApiError(
+    405,
+    'method_not_allowed',
+    `The method ${method.slice(0, 20)} is not answered here; this path answers ${allowed}.`,
+    {
+      hint: route.usage,
+      headers: { Allow: allowed },
+    },
+  );
 }
 
 function allowedMethods(route: Route): string {
-  return [...route.methods, ...(route.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+  return [...route.methods, ...(route.methods.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(
+    ', ',
+  );
 }

@@ -1,4 +1,4 @@
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../contract/api-error.ts';
 import type { Route } from './route-table.ts';
 import { API_HEADERS } from './respond.ts';
 
@@ -13,17 +13,30 @@ const MCP_EXPOSED_HEADERS =
  * so only the site's origin and the configured ones pass — compared whole (scheme, host and port,
  * RFC 6454 §5), never by host name alone. Clients that are not browsers send no Origin and are not at risk.
  */
-export function checkOrigin(request: Request, route: Route, allowed: ReadonlySet<string>): Record<string, string> {
+export function checkOrigin(
+  request: Request,
+  route: Route,
+  allowed: ReadonlySet<string>,
+): Record<string, string> {
   if (route.origins === 'any') return API_HEADERS;
   const origin = request.headers.get('origin');
   if (origin === null) return { Vary: 'Origin' };
   const serialized = parseOrigin(origin);
   if (serialized === undefined || !allowed.has(serialized)) {
-    throw new ApiError(403, 'origin_not_allowed', `Requests from the origin ${JSON.stringify(origin.slice(0, 100))} are not accepted here.`, {
-      hint: "Call it from the site's own pages, from an origin listed in the `allowedOrigins` option, or from a client that is not a browser (no Origin header).",
-    });
+    throw new ApiError(
+      403,
+      'origin_not_allowed',
+      `Requests from the origin ${JSON.stringify(origin.slice(0, 100))} are not accepted here.`,
+      {
+        hint: "Call it from the site's own pages, from an origin listed in the `allowedOrigins` option, or from a client that is not a browser (no Origin header).",
+      },
+    );
   }
-  return { 'Access-Control-Allow-Origin': serialized, 'Access-Control-Expose-Headers': MCP_EXPOSED_HEADERS, Vary: 'Origin' };
+  return {
+    'Access-Control-Allow-Origin': serialized,
+    'Access-Control-Expose-Headers': MCP_EXPOSED_HEADERS,
+    Vary: 'Origin',
+  };
 }
 
 /** RFC 6454 §6.2 — an Origin header value as its ASCII serialization, or undefined when it is not one (`null`, a path, garbage). */

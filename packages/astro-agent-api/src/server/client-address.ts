@@ -1,5 +1,5 @@
 import ipaddr from 'ipaddr.js';
-import type { Ipv6Prefix } from '../identity-contract.ts';
+import type { Ipv6Prefix } from '../contract/identity-contract.ts';
 import type { RequestContext } from './context.ts';
 
 /** Where the client address is read from, and how wide an IPv6 client is. */
@@ -16,9 +16,15 @@ export interface ClientAddressRules {
  * since a host owns at least a /64 and rotating addresses inside it must not escape a limit. An address
  * that is not an IP (a host that names none) keys as its trimmed text.
  */
-export function resolveClientNetwork(request: Request, context: RequestContext, rules: ClientAddressRules): string {
+export function resolveClientNetwork(
+  request: Request,
+  context: RequestContext,
+  rules: ClientAddressRules,
+): string {
   const address = resolveClientAddress(request, context, rules.trustProxy);
-  return address === undefined ? context.clientAddress.trim().toLowerCase() : networkKey(address, rules.ipv6Prefix);
+  return address === undefined
+    ? context.clientAddress.trim().toLowerCase()
+    : networkKey(address, rules.ipv6Prefix);
 }
 
 /**
@@ -28,7 +34,11 @@ export function resolveClientNetwork(request: Request, context: RequestContext, 
  * left was written by the client and is never trusted. A forwarded entry that is no address (RFC 7239
  * §6.3 `unknown`, an obfuscated name) leaves the socket's.
  */
-function resolveClientAddress(request: Request, context: RequestContext, trustProxy: number): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+function resolveClientAddress(
+  request: Request,
+  context: RequestContext,
+  trustProxy: number,
+): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
   const socket = parseClientAddress(context.clientAddress);
   if (trustProxy <= 0) return socket;
   const forwarded = forwardedAddresses(request.headers);

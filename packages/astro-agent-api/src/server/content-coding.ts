@@ -10,7 +10,11 @@ export const MIN_COMPRESSED_BYTES = 1024;
 const CODINGS: ContentCoding[] = ['br', 'gzip'];
 
 /** negotiator 1.x breaks ties by the server's order (`preferred`); @types/negotiator still declares 0.6, without it. */
-const negotiateEncoding = Negotiator.prototype.encoding as (this: Negotiator, available: readonly string[], options: { preferred: readonly string[] }) => string | undefined;
+const negotiateEncoding = Negotiator.prototype.encoding as (
+  this: Negotiator,
+  available: readonly string[],
+  options: { preferred: readonly string[] },
+) => string | undefined;
 
 /**
  * RFC 9110 §12.5.3 — the coding to answer with for an Accept-Encoding header: the one the client
@@ -18,7 +22,11 @@ const negotiateEncoding = Negotiator.prototype.encoding as (this: Negotiator, av
  */
 export function chooseContentCoding(acceptEncoding: string | null): ContentCoding | undefined {
   if (!acceptEncoding) return undefined;
-  return negotiateEncoding.call(new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }), CODINGS, { preferred: CODINGS }) as ContentCoding | undefined;
+  return negotiateEncoding.call(
+    new Negotiator({ headers: { 'accept-encoding': acceptEncoding } }),
+    CODINGS,
+    { preferred: CODINGS },
+  ) as ContentCoding | undefined;
 }
 
 /**
@@ -28,6 +36,13 @@ export function chooseContentCoding(acceptEncoding: string | null): ContentCodin
  */
 export function compressBody(bytes: Uint8Array, coding: ContentCoding): Uint8Array<ArrayBuffer> {
   const compressed =
-    coding === 'br' ? brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength } }) : gzipSync(bytes, { level: 6 });
+    coding === 'br'
+      ? brotliCompressSync(bytes, {
+          params: {
+            [constants.BROTLI_PARAM_QUALITY]: 5,
+            [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
+          },
+        })
+      : gzipSync(bytes, { level: 6 });
   return new Uint8Array(compressed);
 }

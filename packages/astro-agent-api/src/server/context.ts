@@ -1,4 +1,4 @@
-import type { Outcome } from '../outcome.ts';
+import type { Outcome } from '../operations/outcome.ts';
 
 /** What the transport (Astro endpoint or the node front) knows about a request besides the Request itself. */
 export interface RequestContext {
@@ -12,4 +12,8 @@ export interface RequestContext {
 }
 
 /** A web-standard handler: the shape of every route of the runtime. It notes what it did on `outcome`. */
-export type Handler = (request: Request, context: RequestContext, outcome: Outcome) => Promise<Response>;
+export type Handler = (
+  request: Request,
+  context: RequestContext,
+  outcome: Outcome,
+) => Promise<Response>;

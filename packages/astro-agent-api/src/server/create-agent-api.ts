@@ -2,11 +2,16 @@ import type { BuildFiles } from '../content/build-files.ts';
 import { WORKERS_RUNTIME_DIR } from '../content/manifest.ts';
 import { createContentModel, type ContentSnapshot } from '../content/content-model.ts';
 import type { Environment, EnvironmentReading } from '../environment.ts';
-import { consoleLogger, type RuntimeLogger } from '../logger.ts';
-import { API_VERSION } from '../versioning.ts';
-import { createOutcome, type Outcome, type OutcomeListener, type OutcomeRecorder } from '../outcome.ts';
-import { DEFAULT_API_BASE_PATH } from '../paths.ts';
-import type { SiteUrls } from '../site-urls.ts';
+import { consoleLogger, type RuntimeLogger } from '../shared/logger.ts';
+import { API_VERSION } from '../contract/versioning.ts';
+import {
+  createOutcome,
+  type Outcome,
+  type OutcomeListener,
+  type OutcomeRecorder,
+} from '../operations/outcome.ts';
+import { DEFAULT_API_BASE_PATH } from '../contract/paths.ts';
+import type { SiteUrls } from '../contract/site-urls.ts';
 import { createDeferredStore } from '../store/deferred-store.ts';
 import type { Store } from '../store/store.ts';
 import { createBuildRuntime, type BuildRuntime } from './build-runtime.ts';
@@ -16,13 +21,30 @@ import { canonicalizePath } from './canonical-path.ts';
 import type { RequestContext } from './context.ts';
 import { createSdkLeg } from './mcp/serve-with-sdk.ts';
 import type { OutboundFetch } from './outbound/fetch-document.ts';
-import { findPageOfRequest, resolveRequest, type ResolvedRequest } from '../content/resolve-page.ts';
-import { buildPageDirective } from '../agent-directives.ts';
+import {
+  findPageOfRequest,
+  resolveRequest,
+  type ResolvedRequest,
+} from '../content/resolve-page.ts';
+import { buildPageDirective } from '../contract/agent-directives.ts';
 import { buildPageLinkHeader } from '../content/page-link-header.ts';
 import { markdownResponse, negotiateTextType, type TextType } from './negotiate.ts';
 import { readSettings } from './read-settings.ts';
-import { API_HEADERS, renderError, withHeaders, type ErrorLogger, type ErrorShape } from './respond.ts';
-import { buildRouteTable, findRoute, notFoundError, type Route, type RouteRule, type RouteTable } from './route-table.ts';
+import {
+  API_HEADERS,
+  renderError,
+  withHeaders,
+  type ErrorLogger,
+  type ErrorShape,
+} from './respond.ts';
+import {
+  buildRouteTable,
+  findRoute,
+  notFoundError,
+  type Route,
+  type RouteRule,
+  type RouteTable,
+} from './route-table.ts';
 import { buildWebBotAuthField } from './signed-agents/report-outcome.ts';
 
 export interface AgentApi {
@@ -92,7 +114,11 @@ interface RoutedRequest {
 }
 
 /** Until a build is loaded, the paths of the default API base path are claimed. */
-const UNBUILT_TABLE = buildRouteTable({ apiBasePath: DEFAULT_API_BASE_PATH, siteName: undefined, operations: [] });
+const UNBUILT_TABLE = buildRouteTable({
+  apiBasePath: DEFAULT_API_BASE_PATH,
+  siteName: undefined,
+  operations: [],
+});
 
 /** The parts of the runtime a recorder of outcomes writes with. */
 export interface RecorderParts {
@@ -157,14 +183,28 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
   const { misconfigured, cause } = readSettings(environment, logger);
   const settings = environment.settings;
   const content = createContentModel({ files, logger });
-  const store = createDeferredStore(() => (settings ? options.openStore(settings) : Promise.reject(environment.error)), { logger });
+  const store = createDeferredStore(
+    () => (settings ? options.openStore(settings) : Promise.reject(environment.error)),
+    { logger },
+  );
   // Without settings (a bad environment) no build runtime is made: the agent paths all answer 503.
-  const shared = settings && { settings, log, store, sdk: createSdkLeg(), fetchOutbound: options.fetchOutbound };
+  const shared = settings && {
+    settings,
+    log,
+    store,
+    sdk: createSdkLeg(),
+    fetchOutbound: options.fetchOutbound,
+  };
   const runtimes = new WeakMap<ContentSnapshot, BuildRuntime>();
   let latest: BuildRuntime | undefined;
   // A runtime whose settings are bad counts nothing.
-  const recorders = settings ? (options.recorders ?? []).map((create) => create({ settings, log, store: store.opened })) : [];
-  const listeners = [...recorders.map((recorder) => recorder.record), ...(options.onOutcome ? [options.onOutcome] : [])];
+  const recorders = settings
+    ? (options.recorders ?? []).map((create) => create({ settings, log, store: store.opened }))
+    : [];
+  const listeners = [
+    ...recorders.map((recorder) => recorder.record),
+    ...(options.onOutcome ? [options.onOutcome] : []),
+  ];
   const report: OutcomeListener = (outcome) => {
     for (const listener of listeners) listener(outcome);
   };
@@ -184,10 +224,17 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
   /** How errors are written on a path, before or without a route of a build (the route's own, else the API's). */
   function errorShapeOf(pathname: string | undefined): ErrorShape {
     const table: RouteTable<RouteRule<unknown>> = latest?.table ?? UNBUILT_TABLE;
-    return (pathname === undefined ? undefined : findRoute(table, pathname)?.route?.errors) ?? 'api';
+    return (
+      (pathname === undefined ? undefined : findRoute(table, pathname)?.route?.errors) ?? 'api'
+    );
   }
 
-  async function respond(request: Request, context: RequestContext, outcome: Outcome, routed: RoutedRequest | undefined): Promise<Response> {
+  async function respond(
+    request: Request,
+    context: RequestContext,
+    outcome: Outcome,
+    routed: RoutedRequest | undefined,
+  ): Promise<Response> {
     let runtime: BuildRuntime;
     try {
       runtime = await currentRuntime();
@@ -196,23 +243,34 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
       return renderError(error, errorShapeOf(outcome.path), log, API_HEADERS);
     }
     // Routed by `answer` in this build's table: not routed again.
-    const route = routed?.build === runtime ? routed.route : findRoute(runtime.table, outcome.path)?.route;
-    if (!route) return renderError(notFoundError(outcome.path, runtime.api), 'api', log, { ...API_HEADERS, ...runtime.headers });
+    const route =
+      routed?.build === runtime ? routed.route : findRoute(runtime.table, outcome.path)?.route;
+    if (!route)
+      return renderError(notFoundError(outcome.path, runtime.api), 'api', log, {
+        ...API_HEADERS,
+        ...runtime.headers,
+      });
     outcome.surface = route.surface;
     let cors: Record<string, string> = {};
     let response: Response;
     try {
       cors = checkOrigin(request, route, runtime.origins);
-      response = checkMethod(outcome.method, route) ?? (await route.handle(request, context, outcome));
+      response =
+        checkMethod(outcome.method, route) ?? (await route.handle(request, context, outcome));
     } catch (error) {
       response = renderError(error, route.errors, log);
     }
     const signature = buildWebBotAuthField(outcome.caller);
-    return withHeaders(response, { ...runtime.headers, ...cors, ...(signature && { 'Web-Bot-Auth': signature }) });
+    return withHeaders(response, {
+      ...runtime.headers,
+      ...cors,
+      ...(signature && { 'Web-Bot-Auth': signature }),
+    });
   }
 
   function route(pathname: string): RoutedRequest | undefined {
-    if (!latest) return findRoute(UNBUILT_TABLE, pathname) && { build: undefined, route: undefined };
+    if (!latest)
+      return findRoute(UNBUILT_TABLE, pathname) && { build: undefined, route: undefined };
     const found = findRoute(latest.table, pathname);
     return found && { build: latest, route: found.route };
   }
@@ -224,21 +282,32 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
   }
 
   function renderRefusal(pathname: string | undefined, error: unknown): Response {
-    return withHeaders(renderError(error, errorShapeOf(pathname), log), latest?.headers ?? { 'API-Version': API_VERSION });
+    return withHeaders(
+      renderError(error, errorShapeOf(pathname), log),
+      latest?.headers ?? { 'API-Version': API_VERSION },
+    );
   }
 
   /** An agent path's answer, a page's twin, a refusal, or the site's; `pathname` is canonical. */
-  async function decide(request: Request, pathname: string, context: RequestContext): Promise<Answer> {
+  async function decide(
+    request: Request,
+    pathname: string,
+    context: RequestContext,
+  ): Promise<Answer> {
     if (pathname.startsWith(PRIVATE_PREFIX)) return { kind: 'response', response: NOT_FOUND() };
     // A new instance (a cold function or isolate) loads its build first, so that its table knows the paths.
     if (!latest) await currentRuntime().catch(() => {});
     const routed = route(pathname);
     if (routed) {
       const outcome = createOutcome(request, pathname, context.method ?? request.method);
-      return { kind: 'response', response: record(outcome, await respond(request, context, outcome, routed)) };
+      return {
+        kind: 'response',
+        response: record(outcome, await respond(request, context, outcome, routed)),
+      };
     }
     // The site cannot take these either: they would reach it as a Request it cannot make.
-    const forbidden = context.method === undefined ? undefined : forbiddenMethodError(context.method);
+    const forbidden =
+      context.method === undefined ? undefined : forbiddenMethodError(context.method);
     if (forbidden) return { kind: 'response', response: renderRefusal(undefined, forbidden) };
     if (request.method !== 'GET' && request.method !== 'HEAD') return SITE;
     const snapshot = await content.current().catch(() => undefined);
@@ -246,14 +315,24 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
     // The page is found once: an address the site redirects answers the twin of the page it leads to.
     const found = resolveRequest(snapshot.pages, pathname);
     // The twin's own address is Markdown whatever is accepted; a page's address, what Accept ranks first.
-    const type = found && (found.twin ? 'text/markdown' : negotiateTextType(request.headers.get('Accept')));
-    if (found && type) return { kind: 'response', response: twinOf(request, pathname, found, snapshot, type) };
+    const type =
+      found && (found.twin ? 'text/markdown' : negotiateTextType(request.headers.get('Accept')));
+    if (found && type)
+      return { kind: 'response', response: twinOf(request, pathname, found, snapshot, type) };
     const page = found && found.redirectedFrom === undefined ? found.page : undefined;
-    const directive = buildPageDirective(snapshot.manifest.options.directives, snapshot.urls, page?.path);
+    const directive = buildPageDirective(
+      snapshot.manifest.options.directives,
+      snapshot.urls,
+      page?.path,
+    );
     if (!page) return { ...NOT_CONTENT, directive };
     return {
       kind: 'page',
-      headers: { ...PAGE_SECURITY_HEADERS, Link: buildPageLinkHeader(page, snapshot.urls), Vary: 'Accept' },
+      headers: {
+        ...PAGE_SECURITY_HEADERS,
+        Link: buildPageLinkHeader(page, snapshot.urls),
+        Vary: 'Accept',
+      },
       directive,
       sent(status) {
         const outcome = createOutcome(request, pathname, request.method);
@@ -265,11 +344,23 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
     };
   }
 
-  function twinOf(request: Request, pathname: string, found: ResolvedRequest, snapshot: ContentSnapshot, type: TextType): Response {
+  function twinOf(
+    request: Request,
+    pathname: string,
+    found: ResolvedRequest,
+    snapshot: ContentSnapshot,
+    type: TextType,
+  ): Response {
     const outcome = createOutcome(request, pathname, request.method);
     outcome.surface = 'markdown';
     outcome.page = found.page.url;
-    const redirected = found.redirectedFrom === undefined ? undefined : { redirectedFrom: found.redirectedFrom, ...(found.fragment !== undefined && { fragment: found.fragment }) };
+    const redirected =
+      found.redirectedFrom === undefined
+        ? undefined
+        : {
+            redirectedFrom: found.redirectedFrom,
+            ...(found.fragment !== undefined && { fragment: found.fragment }),
+          };
     return record(outcome, markdownResponse(request, found.page, snapshot, type, redirected));
   }
 
@@ -291,7 +382,11 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
     },
     async handle(request, context) {
       const target = new URL(request.url).pathname;
-      const outcome = createOutcome(request, canonicalizePath(target) ?? target, context.method ?? request.method);
+      const outcome = createOutcome(
+        request,
+        canonicalizePath(target) ?? target,
+        context.method ?? request.method,
+      );
       return record(outcome, await respond(request, context, outcome, undefined));
     },
     async currentBuild() {
@@ -302,7 +397,11 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
       const snapshot = await content.current().catch(() => undefined);
       if (!snapshot) return undefined;
       const found = findPageOfRequest(snapshot.pages, pathname);
-      return buildPageDirective(snapshot.manifest.options.directives, snapshot.urls, found && !found.twin ? found.page.path : undefined);
+      return buildPageDirective(
+        snapshot.manifest.options.directives,
+        snapshot.urls,
+        found && !found.twin ? found.page.path : undefined,
+      );
     },
     renderRefusal,
     async close() {
@@ -315,7 +414,11 @@ export function createPortableAgentApi(options: PortableAgentApiOptions): AgentA
 
 /** The runtime's files a Worker reads among its public assets (hosts/workers/publish-workers-runtime.ts): nobody else's to fetch. */
 const PRIVATE_PREFIX = `/${WORKERS_RUNTIME_DIR}/`;
-const NOT_FOUND = () => new Response('Not found', { status: 404, headers: { 'Content-Type': 'text/plain; charset=utf-8' } });
+const NOT_FOUND = () =>
+  new Response('Not found', {
+    status: 404,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
+  });
 /** A request the site answers as it is: neither a GET nor a HEAD, so no page. */
 const SITE: Answer = { kind: 'site' };
 /** A GET or HEAD of no content page (or before a build): the security headers, and nothing to report. */

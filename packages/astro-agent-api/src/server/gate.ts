@@ -1,4 +1,4 @@
-import type { SiteUrls } from '../site-urls.ts';
+import type { SiteUrls } from '../contract/site-urls.ts';
 import type { Store } from '../store/store.ts';
 import { createCallerResolver, type Caller, type CallerResolver } from './caller.ts';
 import type { ClientAddressRules } from './client-address.ts';
@@ -17,10 +17,25 @@ export interface Gate {
   charge(caller: Caller, requests: number): Promise<RateLimitState>;
 }
 
-export function createGate(deps: { store: Store; addresses: ClientAddressRules; policies: Policies; signedAgents?: SignedAgentVerifier; urls?: Pick<SiteUrls, 'agentPath' | 'documentUrl'> }): Gate {
-  const limiter = createRateLimiter({ store: deps.store, policies: deps.policies, urls: deps.urls });
+export function createGate(deps: {
+  store: Store;
+  addresses: ClientAddressRules;
+  policies: Policies;
+  signedAgents?: SignedAgentVerifier;
+  urls?: Pick<SiteUrls, 'agentPath' | 'documentUrl'>;
+}): Gate {
+  const limiter = createRateLimiter({
+    store: deps.store,
+    policies: deps.policies,
+    urls: deps.urls,
+  });
   return {
-    identify: createCallerResolver({ store: deps.store, addresses: deps.addresses, signedAgents: deps.signedAgents, urls: deps.urls }),
+    identify: createCallerResolver({
+      store: deps.store,
+      addresses: deps.addresses,
+      signedAgents: deps.signedAgents,
+      urls: deps.urls,
+    }),
     async charge(caller, requests) {
       let state = requests === 0 ? await limiter.peek(caller) : undefined;
       // A batch is refused at its first request over the quota; the ones counted before it stay counted.

@@ -2,7 +2,7 @@ import Negotiator from 'negotiator';
 import type { ContentSnapshot } from '../content/content-model.ts';
 import type { ManifestPage } from '../content/manifest.ts';
 import type { Redirected } from '../content/resolve-page.ts';
-import { formatContentSignal } from '../usage-signals.ts';
+import { formatContentSignal } from '../contract/usage-signals.ts';
 import { buildEtag, represent, type Representation } from './represent.ts';
 
 /** The text forms of a page: its Markdown twin, labelled as Markdown or, for a client that asks for plain text, as such. */
@@ -47,16 +47,37 @@ export function estimateMarkdownTokens(twinBytes: number): number {
  * text, and `Content-Location` naming the target's twin (RFC 9110 §8.7: the content is that resource's),
  * for a program; `Link: rel="canonical"` names the target.
  */
-export function markdownResponse(request: Request, page: ManifestPage, snapshot: ContentSnapshot, type: TextType = 'text/markdown', redirected?: Redirected): Response {
-  const from = redirected === undefined ? '' : `\u0000from\u0000${redirected.redirectedFrom}\u0000${redirected.fragment ?? ''}`;
+export function markdownResponse(
+  request: Request,
+  page: ManifestPage,
+  snapshot: ContentSnapshot,
+  type: TextType = 'text/markdown',
+  redirected?: Redirected,
+): Response {
+  const from =
+    redirected === undefined
+      ? ''
+      : `\u0000from\u0000${redirected.redirectedFrom}\u0000${redirected.fragment ?? ''}`;
   const key = `twin\u0000${page.path}${from}`;
   let twin = snapshot.memo.get(key) as Twin | undefined;
   if (!twin) {
     const bytes = snapshot.texts.readTwin(page.twin);
-    twin = { bytes: redirected === undefined ? bytes : addRedirectFields(bytes, page.twin.frontMatterLength, redirected), etags: {}, encoded: {} };
+    twin = {
+      bytes:
+        redirected === undefined
+          ? bytes
+          : addRedirectFields(bytes, page.twin.frontMatterLength, redirected),
+      etags: {},
+      encoded: {},
+    };
     snapshot.memo.set(key, twin);
   }
-  const etag = twin.etags[type] ?? buildEtag(snapshot.manifest.buildId, `${type === 'text/markdown' ? page.path : `${page.path}\u0000${type}`}${from}`);
+  const etag =
+    twin.etags[type] ??
+    buildEtag(
+      snapshot.manifest.buildId,
+      `${type === 'text/markdown' ? page.path : `${page.path}\u0000${type}`}${from}`,
+    );
   twin.etags[type] = etag;
   const signal = formatContentSignal(snapshot.manifest.options.robots.usage);
   return represent(request, {
@@ -84,7 +105,11 @@ const FRONT_MATTER_END = Buffer.from('---\n\n');
  * The twin with `redirected_from` (and `fragment`) as the last fields of its front matter. The values
  * are URLs and a fragment of this site, quoted as JSON strings, which YAML reads as they are.
  */
-function addRedirectFields(twin: Buffer<ArrayBuffer>, frontMatterLength: number, { redirectedFrom, fragment }: Redirected): Buffer<ArrayBuffer> {
+function addRedirectFields(
+  twin: Buffer<ArrayBuffer>,
+  frontMatterLength: number,
+  { redirectedFrom, fragment }: Redirected,
+): Buffer<ArrayBuffer> {
   const end = twin.subarray(0, frontMatterLength).lastIndexOf(FRONT_MATTER_END);
   if (end < 0) return twin;
   const fields = `redirected_from: ${JSON.stringify(redirectedFrom)}\n${fragment === undefined ? '' : `fragment: ${JSON.stringify(fragment)}\n`}`;
@@ -92,4 +117,6 @@ function addRedirectFields(twin: Buffer<ArrayBuffer>, frontMatterLength: number,
 }
 
 /** A twin as the build's memo keeps it while it is asked for: its bytes as read, its compressed forms, its validator per type. */
-type Twin = Pick<Representation, 'bytes' | 'encoded'> & { etags: Partial<Record<TextType, string>> };
+type Twin = Pick<Representation, 'bytes' | 'encoded'> & {
+  etags: Partial<Record<TextType, string>>;
+};

@@ -1,4 +1,4 @@
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../contract/api-error.ts';
 import type { Operation, Tool } from '../operations/operation.ts';
 import { buildParameterHints } from './parameter-hints.ts';
 
@@ -11,7 +11,10 @@ const hintsByOperation = new WeakMap<Tool, Map<string, string>>();
  * first, so that a parameter that was not sent reads as absent whatever its name (`constructor`,
  * `toString`) instead of as a property of Object.prototype.
  */
-export function parseOperationInput(op: Tool, raw: Record<string, unknown>): Record<string, unknown> {
+export function parseOperationInput(
+  op: Tool,
+  raw: Record<string, unknown>,
+): Record<string, unknown> {
   const args = Object.assign(Object.create(null) as Record<string, unknown>, raw);
   const parsed = op.input.safeParse(args);
   if (parsed.success) return parsed.data;
@@ -23,9 +26,16 @@ export function parseOperationInput(op: Tool, raw: Record<string, unknown>): Rec
     hints = buildParameterHints(op.input);
     hintsByOperation.set(op, hints);
   }
-  throw new ApiError(400, missing ? 'missing_parameter' : 'invalid_parameter', missing ? `The parameter \`${name}\` is required.` : `The parameter \`${name}\` is not valid: ${issue.message}.`, {
-    hint: hints.get(name) ?? `Check the parameter \`${name}\`.`,
-  });
+  throw new ApiError(
+    400,
+    missing ? 'missing_parameter' : 'invalid_parameter',
+    missing
+      ? `The parameter \`${name}\` is required.`
+      : `The parameter \`${name}\` is not valid: ${issue.message}.`,
+    {
+      hint: hints.get(name) ?? `Check the parameter \`${name}\`.`,
+    },
+  );
 }
 
 /** REST: the first value of each parameter the operation knows; an empty value counts as absent. */

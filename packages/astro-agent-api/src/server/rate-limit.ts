@@ -1,12 +1,12 @@
 import type { Store } from '../store/store.ts';
 import type { AgentApiOptions } from '../options.ts';
 import type { Caller } from './caller.ts';
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../contract/api-error.ts';
 import type { Environment } from '../environment.ts';
-import { LIMITS } from '../limits.ts';
+import { LIMITS } from '../contract/limits.ts';
 import type { QuotaInfo } from '../operations/operation.ts';
-import { DOCUMENT_PATHS, OAUTH_PATHS } from '../paths.ts';
-import { ROOT_SITE_URLS, type SiteUrls } from '../site-urls.ts';
+import { DOCUMENT_PATHS, OAUTH_PATHS } from '../contract/paths.ts';
+import { ROOT_SITE_URLS, type SiteUrls } from '../contract/site-urls.ts';
 
 /** A caller's window after a request was counted (or peeked): what the RateLimit headers and get_quota report. */
 export type RateLimitState = QuotaInfo;
@@ -46,12 +46,16 @@ export function createRateLimiter(deps: {
   }
 
   function policyOf(caller: Caller) {
-    return caller.agent?.policy ?? (caller.anonymous ? deps.policies.anonymous : deps.policies.identified);
+    return (
+      caller.agent?.policy ??
+      (caller.anonymous ? deps.policies.anonymous : deps.policies.identified)
+    );
   }
 
   // A grant's window is its own: each person behind one connector has the identified quota.
   function keyOf(caller: Caller): string {
-    const who = caller.grantId === undefined ? caller.clientId : `${caller.clientId} ${caller.grantId}`;
+    const who =
+      caller.grantId === undefined ? caller.clientId : `${caller.clientId} ${caller.grantId}`;
     return `${policyOf(caller).name}:${who}`;
   }
 
@@ -73,7 +77,11 @@ export function createRateLimiter(deps: {
       const { quota: limit } = policyOf(caller);
       const hit = await counterFor(caller).hit(keyOf(caller), { limit, windowMs, now: at });
       const state = stateOf(caller, hit.count, hit.resetAt, at);
-      if (!hit.allowed) throw rateLimitedError(state, caller.anonymous && { urls, raisedQuota: deps.policies.identified.quota });
+      if (!hit.allowed)
+        throw rateLimitedError(
+          state,
+          caller.anonymous && { urls, raisedQuota: deps.policies.identified.quota },
+        );
       return state;
     },
     async peek(caller) {
@@ -89,14 +97,22 @@ export function createRateLimiter(deps: {
  * (`upgrade`), the way to the identified quota with absolute URLs, since an agent's model may read
  * this text with nothing else of the site at hand.
  */
-function rateLimitedError(state: RateLimitState, upgrade: { urls: Pick<SiteUrls, 'documentUrl'>; raisedQuota: number } | false): ApiError {
+function rateLimitedError(
+  state: RateLimitState,
+  upgrade: { urls: Pick<SiteUrls, 'documentUrl'>; raisedQuota: number } | false,
+): ApiError {
   const raise = upgrade
     ? ` A free token raises the quota to ${upgrade.raisedQuota} requests per ${state.windowSeconds} s: register a client at POST ${upgrade.urls.documentUrl(OAUTH_PATHS.register)} (self-service, no approval) and get a token from ${upgrade.urls.documentUrl(OAUTH_PATHS.token)}; step by step: ${upgrade.urls.documentUrl(DOCUMENT_PATHS.auth)}.`
     : '';
-  return new ApiError(429, 'rate_limited', `Quota of ${state.limit} requests per ${state.windowSeconds} s exhausted for policy ${state.policy}; retry in ${state.resetSeconds} s.`, {
-    hint: `Wait until then (Retry-After) before the next request.${raise}`,
-    headers: { ...rateLimitHeaders(state), 'Retry-After': String(state.resetSeconds) },
-  });
+  return new ApiError(
+    429,
+    'rate_limited',
+    `Quota of ${state.limit} requests per ${state.windowSeconds} s exhausted for policy ${state.policy}; retry in ${state.resetSeconds} s.`,
+    {
+      hint: `Wait until then (Retry-After) before the next request.${raise}`,
+      headers: { ...rateLimitHeaders(state), 'Retry-After': String(state.resetSeconds) },
+    },
+  );
 }
 
 /**
@@ -108,7 +124,10 @@ export function rateLimitHeaders(state: RateLimitState): Record<string, string> 
 }
 
 /** The rate-limit headers of any named policy (the OAuth endpoints have their own: `registro`, `token`, …). */
-export function buildRateLimitHeaders(policy: string, state: { limit: number; remaining: number; resetSeconds: number; windowSeconds: number }): Record<string, string> {
+export function buildRateLimitHeaders(
+  policy: string,
+  state: { limit: number; remaining: number; resetSeconds: number; windowSeconds: number },
+): Record<string, string> {
   return {
     RateLimit: `"${policy}";r=${state.remaining};t=${state.resetSeconds}`,
     'RateLimit-Policy': `"${policy}";q=${state.limit};w=${state.windowSeconds}`,
@@ -122,7 +141,10 @@ export function buildRateLimitHeaders(policy: string, state: { limit: number; re
  * The policies in force: the integration options' `policies`, each quota overridden at start-up by
  * AGENT_API_QUOTA_ANONYMOUS or AGENT_API_QUOTA_IDENTIFIED (environment.ts says what a bad value gets).
  */
-export function resolvePolicies(configured: Policies, settings: Pick<Environment, 'AGENT_API_QUOTA_ANONYMOUS' | 'AGENT_API_QUOTA_IDENTIFIED'>): Policies {
+export function resolvePolicies(
+  configured: Policies,
+  settings: Pick<Environment, 'AGENT_API_QUOTA_ANONYMOUS' | 'AGENT_API_QUOTA_IDENTIFIED'>,
+): Policies {
   const { AGENT_API_QUOTA_ANONYMOUS: anonymous, AGENT_API_QUOTA_IDENTIFIED: identified } = settings;
   return {
     anonymous: { ...configured.anonymous, quota: anonymous ?? configured.anonymous.quota },

@@ -1,4 +1,4 @@
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../contract/api-error.ts';
 
 /** Deeper JSON is refused before it is parsed: no body of this service nests beyond a few levels. */
 export const MAX_JSON_DEPTH = 32;
@@ -41,7 +41,9 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
   } catch {
-    throw new ApiError(400, 'invalid_encoding', 'The request body is not valid UTF-8.', { hint: 'Encode the body as UTF-8.' });
+    throw new ApiError(400, 'invalid_encoding', 'The request body is not valid UTF-8.', {
+      hint: 'Encode the body as UTF-8.',
+    });
   }
 }
 
@@ -52,9 +54,14 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
  */
 export function parseJsonText(text: string): unknown {
   if (jsonDepth(text) > MAX_JSON_DEPTH) {
-    throw new ApiError(400, 'too_deeply_nested', `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`, {
-      hint: 'Send the flat objects the documentation describes.',
-    });
+    throw new ApiError(
+      400,
+      'too_deeply_nested',
+      `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`,
+      {
+        hint: 'Send the flat objects the documentation describes.',
+      },
+    );
   }
   try {
     return JSON.parse(text);

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import fresh from 'fresh';
-import { chooseContentCoding, compressBody, MIN_COMPRESSED_BYTES, type ContentCoding } from './content-coding.ts';
+import {
+  chooseContentCoding,
+  compressBody,
+  MIN_COMPRESSED_BYTES,
+  type ContentCoding,
+} from './content-coding.ts';
 
 /** What a GET surface answers with, before content negotiation. */
 export interface Representation {
@@ -26,7 +31,9 @@ export function represent(request: Request, representation: Representation): Res
   const { bytes, type, etag } = representation;
   const sent: Record<string, string> = { ...representation.headers };
   const compressible = bytes.byteLength >= MIN_COMPRESSED_BYTES;
-  const coding = compressible ? chooseContentCoding(request.headers.get('accept-encoding')) : undefined;
+  const coding = compressible
+    ? chooseContentCoding(request.headers.get('accept-encoding'))
+    : undefined;
   if (compressible) sent.Vary = sent.Vary ? `${sent.Vary}, Accept-Encoding` : 'Accept-Encoding';
   if (etag !== undefined) {
     // RFC 9110 §8.8.3: a strong validator differs between content codings of the same resource.
@@ -73,7 +80,10 @@ function isFresh(request: Request, etag: string): boolean {
  * `Vary: Authorization` keeps a shared cache from answering a request with a token, good or bad, from
  * an anonymous answer: a bad token must get its 401.
  */
-export function buildCacheHeaders(cache: 'build' | 'caller', request: Request): Record<string, string> {
+export function buildCacheHeaders(
+  cache: 'build' | 'caller',
+  request: Request,
+): Record<string, string> {
   if (cache === 'caller') return { 'Cache-Control': 'no-store', Vary: 'Authorization' };
   const scope = request.headers.has('authorization') ? 'private' : 'public';
   return { 'Cache-Control': `${scope}, max-age=60`, Vary: 'Authorization' };

@@ -1,8 +1,8 @@
-import { ApiError } from '../api-error.ts';
-import { API_VERSION } from '../versioning.ts';
+import { ApiError } from '../contract/api-error.ts';
+import { API_VERSION } from '../contract/versioning.ts';
 import { renderOAuthFailure } from './oauth/oauth-error.ts';
 import { buildJsonRpcError } from './mcp/json-rpc-errors.ts';
-import { JSON_TYPE } from '../media-types.ts';
+import { JSON_TYPE } from '../contract/media-types.ts';
 
 /** Headers on every answer of the API: version, and CORS so any origin can read it (credentials never travel in cookies). */
 export const API_HEADERS: Readonly<Record<string, string>> = {
@@ -12,8 +12,14 @@ export const API_HEADERS: Readonly<Record<string, string>> = {
     'API-Version, ETag, RateLimit, RateLimit-Policy, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After, WWW-Authenticate, Link, Deprecation, Sunset, Web-Bot-Auth',
 };
 
-export function jsonResponse(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
-  return new Response(JSON.stringify(body), { status: init.status ?? 200, headers: { 'Content-Type': JSON_TYPE, ...init.headers } });
+export function jsonResponse(
+  body: unknown,
+  init: { status?: number; headers?: Record<string, string> } = {},
+): Response {
+  return new Response(JSON.stringify(body), {
+    status: init.status ?? 200,
+    headers: { 'Content-Type': JSON_TYPE, ...init.headers },
+  });
 }
 
 export type ErrorLogger = (message: string, cause: unknown) => void;
@@ -26,7 +32,12 @@ export type ErrorShape = 'api' | 'oauth' | 'jsonrpc';
  * keeps its status, code, hint and headers; anything else is a 500 with a generic message, its cause
  * logged and never sent to the client.
  */
-export function renderError(error: unknown, shape: ErrorShape, log: ErrorLogger, headers: Record<string, string> = {}): Response {
+export function renderError(
+  error: unknown,
+  shape: ErrorShape,
+  log: ErrorLogger,
+  headers: Record<string, string> = {},
+): Response {
   if (shape === 'oauth') return withHeaders(renderOAuthFailure(error, log), headers);
   const known = asApiError(error, log);
   const body = shape === 'api' ? known.toJSON() : buildJsonRpcError(null, known);
@@ -47,7 +58,8 @@ export function withHeaders(response: Response, headers: Record<string, string>)
   for (const [name, value] of Object.entries(headers)) {
     const present = response.headers.get(name);
     if (present === null) response.headers.set(name, value);
-    else if (name.toLowerCase() === 'vary' && !present.toLowerCase().includes(value.toLowerCase())) response.headers.set(name, `${present}, ${value}`);
+    else if (name.toLowerCase() === 'vary' && !present.toLowerCase().includes(value.toLowerCase()))
+      response.headers.set(name, `${present}, ${value}`);
   }
   return response;
 }

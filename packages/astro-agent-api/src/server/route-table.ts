@@ -1,9 +1,18 @@
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../contract/api-error.ts';
 import type { OperationDescription } from '../operations/operation.ts';
-import type { Outcome } from '../outcome.ts';
-import { ROOT_SITE_URLS, type SiteUrls } from '../site-urls.ts';
-import { listAgentDocuments } from '../agent-documents.ts';
-import { DOCUMENT_PATHS, IDENTITY_PATH, MCP_PATH, OAUTH_PATHS, OPENID_CONFIGURATION_PATH, protectedResourceMetadataPath, SANDBOX_PATH, WELL_KNOWN_PATHS } from '../paths.ts';
+import type { Outcome } from '../operations/outcome.ts';
+import { ROOT_SITE_URLS, type SiteUrls } from '../contract/site-urls.ts';
+import { listAgentDocuments } from '../contract/agent-documents.ts';
+import {
+  DOCUMENT_PATHS,
+  IDENTITY_PATH,
+  MCP_PATH,
+  OAUTH_PATHS,
+  OPENID_CONFIGURATION_PATH,
+  protectedResourceMetadataPath,
+  SANDBOX_PATH,
+  WELL_KNOWN_PATHS,
+} from '../contract/paths.ts';
 import type { Handler } from './context.ts';
 import type { ErrorShape } from './respond.ts';
 
@@ -71,7 +80,13 @@ const POST = ['POST'] as const;
  * Astro routes (at config time, from the options) and the runtime of a build (from its manifest)
  * both derive theirs from it, so what Astro hands to the runtime and what the front claims agree.
  */
-export function buildRouteTable<O extends OperationRef>({ apiBasePath, siteName, operations, urls = ROOT_SITE_URLS, builtDocuments = [] }: RouteTableSource<O>): RouteTable<RouteRule<O>> {
+export function buildRouteTable<O extends OperationRef>({
+  apiBasePath,
+  siteName,
+  operations,
+  urls = ROOT_SITE_URLS,
+  builtDocuments = [],
+}: RouteTableSource<O>): RouteTable<RouteRule<O>> {
   const base = urls.agentPath('');
   const api = `${base}${apiBasePath}`;
   const routes = new Map<string, RouteRule<O>>();
@@ -86,10 +101,27 @@ export function buildRouteTable<O extends OperationRef>({ apiBasePath, siteName,
       responder: { kind: 'operation', operation },
     });
   }
-  routes.set(api, { surface: 'api', methods: GET, usage: `Use GET ${api} for the list of operations.`, errors: 'api', origins: 'any', responder: { kind: 'api-index' } });
+  routes.set(api, {
+    surface: 'api',
+    methods: GET,
+    usage: `Use GET ${api} for the list of operations.`,
+    errors: 'api',
+    origins: 'any',
+    responder: { kind: 'api-index' },
+  });
   const sandbox = `${base}${SANDBOX_PATH}`;
-  routes.set(sandbox, { surface: 'sandbox', methods: GET, usage: `Use GET ${sandbox}.`, errors: 'api', origins: 'any', responder: { kind: 'sandbox' } });
-  for (const [endpoint, oauthPath] of Object.entries(OAUTH_PATHS) as [keyof typeof OAUTH_PATHS, string][]) {
+  routes.set(sandbox, {
+    surface: 'sandbox',
+    methods: GET,
+    usage: `Use GET ${sandbox}.`,
+    errors: 'api',
+    origins: 'any',
+    responder: { kind: 'sandbox' },
+  });
+  for (const [endpoint, oauthPath] of Object.entries(OAUTH_PATHS) as [
+    keyof typeof OAUTH_PATHS,
+    string,
+  ][]) {
     const path = `${base}${oauthPath}`;
     // RFC 6749 §3.1: the authorization endpoint takes GET; the others take a POSTed body.
     const methods = endpoint === 'authorize' ? GET : POST;
@@ -128,14 +160,33 @@ export function buildRouteTable<O extends OperationRef>({ apiBasePath, siteName,
   ];
   // RFC 8414 §3 and RFC 9728 §3.1: a site under a path has these at the host's root, its path appended.
   const rfcPlaces = [
-    [urls.wellKnownPath(WELL_KNOWN_PATHS.authorizationServer), WELL_KNOWN_PATHS.authorizationServer],
+    [
+      urls.wellKnownPath(WELL_KNOWN_PATHS.authorizationServer),
+      WELL_KNOWN_PATHS.authorizationServer,
+    ],
     [urls.wellKnownPath(WELL_KNOWN_PATHS.protectedResource), protectedResourceMetadataPath('')],
-    [urls.wellKnownPath(WELL_KNOWN_PATHS.protectedResource, apiBasePath), protectedResourceMetadataPath(apiBasePath)],
-    [urls.wellKnownPath(WELL_KNOWN_PATHS.protectedResource, MCP_PATH), protectedResourceMetadataPath(MCP_PATH)],
+    [
+      urls.wellKnownPath(WELL_KNOWN_PATHS.protectedResource, apiBasePath),
+      protectedResourceMetadataPath(apiBasePath),
+    ],
+    [
+      urls.wellKnownPath(WELL_KNOWN_PATHS.protectedResource, MCP_PATH),
+      protectedResourceMetadataPath(MCP_PATH),
+    ],
     [`${base}${WELL_KNOWN_PATHS.mcpServerCardAlias}`, WELL_KNOWN_PATHS.mcpServerCard],
   ] as const;
-  for (const [path, document] of [...documents.map((document) => [`${base}${document}`, document] as const), ...rfcPlaces]) {
-    routes.set(path, { surface: 'document', methods: GET, usage: `Use GET ${path}.`, errors: 'api', origins: 'any', responder: { kind: 'document', document } });
+  for (const [path, document] of [
+    ...documents.map((document) => [`${base}${document}`, document] as const),
+    ...rfcPlaces,
+  ]) {
+    routes.set(path, {
+      surface: 'document',
+      methods: GET,
+      usage: `Use GET ${path}.`,
+      errors: 'api',
+      origins: 'any',
+      responder: { kind: 'document', document },
+    });
   }
   return { apiBasePath: api, metadataPrefixes: buildMetadataPrefixes(urls), routes };
 }
@@ -150,9 +201,21 @@ export function buildRouteTable<O extends OperationRef>({ apiBasePath, siteName,
  */
 function buildMetadataPrefixes(urls: Pick<SiteUrls, 'agentPath' | 'wellKnownPath'>): string[] {
   const base = urls.agentPath('');
-  const wellKnown = [WELL_KNOWN_PATHS.authorizationServer, WELL_KNOWN_PATHS.protectedResource, OPENID_CONFIGURATION_PATH];
-  const mcp = [OPENID_CONFIGURATION_PATH, WELL_KNOWN_PATHS.authorizationServer].map((path) => `${base}${MCP_PATH}${path}`);
-  return [...new Set([...wellKnown.map((path) => urls.wellKnownPath(path)), ...wellKnown.map((path) => `${base}${path}`), ...mcp])];
+  const wellKnown = [
+    WELL_KNOWN_PATHS.authorizationServer,
+    WELL_KNOWN_PATHS.protectedResource,
+    OPENID_CONFIGURATION_PATH,
+  ];
+  const mcp = [OPENID_CONFIGURATION_PATH, WELL_KNOWN_PATHS.authorizationServer].map(
+    (path) => `${base}${MCP_PATH}${path}`,
+  );
+  return [
+    ...new Set([
+      ...wellKnown.map((path) => urls.wellKnownPath(path)),
+      ...wellKnown.map((path) => `${base}${path}`),
+      ...mcp,
+    ]),
+  ];
 }
 
 /**
@@ -160,23 +223,35 @@ function buildMetadataPrefixes(urls: Pick<SiteUrls, 'agentPath' | 'wellKnownPath
  * runtime does not answer the path (the site does); a route undefined under the API base path, where
  * no operation has that name.
  */
-export function findRoute<R extends RouteRule<unknown>>(table: RouteTable<R>, pathname: string): { route: R | undefined } | undefined {
+export function findRoute<R extends RouteRule<unknown>>(
+  table: RouteTable<R>,
+  pathname: string,
+): { route: R | undefined } | undefined {
   const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
   const route = table.routes.get(path);
   if (route) return { route };
-  if (path.startsWith(`${table.apiBasePath}/`) || table.metadataPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return { route: undefined };
+  if (
+    path.startsWith(`${table.apiBasePath}/`) ||
+    table.metadataPrefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))
+  )
+    return { route: undefined };
   return undefined;
 }
 
 /** What a path without a route gets: under the API base path, the list of operations; at a metadata place, where the metadata is; elsewhere, where to start. */
-export function notFoundError(pathname: string, api: { basePath: string; operations: string; openapi: string; agents: string; metadata: string }): ApiError {
+export function notFoundError(
+  pathname: string,
+  api: { basePath: string; operations: string; openapi: string; agents: string; metadata: string },
+): ApiError {
   if (pathname === api.basePath || pathname.startsWith(`${api.basePath}/`)) {
     return new ApiError(404, 'unknown_operation', 'There is no such operation in this API.', {
       hint: `Operations: ${api.operations}. See ${api.openapi}.`,
     });
   }
   if (/\/\.well-known\/(oauth-|openid-)/.test(pathname)) {
-    return new ApiError(404, 'not_found', `No metadata is published at ${pathname}.`, { hint: api.metadata });
+    return new ApiError(404, 'not_found', `No metadata is published at ${pathname}.`, {
+      hint: api.metadata,
+    });
   }
   return new ApiError(404, 'not_found', `Nothing is published at ${pathname}.`, {
     hint: `Start from ${api.agents} or ${api.openapi}, which list every endpoint.`,

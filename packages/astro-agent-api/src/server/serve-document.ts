@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../contract/api-error.ts';
 import type { BuildFiles } from '../content/build-files.ts';
-import { documentMediaType, PRECOMPRESSED_SUFFIXES } from '../agent-documents.ts';
-import { documentFilePath, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../paths.ts';
-import type { SiteUrls } from '../site-urls.ts';
+import { documentMediaType, PRECOMPRESSED_SUFFIXES } from '../contract/agent-documents.ts';
+import { documentFilePath, WELL_KNOWN_PATHS, DOCUMENT_PATHS } from '../contract/paths.ts';
+import type { SiteUrls } from '../contract/site-urls.ts';
 import type { Handler } from './context.ts';
 import { represent, type Representation } from './represent.ts';
 
@@ -13,7 +13,10 @@ import { represent, type Representation } from './represent.ts';
  * build did not write (a site whose own `public/` file it kept) is a 404 here; a read that failed is
  * the request's error, and is not kept.
  */
-export function createDocumentServer(files: BuildFiles, urls: SiteUrls): (pathname: string) => Handler {
+export function createDocumentServer(
+  files: BuildFiles,
+  urls: SiteUrls,
+): (pathname: string) => Handler {
   const documents = new Map<string, Promise<Omit<Representation, 'headers'> | undefined>>();
 
   function load(pathname: string) {
@@ -22,7 +25,11 @@ export function createDocumentServer(files: BuildFiles, urls: SiteUrls): (pathna
       const file = documentFilePath(pathname);
       // The build writes a brotli and a gzip copy beside each document; a build without them is served compressed on first use.
       const readCopy = (suffix: string) => files.readClientFile(file + suffix);
-      document = Promise.all([files.readClientFile(file), readCopy(PRECOMPRESSED_SUFFIXES.br), readCopy(PRECOMPRESSED_SUFFIXES.gzip)]).then(
+      document = Promise.all([
+        files.readClientFile(file),
+        readCopy(PRECOMPRESSED_SUFFIXES.br),
+        readCopy(PRECOMPRESSED_SUFFIXES.gzip),
+      ]).then(
         ([bytes, br, gzip]) =>
           bytes && {
             bytes,
@@ -47,7 +54,8 @@ export function createDocumentServer(files: BuildFiles, urls: SiteUrls): (pathna
     }
     const headers: Record<string, string> = { 'Cache-Control': 'public, max-age=300' };
     // RFC 9727 §2: the catalog answers (HEAD included) with a Link to itself under its relation.
-    if (pathname === WELL_KNOWN_PATHS.apiCatalog) headers.Link = `<${urls.documentUrl(pathname)}>; rel="api-catalog"`;
+    if (pathname === WELL_KNOWN_PATHS.apiCatalog)
+      headers.Link = `<${urls.documentUrl(pathname)}>; rel="api-catalog"`;
     return represent(request, { ...document, headers });
   };
 }

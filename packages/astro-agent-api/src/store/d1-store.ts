@@ -1,8 +1,16 @@
-import { consoleLogger } from '../logger.ts';
+import { consoleLogger } from '../shared/logger.ts';
 import { createFallbackWindowCounter } from './fallback-windows.ts';
 import { StoreNotReadyError, StoreUnavailableError } from './store-unavailable.ts';
 import { createSqlGrants, purgeGrantStatements, type SqlStatement } from './grant-sql.ts';
-import { INSERT_CLIENT, toClientColumns, toClientRecord, toTokenRecord, type ClientRow, type TokenRow, type WindowRow } from './sql-rows.ts';
+import {
+  INSERT_CLIENT,
+  toClientColumns,
+  toClientRecord,
+  toTokenRecord,
+  type ClientRow,
+  type TokenRow,
+  type WindowRow,
+} from './sql-rows.ts';
 import type { SearchCount, Store, TrafficCount, WindowCounter } from './store.ts';
 
 /** The part of a Cloudflare D1 binding this backend uses (Cloudflare's `D1Database`, typed here so nothing needs the Workers types). */
@@ -40,10 +48,16 @@ const LAST_MIGRATION = { table: 'clients', column: 'redirect_uris' };
  * one at a time, so the window statement below (one upsert) counts exactly across every Worker
  * instance, and a `batch` is one transaction: what must be both-or-neither is batched.
  */
-export async function openD1Store(binding: D1Database, options: { bindingName: string; warn?: (message: string) => void }): Promise<Store> {
+export async function openD1Store(
+  binding: D1Database,
+  options: { bindingName: string; warn?: (message: string) => void },
+): Promise<Store> {
   const db = reportingUnavailable(binding);
   const { table, column } = LAST_MIGRATION;
-  const schema = await db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1").bind(table).first<{ sql: string }>();
+  const schema = await db
+    .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?1")
+    .bind(table)
+    .first<{ sql: string }>();
   if (schema === null || !new RegExp(`\\b${column}\\b`).test(schema.sql)) {
     throw new StoreNotReadyError(
       `The D1 database of this site has no ${table}.${column} column: the migrations of astro-agent-api were not applied to it.`,
@@ -66,13 +80,20 @@ export async function openD1Store(binding: D1Database, options: { bindingName: s
         )
         .bind(key, now, windowMs, limit)
         .first<WindowRow>();
-      if (counted !== null) return { allowed: true, count: counted.count, resetAt: counted.reset_at };
+      if (counted !== null)
+        return { allowed: true, count: counted.count, resetAt: counted.reset_at };
       const full = await selectWindow(key, now);
-      return { allowed: false, count: full?.count ?? limit, resetAt: full?.reset_at ?? now + windowMs };
+      return {
+        allowed: false,
+        count: full?.count ?? limit,
+        resetAt: full?.reset_at ?? now + windowMs,
+      };
     },
     async peek(key, { windowMs, now }) {
       const row = await selectWindow(key, now);
-      return row === null ? { count: 0, resetAt: now + windowMs } : { count: row.count, resetAt: row.reset_at };
+      return row === null
+        ? { count: 0, resetAt: now + windowMs }
+        : { count: row.count, resetAt: row.reset_at };
     },
   };
 
@@ -81,11 +102,17 @@ export async function openD1Store(binding: D1Database, options: { bindingName: s
     run: async (statement) => (await bound(statement).run()).meta.changes,
     first: async (statement) => (await bound(statement).first()) ?? undefined,
     // One batch is one transaction on D1's primary: the operation's statements decide as one.
-    transaction: async (statements) => (await db.batch(statements.map(bound))).map((result) => result.meta.changes),
+    transaction: async (statements) =>
+      (await db.batch(statements.map(bound))).map((result) => result.meta.changes),
   });
 
   function selectWindow(key: string, now: number) {
-    return db.prepare('SELECT count, window_start + window_ms AS reset_at FROM rate_windows WHERE key = ?1 AND window_start + window_ms > ?2').bind(key, now).first<WindowRow>();
+    return db
+      .prepare(
+        'SELECT count, window_start + window_ms AS reset_at FROM rate_windows WHERE key = ?1 AND window_start + window_ms > ?2',
+      )
+      .bind(key, now)
+      .first<WindowRow>();
   }
 
   return {
@@ -93,7 +120,9 @@ export async function openD1Store(binding: D1Database, options: { bindingName: s
     windows,
     // Every Worker instance counts an address in the same row: the anonymous quota is exact too, and
     // while D1 fails, counted per instance so that anonymous reading goes on.
-    anonymousWindows: createFallbackWindowCounter(windows, { warn: options.warn ?? consoleLogger.warn }),
+    anonymousWindows: createFallbackWindowCounter(windows, {
+      warn: options.warn ?? consoleLogger.warn,
+    }),
     trafficBatchLimit: D1_TRAFFIC_BATCH,
 
     async createClient(client) {
@@ -104,14 +133,19 @@ export async function openD1Store(binding: D1Database, options: { bindingName: s
     },
 
     async findClient(clientId) {
-      const row = await db.prepare('SELECT * FROM clients WHERE client_id = ?1').bind(clientId).first<ClientRow>();
+      const row = await db
+        .prepare('SELECT * FROM clients WHERE client_id = ?1')
+        .bind(clientId)
+        .first<ClientRow>();
       return row === null ? undefined : toClientRecord(row);
     },
 
     async insertToken(token) {
       // One transaction; the token is inserted only while its client exists.
       const [, inserted] = await db.batch([
-        db.prepare('UPDATE clients SET last_token_at = max(last_token_at, ?1) WHERE client_id = ?2').bind(token.issuedAt, token.clientId),
+        db
+          .prepare('UPDATE clients SET last_token_at = max(last_token_at, ?1) WHERE client_id = ?2')
+          .bind(token.issuedAt, token.clientId),
         db
           .prepare(
             `INSERT INTO access_tokens (token_hash, client_id, scope, issued_at, expires_at)
@@ -123,18 +157,29 @@ export async function openD1Store(binding: D1Database, options: { bindingName: s
     },
 
     async findToken(tokenHash, now) {
-      const row = await db.prepare('SELECT * FROM access_tokens WHERE token_hash = ?1 AND expires_at > ?2').bind(tokenHash, now).first<TokenRow>();
+      const row = await db
+        .prepare('SELECT * FROM access_tokens WHERE token_hash = ?1 AND expires_at > ?2')
+        .bind(tokenHash, now)
+        .first<TokenRow>();
       return row === null ? undefined : toTokenRecord(row);
     },
 
     async deleteToken(tokenHash, clientId) {
-      const result = await db.prepare('DELETE FROM access_tokens WHERE token_hash = ?1 AND client_id = ?2').bind(tokenHash, clientId).run();
+      const result = await db
+        .prepare('DELETE FROM access_tokens WHERE token_hash = ?1 AND client_id = ?2')
+        .bind(tokenHash, clientId)
+        .run();
       return result.meta.changes > 0;
     },
 
     async claimOnce(key, expiresAt, now) {
       // One statement, as sqlite-store.ts: D1 runs it on its primary, one at a time, so one claim wins.
-      const result = await db.prepare('INSERT INTO claims (key, expires_at) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET expires_at = ?2 WHERE expires_at <= ?3').bind(key, expiresAt, now).run();
+      const result = await db
+        .prepare(
+          'INSERT INTO claims (key, expires_at) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET expires_at = ?2 WHERE expires_at <= ?3',
+        )
+        .bind(key, expiresAt, now)
+        .run();
       return result.meta.changes > 0;
     },
 
@@ -152,14 +197,18 @@ export async function openD1Store(binding: D1Database, options: { bindingName: s
 
     async deleteIdleClients(idleSince) {
       // Their tokens go with them through ON DELETE CASCADE (D1 enforces foreign keys).
-      return (await db.prepare('DELETE FROM clients WHERE last_token_at < ?1').bind(idleSince).run()).meta.changes;
+      return (
+        await db.prepare('DELETE FROM clients WHERE last_token_at < ?1').bind(idleSince).run()
+      ).meta.changes;
     },
 
     async addTraffic({ requests, searches }) {
       const statements = [
         ...requests.map((r) =>
           db
-            .prepare(`INSERT INTO traffic_requests (day, surface, target, page, family, count) VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT DO UPDATE SET count = count + excluded.count`)
+            .prepare(
+              `INSERT INTO traffic_requests (day, surface, target, page, family, count) VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT DO UPDATE SET count = count + excluded.count`,
+            )
             .bind(r.day, r.surface, r.target, r.page, r.family, r.count),
         ),
         ...searches.map((s) =>
@@ -167,7 +216,16 @@ export async function openD1Store(binding: D1Database, options: { bindingName: s
             .prepare(
               `INSERT INTO traffic_searches (day, surface, family, query, filters, results, more, count) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT DO UPDATE SET count = count + excluded.count`,
             )
-            .bind(s.day, s.surface, s.family, s.query, s.filters, s.results, s.more ? 1 : 0, s.count),
+            .bind(
+              s.day,
+              s.surface,
+              s.family,
+              s.query,
+              s.filters,
+              s.results,
+              s.more ? 1 : 0,
+              s.count,
+            ),
         ),
       ];
       if (statements.length > 0) await db.batch(statements);
@@ -175,8 +233,18 @@ export async function openD1Store(binding: D1Database, options: { bindingName: s
 
     async readTraffic(sinceDay) {
       const [requests, searches] = await Promise.all([
-        db.prepare('SELECT day, surface, target, page, family, count FROM traffic_requests WHERE day >= ?1').bind(sinceDay).all<TrafficCount>(),
-        db.prepare('SELECT day, surface, family, query, filters, results, more, count FROM traffic_searches WHERE day >= ?1').bind(sinceDay).all<Omit<SearchCount, 'more'> & { more: number }>(),
+        db
+          .prepare(
+            'SELECT day, surface, target, page, family, count FROM traffic_requests WHERE day >= ?1',
+          )
+          .bind(sinceDay)
+          .all<TrafficCount>(),
+        db
+          .prepare(
+            'SELECT day, surface, family, query, filters, results, more, count FROM traffic_searches WHERE day >= ?1',
+          )
+          .bind(sinceDay)
+          .all<Omit<SearchCount, 'more'> & { more: number }>(),
       ]);
       return {
         requests: requests.results.map((row) => ({ ...row })),
@@ -185,7 +253,10 @@ export async function openD1Store(binding: D1Database, options: { bindingName: s
     },
 
     async deleteTrafficBefore(day) {
-      await db.batch([db.prepare('DELETE FROM traffic_requests WHERE day < ?1').bind(day), db.prepare('DELETE FROM traffic_searches WHERE day < ?1').bind(day)]);
+      await db.batch([
+        db.prepare('DELETE FROM traffic_requests WHERE day < ?1').bind(day),
+        db.prepare('DELETE FROM traffic_searches WHERE day < ?1').bind(day),
+      ]);
     },
 
     async close() {},
@@ -201,9 +272,13 @@ const CONSTRAINT_FAILED = /constraint failed/i;
  */
 function reportingUnavailable(binding: D1Database): D1Database {
   const unavailable = (error: unknown): never => {
-    throw error instanceof Error && CONSTRAINT_FAILED.test(error.message) ? error : new StoreUnavailableError('d1', error);
+    throw error instanceof Error && CONSTRAINT_FAILED.test(error.message)
+      ? error
+      : new StoreUnavailableError('d1', error);
   };
-  const wrap = (statement: D1PreparedStatement): D1PreparedStatement & { raw: D1PreparedStatement } => ({
+  const wrap = (
+    statement: D1PreparedStatement,
+  ): D1PreparedStatement & { raw: D1PreparedStatement } => ({
     raw: statement,
     bind: (...values) => wrap(statement.bind(...values)),
     first: <T>() => statement.first<T>().catch(unavailable),
@@ -212,6 +287,9 @@ function reportingUnavailable(binding: D1Database): D1Database {
   });
   return {
     prepare: (query) => wrap(binding.prepare(query)),
-    batch: <T>(statements: D1PreparedStatement[]) => binding.batch<T>(statements.map((statement) => (statement as ReturnType<typeof wrap>).raw)).catch(unavailable),
+    batch: <T>(statements: D1PreparedStatement[]) =>
+      binding
+        .batch<T>(statements.map((statement) => (statement as ReturnType<typeof wrap>).raw))
+        .catch(unavailable),
   };
 }

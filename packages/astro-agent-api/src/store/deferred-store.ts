@@ -1,5 +1,5 @@
-import { ApiError } from '../api-error.ts';
-import type { RuntimeLogger } from '../logger.ts';
+import { ApiError } from '../contract/api-error.ts';
+import type { RuntimeLogger } from '../shared/logger.ts';
 import type { Store, WindowCounter } from './store.ts';
 import { STORE_RETRY_AFTER_SECONDS, StoreUnavailableError } from './store-unavailable.ts';
 
@@ -16,7 +16,10 @@ export interface DeferredStore extends Store {
  * names the migration to run), anything else a StoreUnavailableError, its cause logged once per outage.
  * The opening is tried again by the first use `retryMs` after a failure, not by every request.
  */
-export function createDeferredStore(open: () => Promise<Store>, options: { logger: RuntimeLogger; retryMs?: number; now?: () => number }): DeferredStore {
+export function createDeferredStore(
+  open: () => Promise<Store>,
+  options: { logger: RuntimeLogger; retryMs?: number; now?: () => number },
+): DeferredStore {
   const retryMs = options.retryMs ?? STORE_RETRY_AFTER_SECONDS * 1000;
   const now = options.now ?? Date.now;
   let store: Store | undefined;
@@ -28,7 +31,10 @@ export function createDeferredStore(open: () => Promise<Store>, options: { logge
     if (failed && now() - failed.at < retryMs) return Promise.reject(failed.cause);
     opening ??= open().then(
       (backend) => {
-        if (failed) options.logger.warn(`agent-api: the ${backend.backend} store is open; what needs it answers again.`);
+        if (failed)
+          options.logger.warn(
+            `agent-api: the ${backend.backend} store is open; what needs it answers again.`,
+          );
         failed = undefined;
         opening = undefined;
         store = backend;
@@ -36,8 +42,19 @@ export function createDeferredStore(open: () => Promise<Store>, options: { logge
       },
       (cause: unknown) => {
         // A known state is said as it is; the cause of anything else stays in the log, never in an answer.
-        const error = cause instanceof ApiError ? cause : new StoreUnavailableError(undefined, cause, `Retry in ${STORE_RETRY_AFTER_SECONDS} s (Retry-After).`);
-        if (!failed) options.logger.error(`agent-api: cannot open the store; what needs it answers ${error.status} until it opens, tried again every ${retryMs / 1000} s`, cause);
+        const error =
+          cause instanceof ApiError
+            ? cause
+            : new StoreUnavailableError(
+                undefined,
+                cause,
+                `Retry in ${STORE_RETRY_AFTER_SECONDS} s (Retry-After).`,
+              );
+        if (!failed)
+          options.logger.error(
+            `agent-api: cannot open the store; what needs it answers ${error.status} until it opens, tried again every ${retryMs / 1000} s`,
+            cause,
+          );
         failed = { cause, error, at: now() };
         opening = undefined;
         throw cause;
@@ -72,12 +89,16 @@ export function createDeferredStore(open: () => Promise<Store>, options: { logge
     findClient: (clientId) => use((backend) => backend.findClient(clientId)),
     insertToken: (token) => use((backend) => backend.insertToken(token)),
     findToken: (tokenHash, at) => use((backend) => backend.findToken(tokenHash, at)),
-    deleteToken: (tokenHash, clientId) => use((backend) => backend.deleteToken(tokenHash, clientId)),
+    deleteToken: (tokenHash, clientId) =>
+      use((backend) => backend.deleteToken(tokenHash, clientId)),
     insertAuthorizationCode: (code) => use((backend) => backend.insertAuthorizationCode(code)),
-    findAuthorizationCode: (codeHash, at) => use((backend) => backend.findAuthorizationCode(codeHash, at)),
-    redeemAuthorizationCode: (codeHash, grant, tokens, at) => use((backend) => backend.redeemAuthorizationCode(codeHash, grant, tokens, at)),
+    findAuthorizationCode: (codeHash, at) =>
+      use((backend) => backend.findAuthorizationCode(codeHash, at)),
+    redeemAuthorizationCode: (codeHash, grant, tokens, at) =>
+      use((backend) => backend.redeemAuthorizationCode(codeHash, grant, tokens, at)),
     findRefreshToken: (tokenHash, at) => use((backend) => backend.findRefreshToken(tokenHash, at)),
-    rotateRefreshToken: (tokenHash, tokens, at) => use((backend) => backend.rotateRefreshToken(tokenHash, tokens, at)),
+    rotateRefreshToken: (tokenHash, tokens, at) =>
+      use((backend) => backend.rotateRefreshToken(tokenHash, tokens, at)),
     revokeGrant: (grantId, clientId) => use((backend) => backend.revokeGrant(grantId, clientId)),
     claimOnce: (key, expiresAt, at) => use((backend) => backend.claimOnce(key, expiresAt, at)),
     purgeExpired: (at) => use((backend) => backend.purgeExpired(at)),

@@ -9,11 +9,17 @@ import { StoreUnavailableError } from './store-unavailable.ts';
  * on its own). Clients, tokens and identified windows have no such fall back: they must be exact, and
  * answer 503. The switch is logged once each way, never per request.
  */
-export function createFallbackWindowCounter(shared: WindowCounter, options: { max?: number; warn: (message: string) => void }): WindowCounter {
+export function createFallbackWindowCounter(
+  shared: WindowCounter,
+  options: { max?: number; warn: (message: string) => void },
+): WindowCounter {
   const local = createMemoryWindowCounter({ max: options.max });
   let degraded = false;
 
-  async function withFallback<T>(sharedCall: () => Promise<T>, localCall: () => Promise<T>): Promise<T> {
+  async function withFallback<T>(
+    sharedCall: () => Promise<T>,
+    localCall: () => Promise<T>,
+  ): Promise<T> {
     let result: T;
     try {
       result = await sharedCall();
@@ -21,13 +27,18 @@ export function createFallbackWindowCounter(shared: WindowCounter, options: { ma
       if (!(error instanceof StoreUnavailableError)) throw error;
       if (!degraded) {
         degraded = true;
-        options.warn('agent-api: the shared store is unreachable; anonymous requests are now limited per instance, in memory, ' + 'until it returns (OAuth and token requests answer 503 meanwhile).');
+        options.warn(
+          'agent-api: the shared store is unreachable; anonymous requests are now limited per instance, in memory, ' +
+            'until it returns (OAuth and token requests answer 503 meanwhile).',
+        );
       }
       return localCall();
     }
     if (degraded) {
       degraded = false;
-      options.warn('agent-api: the shared store is back; anonymous requests are limited across instances again.');
+      options.warn(
+        'agent-api: the shared store is back; anonymous requests are limited across instances again.',
+      );
     }
     return result;
   }

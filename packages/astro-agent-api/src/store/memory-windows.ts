@@ -31,7 +31,8 @@ export function createMemoryWindowCounter(options: { max?: number } = {}): Windo
 
     async peek(key, { windowMs, now }) {
       const window = windows.peek(key);
-      if (window === undefined || now >= window.start + window.windowMs) return { count: 0, resetAt: now + windowMs };
+      if (window === undefined || now >= window.start + window.windowMs)
+        return { count: 0, resetAt: now + windowMs };
       return { count: window.count, resetAt: window.start + window.windowMs };
     },
   };

@@ -1,8 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseEnvironment, type Environment } from '../environment.ts';
-import { consoleLogger, type RuntimeLogger } from '../logger.ts';
-import { assertPeerInstalled, OPTIONAL_PEERS } from '../peer-dependency.ts';
+import { consoleLogger, type RuntimeLogger } from '../shared/logger.ts';
+import { assertPeerInstalled, OPTIONAL_PEERS } from '../shared/peer-dependency.ts';
 import { openSqliteStore } from './sqlite-store.ts';
 import { createStoreSweeper } from './store-sweeper.ts';
 import type { Store } from './store.ts';
@@ -52,7 +52,9 @@ export async function openStore(opts: {
     now: opts.now,
   });
   try {
-    await sweeper.start((error) => logger.error('agent-api: the store sweep failed; it runs again at its next interval', error));
+    await sweeper.start((error) =>
+      logger.error('agent-api: the store sweep failed; it runs again at its next interval', error),
+    );
   } catch (error) {
     await store.close();
     throw error;
@@ -70,7 +72,11 @@ export async function openStore(opts: {
  * The backend that `openStore` picks for the same options, without its housekeeping: for tools that
  * only read it, such as the traffic report.
  */
-export async function openStoreBackend(opts: { dataDir: string; settings?: Environment; logger?: RuntimeLogger }): Promise<Store> {
+export async function openStoreBackend(opts: {
+  dataDir: string;
+  settings?: Environment;
+  logger?: RuntimeLogger;
+}): Promise<Store> {
   const env = opts.settings ?? DEFAULT_SETTINGS;
   // The Redis client is loaded only when it is used: it is ~25 MB of a server's memory, and an optional peer.
   if (env.REDIS_URL !== undefined) {

@@ -57,7 +57,14 @@ if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('HSET', KEYS[1], unpack(ARGV, 3))
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 return 1`,
-  parseCommand(parser: CommandParser, clientKey: string, lastTokenKey: string, clientId: string, lastTokenAt: string, fields: string[]) {
+  parseCommand(
+    parser: CommandParser,
+    clientKey: string,
+    lastTokenKey: string,
+    clientId: string,
+    lastTokenAt: string,
+    fields: string[],
+  ) {
     parser.pushKeys([clientKey, lastTokenKey]);
     parser.push(clientId, lastTokenAt, ...fields);
   },
@@ -103,7 +110,12 @@ redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[2])
 redis.call('ZREM', KEYS[3], ARGV[2])
 return 1`,
-  parseCommand(parser: CommandParser, keys: [token: string, clientTokens: string, expiry: string], clientId: string, tokenHash: string) {
+  parseCommand(
+    parser: CommandParser,
+    keys: [token: string, clientTokens: string, expiry: string],
+    clientId: string,
+    tokenHash: string,
+  ) {
     parser.pushKeys(keys);
     parser.push(clientId, tokenHash);
   },
@@ -129,7 +141,13 @@ for _, hash in ipairs(hashes) do
   redis.call('ZREM', KEYS[1], hash)
 end
 return {#hashes, removed}`,
-  parseCommand(parser: CommandParser, expiryKey: string, now: string, batch: number, prefix: string) {
+  parseCommand(
+    parser: CommandParser,
+    expiryKey: string,
+    now: string,
+    batch: number,
+    prefix: string,
+  ) {
     parser.pushKey(expiryKey);
     parser.push(now, String(batch), prefix);
   },
@@ -202,7 +220,13 @@ redis.call('HSET', KEYS[2], unpack(ARGV, 3))
 redis.call('PEXPIREAT', KEYS[2], ARGV[1])
 redis.call('ZADD', KEYS[3], ARGV[1], ARGV[2])
 return 1`,
-  parseCommand(parser: CommandParser, keys: [client: string, code: string, codesExpiry: string], expiresAt: string, codeHash: string, fields: string[]) {
+  parseCommand(
+    parser: CommandParser,
+    keys: [client: string, code: string, codesExpiry: string],
+    expiresAt: string,
+    codeHash: string,
+    fields: string[],
+  ) {
     parser.pushKeys(keys);
     parser.push(expiresAt, codeHash, ...fields);
   },
@@ -228,7 +252,13 @@ for _, grantId in ipairs(grants) do
   redis.call('ZREM', KEYS[2], grantId)
 end
 return math.max(#codes, #grants)`,
-  parseCommand(parser: CommandParser, keys: [codesExpiry: string, grantsExpiry: string], now: string, batch: number, prefix: string) {
+  parseCommand(
+    parser: CommandParser,
+    keys: [codesExpiry: string, grantsExpiry: string],
+    now: string,
+    batch: number,
+    prefix: string,
+  ) {
     parser.pushKeys(keys);
     parser.push(now, String(batch), prefix);
   },
@@ -300,7 +330,17 @@ return 1`,
   parseCommand(
     parser: CommandParser,
     refreshKey: string,
-    args: [prefix: string, now: string, grantId: string, access: string, scope: string, issuedAt: string, accessExpiresAt: string, refresh: string, refreshExpiresAt: string],
+    args: [
+      prefix: string,
+      now: string,
+      grantId: string,
+      access: string,
+      scope: string,
+      issuedAt: string,
+      accessExpiresAt: string,
+      refresh: string,
+      refreshExpiresAt: string,
+    ],
   ) {
     parser.pushKey(refreshKey);
     parser.push(...args);
@@ -315,7 +355,13 @@ export const revokeGrant = defineScript({
 if redis.call('HGET', KEYS[1], 'clientId') ~= ARGV[3] then return 0 end
 revokeGrant(ARGV[1], ARGV[2])
 return 1`,
-  parseCommand(parser: CommandParser, grantKey: string, prefix: string, grantId: string, clientId: string) {
+  parseCommand(
+    parser: CommandParser,
+    grantKey: string,
+    prefix: string,
+    grantId: string,
+    clientId: string,
+  ) {
     parser.pushKey(grantKey);
     parser.push(prefix, grantId, clientId);
   },
@@ -344,7 +390,13 @@ for _, id in ipairs(ids) do
   redis.call('ZREM', KEYS[1], id)
 end
 return #ids`,
-  parseCommand(parser: CommandParser, keys: [lastToken: string, expiry: string], idleSince: string, batch: number, prefix: string) {
+  parseCommand(
+    parser: CommandParser,
+    keys: [lastToken: string, expiry: string],
+    idleSince: string,
+    batch: number,
+    prefix: string,
+  ) {
     parser.pushKeys(keys);
     parser.push(idleSince, String(batch), prefix);
   },

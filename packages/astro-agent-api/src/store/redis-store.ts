@@ -1,10 +1,21 @@
-import { consoleLogger } from '../logger.ts';
+import { consoleLogger } from '../shared/logger.ts';
 import { createClient, ErrorReply } from 'redis';
 import { createCircuitBreaker } from './circuit-breaker.ts';
 import { createFallbackWindowCounter } from './fallback-windows.ts';
 import { REDIS_DEFAULTS } from '../environment.ts';
 import { REDIS_SCRIPTS } from './redis-scripts.ts';
-import type { AuthorizationCodeRecord, ClientPublicKeys, ClientRecord, GrantTokens, RedemptionOutcome, SearchCount, Store, TokenRecord, TrafficCount, WindowCounter } from './store.ts';
+import type {
+  AuthorizationCodeRecord,
+  ClientPublicKeys,
+  ClientRecord,
+  GrantTokens,
+  RedemptionOutcome,
+  SearchCount,
+  Store,
+  TokenRecord,
+  TrafficCount,
+  WindowCounter,
+} from './store.ts';
 import { StoreUnavailableError } from './store-unavailable.ts';
 
 export interface RedisStoreOptions {
@@ -66,7 +77,8 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
         connectTimeout: Math.max(timeoutMs, 1_000),
         // At start-up, no retry: the caller exits with a message. Later, reconnect for ever with an
         // exponential back-off capped at 2 s plus jitter, so instances do not reconnect in lockstep.
-        reconnectStrategy: (retries) => (everReady ? Math.min(50 * 2 ** retries, 2_000) + Math.floor(Math.random() * 200) : false),
+        reconnectStrategy: (retries) =>
+          everReady ? Math.min(50 * 2 ** retries, 2_000) + Math.floor(Math.random() * 200) : false,
       },
     });
   } catch (error) {
@@ -81,7 +93,9 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
   client.on('error', (error: unknown) => {
     if (!everReady || lost) return;
     lost = true;
-    warn(`agent-api: lost the connection to Redis at ${where} (${describeCause(error)}); reconnecting. OAuth and token requests answer 503 until it returns.`);
+    warn(
+      `agent-api: lost the connection to Redis at ${where} (${describeCause(error)}); reconnecting. OAuth and token requests answer 503 until it returns.`,
+    );
   });
   client.on('ready', () => {
     everReady = true;
@@ -102,7 +116,11 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
   }
   const redis = client;
 
-  const breaker = createCircuitBreaker({ coolDownMs: HUNG_COOL_DOWN_MS, opensOn: (error) => error instanceof StoreUnavailableError && error.cause instanceof RedisTimeoutError });
+  const breaker = createCircuitBreaker({
+    coolDownMs: HUNG_COOL_DOWN_MS,
+    opensOn: (error) =>
+      error instanceof StoreUnavailableError && error.cause instanceof RedisTimeoutError,
+  });
 
   /**
    * Runs one round trip, bounded by `timeoutMs`; connection trouble becomes StoreUnavailableError. A
@@ -114,7 +132,10 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
       async () => {
         let timer: NodeJS.Timeout | undefined;
         const deadline = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new RedisTimeoutError(`Redis did not answer within ${timeoutMs} ms`)), timeoutMs);
+          timer = setTimeout(
+            () => reject(new RedisTimeoutError(`Redis did not answer within ${timeoutMs} ms`)),
+            timeoutMs,
+          );
         });
         try {
           return await Promise.race([command(), deadline]);
@@ -124,7 +145,13 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
           clearTimeout(timer);
         }
       },
-      () => new StoreUnavailableError('redis', new Error(`Redis did not answer within ${timeoutMs} ms a moment ago; it is tried again every ${HUNG_COOL_DOWN_MS} ms`)),
+      () =>
+        new StoreUnavailableError(
+          'redis',
+          new Error(
+            `Redis did not answer within ${timeoutMs} ms a moment ago; it is tried again every ${HUNG_COOL_DOWN_MS} ms`,
+          ),
+        ),
     );
   }
 
@@ -148,12 +175,17 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
 
   const windows: WindowCounter = {
     async hit(name, { limit, windowMs, now }) {
-      const [allowed, count, resetAt] = await run(() => redis.hitWindow(key.window(name), now, Math.ceil(windowMs), limit));
+      const [allowed, count, resetAt] = await run(() =>
+        redis.hitWindow(key.window(name), now, Math.ceil(windowMs), limit),
+      );
       return { allowed: allowed === 1, count, resetAt };
     },
     async peek(name, { windowMs, now }) {
-      const [start, ms, count] = (await run(() => redis.hmGet(key.window(name), ['start', 'ms', 'count']))).map(Number);
-      if (!(start! + ms! > now) || !Number.isFinite(count)) return { count: 0, resetAt: now + windowMs };
+      const [start, ms, count] = (
+        await run(() => redis.hmGet(key.window(name), ['start', 'ms', 'count']))
+      ).map(Number);
+      if (!(start! + ms! > now) || !Number.isFinite(count))
+        return { count: 0, resetAt: now + windowMs };
       return { count: count!, resetAt: start! + ms! };
     },
   };
@@ -161,31 +193,42 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
   return {
     backend: 'redis',
     windows,
-    anonymousWindows: createFallbackWindowCounter(windows, { max: options.anonymousWindowsMax, warn }),
+    anonymousWindows: createFallbackWindowCounter(windows, {
+      max: options.anonymousWindowsMax,
+      warn,
+    }),
 
     async createClient(record) {
       const created = await run(() =>
-        redis.createClient(key.client(record.clientId), key.lastToken, record.clientId, String(record.lastTokenAt), [
-          'secretHash',
-          record.secretHash,
-          'clientName',
-          record.clientName,
-          'contacts',
-          JSON.stringify(record.contacts),
-          'scope',
-          record.scope,
-          'tokenEndpointAuthMethod',
-          record.tokenEndpointAuthMethod,
-          'grantTypes',
-          JSON.stringify(record.grantTypes),
-          'redirectUris',
-          JSON.stringify(record.redirectUris),
-          'issuedAt',
-          String(record.issuedAt),
-          'lastTokenAt',
+        redis.createClient(
+          key.client(record.clientId),
+          key.lastToken,
+          record.clientId,
           String(record.lastTokenAt),
-          ...(record.publicKeys === undefined ? [] : ['publicKeys', JSON.stringify(record.publicKeys)]),
-        ]),
+          [
+            'secretHash',
+            record.secretHash,
+            'clientName',
+            record.clientName,
+            'contacts',
+            JSON.stringify(record.contacts),
+            'scope',
+            record.scope,
+            'tokenEndpointAuthMethod',
+            record.tokenEndpointAuthMethod,
+            'grantTypes',
+            JSON.stringify(record.grantTypes),
+            'redirectUris',
+            JSON.stringify(record.redirectUris),
+            'issuedAt',
+            String(record.issuedAt),
+            'lastTokenAt',
+            String(record.lastTokenAt),
+            ...(record.publicKeys === undefined
+              ? []
+              : ['publicKeys', JSON.stringify(record.publicKeys)]),
+          ],
+        ),
       );
       if (created !== 1) throw new Error(`client_id ${record.clientId} is already registered`);
     },
@@ -198,8 +241,20 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
     async insertToken(token) {
       const inserted = await run(() =>
         redis.insertToken(
-          [key.client(token.clientId), key.lastToken, key.token(token.tokenHash), key.clientTokens(token.clientId), key.expiry],
-          [token.clientId, token.tokenHash, token.scope, String(token.issuedAt), String(token.expiresAt)],
+          [
+            key.client(token.clientId),
+            key.lastToken,
+            key.token(token.tokenHash),
+            key.clientTokens(token.clientId),
+            key.expiry,
+          ],
+          [
+            token.clientId,
+            token.tokenHash,
+            token.scope,
+            String(token.issuedAt),
+            String(token.expiresAt),
+          ],
         ),
       );
       return inserted === 1;
@@ -213,7 +268,13 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
     },
 
     async deleteToken(tokenHash, clientId) {
-      const deleted = await run(() => redis.deleteToken([key.token(tokenHash), key.clientTokens(clientId), key.expiry], clientId, tokenHash));
+      const deleted = await run(() =>
+        redis.deleteToken(
+          [key.token(tokenHash), key.clientTokens(clientId), key.expiry],
+          clientId,
+          tokenHash,
+        ),
+      );
       return deleted === 1;
     },
 
@@ -223,7 +284,16 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
 
     async insertAuthorizationCode(code) {
       const fields = Object.entries(code).flatMap(([name, value]) => [name, String(value)]);
-      return (await run(() => redis.insertAuthorizationCode([key.client(code.clientId), key.code(code.codeHash), key.codesExpiry], String(code.expiresAt), code.codeHash, fields))) === 1;
+      return (
+        (await run(() =>
+          redis.insertAuthorizationCode(
+            [key.client(code.clientId), key.code(code.codeHash), key.codesExpiry],
+            String(code.expiresAt),
+            code.codeHash,
+            fields,
+          ),
+        )) === 1
+      );
     },
 
     async findAuthorizationCode(codeHash, now) {
@@ -254,30 +324,61 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
       const grant = await run(() => redis.hGetAll(key.grant(fields.grantId!)));
       if (grant.clientId === undefined) return undefined;
       return {
-        refreshToken: { tokenHash, grantId: fields.grantId, issuedAt: Number(fields.issuedAt), expiresAt: Number(fields.expiresAt) },
-        grant: { grantId: fields.grantId, clientId: grant.clientId, scope: grant.scope!, resource: grant.resource!, issuedAt: Number(grant.issuedAt), expiresAt: Number(grant.expiresAt) },
+        refreshToken: {
+          tokenHash,
+          grantId: fields.grantId,
+          issuedAt: Number(fields.issuedAt),
+          expiresAt: Number(fields.expiresAt),
+        },
+        grant: {
+          grantId: fields.grantId,
+          clientId: grant.clientId,
+          scope: grant.scope!,
+          resource: grant.resource!,
+          issuedAt: Number(grant.issuedAt),
+          expiresAt: Number(grant.expiresAt),
+        },
         rotated: fields.rotated === '1',
       };
     },
 
     async rotateRefreshToken(tokenHash, tokens, now) {
-      const reply = await run(() => redis.rotateRefreshToken(key.refresh(tokenHash), [prefix, String(now), tokens.refreshToken.grantId, ...tokenArguments(tokens)]));
+      const reply = await run(() =>
+        redis.rotateRefreshToken(key.refresh(tokenHash), [
+          prefix,
+          String(now),
+          tokens.refreshToken.grantId,
+          ...tokenArguments(tokens),
+        ]),
+      );
       return REDEMPTION_OUTCOMES[reply]!;
     },
 
     async revokeGrant(grantId, clientId) {
-      return (await run(() => redis.revokeGrant(key.grant(grantId), prefix, grantId, clientId))) === 1;
+      return (
+        (await run(() => redis.revokeGrant(key.grant(grantId), prefix, grantId, clientId))) === 1
+      );
     },
 
     // Redis already drops token, window and claim keys when they expire; this trims the expiry index and
     // deletes what Redis has not dropped yet (its clock may lag the caller's).
     async purgeExpired(now) {
       let handled: number;
-      do handled = await run(() => redis.purgeExpiredGrants([key.codesExpiry, key.grantsExpiry], String(now), SWEEP_BATCH, prefix));
+      do
+        handled = await run(() =>
+          redis.purgeExpiredGrants(
+            [key.codesExpiry, key.grantsExpiry],
+            String(now),
+            SWEEP_BATCH,
+            prefix,
+          ),
+        );
       while (handled === SWEEP_BATCH);
       let removed = 0;
       for (;;) {
-        const [handled, deleted] = await run(() => redis.purgeExpiredTokens(key.expiry, String(now), SWEEP_BATCH, prefix));
+        const [handled, deleted] = await run(() =>
+          redis.purgeExpiredTokens(key.expiry, String(now), SWEEP_BATCH, prefix),
+        );
         removed += deleted;
         if (handled < SWEEP_BATCH) return removed;
       }
@@ -286,7 +387,14 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
     async deleteIdleClients(idleSince) {
       let deleted = 0;
       for (;;) {
-        const batch = await run(() => redis.deleteIdleClients([key.lastToken, key.expiry], String(idleSince), SWEEP_BATCH, prefix));
+        const batch = await run(() =>
+          redis.deleteIdleClients(
+            [key.lastToken, key.expiry],
+            String(idleSince),
+            SWEEP_BATCH,
+            prefix,
+          ),
+        );
         deleted += batch;
         if (batch < SWEEP_BATCH) return deleted;
       }
@@ -299,11 +407,19 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
       const multi = redis.multi();
       const days = new Set<string>();
       for (const r of requests) {
-        multi.hIncrBy(key.requests(r.day), JSON.stringify([r.surface, r.target, r.page, r.family]), r.count);
+        multi.hIncrBy(
+          key.requests(r.day),
+          JSON.stringify([r.surface, r.target, r.page, r.family]),
+          r.count,
+        );
         days.add(r.day);
       }
       for (const s of searches) {
-        multi.hIncrBy(key.searches(s.day), JSON.stringify([s.surface, s.family, s.query, s.filters, s.results, s.more]), s.count);
+        multi.hIncrBy(
+          key.searches(s.day),
+          JSON.stringify([s.surface, s.family, s.query, s.filters, s.results, s.more]),
+          s.count,
+        );
         days.add(s.day);
       }
       multi.zAdd(
@@ -314,29 +430,63 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
     },
 
     async readTraffic(sinceDay) {
-      const days = await run(() => redis.zRangeByScore(key.trafficDays, Date.parse(sinceDay), '+inf'));
+      const days = await run(() =>
+        redis.zRangeByScore(key.trafficDays, Date.parse(sinceDay), '+inf'),
+      );
       const multi = redis.multi();
       for (const day of days) multi.hGetAll(key.requests(day)).hGetAll(key.searches(day));
-      const replies = days.length === 0 ? [] : ((await run(() => multi.exec())) as unknown as Record<string, string>[]);
-      const batch: { requests: TrafficCount[]; searches: SearchCount[] } = { requests: [], searches: [] };
+      const replies =
+        days.length === 0
+          ? []
+          : ((await run(() => multi.exec())) as unknown as Record<string, string>[]);
+      const batch: { requests: TrafficCount[]; searches: SearchCount[] } = {
+        requests: [],
+        searches: [],
+      };
       days.forEach((day, i) => {
         for (const [field, count] of Object.entries(replies[2 * i]!)) {
           const [surface, target, page, family] = JSON.parse(field) as string[];
-          batch.requests.push({ day, surface: surface!, target: target!, page: page!, family: family!, count: Number(count) });
+          batch.requests.push({
+            day,
+            surface: surface!,
+            target: target!,
+            page: page!,
+            family: family!,
+            count: Number(count),
+          });
         }
         for (const [field, count] of Object.entries(replies[2 * i + 1]!)) {
-          const [surface, family, query, filters, results, more] = JSON.parse(field) as [string, string, string, string, number, boolean];
-          batch.searches.push({ day, surface, family, query, filters, results, more, count: Number(count) });
+          const [surface, family, query, filters, results, more] = JSON.parse(field) as [
+            string,
+            string,
+            string,
+            string,
+            number,
+            boolean,
+          ];
+          batch.searches.push({
+            day,
+            surface,
+            family,
+            query,
+            filters,
+            results,
+            more,
+            count: Number(count),
+          });
         }
       });
       return batch;
     },
 
     async deleteTrafficBefore(day) {
-      const old = await run(() => redis.zRangeByScore(key.trafficDays, '-inf', `(${Date.parse(day)}`));
+      const old = await run(() =>
+        redis.zRangeByScore(key.trafficDays, '-inf', `(${Date.parse(day)}`),
+      );
       if (old.length === 0) return;
       const multi = redis.multi();
-      for (const gone of old) multi.del([key.requests(gone), key.searches(gone)]).zRem(key.trafficDays, gone);
+      for (const gone of old)
+        multi.del([key.requests(gone), key.searches(gone)]).zRem(key.trafficDays, gone);
       await run(() => multi.exec());
     },
 
@@ -344,7 +494,10 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
       if (!redis.isOpen) return;
       // A graceful close waits for pending replies; a hung Redis must not hold the shutdown.
       let timer: NodeJS.Timeout | undefined;
-      const closed = await Promise.race([redis.close().then(() => true), new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)))]);
+      const closed = await Promise.race([
+        redis.close().then(() => true),
+        new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs))),
+      ]);
       clearTimeout(timer);
       if (!closed) redis.destroy();
     },
@@ -358,7 +511,9 @@ export async function openRedisStore(options: RedisStoreOptions): Promise<Store>
  */
 function isUnavailable(error: unknown): boolean {
   if (!(error instanceof ErrorReply)) return true;
-  return /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS|OOM|MISCONF)\b/.test(error.message);
+  return /^(LOADING|BUSY|MASTERDOWN|READONLY|TRYAGAIN|CLUSTERDOWN|NOREPLICAS|OOM|MISCONF)\b/.test(
+    error.message,
+  );
 }
 
 /** The URL without its password, for messages and logs. */
@@ -374,9 +529,14 @@ function describeRedisUrl(url: string): string {
 
 function describeCause(error: unknown): string {
   // A refused connection to a name with several addresses is an AggregateError with an empty message.
-  const inner = error instanceof Error && 'cause' in error && error.cause instanceof Error ? error.cause : error;
-  if (inner instanceof AggregateError && inner.errors.length > 0) return describeCause(inner.errors[0]);
-  if (inner instanceof Error) return inner.message || ('code' in inner ? String(inner.code) : inner.name);
+  const inner =
+    error instanceof Error && 'cause' in error && error.cause instanceof Error
+      ? error.cause
+      : error;
+  if (inner instanceof AggregateError && inner.errors.length > 0)
+    return describeCause(inner.errors[0]);
+  if (inner instanceof Error)
+    return inner.message || ('code' in inner ? String(inner.code) : inner.name);
   return String(inner);
 }
 
@@ -387,13 +547,18 @@ function toClientRecord(clientId: string, fields: Record<string, string>): Clien
     clientName: fields.clientName!,
     contacts: JSON.parse(fields.contacts ?? '[]') as string[],
     scope: fields.scope!,
-    tokenEndpointAuthMethod: fields.tokenEndpointAuthMethod as ClientRecord['tokenEndpointAuthMethod'],
+    tokenEndpointAuthMethod:
+      fields.tokenEndpointAuthMethod as ClientRecord['tokenEndpointAuthMethod'],
     // A client registered before these fields existed had the only grant there was.
-    grantTypes: JSON.parse(fields.grantTypes ?? '["client_credentials"]') as ClientRecord['grantTypes'],
+    grantTypes: JSON.parse(
+      fields.grantTypes ?? '["client_credentials"]',
+    ) as ClientRecord['grantTypes'],
     redirectUris: JSON.parse(fields.redirectUris ?? '[]') as string[],
     issuedAt: Number(fields.issuedAt),
     lastTokenAt: Number(fields.lastTokenAt),
-    ...(fields.publicKeys === undefined ? {} : { publicKeys: JSON.parse(fields.publicKeys) as ClientPublicKeys }),
+    ...(fields.publicKeys === undefined
+      ? {}
+      : { publicKeys: JSON.parse(fields.publicKeys) as ClientPublicKeys }),
   };
 }
 
@@ -408,7 +573,10 @@ function toTokenRecord(tokenHash: string, fields: Record<string, string>): Token
   };
 }
 
-function toCodeRecord(codeHash: string, fields: Record<string, string>): AuthorizationCodeRecord & { grantId?: string } {
+function toCodeRecord(
+  codeHash: string,
+  fields: Record<string, string>,
+): AuthorizationCodeRecord & { grantId?: string } {
   return {
     codeHash,
     clientId: fields.clientId!,
@@ -423,9 +591,23 @@ function toCodeRecord(codeHash: string, fields: Record<string, string>): Authori
 }
 
 /** The replies of the grant scripts (redis-scripts.ts). */
-const REDEMPTION_OUTCOMES: Readonly<Record<number, RedemptionOutcome>> = { 0: 'gone', 1: 'issued', 2: 'replayed' };
+const REDEMPTION_OUTCOMES: Readonly<Record<number, RedemptionOutcome>> = {
+  0: 'gone',
+  1: 'issued',
+  2: 'replayed',
+};
 
 /** A grant's next tokens as the grant scripts take them: access token, its scope, issue time and expiry, then refresh token and its expiry. */
-function tokenArguments({ accessToken: access, refreshToken: refresh }: GrantTokens): [string, string, string, string, string, string] {
-  return [access.tokenHash, access.scope, String(access.issuedAt), String(access.expiresAt), refresh.tokenHash, String(refresh.expiresAt)];
+function tokenArguments({
+  accessToken: access,
+  refreshToken: refresh,
+}: GrantTokens): [string, string, string, string, string, string] {
+  return [
+    access.tokenHash,
+    access.scope,
+    String(access.issuedAt),
+    String(access.expiresAt),
+    refresh.tokenHash,
+    String(refresh.expiresAt),
+  ];
 }

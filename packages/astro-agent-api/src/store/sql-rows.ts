@@ -44,7 +44,9 @@ export function toClientRecord(row: ClientRow): ClientRecord {
     redirectUris: JSON.parse(row.redirect_uris) as string[],
     issuedAt: row.issued_at,
     lastTokenAt: row.last_token_at,
-    ...(row.public_keys === null ? {} : { publicKeys: JSON.parse(row.public_keys) as ClientPublicKeys }),
+    ...(row.public_keys === null
+      ? {}
+      : { publicKeys: JSON.parse(row.public_keys) as ClientPublicKeys }),
   };
 }
 

@@ -2,7 +2,15 @@ import { DatabaseSync } from 'node:sqlite';
 import { createMemoryWindowCounter } from './memory-windows.ts';
 import { SQLITE_MIGRATIONS } from './sqlite-schema.ts';
 import { createSqlGrants, purgeGrantStatements, type SqlStatement } from './grant-sql.ts';
-import { INSERT_CLIENT, toClientColumns, toClientRecord, toTokenRecord, type ClientRow, type TokenRow, type WindowRow } from './sql-rows.ts';
+import {
+  INSERT_CLIENT,
+  toClientColumns,
+  toClientRecord,
+  toTokenRecord,
+  type ClientRow,
+  type TokenRow,
+  type WindowRow,
+} from './sql-rows.ts';
 import type { SearchCount, Store, TrafficCount, WindowCounter } from './store.ts';
 
 /**
@@ -10,7 +18,10 @@ import type { SearchCount, Store, TrafficCount, WindowCounter } from './store.ts
  * synchronous, so each method runs to completion before another request's code runs: counting is
  * exact inside one process, and sqlite's file lock keeps single statements atomic across processes.
  */
-export function openSqliteStore(file: string, options: { anonymousWindowsMax?: number } = {}): Store {
+export function openSqliteStore(
+  file: string,
+  options: { anonymousWindowsMax?: number } = {},
+): Store {
   // A writer holding the lock (another process, a checkpoint) makes us wait up to 5 s, not fail at once.
   const db = new DatabaseSync(file, { timeout: 5_000, enableForeignKeyConstraints: true });
   try {
@@ -25,15 +36,23 @@ export function openSqliteStore(file: string, options: { anonymousWindowsMax?: n
 
   const insertClient = db.prepare(INSERT_CLIENT);
   const selectClient = db.prepare('SELECT * FROM clients WHERE client_id = ?');
-  const touchClient = db.prepare('UPDATE clients SET last_token_at = max(last_token_at, :at) WHERE client_id = :client_id');
+  const touchClient = db.prepare(
+    'UPDATE clients SET last_token_at = max(last_token_at, :at) WHERE client_id = :client_id',
+  );
   const insertTokenRow = db.prepare(
     `INSERT INTO access_tokens (token_hash, client_id, scope, issued_at, expires_at)
      VALUES (:token_hash, :client_id, :scope, :issued_at, :expires_at)`,
   );
-  const selectToken = db.prepare('SELECT * FROM access_tokens WHERE token_hash = ? AND expires_at > ?');
-  const deleteOwnToken = db.prepare('DELETE FROM access_tokens WHERE token_hash = ? AND client_id = ?');
+  const selectToken = db.prepare(
+    'SELECT * FROM access_tokens WHERE token_hash = ? AND expires_at > ?',
+  );
+  const deleteOwnToken = db.prepare(
+    'DELETE FROM access_tokens WHERE token_hash = ? AND client_id = ?',
+  );
   const deleteExpiredTokens = db.prepare('DELETE FROM access_tokens WHERE expires_at <= ?');
-  const deleteEndedWindows = db.prepare('DELETE FROM rate_windows WHERE window_start + window_ms <= ?');
+  const deleteEndedWindows = db.prepare(
+    'DELETE FROM rate_windows WHERE window_start + window_ms <= ?',
+  );
   // Tokens go with their client through ON DELETE CASCADE.
   const deleteIdle = db.prepare('DELETE FROM clients WHERE last_token_at < ?');
   // One statement: starts a new window, counts a hit, or (WHERE false) refuses it without counting.
@@ -52,7 +71,9 @@ export function openSqliteStore(file: string, options: { anonymousWindowsMax?: n
      ON CONFLICT (key) DO UPDATE SET expires_at = :expires_at WHERE expires_at <= :now`,
   );
   const deleteExpiredClaims = db.prepare('DELETE FROM claims WHERE expires_at <= ?');
-  const selectWindow = db.prepare('SELECT count, window_start + window_ms AS reset_at FROM rate_windows WHERE key = ? AND window_start + window_ms > ?');
+  const selectWindow = db.prepare(
+    'SELECT count, window_start + window_ms AS reset_at FROM rate_windows WHERE key = ? AND window_start + window_ms > ?',
+  );
   // The grant statements (grant-sql.ts) are a fixed set of texts: each prepared once.
   const prepared = new Map<string, ReturnType<DatabaseSync['prepare']>>();
   const statementOf = (sql: string) => {
@@ -78,21 +99,30 @@ export function openSqliteStore(file: string, options: { anonymousWindowsMax?: n
     `INSERT INTO traffic_searches (day, surface, family, query, filters, results, more, count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
      ON CONFLICT DO UPDATE SET count = count + excluded.count`,
   );
-  const selectRequests = db.prepare('SELECT day, surface, target, page, family, count FROM traffic_requests WHERE day >= ?');
-  const selectSearches = db.prepare('SELECT day, surface, family, query, filters, results, more, count FROM traffic_searches WHERE day >= ?');
+  const selectRequests = db.prepare(
+    'SELECT day, surface, target, page, family, count FROM traffic_requests WHERE day >= ?',
+  );
+  const selectSearches = db.prepare(
+    'SELECT day, surface, family, query, filters, results, more, count FROM traffic_searches WHERE day >= ?',
+  );
   const deleteOldRequests = db.prepare('DELETE FROM traffic_requests WHERE day < ?');
   const deleteOldSearches = db.prepare('DELETE FROM traffic_searches WHERE day < ?');
 
   const windows: WindowCounter = {
     async hit(key, { limit, windowMs, now }) {
-      const counted = hitWindow.get({ key, now, window_ms: windowMs, limit }) as unknown as WindowRow | undefined;
-      if (counted !== undefined) return { allowed: true, count: counted.count, resetAt: counted.reset_at };
+      const counted = hitWindow.get({ key, now, window_ms: windowMs, limit }) as unknown as
+        | WindowRow
+        | undefined;
+      if (counted !== undefined)
+        return { allowed: true, count: counted.count, resetAt: counted.reset_at };
       const full = selectWindow.get(key, now) as unknown as WindowRow;
       return { allowed: false, count: full.count, resetAt: full.reset_at };
     },
     async peek(key, { windowMs, now }) {
       const row = selectWindow.get(key, now) as unknown as WindowRow | undefined;
-      return row === undefined ? { count: 0, resetAt: now + windowMs } : { count: row.count, resetAt: row.reset_at };
+      return row === undefined
+        ? { count: 0, resetAt: now + windowMs }
+        : { count: row.count, resetAt: row.reset_at };
     },
   };
 
@@ -156,14 +186,27 @@ export function openSqliteStore(file: string, options: { anonymousWindowsMax?: n
 
     async addTraffic({ requests, searches }) {
       inTransaction(db, () => {
-        for (const r of requests) addRequests.run(r.day, r.surface, r.target, r.page, r.family, r.count);
-        for (const s of searches) addSearches.run(s.day, s.surface, s.family, s.query, s.filters, s.results, s.more ? 1 : 0, s.count);
+        for (const r of requests)
+          addRequests.run(r.day, r.surface, r.target, r.page, r.family, r.count);
+        for (const s of searches)
+          addSearches.run(
+            s.day,
+            s.surface,
+            s.family,
+            s.query,
+            s.filters,
+            s.results,
+            s.more ? 1 : 0,
+            s.count,
+          );
       });
     },
 
     async readTraffic(sinceDay) {
       const requests = selectRequests.all(sinceDay) as unknown as TrafficCount[];
-      const searches = (selectSearches.all(sinceDay) as unknown as (Omit<SearchCount, 'more'> & { more: number })[]).map((row) => ({
+      const searches = (
+        selectSearches.all(sinceDay) as unknown as (Omit<SearchCount, 'more'> & { more: number })[]
+      ).map((row) => ({
         ...row,
         more: row.more === 1,
       }));
@@ -185,8 +228,12 @@ export function openSqliteStore(file: string, options: { anonymousWindowsMax?: n
 
 /** Brings the file to the newest schema, one transaction per migration; refuses a file from a newer release. */
 function migrateSqliteSchema(db: DatabaseSync, now: number): void {
-  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL) STRICT');
-  const readVersion = db.prepare('SELECT coalesce(max(version), 0) AS version FROM schema_migrations');
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL) STRICT',
+  );
+  const readVersion = db.prepare(
+    'SELECT coalesce(max(version), 0) AS version FROM schema_migrations',
+  );
   const record = db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)');
   for (;;) {
     // Read inside the write transaction: two processes starting together migrate once.

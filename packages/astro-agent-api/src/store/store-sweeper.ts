@@ -12,7 +12,13 @@ export interface SweepResult {
  * older than `trafficRetentionDays`. `start()` sweeps at once, then every `intervalMs`; the timer does
  * not keep the process alive.
  */
-export function createStoreSweeper(deps: { store: Store; clientIdleMs: number; trafficRetentionDays: number; intervalMs: number; now?: () => number }) {
+export function createStoreSweeper(deps: {
+  store: Store;
+  clientIdleMs: number;
+  trafficRetentionDays: number;
+  intervalMs: number;
+  now?: () => number;
+}) {
   const now = deps.now ?? Date.now;
   let timer: NodeJS.Timeout | undefined;
 

@@ -1,9 +1,12 @@
-import { ApiError } from '../api-error.ts';
+import { ApiError } from '../contract/api-error.ts';
 
 /** Seconds a client is told to wait; the redis client retries its connection at least every 2 s. */
 export const STORE_RETRY_AFTER_SECONDS = 5;
 
-const UNAVAILABLE_HEADERS = { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS), 'Cache-Control': 'no-store' };
+const UNAVAILABLE_HEADERS = {
+  'Retry-After': String(STORE_RETRY_AFTER_SECONDS),
+  'Cache-Control': 'no-store',
+};
 
 /**
  * A shared backend (Redis, D1) that cannot be reached, or did not answer in time. It is an ApiError, so
@@ -13,12 +16,21 @@ const UNAVAILABLE_HEADERS = { 'Retry-After': String(STORE_RETRY_AFTER_SECONDS), 
  * holds while the store is open: anonymous windows then fall back to memory (fallback-windows.ts).
  */
 export class StoreUnavailableError extends ApiError {
-  constructor(backend: string | undefined, cause?: unknown, hint = `Retry in ${STORE_RETRY_AFTER_SECONDS} s (Retry-After). Anonymous reads without a token keep working meanwhile.`) {
-    super(503, 'temporarily_unavailable', `The ${backend === undefined ? '' : `${backend} `}store of this service cannot be reached at the moment.`, {
-      hint,
-      headers: UNAVAILABLE_HEADERS,
-      cause,
-    });
+  constructor(
+    backend: string | undefined,
+    cause?: unknown,
+    hint = `Retry in ${STORE_RETRY_AFTER_SECONDS} s (Retry-After). Anonymous reads without a token keep working meanwhile.`,
+  ) {
+    super(
+      503,
+      'temporarily_unavailable',
+      `The ${backend === undefined ? '' : `${backend} `}store of this service cannot be reached at the moment.`,
+      {
+        hint,
+        headers: UNAVAILABLE_HEADERS,
+        cause,
+      },
+    );
     this.name = 'StoreUnavailableError';
   }
 }

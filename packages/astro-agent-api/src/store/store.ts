@@ -1,4 +1,4 @@
-import type { ClientAuthMethod, GrantType } from '../oauth-contract.ts';
+import type { ClientAuthMethod, GrantType } from '../contract/oauth-contract.ts';
 
 /**
  * The Store contract: registered clients, access tokens, authorization codes, grants with their
@@ -123,7 +123,10 @@ export interface WindowHit {
 export interface WindowCounter {
   hit(key: string, options: { limit: number; windowMs: number; now: number }): Promise<WindowHit>;
   /** Reads the current window without counting; an absent or ended window reads as empty, starting now. */
-  peek(key: string, options: { windowMs: number; now: number }): Promise<{ count: number; resetAt: number }>;
+  peek(
+    key: string,
+    options: { windowMs: number; now: number },
+  ): Promise<{ count: number; resetAt: number }>;
 }
 
 /**
@@ -208,21 +211,38 @@ export interface Store extends TrafficStore {
   /** Stores an authorization code; false (storing nothing) when its client no longer exists. */
   insertAuthorizationCode(code: AuthorizationCodeRecord): Promise<boolean>;
   /** The code if it exists and has not expired at `now`, with the grant its redemption opened if it was redeemed. */
-  findAuthorizationCode(codeHash: string, now: number): Promise<(AuthorizationCodeRecord & { grantId?: string }) | undefined>;
+  findAuthorizationCode(
+    codeHash: string,
+    now: number,
+  ): Promise<(AuthorizationCodeRecord & { grantId?: string }) | undefined>;
   /**
    * Redeems a code once, atomically on every instance: the first redemption before its expiry stores
    * `grant` and its tokens (and records the grant on the code, and the token's time as the client's
    * last); any later one revokes that grant with everything issued under it (RFC 6749 §4.1.2).
    */
-  redeemAuthorizationCode(codeHash: string, grant: GrantRecord, tokens: GrantTokens, now: number): Promise<RedemptionOutcome>;
+  redeemAuthorizationCode(
+    codeHash: string,
+    grant: GrantRecord,
+    tokens: GrantTokens,
+    now: number,
+  ): Promise<RedemptionOutcome>;
   /** A refresh token that has not expired at `now`, its grant, and whether it was already rotated. */
-  findRefreshToken(tokenHash: string, now: number): Promise<{ refreshToken: RefreshTokenRecord; grant: GrantRecord; rotated: boolean } | undefined>;
+  findRefreshToken(
+    tokenHash: string,
+    now: number,
+  ): Promise<
+    { refreshToken: RefreshTokenRecord; grant: GrantRecord; rotated: boolean } | undefined
+  >;
   /**
    * Rotates a refresh token once, atomically on every instance (OAuth 2.1 §4.3.1): the first use stores
    * the next tokens of its grant, moves the grant's end to the next refresh token's and marks it rotated;
    * a use of a rotated one revokes its grant with everything issued under it.
    */
-  rotateRefreshToken(tokenHash: string, tokens: GrantTokens, now: number): Promise<RedemptionOutcome>;
+  rotateRefreshToken(
+    tokenHash: string,
+    tokens: GrantTokens,
+    now: number,
+  ): Promise<RedemptionOutcome>;
   /** Revokes a grant of `clientId` with its refresh and access tokens; true when something was revoked. */
   revokeGrant(grantId: string, clientId: string): Promise<boolean>;
   /**

@@ -60,14 +60,22 @@ export interface AgentReport {
 }
 
 /** The report of the counts from `since` to `until` (UTC days, inclusive). */
-export function buildAgentReport(batch: TrafficBatch, period: { since: string; until: string }): AgentReport {
+export function buildAgentReport(
+  batch: TrafficBatch,
+  period: { since: string; until: string },
+): AgentReport {
   const days = listDays(period.since, period.until);
   const dayIndex = new Map(days.map((day, i) => [day, i]));
   const requests = batch.requests.filter((row) => dayIndex.has(row.day));
   const searches = batch.searches.filter((row) => dayIndex.has(row.day));
 
-  const seriesBy = (nameOf: (row: (typeof requests)[number]) => string, order?: readonly string[]) => {
-    const series = new Map<string, number[]>((order ?? []).map((name) => [name, days.map(() => 0)]));
+  const seriesBy = (
+    nameOf: (row: (typeof requests)[number]) => string,
+    order?: readonly string[],
+  ) => {
+    const series = new Map<string, number[]>(
+      (order ?? []).map((name) => [name, days.map(() => 0)]),
+    );
     for (const row of requests) {
       const name = nameOf(row);
       if (!series.has(name))
@@ -81,17 +89,25 @@ export function buildAgentReport(batch: TrafficBatch, period: { since: string; u
   };
   const total = (series: Series) => series.counts.reduce((sum, n) => sum + n, 0);
 
-  const byFamily = seriesBy((row) => row.family).sort((a, b) => total(b) - total(a) || a.name.localeCompare(b.name));
+  const byFamily = seriesBy((row) => row.family).sort(
+    (a, b) => total(b) - total(a) || a.name.localeCompare(b.name),
+  );
   const bySurface = seriesBy(
     (row) => SURFACE_LABELS[row.surface as TrafficSurface] ?? row.surface,
     TRAFFIC_SURFACES.map((s) => SURFACE_LABELS[s]),
   );
-  const families = byFamily.map((series) => ({ name: series.name, ai: isAiFamily(series.name), requests: total(series) }));
+  const families = byFamily.map((series) => ({
+    name: series.name,
+    ai: isAiFamily(series.name),
+    requests: total(series),
+  }));
 
   const queries = groupQueries(searches);
   const channelFamilies = CHANNELS.map(({ name, surfaces }) => {
     const rows = requests.filter((row) => (surfaces as readonly string[]).includes(row.surface));
-    const users = new Set(rows.filter((row) => row.family !== OTHER_FAMILY).map((row) => row.family));
+    const users = new Set(
+      rows.filter((row) => row.family !== OTHER_FAMILY).map((row) => row.family),
+    );
     return { name, families: users.size, requests: rows.reduce((sum, row) => sum + row.count, 0) };
   });
 
@@ -131,17 +147,31 @@ function groupQueries(searches: TrafficBatch['searches']): QueryRow[] {
     const key = JSON.stringify([row.query, row.filters]);
     const group = groups.get(key);
     if (!group) {
-      groups.set(key, { query: row.query, filters: row.filters, searches: row.count, results: { min: row.results, max: row.results, more: row.more } });
+      groups.set(key, {
+        query: row.query,
+        filters: row.filters,
+        searches: row.count,
+        results: { min: row.results, max: row.results, more: row.more },
+      });
       continue;
     }
     group.searches += row.count;
-    group.results = { min: Math.min(group.results.min, row.results), max: Math.max(group.results.max, row.results), more: group.results.more || row.more };
+    group.results = {
+      min: Math.min(group.results.min, row.results),
+      max: Math.max(group.results.max, row.results),
+      more: group.results.more || row.more,
+    };
   }
-  return [...groups.values()].sort((a, b) => b.searches - a.searches || a.query.localeCompare(b.query));
+  return [...groups.values()].sort(
+    (a, b) => b.searches - a.searches || a.query.localeCompare(b.query),
+  );
 }
 
 /** Counts summed by a name, most first (ties in name order). */
-function sumBy<T extends { count: number }>(rows: T[], nameOf: (row: T) => string): [string, number][] {
+function sumBy<T extends { count: number }>(
+  rows: T[],
+  nameOf: (row: T) => string,
+): [string, number][] {
   const sums = new Map<string, number>();
   for (const row of rows) sums.set(nameOf(row), (sums.get(nameOf(row)) ?? 0) + row.count);
   return [...sums].sort(([a, m], [b, n]) => n - m || a.localeCompare(b));

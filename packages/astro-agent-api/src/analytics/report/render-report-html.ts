@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { assertPeerInstalled, OPTIONAL_PEERS } from '../../peer-dependency.ts';
+import { assertPeerInstalled, OPTIONAL_PEERS } from '../../shared/peer-dependency.ts';
 import { formatResults, type AgentReport, type QueryRow } from './build-agent-report.ts';
 import { percent } from './render-report-markdown.ts';
 
@@ -19,7 +19,18 @@ export async function readChartLibrary(): Promise<string> {
 }
 
 /** Colours told apart with the common kinds of colour blindness (Okabe and Ito), then greys. */
-const PALETTE = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#000000', '#999999', '#666666'];
+const PALETTE = [
+  '#0072B2',
+  '#E69F00',
+  '#009E73',
+  '#CC79A7',
+  '#56B4E9',
+  '#D55E00',
+  '#F0E442',
+  '#000000',
+  '#999999',
+  '#666666',
+];
 
 /** Draws the two charts from the data block: stacked bars, one per day. */
 const DRAW_CHARTS = `
@@ -47,7 +58,10 @@ for (const chart of data.charts) {
  * is escaped, the data block cannot close its script, and a Content-Security-Policy allows only the
  * page's own two scripts.
  */
-export function renderReportHtml(report: AgentReport, parts: { chartLibrary: string; generatedAt: Date }): string {
+export function renderReportHtml(
+  report: AgentReport,
+  parts: { chartLibrary: string; generatedAt: Date },
+): string {
   const data = {
     days: report.days,
     palette: PALETTE,
@@ -57,7 +71,11 @@ export function renderReportHtml(report: AgentReport, parts: { chartLibrary: str
     ],
   };
   const scripts = [parts.chartLibrary, DRAW_CHARTS];
-  const csp = ["default-src 'none'", `script-src ${scripts.map((script) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`).join(' ')}`, "style-src 'unsafe-inline'"].join('; ');
+  const csp = [
+    "default-src 'none'",
+    `script-src ${scripts.map((script) => `'sha256-${createHash('sha256').update(script).digest('base64')}'`).join(' ')}`,
+    "style-src 'unsafe-inline'",
+  ].join('; ');
   const { totals } = report;
   const queryTable = (rows: QueryRow[], empty: string) =>
     table(
@@ -91,7 +109,13 @@ export function renderReportHtml(report: AgentReport, parts: { chartLibrary: str
     <p>Of ${report.agentFamilies} agent families (callers the list of agents does not name are left out of the families).</p>
     ${table(
       ['Channel', 'Agent families', 'Share of families', 'Requests', 'Share of requests'],
-      report.channels.map((c) => [c.name, c.families, percent(c.families, report.agentFamilies), c.requests, percent(c.requests, totals.requests)]),
+      report.channels.map((c) => [
+        c.name,
+        c.families,
+        percent(c.families, report.agentFamilies),
+        c.requests,
+        percent(c.requests, totals.requests),
+      ]),
       '',
     )}
   </section>
@@ -139,9 +163,12 @@ function figure(value: number, label: string): string {
 function table(head: string[], rows: (string | number)[][], empty: string): string {
   if (rows.length === 0) return `<p class="empty">${escapeHtml(empty)}</p>`;
   // Figures (counts, shares, result ranges) are right-aligned, column heads included.
-  const figures = head.map((_, i) => rows.every((row) => typeof row[i] === 'number' || /^[\d–+ %]+$/.test(String(row[i]))));
+  const figures = head.map((_, i) =>
+    rows.every((row) => typeof row[i] === 'number' || /^[\d–+ %]+$/.test(String(row[i]))),
+  );
   const align = (i: number) => (figures[i] ? ' class="n"' : '');
-  const cell = (value: string | number, i: number) => `<td${align(i)}>${typeof value === 'number' ? value.toLocaleString('en') : escapeHtml(value)}</td>`;
+  const cell = (value: string | number, i: number) =>
+    `<td${align(i)}>${typeof value === 'number' ? value.toLocaleString('en') : escapeHtml(value)}</td>`;
   return `<table><thead><tr>${head.map((name, i) => `<th scope="col"${align(i)}>${escapeHtml(name)}</th>`).join('')}</tr></thead><tbody>${rows
     .map((row) => `<tr>${row.map(cell).join('')}</tr>`)
     .join('')}</tbody></table>`;

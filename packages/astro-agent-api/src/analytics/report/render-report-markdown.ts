@@ -1,5 +1,10 @@
 import { stripControlCharacters } from '../printable-text.ts';
-import { formatResults, type AgentReport, type QueryRow, type Series } from './build-agent-report.ts';
+import {
+  formatResults,
+  type AgentReport,
+  type QueryRow,
+  type Series,
+} from './build-agent-report.ts';
 
 /** Family columns of the per-day table in a terminal; the rest are summed into one. */
 const FAMILY_COLUMNS = 6;
@@ -21,11 +26,24 @@ export function renderReportMarkdown(report: AgentReport): string {
     if (rows.length === 0) out.push(empty);
     else out.push(formatTable(head, rows));
   };
-  const perDay = (series: Series[]) => report.days.map((day, i) => [day, ...series.map((s) => s.counts[i]!), series.reduce((sum, s) => sum + s.counts[i]!, 0)]);
+  const perDay = (series: Series[]) =>
+    report.days.map((day, i) => [
+      day,
+      ...series.map((s) => s.counts[i]!),
+      series.reduce((sum, s) => sum + s.counts[i]!, 0),
+    ]);
   const families = foldSeries(report.byFamily, FAMILY_COLUMNS);
 
-  section('Requests per day by agent family', ['Day', ...families.map((s) => s.name), 'Total'], perDay(families));
-  section('Requests per day by surface', ['Day', ...report.bySurface.map((s) => s.name), 'Total'], perDay(report.bySurface));
+  section(
+    'Requests per day by agent family',
+    ['Day', ...families.map((s) => s.name), 'Total'],
+    perDay(families),
+  );
+  section(
+    'Requests per day by surface',
+    ['Day', ...report.bySurface.map((s) => s.name), 'Total'],
+    perDay(report.bySurface),
+  );
   section(
     'Agent families',
     ['Family', 'AI agent', 'Requests'],
@@ -36,8 +54,16 @@ export function renderReportMarkdown(report: AgentReport): string {
     ['Page', 'Reads'],
     report.pages.map((p) => [p.page, p.reads]),
   );
-  section('Queries agents send most', ['Query', 'Filters', 'Searches', 'Results'], report.queries.map(queryRow));
-  section('Queries with zero or one result: what the site is missing', ['Query', 'Filters', 'Searches', 'Results'], report.weakQueries.map(queryRow));
+  section(
+    'Queries agents send most',
+    ['Query', 'Filters', 'Searches', 'Results'],
+    report.queries.map(queryRow),
+  );
+  section(
+    'Queries with zero or one result: what the site is missing',
+    ['Query', 'Filters', 'Searches', 'Results'],
+    report.weakQueries.map(queryRow),
+  );
   section(
     'MCP tools used',
     ['Tool', 'Calls'],
@@ -46,7 +72,13 @@ export function renderReportMarkdown(report: AgentReport): string {
   section(
     `How agents read (${report.agentFamilies} agent families, "other" not included)`,
     ['Channel', 'Agent families', 'Share of families', 'Requests', 'Share of requests'],
-    report.channels.map((c) => [c.name, c.families, percent(c.families, report.agentFamilies), c.requests, percent(c.requests, totals.requests)]),
+    report.channels.map((c) => [
+      c.name,
+      c.families,
+      percent(c.families, report.agentFamilies),
+      c.requests,
+      percent(c.requests, totals.requests),
+    ]),
   );
   return `${out.join('\n')}\n`;
 }
@@ -72,7 +104,12 @@ export function percent(part: number, whole: number): string {
  * before queries were stripped of control characters may still hold some: the terminal never gets them.
  */
 function formatTable(head: string[], rows: (string | number)[][]): string {
-  const cell = (value: string | number) => stripControlCharacters(String(value)).replace(/\s+/g, ' ').replace(/\|/g, '\\|') || ' ';
+  const cell = (value: string | number) =>
+    stripControlCharacters(String(value)).replace(/\s+/g, ' ').replace(/\|/g, '\\|') || ' ';
   const numeric = head.map((_, i) => rows.every((row) => typeof row[i] === 'number'));
-  return [`| ${head.map(cell).join(' | ')} |`, `| ${numeric.map((right) => (right ? '---:' : '---')).join(' | ')} |`, ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`)].join('\n');
+  return [
+    `| ${head.map(cell).join(' | ')} |`,
+    `| ${numeric.map((right) => (right ? '---:' : '---')).join(' | ')} |`,
+    ...rows.map((row) => `| ${row.map(cell).join(' | ')} |`),
+  ].join('\n');
 }

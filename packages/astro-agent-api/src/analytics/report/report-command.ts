@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { parseEnvironment, type Environment } from '../../environment.ts';
 import { openStoreBackend, SQLITE_FILE_NAME } from '../../store/open-store.ts';
 import type { Store } from '../../store/store.ts';
-import { MissingPeerError } from '../../peer-dependency.ts';
+import { MissingPeerError } from '../../shared/peer-dependency.ts';
 import { utcDay, utcDayBefore } from '../../store/utc-day.ts';
 import { buildAgentReport } from './build-agent-report.ts';
 import { readChartLibrary, renderReportHtml } from './render-report-html.ts';
@@ -21,7 +21,13 @@ class UsageError extends Error {}
  */
 export async function runReportCommand(
   argv: string[],
-  io: { env: Record<string, string | undefined>; cwd: string; out: (text: string) => void; err: (text: string) => void; now?: () => number },
+  io: {
+    env: Record<string, string | undefined>;
+    cwd: string;
+    out: (text: string) => void;
+    err: (text: string) => void;
+    now?: () => number;
+  },
 ): Promise<number> {
   const now = (io.now ?? Date.now)();
   let options: { since: string; out: string };
@@ -77,7 +83,12 @@ function parseReportArguments(argv: string[], now: number): { since: string; out
   // biome-ignore lint/suspicious/noImplicitAnyLet: typed by tsc from its one assignment, parseArgs's result for these options (a long generic to restate)
   let values;
   try {
-    ({ values } = parseArgs({ args: argv, options: { since: { type: 'string' }, out: { type: 'string' } }, strict: true, allowPositionals: false }));
+    ({ values } = parseArgs({
+      args: argv,
+      options: { since: { type: 'string' }, out: { type: 'string' } },
+      strict: true,
+      allowPositionals: false,
+    }));
   } catch (error) {
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
@@ -89,6 +100,9 @@ function parseSince(raw: string, now: number): string {
   const days = /^(\d{1,4})d$/.exec(raw);
   if (days && Number(days[1]) >= 1) return utcDayBefore(now, Number(days[1]) - 1);
   const day = Date.parse(raw);
-  if (/^\d{4}-\d{2}-\d{2}$/.test(raw) && Number.isFinite(day) && utcDay(day) === raw && day <= now) return raw;
-  throw new UsageError(`--since must be a number of days such as 7d (1d is today) or a past UTC day such as ${utcDayBefore(now, 7)}, but it is "${raw}".`);
+  if (/^\d{4}-\d{2}-\d{2}$/.test(raw) && Number.isFinite(day) && utcDay(day) === raw && day <= now)
+    return raw;
+  throw new UsageError(
+    `--since must be a number of days such as 7d (1d is today) or a past UTC day such as ${utcDayBefore(now, 7)}, but it is "${raw}".`,
+  );
 }

@@ -1,6 +1,6 @@
 import { createTrafficRecorder } from '../../analytics/traffic-recorder.ts';
 import { readEnvironment, type Environment } from '../../environment.ts';
-import { consoleLogger } from '../../logger.ts';
+import { consoleLogger } from '../../shared/logger.ts';
 import { createPortableAgentApi, type AgentApi } from '../../server/create-agent-api.ts';
 import { openStore } from '../../store/open-store.ts';
 import { StoreNotReadyError } from '../../store/store-unavailable.ts';
@@ -24,7 +24,10 @@ let instance: AgentApi | undefined;
  * store on Redis (REDIS_URL) and nowhere else, since instances come and go and each would count its own
  * quotas; the function's log is the console.
  */
-export function getFunctionAgentApi(build: FunctionBuild, env: Record<string, string | undefined> = process.env): AgentApi {
+export function getFunctionAgentApi(
+  build: FunctionBuild,
+  env: Record<string, string | undefined> = process.env,
+): AgentApi {
   instance ??= createPortableAgentApi({
     environment: readEnvironment(env),
     logger: consoleLogger,

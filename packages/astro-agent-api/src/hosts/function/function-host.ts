@@ -5,7 +5,11 @@ const NO_REDIS_WARNING =
   "REDIS_URL is not set: in serverless functions the clients, tokens and quotas live in Redis only, so search_pages, read_page, MCP and OAuth will answer 503 until REDIS_URL is set in the platform's environment variables (an Upstash rediss:// URL, for example); the pages, twins and documents are served meanwhile";
 
 /** A serverless adapter's host: its function entry wrapped in the front, the runtime's files put into the function. */
-export function createFunctionHost(adapter: string, functionEntry: FunctionEntry, platform: FunctionPlatform): Host {
+export function createFunctionHost(
+  adapter: string,
+  functionEntry: FunctionEntry,
+  platform: FunctionPlatform,
+): Host {
   return {
     adapter,
     runtime: 'function',

@@ -3,9 +3,9 @@ import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { MANIFEST_FILE, RUNTIME_DIR, type ManifestPage } from '../../content/manifest.ts';
 import { SERVER_INDEX_FILE } from '../../content/server-index.ts';
-import { PRECOMPRESSED_SUFFIXES } from '../../agent-documents.ts';
-import { DOCUMENT_PATHS, documentFilePath } from '../../paths.ts';
-import { createSiteUrls } from '../../site-urls.ts';
+import { PRECOMPRESSED_SUFFIXES } from '../../contract/agent-documents.ts';
+import { DOCUMENT_PATHS, documentFilePath } from '../../contract/paths.ts';
+import { createSiteUrls } from '../../contract/site-urls.ts';
 import type { BuildLog, HostBuild } from '../host.ts';
 
 /** What differs between the function platforms: where the adapter writes the function, and how requests reach it. */
@@ -30,7 +30,10 @@ export interface FunctionPlatform {
  * counts them); the platform's own step routes them (`routeAgentSurface`).
  * Returns the size of what was copied, for the build's log.
  */
-export async function publishFunctionRuntime(build: HostBuild, platform: FunctionPlatform): Promise<{ files: number; bytes: number }> {
+export async function publishFunctionRuntime(
+  build: HostBuild,
+  platform: FunctionPlatform,
+): Promise<{ files: number; bytes: number }> {
   const functionDir = join(build.root, platform.folder);
   const buildRoot = findBuildRoot(functionDir, build.root, build.serverEntry);
   const inFunction = (path: string) => join(functionDir, relative(buildRoot, path));
@@ -44,7 +47,8 @@ export async function publishFunctionRuntime(build: HostBuild, platform: Functio
 
   const runtimeDir = join(build.outDir, RUNTIME_DIR);
   // The manifest last, as in the build output.
-  for (const name of [SERVER_INDEX_FILE, ...build.manifest.textFiles, MANIFEST_FILE]) await copy(join(runtimeDir, name), inFunction(join(runtimeDir, name)));
+  for (const name of [SERVER_INDEX_FILE, ...build.manifest.textFiles, MANIFEST_FILE])
+    await copy(join(runtimeDir, name), inFunction(join(runtimeDir, name)));
   for (const path of movedDocuments(build)) {
     const file = join(build.clientDir, documentFilePath(path));
     for (const suffix of ['', PRECOMPRESSED_SUFFIXES.br, PRECOMPRESSED_SUFFIXES.gzip]) {
@@ -54,16 +58,20 @@ export async function publishFunctionRuntime(build: HostBuild, platform: Functio
     }
   }
   const urls = createSiteUrls(build.manifest.site, build.manifest.routing);
-  for (const page of pagesWithTwins(build.manifest)) await rm(join(build.clientDir, ...urls.twinFile(page.path).split('/')), { force: true });
+  for (const page of pagesWithTwins(build.manifest))
+    await rm(join(build.clientDir, ...urls.twinFile(page.path).split('/')), { force: true });
   // On Netlify the output folder is the published one: the runtime's files must not be downloadable.
-  if (!relative(build.clientDir, runtimeDir).startsWith('..')) await rm(runtimeDir, { recursive: true, force: true });
+  if (!relative(build.clientDir, runtimeDir).startsWith('..'))
+    await rm(runtimeDir, { recursive: true, force: true });
 
   await platform.routeAgentSurface(build);
   return copied;
 }
 
 /** Every page the function answers a twin for: the pages, and the copies of pages in another language (content/manifest.ts). */
-export function pagesWithTwins(manifest: Pick<HostBuild['manifest'], 'pages' | 'copies'>): Pick<ManifestPage, 'path'>[] {
+export function pagesWithTwins(
+  manifest: Pick<HostBuild['manifest'], 'pages' | 'copies'>,
+): Pick<ManifestPage, 'path'>[] {
   return [...manifest.pages, ...manifest.copies];
 }
 
@@ -80,6 +88,9 @@ export function movedDocuments(build: HostBuild): string[] {
 function findBuildRoot(functionDir: string, root: string, serverEntry: string): string {
   for (let dir = root; ; dir = dirname(dir)) {
     if (existsSync(join(functionDir, relative(dir, serverEntry)))) return dir;
-    if (dirname(dir) === dir) throw new Error(`The server entry ${serverEntry} is not in the function ${functionDir}: the adapter's output is not the one this version of astro-agent-api knows.`);
+    if (dirname(dir) === dir)
+      throw new Error(
+        `The server entry ${serverEntry} is not in the function ${functionDir}: the adapter's output is not the one this version of astro-agent-api knows.`,
+      );
   }
 }

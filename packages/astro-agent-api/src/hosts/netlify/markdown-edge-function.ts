@@ -1,7 +1,7 @@
 import type { ManifestPage, RedirectRule } from '../../content/manifest.ts';
 import { buildPageIndex, resolveRequest } from '../../content/resolve-page.ts';
 import { negotiateTextType } from '../../server/negotiate.ts';
-import { createSiteUrls, encodePath, type RoutingSettings } from '../../site-urls.ts';
+import { createSiteUrls, encodePath, type RoutingSettings } from '../../contract/site-urls.ts';
 
 /**
  * The request header that names the page an agent asked for, on the request the edge function rewrites

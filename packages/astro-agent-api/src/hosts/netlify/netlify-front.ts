@@ -1,5 +1,5 @@
 import type { AgentFront } from '../../server/agent-front.ts';
-import { ROOT_SITE_URLS } from '../../site-urls.ts';
+import { ROOT_SITE_URLS } from '../../contract/site-urls.ts';
 import { NEGOTIATED_PAGE_HEADER } from './markdown-edge-function.ts';
 
 /** The part of a Netlify function's context the front uses: the client's address, which Netlify sets. */
@@ -8,7 +8,10 @@ export interface NetlifyContext {
 }
 
 /** A Netlify function (Functions 2.0): a web-standard handler with Netlify's context. */
-export type NetlifyHandler<C extends NetlifyContext = NetlifyContext> = (request: Request, context: C) => Promise<Response>;
+export type NetlifyHandler<C extends NetlifyContext = NetlifyContext> = (
+  request: Request,
+  context: C,
+) => Promise<Response>;
 
 /**
  * The function of a site built with @astrojs/netlify: the one front (server/agent-front.ts), then the
@@ -16,7 +19,10 @@ export type NetlifyHandler<C extends NetlifyContext = NetlifyContext> = (request
  * replacing whatever the client sent. A request the build's Edge Function rewrote to a page's twin
  * (markdown-edge-function.ts) is answered as the page's own address is, by the same negotiation.
  */
-export function createNetlifyFront<C extends NetlifyContext>(front: AgentFront, site: NetlifyHandler<C>): NetlifyHandler<C> {
+export function createNetlifyFront<C extends NetlifyContext>(
+  front: AgentFront,
+  site: NetlifyHandler<C>,
+): NetlifyHandler<C> {
   return async (request, context) => {
     const client = { clientAddress: context.ip ?? '' };
     const page = pageAskedAt(request);
@@ -36,10 +42,16 @@ export function createNetlifyFront<C extends NetlifyContext>(front: AgentFront, 
  */
 function pageAskedAt(request: Request): Request | undefined {
   const pagePath = request.headers.get(NEGOTIATED_PAGE_HEADER);
-  if (pagePath === null || (request.method !== 'GET' && request.method !== 'HEAD')) return undefined;
+  if (pagePath === null || (request.method !== 'GET' && request.method !== 'HEAD'))
+    return undefined;
   const url = new URL(request.url);
   const { routeOf } = ROOT_SITE_URLS;
-  if (!url.pathname.endsWith('.md') || !pagePath.startsWith('/') || routeOf(pagePath) !== routeOf(url.pathname)) return undefined;
+  if (
+    !url.pathname.endsWith('.md') ||
+    !pagePath.startsWith('/') ||
+    routeOf(pagePath) !== routeOf(url.pathname)
+  )
+    return undefined;
   url.pathname = pagePath;
   return new Request(url, request);
 }

@@ -1,7 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildPageLinkHeader } from '../../content/page-link-header.ts';
-import { createSiteUrls } from '../../site-urls.ts';
+import { createSiteUrls } from '../../contract/site-urls.ts';
 import { pagesWithTwins } from '../function/publish-function-runtime.ts';
 import type { HostBuild } from '../host.ts';
 
@@ -12,8 +12,13 @@ import type { HostBuild } from '../host.ts';
  */
 export async function routeNetlifyAgentSurface(build: HostBuild): Promise<void> {
   const urls = createSiteUrls(build.manifest.site, build.manifest.routing);
-  const rules = pagesWithTwins(build.manifest).map((page) => `${page.path}\n  Link: ${buildPageLinkHeader(page, urls)}\n  Vary: Accept\n`);
+  const rules = pagesWithTwins(build.manifest).map(
+    (page) => `${page.path}\n  Link: ${buildPageLinkHeader(page, urls)}\n  Vary: Accept\n`,
+  );
   const headersFile = join(build.clientDir, '_headers');
   const existing = await readFile(headersFile, 'utf8').catch(() => '');
-  await writeFile(headersFile, `${existing}${existing && !existing.endsWith('\n') ? '\n' : ''}${rules.join('')}`);
+  await writeFile(
+    headersFile,
+    `${existing}${existing && !existing.endsWith('\n') ? '\n' : ''}${rules.join('')}`,
+  );
 }

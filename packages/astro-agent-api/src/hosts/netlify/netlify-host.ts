@@ -17,5 +17,10 @@ export const netlifyHost = createFunctionHost(
       'export const createHandler = (options) => createNetlifyFront(agentFront, createSiteHandler(options));',
     ],
   },
-  { name: 'Netlify function', folder: '.netlify/v1/functions/ssr', routeAgentSurface: routeNetlifyAgentSurface, publishNegotiation: publishMarkdownEdgeFunction },
+  {
+    name: 'Netlify function',
+    folder: '.netlify/v1/functions/ssr',
+    routeAgentSurface: routeNetlifyAgentSurface,
+    publishNegotiation: publishMarkdownEdgeFunction,
+  },
 );

@@ -1,7 +1,7 @@
 import { readFile, rm, stat } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TEXT_FORMS_ACCEPT_PATTERN } from '../../media-types.ts';
+import { TEXT_FORMS_ACCEPT_PATTERN } from '../../contract/media-types.ts';
 import { pagesWithTwins } from '../function/publish-function-runtime.ts';
 import type { BuildLog, HostBuild } from '../host.ts';
 import type { MarkdownEdgeBuild } from './markdown-edge-function.ts';
@@ -21,7 +21,10 @@ export const MARKDOWN_EDGE_FUNCTION = 'astro-agent-api-markdown';
  * it, and should it fail, Netlify serves the request without it (`onError: 'bypass'`).
  * Returns the file and its size, for the build's log.
  */
-export async function writeMarkdownEdgeFunction(root: string, build: MarkdownEdgeBuild): Promise<{ file: string; bytes: number }> {
+export async function writeMarkdownEdgeFunction(
+  root: string,
+  build: MarkdownEdgeBuild,
+): Promise<{ file: string; bytes: number }> {
   const dir = join(root, EDGE_FUNCTIONS_FOLDER, MARKDOWN_EDGE_FUNCTION);
   const file = join(dir, `${MARKDOWN_EDGE_FUNCTION}.mjs`);
   await rm(dir, { recursive: true, force: true });
@@ -67,10 +70,19 @@ export async function publishMarkdownEdgeFunction(build: HostBuild, log: BuildLo
   const paths = pagesWithTwins(build.manifest).map((page) => page.path);
   const edge = await writeMarkdownEdgeFunction(build.root, { site, routing, paths, redirects });
   const rules = redirects.length;
-  const followed = rules > 0 ? ` and on the addresses of the site's redirects (${rules} ${rules === 1 ? 'rule' : 'rules'})` : '';
-  log.info(`wrote the Edge Function that answers Accept: text/markdown on the ${paths.length} pages' own addresses${followed} (${(edge.bytes / 1024).toFixed(0)} KB)`);
+  const followed =
+    rules > 0
+      ? ` and on the addresses of the site's redirects (${rules} ${rules === 1 ? 'rule' : 'rules'})`
+      : '';
+  log.info(
+    `wrote the Edge Function that answers Accept: text/markdown on the ${paths.length} pages' own addresses${followed} (${(edge.bytes / 1024).toFixed(0)} KB)`,
+  );
 }
 
 async function readPackageVersion(): Promise<string> {
-  return (JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return (
+    JSON.parse(await readFile(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+      version: string;
+    }
+  ).version;
 }

@@ -2,7 +2,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTrafficRecorder } from '../../analytics/traffic-recorder.ts';
-import type { RuntimeLogger } from '../../logger.ts';
+import type { RuntimeLogger } from '../../shared/logger.ts';
 import type { AgentApi } from '../../server/create-agent-api.ts';
 import { createAgentApi, type CreateAgentApiOptions } from './node-agent-api.ts';
 
@@ -27,7 +27,10 @@ function registry(): Registry {
  * once, at start), besides the recorders `options` names.
  */
 export function createCountedAgentApi(options: CreateAgentApiOptions): AgentApi {
-  return createAgentApi({ ...options, recorders: [createTrafficRecorder, ...(options.recorders ?? [])] });
+  return createAgentApi({
+    ...options,
+    recorders: [createTrafficRecorder, ...(options.recorders ?? [])],
+  });
 }
 
 /**
@@ -45,7 +48,9 @@ function registryKey(outDir: string): string {
 
 /** The process's runtime for the build in `outDir`, created on first use (with `logger`, the console by default). */
 export function getAgentApi(options: { outDir: string | URL; logger?: RuntimeLogger }): AgentApi {
-  const outDir = resolve(typeof options.outDir === 'string' ? options.outDir : fileURLToPath(options.outDir));
+  const outDir = resolve(
+    typeof options.outDir === 'string' ? options.outDir : fileURLToPath(options.outDir),
+  );
   const key = registryKey(outDir);
   let api = registry().get(key);
   if (!api) {
@@ -74,7 +79,10 @@ export function registerAgentApi(outDir: string, api: AgentApi): () => void {
  * from there. A build can so be moved or deployed elsewhere; when the module does not sit in a built
  * server (while `astro build` prerenders pages), the folder the build wrote to is used.
  */
-export function findBuildOutput(moduleUrl: string, where: { serverEntry: string; outDirFromServer: string; builtOutDir: string }): string {
+export function findBuildOutput(
+  moduleUrl: string,
+  where: { serverEntry: string; outDirFromServer: string; builtOutDir: string },
+): string {
   let dir = dirname(fileURLToPath(moduleUrl));
   for (;;) {
     if (existsSync(join(dir, where.serverEntry))) return resolve(dir, where.outDirFromServer);

@@ -7,7 +7,11 @@ import { send, targetPathOf, toRequest } from './node-messages.ts';
 import { createCompressedPageServer, type CompressedPageServer } from './serve-compressed-page.ts';
 
 /** A Connect-style handler: Express, Fastify (through @fastify/middie), Vite's dev server and node:http can all mount it. */
-export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
+export type NodeHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next?: (error?: unknown) => void,
+) => void;
 
 /**
  * The agent front as a node:http handler: it converts the request, asks the runtime once
@@ -16,12 +20,16 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (er
  * page of the current build's public folder goes out compressed to a client that accepts it, before `next`.
  */
 export function createNodeHandler(api: AgentApi, site: { servePages?: boolean } = {}): NodeHandler {
-  const servePage = site.servePages ? createCompressedPageServer(() => api.currentBuild()) : undefined;
+  const servePage = site.servePages
+    ? createCompressedPageServer(() => api.currentBuild())
+    : undefined;
   return (req, res, next) => {
     const pathname = canonicalizePath(targetPathOf(req));
     const refusal = checkMessage(req);
     if (refusal) return void send(res, api.renderRefusal(pathname, refusal));
-    const toSite = next ?? (() => res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found'));
+    const toSite =
+      next ??
+      (() => res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Not found'));
     const method = req.method ?? 'GET';
     // A target that names no path (`OPTIONS *`, an authority) is the site's, but for a method it cannot take.
     if (pathname === undefined) {
@@ -36,10 +44,18 @@ async function answer(
   api: AgentApi,
   req: IncomingMessage,
   res: ServerResponse,
-  { pathname, method, servePage, toSite }: { pathname: string; method: string; servePage?: CompressedPageServer; toSite: () => void },
+  {
+    pathname,
+    method,
+    servePage,
+    toSite,
+  }: { pathname: string; method: string; servePage?: CompressedPageServer; toSite: () => void },
 ): Promise<void> {
   const request = toRequest(req, pathname);
-  const context = { clientAddress: req.socket.remoteAddress ?? '', ...(FORBIDDEN_METHODS.has(method) ? { method } : {}) };
+  const context = {
+    clientAddress: req.socket.remoteAddress ?? '',
+    ...(FORBIDDEN_METHODS.has(method) ? { method } : {}),
+  };
   const answered = await api.answer(request, context);
   if (answered.kind === 'response') return send(res, answered.response);
   if (answered.kind === 'site') return toSite();

@@ -1,6 +1,10 @@
 import { readEnvironment } from '../../environment.ts';
-import { consoleLogger } from '../../logger.ts';
-import { createPortableAgentApi, type AgentApi, type AgentApiListeners } from '../../server/create-agent-api.ts';
+import { consoleLogger } from '../../shared/logger.ts';
+import {
+  createPortableAgentApi,
+  type AgentApi,
+  type AgentApiListeners,
+} from '../../server/create-agent-api.ts';
 import { openStore } from '../../store/open-store.ts';
 import { createNodeBuildFiles } from './node-build-files.ts';
 import { fetchOutboundOnNode } from './node-outbound-fetch.ts';

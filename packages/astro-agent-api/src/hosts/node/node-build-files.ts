@@ -3,7 +3,12 @@ import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BuildFiles } from '../../content/build-files.ts';
 import { MANIFEST_FILE, RUNTIME_DIR, type TwinLocation } from '../../content/manifest.ts';
-import { assertTextsBuild, readTextsHeaderLength, TEXTS_PREAMBLE_BYTES, type PageTexts } from '../../content/page-texts.ts';
+import {
+  assertTextsBuild,
+  readTextsHeaderLength,
+  TEXTS_PREAMBLE_BYTES,
+  type PageTexts,
+} from '../../content/page-texts.ts';
 
 /**
  * The build output folder on disk (`<outDir>/agent-api/` and the public folder, `<outDir>/client/` unless
@@ -96,22 +101,35 @@ export function openPageTexts(dir: string, names: readonly string[], buildId: st
     throw error;
   }
   let closed = false;
-  const read = <B extends Buffer>(twin: TwinLocation, position: number, length: number, into: B): B => {
+  const read = <B extends Buffer>(
+    twin: TwinLocation,
+    position: number,
+    length: number,
+    into: B,
+  ): B => {
     if (closed) throw new Error('The texts files of this build were closed.');
     const fd = fds[twin.file];
-    if (fd === undefined) throw new Error(`The manifest names texts file ${twin.file}, which the build did not write: build the site again.`);
-    if (readSync(fd, into, 0, length, position) !== length) throw new Error(`The texts file ${join(dir, names[twin.file]!)} is shorter than its manifest says: build the site again.`);
+    if (fd === undefined)
+      throw new Error(
+        `The manifest names texts file ${twin.file}, which the build did not write: build the site again.`,
+      );
+    if (readSync(fd, into, 0, length, position) !== length)
+      throw new Error(
+        `The texts file ${join(dir, names[twin.file]!)} is shorter than its manifest says: build the site again.`,
+      );
     return into;
   };
   /** Text decoded at once is read into one buffer that every such read reuses, not a buffer of its own each time. */
   const readString = (twin: TwinLocation, position: number, length: number) => {
-    if (scratch.length < length) scratch = Buffer.allocUnsafeSlow(Math.max(length, 2 * scratch.length));
+    if (scratch.length < length)
+      scratch = Buffer.allocUnsafeSlow(Math.max(length, 2 * scratch.length));
     return read(twin, position, length, scratch).toString('utf8', 0, length);
   };
   const texts: PageTexts = {
     // What may be kept gets its own allocation: a kept slice of Node's shared pool keeps the whole 64 KB chunk.
     readTwin: (twin) => read(twin, twin.offset, twin.length, Buffer.allocUnsafeSlow(twin.length)),
-    readMarkdown: (twin) => readString(twin, twin.offset + twin.frontMatterLength, twin.length - twin.frontMatterLength),
+    readMarkdown: (twin) =>
+      readString(twin, twin.offset + twin.frontMatterLength, twin.length - twin.frontMatterLength),
     readText: (twin) => readString(twin, twin.offset + twin.length, twin.textLength),
     close() {
       if (closed) return;

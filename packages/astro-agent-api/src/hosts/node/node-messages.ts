@@ -44,7 +44,8 @@ export function toRequest(req: IncomingMessage, pathname: string): Request {
 function readBodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
   const body = req.pipe(new PassThrough());
   req.once('close', () => {
-    if (!req.complete) body.destroy(new Error('The client closed the connection before the request body ended.'));
+    if (!req.complete)
+      body.destroy(new Error('The client closed the connection before the request body ended.'));
   });
   return Readable.toWeb(body) as ReadableStream<Uint8Array>;
 }

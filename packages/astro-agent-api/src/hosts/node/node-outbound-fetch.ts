@@ -17,7 +17,16 @@ const BODILESS = new Set([101, 204, 205, 304]);
 export const fetchOutboundOnNode: OutboundFetch = (url, { signal, allowPrivate }) =>
   new Promise((resolve, reject) => {
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const request = send(url, { method: 'GET', headers: { accept: 'application/json' }, signal, ...(allowPrivate ? {} : { lookup: lookupPublic }) }, (response) => resolve(toWebResponse(response)));
+    const request = send(
+      url,
+      {
+        method: 'GET',
+        headers: { accept: 'application/json' },
+        signal,
+        ...(allowPrivate ? {} : { lookup: lookupPublic }),
+      },
+      (response) => resolve(toWebResponse(response)),
+    );
     request.once('error', reject);
     request.end();
   });
@@ -29,13 +38,24 @@ function toWebResponse(response: IncomingMessage): Response {
   }
   const status = response.statusCode ?? 502;
   if (BODILESS.has(status)) response.resume();
-  return new Response(BODILESS.has(status) ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>), { status, headers });
+  return new Response(
+    BODILESS.has(status) ? null : (Readable.toWeb(response) as ReadableStream<Uint8Array>),
+    { status, headers },
+  );
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+type LookupCallback = (
+  error: NodeJS.ErrnoException | null,
+  address: string | LookupAddress[],
+  family?: number,
+) => void;
 
 /** dns.lookup, refusing a name any of whose addresses is not public. */
-function lookupPublic(hostname: string, options: LookupOneOptions | LookupAllOptions, callback: LookupCallback): void {
+function lookupPublic(
+  hostname: string,
+  options: LookupOneOptions | LookupAllOptions,
+  callback: LookupCallback,
+): void {
   lookup(hostname, { ...options, all: true }, (error, addresses) => {
     if (error) return callback(error, []);
     const refused = addresses.find(({ address }) => {
@@ -43,7 +63,9 @@ function lookupPublic(hostname: string, options: LookupOneOptions | LookupAllOpt
       return parsed === undefined || !isPublicAddress(parsed);
     });
     if (refused) {
-      const denial: NodeJS.ErrnoException = new Error(`${hostname} resolves to ${refused.address}, which is not a public address.`);
+      const denial: NodeJS.ErrnoException = new Error(
+        `${hostname} resolves to ${refused.address}, which is not a public address.`,
+      );
       denial.code = 'EADDRNOTPUBLIC';
       return callback(denial, []);
     }

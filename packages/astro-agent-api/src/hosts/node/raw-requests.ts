@@ -1,6 +1,6 @@
 import { STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { ApiError } from '../../api-error.ts';
+import { ApiError } from '../../contract/api-error.ts';
 import { canonicalizePath } from '../../server/canonical-path.ts';
 import type { AgentApi } from '../../server/create-agent-api.ts';
 
@@ -23,7 +23,10 @@ export function allowHalfClosedClients(server: Server): void {
 export function createRawRequestHandlers(api: AgentApi) {
   function answerRaw(socket: Duplex, requestLine: string, error: ApiError): void {
     const target = /^\S+ (\S+)/.exec(requestLine)?.[1];
-    const response = api.renderRefusal(target === undefined ? undefined : canonicalizePath(target.split('?', 1)[0]!), error);
+    const response = api.renderRefusal(
+      target === undefined ? undefined : canonicalizePath(target.split('?', 1)[0]!),
+      error,
+    );
     void response.arrayBuffer().then((body) => {
       const head = [`HTTP/1.1 ${response.status} ${STATUS_CODES[response.status]}`];
       for (const [name, value] of response.headers) head.push(`${name}: ${value}`);
@@ -43,25 +46,54 @@ export function createRawRequestHandlers(api: AgentApi) {
         // in the trailer) while its handler waits for the rest, which will never come: the 400 is
         // answered here, at once, and the handler's own answer finds the connection closed.
         if (answering.headersSent || answering.req.complete) return;
-        const error = new ApiError(400, 'invalid_framing', 'The request body is not framed as HTTP/1.1 requires.', {
-          hint: 'Send the body with a Content-Length, or in well-formed chunks (RFC 9112 §7.1) with no framing fields in the trailer.',
-        });
+        const error = new ApiError(
+          400,
+          'invalid_framing',
+          'The request body is not framed as HTTP/1.1 requires.',
+          {
+            hint: 'Send the body with a Content-Length, or in well-formed chunks (RFC 9112 §7.1) with no framing fields in the trailer.',
+          },
+        );
         answerRaw(socket, `${answering.req.method} ${answering.req.url}`, error);
         return;
       }
       const [status, code, message, hint] =
         error.code === 'HPE_HEADER_OVERFLOW'
-          ? [431, 'headers_too_large', 'The request line and headers are too large.', 'Send a shorter URL and fewer or shorter headers (16 KiB at most).']
+          ? [
+              431,
+              'headers_too_large',
+              'The request line and headers are too large.',
+              'Send a shorter URL and fewer or shorter headers (16 KiB at most).',
+            ]
           : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-            ? [408, 'request_timeout', 'The request did not arrive in time.', 'Send the whole request at once.']
-            : [400, 'bad_request', 'The request is not valid HTTP/1.1.', 'Check the request line, the header syntax and the body framing (RFC 9112).'];
-      answerRaw(socket, error.rawPacket?.toString('latin1') ?? '', new ApiError(status, code, message, { hint }));
+            ? [
+                408,
+                'request_timeout',
+                'The request did not arrive in time.',
+                'Send the whole request at once.',
+              ]
+            : [
+                400,
+                'bad_request',
+                'The request is not valid HTTP/1.1.',
+                'Check the request line, the header syntax and the body framing (RFC 9112).',
+              ];
+      answerRaw(
+        socket,
+        error.rawPacket?.toString('latin1') ?? '',
+        new ApiError(status, code, message, { hint }),
+      );
     },
     connect(req: IncomingMessage, socket: Duplex): void {
-      const error = new ApiError(405, 'method_not_allowed', 'CONNECT is not answered by this server: it is no proxy.', {
-        hint: 'Send GET, HEAD, POST or OPTIONS requests to the paths /openapi.json lists.',
-        headers: { Allow: 'GET, HEAD, POST, OPTIONS' },
-      });
+      const error = new ApiError(
+        405,
+        'method_not_allowed',
+        'CONNECT is not answered by this server: it is no proxy.',
+        {
+          hint: 'Send GET, HEAD, POST or OPTIONS requests to the paths /openapi.json lists.',
+          headers: { Allow: 'GET, HEAD, POST, OPTIONS' },
+        },
+      );
       answerRaw(socket, `CONNECT ${req.url ?? ''}`, error);
     },
   };

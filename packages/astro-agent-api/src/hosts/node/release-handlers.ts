@@ -1,12 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { RuntimeLogger } from '../../logger.ts';
+import type { RuntimeLogger } from '../../shared/logger.ts';
 import type { AgentApi } from '../../server/create-agent-api.ts';
 import { registerAgentApi } from './agent-api-registry.ts';
 
 /** The handler a middleware-mode build of @astrojs/node exports from its server entry. */
-export type AdapterHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void> | void;
+export type AdapterHandler = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  next?: (error?: unknown) => void,
+) => Promise<void> | void;
 
 export interface ReleaseHandlers {
   /** Astro's handler of the build in `folder`, imported on first use; rejects when it cannot be imported. */
@@ -34,7 +38,9 @@ export function createReleaseHandlers(api: AgentApi, logger: RuntimeLogger): Rel
         const entry = pathToFileURL(join(folder, 'server', 'entry.mjs')).href;
         handler = import(entry).then((module: { handler: AdapterHandler }) => module.handler);
         // Said once per build; each request that needs the handler is answered 500 meanwhile.
-        handler.catch((cause: unknown) => logger.error(`astro-agent-api: cannot load the server of the build in ${folder}`, cause));
+        handler.catch((cause: unknown) =>
+          logger.error(`astro-agent-api: cannot load the server of the build in ${folder}`, cause),
+        );
         handlers.set(folder, handler);
       }
       return handler;

@@ -1,4 +1,15 @@
-import { link, lstat, mkdir, readdir, readFile, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import {
+  link,
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  readlink,
+  rename,
+  rm,
+  symlink,
+  writeFile,
+} from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 
 /**
@@ -36,7 +47,9 @@ export interface ReleaseState {
 export async function readReleases(outDir: string): Promise<ReleaseState> {
   const folder = releasesFolderOf(outDir);
   const lock = await readLock(folder);
-  const names = (await readdir(folder).catch(() => [] as string[])).filter((name) => RELEASE_NAME.test(name) && name !== lock?.building);
+  const names = (await readdir(folder).catch(() => [] as string[])).filter(
+    (name) => RELEASE_NAME.test(name) && name !== lock?.building,
+  );
   return { releases: names.sort(), current: await currentRelease(outDir) };
 }
 
@@ -55,7 +68,10 @@ export class ReleaseError extends Error {}
  * in place (a plain `astro build`) is first moved among the releases, named after its time, so that
  * it can be rolled back to; returns its name then.
  */
-export async function switchRelease(outDir: string, release: string): Promise<{ movedInPlaceBuild?: string }> {
+export async function switchRelease(
+  outDir: string,
+  release: string,
+): Promise<{ movedInPlaceBuild?: string }> {
   const path = resolve(outDir);
   const folder = releasesFolderOf(path);
   const link = join(dirname(path), `.${basename(path)}.${process.pid}.link`);
@@ -70,7 +86,9 @@ export async function switchRelease(outDir: string, release: string): Promise<{ 
     await rename(path, join(folder, movedInPlaceBuild));
   } else if (existing && !existing.isSymbolicLink()) {
     await rm(link, { force: true });
-    throw new ReleaseError(`${path} is a file, not a build folder or a link to a release: move it away, then publish again.`);
+    throw new ReleaseError(
+      `${path} is a file, not a build folder or a link to a release: move it away, then publish again.`,
+    );
   }
   await rename(link, path);
   return movedInPlaceBuild === undefined ? {} : { movedInPlaceBuild };
@@ -85,7 +103,8 @@ export async function pruneReleases(outDir: string, keep: number): Promise<strin
   const { releases, current } = await readReleases(outDir);
   const older = releases.filter((name) => name !== current);
   const removed = older.slice(0, Math.max(0, older.length - keep));
-  for (const name of removed) await rm(join(releasesFolderOf(outDir), name), { recursive: true, force: true });
+  for (const name of removed)
+    await rm(join(releasesFolderOf(outDir), name), { recursive: true, force: true });
   return removed;
 }
 
@@ -116,7 +135,10 @@ function isRunning(pid: number): boolean {
  * resolves with the function that gives them back. A lock left by a process that is gone is taken
  * over, and the release it was building removed. Refuses while another process holds it.
  */
-export async function lockReleases(outDir: string, building?: string): Promise<() => Promise<void>> {
+export async function lockReleases(
+  outDir: string,
+  building?: string,
+): Promise<() => Promise<void>> {
   const folder = releasesFolderOf(outDir);
   await mkdir(folder, { recursive: true });
   // Builds are outputs: never committed.
@@ -124,7 +146,10 @@ export async function lockReleases(outDir: string, building?: string): Promise<(
   const file = join(folder, LOCK_FILE);
   // Written whole, then linked into place: link(2) fails when the lock exists, and a lock is never seen half written.
   const written = `${file}.${process.pid}.tmp`;
-  await writeFile(written, JSON.stringify({ pid: process.pid, ...(building && { building }) } satisfies LockContent));
+  await writeFile(
+    written,
+    JSON.stringify({ pid: process.pid, ...(building && { building }) } satisfies LockContent),
+  );
   for (;;) {
     try {
       await link(written, file);
@@ -139,9 +164,12 @@ export async function lockReleases(outDir: string, building?: string): Promise<(
     const held = await readLock(folder);
     if (held && isRunning(held.pid)) {
       await rm(written, { force: true });
-      throw new ReleaseError(`Another publish (process ${held.pid}) is ${held.building ? `building release ${held.building}` : 'switching releases'} of ${outDir}: wait for it to end.`);
+      throw new ReleaseError(
+        `Another publish (process ${held.pid}) is ${held.building ? `building release ${held.building}` : 'switching releases'} of ${outDir}: wait for it to end.`,
+      );
     }
-    if (held?.building !== undefined && RELEASE_NAME.test(held.building)) await rm(join(folder, held.building), { recursive: true, force: true });
+    if (held?.building !== undefined && RELEASE_NAME.test(held.building))
+      await rm(join(folder, held.building), { recursive: true, force: true });
     await rm(file, { force: true });
   }
 }

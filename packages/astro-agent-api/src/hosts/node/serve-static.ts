@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import send from 'send';
-import type { SiteUrls } from '../../site-urls.ts';
+import type { SiteUrls } from '../../contract/site-urls.ts';
 
 /** Astro's folder of hashed build assets (its `build.assets` default), cached for a year. */
 const ASSETS_FOLDER = '/_astro/';
@@ -31,7 +31,8 @@ export async function serveStatic(
   if (trailingSlash === 'always') {
     if (!hasSlash && !/\.[^/]*$/.test(path)) return redirect(res, `${pathname}/${query}`);
   } else if (await isFolder(clientDir, path)) {
-    if (trailingSlash === 'never' && hasSlash && pathname !== '/') return redirect(res, `${pathname.slice(0, -1)}${query}`);
+    if (trailingSlash === 'never' && hasSlash && pathname !== '/')
+      return redirect(res, `${pathname.slice(0, -1)}${query}`);
     if (!hasSlash) file = `${path === '/' ? '' : path}/index.html`;
   }
   send(req, file, {
@@ -41,8 +42,10 @@ export async function serveStatic(
     extensions: format === 'directory' ? [] : ['html'],
   })
     .on('headers', (response: ServerResponse, served: string) => {
-      if (file.startsWith(ASSETS_FOLDER)) response.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-      else if (served.endsWith('.html')) response.setHeader('Cache-Control', 'public, max-age=0, must-revalidate');
+      if (file.startsWith(ASSETS_FOLDER))
+        response.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
+      else if (served.endsWith('.html'))
+        response.setHeader('Cache-Control', 'public, max-age=0, must-revalidate');
     })
     .on('error', (error: { status?: number }) => {
       if (error.status === 404) return onMissing();

@@ -1,7 +1,7 @@
 import { subscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { consoleLogger } from '../../logger.ts';
+import { consoleLogger } from '../../shared/logger.ts';
 import { getAgentApi } from './agent-api-registry.ts';
 import { createNodeHandler, type NodeHandler } from './connect-handler.ts';
 import { keepIdleConnections } from './keep-alive.ts';
@@ -27,7 +27,10 @@ const fronted = new WeakSet<Server>();
  *
  * Called from a footer the integration adds to the built server entry.
  */
-export function installStandaloneFront(input: { adapterOptions: { mode?: string }; outDir: URL }): void {
+export function installStandaloneFront(input: {
+  adapterOptions: { mode?: string };
+  outDir: URL;
+}): void {
   if (input.adapterOptions.mode !== 'standalone') return;
   // The adapter's server logs to the console: so does its front.
   const logger = consoleLogger;
@@ -35,7 +38,9 @@ export function installStandaloneFront(input: { adapterOptions: { mode?: string 
   // Start-up failures (Redis unreachable, a bad quota variable, no manifest beside the server) are the
   // operator's to fix: say what happened and stop, rather than answer every agent request with an error.
   api.ready().catch((error: unknown) => {
-    logger.error(`astro-agent-api: cannot serve the agent surface: ${error instanceof Error ? error.message : String(error)}`);
+    logger.error(
+      `astro-agent-api: cannot serve the agent surface: ${error instanceof Error ? error.message : String(error)}`,
+    );
     process.exit(1);
   });
   const front = createNodeHandler(api, { servePages: true });

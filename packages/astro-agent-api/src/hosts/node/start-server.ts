@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { consoleLogger } from '../../logger.ts';
+import { consoleLogger } from '../../shared/logger.ts';
 import { createCountedAgentApi } from './agent-api-registry.ts';
 import type { AgentApi, CurrentBuild } from '../../server/create-agent-api.ts';
 import { canonicalizePath } from '../../server/canonical-path.ts';
@@ -44,7 +44,9 @@ export interface StartServerOptions {
  * handler — so the switch is one moment for all of them, taken when the new build is loaded.
  */
 export async function startServer(options: StartServerOptions): Promise<AgentServer> {
-  const outDir = resolve(typeof options.outDir === 'string' ? options.outDir : fileURLToPath(options.outDir));
+  const outDir = resolve(
+    typeof options.outDir === 'string' ? options.outDir : fileURLToPath(options.outDir),
+  );
   const api = createCountedAgentApi({ outDir, env: options.env });
   await api.ready();
   const releases = createReleaseHandlers(api, consoleLogger);
@@ -53,12 +55,22 @@ export async function startServer(options: StartServerOptions): Promise<AgentSer
   await releases.handlerOf(folderOf(await api.currentBuild()));
 
   const agentFront = createNodeHandler(api, { servePages: true });
-  const toAstro = async (req: IncomingMessage, res: ServerResponse, handler: Promise<AdapterHandler>) => {
+  const toAstro = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    handler: Promise<AdapterHandler>,
+  ) => {
     // A target that is not valid percent-encoding is refused before Astro, which logs it as an error:
     // @astrojs/node's standalone server refuses it so too.
-    if (!isDecodable(req.url ?? '/')) return void res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' }).end('Bad request: the URL is not validly percent-encoded.');
+    if (!isDecodable(req.url ?? '/'))
+      return void res
+        .writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8' })
+        .end('Bad request: the URL is not validly percent-encoded.');
     const astroHandler = await handler.catch(() => undefined);
-    if (!astroHandler) return void res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' }).end("The site's server could not be loaded: the server's log says why.");
+    if (!astroHandler)
+      return void res
+        .writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' })
+        .end("The site's server could not be loaded: the server's log says why.");
     // Without a `next`, Astro answers what it has no route for as the standalone server does: its
     // trailing-slash redirect, or the site's 404 page.
     void astroHandler(req, res);
@@ -70,9 +82,15 @@ export async function startServer(options: StartServerOptions): Promise<AgentSer
       // Imported now, the first time a request meets this build, while its file is looked for.
       const handler = releases.handlerOf(folder);
       const pathname = canonicalizePath(targetPathOf(req));
-      if ((req.method !== 'GET' && req.method !== 'HEAD') || !build || pathname === undefined) return toAstro(req, res, handler);
+      if ((req.method !== 'GET' && req.method !== 'HEAD') || !build || pathname === undefined)
+        return toAstro(req, res, handler);
       // Prerendered pages and assets first; what is not a file may be a page rendered on demand.
-      await serveStatic(req, res, { clientDir: clientFolderOf(folder), urls: build.urls, pathname }, () => void toAstro(req, res, handler));
+      await serveStatic(
+        req,
+        res,
+        { clientDir: clientFolderOf(folder), urls: build.urls, pathname },
+        () => void toAstro(req, res, handler),
+      );
     });
   });
   keepIdleConnections(server);

@@ -12,6 +12,9 @@ export interface VercelEntry {
  */
 export function createVercelFront(front: AgentFront, site: VercelEntry): VercelEntry {
   return {
-    fetch: (request) => front.fetch(request, { clientAddress: request.headers.get('X-Real-IP') ?? '' }, () => site.fetch(request)),
+    fetch: (request) =>
+      front.fetch(request, { clientAddress: request.headers.get('X-Real-IP') ?? '' }, () =>
+        site.fetch(request),
+      ),
   };
 }

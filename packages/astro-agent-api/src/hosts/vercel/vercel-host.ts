@@ -13,5 +13,9 @@ export const vercelHost = createFunctionHost(
       'export default createVercelFront(agentFront, site);',
     ],
   },
-  { name: 'Vercel function', folder: '.vercel/output/functions/_render.func', routeAgentSurface: routeVercelAgentSurface },
+  {
+    name: 'Vercel function',
+    folder: '.vercel/output/functions/_render.func',
+    routeAgentSurface: routeVercelAgentSurface,
+  },
 );

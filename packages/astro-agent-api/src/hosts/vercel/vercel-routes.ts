@@ -1,8 +1,8 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { buildPageLinkHeader } from '../../content/page-link-header.ts';
-import { createSiteUrls } from '../../site-urls.ts';
-import { TEXT_FORMS_ACCEPT_PATTERN } from '../../media-types.ts';
+import { createSiteUrls } from '../../contract/site-urls.ts';
+import { TEXT_FORMS_ACCEPT_PATTERN } from '../../contract/media-types.ts';
 import { movedDocuments, pagesWithTwins } from '../function/publish-function-runtime.ts';
 import type { HostBuild } from '../host.ts';
 
@@ -32,7 +32,11 @@ export async function routeVercelAgentSurface(build: HostBuild): Promise<void> {
   const routes = config.routes ?? [];
   const urls = createSiteUrls(build.manifest.site, build.manifest.routing);
   const base = escapeRegex(urls.base);
-  const textForm = { type: 'header', key: 'accept', value: { re: TEXT_FORMS_ACCEPT_PATTERN } } as const;
+  const textForm = {
+    type: 'header',
+    key: 'accept',
+    value: { re: TEXT_FORMS_ACCEPT_PATTERN },
+  } as const;
   const ours: VercelRoute[] = [
     // Not on a request the function negotiates: it sends the page's headers, or the twin's own `Link` (canonical).
     ...pagesWithTwins(build.manifest).map((page) => ({
@@ -43,7 +47,10 @@ export async function routeVercelAgentSurface(build: HostBuild): Promise<void> {
     })),
     { src: `^${base}/.*\\.md$`, dest: VERCEL_FUNCTION },
     // The documents the adapter has no route for (robots.txt, llms-full.txt's sections): they left the static folder.
-    ...movedDocuments(build).map((path) => ({ src: `^${escapeRegex(path)}$`, dest: VERCEL_FUNCTION })),
+    ...movedDocuments(build).map((path) => ({
+      src: `^${escapeRegex(path)}$`,
+      dest: VERCEL_FUNCTION,
+    })),
     // The function's front weighs the Accept header (RFC 9110 §12.5.1) and answers the page's twin (as
     // Markdown or plain text) or the page; a browser's Accept names neither, and gets the static file.
     { src: `^${base}/(?!_astro/).*$`, has: [textForm], dest: VERCEL_FUNCTION },

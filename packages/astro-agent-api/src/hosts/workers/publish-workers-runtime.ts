@@ -9,9 +9,14 @@ import { SERVER_INDEX_FILE } from '../../content/server-index.ts';
  * (hosts/workers/workers-build-files.ts); the Worker refuses that folder to the public. The manifest goes
  * last, as in the build output.
  */
-export async function publishWorkersRuntime(outDir: string, clientDir: string, textFiles: readonly string[]): Promise<void> {
+export async function publishWorkersRuntime(
+  outDir: string,
+  clientDir: string,
+  textFiles: readonly string[],
+): Promise<void> {
   const target = join(clientDir, WORKERS_RUNTIME_DIR);
   await rm(target, { recursive: true, force: true });
   await mkdir(target, { recursive: true });
-  for (const name of [SERVER_INDEX_FILE, ...textFiles, MANIFEST_FILE]) await copyFile(join(outDir, RUNTIME_DIR, name), join(target, name));
+  for (const name of [SERVER_INDEX_FILE, ...textFiles, MANIFEST_FILE])
+    await copyFile(join(outDir, RUNTIME_DIR, name), join(target, name));
 }

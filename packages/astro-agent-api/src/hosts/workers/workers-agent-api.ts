@@ -1,7 +1,7 @@
 import { createTrafficRecorder, type TrafficRecorder } from '../../analytics/traffic-recorder.ts';
 import { createPortableAgentApi, type AgentApi } from '../../server/create-agent-api.ts';
 import { parseEnvironment, readEnvironment } from '../../environment.ts';
-import { consoleLogger } from '../../logger.ts';
+import { consoleLogger } from '../../shared/logger.ts';
 import { D1_TRAFFIC_BATCH, openD1Store, type D1Database } from '../../store/d1-store.ts';
 import { StoreNotReadyError } from '../../store/store-unavailable.ts';
 import { createStoreSweeper, type SweepResult } from '../../store/store-sweeper.ts';
@@ -38,7 +38,10 @@ export function getWorkersAgentApi(env: WorkersEnv): WorkersAgentApi {
 }
 
 /** The Worker's `vars`: its string entries (the bindings are objects). */
-const varsOf = (env: WorkersEnv) => Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+const varsOf = (env: WorkersEnv) =>
+  Object.fromEntries(
+    Object.entries(env).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 
 function createWorkersAgentApi(env: WorkersEnv): WorkersAgentApi {
   let recorder: TrafficRecorder | undefined;
@@ -61,7 +64,8 @@ function createWorkersAgentApi(env: WorkersEnv): WorkersAgentApi {
       // counts; a backlog of more than one write goes out with every response until it is written.
       const now = Date.now();
       if (recorder === undefined || recorder.pending === 0) return Promise.resolve();
-      if (now - flushedAt < TRAFFIC_FLUSH_MS && recorder.pending < D1_TRAFFIC_BATCH) return Promise.resolve();
+      if (now - flushedAt < TRAFFIC_FLUSH_MS && recorder.pending < D1_TRAFFIC_BATCH)
+        return Promise.resolve();
       flushedAt = now;
       return recorder.flush();
     },
@@ -77,7 +81,10 @@ async function openWorkersStore(env: WorkersEnv): Promise<Store> {
       `The site's owner declares it under d1_databases in wrangler.jsonc and applies the migrations (the astro-agent-api README, "Cloudflare Workers").`,
     );
   }
-  return openD1Store(database, { bindingName: WORKERS_BINDINGS.database, warn: consoleLogger.warn });
+  return openD1Store(database, {
+    bindingName: WORKERS_BINDINGS.database,
+    warn: consoleLogger.warn,
+  });
 }
 
 const DAY_MS = 86_400_000;
@@ -88,7 +95,10 @@ const DAY_MS = 86_400_000;
  * traffic counts past AGENT_API_ANALYTICS_RETENTION_DAYS, as the Node server's sweeper does every
  * hour. The Worker's `scheduled` handler runs it on the cron trigger of the site's wrangler configuration.
  */
-export async function sweepWorkersStore(env: WorkersEnv, now: () => number = Date.now): Promise<SweepResult> {
+export async function sweepWorkersStore(
+  env: WorkersEnv,
+  now: () => number = Date.now,
+): Promise<SweepResult> {
   const periods = parseEnvironment(varsOf(env));
   const store = await openWorkersStore(env);
   try {

@@ -37,7 +37,8 @@ export function createAssetsBuildFiles(assets: AssetsBinding): BuildFiles {
     manifestStamp: async () => 0,
     manifestStampNow: () => 0,
     readRuntimeFile,
-    openPageTexts: async ({ buildId, textFiles }) => readPageTextsFrom(await Promise.all(textFiles.map(readRuntimeFile)), buildId),
+    openPageTexts: async ({ buildId, textFiles }) =>
+      readPageTextsFrom(await Promise.all(textFiles.map(readRuntimeFile)), buildId),
     readClientFile: fetchAsset,
   };
 }

@@ -7,7 +7,11 @@ export interface WorkersContext {
 }
 
 /** A Worker's fetch handler, such as @astrojs/cloudflare's `handle`. */
-export type WorkersFetch = (request: Request, env: WorkersEnv, ctx: WorkersContext) => Promise<Response>;
+export type WorkersFetch = (
+  request: Request,
+  env: WorkersEnv,
+  ctx: WorkersContext,
+) => Promise<Response>;
 
 /**
  * The agent front of a Worker, before the site's handler (`site`): the one front

@@ -6,5 +6,6 @@ export const workersHost: Host = {
   adapter: '@astrojs/cloudflare',
   runtime: 'workers',
   frontsStandaloneServer: false,
-  publish: (build) => publishWorkersRuntime(build.outDir, build.clientDir, build.manifest.textFiles),
+  publish: (build) =>
+    publishWorkersRuntime(build.outDir, build.clientDir, build.manifest.textFiles),
 };

@@ -6,4 +6,5 @@ import type { OutboundFetch } from '../../server/outbound/fetch-document.ts';
  * the address it connects to. `wrangler dev` and `astro preview` widen it to private addresses for
  * local development. Redirects are answers, not followed (a document's URL is its identity).
  */
-export const fetchOutboundOnWorkers: OutboundFetch = (url, { signal }) => fetch(url, { redirect: 'manual', signal, headers: { accept: 'application/json' } });
+export const fetchOutboundOnWorkers: OutboundFetch = (url, { signal }) =>
+  fetch(url, { redirect: 'manual', signal, headers: { accept: 'application/json' } });

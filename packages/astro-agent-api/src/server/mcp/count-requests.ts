@@ -14,7 +14,10 @@ const COUNTED_METHODS = new Set(['tools/call', 'resources/read']);
  * refusal. A body that holds no JSON-RPC at all (not JSON, an empty batch) costs one request, as the
  * SDK still answers it.
  */
-export function countRequests(parsed: unknown, tools: ReadonlyMap<string, Pick<Tool, 'policy'>>): number {
+export function countRequests(
+  parsed: unknown,
+  tools: ReadonlyMap<string, Pick<Tool, 'policy'>>,
+): number {
   const messages = Array.isArray(parsed) ? parsed : [parsed];
   if (parsed === undefined || messages.length === 0) return 1;
   let count = 0;
@@ -24,7 +27,10 @@ export function countRequests(parsed: unknown, tools: ReadonlyMap<string, Pick<T
       continue;
     }
     if (!COUNTED_METHODS.has(message.method)) continue;
-    const name = message.method === 'tools/call' ? (message.params as { name?: unknown } | undefined)?.name : undefined;
+    const name =
+      message.method === 'tools/call'
+        ? (message.params as { name?: unknown } | undefined)?.name
+        : undefined;
     const tool = typeof name === 'string' ? tools.get(name) : undefined;
     if (tool?.policy.quota !== 'peek') count++;
   }
@@ -38,5 +44,10 @@ export function readsContent(parsed: unknown): boolean {
 }
 
 function isNotification(message: unknown): boolean {
-  return message !== null && typeof message === 'object' && typeof (message as { method?: unknown }).method === 'string' && !('id' in message);
+  return (
+    message !== null &&
+    typeof message === 'object' &&
+    typeof (message as { method?: unknown }).method === 'string' &&
+    !('id' in message)
+  );
 }

@@ -1,9 +1,9 @@
 import { McpServer, type CacheHint, type Implementation } from '@modelcontextprotocol/server';
 import type { ContentSnapshot } from '../../content/content-model.ts';
 import { createMcpTools, createOperations } from '../../operations/index.ts';
-import { buildMcpServerName, MCP_CAPABILITIES } from '../../mcp-contract.ts';
+import { buildMcpServerName, MCP_CAPABILITIES } from '../../contract/mcp-contract.ts';
 import { buildMcpInstructions } from '../../operations/mcp-instructions.ts';
-import { CONTRACT_VERSION } from '../../versioning.ts';
+import { CONTRACT_VERSION } from '../../contract/versioning.ts';
 import type { ErrorLogger } from '../respond.ts';
 import { registerAnswerPrompt } from './prompts.ts';
 import { registerPageResources } from './resources.ts';
@@ -23,15 +23,28 @@ export interface McpServerInput {
 }
 
 /** The server's identity (`serverInfo`), as `initialize`, `server/discover` and every 2026-07-28 result's `_meta` carry it. */
-export function buildMcpServerInfo({ manifest: { site, options }, urls }: Pick<ContentSnapshot, 'manifest' | 'urls'>): Implementation {
-  return { name: buildMcpServerName(site), title: options.name, version: CONTRACT_VERSION, websiteUrl: urls.homeUrl };
+export function buildMcpServerInfo({
+  manifest: { site, options },
+  urls,
+}: Pick<ContentSnapshot, 'manifest' | 'urls'>): Implementation {
+  return {
+    name: buildMcpServerName(site),
+    title: options.name,
+    version: CONTRACT_VERSION,
+    websiteUrl: urls.homeUrl,
+  };
 }
 
 /**
  * A fresh MCP server for one HTTP request (stateless: nothing outlives the request): the site's
  * operations as tools, every page as a resource, and the answer prompt. Same server for both eras.
  */
-export function createMcpServer({ snapshot, callOperation, notePageRead, log }: McpServerInput): McpServer {
+export function createMcpServer({
+  snapshot,
+  callOperation,
+  notePageRead,
+  log,
+}: McpServerInput): McpServer {
   const operations = createOperations(snapshot.manifest);
   const server = new McpServer(buildMcpServerInfo(snapshot), {
     capabilities: MCP_CAPABILITIES,

@@ -1,4 +1,10 @@
-import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, PROTOCOL_VERSION_META_KEY, SERVER_INFO_META_KEY, type InboundClassificationOutcome } from '@modelcontextprotocol/server';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  PROTOCOL_VERSION_META_KEY,
+  SERVER_INFO_META_KEY,
+  type InboundClassificationOutcome,
+} from '@modelcontextprotocol/server';
 import { LRUCache } from 'lru-cache';
 import type { ContentSnapshot } from '../../content/content-model.ts';
 import type { Tool } from '../../operations/operation.ts';
@@ -9,7 +15,11 @@ import { buildToolResultParts, runTool, type ToolOutcome } from './tools.ts';
 const DIRECT_REVISION = '2026-07-28';
 const DIRECT_PARAMS = new Set(['name', 'arguments', '_meta']);
 /** The per-request envelope keys; `_meta` with anything more (progress token, trace context, log level) goes through the SDK. */
-const DIRECT_META = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY]);
+const DIRECT_META = new Set([
+  PROTOCOL_VERSION_META_KEY,
+  CLIENT_INFO_META_KEY,
+  CLIENT_CAPABILITIES_META_KEY,
+]);
 
 /**
  * The fast path beside the SDK: a plain 2026-07-28 `tools/call` of one of our tools is answered here,
@@ -26,22 +36,48 @@ const DIRECT_META = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CL
  * envelope. Everything else — other methods, the 2025 era, batches, errors of the ladder — goes to
  * the SDK. Returns undefined when the call is not such a one.
  */
-export function answerDirectToolCall(route: InboundClassificationOutcome, headers: Headers, tools: ReadonlyMap<string, Tool>, input: McpServerInput): Promise<Response> | undefined {
+export function answerDirectToolCall(
+  route: InboundClassificationOutcome,
+  headers: Headers,
+  tools: ReadonlyMap<string, Tool>,
+  input: McpServerInput,
+): Promise<Response> | undefined {
   const call = matchDirectToolCall(route, headers, tools);
   if (!call) return undefined;
   return runTool(call.op, call.args, input.callOperation, input.log).then(
-    (outcome) => new Response(buildToolCallResponseBody(call.id, call.op, outcome, serverInfoMeta(input.snapshot)), { headers: { 'Content-Type': 'application/json' } }),
+    (outcome) =>
+      new Response(
+        buildToolCallResponseBody(call.id, call.op, outcome, serverInfoMeta(input.snapshot)),
+        { headers: { 'Content-Type': 'application/json' } },
+      ),
   );
 }
 
-function matchDirectToolCall(route: InboundClassificationOutcome, headers: Headers, tools: ReadonlyMap<string, Tool>) {
-  if (route.kind !== 'modern' || route.messageKind !== 'request' || route.classification.revision !== DIRECT_REVISION) return undefined;
-  const { method, id, params } = route.message as { method: string; id: string | number; params?: Record<string, unknown> };
+function matchDirectToolCall(
+  route: InboundClassificationOutcome,
+  headers: Headers,
+  tools: ReadonlyMap<string, Tool>,
+) {
+  if (
+    route.kind !== 'modern' ||
+    route.messageKind !== 'request' ||
+    route.classification.revision !== DIRECT_REVISION
+  )
+    return undefined;
+  const { method, id, params } = route.message as {
+    method: string;
+    id: string | number;
+    params?: Record<string, unknown>;
+  };
   if (method !== 'tools/call' || !isPlainObject(params)) return undefined;
   for (const key in params) if (!DIRECT_PARAMS.has(key)) return undefined;
   const op = typeof params.name === 'string' ? tools.get(params.name) : undefined;
   if (!op) return undefined;
-  if (headers.get('mcp-protocol-version') !== DIRECT_REVISION || headers.get('mcp-method') !== 'tools/call' || headers.get('mcp-name') !== op.name) {
+  if (
+    headers.get('mcp-protocol-version') !== DIRECT_REVISION ||
+    headers.get('mcp-method') !== 'tools/call' ||
+    headers.get('mcp-name') !== op.name
+  ) {
     return undefined;
   }
   const meta = params._meta;
@@ -72,7 +108,10 @@ function serverInfoMeta(snapshot: ContentSnapshot): string {
  * searches (REST caches search answers for the same reason), and escaping a body into the text block
  * and encoding the whole to UTF-8 was the largest cost left in a direct answer. Bounded by bytes.
  */
-const resultHeads = new LRUCache<string, Uint8Array>({ maxSize: 8 * 1024 * 1024, sizeCalculation: (head, key) => head.byteLength + key.length });
+const resultHeads = new LRUCache<string, Uint8Array>({
+  maxSize: 8 * 1024 * 1024,
+  sizeCalculation: (head, key) => head.byteLength + key.length,
+});
 
 /**
  * The JSON-RPC response the SDK writes for a tools/call on 2026-07-28 (the tool's result, then
@@ -80,10 +119,19 @@ const resultHeads = new LRUCache<string, Uint8Array>({ maxSize: 8 * 1024 * 1024,
  * buildToolResultParts) placed as they are: the structured JSON verbatim as `structuredContent`, the
  * text as one JSON string in the text block, instead of parsed into an object and serialized again.
  */
-function buildToolCallResponseBody(id: string | number, tool: Tool, outcome: ToolOutcome, meta: string): Uint8Array<ArrayBuffer> {
+function buildToolCallResponseBody(
+  id: string | number,
+  tool: Tool,
+  outcome: ToolOutcome,
+  meta: string,
+): Uint8Array<ArrayBuffer> {
   if (outcome.error) {
     // A tool error's `_meta` (its code, status, retry_after) is merged with the server's identity, as the SDK merges them.
-    const result = { ...outcome.error, _meta: { ...outcome.error._meta, ...(JSON.parse(meta) as object) }, resultType: 'complete' };
+    const result = {
+      ...outcome.error,
+      _meta: { ...outcome.error._meta, ...(JSON.parse(meta) as object) },
+      resultType: 'complete',
+    };
     return Buffer.from(JSON.stringify({ result, jsonrpc: '2.0', id }));
   }
   // The tools of one site differ by name; a body is the tool's own answer.
@@ -92,10 +140,14 @@ function buildToolCallResponseBody(id: string | number, tool: Tool, outcome: Too
   if (!head) {
     const { text, structured } = buildToolResultParts(tool, outcome.body);
     // Kept, so in a buffer of its own: a kept slice of Node's shared pool keeps its whole 64 KB chunk.
-    head = new TextEncoder().encode(`{"result":{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${structured}`);
+    head = new TextEncoder().encode(
+      `{"result":{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${structured}`,
+    );
     resultHeads.set(key, head);
   }
-  const tail = Buffer.from(`,"resultType":"complete","_meta":${meta}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`);
+  const tail = Buffer.from(
+    `,"resultType":"complete","_meta":${meta}},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`,
+  );
   const bytes = new Uint8Array(head.byteLength + tail.byteLength);
   bytes.set(head, 0);
   bytes.set(tail, head.byteLength);

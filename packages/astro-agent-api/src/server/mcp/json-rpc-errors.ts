@@ -1,5 +1,5 @@
 import { SERVER_INFO_META_KEY, type Implementation } from '@modelcontextprotocol/server';
-import type { ApiError } from '../../api-error.ts';
+import type { ApiError } from '../../contract/api-error.ts';
 import { buildToolErrorResult, retryAfterOf } from './tool-error.ts';
 
 type JsonRpcId = string | number | null;
@@ -14,7 +14,11 @@ export function buildJsonRpcError(id: JsonRpcId, error: ApiError) {
   return {
     jsonrpc: '2.0' as const,
     id,
-    error: { code: jsonRpcCode(error.status), message: error.message, data: { code: error.code, status: error.status, hint: error.hint, ...retryAfterOf(error) } },
+    error: {
+      code: jsonRpcCode(error.status),
+      message: error.message,
+      data: { code: error.code, status: error.status, hint: error.hint, ...retryAfterOf(error) },
+    },
   };
 }
 
@@ -36,13 +40,21 @@ function jsonRpcCode(status: number): number {
  * result, and OpenAI's Agents SDK then tells its model only that the tool failed (BENCHMARKS.md,
  * "What MCP clients hand their model").
  */
-export function answerRefusedRequests(parsed: unknown, error: ApiError, serverInfo: Implementation | undefined): Response {
+export function answerRefusedRequests(
+  parsed: unknown,
+  error: ApiError,
+  serverInfo: Implementation | undefined,
+): Response {
   const messages = Array.isArray(parsed) ? parsed : [parsed];
   const requests = messages.filter(isRequest);
   const answers =
     requests.length === 0
       ? [buildJsonRpcError(null, error)]
-      : requests.map((request) => (request.method === 'tools/call' ? { result: buildRefusedToolResult(error, serverInfo), jsonrpc: '2.0', id: request.id } : buildJsonRpcError(request.id, error)));
+      : requests.map((request) =>
+          request.method === 'tools/call'
+            ? { result: buildRefusedToolResult(error, serverInfo), jsonrpc: '2.0', id: request.id }
+            : buildJsonRpcError(request.id, error),
+        );
   return Response.json(Array.isArray(parsed) ? answers : answers[0], { headers: error.headers });
 }
 
@@ -50,11 +62,17 @@ export function answerRefusedRequests(parsed: unknown, error: ApiError, serverIn
 function buildRefusedToolResult(error: ApiError, serverInfo: Implementation | undefined) {
   const result = buildToolErrorResult(error);
   if (serverInfo === undefined) return result;
-  return { ...result, resultType: 'complete', _meta: { ...result._meta, [SERVER_INFO_META_KEY]: serverInfo } };
+  return {
+    ...result,
+    resultType: 'complete',
+    _meta: { ...result._meta, [SERVER_INFO_META_KEY]: serverInfo },
+  };
 }
 
 /** A JSON-RPC request (a method and an id), as opposed to a notification, a response or garbage. */
-export function isRequest(message: unknown): message is { method: string; id: string | number; params?: unknown } {
+export function isRequest(
+  message: unknown,
+): message is { method: string; id: string | number; params?: unknown } {
   if (message === null || typeof message !== 'object' || Array.isArray(message)) return false;
   const { method, id } = message as { method?: unknown; id?: unknown };
   return typeof method === 'string' && (typeof id === 'string' || typeof id === 'number');

@@ -1,7 +1,11 @@
-import { classifyInboundRequest, isJsonContentType, UnsupportedProtocolVersionError } from '@modelcontextprotocol/server';
+import {
+  classifyInboundRequest,
+  isJsonContentType,
+  UnsupportedProtocolVersionError,
+} from '@modelcontextprotocol/server';
 import type { ContentSnapshot } from '../../content/content-model.ts';
-import { ApiError } from '../../api-error.ts';
-import { MCP_PROTOCOL_VERSIONS } from '../../mcp-contract.ts';
+import { ApiError } from '../../contract/api-error.ts';
+import { MCP_PROTOCOL_VERSIONS } from '../../contract/mcp-contract.ts';
 import type { Tool } from '../../operations/operation.ts';
 import { callOperation } from '../call-operation.ts';
 import type { Handler } from '../context.ts';
@@ -49,7 +53,9 @@ export function createMcpRoute(deps: {
     }
     const text = await readBodyText(request, MCP_MAX_BODY_BYTES);
     // A body not declared JSON is refused by the SDK (415).
-    const parsed = isJsonContentType(request.headers.get('content-type')) ? parseJsonText(text) : undefined;
+    const parsed = isJsonContentType(request.headers.get('content-type'))
+      ? parseJsonText(text)
+      : undefined;
     const route =
       parsed === undefined
         ? undefined
@@ -72,7 +78,11 @@ export function createMcpRoute(deps: {
       }
     }
     if (refusal && (cost > 0 || readsContent(parsed))) {
-      return answerRefusedRequests(parsed, refusal, route?.kind === 'modern' ? buildMcpServerInfo(deps.snapshot) : undefined);
+      return answerRefusedRequests(
+        parsed,
+        refusal,
+        route?.kind === 'modern' ? buildMcpServerInfo(deps.snapshot) : undefined,
+      );
     }
     const unsupported = checkProtocolVersion(request.headers, parsed);
     if (unsupported) return withHeaders(unsupported, limits);
@@ -112,11 +122,15 @@ function isRefusal(error: unknown): error is ApiError {
  */
 function checkProtocolVersion(headers: Headers, parsed: unknown): Response | undefined {
   const requested = headers.get('mcp-protocol-version');
-  if (requested === null || (MCP_PROTOCOL_VERSIONS as readonly string[]).includes(requested)) return undefined;
+  if (requested === null || (MCP_PROTOCOL_VERSIONS as readonly string[]).includes(requested))
+    return undefined;
   const error = new UnsupportedProtocolVersionError(
     { supported: [...MCP_PROTOCOL_VERSIONS], requested: requested.slice(0, 40) },
     `Unsupported protocol version ${JSON.stringify(requested.slice(0, 40))} in MCP-Protocol-Version; this server speaks ${MCP_PROTOCOL_VERSIONS.join(', ')}.`,
   );
   const id = isRequest(parsed) ? parsed.id : null;
-  return Response.json({ jsonrpc: '2.0', id, error: { code: error.code, message: error.message, data: error.data } }, { status: 400 });
+  return Response.json(
+    { jsonrpc: '2.0', id, error: { code: error.code, message: error.message, data: error.data } },
+    { status: 400 },
+  );
 }

@@ -1,4 +1,11 @@
-import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, type ListResourcesResult, type McpServer } from '@modelcontextprotocol/server';
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  ResourceTemplate,
+  type ListResourcesResult,
+  type McpServer,
+} from '@modelcontextprotocol/server';
 import type { ContentSnapshot } from '../../content/content-model.ts';
 import { resolveAddress } from '../../content/resolve-page.ts';
 import { readSectionText, type ManifestPage } from '../../content/manifest.ts';
@@ -24,7 +31,11 @@ export const RESOURCE_PAGE_SIZE = 100;
  * with `_meta.redirected_from` (and `_meta.fragment` when the redirect names a part of it), as
  * read_page says it.
  */
-export function registerPageResources(server: McpServer, snapshot: ContentSnapshot, notePageRead: (url: string) => void): void {
+export function registerPageResources(
+  server: McpServer,
+  snapshot: ContentSnapshot,
+  notePageRead: (url: string) => void,
+): void {
   const site = snapshot.urls.origin;
   server.registerResource(
     'page',
@@ -44,25 +55,56 @@ export function registerPageResources(server: McpServer, snapshot: ContentSnapsh
         const error = unresolvedError(found.unresolved);
         throw new ResourceNotFoundError(uri.href, `${error.message} ${error.hint}`);
       }
-      if (!found || !('page' in found)) throw new ResourceNotFoundError(uri.href, `No page of this site has the address ${uri.href}.`);
+      if (!found || !('page' in found))
+        throw new ResourceNotFoundError(
+          uri.href,
+          `No page of this site has the address ${uri.href}.`,
+        );
       const { page } = found;
       notePageRead(page.url);
-      const redirect = found.redirectedFrom === undefined ? {} : { redirected_from: found.redirectedFrom, ...(found.fragment !== undefined && { fragment: found.fragment }) };
+      const redirect =
+        found.redirectedFrom === undefined
+          ? {}
+          : {
+              redirected_from: found.redirectedFrom,
+              ...(found.fragment !== undefined && { fragment: found.fragment }),
+            };
       const language = languageMeta(snapshot, page)._meta;
-      const meta = language || found.redirectedFrom !== undefined ? { _meta: { ...language, ...redirect } } : {};
+      const meta =
+        language || found.redirectedFrom !== undefined
+          ? { _meta: { ...language, ...redirect } }
+          : {};
       if (uri.hash === '' || uri.hash === '#') {
-        return { contents: [{ uri: page.url, mimeType: MARKDOWN_MIME_TYPE, text: snapshot.texts.readTwin(page.twin).toString('utf8'), ...meta }] };
+        return {
+          contents: [
+            {
+              uri: page.url,
+              mimeType: MARKDOWN_MIME_TYPE,
+              text: snapshot.texts.readTwin(page.twin).toString('utf8'),
+              ...meta,
+            },
+          ],
+        };
       }
-      return { contents: [{ ...readSectionResource(page, snapshot.texts.readMarkdown(page.twin), uri), ...meta }] };
+      return {
+        contents: [
+          { ...readSectionResource(page, snapshot.texts.readMarkdown(page.twin), uri), ...meta },
+        ],
+      };
     },
   );
   // McpServer's own resources/list returns every resource in one answer and ignores the cursor;
   // replaced by a paginated listing (MCP pagination: an opaque `nextCursor`).
-  server.server.setRequestHandler('resources/list', (request) => listPages(snapshot, request.params?.cursor));
+  server.server.setRequestHandler('resources/list', (request) =>
+    listPages(snapshot, request.params?.cursor),
+  );
 }
 
 /** One page of `resources/list`, in manifest order; the cursor is the offset of the next page. */
-export function listPages(snapshot: ContentSnapshot, cursor: string | undefined): ListResourcesResult {
+export function listPages(
+  snapshot: ContentSnapshot,
+  cursor: string | undefined,
+): ListResourcesResult {
   const offset = cursor === undefined ? 0 : parseCursor(cursor);
   const pages = snapshot.manifest.pages;
   if (offset > pages.length) throw invalidCursor();
@@ -74,22 +116,34 @@ export function listPages(snapshot: ContentSnapshot, cursor: string | undefined)
     mimeType: MARKDOWN_MIME_TYPE,
     ...languageMeta(snapshot, page),
   }));
-  return end < pages.length ? { resources, nextCursor: Buffer.from(String(end)).toString('base64url') } : { resources };
+  return end < pages.length
+    ? { resources, nextCursor: Buffer.from(String(end)).toString('base64url') }
+    : { resources };
 }
 
 /** `{ _meta: { language } }` on a site of several languages, else nothing. */
-function languageMeta(snapshot: ContentSnapshot, page: ManifestPage): { _meta?: { language: string } } {
-  return snapshot.manifest.options.languages.length > 1 ? { _meta: { language: page.language } } : {};
+function languageMeta(
+  snapshot: ContentSnapshot,
+  page: ManifestPage,
+): { _meta?: { language: string } } {
+  return snapshot.manifest.options.languages.length > 1
+    ? { _meta: { language: page.language } }
+    : {};
 }
 
 function parseCursor(cursor: string): number {
-  const decoded = /^[A-Za-z0-9_-]{1,12}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString('latin1') : '';
+  const decoded = /^[A-Za-z0-9_-]{1,12}$/.test(cursor)
+    ? Buffer.from(cursor, 'base64url').toString('latin1')
+    : '';
   if (!/^[1-9]\d{0,8}$/.test(decoded)) throw invalidCursor();
   return Number(decoded);
 }
 
 function invalidCursor(): ProtocolError {
-  return new ProtocolError(ProtocolErrorCode.InvalidParams, 'The cursor is not valid: pass the `nextCursor` of a previous resources/list answer, or none to start again.');
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    'The cursor is not valid: pass the `nextCursor` of a previous resources/list answer, or none to start again.',
+  );
 }
 
 /** The resource of one section: the page URI with the section's fragment, and the section's Markdown. */
@@ -103,7 +157,10 @@ function readSectionResource(page: ManifestPage, markdown: string, uri: URL) {
   const text = id === undefined ? undefined : readSectionText(page, markdown, id);
   if (text === undefined) {
     const ids = page.sections.map((section) => section.id).join(', ');
-    throw new ResourceNotFoundError(uri.href, `${page.url} has no section ${uri.hash}. ${ids ? `Its sections: ${ids}.` : 'It has no headings.'} Read ${page.url} for the whole page.`);
+    throw new ResourceNotFoundError(
+      uri.href,
+      `${page.url} has no section ${uri.hash}. ${ids ? `Its sections: ${ids}.` : 'It has no headings.'} Read ${page.url} for the whole page.`,
+    );
   }
   return { uri: `${page.url}${uri.hash}`, mimeType: MARKDOWN_MIME_TYPE, text };
 }

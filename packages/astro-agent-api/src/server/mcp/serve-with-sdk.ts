@@ -6,7 +6,7 @@ import {
   type InboundClassificationOutcome,
   type McpRequestContext,
 } from '@modelcontextprotocol/server';
-import { MCP_PROTOCOL_VERSIONS } from '../../mcp-contract.ts';
+import { MCP_PROTOCOL_VERSIONS } from '../../contract/mcp-contract.ts';
 import { isRequest } from './json-rpc-errors.ts';
 import { createMcpServer, type McpServerInput } from './create-mcp-server.ts';
 
@@ -49,10 +49,17 @@ export function createSdkLeg(): SdkLeg {
 
   async function serveLegacy(request: Request, parsedBody: unknown): Promise<Response> {
     const server = factory({ era: 'legacy', requestInfo: request });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MCP_MAX_BODY_BYTES });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      maxRequestBodySize: MCP_MAX_BODY_BYTES,
+    });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(request, parsedBody === undefined ? undefined : { parsedBody });
+      return await transport.handleRequest(
+        request,
+        parsedBody === undefined ? undefined : { parsedBody },
+      );
     } finally {
       await transport.close().catch(() => {});
       await server.close().catch(() => {});
@@ -62,9 +69,15 @@ export function createSdkLeg(): SdkLeg {
   return async (request, { text, parsed, route }, input) => {
     if (route === undefined) {
       // No JSON to hand over: the SDK reads (and refuses) the body itself, from a copy of it.
-      const forward = new Request(request.url, { method: 'POST', headers: request.headers, body: text });
+      const forward = new Request(request.url, {
+        method: 'POST',
+        headers: request.headers,
+        body: text,
+      });
       inputs.set(forward, input);
-      const legacy = await isLegacyRequest(forward, undefined, { maxRequestBodySize: MCP_MAX_BODY_BYTES });
+      const legacy = await isLegacyRequest(forward, undefined, {
+        maxRequestBodySize: MCP_MAX_BODY_BYTES,
+      });
       return legacy ? serveLegacy(forward, undefined) : modern.fetch(forward);
     }
     // With the parsed body handed over, neither leg reads the request's (already read) body again.
@@ -84,7 +97,8 @@ export function createSdkLeg(): SdkLeg {
 async function listEveryEra(answer: Response): Promise<Response> {
   if (!isJsonContentType(answer.headers.get('content-type'))) return answer;
   const message = (await answer.json()) as { result?: { supportedVersions?: unknown } };
-  if (Array.isArray(message.result?.supportedVersions)) message.result.supportedVersions = [...MCP_PROTOCOL_VERSIONS];
+  if (Array.isArray(message.result?.supportedVersions))
+    message.result.supportedVersions = [...MCP_PROTOCOL_VERSIONS];
   const headers = new Headers(answer.headers);
   headers.delete('content-length');
   return new Response(JSON.stringify(message), { status: answer.status, headers });

@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { ApiError } from '../../api-error.ts';
+import type { ApiError } from '../../contract/api-error.ts';
 
 /**
  * An ApiError as an MCP tool error (`isError: true`). MCP 2025-11-25 makes a bad argument a tool

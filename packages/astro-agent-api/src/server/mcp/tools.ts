@@ -1,23 +1,41 @@
-import type { CallToolResult, McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
-import { MCP_TOOL_ANNOTATIONS } from '../../mcp-contract.ts';
-import { buildInputJsonSchema, buildToolOutputJsonSchema, type ObjectJsonSchema } from '../../operations/json-schema.ts';
+import type {
+  CallToolResult,
+  McpServer,
+  StandardSchemaWithJSON,
+} from '@modelcontextprotocol/server';
+import { MCP_TOOL_ANNOTATIONS } from '../../contract/mcp-contract.ts';
+import {
+  buildInputJsonSchema,
+  buildToolOutputJsonSchema,
+  type ObjectJsonSchema,
+} from '../../operations/json-schema.ts';
 import type { Tool, ToolDescription } from '../../operations/operation.ts';
 import { asApiError, type ErrorLogger } from '../respond.ts';
 import { buildToolErrorResult } from './tool-error.ts';
 
 /** Runs a tool's operation for the caller of this request; resolves with the REST body as UTF-8, throws ApiError. */
-export type CallOperation = (op: Tool, rawArgs: Record<string, unknown>) => Promise<{ bytes: Uint8Array }>;
+export type CallOperation = (
+  op: Tool,
+  rawArgs: Record<string, unknown>,
+) => Promise<{ bytes: Uint8Array }>;
 
 type ToolArguments = Record<string, unknown>;
 
 /** What a tool call produced: the REST body of a success, or the MCP tool error to answer with. */
-export type ToolOutcome = { body: string; error?: undefined } | { body?: undefined; error: CallToolResult };
+export type ToolOutcome =
+  | { body: string; error?: undefined }
+  | { body?: undefined; error: CallToolResult };
 
 /**
  * Runs one tool: the operation for this request's caller, or its failure as an MCP tool error. The
  * one implementation behind both the SDK-registered tools and the route's direct tools/call answer.
  */
-export async function runTool(op: Tool, args: ToolArguments, callOperation: CallOperation, log: ErrorLogger): Promise<ToolOutcome> {
+export async function runTool(
+  op: Tool,
+  args: ToolArguments,
+  callOperation: CallOperation,
+  log: ErrorLogger,
+): Promise<ToolOutcome> {
   try {
     const { bytes } = await callOperation(op, args);
     return { body: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8') };
@@ -36,7 +54,10 @@ export async function runTool(op: Tool, args: ToolArguments, callOperation: Call
  * matter of the other fields for the clients that read only text (most), short: without the fields
  * that say nothing (null, false, empty) or repeat another's value, a list of objects one a line.
  */
-export function buildToolResultParts(tool: Pick<ToolDescription, 'textField'>, body: string): { text: string; structured: string } {
+export function buildToolResultParts(
+  tool: Pick<ToolDescription, 'textField'>,
+  body: string,
+): { text: string; structured: string } {
   const field = tool.textField;
   if (field === undefined) return { text: body, structured: body };
   const { [field]: text, ...fields } = JSON.parse(body) as Record<string, unknown>;
@@ -53,9 +74,16 @@ function buildFrontMatter(fields: Record<string, unknown>): string {
   const said = new Set<unknown>();
   const lines: string[] = [];
   for (const [name, value] of Object.entries(fields)) {
-    if (value === null || value === false || (typeof value === 'object' && Object.keys(value).length === 0) || (typeof value === 'string' && said.has(value))) continue;
+    if (
+      value === null ||
+      value === false ||
+      (typeof value === 'object' && Object.keys(value).length === 0) ||
+      (typeof value === 'string' && said.has(value))
+    )
+      continue;
     said.add(value);
-    if (Array.isArray(value) && value.some((item) => item !== null && typeof item === 'object')) lines.push(`${name}:`, ...value.map((item) => `  - ${JSON.stringify(item)}`));
+    if (Array.isArray(value) && value.some((item) => item !== null && typeof item === 'object'))
+      lines.push(`${name}:`, ...value.map((item) => `  - ${JSON.stringify(item)}`));
     else lines.push(`${name}: ${JSON.stringify(value)}`);
   }
   return `---\n${lines.join('\n')}\n---\n\n`;
@@ -65,7 +93,12 @@ function buildFrontMatter(fields: Record<string, unknown>): string {
  * Registers one tool per tool description: the operations described exactly as openapi.json and the
  * server card describe them (same name, title, description and JSON Schemas), then ChatGPT's tools.
  */
-export function registerTools(server: McpServer, tools: readonly Tool[], callOperation: CallOperation, log: ErrorLogger): void {
+export function registerTools(
+  server: McpServer,
+  tools: readonly Tool[],
+  callOperation: CallOperation,
+  log: ErrorLogger,
+): void {
   for (const tool of tools) {
     const schemas = buildToolSchemas(tool);
     server.registerTool(
@@ -81,13 +114,19 @@ export function registerTools(server: McpServer, tools: readonly Tool[], callOpe
         const outcome = await runTool(tool, args, callOperation, log);
         if (outcome.error) return outcome.error;
         const { text, structured } = buildToolResultParts(tool, outcome.body);
-        return { content: [{ type: 'text', text }], structuredContent: JSON.parse(structured) as Record<string, unknown> };
+        return {
+          content: [{ type: 'text', text }],
+          structuredContent: JSON.parse(structured) as Record<string, unknown>,
+        };
       },
     );
   }
 }
 
-const schemaCache = new WeakMap<Tool, { input: StandardSchemaWithJSON<ToolArguments>; output: StandardSchemaWithJSON<ToolArguments> }>();
+const schemaCache = new WeakMap<
+  Tool,
+  { input: StandardSchemaWithJSON<ToolArguments>; output: StandardSchemaWithJSON<ToolArguments> }
+>();
 
 /**
  * The tool's schemas as the SDK wants them (Standard Schema with a JSON Schema face), built from the
@@ -98,7 +137,10 @@ const schemaCache = new WeakMap<Tool, { input: StandardSchemaWithJSON<ToolArgume
 function buildToolSchemas(op: Tool) {
   let schemas = schemaCache.get(op);
   if (!schemas) {
-    schemas = { input: describeOnly(buildInputJsonSchema(op)), output: describeOnly(buildToolOutputJsonSchema(op)) };
+    schemas = {
+      input: describeOnly(buildInputJsonSchema(op)),
+      output: describeOnly(buildToolOutputJsonSchema(op)),
+    };
     schemaCache.set(op, schemas);
   }
   return schemas;

@@ -1,12 +1,23 @@
-import { ApiError } from '../../api-error.ts';
-import { LIMITS } from '../../limits.ts';
-import { AUTHORIZATION_CODE, authorizationRequestSchema, isRegisteredRedirectUri, parseScopeList, scopesOf } from '../../oauth-contract.ts';
-import { OAUTH_PATHS } from '../../paths.ts';
+import { ApiError } from '../../contract/api-error.ts';
+import { LIMITS } from '../../contract/limits.ts';
+import {
+  AUTHORIZATION_CODE,
+  authorizationRequestSchema,
+  isRegisteredRedirectUri,
+  parseScopeList,
+  scopesOf,
+} from '../../contract/oauth-contract.ts';
+import { OAUTH_PATHS } from '../../contract/paths.ts';
 import { generateAuthorizationCode, hashSecret } from './credentials.ts';
 import { ClientError, findKnownClient, type KnownClient } from './known-client.ts';
 import type { OAuthEndpointDeps } from './oauth-deps.ts';
 import { NO_STORE_HEADERS, OAuthError } from './oauth-error.ts';
-import { assertOAuthLimitOpen, consumeIssuance, consumeOAuthLimit, issuanceLimitOf } from './oauth-limits.ts';
+import {
+  assertOAuthLimitOpen,
+  consumeIssuance,
+  consumeOAuthLimit,
+  issuanceLimitOf,
+} from './oauth-limits.ts';
 import { parseOAuthParams } from './parse-body.ts';
 import { findResource } from './resources.ts';
 
@@ -20,14 +31,27 @@ import { findResource } from './resources.ts';
  * to the client at its redirection URI with `error`, `error_description`, `state` and `iss`.
  * Each new grant is counted per network (or signed agent) and per client (oauth-limits.ts).
  */
-export async function handleAuthorizationRequest(request: Request, deps: OAuthEndpointDeps): Promise<Response> {
+export async function handleAuthorizationRequest(
+  request: Request,
+  deps: OAuthEndpointDeps,
+): Promise<Response> {
   const now = deps.now();
   const query = readQuery(new URL(request.url).searchParams);
-  const { client, redirectUri, requestedRedirectUri, state } = await findRedirection(query, deps, now);
-  const redirect = (params: Record<string, string>) => redirectTo(redirectUri, { ...params, ...(state !== undefined && { state }), iss: deps.issuer });
+  const { client, redirectUri, requestedRedirectUri, state } = await findRedirection(
+    query,
+    deps,
+    now,
+  );
+  const redirect = (params: Record<string, string>) =>
+    redirectTo(redirectUri, { ...params, ...(state !== undefined && { state }), iss: deps.issuer });
   try {
     for (const [name, values] of query) {
-      if (values.length > 1 && name !== 'resource') throw new OAuthError(400, 'invalid_request', `The parameter ${name} is repeated; send it once.`);
+      if (values.length > 1 && name !== 'resource')
+        throw new OAuthError(
+          400,
+          'invalid_request',
+          `The parameter ${name} is repeated; send it once.`,
+        );
     }
     const params = parseOAuthParams(
       authorizationRequestSchema,
@@ -38,19 +62,40 @@ export async function handleAuthorizationRequest(request: Request, deps: OAuthEn
         scope: first(query, 'scope'),
         resource: query.get('resource'),
       },
-      (issue) => ({ response_type: 'unsupported_response_type', scope: 'invalid_scope', resource: 'invalid_target' })[String(issue.path[0])] ?? 'invalid_request',
+      (issue) =>
+        ({
+          response_type: 'unsupported_response_type',
+          scope: 'invalid_scope',
+          resource: 'invalid_target',
+        })[String(issue.path[0])] ?? 'invalid_request',
     );
     if (!client.grantTypes.includes(AUTHORIZATION_CODE)) {
-      throw new OAuthError(400, 'unauthorized_client', `The client ${client.clientId} is not registered for the authorization_code grant.`);
+      throw new OAuthError(
+        400,
+        'unauthorized_client',
+        `The client ${client.clientId} is not registered for the authorization_code grant.`,
+      );
     }
     const scopes = parseScopeList(params.scope, scopesOf(client.scope));
-    if (scopes === undefined || scopes.length === 0) throw new OAuthError(400, 'invalid_scope', `Ask for scopes among "${client.scope}", or leave scope out to get them all.`);
-    const resources = (params.resource ?? []).map((resource) => findResource(resource, deps.resources));
+    if (scopes === undefined || scopes.length === 0)
+      throw new OAuthError(
+        400,
+        'invalid_scope',
+        `Ask for scopes among "${client.scope}", or leave scope out to get them all.`,
+      );
+    const resources = (params.resource ?? []).map((resource) =>
+      findResource(resource, deps.resources),
+    );
 
     await assertIssuanceOpen(client, deps, now);
     const record = await client.record();
     await consumeIssuance('authorization', deps, now);
-    await consumeOAuthLimit(deps.store.windows, client.clientId, LIMITS.oauth.clientAuthorization, now);
+    await consumeOAuthLimit(
+      deps.store.windows,
+      client.clientId,
+      LIMITS.oauth.clientAuthorization,
+      now,
+    );
     const code = generateAuthorizationCode();
     const stored = await deps.store.insertAuthorizationCode({
       codeHash: hashSecret(code),
@@ -63,7 +108,12 @@ export async function handleAuthorizationRequest(request: Request, deps: OAuthEn
       expiresAt: now + LIMITS.authorizationCodeSeconds * 1000,
     });
     // The client was recycled between its lookup and now.
-    if (!stored) throw new OAuthError(400, 'unauthorized_client', `The client ${client.clientId} no longer exists: register again.`);
+    if (!stored)
+      throw new OAuthError(
+        400,
+        'unauthorized_client',
+        `The client ${client.clientId} no longer exists: register again.`,
+      );
     return redirect({ code });
   } catch (error) {
     const failure = asRedirectableError(error);
@@ -97,14 +147,29 @@ async function findRedirection(
   query: Map<string, string[]>,
   deps: OAuthEndpointDeps,
   now: number,
-): Promise<{ client: KnownClient; redirectUri: string; requestedRedirectUri: string | undefined; state: string | undefined }> {
+): Promise<{
+  client: KnownClient;
+  redirectUri: string;
+  requestedRedirectUri: string | undefined;
+  state: string | undefined;
+}> {
   const one = (name: string) => {
     const values = query.get(name) ?? [];
-    if (values.length > 1) throw new OAuthError(400, 'invalid_request', `The parameter ${name} is repeated; send it once.`);
+    if (values.length > 1)
+      throw new OAuthError(
+        400,
+        'invalid_request',
+        `The parameter ${name} is repeated; send it once.`,
+      );
     return values[0];
   };
   const clientId = one('client_id');
-  if (clientId === undefined) throw new OAuthError(400, 'invalid_request', 'client_id is required: the client registered here, or the URL of its metadata document.');
+  if (clientId === undefined)
+    throw new OAuthError(
+      400,
+      'invalid_request',
+      'client_id is required: the client registered here, or the URL of its metadata document.',
+    );
   let client: KnownClient;
   try {
     client = await findKnownClient(clientId, { ...deps, now });
@@ -121,9 +186,16 @@ async function findRedirection(
   }
   const requestedRedirectUri = one('redirect_uri');
   if (requestedRedirectUri === undefined && client.redirectUris.length > 1) {
-    throw new OAuthError(400, 'invalid_request', `redirect_uri is required: the client ${clientId} has ${client.redirectUris.length} of them.`);
+    throw new OAuthError(
+      400,
+      'invalid_request',
+      `redirect_uri is required: the client ${clientId} has ${client.redirectUris.length} of them.`,
+    );
   }
-  if (requestedRedirectUri !== undefined && !isRegisteredRedirectUri(requestedRedirectUri, client.redirectUris)) {
+  if (
+    requestedRedirectUri !== undefined &&
+    !isRegisteredRedirectUri(requestedRedirectUri, client.redirectUris)
+  ) {
     throw new OAuthError(
       400,
       'invalid_request',
@@ -131,15 +203,34 @@ async function findRedirection(
     );
   }
   const state = one('state');
-  if (state !== undefined && state.length > LIMITS.stateCharacters) throw new OAuthError(400, 'invalid_request', `state has more than ${LIMITS.stateCharacters} characters.`);
-  return { client, redirectUri: requestedRedirectUri ?? client.redirectUris[0]!, requestedRedirectUri, state };
+  if (state !== undefined && state.length > LIMITS.stateCharacters)
+    throw new OAuthError(
+      400,
+      'invalid_request',
+      `state has more than ${LIMITS.stateCharacters} characters.`,
+    );
+  return {
+    client,
+    redirectUri: requestedRedirectUri ?? client.redirectUris[0]!,
+    requestedRedirectUri,
+    state,
+  };
 }
 
 /** Refuses before anything is counted when a new grant would be over one of its limits (oauth-limits.ts). */
-async function assertIssuanceOpen(client: KnownClient, deps: OAuthEndpointDeps, now: number): Promise<void> {
+async function assertIssuanceOpen(
+  client: KnownClient,
+  deps: OAuthEndpointDeps,
+  now: number,
+): Promise<void> {
   const { key, limit } = await issuanceLimitOf('authorization', deps);
   await assertOAuthLimitOpen(deps.store.windows, key, limit, now);
-  await assertOAuthLimitOpen(deps.store.windows, client.clientId, LIMITS.oauth.clientAuthorization, now);
+  await assertOAuthLimitOpen(
+    deps.store.windows,
+    client.clientId,
+    LIMITS.oauth.clientAuthorization,
+    now,
+  );
 }
 
 /**
@@ -152,7 +243,8 @@ function asRedirectableError(error: unknown): OAuthError | undefined {
     if (error.status === 429) return new OAuthError(503, 'temporarily_unavailable', error.message);
     return error;
   }
-  if (error instanceof ApiError && error.status === 503) return new OAuthError(503, 'temporarily_unavailable', `${error.message} ${error.hint}`);
+  if (error instanceof ApiError && error.status === 503)
+    return new OAuthError(503, 'temporarily_unavailable', `${error.message} ${error.hint}`);
   return undefined;
 }
 
@@ -160,5 +252,8 @@ function asRedirectableError(error: unknown): OAuthError | undefined {
 function redirectTo(redirectUri: string, params: Record<string, string>): Response {
   const location = new URL(redirectUri);
   for (const [name, value] of Object.entries(params)) location.searchParams.append(name, value);
-  return new Response(null, { status: 302, headers: { ...NO_STORE_HEADERS, Location: location.href, 'Referrer-Policy': 'no-referrer' } });
+  return new Response(null, {
+    status: 302,
+    headers: { ...NO_STORE_HEADERS, Location: location.href, 'Referrer-Policy': 'no-referrer' },
+  });
 }

@@ -1,6 +1,10 @@
 import { createLocalJWKSet, decodeJwt, jwtVerify, type JWTPayload } from 'jose';
-import { CLOCK_SKEW_SECONDS } from '../../identity-contract.ts';
-import { ASSERTION_MAX_LIFETIME_SECONDS, ASSERTION_SIGNING_ALGORITHMS, PRIVATE_KEY_JWT } from '../../oauth-contract.ts';
+import { CLOCK_SKEW_SECONDS } from '../../contract/identity-contract.ts';
+import {
+  ASSERTION_MAX_LIFETIME_SECONDS,
+  ASSERTION_SIGNING_ALGORITHMS,
+  PRIVATE_KEY_JWT,
+} from '../../contract/oauth-contract.ts';
 import type { ClientRecord } from '../../store/store.ts';
 import { ClientError, findKnownClient } from './known-client.ts';
 import type { OAuthEndpointDeps } from './oauth-deps.ts';
@@ -14,7 +18,10 @@ import type { OAuthEndpointDeps } from './oauth-deps.ts';
  */
 export async function verifyClientAssertion(
   assertion: string,
-  deps: Pick<OAuthEndpointDeps, 'store' | 'address' | 'clients' | 'audiences' | 'signedAgent'> & { now: number; claimedClientId: string | undefined },
+  deps: Pick<OAuthEndpointDeps, 'store' | 'address' | 'clients' | 'audiences' | 'signedAgent'> & {
+    now: number;
+    claimedClientId: string | undefined;
+  },
 ): Promise<ClientRecord> {
   let clientId: unknown;
   try {
@@ -22,8 +29,10 @@ export async function verifyClientAssertion(
   } catch {
     throw new ClientError('client_assertion is not a JWT.');
   }
-  if (typeof clientId !== 'string') throw new ClientError('client_assertion has no iss: it must be the client_id.');
-  if (deps.claimedClientId !== undefined && deps.claimedClientId !== clientId) throw new ClientError("client_id differs from the assertion's iss.");
+  if (typeof clientId !== 'string')
+    throw new ClientError('client_assertion has no iss: it must be the client_id.');
+  if (deps.claimedClientId !== undefined && deps.claimedClientId !== clientId)
+    throw new ClientError("client_id differs from the assertion's iss.");
   const client = await findKnownClient(clientId, deps);
   if (client.method !== PRIVATE_KEY_JWT)
     throw new ClientError(
@@ -47,10 +56,18 @@ export async function verifyClientAssertion(
   }
   const exp = payload.exp!;
   if (exp * 1000 - deps.now > (ASSERTION_MAX_LIFETIME_SECONDS + skew) * 1000) {
-    throw new ClientError(`client_assertion expires more than ${ASSERTION_MAX_LIFETIME_SECONDS} s from now; sign one with a shorter exp.`);
+    throw new ClientError(
+      `client_assertion expires more than ${ASSERTION_MAX_LIFETIME_SECONDS} s from now; sign one with a shorter exp.`,
+    );
   }
   // RFC 7523 §3 item 7: a jti is used once while the assertion could be accepted.
-  if (!(await deps.store.claimOnce(`jti:${clientId}:${String(payload.jti)}`, (exp + skew) * 1000, deps.now))) {
+  if (
+    !(await deps.store.claimOnce(
+      `jti:${clientId}:${String(payload.jti)}`,
+      (exp + skew) * 1000,
+      deps.now,
+    ))
+  ) {
     throw new ClientError('client_assertion was already used (its jti is taken); sign a new one.');
   }
   return client.record();

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { clientMetadataDocumentSchema, publicJwkSetSchema } from '../../oauth-contract.ts';
+import { clientMetadataDocumentSchema, publicJwkSetSchema } from '../../contract/oauth-contract.ts';
 import type { AgentApiOptions } from '../../options.ts';
 import type { DocumentCache } from '../outbound/document-cache.ts';
 
@@ -23,7 +23,10 @@ export interface ClientDocuments {
  * private address, or undefined when the
  * id is no such URL or the site takes no document from there.
  */
-export function parseClientIdUrl(clientId: string, allowed: ClientDocuments['allowed']): { url: URL; listed: boolean } | undefined {
+export function parseClientIdUrl(
+  clientId: string,
+  allowed: ClientDocuments['allowed'],
+): { url: URL; listed: boolean } | undefined {
   if (allowed === false || !URL.canParse(clientId) || clientId.includes('#')) return undefined;
   const url = new URL(clientId);
   // The id is compared with the document's own as a string (§4.1): only its normal form can match.
@@ -34,8 +37,18 @@ export function parseClientIdUrl(clientId: string, allowed: ClientDocuments['all
     .slice(url.protocol.length + 2)
     .replace(/^[^/?]*/, '')
     .split('?')[0]!;
-  if (rawPath === '' || rawPath === '/' || rawPath.split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment))) return undefined;
-  if (url.username !== '' || url.password !== '' || !(url.protocol === 'https:' || (listed && url.protocol === 'http:'))) return undefined;
+  if (
+    rawPath === '' ||
+    rawPath === '/' ||
+    rawPath.split('/').some((segment) => /^(\.|%2e){1,2}$/i.test(segment))
+  )
+    return undefined;
+  if (
+    url.username !== '' ||
+    url.password !== '' ||
+    !(url.protocol === 'https:' || (listed && url.protocol === 'http:'))
+  )
+    return undefined;
   return { url, listed };
 }
 
@@ -51,8 +64,16 @@ export function isListedOrigin(url: URL, allowed: ClientDocuments['allowed']): b
  */
 export function readClientMetadataDocument(value: unknown, url: URL): ClientMetadataDocument {
   const document = readWith(clientMetadataDocumentSchema, value);
-  if (document.client_id !== url.href) throw new Error(`its client_id ${JSON.stringify(document.client_id)} is not its URL ${url.href}.`);
-  if (typeof value === 'object' && value !== null && ('client_secret' in value || 'client_secret_expires_at' in value)) throw new Error('it carries a client secret.');
+  if (document.client_id !== url.href)
+    throw new Error(
+      `its client_id ${JSON.stringify(document.client_id)} is not its URL ${url.href}.`,
+    );
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    ('client_secret' in value || 'client_secret_expires_at' in value)
+  )
+    throw new Error('it carries a client secret.');
   return document;
 }
 

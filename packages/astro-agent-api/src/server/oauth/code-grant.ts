@@ -1,8 +1,25 @@
-import { LIMITS } from '../../limits.ts';
-import { parseScopeList, scopesOf, type tokenRequestSchema } from '../../oauth-contract.ts';
-import type { ClientRecord, GrantRecord, GrantTokens, RedemptionOutcome } from '../../store/store.ts';
+import { LIMITS } from '../../contract/limits.ts';
+import {
+  parseScopeList,
+  scopesOf,
+  type tokenRequestSchema,
+} from '../../contract/oauth-contract.ts';
+import type {
+  ClientRecord,
+  GrantRecord,
+  GrantTokens,
+  RedemptionOutcome,
+} from '../../store/store.ts';
 import type { z } from 'zod';
-import { generateAccessToken, generateGrantId, generateRefreshToken, hashSecret, isAuthorizationCodeShape, isRefreshTokenShape, verifiesCodeChallenge } from './credentials.ts';
+import {
+  generateAccessToken,
+  generateGrantId,
+  generateRefreshToken,
+  hashSecret,
+  isAuthorizationCodeShape,
+  isRefreshTokenShape,
+  verifiesCodeChallenge,
+} from './credentials.ts';
 import type { OAuthEndpointDeps } from './oauth-deps.ts';
 import { OAuthError } from './oauth-error.ts';
 import { consumeOAuthLimit } from './oauth-limits.ts';
@@ -29,23 +46,51 @@ async function invalidGrant({ deps, now }: GrantContext, description: string): P
  * redeemed once (the store decides between simultaneous requests), opening a grant with an access
  * token and a refresh token. A second redemption revokes everything the first issued (§4.1.2).
  */
-export async function exchangeAuthorizationCode(params: TokenParams, context: GrantContext): Promise<Response> {
+export async function exchangeAuthorizationCode(
+  params: TokenParams,
+  context: GrantContext,
+): Promise<Response> {
   const { client, now, deps } = context;
   const code = params.code!;
   const codeHash = hashSecret(code);
-  const found = isAuthorizationCodeShape(code) ? await deps.store.findAuthorizationCode(codeHash, now) : undefined;
+  const found = isAuthorizationCodeShape(code)
+    ? await deps.store.findAuthorizationCode(codeHash, now)
+    : undefined;
   const restart = 'Start a new authorization.';
-  if (found === undefined) return invalidGrant(context, `The code is unknown or expired (a code lives ${LIMITS.authorizationCodeSeconds} s). ${restart}`);
-  if (found.clientId !== client.clientId) return invalidGrant(context, `The code was issued to another client. ${restart}`);
+  if (found === undefined)
+    return invalidGrant(
+      context,
+      `The code is unknown or expired (a code lives ${LIMITS.authorizationCodeSeconds} s). ${restart}`,
+    );
+  if (found.clientId !== client.clientId)
+    return invalidGrant(context, `The code was issued to another client. ${restart}`);
   // RFC 6749 §4.1.3: the redirect_uri of the authorization request, exactly; one that named none used the
   // client's only one, which a client may name here or not.
   const redirectUri = params.redirect_uri;
-  const sameRedirect = found.redirectUri === '' ? redirectUri === undefined || client.redirectUris.includes(redirectUri) : redirectUri === found.redirectUri;
-  if (!sameRedirect) return invalidGrant(context, 'redirect_uri differs from the one in the authorization request: send the same, exactly.');
+  const sameRedirect =
+    found.redirectUri === ''
+      ? redirectUri === undefined || client.redirectUris.includes(redirectUri)
+      : redirectUri === found.redirectUri;
+  if (!sameRedirect)
+    return invalidGrant(
+      context,
+      'redirect_uri differs from the one in the authorization request: send the same, exactly.',
+    );
   if (!verifiesCodeChallenge(params.code_verifier!, found.codeChallenge))
-    return invalidGrant(context, 'code_verifier does not match the code_challenge of the authorization request (S256, RFC 7636 §4.6).');
-  if (params.resource !== undefined && found.resource !== '' && !found.resource.split(' ').includes(params.resource)) {
-    throw new OAuthError(400, 'invalid_target', `resource ${params.resource} was not in the authorization request (RFC 8707 §2.2).`);
+    return invalidGrant(
+      context,
+      'code_verifier does not match the code_challenge of the authorization request (S256, RFC 7636 §4.6).',
+    );
+  if (
+    params.resource !== undefined &&
+    found.resource !== '' &&
+    !found.resource.split(' ').includes(params.resource)
+  ) {
+    throw new OAuthError(
+      400,
+      'invalid_target',
+      `resource ${params.resource} was not in the authorization request (RFC 8707 §2.2).`,
+    );
   }
   const grant: GrantRecord = {
     grantId: generateGrantId(),
@@ -73,15 +118,38 @@ export async function refreshGrant(params: TokenParams, context: GrantContext): 
   const { client, now, deps } = context;
   const refreshToken = params.refresh_token!;
   const tokenHash = hashSecret(refreshToken);
-  const found = isRefreshTokenShape(refreshToken) ? await deps.store.findRefreshToken(tokenHash, now) : undefined;
+  const found = isRefreshTokenShape(refreshToken)
+    ? await deps.store.findRefreshToken(tokenHash, now)
+    : undefined;
   const restart = 'Start a new authorization.';
-  if (found === undefined || found.grant.clientId !== client.clientId) return invalidGrant(context, `The refresh token is unknown, expired or revoked. ${restart}`);
+  if (found === undefined || found.grant.clientId !== client.clientId)
+    return invalidGrant(context, `The refresh token is unknown, expired or revoked. ${restart}`);
   const { grant } = found;
-  const limitHeaders = await consumeOAuthLimit(deps.store.windows, grant.grantId, LIMITS.oauth.token, now);
+  const limitHeaders = await consumeOAuthLimit(
+    deps.store.windows,
+    grant.grantId,
+    LIMITS.oauth.token,
+    now,
+  );
   const scopes = parseScopeList(params.scope, scopesOf(grant.scope));
-  if (scopes === undefined || scopes.length === 0) throw new OAuthError(400, 'invalid_scope', `Ask for scopes among "${grant.scope}" (the grant's), or leave scope out.`, limitHeaders);
-  if (params.resource !== undefined && grant.resource !== '' && !grant.resource.split(' ').includes(params.resource)) {
-    throw new OAuthError(400, 'invalid_target', `resource ${params.resource} was not in the authorization (RFC 8707 §2.2).`, limitHeaders);
+  if (scopes === undefined || scopes.length === 0)
+    throw new OAuthError(
+      400,
+      'invalid_scope',
+      `Ask for scopes among "${grant.scope}" (the grant's), or leave scope out.`,
+      limitHeaders,
+    );
+  if (
+    params.resource !== undefined &&
+    grant.resource !== '' &&
+    !grant.resource.split(' ').includes(params.resource)
+  ) {
+    throw new OAuthError(
+      400,
+      'invalid_target',
+      `resource ${params.resource} was not in the authorization (RFC 8707 §2.2).`,
+      limitHeaders,
+    );
   }
   const { tokens, secrets } = buildGrantTokens(grant, scopes.join(' '), now);
   const outcome = await deps.store.rotateRefreshToken(tokenHash, tokens, now);
@@ -98,13 +166,29 @@ export async function refreshGrant(params: TokenParams, context: GrantContext): 
 }
 
 /** The next access token and refresh token of a grant: the records the store keeps (hashes) and the secrets the client gets. */
-function buildGrantTokens(grant: GrantRecord, scope: string, now: number): { tokens: GrantTokens; secrets: { accessToken: string; refreshToken: string; scope: string } } {
+function buildGrantTokens(
+  grant: GrantRecord,
+  scope: string,
+  now: number,
+): { tokens: GrantTokens; secrets: { accessToken: string; refreshToken: string; scope: string } } {
   const accessToken = generateAccessToken();
   const refreshToken = generateRefreshToken();
   return {
     tokens: {
-      accessToken: { tokenHash: hashSecret(accessToken), clientId: grant.clientId, scope, grantId: grant.grantId, issuedAt: now, expiresAt: now + LIMITS.accessTokenSeconds * 1000 },
-      refreshToken: { tokenHash: hashSecret(refreshToken), grantId: grant.grantId, issuedAt: now, expiresAt: now + LIMITS.refreshTokenSeconds * 1000 },
+      accessToken: {
+        tokenHash: hashSecret(accessToken),
+        clientId: grant.clientId,
+        scope,
+        grantId: grant.grantId,
+        issuedAt: now,
+        expiresAt: now + LIMITS.accessTokenSeconds * 1000,
+      },
+      refreshToken: {
+        tokenHash: hashSecret(refreshToken),
+        grantId: grant.grantId,
+        issuedAt: now,
+        expiresAt: now + LIMITS.refreshTokenSeconds * 1000,
+      },
     },
     secrets: { accessToken, refreshToken, scope },
   };

@@ -1,9 +1,9 @@
-import { ROOT_SITE_URLS, type SiteUrls } from '../../site-urls.ts';
+import { ROOT_SITE_URLS, type SiteUrls } from '../../contract/site-urls.ts';
 import type { Store } from '../../store/store.ts';
 import { resolveClientNetwork, type ClientAddressRules } from '../client-address.ts';
 import type { RequestContext } from '../context.ts';
 import type { SignedAgent, SignedAgentVerifier } from '../signed-agents/verify-signed-agent.ts';
-import { DEFAULT_API_BASE_PATH, MCP_PATH } from '../../paths.ts';
+import { DEFAULT_API_BASE_PATH, MCP_PATH } from '../../contract/paths.ts';
 import type { ErrorLogger } from '../respond.ts';
 import { handleAuthorizationRequest } from './authorize.ts';
 import type { ClientDocuments } from './client-metadata.ts';
@@ -66,7 +66,9 @@ export function createOAuthHandlers(deps: {
     audiences: deps.audiences ?? [],
   };
 
-  function endpoint(handle: (request: Request, deps: OAuthEndpointDeps) => Promise<Response>): OAuthEndpoint {
+  function endpoint(
+    handle: (request: Request, deps: OAuthEndpointDeps) => Promise<Response>,
+  ): OAuthEndpoint {
     return async (request, context) => {
       try {
         const issuer = deps.issuer ?? new URL(request.url).origin;
@@ -74,7 +76,11 @@ export function createOAuthHandlers(deps: {
         return await handle(request, {
           ...shared,
           issuer,
-          resources: deps.resources ?? [issuer, `${issuer}${DEFAULT_API_BASE_PATH}`, `${issuer}${MCP_PATH}`],
+          resources: deps.resources ?? [
+            issuer,
+            `${issuer}${DEFAULT_API_BASE_PATH}`,
+            `${issuer}${MCP_PATH}`,
+          ],
           address: resolveClientNetwork(request, context, deps.addresses),
           // Verified once, when an issuance limit first asks: a signature's nonce is taken by that reading.
           signedAgent: () => (agent ??= verifiedAgentOf(deps.signedAgents, request)),
@@ -95,7 +101,10 @@ export function createOAuthHandlers(deps: {
 }
 
 /** The agent a request's Web Bot Auth signature proves, when it proves one (an issuance limit counts by it). */
-async function verifiedAgentOf(verify: SignedAgentVerifier | undefined, request: Request): Promise<SignedAgent | undefined> {
+async function verifiedAgentOf(
+  verify: SignedAgentVerifier | undefined,
+  request: Request,
+): Promise<SignedAgent | undefined> {
   const check = await verify?.(request);
   return check?.outcome === 'verified' ? check.agent : undefined;
 }

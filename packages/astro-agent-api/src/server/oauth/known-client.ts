@@ -1,7 +1,18 @@
 import type { JSONWebKeySet } from 'jose';
-import { type ClientAuthMethod, defaultGrantTypes, type GrantType, PRIVATE_KEY_JWT, SCOPES, scopesOf } from '../../oauth-contract.ts';
+import {
+  type ClientAuthMethod,
+  defaultGrantTypes,
+  type GrantType,
+  PRIVATE_KEY_JWT,
+  SCOPES,
+  scopesOf,
+} from '../../contract/oauth-contract.ts';
 import type { ClientPublicKeys, ClientRecord } from '../../store/store.ts';
-import { isListedOrigin, parseClientIdUrl, type ClientMetadataDocument } from './client-metadata.ts';
+import {
+  isListedOrigin,
+  parseClientIdUrl,
+  type ClientMetadataDocument,
+} from './client-metadata.ts';
 import type { OAuthEndpointDeps } from './oauth-deps.ts';
 import { consumeIssuance } from './oauth-limits.ts';
 
@@ -24,7 +35,9 @@ export interface KnownClient {
   record(): Promise<ClientRecord>;
 }
 
-type Deps = Pick<OAuthEndpointDeps, 'store' | 'address' | 'clients' | 'signedAgent'> & { now: number };
+type Deps = Pick<OAuthEndpointDeps, 'store' | 'address' | 'clients' | 'signedAgent'> & {
+  now: number;
+};
 
 /**
  * The client a client_id names, by one rule for every endpoint:
@@ -37,8 +50,14 @@ export async function findKnownClient(clientId: string, deps: Deps): Promise<Kno
   const { clients } = deps;
   const target = parseClientIdUrl(clientId, clients.allowed);
   if (target !== undefined) {
-    const document = await explain(`The metadata document ${clientId}`, () => clients.documents.get(target.url, { allowPrivate: target.listed }));
-    const publicKeys: ClientPublicKeys | undefined = document.jwks ? { jwks: document.jwks } : document.jwks_uri ? { jwksUri: document.jwks_uri } : undefined;
+    const document = await explain(`The metadata document ${clientId}`, () =>
+      clients.documents.get(target.url, { allowPrivate: target.listed }),
+    );
+    const publicKeys: ClientPublicKeys | undefined = document.jwks
+      ? { jwks: document.jwks }
+      : document.jwks_uri
+        ? { jwksUri: document.jwks_uri }
+        : undefined;
     const scope = scopesOf(document.scope ?? SCOPES.join(' ')).join(' ');
     return {
       clientId,
@@ -68,11 +87,24 @@ export async function findKnownClient(clientId: string, deps: Deps): Promise<Kno
 }
 
 /** A client's keys, inline or fetched from its `jwks_uri` (from a private address only under an origin the `clientMetadataDocuments` option lists). */
-async function keysOf(clientId: string, publicKeys: ClientPublicKeys | undefined, { clients }: Deps): Promise<JSONWebKeySet> {
-  if (publicKeys === undefined) throw new ClientError(`The client ${clientId} has no keys: it does not authenticate with ${PRIVATE_KEY_JWT}.`);
+async function keysOf(
+  clientId: string,
+  publicKeys: ClientPublicKeys | undefined,
+  { clients }: Deps,
+): Promise<JSONWebKeySet> {
+  if (publicKeys === undefined)
+    throw new ClientError(
+      `The client ${clientId} has no keys: it does not authenticate with ${PRIVATE_KEY_JWT}.`,
+    );
   if ('jwks' in publicKeys) return publicKeys.jwks as JSONWebKeySet;
   const url = new URL(publicKeys.jwksUri);
-  return explain(`The keys of ${clientId}`, async () => (await clients.keySets.get(url, { allowPrivate: isListedOrigin(url, clients.allowed) })) as JSONWebKeySet);
+  return explain(
+    `The keys of ${clientId}`,
+    async () =>
+      (await clients.keySets.get(url, {
+        allowPrivate: isListedOrigin(url, clients.allowed),
+      })) as JSONWebKeySet,
+  );
 }
 
 /** A document or key set fetched for a client; why it cannot be had is the client's refusal. */
@@ -90,7 +122,12 @@ async function explain<T>(what: string, read: () => Promise<T>): Promise<T> {
  * that documents cannot fill the store faster than registrations can. What the document says now wins
  * over what was stored: its scopes, grants and method are read from it at each use.
  */
-async function findDocumentClient(clientId: string, document: ClientMetadataDocument, scope: string, deps: Deps): Promise<ClientRecord> {
+async function findDocumentClient(
+  clientId: string,
+  document: ClientMetadataDocument,
+  scope: string,
+  deps: Deps,
+): Promise<ClientRecord> {
   const current = {
     scope,
     tokenEndpointAuthMethod: document.token_endpoint_auth_method,

@@ -1,4 +1,4 @@
-import type { SiteUrls } from '../../site-urls.ts';
+import type { SiteUrls } from '../../contract/site-urls.ts';
 import type { Store } from '../../store/store.ts';
 import type { SignedAgent } from '../signed-agents/verify-signed-agent.ts';
 import type { ClientDocuments } from './client-metadata.ts';

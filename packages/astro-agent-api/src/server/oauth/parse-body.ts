@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { LIMITS } from '../../limits.ts';
+import { LIMITS } from '../../contract/limits.ts';
 import { parseJsonText, readBodyText } from '../read-body.ts';
 import { OAuthError } from './oauth-error.ts';
 
@@ -12,7 +12,12 @@ export async function parseFormBody(request: Request): Promise<FormParams> {
   const params = new URLSearchParams(await readBodyText(request, LIMITS.oauthBodyBytes));
   const values = new Map<string, string>();
   for (const [name, value] of params) {
-    if (values.has(name)) throw new OAuthError(400, 'invalid_request', `The parameter ${name} is repeated; send it once.`);
+    if (values.has(name))
+      throw new OAuthError(
+        400,
+        'invalid_request',
+        `The parameter ${name} is repeated; send it once.`,
+      );
     values.set(name, value);
   }
   return Object.fromEntries([...values].filter(([, value]) => value !== ''));
@@ -22,9 +27,14 @@ export async function parseFormBody(request: Request): Promise<FormParams> {
 export async function parseJsonObjectBody(request: Request): Promise<Record<string, unknown>> {
   assertMediaType(request, 'application/json');
   const value = parseJsonText(await readBodyText(request, LIMITS.oauthBodyBytes));
-  if (value === undefined) throw new OAuthError(400, 'invalid_request', 'The body is not valid JSON.');
+  if (value === undefined)
+    throw new OAuthError(400, 'invalid_request', 'The body is not valid JSON.');
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new OAuthError(400, 'invalid_request', 'The body must be a JSON object of client metadata.');
+    throw new OAuthError(
+      400,
+      'invalid_request',
+      'The body must be a JSON object of client metadata.',
+    );
   }
   // Without a prototype, a member the client did not send reads as absent whatever its name.
   return Object.assign(Object.create(null) as Record<string, unknown>, value);
@@ -33,7 +43,11 @@ export async function parseJsonObjectBody(request: Request): Promise<Record<stri
 function assertMediaType(request: Request, expected: string): void {
   const mediaType = request.headers.get('content-type')?.split(';')[0]?.trim().toLowerCase();
   if (mediaType !== expected) {
-    throw new OAuthError(400, 'invalid_request', `Send the body as ${expected}${mediaType ? `, not ${mediaType}` : ' (Content-Type is missing)'}.`);
+    throw new OAuthError(
+      400,
+      'invalid_request',
+      `Send the body as ${expected}${mediaType ? `, not ${mediaType}` : ' (Content-Type is missing)'}.`,
+    );
   }
 }
 
@@ -41,7 +55,11 @@ function assertMediaType(request: Request, expected: string): void {
  * A request's parameters checked against their schema (oauth-contract.ts). The first problem is the
  * answer: its message is the schema's own, with the RFC error code that `codeOf` gives it.
  */
-export function parseOAuthParams<T extends z.ZodType>(schema: T, params: unknown, codeOf: (issue: z.core.$ZodIssue) => string): z.output<T> {
+export function parseOAuthParams<T extends z.ZodType>(
+  schema: T,
+  params: unknown,
+  codeOf: (issue: z.core.$ZodIssue) => string,
+): z.output<T> {
   const result = schema.safeParse(params);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;

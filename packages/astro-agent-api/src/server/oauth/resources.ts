@@ -9,7 +9,12 @@ import { OAuthError } from './oauth-error.ts';
 export function findResource(requested: string, resources: readonly string[]): string {
   const key = comparable(requested);
   const found = resources.find((resource) => comparable(resource) === key);
-  if (found === undefined) throw new OAuthError(400, 'invalid_target', `resource ${JSON.stringify(requested.slice(0, 300))} is not served here: use one of ${resources.join(', ')} (RFC 8707).`);
+  if (found === undefined)
+    throw new OAuthError(
+      400,
+      'invalid_target',
+      `resource ${JSON.stringify(requested.slice(0, 300))} is not served here: use one of ${resources.join(', ')} (RFC 8707).`,
+    );
   return found;
 }
 

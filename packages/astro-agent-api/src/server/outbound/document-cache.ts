@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { OUTBOUND_FETCH } from '../../identity-contract.ts';
+import { OUTBOUND_FETCH } from '../../contract/identity-contract.ts';
 import { fetchJsonDocument, OutboundFetchError, type OutboundFetch } from './fetch-document.ts';
 
 /** A document read into what its user needs (a key set, a client), or why it could not be. */
@@ -22,7 +22,11 @@ export interface DocumentCache<T> {
  * Discovery Failure), where a document fetched but refused by `read` replaces it. `read` turns the
  * JSON into the document, or throws. `clock` is for tests.
  */
-export function createDocumentCache<T>(fetchOutbound: OutboundFetch, read: (value: unknown, url: URL) => T | Promise<T>, clock?: { now(): number }): DocumentCache<T> {
+export function createDocumentCache<T>(
+  fetchOutbound: OutboundFetch,
+  read: (value: unknown, url: URL) => T | Promise<T>,
+  clock?: { now(): number },
+): DocumentCache<T> {
   const cache = new LRUCache<string, Outcome<T>, { allowPrivate: boolean }>({
     max: OUTBOUND_FETCH.cacheEntries,
     // Every entry gets its own lifetime below; this is only the ceiling lru-cache needs to track them.
@@ -35,7 +39,17 @@ export function createDocumentCache<T>(fetchOutbound: OutboundFetch, read: (valu
         fetched = await fetchJsonDocument(fetchOutbound, url, context);
       } catch (error) {
         options.ttl = OUTBOUND_FETCH.failureCacheSeconds * 1000;
-        return stale?.ok ? stale : { ok: false, error: error instanceof OutboundFetchError ? error : new OutboundFetchError(`${url.href}: ${(error as Error).message}`, { cause: error }) };
+        return stale?.ok
+          ? stale
+          : {
+              ok: false,
+              error:
+                error instanceof OutboundFetchError
+                  ? error
+                  : new OutboundFetchError(`${url.href}: ${(error as Error).message}`, {
+                      cause: error,
+                    }),
+            };
       }
       try {
         options.ttl = fetched.maxAgeSeconds * 1000;
@@ -43,7 +57,12 @@ export function createDocumentCache<T>(fetchOutbound: OutboundFetch, read: (valu
       } catch (error) {
         // A document that was fetched but is wrong is news of it: it replaces the one read before.
         options.ttl = OUTBOUND_FETCH.failureCacheSeconds * 1000;
-        return { ok: false, error: new OutboundFetchError(`${url.href}: ${(error as Error).message}`, { cause: error }) };
+        return {
+          ok: false,
+          error: new OutboundFetchError(`${url.href}: ${(error as Error).message}`, {
+            cause: error,
+          }),
+        };
       }
     },
   });

@@ -1,4 +1,4 @@
-import { OUTBOUND_FETCH } from '../../identity-contract.ts';
+import { OUTBOUND_FETCH } from '../../contract/identity-contract.ts';
 import { isPublicAddress, parseClientAddress } from '../client-address.ts';
 
 /**
@@ -9,7 +9,10 @@ import { isPublicAddress, parseClientAddress } from '../client-address.ts';
  * (hosts/workers/workers-outbound-fetch.ts). `allowPrivate`: the site listed the origin, which may
  * then be private, loopback or plain http.
  */
-export type OutboundFetch = (url: URL, init: { signal: AbortSignal; allowPrivate: boolean }) => Promise<Response>;
+export type OutboundFetch = (
+  url: URL,
+  init: { signal: AbortSignal; allowPrivate: boolean },
+) => Promise<Response>;
 
 /** Why a document could not be had: logged, and the request it was for goes on as if unsigned or unknown. */
 export class OutboundFetchError extends Error {
@@ -28,11 +31,22 @@ export interface FetchedDocument {
  * host unless `allowPrivate`, no credentials in the URL, a 200 (a redirect is refused), at most
  * `maxBytes` (declared or read), the whole exchange within `timeoutMs`. Throws OutboundFetchError.
  */
-export async function fetchJsonDocument(fetchOutbound: OutboundFetch, url: URL, { allowPrivate }: { allowPrivate: boolean }): Promise<FetchedDocument> {
-  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:')) throw new OutboundFetchError(`${url.href} is not an https URL.`);
-  if (url.username !== '' || url.password !== '') throw new OutboundFetchError(`${url.href} carries credentials.`);
+export async function fetchJsonDocument(
+  fetchOutbound: OutboundFetch,
+  url: URL,
+  { allowPrivate }: { allowPrivate: boolean },
+): Promise<FetchedDocument> {
+  if (url.protocol !== 'https:' && !(allowPrivate && url.protocol === 'http:'))
+    throw new OutboundFetchError(`${url.href} is not an https URL.`);
+  if (url.username !== '' || url.password !== '')
+    throw new OutboundFetchError(`${url.href} carries credentials.`);
   const literal = parseClientAddress(url.hostname);
-  if (!allowPrivate && ((literal && !isPublicAddress(literal)) || url.hostname === 'localhost' || url.hostname.endsWith('.localhost'))) {
+  if (
+    !allowPrivate &&
+    ((literal && !isPublicAddress(literal)) ||
+      url.hostname === 'localhost' ||
+      url.hostname.endsWith('.localhost'))
+  ) {
     throw new OutboundFetchError(`${url.host} is not a public host.`);
   }
   const signal = AbortSignal.timeout(OUTBOUND_FETCH.timeoutMs);
@@ -40,14 +54,20 @@ export async function fetchJsonDocument(fetchOutbound: OutboundFetch, url: URL, 
     const response = await fetchOutbound(url, { signal, allowPrivate });
     if (response.status !== 200) {
       await response.body?.cancel();
-      throw new OutboundFetchError(`${url.href} answered ${response.status}${response.headers.has('location') ? ' (a redirect, not followed)' : ''}.`);
+      throw new OutboundFetchError(
+        `${url.href} answered ${response.status}${response.headers.has('location') ? ' (a redirect, not followed)' : ''}.`,
+      );
     }
     const declared = Number(response.headers.get('content-length') ?? 0);
     if (declared > OUTBOUND_FETCH.maxBytes) {
       await response.body?.cancel();
-      throw new OutboundFetchError(`${url.href} is ${declared} bytes, more than ${OUTBOUND_FETCH.maxBytes}.`);
+      throw new OutboundFetchError(
+        `${url.href} is ${declared} bytes, more than ${OUTBOUND_FETCH.maxBytes}.`,
+      );
     }
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(await readAtMost(response, OUTBOUND_FETCH.maxBytes, url));
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(
+      await readAtMost(response, OUTBOUND_FETCH.maxBytes, url),
+    );
     let value: unknown;
     try {
       value = JSON.parse(text);
@@ -57,9 +77,14 @@ export async function fetchJsonDocument(fetchOutbound: OutboundFetch, url: URL, 
     return { value, maxAgeSeconds: cacheLifetime(response.headers.get('cache-control')) };
   } catch (error) {
     if (error instanceof OutboundFetchError) throw error;
-    throw new OutboundFetchError(signal.aborted ? `${url.href} did not answer within ${OUTBOUND_FETCH.timeoutMs} ms.` : `${url.href} could not be fetched: ${(error as Error).message}`, {
-      cause: error,
-    });
+    throw new OutboundFetchError(
+      signal.aborted
+        ? `${url.href} did not answer within ${OUTBOUND_FETCH.timeoutMs} ms.`
+        : `${url.href} could not be fetched: ${(error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 
@@ -89,6 +114,13 @@ async function readAtMost(response: Response, maxBytes: number, url: URL): Promi
 export function cacheLifetime(cacheControl: string | null): number {
   const directives = (cacheControl ?? '').toLowerCase();
   const maxAge = /(?:^|[,\s])max-age\s*=\s*"?(\d{1,10})"?/.exec(directives)?.[1];
-  const seconds = /(?:^|[,\s])no-(store|cache)\b/.test(directives) ? 0 : maxAge === undefined ? OUTBOUND_FETCH.defaultCacheSeconds : Number(maxAge);
-  return Math.min(OUTBOUND_FETCH.maxCacheSeconds, Math.max(OUTBOUND_FETCH.minCacheSeconds, seconds));
+  const seconds = /(?:^|[,\s])no-(store|cache)\b/.test(directives)
+    ? 0
+    : maxAge === undefined
+      ? OUTBOUND_FETCH.defaultCacheSeconds
+      : Number(maxAge);
+  return Math.min(
+    OUTBOUND_FETCH.maxCacheSeconds,
+    Math.max(OUTBOUND_FETCH.minCacheSeconds, seconds),
+  );
 }

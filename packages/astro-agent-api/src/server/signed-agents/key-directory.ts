@@ -14,11 +14,14 @@ export async function readKeyDirectory(value: unknown): Promise<KeyDirectory> {
   if (!Array.isArray(keys)) throw new Error('the directory is not a JWK Set (no "keys" array).');
   const directory = new Map<string, CryptoKey>();
   for (const jwk of keys as JWK[]) {
-    if (typeof jwk !== 'object' || jwk === null || jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519') continue;
+    if (typeof jwk !== 'object' || jwk === null || jwk.kty !== 'OKP' || jwk.crv !== 'Ed25519')
+      continue;
     if ('d' in jwk) throw new Error('the directory publishes a private key.');
     if (typeof jwk.x !== 'string' || !/^[A-Za-z0-9_-]{43}$/.test(jwk.x)) continue;
     const publicJwk = { kty: 'OKP', crv: 'Ed25519', x: jwk.x };
-    const key = await crypto.subtle.importKey('jwk', publicJwk, { name: 'Ed25519' }, false, ['verify']);
+    const key = await crypto.subtle.importKey('jwk', publicJwk, { name: 'Ed25519' }, false, [
+      'verify',
+    ]);
     directory.set(await calculateJwkThumbprint(publicJwk, 'sha256'), key);
   }
   if (directory.size === 0) throw new Error('the directory holds no Ed25519 key.');
@@ -35,8 +38,12 @@ export type AgentMetadataKeys = { keys: KeyDirectory } | { jwksUri: URL };
  */
 export async function readAgentMetadataKeys(value: unknown, url: URL): Promise<AgentMetadataKeys> {
   const document = (value ?? {}) as { client_id?: unknown; jwks?: unknown; jwks_uri?: unknown };
-  if (document.client_id !== url.href) throw new Error(`its client_id ${JSON.stringify(document.client_id)} is not its URL ${url.href}.`);
+  if (document.client_id !== url.href)
+    throw new Error(
+      `its client_id ${JSON.stringify(document.client_id)} is not its URL ${url.href}.`,
+    );
   if (document.jwks !== undefined) return { keys: await readKeyDirectory(document.jwks) };
-  if (typeof document.jwks_uri === 'string' && URL.canParse(document.jwks_uri)) return { jwksUri: new URL(document.jwks_uri) };
+  if (typeof document.jwks_uri === 'string' && URL.canParse(document.jwks_uri))
+    return { jwksUri: new URL(document.jwks_uri) };
   throw new Error('it names no keys (no jwks, no jwks_uri).');
 }

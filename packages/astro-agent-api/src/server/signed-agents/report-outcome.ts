@@ -16,6 +16,10 @@ export function buildWebBotAuthField(caller: CallerInfo | undefined): string | u
   if (signature === undefined) return undefined;
   const parameters = new Map<string, string>();
   if (signature.outcome === 'verified' && caller?.agent) parameters.set('agent', caller.agent.id);
-  if (signature.reason !== undefined) parameters.set('reason', signature.reason.replace(/[^\x20-\x7e]/g, '?').slice(0, MAX_REASON_LENGTH));
+  if (signature.reason !== undefined)
+    parameters.set(
+      'reason',
+      signature.reason.replace(/[^\x20-\x7e]/g, '?').slice(0, MAX_REASON_LENGTH),
+    );
   return serializeItem([new Token(signature.outcome), parameters]);
 }

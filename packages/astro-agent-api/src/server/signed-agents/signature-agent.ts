@@ -1,5 +1,5 @@
 import { isInnerList, parseDictionary, parseItem } from 'structured-headers';
-import { WEB_BOT_AUTH } from '../../identity-contract.ts';
+import { WEB_BOT_AUTH } from '../../contract/identity-contract.ts';
 
 /** How a `Signature-Agent` member's URL leads to keys (draft-ietf-webbotauth-httpsig-protocol, Key Distribution and Discovery). */
 export type KeySourceType = (typeof WEB_BOT_AUTH.keySourceTypes)[number];
@@ -36,7 +36,10 @@ export interface SignatureAgentProblem {
  * directory. An http URL is read too: fetching its keys is refused unless the site lists the agent (a
  * local or test agent).
  */
-export function parseSignatureAgent(header: string, coveredKey: string | undefined): { agent: SignatureAgent } | SignatureAgentProblem {
+export function parseSignatureAgent(
+  header: string,
+  coveredKey: string | undefined,
+): { agent: SignatureAgent } | SignatureAgentProblem {
   let value: unknown;
   let type: unknown;
   try {
@@ -46,8 +49,14 @@ export function parseSignatureAgent(header: string, coveredKey: string | undefin
       [value] = parseItem(header);
     } else {
       const dictionary = parseDictionary(header);
-      const member = coveredKey === undefined ? (dictionary.size === 1 ? [...dictionary.values()][0] : undefined) : dictionary.get(coveredKey);
-      if (member === undefined || isInnerList(member)) return { outcome: 'invalid', reason: 'no Signature-Agent member the signature covers' };
+      const member =
+        coveredKey === undefined
+          ? dictionary.size === 1
+            ? [...dictionary.values()][0]
+            : undefined
+          : dictionary.get(coveredKey);
+      if (member === undefined || isInnerList(member))
+        return { outcome: 'invalid', reason: 'no Signature-Agent member the signature covers' };
       [value] = member;
       type = member[1].get('type');
     }
@@ -55,14 +64,24 @@ export function parseSignatureAgent(header: string, coveredKey: string | undefin
     return { outcome: 'invalid', reason: 'Signature-Agent is not a structured field' };
   }
   const kind = type === undefined ? 'directory' : String(type);
-  if (!(WEB_BOT_AUTH.keySourceTypes as readonly string[]).includes(kind)) return { outcome: 'unverified', reason: 'Signature-Agent type not supported' };
-  if (typeof value !== 'string' || !URL.canParse(value)) return { outcome: 'invalid', reason: 'Signature-Agent is not a URL' };
+  if (!(WEB_BOT_AUTH.keySourceTypes as readonly string[]).includes(kind))
+    return { outcome: 'unverified', reason: 'Signature-Agent type not supported' };
+  if (typeof value !== 'string' || !URL.canParse(value))
+    return { outcome: 'invalid', reason: 'Signature-Agent is not a URL' };
   const url = new URL(value);
-  if (!/^https?:$/.test(url.protocol) || url.username !== '' || url.password !== '') return { outcome: 'invalid', reason: 'Signature-Agent is not an https URL' };
+  if (!/^https?:$/.test(url.protocol) || url.username !== '' || url.password !== '')
+    return { outcome: 'invalid', reason: 'Signature-Agent is not an https URL' };
   if (kind !== 'directory') {
     const id = new URL(url.pathname, url.origin).href;
     return { agent: { id, type: kind as KeySourceType, url } };
   }
-  if ((url.pathname !== '/' && url.pathname !== WEB_BOT_AUTH.directoryPath) || url.search !== '') return { outcome: 'invalid', reason: 'a directory Signature-Agent is not an origin' };
-  return { agent: { id: url.origin, type: 'directory', url: new URL(WEB_BOT_AUTH.directoryPath, url.origin) } };
+  if ((url.pathname !== '/' && url.pathname !== WEB_BOT_AUTH.directoryPath) || url.search !== '')
+    return { outcome: 'invalid', reason: 'a directory Signature-Agent is not an origin' };
+  return {
+    agent: {
+      id: url.origin,
+      type: 'directory',
+      url: new URL(WEB_BOT_AUTH.directoryPath, url.origin),
+    },
+  };
 }

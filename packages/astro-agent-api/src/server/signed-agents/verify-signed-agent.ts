@@ -1,6 +1,12 @@
-import { component, isSignatureError, verifySignature, webcrypto, type ComponentDescriptor } from 'http-message-sig';
+import {
+  component,
+  isSignatureError,
+  verifySignature,
+  webcrypto,
+  type ComponentDescriptor,
+} from 'http-message-sig';
 import { isInnerList, parseDictionary, type InnerList } from 'structured-headers';
-import { CLOCK_SKEW_SECONDS, WEB_BOT_AUTH } from '../../identity-contract.ts';
+import { CLOCK_SKEW_SECONDS, WEB_BOT_AUTH } from '../../contract/identity-contract.ts';
 import type { AgentApiOptions } from '../../options.ts';
 import type { Store } from '../../store/store.ts';
 import type { DocumentCache } from '../outbound/document-cache.ts';
@@ -27,7 +33,9 @@ export interface SignedAgent {
  * not know, a Signature-Agent type it does not follow, an agent it does not check). Only `verified`
  * changes anything: the other two are anonymous requests, never errors.
  */
-export type SignatureCheck = { outcome: 'verified'; agent: SignedAgent } | { outcome: 'invalid' | 'unverified'; reason: string };
+export type SignatureCheck =
+  | { outcome: 'verified'; agent: SignedAgent }
+  | { outcome: 'invalid' | 'unverified'; reason: string };
 
 /** Reads a request's Web Bot Auth signature; undefined when it carries none (no signature tagged `web-bot-auth`). */
 export type SignedAgentVerifier = (request: Request) => Promise<SignatureCheck | undefined>;
@@ -61,7 +69,8 @@ export function createSignedAgentVerifier(deps: {
 
   function policyOf(id: string): NamedPolicy | undefined {
     const override = trusted[id];
-    if (override) return { name: override.name ?? policy.name, quota: override.quota ?? policy.quota };
+    if (override)
+      return { name: override.name ?? policy.name, quota: override.quota ?? policy.quota };
     return unlisted === 'signed' ? policy : undefined;
   }
 
@@ -69,7 +78,9 @@ export function createSignedAgentVerifier(deps: {
     if (agent.type !== 'cimd') return deps.directories.get(agent.url, { allowPrivate });
     if (!deps.metadataDocuments) throw new Error('metadata documents are not read here');
     const document = await deps.metadataDocuments.get(agent.url, { allowPrivate });
-    return 'keys' in document ? document.keys : deps.directories.get(document.jwksUri, { allowPrivate });
+    return 'keys' in document
+      ? document.keys
+      : deps.directories.get(document.jwksUri, { allowPrivate });
   }
 
   return async (request) => {
@@ -79,7 +90,8 @@ export function createSignedAgentVerifier(deps: {
     if (candidate === undefined) return undefined;
     // The header names the keys: a signature that does not cover it could be pointed at anyone's.
     const signatureAgentHeader = request.headers.get('signature-agent');
-    if (signatureAgentHeader === null || candidate.signatureAgent === undefined) return { outcome: 'invalid', reason: 'Signature-Agent not sent or not covered' };
+    if (signatureAgentHeader === null || candidate.signatureAgent === undefined)
+      return { outcome: 'invalid', reason: 'Signature-Agent not sent or not covered' };
     const named = parseSignatureAgent(signatureAgentHeader, candidate.signatureAgentKey);
     if (!('agent' in named)) return named;
     const { agent } = named;
@@ -108,7 +120,10 @@ export function createSignedAgentVerifier(deps: {
             clockSkew: CLOCK_SKEW_SECONDS,
             now: at,
             // The draft asks for one of the two: either binds the signature to this site.
-            validate: ({ components }) => components.some((covered) => covered.name === '@authority' || covered.name === '@target-uri'),
+            validate: ({ components }) =>
+              components.some(
+                (covered) => covered.name === '@authority' || covered.name === '@target-uri',
+              ),
           },
           async resolveVerifier({ parameters }) {
             let keys: KeyDirectory;
@@ -128,13 +143,24 @@ export function createSignedAgentVerifier(deps: {
         },
       );
       // RFC 9421 §7.2.2: the nonce (or, without one, the signature itself) is taken once while the signature could be accepted.
-      const once = typeof verified.parameters.nonce === 'string' ? `n:${verified.parameters.nonce}` : `s:${Buffer.from(verified.signature).toString('base64')}`;
-      const acceptableUntil = (Number(verified.parameters.created) + WEB_BOT_AUTH.maxAgeSeconds + 2 * CLOCK_SKEW_SECONDS) * 1000;
-      if (!(await deps.store.claimOnce(`web-bot-auth:${agent.id}:${once}`, acceptableUntil, now()))) return { outcome: 'invalid', reason: 'signature already used' };
+      const once =
+        typeof verified.parameters.nonce === 'string'
+          ? `n:${verified.parameters.nonce}`
+          : `s:${Buffer.from(verified.signature).toString('base64')}`;
+      const acceptableUntil =
+        (Number(verified.parameters.created) +
+          WEB_BOT_AUTH.maxAgeSeconds +
+          2 * CLOCK_SKEW_SECONDS) *
+        1000;
+      if (!(await deps.store.claimOnce(`web-bot-auth:${agent.id}:${once}`, acceptableUntil, now())))
+        return { outcome: 'invalid', reason: 'signature already used' };
       return { outcome: 'verified', agent: { id: agent.id, policy: agentPolicy } };
     } catch (error) {
       if (keysProblem !== undefined) return { outcome: 'unverified', reason: keysProblem };
-      return { outcome: 'invalid', reason: isSignatureError(error) ? error.message : 'signature not verified' };
+      return {
+        outcome: 'invalid',
+        reason: isSignatureError(error) ? error.message : 'signature not verified',
+      };
     }
   };
 }
@@ -144,7 +170,9 @@ export function createSignedAgentVerifier(deps: {
  * (and the Dictionary member it names, draft -01). Other signatures a request carries (a proxy's) are
  * left alone.
  */
-function findWebBotAuthSignature(header: string): { label: string; signatureAgent?: ComponentDescriptor; signatureAgentKey?: string } | undefined {
+function findWebBotAuthSignature(
+  header: string,
+): { label: string; signatureAgent?: ComponentDescriptor; signatureAgentKey?: string } | undefined {
   let inputs: ReturnType<typeof parseDictionary>;
   try {
     inputs = parseDictionary(header);
@@ -159,7 +187,10 @@ function findWebBotAuthSignature(header: string): { label: string; signatureAgen
     const signatureAgentKey = typeof key === 'string' ? key : undefined;
     return {
       label,
-      signatureAgent: component('signature-agent', signatureAgentKey === undefined ? {} : { key: signatureAgentKey }),
+      signatureAgent: component(
+        'signature-agent',
+        signatureAgentKey === undefined ? {} : { key: signatureAgentKey },
+      ),
       ...(signatureAgentKey === undefined ? {} : { signatureAgentKey }),
     };
   }

@@ -3,4 +3,5 @@ import { HEADERS, loadManifest } from '../../../manifest.ts';
 
 export const prerender = false;
 
-export const GET: APIRoute = () => new Response(JSON.stringify(loadManifest().company), { headers: HEADERS });
+export const GET: APIRoute = () =>
+  new Response(JSON.stringify(loadManifest().company), { headers: HEADERS });

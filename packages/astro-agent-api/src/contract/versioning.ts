@@ -13,7 +13,10 @@ export const DEPRECATION_NOTICE_DAYS = 90;
  * The headers of every answer of a version being withdrawn (the `deprecation` option): RFC 9745 §2
  * `Deprecation` (a structured date), RFC 8594 §3 `Sunset` (an HTTP-date) and RFC 9745 §3 `Link` to the policy.
  */
-export function buildDeprecationHeaders(deprecation: { announced: string; sunset: string }, policyUrl: string): Record<string, string> {
+export function buildDeprecationHeaders(
+  deprecation: { announced: string; sunset: string },
+  policyUrl: string,
+): Record<string, string> {
   return {
     Deprecation: `@${Math.floor(Date.parse(deprecation.announced) / 1000)}`,
     Sunset: new Date(Date.parse(deprecation.sunset)).toUTCString(),

@@ -9,10 +9,22 @@
  * `initialize`, the 2025 and 2024 ones of the SDK's SUPPORTED_PROTOCOL_VERSIONS (a unit test keeps the
  * two in step; tests/integration/mcp.test.ts speaks each). `server/discover` lists them all.
  */
-export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05', '2024-10-07'] as const;
+export const MCP_PROTOCOL_VERSIONS = [
+  '2026-07-28',
+  '2025-11-25',
+  '2025-06-18',
+  '2025-03-26',
+  '2024-11-05',
+  '2024-10-07',
+] as const;
 
 /** Annotations of every MCP tool: each one only reads this site's own published content. */
-export const MCP_TOOL_ANNOTATIONS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+export const MCP_TOOL_ANNOTATIONS = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;
 
 /**
  * The MCP extension of OAuth's client credentials grant (modelcontextprotocol/ext-auth,
@@ -36,6 +48,7 @@ export const MCP_CAPABILITIES = {
 /** MCP server name in reverse-DNS form, e.g. `com.example.www/agent-api`; the card and `serverInfo` must agree. */
 export function buildMcpServerName(site: string | URL): string {
   const host = new URL(site).hostname;
-  const reversed = /^[\d.]+$/.test(host) || !host.includes('.') ? host : host.split('.').reverse().join('.');
+  const reversed =
+    /^[\d.]+$/.test(host) || !host.includes('.') ? host : host.split('.').reverse().join('.');
   return `${reversed}/agent-api`;
 }

@@ -24,10 +24,18 @@ export interface RoutingSettings {
 }
 
 /** Astro's defaults: a site at the root of its host, one folder per page. */
-export const DEFAULT_ROUTING: RoutingSettings = { base: '/', trailingSlash: 'ignore', format: 'directory' };
+export const DEFAULT_ROUTING: RoutingSettings = {
+  base: '/',
+  trailingSlash: 'ignore',
+  format: 'directory',
+};
 
 /** The routing settings of a resolved Astro config. */
-export function readRoutingSettings(config: { base: string; trailingSlash: TrailingSlash; build: { format: BuildFormat } }): RoutingSettings {
+export function readRoutingSettings(config: {
+  base: string;
+  trailingSlash: TrailingSlash;
+  build: { format: BuildFormat };
+}): RoutingSettings {
   return { base: config.base, trailingSlash: config.trailingSlash, format: config.build.format };
 }
 
@@ -151,7 +159,8 @@ export function createSiteUrls(site: string, routing: RoutingSettings = DEFAULT_
     const route = routeOf(servedPath);
     return `${base}${route === '/' ? '/index' : route}.md`;
   };
-  const wellKnownPath = (wellKnown: string, resourcePath = '') => `${wellKnown}${prefix}${resourcePath}`;
+  const wellKnownPath = (wellKnown: string, resourcePath = '') =>
+    `${wellKnown}${prefix}${resourcePath}`;
 
   const homePath = servedPath('/', true);
   return {
@@ -163,7 +172,10 @@ export function createSiteUrls(site: string, routing: RoutingSettings = DEFAULT_
     homeUrl: publicUrl(homePath),
     pagePathOfFile(relativeFile) {
       const file = relativeFile.replace(/^\/+/, '');
-      return servedPath(routeOfBaseless(`/${file}`), file === 'index.html' || file.endsWith('/index.html'));
+      return servedPath(
+        routeOfBaseless(`/${file}`),
+        file === 'index.html' || file.endsWith('/index.html'),
+      );
     },
     routeOf,
     pathInBase: withoutBase,
@@ -173,7 +185,8 @@ export function createSiteUrls(site: string, routing: RoutingSettings = DEFAULT_
     twinUrl: (servedPath) => publicUrl(twinPath(servedPath)),
     twinFile: (servedPath) => (withoutBase(twinPath(servedPath)) ?? '').slice(1),
     documentUrl: (path) => `${root}${path}`,
-    linkUrl: (value) => (SCHEME.test(value) ? value : `${root}${value.startsWith('/') ? '' : '/'}${value}`),
+    linkUrl: (value) =>
+      SCHEME.test(value) ? value : `${root}${value.startsWith('/') ? '' : '/'}${value}`,
     agentPath: (path) => `${base}${path}`,
     wellKnownPath,
     wellKnownUrl: (wellKnown, resourcePath) => `${origin}${wellKnownPath(wellKnown, resourcePath)}`,
@@ -191,11 +204,14 @@ export function createSiteUrls(site: string, routing: RoutingSettings = DEFAULT_
       if (rest.endsWith('.html')) return [rest];
       if (/\.[^/]*$/.test(rest)) return [];
       // @astrojs/node redirects `/x/` (and `/docs/`, but not `/`) when slashes are refused, and `/x` when they are required.
-      if (requestPath.endsWith('/')) return trailingSlash === 'never' && requestPath !== '/' ? [] : [`${rest}index.html`];
+      if (requestPath.endsWith('/'))
+        return trailingSlash === 'never' && requestPath !== '/' ? [] : [`${rest}index.html`];
       if (trailingSlash === 'always') return [];
       const folder = rest === '/' ? '' : rest;
       // The adapter tries the folder's index first, then (for `file` and `preserve`) the path plus `.html`.
-      return format === 'directory' || rest === '/' ? [`${folder}/index.html`] : [`${folder}/index.html`, `${rest}.html`];
+      return format === 'directory' || rest === '/'
+        ? [`${folder}/index.html`]
+        : [`${folder}/index.html`, `${rest}.html`];
     },
     pageOfRequest(requestPath) {
       const rest = withoutBase(requestPath);
@@ -213,7 +229,11 @@ export function createSiteUrls(site: string, routing: RoutingSettings = DEFAULT_
         } catch {
           return undefined;
         }
-        if ((url.protocol !== 'http:' && url.protocol !== 'https:') || bareHost(url.hostname) !== siteHost) return undefined;
+        if (
+          (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+          bareHost(url.hostname) !== siteHost
+        )
+          return undefined;
         raw = url.pathname;
       } else {
         raw = trimmed.replace(/[?#].*$/s, '');
@@ -226,12 +246,20 @@ export function createSiteUrls(site: string, routing: RoutingSettings = DEFAULT_
       }
       // A backslash, NUL or a second round of encoding is never part of a real page address.
       if (/[\\\0%]/.test(decoded)) return undefined;
-      if (decoded.split('/').some((segment) => segment === '.' || segment === '..')) return undefined;
-      if (!isAddress && !decoded.startsWith('/')) return { slug: routeOfBaseless(`/${decoded}`).slice(1) };
+      if (decoded.split('/').some((segment) => segment === '.' || segment === '..'))
+        return undefined;
+      if (!isAddress && !decoded.startsWith('/'))
+        return { slug: routeOfBaseless(`/${decoded}`).slice(1) };
       const path = decoded.startsWith('/') ? decoded : `/${decoded}`;
       // The public prefix or the base, when the path carries one; else the path is taken as a route.
-      const stripped = [prefix, base].map((start) => (start !== '' && (path === start || path.startsWith(`${start}/`)) ? path.slice(start.length) || '/' : undefined));
-      const routes = [...stripped.filter((rest): rest is string => rest !== undefined), path].map(routeOfBaseless);
+      const stripped = [prefix, base].map((start) =>
+        start !== '' && (path === start || path.startsWith(`${start}/`))
+          ? path.slice(start.length) || '/'
+          : undefined,
+      );
+      const routes = [...stripped.filter((rest): rest is string => rest !== undefined), path].map(
+        routeOfBaseless,
+      );
       return { routes: [...new Set(routes)] };
     },
   };

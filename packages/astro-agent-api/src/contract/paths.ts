@@ -64,7 +64,10 @@ export const LLMS_FULL_TXT_SECTIONS_PATH = '/llms-full/';
 
 /** The documents whose number follows the site's size: the files of a split llms.txt or llms-full.txt. */
 export function isSectionFile(publicPath: string): boolean {
-  return publicPath.startsWith(LLMS_TXT_SECTIONS_PATH) || publicPath.startsWith(LLMS_FULL_TXT_SECTIONS_PATH);
+  return (
+    publicPath.startsWith(LLMS_TXT_SECTIONS_PATH) ||
+    publicPath.startsWith(LLMS_FULL_TXT_SECTIONS_PATH)
+  );
 }
 
 /** Client path of the RFC 9728 document of a resource path, e.g. `/.well-known/oauth-protected-resource/api/v1`. */
@@ -117,6 +120,11 @@ export function documentFilePath(publicPath: string): string {
 export const VERSIONING_ANCHOR = 'versioning';
 
 /** Absolute URL of the versioning policy (`documents.versioningPolicy`, else agents.md's section): documents and the runtime's `Link` name it. */
-export function resolveVersioningPolicy(urls: { linkUrl(value: string): string }, documents: { versioningPolicy?: string | undefined }): string {
-  return urls.linkUrl(documents.versioningPolicy ?? `${DOCUMENT_PATHS.agents}#${VERSIONING_ANCHOR}`);
+export function resolveVersioningPolicy(
+  urls: { linkUrl(value: string): string },
+  documents: { versioningPolicy?: string | undefined },
+): string {
+  return urls.linkUrl(
+    documents.versioningPolicy ?? `${DOCUMENT_PATHS.agents}#${VERSIONING_ANCHOR}`,
+  );
 }

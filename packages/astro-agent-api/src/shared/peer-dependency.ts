@@ -11,7 +11,9 @@ export const OPTIONAL_PEERS = {
 
 export class MissingPeerError extends Error {
   constructor(name: string, use: string) {
-    super(`${use} needs the \`${name}\` package, which is not installed in this site. Run \`npm install ${name}\` in the site's folder.`);
+    super(
+      `${use} needs the \`${name}\` package, which is not installed in this site. Run \`npm install ${name}\` in the site's folder.`,
+    );
   }
 }
 

@@ -1,4 +1,4 @@
-import type { UsagePreferences } from './options.ts';
+import type { UsagePreferences } from '../options.ts';
 
 /**
  * The yes/no `robots.usage` preferences as two vocabularies name them: Content-Signal
@@ -6,7 +6,11 @@ import type { UsagePreferences } from './options.ts';
  * (draft-ietf-aipref-vocab: `search`, `ai-use`, `train-ai`), in the order they are written. A leaf:
  * robots.txt states them, and the Markdown answers send the same Content-Signal.
  */
-export const USAGE_VOCABULARIES: readonly { preference: keyof UsagePreferences; contentSignal: string; aipref: string }[] = [
+export const USAGE_VOCABULARIES: readonly {
+  preference: keyof UsagePreferences;
+  contentSignal: string;
+  aipref: string;
+}[] = [
   { preference: 'search', contentSignal: 'search', aipref: 'search' },
   { preference: 'aiInput', contentSignal: 'ai-input', aipref: 'ai-use' },
   { preference: 'aiTrain', contentSignal: 'ai-train', aipref: 'train-ai' },
@@ -23,6 +27,11 @@ export function statedPreferences(usage: UsagePreferences): typeof USAGE_VOCABUL
  * preference is stated.
  */
 export function formatContentSignal(usage: UsagePreferences): string | undefined {
-  const signals = [...statedPreferences(usage).map(({ preference, contentSignal }) => `${contentSignal}=${usage[preference] ? 'yes' : 'no'}`), ...(usage.use ? [`use=${usage.use}`] : [])];
+  const signals = [
+    ...statedPreferences(usage).map(
+      ({ preference, contentSignal }) => `${contentSignal}=${usage[preference] ? 'yes' : 'no'}`,
+    ),
+    ...(usage.use ? [`use=${usage.use}`] : []),
+  ];
   return signals.length === 0 ? undefined : signals.join(', ');
 }

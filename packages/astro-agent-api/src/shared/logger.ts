@@ -11,6 +11,7 @@ export interface RuntimeLogger {
 }
 
 export const consoleLogger: RuntimeLogger = {
-  error: (message, cause) => (cause === undefined ? console.error(message) : console.error(message, cause)),
+  error: (message, cause) =>
+    cause === undefined ? console.error(message) : console.error(message, cause),
   warn: (message) => console.warn(message),
 };

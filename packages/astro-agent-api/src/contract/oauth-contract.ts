@@ -49,7 +49,11 @@ export const PRIVATE_KEY_JWT = 'private_key_jwt';
 export const PUBLIC_CLIENT = 'none';
 
 /** Every client authentication the token endpoint takes. */
-export const TOKEN_ENDPOINT_AUTH_METHODS = [...CLIENT_AUTH_METHODS, PRIVATE_KEY_JWT, PUBLIC_CLIENT] as const;
+export const TOKEN_ENDPOINT_AUTH_METHODS = [
+  ...CLIENT_AUTH_METHODS,
+  PRIVATE_KEY_JWT,
+  PUBLIC_CLIENT,
+] as const;
 export type ClientAuthMethod = (typeof TOKEN_ENDPOINT_AUTH_METHODS)[number];
 
 /** Revocation (RFC 7009 §2.1) takes a public client too: it revokes its own tokens; introspection does not (RFC 7662 §2.1). */
@@ -61,14 +65,23 @@ export const INTROSPECTION_AUTH_METHODS = [...CLIENT_AUTH_METHODS, PRIVATE_KEY_J
  * credentials for one without (a program registering itself, as before connectors came).
  */
 export function defaultGrantTypes(redirectUris: readonly unknown[] | undefined): GrantType[] {
-  return redirectUris !== undefined && redirectUris.length > 0 ? [AUTHORIZATION_CODE, REFRESH_TOKEN] : [CLIENT_CREDENTIALS];
+  return redirectUris !== undefined && redirectUris.length > 0
+    ? [AUTHORIZATION_CODE, REFRESH_TOKEN]
+    : [CLIENT_CREDENTIALS];
 }
 
 /** RFC 7523 §2.2 — the `client_assertion_type` of a JWT client assertion. */
 export const JWT_BEARER_ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
 /** JWS algorithms (RFC 7518, RFC 8037) a client assertion may be signed with; HMAC is refused: it would need a shared secret. */
-export const ASSERTION_SIGNING_ALGORITHMS = ['EdDSA', 'Ed25519', 'ES256', 'ES384', 'PS256', 'RS256'] as const;
+export const ASSERTION_SIGNING_ALGORITHMS = [
+  'EdDSA',
+  'Ed25519',
+  'ES256',
+  'ES384',
+  'PS256',
+  'RS256',
+] as const;
 
 /** The longest lifetime a client assertion may claim (`exp` after now): its jti is remembered until then. */
 export const ASSERTION_MAX_LIFETIME_SECONDS = 600;
@@ -78,7 +91,10 @@ export const ASSERTION_MAX_LIFETIME_SECONDS = 600;
  * dropped), `allowed` when the value is absent or empty, or undefined when a scope is unknown or not
  * within `allowed`.
  */
-export function parseScopeList(value: string | undefined, allowed: readonly Scope[] = SCOPES): Scope[] | undefined {
+export function parseScopeList(
+  value: string | undefined,
+  allowed: readonly Scope[] = SCOPES,
+): Scope[] | undefined {
   if (value === undefined || value.trim() === '') return [...allowed];
   const requested = value.split(' ').filter(Boolean);
   if (!requested.every((name) => (allowed as readonly string[]).includes(name))) return undefined;
@@ -102,8 +118,16 @@ export const publicJwkSetSchema = z.object(
     keys: z
       .array(
         z
-          .looseObject({ kty: z.enum(['OKP', 'EC', 'RSA'], { error: 'Each key of jwks needs kty OKP, EC or RSA: assertions are signed with a private key, never a shared one.' }) })
-          .refine((key) => !PRIVATE_JWK_MEMBERS.some((member) => member in key), 'A key of jwks carries private key material: publish only the public key.'),
+          .looseObject({
+            kty: z.enum(['OKP', 'EC', 'RSA'], {
+              error:
+                'Each key of jwks needs kty OKP, EC or RSA: assertions are signed with a private key, never a shared one.',
+            }),
+          })
+          .refine(
+            (key) => !PRIVATE_JWK_MEMBERS.some((member) => member in key),
+            'A key of jwks carries private key material: publish only the public key.',
+          ),
         { error: 'jwks must be a JWK Set: {"keys": [...]}.' },
       )
       .min(1, 'jwks holds no key.')
@@ -113,14 +137,28 @@ export const publicJwkSetSchema = z.object(
 );
 
 /** Where a client publishes its keys: an absolute http(s) URL; what may be fetched from it is decided when it is (server/outbound/). */
-const jwksUriSchema = z.url({ protocol: /^https?$/, error: 'jwks_uri must be an absolute https URL.' });
+const jwksUriSchema = z.url({
+  protocol: /^https?$/,
+  error: 'jwks_uri must be an absolute https URL.',
+});
 
 const SCOPE_LIST = SCOPES.join(' ');
-const scopeListSchema = z.string({ error: 'scope must be a space-delimited string.' }).describe(`Space-separated, among: ${SCOPE_LIST}.`);
+const scopeListSchema = z
+  .string({ error: 'scope must be a space-delimited string.' })
+  .describe(`Space-separated, among: ${SCOPE_LIST}.`);
 const EMAIL_PATTERN = /^[^\s@<>()",;:\\[\]]+@[^\s@<>()",;:\\[\]]+\.[^\s@<>()",;:\\[\].]+$/;
 
 /** Schemes a redirection URI may never use: they would run or show content in the browser instead of reaching an app. */
-const UNSAFE_REDIRECT_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:', 'about:', 'blob:', 'ws:', 'wss:']);
+const UNSAFE_REDIRECT_SCHEMES = new Set([
+  'javascript:',
+  'data:',
+  'vbscript:',
+  'file:',
+  'about:',
+  'blob:',
+  'ws:',
+  'wss:',
+]);
 
 /**
  * RFC 8252 §7.3 and §8.3 — the loopback hosts of a native app's redirection URI. `localhost` is taken
@@ -137,13 +175,18 @@ export const LOOPBACK_HOSTS: ReadonlySet<string> = new Set(['127.0.0.1', '[::1]'
  * http only to a loopback host, or an app's private-use scheme (`cursor://…`, `com.example.app:/cb`).
  */
 export function checkRedirectUri(value: string): string | undefined {
-  if (value.length > LIMITS.redirectUriCharacters) return `a redirect URI has more than ${LIMITS.redirectUriCharacters} characters.`;
+  if (value.length > LIMITS.redirectUriCharacters)
+    return `a redirect URI has more than ${LIMITS.redirectUriCharacters} characters.`;
   if (!URL.canParse(value)) return `${JSON.stringify(value)} is not an absolute URI.`;
   const url = new URL(value);
-  if (url.hash !== '' || value.includes('#')) return `${JSON.stringify(value)} has a fragment, which a redirect URI may not have (RFC 6749 §3.1.2).`;
-  if (UNSAFE_REDIRECT_SCHEMES.has(url.protocol)) return `${JSON.stringify(value)} uses the scheme ${url.protocol.slice(0, -1)}, which cannot receive an authorization response.`;
-  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname)) return `${JSON.stringify(value)} is http to a host that is not the loopback (127.0.0.1, [::1], localhost): use https.`;
-  if (url.username !== '' || url.password !== '') return `${JSON.stringify(value)} carries credentials.`;
+  if (url.hash !== '' || value.includes('#'))
+    return `${JSON.stringify(value)} has a fragment, which a redirect URI may not have (RFC 6749 §3.1.2).`;
+  if (UNSAFE_REDIRECT_SCHEMES.has(url.protocol))
+    return `${JSON.stringify(value)} uses the scheme ${url.protocol.slice(0, -1)}, which cannot receive an authorization response.`;
+  if (url.protocol === 'http:' && !LOOPBACK_HOSTS.has(url.hostname))
+    return `${JSON.stringify(value)} is http to a host that is not the loopback (127.0.0.1, [::1], localhost): use https.`;
+  if (url.username !== '' || url.password !== '')
+    return `${JSON.stringify(value)} carries credentials.`;
   return undefined;
 }
 
@@ -157,22 +200,35 @@ export function isRegisteredRedirectUri(requested: string, registered: readonly 
   if (!URL.canParse(requested)) return false;
   const url = new URL(requested);
   if (url.protocol !== 'http:' || !LOOPBACK_HOSTS.has(url.hostname)) return false;
-  const withoutPort = (value: URL) => `${value.protocol}//${value.hostname}${value.pathname}${value.search}`;
-  return registered.some((candidate) => URL.canParse(candidate) && new URL(candidate).protocol === 'http:' && withoutPort(new URL(candidate)) === withoutPort(url) && !requested.includes('#'));
+  const withoutPort = (value: URL) =>
+    `${value.protocol}//${value.hostname}${value.pathname}${value.search}`;
+  return registered.some(
+    (candidate) =>
+      URL.canParse(candidate) &&
+      new URL(candidate).protocol === 'http:' &&
+      withoutPort(new URL(candidate)) === withoutPort(url) &&
+      !requested.includes('#'),
+  );
 }
 
 const redirectUrisSchema = z
   .array(
-    z.string({ error: 'redirect_uris must hold strings: the URIs the authorization response may go to.' }).superRefine((value, context) => {
-      const problem = checkRedirectUri(value);
-      if (problem) context.addIssue({ code: 'custom', message: `redirect_uris: ${problem}` });
-    }),
+    z
+      .string({
+        error: 'redirect_uris must hold strings: the URIs the authorization response may go to.',
+      })
+      .superRefine((value, context) => {
+        const problem = checkRedirectUri(value);
+        if (problem) context.addIssue({ code: 'custom', message: `redirect_uris: ${problem}` });
+      }),
     { error: 'redirect_uris must be an array of URIs.' },
   )
   .max(LIMITS.redirectUris, `redirect_uris holds more than ${LIMITS.redirectUris} URIs.`);
 
 const grantTypesSchema = z
-  .array(z.enum(GRANT_TYPES, { error: `grant_types may only hold ${GRANT_TYPES.join(', ')}.` }), { error: `grant_types must be an array among ${GRANT_TYPES.join(', ')}.` })
+  .array(z.enum(GRANT_TYPES, { error: `grant_types may only hold ${GRANT_TYPES.join(', ')}.` }), {
+    error: `grant_types must be an array among ${GRANT_TYPES.join(', ')}.`,
+  })
   .min(1, 'grant_types is empty: name at least one grant, or leave it out.');
 
 /**
@@ -195,28 +251,59 @@ function checkClientMetadataConsistency(
 ): void {
   const { token_endpoint_auth_method: method, jwks, jwks_uri } = metadata;
   const grants = metadata.grant_types ?? defaultGrantTypes(metadata.redirect_uris);
-  const issue = (path: string, message: string) => context.addIssue({ code: 'custom', path: [path], message });
+  const issue = (path: string, message: string) =>
+    context.addIssue({ code: 'custom', path: [path], message });
   // RFC 7591 §2: jwks and jwks_uri MUST NOT both be present; a client without a secret needs one of them.
   const keys = (jwks === undefined ? 0 : 1) + (jwks_uri === undefined ? 0 : 1);
-  if (method === PRIVATE_KEY_JWT && keys !== 1) issue('jwks', `A ${PRIVATE_KEY_JWT} client needs its public keys: send jwks or jwks_uri, one of the two.`);
+  if (method === PRIVATE_KEY_JWT && keys !== 1)
+    issue(
+      'jwks',
+      `A ${PRIVATE_KEY_JWT} client needs its public keys: send jwks or jwks_uri, one of the two.`,
+    );
   else if (method !== PRIVATE_KEY_JWT && keys !== 0)
     issue(
       'jwks',
       `jwks and jwks_uri are for token_endpoint_auth_method ${PRIVATE_KEY_JWT}; a ${method} client ${method === PUBLIC_CLIENT ? 'proves nothing at the token endpoint but its PKCE verifier' : 'authenticates with its secret'}.`,
     );
   const codeGrant = grants.includes(AUTHORIZATION_CODE);
-  if (codeGrant && (metadata.redirect_uris ?? []).length === 0) issue('redirect_uris', 'The authorization_code grant needs redirect_uris: where the authorization response goes.');
-  if (!codeGrant && (metadata.redirect_uris ?? []).length > 0) issue('redirect_uris', `redirect_uris are for the authorization_code grant, which grant_types ${JSON.stringify(grants)} does not name.`);
-  if (grants.includes(REFRESH_TOKEN) && !codeGrant) issue('grant_types', 'refresh_token comes with authorization_code: a refresh token is only issued for an authorization.');
+  if (codeGrant && (metadata.redirect_uris ?? []).length === 0)
+    issue(
+      'redirect_uris',
+      'The authorization_code grant needs redirect_uris: where the authorization response goes.',
+    );
+  if (!codeGrant && (metadata.redirect_uris ?? []).length > 0)
+    issue(
+      'redirect_uris',
+      `redirect_uris are for the authorization_code grant, which grant_types ${JSON.stringify(grants)} does not name.`,
+    );
+  if (grants.includes(REFRESH_TOKEN) && !codeGrant)
+    issue(
+      'grant_types',
+      'refresh_token comes with authorization_code: a refresh token is only issued for an authorization.',
+    );
   if (method === PUBLIC_CLIENT && grants.includes(CLIENT_CREDENTIALS))
-    issue('grant_types', 'A public client (token_endpoint_auth_method none) cannot use client_credentials: it has no credentials. Register with a secret or a key for that grant.');
+    issue(
+      'grant_types',
+      'A public client (token_endpoint_auth_method none) cannot use client_credentials: it has no credentials. Register with a secret or a key for that grant.',
+    );
   const responseTypes = metadata.response_types;
-  if (responseTypes !== undefined && !(responseTypes.length === 0 || (responseTypes.length === 1 && responseTypes[0] === RESPONSE_TYPE))) {
-    issue('response_types', `response_types may only be ["${RESPONSE_TYPE}"] (with authorization_code) or empty.`);
+  if (
+    responseTypes !== undefined &&
+    !(
+      responseTypes.length === 0 ||
+      (responseTypes.length === 1 && responseTypes[0] === RESPONSE_TYPE)
+    )
+  ) {
+    issue(
+      'response_types',
+      `response_types may only be ["${RESPONSE_TYPE}"] (with authorization_code) or empty.`,
+    );
   } else if (responseTypes !== undefined && responseTypes.length > 0 !== codeGrant) {
     issue(
       'response_types',
-      codeGrant ? `The authorization_code grant returns a code: response_types must be ["${RESPONSE_TYPE}"] or left out.` : `response_types ["${RESPONSE_TYPE}"] needs grant_types authorization_code.`,
+      codeGrant
+        ? `The authorization_code grant returns a code: response_types must be ["${RESPONSE_TYPE}"] or left out.`
+        : `response_types ["${RESPONSE_TYPE}"] needs grant_types authorization_code.`,
     );
   }
 }
@@ -228,36 +315,76 @@ function checkClientMetadataConsistency(
 export const clientMetadataSchema = z
   .object({
     client_name: z
-      .string({ error: `client_name must be a name of 1 to ${LIMITS.clientNameCharacters} characters that says who runs the client.` })
+      .string({
+        error: `client_name must be a name of 1 to ${LIMITS.clientNameCharacters} characters that says who runs the client.`,
+      })
       .min(1)
       .max(LIMITS.clientNameCharacters)
       .regex(/\S/)
       .refine((name) => !/\p{Cc}/u.test(name), 'client_name must not contain control characters.')
       .optional()
-      .describe('Who runs the client. Required without redirect_uris; with them, optional (RFC 7591 §2): the host of the first one names the client.'),
+      .describe(
+        'Who runs the client. Required without redirect_uris; with them, optional (RFC 7591 §2): the host of the first one names the client.',
+      ),
     contacts: z
       .array(
         z
-          .string({ error: (issue) => `contacts must hold e-mail addresses; ${JSON.stringify(issue.input)} is not one.` })
+          .string({
+            error: (issue) =>
+              `contacts must hold e-mail addresses; ${JSON.stringify(issue.input)} is not one.`,
+          })
           .max(254)
           .regex(EMAIL_PATTERN),
-        { error: `contacts must be an array of at most ${LIMITS.clientContacts} e-mail addresses.` },
+        {
+          error: `contacts must be an array of at most ${LIMITS.clientContacts} e-mail addresses.`,
+        },
       )
       .max(LIMITS.clientContacts)
       .default([]),
-    scope: scopeListSchema.refine((value) => parseScopeList(value) !== undefined, `scope may only list ${SCOPES.join(' and ')}.`).optional(),
-    token_endpoint_auth_method: z.enum(TOKEN_ENDPOINT_AUTH_METHODS, { error: `token_endpoint_auth_method must be one of ${TOKEN_ENDPOINT_AUTH_METHODS.join(', ')}.` }).default(CLIENT_AUTH_METHODS[0]),
-    jwks: publicJwkSetSchema.optional().describe(`With ${PRIVATE_KEY_JWT}: the public keys its client assertions are signed with.`),
-    jwks_uri: jwksUriSchema.optional().describe(`With ${PRIVATE_KEY_JWT}, instead of jwks: where its public keys are published (fetched when it authenticates).`),
-    grant_types: grantTypesSchema.optional().describe('Default: authorization_code and refresh_token with redirect_uris, else client_credentials.'),
-    response_types: z.array(z.string(), { error: `response_types must be an array: ["${RESPONSE_TYPE}"] or empty.` }).optional(),
-    redirect_uris: redirectUrisSchema.optional().describe('With authorization_code: https, http to a loopback host (any port), or an app scheme.'),
+    scope: scopeListSchema
+      .refine(
+        (value) => parseScopeList(value) !== undefined,
+        `scope may only list ${SCOPES.join(' and ')}.`,
+      )
+      .optional(),
+    token_endpoint_auth_method: z
+      .enum(TOKEN_ENDPOINT_AUTH_METHODS, {
+        error: `token_endpoint_auth_method must be one of ${TOKEN_ENDPOINT_AUTH_METHODS.join(', ')}.`,
+      })
+      .default(CLIENT_AUTH_METHODS[0]),
+    jwks: publicJwkSetSchema
+      .optional()
+      .describe(`With ${PRIVATE_KEY_JWT}: the public keys its client assertions are signed with.`),
+    jwks_uri: jwksUriSchema
+      .optional()
+      .describe(
+        `With ${PRIVATE_KEY_JWT}, instead of jwks: where its public keys are published (fetched when it authenticates).`,
+      ),
+    grant_types: grantTypesSchema
+      .optional()
+      .describe(
+        'Default: authorization_code and refresh_token with redirect_uris, else client_credentials.',
+      ),
+    response_types: z
+      .array(z.string(), {
+        error: `response_types must be an array: ["${RESPONSE_TYPE}"] or empty.`,
+      })
+      .optional(),
+    redirect_uris: redirectUrisSchema
+      .optional()
+      .describe(
+        'With authorization_code: https, http to a loopback host (any port), or an app scheme.',
+      ),
   })
   .superRefine(checkClientMetadataConsistency)
   .superRefine(({ client_name: name, redirect_uris: redirectUris }, context) => {
     // A program registering itself says who runs it; a connector may leave that to its redirect URIs.
     if (name === undefined && (redirectUris ?? []).length === 0) {
-      context.addIssue({ code: 'custom', path: ['client_name'], message: `client_name is required: a name of 1 to ${LIMITS.clientNameCharacters} characters that says who runs the client.` });
+      context.addIssue({
+        code: 'custom',
+        path: ['client_name'],
+        message: `client_name is required: a name of 1 to ${LIMITS.clientNameCharacters} characters that says who runs the client.`,
+      });
     }
   });
 
@@ -267,9 +394,15 @@ export const clientMetadataSchema = z
  */
 export const clientInformationSchema = z.object({
   client_id: z.string(),
-  client_secret: z.string().optional().describe(`Absent for a ${PRIVATE_KEY_JWT} or a public (none) client: it has no secret.`),
+  client_secret: z
+    .string()
+    .optional()
+    .describe(`Absent for a ${PRIVATE_KEY_JWT} or a public (none) client: it has no secret.`),
   client_id_issued_at: z.number().int(),
-  client_secret_expires_at: z.literal(0).optional().describe('With client_secret; 0: it does not expire.'),
+  client_secret_expires_at: z
+    .literal(0)
+    .optional()
+    .describe('With client_secret; 0: it does not expire.'),
   client_name: z.string(),
   contacts: z.array(z.string()),
   grant_types: z.array(z.enum(GRANT_TYPES)).min(1),
@@ -293,7 +426,9 @@ export const clientMetadataDocumentSchema = z
     client_name: z.string().min(1).max(LIMITS.clientNameCharacters).optional(),
     scope: z.string().optional(),
     token_endpoint_auth_method: z
-      .enum([PRIVATE_KEY_JWT, PUBLIC_CLIENT], { error: `token_endpoint_auth_method must be ${PRIVATE_KEY_JWT} or ${PUBLIC_CLIENT}: a document has no secret to share.` })
+      .enum([PRIVATE_KEY_JWT, PUBLIC_CLIENT], {
+        error: `token_endpoint_auth_method must be ${PRIVATE_KEY_JWT} or ${PUBLIC_CLIENT}: a document has no secret to share.`,
+      })
       .default(PUBLIC_CLIENT),
     jwks: publicJwkSetSchema.optional(),
     jwks_uri: jwksUriSchema.optional(),
@@ -306,9 +441,20 @@ export const clientMetadataDocumentSchema = z
 /** The client credentials of a form body (client_secret_post, private_key_jwt); with client_secret_basic they travel in Authorization instead. */
 const clientCredentialsForm = {
   client_id: z.string().optional(),
-  client_secret: z.string().optional().describe('With client_secret_post; else send Authorization: Basic.'),
-  client_assertion_type: z.literal(JWT_BEARER_ASSERTION_TYPE).optional().describe('With private_key_jwt (RFC 7523 §2.2).'),
-  client_assertion: z.string().optional().describe("With private_key_jwt: a JWT with iss and sub the client_id, aud this server, exp and jti, signed with a key of the client's metadata document."),
+  client_secret: z
+    .string()
+    .optional()
+    .describe('With client_secret_post; else send Authorization: Basic.'),
+  client_assertion_type: z
+    .literal(JWT_BEARER_ASSERTION_TYPE)
+    .optional()
+    .describe('With private_key_jwt (RFC 7523 §2.2).'),
+  client_assertion: z
+    .string()
+    .optional()
+    .describe(
+      "With private_key_jwt: a JWT with iss and sub the client_id, aud this server, exp and jti, signed with a key of the client's metadata document.",
+    ),
 };
 
 /** RFC 7636 §4.1 — a code verifier: 43 to 128 unreserved characters. */
@@ -317,7 +463,10 @@ const CODE_VERIFIER_PATTERN = /^[A-Za-z0-9\-._~]{43,128}$/;
 /** RFC 8707 §2 — a resource indicator: an absolute URI without fragment. */
 const resourceSchema = z
   .string()
-  .refine((value) => URL.canParse(value) && !value.includes('#'), "resource must be an absolute URI without a fragment: this server's MCP endpoint, its API, or the site (RFC 8707).")
+  .refine(
+    (value) => URL.canParse(value) && !value.includes('#'),
+    "resource must be an absolute URI without a fragment: this server's MCP endpoint, its API, or the site (RFC 8707).",
+  )
   .describe("RFC 8707: this server's MCP endpoint, its API base URL, or the site.");
 
 /** What each grant's token request must carry besides grant_type (RFC 6749 §4.1.3, §6, §4.4.2). */
@@ -331,23 +480,45 @@ const GRANT_PARAMETERS: Readonly<Record<GrantType, readonly string[]>> = {
 export const tokenRequestSchema = z
   .object({
     grant_type: z.enum(GRANT_TYPES, {
-      error: (issue) => (issue.input === undefined ? `grant_type is required: ${GRANT_TYPES.join(', ')}.` : `The grant type ${String(issue.input)} is not supported; use ${GRANT_TYPES.join(', ')}.`),
+      error: (issue) =>
+        issue.input === undefined
+          ? `grant_type is required: ${GRANT_TYPES.join(', ')}.`
+          : `The grant type ${String(issue.input)} is not supported; use ${GRANT_TYPES.join(', ')}.`,
     }),
-    code: z.string().optional().describe('With authorization_code: the code of the authorization response.'),
-    redirect_uri: z.string().optional().describe('With authorization_code: the redirect_uri of the authorization request, exactly.'),
+    code: z
+      .string()
+      .optional()
+      .describe('With authorization_code: the code of the authorization response.'),
+    redirect_uri: z
+      .string()
+      .optional()
+      .describe('With authorization_code: the redirect_uri of the authorization request, exactly.'),
     code_verifier: z
       .string()
-      .regex(CODE_VERIFIER_PATTERN, 'code_verifier must be 43 to 128 characters among A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1).')
+      .regex(
+        CODE_VERIFIER_PATTERN,
+        'code_verifier must be 43 to 128 characters among A-Z a-z 0-9 - . _ ~ (RFC 7636 §4.1).',
+      )
       .optional()
-      .describe('With authorization_code: the PKCE verifier whose S256 hash was the code_challenge.'),
-    refresh_token: z.string().optional().describe('With refresh_token: the latest refresh token of the grant (each is used once).'),
+      .describe(
+        'With authorization_code: the PKCE verifier whose S256 hash was the code_challenge.',
+      ),
+    refresh_token: z
+      .string()
+      .optional()
+      .describe('With refresh_token: the latest refresh token of the grant (each is used once).'),
     resource: resourceSchema.optional(),
     scope: scopeListSchema.optional(),
     ...clientCredentialsForm,
   })
   .superRefine((params, context) => {
     for (const name of GRANT_PARAMETERS[params.grant_type]) {
-      if (params[name as keyof typeof params] === undefined) context.addIssue({ code: 'custom', path: [name], message: `${name} is required with grant_type=${params.grant_type}.` });
+      if (params[name as keyof typeof params] === undefined)
+        context.addIssue({
+          code: 'custom',
+          path: [name],
+          message: `${name} is required with grant_type=${params.grant_type}.`,
+        });
     }
   });
 
@@ -359,11 +530,18 @@ export const tokenRequestSchema = z
 export const authorizationRequestSchema = z.object({
   response_type: z.literal(RESPONSE_TYPE, {
     error: (issue) =>
-      issue.input === undefined ? `response_type is required: use response_type=${RESPONSE_TYPE}.` : `The response type ${String(issue.input)} is not supported; use ${RESPONSE_TYPE}.`,
+      issue.input === undefined
+        ? `response_type is required: use response_type=${RESPONSE_TYPE}.`
+        : `The response type ${String(issue.input)} is not supported; use ${RESPONSE_TYPE}.`,
   }),
   code_challenge: z
-    .string({ error: `code_challenge is required: PKCE (RFC 7636) with code_challenge_method=${CODE_CHALLENGE_METHOD}.` })
-    .regex(/^[A-Za-z0-9\-._~]{43,128}$/, 'code_challenge must be the BASE64URL of the SHA-256 of the code verifier: 43 characters (RFC 7636 §4.2).'),
+    .string({
+      error: `code_challenge is required: PKCE (RFC 7636) with code_challenge_method=${CODE_CHALLENGE_METHOD}.`,
+    })
+    .regex(
+      /^[A-Za-z0-9\-._~]{43,128}$/,
+      'code_challenge must be the BASE64URL of the SHA-256 of the code verifier: 43 characters (RFC 7636 §4.2).',
+    ),
   code_challenge_method: z.literal(CODE_CHALLENGE_METHOD, {
     error: (issue) =>
       issue.input === undefined

@@ -27,7 +27,12 @@ export class ApiError extends Error {
   readonly hint: string;
   readonly headers: Record<string, string>;
 
-  constructor(status: number, code: string, message: string, options: { hint: string; headers?: Record<string, string>; cause?: unknown }) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    options: { hint: string; headers?: Record<string, string>; cause?: unknown },
+  ) {
     super(message, { cause: options.cause });
     this.name = 'ApiError';
     this.status = status;
@@ -37,6 +42,10 @@ export class ApiError extends Error {
   }
 
   toJSON(): ErrorBody {
-    return { code: this.code, message: this.message, data: { status: this.status, hint: this.hint } };
+    return {
+      code: this.code,
+      message: this.message,
+      data: { status: this.status, hint: this.hint },
+    };
   }
 }

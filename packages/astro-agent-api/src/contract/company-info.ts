@@ -4,7 +4,9 @@ import { z } from 'zod';
 export const serviceModelSchema = z
   .object({
     description: z.string(),
-    online_booking: z.literal(false).describe('Always false: nothing is booked, hired or paid online.'),
+    online_booking: z
+      .literal(false)
+      .describe('Always false: nothing is booked, hired or paid online.'),
     performed_by: z.string().optional(),
     quoted_by: z.string().optional(),
     invoiced_by: z.string().optional(),

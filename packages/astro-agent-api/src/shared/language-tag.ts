@@ -41,7 +41,11 @@ export const LANGUAGE_RANGE = /^(?:\*|[a-zA-Z]{1,8}(?:[-_][a-zA-Z0-9]{1,8})*)$/;
 export function matchLanguageRange(range: string, languages: readonly string[]): string[] {
   const wanted = range.trim().toLowerCase().replaceAll('_', '-');
   if (wanted === '*') return [...languages];
-  for (let prefix = wanted; prefix !== ''; prefix = prefix.slice(0, Math.max(0, prefix.lastIndexOf('-')))) {
+  for (
+    let prefix = wanted;
+    prefix !== '';
+    prefix = prefix.slice(0, Math.max(0, prefix.lastIndexOf('-')))
+  ) {
     // §3.4: a single-letter subtag (an extension or private use, `-x-…`) goes with the one after it.
     if (/-[a-z0-9]$/.test(prefix)) continue;
     const matched = languages.filter((tag) => {

@@ -38,7 +38,11 @@ export async function runCheckDelegate(argv: string[], io: DelegateIo): Promise<
     return 2;
   }
   return new Promise((done, reject) => {
-    const child = spawn(process.execPath, [bin, ...argv], { cwd: io.cwd, env: io.env, stdio: 'inherit' });
+    const child = spawn(process.execPath, [bin, ...argv], {
+      cwd: io.cwd,
+      env: io.env,
+      stdio: 'inherit',
+    });
     const stop = () => child.kill('SIGTERM');
     io.signal.addEventListener('abort', stop, { once: true });
     child.once('error', reject);

@@ -83,10 +83,17 @@ const DIRECTIVE_STYLE_ELEMENT = `<style>${DIRECTIVE_CSS}</style>`;
  * be seen would still take the keyboard focus. Paths, not URLs, so it holds on a preview host.
  * Undefined when the option turns it off.
  */
-export function buildHtmlDirective(wording: DirectiveWording, llmsTxtPath: string, twinPath: string | undefined): string | undefined {
+export function buildHtmlDirective(
+  wording: DirectiveWording,
+  llmsTxtPath: string,
+  twinPath: string | undefined,
+): string | undefined {
   if (!wording.html) return undefined;
   const { index, twin, lang } = wording.html;
-  const text = [index.replaceAll(LLMS_TXT_PLACEHOLDER, llmsTxtPath), ...(twin && twinPath !== undefined ? [twin.replaceAll(TWIN_PLACEHOLDER, twinPath)] : [])].join(' ');
+  const text = [
+    index.replaceAll(LLMS_TXT_PLACEHOLDER, llmsTxtPath),
+    ...(twin && twinPath !== undefined ? [twin.replaceAll(TWIN_PLACEHOLDER, twinPath)] : []),
+  ].join(' ');
   return `<aside ${DIRECTIVE_ATTRIBUTE} aria-label="llms.txt" data-agent-ignore data-pagefind-ignore="all" data-markdown-ignore lang="${escapeHtml(lang)}">${escapeHtml(text)}</aside>`;
 }
 
@@ -95,15 +102,28 @@ export function buildHtmlDirective(wording: DirectiveWording, llmsTxtPath: strin
  * rendered on demand): the public paths of llms.txt and of the twin, without the origin, so that it
  * holds on a preview host too.
  */
-export function buildPageDirective(wording: DirectiveWording, urls: SiteUrls, pagePath: string | undefined): string | undefined {
+export function buildPageDirective(
+  wording: DirectiveWording,
+  urls: SiteUrls,
+  pagePath: string | undefined,
+): string | undefined {
   const pathOf = (url: string) => new URL(url).pathname;
-  return buildHtmlDirective(wording, pathOf(urls.documentUrl(DOCUMENT_PATHS.llms)), pagePath === undefined ? undefined : pathOf(urls.twinUrl(pagePath)));
+  return buildHtmlDirective(
+    wording,
+    pathOf(urls.documentUrl(DOCUMENT_PATHS.llms)),
+    pagePath === undefined ? undefined : pathOf(urls.twinUrl(pagePath)),
+  );
 }
 
 /** The Markdown directive of the twins: a blockquote, then a blank line; '' when the option turns it off. */
-export function buildMarkdownDirective(wording: DirectiveWording, targets: DirectiveTargets): string {
+export function buildMarkdownDirective(
+  wording: DirectiveWording,
+  targets: DirectiveTargets,
+): string {
   if (!wording.markdown) return '';
-  const text = wording.markdown.replaceAll(LLMS_TXT_PLACEHOLDER, targets.llmsTxt).replaceAll(LLMS_FULL_TXT_PLACEHOLDER, targets.llmsFullTxt);
+  const text = wording.markdown
+    .replaceAll(LLMS_TXT_PLACEHOLDER, targets.llmsTxt)
+    .replaceAll(LLMS_FULL_TXT_PLACEHOLDER, targets.llmsFullTxt);
   return `${text
     .split('\n')
     .map((line) => (line.trim() === '' ? '>' : `> ${line}`))
@@ -131,11 +151,27 @@ export function insertHtmlDirective(html: string, element: string): string | und
   const body = BODY_OPEN.exec(html.slice(from));
   if (!body) return undefined;
   const bodyStart = from + body.index + body[0].length;
-  const head = (headEnd < 0 ? html.slice(0, bodyStart) : `${html.slice(0, headEnd)}${DIRECTIVE_STYLE_ELEMENT}${html.slice(headEnd, bodyStart)}`).replace(CSP_META, (meta) =>
-    meta.replace(CONTENT_ATTRIBUTE, (_whole, prefix: string, doubleQuoted: string | undefined, singleQuoted: string | undefined) => {
-      const policy = patchContentSecurityPolicy(decodeAttribute(doubleQuoted ?? singleQuoted ?? '')).replaceAll('&', '&amp;');
-      return doubleQuoted === undefined ? `${prefix}'${policy.replaceAll("'", '&#39;')}'` : `${prefix}"${policy.replaceAll('"', '&quot;')}"`;
-    }),
+  const head = (
+    headEnd < 0
+      ? html.slice(0, bodyStart)
+      : `${html.slice(0, headEnd)}${DIRECTIVE_STYLE_ELEMENT}${html.slice(headEnd, bodyStart)}`
+  ).replace(CSP_META, (meta) =>
+    meta.replace(
+      CONTENT_ATTRIBUTE,
+      (
+        _whole,
+        prefix: string,
+        doubleQuoted: string | undefined,
+        singleQuoted: string | undefined,
+      ) => {
+        const policy = patchContentSecurityPolicy(
+          decodeAttribute(doubleQuoted ?? singleQuoted ?? ''),
+        ).replaceAll('&', '&amp;');
+        return doubleQuoted === undefined
+          ? `${prefix}'${policy.replaceAll("'", '&#39;')}'`
+          : `${prefix}"${policy.replaceAll('"', '&quot;')}"`;
+      },
+    ),
   );
   return `${head}${headEnd < 0 ? DIRECTIVE_STYLE_ELEMENT : ''}${element}${html.slice(bodyStart)}`;
 }
@@ -147,7 +183,10 @@ const STREAM_HEAD_LIMIT = 256 * 1024;
  * insertHtmlDirective on a page as it streams (a page rendered on demand): its start is held until
  * its `<body>` has begun, then sent with the directive, and the rest passes through as it comes.
  */
-export function insertHtmlDirectiveInStream(body: ReadableStream<Uint8Array>, element: string): ReadableStream<Uint8Array> {
+export function insertHtmlDirectiveInStream(
+  body: ReadableStream<Uint8Array>,
+  element: string,
+): ReadableStream<Uint8Array> {
   let held: string | undefined = '';
   const flush = (controller: TransformStreamDefaultController<string>) => {
     if (held === undefined) return;
@@ -159,7 +198,8 @@ export function insertHtmlDirectiveInStream(body: ReadableStream<Uint8Array>, el
       if (held === undefined) return controller.enqueue(chunk);
       held += chunk;
       const headEnd = held.search(HEAD_END);
-      if (BODY_OPEN.test(held.slice(Math.max(headEnd, 0))) || held.length > STREAM_HEAD_LIMIT) flush(controller);
+      if (BODY_OPEN.test(held.slice(Math.max(headEnd, 0))) || held.length > STREAM_HEAD_LIMIT)
+        flush(controller);
     },
     flush,
   });
@@ -181,23 +221,39 @@ export function patchContentSecurityPolicy(policy: string): string {
     .split(';')
     .map((directive) => directive.trim().split(/\s+/).filter(Boolean))
     .filter((tokens) => tokens.length > 0);
-  const named = (name: string) => directives.find(([directiveName]) => directiveName!.toLowerCase() === name);
+  const named = (name: string) =>
+    directives.find(([directiveName]) => directiveName!.toLowerCase() === name);
   const elements = named('style-src-elem');
   const effective = elements ?? named('style-src') ?? named('default-src');
   if (!effective) return policy;
   const sources = effective.slice(1);
-  const inline = sources.some((source) => source.toLowerCase() === "'unsafe-inline'") && !sources.some((source) => HASH_OR_NONCE.test(source));
+  const inline =
+    sources.some((source) => source.toLowerCase() === "'unsafe-inline'") &&
+    !sources.some((source) => HASH_OR_NONCE.test(source));
   if (inline || sources.includes(DIRECTIVE_STYLE_HASH)) return policy;
-  const allowed = [...sources.filter((source) => source.toLowerCase() !== "'none'"), DIRECTIVE_STYLE_HASH];
-  const patched = elements ? directives.map((tokens) => (tokens === elements ? [tokens[0]!, ...allowed] : tokens)) : [...directives, ['style-src-elem', ...allowed]];
+  const allowed = [
+    ...sources.filter((source) => source.toLowerCase() !== "'none'"),
+    DIRECTIVE_STYLE_HASH,
+  ];
+  const patched = elements
+    ? directives.map((tokens) => (tokens === elements ? [tokens[0]!, ...allowed] : tokens))
+    : [...directives, ['style-src-elem', ...allowed]];
   return patched.map((tokens) => tokens.join(' ')).join('; ');
 }
 
 /** An attribute value as the HTML parser reads it, for the few references a policy may hold. */
 function decodeAttribute(value: string): string {
-  return value.replaceAll(/&(#39|#x27|apos|quot|amp);/gi, (_whole, name: string) => ({ '#39': "'", '#x27': "'", apos: "'", quot: '"', amp: '&' })[name.toLowerCase()]!);
+  return value.replaceAll(
+    /&(#39|#x27|apos|quot|amp);/gi,
+    (_whole, name: string) =>
+      ({ '#39': "'", '#x27': "'", apos: "'", quot: '"', amp: '&' })[name.toLowerCase()]!,
+  );
 }
 
 function escapeHtml(text: string): string {
-  return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;');
+  return text
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;');
 }

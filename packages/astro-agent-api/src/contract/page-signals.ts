@@ -8,7 +8,8 @@
 
 /** ASCII whitespace, as the HTML standard defines it (tab, line feed, form feed, carriage return, space). */
 const ASCII_WHITESPACE = new Set(['\t', '\n', '\f', '\r', ' ']);
-const isDigit = (character: string | undefined) => character !== undefined && character >= '0' && character <= '9';
+const isDigit = (character: string | undefined) =>
+  character !== undefined && character >= '0' && character <= '9';
 
 /**
  * The URL a `<meta http-equiv="refresh" content="…">` sends the reader to, as written (relative to the
@@ -28,7 +29,8 @@ export function parseRefreshUrl(content: string): string | undefined {
   while (isDigit(content[at]) || content[at] === '.') at++;
   if (at < content.length) {
     const separator = content[at]!;
-    if (separator !== ';' && separator !== ',' && !ASCII_WHITESPACE.has(separator)) return undefined;
+    if (separator !== ';' && separator !== ',' && !ASCII_WHITESPACE.has(separator))
+      return undefined;
     skipWhitespace();
     if (content[at] === ';' || content[at] === ',') at++;
     skipWhitespace();
@@ -67,11 +69,18 @@ export function parseRefreshUrl(content: string): string | undefined {
 /** Robots directives that forbid indexing (Google's and Bing's robots meta tag documentation: `none` is `noindex, nofollow`). */
 const NOINDEX_DIRECTIVES = new Set(['noindex', 'none']);
 /** Directives that carry a value after a colon: the colon is theirs, not a user agent's. */
-const VALUED_DIRECTIVES = new Set(['unavailable_after', 'max-snippet', 'max-image-preview', 'max-video-preview']);
+const VALUED_DIRECTIVES = new Set([
+  'unavailable_after',
+  'max-snippet',
+  'max-image-preview',
+  'max-video-preview',
+]);
 
 /** True when a `<meta name="robots" content="…">` value forbids indexing: `noindex` or `none`, in any case, among comma-separated directives. */
 export function robotsForbidIndexing(content: string): boolean {
-  return content.split(',').some((directive) => NOINDEX_DIRECTIVES.has(directive.trim().toLowerCase()));
+  return content
+    .split(',')
+    .some((directive) => NOINDEX_DIRECTIVES.has(directive.trim().toLowerCase()));
 }
 
 /**
@@ -140,7 +149,11 @@ export function isEmptyText(markdown: string): boolean {
     }
     const text = lineText(line);
     if (text.trim() === '') continue;
-    if (RIGHTS_MARK.test(text) && countWords(text, RIGHTS_LINE_MAX_WORDS + 1) <= RIGHTS_LINE_MAX_WORDS) continue;
+    if (
+      RIGHTS_MARK.test(text) &&
+      countWords(text, RIGHTS_LINE_MAX_WORDS + 1) <= RIGHTS_LINE_MAX_WORDS
+    )
+      continue;
     words += countWords(text, MIN_CONTENT_WORDS - words);
     if (words >= MIN_CONTENT_WORDS) return false;
   }

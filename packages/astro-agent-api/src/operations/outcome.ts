@@ -1,4 +1,4 @@
-import type { CallerInfo, CallFacts } from './operations/operation.ts';
+import type { CallerInfo, CallFacts } from './operation.ts';
 
 /**
  * What one answered request was. The pipeline fills it as the request goes through its steps (the
@@ -7,7 +7,16 @@ import type { CallerInfo, CallFacts } from './operations/operation.ts';
  */
 export interface Outcome {
   /** Which part of the surface answered. */
-  surface: 'api' | 'mcp' | 'document' | 'markdown' | 'page' | 'oauth' | 'identity' | 'sandbox' | 'unknown';
+  surface:
+    | 'api'
+    | 'mcp'
+    | 'document'
+    | 'markdown'
+    | 'page'
+    | 'oauth'
+    | 'identity'
+    | 'sandbox'
+    | 'unknown';
   /** Canonical path of the request. */
   path: string;
   method: string;
@@ -41,5 +50,12 @@ export interface OutcomeRecorder {
 }
 
 export function createOutcome(request: Request, path: string, method: string): Outcome {
-  return { surface: 'unknown', path, method, userAgent: request.headers.get('user-agent'), calls: [], status: 0 };
+  return {
+    surface: 'unknown',
+    path,
+    method,
+    userAgent: request.headers.get('user-agent'),
+    calls: [],
+    status: 0,
+  };
 }

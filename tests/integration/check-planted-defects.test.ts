@@ -115,6 +115,19 @@ const DEFECTS: PlantedDefect[] = [
     },
   },
   {
+    name: 'llms.txt that leaves out every other page',
+    fails: ['llms-txt-coverage'],
+    // The missed pages are named, each one a content page of the sample (the home page, listed first, is kept).
+    evidence: /^http:\/\/localhost:4321\/[^\s.]+\/$/,
+    defect: (request, response) => {
+      let link = 0;
+      if (response && path(request.url) === '/llms.txt')
+        response.body = response.body.replace(/^- \[.*\n/gm, (line) =>
+          link++ % 2 === 0 ? line : '',
+        );
+    },
+  },
+  {
     name: 'API answers without RateLimit headers',
     fails: ['rate-limit-headers'],
     defect: (request, response) => {

@@ -9,8 +9,13 @@ import fc from 'fast-check';
 import { CHECK_IDS, CHECKS } from '../../packages/astro-agent-api-check/src/check-catalog.ts';
 import { parseCheckOptions } from '../../packages/astro-agent-api-check/src/check-options.ts';
 import { parseLinkHeader } from '../../packages/astro-agent-api-check/src/link-header.ts';
+import { measureCoverage } from '../../packages/astro-agent-api-check/src/llms-txt-checks.ts';
 import { findHtmlDirective } from '../../packages/astro-agent-api-check/src/markdown-checks.ts';
-import { marksOf } from '../../packages/astro-agent-api-check/src/page-marks.ts';
+import {
+  marksOf,
+  pageKey,
+  type ReadPage,
+} from '../../packages/astro-agent-api-check/src/page-marks.ts';
 import { gradeCaching } from '../../packages/astro-agent-api-check/src/page-checks.ts';
 import { contentSignalProblems } from '../../packages/astro-agent-api-check/src/robots-checks.ts';
 import { samplePages } from '../../packages/astro-agent-api-check/src/sample-pages.ts';
@@ -177,6 +182,68 @@ describe('parsers of what a site sends', () => {
         },
       ),
     );
+  });
+
+  test("llms.txt's coverage counts the content pages read: a page not read, or one that says it is not content, is no miss", () => {
+    const site = fc.array(fc.record({ content: fc.boolean(), listed: fc.boolean() }), {
+      minLength: 1,
+      maxLength: 60,
+    });
+    fc.assert(
+      fc.property(site, fc.integer({ min: 1, max: 20 }), (kinds, maxPages) => {
+        const pages = kinds.map((_, i) => `https://h.example/p${String(i).padStart(2, '0')}/`);
+        const stub = { kind: 'redirect' as const, detail: 'a redirect stub' };
+        const read: ReadPage[] = samplePages(pages, pages[0]!, {
+          sampling: 'deterministic',
+          maxPages,
+        }).map((page) => ({
+          page,
+          marks: kinds[pages.indexOf(page)]!.content ? [] : [stub],
+          title: '',
+        }));
+        const listed = new Set(pages.filter((_, i) => kinds[i]!.listed).map(pageKey));
+        const coverage = measureCoverage(pages, read, listed, pageKey);
+        const contentRead = read.filter((page) => page.marks.length === 0);
+        assert.equal(coverage.read, read.length);
+        assert.equal(coverage.whole, read.length === pages.length);
+        assert.deepEqual(
+          [coverage.content, coverage.notContent],
+          [contentRead.length, read.length - contentRead.length],
+        );
+        assert.deepEqual(
+          coverage.missing,
+          contentRead.filter((page) => !listed.has(pageKey(page.page))).map((page) => page.page),
+        );
+        if (coverage.whole)
+          assert.equal(
+            coverage.content - coverage.missing.length,
+            kinds.filter((kind) => kind.content && kind.listed).length,
+          );
+      }),
+    );
+    // Listed content pages among many unlisted stubs, few of them read: every content page is covered; the home page, read though the sitemap does not list it, is not counted.
+    const pages = Array.from(
+      { length: 1000 },
+      (_, i) => `https://h.example/p${String(i).padStart(4, '0')}/`,
+    );
+    const stubsAndPages = pages
+      .filter((_, i) => i % 50 === 0)
+      .map((page, i) => ({
+        page,
+        marks: i % 5 === 0 ? [] : [{ kind: 'redirect' as const, detail: '' }],
+        title: '',
+      }));
+    const read = [{ page: 'https://h.example/', marks: [], title: '' }, ...stubsAndPages];
+    const listed = new Set(
+      stubsAndPages.filter((page) => page.marks.length === 0).map((page) => pageKey(page.page)),
+    );
+    assert.deepEqual(measureCoverage(pages, read, listed, pageKey), {
+      read: 20,
+      whole: false,
+      notContent: 16,
+      content: 4,
+      missing: [],
+    });
   });
 
   test('what a page says of itself: a stub, noindex, a canonical elsewhere, a copy, nothing to read; a content page says nothing', () => {

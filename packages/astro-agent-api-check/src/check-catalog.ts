@@ -124,9 +124,10 @@ const CATALOG = {
   'llms-txt-coverage': {
     group: 'llms-txt',
     scope: 'site',
-    title: "llms.txt covers at least 95 % of the sitemap's content pages (warn from 80 %)",
+    title:
+      "llms.txt lists at least 95 % of the sitemap's content pages (warn from 80 %), measured on the pages read: a sample, or all with --sampling none",
     graders: ['AFDocs'],
-    fix: 'List every content page of the sitemap in llms.txt (or its section files); pages read that say they are not content (noindex, a redirect, a canonical link elsewhere, a copy, empty) are not counted.',
+    fix: 'List every content page of the sitemap in llms.txt (or its section files). Only the pages read count: those that say they are not content (noindex, a redirect, a canonical link elsewhere, a copy, empty) are no miss, and a page not read counts neither way.',
   },
   'llms-full-txt': {
     group: 'llms-txt',

@@ -1,7 +1,7 @@
 import { DOCUMENT_PATHS, WELL_KNOWN_PATHS } from '../../astro-agent-api/src/contract/paths.ts';
 import { collectProblems, percent, type CheckContext, type CheckRuns } from './check-context.ts';
 import { fail, pass, skip, warn } from './check-result.ts';
-import { pageKey } from './page-marks.ts';
+import { pageKey, type ReadPage } from './page-marks.ts';
 import { markdownLinks } from './read-llms-txt.ts';
 import { describeAnswer, looksLikeHtml, mediaType, type HttpAnswer } from './site-http.ts';
 
@@ -42,6 +42,45 @@ function linksToFollow(context: CheckContext): { url: string; listedIn: string }
     { length: max },
     (_, i) => unique[Math.round((i * (unique.length - 1)) / Math.max(1, max - 1))]!,
   );
+}
+
+/** What llms-txt-coverage measured over the sitemap's pages read. */
+export interface Coverage {
+  /** Pages of the sitemap read, every one of them when `whole`. */
+  read: number;
+  whole: boolean;
+  /** Those that say they are not content (noindex, a redirect stub…): they belong in no agent index, so no miss. */
+  notContent: number;
+  /** Those that are content, and those of them llms.txt does not list. */
+  content: number;
+  missing: string[];
+}
+
+/**
+ * The share of the sitemap's content pages that llms.txt lists, measured on the pages read during
+ * discovery: only they are known to be content or not. A page not read counts neither way, so a
+ * site whose sitemap is mostly redirect stubs is measured on its content pages, not on the stubs.
+ */
+export function measureCoverage(
+  pages: readonly string[],
+  read: readonly ReadPage[],
+  listed: ReadonlySet<string>,
+  key: (url: string) => string,
+): Coverage {
+  const inSitemap = new Set(pages.map(key));
+  const known = [
+    ...new Map(
+      read.filter((page) => inSitemap.has(key(page.page))).map((page) => [key(page.page), page]),
+    ).values(),
+  ];
+  const content = known.filter((page) => page.marks.length === 0);
+  return {
+    read: known.length,
+    whole: known.length === inSitemap.size,
+    notContent: known.length - content.length,
+    content: content.length,
+    missing: content.filter((page) => !listed.has(key(page.page))).map((page) => page.page),
+  };
 }
 
 export const llmsTxtChecks: CheckRuns = {
@@ -151,20 +190,26 @@ export const llmsTxtChecks: CheckRuns = {
         .filter((link) => context.http.isOnSite(link.url))
         .map((link) => key(link.url)),
     );
-    // A page that says it is not content (noindex, a redirect stub…) belongs in no agent index (index-content): it is not missed.
-    const notContent = new Set(
-      site.read.filter((page) => page.marks.length > 0).map((page) => key(page.page)),
+    const { content, missing, notContent, read, whole } = measureCoverage(
+      site.pages,
+      site.read,
+      listed,
+      key,
     );
-    const pages = site.pages.filter((page) => !notContent.has(key(page)));
-    const missing = pages.filter((page) => !listed.has(key(page)));
-    const covered = pages.length - missing.length;
-    const setApart = site.pages.length - pages.length;
-    const message = `llms.txt covers ${covered} of the sitemap's ${pages.length} ${setApart > 0 ? `content pages (${setApart} that say they are not content set apart)` : 'pages'} (${percent(covered, pages.length)})`;
-    if (covered >= pages.length * 0.95)
+    if (content === 0)
+      return skip(
+        `none of the ${read} pages of the sitemap read is a content page: nothing to measure llms.txt against (see content-pages)`,
+      );
+    const covered = content - missing.length;
+    const share = percent(covered, content);
+    const message = whole
+      ? `${covered} of the sitemap's ${content} content pages are in llms.txt (${share}); ${notContent} of its ${read} pages ${notContent === 1 ? 'is' : 'are'} not content`
+      : `${covered} of ${content} sampled content pages are in llms.txt (${share}); ${notContent} sampled ${notContent === 1 ? 'page was' : 'pages were'} not content (${read} of the sitemap's ${site.pages.length} pages read, 4 × --max-pages; --sampling none reads them all)`;
+    if (covered >= content * 0.95)
       return missing.length > 0
         ? pass(`${message}; not listed: ${missing.slice(0, 3).join(', ')}`)
         : pass(message);
-    return covered >= pages.length * 0.8 ? warn(message, missing) : fail(message, missing);
+    return covered >= content * 0.8 ? warn(message, missing) : fail(message, missing);
   },
 
   async 'llms-full-txt'(context) {
